@@ -1,0 +1,10 @@
+import type { RequestContext } from "../workers/services/context";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    /** The same per-request context the API uses: loaders call services with it. */
+    rc: RequestContext;
+  }
+}
+
+export {};

@@ -1,0 +1,2 @@
+import { redirect } from "@remix-run/cloudflare";
+export const loader = () => redirect("/mam");

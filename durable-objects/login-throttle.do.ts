@@ -1,0 +1,62 @@
+import { DurableObject } from "cloudflare:workers";
+
+/** Failures allowed before the first lock-out, per kind of key. */
+export const THROTTLE_POLICY = {
+  account: { freeFailures: 5 },
+  ip: { freeFailures: 20 },
+  baseLockMs: 30_000,
+  maxLockMs: 15 * 60_000,
+  /** a quiet hour forgets earlier failures */
+  forgetAfterMs: 60 * 60_000,
+} as const;
+
+export type ThrottleKind = "account" | "ip";
+
+interface ThrottleState {
+  failures: number;
+  lastFailureAt: number;
+  lockedUntil: number;
+}
+
+/** Lock duration after `failures` failures: none until the free ones are spent, then doubling up to the cap. */
+export function lockDuration(kind: ThrottleKind, failures: number): number {
+  const over = failures - THROTTLE_POLICY[kind].freeFailures;
+  if (over < 0) return 0;
+  return Math.min(THROTTLE_POLICY.baseLockMs * 2 ** over, THROTTLE_POLICY.maxLockMs);
+}
+
+/**
+ * Login throttling for one key (an account login or a client IP), one object per key.
+ * Responsibilities: count recent failures, answer how long the key stays locked, forget after success or a quiet hour.
+ * Locks are temporary by design: a flood of wrong passwords slows an attacker without locking the owner out forever.
+ */
+export class LoginThrottleDO extends DurableObject<Env> {
+  private async load(now: number): Promise<ThrottleState> {
+    const state = (await this.ctx.storage.get<ThrottleState>("state")) ?? { failures: 0, lastFailureAt: 0, lockedUntil: 0 };
+    if (state.failures > 0 && now - state.lastFailureAt > THROTTLE_POLICY.forgetAfterMs) {
+      return { failures: 0, lastFailureAt: 0, lockedUntil: 0 };
+    }
+    return state;
+  }
+
+  /** Milliseconds until the key may try again; 0 when it may try now. */
+  async retryAfterMs(now = Date.now()): Promise<number> {
+    const state = await this.load(now);
+    return Math.max(0, state.lockedUntil - now);
+  }
+
+  /** Records a failed attempt; returns the new lock in milliseconds (0 when still free). */
+  async recordFailure(kind: ThrottleKind, now = Date.now()): Promise<number> {
+    const state = await this.load(now);
+    state.failures += 1;
+    state.lastFailureAt = now;
+    const lock = lockDuration(kind, state.failures);
+    state.lockedUntil = lock > 0 ? now + lock : 0;
+    await this.ctx.storage.put("state", state);
+    return lock;
+  }
+
+  async reset(): Promise<void> {
+    await this.ctx.storage.delete("state");
+  }
+}

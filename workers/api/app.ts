@@ -1,0 +1,66 @@
+import { HTTPException } from "hono/http-exception";
+import { ru } from "../../app/i18n/ru";
+import { AppError, errorBody } from "../lib/errors";
+import { requestLifecycle, API_VERSION } from "./middleware/request-lifecycle";
+import { createRouter } from "./router";
+import { authRoutes } from "./routes/auth.routes";
+import { docsRoutes } from "./routes/docs.routes";
+import { metricsRoutes } from "./routes/metrics.routes";
+import { miscRoutes } from "./routes/misc.routes";
+
+/** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
+function frameworkMessage(error: HTTPException): string {
+  if (error.status === 400 && /json/i.test(error.message)) return ru.errors.malformedJson;
+  if (error.status === 415) return ru.errors.unsupportedMediaType;
+  return error.message || ru.errors.unknown;
+}
+
+/**
+ * The API application: `/api/*`, `/metrics` and `/internal/*`. One validation hook, one error model
+ * (`{ statusCode, message, error, requestId }`), one request lifecycle; resource routers mount below.
+ */
+export function createApiApp() {
+  const app = createRouter();
+  app.use("*", requestLifecycle);
+
+  app.route("/api", miscRoutes);
+  app.route("/api/auth", authRoutes);
+  app.route("/api/docs", docsRoutes);
+  app.route("/metrics", metricsRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  app.doc31("/api/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Edge MAM API",
+      version: API_VERSION,
+      description:
+        "REST API of the media asset manager. Send `Authorization: Bearer <token>` (from /api/auth/login), `x-api-version: 1.0` and optionally `prefer-uldl-server`. Errors are `{ statusCode, message, error, requestId }`.",
+    },
+    servers: [{ url: "/" }],
+  });
+
+  app.notFound((c) => {
+    const requestId = c.get("requestId");
+    return c.json(errorBody(404, ru.errors.routeNotFound(c.req.method, new URL(c.req.url).pathname), requestId), 404);
+  });
+
+  app.onError((error, c) => {
+    const requestId = c.get("requestId");
+    if (error instanceof AppError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorBody(error.status, error.message, requestId), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody(error.status, frameworkMessage(error), requestId), error.status);
+    }
+    console.error(
+      JSON.stringify({ level: "error", requestId, method: c.req.method, path: new URL(c.req.url).pathname, message: error.message, stack: error.stack }),
+    );
+    return c.json(errorBody(500, ru.errors.server, requestId), 500);
+  });
+
+  return app;
+}
+
+export type ApiApp = ReturnType<typeof createApiApp>;

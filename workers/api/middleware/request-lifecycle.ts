@@ -1,0 +1,41 @@
+import { createMiddleware } from "hono/factory";
+import { routePath } from "hono/route";
+import { ru } from "../../../app/i18n/ru";
+import { AppError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { requestMetrics } from "../../lib/metrics";
+import { createRequestContext } from "../../services/context";
+import { ensureAdministrator } from "../../services/bootstrap.service";
+import type { AppEnv } from "../types";
+
+/** API description version (SPEC §9); clients send it in `x-api-version` and get it back. */
+export const API_VERSION = "1.0";
+const SERVER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * First middleware of every API request: request id, per-request context, admin bootstrap, the version and
+ * upload-server headers, and the metrics observation once the answer is known.
+ */
+export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
+  const started = performance.now();
+  const requestId = c.req.header("cf-ray") ?? newId();
+  c.set("requestId", requestId);
+  c.set("rc", createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId));
+  try {
+    const version = c.req.header("x-api-version");
+    if (version !== undefined && version.split(".")[0] !== API_VERSION.split(".")[0]) {
+      throw new AppError("BAD_REQUEST", ru.errors.invalidField("x-api-version", `поддерживается версия ${API_VERSION}`));
+    }
+    const server = c.req.header("prefer-uldl-server");
+    if (server !== undefined && !SERVER_ID.test(server)) {
+      throw new AppError("BAD_REQUEST", ru.errors.invalidField("prefer-uldl-server", "ожидается идентификатор сервера"));
+    }
+    await ensureAdministrator(c.var.rc);
+    await next();
+  } finally {
+    c.header("x-api-version", API_VERSION);
+    c.header("x-request-id", requestId);
+    const route = routePath(c, -1);
+    requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
+  }
+});

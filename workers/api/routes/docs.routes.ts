@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../types";
+
+/**
+ * GET /api/docs: Swagger UI over /api/openapi.json. The UI's files are served from our own static assets
+ * (copied from swagger-ui-dist at build), so the reference works offline and under a strict CSP.
+ */
+export const docsRoutes = new Hono<AppEnv>().get("/", (c) =>
+  c.html(`<!doctype html>
+<html lang="ru">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>Медиатека — справочник API</title>
+  <link rel="stylesheet" href="/vendor/swagger-ui/swagger-ui.css" />
+  <style>body{margin:0;background:#fafafa}</style>
+</head>
+<body>
+  <div id="api-reference"></div>
+  <script src="/vendor/swagger-ui/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, persistAuthorization: true });
+  </script>
+</body>
+</html>`),
+);

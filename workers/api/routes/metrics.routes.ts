@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { ru } from "../../../app/i18n/ru";
+import { AppError } from "../../lib/errors";
+import { requestMetrics } from "../../lib/metrics";
+import { timingSafeEqual } from "../../lib/crypto";
+import { databaseGauges } from "../../services/system.service";
+import type { AppEnv } from "../types";
+
+function sameSecret(a: string, b: string): boolean {
+  const enc = new TextEncoder();
+  return timingSafeEqual(enc.encode(a), enc.encode(b));
+}
+
+/** GET /metrics: Prometheus text; requires `Authorization: Bearer $METRICS_TOKEN` when that var is set. */
+export const metricsRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const token = c.var.rc.config.METRICS_TOKEN;
+  if (token) {
+    const presented = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+    if (!sameSecret(presented, token)) throw new AppError("UNAUTHORIZED", ru.errors.metricsToken, { "WWW-Authenticate": "Bearer" });
+  }
+  const body = requestMetrics.render(await databaseGauges(c.var.rc));
+  return c.body(body, 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" });
+});

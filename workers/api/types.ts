@@ -1,0 +1,11 @@
+import type { Actor, RequestContext } from "../services/context";
+
+/** Hono environment of the API: bindings plus what middleware puts on `c.var`. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    rc: RequestContext;
+    actor: Actor;
+  };
+}

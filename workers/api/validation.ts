@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { ru } from "../../app/i18n/ru";
+import { AppError } from "../lib/errors";
+
+// Validation messages in Russian, like the rest of the product.
+z.config(z.locales.ru());
+
+/** Turns the first zod issue into a message that names the field, e.g. `Поле «user»: …`. */
+export function describeIssues(error: z.ZodError, target?: string): string {
+  const issue = error.issues[0];
+  if (!issue) return ru.errors.invalidInput(target ?? "");
+  const field = issue.path.map(String).join(".");
+  if (field) return ru.errors.invalidField(field, issue.message);
+  // An issue on the whole value: usually a missing or non-object body.
+  return ru.errors.invalidInput(issue.message);
+}
+
+/** The OpenAPIHono `defaultHook`: every failed body, query, path or header validation becomes a 400 AppError. */
+export function validationHook(result: { success: boolean; error?: unknown; target?: string }) {
+  if (!result.success) {
+    const error = result.error instanceof z.ZodError ? result.error : undefined;
+    throw new AppError("BAD_REQUEST", error ? describeIssues(error, result.target) : ru.errors.invalidInput(""));
+  }
+}

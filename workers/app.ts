@@ -1,0 +1,47 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import * as remixBuild from "remix-server-build";
+import { createApiApp } from "./api/app";
+import { newId } from "./lib/ids";
+import { requestMetrics } from "./lib/metrics";
+import { handleTaskBatch } from "./queue/consumer";
+import type { TaskMessage } from "./queue/messages";
+import { ensureAdministrator } from "./services/bootstrap.service";
+import { createRequestContext } from "./services/context";
+
+export { UploadQueueDO } from "../durable-objects/upload-queue.do";
+export { TaskStateDO } from "../durable-objects/task-state.do";
+export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
+export { AutomationWorkflow } from "./workflows/automation.workflow";
+
+const api = createApiApp();
+const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
+
+/** Paths the API owns; every other path is a page rendered by Remix (static files never reach the Worker). */
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/") || pathname === "/metrics" || pathname.startsWith("/internal/");
+}
+
+async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const started = performance.now();
+  const requestId = request.headers.get("cf-ray") ?? newId();
+  const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId);
+  await ensureAdministrator(rc);
+  const response = await handleRemix(request, { rc });
+  requestMetrics.observe(request.method, "page", response.status, (performance.now() - started) / 1000);
+  return response;
+}
+
+export default {
+  fetch(request, env, ctx) {
+    const { pathname } = new URL(request.url);
+    return isApiPath(pathname) ? api.fetch(request, env, ctx) : renderPage(request, env, ctx);
+  },
+
+  queue(batch, env) {
+    return handleTaskBatch(batch, env);
+  },
+
+  async scheduled(_controller, env) {
+    await env.TASKS.send({ op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessage);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,23 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { idColumn, timestamps } from "../columns";
+
+/** Folders. Every group except the virtual root has exactly one parent; `group_closure` indexes the tree. */
+export const groups = sqliteTable(
+  "groups",
+  {
+    id: idColumn(),
+    name: text("name").notNull(),
+    parentId: text("parent_id"),
+    ownerId: text("owner_id"),
+    defaultStorage: text("default_storage"),
+    defaultClass: text("default_class"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    ...timestamps,
+    /** Set when moved to the trash; purged for good after the retention period. */
+    deletedAt: integer("deleted_at", { mode: "number" }),
+  },
+  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)],
+);
+
+export type GroupRow = typeof groups.$inferSelect;

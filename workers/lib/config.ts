@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+const UldlServerSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/), url: z.string().url() });
+const SsoProviderSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]{1,32}$/),
+  name: z.string().min(1),
+  issuer: z.string().url(),
+  client_id: z.string().min(1),
+});
+
+/** Parses a JSON-array variable with the given item schema; an empty or missing variable is an empty list. */
+function jsonList<T extends z.ZodType>(item: T, name: string) {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx): z.infer<T>[] => {
+      if (!v) return [];
+      try {
+        return z.array(item).parse(JSON.parse(v));
+      } catch {
+        ctx.addIssue({ code: "custom", message: `${name} must be a JSON array of valid entries` });
+        return z.NEVER;
+      }
+    });
+}
+
+/** Vars and secrets, validated once at the edge of the program (wrangler.toml [vars], .dev.vars, `wrangler secret`). */
+const ConfigSchema = z.object({
+  ADMIN_LOGIN: z.string().min(1).default("admin"),
+  ADMIN_PASSWORD: z.string().optional(),
+  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  JWT_ISSUER: z.string().min(1).default("edge-mam"),
+  JWT_AUDIENCE: z.string().min(1).default("edge-mam-api"),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(2_592_000),
+  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
+  ULDL_SERVERS: jsonList(UldlServerSchema, "ULDL_SERVERS"),
+  SSO_PROVIDERS: jsonList(SsoProviderSchema, "SSO_PROVIDERS"),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type UldlServer = z.infer<typeof UldlServerSchema>;
+
+const cache = new WeakMap<object, Config>();
+
+/** Parses the Worker's environment into typed configuration (memoised per env object). Throws on invalid config. */
+export function getConfig(env: Env): Config {
+  let config = cache.get(env);
+  if (!config) {
+    config = ConfigSchema.parse(env);
+    cache.set(env, config);
+  }
+  return config;
+}

@@ -1,0 +1,66 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Error codes of the API and the HTTP status each one answers with. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The `error` field: the standard reason phrase of the status. */
+const REASON: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** JSON body of every error answer. */
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+  requestId?: string;
+}
+
+/**
+ * The one error type services and handlers throw; the API's `onError` turns it into `ErrorBody`.
+ * @example throw new AppError("NOT_FOUND", "Группа не найдена")
+ */
+export class AppError extends Error {
+  readonly status: ContentfulStatusCode;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function reasonPhrase(status: number): string {
+  return REASON[status] ?? (status >= 500 ? "Internal Server Error" : "Error");
+}
+
+export function errorBody(status: number, message: string, requestId?: string): ErrorBody {
+  return { statusCode: status, message, error: reasonPhrase(status), ...(requestId ? { requestId } : {}) };
+}

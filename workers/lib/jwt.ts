@@ -1,0 +1,50 @@
+import { SignJWT, jwtVerify } from "jose";
+import type { Config } from "./config";
+
+export const ACCESS_TOKEN_TYPE = "at+jwt";
+
+export interface AccessClaims {
+  /** user id */
+  sub: string;
+  /** session family the token belongs to; logout and reuse detection end it at once */
+  sid: string;
+}
+
+function key(config: Config) {
+  return new TextEncoder().encode(config.JWT_SECRET);
+}
+
+/** Signs an HS256 access token; returns it with its expiry in epoch seconds. */
+export async function signAccessToken(config: Config, claims: AccessClaims, now = Date.now()) {
+  const iat = Math.floor(now / 1000);
+  const exp = iat + config.ACCESS_TOKEN_TTL_SECONDS;
+  const token = await new SignJWT({ sid: claims.sid })
+    .setProtectedHeader({ alg: "HS256", typ: ACCESS_TOKEN_TYPE })
+    .setSubject(claims.sub)
+    .setIssuer(config.JWT_ISSUER)
+    .setAudience(config.JWT_AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(key(config));
+  return { token, exp };
+}
+
+/**
+ * Verifies signature (HS256 only, so `alg: none` and key confusion fail), type, issuer, audience and expiry.
+ * Returns null for any invalid token.
+ */
+export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(config), {
+      algorithms: ["HS256"],
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      typ: ACCESS_TOKEN_TYPE,
+      requiredClaims: ["sub", "exp", "sid"],
+    });
+    if (typeof payload.sub !== "string" || typeof payload.sid !== "string") return null;
+    return { sub: payload.sub, sid: payload.sid };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,47 @@
+import type { Actor } from "./context";
+
+/** The ten access levels of SPEC §6, in the order the admin screens list them. */
+export const ACCESS_LEVELS = ["deny", "read", "update", "create", "delete", "acl", "group", "superuser", "download", "execute"] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+export const ACCESS_LEVEL_TITLES: Record<AccessLevel, string> = {
+  deny: "Запрет доступа",
+  read: "Просмотр",
+  update: "Изменение",
+  create: "Создание",
+  delete: "Удаление",
+  acl: "Управление правами",
+  group: "Управление группами",
+  superuser: "Полный доступ",
+  download: "Скачивание",
+  execute: "Запуск задач",
+};
+
+/** What an access decision needs to know about the entity. */
+export interface AccessTarget {
+  ownerId: string | null;
+}
+
+/**
+ * The one access decision of the product. Admins may do everything, owners everything on what they own; rules for
+ * users and their groups (with inheritance and `deny`) are added by the access-control capability.
+ */
+export function can(actor: Actor, target: AccessTarget, _level: AccessLevel): boolean {
+  return actor.isAdmin || (target.ownerId != null && target.ownerId === actor.id);
+}
+
+/** Abilities the UI uses to decide what to show; the API enforces each one independently. */
+export function userAbilities(actor: Actor) {
+  return {
+    is_admin: actor.isAdmin,
+    abilities: {
+      browse: true,
+      createGroups: !actor.isRobot,
+      viewJobs: true,
+      manageAutomations: actor.isAdmin,
+      manageMetadata: actor.isAdmin,
+      manageUsers: actor.isAdmin,
+      manageAccess: actor.isAdmin,
+    },
+  };
+}
