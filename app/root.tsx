@@ -1,4 +1,46 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  type ClientLoaderFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { NewVersionModal } from "./components/new-version-modal";
+import { Toaster } from "./components/toaster";
+import { ru } from "./i18n/ru";
+import { ensureFreshAccessToken } from "./lib/api-client";
+import { applyGuard } from "./lib/session.server";
+import { readTokens } from "./lib/tokens";
+import stylesHref from "./styles/app.css?url";
+import { themeCss } from "./theme";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ title: ru.app.name }];
+
+/** The navigation guard runs here, for every route, on every navigation (see shouldRevalidate). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const actor = await applyGuard(request, context);
+  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null };
+}
+
+/** Before each client navigation: refresh the access token when it is expired or about to expire. */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  if (readTokens().bearer) await ensureFreshAccessToken();
+  return serverLoader<typeof loader>();
+}
+
+/** Access state is refreshed first on every navigation (SPEC §2 guard rule 1). */
+export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -6,11 +48,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <style dangerouslySetInnerHTML={{ __html: themeCss() }} />
         <Meta />
         <Links />
       </head>
       <body>
         {children}
+        <Toaster />
+        <NewVersionModal />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -20,4 +65,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <div className="auth-page">
+      <div className="auth-card" style={{ textAlign: "center" }}>
+        <h1 className="auth-title">{notFound ? ru.screens.notFound : ru.screens.crashed}</h1>
+        <p className="auth-subtitle">{notFound ? ru.screens.notFoundHint : ru.errors.server}</p>
+        <Link className="btn btn-primary" to="/mam">
+          {ru.screens.backToFiles}
+        </Link>
+      </div>
+    </div>
+  );
 }

@@ -5,7 +5,81 @@
 export const ru = {
   app: {
     name: "Медиатека",
+    tagline: "Управление медиаактивами",
     rootGroupName: "Доступные Файлы",
+  },
+  login: {
+    title: "Вход в Медиатеку",
+    subtitle: "Войдите, чтобы работать с файлами вашей организации",
+    user: "Логин",
+    password: "Пароль",
+    submit: "Войти",
+    submitting: "Вход…",
+    sso: (name: string) => `Войти через ${name}`,
+    ssoDivider: "или",
+    tokenSignIn: "Выполняется вход по ссылке…",
+  },
+  nav: {
+    files: "Файлы",
+    search: "Поиск",
+    jobs: "Задачи",
+    automations: "Автоматизации",
+    shop: "Магазин",
+    admin: "Администрирование",
+    logout: "Выйти",
+    mainMenu: "Главное меню",
+    apiDocs: "Справочник API",
+  },
+  mam: {
+    title: "Доступные Файлы",
+    groupsCount: (n: number) => `${n} ${plural(n, "папка", "папки", "папок")}`,
+    empty: "Здесь пока пусто",
+    emptyHint: "Папки, к которым у вас есть доступ, появятся здесь.",
+    columns: { name: "Название", owner: "Владелец", members: "Элементов", modified: "Изменено" },
+    loadMore: "Показать ещё",
+    group: "Папка",
+    viewer: "Просмотр файла",
+    asset: "Файл",
+  },
+  screens: {
+    pending: "Этот раздел появится в одном из следующих обновлений.",
+    admin: "Администрирование",
+    adminHint: "Пользователи, группы, права доступа и метаданные.",
+    activeUsers: "Активные пользователи",
+    inactiveUsers: "Неактивные пользователи",
+    activeUsersHint: "Учётные записи и роботы, которые могут входить в систему",
+    inactiveUsersHint: "Отключённые учётные записи и их файлы",
+    userGroupsHint: "Группы пользователей и их права на папки",
+    metadataHint: "Поля, классы файлов, таксономии и списки",
+    userGroups: "Группы пользователей",
+    groupUsers: "Пользователи группы",
+    groupAssets: "Файлы группы",
+    userGroupsTab: "Группы пользователя",
+    userAssets: "Файлы пользователя",
+    metadata: "Метаданные",
+    metadataTemplate: "Шаблон метаданных",
+    jobs: "Задачи",
+    job: "Журнал задачи",
+    automations: "Автоматизации",
+    automation: "Автоматизация",
+    search: "Поиск",
+    shop: "Магазин",
+    sharedLink: "Общая ссылка",
+    editor: "Редактор документов",
+    notFound: "Страница не найдена",
+    notFoundHint: "Проверьте адрес или вернитесь к файлам.",
+    backToFiles: "К файлам",
+    crashed: "Что-то пошло не так",
+  },
+  newVersion: {
+    title: "Доступна новая версия",
+    body: "Медиатека обновилась. Перезагрузите страницу, чтобы работать с новой версией.",
+    reload: "Обновить",
+    later: "Позже",
+  },
+  common: {
+    close: "Закрыть",
+    dash: "—",
   },
   errors: {
     title: "Ошибка",
@@ -37,3 +111,12 @@ export const ru = {
 } as const;
 
 export type Dictionary = typeof ru;
+
+/** Russian plural form for a count: one (1, 21), few (2–4, 22–24), many (5–20, 25–30…). */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return one;
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return few;
+  return many;
+}

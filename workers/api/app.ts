@@ -55,7 +55,14 @@ export function createApiApp() {
       return c.json(errorBody(error.status, frameworkMessage(error), requestId), error.status);
     }
     console.error(
-      JSON.stringify({ level: "error", requestId, method: c.req.method, path: new URL(c.req.url).pathname, message: error.message, stack: error.stack }),
+      JSON.stringify({
+        level: "error",
+        requestId,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        message: error.message,
+        stack: error.stack,
+      })
     );
     return c.json(errorBody(500, ru.errors.server, requestId), 500);
   });

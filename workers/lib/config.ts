@@ -33,7 +33,10 @@ const ConfigSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).default("edge-mam-api"),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(2_592_000),
-  METRICS_TOKEN: z.string().optional().transform((v) => v || undefined),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   ULDL_SERVERS: jsonList(UldlServerSchema, "ULDL_SERVERS"),
   SSO_PROVIDERS: jsonList(SsoProviderSchema, "SSO_PROVIDERS"),
 });

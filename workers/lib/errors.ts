@@ -46,11 +46,7 @@ export interface ErrorBody {
  */
 export class AppError extends Error {
   readonly status: ContentfulStatusCode;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  constructor(readonly code: ErrorCode, message: string, readonly headers: Record<string, string> = {}) {
     super(message);
     this.name = "AppError";
     this.status = ERROR_STATUS[code];

@@ -17,7 +17,9 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       const cutoff = Date.now() - message.olderThanDays * DAY_MS;
       const [sessions, tokens] = await db.batch([
         deleteDeadSessions(db, cutoff),
-        db.delete(oneTimeTokens).where(or(lt(oneTimeTokens.expiresAt, cutoff), and(isNotNull(oneTimeTokens.usedAt), lt(oneTimeTokens.usedAt, cutoff)))),
+        db
+          .delete(oneTimeTokens)
+          .where(or(lt(oneTimeTokens.expiresAt, cutoff), and(isNotNull(oneTimeTokens.usedAt), lt(oneTimeTokens.usedAt, cutoff)))),
       ]);
       return `removed ${sessions.meta.changes} dead refresh tokens and ${tokens.meta.changes} one-time tokens`;
     }

@@ -2,13 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import { oneTimeTokens, type UserRow } from "../db/schema";
 import { findUserById, findUserByLogin } from "../db/repositories/user.repository";
-import {
-  findLiveFamilyUser,
-  findSessionByHash,
-  insertSession,
-  markSessionUsed,
-  revokeFamily,
-} from "../db/repositories/session.repository";
+import { findLiveFamilyUser, findSessionByHash, insertSession, markSessionUsed, revokeFamily } from "../db/repositories/session.repository";
 import { AppError } from "../lib/errors";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { newId } from "../lib/ids";
@@ -19,6 +13,9 @@ import type { Actor, RequestContext } from "./context";
 
 /** Name of the HttpOnly cookie holding the opaque refresh token. */
 export const REFRESH_COOKIE = "mam_refresh";
+
+/** How long a just-rotated refresh token still identifies its user to page loaders (never to /refresh). */
+export const ROTATION_GRACE_MS = 60_000;
 
 /** What a sign-in or refresh hands out: the API answer plus the cookie to set. */
 export interface IssuedSession {
@@ -145,7 +142,10 @@ export async function authenticateBearer(rc: RequestContext, token: string): Pro
 export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: string | undefined): Promise<Actor | null> {
   if (!refreshToken) return null;
   const session = await findSessionByHash(rc.db, await sha256Hex(refreshToken));
-  if (!session || session.usedAt != null || session.revokedAt != null || session.expiresAt <= Date.now()) return null;
+  const now = Date.now();
+  // A page request may still carry the token another tab rotated a moment ago: honour it briefly.
+  const recentlyRotated = session?.usedAt != null && now - session.usedAt < ROTATION_GRACE_MS;
+  if (!session || session.revokedAt != null || session.expiresAt <= now || (session.usedAt != null && !recentlyRotated)) return null;
   const user = await findUserById(rc.db, session.userId);
   return user?.enabled ? toActor(user, session.familyId) : null;
 }

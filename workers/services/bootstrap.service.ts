@@ -18,7 +18,9 @@ export async function ensureAdministrator(rc: RequestContext): Promise<void> {
   }
   const password = rc.config.ADMIN_PASSWORD;
   if (!password) {
-    console.warn(JSON.stringify({ level: "warn", message: "users table is empty and ADMIN_PASSWORD is not set: no administrator created" }));
+    console.warn(
+      JSON.stringify({ level: "warn", message: "users table is empty and ADMIN_PASSWORD is not set: no administrator created" })
+    );
     return;
   }
   const now = Date.now();

@@ -21,13 +21,11 @@ export interface GroupSummary {
  * The virtual root 'Доступные Файлы': the top-level groups the actor may see (admins all of them, others the ones
  * they own until access rules widen that). Visibility is part of the SQL, so paging stays correct.
  */
-export async function listAvailableRoot(rc: RequestContext, actor: Actor, page = 0) {
-  const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, {
-    ownerId: actor.isAdmin ? undefined : actor.id,
-    skip: page * GROUP_PAGE_SIZE,
-    take: GROUP_PAGE_SIZE,
-  });
-  const root = await findGroup(rc.db, ROOT_GROUP_ID);
+export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}) {
+  const [rows, root] = await Promise.all([
+    listChildGroups(rc.db, ROOT_GROUP_ID, { ownerId: actor.isAdmin ? undefined : actor.id, skip, take }),
+    findGroup(rc.db, ROOT_GROUP_ID),
+  ]);
   const groups: GroupSummary[] = rows.map((r) => ({
     group_id: r.id,
     group_name: r.name,
@@ -37,5 +35,5 @@ export async function listAvailableRoot(rc: RequestContext, actor: Actor, page =
     mtime: toIso(r.mtime),
     members: r.memberCount,
   }));
-  return { group_id: ROOT_GROUP_ID, group_name: root?.name ?? ru.app.rootGroupName, groups, complete: rows.length < GROUP_PAGE_SIZE };
+  return { group_id: ROOT_GROUP_ID, group_name: root?.name ?? ru.app.rootGroupName, groups, complete: rows.length < take };
 }

@@ -15,7 +15,11 @@ async function timed(check: () => Promise<unknown>): Promise<HealthCheck> {
     await check();
     return { ok: true, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { ok: false, latency_ms: Math.round(performance.now() - started), error: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
@@ -34,7 +38,10 @@ export async function databaseGauges(rc: RequestContext) {
   const [u, g, s] = await rc.db.batch([
     rc.db.select({ n: count() }).from(users).where(eq(users.enabled, true)),
     rc.db.select({ n: count() }).from(groups).where(isNull(groups.deletedAt)),
-    rc.db.select({ n: count() }).from(sessions).where(and(isNull(sessions.usedAt), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+    rc.db
+      .select({ n: count() })
+      .from(sessions)
+      .where(and(isNull(sessions.usedAt), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
   ]);
   return [
     { name: "mam_users_enabled", help: "Enabled user accounts.", value: u[0]?.n ?? 0 },

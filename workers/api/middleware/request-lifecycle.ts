@@ -20,7 +20,10 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
   const requestId = c.req.header("cf-ray") ?? newId();
   c.set("requestId", requestId);
-  c.set("rc", createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId));
+  c.set(
+    "rc",
+    createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId)
+  );
   try {
     const version = c.req.header("x-api-version");
     if (version !== undefined && version.split(".")[0] !== API_VERSION.split(".")[0]) {

@@ -1,14 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import {
-  type IssuedSession,
-  REFRESH_COOKIE,
-  exchangeToken,
-  login,
-  logout,
-  refresh,
-} from "../../services/auth.service";
+import { type IssuedSession, REFRESH_COOKIE, exchangeToken, login, logout, refresh } from "../../services/auth.service";
 import { ACCESS_LEVELS, ACCESS_LEVEL_TITLES, userAbilities } from "../../services/access.service";
 import { authenticateBearer } from "../../services/auth.service";
 import { requireAuth, rejectCrossSite } from "../middleware/require-auth";
@@ -30,9 +23,7 @@ export const TokensSchema = z
   })
   .openapi("Tokens");
 
-export const WhoamiSchema = z
-  .object({ id: z.string(), name: z.string(), is_admin: z.boolean(), any_acls: z.boolean() })
-  .openapi("Whoami");
+export const WhoamiSchema = z.object({ id: z.string(), name: z.string(), is_admin: z.boolean(), any_acls: z.boolean() }).openapi("Whoami");
 
 const ExchangeSchema = z.object({ token: z.string().min(16).max(256) }).openapi("ExchangeTokenPayload");
 
@@ -69,7 +60,7 @@ export const authRoutes = createRouter()
     async (c) => {
       const { user, passwd } = c.req.valid("json");
       return answerWithSession(c, await login(c.var.rc, user, passwd, clientInfo(c)));
-    },
+    }
   )
   .openapi(
     createRoute({
@@ -88,7 +79,7 @@ export const authRoutes = createRouter()
         deleteCookie(c, REFRESH_COOKIE, { path: "/" });
         throw error;
       }
-    },
+    }
   )
   .openapi(
     createRoute({
@@ -105,7 +96,7 @@ export const authRoutes = createRouter()
       await logout(c.var.rc, getCookie(c, REFRESH_COOKIE), actor);
       deleteCookie(c, REFRESH_COOKIE, { path: "/" });
       return c.body(null, 204);
-    },
+    }
   )
   .openapi(
     createRoute({
@@ -117,7 +108,7 @@ export const authRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: ExchangeSchema } } } },
       responses: { ...tokensAnswer, ...errorResponses(400, 401, 403) },
     }),
-    async (c) => answerWithSession(c, await exchangeToken(c.var.rc, c.req.valid("json").token, clientInfo(c))),
+    async (c) => answerWithSession(c, await exchangeToken(c.var.rc, c.req.valid("json").token, clientInfo(c)))
   )
   .openapi(
     createRoute({
@@ -127,13 +118,16 @@ export const authRoutes = createRouter()
       summary: "The signed-in user",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      responses: { 200: { description: "Current user", content: { "application/json": { schema: WhoamiSchema } } }, ...errorResponses(401) },
+      responses: {
+        200: { description: "Current user", content: { "application/json": { schema: WhoamiSchema } } },
+        ...errorResponses(401),
+      },
     }),
     (c) => {
       const actor = c.var.actor;
       // Until access rules exist, only administrators hold rights beyond their own assets.
       return c.json({ id: actor.id, name: actor.name, is_admin: actor.isAdmin, any_acls: actor.isAdmin }, 200);
-    },
+    }
   )
   .openapi(
     createRoute({
@@ -151,7 +145,11 @@ export const authRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    (c) => c.json(ACCESS_LEVELS.map((perm) => ({ perm, title: ACCESS_LEVEL_TITLES[perm] })), 200),
+    (c) =>
+      c.json(
+        ACCESS_LEVELS.map((perm) => ({ perm, title: ACCESS_LEVEL_TITLES[perm] })),
+        200
+      )
   )
   .openapi(
     createRoute({
@@ -169,7 +167,7 @@ export const authRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    (c) => c.json(userAbilities(c.var.actor), 200),
+    (c) => c.json(userAbilities(c.var.actor), 200)
   )
   .openapi(
     createRoute({
@@ -184,5 +182,9 @@ export const authRoutes = createRouter()
         },
       },
     }),
-    (c) => c.json(c.var.rc.config.SSO_PROVIDERS.map(({ id, name }) => ({ id, name })), 200),
+    (c) =>
+      c.json(
+        c.var.rc.config.SSO_PROVIDERS.map(({ id, name }) => ({ id, name })),
+        200
+      )
   );

@@ -22,5 +22,5 @@ export const docsRoutes = new Hono<AppEnv>().get("/", (c) =>
     window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, persistAuthorization: true });
   </script>
 </body>
-</html>`),
+</html>`)
 );

@@ -12,12 +12,15 @@ export const groups = sqliteTable(
     ownerId: text("owner_id"),
     defaultStorage: text("default_storage"),
     defaultClass: text("default_class"),
-    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     ...timestamps,
     /** Set when moved to the trash; purged for good after the retention period. */
     deletedAt: integer("deleted_at", { mode: "number" }),
   },
-  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)],
+  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)]
 );
 
 export type GroupRow = typeof groups.$inferSelect;

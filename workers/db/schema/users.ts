@@ -14,11 +14,14 @@ export const users = sqliteTable(
     isRobot: bool("is_robot").notNull().default(false),
     enabled: bool("enabled").notNull().default(true),
     /** JSON array of group ids the user is confined to; empty means no confinement. */
-    chrootGroups: text("chroot_groups", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    chrootGroups: text("chroot_groups", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     defaultStorage: text("default_storage"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("users_login_unique").on(sql`lower(${t.login})`)],
+  (t) => [uniqueIndex("users_login_unique").on(sql`lower(${t.login})`)]
 );
 
 export type UserRow = typeof users.$inferSelect;

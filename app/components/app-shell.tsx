@@ -1,0 +1,87 @@
+import { NavLink, useNavigate } from "@remix-run/react";
+import { useEffect } from "react";
+import { ru } from "../i18n/ru";
+import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
+import { clearTokens } from "../lib/tokens";
+import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
+import { Icon, type IconName } from "./icons";
+
+interface ShellUser {
+  name: string;
+  isAdmin: boolean;
+}
+
+const NAV: { to: string; label: string; icon: IconName; adminOnly?: boolean }[] = [
+  { to: "/mam", label: ru.nav.files, icon: "folder" },
+  { to: "/search", label: ru.nav.search, icon: "search" },
+  { to: "/jobs", label: ru.nav.jobs, icon: "jobs" },
+  { to: "/automations", label: ru.nav.automations, icon: "automations" },
+  { to: "/shop", label: ru.nav.shop, icon: "shop" },
+  { to: "/admin", label: ru.nav.admin, icon: "admin", adminOnly: true },
+];
+
+/** While signed in: keep the access token fresh after a reload, and pick the upload server every 10 minutes. */
+function useSignedInChores() {
+  useEffect(() => {
+    ensureFreshAccessToken().catch(() => undefined);
+    const pick = () => chooseUploadServer().catch((error) => console.warn("upload server selection failed", error));
+    pick();
+    const timer = setInterval(pick, ULDL_UPDATE_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, []);
+}
+
+/** The application shell: navigation, the signed-in user and 'Выйти', around every main screen. */
+export function AppShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
+  const navigate = useNavigate();
+  useSignedInChores();
+
+  async function logout() {
+    await apiRequest("/api/auth/logout", { toast: false }).catch(() => undefined);
+    clearTokens();
+    navigate("/login", { replace: true });
+  }
+
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="sidebar-brand">
+          <span className="logo">
+            <Icon name="logo" size={20} />
+          </span>
+          {ru.app.name}
+        </div>
+        <nav className="nav" aria-label={ru.nav.mainMenu}>
+          {NAV.filter((item) => !item.adminOnly || user.isAdmin).map((item) => (
+            <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? " active" : ""}`}>
+              <Icon name={item.icon} />
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="sidebar-footer">
+          <a className="nav-link" href="/api/docs" target="_blank" rel="noreferrer">
+            <Icon name="docs" />
+            {ru.nav.apiDocs}
+          </a>
+        </div>
+      </aside>
+      <div className="main">
+        <header className="topbar">
+          <div />
+          <div className="user-chip">
+            <span className="avatar" aria-hidden="true">
+              {user.name.slice(0, 1).toUpperCase()}
+            </span>
+            <span data-testid="current-user">{user.name}</span>
+            <button type="button" className="btn btn-ghost" onClick={logout}>
+              <Icon name="logout" />
+              {ru.nav.logout}
+            </button>
+          </div>
+        </header>
+        <main className="content">{children}</main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { ru } from "../i18n/ru";
+import { ApiError, errorMessage } from "./api-error";
+import { showToast } from "./toast";
+import { clearTokens, needsRefresh, readTokens, storeTokens, type Tokens } from "./tokens";
+
+/** API description version sent with every call (SPEC §9). */
+export const API_VERSION = "1.0";
+/** localStorage key of the chosen upload/download server id. */
+export const ULDL_SERVER_KEY = "uldlServer";
+
+/** Paths whose failures are not toasted (SPEC §8). */
+const SILENT_PATHS = new Set(["/api/auth/whoami", "/api/auth/refresh"]);
+/** Paths whose 401 must not trigger a token refresh (the refresh itself, and calls made without a session). */
+const NO_REFRESH_PATHS = new Set(["/api/auth/refresh", "/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token"]);
+
+export interface RequestOptions {
+  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  /** false to handle the error without a toast */
+  toast?: boolean;
+  /** an explicit bearer instead of the stored one (sign-in by `?token=`) */
+  bearer?: string;
+}
+
+function headers(options: RequestOptions): Headers {
+  const h = new Headers({ "x-api-version": API_VERSION, accept: "application/json" });
+  const bearer = options.bearer ?? readTokens().bearer;
+  if (bearer) h.set("authorization", `Bearer ${bearer}`);
+  const server = typeof localStorage === "undefined" ? null : localStorage.getItem(ULDL_SERVER_KEY);
+  if (server) h.set("prefer-uldl-server", server);
+  if (options.body !== undefined) h.set("content-type", "application/json");
+  return h;
+}
+
+function send(path: string, options: RequestOptions): Promise<Response> {
+  const url = new URL(path, window.location.origin);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return fetch(url, {
+    method: options.method ?? "GET",
+    headers: headers(options),
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: "same-origin",
+    signal: options.signal,
+  });
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const type = response.headers.get("content-type") ?? "";
+  const text = await response.text();
+  if (!type.includes("json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Trades the refresh cookie for a new access token. One refresh at a time in this tab, and across tabs through a
+ * Web Lock: two tabs presenting the same refresh token would look like theft and end the session.
+ */
+export function refreshAccessToken(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const before = readTokens().bearer;
+    const run = async () => {
+      const now = readTokens();
+      // Another tab refreshed while this one waited for the lock.
+      if (now.bearer && now.bearer !== before && !needsRefresh(now.expire)) return true;
+      const response = await fetch("/api/auth/refresh", { headers: headers({ bearer: "" }), credentials: "same-origin" });
+      if (!response.ok) {
+        clearTokens();
+        return false;
+      }
+      storeTokens((await response.json()) as Tokens);
+      return true;
+    };
+    try {
+      return navigator.locks ? await navigator.locks.request("mam-token-refresh", run) : await run();
+    } catch {
+      clearTokens();
+      return false;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** Refreshes the access token when it is missing, expired or within 2 minutes of expiry (before each navigation). */
+export async function ensureFreshAccessToken(): Promise<boolean> {
+  return needsRefresh(readTokens().expire) ? refreshAccessToken() : true;
+}
+
+/**
+ * The one way the browser calls the API: adds Authorization, `x-api-version` and `prefer-uldl-server`; on 401
+ * clears the tokens and retries once after a refresh (never for the refresh itself); any other failure throws
+ * ApiError and, except for whoami and refresh, shows an 'Ошибка' toast with the server's message.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  let response = await send(path, options);
+  if (response.status === 401 && !NO_REFRESH_PATHS.has(path) && options.bearer === undefined) {
+    clearTokens();
+    if (await refreshAccessToken()) response = await send(path, options);
+  }
+  const body = await parseBody(response);
+  if (!response.ok) {
+    const message = errorMessage(response.status, body, response.statusText);
+    if (options.toast !== false && !SILENT_PATHS.has(path)) showToast({ title: ru.errors.title, message });
+    throw new ApiError(response.status, body, message);
+  }
+  return body as T;
+}

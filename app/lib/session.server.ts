@@ -1,0 +1,46 @@
+import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
+import { actorFromRefreshCookie, REFRESH_COOKIE } from "../../workers/services/auth.service";
+import type { Actor } from "../../workers/services/context";
+import { guardRedirect, loginRedirect } from "./guard";
+
+function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}
+
+/** The signed-in user of a page request, from the session cookie; null when signed out. */
+export function getActor(request: Request, context: AppLoadContext): Promise<Actor | null> {
+  return actorFromRefreshCookie(context.rc, readCookie(request, REFRESH_COOKIE));
+}
+
+/** The page URL a loader serves (single-fetch data requests arrive as `/path.data?_routes=…`). */
+function pageUrl(request: Request): URL {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/");
+  url.searchParams.delete("_routes");
+  return url;
+}
+
+/** Applies the navigation guard to a page request; throws the redirect it decides on. */
+export async function applyGuard(request: Request, context: AppLoadContext): Promise<Actor | null> {
+  const actor = await getActor(request, context);
+  const url = pageUrl(request);
+  const target = guardRedirect({ pathname: url.pathname, search: url.search, user: actor });
+  if (target) throw redirect(target);
+  return actor;
+}
+
+/** For loaders that need the user: the actor, or a redirect to the login screen that comes back here. */
+export async function requireActor(request: Request, context: AppLoadContext): Promise<Actor> {
+  const actor = await getActor(request, context);
+  if (!actor) {
+    const url = pageUrl(request);
+    throw redirect(loginRedirect(url.pathname, url.search));
+  }
+  return actor;
+}

@@ -1,0 +1,3 @@
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+
+export const loader = ({ params }: LoaderFunctionArgs) => redirect(`/admin/group/${params.id}/assets`);

@@ -1,0 +1,27 @@
+import { NavLink, Outlet } from "@remix-run/react";
+import { PageHeader } from "../components/page-header";
+import { ru } from "../i18n/ru";
+
+const TABS = [
+  { to: "/admin/active-users", label: ru.screens.activeUsers },
+  { to: "/admin/inactive-users", label: ru.screens.inactiveUsers },
+  { to: "/admin/groups", label: ru.screens.userGroups },
+  { to: "/admin/metadata", label: ru.screens.metadata },
+];
+
+/** Administration layout; the root guard already limits /admin to administrators. */
+export default function AdminLayout() {
+  return (
+    <>
+      <PageHeader title={ru.screens.admin} subtitle={ru.screens.adminHint} />
+      <nav className="tabs" aria-label={ru.screens.admin}>
+        {TABS.map((tab) => (
+          <NavLink key={tab.to} to={tab.to} className={({ isActive }) => `tab${isActive ? " active" : ""}`}>
+            {tab.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </>
+  );
+}

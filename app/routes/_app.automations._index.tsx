@@ -1,0 +1,9 @@
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { UpcomingSection } from "../components/upcoming-section";
+import { ru } from "../i18n/ru";
+
+export const meta: MetaFunction = () => [{ title: `${ru.screens.automations} — ${ru.app.name}` }];
+
+export default function Screen() {
+  return <UpcomingSection title={ru.screens.automations} icon="automations" />;
+}

@@ -1,0 +1,71 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Icon } from "../components/icons";
+import { PageHeader } from "../components/page-header";
+import { ru } from "../i18n/ru";
+import { requireActor } from "../lib/session.server";
+import { formatDateTime } from "../lib/format";
+import { GROUP_PAGE_SIZE, listAvailableRoot } from "../../workers/services/group.service";
+
+export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.name}` }];
+
+/** The virtual root: the top-level groups the user may see, `?pages=n` shows the first n pages of 50. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const actor = await requireActor(request, context);
+  const pages = Math.min(Math.max(Number(new URL(request.url).searchParams.get("pages")) || 1, 1), 40);
+  const root = await listAvailableRoot(context.rc, actor, { skip: 0, take: pages * GROUP_PAGE_SIZE });
+  return { root, pages };
+}
+
+export default function MamRoute() {
+  const { root, pages } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title={root.group_name} subtitle={ru.mam.groupsCount(root.groups.length)} />
+      {root.groups.length === 0 ? (
+        <section className="panel empty">
+          <span className="empty-icon">
+            <Icon name="folder" size={26} />
+          </span>
+          <div className="empty-title">{ru.mam.empty}</div>
+          <div>{ru.mam.emptyHint}</div>
+        </section>
+      ) : (
+        <section className="panel">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{ru.mam.columns.name}</th>
+                <th>{ru.mam.columns.owner}</th>
+                <th className="num">{ru.mam.columns.members}</th>
+                <th>{ru.mam.columns.modified}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {root.groups.map((g) => (
+                <tr key={g.group_id}>
+                  <td>
+                    <span className="name-cell">
+                      <Icon name="folder" className="folder-icon" />
+                      <Link to={`/mam/${g.group_id}`}>{g.group_name}</Link>
+                    </span>
+                  </td>
+                  <td>{g.owner_name ?? ru.common.dash}</td>
+                  <td className="num">{g.members}</td>
+                  <td>{formatDateTime(g.mtime)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {!root.complete && (
+        <div style={{ marginTop: 16, textAlign: "center" }}>
+          <Link className="btn" to={`?pages=${pages + 1}`} preventScrollReset>
+            {ru.mam.loadMore}
+          </Link>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { Outlet } from "@remix-run/react";
+import { AppShell } from "../components/app-shell";
+import { useCurrentUser } from "../lib/use-current-user";
+
+/** Layout of every signed-in screen; the root guard has already sent signed-out visitors to /login. */
+export default function AppLayout() {
+  const user = useCurrentUser();
+  if (!user) return null;
+  return (
+    <AppShell user={user}>
+      <Outlet />
+    </AppShell>
+  );
+}

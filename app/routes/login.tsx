@@ -1,0 +1,119 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { Icon } from "../components/icons";
+import { ru } from "../i18n/ru";
+import { apiRequest } from "../lib/api-client";
+import { safeReturnPath } from "../lib/guard";
+import { jwtExpiry, storeTokens, type Tokens } from "../lib/tokens";
+
+export const meta: MetaFunction = () => [{ title: `${ru.login.submit} — ${ru.app.name}` }];
+
+/** SSO providers come from configuration; the guard in root already sent signed-in users to /mam. */
+export function loader({ context }: LoaderFunctionArgs) {
+  return { providers: context.rc.config.SSO_PROVIDERS.map(({ id, name }) => ({ id, name })) };
+}
+
+/**
+ * `?token=` sign-in (SPEC §2 guard rule 6): a one-time token is exchanged for a session; any other token is stored
+ * as the access token as it is. Either way the user is loaded with whoami before going on.
+ */
+async function signInWithToken(token: string): Promise<void> {
+  try {
+    storeTokens(await apiRequest<Tokens>("/api/auth/exchange-token", { method: "POST", body: { token }, toast: false }));
+  } catch {
+    const expire = jwtExpiry(token);
+    if (!expire) throw new Error(ru.errors.invalidToken);
+    storeTokens({ bearer: token, expire });
+  }
+  await apiRequest("/api/auth/whoami");
+}
+
+export default function LoginRoute() {
+  const { providers } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const to = safeReturnPath(params.get("to"));
+  const token = params.get("token");
+  const tokenHandled = useRef(false);
+
+  useEffect(() => {
+    if (!token || tokenHandled.current) return;
+    tokenHandled.current = true;
+    setBusy(true);
+    signInWithToken(token)
+      .then(() => navigate(to, { replace: true }))
+      .catch(() => navigate(`/login?to=${encodeURIComponent(to)}`, { replace: true }))
+      .finally(() => setBusy(false));
+  }, [token, to, navigate]);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    try {
+      const tokens = await apiRequest<Tokens>("/api/auth/login", {
+        method: "POST",
+        body: { user: String(form.get("user") ?? ""), passwd: String(form.get("passwd") ?? "") },
+      });
+      storeTokens(tokens);
+      await apiRequest("/api/auth/whoami");
+      navigate(to, { replace: true });
+    } catch {
+      // apiRequest already showed the 'Ошибка' toast with the server's message.
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <div className="auth-brand">
+          <span className="logo">
+            <Icon name="logo" size={20} />
+          </span>
+          <div>
+            <div className="auth-brand-name">{ru.app.name}</div>
+            <div className="auth-brand-tagline">{ru.app.tagline}</div>
+          </div>
+        </div>
+        <h1 className="auth-title">{ru.login.title}</h1>
+        <p className="auth-subtitle">{token && busy ? ru.login.tokenSignIn : ru.login.subtitle}</p>
+        <form method="post" onSubmit={onSubmit}>
+          <div className="field">
+            <label htmlFor="login-user">{ru.login.user}</label>
+            <input id="login-user" className="input" name="user" autoComplete="username" required maxLength={256} autoFocus />
+          </div>
+          <div className="field">
+            <label htmlFor="login-passwd">{ru.login.password}</label>
+            <input
+              id="login-passwd"
+              className="input"
+              name="passwd"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+            />
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {busy ? ru.login.submitting : ru.login.submit}
+          </button>
+        </form>
+        {providers.length > 0 && (
+          <>
+            <div className="auth-divider">{ru.login.ssoDivider}</div>
+            <div className="auth-sso">
+              {providers.map((p) => (
+                <a key={p.id} className="btn btn-block" href={`/api/auth/sso/${p.id}?to=${encodeURIComponent(to)}`}>
+                  {ru.login.sso(p.name)}
+                </a>
+              ))}
+            </div>
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
