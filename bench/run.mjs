@@ -1,0 +1,203 @@
+// npm run bench: builds (unless SKIP_BUILD=1), starts the product under `wrangler dev` on a free loopback port with
+// a fresh state directory, measures, prints a table against the targets and stops the server. Misses are reported,
+// not failed: a benchmark is not a test, so the exit code is 0 unless the benchmark itself could not run.
+import autocannon from "autocannon";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Targets (milliseconds and bytes). */
+const TARGETS = {
+  whoamiP95Ms: 10,
+  loginP95Ms: 150,
+  loginJsGzipBytes: 150 * 1024,
+};
+
+/** Login: a few connections and a bounded number of sign-ins (PBKDF2 at 100,000 iterations each). */
+const LOGIN = { connections: 4, amount: 200, warmup: 10 };
+/** whoami: 50 concurrent connections for about 10 seconds. */
+const WHOAMI = { connections: 50, durationSeconds: 10, warmup: 200 };
+/** whoami on one connection for a few seconds: the service time without queueing, for reading the loaded figure. */
+const WHOAMI_SINGLE = { connections: 1, durationSeconds: 3 };
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+/**
+ * Runs autocannon and records every response time, so p50/p95 are exact rather than autocannon's bucketed
+ * percentiles (it has no p95).
+ */
+async function load(options) {
+  const times = [];
+  const statuses = new Map();
+  const instance = autocannon({ timeout: 10, ...options });
+  instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+    times.push(responseTime);
+    statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+  });
+  const result = await instance;
+  times.sort((a, b) => a - b);
+  return {
+    count: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    requestsPerSecond: result.duration > 0 ? times.length / result.duration : NaN,
+    statuses: Object.fromEntries(statuses),
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+async function login(url, user, passwd) {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user, passwd }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
+  return (await response.json()).bearer;
+}
+
+/** Sequential warm-up so the first measured requests do not pay for module loading or Durable Object creation. */
+async function warmUp(count, request) {
+  for (let i = 0; i < count; i += 1) await request();
+}
+
+/** Gzip size of every script the /login page loads from /assets (script src and modulepreload href). */
+async function loginPageJs(url) {
+  const response = await fetch(`${url}/login`, { signal: AbortSignal.timeout(10_000) });
+  const html = await response.text();
+  const paths = new Set();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/gi) ?? []) {
+    const isScript = /^<script/i.test(tag);
+    const isModulePreload = /\brel=["']?modulepreload/i.test(tag);
+    if (!isScript && !isModulePreload) continue;
+    const ref = /\b(?:src|href)=["']([^"']+)["']/i.exec(tag)?.[1];
+    if (!ref) continue;
+    const { pathname, origin } = new URL(ref, url);
+    if (origin === new URL(url).origin && pathname.startsWith("/assets/")) paths.add(pathname);
+  }
+  // Remix also imports its entry from an inline module script: count those paths too.
+  for (const match of html.matchAll(/import\s*(?:\(\s*)?["'](\/assets\/[^"']+\.js)["']/g)) paths.add(match[1]);
+
+  let raw = 0;
+  let gzip = 0;
+  for (const path of paths) {
+    const asset = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) });
+    if (asset.status !== 200) throw new Error(`${path} answered ${asset.status}`);
+    const bytes = Buffer.from(await asset.arrayBuffer());
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length;
+  }
+  return { pageStatus: response.status, files: paths.size, raw, gzip };
+}
+
+const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "n/a");
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const verdict = (value, target) => (Number.isFinite(value) ? (value < target ? "PASS" : "MISS") : "n/a");
+
+function printTable(rows) {
+  const header = ["measure", "value", "target", "result"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ");
+  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const row of rows) console.log(line(row));
+  console.log("");
+}
+
+async function main() {
+  if (process.env.SKIP_BUILD !== "1") {
+    console.log("> npm run build");
+    const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", timeout: 10 * 60_000 });
+    if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.error})`);
+  }
+
+  const port = await freePort();
+  const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-"));
+  console.log(`> wrangler dev on 127.0.0.1:${port} (state in ${persistDir})`);
+  const server = await startDevServer({ port, persistDir });
+  const stopOnSignal = () => server.stop().finally(() => process.exit(130));
+  process.once("SIGINT", stopOnSignal);
+  process.once("SIGTERM", stopOnSignal);
+  try {
+    const { url, adminLogin, adminPassword } = server;
+    console.log(`  cold start to first 200 on /api/health: ${ms(server.coldStartMs)} (migrations took ${ms(server.migrateMs)})`);
+
+    // Every sign-in is correct: failures are what the throttle counts, and a success resets the account's counter.
+    const loginBody = JSON.stringify({ user: adminLogin, passwd: adminPassword });
+    await warmUp(LOGIN.warmup, () => login(url, adminLogin, adminPassword));
+    console.log(`> POST /api/auth/login: ${LOGIN.amount} correct sign-ins over ${LOGIN.connections} connections`);
+    const loginRun = await load({
+      url: `${url}/api/auth/login`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: loginBody,
+      connections: LOGIN.connections,
+      amount: LOGIN.amount,
+    });
+
+    const bearer = await login(url, adminLogin, adminPassword);
+    const auth = { authorization: `Bearer ${bearer}`, "x-api-version": "1.0" };
+    await warmUp(WHOAMI.warmup, async () => {
+      const response = await fetch(`${url}/api/auth/whoami`, { headers: auth, signal: AbortSignal.timeout(10_000) });
+      if (response.status !== 200) throw new Error(`whoami answered ${response.status}`);
+      await response.arrayBuffer();
+    });
+    console.log(`> GET /api/auth/whoami: ${WHOAMI_SINGLE.connections} connection for ${WHOAMI_SINGLE.durationSeconds} s`);
+    const whoamiSingle = await load({
+      url: `${url}/api/auth/whoami`,
+      headers: auth,
+      connections: WHOAMI_SINGLE.connections,
+      duration: WHOAMI_SINGLE.durationSeconds,
+    });
+    console.log(`> GET /api/auth/whoami: ${WHOAMI.connections} connections for ${WHOAMI.durationSeconds} s`);
+    const whoamiRun = await load({
+      url: `${url}/api/auth/whoami`,
+      headers: auth,
+      connections: WHOAMI.connections,
+      duration: WHOAMI.durationSeconds,
+    });
+
+    console.log("> JavaScript loaded by /login");
+    const js = await loginPageJs(url);
+
+    printTable([
+      ["cold start (spawn → first 200 /api/health)", ms(server.coldStartMs), "-", "-"],
+      ["login p50", ms(loginRun.p50), "-", "-"],
+      ["login p95", ms(loginRun.p95), `< ${TARGETS.loginP95Ms} ms`, verdict(loginRun.p95, TARGETS.loginP95Ms)],
+      ["whoami p50 / p95 (1 conn., unloaded)", `${ms(whoamiSingle.p50)} / ${ms(whoamiSingle.p95)}`, "-", "-"],
+      ["whoami p50 (50 conn.)", ms(whoamiRun.p50), "-", "-"],
+      ["whoami p95 (50 conn.)", ms(whoamiRun.p95), `< ${TARGETS.whoamiP95Ms} ms`, verdict(whoamiRun.p95, TARGETS.whoamiP95Ms)],
+      ["whoami requests/s", whoamiRun.requestsPerSecond.toFixed(0), "-", "-"],
+      [`/login JS, gzip (${js.files} files, ${kb(js.raw)} raw)`, kb(js.gzip), `< ${kb(TARGETS.loginJsGzipBytes)}`, verdict(js.gzip, TARGETS.loginJsGzipBytes)],
+    ]);
+    console.log(`login answers by status: ${JSON.stringify(loginRun.statuses)}; errors ${loginRun.errors}, timeouts ${loginRun.timeouts}`);
+    console.log(`whoami answers by status: ${JSON.stringify(whoamiRun.statuses)}; errors ${whoamiRun.errors}, timeouts ${whoamiRun.timeouts}`);
+    if (js.pageStatus !== 200) console.log(`note: /login answered ${js.pageStatus}; the JS figure is for that page`);
+    const non200 = (run) => run.count - (run.statuses[200] ?? 0);
+    if (non200(loginRun) > 0 || non200(whoamiRun) > 0) console.log("note: some answers were not 200; the latencies include them");
+  } finally {
+    process.removeListener("SIGINT", stopOnSignal);
+    process.removeListener("SIGTERM", stopOnSignal);
+    await server.stop();
+    await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(`bench could not run: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

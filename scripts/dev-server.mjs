@@ -1,0 +1,234 @@
+// Starts the built product under `wrangler dev` with its own state directory: what the e2e tests and the
+// benchmarks run against. Assumes `npm run build` has already produced build/.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "node_modules", ".bin");
+
+/** Environment for wrangler: offline-friendly, no telemetry, and Node 24 from node_modules first on PATH. */
+function wranglerEnv() {
+  return {
+    ...process.env,
+    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_SEND_METRICS: "false",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+  };
+}
+
+/** A TCP port on the loopback interface that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a wrangler command to completion with a time bound; throws with its output when it fails. */
+function wranglerSync(args, what, timeoutMs) {
+  const result = spawnSync("npx", ["wrangler", ...args], {
+    cwd: ROOT,
+    env: wranglerEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    timeout: timeoutMs,
+    killSignal: "SIGKILL",
+  });
+  if (result.status !== 0) {
+    const reason = result.error ? String(result.error) : `exit code ${result.status}`;
+    throw new Error(`${what} failed (${reason}):\n${result.stdout ?? ""}${result.stderr ?? ""}`);
+  }
+}
+
+function applyMigrations(persistDir, timeoutMs) {
+  wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], "D1 migrations", timeoutMs);
+}
+
+function executeSql(persistDir, sql, timeoutMs) {
+  const file = join(persistDir, "seed.sql");
+  writeFileSync(file, sql);
+  wranglerSync(["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--file", file], "D1 seed", timeoutMs);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends a signal to the whole process group led by `pid`; false when the group is already gone. */
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when something already accepts connections on 127.0.0.1:`port`. */
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.setTimeout(1_000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Spawns `wrangler dev` and waits for the first 200 on /api/health; on failure the process group is stopped. */
+async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, startTimeoutMs, logPath }) {
+  // Never mistake another server (another run, `npm start`) for ours.
+  if (await portInUse(port)) throw new Error(`startDevServer: port ${port} on 127.0.0.1 is already in use`);
+  const inspectorPort = await freePort();
+  const args = [
+    "wrangler", "dev",
+    "--ip", "127.0.0.1",
+    "--port", String(port),
+    "--inspector-port", String(inspectorPort),
+    "--persist-to", persistDir,
+    "--var", `ADMIN_LOGIN:${adminLogin}`,
+    "--var", `ADMIN_PASSWORD:${adminPassword}`,
+    "--var", `JWT_SECRET:${jwtSecret}`,
+    "--show-interactive-dev-session=false",
+  ];
+
+  const log = createWriteStream(logPath, { flags: "a" });
+  let tail = "";
+  const record = (chunk) => {
+    log.write(chunk);
+    tail = (tail + chunk.toString()).slice(-8000);
+  };
+
+  const spawnedAt = performance.now();
+  // detached: wrangler runs in its own process group so stop() can end npx, wrangler and workerd together.
+  const child = spawn("npx", args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
+  let exited = false;
+  const exitedPromise = new Promise((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
+
+  // If this process dies without calling stop(), do not leave workerd behind.
+  const killOnExit = () => signalGroup(child.pid, "SIGKILL");
+  process.once("exit", killOnExit);
+
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      process.removeListener("exit", killOnExit);
+      if (signalGroup(child.pid, "SIGTERM")) {
+        await Promise.race([exitedPromise, sleep(5_000)]);
+        // workerd may outlive the npx leader: make sure the group is gone.
+        await sleep(200);
+        signalGroup(child.pid, "SIGKILL");
+      }
+      await Promise.race([exitedPromise, sleep(2_000)]);
+      await new Promise((resolve) => log.end(resolve));
+    })();
+    return stopping;
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + startTimeoutMs;
+  try {
+    for (;;) {
+      if (exited) throw new Error(`wrangler dev exited with code ${child.exitCode} before /api/health answered`);
+      if (Date.now() > deadline) throw new Error(`wrangler dev did not answer 200 on /api/health within ${startTimeoutMs} ms`);
+      try {
+        const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+        await response.arrayBuffer();
+        if (response.status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+  } catch (error) {
+    await stop();
+    error.message += `\n--- wrangler dev output (tail, full log in ${logPath}) ---\n${tail}`;
+    throw error;
+  }
+  return { url, coldStartMs: performance.now() - spawnedAt, output: () => tail, stop };
+}
+
+/**
+ * Applies the D1 migrations into `persistDir`, starts `wrangler dev` on 127.0.0.1:`port` with a known administrator
+ * and JWT secret (`--var` overrides .dev.vars, which may or may not exist), and waits for `GET /api/health` to
+ * answer 200. That first request bootstraps the administrator.
+ *
+ * With `seedSql`, the server is then stopped, the SQL is executed against the same local D1 database and the server
+ * is started again: seeding after the bootstrap keeps the administrator (who is only created while the users table
+ * is empty). `coldStartMs` is always the first start, on the fresh database.
+ *
+ * @param {object} options
+ * @param {number} options.port port to listen on (loopback only); must be free
+ * @param {string} options.persistDir fresh directory for D1/R2/DO state
+ * @param {string} [options.adminLogin] defaults to "admin"
+ * @param {string} [options.adminPassword] defaults to a random password
+ * @param {string} [options.seedSql] SQL to run once the administrator exists (e.g. more users)
+ * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
+ * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
+ * @param {string} [options.logFile] where wrangler's output goes (default `<persistDir>/wrangler-dev.log`)
+ * @returns {Promise<{ url: string, adminLogin: string, adminPassword: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: () => Promise<void> }>}
+ * @example
+ *   const server = await startDevServer({ port: 8799, persistDir: await mkdtemp(join(tmpdir(), "mam-")) });
+ *   try { await fetch(`${server.url}/api/health`); } finally { await server.stop(); }
+ */
+export async function startDevServer({
+  port,
+  persistDir,
+  adminLogin = "admin",
+  adminPassword = randomBytes(12).toString("base64url"),
+  seedSql,
+  startTimeoutMs = 120_000,
+  migrateTimeoutMs = 120_000,
+  logFile,
+}) {
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`startDevServer: invalid port ${port}`);
+  if (!persistDir) throw new Error("startDevServer: persistDir is required");
+  if (!existsSync(join(ROOT, "build", "server", "index.js")) || !existsSync(join(ROOT, "build", "client"))) {
+    throw new Error("startDevServer: build/ is missing; run `npm run build` first");
+  }
+  mkdirSync(persistDir, { recursive: true });
+
+  const migrateStarted = performance.now();
+  applyMigrations(persistDir, migrateTimeoutMs);
+  const migrateMs = performance.now() - migrateStarted;
+
+  const options = {
+    port,
+    persistDir,
+    adminLogin,
+    adminPassword,
+    jwtSecret: randomBytes(48).toString("base64url"), // 64 characters
+    startTimeoutMs,
+    logPath: logFile ?? join(persistDir, "wrangler-dev.log"),
+  };
+  let server = await launch(options);
+  const { coldStartMs } = server;
+  if (seedSql) {
+    await server.stop();
+    executeSql(persistDir, seedSql, migrateTimeoutMs);
+    server = await launch(options);
+  }
+  return { url: server.url, adminLogin, adminPassword, coldStartMs, migrateMs, logFile: options.logPath, output: server.output, stop: server.stop };
+}

@@ -1,0 +1,51 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { startDevServer } from "../../scripts/dev-server.mjs";
+
+declare module "vitest" {
+  /** What tests/e2e/global-setup.ts hands to the tests (read with `inject`, or the `server` fixture). */
+  export interface ProvidedContext {
+    /** e.g. http://127.0.0.1:8799, no trailing slash */
+    baseUrl: string;
+    /** the bootstrapped administrator (ADMIN_LOGIN / ADMIN_PASSWORD of the dev server) */
+    adminLogin: string;
+    adminPassword: string;
+  }
+}
+
+/**
+ * Optional seed data: when tests/e2e/seed.ts exists and exports `seedSql(): string`, that SQL runs against the
+ * fresh database once the administrator has been bootstrapped (see scripts/dev-server.mjs).
+ */
+async function loadSeedSql(): Promise<string | undefined> {
+  const seedModule = new URL("./seed.ts", import.meta.url);
+  if (!existsSync(seedModule)) return undefined;
+  const { seedSql } = (await import(/* @vite-ignore */ seedModule.href)) as { seedSql?: () => string };
+  return typeof seedSql === "function" ? seedSql() : undefined;
+}
+
+/**
+ * Starts the built product once for the whole e2e run: `wrangler dev` on 127.0.0.1:8799 (E2E_PORT to change it)
+ * with a fresh state directory, so every run starts from an empty database with the administrator plus the
+ * optional seed. Does not build: scripts/e2e.mjs runs `npm run build` first. Set E2E_KEEP_STATE=1 to keep the state
+ * and the wrangler log.
+ */
+export default async function setup(project: TestProject) {
+  const port = Number(process.env.E2E_PORT ?? 8799);
+  const persistDir = await mkdtemp(join(tmpdir(), "mam-e2e-"));
+  const server = await startDevServer({ port, persistDir, seedSql: await loadSeedSql() });
+  console.log(`e2e: ${server.url} ready in ${Math.round(server.coldStartMs)} ms (state and log in ${persistDir})`);
+
+  project.provide("baseUrl", server.url);
+  project.provide("adminLogin", server.adminLogin);
+  project.provide("adminPassword", server.adminPassword);
+
+  return async () => {
+    await server.stop();
+    if (process.env.E2E_KEEP_STATE === "1") return;
+    await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+}

@@ -1,0 +1,14 @@
+import { expect, test } from "./fixtures";
+
+// Proves the harness: the dev server answers, Chromium launches, and the API reference renders.
+test("the API reference renders Swagger UI", async ({ page, server }) => {
+  await page.goto("/api/docs");
+  await expect.poll(() => page.title()).toContain("API");
+  await page.locator(".swagger-ui .info .title").waitFor();
+  expect(await page.locator(".swagger-ui .info .title").textContent()).toContain("Edge MAM API");
+  // The operations come from /api/openapi.json: the login call is listed.
+  await page.locator('.opblock-summary-path[data-path="/api/auth/login"]').first().waitFor();
+
+  const health = await fetch(`${server.baseUrl}/api/health`);
+  expect(health.status).toBe(200);
+});

@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * End-to-end tier: tests run in plain Node and drive Debian Chromium (playwright-core) against the built product
+ * under `wrangler dev`, started once by tests/e2e/global-setup.ts. Run through `npm run test:e2e`
+ * (scripts/e2e.mjs builds first).
+ */
+export default defineConfig({
+  test: {
+    environment: "node",
+    include: ["tests/e2e/**/*.e2e.ts"],
+    globalSetup: ["./tests/e2e/global-setup.ts"],
+    // One server, one browser per file: files run one after another.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    teardownTimeout: 30_000,
+  },
+});
