@@ -27,8 +27,15 @@ export async function verifyPassword(password: string, stored: string | null | u
   if (parts.length !== 4 || parts[0] !== ALGORITHM) return false;
   const iterations = Number(parts[1]);
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return false;
-  const expected = fromBase64(parts[3]);
-  const actual = await derive(password, fromBase64(parts[2]), iterations);
+  let salt: ReturnType<typeof fromBase64>;
+  let expected: ReturnType<typeof fromBase64>;
+  try {
+    salt = fromBase64(parts[2]);
+    expected = fromBase64(parts[3]);
+  } catch {
+    return false; // not base64: a corrupt hash must fail the sign-in, not turn it into a 500
+  }
+  const actual = await derive(password, salt, iterations);
   return timingSafeEqual(actual, expected);
 }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { getConfig } from "../../workers/lib/config";
+
+const env = (vars: Record<string, string>) => vars as unknown as Env;
+const SECRET = "x".repeat(32);
+
+describe("getConfig", () => {
+  it("applies defaults and coerces numbers", () => {
+    expect(getConfig(env({ JWT_SECRET: SECRET, ACCESS_TOKEN_TTL_SECONDS: "600" }))).toMatchObject({
+      ADMIN_LOGIN: "admin",
+      JWT_ISSUER: "edge-mam",
+      JWT_AUDIENCE: "edge-mam-api",
+      ACCESS_TOKEN_TTL_SECONDS: 600,
+      REFRESH_TOKEN_TTL_SECONDS: 2_592_000,
+      ULDL_SERVERS: [],
+      SSO_PROVIDERS: [],
+    });
+  });
+
+  it("leaves optional secrets unset", () => {
+    const config = getConfig(env({ JWT_SECRET: SECRET }));
+    expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.ADMIN_PASSWORD).toBeUndefined();
+  });
+
+  it("refuses a short JWT secret", () => {
+    expect(() => getConfig(env({ JWT_SECRET: "short" }))).toThrow(/JWT_SECRET/);
+    expect(() => getConfig(env({}))).toThrow();
+  });
+
+  it("treats an empty METRICS_TOKEN as unset", () => {
+    expect(getConfig(env({ JWT_SECRET: SECRET, METRICS_TOKEN: "" })).METRICS_TOKEN).toBeUndefined();
+    expect(getConfig(env({ JWT_SECRET: SECRET, METRICS_TOKEN: "t" })).METRICS_TOKEN).toBe("t");
+  });
+
+  it("parses ULDL_SERVERS and refuses invalid entries", () => {
+    const servers = [{ id: "eu-1", url: "https://eu.example/api" }];
+    expect(getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: JSON.stringify(servers) })).ULDL_SERVERS).toEqual(servers);
+    expect(() => getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: "not json" }))).toThrow(/ULDL_SERVERS/);
+    expect(() => getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: JSON.stringify([{ id: "a b", url: "https://x" }]) }))).toThrow(
+      /ULDL_SERVERS/
+    );
+  });
+
+  it("is memoised per env object", () => {
+    const e = env({ JWT_SECRET: SECRET });
+    expect(getConfig(e)).toBe(getConfig(e));
+  });
+});

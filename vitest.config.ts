@@ -1,0 +1,45 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
+/** Known test credentials: the first request bootstraps ADMIN_LOGIN ("admin") with this password. */
+export const TEST_ADMIN_PASSWORD = "test-admin-password-0123";
+export const TEST_JWT_SECRET = "test-jwt-secret-for-vitest-only-0123456789-abcdefghij";
+
+/**
+ * Integration tier: tests run inside workerd next to the Worker (wrangler.toml bindings: D1, R2, Durable Objects,
+ * Queues, Workflows). Storage is isolated per test file; migrations are applied by tests/setup/apply-migrations.ts.
+ */
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          JWT_SECRET: TEST_JWT_SECRET,
+          ADMIN_LOGIN: "admin",
+          ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+          METRICS_TOKEN: "",
+          ULDL_SERVERS: "",
+          SSO_PROVIDERS: "",
+        },
+      },
+    })),
+  ],
+  // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
+  resolve: {
+    alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
+  },
+  test: {
+    include: ["tests/integration/**/*.test.ts"],
+    globalSetup: ["./tests/setup/check-build.ts"],
+    setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
+    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
