@@ -40,6 +40,28 @@ export class LoginThrottleDO extends DurableObject<Env> {
     return lock;
   }
 
+  /**
+   * Starts a sign-in attempt, atomically: when the key is locked, answers how long (and counts nothing); otherwise
+   * counts the attempt as a failure up front, so parallel wrong passwords cannot slip past the allowance while the
+   * password is being checked. `succeeded` takes the count back.
+   */
+  async begin(kind: ThrottleKind, now = Date.now()): Promise<number> {
+    const wait = await this.retryAfterMs(now);
+    if (wait > 0) return wait;
+    await this.recordFailure(kind, now);
+    return 0;
+  }
+
+  /** The attempt started by `begin` succeeded: an account starts over, an IP gets that one attempt back. */
+  async succeeded(kind: ThrottleKind, now = Date.now()): Promise<void> {
+    if (kind === "account") return this.reset();
+    const state = await this.load(now);
+    state.failures = Math.max(0, state.failures - 1);
+    const lock = lockDuration(kind, state.failures);
+    state.lockedUntil = lock > 0 ? state.lastFailureAt + lock : 0;
+    await this.ctx.storage.put("state", state);
+  }
+
   async reset(): Promise<void> {
     await this.ctx.storage.delete("state");
   }

@@ -1,5 +1,5 @@
 import { NavLink, useNavigate } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
 import { clearTokens } from "../lib/tokens";
@@ -20,23 +20,37 @@ const NAV: { to: string; label: string; icon: IconName; adminOnly?: boolean }[] 
   { to: "/admin", label: ru.nav.admin, icon: "admin", adminOnly: true },
 ];
 
-/** While signed in: keep the access token fresh after a reload, and pick the upload server every 10 minutes. */
-function useSignedInChores() {
+/**
+ * While signed in: keep the access token fresh after a reload, and pick the upload server every 10 minutes.
+ * Returns a function that stops this background work (called before signing out, so nothing in flight gets a 401).
+ */
+function useSignedInChores(): () => void {
+  const stop = useRef<() => void>(() => undefined);
   useEffect(() => {
+    const controller = new AbortController();
     ensureFreshAccessToken().catch(() => undefined);
-    const pick = () => chooseUploadServer().catch((error) => console.warn("upload server selection failed", error));
+    const pick = () =>
+      chooseUploadServer(controller.signal).catch((error) => {
+        if (!controller.signal.aborted) console.warn("upload server selection failed", error);
+      });
     pick();
     const timer = setInterval(pick, ULDL_UPDATE_INTERVAL_MS);
-    return () => clearInterval(timer);
+    stop.current = () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+    return stop.current;
   }, []);
+  return () => stop.current();
 }
 
 /** The application shell: navigation, the signed-in user and 'Выйти', around every main screen. */
 export function AppShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
   const navigate = useNavigate();
-  useSignedInChores();
+  const stopChores = useSignedInChores();
 
   async function logout() {
+    stopChores();
     await apiRequest("/api/auth/logout", { toast: false }).catch(() => undefined);
     clearTokens();
     navigate("/login", { replace: true });

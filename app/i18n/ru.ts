@@ -90,6 +90,8 @@ export const ru = {
     noServiceWorker: "No service worker registration",
     invalidField: (field: string, message: string) => `Поле «${field}»: ${message}`,
     invalidInput: (message: string) => `Некорректный запрос: ${message}`,
+    requiredField: "обязательное поле",
+    wrongType: (expected: string) => `ожидается ${expected}`,
     malformedJson: "Тело запроса не является корректным JSON",
     unsupportedMediaType: "Неподдерживаемый тип содержимого запроса",
     routeNotFound: (method: string, path: string) => `Маршрут ${method} ${path} не найден`,

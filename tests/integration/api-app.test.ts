@@ -77,7 +77,7 @@ describe("errors", () => {
       () => {
         throw new Error("database password is hunter2 at /srv/secret.ts:42");
       },
-      { "cf-ray": "boom-request-1" }
+      { "cf-ray": "boom-request-1" },
     );
     const text = await res.clone().text();
     const error = await expectError(res, 500);

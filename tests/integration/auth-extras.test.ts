@@ -13,7 +13,7 @@ function oneTimeToken(userId: string, ttlMs?: number) {
   return createOneTimeToken(
     createRequestContext(env, (p) => ctx.waitUntil(p), "test"),
     userId,
-    ttlMs
+    ttlMs,
   );
 }
 
@@ -124,7 +124,7 @@ describe("GET /api/auth/sso-providers", () => {
     const res = await createApiApp().fetch(
       new Request(`${ORIGIN}/api/auth/sso-providers`),
       { ...env, SSO_PROVIDERS: JSON.stringify(providers) },
-      ctx
+      ctx,
     );
     await waitOnExecutionContext(ctx);
     expect(await res.json()).toEqual([{ id: "corp", name: "Корпоративный вход" }]);

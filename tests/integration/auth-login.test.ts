@@ -66,7 +66,7 @@ describe("POST /api/auth/login: invalid input", () => {
     ["passwd", { user: "someone" }],
   ])("names the missing field «%s»", async (field, body) => {
     const error = await expectError(await postLogin(body), 400);
-    expect(error.message.startsWith(`Поле «${field}»: `)).toBe(true);
+    expect(error.message).toBe(`Поле «${field}»: обязательное поле`);
     expect(error.error).toBe("Bad Request");
   });
 
@@ -79,6 +79,11 @@ describe("POST /api/auth/login: invalid input", () => {
   ])("rejects a wrong type or empty value in «%s»", async (field, body) => {
     const error = await expectError(await postLogin(body), 400);
     expect(error.message).toContain(`«${field}»`);
+  });
+
+  it("words a wrong type in Russian", async () => {
+    const error = await expectError(await postLogin({ user: 123, passwd: "x" }), 400);
+    expect(error.message).toBe("Поле «user»: ожидается строка");
   });
 
   it("rejects a 10,000-character login with 400 before any work", async () => {
@@ -174,6 +179,28 @@ describe("POST /api/auth/login: security", () => {
     await expect.poll(() => runInDurableObject(stub, (_i, state) => state.storage.get("state"))).toBeUndefined();
   });
 
+  it("counts parallel wrong passwords before checking them: a burst gets no more guesses than the allowance", async () => {
+    const user = await createUser();
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => postLogin({ user: user.login, passwd: `burst-${i}` })));
+    const statuses = answers.map((r) => r.status);
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(THROTTLE_POLICY.account.freeFailures);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - THROTTLE_POLICY.account.freeFailures);
+  });
+
+  it("gives an IP its attempt back after a successful sign-in", async () => {
+    const user = await createUser();
+    const ip = "192.0.2.44";
+    const ok = await postLogin({ user: user.login, passwd: user.password }, { "cf-connecting-ip": ip });
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
+    await expect
+      .poll(() =>
+        runInDurableObject(throttleStub("ip", ip), async (_i, state) => (await state.storage.get<ThrottleState>("state"))?.failures),
+      )
+      .toBe(0);
+  });
+
   it("throttles per client IP (cf-connecting-ip) across accounts, without touching other IPs", async () => {
     const user = await createUser();
     const ip = "203.0.113.7";
@@ -193,7 +220,7 @@ describe("POST /api/auth/login: security", () => {
 
     const failures = await runInDurableObject(
       throttleStub("ip", ip),
-      async (_i, state) => (await state.storage.get<ThrottleState>("state"))?.failures
+      async (_i, state) => (await state.storage.get<ThrottleState>("state"))?.failures,
     );
     expect(failures).toBe(THROTTLE_POLICY.ip.freeFailures);
   });

@@ -84,6 +84,24 @@ describe("GET /api/auth/refresh", () => {
     await tokensFrom(await refresh(other.refresh));
   });
 
+  it("keeps the access token valid while its refresh token rotates (no gap without a live token)", async () => {
+    const user = await signIn();
+    const [rotated, status] = await Promise.all([refresh(user.refresh).then(tokensFrom), whoamiStatus(user.bearer)]);
+    expect(status).toBe(200);
+    expect(await whoamiStatus(user.bearer)).toBe(200);
+    expect(await whoamiStatus(rotated.bearer)).toBe(200);
+  });
+
+  it("lets only one of two concurrent refreshes with the same token win, and treats the loser as reuse", async () => {
+    const user = await signIn();
+    const answers = await Promise.all([refresh(user.refresh), refresh(user.refresh)]);
+    const statuses = answers.map((r) => r.status).sort();
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    expect(statuses).toEqual([200, 401]);
+    // The family is revoked: the winner's access token no longer works either.
+    expect(await whoamiStatus(user.bearer)).toBe(401);
+  });
+
   it.each([
     ["an Origin of another site", { origin: "https://evil.example" }],
     ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],

@@ -31,7 +31,7 @@ async function seedSessions() {
   for (const [label, row] of Object.entries(rows) as [keyof typeof rows, (typeof rows)[keyof typeof rows]][]) {
     ids[label] = newId();
     await env.DB.prepare(
-      "INSERT INTO sessions (id, family_id, user_id, token_hash, ctime, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      "INSERT INTO sessions (id, family_id, user_id, token_hash, ctime, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
       .bind(ids[label], newId(), user.id, crypto.randomUUID(), now - 40 * DAY, row.expiresAt, row.revokedAt)
       .run();
@@ -44,14 +44,14 @@ async function seedSessions() {
       user.id,
       now - 9 * DAY,
       now - 9 * DAY + 300_000,
-      now - 9 * DAY
+      now - 9 * DAY,
     ),
     env.DB.prepare("INSERT INTO one_time_tokens (id, token_hash, user_id, ctime, expires_at) VALUES (?, ?, ?, ?, ?)").bind(
       tokens.fresh,
       crypto.randomUUID(),
       user.id,
       now,
-      now + 300_000
+      now + 300_000,
     ),
   ]);
   return { user, ids, tokens };
@@ -65,7 +65,7 @@ async function remaining(table: "sessions" | "one_time_tokens", userId: string) 
 function batchOf(...bodies: unknown[]) {
   return createMessageBatch(
     QUEUE,
-    bodies.map((body, i) => ({ id: `msg-${i}`, timestamp: Date.now(), attempts: 1, body }))
+    bodies.map((body, i) => ({ id: `msg-${i}`, timestamp: Date.now(), attempts: 1, body })),
   );
 }
 
@@ -101,7 +101,7 @@ describe("TASKS queue consumer", () => {
       { op: "format-disk" },
       "not even an object",
       { op: "cleanup-sessions", olderThanDays: 0 },
-      { op: "cleanup-sessions" }
+      { op: "cleanup-sessions" },
     );
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);

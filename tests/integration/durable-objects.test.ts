@@ -57,6 +57,35 @@ describe("LoginThrottleDO", () => {
     });
   });
 
+  it("begin counts an attempt up front and refuses nothing until the allowance is spent", async () => {
+    const stub = throttle();
+    const free = THROTTLE_POLICY.account.freeFailures;
+    for (let i = 0; i < free; i++) expect(await stub.begin("account", T0)).toBe(0);
+    expect(await stub.begin("account", T0)).toBe(baseLockMs);
+    // A locked key is refused without counting more.
+    expect(await stub.begin("account", T0 + 1000)).toBe(baseLockMs - 1000);
+    await runInDurableObject(stub, async (_i, state) => {
+      expect(await state.storage.get("state")).toMatchObject({ failures: free });
+    });
+  });
+
+  it("succeeded resets an account and gives an IP its attempt back", async () => {
+    const account = throttle();
+    await account.begin("account", T0);
+    await account.succeeded("account", T0);
+    expect(await account.retryAfterMs(T0)).toBe(0);
+    await runInDurableObject(account, async (_i, state) => expect(await state.storage.get("state")).toBeUndefined());
+
+    const ip = throttle();
+    for (let i = 0; i < THROTTLE_POLICY.ip.freeFailures; i++) await ip.begin("ip", T0);
+    expect(await ip.retryAfterMs(T0)).toBe(baseLockMs);
+    await ip.succeeded("ip", T0);
+    expect(await ip.retryAfterMs(T0)).toBe(0);
+    await runInDurableObject(ip, async (_i, state) => {
+      expect(await state.storage.get("state")).toMatchObject({ failures: THROTTLE_POLICY.ip.freeFailures - 1 });
+    });
+  });
+
   it("forgets failures after a quiet hour", async () => {
     const stub = throttle();
     for (let i = 0; i < 7; i++) await stub.recordFailure("account", T0);
@@ -173,7 +202,7 @@ describe("UploadQueueDO", () => {
     const stub = uploads();
     await stub.add(file("a"));
     const rows = await runInDurableObject(stub, (_instance: UploadQueueDO, state) =>
-      state.storage.sql.exec("SELECT id FROM items").toArray()
+      state.storage.sql.exec("SELECT id FROM items").toArray(),
     );
     expect(rows).toEqual([{ id: "a" }]);
     await evictDurableObject(stub);
@@ -251,7 +280,7 @@ describe("TaskStateDO", () => {
     const stub = task();
     await stub.appendLog("error", "сбой");
     const rows = await runInDurableObject(stub, (_instance: TaskStateDO, state) =>
-      state.storage.sql.exec("SELECT level, message FROM log").toArray()
+      state.storage.sql.exec("SELECT level, message FROM log").toArray(),
     );
     expect(rows).toEqual([{ level: "error", message: "сбой" }]);
   });

@@ -103,7 +103,7 @@ export function ensureBootstrapped(): Promise<unknown> {
  * @example const user = await createUser({ isAdmin: true })
  */
 export async function createUser(
-  overrides: Partial<{ login: string; name: string; password: string; isAdmin: boolean; isRobot: boolean; enabled: boolean }> = {}
+  overrides: Partial<{ login: string; name: string; password: string; isAdmin: boolean; isRobot: boolean; enabled: boolean }> = {},
 ): Promise<TestUser> {
   await ensureBootstrapped();
   const id = newId();

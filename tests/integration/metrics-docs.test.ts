@@ -36,7 +36,7 @@ describe("GET /metrics", () => {
     expect(text).toContain("# TYPE mam_http_request_duration_seconds histogram");
     expect(text).toMatch(/^mam_http_request_duration_seconds_bucket\{method="GET",route="\/api\/ping",status="200",le="0\.005"\} \d+$/m);
     expect(text).toMatch(
-      /^mam_http_request_duration_seconds_bucket\{method="GET",route="\/api\/ping",status="200",le="\+Inf"\} [1-9]\d*$/m
+      /^mam_http_request_duration_seconds_bucket\{method="GET",route="\/api\/ping",status="200",le="\+Inf"\} [1-9]\d*$/m,
     );
     expect(text).toMatch(/^mam_http_request_duration_seconds_sum\{method="GET",route="\/api\/ping",status="200"\} [\d.e-]+$/m);
     expect(text).toMatch(/^mam_http_request_duration_seconds_count\{method="GET",route="\/api\/ping",status="200"\} [1-9]\d*$/m);
@@ -53,7 +53,7 @@ describe("GET /metrics", () => {
     expect(gauge("mam_groups")).toBe(await count("SELECT count(*) AS n FROM groups WHERE deleted_at IS NULL"));
     expect(gauge("mam_groups")).toBeGreaterThanOrEqual(1);
     expect(gauge("mam_sessions_active")).toBe(
-      await count("SELECT count(*) AS n FROM sessions WHERE used_at IS NULL AND revoked_at IS NULL AND expires_at > ?", Date.now())
+      await count("SELECT count(*) AS n FROM sessions WHERE used_at IS NULL AND revoked_at IS NULL AND expires_at > ?", Date.now()),
     );
     expect(gauge("mam_sessions_active")).toBeGreaterThanOrEqual(1);
   });

@@ -132,9 +132,9 @@ describe("POST /api/uldl-status", () => {
     await expectError(
       await postStatus(
         user.bearer,
-        Array.from({ length: 101 }, () => ({ id: "eu", ping: 1 }))
+        Array.from({ length: 101 }, () => ({ id: "eu", ping: 1 })),
       ),
-      400
+      400,
     );
   });
 

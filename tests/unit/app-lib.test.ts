@@ -22,7 +22,7 @@ describe("guardRedirect (SPEC §2 navigation guard)", () => {
   it("sends anonymous visitors to /login with the wanted path", () => {
     expect(guardRedirect({ pathname: "/mam", search: "", user: null })).toBe("/login?to=%2Fmam");
     expect(guardRedirect({ pathname: "/mam/abc", search: "?page=2", user: null })).toBe(
-      `/login?to=${encodeURIComponent("/mam/abc?page=2")}`
+      `/login?to=${encodeURIComponent("/mam/abc?page=2")}`,
     );
   });
 
@@ -136,7 +136,7 @@ describe("token storage", () => {
 describe("error mapping (SPEC §8)", () => {
   it("prefers the API's message", () => {
     expect(errorMessage(400, { statusCode: 400, message: "Поле «user»: обязательное поле", error: "Bad Request" })).toBe(
-      "Поле «user»: обязательное поле"
+      "Поле «user»: обязательное поле",
     );
   });
 

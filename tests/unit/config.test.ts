@@ -38,7 +38,7 @@ describe("getConfig", () => {
     expect(getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: JSON.stringify(servers) })).ULDL_SERVERS).toEqual(servers);
     expect(() => getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: "not json" }))).toThrow(/ULDL_SERVERS/);
     expect(() => getConfig(env({ JWT_SECRET: SECRET, ULDL_SERVERS: JSON.stringify([{ id: "a b", url: "https://x" }]) }))).toThrow(
-      /ULDL_SERVERS/
+      /ULDL_SERVERS/,
     );
   });
 

@@ -38,7 +38,7 @@ describe("ROOT_GROUP_ID and ID_PATTERN", () => {
     "rejects %j",
     (value) => {
       expect(ID_PATTERN.test(value)).toBe(false);
-    }
+    },
   );
 });
 

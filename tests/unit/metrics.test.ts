@@ -11,7 +11,7 @@ describe("RequestMetrics", () => {
         "# HELP mam_http_request_duration_seconds Request latency by method, route template and status.",
         "# TYPE mam_http_request_duration_seconds histogram",
         "",
-      ].join("\n")
+      ].join("\n"),
     );
   });
 
@@ -35,8 +35,8 @@ describe("RequestMetrics", () => {
       Number(
         new RegExp(
           `^mam_http_request_duration_seconds_bucket\\{method="GET",route="/r",status="200",le="${le.replace(/[.+]/g, "\\$&")}"\\} (\\d+)$`,
-          "m"
-        ).exec(text)?.[1]
+          "m",
+        ).exec(text)?.[1],
       );
     expect(LATENCY_BUCKETS.map((le) => bucket(String(le)))).toEqual([1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4]);
     expect(bucket("+Inf")).toBe(5);
@@ -60,7 +60,7 @@ describe("RequestMetrics", () => {
   it("renders gauges after the request families", () => {
     const text = new RequestMetrics().render([{ name: "mam_users_enabled", help: "Enabled user accounts.", value: 3 }]);
     expect(text.endsWith("# HELP mam_users_enabled Enabled user accounts.\n# TYPE mam_users_enabled gauge\nmam_users_enabled 3\n")).toBe(
-      true
+      true,
     );
   });
 });

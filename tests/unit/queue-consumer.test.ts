@@ -27,6 +27,6 @@ describe("TaskMessageSchema", () => {
     "rejects %j",
     (body) => {
       expect(TaskMessageSchema.safeParse(body).success).toBe(false);
-    }
+    },
   );
 });

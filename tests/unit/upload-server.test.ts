@@ -14,7 +14,7 @@ describe("chooseUploadServer", () => {
         { id: "eu", ping: 50 },
         { id: "us", ping: 20 },
         { id: "asia", ping: 90 },
-      ])
+      ]),
     ).toBe("us");
   });
 
@@ -23,7 +23,7 @@ describe("chooseUploadServer", () => {
       chooseUploadServer(servers, [
         { id: "asia", ping: 20 },
         { id: "us", ping: 20 },
-      ])
+      ]),
     ).toBe("asia");
   });
 
@@ -32,14 +32,14 @@ describe("chooseUploadServer", () => {
       chooseUploadServer(servers, [
         { id: "eu", ping: 0 },
         { id: "us", ping: 5 },
-      ])
+      ]),
     ).toBe("eu");
     expect(
       chooseUploadServer(servers, [
         { id: "eu", ping: -1 },
         { id: "us", ping: null },
         { id: "asia", ping: 300 },
-      ])
+      ]),
     ).toBe("asia");
   });
 
@@ -48,7 +48,7 @@ describe("chooseUploadServer", () => {
       chooseUploadServer(servers, [
         { id: "evil", ping: 1 },
         { id: "eu", ping: 100 },
-      ])
+      ]),
     ).toBe("eu");
   });
 
@@ -57,7 +57,7 @@ describe("chooseUploadServer", () => {
       chooseUploadServer(servers, [
         { id: "asia", ping: null },
         { id: "us", ping: null },
-      ])
+      ]),
     ).toBe("us");
   });
 

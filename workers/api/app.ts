@@ -1,7 +1,7 @@
 import { HTTPException } from "hono/http-exception";
 import { ru } from "../../app/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
-import { requestLifecycle, API_VERSION } from "./middleware/request-lifecycle";
+import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
 import { createRouter } from "./router";
 import { authRoutes } from "./routes/auth.routes";
 import { docsRoutes } from "./routes/docs.routes";
@@ -22,6 +22,7 @@ function frameworkMessage(error: HTTPException): string {
 export function createApiApp() {
   const app = createRouter();
   app.use("*", requestLifecycle);
+  app.use("*", protocolHeaders);
 
   app.route("/api", miscRoutes);
   app.route("/api/auth", authRoutes);
@@ -62,7 +63,7 @@ export function createApiApp() {
         path: new URL(c.req.url).pathname,
         message: error.message,
         stack: error.stack,
-      })
+      }),
     );
     return c.json(errorBody(500, ru.errors.server, requestId), 500);
   });

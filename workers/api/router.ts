@@ -30,7 +30,7 @@ export function errorResponses(...codes: (400 | 401 | 403 | 404 | 409 | 415 | 42
     503: "Unavailable",
   };
   return Object.fromEntries(
-    codes.map((code) => [code, { description: descriptions[code], content: { "application/json": { schema: ErrorSchema } } }])
+    codes.map((code) => [code, { description: descriptions[code], content: { "application/json": { schema: ErrorSchema } } }]),
   ) as Record<(typeof codes)[number], { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;
 }
 

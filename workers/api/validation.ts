@@ -2,8 +2,27 @@ import { z } from "zod";
 import { ru } from "../../app/i18n/ru";
 import { AppError } from "../lib/errors";
 
-// Validation messages in Russian, like the rest of the product.
+/** Russian names of the JSON types zod reports in `invalid_type` issues. */
+const TYPE_NAMES: Record<string, string> = {
+  string: "строка",
+  number: "число",
+  int: "целое число",
+  boolean: "логическое значение",
+  object: "объект",
+  array: "массив",
+  null: "null",
+};
+
+// Validation messages in Russian, like the rest of the product: zod's Russian locale, with plainer wording for the
+// two issues people meet most (a missing field, a value of the wrong type).
 z.config(z.locales.ru());
+z.config({
+  customError: (issue) => {
+    if (issue.code !== "invalid_type") return undefined;
+    if (issue.input === undefined) return ru.errors.requiredField;
+    return ru.errors.wrongType(TYPE_NAMES[issue.expected] ?? issue.expected);
+  },
+});
 
 /** Turns the first zod issue into a message that names the field, e.g. `Поле «user»: …`. */
 export function describeIssues(error: z.ZodError, target?: string): string {

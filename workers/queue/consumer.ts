@@ -24,7 +24,7 @@ export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): P
       message.ack();
     } catch (error) {
       console.warn(
-        JSON.stringify({ level: "warn", queue: batch.queue, op: parsed.data.op, attempts: message.attempts, error: String(error) })
+        JSON.stringify({ level: "warn", queue: batch.queue, op: parsed.data.op, attempts: message.attempts, error: String(error) }),
       );
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }

@@ -36,11 +36,16 @@ function toActor(user: UserRow, sessionFamily: string | null): Actor {
   return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily };
 }
 
-async function issue(rc: RequestContext, user: UserRow, familyId: string, client: ClientInfo): Promise<IssuedSession> {
+/**
+ * Starts a new refresh token in `familyId` and signs its access token. With `rotating`, the presented token is
+ * marked used in the same transaction that adds its successor, so the family always has a live token (no spurious
+ * 401s for concurrent requests) and a lost race is detected as reuse.
+ */
+async function issue(rc: RequestContext, user: UserRow, familyId: string, client: ClientInfo, rotating?: string): Promise<IssuedSession> {
   const now = Date.now();
   const refreshToken = randomToken();
   const refreshExpiresAt = now + rc.config.REFRESH_TOKEN_TTL_SECONDS * 1000;
-  await insertSession(rc.db, {
+  const insert = insertSession(rc.db, {
     id: newId(now),
     familyId,
     userId: user.id,
@@ -49,7 +54,17 @@ async function issue(rc: RequestContext, user: UserRow, familyId: string, client
     expiresAt: refreshExpiresAt,
     userAgent: client.userAgent?.slice(0, 400) ?? null,
     ip: client.ip,
-  }).run();
+  });
+  if (rotating) {
+    const [, claimed] = await rc.db.batch([insert, markSessionUsed(rc.db, rotating, now)]);
+    if (claimed.meta.changes === 0) {
+      // Another request used the token between our read and this write: treat it as reuse.
+      await revokeFamily(rc.db, familyId, now).run();
+      throw new AppError("UNAUTHORIZED", ru.errors.refreshReused);
+    }
+  } else {
+    await insert.run();
+  }
   const { token, exp } = await signAccessToken(rc.config, { sub: user.id, sid: familyId }, now);
   return { bearer: token, expire: new Date(exp * 1000).toISOString(), refreshToken, refreshExpiresAt, user };
 }
@@ -71,17 +86,14 @@ export async function login(rc: RequestContext, login: string, password: string,
   const accountKey = login.trim().toLowerCase();
   const account = throttle(rc, "account", accountKey);
   const ip = client.ip ? throttle(rc, "ip", client.ip) : null;
-  const waits = await Promise.all([account.retryAfterMs(), ip?.retryAfterMs() ?? 0]);
+  const waits = await Promise.all([account.begin("account"), ip?.begin("ip") ?? 0]);
   const wait = Math.max(...waits);
   if (wait > 0) throw tooManyAttempts(wait);
 
   const user = await findUserByLogin(rc.db, accountKey);
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
-  if (!user || !passwordOk || !user.enabled || user.isRobot) {
-    await Promise.all([account.recordFailure("account"), ip?.recordFailure("ip")]);
-    throw new AppError("UNAUTHORIZED", ru.errors.badCredentials);
-  }
-  rc.waitUntil(account.reset());
+  if (!user || !passwordOk || !user.enabled || user.isRobot) throw new AppError("UNAUTHORIZED", ru.errors.badCredentials);
+  rc.waitUntil(Promise.all([account.succeeded("account"), ip?.succeeded("ip")]));
   return issue(rc, user, newId(), client);
 }
 
@@ -98,18 +110,12 @@ export async function refresh(rc: RequestContext, refreshToken: string | undefin
     await revokeFamily(rc.db, session.familyId, now).run();
     throw new AppError("UNAUTHORIZED", ru.errors.refreshReused);
   }
-  const claimed = await markSessionUsed(rc.db, session.id, now).run();
-  if (claimed.meta.changes === 0) {
-    // Another request used this token between our read and write: treat it as reuse.
-    await revokeFamily(rc.db, session.familyId, now).run();
-    throw new AppError("UNAUTHORIZED", ru.errors.refreshReused);
-  }
   const user = await findUserById(rc.db, session.userId);
   if (!user || !user.enabled) {
     await revokeFamily(rc.db, session.familyId, now).run();
     throw new AppError("UNAUTHORIZED", ru.errors.refreshInvalid);
   }
-  return issue(rc, user, session.familyId, client);
+  return issue(rc, user, session.familyId, client, session.id);
 }
 
 /** Ends the session family of the refresh cookie and/or of the access token; unknown tokens are ignored. */

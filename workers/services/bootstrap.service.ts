@@ -19,7 +19,7 @@ export async function ensureAdministrator(rc: RequestContext): Promise<void> {
   const password = rc.config.ADMIN_PASSWORD;
   if (!password) {
     console.warn(
-      JSON.stringify({ level: "warn", message: "users table is empty and ADMIN_PASSWORD is not set: no administrator created" })
+      JSON.stringify({ level: "warn", message: "users table is empty and ADMIN_PASSWORD is not set: no administrator created" }),
     );
     return;
   }

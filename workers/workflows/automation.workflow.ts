@@ -21,7 +21,7 @@ export class AutomationWorkflow extends WorkflowEntrypoint<Env, AutomationParams
       const summary = await step.do(
         `${index + 1}: ${action.op}`,
         { retries: { limit: 3, delay: "10 seconds", backoff: "exponential" }, timeout: "10 minutes" },
-        () => runOperation(this.env, action)
+        () => runOperation(this.env, action),
       );
       results.push(summary);
     }

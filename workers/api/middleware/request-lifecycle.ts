@@ -13,8 +13,8 @@ export const API_VERSION = "1.0";
 const SERVER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * First middleware of every API request: request id, per-request context, admin bootstrap, the version and
- * upload-server headers, and the metrics observation once the answer is known.
+ * First middleware of every API request: request id, per-request context, the answer's version and request-id
+ * headers, and the metrics observation once the answer (error answers included) is known.
  */
 export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
@@ -22,23 +22,25 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   c.set("requestId", requestId);
   c.set(
     "rc",
-    createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId)
+    createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId),
   );
-  try {
-    const version = c.req.header("x-api-version");
-    if (version !== undefined && version.split(".")[0] !== API_VERSION.split(".")[0]) {
-      throw new AppError("BAD_REQUEST", ru.errors.invalidField("x-api-version", `поддерживается версия ${API_VERSION}`));
-    }
-    const server = c.req.header("prefer-uldl-server");
-    if (server !== undefined && !SERVER_ID.test(server)) {
-      throw new AppError("BAD_REQUEST", ru.errors.invalidField("prefer-uldl-server", "ожидается идентификатор сервера"));
-    }
-    await ensureAdministrator(c.var.rc);
-    await next();
-  } finally {
-    c.header("x-api-version", API_VERSION);
-    c.header("x-request-id", requestId);
-    const route = routePath(c, -1);
-    requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
+  await next();
+  c.header("x-api-version", API_VERSION);
+  c.header("x-request-id", requestId);
+  const route = routePath(c, -1);
+  requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
+});
+
+/** Checks the protocol headers every call may carry (SPEC §7) and bootstraps the administrator on a fresh database. */
+export const protocolHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  const version = c.req.header("x-api-version");
+  if (version !== undefined && version.split(".")[0] !== API_VERSION.split(".")[0]) {
+    throw new AppError("BAD_REQUEST", ru.errors.invalidField("x-api-version", `поддерживается версия ${API_VERSION}`));
   }
+  const server = c.req.header("prefer-uldl-server");
+  if (server !== undefined && !SERVER_ID.test(server)) {
+    throw new AppError("BAD_REQUEST", ru.errors.invalidField("prefer-uldl-server", "ожидается идентификатор сервера"));
+  }
+  await ensureAdministrator(c.var.rc);
+  await next();
 });

@@ -60,7 +60,7 @@ export const authRoutes = createRouter()
     async (c) => {
       const { user, passwd } = c.req.valid("json");
       return answerWithSession(c, await login(c.var.rc, user, passwd, clientInfo(c)));
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -79,7 +79,7 @@ export const authRoutes = createRouter()
         deleteCookie(c, REFRESH_COOKIE, { path: "/" });
         throw error;
       }
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -96,7 +96,7 @@ export const authRoutes = createRouter()
       await logout(c.var.rc, getCookie(c, REFRESH_COOKIE), actor);
       deleteCookie(c, REFRESH_COOKIE, { path: "/" });
       return c.body(null, 204);
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -108,7 +108,7 @@ export const authRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: ExchangeSchema } } } },
       responses: { ...tokensAnswer, ...errorResponses(400, 401, 403) },
     }),
-    async (c) => answerWithSession(c, await exchangeToken(c.var.rc, c.req.valid("json").token, clientInfo(c)))
+    async (c) => answerWithSession(c, await exchangeToken(c.var.rc, c.req.valid("json").token, clientInfo(c))),
   )
   .openapi(
     createRoute({
@@ -127,7 +127,7 @@ export const authRoutes = createRouter()
       const actor = c.var.actor;
       // Until access rules exist, only administrators hold rights beyond their own assets.
       return c.json({ id: actor.id, name: actor.name, is_admin: actor.isAdmin, any_acls: actor.isAdmin }, 200);
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -148,8 +148,8 @@ export const authRoutes = createRouter()
     (c) =>
       c.json(
         ACCESS_LEVELS.map((perm) => ({ perm, title: ACCESS_LEVEL_TITLES[perm] })),
-        200
-      )
+        200,
+      ),
   )
   .openapi(
     createRoute({
@@ -167,7 +167,7 @@ export const authRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    (c) => c.json(userAbilities(c.var.actor), 200)
+    (c) => c.json(userAbilities(c.var.actor), 200),
   )
   .openapi(
     createRoute({
@@ -185,6 +185,6 @@ export const authRoutes = createRouter()
     (c) =>
       c.json(
         c.var.rc.config.SSO_PROVIDERS.map(({ id, name }) => ({ id, name })),
-        200
-      )
+        200,
+      ),
   );

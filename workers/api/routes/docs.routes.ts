@@ -12,6 +12,7 @@ export const docsRoutes = new Hono<AppEnv>().get("/", (c) =>
   <meta charset="utf-8" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>Медиатека — справочник API</title>
+  <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
   <link rel="stylesheet" href="/vendor/swagger-ui/swagger-ui.css" />
   <style>body{margin:0;background:#fafafa}</style>
 </head>
@@ -22,5 +23,5 @@ export const docsRoutes = new Hono<AppEnv>().get("/", (c) =>
     window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, persistAuthorization: true });
   </script>
 </body>
-</html>`)
+</html>`),
 );

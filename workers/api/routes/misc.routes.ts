@@ -32,7 +32,7 @@ export const miscRoutes = createRouter()
         },
       },
     }),
-    (c) => c.json({ version: BUILD_INFO.version, api_version: API_VERSION, built_at: BUILD_INFO.builtAt }, 200)
+    (c) => c.json({ version: BUILD_INFO.version, api_version: API_VERSION, built_at: BUILD_INFO.builtAt }, 200),
   )
   .openapi(
     createRoute({
@@ -49,7 +49,7 @@ export const miscRoutes = createRouter()
       const health = await checkHealth(c.var.rc);
       c.header("Cache-Control", "no-store");
       return health.status === "ok" ? c.json(health, 200) : c.json(health, 503);
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -62,7 +62,7 @@ export const miscRoutes = createRouter()
     (c) => {
       c.header("Cache-Control", "no-store");
       return c.text("pong", 200);
-    }
+    },
   )
   .openapi(
     createRoute({
@@ -77,7 +77,7 @@ export const miscRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    (c) => c.json(uploadServers(c.var.rc, new URL(c.req.url).origin), 200)
+    (c) => c.json(uploadServers(c.var.rc, new URL(c.req.url).origin), 200),
   )
   .openapi(
     createRoute({
@@ -97,5 +97,5 @@ export const miscRoutes = createRouter()
       const chosen = chooseUploadServer(uploadServers(c.var.rc, new URL(c.req.url).origin), c.req.valid("json"));
       if (!chosen) throw new AppError("BAD_REQUEST", ru.errors.unknownServer);
       return c.text(chosen, 200);
-    }
+    },
   );

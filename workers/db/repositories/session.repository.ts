@@ -40,8 +40,8 @@ export async function findLiveFamilyUser(db: Database, userId: string, familyId:
         eq(sessions.userId, userId),
         isNull(sessions.revokedAt),
         isNull(sessions.usedAt),
-        gt(sessions.expiresAt, now)
-      )
+        gt(sessions.expiresAt, now),
+      ),
     )
     .limit(1)
     .get();

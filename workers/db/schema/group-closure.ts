@@ -8,5 +8,5 @@ export const groupClosure = sqliteTable(
     descendant: text("descendant").notNull(),
     depth: integer("depth", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ancestor, t.descendant] }), index("group_closure_descendant_idx").on(t.descendant)]
+  (t) => [primaryKey({ columns: [t.ancestor, t.descendant] }), index("group_closure_descendant_idx").on(t.descendant)],
 );

@@ -12,5 +12,5 @@ export const groupMembers = sqliteTable(
     elType: text("el_type", { enum: MEMBER_TYPES }).notNull(),
     ctime: integer("ctime", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.elId] }), index("group_members_el_idx").on(t.elId)]
+  (t) => [primaryKey({ columns: [t.groupId, t.elId] }), index("group_members_el_idx").on(t.elId)],
 );

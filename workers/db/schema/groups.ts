@@ -20,7 +20,7 @@ export const groups = sqliteTable(
     /** Set when moved to the trash; purged for good after the retention period. */
     deletedAt: integer("deleted_at", { mode: "number" }),
   },
-  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)]
+  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)],
 );
 
 export type GroupRow = typeof groups.$inferSelect;

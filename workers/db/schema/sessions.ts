@@ -22,7 +22,7 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     ip: text("ip"),
   },
-  (t) => [index("sessions_family_idx").on(t.familyId), index("sessions_user_idx").on(t.userId)]
+  (t) => [index("sessions_family_idx").on(t.familyId), index("sessions_user_idx").on(t.userId)],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;

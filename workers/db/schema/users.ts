@@ -21,7 +21,7 @@ export const users = sqliteTable(
     defaultStorage: text("default_storage"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("users_login_unique").on(sql`lower(${t.login})`)]
+  (t) => [uniqueIndex("users_login_unique").on(sql`lower(${t.login})`)],
 );
 
 export type UserRow = typeof users.$inferSelect;
