@@ -168,6 +168,11 @@ async function main() {
       duration: WHOAMI.durationSeconds,
     });
 
+    // The floor of the local stack (wrangler's proxy + workerd on this machine): the same load on /api/ping, which
+    // does no auth and no I/O. whoami's figures read against this row.
+    console.log(`> GET /api/ping (baseline): ${WHOAMI.connections} connections for ${WHOAMI.durationSeconds} s`);
+    const pingRun = await load({ url: `${url}/api/ping`, connections: WHOAMI.connections, duration: WHOAMI.durationSeconds });
+
     console.log("> JavaScript loaded by /login");
     const js = await loginPageJs(url);
 
@@ -179,6 +184,8 @@ async function main() {
       ["whoami p50 (50 conn.)", ms(whoamiRun.p50), "-", "-"],
       ["whoami p95 (50 conn.)", ms(whoamiRun.p95), `< ${TARGETS.whoamiP95Ms} ms`, verdict(whoamiRun.p95, TARGETS.whoamiP95Ms)],
       ["whoami requests/s", whoamiRun.requestsPerSecond.toFixed(0), "-", "-"],
+      ["baseline /api/ping p50 / p95 (50 conn.)", `${ms(pingRun.p50)} / ${ms(pingRun.p95)}`, "-", "-"],
+      ["baseline /api/ping requests/s", pingRun.requestsPerSecond.toFixed(0), "-", "-"],
       [`/login JS, gzip (${js.files} files, ${kb(js.raw)} raw)`, kb(js.gzip), `< ${kb(TARGETS.loginJsGzipBytes)}`, verdict(js.gzip, TARGETS.loginJsGzipBytes)],
     ]);
     console.log(`login answers by status: ${JSON.stringify(loginRun.statuses)}; errors ${loginRun.errors}, timeouts ${loginRun.timeouts}`);

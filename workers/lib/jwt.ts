@@ -10,8 +10,18 @@ export interface AccessClaims {
   sid: string;
 }
 
-function key(config: Config) {
-  return new TextEncoder().encode(config.JWT_SECRET);
+/** One imported HMAC key per secret: importing it on every request is measurable work on the hot path. */
+const keys = new Map<string, Promise<CryptoKey>>();
+function key(config: Config): Promise<CryptoKey> {
+  let imported = keys.get(config.JWT_SECRET);
+  if (!imported) {
+    imported = crypto.subtle.importKey("raw", new TextEncoder().encode(config.JWT_SECRET), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    keys.set(config.JWT_SECRET, imported);
+  }
+  return imported;
 }
 
 /** Signs an HS256 access token; returns it with its expiry in epoch seconds. */
@@ -25,7 +35,7 @@ export async function signAccessToken(config: Config, claims: AccessClaims, now 
     .setAudience(config.JWT_AUDIENCE)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
-    .sign(key(config));
+    .sign(await key(config));
   return { token, exp };
 }
 
@@ -35,7 +45,7 @@ export async function signAccessToken(config: Config, claims: AccessClaims, now 
  */
 export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key(config), {
+    const { payload } = await jwtVerify(token, await key(config), {
       algorithms: ["HS256"],
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
