@@ -8,6 +8,19 @@ export const ru = {
     tagline: "Управление медиаактивами",
     rootGroupName: "Доступные Файлы",
   },
+  /** API messages of the group calls (workers/services/group.service.ts). */
+  groups: {
+    notFound: "Папка не найдена",
+  },
+  /** API messages of the asset calls (workers/services/asset.service.ts). */
+  assets: {
+    notFound: "Файл не найден",
+  },
+  /** API messages of tags, storages, classes and previews. */
+  catalog: {
+    tagNotFound: "Тег не найден",
+    storageNotFound: "Хранилище не найдено",
+  },
   login: {
     title: "Вход в Медиатеку",
     subtitle: "Войдите, чтобы работать с файлами вашей организации",

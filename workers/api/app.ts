@@ -7,6 +7,10 @@ import { authRoutes } from "./routes/auth.routes";
 import { docsRoutes } from "./routes/docs.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
 import { miscRoutes } from "./routes/misc.routes";
+import { groupRoutes } from "./routes/group.routes";
+import { assetRoutes } from "./routes/asset.routes";
+import { tagsRoutes } from "./routes/tags.routes";
+import { storageRoutes } from "./routes/storage.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -26,6 +30,10 @@ export function createApiApp() {
 
   app.route("/api", miscRoutes);
   app.route("/api/auth", authRoutes);
+  app.route("/api/group", groupRoutes);
+  app.route("/api/asset", assetRoutes);
+  app.route("/api/tags", tagsRoutes);
+  app.route("/api/storage", storageRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/metrics", metricsRoutes);
 

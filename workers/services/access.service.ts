@@ -1,3 +1,5 @@
+import { ru } from "../../app/i18n/ru";
+import { AppError } from "../lib/errors";
 import type { Actor } from "./context";
 
 /** The ten access levels of SPEC §6, in the order the admin screens list them. */
@@ -28,6 +30,24 @@ export interface AccessTarget {
  */
 export function can(actor: Actor, target: AccessTarget, _level: AccessLevel): boolean {
   return actor.isAdmin || (target.ownerId != null && target.ownerId === actor.id);
+}
+
+/**
+ * Throws unless the actor holds `level` on the target: 404 when the actor may not even read it (its existence must
+ * not leak), 403 when it may read it but not do this. `notFound` is the 404 message (e.g. 'Группа не найдена').
+ */
+export function requireAccess(actor: Actor, target: AccessTarget, level: AccessLevel, notFound: string): void {
+  if (can(actor, target, level)) return;
+  if (level !== "read" && can(actor, target, "read")) throw new AppError("FORBIDDEN", ru.errors.forbidden);
+  throw new AppError("NOT_FOUND", notFound);
+}
+
+/**
+ * The owner filter that list queries put into SQL so paging stays correct: null for administrators (everything),
+ * otherwise the actor's id (their own entities). The access-control capability replaces this with rule-based SQL.
+ */
+export function visibleOwner(actor: Actor): string | null {
+  return actor.isAdmin ? null : actor.id;
 }
 
 /** Abilities the UI uses to decide what to show; the API enforces each one independently. */

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { idColumn, timestamps } from "../columns";
 
@@ -12,10 +11,6 @@ export const groups = sqliteTable(
     ownerId: text("owner_id"),
     defaultStorage: text("default_storage"),
     defaultClass: text("default_class"),
-    tags: text("tags", { mode: "json" })
-      .$type<string[]>()
-      .notNull()
-      .default(sql`'[]'`),
     ...timestamps,
     /** Set when moved to the trash; purged for good after the retention period. */
     deletedAt: integer("deleted_at", { mode: "number" }),

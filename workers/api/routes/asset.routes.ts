@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** SPEC §7 asset calls. */
+export const assetRoutes = createRouter();

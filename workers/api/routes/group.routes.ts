@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** SPEC §7 group calls. */
+export const groupRoutes = createRouter();

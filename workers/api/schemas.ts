@@ -1,0 +1,42 @@
+import { z } from "@hono/zod-openapi";
+import { ID_PATTERN } from "../lib/ids";
+
+/** Reusable field schemas shared by every router (and by forms in the browser). */
+
+/** An entity id: 32 lowercase hex characters; anything else is a 400 before any lookup. */
+export const IdSchema = z.string().regex(ID_PATTERN, "ожидается идентификатор из 32 шестнадцатеричных символов").openapi({
+  example: "01936f0c8a4b7c3d9e2f0a1b2c3d4e5f",
+});
+
+/** `{ id }` path parameters. */
+export const IdParamsSchema = z.object({ id: IdSchema.openapi({ param: { name: "id", in: "path" } }) });
+
+// Control characters (C0, DEL, C1) never belong in a name; '/' separates path segments (entity-by-path).
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f/]/;
+
+/**
+ * A group or asset name: 1–255 characters, no '/', no control characters, not '.' or '..', no surrounding
+ * whitespace. Stored exactly as given (Cyrillic, emoji and any other Unicode round-trip unchanged).
+ */
+export const EntityNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => !FORBIDDEN_NAME_CHARS.test(v), "имя не может содержать «/» и управляющие символы")
+  .refine((v) => v !== "." && v !== "..", "имя не может быть «.» или «..»")
+  .refine((v) => v.trim() === v, "имя не может начинаться или заканчиваться пробелом")
+  .openapi({ example: "Съёмка 2026 🎬" });
+
+/** A MIME type such as `video/mp4`. */
+export const MimeSchema = z
+  .string()
+  .max(255)
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?$/i, "ожидается MIME-тип, например video/mp4")
+  .openapi({ example: "video/mp4" });
+
+/** skip/take paging; take defaults to the group page size and is capped. */
+export const PagingQuerySchema = z.object({
+  skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  take: z.coerce.number().int().min(1).max(500).default(50),
+});
