@@ -9,6 +9,7 @@ import { metricsRoutes } from "./routes/metrics.routes";
 import { miscRoutes } from "./routes/misc.routes";
 import { groupRoutes } from "./routes/group.routes";
 import { assetRoutes } from "./routes/asset.routes";
+import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
 import { tagsRoutes } from "./routes/tags.routes";
 import { storageRoutes } from "./routes/storage.routes";
 
@@ -31,6 +32,7 @@ export function createApiApp() {
   app.route("/api", miscRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/group", groupRoutes);
+  app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetRoutes);
   app.route("/api/tags", tagsRoutes);
   app.route("/api/storage", storageRoutes);

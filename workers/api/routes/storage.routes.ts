@@ -1,4 +1,159 @@
-import { createRouter } from "../router";
+import { createRoute, z } from "@hono/zod-openapi";
+import { ru } from "../../../app/i18n/ru";
+import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage.service";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdParamsSchema } from "../schemas";
 
-/** SPEC §7 storage calls. */
-export const storageRoutes = createRouter();
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const StorageNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .openapi({ example: "Архив S3" });
+
+/** An endpoint URL: http(s), no user info, query or fragment (the bucket and key are appended path-style). */
+const EndpointUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password && !url.search && !url.hash && !v.includes("#");
+    } catch {
+      return false;
+    }
+  }, ru.catalog.urlScheme)
+  .openapi({ example: "https://s3.eu-central-1.amazonaws.com" });
+
+export const StorageSetupSchema = z
+  .object({
+    url: EndpointUrlSchema,
+    bucket: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/, ru.catalog.bucketName)
+      .openapi({ example: "media-archive" }),
+    region: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, ru.catalog.regionName)
+      .nullable()
+      .optional()
+      .openapi({ example: "auto", description: 'SigV4 region; "auto" when omitted' }),
+  })
+  .openapi("StorageSetup");
+
+export const StorageCredsSchema = z
+  .object({
+    user: z.string().min(1).max(256).openapi({ description: "access key id" }),
+    passwd: z.string().min(1).max(1024).openapi({ description: "secret access key" }),
+    token: z.string().max(4096).nullable().optional().openapi({ description: "session token (temporary credentials)" }),
+  })
+  .openapi("StorageCreds");
+
+export const StorageCreateSchema = z
+  .object({ name: StorageNameSchema, setup: StorageSetupSchema, creds: StorageCredsSchema })
+  .openapi("StorageCreate");
+
+export const StorageUpdateSchema = z
+  .object({ name: StorageNameSchema.optional(), setup: StorageSetupSchema.optional(), creds: StorageCredsSchema.optional() })
+  .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined, ru.catalog.nothingToChange)
+  .openapi("StorageUpdate");
+
+export const StorageSchema = z
+  .object({
+    storage_id: z.string(),
+    storage_name: z.string(),
+    storage_setup: z
+      .object({ url: z.string().nullable(), bucket: z.string().nullable(), region: z.string().nullable() })
+      .openapi({ description: "where the bucket is; null for the built-in R2 storage and for callers who are not administrators" }),
+    kind: z.enum(["r2", "s3"]),
+    has_creds: z.boolean(),
+  })
+  .openapi("Storage");
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+/** SPEC §7 storage calls. Credentials go in, never out. */
+export const storageRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/create",
+      tags: ["Storage"],
+      summary: "Add an external S3-compatible storage (administrators)",
+      description: "Credentials are encrypted (AES-GCM) before they are stored and are never answered. 409 when the name is taken.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: StorageCreateSchema } } } },
+      responses: { 200: json(z.object({ storage_id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 409, 415) },
+    }),
+    async (c) => c.json(await createStorage(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/list",
+      tags: ["Storage"],
+      summary: "Storages, the built-in R2 first",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: json(z.array(StorageSchema), "Storages"), ...errorResponses(401) },
+    }),
+    async (c) => c.json(await listStorageInfos(c.var.rc, c.var.actor), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/update/{id}",
+      tags: ["Storage"],
+      summary: "Rename, move or re-key a storage (administrators)",
+      description: "The built-in R2 storage can only be renamed (409 otherwise).",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: StorageUpdateSchema } } } },
+      responses: { 200: json(StorageSchema, "Updated"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => c.json(await updateStorage(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/usage/{id}",
+      tags: ["Storage"],
+      summary: "Bytes, variants and assets a storage holds",
+      description: "Administrators see the whole storage; others the part their own assets use.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: {
+        200: json(
+          z.object({ storage_id: z.string(), bytes: z.number().int(), variants: z.number().int(), assets: z.number().int() }).openapi("StorageUsage"),
+          "Usage",
+        ),
+        ...errorResponses(400, 401, 404),
+      },
+    }),
+    async (c) => c.json(await getStorageUsage(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/for-entity/{id}",
+      tags: ["Storage"],
+      summary: "The storage an asset or group uses",
+      description:
+        "A group: its own default storage, else the nearest ancestor's. An asset: its own, else that of the nearest group listing it. Else the built-in R2 storage.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: {
+        200: json(z.object({ storage_id: z.string(), storage_name: z.string() }).openapi("EntityStorage"), "Storage"),
+        ...errorResponses(400, 401, 404),
+      },
+    }),
+    async (c) => c.json(await storageForEntity(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  );

@@ -1,4 +1,185 @@
-import { createRouter } from "../router";
+import { createRoute, z } from "@hono/zod-openapi";
+import { ru } from "../../../app/i18n/ru";
+import { attachTags, createTag, deleteTag, detachTags, listTags, listTagsByFilter, listTagsByIds, renameTag, tagsForEntity } from "../../services/tag.service";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdParamsSchema, IdSchema } from "../schemas";
 
-/** SPEC §7 tags calls. */
-export const tagsRoutes = createRouter();
+// Control characters (C0, DEL, C1) never belong in a name.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A tag name: 1–100 characters after trimming, no control characters. Shared by the tag forms in the browser. */
+export const TagNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .openapi({ example: "Интервью" });
+
+export const TagSchema = z.object({ tag_id: z.string(), tag_name: z.string() }).openapi("Tag");
+export const TagWithCountSchema = z
+  .object({ tag_id: z.string(), tag_name: z.string(), count: z.number().int().openapi({ description: "assets and groups carrying the tag" }) })
+  .openapi("TagWithCount");
+
+/** At most this many ids per list request. */
+const MAX_IDS = 500;
+
+export const TagListQuerySchema = z.object({
+  q: z.string().max(100).optional().openapi({ description: "part of the name, case-insensitive" }),
+  skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  take: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const TagIdsSchema = z.object({ ids: z.array(IdSchema).max(MAX_IDS) }).openapi("TagIds");
+
+export const TagFilterSchema = z
+  .object({
+    q: z.string().max(100).optional(),
+    entity_type: z.enum(["asset", "group"]).optional(),
+    entity_ids: z.array(IdSchema).max(MAX_IDS).optional(),
+    skip: z.number().int().min(0).max(10_000_000).default(0),
+    take: z.number().int().min(1).max(500).default(100),
+  })
+  .openapi("TagFilter");
+
+export const TagCreateSchema = z.object({ tag_name: TagNameSchema }).openapi("TagCreate");
+
+export const TaggingSchema = z
+  .object({
+    tag_ids: z.array(IdSchema).min(1).max(100),
+    entities: z
+      .array(z.object({ id: IdSchema, type: z.enum(["asset", "group"]) }))
+      .min(1)
+      .max(MAX_IDS),
+  })
+  .openapi("Tagging");
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+/** SPEC §7 tags calls, plus attach/detach and the tags of one entity. */
+export const tagsRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/list",
+      tags: ["Tags"],
+      summary: "Tags by name, each with the number of entities carrying it",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { query: TagListQuerySchema },
+      responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await listTags(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/list-by-ids",
+      tags: ["Tags"],
+      summary: "The known tags among the given ids",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: TagIdsSchema } } } },
+      responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401, 415) },
+    }),
+    async (c) => c.json(await listTagsByIds(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/list-by-filter",
+      tags: ["Tags"],
+      summary: "Tags matching a name fragment and/or carried by the given entities",
+      description: "Only entities the caller may read are considered.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: TagFilterSchema } } } },
+      responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401, 415) },
+    }),
+    async (c) => c.json(await listTagsByFilter(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/create",
+      tags: ["Tags"],
+      summary: "Add a tag to the shared vocabulary",
+      description: "Any signed-in user may add tags. 409 when the name exists, case-insensitively.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: TagCreateSchema } } } },
+      responses: { 200: json(z.object({ tag_id: z.string() }), "Created"), ...errorResponses(400, 401, 409, 415) },
+    }),
+    async (c) => c.json(await createTag(c.var.rc, c.var.actor, c.req.valid("json").tag_name), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/change/{id}",
+      tags: ["Tags"],
+      summary: "Rename a tag (administrators)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: TagCreateSchema } } } },
+      responses: { 200: json(TagSchema, "Renamed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => c.json(await renameTag(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").tag_name), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/delete/{id}",
+      tags: ["Tags"],
+      summary: "Delete a tag and remove it from every entity (administrators)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: {
+        200: json(z.object({ tag_id: z.string(), detached: z.number().int() }), "Deleted"),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    }),
+    async (c) => c.json(await deleteTag(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/attach",
+      tags: ["Tags"],
+      summary: "Put tags on assets and groups, all or nothing",
+      description: "Needs update rights on every entity; one unknown tag or entity, or one entity without rights, changes nothing.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: TaggingSchema } } } },
+      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs added"), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) => c.json(await attachTags(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/detach",
+      tags: ["Tags"],
+      summary: "Remove tags from assets and groups, all or nothing",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: TaggingSchema } } } },
+      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs removed"), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) => c.json(await detachTags(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/for-entity/{id}",
+      tags: ["Tags"],
+      summary: "The tags of an asset or group",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: { 200: json(z.array(TagSchema), "Tags"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await tagsForEntity(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  );

@@ -1,0 +1,298 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import { ru } from "../../../app/i18n/ru";
+import { AppError } from "../../lib/errors";
+import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/asset-class.service";
+import {
+  PREVIEW_MAX_BYTES,
+  PREVIEW_MIME_TYPES,
+  PREVIEW_SIZE_NAMES,
+  PREVIEW_SIZES,
+  actorFromPlayLink,
+  findPreview,
+  previewsByAssets,
+  previewsByVariants,
+  readPreview,
+  uploadPreview,
+} from "../../services/preview.service";
+import { requireAuth } from "../middleware/require-auth";
+import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdParamsSchema, IdSchema } from "../schemas";
+import type { AppEnv } from "../types";
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** An asset class name: 1–100 characters after trimming, no control characters. */
+export const ClassNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .openapi({ example: "Интервью" });
+
+/** Field template ids an asset of the class shows; duplicates are dropped, order kept. */
+const DefFieldsSchema = z
+  .array(IdSchema)
+  .max(200)
+  .transform((ids) => [...new Set(ids)])
+  .openapi({ description: "field template ids" });
+
+export const AssetClassSchema = z.object({ id: z.string(), name: z.string(), def_fields: z.array(z.string()) }).openapi("AssetClass");
+export const ClassCreateSchema = z.object({ name: ClassNameSchema, def_fields: DefFieldsSchema.optional() }).openapi("AssetClassCreate");
+export const ClassChangeSchema = z
+  .object({ name: ClassNameSchema.optional(), def_fields: DefFieldsSchema.optional() })
+  .refine((v) => v.name !== undefined || v.def_fields !== undefined, ru.catalog.nothingToChange)
+  .openapi("AssetClassChange");
+
+const IdListSchema = z.object({ ids: z.array(IdSchema).max(500) });
+const PreviewSizeNameSchema = z.enum(PREVIEW_SIZE_NAMES);
+
+export const PreviewSizeSchema = z
+  .object({ name: z.string(), width: z.number().int(), height: z.number().int(), quality: z.number().int() })
+  .openapi("PreviewSize");
+
+const PreviewListSchema = IdListSchema.extend({ size: PreviewSizeNameSchema.default("thumb") }).openapi("PreviewListRequest");
+
+const UploadPreviewQuerySchema = z.object({
+  version: z.coerce.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "version number; default: the latest" }),
+  size: PreviewSizeNameSchema.default("thumb"),
+});
+
+const PreviewParamsSchema = z.object({
+  id: IdSchema.openapi({ param: { name: "id", in: "path" } }),
+  version: z
+    .string()
+    .regex(/^\d{1,9}$/, "ожидается номер версии")
+    .transform(Number)
+    .openapi({ param: { name: "version", in: "path" }, description: "version number; 0: the asset's version-less preview", example: "1" }),
+  variant: PreviewSizeNameSchema.openapi({ param: { name: "variant", in: "path" }, description: "preview size" }),
+});
+
+const PreviewLinkQuerySchema = z.object({
+  u: z.string().max(64).optional(),
+  exp: z.string().max(16).optional(),
+  sig: z.string().max(128).optional(),
+  p: z.string().max(64).optional().openapi({ description: "cache buster (preview id), ignored" }),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const tooLarge = { 413: { description: "Body too large", content: { "application/json": { schema: ErrorSchema } } } };
+const binary = z.string().openapi({ type: "string", format: "binary" });
+
+/** A bearer token, or — for `<img src>` — a signed `play` link (`u`, `exp`, `sig`) for the asset in the path. */
+const bearerOrPlayLink = createMiddleware<AppEnv>(async (c, next) => {
+  const sig = c.req.query("sig");
+  if (sig === undefined || c.req.header("authorization")) return requireAuth(c, next);
+  const actor = await actorFromPlayLink(c.var.rc, c.req.param("id") ?? "", { u: c.req.query("u"), exp: c.req.query("exp"), sig });
+  if (!actor) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  c.set("actor", actor);
+  await next();
+});
+
+/** Asset classes and previews (SPEC §7 Assets: class-*, content/preview*, upload-preview, preview-size). */
+export const assetCatalogRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/class-by-ids",
+      tags: ["Asset classes"],
+      summary: "The known asset classes among the given ids",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: IdListSchema } } } },
+      responses: { 200: json(z.array(AssetClassSchema), "Classes"), ...errorResponses(400, 401, 415) },
+    }),
+    async (c) => c.json(await classesByIds(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/class/list",
+      tags: ["Asset classes"],
+      summary: "Asset classes by name",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        query: z.object({
+          skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
+          take: z.coerce.number().int().min(1).max(1000).default(500),
+        }),
+      },
+      responses: { 200: json(z.array(AssetClassSchema), "Classes"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await listClasses(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/class/create",
+      tags: ["Asset classes"],
+      summary: "Add an asset class (administrators)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: ClassCreateSchema } } } },
+      responses: { 200: json(z.object({ id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 409, 415) },
+    }),
+    async (c) => c.json(await createClass(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/class/change/{id}",
+      tags: ["Asset classes"],
+      summary: "Rename an asset class or change its fields (administrators)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: ClassChangeSchema } } } },
+      responses: { 200: json(AssetClassSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => c.json(await changeClass(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/class/delete/{id}",
+      tags: ["Asset classes"],
+      summary: "Delete an unused asset class (administrators)",
+      description: "409, naming how many assets and groups use it, while any does.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: { 200: json(z.object({ id: z.string() }), "Deleted"), ...errorResponses(400, 401, 403, 404, 409) },
+    }),
+    async (c) => c.json(await deleteClass(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/preview-size",
+      tags: ["Previews"],
+      summary: "The preview sizes (fit inside width × height, JPEG/WebP quality)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: json(z.array(PreviewSizeSchema), "Preview config"), ...errorResponses(401) },
+    }),
+    (c) => c.json(PREVIEW_SIZES.map((s) => ({ ...s })), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/upload-preview/{id}",
+      tags: ["Previews"],
+      summary: "Upload a preview image for an asset version",
+      description: `The body is the image (${PREVIEW_MIME_TYPES.join(", ")}; at most ${PREVIEW_MAX_BYTES / 1024 / 1024} MiB). Needs update rights on the asset. Replaces the previous preview of that version and size.`,
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        params: IdParamsSchema,
+        query: UploadPreviewQuerySchema,
+        body: { required: true, content: Object.fromEntries(PREVIEW_MIME_TYPES.map((type) => [type, { schema: binary }])) },
+      },
+      responses: {
+        200: json(
+          z
+            .object({
+              preview_id: z.string(),
+              size: PreviewSizeNameSchema,
+              width: z.number().int().optional(),
+              height: z.number().int().optional(),
+              mime_type: z.string(),
+              content_size: z.number().int(),
+            })
+            .openapi("UploadedPreview"),
+          "Stored",
+        ),
+        ...errorResponses(400, 401, 403, 404, 415),
+        ...tooLarge,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { version, size } = c.req.valid("query");
+      const result = await uploadPreview(c.var.rc, c.var.actor, {
+        assetId: id,
+        version,
+        size,
+        contentType: c.req.header("content-type"),
+        contentLength: c.req.header("content-length"),
+        body: c.req.raw.body,
+      });
+      return c.json(result, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/content/preview/{id}/{version}/{variant}",
+      tags: ["Previews"],
+      summary: "A preview image",
+      description:
+        "`variant` is the preview size. Falls back to the asset's version-less preview. Authorised by a bearer token or a signed link from preview-by-list.",
+      security: [...bearerSecurity, {}],
+      middleware: [bearerOrPlayLink] as const,
+      request: { params: PreviewParamsSchema, query: PreviewLinkQuerySchema },
+      responses: {
+        200: { description: "The image", content: Object.fromEntries(PREVIEW_MIME_TYPES.map((type) => [type, { schema: binary }])) },
+        304: { description: "Not modified (If-None-Match)" },
+        ...errorResponses(400, 401, 404),
+      },
+    }),
+    async (c) => {
+      const { id, version, variant } = c.req.valid("param");
+      const preview = await findPreview(c.var.rc, c.var.actor, { assetId: id, version, size: variant });
+      // Signed links carry the preview id, so their URL changes when the preview does: they may be cached longer.
+      const headers = {
+        ETag: preview.etag,
+        "Cache-Control": c.req.query("sig") ? "private, max-age=3600" : "private, max-age=60",
+        "X-Content-Type-Options": "nosniff",
+      };
+      const ifNoneMatch = c.req.header("if-none-match");
+      if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === preview.etag)) {
+        return c.body(null, 304, headers);
+      }
+      const object = await readPreview(c.var.rc, preview.storageKey);
+      return c.body(object.body, 200, { ...headers, "Content-Type": preview.mimeType });
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/content/preview-by-list",
+      tags: ["Previews"],
+      summary: "Preview links of assets (their latest version)",
+      description: "Readable assets only (others are left out); `preview` is null when the asset has none. Links are signed and expire in 1–2 hours.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
+      responses: {
+        200: json(z.array(z.object({ asset_id: z.string(), preview: z.string().nullable() })), "Links"),
+        ...errorResponses(400, 401, 415),
+      },
+    }),
+    async (c) => {
+      const { ids, size } = c.req.valid("json");
+      return c.json(await previewsByAssets(c.var.rc, c.var.actor, ids, size), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/content/preview-by-varlist",
+      tags: ["Previews"],
+      summary: "Preview links of the versions that variants belong to",
+      description: "Ready variants of readable assets only (others are left out); `preview` is null when there is none.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
+      responses: {
+        200: json(z.array(z.object({ variant_id: z.string(), preview: z.string().nullable() })), "Links"),
+        ...errorResponses(400, 401, 415),
+      },
+    }),
+    async (c) => {
+      const { ids, size } = c.req.valid("json");
+      return c.json(await previewsByVariants(c.var.rc, c.var.actor, ids, size), 200);
+    },
+  );

@@ -1,0 +1,93 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import { assets, assetVersions, previews, variants } from "../schema";
+import { inIds } from "./tag.repository";
+
+/** What a preview upload needs of an asset: owner, and the id of the requested (or latest) version, in one query. */
+export function findAssetForPreview(db: Database, assetId: string, version: number | null) {
+  return db.get<{ owner_id: string; latest_version: number; version_id: string | null }>(
+    sql`select a.owner_id as owner_id, a.latest_version as latest_version,
+               (select v.id from ${assetVersions} v where v.asset_id = a.id and v.version = ${version ?? sql`a.latest_version`}) as version_id
+        from ${assets} a where a.id = ${assetId} and a.deleted_at is null`,
+  );
+}
+
+/** SQL: the id of the preview of size `size` for the asset's version `versionIdSql`, else its version-less preview. */
+function previewIdFor(assetIdSql: ReturnType<typeof sql>, versionIdSql: ReturnType<typeof sql>, size: string) {
+  return sql`(select p.id from ${previews} p where p.asset_id = ${assetIdSql} and p.size = ${size}
+              and (p.version_id = ${versionIdSql} or p.version_id is null)
+              order by p.version_id is null, p.ctime desc limit 1)`;
+}
+
+/**
+ * An asset (not in the trash) and the preview to show for its version `version` and `size` (falling back to the
+ * asset's version-less preview), in one query. Version 0 asks for the version-less preview only.
+ */
+export function findPreviewForAsset(db: Database, assetId: string, version: number, size: string) {
+  const versionId = sql`(select v.id from ${assetVersions} v where v.asset_id = a.id and v.version = ${version})`;
+  return db.get<{
+    owner_id: string;
+    preview_id: string | null;
+    mime_type: string | null;
+    storage_key: string | null;
+    content_size: number | null;
+  }>(
+    sql`select a.owner_id as owner_id, p.id as preview_id, p.mime_type as mime_type, p.storage_key as storage_key,
+               p.content_size as content_size
+        from ${assets} a left join ${previews} p on p.id = ${previewIdFor(sql`a.id`, versionId, size)}
+        where a.id = ${assetId} and a.deleted_at is null`,
+  );
+}
+
+/**
+ * Replaces the preview of an asset version and size: one batch that deletes the previous rows (answering their
+ * storage keys, so exactly those objects are removed afterwards) and inserts the new one. Batches run one at a
+ * time, so concurrent uploads still leave a single row.
+ */
+export function replacePreviewStatements(db: Database, row: typeof previews.$inferInsert) {
+  return [
+    db
+      .delete(previews)
+      .where(
+        and(
+          eq(previews.assetId, row.assetId),
+          eq(previews.size, row.size),
+          row.versionId ? eq(previews.versionId, row.versionId) : isNull(previews.versionId),
+        ),
+      )
+      .returning({ storageKey: previews.storageKey }),
+    db.insert(previews).values(row),
+  ] as const;
+}
+
+/** Latest-version previews of readable assets (not in the trash) among `ids`, in one query. */
+export function previewsOfAssets(db: Database, ids: readonly string[], size: string, ownerId: string | null) {
+  const latestVersionId = sql`(select v.id from ${assetVersions} v where v.asset_id = a.id and v.version = a.latest_version)`;
+  return db.all<{ asset_id: string; version: number; preview_id: string | null }>(
+    sql`select a.id as asset_id, a.latest_version as version, ${previewIdFor(sql`a.id`, latestVersionId, size)} as preview_id
+        from ${assets} a
+        where ${inIds(sql`a.id`, ids)} and a.deleted_at is null${ownerId === null ? sql`` : sql` and a.owner_id = ${ownerId}`}`,
+  );
+}
+
+/** Previews of the versions that ready variants among `ids` belong to, for readable assets only, in one query. */
+export function previewsOfVariants(db: Database, ids: readonly string[], size: string, ownerId: string | null) {
+  return db.all<{ variant_id: string; asset_id: string; version: number; preview_id: string | null }>(
+    sql`select va.id as variant_id, va.asset_id as asset_id, av.version as version,
+               ${previewIdFor(sql`va.asset_id`, sql`va.version_id`, size)} as preview_id
+        from ${variants} va
+          join ${assets} a on a.id = va.asset_id
+          join ${assetVersions} av on av.id = va.version_id
+        where ${inIds(sql`va.id`, ids)} and va.status = 'ready' and a.deleted_at is null${
+          ownerId === null ? sql`` : sql` and a.owner_id = ${ownerId}`
+        }`,
+  );
+}
+
+/**
+ * Deletes every preview row of the given assets and answers their storage keys; for the asset purge (delete the
+ * objects from R2 after the batch commits).
+ */
+export function deletePreviewsOfAssetsStatement(db: Database, assetIds: readonly string[]) {
+  return db.delete(previews).where(inIds(previews.assetId, assetIds)).returning({ storageKey: previews.storageKey });
+}

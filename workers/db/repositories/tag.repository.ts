@@ -1,0 +1,178 @@
+import { and, asc, eq, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Database } from "../client";
+import { assets, entityTags, groups, tags } from "../schema";
+
+/**
+ * Case folding for the catalog's case-insensitive names (tags, classes, storages). SQLite's `lower()` folds ASCII
+ * only, so 'Тег' and 'тег' would count as different names: `foldedSql` also folds the Cyrillic capitals of Russian,
+ * Ukrainian and Belarusian with nested `replace()` (D1 caps expression depth at 100, so the list stays short), and
+ * `foldName` does exactly the same in JavaScript, so a value folded here compares equal to one folded in SQL.
+ * Other scripts compare case-sensitively beyond ASCII.
+ */
+const FOLD_PAIRS: [string, string][] = [];
+for (let c = 0x0410; c <= 0x042f; c++) FOLD_PAIRS.push([String.fromCharCode(c), String.fromCharCode(c + 0x20)]);
+for (const c of [0x0401, 0x0404, 0x0406, 0x0407, 0x040e]) FOLD_PAIRS.push([String.fromCharCode(c), String.fromCharCode(c + 0x50)]);
+FOLD_PAIRS.push(["\u0490", "\u0491"]);
+const FOLD_MAP = new Map(FOLD_PAIRS);
+const FOLD_CHARS = new RegExp(`[A-Z${FOLD_PAIRS.map(([upper]) => upper).join("")}]`, "g");
+
+/** The JavaScript twin of `foldedSql`. @example foldName("Ёлка NEW") // "ёлка new" */
+export function foldName(name: string): string {
+  return name.replace(FOLD_CHARS, (ch) => FOLD_MAP.get(ch) ?? ch.toLowerCase());
+}
+
+/** SQL expression folding a text column the same way as `foldName` (the constant pairs are literals, not params). */
+export function foldedSql(column: SQLWrapper): SQL {
+  let expr = `lower(__col__)`;
+  for (const [upper, lower] of FOLD_PAIRS) expr = `replace(${expr}, '${upper}', '${lower}')`;
+  const [before, after] = expr.split("__col__");
+  return sql`${sql.raw(before)}${column}${sql.raw(after)}`;
+}
+
+/** `column IN (ids)` through `json_each`, so a list of any length is one bound parameter (D1 allows 100 per query). */
+export function inIds(column: SQLWrapper, ids: readonly string[]): SQL {
+  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
+/** `%` and `_` in a user's filter are literal characters, not wildcards. */
+export function containsFolded(column: SQLWrapper, q: string): SQL {
+  return sql`instr(${foldedSql(column)}, ${foldName(q)}) > 0`;
+}
+
+const taggedCount = sql<number>`(select count(*) from ${entityTags} where ${entityTags.tagId} = ${tags.id})`.mapWith(Number);
+
+/** One page of tags with the number of entities carrying each, optionally filtered by a name fragment. */
+export function listTagsWithCounts(db: Database, opts: { q?: string; skip: number; take: number }) {
+  return db
+    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .from(tags)
+    .where(opts.q ? containsFolded(tags.name, opts.q) : undefined)
+    .orderBy(asc(foldedSql(tags.name)), asc(tags.id))
+    .limit(opts.take)
+    .offset(opts.skip);
+}
+
+export function findTagsByIds(db: Database, ids: readonly string[]) {
+  return db
+    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .from(tags)
+    .where(inIds(tags.id, ids))
+    .orderBy(asc(foldedSql(tags.name)), asc(tags.id));
+}
+
+export function findTag(db: Database, id: string) {
+  return db.select().from(tags).where(eq(tags.id, id)).get();
+}
+
+/** SQL condition: the entity-tag row `et` points at an asset or group that exists, is not in the trash and is visible. */
+function visibleTaggedEntity(ownerId: string | null): SQL {
+  const assetVisible = sql`exists (select 1 from ${assets} where ${assets.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'asset' and ${assets.deletedAt} is null${ownerId === null ? sql`` : sql` and ${assets.ownerId} = ${ownerId}`})`;
+  const groupVisible = sql`exists (select 1 from ${groups} where ${groups.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'group' and ${groups.deletedAt} is null${ownerId === null ? sql`` : sql` and ${groups.ownerId} = ${ownerId}`})`;
+  return sql`(${assetVisible} or ${groupVisible})`;
+}
+
+/**
+ * Tags whose name contains `q` and/or that are carried by the given entities (or by any entity of `entityType`).
+ * Only entities the caller may see count (`ownerId` null: all), so the filter never reveals another user's tagging.
+ */
+export function listTagsByFilter(
+  db: Database,
+  opts: { q?: string; entityType?: "asset" | "group"; entityIds?: readonly string[]; ownerId: string | null; skip: number; take: number },
+) {
+  const byEntity =
+    opts.entityIds !== undefined || opts.entityType !== undefined
+      ? sql`exists (select 1 from ${entityTags} where ${entityTags.tagId} = ${tags.id}${
+          opts.entityIds !== undefined ? sql` and ${inIds(entityTags.entityId, opts.entityIds)}` : sql``
+        }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.ownerId)})`
+      : undefined;
+  return db
+    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .from(tags)
+    .where(and(opts.q ? containsFolded(tags.name, opts.q) : undefined, byEntity))
+    .orderBy(asc(foldedSql(tags.name)), asc(tags.id))
+    .limit(opts.take)
+    .offset(opts.skip);
+}
+
+/** A tag whose name folds to the same value as `name` (other than `exceptId`). */
+export function findTagByName(db: Database, name: string, exceptId?: string) {
+  return db
+    .select({ id: tags.id, name: tags.name })
+    .from(tags)
+    .where(and(sql`${foldedSql(tags.name)} = ${foldName(name)}`, exceptId ? ne(tags.id, exceptId) : undefined))
+    .get();
+}
+
+/**
+ * Inserts the tag unless a tag with the same folded name exists: one statement, so two concurrent creations of
+ * 'Тег' and 'тег' cannot both succeed. Answers whether it was inserted.
+ */
+export async function insertTagIfNameFree(db: Database, row: { id: string; name: string; ctime: number }): Promise<boolean> {
+  const result = await db.run(
+    sql`insert or ignore into ${tags} (id, name, ctime) select ${row.id}, ${row.name}, ${row.ctime}
+        where not exists (select 1 from ${tags} where ${foldedSql(tags.name)} = ${foldName(row.name)})`,
+  );
+  return result.meta.changes > 0;
+}
+
+/** Renames a tag unless another tag has the same folded name; answers whether a row changed. */
+export async function renameTagIfNameFree(db: Database, id: string, name: string): Promise<boolean> {
+  const result = await db.run(
+    sql`update ${tags} set name = ${name} where ${tags.id} = ${id}
+        and not exists (select 1 from ${tags} t2 where t2.id <> ${id} and ${foldedSql(sql`t2.name`)} = ${foldName(name)})`,
+  );
+  return result.meta.changes > 0;
+}
+
+/** The statements deleting a tag and every use of it (run them in one batch). */
+export function deleteTagStatements(db: Database, id: string) {
+  return [db.delete(entityTags).where(eq(entityTags.tagId, id)), db.delete(tags).where(eq(tags.id, id))] as const;
+}
+
+export interface TaggableEntity {
+  id: string;
+  type: "asset" | "group";
+}
+
+/** Assets and groups (not in the trash) among `ids`, with their owner, in one query. */
+export function findTaggableEntities(db: Database, ids: readonly string[]) {
+  return db.all<{ id: string; type: "asset" | "group"; owner_id: string | null }>(
+    sql`select ${assets.id} as id, 'asset' as type, ${assets.ownerId} as owner_id from ${assets}
+          where ${inIds(assets.id, ids)} and ${assets.deletedAt} is null
+        union all
+        select ${groups.id} as id, 'group' as type, ${groups.ownerId} as owner_id from ${groups}
+          where ${inIds(groups.id, ids)} and ${groups.deletedAt} is null`,
+  );
+}
+
+/** Adds every tag to every entity (existing pairs stay): one statement whatever the sizes. */
+export function attachTagsStatement(db: Database, tagIds: readonly string[], entities: readonly TaggableEntity[]) {
+  return db.run(
+    sql`insert or ignore into ${entityTags} (tag_id, entity_id, entity_type)
+        select t.value, json_extract(e.value, '$.id'), json_extract(e.value, '$.type')
+        from json_each(${JSON.stringify(tagIds)}) t, json_each(${JSON.stringify(entities)}) e`,
+  );
+}
+
+/** Removes every tag from every entity: one statement. */
+export function detachTagsStatement(db: Database, tagIds: readonly string[], entityIds: readonly string[]) {
+  return db.delete(entityTags).where(and(inIds(entityTags.tagId, tagIds), inIds(entityTags.entityId, entityIds)));
+}
+
+/**
+ * Removes all tags from the given entities; for the purge of assets and groups (include it in the purge batch).
+ * @example await db.batch([...purgeStatements, detachAllTagsStatement(db, assetIds)])
+ */
+export function detachAllTagsStatement(db: Database, entityIds: readonly string[]) {
+  return db.delete(entityTags).where(inIds(entityTags.entityId, entityIds));
+}
+
+/** The tags an entity carries, by name. */
+export function listTagsOfEntity(db: Database, entityId: string) {
+  return db
+    .select({ id: tags.id, name: tags.name })
+    .from(entityTags)
+    .innerJoin(tags, eq(tags.id, entityTags.tagId))
+    .where(eq(entityTags.entityId, entityId))
+    .orderBy(asc(foldedSql(tags.name)), asc(tags.id));
+}
