@@ -15,6 +15,25 @@ export const ru = {
   /** API messages of the asset calls (workers/services/asset.service.ts). */
   assets: {
     notFound: "Файл не найден",
+    versionNotFound: "Версия файла не найдена",
+    variantNotFound: "Вариант файла не найден",
+    classNotFound: "Класс файлов не найден",
+    noContent: "У файла ещё нет загруженного содержимого",
+    noViewable: "У этой версии нет варианта для просмотра",
+    notInRoot: "Файл нельзя положить прямо в «Доступные Файлы»: выберите папку",
+    tooMany: (max: number) => `Не больше ${max} элементов за один запрос`,
+    tooLarge: (maxMiB: number) => `Файл больше ${maxMiB} МиБ: загрузите его по частям`,
+    lengthRequired: "Нужен заголовок Content-Length с размером файла",
+    sizeMismatch: (declared: number, got: number) => `Размер загрузки (${got} байт) не совпадает с заявленным (${declared} байт)`,
+    bodyMissing: "Тело запроса пустое: нет байтов файла",
+    alreadyUploaded: "Эта загрузка уже завершена",
+    uploadFailed: "Не удалось сохранить файл в хранилище, повторите загрузку",
+    linkInvalid: "Ссылка недействительна или её срок истёк",
+    rangeNotSatisfiable: "Запрошенный диапазон байтов за пределами файла или записан неверно",
+    contentMissing: "Байты этого варианта не найдены в хранилище",
+    storageUnsupported: "Хранилище этого файла пока не подключено: загрузка и скачивание недоступны",
+    notInTrash: "Файл не в корзине",
+    restoreExpired: "Срок восстановления из корзины (30 дней) истёк",
   },
   /** API messages of tags, storages, classes and previews. */
   catalog: {

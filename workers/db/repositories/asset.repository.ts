@@ -1,0 +1,476 @@
+import { SQL, and, asc, desc, eq, gt, is, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect, alias } from "drizzle-orm/sqlite-core";
+import type { Database } from "../client";
+import {
+  assetClasses,
+  assetVersions,
+  assets,
+  entityTags,
+  groupMembers,
+  groups,
+  tags,
+  users,
+  variants,
+  type AssetRow,
+  type VariantRow,
+  type VariantType,
+} from "../schema";
+
+/**
+ * Queries of the asset capability (queries only: access rules live in asset.service). Id lists are bound as one JSON
+ * parameter (`json_each`), so no statement exceeds D1's 100 bound parameters whatever the list length; every write
+ * that must stay consistent is returned as a statement for the caller's one `runBatch` (a D1 transaction). Reads
+ * are awaited on their own (concurrently where useful): Drizzle 0.45's `db.batch` maps joined selects whose tables
+ * share column names (id, ctime …) wrongly.
+ */
+
+/** The default storage row (the R2 binding MEDIA), created by migration 0002. */
+export const DEFAULT_STORAGE_ID = "0".repeat(32);
+
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * A write statement for `runBatch`: a Drizzle query builder or raw `sql`. (Drizzle 0.45's own `db.batch` cannot take
+ * raw `sql` with parameters, so writes are batched on the D1 binding directly.)
+ */
+export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
+
+/** Runs statements as one D1 batch (one transaction: all or nothing) and answers each one's result. */
+export async function runBatch(db: Database, statements: Statement[]): Promise<D1Result[]> {
+  if (statements.length === 0) return [];
+  const d1 = db.$client;
+  return d1.batch(
+    statements.map((s) => {
+      const q = is(s, SQL) ? dialect.sqlToQuery(s) : s.toSQL();
+      return d1.prepare(q.sql).bind(...q.params);
+    }),
+  );
+}
+
+/** Rows a write statement of a batch changed. */
+export function changesOf(result: unknown): number {
+  return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
+}
+
+/** `(select value from json_each(?))`: a list as one bound parameter. */
+export function inList(values: readonly string[]): SQL {
+  return sql`(select value from json_each(${JSON.stringify(values)}))`;
+}
+
+/** Variants in the order people want them: the master first, then the original upload, then renditions. */
+export const VARIANT_ORDER = sql.raw(
+  `case variant_type when 'master' then 0 when 'initial' then 1 when 'untyped' then 2 when 'proxy_highres' then 3 when 'proxy_lowres' then 4 else 5 end`,
+);
+
+const owner = alias(users, "owner");
+const creator = alias(users, "creator");
+
+// ---------------------------------------------------------------------------------------------------------------
+// Assets
+
+export function findAsset(db: Database, id: string): Promise<AssetRow | undefined> {
+  return db.select().from(assets).where(eq(assets.id, id)).get();
+}
+
+/** Assets by id (any number), trashed ones included: the caller decides. */
+export function findAssets(db: Database, ids: readonly string[]) {
+  return db.select().from(assets).where(sql`${assets.id} in ${inList(ids)}`);
+}
+
+/** An asset with its owner's and creator's names (at most one row). */
+export function selectAssetDetail(db: Database, id: string) {
+  return db
+    .select({ asset: assets, ownerName: owner.name, creatorName: creator.name })
+    .from(assets)
+    .leftJoin(owner, eq(owner.id, assets.ownerId))
+    .leftJoin(creator, eq(creator.id, assets.creatorId))
+    .where(eq(assets.id, id))
+    .limit(1);
+}
+
+/** Tags of an entity (a handful: the caller orders them by name). */
+export function selectEntityTags(db: Database, entityId: string) {
+  return db
+    .select({ tag_id: tags.id, tag_name: tags.name })
+    .from(entityTags)
+    .innerJoin(tags, eq(tags.id, entityTags.tagId))
+    .where(eq(entityTags.entityId, entityId));
+}
+
+export interface NewAsset {
+  id: string;
+  name: string;
+  mime: string;
+  class: string | null;
+  storage: string;
+  /** group the asset is listed in, if any */
+  group: string | null;
+  /** `sort_name` of its membership row */
+  sort: string;
+}
+
+/**
+ * Inserts assets and their memberships from one JSON parameter each: two statements for up to 500 assets, inside
+ * D1's statement and parameter limits.
+ */
+export function insertAssetsStatements(_db: Database, rows: readonly NewAsset[], actorId: string, now: number): Statement[] {
+  const json = JSON.stringify(rows);
+  return [
+    sql`insert into assets (id, name, mime, owner_id, creator_id, class_id, default_storage, latest_version, ctime, mtime, atime)
+      select json_extract(value, '$.id'), json_extract(value, '$.name'), json_extract(value, '$.mime'), ${actorId}, ${actorId},
+        json_extract(value, '$.class'), json_extract(value, '$.storage'), 0, ${now}, ${now}, ${now}
+      from json_each(${json})`,
+    sql`insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      select json_extract(value, '$.group'), json_extract(value, '$.id'), 'asset', ${now}, json_extract(value, '$.sort'), ${now}, 0
+      from json_each(${json}) where json_extract(value, '$.group') is not null`,
+  ];
+}
+
+/** A user's default storage, if set (at most one row). */
+export function selectUserDefaultStorage(db: Database, userId: string) {
+  return db.select({ defaultStorage: users.defaultStorage }).from(users).where(eq(users.id, userId)).limit(1);
+}
+
+/** Changes an asset's own columns (mtime included by the caller). */
+export function updateAssetStatement(db: Database, id: string, set: Partial<Pick<AssetRow, "name" | "mime" | "classId" | "mtime">>) {
+  return db.update(assets).set(set).where(and(eq(assets.id, id), isNull(assets.deletedAt)));
+}
+
+/** Keeps an asset's membership rows sorting correctly after a rename or any change of its mtime. */
+export function syncMembershipsStatement(db: Database, assetId: string, set: { sortName?: string; mtime: number; size?: number }) {
+  return db
+    .update(groupMembers)
+    .set({ elMtime: set.mtime, ...(set.sortName !== undefined ? { sortName: set.sortName } : {}), ...(set.size !== undefined ? { elSize: set.size } : {}) })
+    .where(and(eq(groupMembers.elId, assetId), eq(groupMembers.elType, "asset")));
+}
+
+/** Moves assets to the trash: `deleted_at` on them, `trashed_at` (the same instant) on their live memberships. */
+export function trashAssetsStatements(db: Database, ids: readonly string[], now: number): Statement[] {
+  return [
+    db.update(assets).set({ deletedAt: now }).where(and(sql`${assets.id} in ${inList(ids)}`, isNull(assets.deletedAt))),
+    db
+      .update(groupMembers)
+      .set({ trashedAt: now })
+      .where(and(sql`${groupMembers.elId} in ${inList(ids)}`, eq(groupMembers.elType, "asset"), isNull(groupMembers.trashedAt))),
+  ];
+}
+
+/**
+ * Takes an asset out of the trash. Only the memberships its own trashing hid (same `trashed_at` instant) come back,
+ * so a membership hidden for another reason stays hidden.
+ */
+export function restoreAssetStatements(db: Database, id: string, deletedAt: number, now: number): Statement[] {
+  return [
+    db.update(assets).set({ deletedAt: null, mtime: now }).where(and(eq(assets.id, id), eq(assets.deletedAt, deletedAt))),
+    db
+      .update(groupMembers)
+      .set({ trashedAt: null, elMtime: now })
+      .where(and(eq(groupMembers.elId, id), eq(groupMembers.elType, "asset"), eq(groupMembers.trashedAt, deletedAt))),
+  ];
+}
+
+/** Trashed assets still restorable (deleted after `since`), newest first; `ownerId` null = everyone's. */
+export function listTrashedAssets(db: Database, opts: { ownerId: string | null; since: number; skip: number; take: number }) {
+  return db
+    .select()
+    .from(assets)
+    .where(and(isNotNull(assets.deletedAt), gt(assets.deletedAt, opts.since), opts.ownerId ? eq(assets.ownerId, opts.ownerId) : undefined))
+    .orderBy(desc(assets.deletedAt), desc(assets.id))
+    .limit(opts.take)
+    .offset(opts.skip);
+}
+
+/** Live assets owned by a user, most recently changed first. */
+export function listOwnedAssets(db: Database, opts: { ownerId: string; skip: number; take: number }) {
+  return db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.ownerId, opts.ownerId), isNull(assets.deletedAt)))
+    .orderBy(desc(assets.mtime), desc(assets.id))
+    .limit(opts.take)
+    .offset(opts.skip);
+}
+
+/** Touches `atime` at most once a minute per asset (reads must not turn into a write each). */
+export function touchAtime(db: Database, id: string, now: number) {
+  return db
+    .update(assets)
+    .set({ atime: now })
+    .where(and(eq(assets.id, id), lt(assets.atime, now - 60_000)))
+    .run();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Groups and classes (what the asset calls need to know about them)
+
+export function findGroupLite(db: Database, id: string) {
+  return db
+    .select({ id: groups.id, ownerId: groups.ownerId, deletedAt: groups.deletedAt, defaultStorage: groups.defaultStorage })
+    .from(groups)
+    .where(eq(groups.id, id))
+    .get();
+}
+
+export function findGroupsLite(db: Database, ids: readonly string[]) {
+  return db
+    .select({ id: groups.id, ownerId: groups.ownerId, deletedAt: groups.deletedAt, defaultStorage: groups.defaultStorage })
+    .from(groups)
+    .where(sql`${groups.id} in ${inList(ids)}`);
+}
+
+/** Which of these asset class ids exist. */
+export function existingClassIds(db: Database, ids: readonly string[]) {
+  return db
+    .select({ id: assetClasses.id })
+    .from(assetClasses)
+    .where(sql`${assetClasses.id} in ${inList(ids)}`);
+}
+
+/** Live groups an asset is listed in (a handful: the caller orders them by name); `ownerId` null = all of them. */
+export function selectAssetGroups(db: Database, assetId: string, ownerId: string | null) {
+  return db
+    .select({ group_id: groups.id, group_name: groups.name })
+    .from(groupMembers)
+    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .where(
+      and(
+        eq(groupMembers.elId, assetId),
+        eq(groupMembers.elType, "asset"),
+        isNull(groupMembers.trashedAt),
+        isNull(groups.deletedAt),
+        ownerId ? eq(groups.ownerId, ownerId) : undefined,
+      ),
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Versions and variants
+
+/** A ready variant with the number and time of its version. */
+export const readyVariantColumns = {
+  variant: variants,
+  versionId: assetVersions.id,
+  version: assetVersions.version,
+  versionDesc: assetVersions.description,
+  versionUser: assetVersions.userId,
+  versionCtime: assetVersions.ctime,
+};
+
+/** A ready variant row as `readyVariantColumns` selects it. */
+export interface ReadyVariant {
+  variant: VariantRow;
+  versionId: string;
+  version: number;
+  versionDesc: string | null;
+  versionUser: string;
+  versionCtime: number;
+}
+
+/** Ready variants of an asset's versions, newest version first, main variants first within a version. */
+export function selectReadyVariants(db: Database, assetId: string, version?: number | "latest") {
+  const versionFilter =
+    version === undefined
+      ? undefined
+      : version === "latest"
+        ? sql`${assetVersions.version} = (select latest_version from assets where id = ${assetId})`
+        : eq(assetVersions.version, version);
+  return db
+    .select(readyVariantColumns)
+    .from(variants)
+    .innerJoin(assetVersions, eq(assetVersions.id, variants.versionId))
+    .where(and(eq(variants.assetId, assetId), eq(variants.status, "ready"), versionFilter))
+    .orderBy(desc(assetVersions.version), asc(VARIANT_ORDER), desc(variants.ctime), asc(variants.id));
+}
+
+/** One ready variant by id, with its version. */
+export function findReadyVariant(db: Database, variantId: string) {
+  return db
+    .select(readyVariantColumns)
+    .from(variants)
+    .innerJoin(assetVersions, eq(assetVersions.id, variants.versionId))
+    .where(and(eq(variants.id, variantId), eq(variants.status, "ready")))
+    .get();
+}
+
+/** The newest ready variant of a type in one version of an asset. */
+export function findReadyVariantOfType(db: Database, assetId: string, version: number, type: VariantType) {
+  return db
+    .select(readyVariantColumns)
+    .from(variants)
+    .innerJoin(assetVersions, eq(assetVersions.id, variants.versionId))
+    .where(and(eq(assetVersions.assetId, assetId), eq(assetVersions.version, version), eq(variants.variantType, type), eq(variants.status, "ready")))
+    .orderBy(desc(variants.ctime))
+    .get();
+}
+
+/** Any variant row (pending ones included). */
+export function findVariant(db: Database, id: string): Promise<VariantRow | undefined> {
+  return db.select().from(variants).where(eq(variants.id, id)).get();
+}
+
+/** Versions of an asset, newest first. */
+export function selectVersions(db: Database, assetId: string) {
+  return db.select().from(assetVersions).where(eq(assetVersions.assetId, assetId)).orderBy(desc(assetVersions.version));
+}
+
+/** One version of an asset by number (at most one row). */
+export function selectVersion(db: Database, assetId: string, version: number) {
+  return db
+    .select()
+    .from(assetVersions)
+    .where(and(eq(assetVersions.assetId, assetId), eq(assetVersions.version, version)))
+    .limit(1);
+}
+
+/** Versions by id whose asset is live and (unless `ownerId` is null) owned by `ownerId`. */
+export function selectVersionsByIds(db: Database, ids: readonly string[], ownerId: string | null) {
+  return db
+    .select({ version: assetVersions })
+    .from(assetVersions)
+    .innerJoin(assets, eq(assets.id, assetVersions.assetId))
+    .where(and(sql`${assetVersions.id} in ${inList(ids)}`, isNull(assets.deletedAt), ownerId ? eq(assets.ownerId, ownerId) : undefined))
+    .orderBy(asc(assetVersions.assetId), desc(assetVersions.version));
+}
+
+/** Total stored size of an asset's ready variants. */
+export async function readyContentSize(db: Database, assetId: string): Promise<number> {
+  const row = await db
+    .select({ size: sql<number>`coalesce(sum(${variants.contentSize}), 0)` })
+    .from(variants)
+    .where(and(eq(variants.assetId, assetId), eq(variants.status, "ready")))
+    .get();
+  return row?.size ?? 0;
+}
+
+export function insertVariantStatement(db: Database, row: typeof variants.$inferInsert) {
+  return db.insert(variants).values(row);
+}
+
+/** Pending variants of an asset created before `before` (their upload links have expired). */
+export function selectStalePending(db: Database, assetId: string, before: number) {
+  return db
+    .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
+    .from(variants)
+    .where(and(eq(variants.assetId, assetId), eq(variants.status, "pending"), lt(variants.ctime, before)));
+}
+
+export function deletePendingVariantsStatement(db: Database, ids: readonly string[]) {
+  return db.delete(variants).where(and(sql`${variants.id} in ${inList(ids)}`, eq(variants.status, "pending")));
+}
+
+export interface UploadCommit {
+  versionId: string;
+  assetId: string;
+  variantId: string;
+  userId: string;
+  sha256: string;
+  size: number;
+  toGroup: string | null;
+  sortName: string;
+  now: number;
+}
+
+/**
+ * Commit-after-upload, as statements of ONE batch. The first inserts the next version (max + 1, computed inside the
+ * transaction, so concurrent commits get 1, 2, 3 …) only while the variant is still pending and the asset live;
+ * every later statement runs only if that version row exists, so a lost race or a dropped variant changes nothing.
+ * The caller checks the first statement's changes.
+ */
+export function commitUploadStatements(_db: Database, c: UploadCommit): Statement[] {
+  const committed = sql`exists (select 1 from asset_versions where id = ${c.versionId})`;
+  return [
+    sql`insert into asset_versions (id, asset_id, version, description, user_id, ctime)
+      select ${c.versionId}, ${c.assetId}, coalesce((select max(version) from asset_versions where asset_id = ${c.assetId}), 0) + 1,
+        null, ${c.userId}, ${c.now}
+      where exists (select 1 from variants where id = ${c.variantId} and asset_id = ${c.assetId} and status = 'pending')
+        and exists (select 1 from assets where id = ${c.assetId} and deleted_at is null)`,
+    sql`update variants set status = 'ready', version_id = ${c.versionId}, sha256 = ${c.sha256}, content_size = ${c.size}
+      where id = ${c.variantId} and status = 'pending' and ${committed}`,
+    sql`update assets set latest_version = (select version from asset_versions where id = ${c.versionId}), mtime = ${c.now}
+      where id = ${c.assetId} and ${committed}`,
+    // The new version holds only this variant, so it is the asset's main variant now: its size is the asset's size.
+    sql`update group_members set el_size = ${c.size}, el_mtime = ${c.now}
+      where el_id = ${c.assetId} and el_type = 'asset' and ${committed}`,
+    ...(c.toGroup
+      ? [
+          sql`insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+            select ${c.toGroup}, ${c.assetId}, 'asset', ${c.now}, ${c.sortName}, ${c.now}, ${c.size}
+            where ${committed} and exists (select 1 from groups where id = ${c.toGroup} and deleted_at is null)
+            on conflict (group_id, el_id) do nothing`,
+        ]
+      : []),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Copy and purge
+
+export interface CopyPlan {
+  sourceId: string;
+  asset: typeof assets.$inferInsert;
+  /** [source version id, new version id] */
+  versions: [string, string][];
+  /** [source variant id, new variant id, new version id] */
+  variants: [string, string, string][];
+  /** membership of the copy in its target group */
+  member: { groupId: string; sortName: string; size: number; now: number };
+}
+
+/**
+ * Statements that copy an asset: the asset row, its versions, its ready variants (pointing at the SAME storage
+ * keys: copy-on-write, nothing is duplicated in storage), its tags and its membership in the target group.
+ */
+export function copyAssetStatements(db: Database, p: CopyPlan): Statement[] {
+  const newId = p.asset.id;
+  return [
+    db.insert(assets).values(p.asset),
+    sql`insert into asset_versions (id, asset_id, version, description, user_id, ctime)
+      select json_extract(m.value, '$[1]'), ${newId}, v.version, v.description, v.user_id, v.ctime
+      from json_each(${JSON.stringify(p.versions)}) m join asset_versions v on v.id = json_extract(m.value, '$[0]')`,
+    sql`insert into variants (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size,
+        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime)
+      select json_extract(m.value, '$[1]'), ${newId}, json_extract(m.value, '$[2]'), v.variant_type, 'ready', v.name, v.mime_type,
+        v.format, v.file_name, v.content_size, v.sha256, v.storage_id, v.storage_key, v.preview_storage_id, v.metadata_storage_id,
+        v.tech_fields, v.tech_props, null, v.user_id, v.ctime
+      from json_each(${JSON.stringify(p.variants)}) m join variants v on v.id = json_extract(m.value, '$[0]')
+      where v.status = 'ready'`,
+    sql`insert into entity_tags (tag_id, entity_id, entity_type)
+      select tag_id, ${newId}, 'asset' from entity_tags where entity_id = ${p.sourceId}`,
+    sql`insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      values (${p.member.groupId}, ${newId}, 'asset', ${p.member.now}, ${p.member.sortName}, ${p.member.now}, ${p.member.size})`,
+  ];
+}
+
+/** Storage objects (storage id and key) of assets' variants, pending ones included. */
+export function selectAssetObjects(db: Database, assetIds: readonly string[]) {
+  return db
+    .selectDistinct({ storageId: variants.storageId, storageKey: variants.storageKey })
+    .from(variants)
+    .where(sql`${variants.assetId} in ${inList(assetIds)}`);
+}
+
+/** Statements that delete assets and everything that hangs off them (versions, variants, memberships, tags). */
+export function purgeAssetsStatements(db: Database, assetIds: readonly string[]): Statement[] {
+  const ids = inList(assetIds);
+  return [
+    db.delete(variants).where(sql`${variants.assetId} in ${ids}`),
+    db.delete(assetVersions).where(sql`${assetVersions.assetId} in ${ids}`),
+    db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
+    db.delete(entityTags).where(sql`${entityTags.entityId} in ${ids}`),
+    db.delete(assets).where(sql`${assets.id} in ${ids}`),
+  ];
+}
+
+/**
+ * Which of these keys of a storage no variant references any more. Variants share keys after a copy
+ * (copy-on-write), so an object may be deleted only when this says so.
+ */
+export async function unreferencedKeys(db: Database, storageId: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const referenced = await db
+    .selectDistinct({ key: variants.storageKey })
+    .from(variants)
+    .where(and(eq(variants.storageId, storageId), sql`${variants.storageKey} in ${inList(keys)}`));
+  const still = new Set(referenced.map((r) => r.key));
+  return keys.filter((k) => !still.has(k));
+}

@@ -1,0 +1,542 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ru } from "../../app/i18n/ru";
+import {
+  DEFAULT_STORAGE_ID,
+  changesOf,
+  commitUploadStatements,
+  deletePendingVariantsStatement,
+  findAsset,
+  findReadyVariant,
+  findReadyVariantOfType,
+  findVariant,
+  insertVariantStatement,
+  purgeAssetsStatements,
+  runBatch,
+  selectAssetObjects,
+  selectReadyVariants,
+  selectStalePending,
+  unreferencedKeys,
+  type ReadyVariant,
+} from "../db/repositories/asset.repository";
+import { findUserById } from "../db/repositories/user.repository";
+import type { AssetRow, VariantType } from "../db/schema";
+import { VARIANT_TYPES } from "../db/schema";
+import { contentDisposition } from "../lib/content-disposition";
+import { AppError } from "../lib/errors";
+import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange } from "../lib/http-range";
+import { newId, toHex } from "../lib/ids";
+import { signLink, verifyLink, type SignedPurpose } from "../lib/signed-url";
+import { can } from "./access.service";
+import { requireAsset, requireReadyVariant, requireTargetGroup, sortKeyOf } from "./asset.service";
+import type { Actor, RequestContext } from "./context";
+import { r2Backend, type StorageBackend } from "./storage-backend";
+
+/**
+ * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
+ * signed links, and deleting objects nobody references any more. Storage is reached only through `backendFor`.
+ */
+
+/** Largest single-request upload: under the Workers request body limit (100 MB) with room for headers. */
+export const MAX_SINGLE_UPLOAD_BYTES = 95 * 1024 * 1024;
+/** Lifetime of an upload link. */
+export const UPLOAD_LINK_TTL_SECONDS = 3600;
+/** Lifetime of a play (streaming) link: long enough to watch a film with pauses. */
+export const PLAY_LINK_TTL_SECONDS = 6 * 3600;
+/** Lifetime of a signed download link. */
+export const DOWNLOAD_LINK_TTL_SECONDS = 3600;
+/** The best viewable rendition first (asset-proxy-doc, play without a variant type). */
+export const VIEWABLE_ORDER: readonly VariantType[] = ["proxy_lowres", "proxy_highres", "master", "initial", "watermarked", "untyped"];
+
+/** Types a browser would render as an active document: never served inline from our origin. */
+const ACTIVE_CONTENT = /html|xml|svg|javascript|ecmascript|x-shockwave-flash|text\/cache-manifest/i;
+
+/**
+ * An AppError for the two statuses the shared code map has no entry for (411 Length Required, 416 Range Not
+ * Satisfiable); the API's onError answers it in the one error shape, with its headers (`Content-Range`).
+ */
+class ContentError extends AppError {
+  constructor(status: 411 | 416, message: string, headers: Record<string, string> = {}) {
+    super("BAD_REQUEST", message, headers);
+    (this as { status: ContentfulStatusCode }).status = status;
+  }
+}
+
+/**
+ * The one place that turns a storage id into a backend. The default storage is the R2 binding; external S3
+ * storages plug in here (until then they answer 409, before any byte moves).
+ */
+export async function backendFor(rc: RequestContext, storageId: string): Promise<StorageBackend> {
+  if (storageId === DEFAULT_STORAGE_ID) return r2Backend(rc.env.MEDIA);
+  throw new AppError("CONFLICT", ru.assets.storageUnsupported);
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The signed query (`u`, `exp`, `sig`) of a link; anything missing fails verification (403). */
+export interface SignedParams {
+  u?: string;
+  exp?: string;
+  sig?: string;
+}
+
+/**
+ * The user a signed link was issued to, re-checked now: the signature must be valid for this purpose and object
+ * and unexpired, and the user must still exist and be enabled. Any failure is the same 403.
+ */
+async function linkActor(rc: RequestContext, purpose: SignedPurpose, id: string, params: SignedParams): Promise<Actor> {
+  const userId = await verifyLink(rc.config.JWT_SECRET, purpose, id, params);
+  const user = userId ? await findUserById(rc.db, userId) : undefined;
+  if (!user || !user.enabled) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
+}
+
+async function signedQuery(rc: RequestContext, purpose: SignedPurpose, id: string, userId: string, ttlSeconds: number) {
+  const exp = nowSeconds() + ttlSeconds;
+  const params = new URLSearchParams(await signLink(rc.config.JWT_SECRET, { purpose, id, userId, exp }));
+  return { params, expire: new Date(exp * 1000).toISOString() };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Upload: create-version → PUT → commit
+
+export interface CreateVersionInput {
+  to_group?: string | null;
+  variant_type?: VariantType;
+  file_name: string;
+  mime_type: string;
+  /** bytes the PUT will send */
+  size: number;
+  /** variant name; the file name by default */
+  name?: string;
+}
+
+/** Where and how to send the bytes of a new version. */
+export interface UploadInfo {
+  variant_id: string;
+  /** root-relative unless the caller resolves it against its origin */
+  upload_url: string;
+  method: "PUT";
+  expire: string;
+  /** the PUT must send exactly this many bytes */
+  max_size: number;
+  headers: { "content-type": string };
+}
+
+/** SPEC §3 Worker upload-complete. */
+export interface UploadComplete {
+  asset_id: string;
+  asset_version: number;
+  asset_variant_id: string;
+  storage_id: string;
+  storage_path: string;
+  mime_type: string;
+  checksum: string;
+  checksum_alg: "sha256";
+  file_name: string;
+  file_size: number;
+}
+
+function formatOf(fileName: string): string | null {
+  return /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase() ?? null;
+}
+
+/**
+ * Starts a new version of an asset: a PENDING variant (invisible everywhere) and a signed PUT link valid for an
+ * hour. The version exists only once the PUT has stored every byte (`receiveUpload`). Files above 95 MiB answer 413.
+ * @example const info = await createVersionUpload(rc, actor, assetId, { file_name: "clip.mp4", mime_type: "video/mp4", size: 1024 })
+ */
+export async function createVersionUpload(rc: RequestContext, actor: Actor, assetId: string, input: CreateVersionInput): Promise<UploadInfo> {
+  if (input.size > MAX_SINGLE_UPLOAD_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", ru.assets.tooLarge(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
+  const asset = await requireAsset(rc, actor, assetId, "create");
+  if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
+  const storageId = asset.defaultStorage ?? DEFAULT_STORAGE_ID;
+  await backendFor(rc, storageId);
+  const now = Date.now();
+  const variantId = newId(now);
+  await insertVariantStatement(rc.db, {
+    id: variantId,
+    assetId,
+    versionId: null,
+    variantType: input.variant_type ?? "initial",
+    status: "pending",
+    name: input.name ?? input.file_name,
+    mimeType: input.mime_type,
+    format: formatOf(input.file_name),
+    fileName: input.file_name,
+    contentSize: input.size,
+    storageId,
+    storageKey: `assets/${assetId}/${variantId}`,
+    toGroup: input.to_group ?? null,
+    userId: actor.id,
+    ctime: now,
+  }).run();
+  const { params, expire } = await signedQuery(rc, "upload", variantId, actor.id, UPLOAD_LINK_TTL_SECONDS);
+  return {
+    variant_id: variantId,
+    upload_url: `/api/asset/content/upload/${variantId}?${params}`,
+    method: "PUT",
+    expire,
+    max_size: input.size,
+    headers: { "content-type": input.mime_type },
+  };
+}
+
+/**
+ * A pass-through stream that feeds every chunk to a SHA-256 DigestStream and counts bytes. Unlike `tee()`, it keeps
+ * the storage write's backpressure, so memory stays flat whatever the file size.
+ */
+function hashingStream() {
+  // workerd's crypto.DigestStream (the DOM lib's Crypto type, also in scope, does not declare it).
+  const { DigestStream: Digest } = crypto as unknown as { DigestStream: typeof DigestStream };
+  const digest = new Digest("SHA-256");
+  const writer = digest.getWriter();
+  let bytes = 0;
+  const stream = new TransformStream<Uint8Array, Uint8Array>({
+    async transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      await writer.write(chunk);
+      controller.enqueue(chunk);
+    },
+    async flush() {
+      await writer.close();
+    },
+  });
+  return { stream, bytes: () => bytes, sha256: async () => toHex(new Uint8Array(await digest.digest)) };
+}
+
+/**
+ * Receives the bytes of a pending variant (PUT with a signed upload link, no bearer). The link is re-checked against
+ * the user's current state and rights; Content-Length must be present (411) and equal the declared size (400). The
+ * body streams to storage under the variant's key while SHA-256 is computed on the fly; a short, long or failed
+ * body deletes the object and changes nothing. Then ONE batch commits: the next version number, the variant ready,
+ * the asset's latest version and mtime, its memberships' size and mtime, and the `to_group` membership.
+ */
+export async function receiveUpload(
+  rc: RequestContext,
+  variantId: string,
+  link: SignedParams,
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+): Promise<UploadComplete> {
+  const actor = await linkActor(rc, "upload", variantId, link);
+  const variant = await findVariant(rc.db, variantId);
+  if (!variant) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  // Only the user who started the upload may finish it (the server never signs anyone else's link for it).
+  if (variant.userId !== actor.id) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  if (variant.status !== "pending") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  const asset = await requireAsset(rc, actor, variant.assetId, "create");
+  if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
+
+  if (upload.contentLength === undefined) throw new ContentError(411, ru.assets.lengthRequired);
+  const declared = variant.contentSize;
+  const length = /^\d{1,16}$/.test(upload.contentLength.trim()) ? Number(upload.contentLength.trim()) : Number.NaN;
+  if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
+  if (!upload.body) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
+
+  const backend = await backendFor(rc, variant.storageId);
+  const hashing = hashingStream();
+  let stored: { size: number };
+  try {
+    stored = await backend.put(variant.storageKey, upload.body.pipeThrough(hashing.stream), { contentType: variant.mimeType, size: declared });
+  } catch (error) {
+    // A body shorter or longer than declared fails the fixed-length write; so does a client that went away.
+    await backend.delete([variant.storageKey]).catch(() => undefined);
+    if (hashing.bytes() !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, hashing.bytes()));
+    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "upload write failed", error: String(error) }));
+    throw new AppError("SERVICE_UNAVAILABLE", ru.assets.uploadFailed);
+  }
+  if (stored.size !== declared || hashing.bytes() !== declared) {
+    await backend.delete([variant.storageKey]);
+    throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
+  }
+  const sha256 = await hashing.sha256();
+
+  const now = Date.now();
+  const versionId = newId(now);
+  const [inserted] = await runBatch(
+    rc.db,
+    commitUploadStatements(rc.db, {
+      versionId,
+      assetId: asset.id,
+      variantId,
+      userId: actor.id,
+      sha256,
+      size: declared,
+      toGroup: variant.toGroup,
+      sortName: sortKeyOf(asset.name),
+      now,
+    }),
+  );
+  if (changesOf(inserted) === 0) {
+    // Lost a race: another PUT committed this variant (its bytes are under the same key: leave them), or the
+    // variant was dropped or the asset trashed meanwhile (nothing references the object: delete it).
+    const current = await findVariant(rc.db, variantId);
+    if (current?.status === "ready") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+    await backend.delete([variant.storageKey]);
+    throw new AppError("NOT_FOUND", current ? ru.assets.notFound : ru.assets.variantNotFound);
+  }
+  const committed = await findReadyVariant(rc.db, variantId);
+  return {
+    asset_id: asset.id,
+    asset_version: committed?.version ?? 0,
+    asset_variant_id: variantId,
+    storage_id: variant.storageId,
+    storage_path: variant.storageKey,
+    mime_type: variant.mimeType,
+    checksum: sha256,
+    checksum_alg: "sha256",
+    file_name: variant.fileName,
+    file_size: declared,
+  };
+}
+
+/**
+ * Drops the asset's pending variants whose upload links have expired, with any object a failed upload left
+ * behind. Answers how many were dropped.
+ */
+export async function dropEmptyVersions(rc: RequestContext, actor: Actor, assetId: string): Promise<{ dropped: number }> {
+  await requireAsset(rc, actor, assetId, "update");
+  const stale = await selectStalePending(rc.db, assetId, Date.now() - UPLOAD_LINK_TTL_SECONDS * 1000);
+  if (stale.length === 0) return { dropped: 0 };
+  const [deleted] = await runBatch(rc.db, [deletePendingVariantsStatement(rc.db, stale.map((v) => v.id))]);
+  await deleteUnreferencedObjects(rc, stale);
+  return { dropped: changesOf(deleted) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serving bytes
+
+/** Who asks for bytes: a signed-in actor (bearer), or a signed link of a purpose. */
+export type ContentCredential = { actor: Actor } | { link: SignedParams; purpose: "download" | "play" };
+
+/** The request headers that shape a content answer, and the disposition wanted. */
+export interface ContentRequest {
+  range?: string | null;
+  ifNoneMatch?: string | null;
+  ifRange?: string | null;
+  disposition?: "attachment" | "inline";
+}
+
+/** A version in a download path: a number, or the latest. */
+export type VersionSelector = number | "latest";
+
+/**
+ * Streams a ready variant: 200 or 206 (one byte range), 304 for a matching If-None-Match, 416 for a malformed or
+ * unsatisfiable Range. Bodies stream straight from storage (never buffered). User content is served with
+ * `nosniff` and a sandboxing CSP, and active types (HTML, SVG, XML …) are always attachments, so a file can never run
+ * script on our origin.
+ */
+async function serve(rc: RequestContext, row: ReadyVariant, req: ContentRequest): Promise<Response> {
+  const v = row.variant;
+  const size = v.contentSize;
+  const etag = `"${v.sha256 ?? v.id}"`;
+  const lastModified = row.versionCtime;
+  const inline = req.disposition === "inline" && !ACTIVE_CONTENT.test(v.mimeType);
+  const headers = new Headers({
+    ETag: etag,
+    "Last-Modified": new Date(lastModified).toUTCString(),
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "private, no-cache",
+    "Content-Disposition": contentDisposition(v.fileName, inline ? "inline" : "attachment"),
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox",
+    "Referrer-Policy": "no-referrer",
+  });
+  if (ifNoneMatch(req.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+
+  let range = parseRange(req.range, size);
+  if (range.kind === "unsatisfiable") {
+    throw new ContentError(416, ru.assets.rangeNotSatisfiable, { "Content-Range": unsatisfiedRange(size), "Accept-Ranges": "bytes" });
+  }
+  if (range.kind === "range" && !ifRangeAllows(req.ifRange, etag, lastModified)) range = { kind: "none" };
+
+  const backend = await backendFor(rc, v.storageId);
+  const object = await backend.get(v.storageKey, range.kind === "range" ? { offset: range.offset, length: range.length } : undefined);
+  if (!object?.body) {
+    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "variant bytes missing", variant: v.id }));
+    throw new AppError("NOT_FOUND", ru.assets.contentMissing);
+  }
+  headers.set("Content-Type", v.mimeType);
+  if (range.kind === "range") {
+    headers.set("Content-Range", contentRange(range.offset, range.end, size));
+    headers.set("Content-Length", String(range.length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(size));
+  return new Response(object.body, { status: 200, headers });
+}
+
+/** Checks a link credential for a resolved variant: valid signature for its id, enabled user, download right. */
+async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, variantId: string, asset: AssetRow) {
+  const actor = await linkActor(rc, purpose, variantId, link);
+  if (!can(actor, { ownerId: asset.ownerId }, "download")) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+}
+
+function isVariantType(value: string): value is VariantType {
+  return (VARIANT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * `GET /content/download/{id}/{version}/{variant}`: `variant` is a variant type (the newest ready variant of that
+ * type in the version) or a variant id. Bearer callers need download on the asset (404 when they cannot read it);
+ * a signed download link must be for the resolved variant (403 otherwise).
+ */
+export async function downloadAssetContent(
+  rc: RequestContext,
+  credential: ContentCredential,
+  assetId: string,
+  version: VersionSelector,
+  selector: string,
+  req: ContentRequest,
+): Promise<Response> {
+  let asset: AssetRow | undefined;
+  if ("actor" in credential) asset = await requireAsset(rc, credential.actor, assetId, "download");
+  else {
+    asset = await findAsset(rc.db, assetId);
+    if (asset?.deletedAt != null) asset = undefined;
+  }
+  const number = version === "latest" ? (asset?.latestVersion ?? 0) : version;
+  let row: ReadyVariant | undefined;
+  if (asset && number > 0) {
+    if (isVariantType(selector)) row = await findReadyVariantOfType(rc.db, assetId, number, selector);
+    else {
+      row = await findReadyVariant(rc.db, selector);
+      if (row && (row.variant.assetId !== assetId || row.version !== number)) row = undefined;
+    }
+  }
+  if ("link" in credential) {
+    if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+    await requireLinkAccess(rc, credential.link, credential.purpose, row.variant.id, asset);
+  }
+  if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  return serve(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+}
+
+/**
+ * `GET /content/download-variant/{variantId}` (bearer or signed download link) and `GET /content/stream/{variantId}`
+ * (signed play link; inline unless `disposition` says attachment).
+ */
+export async function variantContent(rc: RequestContext, credential: ContentCredential, variantId: string, req: ContentRequest): Promise<Response> {
+  if ("actor" in credential) {
+    const { row } = await requireReadyVariant(rc, credential.actor, variantId, "download");
+    return serve(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+  }
+  const row = await findReadyVariant(rc.db, variantId);
+  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  await requireLinkAccess(rc, credential.link, credential.purpose, variantId, asset);
+  const fallback = credential.purpose === "play" ? "inline" : "attachment";
+  return serve(rc, row, { ...req, disposition: req.disposition ?? fallback });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Signed links
+
+/** SPEC §3 Play result. */
+export interface PlayResult {
+  /** root-relative unless the caller resolves it against its origin */
+  link: string;
+  expire: string;
+  range: true;
+}
+
+async function signPlay(rc: RequestContext, actor: Actor, variantId: string, disposition?: "attachment" | "inline"): Promise<PlayResult> {
+  const { params, expire } = await signedQuery(rc, "play", variantId, actor.id, PLAY_LINK_TTL_SECONDS);
+  if (disposition === "attachment") params.set("disposition", "attachment");
+  return { link: `/api/asset/content/stream/${variantId}?${params}`, expire, range: true };
+}
+
+/**
+ * A signed, expiring link (6 hours) to a variant's bytes for players (`<video src>`, seeking with Range) or, with
+ * `disposition: "attachment"`, for download buttons. Needs download on the asset.
+ * @example const { link } = await playLink(rc, actor, variantId) // "/api/asset/content/stream/…?u=…&exp=…&sig=…"
+ */
+export async function playLink(rc: RequestContext, actor: Actor, variantId: string, disposition?: "attachment" | "inline"): Promise<PlayResult> {
+  await requireReadyVariant(rc, actor, variantId, "download");
+  return signPlay(rc, actor, variantId, disposition);
+}
+
+/** A signed download link (1 hour) to `GET /content/download-variant/{variantId}`. Needs download on the asset. */
+export async function downloadLink(rc: RequestContext, actor: Actor, variantId: string): Promise<{ link: string; expire: string }> {
+  await requireReadyVariant(rc, actor, variantId, "download");
+  const { params, expire } = await signedQuery(rc, "download", variantId, actor.id, DOWNLOAD_LINK_TTL_SECONDS);
+  return { link: `/api/asset/content/download-variant/${variantId}?${params}`, expire };
+}
+
+/** The variant to show of one version: of the type asked for, else the most viewable one. */
+async function pickVariant(rc: RequestContext, asset: AssetRow, version: VersionSelector | undefined, type: VariantType | undefined) {
+  const number = version === undefined || version === "latest" ? asset.latestVersion : version;
+  if (number === 0) throw new AppError("NOT_FOUND", ru.assets.noContent);
+  const rows = await selectReadyVariants(rc.db, asset.id, number);
+  if (rows.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  const pick = type
+    ? rows.find((r) => r.variant.variantType === type)
+    : VIEWABLE_ORDER.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);
+  if (!pick) throw new AppError("NOT_FOUND", type ? ru.assets.variantNotFound : ru.assets.noViewable);
+  return pick;
+}
+
+/** `POST /content/play/{id}`: a play link to a version (latest by default) and variant type (most viewable by default). */
+export async function playAsset(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  opts: { version?: VersionSelector; variant_type?: VariantType; disposition?: "attachment" | "inline" } = {},
+): Promise<PlayResult> {
+  const asset = await requireAsset(rc, actor, assetId, "download");
+  const pick = await pickVariant(rc, asset, opts.version, opts.variant_type);
+  return signPlay(rc, actor, pick.variant.id, opts.disposition);
+}
+
+export interface ProxyDoc {
+  variant_id: string;
+  mime_type: string;
+  variant_type: VariantType;
+  link: string;
+  expire: string;
+}
+
+/** The best viewable rendition of a version (proxy_lowres, proxy_highres, master, initial …) with a play link. */
+export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<ProxyDoc> {
+  const asset = await requireAsset(rc, actor, assetId, "download");
+  const pick = await pickVariant(rc, asset, version, undefined);
+  const { link, expire } = await signPlay(rc, actor, pick.variant.id);
+  return { variant_id: pick.variant.id, mime_type: pick.variant.mimeType, variant_type: pick.variant.variantType, link, expire };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deleting bytes
+
+/**
+ * Deletes the objects of these (storage, key) pairs that no variant references any more. Copies share objects
+ * (copy-on-write), so this check is what keeps a purge of one asset from destroying another's bytes.
+ */
+export async function deleteUnreferencedObjects(rc: RequestContext, objects: readonly { storageId: string; storageKey: string }[]): Promise<number> {
+  const byStorage = new Map<string, string[]>();
+  for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
+  let deleted = 0;
+  for (const [storageId, keys] of byStorage) {
+    const orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)]);
+    if (orphans.length === 0) continue;
+    await (await backendFor(rc, storageId)).delete(orphans);
+    deleted += orphans.length;
+  }
+  return deleted;
+}
+
+/**
+ * Deletes assets for good (rows in one batch: assets, versions, variants, memberships, tags), then the storage
+ * objects no remaining variant references. For the purge of trashed assets (a trashed asset cannot be copied, so no
+ * new reference to its objects can appear meanwhile). Previews are the preview capability's to purge.
+ */
+export async function purgeAssets(rc: RequestContext, assetIds: readonly string[]): Promise<{ assets: number; objects: number }> {
+  let assets = 0;
+  let objects = 0;
+  for (let i = 0; i < assetIds.length; i += 500) {
+    const ids = assetIds.slice(i, i + 500);
+    const stored = await selectAssetObjects(rc.db, ids);
+    const results = await runBatch(rc.db, purgeAssetsStatements(rc.db, ids));
+    assets += changesOf(results[results.length - 1]);
+    objects += await deleteUnreferencedObjects(rc, stored);
+  }
+  return { assets, objects };
+}
