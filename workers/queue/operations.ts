@@ -2,6 +2,7 @@ import { and, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens } from "../db/schema";
+import { runPurgeGroup } from "../services/group.service";
 import type { TaskMessage } from "./messages";
 
 const DAY_MS = 86_400_000;
@@ -23,5 +24,7 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       ]);
       return `removed ${sessions.meta.changes} dead refresh tokens and ${tokens.meta.changes} one-time tokens`;
     }
+    case "purge-group":
+      return runPurgeGroup(env, message);
   }
 }

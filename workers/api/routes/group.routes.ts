@@ -1,4 +1,585 @@
-import { createRouter } from "../router";
+import { createRoute, z } from "@hono/zod-openapi";
+import { MEMBER_TYPES } from "../../db/schema";
+import {
+  createGroup,
+  deleteMembers,
+  entityByPath,
+  getGroup,
+  getSubtree,
+  groupSizes,
+  groupStorage,
+  insertMembers,
+  listAclRoots,
+  listDirectory,
+  listGroupsWithUsers,
+  listMembers,
+  listPreviews,
+  listRoots,
+  listTrash,
+  moveMembers,
+  purgeGroup,
+  restoreGroup,
+  searchGroups,
+  trashGroups,
+  updateGroup,
+} from "../../services/group.service";
+import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/group-tree";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { EntityNameSchema, IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
 
-/** SPEC §7 group calls. */
-export const groupRoutes = createRouter();
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** At most this many ids per list request. */
+const MAX_IDS = 500;
+
+const pathId = (name: string) => IdSchema.openapi({ param: { name, in: "path" } });
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const auth = { security: bearerSecurity, middleware: [requireAuth], tags: ["Groups"] };
+const iso = z.string().nullable().openapi({ description: "ISO 8601", example: "2026-11-22T10:15:00.000Z" });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payloads (shared with the browser forms)
+
+/** Group create (SPEC §3): `parent` may be the virtual root (32 `f`). */
+export const GroupCreateSchema = z
+  .object({
+    parent: IdSchema,
+    group_name: EntityNameSchema,
+    default_storage: IdSchema.nullish(),
+    default_class: IdSchema.nullish(),
+  })
+  .openapi("GroupCreate");
+
+export const GroupUpdateSchema = z
+  .object({
+    group_name: EntityNameSchema.optional(),
+    default_storage: IdSchema.nullable().optional(),
+    default_class: IdSchema.nullable().optional(),
+    tags: z.array(IdSchema).max(100).optional().openapi({ description: "tag ids; replaces the group's tags" }),
+  })
+  .openapi("GroupUpdate");
+
+export const IdListSchema = z.object({ ids: z.array(IdSchema).min(1).max(MAX_IDS) }).openapi("IdList");
+
+export const InsertMembersSchema = z
+  .object({
+    members: z
+      .array(z.object({ el_id: IdSchema, el_type: z.enum(MEMBER_TYPES) }))
+      .min(1)
+      .max(MAX_IDS),
+  })
+  .openapi("InsertMembers");
+
+export const EntityPathSchema = z
+  .object({ path: z.string().min(1).max(4096).openapi({ example: "Съёмки/2026/clip.mp4" }) })
+  .openapi("EntityPath");
+
+const SearchText = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => !CONTROL_CHARS.test(v), "текст поиска не может содержать управляющие символы");
+
+export const MembersQuerySchema = PagingQuerySchema.extend({
+  type: z.enum(LISTED_TYPES).optional().openapi({ description: "only groups or only assets" }),
+  sort: z.enum(MEMBER_SORTS).default("name"),
+  order: z.enum(SORT_ORDERS).default("asc"),
+  q: SearchText.optional().openapi({ description: "name contains, case-insensitive" }),
+  mime: z
+    .string()
+    .max(255)
+    .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*(\/[a-z0-9!#$&^_.+-]*)?$/i, "ожидается начало MIME-типа, например video/")
+    .optional()
+    .openapi({ description: "MIME prefix such as `video/`; lists assets only" }),
+  after: z.string().min(1).max(2048).optional().openapi({ description: "`X-Next-Cursor` of the previous page (key-based paging)" }),
+});
+
+export const SearchQuerySchema = PagingQuerySchema.extend({ q: SearchText });
+
+export const DeleteMembersQuerySchema = z.object({
+  ids: z
+    .string()
+    .regex(new RegExp(`^[0-9a-f]{32}(,[0-9a-f]{32}){0,${MAX_IDS - 1}}$`), "ожидаются идентификаторы через запятую")
+    .openapi({ description: "comma-separated member ids", example: "01936f0c8a4b7c3d9e2f0a1b2c3d4e5f" }),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers
+
+export const GroupSummarySchema = z
+  .object({
+    group_id: z.string(),
+    group_name: z.string(),
+    group_owner: z.string().nullable(),
+    owner_name: z.string().nullable(),
+    ctime: iso,
+    mtime: iso,
+    members: z.number().int(),
+  })
+  .openapi("GroupSummary");
+
+const PathEntrySchema = z.object({ group_id: z.string(), group_name: z.string() }).openapi("GroupPathEntry");
+
+export const GroupSchema = z
+  .object({
+    group_id: z.string(),
+    group_name: z.string(),
+    group_owner: z.string().nullable(),
+    owner_name: z.string().nullable(),
+    group_default_storage: z.string().nullable(),
+    group_default_class: z.string().nullable(),
+    group_tags: z.array(z.object({ tag_id: z.string(), tag_name: z.string() })),
+    parent: z.string().nullable(),
+    path: z.array(PathEntrySchema).openapi({ description: "from the virtual root down to this group" }),
+    ctime: iso,
+    mtime: iso,
+    deleted_at: iso,
+  })
+  .openapi("Group");
+
+const AssetMemberSchema = z.object({
+  el_id: z.string(),
+  el_type: z.literal("asset"),
+  el_info: z.object({
+    name: z.string(),
+    mimetype: z.string(),
+    ctime: iso,
+    mtime: iso,
+    ver: z.number().int(),
+    var: z.string().nullable(),
+    var_size: z.number().int().nullable(),
+    var_hash: z.string().nullable().openapi({ description: "hex SHA-256 of the main variant" }),
+    owner: z.string(),
+    owner_name: z.string().nullable(),
+    preview: z.string().nullable().openapi({ description: "root-relative thumbnail URL" }),
+  }),
+});
+
+const GroupMemberSchema = z.object({
+  el_id: z.string(),
+  el_type: z.literal("group"),
+  el_info: z.object({
+    name: z.string(),
+    ctime: iso,
+    mtime: iso,
+    owner: z.string().nullable(),
+    owner_name: z.string().nullable(),
+    groups: z.number().int(),
+    assets: z.number().int(),
+  }),
+});
+
+export const MemberSchema = z.discriminatedUnion("el_type", [GroupMemberSchema, AssetMemberSchema]).openapi("GroupMember");
+
+export interface TreeNodeShape {
+  element_id: string;
+  group_id: string | null;
+  group_name: string;
+  isRoot: boolean;
+  isOpen: boolean;
+  subGroups: TreeNodeShape[];
+}
+
+export const TreeNodeSchema: z.ZodType<TreeNodeShape> = z
+  .object({
+    element_id: z.string(),
+    group_id: z.string().nullable().openapi({ description: "the parent group" }),
+    group_name: z.string(),
+    isRoot: z.boolean(),
+    isOpen: z.boolean(),
+    get subGroups(): z.ZodArray<z.ZodType<TreeNodeShape>> {
+      return z.array(TreeNodeSchema);
+    },
+  })
+  .openapi("GroupTreeNode");
+
+export const DirectoryEntrySchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(["asset", "group"]),
+    name: z.string(),
+    ctime: iso,
+    mtime: iso,
+    atime: iso,
+    mime: z.string().nullable(),
+    size: z.number().int().nullable(),
+    ver: z.number().int().nullable(),
+    var: z.string().nullable(),
+    var_hash: z.string().nullable(),
+  })
+  .openapi("DirectoryEntry");
+
+const TrashedGroupSchema = z
+  .object({ group_id: z.string(), group_name: z.string(), parent: z.string(), group_owner: z.string().nullable(), deleted_at: z.string() })
+  .openapi("TrashedGroup");
+
+const FoundGroupSchema = z
+  .object({
+    group_id: z.string(),
+    group_name: z.string(),
+    group_owner: z.string().nullable(),
+    owner_name: z.string().nullable(),
+    parent: z.string().nullable(),
+    path: z.array(PathEntrySchema),
+    ctime: iso,
+    mtime: iso,
+  })
+  .openapi("FoundGroup");
+
+const PreviewListSchema = z
+  .object({
+    base_url: z.string().openapi({ description: "origin the root-relative references resolve against" }),
+    list: z.array(z.object({ el_id: z.string(), preview: z.string().nullable() })),
+  })
+  .openapi("PreviewList");
+
+const MoveParamsSchema = z.object({ from: pathId("from"), to: pathId("to") });
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** SPEC §7 group calls, plus restore and trash. */
+export const groupRoutes = createRouter()
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/roots",
+      summary: "Top-level groups the caller sees",
+      request: { query: PagingQuerySchema },
+      responses: { 200: json(z.array(GroupSummarySchema), "Groups by name"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await listRoots(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/acl-roots",
+      summary: "The highest groups the caller holds rights on whose parent it does not",
+      request: { query: PagingQuerySchema },
+      responses: { 200: json(z.array(GroupSummarySchema), "Groups by name"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await listAclRoots(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/members/{id}",
+      summary: "One page of a group's members (groups first, then assets)",
+      description:
+        "Without `after`, `skip`/`take` page by offset. With `after` (the previous page's `X-Next-Cursor` header) the page continues from that member by key: constant cost however deep. A page shorter than `take` is the last one.",
+      request: { params: IdParamsSchema, query: MembersQuerySchema },
+      responses: {
+        200: {
+          ...json(z.array(MemberSchema), "Members"),
+          headers: z.object({
+            "X-Next-Cursor": z.string().optional().openapi({ description: "cursor of the next page; set when the page is full" }),
+          }),
+        },
+        ...errorResponses(400, 401, 404),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const page = await listMembers(c.var.rc, c.var.actor, id, c.req.valid("query"));
+      if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
+      return c.json(page.items, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/subtree/{id}",
+      summary: "The group and all its live sub-groups as a tree",
+      request: { params: IdParamsSchema },
+      responses: { 200: json(TreeNodeSchema, "Tree"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await getSubtree(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/get/{id}",
+      summary: "A group with its tags and path",
+      request: { params: IdParamsSchema },
+      responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await getGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/create",
+      summary: "Create a group",
+      description: "A live sibling group with the same name (case-insensitive) is a conflict.",
+      request: { body: { required: true, content: { "application/json": { schema: GroupCreateSchema } } } },
+      responses: { 200: json(z.object({ group_id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => c.json(await createGroup(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "patch",
+      path: "/update/{id}",
+      summary: "Rename a group, change its defaults or replace its tags",
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: GroupUpdateSchema } } } },
+      responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => c.json(await updateGroup(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "delete",
+      path: "/delete/{id}",
+      summary: "Move a group with its sub-groups to the trash",
+      request: { params: IdParamsSchema },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404) },
+    }),
+    async (c) => {
+      await trashGroups(c.var.rc, c.var.actor, [c.req.valid("param").id]);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/delete-list",
+      summary: "Move several groups to the trash (all or none)",
+      request: { body: { required: true, content: { "application/json": { schema: IdListSchema } } } },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) => {
+      await trashGroups(c.var.rc, c.var.actor, c.req.valid("json").ids);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/restore/{id}",
+      summary: "Restore a trashed group (within 30 days)",
+      request: { params: IdParamsSchema },
+      responses: { 200: json(GroupSchema, "Restored group"), ...errorResponses(400, 401, 403, 404, 409) },
+    }),
+    async (c) => c.json(await restoreGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/trash",
+      summary: "The caller's trashed groups, newest first",
+      request: { query: PagingQuerySchema },
+      responses: { 200: json(z.array(TrashedGroupSchema), "Trashed groups"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await listTrash(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "delete",
+      path: "/purge/{id}",
+      summary: "Delete a group, its sub-groups and the assets only they list, for good (in the background)",
+      request: { params: IdParamsSchema },
+      responses: {
+        202: json(z.object({ group_id: z.string(), queued: z.literal(true) }), "Queued"),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    }),
+    async (c) => c.json(await purgeGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 202),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/insert-members/{id}",
+      summary: "List assets (or, for administrators, users) in a group",
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: InsertMembersSchema } } } },
+      responses: { 204: { description: "Inserted" }, ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => {
+      await insertMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").members);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/insert-member-return-where/{id}",
+      summary: "Insert members and answer where each is listed",
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: InsertMembersSchema } } } },
+      responses: {
+        200: json(z.array(z.object({ el_id: z.string(), group_id: z.string() })), "Memberships"),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
+      },
+    }),
+    async (c) => c.json(await insertMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").members), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/insert-members-return-group/{id}",
+      summary: "Insert members and answer the group",
+      request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: InsertMembersSchema } } } },
+      responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await insertMembers(c.var.rc, c.var.actor, id, c.req.valid("json").members);
+      return c.json(await getGroup(c.var.rc, c.var.actor, id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "delete",
+      path: "/delete-members/{id}",
+      summary: "Remove asset or user memberships from a group",
+      request: { params: IdParamsSchema, query: DeleteMembersQuerySchema },
+      responses: { 204: { description: "Removed" }, ...errorResponses(400, 401, 403, 404) },
+    }),
+    async (c) => {
+      await deleteMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").ids.split(","));
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/preview-list/{id}",
+      summary: "Thumbnail references of one page of a group's assets",
+      request: { params: IdParamsSchema, query: PagingQuerySchema },
+      responses: { 200: json(PreviewListSchema, "Preview list"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) =>
+      c.json(await listPreviews(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"), new URL(c.req.url).origin), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/search",
+      summary: "Groups whose name contains the text, with their paths",
+      request: { query: SearchQuerySchema },
+      responses: { 200: json(z.array(FoundGroupSchema), "Groups by name"), ...errorResponses(400, 401) },
+    }),
+    async (c) => {
+      const { q, ...paging } = c.req.valid("query");
+      return c.json(await searchGroups(c.var.rc, c.var.actor, q, paging), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/move-member/{member}/{from}/{to}",
+      summary: "Move one member (asset, user or group with its subtree) to another group",
+      request: { params: MoveParamsSchema.extend({ member: pathId("member") }) },
+      responses: { 204: { description: "Moved" }, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { member, from, to } = c.req.valid("param");
+      await moveMembers(c.var.rc, c.var.actor, from, to, [member]);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/move-members/{from}/{to}",
+      summary: "Move several members to another group (all or none)",
+      request: { params: MoveParamsSchema, body: { required: true, content: { "application/json": { schema: IdListSchema } } } },
+      responses: { 204: { description: "Moved" }, ...errorResponses(400, 401, 403, 404, 409, 415) },
+    }),
+    async (c) => {
+      const { from, to } = c.req.valid("param");
+      await moveMembers(c.var.rc, c.var.actor, from, to, c.req.valid("json").ids);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/entity-by-path/{root}",
+      summary: "Resolve a path of names below a group",
+      request: {
+        params: z.object({ root: pathId("root") }),
+        body: { required: true, content: { "application/json": { schema: EntityPathSchema } } },
+      },
+      responses: {
+        200: json(z.object({ el_id: z.string(), el_type: z.enum(["asset", "group"]) }), "The entity"),
+        ...errorResponses(400, 401, 404, 415),
+      },
+    }),
+    async (c) => c.json(await entityByPath(c.var.rc, c.var.actor, c.req.valid("param").root, c.req.valid("json").path), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/dir/{id}",
+      summary: "A group as directory entries (groups, then assets, by name)",
+      request: { params: IdParamsSchema, query: PagingQuerySchema },
+      responses: { 200: json(z.array(DirectoryEntrySchema), "Entries"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await listDirectory(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "post",
+      path: "/group-size",
+      summary: "Bytes, assets and sub-groups of each group's subtree",
+      request: {
+        body: { required: true, content: { "application/json": { schema: z.object({ ids: z.array(IdSchema).min(1).max(100) }) } } },
+      },
+      responses: {
+        200: json(
+          z.array(z.object({ group_id: z.string(), bytes: z.number().int(), assets: z.number().int(), groups: z.number().int() })),
+          "Sizes",
+        ),
+        ...errorResponses(400, 401, 404, 415),
+      },
+    }),
+    async (c) => c.json(await groupSizes(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/groups-with-users",
+      summary: "Groups that have users as members (administrators)",
+      request: { query: PagingQuerySchema },
+      responses: {
+        200: json(z.array(z.object({ group_id: z.string(), group_name: z.string(), users: z.number().int() })), "Groups"),
+        ...errorResponses(400, 401, 403),
+      },
+    }),
+    async (c) => c.json(await listGroupsWithUsers(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      ...auth,
+      method: "get",
+      path: "/storage/{id}",
+      summary: "Where new uploads into the group go: its storage, the nearest ancestor's, or the default",
+      request: { params: IdParamsSchema },
+      responses: { 200: json(z.object({ storage_id: z.string(), storage_name: z.string() }), "Storage"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await groupStorage(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  );

@@ -1,0 +1,280 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { closureOf, sortKeyOf } from "../../workers/services/group-tree";
+import { call, signIn, signInAdmin, type Session, type TestUser } from "./factories";
+
+/** Id of the default storage row (the R2 binding MEDIA). */
+export const DEFAULT_STORAGE = "0".repeat(32);
+export { ROOT_GROUP_ID };
+
+let adminSession: Promise<Session & { id: string }> | undefined;
+
+/** The bootstrapped administrator, signed in once per test file. */
+export function admin(): Promise<Session & { id: string }> {
+  adminSession ??= signInAdmin().then(async (s) => {
+    const me = (await (await call("/api/auth/whoami", { bearer: s.bearer })).json()) as { id: string };
+    return { ...s, id: me.id };
+  });
+  return adminSession;
+}
+
+export type Caller = { bearer: string; id: string };
+
+/** A fresh ordinary user, signed in. */
+export function ordinaryUser(name?: string): Promise<TestUser & Session> {
+  return signIn(name ? { name } : {});
+}
+
+/** Creates a group through the API and returns its id (fails the test unless the answer is 200). */
+export async function createGroup(who: Caller, name: string, parent = ROOT_GROUP_ID, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call("/api/group/create", { method: "POST", bearer: who.bearer, json: { parent, group_name: name, ...extra } });
+  const body = (await res.json()) as { group_id: string };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.group_id;
+}
+
+/** A unique name for a top-level group (tests in one file share the database). */
+export function uniqueName(prefix = "Папка"): string {
+  return `${prefix} ${newId().slice(-10)}`;
+}
+
+export interface AssetSpec {
+  ownerId: string;
+  name?: string;
+  mime?: string;
+  /** groups the asset is listed in */
+  groups?: string[];
+  /** size of the main variant; no version is created when null */
+  size?: number | null;
+  variantType?: "master" | "initial" | "untyped" | "proxy_lowres";
+  /** also adds an 'initial' variant next to a 'master' one */
+  withInitial?: boolean;
+  preview?: boolean;
+  mtime?: number;
+  /** storage key of the main variant (shared keys test the purge) */
+  storageKey?: string;
+  /** bytes written to R2 under the storage keys */
+  putBytes?: boolean;
+}
+
+export interface CreatedAsset {
+  id: string;
+  name: string;
+  versionId: string | null;
+  variantId: string | null;
+  initialVariantId: string | null;
+  storageKeys: string[];
+  previewKey: string | null;
+  sha256: string | null;
+}
+
+/**
+ * Inserts an asset straight into D1 (the asset API is another capability): row, version 1 with a ready main
+ * variant, optional preview, and membership rows with the sort keys the group calls keep.
+ */
+export async function insertAsset(spec: AssetSpec): Promise<CreatedAsset> {
+  const now = spec.mtime ?? Date.now();
+  const id = newId();
+  const name = spec.name ?? `clip-${id.slice(-8)}.mp4`;
+  const mime = spec.mime ?? "video/mp4";
+  const size = spec.size === undefined ? 1000 : spec.size;
+  const statements: D1PreparedStatement[] = [];
+  let versionId: string | null = null;
+  let variantId: string | null = null;
+  let initialVariantId: string | null = null;
+  let previewKey: string | null = null;
+  const sha256 = size == null ? null : "ab".repeat(32);
+  const storageKeys: string[] = [];
+  statements.push(
+    env.DB.prepare(
+      "INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).bind(id, name, mime, spec.ownerId, spec.ownerId, size == null ? 0 : 1, now, now, now),
+  );
+  if (size != null) {
+    versionId = newId();
+    variantId = newId();
+    const key = spec.storageKey ?? `assets/${id}/${variantId}`;
+    storageKeys.push(key);
+    statements.push(
+      env.DB.prepare("INSERT INTO asset_versions (id, asset_id, version, user_id, ctime) VALUES (?, ?, 1, ?, ?)").bind(
+        versionId,
+        id,
+        spec.ownerId,
+        now,
+      ),
+      env.DB.prepare(
+        `INSERT INTO variants (id, asset_id, version_id, variant_type, status, name, mime_type, file_name, content_size, sha256, storage_id, storage_key, user_id, ctime)
+         VALUES (?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).bind(
+        variantId,
+        id,
+        versionId,
+        spec.variantType ?? "master",
+        name,
+        mime,
+        name,
+        size,
+        sha256,
+        DEFAULT_STORAGE,
+        key,
+        spec.ownerId,
+        now,
+      ),
+    );
+    if (spec.withInitial) {
+      initialVariantId = newId();
+      const initialKey = `assets/${id}/${initialVariantId}`;
+      storageKeys.push(initialKey);
+      statements.push(
+        env.DB.prepare(
+          `INSERT INTO variants (id, asset_id, version_id, variant_type, status, name, mime_type, file_name, content_size, sha256, storage_id, storage_key, user_id, ctime)
+           VALUES (?, ?, ?, 'initial', 'ready', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).bind(
+          initialVariantId,
+          id,
+          versionId,
+          name,
+          mime,
+          name,
+          size + 1,
+          "cd".repeat(32),
+          DEFAULT_STORAGE,
+          initialKey,
+          spec.ownerId,
+          now,
+        ),
+      );
+    }
+    if (spec.preview) {
+      previewKey = `previews/${id}/thumb`;
+      statements.push(
+        env.DB.prepare(
+          "INSERT INTO previews (id, asset_id, version_id, size, mime_type, content_size, storage_key, ctime) VALUES (?, ?, ?, 'thumb', 'image/jpeg', 10, ?, ?)",
+        ).bind(newId(), id, versionId, previewKey, now),
+      );
+    }
+  }
+  for (const groupId of spec.groups ?? []) {
+    statements.push(
+      env.DB.prepare(
+        "INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES (?, ?, 'asset', ?, ?, ?, ?)",
+      ).bind(groupId, id, now, sortKeyOf(name), now, size ?? 0),
+    );
+  }
+  await env.DB.batch(statements);
+  if (spec.putBytes) {
+    for (const key of [...storageKeys, ...(previewKey ? [previewKey] : [])]) await env.MEDIA.put(key, "bytes");
+  }
+  return { id, name, versionId, variantId, initialVariantId, storageKeys, previewKey, sha256 };
+}
+
+/** Inserts a tag row and returns its id. */
+export async function insertTag(name = `тег-${newId().slice(-8)}`): Promise<string> {
+  const id = newId();
+  await env.DB.prepare("INSERT INTO tags (id, name, ctime) VALUES (?, ?, ?)").bind(id, name, Date.now()).run();
+  return id;
+}
+
+/** Inserts a storage row (an external bucket) and returns its id. */
+export async function insertStorage(name = `S3 ${newId().slice(-6)}`): Promise<string> {
+  const id = newId();
+  await env.DB.prepare("INSERT INTO storages (id, name, kind, url, bucket, ctime, mtime) VALUES (?, ?, 's3', 'https://s3.test', 'b', 0, 0)")
+    .bind(id, name)
+    .run();
+  return id;
+}
+
+/** Inserts an asset class row and returns its id. */
+export async function insertAssetClass(name = `Класс ${newId().slice(-6)}`): Promise<string> {
+  const id = newId();
+  await env.DB.prepare("INSERT INTO asset_classes (id, name, ctime, mtime) VALUES (?, ?, 0, 0)").bind(id, name).run();
+  return id;
+}
+
+async function rows(query: string): Promise<unknown[]> {
+  return (await env.DB.prepare(query).all()).results;
+}
+
+/**
+ * Everything the group calls can change, for "nothing changed" assertions in security and error cases.
+ * @example const before = await librarySnapshot(); …; expect(await librarySnapshot()).toEqual(before)
+ */
+export async function librarySnapshot() {
+  return {
+    groups: await rows("SELECT * FROM groups ORDER BY id"),
+    closure: await rows("SELECT * FROM group_closure ORDER BY ancestor, descendant"),
+    members: await rows("SELECT * FROM group_members ORDER BY group_id, el_id"),
+    tags: await rows("SELECT * FROM entity_tags ORDER BY tag_id, entity_id"),
+    assets: await rows("SELECT id, deleted_at FROM assets ORDER BY id"),
+    variants: await rows("SELECT id FROM variants ORDER BY id"),
+  };
+}
+
+/** Memberships of a group as `el_id → el_type`. */
+export async function membersOf(groupId: string): Promise<Record<string, string>> {
+  const { results } = await env.DB.prepare("SELECT el_id, el_type FROM group_members WHERE group_id = ? AND trashed_at IS NULL")
+    .bind(groupId)
+    .all<{ el_id: string; el_type: string }>();
+  return Object.fromEntries(results.map((r) => [r.el_id, r.el_type]));
+}
+
+/** A group row (any state). */
+export function groupRow(id: string) {
+  return env.DB.prepare("SELECT * FROM groups WHERE id = ?")
+    .bind(id)
+    .first<{ id: string; name: string; parent_id: string | null; owner_id: string | null; deleted_at: number | null; mtime: number }>();
+}
+
+/** GET with a bearer and JSON answer; fails the test unless the status matches. */
+export async function getJson<T>(path: string, bearer: string, status = 200): Promise<T> {
+  const res = await call(path, { bearer });
+  const body = (await res.json()) as T;
+  expect(res.status, JSON.stringify(body)).toBe(status);
+  return body;
+}
+
+/** A request with a JSON body; answers status and parsed body (null for 204). */
+export async function send<T = { message?: string }>(
+  method: string,
+  path: string,
+  bearer: string,
+  json?: unknown,
+): Promise<{ status: number; body: T; res: Response }> {
+  const res = await call(path, { method, bearer, json });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
+}
+
+/**
+ * The tree invariants of the whole database: `group_closure` equals the transitive closure of `groups.parent_id`
+ * (so there is no cycle), and every group except the virtual root has exactly one group membership: in its parent
+ * (a trashed group being purged may have none).
+ */
+export async function expectTreeConsistent(): Promise<void> {
+  const { results: groups } = await env.DB.prepare("SELECT id, parent_id, deleted_at FROM groups").all<{
+    id: string;
+    parent_id: string | null;
+    deleted_at: number | null;
+  }>();
+  const parents = new Map(groups.map((g) => [g.id, g.parent_id]));
+  const expected = [...closureOf(parents)].sort();
+  const { results: closure } = await env.DB.prepare("SELECT ancestor, descendant, depth FROM group_closure").all<{
+    ancestor: string;
+    descendant: string;
+    depth: number;
+  }>();
+  expect(closure.map((r) => `${r.ancestor}>${r.descendant}>${r.depth}`).sort()).toEqual(expected);
+  const { results: memberships } = await env.DB.prepare("SELECT group_id, el_id FROM group_members WHERE el_type = 'group'").all<{
+    group_id: string;
+    el_id: string;
+  }>();
+  const byChild = new Map<string, string[]>();
+  for (const m of memberships) byChild.set(m.el_id, [...(byChild.get(m.el_id) ?? []), m.group_id]);
+  for (const g of groups) {
+    if (g.id === ROOT_GROUP_ID) continue;
+    // A purge detaches its trashed group from the parent before the background work deletes it.
+    if (g.deleted_at != null && !byChild.has(g.id)) continue;
+    expect(byChild.get(g.id), `membership of ${g.id}`).toEqual([g.parent_id]);
+  }
+}

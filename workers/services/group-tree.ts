@@ -1,0 +1,181 @@
+/**
+ * Pure helpers of the group capability: sort keys, page cursors, the tree form of a subtree, entity paths and
+ * preview references. No bindings and no I/O, so they are unit-tested in plain Node.
+ */
+
+/** The ways a group listing can be ordered (SPEC §7 members: sort). */
+export const MEMBER_SORTS = ["name", "mtime", "size"] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** Member types a listing can show (users are members for access rules, never listed as content). */
+export const LISTED_TYPES = ["group", "asset"] as const;
+export type ListedType = (typeof LISTED_TYPES)[number];
+
+/** Deepest nesting a group may have below the virtual root; keeps closure rows per group bounded. */
+export const MAX_GROUP_DEPTH = 64;
+
+/**
+ * The key `group_members.sort_name` holds for a name: lower case by JavaScript's full Unicode rules (SQLite's
+ * `lower()` folds ASCII only, so Cyrillic must be folded here). Sibling groups are unique by this key, and the
+ * `q` filters compare against it.
+ * @example sortKeyOf("Съёмка 2026") // "съёмка 2026"
+ */
+export function sortKeyOf(name: string): string {
+  return name.toLowerCase();
+}
+
+/** Where a key-based page ends: the sort key and id of its last member, and the order the page was read in. */
+export interface MemberCursor {
+  /** sort the cursor was made for */
+  s: MemberSort;
+  /** order the cursor was made for */
+  o: SortOrder;
+  /** type of the last member (groups are listed before assets) */
+  t: ListedType;
+  /** sort key of the last member: its sort_name, el_mtime or el_size */
+  k: string | number;
+  /** el_id of the last member: the tie-breaker */
+  i: string;
+}
+
+const ID = /^[0-9a-f]{32}$/;
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text: string): string {
+  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  const binary = atob(padded);
+  return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+/**
+ * The opaque `after` cursor of a member page (base64url JSON). Clients pass it back unchanged.
+ * @example encodeCursor({ s: "name", o: "asc", t: "asset", k: "clip.mp4", i: "0193…" })
+ */
+export function encodeCursor(cursor: MemberCursor): string {
+  return toBase64Url(JSON.stringify([cursor.s, cursor.o, cursor.t, cursor.k, cursor.i]));
+}
+
+/** Parses a cursor made by `encodeCursor`; null when it is not one (the API answers 400). */
+export function decodeCursor(text: string): MemberCursor | null {
+  if (text.length === 0 || text.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(fromBase64Url(text));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 5) return null;
+  const [s, o, t, k, i] = value as unknown[];
+  if (!MEMBER_SORTS.includes(s as MemberSort) || !SORT_ORDERS.includes(o as SortOrder) || !LISTED_TYPES.includes(t as ListedType)) {
+    return null;
+  }
+  if (typeof i !== "string" || !ID.test(i)) return null;
+  if (s === "name" ? typeof k !== "string" || k.length > 1024 : !Number.isSafeInteger(k)) return null;
+  return { s: s as MemberSort, o: o as SortOrder, t: t as ListedType, k: k as string | number, i };
+}
+
+/** A group in the tree form (SPEC §3 Group tree form). */
+export interface GroupTreeNode {
+  element_id: string;
+  /** the parent group */
+  group_id: string | null;
+  group_name: string;
+  isRoot: boolean;
+  isOpen: boolean;
+  subGroups: GroupTreeNode[];
+}
+
+export interface FlatGroup {
+  id: string;
+  name: string;
+  parentId: string | null;
+}
+
+/**
+ * Builds the tree form below `rootId` from a flat list of groups (one closure query's rows, in any order).
+ * Groups whose parent is not in the list are left out with their descendants (the caller does not see the
+ * parent); children are ordered by name, case-insensitively, then id.
+ */
+export function buildTree(rows: FlatGroup[], rootId: string): GroupTreeNode | null {
+  const nodes = new Map<string, GroupTreeNode>();
+  const keys = new Map<string, string>();
+  for (const row of rows) {
+    nodes.set(row.id, {
+      element_id: row.id,
+      group_id: row.parentId,
+      group_name: row.name,
+      isRoot: row.id === rootId,
+      isOpen: false,
+      subGroups: [],
+    });
+    keys.set(row.id, sortKeyOf(row.name));
+  }
+  const root = nodes.get(rootId);
+  if (!root) return null;
+  for (const node of nodes.values()) {
+    if (node === root || node.group_id == null) continue;
+    nodes.get(node.group_id)?.subGroups.push(node);
+  }
+  const byName = (a: GroupTreeNode, b: GroupTreeNode) => {
+    const ka = keys.get(a.element_id)!;
+    const kb = keys.get(b.element_id)!;
+    if (ka !== kb) return ka < kb ? -1 : 1;
+    return a.element_id < b.element_id ? -1 : a.element_id > b.element_id ? 1 : 0;
+  };
+  // Iteratively, so a deep tree cannot overflow the stack; nodes not reachable from the root are dropped.
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    node.subGroups.sort(byName);
+    stack.push(...node.subGroups);
+  }
+  return root;
+}
+
+/**
+ * Splits an entity path (`"a/b/c"`) into its names. Null when a segment is empty, '.', '..', or holds control
+ * characters, or when there are more segments than `MAX_GROUP_DEPTH + 1`.
+ */
+export function splitEntityPath(path: string): string[] | null {
+  const segments = path.split("/");
+  if (segments.length === 0 || segments.length > MAX_GROUP_DEPTH + 1) return null;
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\u0000-\u001f\u007f-\u009f]/;
+  for (const s of segments) {
+    if (s.length === 0 || s.length > 255 || s === "." || s === ".." || bad.test(s)) return null;
+  }
+  return segments;
+}
+
+/** Root-relative reference of an asset version's thumbnail (served by the asset calls). */
+export function previewRef(assetId: string, version: number): string {
+  return `/api/asset/content/preview/${assetId}/${version}/thumb`;
+}
+
+/**
+ * The transitive closure of parent links, as `ancestor>descendant>depth` strings (self rows included), for
+ * checking `group_closure` against the tree it indexes. Throws on a cycle.
+ */
+export function closureOf(parents: Map<string, string | null>): Set<string> {
+  const out = new Set<string>();
+  for (const id of parents.keys()) {
+    let node: string | null | undefined = id;
+    let depth = 0;
+    const seen = new Set<string>();
+    while (node != null) {
+      if (seen.has(node)) throw new Error(`cycle through ${node}`);
+      seen.add(node);
+      out.add(`${node}>${id}>${depth}`);
+      node = parents.get(node) ?? null;
+      depth++;
+    }
+  }
+  return out;
+}
