@@ -183,6 +183,15 @@ describe("GET /api/asset/content/download-variant/{variantId}", () => {
     expect(await body(viaLink)).toEqual(bytes);
   });
 
+  it("answers HEAD with the headers and no body", async () => {
+    const { user, up } = await uploaded();
+    const res = await call(`/api/asset/content/download-variant/${up.asset_variant_id}`, { method: "HEAD", bearer: user.bearer });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(SIZE));
+    expect(res.headers.get("accept-ranges")).toBe("bytes");
+    expect(await res.text()).toBe("");
+  });
+
   it("answers 404 to other users and for unknown or pending variants, 403 for bad links, 401 anonymously", async () => {
     const { user, id, up } = await uploaded();
     const stranger = await signIn();

@@ -225,6 +225,20 @@ describe("GET /api/asset/{id}", () => {
     await expectError(await asset(user.bearer, id, "?info=maybe"), 400);
   });
 
+  it("orders tags and groups by name the way people read them (Cyrillic, any case)", async () => {
+    const user = await signIn();
+    const [g1, g2] = [await createGroup(user.id, "яблоки"), await createGroup(user.id, "Апельсины")];
+    const id = await createAsset(user.bearer, { in_group: g1 });
+    await env.DB.prepare("insert into group_members (group_id, el_id, el_type, ctime, sort_name) values (?, ?, 'asset', 0, 'апельсины')").bind(g2, id).run();
+    const t1 = await addTag(id, "ёжик");
+    const t2 = await addTag(id, "Ель");
+    const t3 = await addTag(id, "Берёза");
+    const body = await json<{ tags: { tag_id: string }[]; groups: { group_id: string }[] }>(await asset(user.bearer, id, "?groups"));
+    // Russian collation: ё sorts with е, so «ёжик» (ж) comes before «Ель» (л).
+    expect(body.tags.map((t) => t.tag_id)).toEqual([t3, t1, t2]);
+    expect(body.groups.map((g) => g.group_id)).toEqual([g2, g1]);
+  });
+
   it("updates atime in the background, at most once a minute", async () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
