@@ -17,6 +17,7 @@ const NAV: { to: string; label: string; icon: IconName; adminOnly?: boolean }[] 
   { to: "/jobs", label: ru.nav.jobs, icon: "jobs" },
   { to: "/automations", label: ru.nav.automations, icon: "automations" },
   { to: "/shop", label: ru.nav.shop, icon: "shop" },
+  { to: "/mam/trash", label: ru.nav.trash, icon: "trash" },
   { to: "/admin", label: ru.nav.admin, icon: "admin", adminOnly: true },
 ];
 
@@ -67,7 +68,12 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
         </div>
         <nav className="nav" aria-label={ru.nav.mainMenu}>
           {NAV.filter((item) => !item.adminOnly || user.isAdmin).map((item) => (
-            <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? " active" : ""}`}>
+            <NavLink
+              key={item.to}
+              to={item.to}
+              end={item.to === "/mam/trash"}
+              className={({ isActive }) => `nav-link${isActive ? " active" : ""}`}
+            >
               <Icon name={item.icon} />
               {item.label}
             </NavLink>

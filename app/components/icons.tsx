@@ -10,6 +10,23 @@ const PATHS = {
   logout: "M15 4h3a2 2 0 012 2v12a2 2 0 01-2 2h-3M10 8l-4 4 4 4M6 12h10",
   docs: "M7 3h8l4 4v14H7V3zm8 0v4h4M10 12h6M10 16h6",
   chevron: "M9 6l6 6-6 6",
+  image: "M4 5h16v14H4V5zm0 11l4-4 3 3 4-5 5 6M9 9.5a1 1 0 100-.01",
+  video: "M4 6h11v12H4V6zm11 4l5-3v10l-5-3",
+  audio: "M9 18V6l10-2v12M9 18a3 3 0 11-6 0 3 3 0 016 0zm10-2a3 3 0 11-6 0 3 3 0 016 0",
+  pdf: "M7 3h8l4 4v14H7V3zm8 0v4h4M9 13h2a1.5 1.5 0 010 3H9v-5M14 16v-5h3",
+  text: "M7 3h8l4 4v14H7V3zm8 0v4h4M10 11h6M10 14h6M10 17h4",
+  other: "M7 3h8l4 4v14H7V3zm8 0v4h4",
+  upload: "M12 16V4m0 0l-4 4m4-4l4 4M4 16v3h16v-3",
+  plus: "M12 5v14M5 12h14",
+  grid: "M4 4h7v7H4V4zm9 0h7v7h-7V4zM4 13h7v7H4v-7zm9 0h7v7h-7v-7z",
+  list: "M4 6h16M4 12h16M4 18h16",
+  trash: "M5 7h14M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3",
+  move: "M5 12h14M13 6l6 6-6 6",
+  tag: "M3 12V4h8l10 10-8 8L3 12zm5-5a1 1 0 100-.01",
+  edit: "M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4",
+  download: "M12 4v12m0 0l-4-4m4 4l4-4M4 20h16",
+  copy: "M8 8h12v12H8V8zM4 16V4h12",
+  restore: "M4 12a8 8 0 108-8 8 8 0 00-6 2.7M4 4v4h4",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -15,6 +15,7 @@ const NO_REFRESH_PATHS = new Set(["/api/auth/refresh", "/api/auth/login", "/api/
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** JSON-serialised, except a Blob, which is sent as it is with its own type */
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;
@@ -30,7 +31,8 @@ function headers(options: RequestOptions): Headers {
   if (bearer) h.set("authorization", `Bearer ${bearer}`);
   const server = typeof localStorage === "undefined" ? null : localStorage.getItem(ULDL_SERVER_KEY);
   if (server) h.set("prefer-uldl-server", server);
-  if (options.body !== undefined) h.set("content-type", "application/json");
+  if (options.body instanceof Blob) h.set("content-type", options.body.type || "application/octet-stream");
+  else if (options.body !== undefined) h.set("content-type", "application/json");
   return h;
 }
 
@@ -42,7 +44,7 @@ function send(path: string, options: RequestOptions): Promise<Response> {
   return fetch(url, {
     method: options.method ?? "GET",
     headers: headers(options),
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.body === undefined ? undefined : options.body instanceof Blob ? options.body : JSON.stringify(options.body),
     credentials: "same-origin",
     signal: options.signal,
   });
@@ -102,8 +104,9 @@ export async function ensureFreshAccessToken(): Promise<boolean> {
  * The one way the browser calls the API: adds Authorization, `x-api-version` and `prefer-uldl-server`; on 401
  * clears the tokens and retries once after a refresh (never for the refresh itself); any other failure throws
  * ApiError and, except for whoami and refresh, shows an 'Ошибка' toast with the server's message.
+ * Answers the parsed body and the response headers (paging cursors travel in headers).
  */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+export async function apiCall<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; headers: Headers }> {
   let response = await send(path, options);
   if (response.status === 401 && !NO_REFRESH_PATHS.has(path) && options.bearer === undefined) {
     clearTokens();
@@ -115,5 +118,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     if (options.toast !== false && !SILENT_PATHS.has(path)) showToast({ title: ru.errors.title, message });
     throw new ApiError(response.status, body, message);
   }
-  return body as T;
+  return { data: body as T, headers: response.headers };
+}
+
+/** `apiCall` for callers that only need the body. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiCall<T>(path, options)).data;
+}
+
+/** Fetches a protected binary (a preview image) with the bearer and answers an object URL for `<img src>`. */
+export async function apiBlobUrl(path: string, signal?: AbortSignal): Promise<string | null> {
+  let response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
+  if (response.status === 401) {
+    if (await refreshAccessToken()) response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
+  }
+  if (!response.ok) return null;
+  return URL.createObjectURL(await response.blob());
 }

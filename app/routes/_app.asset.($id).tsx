@@ -1,9 +1,48 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import { AssetViewer } from "../components/asset-viewer";
+import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
+import { ID_PATTERN } from "../../workers/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.asset} — ${ru.app.name}` }];
 
-export default function Screen() {
-  return <UpcomingSection title={ru.mam.asset} icon="folder" />;
+export function loader({ params }: LoaderFunctionArgs) {
+  if (params.id && !ID_PATTERN.test(params.id)) throw new Response(ru.assets.notFound, { status: 404 });
+  return { assetId: params.id ?? null };
+}
+
+/** Asset: a file by id (e.g. from a link or the API); without an id, a field to open one. */
+export default function AssetRoute() {
+  const { assetId } = useLoaderData<typeof loader>();
+  if (assetId) return <AssetViewer key={assetId} assetId={assetId} />;
+  return (
+    <>
+      <PageHeader title={ru.mam.asset} subtitle={ru.library.openByIdHint} />
+      <Form
+        className="inline-form panel pad"
+        method="get"
+        action="/asset"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const id = String(new FormData(e.currentTarget).get("id") ?? "")
+            .trim()
+            .toLowerCase();
+          if (ID_PATTERN.test(id)) window.location.assign(`/asset/${id}`);
+        }}
+      >
+        <input
+          className="input"
+          name="id"
+          placeholder={ru.library.assetId}
+          pattern="[0-9a-fA-F]{32}"
+          required
+          aria-label={ru.library.assetId}
+        />
+        <button type="submit" className="btn btn-primary">
+          {ru.library.open}
+        </button>
+      </Form>
+    </>
+  );
 }

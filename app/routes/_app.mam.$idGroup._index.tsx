@@ -1,9 +1,186 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Breadcrumbs } from "../components/breadcrumbs";
+import { GroupToolbar } from "../components/group-toolbar";
+import { Icon } from "../components/icons";
+import { ConfirmDialog, NameDialog } from "../components/modal";
+import { MemberGrid, MemberList } from "../components/member-views";
+import { MoveDialog } from "../components/move-dialog";
+import { TagDialog } from "../components/tag-dialog";
+import { UploadProgressBar, useUploader } from "../components/upload-button";
 import { ru } from "../i18n/ru";
+import { ID_PATTERN } from "../../workers/lib/ids";
+import * as lib from "../lib/library-api";
+import { useGroupMembers } from "../lib/use-group-members";
+import { usePersistentState } from "../lib/use-persistent-state";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.name}` }];
 
-export default function Screen() {
-  return <UpcomingSection title={ru.mam.group} icon="folder" />;
+export function loader({ params }: LoaderFunctionArgs) {
+  if (!ID_PATTERN.test(params.idGroup ?? "")) throw new Response(ru.groups.notFound, { status: 404 });
+  return { groupId: params.idGroup! };
+}
+
+type Dialog =
+  | { kind: "create" }
+  | { kind: "rename"; member: lib.GroupMember }
+  | { kind: "move"; ids: string[] }
+  | { kind: "delete"; members: lib.GroupMember[] }
+  | { kind: "tags"; members: lib.GroupMember[] };
+
+/** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
+export default function MamGroupRoute() {
+  const { groupId } = useLoaderData<typeof loader>();
+  const [group, setGroup] = useState<lib.GroupInfo | null>(null);
+  const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
+  const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
+  const [order, setOrder] = usePersistentState<lib.SortOrder>("mamOrder", "asc");
+  const members = useGroupMembers(groupId, sort, order);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { progress, upload } = useUploader(groupId, members.reload);
+
+  const refresh = useCallback(() => {
+    setSelected(new Set());
+    members.reload();
+  }, [members]);
+
+  useEffect(() => {
+    setGroup(null);
+    setSelected(new Set());
+    lib.getGroup(groupId).then(setGroup, () => undefined);
+  }, [groupId]);
+
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void members.loadMore());
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [members.loadMore]);
+
+  const byIds = (ids: Iterable<string>) => members.items.filter((m) => new Set(ids).has(m.el_id));
+  const moveInto = (target: string, ids: string[]) => lib.moveMembers(groupId, target, ids).then(() => members.remove(ids));
+  const viewProps = {
+    groupId,
+    items: members.items,
+    selected,
+    onToggle: (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    onRename: (member: lib.GroupMember) => setDialog({ kind: "rename", member }),
+    onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
+    onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
+    onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
+  };
+
+  return (
+    <div
+      className="group-page"
+      onDragOver={(e) => e.dataTransfer.types.includes("Files") && e.preventDefault()}
+      onDrop={(e) => {
+        if (!e.dataTransfer.files.length) return;
+        e.preventDefault();
+        void upload([...e.dataTransfer.files]);
+      }}
+    >
+      {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
+      <GroupToolbar
+        title={group?.group_name ?? ru.mam.group}
+        view={view}
+        sort={sort}
+        order={order}
+        selectedCount={selected.size}
+        onView={setView}
+        onSort={setSort}
+        onOrder={setOrder}
+        onCreate={() => setDialog({ kind: "create" })}
+        onUpload={(files) => void upload(files)}
+        onBulkMove={() => setDialog({ kind: "move", ids: [...selected] })}
+        onBulkTags={() => setDialog({ kind: "tags", members: byIds(selected) })}
+        onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
+        onClearSelection={() => setSelected(new Set())}
+      />
+      {progress && <UploadProgressBar progress={progress} />}
+      {members.items.length === 0 && members.complete ? (
+        <section className="panel empty">
+          <span className="empty-icon">
+            <Icon name="folder" size={26} />
+          </span>
+          <div className="empty-title">{ru.library.emptyGroup}</div>
+          <div>{ru.library.emptyGroupHint}</div>
+        </section>
+      ) : view === "grid" ? (
+        <MemberGrid {...viewProps} />
+      ) : (
+        <section className="panel">
+          <MemberList {...viewProps} />
+        </section>
+      )}
+      <div ref={sentinel} className="scroll-sentinel">
+        {members.loading && <span className="muted">{ru.common.loading}</span>}
+      </div>
+
+      {dialog?.kind === "create" && (
+        <NameDialog
+          title={ru.library.newFolder}
+          label={ru.library.folderName}
+          submit={ru.library.create}
+          onSubmit={(name) => lib.createGroup(groupId, name).then(refresh)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "rename" && (
+        <NameDialog
+          title={ru.library.rename}
+          label={ru.library.newName}
+          initial={dialog.member.el_info.name}
+          submit={ru.common.save}
+          onSubmit={(name) =>
+            (dialog.member.el_type === "group"
+              ? lib.renameGroup(dialog.member.el_id, name)
+              : lib.renameAsset(dialog.member.el_id, name)
+            ).then(() => members.patch(dialog.member.el_id, { name }))
+          }
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "move" && (
+        <MoveDialog
+          title={ru.library.moveTitle(dialog.ids.length)}
+          current={groupId}
+          moving={byIds(dialog.ids)
+            .filter((m) => m.el_type === "group")
+            .map((m) => m.el_id)}
+          onMove={(target) => moveInto(target, dialog.ids).then(() => setSelected(new Set()))}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "delete" && (
+        <ConfirmDialog
+          title={ru.library.deleteTitle(dialog.members.length)}
+          text={ru.library.deleteText}
+          confirm={ru.library.delete}
+          onConfirm={async () => {
+            await Promise.all(dialog.members.map((m) => (m.el_type === "group" ? lib.trashGroup(m.el_id) : lib.trashAsset(m.el_id))));
+            members.remove(dialog.members.map((m) => m.el_id));
+            setSelected(new Set());
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "tags" && (
+        <TagDialog
+          entities={dialog.members.map((m) => ({ id: m.el_id, type: m.el_type }))}
+          onDone={refresh}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,9 +1,18 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { AssetViewer } from "../components/asset-viewer";
 import { ru } from "../i18n/ru";
+import { ID_PATTERN } from "../../workers/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.viewer} — ${ru.app.name}` }];
 
-export default function Screen() {
-  return <UpcomingSection title={ru.mam.viewer} icon="folder" />;
+export function loader({ params }: LoaderFunctionArgs) {
+  if (!ID_PATTERN.test(params.idGroup ?? "") || !ID_PATTERN.test(params.id ?? "")) throw new Response(ru.assets.notFound, { status: 404 });
+  return { groupId: params.idGroup!, assetId: params.id! };
+}
+
+/** MamViewerAsset: an asset opened from a folder; 'back' returns to that folder. */
+export default function MamViewerAssetRoute() {
+  const { groupId, assetId } = useLoaderData<typeof loader>();
+  return <AssetViewer key={assetId} assetId={assetId} groupId={groupId} />;
 }

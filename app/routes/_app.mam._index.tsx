@@ -1,5 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useState } from "react";
+import { NameDialog } from "../components/modal";
+import { createGroup } from "../lib/library-api";
+import { ROOT_GROUP_ID } from "../lib/root-group";
 import { Icon } from "../components/icons";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
@@ -19,9 +23,29 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function MamRoute() {
   const { root, pages } = useLoaderData<typeof loader>();
+  const { revalidate } = useRevalidator();
+  const [creating, setCreating] = useState(false);
   return (
     <>
-      <PageHeader title={root.group_name} subtitle={ru.mam.groupsCount(root.groups.length)} />
+      <PageHeader
+        title={root.group_name}
+        subtitle={ru.mam.groupsCount(root.groups.length)}
+        actions={
+          <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+            <Icon name="plus" size={16} />
+            {ru.library.newFolder}
+          </button>
+        }
+      />
+      {creating && (
+        <NameDialog
+          title={ru.library.newFolder}
+          label={ru.library.folderName}
+          submit={ru.library.create}
+          onSubmit={(name) => createGroup(ROOT_GROUP_ID, name).then(revalidate)}
+          onClose={() => setCreating(false)}
+        />
+      )}
       {root.groups.length === 0 ? (
         <section className="panel empty">
           <span className="empty-icon">

@@ -3,7 +3,20 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { ROOT_GROUP_ID, newId } from "../../workers/lib/ids";
 import { call, expectError, signIn } from "./factories";
-import { bytesOf, createAsset, createGroup, json, put, rows, sha256Of, signed, snapshot, startUpload, uploadVersion, type Uploaded } from "./asset-fixtures";
+import {
+  bytesOf,
+  createAsset,
+  createGroup,
+  json,
+  put,
+  rows,
+  sha256Of,
+  signed,
+  snapshot,
+  startUpload,
+  uploadVersion,
+  type Uploaded,
+} from "./asset-fixtures";
 
 /** create-version → PUT → commit-after-upload, the version and variant reads, drop-empty-version and tech fields. */
 
@@ -42,14 +55,23 @@ describe("POST /api/asset/create-version/{id}", () => {
     });
     // Invisible: no version, no variant anywhere.
     expect(await json(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }))).toEqual([]);
-    expect(await json(await call(`/api/asset/${id}`, { bearer: user.bearer }))).toMatchObject({ ver: 0, var: null, asset_latest_version_variants: [] });
+    expect(await json(await call(`/api/asset/${id}`, { bearer: user.bearer }))).toMatchObject({
+      ver: 0,
+      var: null,
+      asset_latest_version_variants: [],
+    });
     await expectError(await call(`/api/asset/variant-tech-fields/${info.variant_id}`, { bearer: user.bearer }), 404);
   });
 
   it("answers 413 above 95 MiB and 400 for sizes that are not positive integers", async () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
-    const start = (size: unknown) => call(`/api/asset/create-version/${id}`, { method: "POST", bearer: user.bearer, json: { file_name: "a.bin", mime_type: "application/octet-stream", size } });
+    const start = (size: unknown) =>
+      call(`/api/asset/create-version/${id}`, {
+        method: "POST",
+        bearer: user.bearer,
+        json: { file_name: "a.bin", mime_type: "application/octet-stream", size },
+      });
     expect((await expectError(await start(95 * MIB + 1), 413)).message).toBe(ru.assets.tooLarge(95));
     await expectError(await start(0), 400);
     await expectError(await start(-1), 400);
@@ -86,18 +108,32 @@ describe("POST /api/asset/create-version/{id}", () => {
     const theirGroup = await createGroup(stranger.id);
     const body = { file_name: "a.mp4", mime_type: "video/mp4", size: 10 };
     await expectError(await call(`/api/asset/create-version/${id}`, { method: "POST", bearer: stranger.bearer, json: body }), 404);
-    await expectError(await call(`/api/asset/create-version/${id}`, { method: "POST", bearer: owner.bearer, json: { ...body, to_group: theirGroup } }), 404);
+    await expectError(
+      await call(`/api/asset/create-version/${id}`, { method: "POST", bearer: owner.bearer, json: { ...body, to_group: theirGroup } }),
+      404,
+    );
     await expectError(await call(`/api/asset/create-version/${newId()}`, { method: "POST", bearer: owner.bearer, json: body }), 404);
     expect(await rows("select id from variants where asset_id = ?", id)).toEqual([]);
   });
 
-  it("answers 409 for an asset whose storage is not connected yet", async () => {
+  it("answers 503 before any byte moves when the asset's external storage cannot be opened", async () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
-    await env.DB.prepare("update assets set default_storage = ? where id = ?").bind("ab".repeat(16), id).run();
-    expect((await expectError(await call(`/api/asset/create-version/${id}`, { method: "POST", bearer: user.bearer, json: { file_name: "a", mime_type: "a/b", size: 1 } }), 409)).message).toBe(
-      ru.assets.storageUnsupported,
-    );
+    const storage = "ab".repeat(16);
+    await env.DB.prepare(
+      "insert into storages (id, name, kind, url, bucket, creds_encrypted, ctime, mtime) values (?, 'S3', 's3', 'https://s3.example', 'b', 'garbage', 0, 0)",
+    )
+      .bind(storage)
+      .run();
+    await env.DB.prepare("update assets set default_storage = ? where id = ?").bind(storage, id).run();
+    const res = await call(`/api/asset/create-version/${id}`, {
+      method: "POST",
+      bearer: user.bearer,
+      json: { file_name: "a", mime_type: "a/b", size: 1 },
+    });
+    expect((await expectError(res, 503)).message).toBe(ru.catalog.storageCredsUnreadable);
+    const pending = await env.DB.prepare("select count(*) as n from variants where asset_id = ?").bind(id).first<{ n: number }>();
+    expect(pending?.n).toBe(0);
   });
 });
 
@@ -142,7 +178,9 @@ describe("PUT /api/asset/content/upload/{variantId}: commit-after-upload", () =>
     const infos = await Promise.all([1, 2, 3].map(() => startUpload(user.bearer, id, { size: 20 })));
     const results = await Promise.all(infos.map(async (info) => json<Uploaded>(await put(info.upload_url, bytesOf(20)), 201)));
     expect(results.map((r) => r.asset_version).sort()).toEqual([2, 3, 4]);
-    expect(await rows("select version from asset_versions where asset_id = ? order by version", id)).toEqual([1, 2, 3, 4].map((version) => ({ version })));
+    expect(await rows("select version from asset_versions where asset_id = ? order by version", id)).toEqual(
+      [1, 2, 3, 4].map((version) => ({ version })),
+    );
     expect((await rows("select latest_version from assets where id = ?", id))[0].latest_version).toBe(4);
   });
 
@@ -192,7 +230,9 @@ describe("PUT /api/asset/content/upload/{variantId}: commit-after-upload", () =>
         c.close();
       },
     });
-    expect((await expectError(await put(info.upload_url, short, { "content-length": "10" }), 400)).message).toBe(ru.assets.sizeMismatch(10, 4));
+    expect((await expectError(await put(info.upload_url, short, { "content-length": "10" }), 400)).message).toBe(
+      ru.assets.sizeMismatch(10, 4),
+    );
     expect(await snapshot(id)).toEqual(before);
     expect(await env.MEDIA.head(`assets/${id}/${info.variant_id}`)).toBeNull();
   });
@@ -268,7 +308,10 @@ describe("versions and variants", () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
     const uploads = [];
-    for (const [i, size] of [10, 20, 30].entries()) uploads.push(await uploadVersion(user.bearer, id, bytesOf(size), { file_name: `v${i + 1}.mp4`, variant_type: i === 1 ? "master" : "initial" }));
+    for (const [i, size] of [10, 20, 30].entries())
+      uploads.push(
+        await uploadVersion(user.bearer, id, bytesOf(size), { file_name: `v${i + 1}.mp4`, variant_type: i === 1 ? "master" : "initial" }),
+      );
     return { user, id, uploads };
   }
 
@@ -281,7 +324,13 @@ describe("versions and variants", () => {
       [2, uploads[1].asset_variant_id, "master", "v2.mp4"],
       [1, uploads[0].asset_variant_id, "initial", "v1.mp4"],
     ]);
-    expect(versions[0]).toMatchObject({ desc: null, user_id: user.id, content_size: 30, mime_type: "video/mp4", ctime: expect.any(String) });
+    expect(versions[0]).toMatchObject({
+      desc: null,
+      user_id: user.id,
+      content_size: 30,
+      mime_type: "video/mp4",
+      ctime: expect.any(String),
+    });
   });
 
   it("GET /variants/{id}/{version} and POST /version/{id}", async () => {
@@ -306,8 +355,16 @@ describe("versions and variants", () => {
       },
     ]);
     const version = await json(await call(`/api/asset/version/${id}`, { method: "POST", bearer: user.bearer, json: { version: 3 } }));
-    expect(version).toMatchObject({ asset_id: id, version: 3, desc: null, user_id: user.id, variants: [expect.objectContaining({ variant_id: uploads[2].asset_variant_id })] });
-    expect((await expectError(await call(`/api/asset/variants/${id}/4`, { bearer: user.bearer }), 404)).message).toBe(ru.assets.versionNotFound);
+    expect(version).toMatchObject({
+      asset_id: id,
+      version: 3,
+      desc: null,
+      user_id: user.id,
+      variants: [expect.objectContaining({ variant_id: uploads[2].asset_variant_id })],
+    });
+    expect((await expectError(await call(`/api/asset/variants/${id}/4`, { bearer: user.bearer }), 404)).message).toBe(
+      ru.assets.versionNotFound,
+    );
     await expectError(await call(`/api/asset/version/${id}`, { method: "POST", bearer: user.bearer, json: { version: 9 } }), 404);
     await expectError(await call(`/api/asset/variants/${id}/0`, { bearer: user.bearer }), 400);
     await expectError(await call(`/api/asset/variants/${id}/abc`, { bearer: user.bearer }), 400);
@@ -330,11 +387,15 @@ describe("POST /api/asset/drop-empty-version/{id}", () => {
     const ready = await uploadVersion(user.bearer, id, bytesOf(10));
     const stale = await startUpload(user.bearer, id, { size: 10 });
     const fresh = await startUpload(user.bearer, id, { size: 10 });
-    await env.DB.prepare("update variants set ctime = ? where id = ?").bind(Date.now() - 2 * 3600_000, stale.variant_id).run();
+    await env.DB.prepare("update variants set ctime = ? where id = ?")
+      .bind(Date.now() - 2 * 3600_000, stale.variant_id)
+      .run();
     await env.MEDIA.put(`assets/${id}/${stale.variant_id}`, "left behind");
     const res = await call(`/api/asset/drop-empty-version/${id}`, { method: "POST", bearer: user.bearer });
     expect(await json(res)).toEqual({ dropped: 1 });
-    expect((await rows<{ id: string }>("select id from variants where asset_id = ? order by id", id)).map((r) => r.id).sort()).toEqual([ready.asset_variant_id, fresh.variant_id].sort());
+    expect((await rows<{ id: string }>("select id from variants where asset_id = ? order by id", id)).map((r) => r.id).sort()).toEqual(
+      [ready.asset_variant_id, fresh.variant_id].sort(),
+    );
     expect(await env.MEDIA.head(`assets/${id}/${stale.variant_id}`)).toBeNull();
     expect(await env.MEDIA.head(ready.storage_path)).not.toBeNull();
     // The dropped variant's link no longer uploads anything.
@@ -365,7 +426,10 @@ describe("technical fields and properties", () => {
       .bind(JSON.stringify({ duration: 12.5, codec: "h264" }), JSON.stringify({ width: 1920, height: 1080 }), v)
       .run();
     expect(await json(await call(`/api/asset/tech-fields/${id}/${v}`, { bearer: user.bearer }))).toEqual({ duration: 12.5, codec: "h264" });
-    expect(await json(await call(`/api/asset/variant-tech-fields/${v}`, { bearer: user.bearer }))).toEqual({ duration: 12.5, codec: "h264" });
+    expect(await json(await call(`/api/asset/variant-tech-fields/${v}`, { bearer: user.bearer }))).toEqual({
+      duration: 12.5,
+      codec: "h264",
+    });
     expect(await json(await call(`/api/asset/variant-tech-props/${v}`, { bearer: user.bearer }))).toEqual({ width: 1920, height: 1080 });
     // By asset id: the main variant of the latest version.
     expect(await json(await call(`/api/asset/variant-tech-props/${id}`, { bearer: user.bearer }))).toEqual({ width: 1920, height: 1080 });
@@ -379,7 +443,12 @@ describe("technical fields and properties", () => {
     await expectError(await call(`/api/asset/tech-fields/${b}/${up.asset_variant_id}`, { bearer: user.bearer }), 404);
     await expectError(await call(`/api/asset/variant-tech-fields/${newId()}`, { bearer: user.bearer }), 404);
     await expectError(await call(`/api/asset/variant-tech-props/${newId()}`, { bearer: user.bearer }), 404);
-    for (const path of [`/api/asset/tech-fields/${a}/${up.asset_variant_id}`, `/api/asset/variant-tech-fields/${up.asset_variant_id}`, `/api/asset/variant-tech-props/${up.asset_variant_id}`, `/api/asset/variant-tech-props/${a}`]) {
+    for (const path of [
+      `/api/asset/tech-fields/${a}/${up.asset_variant_id}`,
+      `/api/asset/variant-tech-fields/${up.asset_variant_id}`,
+      `/api/asset/variant-tech-props/${up.asset_variant_id}`,
+      `/api/asset/variant-tech-props/${a}`,
+    ]) {
       expect((await expectError(await call(path, { bearer: stranger.bearer }), 404)).message).toMatch(/не найден/);
     }
     await expectError(await call(`/api/asset/variant-tech-fields/xyz`, { bearer: user.bearer }), 400);

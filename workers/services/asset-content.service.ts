@@ -1,7 +1,5 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ru } from "../../app/i18n/ru";
 import {
-  DEFAULT_STORAGE_ID,
   changesOf,
   commitUploadStatements,
   deletePendingVariantsStatement,
@@ -29,7 +27,8 @@ import { signLink, verifyLink, type SignedPurpose } from "../lib/signed-url";
 import { can } from "./access.service";
 import { requireAsset, requireReadyVariant, requireTargetGroup, sortKeyOf } from "./asset.service";
 import type { Actor, RequestContext } from "./context";
-import { r2Backend, type StorageBackend } from "./storage-backend";
+import type { StorageBackend } from "./storage-backend";
+import { getStorageBackend, resolveEntityStorage } from "./storage.service";
 
 /**
  * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
@@ -51,23 +50,11 @@ export const VIEWABLE_ORDER: readonly VariantType[] = ["proxy_lowres", "proxy_hi
 const ACTIVE_CONTENT = /html|xml|svg|javascript|ecmascript|x-shockwave-flash|text\/cache-manifest/i;
 
 /**
- * An AppError for the two statuses the shared code map has no entry for (411 Length Required, 416 Range Not
- * Satisfiable); the API's onError answers it in the one error shape, with its headers (`Content-Range`).
+ * The one place that turns a storage id into a backend: the R2 binding for the default storage, an S3-compatible
+ * client (credentials decrypted) for external storages.
  */
-class ContentError extends AppError {
-  constructor(status: 411 | 416, message: string, headers: Record<string, string> = {}) {
-    super("BAD_REQUEST", message, headers);
-    (this as { status: ContentfulStatusCode }).status = status;
-  }
-}
-
-/**
- * The one place that turns a storage id into a backend. The default storage is the R2 binding; external S3
- * storages plug in here (until then they answer 409, before any byte moves).
- */
-export async function backendFor(rc: RequestContext, storageId: string): Promise<StorageBackend> {
-  if (storageId === DEFAULT_STORAGE_ID) return r2Backend(rc.env.MEDIA);
-  throw new AppError("CONFLICT", ru.assets.storageUnsupported);
+export function backendFor(rc: RequestContext, storageId: string): Promise<StorageBackend> {
+  return getStorageBackend(rc, storageId);
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -145,11 +132,17 @@ function formatOf(fileName: string): string | null {
  * hour. The version exists only once the PUT has stored every byte (`receiveUpload`). Files above 95 MiB answer 413.
  * @example const info = await createVersionUpload(rc, actor, assetId, { file_name: "clip.mp4", mime_type: "video/mp4", size: 1024 })
  */
-export async function createVersionUpload(rc: RequestContext, actor: Actor, assetId: string, input: CreateVersionInput): Promise<UploadInfo> {
-  if (input.size > MAX_SINGLE_UPLOAD_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", ru.assets.tooLarge(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
+export async function createVersionUpload(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  input: CreateVersionInput,
+): Promise<UploadInfo> {
+  if (input.size > MAX_SINGLE_UPLOAD_BYTES)
+    throw new AppError("PAYLOAD_TOO_LARGE", ru.assets.tooLarge(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
   const asset = await requireAsset(rc, actor, assetId, "create");
   if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
-  const storageId = asset.defaultStorage ?? DEFAULT_STORAGE_ID;
+  const { id: storageId } = await resolveEntityStorage(rc, { type: "asset", id: assetId });
   await backendFor(rc, storageId);
   const now = Date.now();
   const variantId = newId(now);
@@ -226,7 +219,7 @@ export async function receiveUpload(
   const asset = await requireAsset(rc, actor, variant.assetId, "create");
   if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
 
-  if (upload.contentLength === undefined) throw new ContentError(411, ru.assets.lengthRequired);
+  if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
   const declared = variant.contentSize;
   const length = /^\d{1,16}$/.test(upload.contentLength.trim()) ? Number(upload.contentLength.trim()) : Number.NaN;
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
@@ -236,7 +229,10 @@ export async function receiveUpload(
   const hashing = hashingStream();
   let stored: { size: number };
   try {
-    stored = await backend.put(variant.storageKey, upload.body.pipeThrough(hashing.stream), { contentType: variant.mimeType, size: declared });
+    stored = await backend.put(variant.storageKey, upload.body.pipeThrough(hashing.stream), {
+      contentType: variant.mimeType,
+      size: declared,
+    });
   } catch (error) {
     // A body shorter or longer than declared fails the fixed-length write; so does a client that went away.
     await backend.delete([variant.storageKey]).catch(() => undefined);
@@ -297,7 +293,12 @@ export async function dropEmptyVersions(rc: RequestContext, actor: Actor, assetI
   await requireAsset(rc, actor, assetId, "update");
   const stale = await selectStalePending(rc.db, assetId, Date.now() - UPLOAD_LINK_TTL_SECONDS * 1000);
   if (stale.length === 0) return { dropped: 0 };
-  const [deleted] = await runBatch(rc.db, [deletePendingVariantsStatement(rc.db, stale.map((v) => v.id))]);
+  const [deleted] = await runBatch(rc.db, [
+    deletePendingVariantsStatement(
+      rc.db,
+      stale.map((v) => v.id),
+    ),
+  ]);
   await deleteUnreferencedObjects(rc, stale);
   return { dropped: changesOf(deleted) };
 }
@@ -345,7 +346,10 @@ async function serve(rc: RequestContext, row: ReadyVariant, req: ContentRequest)
 
   let range = parseRange(req.range, size);
   if (range.kind === "unsatisfiable") {
-    throw new ContentError(416, ru.assets.rangeNotSatisfiable, { "Content-Range": unsatisfiedRange(size), "Accept-Ranges": "bytes" });
+    throw new AppError("RANGE_NOT_SATISFIABLE", ru.assets.rangeNotSatisfiable, {
+      "Content-Range": unsatisfiedRange(size),
+      "Accept-Ranges": "bytes",
+    });
   }
   if (range.kind === "range" && !ifRangeAllows(req.ifRange, etag, lastModified)) range = { kind: "none" };
 
@@ -394,7 +398,7 @@ export async function downloadAssetContent(
     asset = await findAsset(rc.db, assetId);
     if (asset?.deletedAt != null) asset = undefined;
   }
-  const number = version === "latest" ? (asset?.latestVersion ?? 0) : version;
+  const number = version === "latest" ? asset?.latestVersion ?? 0 : version;
   let row: ReadyVariant | undefined;
   if (asset && number > 0) {
     if (isVariantType(selector)) row = await findReadyVariantOfType(rc.db, assetId, number, selector);
@@ -415,7 +419,12 @@ export async function downloadAssetContent(
  * `GET /content/download-variant/{variantId}` (bearer or signed download link) and `GET /content/stream/{variantId}`
  * (signed play link; inline unless `disposition` says attachment).
  */
-export async function variantContent(rc: RequestContext, credential: ContentCredential, variantId: string, req: ContentRequest): Promise<Response> {
+export async function variantContent(
+  rc: RequestContext,
+  credential: ContentCredential,
+  variantId: string,
+  req: ContentRequest,
+): Promise<Response> {
   if ("actor" in credential) {
     const { row } = await requireReadyVariant(rc, credential.actor, variantId, "download");
     return serve(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
@@ -450,7 +459,12 @@ async function signPlay(rc: RequestContext, actor: Actor, variantId: string, dis
  * `disposition: "attachment"`, for download buttons. Needs download on the asset.
  * @example const { link } = await playLink(rc, actor, variantId) // "/api/asset/content/stream/…?u=…&exp=…&sig=…"
  */
-export async function playLink(rc: RequestContext, actor: Actor, variantId: string, disposition?: "attachment" | "inline"): Promise<PlayResult> {
+export async function playLink(
+  rc: RequestContext,
+  actor: Actor,
+  variantId: string,
+  disposition?: "attachment" | "inline",
+): Promise<PlayResult> {
   await requireReadyVariant(rc, actor, variantId, "download");
   return signPlay(rc, actor, variantId, disposition);
 }
@@ -510,7 +524,10 @@ export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string
  * Deletes the objects of these (storage, key) pairs that no variant references any more. Copies share objects
  * (copy-on-write), so this check is what keeps a purge of one asset from destroying another's bytes.
  */
-export async function deleteUnreferencedObjects(rc: RequestContext, objects: readonly { storageId: string; storageKey: string }[]): Promise<number> {
+export async function deleteUnreferencedObjects(
+  rc: RequestContext,
+  objects: readonly { storageId: string; storageKey: string }[],
+): Promise<number> {
   const byStorage = new Map<string, string[]>();
   for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
   let deleted = 0;

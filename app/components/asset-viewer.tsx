@@ -1,0 +1,180 @@
+import { Link, useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { ru } from "../i18n/ru";
+import { formatDateTime } from "../lib/format";
+import * as lib from "../lib/library-api";
+import { formatBytes } from "../lib/media-kind";
+import { Icon } from "./icons";
+import { MediaPlayer } from "./media-player";
+import { ConfirmDialog, NameDialog } from "./modal";
+import { MoveDialog } from "./move-dialog";
+import { TagDialog } from "./tag-dialog";
+
+type Dialog = "rename" | "copy" | "tags" | "delete" | null;
+
+function InfoRow({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. */
+export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: string }) {
+  const navigate = useNavigate();
+  const [asset, setAsset] = useState<lib.AssetInfo | null>(null);
+  const [versions, setVersions] = useState<lib.VersionRow[]>([]);
+  const [groups, setGroups] = useState<{ group_id: string; group_name: string }[]>([]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const load = useCallback(() => {
+    lib.getAsset(assetId).then(setAsset, () => undefined);
+    lib.assetVersions(assetId).then(setVersions, () => undefined);
+    lib.assetGroups(assetId).then(setGroups, () => undefined);
+  }, [assetId]);
+  useEffect(load, [load]);
+
+  if (!asset) return <div className="muted">{ru.common.loading}</div>;
+  const byVersion = new Map<number, lib.VersionRow[]>();
+  for (const row of versions) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
+  const back = groupId ? `/mam/${groupId}` : "/mam";
+
+  return (
+    <div className="viewer">
+      <div className="page-header">
+        <div>
+          <div className="breadcrumbs">
+            <Link to={back}>← {ru.library.backToFolder}</Link>
+          </div>
+          <h1 className="page-title">{asset.name}</h1>
+        </div>
+        <div className="toolbar">
+          {asset.var && (
+            <button type="button" className="btn btn-primary" onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}>
+              <Icon name="download" size={16} />
+              {ru.library.download}
+            </button>
+          )}
+          <button type="button" className="btn" onClick={() => setDialog("rename")}>
+            <Icon name="edit" size={16} />
+            {ru.library.rename}
+          </button>
+          <button type="button" className="btn" onClick={() => setDialog("copy")}>
+            <Icon name="copy" size={16} />
+            {ru.library.copy}
+          </button>
+          <button type="button" className="btn btn-danger-outline" onClick={() => setDialog("delete")}>
+            <Icon name="trash" size={16} />
+            {ru.library.delete}
+          </button>
+        </div>
+      </div>
+      <div className="viewer-grid">
+        <div>
+          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} />
+          <section className="panel viewer-section">
+            <h2>{ru.library.versions}</h2>
+            {byVersion.size === 0 && <p className="muted">{ru.library.noBytes}</p>}
+            {[...byVersion.entries()].map(([version, rows]) => (
+              <div key={version} className="version-block">
+                <div className="version-head">
+                  <strong>{ru.library.versionN(version)}</strong>
+                  <span className="muted">{formatDateTime(rows[0].ctime)}</span>
+                </div>
+                {rows.map((row) => (
+                  <div key={row.variant_id} className="variant-row">
+                    <span className="chip">{row.variant_type}</span>
+                    <span className="variant-name">{row.variant_name}</span>
+                    <span className="muted num">{formatBytes(row.content_size)}</span>
+                    <button
+                      type="button"
+                      className="btn btn-ghost"
+                      onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}
+                    >
+                      <Icon name="download" size={16} />
+                      {ru.library.download}
+                    </button>
+                  </div>
+                ))}
+              </div>
+            ))}
+          </section>
+        </div>
+        <aside className="panel info-panel">
+          <h2>{ru.library.info}</h2>
+          <dl className="info-list">
+            <InfoRow label={ru.library.fields.name}>{asset.name}</InfoRow>
+            <InfoRow label={ru.library.fields.owner}>{asset.owner_name ?? ru.common.dash}</InfoRow>
+            <InfoRow label={ru.library.fields.creator}>{asset.creator_name ?? ru.common.dash}</InfoRow>
+            <InfoRow label={ru.library.fields.ctime}>{formatDateTime(asset.ctime)}</InfoRow>
+            <InfoRow label={ru.library.fields.mtime}>{formatDateTime(asset.mtime)}</InfoRow>
+            <InfoRow label={ru.library.fields.atime}>{formatDateTime(asset.atime)}</InfoRow>
+            <InfoRow label={ru.library.fields.mimetype}>{asset.mimetype}</InfoRow>
+            <InfoRow label={ru.library.fields.class}>{asset.class ?? ru.common.dash}</InfoRow>
+            <InfoRow label={ru.library.fields.ver}>{asset.ver || ru.common.dash}</InfoRow>
+            <InfoRow label={ru.library.fields.var}>
+              <code>{asset.var ?? ru.common.dash}</code>
+            </InfoRow>
+            <InfoRow label={ru.library.fields.varSize}>{formatBytes(asset.var_size)}</InfoRow>
+            <InfoRow label={ru.library.fields.varHash}>
+              {asset.var_hash.length
+                ? asset.var_hash.map((h) => <code key={h.alg} className="hash">{`${h.alg}: ${h.value}`}</code>)
+                : ru.common.dash}
+            </InfoRow>
+          </dl>
+          <h3>{ru.library.tags}</h3>
+          <div className="tag-cloud">
+            {asset.tags.map((t) => (
+              <span key={t.tag_id} className="chip active">
+                {t.tag_name}
+              </span>
+            ))}
+            <button type="button" className="chip chip-add" onClick={() => setDialog("tags")}>
+              {ru.library.editTags}
+            </button>
+          </div>
+          <h3>{ru.library.memberOf}</h3>
+          <ul className="plain-list">
+            {groups.map((g) => (
+              <li key={g.group_id}>
+                <Icon name="folder" size={14} className="folder-icon" /> <Link to={`/mam/${g.group_id}`}>{g.group_name}</Link>
+              </li>
+            ))}
+          </ul>
+        </aside>
+      </div>
+
+      {dialog === "rename" && (
+        <NameDialog
+          title={ru.library.rename}
+          label={ru.library.newName}
+          initial={asset.name}
+          submit={ru.common.save}
+          onSubmit={(name) => lib.renameAsset(asset.asset_id, name).then(load)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "copy" && (
+        <MoveDialog
+          title={ru.library.copyTitle}
+          onMove={(target) => lib.copyAsset(asset.asset_id, target).then(({ asset_id }) => navigate(`/mam/${target}/asset/${asset_id}`))}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === "tags" && (
+        <TagDialog entities={[{ id: asset.asset_id, type: "asset" }]} current={asset.tags} onDone={load} onClose={() => setDialog(null)} />
+      )}
+      {dialog === "delete" && (
+        <ConfirmDialog
+          title={ru.library.deleteTitle(1)}
+          text={ru.library.deleteText}
+          confirm={ru.library.delete}
+          onConfirm={() => lib.trashAsset(asset.asset_id).then(() => navigate(back))}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { ru } from "../i18n/ru";
+import type { SortKey, SortOrder } from "../lib/library-api";
+import { Icon } from "./icons";
+import { UploadButton } from "./upload-button";
+
+interface Props {
+  title: string;
+  view: "grid" | "list";
+  sort: SortKey;
+  order: SortOrder;
+  selectedCount: number;
+  onView: (v: "grid" | "list") => void;
+  onSort: (s: SortKey) => void;
+  onOrder: (o: SortOrder) => void;
+  onCreate: () => void;
+  onUpload: (files: File[]) => void;
+  onBulkMove: () => void;
+  onBulkTags: () => void;
+  onBulkDelete: () => void;
+  onClearSelection: () => void;
+}
+
+/** Title, actions, view and sort controls of a folder; turns into the bulk-action bar while items are selected. */
+export function GroupToolbar(p: Props) {
+  return (
+    <div className="page-header group-toolbar">
+      <h1 className="page-title">{p.title}</h1>
+      {p.selectedCount > 0 ? (
+        <div className="toolbar bulk-bar" role="toolbar" aria-label={ru.library.selection}>
+          <span className="muted">{ru.library.selected(p.selectedCount)}</span>
+          <button type="button" className="btn" onClick={p.onBulkMove}>
+            <Icon name="move" size={16} />
+            {ru.library.move}
+          </button>
+          <button type="button" className="btn" onClick={p.onBulkTags}>
+            <Icon name="tag" size={16} />
+            {ru.library.tags}
+          </button>
+          <button type="button" className="btn btn-danger-outline" onClick={p.onBulkDelete}>
+            <Icon name="trash" size={16} />
+            {ru.library.delete}
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={p.onClearSelection}>
+            {ru.library.clearSelection}
+          </button>
+        </div>
+      ) : (
+        <div className="toolbar" role="toolbar" aria-label={ru.library.actions}>
+          <label className="select-wrap">
+            <span className="visually-hidden">{ru.library.sortBy}</span>
+            <select className="input select" value={p.sort} onChange={(e) => p.onSort(e.target.value as SortKey)}>
+              <option value="name">{ru.library.sortName}</option>
+              <option value="mtime">{ru.library.sortDate}</option>
+              <option value="size">{ru.library.sortSize}</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            className="icon-btn"
+            title={p.order === "asc" ? ru.library.ascending : ru.library.descending}
+            onClick={() => p.onOrder(p.order === "asc" ? "desc" : "asc")}
+          >
+            {p.order === "asc" ? "↑" : "↓"}
+          </button>
+          <div className="segmented">
+            <button
+              type="button"
+              className={`icon-btn${p.view === "grid" ? " active" : ""}`}
+              title={ru.library.gridView}
+              aria-pressed={p.view === "grid"}
+              onClick={() => p.onView("grid")}
+            >
+              <Icon name="grid" size={16} />
+            </button>
+            <button
+              type="button"
+              className={`icon-btn${p.view === "list" ? " active" : ""}`}
+              title={ru.library.listView}
+              aria-pressed={p.view === "list"}
+              onClick={() => p.onView("list")}
+            >
+              <Icon name="list" size={16} />
+            </button>
+          </div>
+          <button type="button" className="btn" onClick={p.onCreate}>
+            <Icon name="plus" size={16} />
+            {ru.library.newFolder}
+          </button>
+          <UploadButton onFiles={p.onUpload} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from "react";
+import { ru } from "../i18n/ru";
+import { playLink } from "../lib/library-api";
+import { mediaKind } from "../lib/media-kind";
+import { Icon } from "./icons";
+
+const TEXT_PREVIEW_BYTES = 512 * 1024;
+
+/**
+ * Shows a variant the way its type wants: image, HTML5 video or audio (the signed link supports Range, so seeking
+ * works), PDF in the browser's viewer, the start of a text file; anything else gets an icon.
+ */
+export function MediaPlayer({ variantId, mime, name }: { variantId: string | null; mime: string; name: string }) {
+  const [link, setLink] = useState<string | null>(null);
+  const [text, setText] = useState<string | null>(null);
+  const kind = mediaKind(mime);
+  useEffect(() => {
+    setLink(null);
+    setText(null);
+    if (!variantId || kind === "other") return;
+    let alive = true;
+    playLink(variantId)
+      .then(async ({ link }) => {
+        if (!alive) return;
+        setLink(link);
+        if (kind === "text") {
+          const response = await fetch(link, { headers: { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } });
+          if (alive && response.ok) setText(await response.text());
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [variantId, kind]);
+
+  if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
+  if (kind === "other" || !link) {
+    return (
+      <div className="player player-empty">
+        <Icon name={kind} size={56} />
+        {kind === "other" && <span>{ru.library.noPreview}</span>}
+      </div>
+    );
+  }
+  return (
+    <div className={`player player-${kind}`}>
+      {kind === "image" && <img src={link} alt={name} />}
+      {kind === "video" && <video src={link} controls preload="metadata" data-testid="video-player" />}
+      {kind === "audio" && <audio src={link} controls preload="metadata" />}
+      {kind === "pdf" && <iframe src={link} title={name} />}
+      {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { useEffect, useRef } from "react";
+import { ru } from "../i18n/ru";
+
+/** A centred dialog; Escape and the backdrop close it. */
+export function Modal({
+  title,
+  onClose,
+  children,
+  footer,
+  wide,
+}: {
+  title: string;
+  onClose: () => void;
+  children: React.ReactNode;
+  footer?: React.ReactNode;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    ref.current?.querySelector<HTMLElement>("input, select, button:not(.modal-x)")?.focus();
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className={`modal${wide ? " modal-wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} ref={ref}>
+        <div className="modal-head">
+          <h2>{title}</h2>
+          <button type="button" className="modal-x" aria-label={ru.common.close} onClick={onClose}>
+            ×
+          </button>
+        </div>
+        <div className="modal-body">{children}</div>
+        {footer && <div className="modal-actions">{footer}</div>}
+      </div>
+    </div>
+  );
+}
+
+/** A one-field form in a dialog (create a folder, rename). */
+export function NameDialog({
+  title,
+  label,
+  initial = "",
+  submit,
+  onSubmit,
+  onClose,
+}: {
+  title: string;
+  label: string;
+  initial?: string;
+  submit: string;
+  onSubmit: (name: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  async function handle(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    if (!name) return;
+    try {
+      await onSubmit(name);
+      onClose();
+    } catch {
+      // the API client showed the error toast; keep the dialog open for a correction
+    }
+  }
+  return (
+    <Modal title={title} onClose={onClose}>
+      <form onSubmit={handle}>
+        <div className="field">
+          <label htmlFor="name-dialog-input">{label}</label>
+          <input id="name-dialog-input" className="input" name="name" defaultValue={initial} maxLength={255} required autoComplete="off" />
+        </div>
+        <div className="modal-actions">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            {ru.common.cancel}
+          </button>
+          <button type="submit" className="btn btn-primary">
+            {submit}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Asks before a destructive action. */
+export function ConfirmDialog({
+  title,
+  text,
+  confirm,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  text: string;
+  confirm: string;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            {ru.common.cancel}
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() =>
+              onConfirm()
+                .then(onClose)
+                .catch(() => undefined)
+            }
+          >
+            {confirm}
+          </button>
+        </>
+      }
+    >
+      <p className="muted">{text}</p>
+    </Modal>
+  );
+}

@@ -1,0 +1,153 @@
+import { apiCall, apiRequest } from "./api-client";
+
+/** Shapes of the library API as the browser uses them (SPEC §3). */
+export interface MemberInfo {
+  name: string;
+  mimetype?: string | null;
+  ctime?: string | null;
+  mtime?: string | null;
+  ver?: number | null;
+  var?: string | null;
+  var_size?: number | null;
+  owner_name?: string | null;
+  preview?: string | null;
+}
+
+export interface GroupMember {
+  el_id: string;
+  el_type: "asset" | "group";
+  el_info: MemberInfo;
+}
+
+export interface GroupInfo {
+  group_id: string;
+  group_name: string;
+  group_owner: string | null;
+  owner_name: string | null;
+  parent: string | null;
+  path: { group_id: string; group_name: string }[];
+  group_tags: { tag_id: string; tag_name: string }[];
+  ctime: string | null;
+  mtime: string | null;
+}
+
+export interface TreeNode {
+  element_id: string;
+  group_id: string | null;
+  group_name: string;
+  isRoot?: boolean;
+  subGroups: TreeNode[];
+}
+
+export interface Tag {
+  tag_id: string;
+  tag_name: string;
+}
+
+export type SortKey = "name" | "mtime" | "size";
+export type SortOrder = "asc" | "desc";
+
+export interface MembersQuery {
+  type?: "asset" | "group";
+  sort: SortKey;
+  order: SortOrder;
+  take?: number;
+  after?: string | null;
+}
+
+/** One page of members plus the cursor of the next page (null when the page was the last). */
+export async function fetchMembers(groupId: string, query: MembersQuery, signal?: AbortSignal) {
+  const take = query.take ?? 50;
+  const { data, headers } = await apiCall<GroupMember[]>(`/api/group/members/${groupId}`, {
+    query: { type: query.type, sort: query.sort, order: query.order, take, after: query.after ?? undefined },
+    signal,
+  });
+  const next = headers.get("x-next-cursor");
+  return { items: data, next: data.length < take ? null : next };
+}
+
+export const getGroup = (id: string) => apiRequest<GroupInfo>(`/api/group/get/${id}`);
+export const groupTree = (id: string) => apiRequest<TreeNode>(`/api/group/subtree/${id}`);
+export const createGroup = (parent: string, group_name: string) =>
+  apiRequest<{ group_id: string }>("/api/group/create", { method: "POST", body: { parent, group_name } });
+export const renameGroup = (id: string, group_name: string) =>
+  apiRequest(`/api/group/update/${id}`, { method: "PATCH", body: { group_name } });
+export const trashGroup = (id: string) => apiRequest(`/api/group/delete/${id}`, { method: "DELETE" });
+export const restoreGroup = (id: string) => apiRequest(`/api/group/restore/${id}`, { method: "POST" });
+export const moveMembers = (from: string, to: string, ids: string[]) =>
+  apiRequest(`/api/group/move-members/${from}/${to}`, { method: "POST", body: { ids } });
+
+export const renameAsset = (id: string, asset_name: string) => apiRequest(`/api/asset/${id}`, { method: "PATCH", body: { asset_name } });
+export const trashAsset = (id: string) => apiRequest(`/api/asset/${id}`, { method: "DELETE" });
+export const restoreAsset = (id: string) => apiRequest(`/api/asset/restore/${id}`, { method: "POST" });
+export const copyAsset = (id: string, group: string) =>
+  apiRequest<{ asset_id: string }>(`/api/asset/copy/${id}/${group}`, { method: "POST" });
+
+export const listTags = (q?: string) => apiRequest<(Tag & { count: number })[]>("/api/tags/list", { query: { q, take: 200 } });
+export const createTag = (tag_name: string) => apiRequest<{ tag_id: string }>("/api/tags/create", { method: "POST", body: { tag_name } });
+export const attachTags = (tag_ids: string[], entities: { id: string; type: "asset" | "group" }[]) =>
+  apiRequest("/api/tags/attach", { method: "POST", body: { tag_ids, entities } });
+export const detachTags = (tag_ids: string[], entities: { id: string; type: "asset" | "group" }[]) =>
+  apiRequest("/api/tags/detach", { method: "POST", body: { tag_ids, entities } });
+
+/** A signed, expiring link to a variant's bytes (inline for players, attachment for downloads). */
+export const playLink = (variantId: string, disposition?: "attachment") =>
+  apiRequest<{ link: string; expire: string }>(`/api/asset/content/play-variant/${variantId}`, {
+    method: "POST",
+    body: disposition ? { disposition } : {},
+  });
+
+/** Trash of the signed-in user: groups and assets, restorable for 30 days. */
+export async function fetchTrash() {
+  const [groups, assets] = await Promise.all([
+    apiRequest<{ group_id: string; group_name: string; deleted_at: string }[]>("/api/group/trash"),
+    apiRequest<{ asset_id: string; name: string; mimetype: string; deleted_at: string }[]>("/api/asset/trash"),
+  ]);
+  return { groups, assets };
+}
+
+export interface AssetInfo {
+  asset_id: string;
+  name: string;
+  owner: string;
+  owner_name: string | null;
+  creator: string;
+  creator_name: string | null;
+  ctime: string;
+  mtime: string;
+  atime: string;
+  mimetype: string;
+  class: string | null;
+  ver: number | null;
+  var: string | null;
+  var_size: number | null;
+  var_hash: { alg: string; value: string }[];
+  tags: Tag[];
+}
+
+export interface VersionRow {
+  version: number;
+  desc: string | null;
+  ctime: string;
+  variant_id: string;
+  variant_name: string;
+  variant_type: string;
+  user_id: string;
+  content_size?: number;
+  mime_type?: string;
+}
+
+export const getAsset = (id: string) => apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true } });
+export const assetVersions = (id: string) => apiRequest<VersionRow[]>(`/api/asset/versions/${id}`);
+export const assetGroups = (id: string) => apiRequest<{ group_id: string; group_name: string }[]>(`/api/asset/member-of/${id}`);
+
+/** Starts a browser download of a variant through a signed attachment link. */
+export async function downloadVariant(variantId: string) {
+  const { link } = await playLink(variantId, "attachment");
+  const a = document.createElement("a");
+  a.href = link;
+  a.rel = "noopener";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}

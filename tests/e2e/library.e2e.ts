@@ -1,0 +1,111 @@
+import { readFile } from "node:fs/promises";
+import { deflateSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { expect, login, test } from "./fixtures";
+
+/** A real 64×48 PNG (a gradient), so the viewer has an image to decode. */
+function png(width = 64, height = 48): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) rows.set([x * 4, y * 5, 160], y * (width * 3 + 1) + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+const heading = (page: Page) => page.locator("h1").textContent();
+
+async function createFolder(page: Page, name: string) {
+  await page.getByRole("button", { name: "Создать папку" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Создать папку" });
+  await dialog.getByLabel("Название папки").fill(name);
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
+test("folders and files: create, open, rename, move, upload, view, download, delete and restore", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const folder = `Проекты 2026 🎬 ${Date.now()}`;
+
+  // Mam: create a top-level folder and open it.
+  await createFolder(page, folder);
+  await page.getByRole("link", { name: folder }).click();
+  await expect.poll(() => heading(page)).toBe(folder);
+  await page.getByText("В этой папке пока ничего нет").waitFor();
+  expect(await page.locator(".breadcrumbs").textContent()).toContain("Доступные Файлы");
+
+  // Subfolders: create two, rename one, move it into the other.
+  await createFolder(page, "Исходники");
+  await createFolder(page, "Архив");
+  await page.locator("[data-member]", { hasText: "Исходники" }).hover();
+  await page.getByRole("button", { name: "Переименовать: Исходники" }).click();
+  const rename = page.getByRole("dialog", { name: "Переименовать" });
+  await rename.getByLabel("Новое название").fill("Исходники RAW");
+  await rename.getByRole("button", { name: "Сохранить" }).click();
+  await page.locator("[data-member]", { hasText: "Исходники RAW" }).waitFor();
+
+  await page.locator("[data-member]", { hasText: "Исходники RAW" }).hover();
+  await page.getByRole("button", { name: "Переместить: Исходники RAW" }).click();
+  const move = page.getByRole("dialog", { name: "Переместить в папку" });
+  await move.locator(".tree-row", { hasText: /^Архив$/ }).click();
+  await move.getByRole("button", { name: "Переместить сюда" }).click();
+  await page.locator("[data-member]", { hasText: "Исходники RAW" }).waitFor({ state: "detached" });
+
+  // Upload a file with real bytes; it appears with its image icon or thumbnail.
+  const bytes = png();
+  await page.getByTestId("upload-input").setInputFiles({ name: "кадр «первый».png", mimeType: "image/png", buffer: bytes });
+  const tile = page.locator("[data-member]", { hasText: "кадр «первый».png" });
+  await tile.waitFor();
+  await tile.locator(".thumb-image").waitFor();
+
+  // Viewer: the image decodes, the info panel shows the size, and the download returns the same bytes.
+  await tile.getByRole("link", { name: "кадр «первый».png" }).click();
+  await expect.poll(() => heading(page)).toBe("кадр «первый».png");
+  await expect.poll(() => page.locator(".player img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+  expect(await page.locator(".info-list").textContent()).toContain("image/png");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Скачать" }).first().click()]);
+  expect(download.suggestedFilename()).toBe("кадр «первый».png");
+  expect(Buffer.compare(await readFile((await download.path())!), bytes)).toBe(0);
+
+  // Delete to the trash and restore it.
+  await page.getByRole("button", { name: "Удалить" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Удалить" }).click();
+  await expect.poll(() => heading(page)).toBe(folder);
+  await page.locator("[data-member]", { hasText: "кадр «первый».png" }).waitFor({ state: "detached" });
+  await page.getByRole("link", { name: "Корзина" }).click();
+  const trashed = page.locator("[data-member]", { hasText: "кадр «первый».png" });
+  await trashed.getByRole("button", { name: "Восстановить" }).click();
+  await trashed.waitFor({ state: "detached" });
+  await page.goto("/mam");
+  await page.getByRole("link", { name: folder }).click();
+  await page.locator("[data-member]", { hasText: "кадр «первый».png" }).waitFor();
+  // The moved subfolder lives in 'Архив' now.
+  await page.locator("[data-member]", { hasText: "Архив" }).getByRole("link", { name: "Архив" }).first().click();
+  await page.locator("[data-member]", { hasText: "Исходники RAW" }).waitFor();
+});
