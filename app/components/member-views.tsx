@@ -55,6 +55,14 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
   };
 }
 
+function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
+  return m.el_type === "asset" ? (
+    <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} />
+  ) : (
+    <Thumbnail type="group" size={size} />
+  );
+}
+
 function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   return (
     <span className="row-actions">
@@ -116,7 +124,7 @@ export function MemberList(props: MemberViewProps) {
             </td>
             <td>
               <span className="name-cell">
-                <Thumbnail type={m.el_type} mime={m.el_info.mimetype} preview={m.el_info.preview} size={32} />
+                <MemberThumbnail m={m} size={32} />
                 <Link to={hrefOf(props.groupId, m)}>{m.el_info.name}</Link>
               </span>
             </td>
@@ -152,7 +160,7 @@ export function MemberGrid(props: MemberViewProps) {
             aria-label={`${ru.library.select}: ${m.el_info.name}`}
           />
           <Link to={hrefOf(props.groupId, m)} className="tile-media">
-            <Thumbnail type={m.el_type} mime={m.el_info.mimetype} preview={m.el_info.preview} size={96} />
+            <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">
             <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name}>

@@ -1,43 +1,10 @@
+import type { AssetInfo, GroupRef, VersionEntry as VersionRow } from "../../workers/services/asset.service";
+import type { Group as GroupInfo, GroupMember } from "../../workers/services/group.service";
+import type { GroupTreeNode as TreeNode } from "../../workers/services/group-tree";
 import { apiCall, apiRequest } from "./api-client";
 
-/** Shapes of the library API as the browser uses them (SPEC §3). */
-export interface MemberInfo {
-  name: string;
-  mimetype?: string | null;
-  ctime?: string | null;
-  mtime?: string | null;
-  ver?: number | null;
-  var?: string | null;
-  var_size?: number | null;
-  owner_name?: string | null;
-  preview?: string | null;
-}
-
-export interface GroupMember {
-  el_id: string;
-  el_type: "asset" | "group";
-  el_info: MemberInfo;
-}
-
-export interface GroupInfo {
-  group_id: string;
-  group_name: string;
-  group_owner: string | null;
-  owner_name: string | null;
-  parent: string | null;
-  path: { group_id: string; group_name: string }[];
-  group_tags: { tag_id: string; tag_name: string }[];
-  ctime: string | null;
-  mtime: string | null;
-}
-
-export interface TreeNode {
-  element_id: string;
-  group_id: string | null;
-  group_name: string;
-  isRoot?: boolean;
-  subGroups: TreeNode[];
-}
+/** The API's answer shapes, shared with the server's services (type-only imports: no server code ships). */
+export type { AssetInfo, GroupInfo, GroupMember, TreeNode, VersionRow };
 
 export interface Tag {
   tag_id: string;
@@ -106,40 +73,9 @@ export async function fetchTrash() {
   return { groups, assets };
 }
 
-export interface AssetInfo {
-  asset_id: string;
-  name: string;
-  owner: string;
-  owner_name: string | null;
-  creator: string;
-  creator_name: string | null;
-  ctime: string;
-  mtime: string;
-  atime: string;
-  mimetype: string;
-  class: string | null;
-  ver: number | null;
-  var: string | null;
-  var_size: number | null;
-  var_hash: { alg: string; value: string }[];
-  tags: Tag[];
-}
-
-export interface VersionRow {
-  version: number;
-  desc: string | null;
-  ctime: string;
-  variant_id: string;
-  variant_name: string;
-  variant_type: string;
-  user_id: string;
-  content_size?: number;
-  mime_type?: string;
-}
-
 export const getAsset = (id: string) => apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true } });
 export const assetVersions = (id: string) => apiRequest<VersionRow[]>(`/api/asset/versions/${id}`);
-export const assetGroups = (id: string) => apiRequest<{ group_id: string; group_name: string }[]>(`/api/asset/member-of/${id}`);
+export const assetGroups = (id: string) => apiRequest<GroupRef[]>(`/api/asset/member-of/${id}`);
 
 /** Starts a browser download of a variant through a signed attachment link. */
 export async function downloadVariant(variantId: string) {

@@ -15,7 +15,7 @@ const initial: State = { items: [], phase: "group", cursor: null, loading: false
 
 /**
  * Members of a group, folders first and then files, loaded 50 at a time with the server's key-based cursor.
- * `loadMore` is what the infinite scroll calls; `reload` starts over (after a change); `remove` and `patch` keep
+ * `loadMore` is what the infinite scroll calls; `reload` starts over (after a change); `remove` and `rename` keep
  * the list in step with local actions without a round trip.
  */
 export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder) {
@@ -80,12 +80,15 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
     [setState],
   );
 
-  const patch = useCallback(
-    (id: string, info: Partial<GroupMember["el_info"]>) => {
-      setState((s) => ({ ...s, items: s.items.map((i) => (i.el_id === id ? { ...i, el_info: { ...i.el_info, ...info } } : i)) }));
+  const rename = useCallback(
+    (id: string, name: string) => {
+      setState((s) => ({
+        ...s,
+        items: s.items.map((i) => (i.el_id === id ? ({ ...i, el_info: { ...i.el_info, name } } as GroupMember) : i)),
+      }));
     },
     [setState],
   );
 
-  return { items: state.items, complete: state.phase === "done", loading: state.loading, loadMore, reload, remove, patch };
+  return { items: state.items, complete: state.phase === "done", loading: state.loading, loadMore, reload, remove, rename };
 }

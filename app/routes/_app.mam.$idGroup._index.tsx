@@ -145,7 +145,7 @@ export default function MamGroupRoute() {
             (dialog.member.el_type === "group"
               ? lib.renameGroup(dialog.member.el_id, name)
               : lib.renameAsset(dialog.member.el_id, name)
-            ).then(() => members.patch(dialog.member.el_id, { name }))
+            ).then(() => members.rename(dialog.member.el_id, name))
           }
           onClose={() => setDialog(null)}
         />
