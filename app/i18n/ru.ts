@@ -92,6 +92,18 @@ export const ru = {
     previewEmpty: "Пустое тело запроса: пришлите байты изображения",
     previewCorrupt: (mime: string) => `Содержимое не похоже на изображение ${mime}`,
   },
+  /** API messages of the S3-compatible upload endpoints and signing (workers/services/multipart*.ts). */
+  s3: {
+    uploadNotFound: "Загрузка не найдена",
+  },
+  /** API messages of the per-user upload queue (durable-objects/upload-queue.do.ts, /api/uploads). */
+  queue: {
+    itemNotFound: "Элемент очереди загрузок не найден",
+  },
+  /** The upload status panel and the upload engine. */
+  uploads: {
+    title: "Загрузки",
+  },
   login: {
     title: "Вход в Медиатеку",
     subtitle: "Войдите, чтобы работать с файлами вашей организации",

@@ -12,6 +12,9 @@ import { assetRoutes } from "./routes/asset.routes";
 import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
 import { tagsRoutes } from "./routes/tags.routes";
 import { storageRoutes } from "./routes/storage.routes";
+import { uploadSignRoutes } from "./routes/upload-sign.routes";
+import { s3Routes } from "./routes/s3.routes";
+import { uploadsRoutes } from "./routes/uploads.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -36,6 +39,9 @@ export function createApiApp() {
   app.route("/api/asset", assetRoutes);
   app.route("/api/tags", tagsRoutes);
   app.route("/api/storage", storageRoutes);
+  app.route("/api/upload", uploadSignRoutes);
+  app.route("/api/s3", s3Routes);
+  app.route("/api/uploads", uploadsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/metrics", metricsRoutes);
 

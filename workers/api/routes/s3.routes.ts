@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** Upload capability: s3 calls. */
+export const s3Routes = createRouter();

@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** Upload capability: upload-sign calls. */
+export const uploadSignRoutes = createRouter();

@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** Upload capability: uploads calls. */
+export const uploadsRoutes = createRouter();
