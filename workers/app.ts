@@ -4,7 +4,7 @@ import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
-import type { TaskMessage } from "./queue/messages";
+import type { TaskMessageInput } from "./queue/messages";
 import { ensureAdministrator } from "./services/bootstrap.service";
 import { createRequestContext } from "./services/context";
 
@@ -41,7 +41,11 @@ export default {
     return handleTaskBatch(batch, env);
   },
 
+  /** The cron trigger queues the periodic housekeeping: dead sessions, and the trash past its retention period. */
   async scheduled(_controller, env) {
-    await env.TASKS.send({ op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessage);
+    await env.TASKS.sendBatch([
+      { body: { op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessageInput },
+      { body: { op: "purge-trash" } satisfies TaskMessageInput },
+    ]);
   },
 } satisfies ExportedHandler<Env>;

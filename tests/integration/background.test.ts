@@ -141,12 +141,14 @@ describe("TASKS queue consumer", () => {
 });
 
 describe("scheduled handler", () => {
-  it("sends a cleanup-sessions message to the TASKS queue", async () => {
-    const send = vi.fn<Queue["send"]>().mockResolvedValue({} as QueueSendResponse);
+  it("sends cleanup-sessions and purge-trash to the TASKS queue in one batch", async () => {
+    const sendBatch = vi.fn<Queue["sendBatch"]>().mockResolvedValue({} as QueueSendBatchResponse);
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 * * * *" }), { ...env, TASKS: { ...env.TASKS, send } as Queue }, ctx);
-    expect(send).toHaveBeenCalledTimes(1);
-    expect(send).toHaveBeenCalledWith({ op: "cleanup-sessions", olderThanDays: 7 });
+    await worker.scheduled(createScheduledController({ cron: "17 * * * *" }), { ...env, TASKS: { ...env.TASKS, sendBatch } as Queue }, ctx);
+    expect(sendBatch).toHaveBeenCalledTimes(1);
+    expect(sendBatch.mock.calls[0][0]).toEqual(
+      expect.arrayContaining([{ body: { op: "cleanup-sessions", olderThanDays: 7 } }, { body: { op: "purge-trash" } }]),
+    );
   });
 });
 

@@ -8,10 +8,10 @@ import { call, expectError } from "./factories";
 import {
   createGroup,
   expectTreeConsistent,
+  externalStorage,
   getJson,
   groupRow,
   insertAsset,
-  insertStorage,
   insertTag,
   librarySnapshot,
   membersOf,
@@ -33,6 +33,7 @@ function captureTasks() {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 /** Runs queue messages through the Worker's queue handler until no continuation is queued; answers the log summaries. */
@@ -229,7 +230,7 @@ describe("DELETE /api/group/purge/{id}", () => {
 });
 
 describe("purge-group operation (TASKS consumer)", () => {
-  it("deletes the subtree, the assets only it lists with their rows and R2 objects; keeps shared assets and shared keys", async () => {
+  it("deletes the subtree, the assets only it lists with their rows and objects (R2 and S3); keeps shared assets and shared keys", async () => {
     const user = await ordinaryUser();
     const top = await createGroup(user, uniqueName());
     const outside = await createGroup(user, uniqueName());
@@ -245,10 +246,12 @@ describe("purge-group operation (TASKS consumer)", () => {
     const sameKey = await insertAsset({ ownerId: user.id, groups: [grandchild], storageKey: `shared/${uniqueName()}`, putBytes: true });
     const keeper = await insertAsset({ ownerId: user.id, groups: [outside], storageKey: sameKey.storageKeys[0] });
     await env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(tag, only.id).run();
-    const s3 = await insertStorage();
+    const s3 = await externalStorage();
     const external = await insertAsset({ ownerId: user.id, groups: [g], storageKey: `external/${uniqueName()}` });
-    await env.DB.prepare("UPDATE variants SET storage_id = ? WHERE asset_id = ?").bind(s3, external.id).run();
+    await env.DB.prepare("UPDATE variants SET storage_id = ? WHERE asset_id = ?").bind(s3.id, external.id).run();
     await env.MEDIA.put(external.storageKeys[0], "not ours to delete");
+    const s3Bytes = new TextEncoder().encode("on the external bucket");
+    s3.fake.objects.set(external.storageKeys[0], { body: s3Bytes, contentType: "video/mp4", etag: '"e"' });
 
     captureTasks();
     expect((await send("DELETE", `/api/group/purge/${g}`, user.bearer)).status).toBe(202);
@@ -286,8 +289,11 @@ describe("purge-group operation (TASKS consumer)", () => {
       expect(await count("SELECT count(*) AS n FROM previews WHERE asset_id = ?", gone.id)).toBe(0);
     }
     for (const key of [...only.storageKeys, only.previewKey!, ...twice.storageKeys]) expect(await env.MEDIA.head(key)).toBeNull();
-    // Still referenced by `keeper`, or on another storage: the bytes stay.
+    // Still referenced by `keeper`: the bytes stay.
     expect(await env.MEDIA.head(sameKey.storageKeys[0])).not.toBeNull();
+    // On an external storage: deleted there (signed like any request), while R2's object of the same key is not ours.
+    expect(s3.fake.objects.has(external.storageKeys[0])).toBe(false);
+    expect(s3.fake.requests.filter((r) => r.method === "DELETE").map((r) => r.authError)).toEqual([null]);
     expect(await env.MEDIA.head(external.storageKeys[0])).not.toBeNull();
     // Listed outside the subtree: the asset and its bytes stay, only the subtree's membership goes.
     expect(await count("SELECT count(*) AS n FROM assets WHERE id IN (?, ?)", shared.id, keeper.id)).toBe(2);

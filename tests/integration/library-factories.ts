@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { closureOf, sortKeyOf } from "../../workers/services/group-tree";
+import { FakeS3 } from "./catalog-fixtures";
 import { call, signIn, signInAdmin, type Session, type TestUser } from "./factories";
 
 /** Id of the default storage row (the R2 binding MEDIA). */
@@ -183,6 +184,31 @@ export async function insertStorage(name = `S3 ${newId().slice(-6)}`): Promise<s
     .bind(id, name)
     .run();
   return id;
+}
+
+/**
+ * An external S3 storage made through the API (credentials sealed as in production) and a fake S3 answering for it
+ * through the global `fetch`, the way the storage backend reaches it. Undo with `vi.unstubAllGlobals()`.
+ */
+export async function externalStorage(): Promise<{ id: string; fake: FakeS3 }> {
+  const setup = { url: "https://s3.library.test", bucket: "archive", region: "eu-central-1" };
+  const creds = { user: "AKIALIBRARYTEST01", passwd: "library/secret+0123456789" };
+  const res = await call("/api/storage/create", {
+    method: "POST",
+    bearer: (await admin()).bearer,
+    json: { name: uniqueName("S3"), setup, creds },
+  });
+  const body = (await res.json()) as { storage_id: string };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  const fake = new FakeS3({
+    endpoint: setup.url,
+    bucket: setup.bucket,
+    accessKeyId: creds.user,
+    secretAccessKey: creds.passwd,
+    region: setup.region,
+  });
+  vi.stubGlobal("fetch", fake.fetch);
+  return { id: body.storage_id, fake };
 }
 
 /** Inserts an asset class row and returns its id. */

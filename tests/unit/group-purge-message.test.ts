@@ -14,9 +14,18 @@ describe("purge-group task message", () => {
     });
   });
 
+  it("needs no actor when the retention purge (purge-trash) queued it", () => {
+    expect(TaskMessageSchema.parse({ op: "purge-group", groupId: id })).toEqual({
+      op: "purge-group",
+      groupId: id,
+      chunkSize: 100,
+      budget: 20,
+    });
+  });
+
   it.each([
     { op: "purge-group", groupId: "f".repeat(31), actorId: id },
-    { op: "purge-group", groupId: id },
+    { op: "purge-group", groupId: id, actorId: "x" },
     { op: "purge-group", groupId: id, actorId: id, chunkSize: 0 },
     { op: "purge-group", groupId: id, actorId: id, chunkSize: 501 },
     { op: "purge-group", groupId: id, actorId: id, budget: 1.5 },

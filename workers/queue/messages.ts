@@ -7,18 +7,43 @@ const Id = z.string().regex(ID_PATTERN);
 export const PurgeGroupMessageSchema = z.object({
   op: z.literal("purge-group"),
   groupId: Id,
-  /** who asked for the purge (for the log) */
-  actorId: Id,
+  /** who asked for the purge (for the log); absent when the retention purge (`purge-trash`) queued it */
+  actorId: Id.optional(),
   /** asset memberships or groups handled per chunk */
   chunkSize: z.number().int().min(1).max(500).default(100),
   /** chunks per message before the operation queues its continuation */
   budget: z.number().int().min(1).max(100).default(20),
 });
 
+/** Where a paged run resumes: after the item deleted at `at` with id `id` (the order is `deleted_at, id`). */
+const ResumeSchema = z.object({ at: z.number().int(), id: Id });
+
+/**
+ * The retention purge, queued by the cron trigger: trashed groups (the top of each expired subtree, handed to
+ * `purge-group`) and trashed assets deleted more than `TRASH_RETENTION_DAYS` ago. It works in chunks and queues its
+ * own continuation after `budget` chunks.
+ */
+export const PurgeTrashMessageSchema = z.object({
+  op: z.literal("purge-trash"),
+  /** groups or assets handled per chunk (one `sendBatch` of purge-group messages holds at most 100) */
+  chunkSize: z.number().int().min(1).max(100).default(100),
+  /** chunks per message before the operation queues its continuation */
+  budget: z.number().int().min(1).max(100).default(10),
+  /**
+   * Continuations only: the cutoff the first run chose, so a run purges one fixed set. The operation never uses a
+   * later cutoff than now minus the retention period, whatever a message says.
+   */
+  before: z.number().int().optional(),
+  /** continuations only: the part the run is in (groups first, then assets) and where it resumes */
+  phase: z.enum(["groups", "assets"]).default("groups"),
+  after: ResumeSchema.optional(),
+});
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
   PurgeGroupMessageSchema,
+  PurgeTrashMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */
@@ -26,3 +51,4 @@ export type TaskMessage = z.infer<typeof TaskMessageSchema>;
 /** A message as a producer may send it (fields with defaults may be left out). */
 export type TaskMessageInput = z.input<typeof TaskMessageSchema>;
 export type PurgeGroupMessage = z.infer<typeof PurgeGroupMessageSchema>;
+export type PurgeTrashMessage = z.infer<typeof PurgeTrashMessageSchema>;

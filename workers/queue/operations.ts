@@ -1,11 +1,15 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
+import { selectExpiredTrash } from "../db/repositories/asset.repository";
+import { detachFromParentStatement, expiredTrashTops, runBatch } from "../db/repositories/group.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens } from "../db/schema";
+import { newId, ROOT_GROUP_ID } from "../lib/ids";
+import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
+import { purgeAssets } from "../services/asset-content.service";
+import { createRequestContext, type RequestContext } from "../services/context";
 import { runPurgeGroup } from "../services/group.service";
-import type { TaskMessage } from "./messages";
-
-const DAY_MS = 86_400_000;
+import type { PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
  * Runs one operation; shared by the queue consumer and automation workflow steps. Returns a short summary for
@@ -25,6 +29,107 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return `removed ${sessions.meta.changes} dead refresh tokens and ${tokens.meta.changes} one-time tokens`;
     }
     case "purge-group":
-      return runPurgeGroup(env, message);
+      return withTaskContext(env, message.op, (rc) => runPurgeGroup(rc, message));
+    case "purge-trash":
+      return withTaskContext(env, message.op, (rc) => runPurgeTrash(rc, message));
+  }
+}
+
+/**
+ * Runs an operation with the same context services get for a request (database, config with the secret that opens
+ * storage credentials, per-run storage backends), so background work reaches external storages exactly as requests
+ * do. Work handed to `waitUntil` is awaited before the operation reports back.
+ */
+async function withTaskContext(env: Env, op: string, run: (rc: RequestContext) => Promise<string>): Promise<string> {
+  const pending: Promise<unknown>[] = [];
+  const rc = createRequestContext(env, (p) => void pending.push(p), `${op}-${newId()}`);
+  try {
+    return await run(rc);
+  } finally {
+    await Promise.allSettled(pending);
+  }
+}
+
+/**
+ * The `purge-trash` operation (retention): everything trashed more than `TRASH_RETENTION_DAYS` ago goes for good.
+ * Groups first: each chunk of expired subtree tops is detached from its parents (restore now answers "purging") and
+ * handed to `purge-group`, one message each. Then assets: each chunk of expired trashed assets is purged with
+ * `purgeAssets`. After `budget` chunks the run queues its continuation (same cutoff, resuming after the last item).
+ */
+export async function runPurgeTrash(rc: RequestContext, job: PurgeTrashMessage): Promise<string> {
+  const before = Math.min(job.before ?? Number.POSITIVE_INFINITY, Date.now() - TRASH_RETENTION_MS);
+  let { phase, after } = job;
+  let groups = 0;
+  const purged = { assets: 0, objects: 0, failed: 0 };
+  const progress = () =>
+    `${groups} groups handed to purge-group, ${purged.assets} assets and ${purged.objects} objects purged` +
+    (purged.failed ? `, ${purged.failed} assets left for the next run` : "");
+  for (let step = 0; step < job.budget; step++) {
+    if (phase === "groups") {
+      const tops = await expiredTrashTops(rc.db, { before, after, limit: job.chunkSize });
+      if (tops.length > 0) {
+        await runBatch(
+          rc.db,
+          tops.map((g) => detachFromParentStatement(g.id, g.parent_id ?? ROOT_GROUP_ID)),
+        );
+        await rc.env.TASKS.sendBatch(tops.map((g) => ({ body: { op: "purge-group", groupId: g.id } satisfies TaskMessageInput })));
+        groups += tops.length;
+        const last = tops[tops.length - 1];
+        after = { at: last.deleted_at, id: last.id };
+      }
+      if (tops.length < job.chunkSize) {
+        phase = "assets";
+        after = undefined;
+      }
+      continue;
+    }
+    const expired = await selectExpiredTrash(rc.db, { before, after, limit: job.chunkSize });
+    if (expired.length > 0) {
+      const result = await purgeExpiredAssets(
+        rc,
+        expired.map((a) => a.id),
+      );
+      purged.assets += result.assets;
+      purged.objects += result.objects;
+      purged.failed += result.failed;
+      const last = expired[expired.length - 1];
+      after = { at: last.deleted_at, id: last.id };
+    }
+    if (expired.length < job.chunkSize) return `purged the trash: ${progress()}`;
+  }
+  await rc.env.TASKS.send({
+    op: "purge-trash",
+    chunkSize: job.chunkSize,
+    budget: job.budget,
+    before,
+    phase,
+    after,
+  } satisfies TaskMessageInput);
+  return `purging the trash: ${progress()} so far; continued in a new message`;
+}
+
+/**
+ * `purgeAssets` for a chunk; if that fails, asset by asset, so one asset whose bytes cannot be deleted (its storage
+ * unreachable, its credentials unreadable) stays in the trash with its rows, logged, for the next run, and never
+ * holds back the rest.
+ */
+async function purgeExpiredAssets(rc: RequestContext, ids: string[]) {
+  try {
+    return { ...(await purgeAssets(rc, ids)), failed: 0 };
+  } catch {
+    const result = { assets: 0, objects: 0, failed: 0 };
+    for (const id of ids) {
+      try {
+        const one = await purgeAssets(rc, [id]);
+        result.assets += one.assets;
+        result.objects += one.objects;
+      } catch (error) {
+        result.failed++;
+        console.warn(
+          JSON.stringify({ level: "warn", requestId: rc.requestId, message: "asset purge failed", asset: id, error: String(error) }),
+        );
+      }
+    }
+    return result;
   }
 }

@@ -25,8 +25,9 @@ import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange 
 import { newId, toHex } from "../lib/ids";
 import { signLink, verifyLink, type SignedPurpose } from "../lib/signed-url";
 import { can } from "./access.service";
-import { requireAsset, requireReadyVariant, requireTargetGroup, sortKeyOf } from "./asset.service";
+import { requireAsset, requireReadyVariant, requireTargetGroup } from "./asset.service";
 import type { Actor, RequestContext } from "./context";
+import { sortKeyOf } from "./group-tree";
 import type { StorageBackend } from "./storage-backend";
 import { getStorageBackend, resolveEntityStorage } from "./storage.service";
 
@@ -521,18 +522,21 @@ export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string
 // Deleting bytes
 
 /**
- * Deletes the objects of these (storage, key) pairs that no variant references any more. Copies share objects
- * (copy-on-write), so this check is what keeps a purge of one asset from destroying another's bytes.
+ * Deletes the objects of these (storage, key) pairs that no variant or preview references any more, leaving out the
+ * rows of `exceptAssets` (assets being purged, whose rows go after their bytes). Copies share objects (copy-on-write),
+ * so this check is what keeps a purge of one asset from destroying another's bytes. Each storage is reached through
+ * its own backend (R2, or an external S3 bucket); a backend that fails throws, so the caller keeps its rows.
  */
 export async function deleteUnreferencedObjects(
   rc: RequestContext,
   objects: readonly { storageId: string; storageKey: string }[],
+  exceptAssets: readonly string[] = [],
 ): Promise<number> {
   const byStorage = new Map<string, string[]>();
   for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
   let deleted = 0;
   for (const [storageId, keys] of byStorage) {
-    const orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)]);
+    const orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)], exceptAssets);
     if (orphans.length === 0) continue;
     await (await backendFor(rc, storageId)).delete(orphans);
     deleted += orphans.length;
@@ -540,20 +544,24 @@ export async function deleteUnreferencedObjects(
   return deleted;
 }
 
+/** Assets purged per D1 batch. */
+const PURGE_BATCH = 500;
+
 /**
- * Deletes assets for good (rows in one batch: assets, versions, variants, memberships, tags), then the storage
- * objects no remaining variant references. For the purge of trashed assets (a trashed asset cannot be copied, so no
- * new reference to its objects can appear meanwhile). Previews are the preview capability's to purge.
+ * Deletes assets for good: first the bytes of their variants and previews that no other asset references (on every
+ * storage they are on), then in one batch per 500 assets the rows (assets, versions, variants, previews, tag links,
+ * memberships). Bytes go first so a failure leaves rows a retry finds again, never bytes nobody can find. No access
+ * check: for the purge of trashed assets and of group subtrees, whose callers have decided.
+ * @example const { assets, objects } = await purgeAssets(rc, expiredIds)
  */
 export async function purgeAssets(rc: RequestContext, assetIds: readonly string[]): Promise<{ assets: number; objects: number }> {
   let assets = 0;
   let objects = 0;
-  for (let i = 0; i < assetIds.length; i += 500) {
-    const ids = assetIds.slice(i, i + 500);
-    const stored = await selectAssetObjects(rc.db, ids);
+  for (let i = 0; i < assetIds.length; i += PURGE_BATCH) {
+    const ids = assetIds.slice(i, i + PURGE_BATCH);
+    objects += await deleteUnreferencedObjects(rc, await selectAssetObjects(rc.db, ids), ids);
     const results = await runBatch(rc.db, purgeAssetsStatements(rc.db, ids));
     assets += changesOf(results[results.length - 1]);
-    objects += await deleteUnreferencedObjects(rc, stored);
   }
   return { assets, objects };
 }

@@ -33,13 +33,13 @@ import {
 import type { AssetRow, VariantType } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { ROOT_GROUP_ID, newId } from "../lib/ids";
+import { TRASH_RETENTION_MS } from "../lib/trash";
 import { ACCESS_LEVELS, can, requireAccess, visibleOwner, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
+import { sortKeyOf } from "./group-tree";
 
 /** Most items one list call (create-list, delete-list, version-by-ids) takes. */
 export const MAX_LIST_ITEMS = 500;
-/** How long a trashed asset can be restored before it is purged. */
-export const TRASH_RETENTION_MS = 30 * 86_400_000;
 /** Variant types that make an asset's main variant (`var`), in order of preference. */
 export const MAIN_VARIANT_TYPES: readonly VariantType[] = ["master", "initial", "untyped"];
 
@@ -191,14 +191,6 @@ export interface Paging {
 // Helpers
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * The `group_members.sort_name` of a name: lower case by JavaScript's full Unicode rules (SQLite's lower() folds
- * ASCII only); the same rule the group calls use.
- */
-export function sortKeyOf(name: string): string {
-  return name.toLowerCase();
-}
 
 export function toVariantView(r: ReadyVariant): VariantView {
   const v = r.variant;
@@ -446,7 +438,8 @@ export async function updateAsset(rc: RequestContext, actor: Actor, id: string, 
 
 /**
  * Moves assets to the trash in one batch, all or nothing: every id must be a live asset the actor may delete.
- * Their memberships are hidden (`trashed_at`) at the same instant; `restoreAsset` undoes it within 30 days.
+ * Their memberships are hidden (`trashed_at`) at the same instant; `restoreAsset` undoes it within the retention
+ * period (`TRASH_RETENTION_DAYS`), after which `purge-trash` deletes them for good.
  */
 export async function trashAssets(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<void> {
   const wanted = unique(ids);
@@ -467,7 +460,7 @@ export async function trashAsset(rc: RequestContext, actor: Actor, id: string): 
   await runBatch(rc.db, trashAssetsStatements(rc.db, [id], Date.now()));
 }
 
-/** Takes an asset out of the trash within 30 days (409 when it is not in the trash). */
+/** Takes an asset out of the trash within `TRASH_RETENTION_DAYS` (409 when it is not in the trash, 404 when expired). */
 export async function restoreAsset(rc: RequestContext, actor: Actor, id: string): Promise<AssetInfo & AssetSections> {
   const asset = await findAsset(rc.db, id);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);

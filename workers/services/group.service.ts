@@ -1,14 +1,16 @@
 import type { SQL } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
-import { createDb, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import * as repo from "../db/repositories/group.repository";
 import { DEFAULT_STORAGE_ID, findGroup, listChildGroups } from "../db/repositories/group.repository";
 import type { GroupRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { toIso } from "../lib/time";
+import { TRASH_RETENTION_MS } from "../lib/trash";
 import type { PurgeGroupMessage, TaskMessageInput } from "../queue/messages";
 import { can, requireAccess, visibleOwner, type AccessLevel } from "./access.service";
+import { purgeAssets } from "./asset-content.service";
 import type { Actor, RequestContext } from "./context";
 import {
   buildTree,
@@ -24,13 +26,9 @@ import {
   type MemberSort,
   type SortOrder,
 } from "./group-tree";
-import { r2Backend } from "./storage-backend";
 
 /** Page size of group listings (SPEC §9). */
 export const GROUP_PAGE_SIZE = 50;
-
-/** How long a trashed group can be restored. */
-export const RESTORE_WINDOW_MS = 30 * 86_400_000;
 
 export interface GroupSummary {
   group_id: string;
@@ -314,12 +312,15 @@ export async function trashGroups(rc: RequestContext, actor: Actor, ids: string[
   );
 }
 
-/** POST /restore/{id}: undoes a deletion within 30 days; the parent must be live and the name free there. */
+/**
+ * POST /restore/{id}: undoes a deletion within the retention period (`TRASH_RETENTION_DAYS`); the parent must be
+ * live and the name free there.
+ */
 export async function restoreGroup(rc: RequestContext, actor: Actor, id: string): Promise<Group> {
   rejectRoot(id);
   const g = await loadGroup(rc, actor, id, "delete", true);
   if (g.deletedAt == null) throw new AppError("CONFLICT", ru.groups.notInTrash);
-  if (Date.now() - g.deletedAt > RESTORE_WINDOW_MS) throw new AppError("CONFLICT", ru.groups.restoreExpired);
+  if (Date.now() - g.deletedAt > TRASH_RETENTION_MS) throw new AppError("CONFLICT", ru.groups.restoreExpired);
   const parentId = g.parentId ?? ROOT_GROUP_ID;
   const parent = await findGroup(rc.db, parentId);
   if (!parent || parent.deletedAt != null) throw new AppError("CONFLICT", ru.groups.parentGone);
@@ -852,48 +853,41 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
 
 /**
  * The `purge-group` operation: deletes a trashed subtree for good, in chunks. First the asset memberships inside
- * it: assets listed only inside the subtree are deleted with their versions, variants, previews, tags and R2
- * objects (keys no other row references); assets also listed elsewhere just lose these memberships. Then the
- * groups, deepest first. After `budget` chunks it queues its own continuation, so no run is ever long.
+ * it: assets listed only inside the subtree are purged with everything that hangs off them (`purgeAssets`: versions,
+ * variants, previews, tag links, and the bytes no other row references, on whatever storage they are); assets also
+ * listed elsewhere just lose these memberships. Then the groups, deepest first. After `budget` chunks it queues its
+ * own continuation, so no run is ever long. A storage that cannot delete bytes fails the run (the queue retries it),
+ * so rows are never dropped while their bytes stay behind.
  */
-export async function runPurgeGroup(env: Env, job: PurgeGroupMessage): Promise<string> {
-  const db = createDb(env.DB);
-  const group = await findGroup(db, job.groupId);
+export async function runPurgeGroup(rc: RequestContext, job: PurgeGroupMessage): Promise<string> {
+  const group = await findGroup(rc.db, job.groupId);
   if (!group) return `group ${job.groupId} already purged`;
   if (group.deletedAt == null) return `group ${job.groupId} is not in the trash; purge skipped`;
-  const media = r2Backend(env.MEDIA);
   let assets = 0;
   let objects = 0;
   let groups = 0;
+  const progress = () => `${assets} assets, ${objects} objects, ${groups} groups`;
   for (let step = 0; step < job.budget; step++) {
-    const memberships = await repo.assetMembershipsInSubtree(db, job.groupId, job.chunkSize);
+    const memberships = await repo.assetMembershipsInSubtree(rc.db, job.groupId, job.chunkSize);
     if (memberships.length > 0) {
       const ids = [...new Set(memberships.map((m) => m.el_id))];
-      const survivors = await repo.assetsAlsoOutside(db, job.groupId, ids);
+      const survivors = await repo.assetsAlsoOutside(rc.db, job.groupId, ids);
       const doomed = ids.filter((id) => !survivors.has(id));
-      const statements: SQL[] = [repo.deleteMembershipPairsStatement(memberships)];
       if (doomed.length > 0) {
-        const stored = await repo.storedObjectsOf(db, doomed);
-        const candidates = [
-          ...new Set(stored.filter((o) => o.kind === "preview" || o.storage_id === DEFAULT_STORAGE_ID).map((o) => o.storage_key)),
-        ];
-        const kept = candidates.length ? await repo.keysStillReferenced(db, candidates, doomed) : new Set<string>();
-        const keys = candidates.filter((k) => !kept.has(k));
-        // Bytes first: if the batch below fails, the retry finds the rows again and deletes (already gone) keys again.
-        if (keys.length > 0) await media.delete(keys);
-        objects += keys.length;
-        assets += doomed.length;
-        statements.push(...repo.deleteAssetsStatements(doomed));
+        const purged = await purgeAssets(rc, doomed);
+        assets += purged.assets;
+        objects += purged.objects;
       }
-      await repo.runBatch(db, statements);
+      // The purge removed every membership of the doomed assets; those of the survivors inside the subtree remain.
+      if (survivors.size > 0) await repo.runStatement(rc.db, repo.deleteMembershipPairsStatement(memberships));
       continue;
     }
-    const chunk = await repo.deepestInSubtree(db, job.groupId, job.chunkSize);
-    if (chunk.length === 0) return `purged group ${job.groupId}: ${assets} assets, ${objects} objects, ${groups} groups`;
-    await repo.runBatch(db, repo.deleteGroupsStatements(chunk));
+    const chunk = await repo.deepestInSubtree(rc.db, job.groupId, job.chunkSize);
+    if (chunk.length === 0) return `purged group ${job.groupId}: ${progress()}`;
+    await repo.runBatch(rc.db, repo.deleteGroupsStatements(chunk));
     groups += chunk.length;
-    if (chunk.includes(job.groupId)) return `purged group ${job.groupId}: ${assets} assets, ${objects} objects, ${groups} groups`;
+    if (chunk.includes(job.groupId)) return `purged group ${job.groupId}: ${progress()}`;
   }
-  await env.TASKS.send({ ...job } satisfies TaskMessageInput);
-  return `purging group ${job.groupId}: ${assets} assets, ${objects} objects, ${groups} groups so far; continued in a new message`;
+  await rc.env.TASKS.send({ ...job } satisfies TaskMessageInput);
+  return `purging group ${job.groupId}: ${progress()} so far; continued in a new message`;
 }

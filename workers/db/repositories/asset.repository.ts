@@ -8,6 +8,7 @@ import {
   entityTags,
   groupMembers,
   groups,
+  previews,
   tags,
   users,
   variants,
@@ -15,6 +16,8 @@ import {
   type VariantRow,
   type VariantType,
 } from "../schema";
+import { deletePreviewsOfAssetsStatement } from "./preview.repository";
+import { detachAllTagsStatement } from "./tag.repository";
 
 /**
  * Queries of the asset capability (queries only: access rules live in asset.service). Id lists are bound as one JSON
@@ -178,6 +181,16 @@ export function listTrashedAssets(db: Database, opts: { ownerId: string | null; 
     .orderBy(desc(assets.deletedAt), desc(assets.id))
     .limit(opts.take)
     .offset(opts.skip);
+}
+
+/**
+ * Ids of trashed assets deleted before `before`, oldest first, resuming after `after` (the retention purge). Reads the
+ * `assets_deleted_idx` range.
+ */
+export function selectExpiredTrash(db: Database, o: { before: number; after?: { at: number; id: string } | null; limit: number }) {
+  const resume = o.after ? sql`and deleted_at >= ${o.after.at} and (deleted_at > ${o.after.at} or id > ${o.after.id})` : sql``;
+  return db.all<{ id: string; deleted_at: number }>(sql`
+    select id, deleted_at from ${assets} where deleted_at < ${o.before} ${resume} order by deleted_at, id limit ${o.limit}`);
 }
 
 /** Live assets owned by a user, most recently changed first. */
@@ -441,36 +454,55 @@ export function copyAssetStatements(db: Database, p: CopyPlan): Statement[] {
   ];
 }
 
-/** Storage objects (storage id and key) of assets' variants, pending ones included. */
-export function selectAssetObjects(db: Database, assetIds: readonly string[]) {
-  return db
-    .selectDistinct({ storageId: variants.storageId, storageKey: variants.storageKey })
-    .from(variants)
-    .where(sql`${variants.assetId} in ${inList(assetIds)}`);
+/**
+ * Storage objects (storage id and key) of assets' variants, pending ones included, and of their previews (previews
+ * always live in the default R2 storage).
+ */
+export async function selectAssetObjects(db: Database, assetIds: readonly string[]): Promise<{ storageId: string; storageKey: string }[]> {
+  const ids = inList(assetIds);
+  return db.all<{ storageId: string; storageKey: string }>(sql`
+    select storage_id as storageId, storage_key as storageKey from ${variants} where asset_id in ${ids}
+    union select ${DEFAULT_STORAGE_ID}, storage_key from ${previews} where asset_id in ${ids}`);
 }
 
-/** Statements that delete assets and everything that hangs off them (versions, variants, memberships, tags). */
+/**
+ * Statements that delete assets and everything that hangs off them: previews (the preview capability's statement),
+ * tag links (the tag capability's), versions, variants, memberships, and last the asset rows (its result counts
+ * the purged assets). Run them in one batch.
+ */
 export function purgeAssetsStatements(db: Database, assetIds: readonly string[]): Statement[] {
   const ids = inList(assetIds);
   return [
+    deletePreviewsOfAssetsStatement(db, assetIds),
+    detachAllTagsStatement(db, assetIds),
     db.delete(variants).where(sql`${variants.assetId} in ${ids}`),
     db.delete(assetVersions).where(sql`${assetVersions.assetId} in ${ids}`),
     db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
-    db.delete(entityTags).where(sql`${entityTags.entityId} in ${ids}`),
     db.delete(assets).where(sql`${assets.id} in ${ids}`),
   ];
 }
 
 /**
- * Which of these keys of a storage no variant references any more. Variants share keys after a copy
- * (copy-on-write), so an object may be deleted only when this says so.
+ * Which of these keys of a storage no variant (and, on the default R2 storage, no preview) references, leaving out
+ * the rows of `exceptAssets` (assets about to be purged). Variants share keys after a copy (copy-on-write), so an
+ * object may be deleted only when this says so.
  */
-export async function unreferencedKeys(db: Database, storageId: string, keys: readonly string[]): Promise<string[]> {
+export async function unreferencedKeys(
+  db: Database,
+  storageId: string,
+  keys: readonly string[],
+  exceptAssets: readonly string[] = [],
+): Promise<string[]> {
   if (keys.length === 0) return [];
-  const referenced = await db
-    .selectDistinct({ key: variants.storageKey })
-    .from(variants)
-    .where(and(eq(variants.storageId, storageId), sql`${variants.storageKey} in ${inList(keys)}`));
+  const wanted = inList(keys);
+  const others = inList(exceptAssets);
+  const previewRefs =
+    storageId === DEFAULT_STORAGE_ID
+      ? sql` union select storage_key from ${previews} where storage_key in ${wanted} and asset_id not in ${others}`
+      : sql``;
+  const referenced = await db.all<{ key: string }>(sql`
+    select storage_key as key from ${variants} where storage_id = ${storageId} and storage_key in ${wanted} and asset_id not in ${others}
+    ${previewRefs}`);
   const still = new Set(referenced.map((r) => r.key));
   return keys.filter((k) => !still.has(k));
 }

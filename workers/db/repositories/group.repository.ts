@@ -381,16 +381,6 @@ export function assetsForMembership(db: Database, ids: readonly string[]) {
     where a.id in ${inList(ids)}`);
 }
 
-/**
- * Statement the asset calls run when an asset's name, mtime or main variant changes, so every membership row
- * keeps sorting correctly. `sortName` comes from `sortKeyOf(name)`.
- */
-export function refreshAssetMembershipsStatement(assetId: string, sortName: string, mtime: number) {
-  return sql`update group_members set sort_name = ${sortName}, el_mtime = ${mtime},
-      el_size = coalesce((select mv.content_size from assets a left join variants mv on mv.id = ${MAIN_VARIANT} where a.id = ${assetId}), 0)
-    where el_id = ${assetId}`;
-}
-
 export function usersByIds(db: Database, ids: readonly string[]) {
   return db.all<{ id: string; name: string; mtime: number }>(sql`select id, name, mtime from users where id in ${inList(ids)}`);
 }
@@ -582,6 +572,21 @@ export function trashedTops(db: Database, o: { ownerId: string | null; skip: num
     order by g.deleted_at desc, g.id limit ${o.take} offset ${o.skip}`);
 }
 
+/**
+ * Trashed groups deleted before `before` that no other such group contains: the subtrees the retention purge hands
+ * to `purge-group` (a group trashed earlier inside a later deletion counts on its own; one inside an expired subtree
+ * goes with it). Ordered by deletion time and id, resuming after `after`.
+ */
+export function expiredTrashTops(db: Database, o: { before: number; after?: { at: number; id: string } | null; limit: number }) {
+  const resume = o.after ? sql`and (g.deleted_at, g.id) > (${o.after.at}, ${o.after.id})` : sql``;
+  return db.all<{ id: string; parent_id: string | null; deleted_at: number }>(sql`
+    select g.id, g.parent_id, g.deleted_at from groups g
+    where g.deleted_at < ${o.before} ${resume}
+      and not exists (select 1 from group_closure c join groups a on a.id = c.ancestor
+        where c.descendant = g.id and c.depth > 0 and a.deleted_at < ${o.before})
+    order by g.deleted_at, g.id limit ${o.limit}`);
+}
+
 /** Bytes (all ready variants), distinct assets and sub-groups of a live subtree, in one aggregate statement. */
 export function subtreeSize(db: Database, id: string, ownerId: string | null) {
   const visible = ownerId ? sql`and (g.id = ${id} or g.owner_id = ${ownerId})` : sql``;
@@ -656,34 +661,6 @@ export async function assetsAlsoOutside(db: Database, id: string, assetIds: read
   const rows = await db.all<{ el_id: string }>(sql`
     select distinct el_id from group_members where el_id in ${inList(assetIds)} and group_id not in ${subtreeOf(id)}`);
   return new Set(rows.map((r) => r.el_id));
-}
-
-/** Storage keys of the assets' variants and previews. */
-export function storedObjectsOf(db: Database, assetIds: readonly string[]) {
-  return db.all<{ storage_key: string; storage_id: string | null; kind: "variant" | "preview" }>(sql`
-    select storage_key, storage_id, 'variant' as kind from variants where asset_id in ${inList(assetIds)}
-    union all select storage_key, null, 'preview' from previews where asset_id in ${inList(assetIds)}`);
-}
-
-/** Keys that rows of other assets still reference (their bytes must stay). */
-export async function keysStillReferenced(db: Database, keys: readonly string[], exceptAssets: readonly string[]): Promise<Set<string>> {
-  const rows = await db.all<{ storage_key: string }>(sql`
-    select storage_key from variants where storage_key in ${inList(keys)} and asset_id not in ${inList(exceptAssets)}
-    union select storage_key from previews where storage_key in ${inList(keys)} and asset_id not in ${inList(exceptAssets)}`);
-  return new Set(rows.map((r) => r.storage_key));
-}
-
-/** Deletes assets for good with their versions, variants, previews, tags and memberships. */
-export function deleteAssetsStatements(assetIds: readonly string[]) {
-  const ids = inList(assetIds);
-  return [
-    sql`delete from variants where asset_id in ${ids}`,
-    sql`delete from asset_versions where asset_id in ${ids}`,
-    sql`delete from previews where asset_id in ${ids}`,
-    sql`delete from entity_tags where entity_id in ${ids}`,
-    sql`delete from group_members where el_id in ${ids}`,
-    sql`delete from assets where id in ${ids}`,
-  ];
 }
 
 /** Removes the given memberships (group, element) pairs. */
