@@ -99,6 +99,26 @@ export const ru = {
   /** API messages of the per-user upload queue (durable-objects/upload-queue.do.ts, /api/uploads). */
   queue: {
     itemNotFound: "Элемент очереди загрузок не найден",
+    statusNames: {
+      waiting: "в очереди",
+      busy: "подготовка",
+      uploading: "передача",
+      uploaded: "передано",
+      saving: "сохранение",
+      completed: "готово",
+      error: "ошибка",
+    },
+    illegalTransition: (from: string, to: string) => `Нельзя перевести загрузку из состояния «${from}» в «${to}»`,
+    completedFinal: "Загрузка уже завершена: её состояние больше не меняется",
+    progressOnlyUploading: "Прогресс и скорость сообщаются только во время передачи",
+    errorOnlyWithError: "Текст ошибки сообщается только вместе с состоянием «ошибка»",
+    cancelled: "Загрузка отменена: можно только сообщить об ошибке отмены или удалить её из очереди",
+    cancelCompleted: "Завершённую загрузку нельзя отменить: удалите файл из папки или уберите строку из списка",
+    queueFull: (max: number) => `В очереди загрузок не может быть больше ${max} файлов`,
+    failed: "Ошибка загрузки",
+    stale: "Загрузка прервана: нет связи с браузером",
+    notWebSocket: "Ожидается подключение WebSocket (заголовок Upgrade: websocket)",
+    socketProtocol: (name: string) => `Передайте токен вместе с подпротоколом «${name}»`,
   },
   /** The upload status panel and the upload engine. */
   uploads: {

@@ -99,110 +99,118 @@ describe("LoginThrottleDO", () => {
 });
 
 describe("UploadQueueDO", () => {
+  // The rules themselves are covered by tests/unit/upload-queue-rules.test.ts and tests/integration/upload-queue-*.
   const file = (id: string, extra: Record<string, unknown> = {}) => ({ id, fileName: `${id}.mov`, size: 1024, ...extra });
+  const value = <T>(outcome: { ok: true; value: T } | { ok: false; message: string }): T => {
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.value;
+  };
 
-  it("adds items with defaults, keeps arrival order and lists them", async () => {
+  it("adds items waiting, with defaults, and keeps arrival order", async () => {
     const stub = uploads();
-    const a = await stub.add(file("a"));
+    const [a] = value(await stub.add([file("a")]));
     expect(a).toMatchObject({
       id: "a",
       fileName: "a.mov",
       size: 1024,
       status: "waiting",
       progress: 0,
+      speed: null,
       assetId: null,
+      variantId: null,
+      uploadId: null,
       groupId: null,
       error: null,
+      cancelled: false,
     });
     expect(a.ctime).toBeTypeOf("number");
-    await stub.add(file("b", { groupId: "g1" }));
-    await stub.add(file("c"));
+    await stub.add([file("b", { groupId: "f".repeat(32) }), file("c")]);
     expect((await stub.list()).map((i) => i.id)).toEqual(["a", "b", "c"]);
-    expect(await stub.get("b")).toMatchObject({ groupId: "g1" });
+    expect(await stub.get("b")).toMatchObject({ groupId: "f".repeat(32) });
     expect(await stub.get("zzz")).toBeNull();
   });
 
-  it("replaces an item with the same id and keeps its place", async () => {
+  it("re-adding an id is idempotent: the item keeps its state and its place", async () => {
     const stub = uploads();
-    const first = await stub.add(file("a"));
-    await stub.add(file("b"));
-    const again = await stub.add(file("a", { size: 2048 }));
-    expect(again.ctime).toBe(first.ctime);
-    expect((await stub.list()).map((i) => [i.id, i.size])).toEqual([
-      ["a", 2048],
-      ["b", 1024],
-    ]);
+    const [first] = value(await stub.add([file("a")]));
+    await stub.add([file("b")]);
+    value(await stub.update("a", { status: "uploading", progress: 10 }));
+    const [again] = value(await stub.add([file("a", { size: 2048 })]));
+    expect(again).toMatchObject({ ctime: first.ctime, size: 1024, status: "uploading", progress: 10 });
+    expect((await stub.list()).map((i) => i.id)).toEqual(["a", "b"]);
   });
 
-  it("updates status and progress, and answers null for an unknown id", async () => {
+  it("applies reports along the allowed transitions; unknown ids and illegal changes are refused", async () => {
     const stub = uploads();
-    await stub.add(file("a"));
-    const updated = await stub.update("a", { status: "uploading", progress: 42.5 });
-    expect(updated).toMatchObject({ id: "a", status: "uploading", progress: 42.5, fileName: "a.mov" });
+    await stub.add([file("a")]);
+    expect(value(await stub.update("a", { status: "uploading", progress: 42.5 }))).toMatchObject({ status: "uploading", progress: 42.5 });
     expect(await stub.get("a")).toMatchObject({ status: "uploading", progress: 42.5 });
-    expect(await stub.update("missing", { status: "completed" })).toBeNull();
+    expect(await stub.update("missing", { status: "error" })).toMatchObject({ ok: false, status: 404 });
+    expect(await stub.update("a", { status: "completed" })).toMatchObject({ ok: false, status: 409 });
+    expect(await stub.get("a")).toMatchObject({ status: "uploading", progress: 42.5 });
   });
 
   it("removes items", async () => {
     const stub = uploads();
-    await stub.add(file("a"));
+    await stub.add([file("a")]);
     expect(await stub.remove("a")).toBe(true);
     expect(await stub.remove("a")).toBe(false);
     expect(await stub.list()).toEqual([]);
   });
 
-  it("is finished only when every item is completed or in error", async () => {
+  it("is finished only when every item is completed or in error, and names the next item to start", async () => {
     const stub = uploads();
     expect(await stub.isFinished()).toBe(true);
-    await stub.add(file("a"));
-    await stub.add(file("b"));
+    await stub.add([file("a"), file("b")]);
     expect(await stub.isFinished()).toBe(false);
-    await stub.update("a", { status: "completed", progress: 100 });
+    expect((await stub.nextToStart())?.id).toBe("a");
+    for (const status of ["uploading", "uploaded", "saving", "completed"]) value(await stub.update("a", { status }));
     expect(await stub.isFinished()).toBe(false);
-    await stub.update("b", { status: "error", error: "Сеть недоступна" });
+    expect((await stub.nextToStart())?.id).toBe("b");
+    value(await stub.update("b", { status: "error", error: "Сеть недоступна" }));
     expect(await stub.isFinished()).toBe(true);
+    expect(await stub.nextToStart()).toBeNull();
   });
 
   it("clears completed items only", async () => {
     const stub = uploads();
-    await stub.add(file("a", { status: "completed", progress: 100 }));
-    await stub.add(file("b", { status: "error", error: "x" }));
-    await stub.add(file("c", { status: "uploading" }));
-    await stub.add(file("d", { status: "completed", progress: 100 }));
-    expect(await stub.clearCompleted()).toBe(2);
+    await stub.add([file("a"), file("b"), file("c")]);
+    for (const status of ["uploading", "uploaded", "saving", "completed"]) value(await stub.update("a", { status }));
+    value(await stub.update("b", { status: "error" }));
+    expect(await stub.clearCompleted()).toBe(1);
     expect((await stub.list()).map((i) => i.id)).toEqual(["b", "c"]);
   });
 
   it.each([
-    ["an empty object", {}],
-    ["a missing file name", { id: "a", size: 1 }],
-    ["a negative size", { id: "a", fileName: "a", size: -1 }],
-    ["a fractional size", { id: "a", fileName: "a", size: 1.5 }],
-    ["an unknown status", { id: "a", fileName: "a", size: 1, status: "done" }],
-    ["progress over 100", { id: "a", fileName: "a", size: 1, progress: 101 }],
-    ["an oversized id", { id: "x".repeat(65), fileName: "a", size: 1 }],
-    ["not an object", "a.mov"],
+    ["an empty list", []],
+    ["a missing file name", [{ id: "a", size: 1 }]],
+    ["a negative size", [{ id: "a", fileName: "a", size: -1 }]],
+    ["a fractional size", [{ id: "a", fileName: "a", size: 1.5 }]],
+    ["an oversized id", [{ id: "x".repeat(65), fileName: "a", size: 1 }]],
+    ["a malformed group id", [{ id: "a", fileName: "a", size: 1, groupId: "g1" }]],
+    ["not a list", "a.mov"],
   ])("rejects %s and stores nothing", async (_what, input) => {
-    await runInDurableObject(uploads(), (instance: UploadQueueDO) => {
-      expect(() => instance.add(input)).toThrow(z.ZodError);
+    await runInDurableObject(uploads(), async (instance: UploadQueueDO) => {
+      await expect(instance.add(input)).rejects.toThrow(z.ZodError);
       expect(instance.list()).toEqual([]);
     });
   });
 
-  it("rejects a bad patch and keeps the item as it was", async () => {
-    await runInDurableObject(uploads(), (instance: UploadQueueDO) => {
-      instance.add(file("a"));
-      expect(() => instance.update("a", { status: "exploded" })).toThrow(z.ZodError);
-      expect(() => instance.update("a", { progress: -5 })).toThrow(z.ZodError);
-      expect(instance.get("a")).toMatchObject({ status: "waiting", progress: 0 });
+  it("rejects a malformed patch and keeps the item as it was", async () => {
+    await runInDurableObject(uploads(), async (instance: UploadQueueDO) => {
+      await instance.add([file("a")]);
+      await expect(instance.update("a", { status: "exploded" })).rejects.toThrow(z.ZodError);
+      await expect(instance.update("a", { progress: -5 })).rejects.toThrow(z.ZodError);
+      await expect(instance.update("a", { fileName: "renamed" })).rejects.toThrow(z.ZodError);
+      expect(instance.get("a")).toMatchObject({ status: "waiting", progress: 0, fileName: "a.mov" });
     });
   });
 
   it("keeps the queue in durable storage: it survives eviction of the instance", async () => {
     const stub = uploads();
-    await stub.add(file("a"));
+    await stub.add([file("a")]);
     const rows = await runInDurableObject(stub, (_instance: UploadQueueDO, state) =>
-      state.storage.sql.exec("SELECT id FROM items").toArray(),
+      state.storage.sql.exec("SELECT id FROM queue_items").toArray(),
     );
     expect(rows).toEqual([{ id: "a" }]);
     await evictDurableObject(stub);

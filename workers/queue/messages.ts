@@ -39,11 +39,22 @@ export const PurgeTrashMessageSchema = z.object({
   after: ResumeSchema.optional(),
 });
 
+/**
+ * Aborts the multipart upload of a variant whose browser went away: the per-user upload queue (UploadQueueDO) sends
+ * it when an item goes stale. Aborting an upload the storage no longer knows is not an error.
+ */
+export const AbortUploadMessageSchema = z.object({
+  op: z.literal("abort-upload"),
+  variantId: Id,
+  uploadId: z.string().min(1).max(1024),
+});
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
   PurgeGroupMessageSchema,
   PurgeTrashMessageSchema,
+  AbortUploadMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */
@@ -52,3 +63,4 @@ export type TaskMessage = z.infer<typeof TaskMessageSchema>;
 export type TaskMessageInput = z.input<typeof TaskMessageSchema>;
 export type PurgeGroupMessage = z.infer<typeof PurgeGroupMessageSchema>;
 export type PurgeTrashMessage = z.infer<typeof PurgeTrashMessageSchema>;
+export type AbortUploadMessage = z.infer<typeof AbortUploadMessageSchema>;

@@ -1,6 +1,7 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { selectExpiredTrash } from "../db/repositories/asset.repository";
+import { findVariant, selectExpiredTrash } from "../db/repositories/asset.repository";
+import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repository";
 import { detachFromParentStatement, expiredTrashTops, runBatch } from "../db/repositories/group.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens } from "../db/schema";
@@ -9,7 +10,7 @@ import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
 import { runPurgeGroup } from "../services/group.service";
-import type { PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
+import type { AbortUploadMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
  * Runs one operation; shared by the queue consumer and automation workflow steps. Returns a short summary for
@@ -32,7 +33,29 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, (rc) => runPurgeGroup(rc, message));
     case "purge-trash":
       return withTaskContext(env, message.op, (rc) => runPurgeTrash(rc, message));
+    case "abort-upload":
+      return runAbortUpload(env, message);
   }
+}
+
+/**
+ * The `abort-upload` operation: drops the open multipart upload of a pending variant (its browser went away, see
+ * UploadQueueDO). Only R2-backed storages take multipart uploads; a variant past pending (saving, committed), a
+ * variant that is gone, or an upload R2 no longer knows leaves nothing to do.
+ */
+export async function runAbortUpload(env: Env, message: AbortUploadMessage): Promise<string> {
+  const db = createDb(env.DB);
+  const variant = await findVariant(db, message.variantId);
+  if (!variant || variant.status !== "pending") return `variant ${message.variantId}: nothing to abort`;
+  const r2 = variant.storageId === DEFAULT_STORAGE_ID || (await findStorage(db, variant.storageId))?.kind === "r2";
+  if (!r2) return `variant ${message.variantId}: its storage takes no multipart uploads`;
+  try {
+    await env.MEDIA.resumeMultipartUpload(variant.storageKey, message.uploadId).abort();
+  } catch (error) {
+    if (!/does not exist|NoSuchUpload|\(10024\)/i.test(String(error))) throw error;
+    return `variant ${message.variantId}: the upload was already gone`;
+  }
+  return `variant ${message.variantId}: multipart upload aborted`;
 }
 
 /**
