@@ -46,6 +46,7 @@ export default {
     await env.TASKS.sendBatch([
       { body: { op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessageInput },
       { body: { op: "purge-trash" } satisfies TaskMessageInput },
+      { body: { op: "abort-stale-multipart" } satisfies TaskMessageInput },
     ]);
   },
 } satisfies ExportedHandler<Env>;

@@ -95,6 +95,33 @@ export const ru = {
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/multipart*.ts). */
   s3: {
     uploadNotFound: "Загрузка не найдена",
+    tooLarge: (maxGiB: string) => `Файл больше ${maxGiB} ГиБ: такие файлы загружать нельзя`,
+    tooManyParts: "Файл слишком велик: он не помещается в 10 000 частей, которые можно передать через сервер",
+    storageNoMultipart: (maxMiB: number) =>
+      `Хранилище этого файла не принимает загрузку по частям: файл должен быть не больше ${maxMiB} МиБ`,
+    signatureInvalid: "Подпись запроса недействительна или её срок истёк",
+    alreadyCompleted: "Загрузка уже завершена",
+    aborted: "Загрузка отменена",
+    notStarted: "Загрузка по частям ещё не начата",
+    notMultipart: "Этот файл загружается одним запросом, а не по частям",
+    isMultipart: "Этот файл загружается по частям, а не одним запросом",
+    partNumber: (max: number) => `Номер части должен быть целым числом от 1 до ${max}`,
+    methodMismatch: (op: string, method: string) => `Операция ${op} выполняется методом ${method}`,
+    keyMismatch: "Ключ объекта не совпадает с ключом этой загрузки",
+    partTooLarge: (max: number) => `Часть больше ${max} байт`,
+    partIncomplete: "Тело части короче или длиннее заголовка Content-Length",
+    malformedXml: "Тело запроса не является корректным документом CompleteMultipartUpload",
+    noParts: "Нужно перечислить хотя бы одну часть",
+    partOrder: "Части должны идти по возрастанию номеров, без повторов",
+    partMissing: (n: number) => `Часть ${n} не загружена`,
+    etagMismatch: (n: number) => `ETag части ${n} не совпадает с полученным при загрузке`,
+    partTooSmall: (n: number, minMiB: number) => `Часть ${n} меньше ${minMiB} МиБ: такой может быть только последняя часть`,
+    partsUneven: (n: number) => `Часть ${n} другого размера: все части, кроме последней, должны быть одного размера`,
+    sizeMismatch: (declared: number, got: number) =>
+      `Сумма размеров частей (${got} байт) не совпадает с заявленным размером файла (${declared} байт)`,
+    assembleFailed: "Хранилище не смогло собрать файл из частей, повторите завершение загрузки",
+    cannotAbortCompleted: "Загрузка уже завершена: отменить её нельзя",
+    unsupportedRequest: "Такой запрос S3 не поддерживается",
   },
   /** API messages of the per-user upload queue (durable-objects/upload-queue.do.ts, /api/uploads). */
   queue: {

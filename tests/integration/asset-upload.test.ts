@@ -63,7 +63,7 @@ describe("POST /api/asset/create-version/{id}", () => {
     await expectError(await call(`/api/asset/variant-tech-fields/${info.variant_id}`, { bearer: user.bearer }), 404);
   });
 
-  it("answers 413 above 95 MiB and 400 for sizes that are not positive integers", async () => {
+  it("answers the multipart form above 95 MiB, 413 above UPLOAD_MAX_BYTES, 400 for sizes that are not integers ≥ 0", async () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
     const start = (size: unknown) =>
@@ -72,13 +72,15 @@ describe("POST /api/asset/create-version/{id}", () => {
         bearer: user.bearer,
         json: { file_name: "a.bin", mime_type: "application/octet-stream", size },
       });
-    expect((await expectError(await start(95 * MIB + 1), 413)).message).toBe(ru.assets.tooLarge(95));
-    await expectError(await start(0), 400);
+    expect((await expectError(await start(50 * 1024 * MIB + 1), 413)).message).toBe(ru.s3.tooLarge("50"));
     await expectError(await start(-1), 400);
     await expectError(await start(1.5), 400);
     await expectError(await start("10"), 400);
+    expect(await rows("select id from variants where asset_id = ?", id)).toEqual([]);
     expect((await startUpload(user.bearer, id, { size: 95 * MIB })).max_size).toBe(95 * MIB);
-    expect((await rows("select id from variants where asset_id = ?", id)).length).toBe(1);
+    expect(await json(await start(95 * MIB + 1))).toMatchObject({ mode: "multipart", max_size: 95 * MIB + 1 });
+    expect((await startUpload(user.bearer, id, { size: 0 })).max_size).toBe(0);
+    expect((await rows("select id from variants where asset_id = ?", id)).length).toBe(3);
   });
 
   it.each([

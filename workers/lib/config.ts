@@ -39,6 +39,13 @@ const ConfigSchema = z.object({
     .transform((v) => v || undefined),
   ULDL_SERVERS: jsonList(UldlServerSchema, "ULDL_SERVERS"),
   SSO_PROVIDERS: jsonList(SsoProviderSchema, "SSO_PROVIDERS"),
+  /** largest file an upload may declare, in bytes (default 50 GiB; at most 5 TiB, S3's object limit) */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5 * 1024 ** 4)
+    .default(50 * 1024 ** 3),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

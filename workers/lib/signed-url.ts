@@ -1,7 +1,11 @@
 import { base64url, timingSafeEqual } from "./crypto";
 
-/** What a signed link may do; part of the signature, so a link for one purpose cannot be used for another. */
-export type SignedPurpose = "upload" | "play" | "download";
+/**
+ * What a signed link may do; part of the signature, so a link for one purpose cannot be used for another. The `s3-*`
+ * purposes are the calls of the S3-compatible upload endpoints (one per operation; their `id` also binds the upload id
+ * and part number, see multipart-signing.ts).
+ */
+export type SignedPurpose = "upload" | "play" | "download" | "s3-create" | "s3-part" | "s3-list" | "s3-complete" | "s3-abort" | "s3-put";
 
 export interface SignedClaims {
   purpose: SignedPurpose;

@@ -49,12 +49,44 @@ export const AbortUploadMessageSchema = z.object({
   uploadId: z.string().min(1).max(1024),
 });
 
+/**
+ * Computes the SHA-256 of a multipart upload that storage has assembled (variant 'saving'), then commits its version.
+ * Objects too large for one run are hashed in segments, the hash state saved in D1, each run queuing the next.
+ */
+export const HashVariantMessageSchema = z.object({ op: z.literal("hash-variant"), variantId: Id });
+
+/** A committed variant to process (previews, technical metadata: the background-work capability); logged for now. */
+export const ProcessVariantMessageSchema = z.object({
+  op: z.literal("process-variant"),
+  variantId: Id,
+  assetId: Id,
+  version: z.number().int().min(1),
+});
+
+/**
+ * Upload housekeeping, queued by the cron trigger: aborts multipart uploads with no part stored for `olderThanHours`,
+ * re-queues hashing that died, and forgets aborted uploads after a week. Queues its continuation after `limit`.
+ */
+export const AbortStaleMultipartMessageSchema = z.object({
+  op: z.literal("abort-stale-multipart"),
+  olderThanHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
   PurgeGroupMessageSchema,
   PurgeTrashMessageSchema,
   AbortUploadMessageSchema,
+  HashVariantMessageSchema,
+  ProcessVariantMessageSchema,
+  AbortStaleMultipartMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */
@@ -64,3 +96,6 @@ export type TaskMessageInput = z.input<typeof TaskMessageSchema>;
 export type PurgeGroupMessage = z.infer<typeof PurgeGroupMessageSchema>;
 export type PurgeTrashMessage = z.infer<typeof PurgeTrashMessageSchema>;
 export type AbortUploadMessage = z.infer<typeof AbortUploadMessageSchema>;
+export type HashVariantMessage = z.infer<typeof HashVariantMessageSchema>;
+export type ProcessVariantMessage = z.infer<typeof ProcessVariantMessageSchema>;
+export type AbortStaleMultipartMessage = z.infer<typeof AbortStaleMultipartMessageSchema>;

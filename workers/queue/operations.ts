@@ -9,6 +9,7 @@ import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
+import { runAbortStaleMultipart, runHashVariant, runProcessVariant } from "../services/multipart.service";
 import { runPurgeGroup } from "../services/group.service";
 import type { AbortUploadMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
@@ -35,6 +36,12 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, (rc) => runPurgeTrash(rc, message));
     case "abort-upload":
       return runAbortUpload(env, message);
+    case "hash-variant":
+      return withTaskContext(env, message.op, (rc) => runHashVariant(rc, message));
+    case "process-variant":
+      return runProcessVariant(message);
+    case "abort-stale-multipart":
+      return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
   }
 }
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
   changesOf,
@@ -11,13 +12,14 @@ import {
   purgeAssetsStatements,
   runBatch,
   selectAssetObjects,
+  type Statement,
   selectReadyVariants,
   selectStalePending,
   unreferencedKeys,
   type ReadyVariant,
 } from "../db/repositories/asset.repository";
 import { findUserById } from "../db/repositories/user.repository";
-import type { AssetRow, VariantType } from "../db/schema";
+import type { AssetRow, VariantRow, VariantType } from "../db/schema";
 import { VARIANT_TYPES } from "../db/schema";
 import { contentDisposition } from "../lib/content-disposition";
 import { AppError } from "../lib/errors";
@@ -25,6 +27,14 @@ import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange 
 import { newId, toHex } from "../lib/ids";
 import { signLink, verifyLink, type SignedPurpose } from "../lib/signed-url";
 import { can } from "./access.service";
+import {
+  MAX_SINGLE_UPLOAD_BYTES,
+  MULTIPART_THRESHOLD_BYTES,
+  STALE_UPLOAD_MS,
+  TECHNICAL_MAX_UPLOAD_BYTES,
+  partSizeFor,
+} from "./multipart-plan";
+import { multipartStoreFor } from "./multipart-store";
 import { requireAsset, requireReadyVariant, requireTargetGroup } from "./asset.service";
 import type { Actor, RequestContext } from "./context";
 import { sortKeyOf } from "./group-tree";
@@ -36,8 +46,7 @@ import { getStorageBackend, resolveEntityStorage } from "./storage.service";
  * signed links, and deleting objects nobody references any more. Storage is reached only through `backendFor`.
  */
 
-/** Largest single-request upload: under the Workers request body limit (100 MB) with room for headers. */
-export const MAX_SINGLE_UPLOAD_BYTES = 95 * 1024 * 1024;
+export { MAX_SINGLE_UPLOAD_BYTES };
 /** Lifetime of an upload link. */
 export const UPLOAD_LINK_TTL_SECONDS = 3600;
 /** Lifetime of a play (streaming) link: long enough to watch a film with pauses. */
@@ -92,15 +101,20 @@ export interface CreateVersionInput {
   variant_type?: VariantType;
   file_name: string;
   mime_type: string;
-  /** bytes the PUT will send */
+  /** bytes the upload will send (0 for an empty file) */
   size: number;
   /** variant name; the file name by default */
   name?: string;
+  /** ask for the multipart form even below 95 MiB (ignored for an empty file) */
+  multipart?: boolean;
 }
 
-/** Where and how to send the bytes of a new version. */
+/** Where and how to send the bytes of a new version in one request. */
 export interface UploadInfo {
+  mode: "single";
   variant_id: string;
+  /** the object key the bytes are stored under (server-generated; Uppy's `generateObjectKey` should answer it) */
+  key: string;
   /** root-relative unless the caller resolves it against its origin */
   upload_url: string;
   method: "PUT";
@@ -108,6 +122,23 @@ export interface UploadInfo {
   /** the PUT must send exactly this many bytes */
   max_size: number;
   headers: { "content-type": string };
+}
+
+/**
+ * The multipart form of create-version: the client signs each S3 call at `sign_url` (POST /api/upload/sign) and sends
+ * it to our S3-compatible endpoints, in parts of `part_size` bytes (the last one may be shorter).
+ */
+export interface MultipartUploadInfo {
+  mode: "multipart";
+  variant_id: string;
+  /** the object key: what Uppy's `generateObjectKey` should answer, and what every signed call is for */
+  key: string;
+  part_size: number;
+  /** the upload is aborted if no part arrives for a day; each part moves this forward */
+  expire: string;
+  /** the parts must add up to exactly this many bytes */
+  max_size: number;
+  sign_url: "/api/upload/sign";
 }
 
 /** SPEC §3 Worker upload-complete. */
@@ -128,9 +159,16 @@ function formatOf(fileName: string): string | null {
   return /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase() ?? null;
 }
 
+/** The largest file an upload may declare: `UPLOAD_MAX_BYTES` (default 50 GiB), never above 5 TiB. */
+export function maxUploadBytes(rc: RequestContext): number {
+  return Math.min(rc.config.UPLOAD_MAX_BYTES, TECHNICAL_MAX_UPLOAD_BYTES);
+}
+
 /**
- * Starts a new version of an asset: a PENDING variant (invisible everywhere) and a signed PUT link valid for an
- * hour. The version exists only once the PUT has stored every byte (`receiveUpload`). Files above 95 MiB answer 413.
+ * Starts a new version of an asset: a PENDING variant (invisible everywhere). Files up to 95 MiB (empty ones
+ * included) get a signed single-PUT link valid for an hour (`receiveUpload`); larger files, or any non-empty file
+ * when `multipart` is asked for, get the multipart form (multipart.service: signed S3 calls, parts, completion with
+ * SHA-256). Either way the version exists only once every byte is stored and hashed. Above `maxUploadBytes` → 413.
  * @example const info = await createVersionUpload(rc, actor, assetId, { file_name: "clip.mp4", mime_type: "video/mp4", size: 1024 })
  */
 export async function createVersionUpload(
@@ -138,15 +176,22 @@ export async function createVersionUpload(
   actor: Actor,
   assetId: string,
   input: CreateVersionInput,
-): Promise<UploadInfo> {
-  if (input.size > MAX_SINGLE_UPLOAD_BYTES)
-    throw new AppError("PAYLOAD_TOO_LARGE", ru.assets.tooLarge(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
+): Promise<UploadInfo | MultipartUploadInfo> {
+  const max = maxUploadBytes(rc);
+  if (input.size > max) throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.tooLarge(formatGiB(max)));
+  const multipart = input.size > MULTIPART_THRESHOLD_BYTES || (input.multipart === true && input.size > 0);
+  const partSize = multipart ? partSizeFor(input.size) : null;
+  if (multipart && partSize === null) throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.tooManyParts);
   const asset = await requireAsset(rc, actor, assetId, "create");
   if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
   const { id: storageId } = await resolveEntityStorage(rc, { type: "asset", id: assetId });
   await backendFor(rc, storageId);
+  if (multipart && !(await multipartStoreFor(rc, storageId))) {
+    throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.storageNoMultipart(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
+  }
   const now = Date.now();
   const variantId = newId(now);
+  const key = `assets/${assetId}/${variantId}`;
   await insertVariantStatement(rc.db, {
     id: variantId,
     assetId,
@@ -159,14 +204,29 @@ export async function createVersionUpload(
     fileName: input.file_name,
     contentSize: input.size,
     storageId,
-    storageKey: `assets/${assetId}/${variantId}`,
+    storageKey: key,
     toGroup: input.to_group ?? null,
     userId: actor.id,
     ctime: now,
+    partSize,
+    progressAt: multipart ? now : null,
   }).run();
+  if (partSize !== null) {
+    return {
+      mode: "multipart",
+      variant_id: variantId,
+      key,
+      part_size: partSize,
+      expire: new Date(now + STALE_UPLOAD_MS).toISOString(),
+      max_size: input.size,
+      sign_url: "/api/upload/sign",
+    };
+  }
   const { params, expire } = await signedQuery(rc, "upload", variantId, actor.id, UPLOAD_LINK_TTL_SECONDS);
   return {
+    mode: "single",
     variant_id: variantId,
+    key,
     upload_url: `/api/asset/content/upload/${variantId}?${params}`,
     method: "PUT",
     expire,
@@ -175,11 +235,16 @@ export async function createVersionUpload(
   };
 }
 
+/** "50" for 50 GiB, "1.5" for 1.5 GiB: for messages. */
+function formatGiB(bytes: number): string {
+  return String(Math.round((bytes / 1024 ** 3) * 10) / 10);
+}
+
 /**
  * A pass-through stream that feeds every chunk to a SHA-256 DigestStream and counts bytes. Unlike `tee()`, it keeps
  * the storage write's backpressure, so memory stays flat whatever the file size.
  */
-function hashingStream() {
+export function hashingStream() {
   // workerd's crypto.DigestStream (the DOM lib's Crypto type, also in scope, does not declare it).
   const { DigestStream: Digest } = crypto as unknown as { DigestStream: typeof DigestStream };
   const digest = new Digest("SHA-256");
@@ -199,11 +264,27 @@ function hashingStream() {
 }
 
 /**
+ * The pending variant an upload call is for (as read by the caller), with its live asset, checked for the actor: only the user who started
+ * the upload may send its bytes (the server never signs anyone else's link for it), the variant must still be
+ * pending (409 once committed), and the actor must still hold create on the asset and on the target group.
+ */
+export async function requirePendingUpload(
+  rc: RequestContext,
+  actor: Actor,
+  variant: VariantRow | undefined,
+): Promise<{ variant: VariantRow; asset: AssetRow }> {
+  if (!variant) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  if (variant.userId !== actor.id) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  if (variant.status === "ready" || variant.status === "saving") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  if (variant.status !== "pending") throw new AppError("NOT_FOUND", ru.s3.aborted);
+  const asset = await requireAsset(rc, actor, variant.assetId, "create");
+  if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
+  return { variant, asset };
+}
+
+/**
  * Receives the bytes of a pending variant (PUT with a signed upload link, no bearer). The link is re-checked against
- * the user's current state and rights; Content-Length must be present (411) and equal the declared size (400). The
- * body streams to storage under the variant's key while SHA-256 is computed on the fly; a short, long or failed
- * body deletes the object and changes nothing. Then ONE batch commits: the next version number, the variant ready,
- * the asset's latest version and mtime, its memberships' size and mtime, and the `to_group` membership.
+ * the user's current state and rights; then `storeSingleUpload`.
  */
 export async function receiveUpload(
   rc: RequestContext,
@@ -211,26 +292,36 @@ export async function receiveUpload(
   link: SignedParams,
   upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
 ): Promise<UploadComplete> {
-  const actor = await linkActor(rc, "upload", variantId, link);
-  const variant = await findVariant(rc.db, variantId);
-  if (!variant) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  // Only the user who started the upload may finish it (the server never signs anyone else's link for it).
-  if (variant.userId !== actor.id) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  if (variant.status !== "pending") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
-  const asset = await requireAsset(rc, actor, variant.assetId, "create");
-  if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
+  const [actor, found] = await Promise.all([linkActor(rc, "upload", variantId, link), findVariant(rc.db, variantId)]);
+  const { variant, asset } = await requirePendingUpload(rc, actor, found);
+  return storeSingleUpload(rc, variant, asset, upload);
+}
 
+/**
+ * The single-request upload of a checked pending variant (`PUT /content/upload/{variantId}`, and S3 PutObject).
+ * Content-Length must be present (411) and equal the declared size (400); an empty file sends no body. The body
+ * streams to storage under the variant's key while SHA-256 is computed on the fly; a short, long or failed body
+ * deletes the object and changes nothing. Then `commitUpload` makes the version visible in one batch.
+ */
+export async function storeSingleUpload(
+  rc: RequestContext,
+  variant: VariantRow,
+  asset: AssetRow,
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+): Promise<UploadComplete> {
+  if (variant.partSize != null) throw new AppError("CONFLICT", ru.s3.isMultipart);
   if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
   const declared = variant.contentSize;
   const length = /^\d{1,16}$/.test(upload.contentLength.trim()) ? Number(upload.contentLength.trim()) : Number.NaN;
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
-  if (!upload.body) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
+  if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 
   const backend = await backendFor(rc, variant.storageId);
   const hashing = hashingStream();
+  const body = upload.body ?? new Blob([]).stream();
   let stored: { size: number };
   try {
-    stored = await backend.put(variant.storageKey, upload.body.pipeThrough(hashing.stream), {
+    stored = await backend.put(variant.storageKey, body.pipeThrough(hashing.stream), {
       contentType: variant.mimeType,
       size: declared,
     });
@@ -246,44 +337,65 @@ export async function receiveUpload(
     throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
   }
   const sha256 = await hashing.sha256();
+  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
+  if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
+}
 
-  const now = Date.now();
-  const versionId = newId(now);
-  const [inserted] = await runBatch(
-    rc.db,
-    commitUploadStatements(rc.db, {
-      versionId,
-      assetId: asset.id,
-      variantId,
-      userId: actor.id,
-      sha256,
-      size: declared,
-      toGroup: variant.toGroup,
-      sortName: sortKeyOf(asset.name),
-      now,
-    }),
-  );
-  if (changesOf(inserted) === 0) {
-    // Lost a race: another PUT committed this variant (its bytes are under the same key: leave them), or the
-    // variant was dropped or the asset trashed meanwhile (nothing references the object: delete it).
-    const current = await findVariant(rc.db, variantId);
-    if (current?.status === "ready") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
-    await backend.delete([variant.storageKey]);
-    throw new AppError("NOT_FOUND", current ? ru.assets.notFound : ru.assets.variantNotFound);
-  }
-  const committed = await findReadyVariant(rc.db, variantId);
+/** SPEC §3 Worker upload-complete of a committed variant. */
+export function uploadCompleteOf(asset: AssetRow, variant: VariantRow, version: number, sha256: string, size: number): UploadComplete {
   return {
     asset_id: asset.id,
-    asset_version: committed?.version ?? 0,
-    asset_variant_id: variantId,
+    asset_version: version,
+    asset_variant_id: variant.id,
     storage_id: variant.storageId,
     storage_path: variant.storageKey,
     mime_type: variant.mimeType,
     checksum: sha256,
     checksum_alg: "sha256",
     file_name: variant.fileName,
-    file_size: declared,
+    file_size: size,
   };
+}
+
+/**
+ * Commit-after-upload, shared by the single PUT and the multipart completion: ONE batch makes the next version
+ * number, the variant ready with its hash and size, the asset's latest version and mtime, its memberships' size and
+ * mtime, and the `to_group` membership (plus `extra` statements of the caller). The version belongs to the user who
+ * started the upload. Answers `committed` with the new version number; `already` when another request committed
+ * this variant first (its bytes are under the same key: they stay); and throws 404 when the variant was dropped or
+ * the asset trashed meanwhile, after deleting the object nothing references.
+ */
+export async function commitUpload(
+  rc: RequestContext,
+  c: { variant: VariantRow; asset: AssetRow; sha256: string; size: number; from: "pending" | "saving"; extra?: Statement[] },
+): Promise<{ outcome: "committed" | "already"; version: number }> {
+  const now = Date.now();
+  const versionId = newId(now);
+  const results = await runBatch(rc.db, [
+    ...commitUploadStatements(rc.db, {
+      versionId,
+      assetId: c.asset.id,
+      variantId: c.variant.id,
+      userId: c.variant.userId,
+      sha256: c.sha256,
+      size: c.size,
+      toGroup: c.variant.toGroup,
+      sortName: sortKeyOf(c.asset.name),
+      now,
+      from: c.from,
+    }),
+    ...(c.extra ?? []),
+    // The new version's number, read inside the same transaction (no extra round trip).
+    sql`select version from asset_versions where id = ${versionId}`,
+  ]);
+  const version = (results[results.length - 1].results as { version: number }[] | undefined)?.[0]?.version;
+  if (changesOf(results[0]) > 0 && version !== undefined) return { outcome: "committed", version };
+  const committed = await findReadyVariant(rc.db, c.variant.id);
+  if (committed) return { outcome: "already", version: committed.version };
+  const current = await findVariant(rc.db, c.variant.id);
+  await (await backendFor(rc, c.variant.storageId)).delete([c.variant.storageKey]);
+  throw new AppError("NOT_FOUND", current ? ru.assets.notFound : ru.assets.variantNotFound);
 }
 
 /**

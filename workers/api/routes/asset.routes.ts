@@ -6,6 +6,7 @@ import { VARIANT_TYPES } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { ACCESS_LEVELS } from "../../services/access.service";
+import { TECHNICAL_MAX_UPLOAD_BYTES } from "../../services/multipart-plan";
 import {
   MAX_SINGLE_UPLOAD_BYTES,
   createVersionUpload,
@@ -120,12 +121,12 @@ export const CreateVersionSchema = z
     variant_type: VariantTypeSchema.default("initial"),
     file_name: AssetNameSchema,
     mime_type: MimeSchema,
-    size: z
-      .number()
-      .int()
-      .min(1)
-      .openapi({ description: `bytes the PUT will send, at most ${MAX_SINGLE_UPLOAD_BYTES} (413 above)`, example: 1048576 }),
+    size: z.number().int().min(0).max(TECHNICAL_MAX_UPLOAD_BYTES).openapi({
+      description: `bytes the upload will send (0 for an empty file); above ${MAX_SINGLE_UPLOAD_BYTES} the answer is the multipart form; above UPLOAD_MAX_BYTES (default 50 GiB) 413`,
+      example: 1048576,
+    }),
     name: AssetNameSchema.optional(),
+    multipart: z.boolean().optional().openapi({ description: "ask for the multipart form even for a small file (an empty file always gets the single form)" }),
   })
   .openapi("CreateVersion");
 
@@ -205,7 +206,9 @@ const VersionViewSchema = z
 
 const UploadInfoSchema = z
   .object({
+    mode: z.literal("single"),
     variant_id: z.string(),
+    key: z.string().openapi({ description: "the server-generated object key (for Uppy's generateObjectKey)" }),
     upload_url: z.string().openapi({ description: "PUT the bytes here; no bearer needed (the link is signed, about 1 hour)" }),
     method: z.literal("PUT"),
     expire: IsoDate,
@@ -213,6 +216,18 @@ const UploadInfoSchema = z
     headers: z.object({ "content-type": z.string() }),
   })
   .openapi("UploadInfo");
+
+const MultipartUploadInfoSchema = z
+  .object({
+    mode: z.literal("multipart"),
+    variant_id: z.string(),
+    key: z.string().openapi({ description: "the server-generated object key every signed S3 call is for (Uppy's generateObjectKey)" }),
+    part_size: z.number().int().openapi({ description: "bytes per part; the last part may be shorter" }),
+    expire: IsoDate.openapi({ description: "the upload is aborted when no part arrives for a day" }),
+    max_size: z.number().int().openapi({ description: "the parts must add up to exactly this many bytes" }),
+    sign_url: z.literal("/api/upload/sign"),
+  })
+  .openapi("MultipartUploadInfo");
 
 const UploadCompleteSchema = z
   .object({
@@ -442,20 +457,21 @@ export const assetRoutes = createRouter()
       method: "post",
       path: "/create-version/{id}",
       tags: ["Assets"],
-      summary: "Start a new version: answers a signed single-PUT upload link",
+      summary: "Start a new version: answers a signed single-PUT link, or the multipart form for large files",
       description:
-        "Inserts a pending variant (invisible until its bytes are complete) and answers where to PUT them. The version is created only when the PUT has stored and checked every byte.",
+        "Inserts a pending variant (invisible until its bytes are complete). Up to 95 MiB (and for empty files) the answer is a signed single-PUT link; above it, or with `multipart: true`, the multipart form: sign each S3 call at /api/upload/sign and send it to /api/s3. The version is created only when every byte is stored and hashed.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(CreateVersionSchema) },
       responses: {
-        200: json(UploadInfoSchema, "Upload info"),
-        413: plainError(`Larger than ${MAX_SINGLE_UPLOAD_BYTES} bytes`),
+        200: json(z.union([UploadInfoSchema, MultipartUploadInfoSchema]), "Upload info (single or multipart form)"),
+        413: plainError("Larger than UPLOAD_MAX_BYTES, or than the asset's storage can take"),
         ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
     async (c) => {
       const info = await createVersionUpload(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      if (info.mode === "multipart") return c.json(info, 200);
       return c.json({ ...info, upload_url: new URL(info.upload_url, c.req.url).href }, 200);
     },
   )

@@ -359,12 +359,15 @@ export function insertVariantStatement(db: Database, row: typeof variants.$infer
   return db.insert(variants).values(row);
 }
 
-/** Pending variants of an asset created before `before` (their upload links have expired). */
+/**
+ * Pending single-PUT variants of an asset created before `before` (their upload links have expired). Open multipart
+ * uploads are left to the stale-multipart cleanup: they may rightly take longer than a link lives.
+ */
 export function selectStalePending(db: Database, assetId: string, before: number) {
   return db
     .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
     .from(variants)
-    .where(and(eq(variants.assetId, assetId), eq(variants.status, "pending"), lt(variants.ctime, before)));
+    .where(and(eq(variants.assetId, assetId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before)));
 }
 
 export function deletePendingVariantsStatement(db: Database, ids: readonly string[]) {
@@ -381,24 +384,28 @@ export interface UploadCommit {
   toGroup: string | null;
   sortName: string;
   now: number;
+  /** the state the variant commits from: 'pending' (single PUT) or 'saving' (multipart, once hashed) */
+  from?: "pending" | "saving";
 }
 
 /**
  * Commit-after-upload, as statements of ONE batch. The first inserts the next version (max + 1, computed inside the
- * transaction, so concurrent commits get 1, 2, 3 …) only while the variant is still pending and the asset live;
+ * transaction, so concurrent commits get 1, 2, 3 …) only while the variant is still pending (or saving) and the asset live;
  * every later statement runs only if that version row exists, so a lost race or a dropped variant changes nothing.
  * The caller checks the first statement's changes.
  */
 export function commitUploadStatements(_db: Database, c: UploadCommit): Statement[] {
   const committed = sql`exists (select 1 from asset_versions where id = ${c.versionId})`;
+  const from = c.from ?? "pending";
   return [
     sql`insert into asset_versions (id, asset_id, version, description, user_id, ctime)
       select ${c.versionId}, ${c.assetId}, coalesce((select max(version) from asset_versions where asset_id = ${c.assetId}), 0) + 1,
         null, ${c.userId}, ${c.now}
-      where exists (select 1 from variants where id = ${c.variantId} and asset_id = ${c.assetId} and status = 'pending')
+      where exists (select 1 from variants where id = ${c.variantId} and asset_id = ${c.assetId} and status = ${from})
         and exists (select 1 from assets where id = ${c.assetId} and deleted_at is null)`,
-    sql`update variants set status = 'ready', version_id = ${c.versionId}, sha256 = ${c.sha256}, content_size = ${c.size}
-      where id = ${c.variantId} and status = 'pending' and ${committed}`,
+    sql`update variants set status = 'ready', version_id = ${c.versionId}, sha256 = ${c.sha256}, content_size = ${c.size},
+        hash_state = null
+      where id = ${c.variantId} and status = ${from} and ${committed}`,
     sql`update assets set latest_version = (select version from asset_versions where id = ${c.versionId}), mtime = ${c.now}
       where id = ${c.assetId} and ${committed}`,
     // The new version holds only this variant, so it is the asset's main variant now: its size is the asset's size.

@@ -11,3 +11,4 @@ export * from "./previews";
 export * from "./asset-classes";
 export * from "./tags";
 export * from "./storages";
+export * from "./upload-parts";

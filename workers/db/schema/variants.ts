@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { idColumn } from "../columns";
 
@@ -5,8 +6,13 @@ import { idColumn } from "../columns";
 export const VARIANT_TYPES = ["initial", "master", "proxy_lowres", "proxy_highres", "watermarked", "untyped"] as const;
 export type VariantType = (typeof VARIANT_TYPES)[number];
 
-/** pending: bytes not complete yet (invisible); ready: committed into a version. */
-export const VARIANT_STATUSES = ["pending", "ready"] as const;
+/**
+ * pending: bytes not complete yet (invisible); saving: a multipart upload is complete in storage and its SHA-256 is
+ * being computed (still invisible); ready: committed into a version; aborted: a multipart upload given up (kept a
+ * while so the client can read the state, then deleted by the cleanup).
+ */
+export const VARIANT_STATUSES = ["pending", "saving", "ready", "aborted"] as const;
+export type VariantStatus = (typeof VARIANT_STATUSES)[number];
 
 /**
  * One rendition of an asset version (the original, a proxy …). Bytes live in a storage under `storage_key`, a
@@ -40,8 +46,26 @@ export const variants = sqliteTable(
     toGroup: text("to_group"),
     userId: text("user_id").notNull(),
     ctime: integer("ctime", { mode: "number" }).notNull(),
+    /** multipart uploads: the storage's upload id, set by CreateMultipartUpload */
+    uploadId: text("upload_id"),
+    /** multipart uploads: the part size the client was told to use */
+    partSize: integer("part_size", { mode: "number" }),
+    /** while saving: the resumable SHA-256 state (JSON) after `hash_offset` bytes, for objects hashed in several runs */
+    hashState: text("hash_state"),
+    /** while saving: bytes of the stored object hashed so far */
+    hashOffset: integer("hash_offset", { mode: "number" }),
+    /** last sign of life of an upload (a part stored, a hashing run): what the stale-upload cleanup looks at */
+    progressAt: integer("progress_at", { mode: "number" }),
   },
-  (t) => [index("variants_asset_version_idx").on(t.assetId, t.versionId), index("variants_version_idx").on(t.versionId)],
+  (t) => [
+    index("variants_asset_version_idx").on(t.assetId, t.versionId),
+    index("variants_version_idx").on(t.versionId),
+    // Partial: only multipart uploads (the cleanup's scans). A full (status, …) index would tempt SQLite to look up
+    // every ready variant by status instead of by version.
+    index("variants_upload_progress_idx")
+      .on(t.status, t.progressAt)
+      .where(sql`upload_id is not null`),
+  ],
 );
 
 export type VariantRow = typeof variants.$inferSelect;

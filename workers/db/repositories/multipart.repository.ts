@@ -1,0 +1,115 @@
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import { uploadParts, variants } from "../schema";
+import type { Statement } from "./asset.repository";
+
+/**
+ * Queries of multipart uploads (queries only: rules live in multipart.service): the upload id and part size on the
+ * pending variant, the record of stored parts, the 'saving' state and its hashing progress, and the stale-upload
+ * cleanup. Every state change is conditional on the state it leaves, so a lost race changes nothing and the caller
+ * reads `changes` to know.
+ */
+
+/** Sets the storage's upload id on a pending variant that has none yet (the first CreateMultipartUpload wins). */
+export function claimUploadIdStatement(db: Database, variantId: string, uploadId: string, partSize: number, now: number) {
+  return db
+    .update(variants)
+    .set({ uploadId, partSize, progressAt: now })
+    .where(and(eq(variants.id, variantId), eq(variants.status, "pending"), sql`${variants.uploadId} is null`));
+}
+
+/**
+ * Records a stored part (a re-sent part replaces the earlier record, as storage does) and the upload's sign of life,
+ * only while the upload is still open under this upload id.
+ */
+export function recordPartStatements(
+  _db: Database,
+  p: { variantId: string; uploadId: string; partNumber: number; size: number; etag: string; now: number },
+): Statement[] {
+  const open = sql`exists (select 1 from variants where id = ${p.variantId} and status = 'pending' and upload_id = ${p.uploadId})`;
+  return [
+    sql`insert into upload_parts (variant_id, part_number, size, etag, ctime)
+      select ${p.variantId}, ${p.partNumber}, ${p.size}, ${p.etag}, ${p.now} where ${open}
+      on conflict (variant_id, part_number) do update set size = excluded.size, etag = excluded.etag, ctime = excluded.ctime`,
+    sql`update variants set progress_at = ${p.now} where id = ${p.variantId} and status = 'pending' and upload_id = ${p.uploadId}`,
+  ];
+}
+
+/** The recorded parts of an upload, by part number. */
+export function selectParts(db: Database, variantId: string) {
+  return db
+    .select({ partNumber: uploadParts.partNumber, size: uploadParts.size, etag: uploadParts.etag, ctime: uploadParts.ctime })
+    .from(uploadParts)
+    .where(eq(uploadParts.variantId, variantId))
+    .orderBy(asc(uploadParts.partNumber));
+}
+
+export function deletePartsStatement(db: Database, variantId: string) {
+  return db.delete(uploadParts).where(eq(uploadParts.variantId, variantId));
+}
+
+/** pending → saving once storage has assembled the object: hashing starts from byte 0. */
+export function markSavingStatement(db: Database, variantId: string, uploadId: string, now: number) {
+  return db
+    .update(variants)
+    .set({ status: "saving", hashOffset: 0, hashState: null, progressAt: now })
+    .where(and(eq(variants.id, variantId), eq(variants.status, "pending"), eq(variants.uploadId, uploadId)));
+}
+
+/** Saves hashing progress, only if no other run has moved it since `from` (duplicate queue deliveries). */
+export function saveHashProgressStatement(db: Database, variantId: string, from: number, to: number, state: string, now: number) {
+  return db
+    .update(variants)
+    .set({ hashOffset: to, hashState: state, progressAt: now })
+    .where(and(eq(variants.id, variantId), eq(variants.status, "saving"), sql`coalesce(${variants.hashOffset}, 0) = ${from}`));
+}
+
+/** Touches a saving variant (a hashing run started), so the cleanup does not queue a second run meanwhile. */
+export function touchSavingStatement(db: Database, variantId: string, now: number) {
+  return db
+    .update(variants)
+    .set({ progressAt: now })
+    .where(and(eq(variants.id, variantId), eq(variants.status, "saving")));
+}
+
+/**
+ * pending (or, when its asset went away before the commit, saving) → aborted: the row stays a while so the client can
+ * read the state, and its part records go.
+ */
+export function markAbortedStatements(db: Database, variantId: string, from: "pending" | "saving", now: number): Statement[] {
+  return [
+    db
+      .update(variants)
+      .set({ status: "aborted", hashState: null, progressAt: now })
+      .where(and(eq(variants.id, variantId), eq(variants.status, from))),
+    deletePartsStatement(db, variantId),
+  ];
+}
+
+/** Open multipart uploads with no sign of life since `before`, oldest first. */
+export function selectStaleMultipart(db: Database, before: number, limit: number) {
+  return db
+    .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey, uploadId: variants.uploadId })
+    .from(variants)
+    .where(and(eq(variants.status, "pending"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
+    .orderBy(asc(variants.progressAt))
+    .limit(limit);
+}
+
+/** Variants stuck in 'saving' (their hashing run died) since `before`. (`upload_id is not null`: the partial index.) */
+export function selectStuckSaving(db: Database, before: number, limit: number) {
+  return db
+    .select({ id: variants.id })
+    .from(variants)
+    .where(and(eq(variants.status, "saving"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
+    .orderBy(asc(variants.progressAt))
+    .limit(limit);
+}
+
+/** Forgets aborted uploads older than `before`, and part records whose variant is gone (purged assets). */
+export function forgetOldAbortsStatements(db: Database, before: number): Statement[] {
+  return [
+    db.delete(variants).where(and(eq(variants.status, "aborted"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`)),
+    sql`delete from upload_parts where not exists (select 1 from variants v where v.id = upload_parts.variant_id and v.status = 'pending')`,
+  ];
+}
