@@ -1,16 +1,13 @@
-// npm run bench: builds (unless SKIP_BUILD=1), starts the product under `wrangler dev` on a free loopback port with
-// a fresh state directory, measures, prints a table against the targets and stops the server. Misses are reported,
+// The foundation benchmark (first half of `npm run bench`; bench/library.mjs is the second): builds (unless
+// SKIP_BUILD=1), starts the product under `wrangler dev` on a free loopback port with a fresh state directory,
+// measures, prints a table against the targets and stops the server. Misses are reported,
 // not failed: a benchmark is not a test, so the exit code is 0 unless the benchmark itself could not run.
-import autocannon from "autocannon";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { buildUnlessSkipped, load, login, ms, printTable, verdict, warmUp } from "./lib/measure.mjs";
 
 /** Targets (milliseconds and bytes). */
 const TARGETS = {
@@ -25,53 +22,6 @@ const LOGIN = { connections: 4, amount: 200, warmup: 10 };
 const WHOAMI = { connections: 50, durationSeconds: 10, warmup: 200 };
 /** whoami on one connection for a few seconds: the service time without queueing, for reading the loaded figure. */
 const WHOAMI_SINGLE = { connections: 1, durationSeconds: 3 };
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-/**
- * Runs autocannon and records every response time, so p50/p95 are exact rather than autocannon's bucketed
- * percentiles (it has no p95).
- */
-async function load(options) {
-  const times = [];
-  const statuses = new Map();
-  const instance = autocannon({ timeout: 10, ...options });
-  instance.on("response", (_client, statusCode, _bytes, responseTime) => {
-    times.push(responseTime);
-    statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
-  });
-  const result = await instance;
-  times.sort((a, b) => a - b);
-  return {
-    count: times.length,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    requestsPerSecond: result.duration > 0 ? times.length / result.duration : NaN,
-    statuses: Object.fromEntries(statuses),
-    errors: result.errors,
-    timeouts: result.timeouts,
-  };
-}
-
-async function login(url, user, passwd) {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user, passwd }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
-  return (await response.json()).bearer;
-}
-
-/** Sequential warm-up so the first measured requests do not pay for module loading or Durable Object creation. */
-async function warmUp(count, request) {
-  for (let i = 0; i < count; i += 1) await request();
-}
 
 /** Gzip size of every script the /login page loads from /assets (script src and modulepreload href). */
 async function loginPageJs(url) {
@@ -102,25 +52,10 @@ async function loginPageJs(url) {
   return { pageStatus: response.status, files: paths.size, raw, gzip };
 }
 
-const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "n/a");
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-const verdict = (value, target) => (Number.isFinite(value) ? (value < target ? "PASS" : "MISS") : "n/a");
-
-function printTable(rows) {
-  const header = ["measure", "value", "target", "result"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join("  ");
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows) console.log(line(row));
-  console.log("");
-}
 
 async function main() {
-  if (process.env.SKIP_BUILD !== "1") {
-    console.log("> npm run build");
-    const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", timeout: 10 * 60_000 });
-    if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.error})`);
-  }
+  buildUnlessSkipped();
 
   const port = await freePort();
   const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-"));
@@ -186,10 +121,17 @@ async function main() {
       ["whoami requests/s", whoamiRun.requestsPerSecond.toFixed(0), "-", "-"],
       ["baseline /api/ping p50 / p95 (50 conn.)", `${ms(pingRun.p50)} / ${ms(pingRun.p95)}`, "-", "-"],
       ["baseline /api/ping requests/s", pingRun.requestsPerSecond.toFixed(0), "-", "-"],
-      [`/login JS, gzip (${js.files} files, ${kb(js.raw)} raw)`, kb(js.gzip), `< ${kb(TARGETS.loginJsGzipBytes)}`, verdict(js.gzip, TARGETS.loginJsGzipBytes)],
+      [
+        `/login JS, gzip (${js.files} files, ${kb(js.raw)} raw)`,
+        kb(js.gzip),
+        `< ${kb(TARGETS.loginJsGzipBytes)}`,
+        verdict(js.gzip, TARGETS.loginJsGzipBytes),
+      ],
     ]);
     console.log(`login answers by status: ${JSON.stringify(loginRun.statuses)}; errors ${loginRun.errors}, timeouts ${loginRun.timeouts}`);
-    console.log(`whoami answers by status: ${JSON.stringify(whoamiRun.statuses)}; errors ${whoamiRun.errors}, timeouts ${whoamiRun.timeouts}`);
+    console.log(
+      `whoami answers by status: ${JSON.stringify(whoamiRun.statuses)}; errors ${whoamiRun.errors}, timeouts ${whoamiRun.timeouts}`,
+    );
     if (js.pageStatus !== 200) console.log(`note: /login answered ${js.pageStatus}; the JS figure is for that page`);
     const non200 = (run) => run.count - (run.statuses[200] ?? 0);
     if (non200(loginRun) > 0 || non200(whoamiRun) > 0) console.log("note: some answers were not 200; the latencies include them");

@@ -91,7 +91,7 @@ function portInUse(port) {
 }
 
 /** Spawns `wrangler dev` and waits for the first 200 on /api/health; on failure the process group is stopped. */
-async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, startTimeoutMs, logPath }) {
+async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, vars, startTimeoutMs, logPath }) {
   // Never mistake another server (another run, `npm start`) for ours.
   if (await portInUse(port)) throw new Error(`startDevServer: port ${port} on 127.0.0.1 is already in use`);
   const inspectorPort = await freePort();
@@ -104,6 +104,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
     "--var", `ADMIN_LOGIN:${adminLogin}`,
     "--var", `ADMIN_PASSWORD:${adminPassword}`,
     "--var", `JWT_SECRET:${jwtSecret}`,
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     "--show-interactive-dev-session=false",
   ];
 
@@ -185,6 +186,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
  * @param {string} [options.adminLogin] defaults to "admin"
  * @param {string} [options.adminPassword] defaults to a random password
  * @param {string} [options.seedSql] SQL to run once the administrator exists (e.g. more users)
+ * @param {Record<string, string>} [options.vars] more Worker vars, passed as `--var NAME:value` (e.g. BENCH_TOKEN)
  * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
  * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
  * @param {string} [options.logFile] where wrangler's output goes (default `<persistDir>/wrangler-dev.log`)
@@ -199,6 +201,7 @@ export async function startDevServer({
   adminLogin = "admin",
   adminPassword = randomBytes(12).toString("base64url"),
   seedSql,
+  vars = {},
   startTimeoutMs = 120_000,
   migrateTimeoutMs = 120_000,
   logFile,
@@ -207,6 +210,9 @@ export async function startDevServer({
   if (!persistDir) throw new Error("startDevServer: persistDir is required");
   if (!existsSync(join(ROOT, "build", "server", "index.js")) || !existsSync(join(ROOT, "build", "client"))) {
     throw new Error("startDevServer: build/ is missing; run `npm run build` first");
+  }
+  for (const name of Object.keys(vars)) {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw new Error(`startDevServer: invalid var name ${name}`);
   }
   mkdirSync(persistDir, { recursive: true });
 
@@ -220,6 +226,7 @@ export async function startDevServer({
     adminLogin,
     adminPassword,
     jwtSecret: randomBytes(48).toString("base64url"), // 64 characters
+    vars,
     startTimeoutMs,
     logPath: logFile ?? join(persistDir, "wrangler-dev.log"),
   };

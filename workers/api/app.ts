@@ -15,6 +15,7 @@ import { storageRoutes } from "./routes/storage.routes";
 import { uploadSignRoutes } from "./routes/upload-sign.routes";
 import { s3Routes } from "./routes/s3.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
+import { internalBenchRoutes } from "./routes/internal-bench.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -44,6 +45,7 @@ export function createApiApp() {
   app.route("/api/uploads", uploadsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/metrics", metricsRoutes);
+  app.route("/internal/bench", internalBenchRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   app.doc31("/api/openapi.json", {
