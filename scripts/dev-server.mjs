@@ -235,6 +235,8 @@ export async function startDevServer({
   if (seedSql) {
     await server.stop();
     executeSql(persistDir, seedSql, migrateTimeoutMs);
+    // On a busy machine workerd can hold the port for a moment after its process group was signalled.
+    for (let waited = 0; (await portInUse(port)) && waited < 30_000; waited += 250) await sleep(250);
     server = await launch(options);
   }
   return { url: server.url, adminLogin, adminPassword, coldStartMs, migrateMs, logFile: options.logPath, output: server.output, stop: server.stop };
