@@ -3,8 +3,10 @@ import { useEffect, useRef } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
 import { clearTokens } from "../lib/tokens";
+import { useUploadsRunning } from "../lib/upload-engine";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
+import { UploadPanel } from "./upload-panel";
 
 interface ShellUser {
   name: string;
@@ -49,9 +51,11 @@ function useSignedInChores(): () => void {
 export function AppShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
   const navigate = useNavigate();
   const stopChores = useSignedInChores();
+  const stopUploads = useUploadsRunning();
 
   async function logout() {
     stopChores();
+    stopUploads();
     await apiRequest("/api/auth/logout", { toast: false }).catch(() => undefined);
     clearTokens();
     navigate("/login", { replace: true });
@@ -102,6 +106,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
         </header>
         <main className="content">{children}</main>
       </div>
+      <UploadPanel />
     </div>
   );
 }

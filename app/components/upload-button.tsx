@@ -1,39 +1,33 @@
-import { useRef, useState } from "react";
+import { Component, lazy, Suspense, useRef, useState, type ReactNode } from "react";
 import { ru } from "../i18n/ru";
-import { showToast } from "../lib/toast";
-import { SINGLE_UPLOAD_MAX_BYTES, uploadFile } from "../lib/upload-file";
-import { formatBytes } from "../lib/media-kind";
 import { Icon } from "./icons";
 
-export interface UploadProgress {
-  name: string;
-  fraction: number;
-}
+/** The Uppy Dashboard, loaded on the first click (Uppy and its styles are not part of the page's first load). */
+const UppyDashboard = lazy(() => import("./uppy-dashboard"));
 
-/** Uploads files one after another into the group; reports progress and calls `onUploaded` per finished file. */
-export function useUploader(groupId: string, onUploaded: () => void) {
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
-  async function upload(files: File[]) {
-    for (const file of files) {
-      if (file.size > SINGLE_UPLOAD_MAX_BYTES) {
-        showToast({ title: ru.errors.title, message: ru.library.tooLarge(file.name, formatBytes(SINGLE_UPLOAD_MAX_BYTES)) });
-        continue;
-      }
-      setProgress({ name: file.name, fraction: 0 });
-      try {
-        await uploadFile(groupId, file, (fraction) => setProgress({ name: file.name, fraction }));
-        onUploaded();
-      } catch {
-        // uploadFile has already shown the error; go on with the next file
-      }
-    }
-    setProgress(null);
+/** When the Dashboard's code cannot load (offline after a deploy), the plain file picker takes over. */
+class DashboardBoundary extends Component<{ onFail: () => void; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
   }
-  return { progress, upload };
+  componentDidCatch(error: unknown) {
+    console.warn("upload dashboard not loaded", error);
+    this.props.onFail();
+  }
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
 }
 
+/**
+ * 'Загрузить': opens the Uppy Dashboard to pick files or whole folders; the chosen files go to `onFiles` (and from
+ * there into the upload queue). A plain file input stays behind it, for scripted use and for a browser where the
+ * Dashboard cannot load.
+ */
 export function UploadButton({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
+  const [dashboard, setDashboard] = useState<"unused" | "open" | "closed" | "failed">("unused");
   return (
     <>
       <input
@@ -48,22 +42,27 @@ export function UploadButton({ onFiles, disabled }: { onFiles: (files: File[]) =
           if (files.length) onFiles(files);
         }}
       />
-      <button type="button" className="btn btn-primary" disabled={disabled} onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={disabled}
+        onClick={() => (dashboard === "failed" ? input.current?.click() : setDashboard("open"))}
+      >
         <Icon name="upload" size={16} />
         {ru.library.upload}
       </button>
+      {dashboard !== "unused" && dashboard !== "failed" && (
+        <Suspense fallback={null}>
+          <DashboardBoundary
+            onFail={() => {
+              setDashboard("failed");
+              input.current?.click();
+            }}
+          >
+            <UppyDashboard open={dashboard === "open"} onClose={() => setDashboard("closed")} onFiles={onFiles} />
+          </DashboardBoundary>
+        </Suspense>
+      )}
     </>
-  );
-}
-
-export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
-  return (
-    <div className="upload-progress" role="status">
-      <span>{ru.library.uploading(progress.name)}</span>
-      <span className="progress">
-        <span style={{ width: `${Math.round(progress.fraction * 100)}%` }} />
-      </span>
-      <span className="num">{Math.round(progress.fraction * 100)}%</span>
-    </div>
   );
 }

@@ -107,10 +107,13 @@ export async function ensureFreshAccessToken(): Promise<boolean> {
  * Answers the parsed body and the response headers (paging cursors travel in headers).
  */
 export async function apiCall<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; headers: Headers }> {
+  const sentBearer = options.bearer ?? readTokens().bearer;
   let response = await send(path, options);
   if (response.status === 401 && !NO_REFRESH_PATHS.has(path) && options.bearer === undefined) {
-    clearTokens();
-    if (await refreshAccessToken()) response = await send(path, options);
+    // Another call may have refreshed while this one was under way: its new token must not be cleared.
+    const current = readTokens().bearer;
+    const refreshed = current !== null && current !== sentBearer ? true : (clearTokens(), await refreshAccessToken());
+    if (refreshed) response = await send(path, options);
   }
   const body = await parseBody(response);
   if (!response.ok) {

@@ -13,10 +13,24 @@ interface State {
 
 const initial: State = { items: [], phase: "group", cursor: null, loading: false };
 
+function sortValue(m: GroupMember, sort: SortKey): string | number {
+  if (sort === "name") return m.el_info.name.toLowerCase();
+  if (sort === "mtime") return Date.parse(m.el_info.mtime ?? "") || 0;
+  return m.el_type === "asset" ? (m.el_info.var_size ?? 0) : 0;
+}
+
+/** The server's listing order: folders before files, then the sort key, then the id. */
+function sortsBefore(a: GroupMember, b: GroupMember, sort: SortKey, order: SortOrder): boolean {
+  if (a.el_type !== b.el_type) return a.el_type === "group";
+  const [x, y] = [sortValue(a, sort), sortValue(b, sort)];
+  const cmp = x < y ? -1 : x > y ? 1 : a.el_id < b.el_id ? -1 : 1;
+  return order === "asc" ? cmp < 0 : cmp > 0;
+}
+
 /**
  * Members of a group, folders first and then files, loaded 50 at a time with the server's key-based cursor.
- * `loadMore` is what the infinite scroll calls; `reload` starts over (after a change); `remove` and `rename` keep
- * the list in step with local actions without a round trip.
+ * `loadMore` is what the infinite scroll calls; `reload` starts over (after a change); `remove`, `rename` and
+ * `upsert` (a finished upload) keep the list in step with local actions without a round trip.
  */
 export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder) {
   const [state, setStateRaw] = useState<State>(initial);
@@ -90,5 +104,19 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
     [setState],
   );
 
-  return { items: state.items, complete: state.phase === "done", loading: state.loading, loadMore, reload, remove, rename };
+  const upsert = useCallback(
+    (member: GroupMember) => {
+      setState((s) => {
+        const index = s.items.findIndex((i) => i.el_id === member.el_id);
+        if (index >= 0) return { ...s, items: s.items.map((i, n) => (n === index ? member : i)) };
+        const at = s.items.findIndex((i) => sortsBefore(member, i, sort, order));
+        // Past the last loaded member of an unfinished listing: the next page brings it.
+        if (at === -1) return s.phase === "done" ? { ...s, items: [...s.items, member] } : s;
+        return { ...s, items: [...s.items.slice(0, at), member, ...s.items.slice(at)] };
+      });
+    },
+    [setState, sort, order],
+  );
+
+  return { items: state.items, complete: state.phase === "done", loading: state.loading, loadMore, reload, remove, rename, upsert };
 }

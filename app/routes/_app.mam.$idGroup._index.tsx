@@ -8,10 +8,11 @@ import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { MoveDialog } from "../components/move-dialog";
 import { TagDialog } from "../components/tag-dialog";
-import { UploadProgressBar, useUploader } from "../components/upload-button";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import * as lib from "../lib/library-api";
+import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
+import { queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
@@ -20,6 +21,12 @@ export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.
 export function loader({ params }: LoaderFunctionArgs) {
   if (!ID_PATTERN.test(params.idGroup ?? "")) throw new Response(ru.groups.notFound, { status: 404 });
   return { groupId: params.idGroup! };
+}
+
+/** A just-uploaded asset as the folder lists it: among the most recently changed files of the folder. */
+async function findRecentAsset(groupId: string, assetId: string): Promise<lib.GroupMember | null> {
+  const page = await lib.fetchMembers(groupId, { type: "asset", sort: "mtime", order: "desc", take: 20 });
+  return page.items.find((m) => m.el_id === assetId) ?? null;
 }
 
 type Dialog =
@@ -40,7 +47,17 @@ export default function MamGroupRoute() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const { progress, upload } = useUploader(groupId, members.reload);
+  const [dropping, setDropping] = useState(false);
+  const dragDepth = useRef(0);
+  // Queued files start in order; folders they came from are created first and show up here at once.
+  const upload = (picked: Parameters<typeof queueUploads>[1]) =>
+    queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
+
+  // A finished upload into this folder shows up at once (SPEC §4), in its sorted place, with its thumbnail.
+  useUploadEvents((event) => {
+    if (event.type !== "uploadCompleted" || event.groupId !== groupId) return;
+    findRecentAsset(groupId, event.assetId).then((member) => (member ? members.upsert(member) : members.reload()), () => undefined);
+  });
 
   const refresh = useCallback(() => {
     setSelected(new Set());
@@ -81,14 +98,32 @@ export default function MamGroupRoute() {
 
   return (
     <div
-      className="group-page"
+      className={`group-page${dropping ? " dropping" : ""}`}
+      onDragEnter={(e) => {
+        if (!e.dataTransfer.types.includes("Files")) return;
+        dragDepth.current += 1;
+        setDropping(true);
+      }}
+      onDragLeave={() => {
+        dragDepth.current = Math.max(0, dragDepth.current - 1);
+        if (dragDepth.current === 0) setDropping(false);
+      }}
       onDragOver={(e) => e.dataTransfer.types.includes("Files") && e.preventDefault()}
       onDrop={(e) => {
-        if (!e.dataTransfer.files.length) return;
+        dragDepth.current = 0;
+        setDropping(false);
+        if (!e.dataTransfer.types.includes("Files")) return;
         e.preventDefault();
-        void upload([...e.dataTransfer.files]);
+        // Files and whole folders: a dropped folder recreates its sub-folders here.
+        void pickedFromDrop(e.dataTransfer).then(upload);
       }}
     >
+      {dropping && (
+        <div className="drop-overlay" aria-hidden="true">
+          <Icon name="upload" size={28} />
+          <span>{ru.uploads.dropHere}</span>
+        </div>
+      )}
       {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
@@ -100,13 +135,12 @@ export default function MamGroupRoute() {
         onSort={setSort}
         onOrder={setOrder}
         onCreate={() => setDialog({ kind: "create" })}
-        onUpload={(files) => void upload(files)}
+        onUpload={(files) => void upload(pickedFromFiles(files))}
         onBulkMove={() => setDialog({ kind: "move", ids: [...selected] })}
         onBulkTags={() => setDialog({ kind: "tags", members: byIds(selected) })}
         onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
         onClearSelection={() => setSelected(new Set())}
       />
-      {progress && <UploadProgressBar progress={progress} />}
       {members.items.length === 0 && members.complete ? (
         <section className="panel empty">
           <span className="empty-icon">

@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState } from "react";
+import { ru } from "../i18n/ru";
+import { formatBytes, mediaKind } from "../lib/media-kind";
+import { uploadController, useUploads, type UploadView } from "../lib/upload-engine";
+import { usePersistentState } from "../lib/use-persistent-state";
+import { Icon, type IconName } from "./icons";
+
+/** Small glyphs of the panel's buttons. */
+const GLYPHS = {
+  x: "M6 6l12 12M18 6L6 18",
+  retry: "M4 12a8 8 0 0113.7-5.6L20 8.7M20 4v4.7h-4.7M20 12a8 8 0 01-13.7 5.6L4 15.3M4 20v-4.7h4.7",
+  check: "M5 12.5l4.5 4.5L19 7.5",
+  chevron: "M6 9l6 6 6-6",
+  alert: "M12 8v5M12 16.5v.01M10.3 4.3L2.6 18a2 2 0 001.7 3h15.4a2 2 0 001.7-3L13.7 4.3a2 2 0 00-3.4 0z",
+  file: "M12 16V4m0 0l-4 4m4-4l4 4M4 16v3h16v-3",
+};
+
+function Glyph({ name, size = 16 }: { name: keyof typeof GLYPHS; size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d={GLYPHS[name]} />
+    </svg>
+  );
+}
+
+const EXTENSION_MIME: Record<string, string> = {
+  jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png", gif: "image/gif", webp: "image/webp", heic: "image/heic", tif: "image/tiff", tiff: "image/tiff",
+  mp4: "video/mp4", mov: "video/quicktime", mkv: "video/x-matroska", avi: "video/x-msvideo", webm: "video/webm", mxf: "video/mxf",
+  mp3: "audio/mpeg", wav: "audio/wav", flac: "audio/flac", aac: "audio/aac", ogg: "audio/ogg",
+  pdf: "application/pdf", txt: "text/plain", csv: "text/csv", json: "application/json", xml: "application/xml", md: "text/markdown",
+};
+
+/** The item's icon, guessed from its file name (the queue keeps no MIME type). */
+function fileIcon(name: string): IconName {
+  const ext = name.includes(".") ? name.split(".").pop()!.toLowerCase() : "";
+  return mediaKind(EXTENSION_MIME[ext]);
+}
+
+const speedText = (speed: number | null) => (speed ? ru.uploads.perSecond(formatBytes(speed)) : null);
+
+function UploadRow({ view, onPick }: { view: UploadView; onPick: (id: string) => void }) {
+  const { item } = view;
+  const controller = uploadController();
+  const sent = Math.round((item.size * view.progress) / 100);
+  const status = item.status;
+  // Interrupted by a reload: nothing moves until the file is picked again.
+  const stalled = view.needsFile;
+  const numbers =
+    status === "uploading"
+      ? [ru.uploads.sizeOf(formatBytes(sent), formatBytes(item.size)), stalled ? null : speedText(view.speed), `${Math.floor(view.progress)}%`]
+      : [formatBytes(item.size)];
+  const label = view.cancelling ? ru.uploads.cancelling : stalled && status !== "waiting" ? ru.uploads.interrupted : ru.uploads.statuses[status];
+  const canCancel = status !== "completed" && !view.cancelling;
+  const dismissable = status === "completed" || status === "error";
+
+  return (
+    <li
+      className={`upload-row is-${status}${stalled ? " is-stalled" : ""}`}
+      data-upload-id={item.id}
+      data-status={status}
+      data-needs-file={stalled || undefined}
+      aria-label={item.fileName}
+    >
+      <span className="upload-kind" aria-hidden="true">
+        <Icon name={fileIcon(item.fileName)} size={18} />
+      </span>
+      <div className="upload-main">
+        <div className="upload-line">
+          <span className="upload-name" title={item.fileName}>
+            {item.fileName}
+          </span>
+          <span className={`upload-status status-${stalled ? "stalled" : status}`}>{label}</span>
+        </div>
+        <div className="upload-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(view.progress)}>
+          <span style={{ width: `${status === "waiting" ? 0 : view.progress}%` }} />
+        </div>
+        <div className="upload-meta">
+          <span className="upload-folder" title={view.groupName ?? undefined}>
+            {view.groupName ? ru.uploads.toFolder(view.groupName) : null}
+          </span>
+          <span className="upload-numbers">{numbers.filter(Boolean).join(" · ")}</span>
+        </div>
+        {status === "error" && item.error && (
+          <div className="upload-error">
+            <Glyph name="alert" size={14} />
+            {item.error}
+          </div>
+        )}
+        {(stalled || (status === "error" && !view.hasFile)) && (
+          <div className="upload-pick">
+            <span>{stalled ? ru.uploads.pickAgainHint : ru.uploads.pickToRetry}</span>
+            <button type="button" className="btn btn-sm" onClick={() => onPick(item.id)}>
+              <Glyph name="file" size={14} />
+              {ru.uploads.pickAgain}
+            </button>
+          </div>
+        )}
+        {view.drivenElsewhere && <div className="upload-note">{ru.uploads.otherTab}</div>}
+        {view.resumedFrom !== null && status === "uploading" && (
+          <div className="upload-note">{ru.uploads.resumed(formatBytes(view.resumedFrom))}</div>
+        )}
+      </div>
+      <div className="upload-actions">
+        {status === "error" && view.hasFile && (
+          <button type="button" className="icon-btn" title={ru.uploads.retry} aria-label={`${ru.uploads.retry}: ${item.fileName}`} onClick={() => void controller.retry(item.id)}>
+            <Glyph name="retry" />
+          </button>
+        )}
+        {dismissable ? (
+          <button type="button" className="icon-btn" title={ru.uploads.remove} aria-label={`${ru.uploads.remove}: ${item.fileName}`} onClick={() => void controller.dismiss(item.id)}>
+            <Glyph name="x" />
+          </button>
+        ) : (
+          canCancel && (
+            <button type="button" className="icon-btn danger" title={ru.uploads.cancel} aria-label={`${ru.uploads.cancel}: ${item.fileName}`} onClick={() => void controller.cancel(item.id)}>
+              <Glyph name="x" />
+            </button>
+          )
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The upload status panel (SPEC §2 shell, §4): every item of the user's queue with its folder, progress, speed and
+ * status, cancel and retry, a summary line, collapsible. It shows the server's queue, so every tab shows the same.
+ */
+export function UploadPanel() {
+  const { views, summary } = useUploads();
+  const [collapsed, setCollapsed] = usePersistentState<"0" | "1">("uploadPanelCollapsed", "0");
+  const picker = useRef<HTMLInputElement>(null);
+  const [pickFor, setPickFor] = useState<string | null>(null);
+  const needsFile = views.some((v) => v.needsFile);
+
+  // A reload left uploads waiting for their files: open the panel so the user sees what to do.
+  useEffect(() => {
+    if (needsFile) setCollapsed("0");
+  }, [needsFile, setCollapsed]);
+
+  if (views.length === 0) return null;
+  const isCollapsed = collapsed === "1";
+  const done = summary.completed;
+  const overall = summary.bytes > 0 ? (summary.sentBytes / summary.bytes) * 100 : 0;
+  const speed = summary.active > 0 ? speedText(summary.speed) : null;
+  const line = [ru.uploads.summary(done, summary.total), summary.errors > 0 ? ru.uploads.errorsCount(summary.errors) : null, speed]
+    .filter(Boolean)
+    .join(" · ");
+
+  return (
+    <section className={`upload-panel${isCollapsed ? " collapsed" : ""}${summary.finished ? " finished" : ""}`} aria-label={ru.uploads.title} data-testid="upload-panel">
+      <header className="upload-panel-head">
+        <span className={`upload-panel-icon${summary.finished ? (summary.errors ? " has-errors" : " done") : " busy"}`} aria-hidden="true">
+          <Glyph name={summary.finished ? (summary.errors ? "alert" : "check") : "file"} size={16} />
+        </span>
+        <div className="upload-panel-title">
+          <strong>{ru.uploads.title}</strong>
+          <span className="upload-summary" data-testid="upload-summary">
+            {line}
+          </span>
+        </div>
+        {summary.completed > 0 && !isCollapsed && (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => void uploadController().clearCompleted()}>
+            {ru.uploads.clear}
+          </button>
+        )}
+        <button
+          type="button"
+          className="icon-btn"
+          aria-expanded={!isCollapsed}
+          title={isCollapsed ? ru.uploads.expand : ru.uploads.collapse}
+          aria-label={isCollapsed ? ru.uploads.expand : ru.uploads.collapse}
+          onClick={() => setCollapsed(isCollapsed ? "0" : "1")}
+        >
+          <span className="upload-chevron">
+            <Glyph name="chevron" />
+          </span>
+        </button>
+      </header>
+      {!summary.finished && (
+        <div className="upload-panel-total" aria-hidden="true">
+          <span style={{ width: `${overall}%` }} />
+        </div>
+      )}
+      {!isCollapsed && (
+        <ul className="upload-list">
+          {views.map((view) => (
+            <UploadRow
+              key={view.item.id}
+              view={view}
+              onPick={(id) => {
+                setPickFor(id);
+                picker.current?.click();
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      <input
+        ref={picker}
+        type="file"
+        hidden
+        multiple
+        data-testid="upload-repick-input"
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = "";
+          const id = pickFor;
+          setPickFor(null);
+          // One file for the row it was picked for; several are matched to the waiting items by name and size.
+          for (const file of files) void uploadController().provideFile(file, files.length === 1 && id ? id : undefined);
+        }}
+      />
+    </section>
+  );
+}

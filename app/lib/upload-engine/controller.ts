@@ -1,0 +1,668 @@
+import { ru } from "../../i18n/ru";
+import { apiRequest, ULDL_SERVER_KEY } from "../api-client";
+import { ApiError } from "../api-error";
+import { uploadClientPreview } from "../client-preview";
+import { createGroup } from "../library-api";
+import { showToast } from "../toast";
+import { readTokens } from "../tokens";
+import { createEngineBus } from "./bus";
+import type { UploadEngine } from "./engine";
+import type { EngineEvent, UploadTarget } from "./messages";
+import type { PickedFile } from "./pick";
+import * as queueApi from "./queue-api";
+import {
+  cancelPlan,
+  foldersToCreate,
+  inQueueOrder,
+  isFinal,
+  KEEPALIVE_INTERVAL_MS,
+  MAX_PARALLEL_UPLOADS,
+  matchPickedFile,
+  needsFile,
+  nextToStart,
+  shouldReportProgress,
+  shownProgress,
+  summarize,
+  type LiveProgress,
+  type QueueSummary,
+} from "./queue-rules";
+import { newUploadId, type UploadItem, type UploadPatch } from "./types";
+
+/** One row of the status panel. */
+export interface UploadView {
+  item: UploadItem;
+  /** name of the target folder, when known */
+  groupName: string | null;
+  progress: number;
+  speed: number | null;
+  /** this tab's engine is uploading it */
+  drivenHere: boolean;
+  /** another tab of this browser is uploading it */
+  drivenElsewhere: boolean;
+  /** this tab holds the file's bytes */
+  hasFile: boolean;
+  /** it waits for the user to pick the file again (after a reload) */
+  needsFile: boolean;
+  cancelling: boolean;
+  /** bytes the server already had when the upload resumed */
+  resumedFrom: number | null;
+}
+
+export interface UploadsSnapshot {
+  views: UploadView[];
+  summary: QueueSummary;
+  /** the live WebSocket is up (otherwise the list is polled) */
+  live: boolean;
+}
+
+const EMPTY: UploadsSnapshot = { views: [], summary: summarize([]), live: false };
+/** While the WebSocket is down the queue is read this often. */
+const POLL_MS = 5_000;
+/** A Web Lock per item held by the tab that uploads it, so other tabs know it is not orphaned. */
+const LOCK_PREFIX = "mam-upload:";
+const ADD_BATCH = 500;
+
+/** The version of an item's state, to drop answers that arrive after a newer one. */
+const versionOf = (item: UploadItem) => Math.max(item.mtime, item.lastSeen ?? 0);
+
+function targetOf(item: UploadItem): UploadTarget {
+  const { id, fileName, size, groupId, assetId, variantId, uploadId, status } = item;
+  return { id, fileName, size, groupId, assetId, variantId, uploadId, status };
+}
+
+/**
+ * The page side of uploads: applies the SPEC §4 queue rules to the server's queue, feeds the engine through its
+ * message protocol and reports the engine's messages back to the queue, keeps the keep-alive, resumes uploads when
+ * the page is visible again and after a reload, and guards leaving the page. One per page (`uploadController()`).
+ */
+export class UploadController {
+  readonly #bus = createEngineBus();
+  #engine: UploadEngine | null = null;
+  #engineLoading: Promise<void> | null = null;
+  readonly #items = new Map<string, UploadItem>();
+  readonly #files = new Map<string, File>();
+  readonly #live = new Map<string, LiveProgress>();
+  readonly #running = new Set<string>();
+  readonly #locks = new Map<string, () => void>();
+  #heldElsewhere = new Set<string>();
+  readonly #cancelling = new Set<string>();
+  readonly #cancelWaiters = new Map<string, (assetId: string | null) => void>();
+  readonly #resumedFrom = new Map<string, number>();
+  readonly #endedHere = new Map<string, { status: "completed" | "error"; error: string | null }>();
+  readonly #groupNames = new Map<string, string | null>();
+  readonly #patchChains = new Map<string, Promise<unknown>>();
+  readonly #pendingProgress = new Map<string, UploadPatch>();
+  readonly #lastReport = new Map<string, { at: number; progress: number }>();
+  readonly #listeners = new Set<() => void>();
+  readonly #eventListeners = new Set<(event: EngineEvent) => void>();
+  #snapshot: UploadsSnapshot = EMPTY;
+  #socket: queueApi.QueueSocket | null = null;
+  #socketUp = false;
+  #users = 0;
+  #cleanup: (() => void)[] = [];
+  #sentBearer: string | null = null;
+  #sentServer: string | null = null;
+  #generation = 0;
+  /** the page is being unloaded (pagehide) */
+  #leaving = false;
+
+  // ---- lifecycle ----
+
+  /** Starts uploads for the signed-in user (the shell calls it); answers the matching stop. Counted, so nestable. */
+  start(): () => void {
+    this.#users += 1;
+    if (this.#users === 1) this.#begin();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      this.#users -= 1;
+      if (this.#users === 0) this.#end();
+    };
+  }
+
+  #begin() {
+    const generation = ++this.#generation;
+    const offEvents = this.#bus.fromEngine.subscribe((event) => this.#onEngineEvent(event));
+    this.#sentBearer = readTokens().bearer;
+    this.#sentServer = localStorage.getItem(ULDL_SERVER_KEY);
+    this.#bus.toEngine.post({ type: "init", bearer: this.#sentBearer, serverId: this.#sentServer, maxParallel: MAX_PARALLEL_UPLOADS });
+
+    // The queue is read once the screen's own first requests are out (it is not needed for the first paint); the
+    // socket reads it first (that call also refreshes a stale token), then listens for changes.
+    const connect = () => {
+      if (generation !== this.#generation) return;
+      this.#socket = queueApi.openQueueSocket(
+        (message) => this.#onSocket(message),
+        (live) => {
+          this.#socketUp = live;
+          this.#emit();
+        },
+        () => this.#reload(),
+      );
+    };
+    const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(connect, { timeout: 1_500 }) : null;
+    const later = idle === null ? setTimeout(connect, 300) : undefined;
+    const tick = setInterval(() => this.#keepAlive(), KEEPALIVE_INTERVAL_MS);
+    const poll = setInterval(() => !this.#socketUp && void this.#reload(), POLL_MS);
+    const onVisible = () => document.visibilityState === "visible" && this.#resumeAfterHidden();
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!this.hasUnsavedWork()) return;
+      event.preventDefault();
+      // Browsers show their own wording; the SPEC text is kept for those that show ours.
+      event.returnValue = ru.uploads.leavePrompt;
+      return ru.uploads.leavePrompt;
+    };
+    // Once the page is going away its requests are cut off: that is an interruption (the next page resumes), not a
+    // failure to report to the queue.
+    const onPageHide = (event: PageTransitionEvent) => {
+      if (!event.persisted) this.#leaving = true;
+    };
+    const onPageShow = () => {
+      this.#leaving = false;
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    window.addEventListener("beforeunload", onBeforeUnload);
+    window.addEventListener("pagehide", onPageHide);
+    window.addEventListener("pageshow", onPageShow);
+    this.#cleanup = [
+      offEvents,
+      () => (idle !== null ? cancelIdleCallback(idle) : clearTimeout(later)),
+      () => clearInterval(tick),
+      () => clearInterval(poll),
+      () => document.removeEventListener("visibilitychange", onVisible),
+      () => window.removeEventListener("beforeunload", onBeforeUnload),
+      () => window.removeEventListener("pagehide", onPageHide),
+      () => window.removeEventListener("pageshow", onPageShow),
+    ];
+  }
+
+  #end() {
+    this.#generation += 1;
+    for (const fn of this.#cleanup) fn();
+    this.#cleanup = [];
+    this.#engine?.stop();
+    this.#engine = null;
+    this.#engineLoading = null;
+    this.#socket?.close();
+    this.#socket = null;
+    for (const release of this.#locks.values()) release();
+    this.#locks.clear();
+    this.#items.clear();
+    this.#files.clear();
+    this.#live.clear();
+    this.#running.clear();
+    this.#socketUp = false;
+    this.#emit();
+  }
+
+  /** Whether leaving the page now would lose bytes: an upload runs here, or files picked here still wait. */
+  hasUnsavedWork(): boolean {
+    if (this.#running.size > 0) return true;
+    return [...this.#files.keys()].some((id) => this.#items.get(id)?.status === "waiting");
+  }
+
+  // ---- React ----
+
+  subscribe = (listener: () => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getSnapshot = () => this.#snapshot;
+
+  /** Engine messages (MamGroup listens for uploadCompleted). */
+  onEngineEvent(listener: (event: EngineEvent) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
+  #emit() {
+    const items = inQueueOrder([...this.#items.values()]);
+    const views = items.map((item): UploadView => {
+      const live = this.#running.has(item.id) ? this.#live.get(item.id) : undefined;
+      const shown = shownProgress(item, live);
+      const hasFile = this.#files.has(item.id);
+      const drivenHere = this.#running.has(item.id);
+      const drivenElsewhere = !drivenHere && this.#heldElsewhere.has(item.id);
+      if (item.groupId && !this.#groupNames.has(item.groupId)) this.#lookUpGroupName(item.groupId);
+      return {
+        item,
+        groupName: item.groupId ? (this.#groupNames.get(item.groupId) ?? null) : null,
+        progress: shown.progress,
+        speed: shown.speed,
+        drivenHere,
+        drivenElsewhere,
+        hasFile,
+        needsFile: !drivenHere && needsFile(item, { hasFile, drivenElsewhere }),
+        cancelling: this.#cancelling.has(item.id) || item.cancelled,
+        resumedFrom: this.#resumedFrom.get(item.id) ?? null,
+      };
+    });
+    const live = new Map([...this.#live].filter(([id]) => this.#running.has(id)));
+    // An interrupted item keeps the speed it was last reported with: it does not count.
+    const stalled = new Set(views.filter((v) => v.needsFile).map((v) => v.item.id));
+    const counted = items.map((i) => (stalled.has(i.id) ? { ...i, speed: 0 } : i));
+    this.#snapshot = { views, summary: summarize(counted, live), live: this.#socketUp };
+    for (const listener of this.#listeners) listener();
+  }
+
+  #lookUpGroupName(groupId: string) {
+    this.#groupNames.set(groupId, null);
+    apiRequest<{ group_name: string }>(`/api/group/get/${groupId}`, { toast: false }).then(
+      (g) => {
+        this.#groupNames.set(groupId, g.group_name);
+        this.#emit();
+      },
+      () => undefined,
+    );
+  }
+
+  // ---- the server's queue ----
+
+  /** Reads the whole queue; answers whether that worked. */
+  async #reload(): Promise<boolean> {
+    try {
+      const listing = await queueApi.listUploads();
+      if (this.#users > 0) this.#replaceAll(listing.items);
+      return true;
+    } catch (error) {
+      console.warn("upload queue not read", error);
+      return false;
+    }
+  }
+
+  #replaceAll(items: UploadItem[]) {
+    const ids = new Set(items.map((i) => i.id));
+    for (const id of [...this.#items.keys()]) if (!ids.has(id)) this.#forget(id);
+    for (const item of items) this.#upsert(item, true);
+    void this.#refreshHeld().then(() => this.#afterChange());
+  }
+
+  /** Takes the queue's copy of an item, unless an answer already applied here is newer (`whole`: a full listing). */
+  #upsert(incoming: UploadItem, whole = false) {
+    const current = this.#items.get(incoming.id);
+    if (!whole && current && versionOf(current) > versionOf(incoming)) return;
+    const ended = this.#endedHere.get(incoming.id);
+    let item = incoming;
+    if (ended && !isFinal(incoming.status)) {
+      // An echo of a report sent before the end this tab already knows about: keep the end.
+      item = { ...incoming, status: ended.status, progress: ended.status === "completed" ? 100 : incoming.progress, error: ended.error, speed: 0 };
+    } else if (ended) {
+      this.#endedHere.delete(incoming.id);
+    }
+    this.#items.set(item.id, item);
+  }
+
+  /** An item left the queue (removed here or in another tab). */
+  #forget(id: string) {
+    this.#items.delete(id);
+    if (this.#running.has(id) && !this.#cancelling.has(id)) {
+      // Removed elsewhere while this tab uploads it: stop the bytes (the remover deleted the asset).
+      this.#bus.toEngine.post({ type: "addCancelId", id });
+      this.#stopRunning(id);
+    }
+    this.#files.delete(id);
+    this.#live.delete(id);
+    this.#resumedFrom.delete(id);
+    this.#lastReport.delete(id);
+    this.#endedHere.delete(id);
+  }
+
+  #onSocket(message: queueApi.QueueSocketMessage) {
+    if (message.type === "snapshot") return this.#replaceAll(message.items);
+    if (message.type === "removed") this.#forget(message.id);
+    else this.#upsert(message.item);
+    this.#afterChange();
+  }
+
+  /**
+   * An end (completed, error) known here before the queue confirms it: echoes of earlier reports still on their way
+   * must not bring the old status back (the rules would act on it) until the queue reports the end itself.
+   */
+  #endLocally(id: string, status: "completed" | "error", error: string | null = null) {
+    this.#endedHere.set(id, { status, error });
+    const item = this.#items.get(id);
+    if (item) this.#upsert({ ...item });
+  }
+
+  /** Report to the queue, one request at a time per item (a later report must not overtake an earlier one). */
+  #patch(id: string, patch: UploadPatch, progressOnly = false): Promise<void> {
+    // A status or id report supersedes a progress report still waiting (progress is only taken while uploading).
+    if (!progressOnly) this.#pendingProgress.delete(id);
+    const previous = this.#patchChains.get(id) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        try {
+          const item = await queueApi.patchUpload(id, patch);
+          if (item && typeof item === "object" && "id" in item) this.#upsert(item);
+          this.#afterChange();
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return this.#forget(id);
+          // 409: the queue has moved on (cancelled, another tab); its own state arrives over the socket.
+          console.warn("upload queue report refused", id, patch, error);
+        }
+      });
+    this.#patchChains.set(id, next);
+    void next.finally(() => this.#patchChains.get(id) === next && this.#patchChains.delete(id));
+    return next;
+  }
+
+  /** Progress reports are merged: only the newest one waiting is sent. */
+  #reportProgress(id: string, patch: UploadPatch) {
+    const waiting = this.#pendingProgress.has(id);
+    this.#pendingProgress.set(id, patch);
+    if (waiting) return;
+    const previous = this.#patchChains.get(id) ?? Promise.resolve();
+    void previous.finally(() => {
+      const latest = this.#pendingProgress.get(id);
+      this.#pendingProgress.delete(id);
+      if (latest && this.#running.has(id)) void this.#patch(id, latest, true);
+    });
+  }
+
+  // ---- the rules ----
+
+  #afterChange() {
+    const items = [...this.#items.values()];
+    for (const item of nextToStart(items, { running: this.#running, hasFile: (id) => this.#files.has(id) })) {
+      this.#run(item, "uploadFile");
+    }
+    for (const item of items) {
+      const here = this.#running.has(item.id);
+      // Cancelled in another tab: the engine that holds the file finishes the cancel.
+      if (item.cancelled && here && !this.#cancelling.has(item.id)) void this.cancel(item.id);
+      // Every byte was sent by a page that is gone: only the server's commit is left to wait for.
+      const sent = item.status === "uploaded" || item.status === "saving";
+      const orphaned = !here && !item.cancelled && !this.#endedHere.has(item.id) && !this.#heldElsewhere.has(item.id);
+      if (sent && orphaned && item.assetId && item.variantId) {
+        this.#run(item, "resumeUploadFile");
+      }
+    }
+    this.#emit();
+  }
+
+  /** Loads the engine (and Uppy with it) when there is work for it; commands posted meanwhile wait on the bus. */
+  #ensureEngine() {
+    if (this.#engineLoading) return;
+    const generation = this.#generation;
+    this.#engineLoading = import("./engine").then(({ startUploadEngine }) => {
+      if (generation !== this.#generation || this.#users === 0) return;
+      this.#engine = startUploadEngine(this.#bus, { api: (path, options) => apiRequest(path, options), uploadPreview: uploadClientPreview });
+    });
+  }
+
+  #run(item: UploadItem, how: "uploadFile" | "resumeUploadFile") {
+    this.#ensureEngine();
+    const file = this.#files.get(item.id) ?? null;
+    this.#running.add(item.id);
+    this.#takeLock(item.id);
+    if (how === "uploadFile" && file) this.#bus.toEngine.post({ type: "uploadFile", item: targetOf(item), file });
+    else this.#bus.toEngine.post({ type: "resumeUploadFile", item: targetOf(item), file });
+  }
+
+  #stopRunning(id: string) {
+    this.#running.delete(id);
+    this.#live.delete(id);
+    this.#locks.get(id)?.();
+    this.#locks.delete(id);
+  }
+
+  #takeLock(id: string) {
+    if (this.#locks.has(id) || typeof navigator === "undefined" || !navigator.locks) return;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.#locks.set(id, release);
+    void navigator.locks.request(`${LOCK_PREFIX}${id}`, () => held).catch(() => undefined);
+  }
+
+  /** Which items another tab of this browser is uploading (it holds their lock). */
+  async #refreshHeld() {
+    if (typeof navigator === "undefined" || !navigator.locks) return;
+    try {
+      const { held = [] } = await navigator.locks.query();
+      const mine = new Set([...this.#locks.keys()]);
+      this.#heldElsewhere = new Set(
+        held
+          .map((l) => l.name ?? "")
+          .filter((name) => name.startsWith(LOCK_PREFIX))
+          .map((name) => name.slice(LOCK_PREFIX.length))
+          .filter((id) => !mine.has(id)),
+      );
+    } catch {
+      // Locks unavailable: every item not uploading here counts as orphaned.
+    }
+  }
+
+  #onEngineEvent(event: EngineEvent) {
+    if (this.#leaving) return;
+    const id = event.id;
+    switch (event.type) {
+      case "changeStatus": {
+        if (!this.#running.has(id)) break;
+        const patch: UploadPatch = { status: event.status };
+        if (event.assetId) patch.assetId = event.assetId;
+        if (event.variantId) patch.variantId = event.variantId;
+        if (event.uploadId) patch.uploadId = event.uploadId;
+        void this.#patch(id, patch);
+        break;
+      }
+      case "updateProgress": {
+        if (!this.#running.has(id)) break;
+        this.#live.set(id, { loaded: event.loaded, speed: event.speed });
+        const now = Date.now();
+        if (shouldReportProgress(this.#lastReport.get(id), now, event.progress)) {
+          this.#lastReport.set(id, { at: now, progress: event.progress });
+          this.#reportProgress(id, { progress: event.progress, ...(event.speed != null ? { speed: event.speed } : {}) });
+        }
+        this.#emit();
+        break;
+      }
+      case "resumeUpload":
+        this.#resumedFrom.set(id, event.stored);
+        this.#emit();
+        break;
+      case "uploadError":
+        if (!this.#running.has(id)) break;
+        this.#stopRunning(id);
+        this.#endLocally(id, "error", event.message || ru.uploads.failed);
+        void this.#patch(id, { status: "error", ...(event.message ? { error: event.message.slice(0, 1000) } : {}) });
+        break;
+      case "uploadCompleted":
+        this.#stopRunning(id);
+        this.#files.delete(id);
+        this.#endLocally(id, "completed");
+        void this.#patch(id, { status: "completed" });
+        break;
+      case "cancelUpload":
+        this.#cancelWaiters.get(id)?.(event.assetId);
+        break;
+    }
+    for (const listener of this.#eventListeners) listener(event);
+    this.#afterChange();
+  }
+
+  /** The 3-second keep-alive: tells the engine the page is alive and the queue which items this tab holds. */
+  #keepAlive() {
+    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
+    const bearer = readTokens().bearer;
+    if (bearer !== this.#sentBearer) {
+      this.#sentBearer = bearer;
+      this.#bus.toEngine.post({ type: "token", bearer });
+    }
+    const server = localStorage.getItem(ULDL_SERVER_KEY);
+    if (server !== this.#sentServer) {
+      this.#sentServer = server;
+      this.#bus.toEngine.post({ type: "idServer", serverId: server });
+    }
+    // Items waiting for their file to be picked again are held by this tab too: the user is here.
+    const held = [...this.#running, ...this.#snapshot.views.filter((v) => v.needsFile && v.item.status !== "waiting").map((v) => v.item.id)];
+    if (held.length > 0) void queueApi.keepAliveUploads([...new Set(held)]).catch(() => undefined);
+    void this.#refreshHeld().then(() => this.#emit());
+  }
+
+  /** When the page is visible again: uploads that stopped continue from their stored parts (SPEC §4). */
+  #resumeAfterHidden() {
+    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
+    for (const item of this.#items.values()) {
+      if (!this.#files.has(item.id) || item.status === "waiting" || isFinal(item.status)) continue;
+      this.#run(item, "resumeUploadFile");
+    }
+    void this.#reload();
+  }
+
+  // ---- actions ----
+
+  /**
+   * Queues picked or dropped files into `groupId`: folders they came from are created first (an existing folder of
+   * the same name is reused), then the files are added to the server's queue and start in order.
+   */
+  async enqueue(groupId: string, picked: PickedFile[], groupName?: string): Promise<void> {
+    if (picked.length === 0) return;
+    if (groupName) this.#groupNames.set(groupId, groupName);
+    const folderIds = await this.#createFolders(groupId, picked);
+    const items = picked.map((p) => {
+      const id = newUploadId();
+      this.#files.set(id, p.file);
+      return { id, fileName: p.file.name, size: p.file.size, groupId: folderIds.get(p.folders.join("/")) ?? groupId };
+    });
+    try {
+      for (let i = 0; i < items.length; i += ADD_BATCH) {
+        const answer = await queueApi.addUploads(items.slice(i, i + ADD_BATCH));
+        for (const item of Array.isArray(answer) ? answer : answer.items) this.#upsert(item);
+      }
+    } catch (error) {
+      for (const item of items) if (!this.#items.has(item.id)) this.#files.delete(item.id);
+      throw error;
+    } finally {
+      this.#afterChange();
+    }
+  }
+
+  async #createFolders(groupId: string, picked: PickedFile[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (const path of foldersToCreate(picked.map((p) => p.folders))) {
+      const parent = path.length > 1 ? ids.get(path.slice(0, -1).join("/"))! : groupId;
+      const name = path[path.length - 1];
+      let id: string;
+      try {
+        id = (await createGroup(parent, name)).group_id;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) throw error;
+        // A folder of that name is there already: upload into it.
+        const found = await apiRequest<{ el_id: string; el_type: string }>(`/api/group/entity-by-path/${parent}`, {
+          method: "POST",
+          body: { path: name },
+        });
+        id = found.el_id;
+      }
+      ids.set(path.join("/"), id);
+      this.#groupNames.set(id, name);
+    }
+    return ids;
+  }
+
+  /**
+   * Cancels an item (SPEC §4): a waiting one only leaves the queue; another is cancelled in the engine, its asset is
+   * deleted and it is removed; if that fails the item becomes error. An item another tab uploads is marked
+   * cancelled on the server, and that tab finishes the job.
+   */
+  async cancel(id: string): Promise<void> {
+    const item = this.#items.get(id);
+    if (!item || this.#cancelling.has(id)) return;
+    const drivenHere = this.#running.has(id);
+    if (!drivenHere && this.#heldElsewhere.has(id) && !isFinal(item.status)) {
+      await apiRequest(`/api/uploads/${encodeURIComponent(id)}/cancel`, { method: "POST", toast: false }).catch((error) =>
+        showToast({ title: ru.errors.title, message: error instanceof Error ? error.message : ru.uploads.cancelFailed }),
+      );
+      return;
+    }
+    this.#cancelling.add(id);
+    this.#emit();
+    const plan = cancelPlan(item, drivenHere);
+    try {
+      let assetId = item.assetId;
+      if (plan.cancelInEngine) {
+        const answered = new Promise<string | null>((resolve) => this.#cancelWaiters.set(id, resolve));
+        this.#bus.toEngine.post({ type: "addCancelId", id });
+        assetId = (await answered) ?? assetId;
+        this.#stopRunning(id);
+      }
+      if (assetId && item.status !== "completed") {
+        await apiRequest(`/api/asset/${assetId}`, { method: "DELETE", toast: false }).catch((error) => {
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
+        });
+      }
+      await queueApi.removeUpload(id).catch((error) => {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+      this.#forget(id);
+    } catch (error) {
+      console.warn("cancel failed", error);
+      await this.#patch(id, { status: "error", error: ru.uploads.cancelFailed });
+    } finally {
+      this.#cancelWaiters.delete(id);
+      this.#cancelling.delete(id);
+      this.#afterChange();
+    }
+  }
+
+  /**
+   * Tries a failed item again, continuing from the parts already stored. Answers false when this tab does not have
+   * the file (the panel then asks the user to pick it).
+   */
+  async retry(id: string): Promise<boolean> {
+    const item = this.#items.get(id);
+    if (!item || item.status !== "error") return true;
+    if (!this.#files.has(id)) return false;
+    this.#endedHere.delete(id);
+    await this.#patch(id, { status: "waiting" });
+    this.#afterChange();
+    return true;
+  }
+
+  /**
+   * The user picked a file again for an interrupted item (after a reload the browser no longer has it): it must
+   * have the same name and size. The upload continues from the parts already stored. `id` names the item when the
+   * user picked for a particular row; without it the file is matched to any item waiting for one.
+   */
+  async provideFile(file: File, id?: string): Promise<boolean> {
+    const candidates = this.#snapshot.views.filter((v) => v.needsFile || (v.item.status === "error" && !v.hasFile)).map((v) => v.item);
+    const item = matchPickedFile(id ? candidates.filter((c) => c.id === id) : candidates, file);
+    if (!item) {
+      showToast({ title: ru.uploads.title, message: ru.uploads.wrongFile(file.name), kind: "info" });
+      return false;
+    }
+    this.#files.set(item.id, file);
+    if (item.status === "error") await this.retry(item.id);
+    else if (item.status === "waiting") this.#afterChange();
+    else {
+      this.#run(item, "resumeUploadFile");
+      this.#emit();
+    }
+    return true;
+  }
+
+  /** Removes completed items from the list (their files stay in the library). */
+  async clearCompleted(): Promise<void> {
+    await queueApi.clearUploads();
+    await this.#reload();
+  }
+
+  /** Removes a finished item from the list: a completed one keeps its file; a failed one loses its asset. */
+  dismiss(id: string): Promise<void> {
+    return this.cancel(id);
+  }
+}
+
+let controller: UploadController | null = null;
+
+/** The page's upload controller (created on first use, in the browser only). */
+export function uploadController(): UploadController {
+  controller ??= new UploadController();
+  return controller;
+}
+
+/** For server rendering: nothing uploads there. */
+export const EMPTY_UPLOADS = EMPTY;
