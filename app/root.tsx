@@ -11,6 +11,7 @@ import {
   type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
+import { useEffect } from "react";
 import { NewVersionModal } from "./components/new-version-modal";
 import { Toaster } from "./components/toaster";
 import { ru } from "./i18n/ru";
@@ -56,6 +57,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <Toaster />
         <NewVersionModal />
+        <HydrationMarker />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -65,6 +67,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+/** Marks the document as interactive once React has hydrated: end-to-end tests wait for it before clicking. */
+function HydrationMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
 }
 
 export function ErrorBoundary() {

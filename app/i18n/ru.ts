@@ -325,6 +325,26 @@ export const ru = {
     backToFiles: "К файлам",
     crashed: "Что-то пошло не так",
   },
+  /** Owned by the access capability. */
+  access: {},
+  /** Owned by the users capability. */
+  users: {},
+  /** Owned by the sso capability. */
+  sso: {},
+  /** Owned by the audit capability. */
+  audit: {},
+  /** Owned by the admin capability. */
+  admin: {},
+  /** Owned by the tasks capability. */
+  tasks: {},
+  /** Owned by the jobs capability. */
+  jobs: {},
+  /** Owned by the automations capability. */
+  automations: {},
+  /** Owned by the metadata capability. */
+  metadata: {},
+  /** Owned by the metadataAdmin capability. */
+  metadataAdmin: {},
   newVersion: {
     title: "Доступна новая версия",
     body: "Медиатека обновилась. Перезагрузите страницу, чтобы работать с новой версией.",

@@ -102,11 +102,12 @@ test("signed in, /login goes to /mam; every main screen shows its Russian title"
 test("an access token about to expire is refreshed before the next navigation", async ({ page, server }) => {
   await login(page, server.adminLogin, server.adminPassword);
   const first = await page.evaluate(() => localStorage.getItem("accessToken"));
-  // Within the 2-minute threshold: the guard must refresh before navigating.
-  await page.evaluate(() => localStorage.setItem("expireToken", new Date(Date.now() + 60_000).toISOString()));
   // Tokens are signed per second: make sure the new one differs from the first.
   await page.waitForTimeout(1100);
+  // Listen first: any API call of the page may be the one that notices the near expiry.
   const refreshed = page.waitForResponse((r) => r.url().endsWith("/api/auth/refresh") && r.status() === 200);
+  // Within the 2-minute threshold: the guard must refresh before navigating.
+  await page.evaluate(() => localStorage.setItem("expireToken", new Date(Date.now() + 60_000).toISOString()));
   await page.getByRole("link", { name: "Задачи", exact: true }).click();
   await refreshed;
   await expect.poll(() => page.locator("h1").textContent()).toBe("Задачи");

@@ -144,6 +144,7 @@ export async function login(page: Page, user: string, password: string): Promise
   await page.locator('input[name="passwd"]').fill(password);
   await page.getByRole("button", { name: "Войти" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"), { timeout: 15_000 });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
 }
 
 /**

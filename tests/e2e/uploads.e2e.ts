@@ -67,7 +67,12 @@ async function recordStatuses(page: Page) {
         if (list.at(-1) !== status) list.push(status);
       }
     };
-    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status"] });
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-status"],
+    });
     note();
   });
   return () => page.evaluate(() => (window as unknown as { __uploadStatuses: Record<string, string[]> }).__uploadStatuses);
@@ -90,82 +95,90 @@ async function api(page: Page, server: E2EServer, path: string) {
   return fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${bearer}`, "x-api-version": "1.0" } });
 }
 
-test("three files through the Dashboard: the panel goes waiting → uploading → completed, the bytes arrive intact", { timeout: 180_000 }, async ({ page, server }) => {
-  const stamp = Date.now();
-  const big = await makeFile(`Интервью ${stamp}.mp4`, 34 * MiB + 12_345);
-  const small = await makeFile(`Сценарий ${stamp}.txt`, 700_000);
-  const tiny = await makeFile(`Смета ${stamp}.csv`, 4_096);
-  await login(page, server.adminLogin, server.adminPassword);
-  await openNewFolder(page, `Загрузки ${stamp}`);
-  const statuses = await recordStatuses(page);
-  const parts = await throttleUploads(page, 900);
+test(
+  "three files through the Dashboard: the panel goes waiting → uploading → completed, the bytes arrive intact",
+  { timeout: 180_000 },
+  async ({ page, server }) => {
+    const stamp = Date.now();
+    const big = await makeFile(`Интервью ${stamp}.mp4`, 34 * MiB + 12_345);
+    const small = await makeFile(`Сценарий ${stamp}.txt`, 700_000);
+    const tiny = await makeFile(`Смета ${stamp}.csv`, 4_096);
+    await login(page, server.adminLogin, server.adminPassword);
+    await openNewFolder(page, `Загрузки ${stamp}`);
+    const statuses = await recordStatuses(page);
+    const parts = await throttleUploads(page, 900);
 
-  // 'Загрузить' opens the Uppy Dashboard (Russian, dark); its upload button hands the files to the queue.
-  await page.getByRole("button", { name: "Загрузить" }).click();
-  const dashboard = page.locator(".uppy-Dashboard-inner");
-  await dashboard.waitFor();
-  expect(await page.locator(".uppy-Dashboard").getAttribute("data-uppy-theme")).toBe("dark");
-  await page.locator(".uppy-Dashboard-input").first().setInputFiles([big.path, small.path, tiny.path]);
-  await page.getByRole("button", { name: "Загрузить 3 файла" }).click();
-  await dashboard.waitFor({ state: "hidden" });
+    // 'Загрузить' opens the Uppy Dashboard (Russian, dark); its upload button hands the files to the queue.
+    await page.getByRole("button", { name: "Загрузить" }).click();
+    const dashboard = page.locator(".uppy-Dashboard-inner");
+    await dashboard.waitFor();
+    expect(await page.locator(".uppy-Dashboard").getAttribute("data-uppy-theme")).toBe("dark");
+    await page.locator(".uppy-Dashboard-input").first().setInputFiles([big.path, small.path, tiny.path]);
+    await page.getByRole("button", { name: "Загрузить 3 файла" }).click();
+    await dashboard.waitFor({ state: "hidden" });
 
-  // The panel: every item with its folder, two at a time, the summary line counting up.
-  const panel = page.getByTestId("upload-panel");
-  await panel.waitFor();
-  await expect.poll(() => row(page, big.name).getAttribute("data-status")).toBe("uploading");
-  expect(await row(page, big.name).textContent()).toContain(`в «Загрузки ${stamp}»`);
-  for (const file of [big, small, tiny]) {
-    await expect.poll(() => row(page, file.name).getAttribute("data-status"), { timeout: 90_000 }).toBe("completed");
-  }
-  expect(await row(page, big.name).locator(".upload-status").textContent()).toBe("Готово");
-  expect(await page.getByTestId("upload-summary").textContent()).toMatch(/Загружено \d+ из \d+/);
-  const seen = await statuses();
-  expect(Object.values(seen).some((list) => list.includes("waiting"))).toBe(true);
-  for (const file of [big, small, tiny]) {
-    expect(seen[file.name]).toContain("uploading");
-    expect(seen[file.name].at(-1)).toBe("completed");
-  }
-  // The large file went in parts (16 MiB each), the small ones in one PUT each.
-  expect(parts.filter((p) => p !== "single").sort()).toEqual(["1", "2", "3"]);
+    // The panel: every item with its folder, two at a time, the summary line counting up.
+    const panel = page.getByTestId("upload-panel");
+    await panel.waitFor();
+    await expect.poll(() => row(page, big.name).getAttribute("data-status")).toBe("uploading");
+    expect(await row(page, big.name).textContent()).toContain(`в «Загрузки ${stamp}»`);
+    for (const file of [big, small, tiny]) {
+      await expect.poll(() => row(page, file.name).getAttribute("data-status"), { timeout: 90_000 }).toBe("completed");
+    }
+    expect(await row(page, big.name).locator(".upload-status").textContent()).toBe("Готово");
+    expect(await page.getByTestId("upload-summary").textContent()).toMatch(/Загружено \d+ из \d+/);
+    const seen = await statuses();
+    expect(Object.values(seen).some((list) => list.includes("waiting"))).toBe(true);
+    for (const file of [big, small, tiny]) {
+      expect(seen[file.name]).toContain("uploading");
+      expect(seen[file.name].at(-1)).toBe("completed");
+    }
+    // The large file went in parts (16 MiB each), the small ones in one PUT each.
+    expect(parts.filter((p) => p !== "single").sort()).toEqual(["1", "2", "3"]);
 
-  // Each file appears in the open folder once its version is committed, and downloads byte for byte.
-  for (const file of [big, small, tiny]) await page.locator("[data-member]", { hasText: file.name }).waitFor();
-  expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
-});
+    // Each file appears in the open folder once its version is committed, and downloads byte for byte.
+    for (const file of [big, small, tiny]) await page.locator("[data-member]", { hasText: file.name }).waitFor();
+    expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
+  },
+);
 
-test("a reload in the middle of a large upload: the file is picked again and the upload resumes from its stored parts", { timeout: 180_000 }, async ({ page, server }) => {
-  const stamp = Date.now();
-  const big = await makeFile(`Репортаж ${stamp}.mov`, 36 * MiB + 777);
-  await login(page, server.adminLogin, server.adminPassword);
-  await openNewFolder(page, `Обрыв ${stamp}`);
-  const parts = await throttleUploads(page, 2_000);
-  const prompts: string[] = [];
-  page.on("dialog", (dialog) => {
-    prompts.push(dialog.type());
-    void dialog.accept();
-  });
+test(
+  "a reload in the middle of a large upload: the file is picked again and the upload resumes from its stored parts",
+  { timeout: 180_000 },
+  async ({ page, server }) => {
+    const stamp = Date.now();
+    const big = await makeFile(`Репортаж ${stamp}.mov`, 36 * MiB + 777);
+    await login(page, server.adminLogin, server.adminPassword);
+    await openNewFolder(page, `Обрыв ${stamp}`);
+    const parts = await throttleUploads(page, 2_000);
+    const prompts: string[] = [];
+    page.on("dialog", (dialog) => {
+      prompts.push(dialog.type());
+      void dialog.accept();
+    });
 
-  await page.getByTestId("upload-input").setInputFiles(big.path);
-  await page.waitForResponse((r) => r.url().includes("partNumber=1") && r.request().method() === "PUT" && r.ok(), { timeout: 60_000 });
+    await page.getByTestId("upload-input").setInputFiles(big.path);
+    await page.waitForResponse((r) => r.url().includes("partNumber=1") && r.request().method() === "PUT" && r.ok(), { timeout: 60_000 });
 
-  // Leaving the page during an upload asks first (SPEC §4); the reload goes ahead.
-  await page.reload();
-  expect(prompts).toContain("beforeunload");
+    // Leaving the page during an upload asks first (SPEC §4); the reload goes ahead.
+    await page.reload();
+    expect(prompts).toContain("beforeunload");
 
-  // After the reload the browser no longer has the file: the item waits for it, with what is stored so far.
-  const item = row(page, big.name);
-  await expect.poll(() => item.getAttribute("data-needs-file"), { timeout: 20_000 }).toBe("true");
-  expect(await item.locator(".upload-status").textContent()).toBe("Прервано");
-  parts.length = 0;
-  await page.getByTestId("upload-repick-input").setInputFiles(big.path);
+    // After the reload the browser no longer has the file: the item waits for it, with what is stored so far.
+    const item = row(page, big.name);
+    await expect.poll(() => item.getAttribute("data-needs-file"), { timeout: 20_000 }).toBe("true");
+    expect(await item.locator(".upload-status").textContent()).toBe("Прервано");
+    parts.length = 0;
+    await page.getByTestId("upload-repick-input").setInputFiles(big.path);
 
-  await expect.poll(() => item.getAttribute("data-status"), { timeout: 90_000 }).toBe("completed");
-  // Only the missing parts went again.
-  expect(parts).not.toContain("1");
-  expect(parts.sort()).toEqual(["2", "3"]);
-  await page.locator("[data-member]", { hasText: big.name }).waitFor();
-  expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
-});
+    await expect.poll(() => item.getAttribute("data-status"), { timeout: 90_000 }).toBe("completed");
+    // Only the missing parts went again.
+    expect(parts).not.toContain("1");
+    expect(parts.sort()).toEqual(["2", "3"]);
+    await page.locator("[data-member]", { hasText: big.name }).waitFor();
+    expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
+  },
+);
 
 test("cancelling an upload removes it from the panel and deletes its asset", { timeout: 120_000 }, async ({ page, server }) => {
   const stamp = Date.now();
@@ -190,30 +203,34 @@ test("cancelling an upload removes it from the panel and deletes its asset", { t
   await page.getByText("В этой папке пока ничего нет").waitFor();
 });
 
-test("a folder picked in the Dashboard recreates its sub-folders and uploads each file into its own", { timeout: 120_000 }, async ({ page, server }) => {
-  const stamp = Date.now();
-  const root = join(dir, `folder-${stamp}`);
-  const top = `Съёмка ${stamp}`;
-  const plan = await makeFile("план.txt", 2_000, join(root, top));
-  const frame = await makeFile("кадр.bin", 6 * MiB + 1, join(root, top, "День 1"));
-  await login(page, server.adminLogin, server.adminPassword);
-  await openNewFolder(page, `Папки ${stamp}`);
+test(
+  "a folder picked in the Dashboard recreates its sub-folders and uploads each file into its own",
+  { timeout: 120_000 },
+  async ({ page, server }) => {
+    const stamp = Date.now();
+    const root = join(dir, `folder-${stamp}`);
+    const top = `Съёмка ${stamp}`;
+    const plan = await makeFile("план.txt", 2_000, join(root, top));
+    const frame = await makeFile("кадр.bin", 6 * MiB + 1, join(root, top, "День 1"));
+    await login(page, server.adminLogin, server.adminPassword);
+    await openNewFolder(page, `Папки ${stamp}`);
 
-  await page.getByRole("button", { name: "Загрузить" }).click();
-  await page.locator(".uppy-Dashboard-inner").waitFor();
-  await page.locator(".uppy-Dashboard-input[webkitdirectory]").setInputFiles(join(root, top));
-  await page.getByRole("button", { name: "Загрузить 2 файла" }).click();
+    await page.getByRole("button", { name: "Загрузить" }).click();
+    await page.locator(".uppy-Dashboard-inner").waitFor();
+    await page.locator(".uppy-Dashboard-input[webkitdirectory]").setInputFiles(join(root, top));
+    await page.getByRole("button", { name: "Загрузить 2 файла" }).click();
 
-  for (const file of [plan, frame]) {
-    await expect.poll(() => row(page, file.name).getAttribute("data-status"), { timeout: 60_000 }).toBe("completed");
-  }
-  expect(await row(page, frame.name).textContent()).toContain("в «День 1»");
-  // The picked folder is now a sub-folder of the open one, with its own sub-folder and files inside.
-  await page.locator("[data-member]", { hasText: top }).getByRole("link", { name: top }).first().click();
-  await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe(top);
-  await page.locator("[data-member]", { hasText: plan.name }).waitFor();
-  await page.locator("[data-member]", { hasText: "День 1" }).getByRole("link", { name: "День 1" }).first().click();
-  await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("День 1");
-  await page.locator("[data-member]", { hasText: frame.name }).waitFor();
-  expect(Buffer.compare(await downloadFromViewer(page, frame.name), frame.bytes)).toBe(0);
-});
+    for (const file of [plan, frame]) {
+      await expect.poll(() => row(page, file.name).getAttribute("data-status"), { timeout: 60_000 }).toBe("completed");
+    }
+    expect(await row(page, frame.name).textContent()).toContain("в «День 1»");
+    // The picked folder is now a sub-folder of the open one, with its own sub-folder and files inside.
+    await page.locator("[data-member]", { hasText: top }).getByRole("link", { name: top }).first().click();
+    await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe(top);
+    await page.locator("[data-member]", { hasText: plan.name }).waitFor();
+    await page.locator("[data-member]", { hasText: "День 1" }).getByRole("link", { name: "День 1" }).first().click();
+    await expect.poll(() => page.locator("h1").textContent(), { timeout: 15_000 }).toBe("День 1");
+    await page.locator("[data-member]", { hasText: frame.name }).waitFor();
+    expect(Buffer.compare(await downloadFromViewer(page, frame.name), frame.bytes)).toBe(0);
+  },
+);

@@ -16,6 +16,16 @@ import { uploadSignRoutes } from "./routes/upload-sign.routes";
 import { s3Routes } from "./routes/s3.routes";
 import { uploadsRoutes } from "./routes/uploads.routes";
 import { internalBenchRoutes } from "./routes/internal-bench.routes";
+import { accessRoutes } from "./routes/access.routes";
+import { userRoutes } from "./routes/user.routes";
+import { ssoRoutes } from "./routes/sso.routes";
+import { auditRoutes } from "./routes/audit.routes";
+import { tasksRoutes } from "./routes/tasks.routes";
+import { eventsRoutes } from "./routes/events.routes";
+import { udwfRoutes } from "./routes/udwf.routes";
+import { fieldsRoutes } from "./routes/fields.routes";
+import { taxonomyRoutes } from "./routes/taxonomy.routes";
+import { listsRoutes } from "./routes/lists.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -34,7 +44,12 @@ export function createApiApp() {
   app.use("*", protocolHeaders);
 
   app.route("/api", miscRoutes);
+  // Fixed paths must be registered before the `/{id}` routes they would otherwise match (e.g. /api/user/acl).
+  app.route("/api", accessRoutes);
+  app.route("/api/auth", ssoRoutes);
   app.route("/api/auth", authRoutes);
+  app.route("/api/user", userRoutes);
+  app.route("/api/audit", auditRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetRoutes);
@@ -43,6 +58,12 @@ export function createApiApp() {
   app.route("/api/upload", uploadSignRoutes);
   app.route("/api/s3", s3Routes);
   app.route("/api/uploads", uploadsRoutes);
+  app.route("/api/tasklist/udwf", udwfRoutes);
+  app.route("/api/tasklist", tasksRoutes);
+  app.route("/api", eventsRoutes);
+  app.route("/api/fields", fieldsRoutes);
+  app.route("/api/taxonomy", taxonomyRoutes);
+  app.route("/api/lists", listsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/metrics", metricsRoutes);
   app.route("/internal/bench", internalBenchRoutes);

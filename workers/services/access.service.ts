@@ -1,6 +1,6 @@
 import { ru } from "../../app/i18n/ru";
 import { AppError } from "../lib/errors";
-import type { Actor } from "./context";
+import type { Actor, RequestContext } from "./context";
 
 /** The ten access levels of SPEC §6, in the order the admin screens list them. */
 export const ACCESS_LEVELS = ["deny", "read", "update", "create", "delete", "acl", "group", "superuser", "download", "execute"] as const;
@@ -39,6 +39,34 @@ export function can(actor: Actor, target: AccessTarget, _level: AccessLevel): bo
 export function requireAccess(actor: Actor, target: AccessTarget, level: AccessLevel, notFound: string): void {
   if (can(actor, target, level)) return;
   if (level !== "read" && can(actor, target, "read")) throw new AppError("FORBIDDEN", ru.errors.forbidden);
+  throw new AppError("NOT_FOUND", notFound);
+}
+
+/** An entity as access decisions see it. */
+export interface AccessEntity {
+  id: string;
+  type: "asset" | "group" | "user" | "task" | "workflow";
+  ownerId: string | null;
+}
+
+/**
+ * The access decision for one entity, asynchronous because rules live in D1: new code calls this (and
+ * `requireEntityAccess`), never `can` directly.
+ */
+export async function canAccess(_rc: RequestContext, actor: Actor, entity: AccessEntity, level: AccessLevel): Promise<boolean> {
+  return can(actor, entity, level);
+}
+
+/** `requireAccess` for one entity: 404 when the actor may not read it, 403 when it may read but not do this. */
+export async function requireEntityAccess(
+  rc: RequestContext,
+  actor: Actor,
+  entity: AccessEntity,
+  level: AccessLevel,
+  notFound: string,
+): Promise<void> {
+  if (await canAccess(rc, actor, entity, level)) return;
+  if (level !== "read" && (await canAccess(rc, actor, entity, "read"))) throw new AppError("FORBIDDEN", ru.errors.forbidden);
   throw new AppError("NOT_FOUND", notFound);
 }
 

@@ -174,7 +174,11 @@ export const assetCatalogRoutes = createRouter()
       middleware: [requireAuth] as const,
       responses: { 200: json(z.array(PreviewSizeSchema), "Preview config"), ...errorResponses(401) },
     }),
-    (c) => c.json(PREVIEW_SIZES.map((s) => ({ ...s })), 200),
+    (c) =>
+      c.json(
+        PREVIEW_SIZES.map((s) => ({ ...s })),
+        200,
+      ),
   )
   .openapi(
     createRoute({
@@ -182,7 +186,9 @@ export const assetCatalogRoutes = createRouter()
       path: "/upload-preview/{id}",
       tags: ["Previews"],
       summary: "Upload a preview image for an asset version",
-      description: `The body is the image (${PREVIEW_MIME_TYPES.join(", ")}; at most ${PREVIEW_MAX_BYTES / 1024 / 1024} MiB). Needs update rights on the asset. Replaces the previous preview of that version and size.`,
+      description: `The body is the image (${PREVIEW_MIME_TYPES.join(", ")}; at most ${
+        PREVIEW_MAX_BYTES / 1024 / 1024
+      } MiB). Needs update rights on the asset. Replaces the previous preview of that version and size.`,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
@@ -262,7 +268,8 @@ export const assetCatalogRoutes = createRouter()
       path: "/content/preview-by-list",
       tags: ["Previews"],
       summary: "Preview links of assets (their latest version)",
-      description: "Readable assets only (others are left out); `preview` is null when the asset has none. Links are signed and expire in 1–2 hours.",
+      description:
+        "Readable assets only (others are left out); `preview` is null when the asset has none. Links are signed and expire in 1–2 hours.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },

@@ -121,17 +121,29 @@ export const CreateVersionSchema = z
     variant_type: VariantTypeSchema.default("initial"),
     file_name: AssetNameSchema,
     mime_type: MimeSchema,
-    size: z.number().int().min(0).max(TECHNICAL_MAX_UPLOAD_BYTES).openapi({
-      description: `bytes the upload will send (0 for an empty file); above ${MAX_SINGLE_UPLOAD_BYTES} the answer is the multipart form; above UPLOAD_MAX_BYTES (default 50 GiB) 413`,
-      example: 1048576,
-    }),
+    size: z
+      .number()
+      .int()
+      .min(0)
+      .max(TECHNICAL_MAX_UPLOAD_BYTES)
+      .openapi({
+        description: `bytes the upload will send (0 for an empty file); above ${MAX_SINGLE_UPLOAD_BYTES} the answer is the multipart form; above UPLOAD_MAX_BYTES (default 50 GiB) 413`,
+        example: 1048576,
+      }),
     name: AssetNameSchema.optional(),
-    multipart: z.boolean().optional().openapi({ description: "ask for the multipart form even for a small file (an empty file always gets the single form)" }),
+    multipart: z
+      .boolean()
+      .optional()
+      .openapi({ description: "ask for the multipart form even for a small file (an empty file always gets the single form)" }),
   })
   .openapi("CreateVersion");
 
 const PlaySchema = z
-  .object({ version: z.number().int().min(1).optional(), variant_type: VariantTypeSchema.optional(), disposition: DispositionSchema.optional() })
+  .object({
+    version: z.number().int().min(1).optional(),
+    variant_type: VariantTypeSchema.optional(),
+    disposition: DispositionSchema.optional(),
+  })
   .openapi("PlayRequest");
 
 const TagRefSchema = z.object({ tag_id: z.string(), tag_name: z.string() });
@@ -201,7 +213,14 @@ export const AssetSchema = z
   .openapi("Asset");
 
 const VersionViewSchema = z
-  .object({ version_id: z.string(), asset_id: z.string(), version: z.number().int(), desc: z.string().nullable(), ctime: IsoDate, user_id: z.string() })
+  .object({
+    version_id: z.string(),
+    asset_id: z.string(),
+    version: z.number().int(),
+    desc: z.string().nullable(),
+    ctime: IsoDate,
+    user_id: z.string(),
+  })
   .openapi("VersionInfo");
 
 const UploadInfoSchema = z
@@ -275,7 +294,10 @@ const plainError = (description: string) => ({ description, content: { "applicat
 
 const binary = z.string().openapi({ format: "binary" });
 const contentAnswers = {
-  200: { description: "The bytes (Content-Type of the variant, Content-Length, ETag, Last-Modified, Accept-Ranges)", content: { "application/octet-stream": { schema: binary } } },
+  200: {
+    description: "The bytes (Content-Type of the variant, Content-Length, ETag, Last-Modified, Accept-Ranges)",
+    content: { "application/octet-stream": { schema: binary } },
+  },
   206: { description: "One byte range (Content-Range)", content: { "application/octet-stream": { schema: binary } } },
   304: { description: "Not modified (If-None-Match)" },
   416: plainError("Malformed or unsatisfiable Range (Content-Range: bytes */size)"),
@@ -294,7 +316,8 @@ const bearerIfSent = createMiddleware<AppEnv>(async (c, next) => {
 function credentialOf(c: Context<AppEnv>, link: SignedParams, purpose: "download" | "play"): ContentCredential {
   const actor = c.get("actor") as Actor | undefined;
   if (actor) return { actor };
-  if (link.u === undefined && link.exp === undefined && link.sig === undefined) throw new AppError("UNAUTHORIZED", ru.errors.unauthenticated);
+  if (link.u === undefined && link.exp === undefined && link.sig === undefined)
+    throw new AppError("UNAUTHORIZED", ru.errors.unauthenticated);
   return { link, purpose };
 }
 
@@ -338,7 +361,10 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: jsonBody(z.object({ assets: z.array(CreateAssetSchema).min(1).max(MAX_LIST_ITEMS) })) },
-      responses: { 200: json(z.array(z.object({ asset_id: z.string() })), "Created, in the order given"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: {
+        200: json(z.array(z.object({ asset_id: z.string() })), "Created, in the order given"),
+        ...errorResponses(400, 401, 403, 404, 415),
+      },
     }),
     async (c) => c.json(await createAssets(c.var.rc, c.var.actor, c.req.valid("json").assets), 200),
   )
@@ -419,7 +445,10 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(z.object({ version: z.number().int().min(1) })) },
-      responses: { 200: json(VersionViewSchema.extend({ variants: z.array(VariantSchema) }), "The version"), ...errorResponses(400, 401, 404, 415) },
+      responses: {
+        200: json(VersionViewSchema.extend({ variants: z.array(VariantSchema) }), "The version"),
+        ...errorResponses(400, 401, 404, 415),
+      },
     }),
     async (c) => c.json(await getVersion(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").version), 200),
   )
@@ -444,7 +473,12 @@ export const assetRoutes = createRouter()
       summary: "Ready variants of one version",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: z.object({ id: pathId("id"), version: VersionNumberSchema.openapi({ param: { name: "version", in: "path" }, type: "integer" }) }) },
+      request: {
+        params: z.object({
+          id: pathId("id"),
+          version: VersionNumberSchema.openapi({ param: { name: "version", in: "path" }, type: "integer" }),
+        }),
+      },
       responses: { 200: json(z.array(VariantSchema), "Variants"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
@@ -708,7 +742,10 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
-        params: z.object({ id: pathId("id"), version: VersionSelectorSchema.openapi({ param: { name: "version", in: "path" }, type: "string" }) }),
+        params: z.object({
+          id: pathId("id"),
+          version: VersionSelectorSchema.openapi({ param: { name: "version", in: "path" }, type: "string" }),
+        }),
       },
       responses: {
         200: json(

@@ -23,7 +23,14 @@ const EndpointUrlSchema = z
   .refine((v) => {
     try {
       const url = new URL(v);
-      return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password && !url.search && !url.hash && !v.includes("#");
+      return (
+        (url.protocol === "https:" || url.protocol === "http:") &&
+        !url.username &&
+        !url.password &&
+        !url.search &&
+        !url.hash &&
+        !v.includes("#")
+      );
     } catch {
       return false;
     }
@@ -131,7 +138,9 @@ export const storageRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: {
         200: json(
-          z.object({ storage_id: z.string(), bytes: z.number().int(), variants: z.number().int(), assets: z.number().int() }).openapi("StorageUsage"),
+          z
+            .object({ storage_id: z.string(), bytes: z.number().int(), variants: z.number().int(), assets: z.number().int() })
+            .openapi("StorageUsage"),
           "Usage",
         ),
         ...errorResponses(400, 401, 404),

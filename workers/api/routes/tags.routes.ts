@@ -1,6 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../app/i18n/ru";
-import { attachTags, createTag, deleteTag, detachTags, listTags, listTagsByFilter, listTagsByIds, renameTag, tagsForEntity } from "../../services/tag.service";
+import {
+  attachTags,
+  createTag,
+  deleteTag,
+  detachTags,
+  listTags,
+  listTagsByFilter,
+  listTagsByIds,
+  renameTag,
+  tagsForEntity,
+} from "../../services/tag.service";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
@@ -20,7 +30,11 @@ export const TagNameSchema = z
 
 export const TagSchema = z.object({ tag_id: z.string(), tag_name: z.string() }).openapi("Tag");
 export const TagWithCountSchema = z
-  .object({ tag_id: z.string(), tag_name: z.string(), count: z.number().int().openapi({ description: "assets and groups carrying the tag" }) })
+  .object({
+    tag_id: z.string(),
+    tag_name: z.string(),
+    count: z.number().int().openapi({ description: "assets and groups carrying the tag" }),
+  })
   .openapi("TagWithCount");
 
 /** At most this many ids per list request. */

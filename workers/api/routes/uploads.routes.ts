@@ -51,15 +51,22 @@ export const UploadQueueSchema = z
   })
   .openapi("UploadQueue");
 
-export const UploadAddSchema = z.object({ items: AddItemsSchema.openapi({ description: `1–${QUEUE_POLICY.maxAddBatch} files` }) }).openapi("UploadAdd");
+export const UploadAddSchema = z
+  .object({ items: AddItemsSchema.openapi({ description: `1–${QUEUE_POLICY.maxAddBatch} files` }) })
+  .openapi("UploadAdd");
 export const UploadNewItemSchema = AddItemSchema.openapi("UploadNewItem");
 export const UploadPatchSchema = ItemPatchSchema.openapi("UploadPatch");
 export const UploadKeepAliveSchema = z.object({ ids: KeepAliveIdsSchema }).openapi("UploadKeepAlive");
 export const UploadCancelSchema = z
-  .object({ removed: z.boolean(), item: UploadItemSchema.nullable().openapi({ description: "the item marked cancelled; null when removed" }) })
+  .object({
+    removed: z.boolean(),
+    item: UploadItemSchema.nullable().openapi({ description: "the item marked cancelled; null when removed" }),
+  })
   .openapi("UploadCancel");
 
-const ItemParamsSchema = z.object({ id: ItemIdSchema.openapi({ param: { name: "id", in: "path" }, example: "0193a1b2c3d4e5f60718293a4b5c6d7e" }) });
+const ItemParamsSchema = z.object({
+  id: ItemIdSchema.openapi({ param: { name: "id", in: "path" }, example: "0193a1b2c3d4e5f60718293a4b5c6d7e" }),
+});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
@@ -93,7 +100,10 @@ export const uploadsRoutes = createRouter()
         "Items start waiting. Adding an id that is already queued is idempotent: its current item comes back unchanged. " +
         `409 when the queue would hold more than ${QUEUE_POLICY.maxItems} items.`,
       request: body(UploadAddSchema),
-      responses: { 200: json(z.object({ items: z.array(UploadItemSchema) }), "The item of every input, in input order"), ...errorResponses(400, 401, 409, 415) },
+      responses: {
+        200: json(z.object({ items: z.array(UploadItemSchema) }), "The item of every input, in input order"),
+        ...errorResponses(400, 401, 409, 415),
+      },
     }),
     async (c) => c.json({ items: await addUploads(c.var.rc, c.var.actor, c.req.valid("json").items) }, 200),
   )
@@ -135,14 +145,16 @@ export const uploadsRoutes = createRouter()
       tags: ["Uploads"],
       summary: "Live queue updates (WebSocket)",
       description:
-        "Upgrades to a WebSocket that first receives `{type:\"snapshot\",items}`, then `{type:\"item\",item}` and " +
-        "`{type:\"removed\",id}` for every change (`snapshot` again after a clear). Browsers cannot send Authorization " +
+        'Upgrades to a WebSocket that first receives `{type:"snapshot",items}`, then `{type:"item",item}` and ' +
+        '`{type:"removed",id}` for every change (`snapshot` again after a clear). Browsers cannot send Authorization ' +
         `on a WebSocket: pass the access token as the subprotocol next to \`${QUEUE_SOCKET_PROTOCOL}\` ` +
         `(\`new WebSocket(url, ["${QUEUE_SOCKET_PROTOCOL}", token])\`) or in the \`token\` query parameter. ` +
         "The socket is closed with code 4401 at the first event after the token expires: reconnect with a fresh one. " +
         'The socket answers "ping" with "pong", `{type:"snapshot"}` with a snapshot, and takes `{type:"keepalive",ids}` as a keep-alive.',
       request: {
-        query: z.object({ token: z.string().max(4096).optional().openapi({ description: "access token (when not sent as a subprotocol)" }) }),
+        query: z.object({
+          token: z.string().max(4096).optional().openapi({ description: "access token (when not sent as a subprotocol)" }),
+        }),
       },
       responses: { 101: { description: "Switching protocols" }, ...errorResponses(400, 401) },
     }),

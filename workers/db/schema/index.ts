@@ -12,3 +12,4 @@ export * from "./asset-classes";
 export * from "./tags";
 export * from "./storages";
 export * from "./upload-parts";
+export * from "./audit-log";

@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** The audit log for administrators. */
+export const auditRoutes = createRouter();

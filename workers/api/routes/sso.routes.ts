@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** OpenID Connect sign-in (SPEC §7 Auth sso, sso-cb). */
+export const ssoRoutes = createRouter();

@@ -1,0 +1,4 @@
+import { createRouter } from "../router";
+
+/** Taxonomies (SPEC §7 Taxonomy). */
+export const taxonomyRoutes = createRouter();
