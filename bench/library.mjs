@@ -5,11 +5,10 @@
 // Prints a table with PASS/MISS per target; always exits 0 once it has run (a benchmark is not a test), 1 only when
 // it could not run. Only loopback traffic; every loop is bounded; the server is always stopped.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { loadavg, tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import {
   assetId,
@@ -26,6 +25,7 @@ import {
   treePath,
 } from "./lib/library-seed.mjs";
 import { buildUnlessSkipped, load, login, ms, printTable, unexpected, verdict, warmUp } from "./lib/measure.mjs";
+import { reloadsIn, retried, rssByRole, waitForHealth, withRssSamples, workerdProcesses } from "./lib/workerd.mjs";
 
 /** Targets of the issue. */
 const TARGETS = {
@@ -47,7 +47,6 @@ const SINGLE = { connections: 1, durationSeconds: 3 };
 const WARMUP_REQUESTS = 5;
 const WARMUP_MS = 5_000;
 const DOWNLOAD_ROUNDS = 3;
-const RSS_SAMPLE_MS = 200;
 const TREE_SIZE_TIMEOUT_MS = 15_000;
 
 const MiB = 1024 ** 2;
@@ -102,130 +101,6 @@ async function getJson(url, headers, init = {}) {
   const body = await response.json();
   if (response.status !== 200) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${JSON.stringify(body)}`);
   return { body, headers: response.headers };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// workerd's memory: the workerd processes below the `wrangler dev` started for this run's state directory.
-
-function processTable() {
-  const table = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter(Boolean);
-      table.set(Number(entry), { ppid, args });
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return table;
-}
-
-/**
- * The workerd processes serving this run (descendants of the wrangler that has our --persist-to): `proxy` is the dev
- * proxy listening on the port, `runtime` runs the Worker together with the local D1/R2/Durable Object simulators.
- */
-function workerdProcesses(persistDir, port) {
-  const table = processTable();
-  const ours = new Set(
-    [...table]
-      .filter(
-        ([, p]) =>
-          p.args.some((a) => a.includes("wrangler")) && p.args.includes("dev") && p.args[p.args.indexOf("--persist-to") + 1] === persistDir,
-      )
-      .map(([pid]) => pid),
-  );
-  const found = [];
-  for (const [pid, p] of table) {
-    if (!p.args[0] || !basename(p.args[0]).startsWith("workerd")) continue;
-    for (let parent = p.ppid, hops = 0; parent > 1 && hops < 16; parent = table.get(parent)?.ppid ?? 0, hops++) {
-      if (ours.has(parent)) {
-        found.push({ pid, role: p.args.some((a) => a.endsWith(`=127.0.0.1:${port}`)) ? "proxy" : "runtime" });
-        break;
-      }
-    }
-  }
-  return found;
-}
-
-/** VmRSS summed per role ({ proxy, runtime }) in bytes; NaN for a role none of whose processes could be read. */
-function rssByRole(processes) {
-  const out = { proxy: NaN, runtime: NaN };
-  for (const { pid, role } of processes) {
-    try {
-      const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      if (kb) out[role] = (Number.isFinite(out[role]) ? out[role] : 0) + Number(kb) * 1024;
-    } catch {
-      // gone (a reload replaces the runtime process)
-    }
-  }
-  return out;
-}
-
-/**
- * Runs `task` while sampling the RSS per role every RSS_SAMPLE_MS; answers its result with each role's min and max
- * (NaN where nothing could be read).
- */
-async function withRssSamples(processes, task) {
-  const samples = [rssByRole(processes)];
-  const timer = setInterval(() => samples.push(rssByRole(processes)), RSS_SAMPLE_MS);
-  try {
-    const result = await task();
-    samples.push(rssByRole(processes));
-    const range = (role) => {
-      const values = samples.map((sample) => sample[role]).filter(Number.isFinite);
-      return { min: values.length ? Math.min(...values) : NaN, max: values.length ? Math.max(...values) : NaN };
-    };
-    return { result, runtime: range("runtime"), proxy: range("proxy"), samples: samples.length };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// wrangler dev reloads the Worker whenever a watched source file changes (another editor in the same checkout), which
-// drops requests in flight. Steps are retried after the server answers again; the table says how many reloads the
-// run saw, because figures from such a run straddle two builds of the code.
-
-const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
-
-async function waitForHealth(url, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
-      await response.arrayBuffer();
-      if (response.status === 200) return;
-    } catch {
-      // reloading
-    }
-    await sleep(500);
-  }
-  throw new Error(`/api/health did not answer 200 within ${timeoutMs} ms`);
-}
-
-/** Runs `step`; when it fails (a reload drops the connection), waits for the server and tries again, at most twice. */
-async function retried(url, what, step) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      console.log(`  ${what} failed (${error instanceof Error ? error.message : String(error)}); retrying once the server answers`);
-      await waitForHealth(url);
-    }
-  }
-}
-
-/** How often the log says the Worker was reloaded. */
-function reloadsIn(logFile) {
-  try {
-    return (readFileSync(logFile, "utf8").match(/Reloading local server/g) ?? []).length;
-  } catch {
-    return 0;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -10,16 +10,14 @@
 //
 //   node bench/uploads.mjs            (builds first; SKIP_BUILD=1 to reuse build/)
 //   UPLOAD_BENCH_MIB=256 UPLOAD_BENCH_FILES=200 node bench/uploads.mjs   (a quicker run)
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { buildUnlessSkipped, printTable } from "./lib/measure.mjs";
+import { rssByRole, withRssSamples, workerdProcesses } from "./lib/workerd.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MiB = 1024 * 1024;
 const ROOT_GROUP = "f".repeat(32);
 
@@ -35,7 +33,7 @@ const READY_TIMEOUT_MS = 10 * 60_000;
 
 const TARGETS = {
   /** the product's upload reaches at least this share of the in-Worker R2 write */
-  shareOfBaseline: 0.5,
+  shareOfBaseline: 0.7,
   smallFilesPerSecond: 50,
   /** "memory stays flat": workerd's RSS may not grow by more than this during the 1 GiB upload */
   rssGrowthBytes: 128 * MiB,
@@ -45,13 +43,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(0)} MiB` : "n/a");
 const mbps = (bytes, ms) => bytes / MiB / (ms / 1000);
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
-
-function buildUnlessSkipped() {
-  if (process.env.SKIP_BUILD === "1") return;
-  console.log("> npm run build");
-  const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", timeout: 10 * 60_000 });
-  if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.error})`);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP
@@ -79,77 +70,13 @@ async function api(base, path, options, expected = 200) {
 
 const xmlTag = (xml, tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1];
 
-// ---------------------------------------------------------------------------------------------------------------
-// workerd's memory: the workerd processes below the `wrangler dev` started for this run's state directory.
-
-function processTable() {
-  const table = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").filter(Boolean);
-      table.set(Number(entry), { ppid, args });
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return table;
+/** The runtime's RSS while `task` runs: its first sample, maximum and the figure at each fifth of the run. */
+async function withRss(processes, task) {
+  const sampled = await withRssSamples(processes, task, RSS_SAMPLE_MS);
+  return { result: sampled.result, rssStart: sampled.fifths[0] ?? NaN, rssMax: sampled.runtime.max, fifths: sampled.fifths };
 }
 
-function workerdPids(persistDir) {
-  const table = processTable();
-  const ours = new Set(
-    [...table].filter(([, p]) => p.args.includes("dev") && p.args[p.args.indexOf("--persist-to") + 1] === persistDir).map(([pid]) => pid),
-  );
-  const pids = [];
-  for (const [pid, p] of table) {
-    if (!p.args[0] || !basename(p.args[0]).startsWith("workerd")) continue;
-    for (let parent = p.ppid, hops = 0; parent > 1 && hops < 16; parent = table.get(parent)?.ppid ?? 0, hops++) {
-      if (ours.has(parent)) {
-        pids.push(pid);
-        break;
-      }
-    }
-  }
-  return pids;
-}
-
-function rssOf(pids) {
-  let total = 0;
-  let read = 0;
-  for (const pid of pids) {
-    try {
-      const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      if (kb) {
-        total += Number(kb) * 1024;
-        read++;
-      }
-    } catch {
-      // gone
-    }
-  }
-  return read > 0 ? total : NaN;
-}
-
-/** Runs `task` while sampling the RSS; answers its result with the first sample, min and max. */
-async function withRss(pids, task) {
-  const samples = [rssOf(pids)];
-  const timer = setInterval(() => samples.push(rssOf(pids)), RSS_SAMPLE_MS);
-  try {
-    const result = await task();
-    samples.push(rssOf(pids));
-    const valid = samples.filter(Number.isFinite);
-    // RSS at each fifth of the run: flat memory shows as flat figures, a leak as a climb proportional to the bytes.
-    const fifths = valid.length
-      ? [0, 1, 2, 3, 4, 5].map((k) => valid[Math.min(valid.length - 1, Math.round((k * (valid.length - 1)) / 5))])
-      : [];
-    return { result, rssStart: valid[0] ?? NaN, rssMax: valid.length ? Math.max(...valid) : NaN, samples: valid.length, fifths };
-  } finally {
-    clearInterval(timer);
-  }
-}
+const runtimeRss = (processes) => rssByRole(processes).runtime;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The generated large file: part n is a shared random block with the part number stamped into it, so any part can
@@ -321,20 +248,7 @@ async function smallFiles(base, bearer, groupId) {
   return { ms, failed, firstError, perSecond: (SMALL_FILES - failed) / (ms / 1000) };
 }
 
-function printTable(rows) {
-  const header = ["measure", "value", "target", "result"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((cell, i) => String(cell).padEnd(widths[i]))
-      .join("  ")
-      .trimEnd();
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows) console.log(line(row));
-  console.log("");
-}
-
-const verdict = (ok) => (ok === undefined ? "n/a" : ok ? "PASS" : "MISS");
+const passed = (ok) => (ok === undefined ? "n/a" : ok ? "PASS" : "MISS");
 
 async function main() {
   buildUnlessSkipped();
@@ -354,13 +268,13 @@ async function main() {
       bearer,
       json: { parent: ROOT_GROUP, group_name: `Бенчмарк загрузок ${Date.now()}` },
     });
-    const pids = workerdPids(persistDir);
-    console.log(`> workerd pid(s) ${pids.join(", ") || "not found"}, idle RSS ${mib(rssOf(pids))}`);
+    const pids = workerdProcesses(persistDir, port);
+    console.log(`> workerd pid(s) ${pids.map((p) => `${p.pid} (${p.role})`).join(", ") || "not found"}, idle RSS ${mib(runtimeRss(pids))}`);
 
     // Warm-up: the first requests load and compile the Worker; neither measured run should pay for it.
     const warm = await multipartUpload(base, bearer, group.group_id, pids, 40 * MiB);
     await baselineUpload(base, benchToken, warm.file, pids);
-    console.log(`> warm-up done (a 40 MiB upload both ways); workerd RSS ${mib(rssOf(pids))}`);
+    console.log(`> warm-up done (a 40 MiB upload both ways); workerd RSS ${mib(runtimeRss(pids))}`);
 
     console.log(
       `> ${mib(
@@ -420,7 +334,7 @@ async function main() {
         "reported",
         l.state === "ready" ? "—" : "MISS",
       ],
-      ["  committed sha256 = bytes sent", l.sha256Ok ? "yes" : "no", "yes", verdict(l.sha256Ok)],
+      ["  committed sha256 = bytes sent", l.sha256Ok ? "yes" : "no", "yes", passed(l.sha256Ok)],
       ["  parts transfer only", `${fixed(mbps(LARGE_BYTES, l.transferMs))} MiB/s`, "reported", "—"],
       ["  complete + hashing until ready", `${((l.completeMs + l.savingMs) / 1000).toFixed(1)} s`, "reported", "—"],
       [
@@ -433,20 +347,20 @@ async function main() {
         "parts transfer / baseline",
         Number.isFinite(baselineMbps) ? `${fixed((mbps(LARGE_BYTES, l.transferMs) / baselineMbps) * 100, 0)} %` : "n/a",
         `≥ ${TARGETS.shareOfBaseline * 100} %`,
-        Number.isFinite(baselineMbps) ? verdict(mbps(LARGE_BYTES, l.transferMs) / baselineMbps >= TARGETS.shareOfBaseline) : "n/a",
+        Number.isFinite(baselineMbps) ? passed(mbps(LARGE_BYTES, l.transferMs) / baselineMbps >= TARGETS.shareOfBaseline) : "n/a",
       ],
       [
         "workerd RSS growth, parts (product)",
         mib(growth),
         `< ${mib(TARGETS.rssGrowthBytes)}`,
-        Number.isFinite(growth) ? verdict(growth < TARGETS.rssGrowthBytes) : "n/a",
+        Number.isFinite(growth) ? passed(growth < TARGETS.rssGrowthBytes) : "n/a",
       ],
       ["workerd RSS growth, parts (baseline)", mib(baselineGrowth), "reported", "—"],
       [
         `${SMALL_FILES} × 10 KB single-PUT uploads`,
         `${fixed(s.perSecond)} files/s (${(s.ms / 1000).toFixed(1)} s, ${s.failed} failed)`,
         `≥ ${TARGETS.smallFilesPerSecond}/s`,
-        verdict(s.failed === 0 && s.perSecond >= TARGETS.smallFilesPerSecond),
+        passed(s.failed === 0 && s.perSecond >= TARGETS.smallFilesPerSecond),
       ],
       ["workerd RSS during small files", `${mib(small.rssStart)} → ${mib(small.rssMax)}`, "flat", "—"],
     );

@@ -1,4 +1,4 @@
-// Helpers shared by the benchmarks (bench/run.mjs, bench/library.mjs): the build step, load runs with exact
+// Helpers shared by the benchmarks under bench/: the build step, load runs with exact
 // percentiles, sign-in, and the result table.
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";

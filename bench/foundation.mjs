@@ -1,4 +1,4 @@
-// The foundation benchmark (first half of `npm run bench`; bench/library.mjs is the second): builds (unless
+// The foundation benchmark (issue 2; `npm run bench -- foundation`): builds (unless
 // SKIP_BUILD=1), starts the product under `wrangler dev` on a free loopback port with a fresh state directory,
 // measures, prints a table against the targets and stops the server. Misses are reported,
 // not failed: a benchmark is not a test, so the exit code is 0 unless the benchmark itself could not run.
