@@ -1,4 +1,4 @@
-// The library benchmark (second half of `npm run bench`): seeds 100,000 assets in one group and a tree of 11,111
+// The library benchmark (issue 3; `npm run bench -- library`): seeds 100,000 assets in one group and a tree of 11,111
 // groups into a fresh local D1, writes a 1 GiB object into local R2, starts the product under `wrangler dev` on a
 // free loopback port and measures member pages (first, deep by cursor, deep by OFFSET), subtree, group-size,
 // entity-by-path, Range requests and 1 GiB downloads (throughput against a plain R2 read, and workerd's memory).
