@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { cronProblem } from "./cron";
+import { webhookUrlProblem } from "./webhook-url";
+
+/**
+ * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
+ * field) and the editor in the browser. Checks that need the database (does the tag exist?) are in
+ * automation.service.ts; the webhook address is checked again when it is called.
+ */
+
+const Id = z.string().regex(/^[0-9a-f]{32}$/, "ожидается идентификатор из 32 шестнадцатеричных символов");
+
+/** Event triggers: what happened to an asset. `group_id` narrows to one group (and, optionally, its subgroups). */
+export const EVENT_TRIGGERS = ["asset.uploaded", "tag.added", "field.changed"] as const;
+export type EventTriggerType = (typeof EVENT_TRIGGERS)[number];
+
+export const AssetUploadedTriggerSchema = z.object({
+  type: z.literal("asset.uploaded"),
+  group_id: Id.optional(),
+  include_subgroups: z.boolean().default(false),
+});
+export const TagAddedTriggerSchema = z.object({ type: z.literal("tag.added"), tag_id: Id.optional() });
+export const FieldChangedTriggerSchema = z.object({ type: z.literal("field.changed"), field_def_id: Id.optional() });
+export const ScheduleTriggerSchema = z.object({
+  type: z.literal("schedule"),
+  cron: z
+    .string()
+    .max(200)
+    .superRefine((value, ctx) => {
+      const problem = cronProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: `неверное выражение cron: ${problem}` });
+    }),
+});
+export const ManualTriggerSchema = z.object({ type: z.literal("manual") });
+
+export const TriggerSchema = z.discriminatedUnion("type", [
+  AssetUploadedTriggerSchema,
+  TagAddedTriggerSchema,
+  FieldChangedTriggerSchema,
+  ScheduleTriggerSchema,
+  ManualTriggerSchema,
+]);
+export type Trigger = z.infer<typeof TriggerSchema>;
+export type TriggerType = Trigger["type"];
+
+/** Conditions on the asset a run is about; all must hold. */
+export const ConditionSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("mimetype"),
+    op: z.enum(["is", "starts-with", "is-not"]),
+    value: z.string().trim().min(1).max(255),
+  }),
+  z.object({
+    kind: z.literal("size"),
+    op: z.enum(["gt", "gte", "lt", "lte"]),
+    value: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+  z.object({ kind: z.literal("group"), op: z.enum(["in", "not-in"]), group_id: Id, include_subgroups: z.boolean().default(true) }),
+  z.object({ kind: z.literal("tag"), op: z.enum(["has", "has-not"]), tag_id: Id }),
+]);
+export type Condition = z.infer<typeof ConditionSchema>;
+export type ConditionKind = Condition["kind"];
+
+/** Operation classes an automation may start as a task (the tasks capability runs them). */
+export const RUNNABLE_OPERATIONS = ["preview", "tech-fields", "export"] as const;
+
+const WebhookUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value, { allowLoopback: true });
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const ActionSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("add-tag"), tag_id: Id }),
+  z.object({ type: z.literal("remove-tag"), tag_id: Id }),
+  z.object({ type: z.literal("set-field"), field_def_id: Id, value: z.union([z.string().max(10_000), z.number(), z.boolean()]) }),
+  z.object({ type: z.literal("move-to-group"), group_id: Id }),
+  z.object({ type: z.literal("copy-to-group"), group_id: Id }),
+  z.object({ type: z.literal("run-task"), operation: z.enum(RUNNABLE_OPERATIONS), template_id: Id.optional() }),
+  z.object({ type: z.literal("webhook"), url: WebhookUrlSchema }),
+  z.object({
+    type: z.literal("wait"),
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400),
+  }),
+]);
+export type Action = z.infer<typeof ActionSchema>;
+export type ActionType = Action["type"];
+
+/** Actions that work on the run's asset (skipped, with a log line, in a run that has none). */
+export const ASSET_ACTIONS: ReadonlySet<ActionType> = new Set(["add-tag", "remove-tag", "set-field", "move-to-group", "copy-to-group"]);
+
+export const MAX_ACTIONS = 20;
+export const MAX_CONDITIONS = 20;
+
+export const WorkflowSetupSchema = z.object({
+  trigger: TriggerSchema,
+  conditions: z.array(ConditionSchema).max(MAX_CONDITIONS).default([]),
+  actions: z.array(ActionSchema).min(1, "нужно хотя бы одно действие").max(MAX_ACTIONS),
+});
+export type WorkflowSetup = z.infer<typeof WorkflowSetupSchema>;
+export type WorkflowSetupInput = z.input<typeof WorkflowSetupSchema>;
+
+// Control characters never belong in a name.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+
+export const WorkflowNameSchema = z
+  .string()
+  .trim()
+  .min(1, "название не может быть пустым")
+  .max(200)
+  .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы");
+
+export const WorkflowMetaSchema = z.object({
+  name: WorkflowNameSchema,
+  description: z.string().max(2000).default(""),
+});
+
+export const WorkflowCreateSchema = WorkflowMetaSchema.extend({
+  ...WorkflowSetupSchema.shape,
+  enabled: z.boolean().default(false),
+});
+export type WorkflowCreateInput = z.input<typeof WorkflowCreateSchema>;
