@@ -8,6 +8,7 @@ import {
   listAssetClasses,
   updateAssetClassIfNameFree,
 } from "../db/repositories/asset-class.repository";
+import { findTemplatesByIds } from "../db/repositories/field.repository";
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import type { Actor, RequestContext } from "./context";
@@ -27,6 +28,13 @@ function requireAdmin(actor: Actor): void {
   if (!actor.isAdmin) throw new AppError("FORBIDDEN", ru.catalog.adminOnly);
 }
 
+/** `def_fields` may only name existing field templates (404 otherwise). */
+async function requireTemplates(rc: RequestContext, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids || ids.length === 0) return;
+  const found = await findTemplatesByIds(rc.db, ids);
+  if (found.length !== new Set(ids).size) throw new AppError("NOT_FOUND", ru.metadata.templatesNotFound);
+}
+
 /** Classes by name, one page. Any signed-in user may list them (to pick one for an asset or group). */
 export async function listClasses(rc: RequestContext, _actor: Actor, page: { skip: number; take: number }): Promise<AssetClassInfo[]> {
   return (await listAssetClasses(rc.db, page)).map(toInfo);
@@ -39,8 +47,13 @@ export async function classesByIds(rc: RequestContext, _actor: Actor, ids: reado
 }
 
 /** Adds a class (administrators only); 409 when the name is taken case-insensitively. */
-export async function createClass(rc: RequestContext, actor: Actor, input: { name: string; def_fields?: string[] }): Promise<{ id: string }> {
+export async function createClass(
+  rc: RequestContext,
+  actor: Actor,
+  input: { name: string; def_fields?: string[] },
+): Promise<{ id: string }> {
   requireAdmin(actor);
+  await requireTemplates(rc, input.def_fields);
   const now = Date.now();
   const id = newId(now);
   const inserted = await insertAssetClassIfNameFree(rc.db, { id, name: input.name, defFields: input.def_fields ?? [], ctime: now });
@@ -56,6 +69,7 @@ export async function changeClass(
   change: { name?: string; def_fields?: string[] },
 ): Promise<AssetClassInfo> {
   requireAdmin(actor);
+  await requireTemplates(rc, change.def_fields);
   const changed = await updateAssetClassIfNameFree(rc.db, id, { name: change.name, defFields: change.def_fields, mtime: Date.now() });
   const row = await findAssetClass(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.classNotFound);

@@ -37,6 +37,7 @@ import { TRASH_RETENTION_MS } from "../lib/trash";
 import { ACCESS_LEVELS, can, requireAccess, visibleOwner, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { sortKeyOf } from "./group-tree";
+import { requireClassFieldsFilled } from "./field-value.service";
 
 /** Most items one list call (create-list, delete-list, version-by-ids) takes. */
 export const MAX_LIST_ITEMS = 500;
@@ -418,6 +419,8 @@ export async function updateAsset(rc: RequestContext, actor: Actor, id: string, 
   if (input.asset_class) {
     const found = await existingClassIds(rc.db, [input.asset_class]);
     if (found.length === 0) throw new AppError("NOT_FOUND", ru.assets.classNotFound);
+    // A class whose required fields are empty on this asset is set through POST /api/fields/apply with the values.
+    await requireClassFieldsFilled(rc, id, input.asset_class);
   }
   const now = Date.now();
   const set = {

@@ -1,0 +1,113 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import { assets, groups, taxa, taxonMembers } from "../schema";
+import { foldedSql, foldName } from "./tag.repository";
+
+const memberCount = sql<number>`(select count(*) from ${taxonMembers} where ${taxonMembers.taxonId} = ${taxa.id})`.mapWith(Number);
+
+/** Trees: the taxa without a parent, by name. */
+export function listTrees(db: Database) {
+  return db
+    .select({ id: taxa.id, name: taxa.name, ctime: taxa.ctime, members: memberCount })
+    .from(taxa)
+    .where(isNull(taxa.parentId))
+    .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));
+}
+
+/** Every taxon of a tree with its direct member count, by name (the service assembles the nesting). */
+export function taxaOfTree(db: Database, treeId: string) {
+  return db
+    .select({ id: taxa.id, parentId: taxa.parentId, name: taxa.name, members: memberCount })
+    .from(taxa)
+    .where(eq(taxa.treeId, treeId))
+    .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));
+}
+
+export function findTaxon(db: Database, id: string) {
+  return db.select().from(taxa).where(eq(taxa.id, id)).get();
+}
+
+/** A child of `parentId` (or a tree, when null) whose folded name equals `name`. */
+export function findChildByName(db: Database, parentId: string | null, name: string, exceptId?: string) {
+  return db
+    .select()
+    .from(taxa)
+    .where(
+      and(
+        parentId === null ? isNull(taxa.parentId) : eq(taxa.parentId, parentId),
+        sql`${foldedSql(taxa.name)} = ${foldName(name)}`,
+        exceptId ? sql`${taxa.id} <> ${exceptId}` : undefined,
+      ),
+    )
+    .get();
+}
+
+export function insertTaxonStatement(db: Database, row: typeof taxa.$inferInsert) {
+  return db.insert(taxa).values(row);
+}
+
+/** Ids of a taxon and all its descendants (recursive, one statement). */
+export async function subtreeIds(db: Database, id: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    sql`with recursive sub(id) as (select ${id} union all select t.id from ${taxa} t join sub on t.parent_id = sub.id) select id from sub`,
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function subtreeContent(db: Database, ids: readonly string[]) {
+  const row = await db.get<{ members: number }>(
+    sql`select count(*) as members from ${taxonMembers} where taxon_id in (select value from json_each(${JSON.stringify(ids)}))`,
+  );
+  return { members: Number(row?.members ?? 0), children: ids.length - 1 };
+}
+
+export function deleteTaxaStatements(db: Database, ids: readonly string[]) {
+  const list = JSON.stringify(ids);
+  return [
+    sql`delete from ${taxonMembers} where taxon_id in (select value from json_each(${list}))`,
+    sql`delete from ${taxa} where id in (select value from json_each(${list}))`,
+  ];
+}
+
+export function updateTaxonStatement(db: Database, id: string, set: { name?: string; parentId?: string }) {
+  return db.update(taxa).set(set).where(eq(taxa.id, id));
+}
+
+export function addMemberStatement(
+  db: Database,
+  row: { taxonId: string; objectId: string; objectType: "asset" | "group"; treeId: string; now: number },
+) {
+  return sql`insert or ignore into ${taxonMembers} (taxon_id, object_id, object_type, tree_id, ctime)
+    values (${row.taxonId}, ${row.objectId}, ${row.objectType}, ${row.treeId}, ${row.now})`;
+}
+
+export function deleteMemberStatement(db: Database, taxonId: string, objectId: string) {
+  return db.delete(taxonMembers).where(and(eq(taxonMembers.taxonId, taxonId), eq(taxonMembers.objectId, objectId)));
+}
+
+/**
+ * Members of the given taxa that exist, are not in the trash and are visible (`ownerId` null: all), with their
+ * names, paged. One statement.
+ */
+export function membersOf(db: Database, taxonIds: readonly string[], ownerId: string | null, page: { skip: number; take: number }) {
+  const owner = (col: string) => (ownerId === null ? sql`` : sql` and ${sql.raw(col)}.owner_id = ${ownerId}`);
+  return db.all<{ taxon_id: string; object_id: string; object_type: "asset" | "group"; name: string }>(
+    sql`select m.taxon_id, m.object_id, m.object_type, coalesce(a.name, g.name) as name
+        from ${taxonMembers} m
+        left join ${assets} a on m.object_type = 'asset' and a.id = m.object_id and a.deleted_at is null${owner("a")}
+        left join ${groups} g on m.object_type = 'group' and g.id = m.object_id and g.deleted_at is null${owner("g")}
+        where m.taxon_id in (select value from json_each(${JSON.stringify(taxonIds)})) and (a.id is not null or g.id is not null)
+        order by name, m.object_id
+        limit ${page.take} offset ${page.skip}`,
+  );
+}
+
+/** The taxa an object is classified under (for the viewer). */
+export function taxaOfObject(db: Database, objectId: string) {
+  return db
+    .select({ id: taxa.id, name: taxa.name, treeId: taxa.treeId })
+    .from(taxonMembers)
+    .innerJoin(taxa, eq(taxa.id, taxonMembers.taxonId))
+    .where(eq(taxonMembers.objectId, objectId))
+    .orderBy(asc(foldedSql(taxa.name)));
+}
