@@ -1,11 +1,21 @@
 import { z } from "zod";
 
 const UldlServerSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/), url: z.string().url() });
+/**
+ * One OpenID Connect provider of `SSO_PROVIDERS`. Without `client_secret` the client is public (PKCE only);
+ * `claim` names the ID token / userinfo claim that holds the login (default: `preferred_username`, then `email`);
+ * `provision: false` signs in only users that already exist.
+ */
 const SsoProviderSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,32}$/),
-  name: z.string().min(1),
+  name: z.string().min(1).max(100),
   issuer: z.string().url(),
   client_id: z.string().min(1),
+  client_secret: z.string().min(1).optional(),
+  claim: z.string().min(1).max(100).optional(),
+  provision: z.boolean().default(true),
+  /** extra scopes besides `openid profile email` */
+  scope: z.string().max(500).optional(),
 });
 
 /** Parses a JSON-array variable with the given item schema; an empty or missing variable is an empty list. */
@@ -50,6 +60,7 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type UldlServer = z.infer<typeof UldlServerSchema>;
+export type SsoProvider = z.infer<typeof SsoProviderSchema>;
 
 const cache = new WeakMap<object, Config>();
 

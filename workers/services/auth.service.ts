@@ -9,6 +9,7 @@ import { newId } from "../lib/ids";
 import { signAccessToken, verifyAccessToken } from "../lib/jwt";
 import { decoyPasswordHash, verifyPassword } from "../lib/password";
 import type { ThrottleKind } from "../../durable-objects/login-throttle.do";
+import { auditStatement, recordAudit, type AuditEntry } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
 
 /** Name of the HttpOnly cookie holding the opaque refresh token. */
@@ -41,7 +42,14 @@ function toActor(user: UserRow, sessionFamily: string | null): Actor {
  * marked used in the same transaction that adds its successor, so the family always has a live token (no spurious
  * 401s for concurrent requests) and a lost race is detected as reuse.
  */
-async function issue(rc: RequestContext, user: UserRow, familyId: string, client: ClientInfo, rotating?: string): Promise<IssuedSession> {
+async function issue(
+  rc: RequestContext,
+  user: UserRow,
+  familyId: string,
+  client: ClientInfo,
+  rotating?: string,
+  audit?: AuditEntry,
+): Promise<IssuedSession> {
   const now = Date.now();
   const refreshToken = randomToken();
   const refreshExpiresAt = now + rc.config.REFRESH_TOKEN_TTL_SECONDS * 1000;
@@ -62,6 +70,8 @@ async function issue(rc: RequestContext, user: UserRow, familyId: string, client
       await revokeFamily(rc.db, familyId, now).run();
       throw new AppError("UNAUTHORIZED", ru.errors.refreshReused);
     }
+  } else if (audit) {
+    await rc.db.batch([insert, auditStatement(rc, audit)]);
   } else {
     await insert.run();
   }
@@ -92,9 +102,21 @@ export async function login(rc: RequestContext, login: string, password: string,
 
   const user = await findUserByLogin(rc.db, accountKey);
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
-  if (!user || !passwordOk || !user.enabled || user.isRobot) throw new AppError("UNAUTHORIZED", ru.errors.badCredentials);
+  if (!user || !passwordOk || !user.enabled || user.isRobot) {
+    // Never the password; the login as typed (trimmed, bounded) so administrators can see what was tried.
+    await recordAudit(rc, { action: "auth.login_failed", actorId: null, details: { login: login.trim().slice(0, 256) }, ip: client.ip });
+    throw new AppError("UNAUTHORIZED", ru.errors.badCredentials);
+  }
   rc.waitUntil(Promise.all([account.succeeded("account"), ip?.succeeded("ip")]));
-  return issue(rc, user, newId(), client);
+  const familyId = newId();
+  return issue(rc, user, familyId, client, undefined, {
+    action: "auth.login",
+    actorId: user.id,
+    objectType: "user",
+    objectId: user.id,
+    details: { method: "password", session: familyId },
+    ip: client.ip,
+  });
 }
 
 /**
@@ -119,17 +141,20 @@ export async function refresh(rc: RequestContext, refreshToken: string | undefin
 }
 
 /** Ends the session family of the refresh cookie and/or of the access token; unknown tokens are ignored. */
-export async function logout(rc: RequestContext, refreshToken: string | undefined, actor: Actor | null): Promise<void> {
+export async function logout(rc: RequestContext, refreshToken: string | undefined, actor: Actor | null, client?: ClientInfo): Promise<void> {
   const now = Date.now();
-  const families = new Set<string>();
+  const families = new Map<string, string>();
   if (refreshToken) {
     const session = await findSessionByHash(rc.db, await sha256Hex(refreshToken));
-    if (session) families.add(session.familyId);
+    if (session && session.revokedAt == null) families.set(session.familyId, session.userId);
   }
-  if (actor?.sessionFamily) families.add(actor.sessionFamily);
+  if (actor?.sessionFamily) families.set(actor.sessionFamily, actor.id);
   if (families.size === 0) return;
-  const updates = [...families].map((f) => revokeFamily(rc.db, f, now));
-  await rc.db.batch(updates as [(typeof updates)[number]]);
+  const statements = [...families].flatMap(([family, userId]) => [
+    revokeFamily(rc.db, family, now),
+    auditStatement(rc, { action: "auth.logout", actorId: userId, objectType: "user", objectId: userId, details: { session: family }, ip: client?.ip }),
+  ]);
+  await rc.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }
 
 /** Resolves an `Authorization: Bearer` access token; throws 401 when the token or its session is not valid. */
@@ -161,13 +186,19 @@ export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: s
  * sign-in links reach `/login?token=…` without putting a long-lived credential in a URL.
  */
 export async function createOneTimeToken(rc: RequestContext, userId: string, ttlMs = 5 * 60_000): Promise<string> {
+  const { token, statement } = await oneTimeTokenStatement(rc, userId, ttlMs);
+  await statement.run();
+  return token;
+}
+
+/** `createOneTimeToken` as a statement not yet run, for a batch that records something with it (an SSO sign-in). */
+export async function oneTimeTokenStatement(rc: RequestContext, userId: string, ttlMs = 5 * 60_000) {
   const token = randomToken();
   const now = Date.now();
-  await rc.db
+  const statement = rc.db
     .insert(oneTimeTokens)
-    .values({ id: newId(now), tokenHash: await sha256Hex(token), userId, ctime: now, expiresAt: now + ttlMs })
-    .run();
-  return token;
+    .values({ id: newId(now), tokenHash: await sha256Hex(token), userId, ctime: now, expiresAt: now + ttlMs });
+  return { token, statement };
 }
 
 /** Trades a one-time token for a new session; a used, expired or unknown token is a 401. */

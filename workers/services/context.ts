@@ -10,6 +10,11 @@ export interface Actor {
   isRobot: boolean;
   /** session family of the credential; null for credentials that are not sessions */
   sessionFamily: string | null;
+  /**
+   * Set for a robot token confined to groups: the actor may reach only entities inside these groups (and their
+   * subtrees), whatever its rules say. Absent or null: no confinement beyond the user's own.
+   */
+  scopeGroups?: string[] | null;
 }
 
 /**

@@ -2,17 +2,24 @@ import { createMiddleware } from "hono/factory";
 import { ru } from "../../../app/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { authenticateBearer } from "../../services/auth.service";
+import { ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "../../services/robot-token.service";
 import type { AppEnv } from "../types";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** Reads `Authorization: Bearer <jwt>` into `c.var.actor`; anything else is a 401. */
+/**
+ * Reads `Authorization: Bearer <credential>` into `c.var.actor`: a session's access token (JWT) or a robot's API
+ * token (`mamr_…`). Anything else is a 401.
+ */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("authorization");
   if (!header) throw new AppError("UNAUTHORIZED", ru.errors.unauthenticated);
   const match = /^Bearer ([^\s]+)$/i.exec(header);
-  if (!match || match[1].length > 4096 || !JWT_SHAPE.test(match[1])) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  c.set("actor", await authenticateBearer(c.var.rc, match[1]));
+  if (!match || match[1].length > 4096) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  const credential = match[1];
+  if (credential.startsWith(ROBOT_TOKEN_PREFIX)) c.set("actor", await authenticateRobotToken(c.var.rc, credential));
+  else if (JWT_SHAPE.test(credential)) c.set("actor", await authenticateBearer(c.var.rc, credential));
+  else throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   await next();
 });
 

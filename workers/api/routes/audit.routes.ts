@@ -1,4 +1,72 @@
-import { createRouter } from "../router";
+import { createRoute, z } from "@hono/zod-openapi";
+import { listAudit } from "../../services/audit-query.service";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdSchema } from "../schemas";
+
+export const AuditQuerySchema = z.object({
+  action: z
+    .string()
+    .regex(/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/, "ожидается имя действия, например auth.login или auth.*")
+    .max(100)
+    .optional()
+    .openapi({ description: "exact action (`auth.login`) or a family (`auth.*`)", example: "auth.*" }),
+  actor: IdSchema.optional().openapi({ description: "id of the acting user" }),
+  from: z.iso.datetime({ offset: true }).optional().openapi({ description: "entries at or after this time (ISO 8601)" }),
+  to: z.iso.datetime({ offset: true }).optional().openapi({ description: "entries at or before this time (ISO 8601)" }),
+  skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  take: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    ctime: z.string(),
+    action: z.string().openapi({
+      description:
+        "auth.login, auth.login_failed, auth.logout, auth.sso_login, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions",
+    }),
+    actor_id: z.string().nullable(),
+    actor_name: z.string().nullable(),
+    actor_login: z.string().nullable(),
+    object_type: z.string().nullable(),
+    object_id: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    ip: z.string().nullable(),
+  })
+  .openapi("AuditEntry");
 
 /** The audit log for administrators. */
-export const auditRoutes = createRouter();
+export const auditRoutes = createRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/",
+    tags: ["Audit"],
+    summary: "Security-relevant actions, newest first (administrators)",
+    description: "Filters combine. The total of matching entries is in `X-Total-Count`.",
+    security: bearerSecurity,
+    middleware: [requireAuth] as const,
+    request: { query: AuditQuerySchema },
+    responses: {
+      200: {
+        description: "Entries",
+        headers: { "X-Total-Count": { schema: { type: "integer" }, description: "matching entries over all pages" } },
+        content: { "application/json": { schema: z.array(AuditEntrySchema) } },
+      },
+      ...errorResponses(400, 401, 403),
+    },
+  }),
+  async (c) => {
+    const q = c.req.valid("query");
+    const { items, total } = await listAudit(c.var.rc, c.var.actor, {
+      action: q.action,
+      actorId: q.actor,
+      from: q.from ? Date.parse(q.from) : undefined,
+      to: q.to ? Date.parse(q.to) : undefined,
+      skip: q.skip,
+      take: q.take,
+    });
+    c.header("X-Total-Count", String(total));
+    return c.json(items, 200);
+  },
+);

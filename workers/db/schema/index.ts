@@ -17,3 +17,6 @@ export * from "./field-templates";
 export * from "./field-values";
 export * from "./taxa";
 export * from "./lists";
+export * from "./robot-tokens";
+export * from "./user-settings";
+export * from "./sso-states";

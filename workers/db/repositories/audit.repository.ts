@@ -1,0 +1,42 @@
+import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import type { Database } from "../client";
+import { auditLog, users } from "../schema";
+
+export interface AuditFilter {
+  /** exact action name, or a family with a trailing `.*` (e.g. `auth.*`) */
+  action?: string;
+  actorId?: string;
+  from?: number;
+  to?: number;
+}
+
+function auditWhere(f: AuditFilter): SQL | undefined {
+  const family = f.action?.endsWith(".*") ? f.action.slice(0, -1) : undefined;
+  return and(
+    family !== undefined
+      ? and(gte(auditLog.action, family), lte(auditLog.action, `${family}\uffff`))
+      : f.action !== undefined
+        ? eq(auditLog.action, f.action)
+        : undefined,
+    f.actorId !== undefined ? eq(auditLog.actorId, f.actorId) : undefined,
+    f.from !== undefined ? gte(auditLog.ctime, f.from) : undefined,
+    f.to !== undefined ? lte(auditLog.ctime, f.to) : undefined,
+  );
+}
+
+/** One page of audit entries, newest first, with the acting user's name. */
+export function listAuditPage(db: Database, f: AuditFilter & { skip: number; take: number }) {
+  return db
+    .select({ entry: auditLog, actorName: users.name, actorLogin: users.login })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .where(auditWhere(f))
+    .orderBy(desc(auditLog.ctime), desc(auditLog.id))
+    .limit(f.take)
+    .offset(f.skip);
+}
+
+export async function countAudit(db: Database, f: AuditFilter): Promise<number> {
+  const row = await db.select({ n: count() }).from(auditLog).where(auditWhere(f)).get();
+  return row?.n ?? 0;
+}
