@@ -231,6 +231,7 @@ export async function librarySnapshot() {
     groups: await rows("SELECT * FROM groups ORDER BY id"),
     closure: await rows("SELECT * FROM group_closure ORDER BY ancestor, descendant"),
     members: await rows("SELECT * FROM group_members ORDER BY group_id, el_id"),
+    userMembers: await rows("SELECT * FROM user_group_members ORDER BY group_id, user_id"),
     tags: await rows("SELECT * FROM entity_tags ORDER BY tag_id, entity_id"),
     assets: await rows("SELECT id, deleted_at FROM assets ORDER BY id"),
     variants: await rows("SELECT id FROM variants ORDER BY id"),
@@ -239,8 +240,11 @@ export async function librarySnapshot() {
 
 /** Memberships of a group as `el_id → el_type`. */
 export async function membersOf(groupId: string): Promise<Record<string, string>> {
-  const { results } = await env.DB.prepare("SELECT el_id, el_type FROM group_members WHERE group_id = ? AND trashed_at IS NULL")
-    .bind(groupId)
+  // Users belong to groups through user_group_members (groups of users); they count as members of type 'user'.
+  const { results } = await env.DB.prepare(
+    "SELECT el_id, el_type FROM group_members WHERE group_id = ? AND trashed_at IS NULL UNION ALL SELECT user_id, 'user' FROM user_group_members WHERE group_id = ?",
+  )
+    .bind(groupId, groupId)
     .all<{ el_id: string; el_type: string }>();
   return Object.fromEntries(results.map((r) => [r.el_id, r.el_type]));
 }

@@ -1,10 +1,22 @@
 import { ru } from "../../app/i18n/ru";
+import { callerRow, chainRows, filterVisible, toChainRows, type Visibility } from "../db/repositories/access.repository";
 import { AppError } from "../lib/errors";
+import { ROOT_GROUP_ID } from "../lib/ids";
+import {
+  ACCESS_LEVELS,
+  ALL_GRANTS,
+  effectiveRuleMask,
+  heldMask,
+  holds,
+  insideChroot,
+  levelsOf,
+  SELF_PATH,
+  type AccessLevel,
+} from "./access-policy";
 import type { Actor, RequestContext } from "./context";
 
-/** The ten access levels of SPEC §6, in the order the admin screens list them. */
-export const ACCESS_LEVELS = ["deny", "read", "update", "create", "delete", "acl", "group", "superuser", "download", "execute"] as const;
-export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+export { ACCESS_LEVELS, type AccessLevel } from "./access-policy";
+export type { Visibility } from "../db/repositories/access.repository";
 
 export const ACCESS_LEVEL_TITLES: Record<AccessLevel, string> = {
   deny: "Запрет доступа",
@@ -19,45 +31,97 @@ export const ACCESS_LEVEL_TITLES: Record<AccessLevel, string> = {
   execute: "Запуск задач",
 };
 
-/** What an access decision needs to know about the entity. */
-export interface AccessTarget {
-  ownerId: string | null;
-}
-
-/**
- * The one access decision of the product. Admins may do everything, owners everything on what they own; rules for
- * users and their groups (with inheritance and `deny`) are added by the access-control capability.
- */
-export function can(actor: Actor, target: AccessTarget, _level: AccessLevel): boolean {
-  return actor.isAdmin || (target.ownerId != null && target.ownerId === actor.id);
-}
-
-/**
- * Throws unless the actor holds `level` on the target: 404 when the actor may not even read it (its existence must
- * not leak), 403 when it may read it but not do this. `notFound` is the 404 message (e.g. 'Группа не найдена').
- */
-export function requireAccess(actor: Actor, target: AccessTarget, level: AccessLevel, notFound: string): void {
-  if (can(actor, target, level)) return;
-  if (level !== "read" && can(actor, target, "read")) throw new AppError("FORBIDDEN", ru.errors.forbidden);
-  throw new AppError("NOT_FOUND", notFound);
-}
-
-/** An entity as access decisions see it. */
+/** An entity as access decisions see it. Rules exist on assets and groups; the other types are their owner's. */
 export interface AccessEntity {
   id: string;
   type: "asset" | "group" | "user" | "task" | "workflow";
   ownerId: string | null;
 }
 
-/**
- * The access decision for one entity, asynchronous because rules live in D1: new code calls this (and
- * `requireEntityAccess`), never `can` directly.
- */
-export async function canAccess(_rc: RequestContext, actor: Actor, entity: AccessEntity, level: AccessLevel): Promise<boolean> {
-  return can(actor, entity, level);
+interface Caller {
+  chroot: string[];
+  anyRules: boolean;
+  inGroups: boolean;
 }
 
-/** `requireAccess` for one entity: 404 when the actor may not read it, 403 when it may read but not do this. */
+/** Per request, per user: the caller row is read once however many checks and lists a request makes. */
+const callers = new WeakMap<RequestContext, Map<string, Promise<Caller>>>();
+
+function parseChroot(raw: string | null | undefined): string[] {
+  if (!raw) return [];
+  try {
+    const list = JSON.parse(raw) as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function caller(rc: RequestContext, userId: string): Promise<Caller> {
+  let perUser = callers.get(rc);
+  if (!perUser) callers.set(rc, (perUser = new Map()));
+  let found = perUser.get(userId);
+  if (!found) {
+    found = callerRow(rc.db, userId).then((row) => ({
+      chroot: parseChroot(row?.chroot_groups),
+      anyRules: Boolean(row?.any_rules),
+      inGroups: (row?.groups ?? 0) > 0,
+    }));
+    perUser.set(userId, found);
+  }
+  return found;
+}
+
+/** Forgets what this request read about callers (after it changed rules or memberships itself). */
+export function forgetCallers(rc: RequestContext): void {
+  callers.delete(rc);
+}
+
+/**
+ * Every level the actor holds on an entity, as a bitmask (see access-policy `heldMask`): one statement for a
+ * non-owner (the entity's chains with the rules on them), none for administrators and unconfined owners.
+ */
+export async function entityMask(rc: RequestContext, actor: Actor, entity: AccessEntity): Promise<number> {
+  if (actor.isAdmin) return ALL_GRANTS;
+  const isOwner = entity.ownerId != null && entity.ownerId === actor.id;
+  if (entity.type !== "asset" && entity.type !== "group") return isOwner ? ALL_GRANTS : 0;
+  const me = await caller(rc, actor.id);
+  const scope = actor.scopeGroups ?? [];
+  const confined = me.chroot.length > 0 || scope.length > 0;
+  if (entity.type === "group" && entity.id === ROOT_GROUP_ID) {
+    // The virtual root: everyone reads it (its listing is filtered); top-level groups are created there unless confined.
+    return maskOfRoot(!confined);
+  }
+  if (isOwner && !confined) return ALL_GRANTS;
+  if (!isOwner && !me.anyRules && !confined) return 0;
+  const rows = toChainRows(await chainRows(rc.db, actor.id, { id: entity.id, type: entity.type }));
+  const unfiled = entity.type === "asset" && !rows.some((r) => r.path !== SELF_PATH);
+  return heldMask({
+    isAdmin: false,
+    isOwner,
+    inChroot: (insideChroot(rows, me.chroot) && insideChroot(rows, scope)) || (unfiled && isOwner),
+    ruleMask: me.anyRules ? effectiveRuleMask(rows) : 0,
+  });
+}
+
+function maskOfRoot(mayCreate: boolean): number {
+  return (1 << ACCESS_LEVELS.indexOf("read")) | (mayCreate ? 1 << ACCESS_LEVELS.indexOf("create") : 0);
+}
+
+/** The levels the actor holds on an entity, by name. */
+export async function entityLevels(rc: RequestContext, actor: Actor, entity: AccessEntity): Promise<AccessLevel[]> {
+  return levelsOf(await entityMask(rc, actor, entity));
+}
+
+/** The access decision for one entity: the one entry point every service uses. */
+export async function canAccess(rc: RequestContext, actor: Actor, entity: AccessEntity, level: AccessLevel): Promise<boolean> {
+  return holds(await entityMask(rc, actor, entity), level);
+}
+
+/**
+ * Throws unless the actor holds `level` on the entity: 404 when the actor may not even read it (its existence must
+ * not leak), 403 when it may read it but not do this. `notFound` is the 404 message (e.g. 'Группа не найдена').
+ */
 export async function requireEntityAccess(
   rc: RequestContext,
   actor: Actor,
@@ -65,31 +129,68 @@ export async function requireEntityAccess(
   level: AccessLevel,
   notFound: string,
 ): Promise<void> {
-  if (await canAccess(rc, actor, entity, level)) return;
-  if (level !== "read" && (await canAccess(rc, actor, entity, "read"))) throw new AppError("FORBIDDEN", ru.errors.forbidden);
+  const mask = await entityMask(rc, actor, entity);
+  if (holds(mask, level)) return;
+  if (level !== "read" && holds(mask, "read")) throw new AppError("FORBIDDEN", ru.errors.forbidden);
   throw new AppError("NOT_FOUND", notFound);
 }
 
 /**
- * The owner filter that list queries put into SQL so paging stays correct: null for administrators (everything),
- * otherwise the actor's id (their own entities). The access-control capability replaces this with rule-based SQL.
+ * What list queries put into SQL (`visibleSql` of access.repository) so paging stays correct: null for
+ * administrators (everything), otherwise the caller's id, chroot and whether any rule applies to them.
  */
-export function visibleOwner(actor: Actor): string | null {
-  return actor.isAdmin ? null : actor.id;
+export async function visibility(rc: RequestContext, actor: Actor): Promise<Visibility | null> {
+  if (actor.isAdmin) return null;
+  const me = await caller(rc, actor.id);
+  return { userId: actor.id, chroot: me.chroot, scope: actor.scopeGroups ?? [], rules: me.anyRules };
+}
+
+/** The caller's chroot groups (empty when not confined; administrators are never confined). */
+export async function chrootOf(rc: RequestContext, actor: Actor): Promise<string[]> {
+  return actor.isAdmin ? [] : (await caller(rc, actor.id)).chroot;
+}
+
+/** Which of the ids the actor holds `level` on, in one statement. */
+export async function accessibleIds(
+  rc: RequestContext,
+  actor: Actor,
+  type: "asset" | "group",
+  ids: readonly string[],
+  level: AccessLevel = "read",
+): Promise<Set<string>> {
+  return filterVisible(rc.db, await visibility(rc, actor), type, ids, level);
+}
+
+/** Whether any rule names the user or a group they belong to (whoami `any_acls`). */
+export async function hasAnyRules(rc: RequestContext, actor: Actor): Promise<boolean> {
+  return (await caller(rc, actor.id)).anyRules;
 }
 
 /** Abilities the UI uses to decide what to show; the API enforces each one independently. */
-export function userAbilities(actor: Actor) {
+export async function userAbilities(rc: RequestContext, actor: Actor) {
+  const me = await caller(rc, actor.id);
   return {
     is_admin: actor.isAdmin,
+    any_acls: actor.isAdmin || me.anyRules,
+    chrooted: !actor.isAdmin && me.chroot.length > 0,
     abilities: {
       browse: true,
-      createGroups: !actor.isRobot,
+      createGroups: !actor.isRobot && (actor.isAdmin || me.chroot.length === 0),
       viewJobs: true,
       manageAutomations: actor.isAdmin,
       manageMetadata: actor.isAdmin,
       manageUsers: actor.isAdmin,
-      manageAccess: actor.isAdmin,
+      manageAccess: actor.isAdmin || me.anyRules,
+      aclRoots: actor.isAdmin || me.anyRules,
     },
   };
+}
+
+/**
+ * Owner-only visibility (null for administrators), for code not yet on `visibility`: it ignores rules, so a list
+ * built on it shows less than the caller may read, never more.
+ * @deprecated use `visibility` with `visibleSql`
+ */
+export function visibleOwner(actor: Actor): string | null {
+  return actor.isAdmin ? null : actor.id;
 }

@@ -26,7 +26,7 @@ import { AppError } from "../lib/errors";
 import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange } from "../lib/http-range";
 import { newId, toHex } from "../lib/ids";
 import { signLink, verifyLink, type SignedPurpose } from "../lib/signed-url";
-import { can } from "./access.service";
+import { canAccess } from "./access.service";
 import {
   MAX_SINGLE_UPLOAD_BYTES,
   MULTIPART_THRESHOLD_BYTES,
@@ -485,7 +485,9 @@ async function serve(rc: RequestContext, row: ReadyVariant, req: ContentRequest)
 /** Checks a link credential for a resolved variant: valid signature for its id, enabled user, download right. */
 async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, variantId: string, asset: AssetRow) {
   const actor = await linkActor(rc, purpose, variantId, link);
-  if (!can(actor, { ownerId: asset.ownerId }, "download")) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download"))) {
+    throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  }
 }
 
 function isVariantType(value: string): value is VariantType {

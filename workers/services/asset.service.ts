@@ -34,7 +34,8 @@ import type { AssetRow, VariantType } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { ROOT_GROUP_ID, newId } from "../lib/ids";
 import { TRASH_RETENTION_MS } from "../lib/trash";
-import { ACCESS_LEVELS, can, requireAccess, visibleOwner, type AccessLevel } from "./access.service";
+import { aclAssetRows } from "../db/repositories/access.repository";
+import { entityLevels, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { sortKeyOf } from "./group-tree";
 import { requireClassFieldsFilled } from "./field-value.service";
@@ -238,8 +239,14 @@ export function mainVariant(rows: readonly ReadyVariant[]): ReadyVariant | undef
   return undefined;
 }
 
-function accessLevels(actor: Actor, asset: AssetRow): AccessLevel[] {
-  return ACCESS_LEVELS.filter((level) => level !== "deny" && can(actor, { ownerId: asset.ownerId }, level));
+/** `level` on an asset through the one access entry point (404 when not readable, else 403). */
+function requireOnAsset(rc: RequestContext, actor: Actor, asset: { id: string; ownerId: string }, level: AccessLevel, notFound: string = ru.assets.notFound) {
+  return requireEntityAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, level, notFound);
+}
+
+/** `create` on a group an asset goes into. */
+function requireCreateIn(rc: RequestContext, actor: Actor, group: { id: string; ownerId: string | null }) {
+  return requireEntityAccess(rc, actor, { id: group.id, type: "group", ownerId: group.ownerId }, "create", ru.groups.notFound);
 }
 
 /** Orders a short list by name the way people read it (Unicode-aware, case-insensitive), id as the tie-breaker. */
@@ -262,7 +269,7 @@ function requireListSize(n: number): void {
 export async function requireAsset(rc: RequestContext, actor: Actor, id: string, level: AccessLevel): Promise<AssetRow> {
   const asset = await findAsset(rc.db, id);
   if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  requireAccess(actor, { ownerId: asset.ownerId }, level, ru.assets.notFound);
+  await requireOnAsset(rc, actor, asset, level);
   return asset;
 }
 
@@ -279,7 +286,7 @@ export async function requireReadyVariant(
   const row = await findReadyVariant(rc.db, variantId);
   const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  requireAccess(actor, { ownerId: asset.ownerId }, level, ru.assets.variantNotFound);
+  await requireOnAsset(rc, actor, asset, level, ru.assets.variantNotFound);
   return { row, asset };
 }
 
@@ -291,7 +298,7 @@ export async function requireTargetGroup(rc: RequestContext, actor: Actor, group
   if (groupId === ROOT_GROUP_ID) throw new AppError("BAD_REQUEST", ru.assets.notInRoot);
   const group = await findGroupLite(rc.db, groupId);
   if (!group || group.deletedAt != null) throw new AppError("NOT_FOUND", ru.groups.notFound);
-  requireAccess(actor, { ownerId: group.ownerId }, "create", ru.groups.notFound);
+  await requireCreateIn(rc, actor, group);
   return group;
 }
 
@@ -319,7 +326,7 @@ export async function createAssets(rc: RequestContext, actor: Actor, inputs: rea
   for (const id of groupIds) {
     const group = groupsById.get(id);
     if (!group || group.deletedAt != null) throw new AppError("NOT_FOUND", ru.groups.notFound);
-    requireAccess(actor, { ownerId: group.ownerId }, "create", ru.groups.notFound);
+    await requireCreateIn(rc, actor, group);
   }
   const classes = new Set(classRows.map((c) => c.id));
   if (classIds.some((c) => !classes.has(c))) throw new AppError("NOT_FOUND", ru.assets.classNotFound);
@@ -365,14 +372,14 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
     selectEntityTags(db, id),
     selectReadyVariants(db, id, "latest"),
     options.versions || options.variants ? selectReadyVariants(db, id) : (none as Promise<ReadyVariant[]>),
-    options.groups ? selectAssetGroups(db, id, visibleOwner(actor)) : (none as Promise<GroupRef[]>),
+    options.groups ? visibility(rc, actor).then((vis) => selectAssetGroups(db, id, vis)) : (none as Promise<GroupRef[]>),
   ]);
   byName(tags, (t) => t.tag_name, (t) => t.tag_id);
   byName(groups, (g) => g.group_name, (g) => g.group_id);
   const detail = details[0];
   if (!detail || detail.asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
   const asset = detail.asset;
-  requireAccess(actor, { ownerId: asset.ownerId }, "read", ru.assets.notFound);
+  await requireOnAsset(rc, actor, asset, "read");
 
   const now = Date.now();
   rc.waitUntil(touchAtime(db, id, now));
@@ -393,7 +400,7 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
       class: asset.classId,
       tags,
       default_storage: asset.defaultStorage ?? DEFAULT_STORAGE_ID,
-      asset_access: accessLevels(actor, asset),
+      asset_access: (await entityLevels(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId })).filter((l) => l !== "deny"),
       asset_latest_version: asset.latestVersion,
       asset_latest_version_variants: latest.map(toVariantView),
       ver: asset.latestVersion,
@@ -452,7 +459,7 @@ export async function trashAssets(rc: RequestContext, actor: Actor, ids: readonl
   for (const id of wanted) {
     const asset = rows.get(id);
     if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
-    requireAccess(actor, { ownerId: asset.ownerId }, "delete", ru.assets.notFound);
+    await requireOnAsset(rc, actor, asset, "delete");
   }
   await runBatch(rc.db, trashAssetsStatements(rc.db, wanted, Date.now()));
 }
@@ -467,7 +474,7 @@ export async function trashAsset(rc: RequestContext, actor: Actor, id: string): 
 export async function restoreAsset(rc: RequestContext, actor: Actor, id: string): Promise<AssetInfo & AssetSections> {
   const asset = await findAsset(rc.db, id);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  requireAccess(actor, { ownerId: asset.ownerId }, "delete", ru.assets.notFound);
+  await requireOnAsset(rc, actor, asset, "delete");
   if (asset.deletedAt == null) throw new AppError("CONFLICT", ru.assets.notInTrash);
   const now = Date.now();
   if (now - asset.deletedAt > TRASH_RETENTION_MS) throw new AppError("NOT_FOUND", ru.assets.restoreExpired);
@@ -478,7 +485,7 @@ export async function restoreAsset(rc: RequestContext, actor: Actor, id: string)
 
 /** Trashed assets that can still be restored, newest first: the caller's own (an administrator sees everyone's). */
 export async function listTrash(rc: RequestContext, actor: Actor, paging: Paging): Promise<TrashedAsset[]> {
-  const rows = await listTrashedAssets(rc.db, { ownerId: visibleOwner(actor), since: Date.now() - TRASH_RETENTION_MS, ...paging });
+  const rows = await listTrashedAssets(rc.db, { vis: await visibility(rc, actor), since: Date.now() - TRASH_RETENTION_MS, ...paging });
   return rows.map((a) => ({
     asset_id: a.id,
     name: a.name,
@@ -531,7 +538,7 @@ export async function versionsByIds(rc: RequestContext, actor: Actor, ids: reado
   const wanted = unique(ids);
   requireListSize(wanted.length);
   if (wanted.length === 0) return [];
-  const rows = await selectVersionsByIds(rc.db, wanted, visibleOwner(actor));
+  const rows = await selectVersionsByIds(rc.db, wanted, await visibility(rc, actor));
   return rows.map(({ version: v }) => ({
     version_id: v.id,
     asset_id: v.assetId,
@@ -548,7 +555,7 @@ export async function versionsByIds(rc: RequestContext, actor: Actor, ids: reado
 /** Live groups the asset is listed in that the actor can see. */
 export async function memberOf(rc: RequestContext, actor: Actor, id: string): Promise<GroupRef[]> {
   await requireAsset(rc, actor, id, "read");
-  return byName(await selectAssetGroups(rc.db, id, visibleOwner(actor)), (g) => g.group_name, (g) => g.group_id);
+  return byName(await selectAssetGroups(rc.db, id, await visibility(rc, actor)), (g) => g.group_name, (g) => g.group_id);
 }
 
 /** Stored bytes of all the asset's ready variants. */
@@ -557,10 +564,18 @@ export async function contentSize(rc: RequestContext, actor: Actor, id: string):
   return { size: await readyContentSize(rc.db, id) };
 }
 
-/** Assets the actor holds rights on (until access rules exist: the ones they own), most recently changed first. */
+/**
+ * Assets the actor reaches directly: the ones they own and those a rule of theirs (or of their groups) names, that
+ * they may read; most recently changed first. Administrators get their own (they reach everything anyway).
+ */
 export async function aclAssets(rc: RequestContext, actor: Actor, paging: Paging): Promise<AssetListItem[]> {
-  const rows = await listOwnedAssets(rc.db, { ownerId: actor.id, ...paging });
-  return rows.map((a) => ({ asset_id: a.id, name: a.name, mimetype: a.mime, ctime: iso(a.ctime), mtime: iso(a.mtime), ver: a.latestVersion }));
+  const vis = await visibility(rc, actor);
+  if (!vis) {
+    const rows = await listOwnedAssets(rc.db, { ownerId: actor.id, ...paging });
+    return rows.map((a) => ({ asset_id: a.id, name: a.name, mimetype: a.mime, ctime: iso(a.ctime), mtime: iso(a.mtime), ver: a.latestVersion }));
+  }
+  const rows = await aclAssetRows(rc.db, vis, paging);
+  return rows.map((a) => ({ asset_id: a.id, name: a.name, mimetype: a.mime, ctime: iso(a.ctime), mtime: iso(a.mtime), ver: a.latest_version }));
 }
 
 /** Technical fields of a variant of an asset (an empty object until processing fills them). */
@@ -597,7 +612,7 @@ export async function variantTechProps(rc: RequestContext, actor: Actor, id: str
  */
 export async function copyAsset(rc: RequestContext, actor: Actor, assetId: string, groupId: string): Promise<{ asset_id: string }> {
   const source = await requireAsset(rc, actor, assetId, "read");
-  requireAccess(actor, { ownerId: source.ownerId }, "download", ru.assets.notFound);
+  await requireOnAsset(rc, actor, source, "download");
   await requireTargetGroup(rc, actor, groupId);
   const [versions, ready] = await Promise.all([selectVersions(rc.db, assetId), selectReadyVariants(rc.db, assetId)]);
   const now = Date.now();

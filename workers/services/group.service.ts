@@ -9,8 +9,9 @@ import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { toIso } from "../lib/time";
 import { TRASH_RETENTION_MS } from "../lib/trash";
 import type { PurgeGroupMessage, TaskMessageInput } from "../queue/messages";
-import { can, requireAccess, visibleOwner, type AccessLevel } from "./access.service";
+import { accessibleIds, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import { purgeAssets } from "./asset-content.service";
+import { userMembersIn, userMembershipStatements } from "./user-groups.service";
 import type { Actor, RequestContext } from "./context";
 import {
   buildTree,
@@ -46,8 +47,8 @@ export interface Paging {
 }
 
 /**
- * The virtual root 'Доступные Файлы': the top-level groups the actor may see (admins all of them, others the ones
- * they own until access rules widen that). Visibility is part of the SQL, so paging stays correct.
+ * The virtual root 'Доступные Файлы': the top-level groups the actor may read (a chrooted actor: their chroot
+ * groups). Visibility is part of the SQL, so paging stays correct.
  */
 export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}) {
   const [groups, root] = await Promise.all([listRoots(rc, actor, { skip, take }), findGroup(rc.db, ROOT_GROUP_ID)]);
@@ -60,7 +61,10 @@ export async function listRoots(
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<GroupSummary[]> {
-  const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { ownerId: visibleOwner(actor) ?? undefined, skip, take });
+  const vis = await visibility(rc, actor);
+  const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : (vis.scope ?? [])) : [];
+  if (vis && roots.length > 0) return (await repo.chrootRootGroups(rc.db, { vis, roots, skip, take })).map(summaryOf);
+  const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { vis, skip, take });
   return rows.map((r) => ({
     group_id: r.id,
     group_name: r.name,
@@ -73,17 +77,29 @@ export async function listRoots(
 }
 
 /**
- * GET /acl-roots: the highest groups the actor holds rights on whose parent it does not. Administrators hold
- * rights everywhere, so theirs are the top-level groups; owners get the groups they own below someone else's.
+ * GET /acl-roots: the highest groups the actor reads (as owner or through rules) whose parent it cannot read or is
+ * the virtual root. Administrators hold rights everywhere, so theirs are the top-level groups.
  */
 export async function listAclRoots(
   rc: RequestContext,
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<GroupSummary[]> {
-  if (actor.isAdmin) return listRoots(rc, actor, { skip, take });
-  const rows = await repo.aclRootGroups(rc.db, { ownerId: actor.id, rootId: ROOT_GROUP_ID, skip, take });
-  return rows.map((r) => ({
+  const vis = await visibility(rc, actor);
+  if (!vis) return listRoots(rc, actor, { skip, take });
+  return (await repo.aclRootGroups(rc.db, { vis, rootId: ROOT_GROUP_ID, skip, take })).map(summaryOf);
+}
+
+function summaryOf(r: {
+  id: string;
+  name: string;
+  owner_id: string | null;
+  owner_name: string | null;
+  ctime: number;
+  mtime: number;
+  members: number;
+}): GroupSummary {
+  return {
     group_id: r.id,
     group_name: r.name,
     group_owner: r.owner_id,
@@ -91,15 +107,15 @@ export async function listAclRoots(
     ctime: toIso(r.ctime),
     mtime: toIso(r.mtime),
     members: r.members,
-  }));
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Access
 
-/** Whether the actor may read an entity of this owner (the SQL lists use `visibleOwner` for the same rule). */
-function canRead(actor: Actor, ownerId: string | null): boolean {
-  return can(actor, { ownerId }, "read");
+/** Checks `level` on a group through the one access entry point (404 when the actor may not read it, else 403). */
+function requireGroup(rc: RequestContext, actor: Actor, g: { id: string; ownerId: string | null }, level: AccessLevel, notFound: string = ru.groups.notFound) {
+  return requireEntityAccess(rc, actor, { id: g.id, type: "group", ownerId: g.ownerId }, level, notFound);
 }
 
 /**
@@ -110,10 +126,13 @@ async function loadGroup(rc: RequestContext, actor: Actor, id: string, level: Ac
   const row = await findGroup(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.groups.notFound);
   if (id === ROOT_GROUP_ID) {
-    if (level === "read" || level === "create") return row;
-    throw new AppError("BAD_REQUEST", ru.groups.rootImmutable);
+    if (level === "read") return row;
+    if (level !== "create") throw new AppError("BAD_REQUEST", ru.groups.rootImmutable);
+    // Everyone may create top-level groups except a chrooted caller (the group would lie outside the chroot).
+    await requireGroup(rc, actor, row, level);
+    return row;
   }
-  requireAccess(actor, { ownerId: row.ownerId }, level, ru.groups.notFound);
+  await requireGroup(rc, actor, row, level);
   if (row.deletedAt != null && !allowTrashed) throw new AppError("NOT_FOUND", ru.groups.notFound);
   return row;
 }
@@ -130,7 +149,7 @@ async function loadGroups(rc: RequestContext, actor: Actor, ids: string[], level
     const g = rows.get(id);
     if (!g) throw new AppError("NOT_FOUND", ru.groups.notFound);
     if (id === ROOT_GROUP_ID) continue;
-    requireAccess(actor, { ownerId: g.owner_id }, level, ru.groups.notFound);
+    await requireGroup(rc, actor, { id, ownerId: g.owner_id }, level);
     if (g.deleted_at != null) throw new AppError("NOT_FOUND", ru.groups.notFound);
   }
   return unique;
@@ -190,8 +209,14 @@ export async function getGroup(rc: RequestContext, actor: Actor, id: string): Pr
   const found = await repo.findGroupWithOwner(rc.db, id);
   if (!found) throw new AppError("NOT_FOUND", ru.groups.notFound);
   const g = found.group;
-  if (id !== ROOT_GROUP_ID) requireAccess(actor, { ownerId: g.ownerId }, "read", ru.groups.notFound);
+  if (id !== ROOT_GROUP_ID) await requireGroup(rc, actor, g, "read");
   const [tags, ancestors] = await Promise.all([repo.groupTags(rc.db, id), repo.ancestorsOf(rc.db, id)]);
+  const readable = await accessibleIds(
+    rc,
+    actor,
+    "group",
+    ancestors.map((a) => a.id),
+  );
   return {
     group_id: g.id,
     group_name: g.name,
@@ -202,7 +227,7 @@ export async function getGroup(rc: RequestContext, actor: Actor, id: string): Pr
     group_tags: tags,
     parent: g.parentId,
     path: ancestors
-      .filter((a) => a.id === ROOT_GROUP_ID || a.id === id || canRead(actor, a.owner_id))
+      .filter((a) => a.id === ROOT_GROUP_ID || a.id === id || readable.has(a.id))
       .map((a) => ({ group_id: a.id, group_name: a.name })),
     ctime: toIso(g.ctime),
     mtime: toIso(g.mtime),
@@ -349,7 +374,7 @@ export async function listTrash(
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<TrashedGroup[]> {
-  const rows = await repo.trashedTops(rc.db, { ownerId: visibleOwner(actor), skip, take });
+  const rows = await repo.trashedTops(rc.db, { vis: await visibility(rc, actor), skip, take });
   return rows.map((r) => ({
     group_id: r.id,
     group_name: r.name,
@@ -496,7 +521,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     desc: order === "desc",
     q: query.q ? sortKeyOf(query.q) : undefined,
     mime: query.mime ? query.mime.toLowerCase() : undefined,
-    ownerId: visibleOwner(actor),
+    vis: await visibility(rc, actor),
   };
   const keyOf = (r: { sort_name: string; el_mtime: number; el_size: number }) =>
     sort === "name" ? r.sort_name : sort === "mtime" ? r.el_mtime : r.el_size;
@@ -547,7 +572,7 @@ export async function listDirectory(rc: RequestContext, actor: Actor, id: string
   await loadGroup(rc, actor, id, "read");
   const take = paging.take ?? GROUP_PAGE_SIZE;
   let skip = paging.skip ?? 0;
-  const base = { groupId: id, sortColumn: "sort_name" as const, desc: false, ownerId: visibleOwner(actor) };
+  const base = { groupId: id, sortColumn: "sort_name" as const, desc: false, vis: await visibility(rc, actor) };
   const groupRows = await repo.groupMembersPage(rc.db, { ...base, skip, take });
   const entries: DirectoryEntry[] = groupRows.map((g) => ({
     id: g.el_id,
@@ -598,7 +623,7 @@ export async function listPreviews(
     groupId: id,
     sortColumn: "sort_name",
     desc: false,
-    ownerId: visibleOwner(actor),
+    vis: await visibility(rc, actor),
     skip: paging.skip ?? 0,
     take: paging.take ?? GROUP_PAGE_SIZE,
   });
@@ -608,7 +633,7 @@ export async function listPreviews(
 /** GET /subtree/{id}: the tree form of every live descendant the actor sees, from one closure query. */
 export async function getSubtree(rc: RequestContext, actor: Actor, id: string): Promise<GroupTreeNode> {
   await loadGroup(rc, actor, id, "read");
-  const rows = await repo.subtreeGroups(rc.db, id, visibleOwner(actor));
+  const rows = await repo.subtreeGroups(rc.db, id, await visibility(rc, actor));
   const tree = buildTree(
     rows.map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })),
     id,
@@ -635,15 +660,16 @@ export async function searchGroups(
   q: string,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<FoundGroup[]> {
-  const rows = await repo.searchGroups(rc.db, { q: sortKeyOf(q), ownerId: visibleOwner(actor), skip, take });
+  const rows = await repo.searchGroups(rc.db, { q: sortKeyOf(q), vis: await visibility(rc, actor), skip, take });
   if (rows.length === 0) return [];
   const ancestors = await repo.ancestorsOfMany(
     rc.db,
     rows.map((r) => r.id),
   );
+  const readable = await accessibleIds(rc, actor, "group", [...new Set(ancestors.map((a) => a.id))]);
   const paths = new Map<string, GroupPathEntry[]>();
   for (const a of ancestors) {
-    if (a.id !== ROOT_GROUP_ID && a.id !== a.descendant && !canRead(actor, a.owner_id)) continue;
+    if (a.id !== ROOT_GROUP_ID && a.id !== a.descendant && !readable.has(a.id)) continue;
     const path = paths.get(a.descendant) ?? [];
     path.push({ group_id: a.id, group_name: a.name });
     paths.set(a.descendant, path);
@@ -670,11 +696,11 @@ export async function entityByPath(
   const segments = splitEntityPath(path);
   if (!segments) throw new AppError("BAD_REQUEST", ru.groups.badPath);
   await loadGroup(rc, actor, rootId, "read");
-  const ownerId = visibleOwner(actor);
+  const vis = await visibility(rc, actor);
   let current = rootId;
   for (let i = 0; i < segments.length; i++) {
     const name = segments[i];
-    const lookup = { groupId: current, sortName: sortKeyOf(name), name, ownerId };
+    const lookup = { groupId: current, sortName: sortKeyOf(name), name, vis };
     const group = await repo.memberByName(rc.db, { ...lookup, type: "group" });
     if (group) {
       current = group.el_id;
@@ -697,10 +723,10 @@ export async function groupSizes(
   ids: string[],
 ): Promise<{ group_id: string; bytes: number; assets: number; groups: number }[]> {
   const unique = await loadGroups(rc, actor, ids, "read");
-  const ownerId = visibleOwner(actor);
+  const vis = await visibility(rc, actor);
   return Promise.all(
     unique.map(async (id) => {
-      const size = await repo.subtreeSize(rc.db, id, ownerId);
+      const size = await repo.subtreeSize(rc.db, id, vis);
       return { group_id: id, bytes: size.bytes, assets: size.assets, groups: Math.max(0, size.groups) };
     }),
   );
@@ -730,9 +756,9 @@ export interface MemberRef {
 }
 
 /**
- * POST /insert-members/{id}: lists assets (and, for administrators, users) in a group. Assets must exist and be
- * readable; groups join a group only by moving. Members already there are left as they are. Answers where each
- * member now is.
+ * POST /insert-members/{id}: lists assets in a group (and, for administrators, makes users members of it as a group
+ * of users: `user_group_members`, the same as POST /group/users/{id}). Assets must exist and be readable; groups join
+ * a group only by moving. Members already there are left as they are. Answers where each member now is.
  */
 export async function insertMembers(
   rc: RequestContext,
@@ -750,24 +776,22 @@ export async function insertMembers(
   const rows: repo.MemberToInsert[] = [];
   if (assetIds.length > 0) {
     const found = new Map((await repo.assetsForMembership(rc.db, assetIds)).map((a) => [a.id, a]));
+    const readable = await accessibleIds(rc, actor, "asset", assetIds);
     for (const id of assetIds) {
       const a = found.get(id);
-      if (!a || a.deleted_at != null || !canRead(actor, a.owner_id)) throw new AppError("NOT_FOUND", ru.assets.notFound);
+      if (!a || a.deleted_at != null || !readable.has(id)) throw new AppError("NOT_FOUND", ru.assets.notFound);
       rows.push({ el_id: id, el_type: "asset", sort_name: sortKeyOf(a.name), el_mtime: a.mtime, el_size: a.size ?? 0 });
     }
   }
   if (userIds.length > 0) {
-    const found = new Map((await repo.usersByIds(rc.db, userIds)).map((u) => [u.id, u]));
-    for (const id of userIds) {
-      const u = found.get(id);
-      if (!u) throw new AppError("NOT_FOUND", ru.groups.userNotFound);
-      rows.push({ el_id: id, el_type: "user", sort_name: sortKeyOf(u.name), el_mtime: u.mtime, el_size: 0 });
-    }
+    const found = new Set((await repo.usersByIds(rc.db, userIds)).map((u) => u.id));
+    if (userIds.some((id) => !found.has(id))) throw new AppError("NOT_FOUND", ru.groups.userNotFound);
   }
-  if (rows.length > 0) {
-    await runGuarded(rc.db, [repo.abortIf(repo.groupNotLiveSql(groupId)), repo.insertMembershipsStatement(groupId, rows, Date.now())]);
-  }
-  return rows.map((r) => ({ el_id: r.el_id, group_id: groupId }));
+  const statements: SQL[] = [repo.abortIf(repo.groupNotLiveSql(groupId))];
+  if (rows.length > 0) statements.push(repo.insertMembershipsStatement(groupId, rows, Date.now()));
+  if (userIds.length > 0) statements.push(...userMembershipStatements(rc, actor, groupId, userIds, "add"));
+  if (statements.length > 1) await runGuarded(rc.db, statements);
+  return [...rows.map((r) => r.el_id), ...userIds].map((elId) => ({ el_id: elId, group_id: groupId }));
 }
 
 /** DELETE /delete-members/{id}: removes asset and user memberships (groups are deleted or moved, never removed here). */
@@ -777,7 +801,14 @@ export async function deleteMembers(rc: RequestContext, actor: Actor, groupId: s
   const unique = [...new Set(ids)];
   const memberships = await repo.membershipsIn(rc.db, groupId, unique);
   if (memberships.some((m) => m.el_type === "group")) throw new AppError("BAD_REQUEST", ru.groups.groupsByDelete);
-  if (memberships.length > 0) await repo.runStatement(rc.db, repo.deleteMembershipsStatement(groupId, unique));
+  const users = await userMembersIn(rc.db, groupId, unique);
+  if (users.length > 0) {
+    await requireGroup(rc, actor, { id: groupId, ownerId: (await findGroup(rc.db, groupId))?.ownerId ?? null }, "group");
+  }
+  const statements: SQL[] = [];
+  if (memberships.length > 0) statements.push(repo.deleteMembershipsStatement(groupId, unique));
+  if (users.length > 0) statements.push(...userMembershipStatements(rc, actor, groupId, users, "remove"));
+  if (statements.length > 0) await repo.runBatch(rc.db, statements);
 }
 
 /**
@@ -799,16 +830,20 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
   const assetIds = unique.filter((id) => memberships.get(id)?.el_type === "asset");
   const groupsById = new Map((await repo.findGroups(rc.db, groupIds)).map((g) => [g.id, g]));
   const assetsById = new Map(assetIds.length ? (await repo.assetsForMembership(rc.db, assetIds)).map((a) => [a.id, a]) : []);
+  const [readable, readableAssets] = await Promise.all([
+    accessibleIds(rc, actor, "group", groupIds),
+    accessibleIds(rc, actor, "asset", assetIds),
+  ]);
   for (const id of unique) {
     const m = memberships.get(id);
     if (!m || m.trashed_at != null) throw new AppError("NOT_FOUND", ru.groups.notMember);
     if (m.el_type === "group") {
       const g = groupsById.get(id);
-      if (!g || !canRead(actor, g.owner_id)) throw new AppError("NOT_FOUND", ru.groups.notMember);
-      if (fromId === ROOT_GROUP_ID) requireAccess(actor, { ownerId: g.owner_id }, "delete", ru.groups.notMember);
+      if (!g || !readable.has(id)) throw new AppError("NOT_FOUND", ru.groups.notMember);
+      if (fromId === ROOT_GROUP_ID) await requireGroup(rc, actor, { id, ownerId: g.owner_id }, "delete", ru.groups.notMember);
     } else if (m.el_type === "asset") {
       const a = assetsById.get(id);
-      if (!a || !canRead(actor, a.owner_id)) throw new AppError("NOT_FOUND", ru.groups.notMember);
+      if (!a || !readableAssets.has(id)) throw new AppError("NOT_FOUND", ru.groups.notMember);
     } else if (!actor.isAdmin) {
       throw new AppError("NOT_FOUND", ru.groups.notMember);
     }

@@ -11,7 +11,7 @@ import {
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { signLink, verifyLink } from "../lib/signed-url";
-import { requireAccess, visibleOwner } from "./access.service";
+import { requireEntityAccess, visibility } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { r2Backend } from "./storage-backend";
 
@@ -187,7 +187,7 @@ export interface PreviewUpload {
 export async function uploadPreview(rc: RequestContext, actor: Actor, input: PreviewUpload) {
   const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  requireAccess(actor, { ownerId: asset.owner_id }, "update", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, "update", ru.assets.notFound);
   if (input.version !== undefined && !asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
 
   const mime = previewMimeType(input.contentType);
@@ -245,7 +245,7 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
 export async function findPreview(rc: RequestContext, actor: Actor, input: { assetId: string; version: number; size: PreviewSizeName }) {
   const row = await findPreviewForAsset(rc.db, input.assetId, input.version, input.size);
   if (!row) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  requireAccess(actor, { ownerId: row.owner_id }, "read", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: row.owner_id }, "read", ru.assets.notFound);
   if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
   return { id: row.preview_id, etag: `"${row.preview_id}"`, mimeType: row.mime_type, storageKey: row.storage_key, size: row.content_size ?? 0 };
 }
@@ -299,7 +299,7 @@ export async function actorFromPlayLink(
 export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
-  const rows = await previewsOfAssets(rc.db, unique, size, visibleOwner(actor));
+  const rows = await previewsOfAssets(rc.db, unique, size, await visibility(rc, actor));
   const byId = new Map(rows.map((r) => [r.asset_id, r]));
   const out: { asset_id: string; preview: string | null }[] = [];
   for (const id of unique) {
@@ -317,7 +317,7 @@ export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: re
 export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
-  const rows = await previewsOfVariants(rc.db, unique, size, visibleOwner(actor));
+  const rows = await previewsOfVariants(rc.db, unique, size, await visibility(rc, actor));
   const byId = new Map(rows.map((r) => [r.variant_id, r]));
   const out: { variant_id: string; preview: string | null }[] = [];
   for (const id of unique) {

@@ -13,7 +13,7 @@ import type { StorageRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { open, seal } from "../lib/secret-box";
-import { requireAccess } from "./access.service";
+import { requireEntityAccess, visibility } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { type Fetcher, s3Backend } from "./s3-backend";
 import { r2Backend, type StorageBackend } from "./storage-backend";
@@ -146,7 +146,7 @@ export async function updateStorage(
 export async function getStorageUsage(rc: RequestContext, actor: Actor, id: string) {
   const row = await findStorage(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
-  const usage = await storageUsage(rc.db, id, actor.isAdmin ? null : actor.id);
+  const usage = await storageUsage(rc.db, id, await visibility(rc, actor));
   return { storage_id: id, ...usage };
 }
 
@@ -171,7 +171,7 @@ export async function storageForEntity(rc: RequestContext, actor: Actor, id: str
   }
   const entity = await findStorageEntity(rc.db, id);
   if (!entity) throw new AppError("NOT_FOUND", ru.catalog.entityNotFound);
-  requireAccess(actor, { ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
+  await requireEntityAccess(rc, actor, { id, type: entity.type, ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
   const row = await resolveEntityStorage(rc, { type: entity.type, id });
   return { storage_id: row.id, storage_name: row.name };
 }

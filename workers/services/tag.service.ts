@@ -15,7 +15,7 @@ import {
 } from "../db/repositories/tag.repository";
 import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
-import { requireAccess, visibleOwner } from "./access.service";
+import { requireEntityAccess, visibility } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 
 /** A tag (SPEC §3). */
@@ -66,7 +66,7 @@ export async function listTagsByFilter(
     q: filter.q,
     entityType: filter.entity_type,
     entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
-    ownerId: visibleOwner(actor),
+    vis: await visibility(rc, actor),
     skip: filter.skip,
     take: filter.take,
   });
@@ -120,7 +120,7 @@ async function checkTagging(rc: RequestContext, actor: Actor, tagIds: string[], 
   for (const entity of entities) {
     const row = byId.get(entity.id);
     if (!row || row.type !== entity.type || entity.id === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", notFoundMessage(entity.type));
-    requireAccess(actor, { ownerId: row.owner_id }, "update", notFoundMessage(entity.type));
+    await requireEntityAccess(rc, actor, { id: entity.id, type: entity.type, ownerId: row.owner_id }, "update", notFoundMessage(entity.type));
   }
 }
 
@@ -163,6 +163,6 @@ export async function detachTags(
 export async function tagsForEntity(rc: RequestContext, actor: Actor, id: string): Promise<TagInfo[]> {
   const [entity] = await findTaggableEntities(rc.db, [id]);
   if (!entity) throw new AppError("NOT_FOUND", ru.catalog.entityNotFound);
-  requireAccess(actor, { ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
+  await requireEntityAccess(rc, actor, { id, type: entity.type, ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
   return (await listTagsOfEntity(rc.db, id)).map((row) => ({ tag_id: row.id, tag_name: row.name }));
 }

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type IssuedSession, REFRESH_COOKIE, exchangeToken, login, logout, refresh } from "../../services/auth.service";
-import { ACCESS_LEVELS, ACCESS_LEVEL_TITLES, userAbilities } from "../../services/access.service";
+import { ACCESS_LEVELS, ACCESS_LEVEL_TITLES, hasAnyRules, userAbilities } from "../../services/access.service";
 import { authenticateBearer } from "../../services/auth.service";
 import { requireAuth, rejectCrossSite } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -123,10 +123,11 @@ export const authRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    (c) => {
+    async (c) => {
       const actor = c.var.actor;
-      // Until access rules exist, only administrators hold rights beyond their own assets.
-      return c.json({ id: actor.id, name: actor.name, is_admin: actor.isAdmin, any_acls: actor.isAdmin }, 200);
+      // any_acls: rights beyond the caller's own files (administrators hold them everywhere).
+      const anyAcls = actor.isAdmin || (await hasAnyRules(c.var.rc, actor));
+      return c.json({ id: actor.id, name: actor.name, is_admin: actor.isAdmin, any_acls: anyAcls }, 200);
     },
   )
   .openapi(
@@ -162,12 +163,23 @@ export const authRoutes = createRouter()
       responses: {
         200: {
           description: "Abilities",
-          content: { "application/json": { schema: z.object({ is_admin: z.boolean(), abilities: z.record(z.string(), z.boolean()) }) } },
+          content: {
+            "application/json": {
+              schema: z
+                .object({
+                  is_admin: z.boolean(),
+                  any_acls: z.boolean().openapi({ description: "a rule names the user or one of their groups" }),
+                  chrooted: z.boolean().openapi({ description: "the user is confined to chroot groups" }),
+                  abilities: z.record(z.string(), z.boolean()),
+                })
+                .openapi("UserAbilities"),
+            },
+          },
         },
         ...errorResponses(401),
       },
     }),
-    (c) => c.json(userAbilities(c.var.actor), 200),
+    async (c) => c.json(await userAbilities(c.var.rc, c.var.actor), 200),
   )
   .openapi(
     createRoute({

@@ -1,6 +1,7 @@
 import { SQL, and, asc, desc, eq, gt, is, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect, alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
+import { visibleSql, type Visibility } from "./access.repository";
 import {
   assetClasses,
   assetVersions,
@@ -172,12 +173,18 @@ export function restoreAssetStatements(db: Database, id: string, deletedAt: numb
   ];
 }
 
-/** Trashed assets still restorable (deleted after `since`), newest first; `ownerId` null = everyone's. */
-export function listTrashedAssets(db: Database, opts: { ownerId: string | null; since: number; skip: number; take: number }) {
+/** Trashed assets still restorable (deleted after `since`) that the caller may delete (restore), newest first. */
+export function listTrashedAssets(db: Database, opts: { vis: Visibility | null; since: number; skip: number; take: number }) {
   return db
     .select()
     .from(assets)
-    .where(and(isNotNull(assets.deletedAt), gt(assets.deletedAt, opts.since), opts.ownerId ? eq(assets.ownerId, opts.ownerId) : undefined))
+    .where(
+      and(
+        isNotNull(assets.deletedAt),
+        gt(assets.deletedAt, opts.since),
+        visibleSql(opts.vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`, "delete"),
+      ),
+    )
     .orderBy(desc(assets.deletedAt), desc(assets.id))
     .limit(opts.take)
     .offset(opts.skip);
@@ -239,8 +246,8 @@ export function existingClassIds(db: Database, ids: readonly string[]) {
     .where(sql`${assetClasses.id} in ${inList(ids)}`);
 }
 
-/** Live groups an asset is listed in (a handful: the caller orders them by name); `ownerId` null = all of them. */
-export function selectAssetGroups(db: Database, assetId: string, ownerId: string | null) {
+/** Live groups an asset is listed in that the caller reads (a handful: the caller orders them by name). */
+export function selectAssetGroups(db: Database, assetId: string, vis: Visibility | null) {
   return db
     .select({ group_id: groups.id, group_name: groups.name })
     .from(groupMembers)
@@ -251,7 +258,7 @@ export function selectAssetGroups(db: Database, assetId: string, ownerId: string
         eq(groupMembers.elType, "asset"),
         isNull(groupMembers.trashedAt),
         isNull(groups.deletedAt),
-        ownerId ? eq(groups.ownerId, ownerId) : undefined,
+        visibleSql(vis, "group", sql`${groups.id}`, sql`${groups.ownerId}`),
       ),
     );
 }
@@ -335,13 +342,19 @@ export function selectVersion(db: Database, assetId: string, version: number) {
     .limit(1);
 }
 
-/** Versions by id whose asset is live and (unless `ownerId` is null) owned by `ownerId`. */
-export function selectVersionsByIds(db: Database, ids: readonly string[], ownerId: string | null) {
+/** Versions by id whose asset is live and readable by the caller. */
+export function selectVersionsByIds(db: Database, ids: readonly string[], vis: Visibility | null) {
   return db
     .select({ version: assetVersions })
     .from(assetVersions)
     .innerJoin(assets, eq(assets.id, assetVersions.assetId))
-    .where(and(sql`${assetVersions.id} in ${inList(ids)}`, isNull(assets.deletedAt), ownerId ? eq(assets.ownerId, ownerId) : undefined))
+    .where(
+      and(
+        sql`${assetVersions.id} in ${inList(ids)}`,
+        isNull(assets.deletedAt),
+        visibleSql(vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`),
+      ),
+    )
     .orderBy(asc(assetVersions.assetId), desc(assetVersions.version));
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { groupMembers, groups, users } from "../schema";
+import { visibleSql, type Visibility } from "./access.repository";
 
 /**
  * Queries of the group capability. Lists bind id lists as one JSON parameter (`json_each`), so no statement ever
@@ -51,7 +52,7 @@ function subtreeOf(groupId: string): SQL {
  * Sub-groups of a parent (not in the trash) with their owner's name, one page by name, in one query: the parent's
  * membership rows (partial index `group_members_by_name`) carry the Unicode-folded sort key.
  */
-export function listChildGroups(db: Database, parentId: string, opts: { ownerId?: string; skip: number; take: number }) {
+export function listChildGroups(db: Database, parentId: string, opts: { vis: Visibility | null; chroot?: readonly string[]; skip: number; take: number }) {
   return db
     .select({
       id: groups.id,
@@ -71,7 +72,7 @@ export function listChildGroups(db: Database, parentId: string, opts: { ownerId?
         eq(groupMembers.elType, "group"),
         isNull(groupMembers.trashedAt),
         isNull(groups.deletedAt),
-        opts.ownerId ? eq(groups.ownerId, opts.ownerId) : undefined,
+        visibleSql(opts.vis, "group", sql`${groups.id}`, sql`${groups.ownerId}`),
       ),
     )
     .orderBy(asc(groupMembers.sortName), asc(groupMembers.elId))
@@ -402,8 +403,8 @@ export interface MemberPageOptions {
   q?: string;
   /** lower-cased MIME prefix (assets only) */
   mime?: string;
-  /** visibility: only elements of this owner (null: everything) */
-  ownerId: string | null;
+  /** visibility of the caller (null: everything) */
+  vis: Visibility | null;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -447,7 +448,7 @@ export interface AssetMemberRow {
 export function assetMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
   if (o.mime) where.push(sql`lower(substr(a.mime, 1, ${o.mime.length})) = ${o.mime}`);
-  if (o.ownerId) where.push(sql`a.owner_id = ${o.ownerId}`);
+  if (o.vis) where.push(visibleSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
@@ -481,7 +482,7 @@ export interface GroupMemberRow {
 /** One page of a group's sub-groups with their owner and member counts, in one statement (see assetMembersPageSql). */
 export function groupMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
-  if (o.ownerId) where.push(sql`g.owner_id = ${o.ownerId}`);
+  if (o.vis) where.push(visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, g.name, g.ctime, g.mtime, g.owner_id, u.name as owner_name,
       (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'group' and c.trashed_at is null) as groups,
@@ -498,10 +499,10 @@ export function groupMembersPage(db: Database, o: MemberPageOptions) {
 }
 
 /** How many sub-groups a listing with these filters has (to continue into assets after skipping past the groups). */
-export async function countGroupMembers(db: Database, o: Pick<MemberPageOptions, "groupId" | "q" | "ownerId">): Promise<number> {
+export async function countGroupMembers(db: Database, o: Pick<MemberPageOptions, "groupId" | "q" | "vis">): Promise<number> {
   const where: SQL[] = [];
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
-  if (o.ownerId) where.push(sql`g.owner_id = ${o.ownerId}`);
+  if (o.vis) where.push(visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   const row = await db.get<{ n: number }>(sql`select count(*) as n from group_members m cross join groups g on g.id = m.el_id
     where m.group_id = ${o.groupId} and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null${extra}`);
@@ -511,15 +512,15 @@ export async function countGroupMembers(db: Database, o: Pick<MemberPageOptions,
 // ---------------------------------------------------------------------------------------------------------------
 // Trees, search, roots, trash, sizes
 
-/** Every live group of a subtree (self included) the owner filter lets through, from one closure query. */
-export function subtreeGroups(db: Database, id: string, ownerId: string | null) {
+/** Every live group of a subtree (self included) the caller sees, from one closure query. */
+export function subtreeGroups(db: Database, id: string, vis: Visibility | null) {
   return db.all<{ id: string; name: string; parent_id: string | null }>(sql`
     select g.id, g.name, g.parent_id from group_closure c join groups g on g.id = c.descendant
-    where c.ancestor = ${id} and g.deleted_at is null ${ownerId ? sql`and (g.id = ${id} or g.owner_id = ${ownerId})` : sql``}`);
+    where c.ancestor = ${id} and g.deleted_at is null ${vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``}`);
 }
 
 /** Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. */
-export function searchGroups(db: Database, o: { q: string; ownerId: string | null; skip: number; take: number }) {
+export function searchGroups(db: Database, o: { q: string; vis: Visibility | null; skip: number; take: number }) {
   return db.all<{
     id: string;
     name: string;
@@ -532,15 +533,42 @@ export function searchGroups(db: Database, o: { q: string; ownerId: string | nul
     select g.id, g.name, g.parent_id, g.owner_id, u.name as owner_name, g.ctime, g.mtime
     from group_members m cross join groups g on g.id = m.el_id left join users u on u.id = g.owner_id
     where m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null and instr(m.sort_name, ${o.q}) > 0
-      ${o.ownerId ? sql`and g.owner_id = ${o.ownerId}` : sql``}
+      and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
     order by m.sort_name, g.id limit ${o.take} offset ${o.skip}`);
 }
 
 /**
- * The highest live groups an owner holds rights on whose parent they do not: owned groups whose parent is the
- * virtual root or someone else's.
+ * The highest live groups the caller reads whose parent they cannot read (or is the virtual root): the entry points
+ * of what they reach through ownership and rules. Candidates are the groups they own and the objects of their
+ * subjects' rules (`access_rules_subj_idx`), so the cost follows the caller's rules, not the size of the tree.
  */
-export function aclRootGroups(db: Database, o: { ownerId: string; rootId: string; skip: number; take: number }) {
+export function aclRootGroups(db: Database, o: { vis: Visibility; rootId: string; skip: number; take: number }) {
+  const u = o.vis.userId;
+  return db.all<{
+    id: string;
+    name: string;
+    owner_id: string | null;
+    owner_name: string | null;
+    ctime: number;
+    mtime: number;
+    members: number;
+  }>(sql`
+    with candidates(id) as (
+      select id from groups where owner_id = ${u}
+      union select obj_id from access_rules
+        where subj_id in (select ${u} union all select group_id from user_group_members where user_id = ${u}) and obj_type = 'group'
+    )
+    select g.id, g.name, g.owner_id, u.name as owner_name, g.ctime, g.mtime,
+      (select count(*) from group_members c where c.group_id = g.id and c.trashed_at is null) as members
+    from candidates k cross join groups g on g.id = k.id join groups p on p.id = g.parent_id left join users u on u.id = g.owner_id
+    join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id
+    where g.deleted_at is null and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
+      and (p.id = ${o.rootId} or not ${visibleSql(o.vis, "group", sql`p.id`, sql`p.owner_id`)})
+    order by pm.sort_name, g.id limit ${o.take} offset ${o.skip}`);
+}
+
+/** The confinement groups (chroot, else token scope) a confined caller sees at the virtual root, by name. */
+export function chrootRootGroups(db: Database, o: { vis: Visibility; roots: readonly string[]; skip: number; take: number }) {
   return db.all<{
     id: string;
     name: string;
@@ -552,9 +580,9 @@ export function aclRootGroups(db: Database, o: { ownerId: string; rootId: string
   }>(sql`
     select g.id, g.name, g.owner_id, u.name as owner_name, g.ctime, g.mtime,
       (select count(*) from group_members c where c.group_id = g.id and c.trashed_at is null) as members
-    from groups g join groups p on p.id = g.parent_id left join users u on u.id = g.owner_id
-    join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id
-    where g.owner_id = ${o.ownerId} and g.deleted_at is null and (p.id = ${o.rootId} or p.owner_id is null or p.owner_id <> ${o.ownerId})
+    from json_each(${JSON.stringify(o.roots)}) j cross join groups g on g.id = j.value left join users u on u.id = g.owner_id
+    left join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id
+    where g.deleted_at is null and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
     order by pm.sort_name, g.id limit ${o.take} offset ${o.skip}`);
 }
 
@@ -562,13 +590,13 @@ export function aclRootGroups(db: Database, o: { ownerId: string; rootId: string
  * Trashed groups that are the top of their deletion (the parent is live, or was trashed at another instant) and
  * can still be restored (their membership in the parent exists: a purge removes it).
  */
-export function trashedTops(db: Database, o: { ownerId: string | null; skip: number; take: number }) {
+export function trashedTops(db: Database, o: { vis: Visibility | null; skip: number; take: number }) {
   return db.all<{ id: string; name: string; parent_id: string; owner_id: string | null; deleted_at: number }>(sql`
     select g.id, g.name, g.parent_id, g.owner_id, g.deleted_at
     from groups g join groups p on p.id = g.parent_id
     join group_members m on m.group_id = g.parent_id and m.el_id = g.id
     where g.deleted_at is not null and (p.deleted_at is null or p.deleted_at <> g.deleted_at)
-      ${o.ownerId ? sql`and g.owner_id = ${o.ownerId}` : sql``}
+      and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, "delete")}
     order by g.deleted_at desc, g.id limit ${o.take} offset ${o.skip}`);
 }
 
@@ -592,9 +620,9 @@ export function expiredTrashTops(db: Database, o: { before: number; after?: { at
  * JOINs fix the join order (memberships of the subtree first): without ANALYZE statistics SQLite would otherwise start
  * from every asset and take minutes on a large library.
  */
-export function subtreeSize(db: Database, id: string, ownerId: string | null) {
-  const visible = ownerId ? sql`and (g.id = ${id} or g.owner_id = ${ownerId})` : sql``;
-  const visibleAsset = ownerId ? sql`and a.owner_id = ${ownerId}` : sql``;
+export function subtreeSize(db: Database, id: string, vis: Visibility | null) {
+  const visible = vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``;
+  const visibleAsset = vis ? sql`and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}` : sql``;
   return db.get<{ groups: number; assets: number; bytes: number }>(sql`
     with sub as (
       select g.id from group_closure c join groups g on g.id = c.descendant
@@ -611,9 +639,9 @@ export function subtreeSize(db: Database, id: string, ownerId: string | null) {
 export function groupsWithUsers(db: Database, o: { skip: number; take: number }) {
   return db.all<{ group_id: string; group_name: string; users: number }>(sql`
     select g.id as group_id, g.name as group_name, count(*) as users
-    from group_members m join groups g on g.id = m.group_id
+    from user_group_members m join groups g on g.id = m.group_id
     left join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id
-    where m.el_type = 'user' and m.trashed_at is null and g.deleted_at is null
+    where g.deleted_at is null
     group by g.id order by pm.sort_name, g.id limit ${o.take} offset ${o.skip}`);
 }
 
@@ -634,19 +662,19 @@ export function storageById(db: Database, id: string) {
 /** A live member of a group by its name key and type, preferring an exact-case match (entity-by-path). */
 export function memberByName(
   db: Database,
-  o: { groupId: string; type: "group" | "asset"; sortName: string; name: string; ownerId: string | null },
+  o: { groupId: string; type: "group" | "asset"; sortName: string; name: string; vis: Visibility | null },
 ) {
   if (o.type === "group") {
     return db.get<{ el_id: string } | undefined>(sql`
       select m.el_id from group_members m cross join groups g on g.id = m.el_id
       where m.group_id = ${o.groupId} and m.el_type = 'group' and m.sort_name = ${o.sortName} and m.trashed_at is null
-        and g.deleted_at is null ${o.ownerId ? sql`and g.owner_id = ${o.ownerId}` : sql``}
+        and g.deleted_at is null and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
       order by g.name = ${o.name} desc, m.el_id limit 1`);
   }
   return db.get<{ el_id: string } | undefined>(sql`
     select m.el_id from group_members m cross join assets a on a.id = m.el_id
     where m.group_id = ${o.groupId} and m.el_type = 'asset' and m.sort_name = ${o.sortName} and m.trashed_at is null
-      and a.deleted_at is null ${o.ownerId ? sql`and a.owner_id = ${o.ownerId}` : sql``}
+      and a.deleted_at is null and ${visibleSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`)}
     order by a.name = ${o.name} desc, m.el_id limit 1`);
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import { visibleSql, type Visibility } from "./access.repository";
 import { assets, assetVersions, previews, variants } from "../schema";
 import { inIds } from "./tag.repository";
 
@@ -61,26 +62,24 @@ export function replacePreviewStatements(db: Database, row: typeof previews.$inf
 }
 
 /** Latest-version previews of readable assets (not in the trash) among `ids`, in one query. */
-export function previewsOfAssets(db: Database, ids: readonly string[], size: string, ownerId: string | null) {
+export function previewsOfAssets(db: Database, ids: readonly string[], size: string, vis: Visibility | null) {
   const latestVersionId = sql`(select v.id from ${assetVersions} v where v.asset_id = a.id and v.version = a.latest_version)`;
   return db.all<{ asset_id: string; version: number; preview_id: string | null }>(
     sql`select a.id as asset_id, a.latest_version as version, ${previewIdFor(sql`a.id`, latestVersionId, size)} as preview_id
         from ${assets} a
-        where ${inIds(sql`a.id`, ids)} and a.deleted_at is null${ownerId === null ? sql`` : sql` and a.owner_id = ${ownerId}`}`,
+        where ${inIds(sql`a.id`, ids)} and a.deleted_at is null and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}`,
   );
 }
 
 /** Previews of the versions that ready variants among `ids` belong to, for readable assets only, in one query. */
-export function previewsOfVariants(db: Database, ids: readonly string[], size: string, ownerId: string | null) {
+export function previewsOfVariants(db: Database, ids: readonly string[], size: string, vis: Visibility | null) {
   return db.all<{ variant_id: string; asset_id: string; version: number; preview_id: string | null }>(
     sql`select va.id as variant_id, va.asset_id as asset_id, av.version as version,
                ${previewIdFor(sql`va.asset_id`, sql`va.version_id`, size)} as preview_id
         from ${variants} va
           join ${assets} a on a.id = va.asset_id
           join ${assetVersions} av on av.id = va.version_id
-        where ${inIds(sql`va.id`, ids)} and va.status = 'ready' and a.deleted_at is null${
-          ownerId === null ? sql`` : sql` and a.owner_id = ${ownerId}`
-        }`,
+        where ${inIds(sql`va.id`, ids)} and va.status = 'ready' and a.deleted_at is null and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import { visibleSql, type Visibility } from "./access.repository";
 import { assets, groupClosure, groupMembers, groups, storages, variants, type StorageRow } from "../schema";
 import { foldName, foldedSql } from "./tag.repository";
 
@@ -52,10 +53,10 @@ export async function updateStorageIfNameFree(
 }
 
 /**
- * Bytes, variants and assets stored in a storage, over ready variants, in one aggregate query. With `ownerId`,
- * only assets of that owner count.
+ * Bytes, variants and assets stored in a storage, over ready variants, in one aggregate query. With a visibility,
+ * only assets the caller reads count.
  */
-export async function storageUsage(db: Database, storageId: string, ownerId: string | null) {
+export async function storageUsage(db: Database, storageId: string, vis: Visibility | null) {
   const row = await db
     .select({
       bytes: sql<number>`coalesce(sum(${variants.contentSize}), 0)`.mapWith(Number),
@@ -64,10 +65,10 @@ export async function storageUsage(db: Database, storageId: string, ownerId: str
     })
     .from(variants)
     .where(
-      ownerId === null
+      vis === null
         ? sql`${variants.storageId} = ${storageId} and ${variants.status} = 'ready'`
         : sql`${variants.storageId} = ${storageId} and ${variants.status} = 'ready'
-              and exists (select 1 from ${assets} where ${assets.id} = ${variants.assetId} and ${assets.ownerId} = ${ownerId})`,
+              and exists (select 1 from ${assets} a where a.id = ${variants.assetId} and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)})`,
     )
     .get();
   return row ?? { bytes: 0, variants: 0, assets: 0 };

@@ -1,5 +1,6 @@
 import { and, asc, eq, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../client";
+import { visibleSql, type Visibility } from "./access.repository";
 import { assets, entityTags, groups, tags } from "../schema";
 
 /**
@@ -65,25 +66,25 @@ export function findTag(db: Database, id: string) {
 }
 
 /** SQL condition: the entity-tag row `et` points at an asset or group that exists, is not in the trash and is visible. */
-function visibleTaggedEntity(ownerId: string | null): SQL {
-  const assetVisible = sql`exists (select 1 from ${assets} where ${assets.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'asset' and ${assets.deletedAt} is null${ownerId === null ? sql`` : sql` and ${assets.ownerId} = ${ownerId}`})`;
-  const groupVisible = sql`exists (select 1 from ${groups} where ${groups.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'group' and ${groups.deletedAt} is null${ownerId === null ? sql`` : sql` and ${groups.ownerId} = ${ownerId}`})`;
+function visibleTaggedEntity(vis: Visibility | null): SQL {
+  const assetVisible = sql`exists (select 1 from ${assets} where ${assets.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'asset' and ${assets.deletedAt} is null and ${visibleSql(vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`)})`;
+  const groupVisible = sql`exists (select 1 from ${groups} where ${groups.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'group' and ${groups.deletedAt} is null and ${visibleSql(vis, "group", sql`${groups.id}`, sql`${groups.ownerId}`)})`;
   return sql`(${assetVisible} or ${groupVisible})`;
 }
 
 /**
  * Tags whose name contains `q` and/or that are carried by the given entities (or by any entity of `entityType`).
- * Only entities the caller may see count (`ownerId` null: all), so the filter never reveals another user's tagging.
+ * Only entities the caller may read count (null visibility: all), so the filter never reveals another user's tagging.
  */
 export function listTagsByFilter(
   db: Database,
-  opts: { q?: string; entityType?: "asset" | "group"; entityIds?: readonly string[]; ownerId: string | null; skip: number; take: number },
+  opts: { q?: string; entityType?: "asset" | "group"; entityIds?: readonly string[]; vis: Visibility | null; skip: number; take: number },
 ) {
   const byEntity =
     opts.entityIds !== undefined || opts.entityType !== undefined
       ? sql`exists (select 1 from ${entityTags} where ${entityTags.tagId} = ${tags.id}${
           opts.entityIds !== undefined ? sql` and ${inIds(entityTags.entityId, opts.entityIds)}` : sql``
-        }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.ownerId)})`
+        }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.vis)})`
       : undefined;
   return db
     .select({ id: tags.id, name: tags.name, count: taggedCount })

@@ -13,6 +13,7 @@ export * from "./tags";
 export * from "./storages";
 export * from "./upload-parts";
 export * from "./audit-log";
+export * from "./access";
 export * from "./field-templates";
 export * from "./field-values";
 export * from "./taxa";
