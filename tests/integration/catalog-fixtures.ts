@@ -250,6 +250,8 @@ export class FakeS3 {
   failNext: { count: number; status: number } | null = null;
   /** answer ranged GETs with the whole object and 200, like servers that ignore Range */
   ignoreRange = false;
+  /** open multipart uploads by upload id */
+  readonly uploads = new Map<string, { key: string; contentType: string; parts: Map<number, { body: Uint8Array; etag: string }> }>();
 
   constructor(readonly opts: FakeS3Options) {}
 
@@ -276,6 +278,7 @@ export class FakeS3 {
       return this.error(this.failNext.status, "InternalError");
     }
     const key = decodeURIComponent(url.pathname.slice(`/${this.opts.bucket}/`.length));
+    if (url.searchParams.has("uploads") || url.searchParams.has("uploadId")) return this.multipart(request, url, key);
     switch (request.method) {
       case "PUT": {
         const body = new Uint8Array(await request.arrayBuffer());
@@ -307,6 +310,44 @@ export class FakeS3 {
         return this.error(405, "MethodNotAllowed");
     }
   };
+
+  /** S3's multipart calls: create (POST ?uploads), UploadPart (PUT), Complete (POST ?uploadId), Abort (DELETE). */
+  private async multipart(request: Request, url: URL, key: string): Promise<Response> {
+    const xml = (body: string) => new Response(`<?xml version="1.0" encoding="UTF-8"?>${body}`, { headers: { "content-type": "application/xml" } });
+    if (request.method === "POST" && url.searchParams.has("uploads")) {
+      const uploadId = `fake-${hex(crypto.getRandomValues(new Uint8Array(8)).buffer)}`;
+      this.uploads.set(uploadId, { key, contentType: request.headers.get("content-type") ?? "application/octet-stream", parts: new Map() });
+      return xml(`<InitiateMultipartUploadResult><Key>${key}</Key><UploadId>${uploadId}</UploadId></InitiateMultipartUploadResult>`);
+    }
+    const upload = this.uploads.get(url.searchParams.get("uploadId") ?? "");
+    if (!upload || upload.key !== key) {
+      await request.body?.cancel();
+      return this.error(404, "NoSuchUpload", request.method === "DELETE");
+    }
+    if (request.method === "PUT") {
+      const body = new Uint8Array(await request.arrayBuffer());
+      const etag = `"${hex(await crypto.subtle.digest("SHA-256", body)).slice(0, 32)}"`;
+      upload.parts.set(Number(url.searchParams.get("partNumber")), { body, etag });
+      return new Response(null, { status: 200, headers: { etag } });
+    }
+    if (request.method === "DELETE") {
+      this.uploads.delete(url.searchParams.get("uploadId")!);
+      return new Response(null, { status: 204 });
+    }
+    const listed = [...(await request.text()).matchAll(/<PartNumber>(\d+)<\/PartNumber><ETag>([^<]+)<\/ETag>/g)];
+    const chunks: Uint8Array[] = [];
+    for (const [, n, etag] of listed) {
+      const part = upload.parts.get(Number(n));
+      if (!part || part.etag !== etag.replaceAll("&quot;", '"')) return xml(`<Error><Code>InvalidPart</Code><Message>fake</Message></Error>`);
+      chunks.push(part.body);
+    }
+    const body = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+    chunks.reduce((offset, c) => (body.set(c, offset), offset + c.length), 0);
+    const etag = `"${hex(await crypto.subtle.digest("SHA-256", body)).slice(0, 32)}-${listed.length}"`;
+    this.objects.set(key, { body, contentType: upload.contentType, etag });
+    this.uploads.delete(url.searchParams.get("uploadId")!);
+    return xml(`<CompleteMultipartUploadResult><Key>${key}</Key><ETag>${etag.replaceAll('"', "&quot;")}</ETag></CompleteMultipartUploadResult>`);
+  }
 
   private error(status: number, code: string, headOnly = false): Response {
     const body = headOnly ? null : `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>fake</Message></Error>`;

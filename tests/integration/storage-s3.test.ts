@@ -195,3 +195,52 @@ describe("s3Backend: errors", () => {
     expect(error).toMatchObject({ status: 503, message: ru.catalog.storageUnavailable, upstreamStatus: null });
   });
 });
+
+describe("s3Backend: multipart uploads", () => {
+  it("creates an upload, stores signed parts, completes into one object and reports its size and etag", async () => {
+    const { fake, backend } = setup();
+    const uploadId = await backend.multipart.create("big/one", "video/mp4");
+    expect(fake.uploads.get(uploadId)).toMatchObject({ key: "big/one", contentType: "video/mp4" });
+    const parts = [text("a".repeat(10)), text("b".repeat(4))];
+    const etags = [];
+    for (const [i, part] of parts.entries()) etags.push(await backend.multipart.uploadPart("big/one", uploadId, i + 1, streamOf(part), part.length));
+    const done = await backend.multipart.complete("big/one", uploadId, [
+      { partNumber: 1, etag: etags[0] },
+      { partNumber: 2, etag: etags[1].replaceAll('"', "") },
+    ]);
+    expect(done.size).toBe(14);
+    expect(done.etag).toMatch(/^[0-9a-f]{32}-2$/);
+    expect(new TextDecoder().decode(fake.objects.get("big/one")?.body)).toBe("aaaaaaaaaabbbb");
+    expect(fake.uploads.size).toBe(0);
+    expect(fake.requests.every((r) => r.authError === null)).toBe(true);
+    expect(fake.requests.map((r) => `${r.method} ${new URL(r.url).search}`)).toEqual([
+      "POST ?uploads",
+      `PUT ?partNumber=1&uploadId=${uploadId}`,
+      `PUT ?partNumber=2&uploadId=${uploadId}`,
+      `POST ?uploadId=${uploadId}`,
+      "HEAD ",
+    ]);
+  });
+
+  it("answers NoSuchUpload for a part or a completion of an unknown upload, and aborting one is not an error", async () => {
+    const { fake, backend } = setup();
+    const uploadId = await backend.multipart.create("big/two", "application/octet-stream");
+    await backend.multipart.abort("big/two", uploadId);
+    expect(fake.uploads.size).toBe(0);
+    await backend.multipart.abort("big/two", uploadId);
+    const part = await backend.multipart.uploadPart("big/two", uploadId, 1, streamOf(text("x")), 1).catch((e: unknown) => e);
+    expect(part).toMatchObject({ s3Code: "NoSuchUpload", message: ru.s3.uploadNotFound });
+    const done = await backend.multipart.complete("big/two", uploadId, [{ partNumber: 1, etag: "x" }]).catch((e: unknown) => e);
+    expect(done).toMatchObject({ s3Code: "NoSuchUpload" });
+  });
+
+  it("reports an error the bucket puts into a 200 answer of Complete as unavailable storage", async () => {
+    const { fake, backend } = setup();
+    const uploadId = await backend.multipart.create("big/three", "application/octet-stream");
+    await backend.multipart.uploadPart("big/three", uploadId, 1, streamOf(text("y")), 1);
+    const error = await backend.multipart.complete("big/three", uploadId, [{ partNumber: 1, etag: "wrong" }]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(S3Error);
+    expect(error).toMatchObject({ status: 503, upstreamCode: "InvalidPart" });
+    expect(fake.objects.has("big/three")).toBe(false);
+  });
+});

@@ -34,7 +34,6 @@ import {
   TECHNICAL_MAX_UPLOAD_BYTES,
   partSizeFor,
 } from "./multipart-plan";
-import { multipartStoreFor } from "./multipart-store";
 import { requireAsset, requireReadyVariant, requireTargetGroup } from "./asset.service";
 import type { Actor, RequestContext } from "./context";
 import { sortKeyOf } from "./group-tree";
@@ -185,10 +184,8 @@ export async function createVersionUpload(
   const asset = await requireAsset(rc, actor, assetId, "create");
   if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
   const { id: storageId } = await resolveEntityStorage(rc, { type: "asset", id: assetId });
+  // Opening the backend now answers 503 for a storage whose credentials cannot be read, before anything is written.
   await backendFor(rc, storageId);
-  if (multipart && !(await multipartStoreFor(rc, storageId))) {
-    throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.storageNoMultipart(MAX_SINGLE_UPLOAD_BYTES / 1024 / 1024));
-  }
   const now = Date.now();
   const variantId = newId(now);
   const key = `assets/${assetId}/${variantId}`;

@@ -35,11 +35,11 @@ import {
   s3SignedObject,
   type S3Op,
 } from "./multipart-plan";
-import { multipartStoreFor, type MultipartStore } from "./multipart-store";
+import { multipartStoreFor } from "./multipart-store";
 
 /**
  * Multipart uploads (issue 4, "uploads that never lose a byte"): signing each S3 call for Uppy, the S3-compatible
- * endpoints behind those signatures (backed by the R2 binding's multipart API), completion with SHA-256 and
+ * endpoints behind those signatures (backed by the multipart API of the variant's storage: R2 or an external S3 bucket), completion with SHA-256 and
  * commit-after-upload, the upload status, and the queue operations that hash large objects and clean up.
  *
  * States of the variant: pending (parts arriving; `upload_id` once created) → saving (storage assembled the object;
@@ -243,13 +243,7 @@ async function openUpload(rc: RequestContext, actor: Actor, variant: VariantRow,
     throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
   }
   const asset = await requireAsset(rc, actor, variant.assetId, "create");
-  return { asset, store: await requireStore(rc, variant) };
-}
-
-async function requireStore(rc: RequestContext, variant: VariantRow): Promise<MultipartStore> {
-  const store = await multipartStoreFor(rc, variant.storageId);
-  if (!store) throw new S3Error("InvalidRequest", ru.s3.storageNoMultipart(95));
-  return store;
+  return { asset, store: await multipartStoreFor(rc, variant.storageId) };
 }
 
 /** What an InitiateMultipartUploadResult reports. */
@@ -270,7 +264,7 @@ export async function createMultipart(rc: RequestContext, call: S3Call): Promise
   await requirePendingUpload(rc, actor, variant);
   if (variant.partSize == null) throw new S3Error("InvalidRequest", ru.s3.notMultipart);
   if (variant.uploadId) return answer(variant.uploadId);
-  const store = await requireStore(rc, variant);
+  const store = await multipartStoreFor(rc, variant.storageId);
   const uploadId = await store.create(variant.storageKey, variant.mimeType);
   const claimed = await claimUploadIdStatement(rc.db, variant.id, uploadId, variant.partSize, Date.now()).run();
   if (changesOf(claimed) > 0) return answer(uploadId);
@@ -498,7 +492,7 @@ export async function abortVariantUpload(
   rc: RequestContext,
   variant: Pick<VariantRow, "id" | "storageId" | "storageKey" | "uploadId">,
 ): Promise<void> {
-  if (variant.uploadId) await (await multipartStoreFor(rc, variant.storageId))?.abort(variant.storageKey, variant.uploadId);
+  if (variant.uploadId) await (await multipartStoreFor(rc, variant.storageId)).abort(variant.storageKey, variant.uploadId);
   await runBatch(rc.db, markAbortedStatements(rc.db, variant.id, "pending", Date.now()));
 }
 

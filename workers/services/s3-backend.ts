@@ -1,7 +1,8 @@
 import { AwsClient } from "aws4fetch";
 import { ru } from "../../app/i18n/ru";
 import { AppError } from "../lib/errors";
-import type { ByteRange, StorageBackend, StoredObject } from "./storage-backend";
+import { S3Error as S3ProtocolError, normalizeEtag, quoteEtag, xmlDocument } from "../lib/s3-xml";
+import type { ByteRange, MultipartStore, StorageBackend, StoredObject } from "./storage-backend";
 
 /** Where an external S3-compatible bucket is and how to sign for it. */
 export interface S3Location {
@@ -23,11 +24,7 @@ export type Fetcher = (request: Request) => Promise<Response>;
 
 /** A failed call to the external storage; the API answers 503 with a Russian message, details stay on the error. */
 export class S3Error extends AppError {
-  constructor(
-    readonly operation: string,
-    readonly upstreamStatus: number | null,
-    readonly upstreamCode: string | null,
-  ) {
+  constructor(readonly operation: string, readonly upstreamStatus: number | null, readonly upstreamCode: string | null) {
     super("SERVICE_UNAVAILABLE", ru.catalog.storageUnavailable);
     this.name = "S3Error";
   }
@@ -93,11 +90,11 @@ export function s3Backend(location: S3Location, credentials: S3Credentials, fetc
   // Late-bound so the global fetch in force at call time is used.
   const send: Fetcher = fetcher ?? ((request) => fetch(request));
 
-  async function call(operation: string, key: string, init: RequestInit, retryable: boolean): Promise<Response> {
+  async function call(operation: string, key: string, init: RequestInit, retryable: boolean, query = ""): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await send(await client.sign(s3ObjectUrl(location, key), init));
+        res = await send(await client.sign(`${s3ObjectUrl(location, key)}${query}`, init));
       } catch {
         if (retryable && attempt < RETRIES) continue;
         throw new S3Error(operation, null, null);
@@ -170,6 +167,71 @@ export function s3Backend(location: S3Location, credentials: S3Credentials, fetc
         }
       };
       await Promise.all(Array.from({ length: Math.min(DELETE_CONCURRENCY, keys.length) }, worker));
+    },
+
+    multipart: s3Multipart(call, fail),
+  };
+}
+
+type Caller = (operation: string, key: string, init: RequestInit, retryable: boolean, query?: string) => Promise<Response>;
+
+/** The text of the first `<tag>` of an S3 XML answer. */
+function xmlText(xml: string, tag: string): string | null {
+  return new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1] ?? null;
+}
+
+/** S3's multipart API on an external bucket, through the backend's signed and retried calls. */
+function s3Multipart(call: Caller, fail: (operation: string, res: Response) => Promise<never>): MultipartStore {
+  const uploadQuery = (uploadId: string) => `?uploadId=${encodeURIComponent(uploadId)}`;
+  /** 404 NoSuchUpload is the protocol's answer for an upload the bucket does not know; anything else is a failure. */
+  async function failOrNoSuchUpload(operation: string, res: Response): Promise<never> {
+    if (res.status === 404) {
+      await res.body?.cancel();
+      throw new S3ProtocolError("NoSuchUpload", ru.s3.uploadNotFound);
+    }
+    return fail(operation, res);
+  }
+  return {
+    async create(key, contentType) {
+      const res = await call("create-multipart", key, { method: "POST", headers: { "content-type": contentType } }, true, "?uploads");
+      if (!res.ok) return fail("create-multipart", res);
+      const uploadId = xmlText(await res.text(), "UploadId");
+      if (!uploadId) throw new S3Error("create-multipart", res.status, "MalformedXML");
+      return uploadId;
+    },
+    async uploadPart(key, uploadId, partNumber, body, size) {
+      const query = `?partNumber=${partNumber}&uploadId=${encodeURIComponent(uploadId)}`;
+      // A streamed body cannot be sent twice: the client retries the part instead.
+      const res = await call("upload-part", key, { method: "PUT", body: body.pipeThrough(new FixedLengthStream(size)) }, false, query);
+      if (!res.ok) return failOrNoSuchUpload("upload-part", res);
+      await res.body?.cancel();
+      const etag = res.headers.get("etag");
+      if (!etag) throw new S3Error("upload-part", res.status, "MissingETag");
+      return etag;
+    },
+    async complete(key, uploadId, parts) {
+      const body = xmlDocument("CompleteMultipartUpload", {
+        Part: parts.map((p) => ({ PartNumber: String(p.partNumber), ETag: quoteEtag(normalizeEtag(p.etag)) })),
+      });
+      const res = await call(
+        "complete-multipart",
+        key,
+        { method: "POST", headers: { "content-type": "application/xml" }, body },
+        true,
+        uploadQuery(uploadId),
+      );
+      if (!res.ok) return failOrNoSuchUpload("complete-multipart", res);
+      // S3 may answer 200 and still report an error in the body (it fails while assembling).
+      const xml = await res.text();
+      if (xml.includes("<Error>")) throw new S3Error("complete-multipart", res.status, xmlText(xml, "Code"));
+      const head = await call("head", key, { method: "HEAD" }, true);
+      if (!head.ok) return fail("head", head);
+      return { etag: normalizeEtag(head.headers.get("etag") ?? ""), size: Number(head.headers.get("content-length") ?? 0) };
+    },
+    async abort(key, uploadId) {
+      const res = await call("abort-multipart", key, { method: "DELETE" }, true, uploadQuery(uploadId));
+      await res.body?.cancel();
+      if (!res.ok && res.status !== 404) await fail("abort-multipart", res);
     },
   };
 }

@@ -1,3 +1,6 @@
+import { ru } from "../../app/i18n/ru";
+import { S3Error as S3ProtocolError } from "../lib/s3-xml";
+
 /**
  * Where bytes are read and written. The R2 binding is the default backend; external S3-compatible storages get
  * their own implementation (storage.service). Keys are always server-generated.
@@ -16,6 +19,21 @@ export interface ByteRange {
   length: number;
 }
 
+/**
+ * Multipart uploads into a storage (the parts of a large file arrive one request each). An upload the storage no
+ * longer knows answers the S3 protocol error NoSuchUpload.
+ */
+export interface MultipartStore {
+  /** Starts an upload; answers its upload id. */
+  create(key: string, contentType: string): Promise<string>;
+  /** Stores part `partNumber` from a stream of exactly `size` bytes; answers the part's etag. */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: ReadableStream<Uint8Array>, size: number): Promise<string>;
+  /** Assembles the object from these parts; answers its etag and size. */
+  complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ etag: string; size: number }>;
+  /** Drops an open upload and its parts; an upload storage no longer knows is not an error. */
+  abort(key: string, uploadId: string): Promise<void>;
+}
+
 export interface StorageBackend {
   /** Stores a stream of exactly `size` bytes; answers the stored size. */
   put(
@@ -28,6 +46,44 @@ export interface StorageBackend {
   /** Size and etag without the body; null when missing. */
   head(key: string): Promise<Omit<StoredObject, "body"> | null>;
   delete(keys: string[]): Promise<void>;
+  /** Multipart uploads into this storage. */
+  multipart: MultipartStore;
+}
+
+/** R2's error for an upload id it does not know (completed, aborted or never created). */
+const NO_SUCH_UPLOAD = /does not exist|NoSuchUpload|\(10024\)/i;
+
+/** Turns R2's "no such upload" into the S3 error; anything else goes up unchanged. */
+function mapR2Error(error: unknown): never {
+  if (NO_SUCH_UPLOAD.test(String(error))) throw new S3ProtocolError("NoSuchUpload", ru.s3.uploadNotFound);
+  throw error;
+}
+
+/** The R2 binding's multipart API (its upload handle cannot list parts: multipart.service records them in D1). */
+function r2MultipartStore(bucket: R2Bucket): MultipartStore {
+  return {
+    async create(key, contentType) {
+      return (await bucket.createMultipartUpload(key, { httpMetadata: { contentType } })).uploadId;
+    },
+    async uploadPart(key, uploadId, partNumber, body, size) {
+      const upload = bucket.resumeMultipartUpload(key, uploadId);
+      // A fixed-length stream: R2 needs the length up front, and a body shorter or longer than `size` fails the part.
+      const part = await upload.uploadPart(partNumber, body.pipeThrough(new FixedLengthStream(size))).catch(mapR2Error);
+      return part.etag;
+    },
+    async complete(key, uploadId, parts) {
+      const object = await bucket.resumeMultipartUpload(key, uploadId).complete(parts).catch(mapR2Error);
+      return { etag: object.etag, size: object.size };
+    },
+    async abort(key, uploadId) {
+      await bucket
+        .resumeMultipartUpload(key, uploadId)
+        .abort()
+        .catch((error: unknown) => {
+          if (!NO_SUCH_UPLOAD.test(String(error))) throw error;
+        });
+    },
+  };
 }
 
 /** The R2 binding as a storage backend. */
@@ -56,5 +112,6 @@ export function r2Backend(bucket: R2Bucket): StorageBackend {
     async delete(keys) {
       for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
     },
+    multipart: r2MultipartStore(bucket),
   };
 }
