@@ -136,7 +136,12 @@ test("/login?token= signs in with a one-time token and goes to `to`; the token w
 
 test("an API call answered 401 clears the token, refreshes once and retries", async ({ page, pageErrors, server }) => {
   pageErrors.expect(/status of 401/);
+  const queueSocket = page.waitForEvent("websocket", (ws) => ws.url().includes("/api/uploads/ws"));
+  const serverChosen = page.waitForResponse((r) => r.url().endsWith("/api/uldl-status"));
   await login(page, server.adminLogin, server.adminPassword);
+  // Forge the token only once this page's own background calls are done, so every 401 below is the reloaded page's.
+  await (await queueSocket).waitForEvent("framereceived");
+  await serverChosen;
   await page.evaluate(() => {
     localStorage.setItem("accessToken", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.forged");
     localStorage.setItem("expireToken", new Date(Date.now() + 3600_000).toISOString());

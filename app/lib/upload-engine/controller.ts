@@ -2,17 +2,18 @@ import { ru } from "../../i18n/ru";
 import { apiRequest, ULDL_SERVER_KEY } from "../api-client";
 import { ApiError } from "../api-error";
 import { uploadClientPreview } from "../client-preview";
-import { createGroup } from "../library-api";
 import { showToast } from "../toast";
 import { readTokens } from "../tokens";
 import { createEngineBus } from "./bus";
 import type { UploadEngine } from "./engine";
+import { createFolders } from "./folders";
 import type { EngineEvent, UploadTarget } from "./messages";
+import { watchPageLifecycle } from "./page-lifecycle";
 import type { PickedFile } from "./pick";
 import * as queueApi from "./queue-api";
+import { QueueReporter } from "./queue-reporter";
 import {
   cancelPlan,
-  foldersToCreate,
   inQueueOrder,
   isFinal,
   KEEPALIVE_INTERVAL_MS,
@@ -26,6 +27,7 @@ import {
   type LiveProgress,
   type QueueSummary,
 } from "./queue-rules";
+import { TabLocks } from "./tab-locks";
 import { newUploadId, type UploadItem, type UploadPatch } from "./types";
 
 /** One row of the status panel. */
@@ -59,7 +61,6 @@ const EMPTY: UploadsSnapshot = { views: [], summary: summarize([]), live: false 
 /** While the WebSocket is down the queue is read this often. */
 const POLL_MS = 5_000;
 /** A Web Lock per item held by the tab that uploads it, so other tabs know it is not orphaned. */
-const LOCK_PREFIX = "mam-upload:";
 const ADD_BATCH = 500;
 
 /** The version of an item's state, to drop answers that arrive after a newer one. */
@@ -83,15 +84,20 @@ export class UploadController {
   readonly #files = new Map<string, File>();
   readonly #live = new Map<string, LiveProgress>();
   readonly #running = new Set<string>();
-  readonly #locks = new Map<string, () => void>();
-  #heldElsewhere = new Set<string>();
+  readonly #locks = new TabLocks();
   readonly #cancelling = new Set<string>();
   readonly #cancelWaiters = new Map<string, (assetId: string | null) => void>();
   readonly #resumedFrom = new Map<string, number>();
   readonly #endedHere = new Map<string, { status: "completed" | "error"; error: string | null }>();
   readonly #groupNames = new Map<string, string | null>();
-  readonly #patchChains = new Map<string, Promise<unknown>>();
-  readonly #pendingProgress = new Map<string, UploadPatch>();
+  readonly #reporter = new QueueReporter({
+    onAnswer: (item) => {
+      if (item) this.#upsert(item);
+      this.#afterChange();
+    },
+    onGone: (id) => this.#forget(id),
+    isRunning: (id) => this.#running.has(id),
+  });
   readonly #lastReport = new Map<string, { at: number; progress: number }>();
   readonly #listeners = new Set<() => void>();
   readonly #eventListeners = new Set<(event: EngineEvent) => void>();
@@ -145,35 +151,17 @@ export class UploadController {
     const later = idle === null ? setTimeout(connect, 300) : undefined;
     const tick = setInterval(() => this.#keepAlive(), KEEPALIVE_INTERVAL_MS);
     const poll = setInterval(() => !this.#socketUp && void this.#reload(), POLL_MS);
-    const onVisible = () => document.visibilityState === "visible" && this.#resumeAfterHidden();
-    const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!this.hasUnsavedWork()) return;
-      event.preventDefault();
-      // Browsers show their own wording; the SPEC text is kept for those that show ours.
-      event.returnValue = ru.uploads.leavePrompt;
-      return ru.uploads.leavePrompt;
-    };
-    // Once the page is going away its requests are cut off: that is an interruption (the next page resumes), not a
-    // failure to report to the queue.
-    const onPageHide = (event: PageTransitionEvent) => {
-      if (!event.persisted) this.#leaving = true;
-    };
-    const onPageShow = () => {
-      this.#leaving = false;
-    };
-    document.addEventListener("visibilitychange", onVisible);
-    window.addEventListener("beforeunload", onBeforeUnload);
-    window.addEventListener("pagehide", onPageHide);
-    window.addEventListener("pageshow", onPageShow);
+    const stopWatchingPage = watchPageLifecycle({
+      onVisible: () => this.#resumeAfterHidden(),
+      hasUnsavedWork: () => this.hasUnsavedWork(),
+      onLeaving: (leaving) => (this.#leaving = leaving),
+    });
     this.#cleanup = [
       offEvents,
       () => (idle !== null ? cancelIdleCallback(idle) : clearTimeout(later)),
       () => clearInterval(tick),
       () => clearInterval(poll),
-      () => document.removeEventListener("visibilitychange", onVisible),
-      () => window.removeEventListener("beforeunload", onBeforeUnload),
-      () => window.removeEventListener("pagehide", onPageHide),
-      () => window.removeEventListener("pageshow", onPageShow),
+      stopWatchingPage,
     ];
   }
 
@@ -186,8 +174,7 @@ export class UploadController {
     this.#engineLoading = null;
     this.#socket?.close();
     this.#socket = null;
-    for (const release of this.#locks.values()) release();
-    this.#locks.clear();
+    this.#locks.releaseAll();
     this.#items.clear();
     this.#files.clear();
     this.#live.clear();
@@ -224,11 +211,11 @@ export class UploadController {
       const shown = shownProgress(item, live);
       const hasFile = this.#files.has(item.id);
       const drivenHere = this.#running.has(item.id);
-      const drivenElsewhere = !drivenHere && this.#heldElsewhere.has(item.id);
+      const drivenElsewhere = !drivenHere && this.#locks.heldElsewhere(item.id);
       if (item.groupId && !this.#groupNames.has(item.groupId)) this.#lookUpGroupName(item.groupId);
       return {
         item,
-        groupName: item.groupId ? (this.#groupNames.get(item.groupId) ?? null) : null,
+        groupName: item.groupId ? this.#groupNames.get(item.groupId) ?? null : null,
         progress: shown.progress,
         speed: shown.speed,
         drivenHere,
@@ -276,7 +263,7 @@ export class UploadController {
     const ids = new Set(items.map((i) => i.id));
     for (const id of [...this.#items.keys()]) if (!ids.has(id)) this.#forget(id);
     for (const item of items) this.#upsert(item, true);
-    void this.#refreshHeld().then(() => this.#afterChange());
+    void this.#locks.refresh().then(() => this.#afterChange());
   }
 
   /** Takes the queue's copy of an item, unless an answer already applied here is newer (`whole`: a full listing). */
@@ -287,7 +274,13 @@ export class UploadController {
     let item = incoming;
     if (ended && !isFinal(incoming.status)) {
       // An echo of a report sent before the end this tab already knows about: keep the end.
-      item = { ...incoming, status: ended.status, progress: ended.status === "completed" ? 100 : incoming.progress, error: ended.error, speed: 0 };
+      item = {
+        ...incoming,
+        status: ended.status,
+        progress: ended.status === "completed" ? 100 : incoming.progress,
+        error: ended.error,
+        speed: 0,
+      };
     } else if (ended) {
       this.#endedHere.delete(incoming.id);
     }
@@ -326,42 +319,6 @@ export class UploadController {
     if (item) this.#upsert({ ...item });
   }
 
-  /** Report to the queue, one request at a time per item (a later report must not overtake an earlier one). */
-  #patch(id: string, patch: UploadPatch, progressOnly = false): Promise<void> {
-    // A status or id report supersedes a progress report still waiting (progress is only taken while uploading).
-    if (!progressOnly) this.#pendingProgress.delete(id);
-    const previous = this.#patchChains.get(id) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        try {
-          const item = await queueApi.patchUpload(id, patch);
-          if (item && typeof item === "object" && "id" in item) this.#upsert(item);
-          this.#afterChange();
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 404) return this.#forget(id);
-          // 409: the queue has moved on (cancelled, another tab); its own state arrives over the socket.
-          console.warn("upload queue report refused", id, patch, error);
-        }
-      });
-    this.#patchChains.set(id, next);
-    void next.finally(() => this.#patchChains.get(id) === next && this.#patchChains.delete(id));
-    return next;
-  }
-
-  /** Progress reports are merged: only the newest one waiting is sent. */
-  #reportProgress(id: string, patch: UploadPatch) {
-    const waiting = this.#pendingProgress.has(id);
-    this.#pendingProgress.set(id, patch);
-    if (waiting) return;
-    const previous = this.#patchChains.get(id) ?? Promise.resolve();
-    void previous.finally(() => {
-      const latest = this.#pendingProgress.get(id);
-      this.#pendingProgress.delete(id);
-      if (latest && this.#running.has(id)) void this.#patch(id, latest, true);
-    });
-  }
-
   // ---- the rules ----
 
   #afterChange() {
@@ -375,7 +332,7 @@ export class UploadController {
       if (item.cancelled && here && !this.#cancelling.has(item.id)) void this.cancel(item.id);
       // Every byte was sent by a page that is gone: only the server's commit is left to wait for.
       const sent = item.status === "uploaded" || item.status === "saving";
-      const orphaned = !here && !item.cancelled && !this.#endedHere.has(item.id) && !this.#heldElsewhere.has(item.id);
+      const orphaned = !here && !item.cancelled && !this.#endedHere.has(item.id) && !this.#locks.heldElsewhere(item.id);
       if (sent && orphaned && item.assetId && item.variantId) {
         this.#run(item, "resumeUploadFile");
       }
@@ -389,7 +346,10 @@ export class UploadController {
     const generation = this.#generation;
     this.#engineLoading = import("./engine").then(({ startUploadEngine }) => {
       if (generation !== this.#generation || this.#users === 0) return;
-      this.#engine = startUploadEngine(this.#bus, { api: (path, options) => apiRequest(path, options), uploadPreview: uploadClientPreview });
+      this.#engine = startUploadEngine(this.#bus, {
+        api: (path, options) => apiRequest(path, options),
+        uploadPreview: uploadClientPreview,
+      });
     });
   }
 
@@ -397,7 +357,7 @@ export class UploadController {
     this.#ensureEngine();
     const file = this.#files.get(item.id) ?? null;
     this.#running.add(item.id);
-    this.#takeLock(item.id);
+    this.#locks.take(item.id);
     if (how === "uploadFile" && file) this.#bus.toEngine.post({ type: "uploadFile", item: targetOf(item), file });
     else this.#bus.toEngine.post({ type: "resumeUploadFile", item: targetOf(item), file });
   }
@@ -405,34 +365,7 @@ export class UploadController {
   #stopRunning(id: string) {
     this.#running.delete(id);
     this.#live.delete(id);
-    this.#locks.get(id)?.();
-    this.#locks.delete(id);
-  }
-
-  #takeLock(id: string) {
-    if (this.#locks.has(id) || typeof navigator === "undefined" || !navigator.locks) return;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    this.#locks.set(id, release);
-    void navigator.locks.request(`${LOCK_PREFIX}${id}`, () => held).catch(() => undefined);
-  }
-
-  /** Which items another tab of this browser is uploading (it holds their lock). */
-  async #refreshHeld() {
-    if (typeof navigator === "undefined" || !navigator.locks) return;
-    try {
-      const { held = [] } = await navigator.locks.query();
-      const mine = new Set([...this.#locks.keys()]);
-      this.#heldElsewhere = new Set(
-        held
-          .map((l) => l.name ?? "")
-          .filter((name) => name.startsWith(LOCK_PREFIX))
-          .map((name) => name.slice(LOCK_PREFIX.length))
-          .filter((id) => !mine.has(id)),
-      );
-    } catch {
-      // Locks unavailable: every item not uploading here counts as orphaned.
-    }
+    this.#locks.release(id);
   }
 
   #onEngineEvent(event: EngineEvent) {
@@ -445,7 +378,7 @@ export class UploadController {
         if (event.assetId) patch.assetId = event.assetId;
         if (event.variantId) patch.variantId = event.variantId;
         if (event.uploadId) patch.uploadId = event.uploadId;
-        void this.#patch(id, patch);
+        void this.#reporter.report(id, patch);
         break;
       }
       case "updateProgress": {
@@ -454,7 +387,7 @@ export class UploadController {
         const now = Date.now();
         if (shouldReportProgress(this.#lastReport.get(id), now, event.progress)) {
           this.#lastReport.set(id, { at: now, progress: event.progress });
-          this.#reportProgress(id, { progress: event.progress, ...(event.speed != null ? { speed: event.speed } : {}) });
+          this.#reporter.reportProgress(id, { progress: event.progress, ...(event.speed != null ? { speed: event.speed } : {}) });
         }
         this.#emit();
         break;
@@ -467,13 +400,13 @@ export class UploadController {
         if (!this.#running.has(id)) break;
         this.#stopRunning(id);
         this.#endLocally(id, "error", event.message || ru.uploads.failed);
-        void this.#patch(id, { status: "error", ...(event.message ? { error: event.message.slice(0, 1000) } : {}) });
+        void this.#reporter.report(id, { status: "error", ...(event.message ? { error: event.message.slice(0, 1000) } : {}) });
         break;
       case "uploadCompleted":
         this.#stopRunning(id);
         this.#files.delete(id);
         this.#endLocally(id, "completed");
-        void this.#patch(id, { status: "completed" });
+        void this.#reporter.report(id, { status: "completed" });
         break;
       case "cancelUpload":
         this.#cancelWaiters.get(id)?.(event.assetId);
@@ -497,9 +430,12 @@ export class UploadController {
       this.#bus.toEngine.post({ type: "idServer", serverId: server });
     }
     // Items waiting for their file to be picked again are held by this tab too: the user is here.
-    const held = [...this.#running, ...this.#snapshot.views.filter((v) => v.needsFile && v.item.status !== "waiting").map((v) => v.item.id)];
+    const held = [
+      ...this.#running,
+      ...this.#snapshot.views.filter((v) => v.needsFile && v.item.status !== "waiting").map((v) => v.item.id),
+    ];
     if (held.length > 0) void queueApi.keepAliveUploads([...new Set(held)]).catch(() => undefined);
-    void this.#refreshHeld().then(() => this.#emit());
+    void this.#locks.refresh().then(() => this.#emit());
   }
 
   /** When the page is visible again: uploads that stopped continue from their stored parts (SPEC §4). */
@@ -521,7 +457,7 @@ export class UploadController {
   async enqueue(groupId: string, picked: PickedFile[], groupName?: string): Promise<void> {
     if (picked.length === 0) return;
     if (groupName) this.#groupNames.set(groupId, groupName);
-    const folderIds = await this.#createFolders(groupId, picked);
+    const folderIds = await createFolders(groupId, picked, (id, name) => this.#groupNames.set(id, name));
     const items = picked.map((p) => {
       const id = newUploadId();
       this.#files.set(id, p.file);
@@ -540,29 +476,6 @@ export class UploadController {
     }
   }
 
-  async #createFolders(groupId: string, picked: PickedFile[]): Promise<Map<string, string>> {
-    const ids = new Map<string, string>();
-    for (const path of foldersToCreate(picked.map((p) => p.folders))) {
-      const parent = path.length > 1 ? ids.get(path.slice(0, -1).join("/"))! : groupId;
-      const name = path[path.length - 1];
-      let id: string;
-      try {
-        id = (await createGroup(parent, name)).group_id;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 409)) throw error;
-        // A folder of that name is there already: upload into it.
-        const found = await apiRequest<{ el_id: string; el_type: string }>(`/api/group/entity-by-path/${parent}`, {
-          method: "POST",
-          body: { path: name },
-        });
-        id = found.el_id;
-      }
-      ids.set(path.join("/"), id);
-      this.#groupNames.set(id, name);
-    }
-    return ids;
-  }
-
   /**
    * Cancels an item (SPEC §4): a waiting one only leaves the queue; another is cancelled in the engine, its asset is
    * deleted and it is removed; if that fails the item becomes error. An item another tab uploads is marked
@@ -572,7 +485,7 @@ export class UploadController {
     const item = this.#items.get(id);
     if (!item || this.#cancelling.has(id)) return;
     const drivenHere = this.#running.has(id);
-    if (!drivenHere && this.#heldElsewhere.has(id) && !isFinal(item.status)) {
+    if (!drivenHere && this.#locks.heldElsewhere(id) && !isFinal(item.status)) {
       await apiRequest(`/api/uploads/${encodeURIComponent(id)}/cancel`, { method: "POST", toast: false }).catch((error) =>
         showToast({ title: ru.errors.title, message: error instanceof Error ? error.message : ru.uploads.cancelFailed }),
       );
@@ -600,7 +513,7 @@ export class UploadController {
       this.#forget(id);
     } catch (error) {
       console.warn("cancel failed", error);
-      await this.#patch(id, { status: "error", error: ru.uploads.cancelFailed });
+      await this.#reporter.report(id, { status: "error", error: ru.uploads.cancelFailed });
     } finally {
       this.#cancelWaiters.delete(id);
       this.#cancelling.delete(id);
@@ -617,7 +530,7 @@ export class UploadController {
     if (!item || item.status !== "error") return true;
     if (!this.#files.has(id)) return false;
     this.#endedHere.delete(id);
-    await this.#patch(id, { status: "waiting" });
+    await this.#reporter.report(id, { status: "waiting" });
     this.#afterChange();
     return true;
   }

@@ -76,12 +76,7 @@ class Job {
   /** where the bytes go: the create-version answer, or (resuming) what the queue item tells */
   #s3: S3Target | null = null;
 
-  constructor(
-    readonly target: UploadTarget,
-    readonly file: File | null,
-    private readonly engine: UploadEngine,
-    resume: boolean,
-  ) {
+  constructor(readonly target: UploadTarget, readonly file: File | null, private readonly engine: UploadEngine, resume: boolean) {
     this.#resuming = resume;
   }
 
@@ -201,7 +196,10 @@ class Job {
       if (state === "saving" || state === "ready") return null;
       // Aborted (the queue gave the upload up while nobody held it): its parts are gone, start a new version.
     }
-    const info = await startVersionUpload(assetId, file, { toGroup: t.groupId, request: (path, options) => this.engine.api(path, options ?? {}) });
+    const info = await startVersionUpload(assetId, file, {
+      toGroup: t.groupId,
+      request: (path, options) => this.engine.api(path, options ?? {}),
+    });
     this.#check();
     t.variantId = info.variant_id;
     t.uploadId = null;
@@ -296,10 +294,7 @@ export class UploadEngine {
   #stopped = false;
   readonly #unsubscribe: () => void;
 
-  constructor(
-    private readonly bus: EngineBus,
-    readonly host: EngineHost,
-  ) {
+  constructor(private readonly bus: EngineBus, readonly host: EngineHost) {
     this.#unsubscribe = bus.toEngine.subscribe((command) => this.handle(command));
   }
 

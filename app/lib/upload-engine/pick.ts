@@ -56,9 +56,7 @@ async function walk(entry: FileSystemEntry, folders: string[], out: PickedFile[]
  * readable during the drop event), then read.
  */
 export async function pickedFromDrop(dataTransfer: DataTransfer): Promise<PickedFile[]> {
-  const entries = [...dataTransfer.items]
-    .filter((item) => item.kind === "file")
-    .map((item) => item.webkitGetAsEntry?.() ?? null);
+  const entries = [...dataTransfer.items].filter((item) => item.kind === "file").map((item) => item.webkitGetAsEntry?.() ?? null);
   if (entries.length === 0 || entries.some((e) => e === null)) return pickedFromFiles(dataTransfer.files);
   const out: PickedFile[] = [];
   for (const entry of entries) await walk(entry!, [], out);
