@@ -495,6 +495,7 @@ describe("OpenAPI document", () => {
         "/api/group/subtree/{id}",
         "/api/group/trash",
         "/api/group/update/{id}",
+        "/api/group/users/{id}",
       ].sort(),
     );
   });

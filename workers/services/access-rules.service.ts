@@ -73,10 +73,24 @@ async function requireAclChange(rc: RequestContext, actor: Actor, obj: repo.Enti
     throw new AppError("NOT_FOUND", ru.access.objectNotFound);
   }
   const missing = changed & ~DENY_BIT & ~held;
-  if (missing) throw new AppError("FORBIDDEN", ru.access.cannotGrant(levelsOf(missing).map((l) => ACCESS_LEVEL_TITLES[l]).join(", ")));
+  if (missing)
+    throw new AppError(
+      "FORBIDDEN",
+      ru.access.cannotGrant(
+        levelsOf(missing)
+          .map((l) => ACCESS_LEVEL_TITLES[l])
+          .join(", "),
+      ),
+    );
 }
 
-function auditRule(rc: RequestContext, actor: Actor, action: string, rule: { id: string; objType: string; objId: string }, details: object) {
+function auditRule(
+  rc: RequestContext,
+  actor: Actor,
+  action: string,
+  rule: { id: string; objType: string; objId: string },
+  details: object,
+) {
   return auditStatement(rc, {
     action,
     actorId: actor.id,
@@ -98,12 +112,19 @@ async function planCreate(rc: RequestContext, actor: Actor, input: NewRuleInput,
   const subject = await repo.findSubject(rc.db, input.subj, input.subj_type);
   if (!subject || subject.id === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", ru.access.subjectNotFound);
   const obj = await requireObject(rc, input.obj, input.obj_type);
-  await requireAclChange(rc, actor, obj, mask);
+  await requireAclChange(rc, actor, obj, 0);
   if (await repo.ruleFor(rc.db, subject.id, obj.id)) throw new AppError("CONFLICT", ru.access.ruleExists);
+  await requireAclChange(rc, actor, obj, mask);
   const id = newId(now);
   plan.statements.push(
     repo.insertRuleSql({ id, subjId: subject.id, subjType: subject.type, objId: obj.id, objType: obj.type, acl: mask, now, by: actor.id }),
-    auditRule(rc, actor, "acl.create", { id, objType: obj.type, objId: obj.id }, { subj_id: subject.id, subj_type: subject.type, acl: levelsOf(mask) }),
+    auditRule(
+      rc,
+      actor,
+      "acl.create",
+      { id, objType: obj.type, objId: obj.id },
+      { subj_id: subject.id, subj_type: subject.type, acl: levelsOf(mask) },
+    ),
   );
   plan.created.push(id);
 }
@@ -130,7 +151,13 @@ async function planUpdate(rc: RequestContext, actor: Actor, id: string, acl: Acc
   await requireAclChangeOrHide(rc, actor, obj, rule.acl ^ mask);
   plan.statements.push(
     repo.updateRuleSql(id, mask),
-    auditRule(rc, actor, "acl.update", { id, objType: rule.obj_type, objId: rule.obj_id }, { from: levelsOf(rule.acl), to: levelsOf(mask) }),
+    auditRule(
+      rc,
+      actor,
+      "acl.update",
+      { id, objType: rule.obj_type, objId: rule.obj_id },
+      { from: levelsOf(rule.acl), to: levelsOf(mask) },
+    ),
   );
 }
 
@@ -140,7 +167,13 @@ async function planDelete(rc: RequestContext, actor: Actor, id: string, plan: Pl
   await requireAclChangeOrHide(rc, actor, obj, rule.acl);
   plan.statements.push(
     repo.deleteRuleSql(id),
-    auditRule(rc, actor, "acl.delete", { id, objType: rule.obj_type, objId: rule.obj_id }, { subj_id: rule.subj_id, acl: levelsOf(rule.acl) }),
+    auditRule(
+      rc,
+      actor,
+      "acl.delete",
+      { id, objType: rule.obj_type, objId: rule.obj_id },
+      { subj_id: rule.subj_id, acl: levelsOf(rule.acl) },
+    ),
   );
 }
 
@@ -213,7 +246,12 @@ export async function changeRules(rc: RequestContext, actor: Actor, changes: Rul
   await commit(rc, plan);
   const touched = [...plan.created, ...(changes.update ?? []).map((u) => u.rule_id)];
   const rows = touched.length ? await repo.rulesByIds(rc.db, touched) : [];
-  return { created: plan.created, updated: (changes.update ?? []).map((u) => u.rule_id), deleted: changes.delete ?? [], rules: rows.map(toRule) };
+  return {
+    created: plan.created,
+    updated: (changes.update ?? []).map((u) => u.rule_id),
+    deleted: changes.delete ?? [],
+    rules: rows.map(toRule),
+  };
 }
 
 /** GET /user/user-acl/{id}: the rules of a user, direct and through their groups (`via_group`); self or administrators. */
@@ -312,7 +350,13 @@ export async function setInheritance(rc: RequestContext, actor: Actor, id: strin
   await requireEntityAccess(rc, actor, { id: obj.id, type: obj.type, ownerId: obj.owner_id }, "acl", ru.access.entityNotFound);
   await runBatch(rc.db, [
     repo.setInheritanceSql(obj.id, obj.type, inherit, Date.now()),
-    auditStatement(rc, { action: "acl.inheritance", actorId: actor.id, objectType: obj.type, objectId: obj.id, details: { inherit } }).getSQL(),
+    auditStatement(rc, {
+      action: "acl.inheritance",
+      actorId: actor.id,
+      objectType: obj.type,
+      objectId: obj.id,
+      details: { inherit },
+    }).getSQL(),
   ]);
   forgetCallers(rc);
   return { entity_id: obj.id, inherit };

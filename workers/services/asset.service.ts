@@ -240,7 +240,13 @@ export function mainVariant(rows: readonly ReadyVariant[]): ReadyVariant | undef
 }
 
 /** `level` on an asset through the one access entry point (404 when not readable, else 403). */
-function requireOnAsset(rc: RequestContext, actor: Actor, asset: { id: string; ownerId: string }, level: AccessLevel, notFound: string = ru.assets.notFound) {
+function requireOnAsset(
+  rc: RequestContext,
+  actor: Actor,
+  asset: { id: string; ownerId: string },
+  level: AccessLevel,
+  notFound: string = ru.assets.notFound,
+) {
   return requireEntityAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, level, notFound);
 }
 
@@ -359,7 +365,12 @@ export async function createAsset(rc: RequestContext, actor: Actor, input: Creat
  * One asset: the SPEC Asset fields and Info form (unless `info: false`) plus the sections asked for, read with
  * concurrent queries. Updates `atime` in the background (at most once a minute).
  */
-export async function getAsset(rc: RequestContext, actor: Actor, id: string, options?: AssetOptions & { info?: true }): Promise<AssetInfo & AssetSections>;
+export async function getAsset(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  options?: AssetOptions & { info?: true },
+): Promise<AssetInfo & AssetSections>;
 export async function getAsset(rc: RequestContext, actor: Actor, id: string, options: AssetOptions): Promise<AssetView>;
 export async function getAsset(rc: RequestContext, actor: Actor, id: string, options: AssetOptions = {}): Promise<AssetView> {
   const info = options.info !== false;
@@ -374,8 +385,16 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
     options.versions || options.variants ? selectReadyVariants(db, id) : (none as Promise<ReadyVariant[]>),
     options.groups ? visibility(rc, actor).then((vis) => selectAssetGroups(db, id, vis)) : (none as Promise<GroupRef[]>),
   ]);
-  byName(tags, (t) => t.tag_name, (t) => t.tag_id);
-  byName(groups, (g) => g.group_name, (g) => g.group_id);
+  byName(
+    tags,
+    (t) => t.tag_name,
+    (t) => t.tag_id,
+  );
+  byName(
+    groups,
+    (g) => g.group_name,
+    (g) => g.group_id,
+  );
   const detail = details[0];
   if (!detail || detail.asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
   const asset = detail.asset;
@@ -421,7 +440,12 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
  * Renames an asset, changes its MIME type or class (null clears it). Its membership rows get the new sort name
  * and mtime in the same batch, so group listings stay sorted.
  */
-export async function updateAsset(rc: RequestContext, actor: Actor, id: string, input: UpdateAssetInput): Promise<AssetInfo & AssetSections> {
+export async function updateAsset(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  input: UpdateAssetInput,
+): Promise<AssetInfo & AssetSections> {
   await requireAsset(rc, actor, id, "update");
   if (input.asset_class) {
     const found = await existingClassIds(rc.db, [input.asset_class]);
@@ -438,7 +462,10 @@ export async function updateAsset(rc: RequestContext, actor: Actor, id: string, 
   };
   await runBatch(rc.db, [
     updateAssetStatement(rc.db, id, set),
-    syncMembershipsStatement(rc.db, id, { mtime: now, ...(input.asset_name !== undefined ? { sortName: sortKeyOf(input.asset_name) } : {}) }),
+    syncMembershipsStatement(rc.db, id, {
+      mtime: now,
+      ...(input.asset_name !== undefined ? { sortName: sortKeyOf(input.asset_name) } : {}),
+    }),
   ]);
   return getAsset(rc, actor, id);
 }
@@ -515,7 +542,12 @@ async function versionWithVariants(rc: RequestContext, actor: Actor, id: string,
 }
 
 /** One version of an asset with its ready variants. */
-export async function getVersion(rc: RequestContext, actor: Actor, id: string, version: number): Promise<VersionView & { variants: VariantView[] }> {
+export async function getVersion(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  version: number,
+): Promise<VersionView & { variants: VariantView[] }> {
   const { row, variants } = await versionWithVariants(rc, actor, id, version);
   return {
     version_id: row.id,
@@ -555,7 +587,11 @@ export async function versionsByIds(rc: RequestContext, actor: Actor, ids: reado
 /** Live groups the asset is listed in that the actor can see. */
 export async function memberOf(rc: RequestContext, actor: Actor, id: string): Promise<GroupRef[]> {
   await requireAsset(rc, actor, id, "read");
-  return byName(await selectAssetGroups(rc.db, id, await visibility(rc, actor)), (g) => g.group_name, (g) => g.group_id);
+  return byName(
+    await selectAssetGroups(rc.db, id, await visibility(rc, actor)),
+    (g) => g.group_name,
+    (g) => g.group_id,
+  );
 }
 
 /** Stored bytes of all the asset's ready variants. */
@@ -572,10 +608,24 @@ export async function aclAssets(rc: RequestContext, actor: Actor, paging: Paging
   const vis = await visibility(rc, actor);
   if (!vis) {
     const rows = await listOwnedAssets(rc.db, { ownerId: actor.id, ...paging });
-    return rows.map((a) => ({ asset_id: a.id, name: a.name, mimetype: a.mime, ctime: iso(a.ctime), mtime: iso(a.mtime), ver: a.latestVersion }));
+    return rows.map((a) => ({
+      asset_id: a.id,
+      name: a.name,
+      mimetype: a.mime,
+      ctime: iso(a.ctime),
+      mtime: iso(a.mtime),
+      ver: a.latestVersion,
+    }));
   }
   const rows = await aclAssetRows(rc.db, vis, paging);
-  return rows.map((a) => ({ asset_id: a.id, name: a.name, mimetype: a.mime, ctime: iso(a.ctime), mtime: iso(a.mtime), ver: a.latest_version }));
+  return rows.map((a) => ({
+    asset_id: a.id,
+    name: a.name,
+    mimetype: a.mime,
+    ctime: iso(a.ctime),
+    mtime: iso(a.mtime),
+    ver: a.latest_version,
+  }));
 }
 
 /** Technical fields of a variant of an asset (an empty object until processing fills them). */

@@ -62,7 +62,7 @@ export async function listRoots(
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<GroupSummary[]> {
   const vis = await visibility(rc, actor);
-  const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : (vis.scope ?? [])) : [];
+  const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : vis.scope ?? []) : [];
   if (vis && roots.length > 0) return (await repo.chrootRootGroups(rc.db, { vis, roots, skip, take })).map(summaryOf);
   const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { vis, skip, take });
   return rows.map((r) => ({
@@ -114,7 +114,13 @@ function summaryOf(r: {
 // Access
 
 /** Checks `level` on a group through the one access entry point (404 when the actor may not read it, else 403). */
-function requireGroup(rc: RequestContext, actor: Actor, g: { id: string; ownerId: string | null }, level: AccessLevel, notFound: string = ru.groups.notFound) {
+function requireGroup(
+  rc: RequestContext,
+  actor: Actor,
+  g: { id: string; ownerId: string | null },
+  level: AccessLevel,
+  notFound: string = ru.groups.notFound,
+) {
   return requireEntityAccess(rc, actor, { id: g.id, type: "group", ownerId: g.ownerId }, level, notFound);
 }
 

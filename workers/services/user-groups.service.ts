@@ -21,7 +21,13 @@ export function userMembersIn(db: Database, groupId: string, userIds: readonly s
 }
 
 /** The statements that add or remove users of a group, with their audit entry. */
-export function userMembershipStatements(rc: RequestContext, actor: Actor, groupId: string, userIds: readonly string[], op: "add" | "remove"): SQL[] {
+export function userMembershipStatements(
+  rc: RequestContext,
+  actor: Actor,
+  groupId: string,
+  userIds: readonly string[],
+  op: "add" | "remove",
+): SQL[] {
   const now = Date.now();
   forgetCallers(rc);
   return [

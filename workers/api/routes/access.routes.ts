@@ -88,9 +88,7 @@ const EntityRulesSchema = z
     entity_type: z.enum(["asset", "group"]),
     name: z.string(),
     inherit: z.boolean(),
-    rules: z.array(
-      RuleSchema.extend({ inherited: z.boolean(), from: z.string().openapi({ description: "entity the rule is on" }) }),
-    ),
+    rules: z.array(RuleSchema.extend({ inherited: z.boolean(), from: z.string().openapi({ description: "entity the rule is on" }) })),
   })
   .openapi("EntityRules");
 const UserAccessPairSchema = z.object({ entity: IdSchema, user: IdSchema });
@@ -128,7 +126,12 @@ export const accessRoutes = createRouter()
       request: { body: jsonBody(RuleListChangesSchema) },
       responses: {
         200: json(
-          z.object({ created: z.array(z.string()), updated: z.array(z.string()), deleted: z.array(z.string()), rules: z.array(RuleSchema) }),
+          z.object({
+            created: z.array(z.string()),
+            updated: z.array(z.string()),
+            deleted: z.array(z.string()),
+            rules: z.array(RuleSchema),
+          }),
           "Applied changes",
         ),
         ...errorResponses(400, 401, 403, 404, 409),

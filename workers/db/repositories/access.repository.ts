@@ -217,7 +217,16 @@ export function rulesOfSubject(db: Database, subjId: string, o: { viaGroups: boo
     where r.subj_id in ${subjects} order by r.ctime desc, r.id limit ${o.take} offset ${o.skip}`);
 }
 
-export function insertRuleSql(r: { id: string; subjId: string; subjType: string; objId: string; objType: string; acl: number; now: number; by: string }) {
+export function insertRuleSql(r: {
+  id: string;
+  subjId: string;
+  subjType: string;
+  objId: string;
+  objType: string;
+  acl: number;
+  now: number;
+  by: string;
+}) {
   return sql`insert into access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
     values (${r.id}, ${r.subjId}, ${r.subjType}, ${r.objId}, ${r.objType}, ${r.acl}, ${r.now}, ${r.by})`;
 }
@@ -322,5 +331,7 @@ export function usersOfGroup(db: Database, groupId: string, o: { skip: number; t
 }
 
 export function usersExist(db: Database, ids: readonly string[]) {
-  return db.all<{ id: string; is_admin: number }>(sql`select id, is_admin from users where id in (select value from json_each(${JSON.stringify(ids)}))`);
+  return db.all<{ id: string; is_admin: number }>(
+    sql`select id, is_admin from users where id in (select value from json_each(${JSON.stringify(ids)}))`,
+  );
 }

@@ -78,7 +78,10 @@ export function findAsset(db: Database, id: string): Promise<AssetRow | undefine
 
 /** Assets by id (any number), trashed ones included: the caller decides. */
 export function findAssets(db: Database, ids: readonly string[]) {
-  return db.select().from(assets).where(sql`${assets.id} in ${inList(ids)}`);
+  return db
+    .select()
+    .from(assets)
+    .where(sql`${assets.id} in ${inList(ids)}`);
 }
 
 /** An asset with its owner's and creator's names (at most one row). */
@@ -137,21 +140,31 @@ export function selectUserDefaultStorage(db: Database, userId: string) {
 
 /** Changes an asset's own columns (mtime included by the caller). */
 export function updateAssetStatement(db: Database, id: string, set: Partial<Pick<AssetRow, "name" | "mime" | "classId" | "mtime">>) {
-  return db.update(assets).set(set).where(and(eq(assets.id, id), isNull(assets.deletedAt)));
+  return db
+    .update(assets)
+    .set(set)
+    .where(and(eq(assets.id, id), isNull(assets.deletedAt)));
 }
 
 /** Keeps an asset's membership rows sorting correctly after a rename or any change of its mtime. */
 export function syncMembershipsStatement(db: Database, assetId: string, set: { sortName?: string; mtime: number; size?: number }) {
   return db
     .update(groupMembers)
-    .set({ elMtime: set.mtime, ...(set.sortName !== undefined ? { sortName: set.sortName } : {}), ...(set.size !== undefined ? { elSize: set.size } : {}) })
+    .set({
+      elMtime: set.mtime,
+      ...(set.sortName !== undefined ? { sortName: set.sortName } : {}),
+      ...(set.size !== undefined ? { elSize: set.size } : {}),
+    })
     .where(and(eq(groupMembers.elId, assetId), eq(groupMembers.elType, "asset")));
 }
 
 /** Moves assets to the trash: `deleted_at` on them, `trashed_at` (the same instant) on their live memberships. */
 export function trashAssetsStatements(db: Database, ids: readonly string[], now: number): Statement[] {
   return [
-    db.update(assets).set({ deletedAt: now }).where(and(sql`${assets.id} in ${inList(ids)}`, isNull(assets.deletedAt))),
+    db
+      .update(assets)
+      .set({ deletedAt: now })
+      .where(and(sql`${assets.id} in ${inList(ids)}`, isNull(assets.deletedAt))),
     db
       .update(groupMembers)
       .set({ trashedAt: now })
@@ -165,7 +178,10 @@ export function trashAssetsStatements(db: Database, ids: readonly string[], now:
  */
 export function restoreAssetStatements(db: Database, id: string, deletedAt: number, now: number): Statement[] {
   return [
-    db.update(assets).set({ deletedAt: null, mtime: now }).where(and(eq(assets.id, id), eq(assets.deletedAt, deletedAt))),
+    db
+      .update(assets)
+      .set({ deletedAt: null, mtime: now })
+      .where(and(eq(assets.id, id), eq(assets.deletedAt, deletedAt))),
     db
       .update(groupMembers)
       .set({ trashedAt: null, elMtime: now })
@@ -292,8 +308,8 @@ export function selectReadyVariants(db: Database, assetId: string, version?: num
     version === undefined
       ? undefined
       : version === "latest"
-        ? sql`${assetVersions.version} = (select latest_version from assets where id = ${assetId})`
-        : eq(assetVersions.version, version);
+      ? sql`${assetVersions.version} = (select latest_version from assets where id = ${assetId})`
+      : eq(assetVersions.version, version);
   return db
     .select(readyVariantColumns)
     .from(variants)
@@ -318,7 +334,14 @@ export function findReadyVariantOfType(db: Database, assetId: string, version: n
     .select(readyVariantColumns)
     .from(variants)
     .innerJoin(assetVersions, eq(assetVersions.id, variants.versionId))
-    .where(and(eq(assetVersions.assetId, assetId), eq(assetVersions.version, version), eq(variants.variantType, type), eq(variants.status, "ready")))
+    .where(
+      and(
+        eq(assetVersions.assetId, assetId),
+        eq(assetVersions.version, version),
+        eq(variants.variantType, type),
+        eq(variants.status, "ready"),
+      ),
+    )
     .orderBy(desc(variants.ctime))
     .get();
 }

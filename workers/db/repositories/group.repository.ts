@@ -52,7 +52,11 @@ function subtreeOf(groupId: string): SQL {
  * Sub-groups of a parent (not in the trash) with their owner's name, one page by name, in one query: the parent's
  * membership rows (partial index `group_members_by_name`) carry the Unicode-folded sort key.
  */
-export function listChildGroups(db: Database, parentId: string, opts: { vis: Visibility | null; chroot?: readonly string[]; skip: number; take: number }) {
+export function listChildGroups(
+  db: Database,
+  parentId: string,
+  opts: { vis: Visibility | null; chroot?: readonly string[]; skip: number; take: number },
+) {
   return db
     .select({
       id: groups.id,
@@ -516,7 +520,9 @@ export async function countGroupMembers(db: Database, o: Pick<MemberPageOptions,
 export function subtreeGroups(db: Database, id: string, vis: Visibility | null) {
   return db.all<{ id: string; name: string; parent_id: string | null }>(sql`
     select g.id, g.name, g.parent_id from group_closure c join groups g on g.id = c.descendant
-    where c.ancestor = ${id} and g.deleted_at is null ${vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``}`);
+    where c.ancestor = ${id} and g.deleted_at is null ${
+    vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``
+  }`);
 }
 
 /** Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. */
