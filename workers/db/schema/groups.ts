@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { idColumn, timestamps } from "../columns";
 
@@ -15,7 +16,14 @@ export const groups = sqliteTable(
     /** Set when moved to the trash; purged for good after the retention period. */
     deletedAt: integer("deleted_at", { mode: "number" }),
   },
-  (t) => [index("groups_parent_idx").on(t.parentId), index("groups_owner_idx").on(t.ownerId)],
+  (t) => [
+    index("groups_parent_idx").on(t.parentId),
+    index("groups_owner_idx").on(t.ownerId),
+    // Partial: the trash listing and the retention purge look only at trashed groups, a small share of all.
+    index("groups_deleted_idx")
+      .on(t.deletedAt)
+      .where(sql`deleted_at is not null`),
+  ],
 );
 
 export type GroupRow = typeof groups.$inferSelect;

@@ -20,5 +20,5 @@ export const previews = sqliteTable(
     storageKey: text("storage_key").notNull(),
     ctime: integer("ctime", { mode: "number" }).notNull(),
   },
-  (t) => [index("previews_asset_idx").on(t.assetId, t.versionId)],
+  (t) => [index("previews_asset_idx").on(t.assetId, t.versionId), index("previews_storage_key_idx").on(t.storageKey)],
 );

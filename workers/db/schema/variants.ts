@@ -60,6 +60,8 @@ export const variants = sqliteTable(
   (t) => [
     index("variants_asset_version_idx").on(t.assetId, t.versionId),
     index("variants_version_idx").on(t.versionId),
+    // Purges ask whether any other variant still references an object before deleting its bytes.
+    index("variants_storage_key_idx").on(t.storageKey),
     // Partial: only multipart uploads (the cleanup's scans). A full (status, …) index would tempt SQLite to look up
     // every ready variant by status instead of by version.
     index("variants_upload_progress_idx")
