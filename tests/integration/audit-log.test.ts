@@ -28,7 +28,14 @@ async function seed(actorId: string, base: number) {
     ["auth.logout", base + 3_000],
   ] as const;
   for (const [action, ctime] of entries) {
-    await exec(`insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details) values (?, ?, ?, ?, 'user', ?, '{"n":1}')`, newId(), ctime, actorId, action, actorId);
+    await exec(
+      `insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details) values (?, ?, ?, ?, 'user', ?, '{"n":1}')`,
+      newId(),
+      ctime,
+      actorId,
+      action,
+      actorId,
+    );
   }
 }
 
@@ -42,7 +49,13 @@ describe("GET /api/audit", () => {
     const page = await ok<Entry[]>(res);
     expect(res.headers.get("x-total-count")).toBe("4");
     expect(page.map((e) => e.action)).toEqual(["auth.logout", "user.update", "user.create"]);
-    expect(page[0]).toMatchObject({ actor_id: actor.id, actor_name: "Аудитор", object_id: actor.id, details: { n: 1 }, ctime: new Date(base + 3_000).toISOString() });
+    expect(page[0]).toMatchObject({
+      actor_id: actor.id,
+      actor_name: "Аудитор",
+      object_id: actor.id,
+      details: { n: 1 },
+      ctime: new Date(base + 3_000).toISOString(),
+    });
     const next = await ok<Entry[]>(await call(`/api/audit?actor=${actor.id}&take=3&skip=3`, { bearer: admin.bearer }));
     expect(next.map((e) => e.action)).toEqual(["auth.login"]);
   });
@@ -65,8 +78,18 @@ describe("GET /api/audit", () => {
     const admin = await signInAdmin();
     const login = `audited-${newId().slice(-8)}`;
     const since = new Date(Date.now() - 60_000).toISOString();
-    await ok(await call("/api/user", { method: "POST", bearer: admin.bearer, json: { user_name: "Новый", user_login: login, user_passwd: "пароль-надёжный", enabled: true } }));
-    const [entry] = await ok<Entry[]>(await call(`/api/audit?action=user.create&take=1&from=${since}&to=${new Date(Date.now() + 60_000).toISOString()}`, { bearer: admin.bearer }));
+    await ok(
+      await call("/api/user", {
+        method: "POST",
+        bearer: admin.bearer,
+        json: { user_name: "Новый", user_login: login, user_passwd: "пароль-надёжный", enabled: true },
+      }),
+    );
+    const [entry] = await ok<Entry[]>(
+      await call(`/api/audit?action=user.create&take=1&from=${since}&to=${new Date(Date.now() + 60_000).toISOString()}`, {
+        bearer: admin.bearer,
+      }),
+    );
     expect(entry.details).toMatchObject({ login });
     expect(entry.actor_name).toBe("Администратор");
   });

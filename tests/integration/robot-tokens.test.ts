@@ -23,7 +23,8 @@ async function ok<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-const createToken = (robotId: string, bearer: string, json: unknown) => call(`/api/user/${robotId}/tokens`, { method: "POST", bearer, json });
+const createToken = (robotId: string, bearer: string, json: unknown) =>
+  call(`/api/user/${robotId}/tokens`, { method: "POST", bearer, json });
 
 describe("robot API tokens", () => {
   it("are shown once, stored hashed, listed without secrets, and authenticate as the robot", async () => {
@@ -34,7 +35,10 @@ describe("robot API tokens", () => {
     expect(created.token!.startsWith(created.prefix)).toBe(true);
     expect(created).toMatchObject({ name: "CI", status: "active", scope_groups: null, expires_at: null });
 
-    const [stored] = await rows<{ token_hash: string; prefix: string }>(`select token_hash, prefix from robot_tokens where id = ?`, created.token_id);
+    const [stored] = await rows<{ token_hash: string; prefix: string }>(
+      `select token_hash, prefix from robot_tokens where id = ?`,
+      created.token_id,
+    );
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(await rows(`select * from robot_tokens where id = ?`, created.token_id))).not.toContain(created.token);
 
@@ -47,7 +51,10 @@ describe("robot API tokens", () => {
     expect(JSON.stringify(listed)).not.toContain(created.token);
     expect(listed[0].last_used_at).not.toBeNull();
 
-    const audit = await rows<{ details: string }>(`select details from audit_log where action = 'robot_token.create' and object_id = ?`, robot.id);
+    const audit = await rows<{ details: string }>(
+      `select details from audit_log where action = 'robot_token.create' and object_id = ?`,
+      robot.id,
+    );
     expect(audit).toHaveLength(1);
     expect(audit[0].details).not.toContain(created.token);
   });
@@ -74,7 +81,9 @@ describe("robot API tokens", () => {
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
     const { token, token_id } = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Короткий", expires_at: expiresAt }));
     expect((await call("/api/auth/whoami", { bearer: token })).status).toBe(200);
-    await env.DB.prepare(`update robot_tokens set expires_at = ? where id = ?`).bind(Date.now() - 1, token_id).run();
+    await env.DB.prepare(`update robot_tokens set expires_at = ? where id = ?`)
+      .bind(Date.now() - 1, token_id)
+      .run();
     expect((await expectError(await call("/api/auth/whoami", { bearer: token }), 401)).message).toBe(ru.users.tokenExpired);
     const [listed] = await ok<Token[]>(await call(`/api/user/${robot.id}/tokens`, { bearer: admin.bearer }));
     expect(listed.status).toBe("expired");

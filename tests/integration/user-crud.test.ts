@@ -34,13 +34,18 @@ async function create(bearer: string, extra: Record<string, unknown> = {}): Prom
   return ok<User>(await call("/api/user", { method: "POST", bearer, json }));
 }
 
-const userRow = (id: string) => rows(`select login, name, enabled, is_admin, is_robot, chroot_groups, password_hash from users where id = ?`, id);
+const userRow = (id: string) =>
+  rows(`select login, name, enabled, is_admin, is_robot, chroot_groups, password_hash from users where id = ?`, id);
 
 describe("POST /api/user", () => {
   it("creates a user that can sign in, with every SPEC field in the answer, and audits it", async () => {
     const admin = await signInAdmin();
     const group = await insertGroup({ ownerId: null });
-    const user = await create(admin.bearer, { user_login: "Maria-" + newId().slice(-6), chroot_groups: [group], default_storage: DEFAULT_STORAGE });
+    const user = await create(admin.bearer, {
+      user_login: "Maria-" + newId().slice(-6),
+      chroot_groups: [group],
+      default_storage: DEFAULT_STORAGE,
+    });
     expect(user).toMatchObject({
       user_name: "Мария Иванова",
       enabled: true,
@@ -56,7 +61,10 @@ describe("POST /api/user", () => {
     expect(String(row.password_hash)).toMatch(/^pbkdf2-sha256\$/);
     expect(String(row.password_hash)).not.toContain("пароль");
     await login(user.login.toUpperCase(), "пароль-надёжный-1");
-    const audit = await rows(`select action, actor_id, details from audit_log where object_id = ? and action = 'user.create'`, user.user_id);
+    const audit = await rows(
+      `select action, actor_id, details from audit_log where object_id = ? and action = 'user.create'`,
+      user.user_id,
+    );
     expect(audit).toHaveLength(1);
     expect(String(audit[0].details)).not.toContain("пароль");
   });
@@ -86,7 +94,11 @@ describe("POST /api/user", () => {
     ["a login with a space", { user_name: "X", user_login: "a b", user_passwd: "пароль-надёжный-1", enabled: true }, "user_login"],
     ["a name of spaces", { user_name: "   ", user_login: "x5", user_passwd: "пароль-надёжный-1", enabled: true }, "user_name"],
     ["enabled as a string", { user_name: "X", user_login: "x6", user_passwd: "пароль-надёжный-1", enabled: "yes" }, "enabled"],
-    ["a bad chroot id", { user_name: "X", user_login: "x7", user_passwd: "пароль-надёжный-1", enabled: true, chroot_groups: ["nope"] }, "chroot_groups"],
+    [
+      "a bad chroot id",
+      { user_name: "X", user_login: "x7", user_passwd: "пароль-надёжный-1", enabled: true, chroot_groups: ["nope"] },
+      "chroot_groups",
+    ],
     ["an unknown field", { user_name: "X", user_login: "x8", user_passwd: "пароль-надёжный-1", enabled: true, is_god: true }, ""],
   ])("refuses %s (400)", async (_label, json, field) => {
     const admin = await signInAdmin();
@@ -105,7 +117,11 @@ describe("POST /api/user", () => {
     ] as const) {
       const login = uniqueLogin();
       const error = await expectError(
-        await call("/api/user", { method: "POST", bearer: admin.bearer, json: { user_name: "X", user_login: login, user_passwd: "пароль-надёжный-1", enabled: true, ...extra } }),
+        await call("/api/user", {
+          method: "POST",
+          bearer: admin.bearer,
+          json: { user_name: "X", user_login: login, user_passwd: "пароль-надёжный-1", enabled: true, ...extra },
+        }),
         404,
       );
       expect(error.message).toMatch(message);
@@ -117,7 +133,9 @@ describe("POST /api/user", () => {
     const user = await signIn();
     const login = uniqueLogin();
     const json = { user_name: "X", user_login: login, user_passwd: "пароль-надёжный-1", enabled: true, is_admin: true };
-    expect((await expectError(await call("/api/user", { method: "POST", bearer: user.bearer, json }), 403)).message).toBe(ru.users.adminOnly);
+    expect((await expectError(await call("/api/user", { method: "POST", bearer: user.bearer, json }), 403)).message).toBe(
+      ru.users.adminOnly,
+    );
     await expectError(await call("/api/user", { method: "POST", json }), 401);
     expect(await rows(`select id from users where login = ?`, login)).toEqual([]);
   });
@@ -202,31 +220,64 @@ describe("PATCH /api/user/{id}", () => {
       await call(`/api/user/${user.user_id}`, {
         method: "PATCH",
         bearer: admin.bearer,
-        json: { user_name: "Мария Петрова", user_login: newLogin, is_admin: true, chroot_groups: [group, group], default_storage: DEFAULT_STORAGE, user_passwd: "новый-пароль-123" },
+        json: {
+          user_name: "Мария Петрова",
+          user_login: newLogin,
+          is_admin: true,
+          chroot_groups: [group, group],
+          default_storage: DEFAULT_STORAGE,
+          user_passwd: "новый-пароль-123",
+        },
       }),
     );
-    expect(changed).toMatchObject({ user_name: "Мария Петрова", login: newLogin, is_admin: true, chroot_groups: [group], default_storage: DEFAULT_STORAGE });
+    expect(changed).toMatchObject({
+      user_name: "Мария Петрова",
+      login: newLogin,
+      is_admin: true,
+      chroot_groups: [group],
+      default_storage: DEFAULT_STORAGE,
+    });
     await login(newLogin, "новый-пароль-123");
-    const audit = await rows<{ action: string; details: string }>(`select action, details from audit_log where object_id = ? and action like 'user.%' order by ctime, id`, user.user_id);
+    const audit = await rows<{ action: string; details: string }>(
+      `select action, details from audit_log where object_id = ? and action like 'user.%' order by ctime, id`,
+      user.user_id,
+    );
     expect(audit.map((a) => a.action)).toEqual(["user.create", "user.update", "user.password_change"]);
-    expect(JSON.parse(audit[1].details).fields).toEqual(expect.arrayContaining(["user_name", "user_login", "is_admin", "chroot_groups", "default_storage"]));
+    expect(JSON.parse(audit[1].details).fields).toEqual(
+      expect.arrayContaining(["user_name", "user_login", "is_admin", "chroot_groups", "default_storage"]),
+    );
     expect(audit.map((a) => a.details).join()).not.toContain("новый-пароль");
   });
 
   it("lets users change their own name and password (with the current one), and nothing else", async () => {
     const user = await signIn();
-    const renamed = await ok<User>(await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json: { user_name: "Новое имя" } }));
+    const renamed = await ok<User>(
+      await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json: { user_name: "Новое имя" } }),
+    );
     expect(renamed.user_name).toBe("Новое имя");
-    for (const json of [{ is_admin: true }, { enabled: false }, { user_login: uniqueLogin() }, { chroot_groups: [] }, { user_name: "X", is_robot: true }]) {
+    for (const json of [
+      { is_admin: true },
+      { enabled: false },
+      { user_login: uniqueLogin() },
+      { chroot_groups: [] },
+      { user_name: "X", is_robot: true },
+    ]) {
       await expectError(await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json }), 403);
     }
     const [row] = await userRow(user.id);
     expect(row).toMatchObject({ name: "Новое имя", is_admin: 0, enabled: 1, is_robot: 0, login: user.login });
 
-    const missing = await expectError(await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json: { user_passwd: "другой-пароль-1" } }), 400);
+    const missing = await expectError(
+      await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json: { user_passwd: "другой-пароль-1" } }),
+      400,
+    );
     expect(missing.message).toBe(ru.users.currentPasswordRequired);
     const wrong = await expectError(
-      await call(`/api/user/${user.id}`, { method: "PATCH", bearer: user.bearer, json: { user_passwd: "другой-пароль-1", current_passwd: "не тот" } }),
+      await call(`/api/user/${user.id}`, {
+        method: "PATCH",
+        bearer: user.bearer,
+        json: { user_passwd: "другой-пароль-1", current_passwd: "не тот" },
+      }),
       403,
     );
     expect(wrong.message).toBe(ru.users.currentPasswordWrong);
@@ -244,14 +295,19 @@ describe("PATCH /api/user/{id}", () => {
     const admin = await signInAdmin();
     const a = await createUser();
     const b = await createUser();
-    await expectError(await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: b.login.toUpperCase() } }), 409);
+    await expectError(
+      await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: b.login.toUpperCase() } }),
+      409,
+    );
     await expectError(await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { chroot_groups: [newId()] } }), 404);
     await expectError(await call(`/api/user/${newId()}`, { method: "PATCH", bearer: admin.bearer, json: { user_name: "X" } }), 404);
     await expectError(await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { enabled: "no" } }), 400);
     await expectError(await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_passwd: "short" } }), 400);
     expect((await userRow(a.id))[0]).toMatchObject({ login: a.login, chroot_groups: "[]", enabled: 1 });
     // Keeping one's own login in another case is not a conflict.
-    const same = await ok<User>(await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: a.login.toUpperCase() } }));
+    const same = await ok<User>(
+      await call(`/api/user/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: a.login.toUpperCase() } }),
+    );
     expect(same.login).toBe(a.login.toUpperCase());
   });
 });
@@ -276,7 +332,13 @@ describe("DELETE /api/user/{id}", () => {
     const trashed = await insertAsset({ ownerId: user.id, deletedAt: Date.now() });
     const group = await insertGroup({ ownerId: user.id });
     const rule = newId();
-    await exec(`insert into access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) values (?, ?, 'user', ?, 'group', 2, ?)`, rule, user.id, group, Date.now());
+    await exec(
+      `insert into access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) values (?, ?, 'user', ?, 'group', 2, ?)`,
+      rule,
+      user.id,
+      group,
+      Date.now(),
+    );
     await exec(`insert into user_group_members (group_id, user_id, ctime) values (?, ?, ?)`, group, user.id, Date.now());
 
     const refused = await expectError(await call(`/api/user/${user.id}`, { method: "DELETE", bearer: admin.bearer }), 409);
@@ -292,7 +354,10 @@ describe("DELETE /api/user/{id}", () => {
       await call(`/api/user/${user.id}?new_owner=${heir.id}`, { method: "DELETE", bearer: admin.bearer }),
     );
     expect(done.reassigned).toMatchObject({ assets: 2, groups: 1 });
-    expect(await rows(`select owner_id from assets where id in (?, ?)`, asset.id, trashed.id)).toEqual([{ owner_id: heir.id }, { owner_id: heir.id }]);
+    expect(await rows(`select owner_id from assets where id in (?, ?)`, asset.id, trashed.id)).toEqual([
+      { owner_id: heir.id },
+      { owner_id: heir.id },
+    ]);
     expect(await rows(`select owner_id from groups where id = ?`, group)).toEqual([{ owner_id: heir.id }]);
     expect(await userRow(user.id)).toEqual([]);
     expect(await rows(`select id from access_rules where id = ?`, rule)).toEqual([]);
@@ -327,7 +392,9 @@ describe("GET /api/user/search-user-group/{name}", () => {
     ]);
 
     const someone = await signIn();
-    const forUser = await ok<{ id: string; login?: string }[]>(await call(`/api/user/search-user-group/${tag}`, { bearer: someone.bearer }));
+    const forUser = await ok<{ id: string; login?: string }[]>(
+      await call(`/api/user/search-user-group/${tag}`, { bearer: someone.bearer }),
+    );
     expect(forUser).toEqual([{ id: user.id, type: "user", name: `Ольга ${tag}`, is_robot: false }]);
     await expectError(await call(`/api/user/search-user-group/${tag}`), 401);
     await expectError(await call(`/api/user/search-user-group/${"x".repeat(101)}`, { bearer: admin.bearer }), 400);

@@ -107,7 +107,11 @@ describe("audit of sign-ins", () => {
   it("records sign-in, failed sign-in (login only, never the password, no actor) and logout", async () => {
     const user = await createUser();
     const session = await login(user.login, user.password, { "cf-connecting-ip": "203.0.113.7" });
-    await call("/api/auth/login", { method: "POST", json: { user: `  ${user.login} `, passwd: "неправильный-пароль" }, headers: { "cf-connecting-ip": "203.0.113.7" } });
+    await call("/api/auth/login", {
+      method: "POST",
+      json: { user: `  ${user.login} `, passwd: "неправильный-пароль" },
+      headers: { "cf-connecting-ip": "203.0.113.7" },
+    });
     await call("/api/auth/login", { method: "POST", json: { user: "нет-такого-логина", passwd: "секрет-123" } });
     await call("/api/auth/logout", { bearer: session.bearer, refresh: session.refresh });
 

@@ -15,10 +15,18 @@ describe.each(["ui_settings", "bookmarks"] as const)("GET and PATCH /api/user/%s
     const other = await signIn();
     expect(await ok(await call(`/api/user/${kind}`, { bearer: user.bearer }))).toEqual({});
 
-    const first = await ok(await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { theme: "dark", grid: { size: 3, sort: "name" }, "ключ": "значение" } }));
-    expect(first).toEqual({ theme: "dark", grid: { size: 3, sort: "name" }, "ключ": "значение" });
-    const second = await ok(await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { grid: { size: 5 }, theme: null } }));
-    expect(second).toEqual({ grid: { size: 5 }, "ключ": "значение" });
+    const first = await ok(
+      await call(`/api/user/${kind}`, {
+        method: "PATCH",
+        bearer: user.bearer,
+        json: { theme: "dark", grid: { size: 3, sort: "name" }, ключ: "значение" },
+      }),
+    );
+    expect(first).toEqual({ theme: "dark", grid: { size: 3, sort: "name" }, ключ: "значение" });
+    const second = await ok(
+      await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { grid: { size: 5 }, theme: null } }),
+    );
+    expect(second).toEqual({ grid: { size: 5 }, ключ: "значение" });
     expect(await ok(await call(`/api/user/${kind}`, { bearer: user.bearer }))).toEqual(second);
     expect(await ok(await call(`/api/user/${kind}`, { bearer: other.bearer }))).toEqual({});
   });
@@ -26,7 +34,9 @@ describe.each(["ui_settings", "bookmarks"] as const)("GET and PATCH /api/user/%s
   it("keeps concurrent changes of different keys", async () => {
     const user = await signIn();
     await Promise.all(
-      Array.from({ length: 4 }, (_, i) => call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { [`k${i}`]: i } }).then(ok)),
+      Array.from({ length: 4 }, (_, i) =>
+        call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { [`k${i}`]: i } }).then(ok),
+      ),
     );
     expect(await ok(await call(`/api/user/${kind}`, { bearer: user.bearer }))).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3 });
   });
@@ -34,7 +44,10 @@ describe.each(["ui_settings", "bookmarks"] as const)("GET and PATCH /api/user/%s
   it("refuses a document over 64 KiB (413), non-objects (400) and anonymous callers (401), changing nothing", async () => {
     const user = await signIn();
     await ok(await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { keep: true } }));
-    const big = await expectError(await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { blob: "я".repeat(40_000) } }), 413);
+    const big = await expectError(
+      await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json: { blob: "я".repeat(40_000) } }),
+      413,
+    );
     expect(big.message).toBe(ru.users.settingsTooLarge(64));
     for (const json of [[1, 2], "text", 42, null]) {
       await expectError(await call(`/api/user/${kind}`, { method: "PATCH", bearer: user.bearer, json }), 400);

@@ -141,7 +141,12 @@ export async function refresh(rc: RequestContext, refreshToken: string | undefin
 }
 
 /** Ends the session family of the refresh cookie and/or of the access token; unknown tokens are ignored. */
-export async function logout(rc: RequestContext, refreshToken: string | undefined, actor: Actor | null, client?: ClientInfo): Promise<void> {
+export async function logout(
+  rc: RequestContext,
+  refreshToken: string | undefined,
+  actor: Actor | null,
+  client?: ClientInfo,
+): Promise<void> {
   const now = Date.now();
   const families = new Map<string, string>();
   if (refreshToken) {
@@ -152,7 +157,14 @@ export async function logout(rc: RequestContext, refreshToken: string | undefine
   if (families.size === 0) return;
   const statements = [...families].flatMap(([family, userId]) => [
     revokeFamily(rc.db, family, now),
-    auditStatement(rc, { action: "auth.logout", actorId: userId, objectType: "user", objectId: userId, details: { session: family }, ip: client?.ip }),
+    auditStatement(rc, {
+      action: "auth.logout",
+      actorId: userId,
+      objectType: "user",
+      objectId: userId,
+      details: { session: family },
+      ip: client?.ip,
+    }),
   ]);
   await rc.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }

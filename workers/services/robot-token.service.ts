@@ -105,13 +105,19 @@ export async function createRobotToken(
   };
   await rc.db.batch([
     insertRobotTokenStatement(rc.db, row),
-    auditByActor(rc, actor, "robot_token.create", { type: "user", id: userId }, {
-      token_id: id,
-      name: input.name,
-      prefix: row.prefix,
-      expires_at: iso(expiresAt),
-      scope_groups: scope,
-    }),
+    auditByActor(
+      rc,
+      actor,
+      "robot_token.create",
+      { type: "user", id: userId },
+      {
+        token_id: id,
+        name: input.name,
+        prefix: row.prefix,
+        expires_at: iso(expiresAt),
+        scope_groups: scope,
+      },
+    ),
   ]);
   return { ...toInfo({ ...row, revokedAt: null, lastUsedAt: null }, now), token };
 }
@@ -134,7 +140,13 @@ export async function revokeRobotToken(rc: RequestContext, actor: Actor, userId:
   if (existing.revokedAt == null) {
     const [revoked] = await rc.db.batch([
       revokeRobotTokenStatement(rc.db, tokenId, now),
-      auditByActor(rc, actor, "robot_token.revoke", { type: "user", id: userId }, { token_id: tokenId, name: existing.name, prefix: existing.prefix }),
+      auditByActor(
+        rc,
+        actor,
+        "robot_token.revoke",
+        { type: "user", id: userId },
+        { token_id: tokenId, name: existing.name, prefix: existing.prefix },
+      ),
     ]);
     if (revoked.meta.changes > 0) existing.revokedAt = now;
   }

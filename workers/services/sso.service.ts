@@ -72,7 +72,11 @@ export function findProvider(rc: RequestContext, id: string): SsoProvider {
 async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: "application/json", ...init?.headers } });
+    res = await fetch(url, {
+      ...init,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: "application/json", ...init?.headers },
+    });
   } catch {
     throw new SsoError("provider_unavailable");
   }

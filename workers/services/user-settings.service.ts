@@ -58,7 +58,13 @@ export async function patchSettings(
     if (!current) {
       const inserted = await rc.db
         .insert(userSettings)
-        .values({ userId: actor.id, uiSettings: {}, bookmarks: {}, [kind === "ui_settings" ? "uiSettings" : "bookmarks"]: next, mtime: now })
+        .values({
+          userId: actor.id,
+          uiSettings: {},
+          bookmarks: {},
+          [kind === "ui_settings" ? "uiSettings" : "bookmarks"]: next,
+          mtime: now,
+        })
         .onConflictDoNothing()
         .run();
       if (inserted.meta.changes > 0) return next;

@@ -141,12 +141,18 @@ export async function createUser(rc: RequestContext, actor: Actor, input: UserCr
         ctime: now,
         mtime: now,
       }),
-      auditByActor(rc, actor, "user.create", { type: "user", id }, {
-        login: input.user_login,
-        is_admin: input.is_admin ?? false,
-        is_robot: input.is_robot ?? false,
-        enabled: input.enabled,
-      }),
+      auditByActor(
+        rc,
+        actor,
+        "user.create",
+        { type: "user", id },
+        {
+          login: input.user_login,
+          is_admin: input.is_admin ?? false,
+          is_robot: input.is_robot ?? false,
+          enabled: input.enabled,
+        },
+      ),
     ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("CONFLICT", ru.users.loginTaken(input.user_login));
@@ -222,7 +228,8 @@ export async function patchUser(rc: RequestContext, actor: Actor, id: string, pa
   if (changed.length > 0) audits.push(auditByActor(rc, actor, "user.update", { type: "user", id }, { fields: changed }).getSQL());
   if (user.enabled && !after.enabled) audits.push(auditByActor(rc, actor, "user.disable", { type: "user", id }).getSQL());
   if (!user.enabled && after.enabled) audits.push(auditByActor(rc, actor, "user.enable", { type: "user", id }).getSQL());
-  if (patch.user_passwd !== undefined) audits.push(auditByActor(rc, actor, "user.password_change", { type: "user", id }, { self }).getSQL());
+  if (patch.user_passwd !== undefined)
+    audits.push(auditByActor(rc, actor, "user.password_change", { type: "user", id }, { self }).getSQL());
 
   // Sessions: a disabled user or a new robot signs out everywhere; a new password keeps only the caller's session.
   const endAll = (user.enabled && !after.enabled) || (!user.isRobot && after.isRobot);

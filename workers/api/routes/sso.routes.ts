@@ -87,7 +87,10 @@ export const ssoRoutes = createRouter()
       description:
         "Checks `state` (once, same browser, 10 minutes), exchanges the code with the PKCE verifier, verifies the ID token against the provider's JWKS (iss, aud, exp, nonce), finds the user by the configured claim or creates one, and redirects to `/login?token=<one-time token>&to=<path>`; the page trades the token through `POST /api/auth/exchange-token`. A disabled user is refused. Failures: browsers go to `/login?sso_error=<reason>`, other callers get 400 (bad state, provider error, invalid ID token, missing claim), 403 (disabled or unknown user without provisioning), 404 (unknown provider) or 503.",
       request: { params: ProviderParamsSchema, query: CallbackQuerySchema },
-      responses: { ...redirectAnswer("To the login page with a one-time token, or with `sso_error`"), ...errorResponses(400, 403, 404, 503) },
+      responses: {
+        ...redirectAnswer("To the login page with a one-time token, or with `sso_error`"),
+        ...errorResponses(400, 403, 404, 503),
+      },
     }),
     async (c) => {
       const { provider } = c.req.valid("param");

@@ -105,7 +105,13 @@ const DeleteQuerySchema = z.object({
 
 const TokenCreateSchema = z
   .object({
-    name: z.string().trim().min(1).max(100).refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars).openapi({ example: "CI" }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
+      .openapi({ example: "CI" }),
     expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; absent: never expires" }),
     scope_groups: z.array(IdSchema).min(1).max(100).optional().openapi({ description: "confine the token to these groups" }),
   })

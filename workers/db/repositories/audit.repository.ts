@@ -16,8 +16,8 @@ function auditWhere(f: AuditFilter): SQL | undefined {
     family !== undefined
       ? and(gte(auditLog.action, family), lte(auditLog.action, `${family}\uffff`))
       : f.action !== undefined
-        ? eq(auditLog.action, f.action)
-        : undefined,
+      ? eq(auditLog.action, f.action)
+      : undefined,
     f.actorId !== undefined ? eq(auditLog.actorId, f.actorId) : undefined,
     f.from !== undefined ? gte(auditLog.ctime, f.from) : undefined,
     f.to !== undefined ? lte(auditLog.ctime, f.to) : undefined,

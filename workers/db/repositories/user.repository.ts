@@ -109,13 +109,7 @@ function userFilter(f: UserListFilter): SQL | undefined {
 
 /** One page of users by name (then id), with their acl_count. */
 export function listUsersPage(db: Database, f: UserListFilter & { skip: number; take: number }): Promise<UserViewRow[]> {
-  return db
-    .select(userView)
-    .from(users)
-    .where(userFilter(f))
-    .orderBy(foldedSql(users.name), users.id)
-    .limit(f.take)
-    .offset(f.skip);
+  return db.select(userView).from(users).where(userFilter(f)).orderBy(foldedSql(users.name), users.id).limit(f.take).offset(f.skip);
 }
 
 export async function countUsersMatching(db: Database, f: UserListFilter): Promise<number> {
@@ -134,7 +128,9 @@ export function otherActiveAdminExistsSql(id: string): SQL {
 /** Live groups (not in the trash, not the virtual root) among `ids`. */
 export function liveGroupIds(db: Database, ids: readonly string[]): Promise<{ id: string }[]> {
   return db.all<{ id: string }>(
-    sql`select id from groups where id in (select value from json_each(${JSON.stringify(ids)})) and deleted_at is null and id <> ${ROOT_GROUP_ID}`,
+    sql`select id from groups where id in (select value from json_each(${JSON.stringify(
+      ids,
+    )})) and deleted_at is null and id <> ${ROOT_GROUP_ID}`,
   );
 }
 
@@ -178,7 +174,9 @@ export async function ownerTables(db: Database): Promise<string[]> {
 export async function ownedCounts(db: Database, tables: readonly string[], userId: string): Promise<Record<string, number>> {
   if (tables.length === 0) return {};
   const d1 = db.$client as D1Database;
-  const results = await d1.batch<{ n: number }>(tables.map((t) => d1.prepare(`select count(*) as n from "${t}" where owner_id = ?`).bind(userId)));
+  const results = await d1.batch<{ n: number }>(
+    tables.map((t) => d1.prepare(`select count(*) as n from "${t}" where owner_id = ?`).bind(userId)),
+  );
   return Object.fromEntries(tables.map((t, i) => [t, Number(results[i].results[0]?.n ?? 0)]));
 }
 
@@ -209,7 +207,9 @@ export interface PickerRow {
  * enabled users first, then live groups; `groupOwner` (not null) limits groups to those of one owner.
  */
 export function searchUsersAndGroups(db: Database, q: string, opts: { limit: number; groupOwner: string | null; withLogins: boolean }) {
-  const userMatch = opts.withLogins ? sql`(${containsFolded(users.name, q)} or ${containsFolded(users.login, q)})` : containsFolded(users.name, q);
+  const userMatch = opts.withLogins
+    ? sql`(${containsFolded(users.name, q)} or ${containsFolded(users.login, q)})`
+    : containsFolded(users.name, q);
   return db.all<PickerRow>(sql`
     select * from (select ${users.id} as id, 'user' as type, ${users.name} as name, ${opts.withLogins ? users.login : sql`null`} as login,
       ${users.isRobot} as is_robot from ${users} where ${users.enabled} = 1 and ${userMatch}
