@@ -6,6 +6,7 @@ import { insertGroup, rows } from "./catalog-fixtures";
 import { call, createUser, expectError, signIn, signInAdmin } from "./factories";
 
 interface Token {
+  /** only in the answer that created it */
   token_id: string;
   name: string;
   prefix: string;
@@ -16,6 +17,9 @@ interface Token {
   status: string;
   token?: string;
 }
+
+/** A token as the create call answers it. */
+type NewToken = Token & { token: string };
 
 async function ok<T>(res: Response): Promise<T> {
   const body = await res.json();
@@ -30,7 +34,7 @@ describe("robot API tokens", () => {
   it("are shown once, stored hashed, listed without secrets, and authenticate as the robot", async () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true, name: "Робот импорта" });
-    const created = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "CI" }));
+    const created = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "CI" }));
     expect(created.token).toMatch(/^mamr_[A-Za-z0-9_-]{43}$/);
     expect(created.token!.startsWith(created.prefix)).toBe(true);
     expect(created).toMatchObject({ name: "CI", status: "active", scope_groups: null, expires_at: null });
@@ -62,7 +66,7 @@ describe("robot API tokens", () => {
   it("stop working at once when revoked (401 with its own message), and revoking twice changes nothing", async () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true });
-    const { token, token_id } = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Временный" }));
+    const { token, token_id } = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Временный" }));
     expect((await call("/api/auth/whoami", { bearer: token })).status).toBe(200);
     const revoked = await ok<Token>(await call(`/api/user/${robot.id}/tokens/${token_id}`, { method: "DELETE", bearer: admin.bearer }));
     expect(revoked.status).toBe("revoked");
@@ -79,7 +83,7 @@ describe("robot API tokens", () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true });
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
-    const { token, token_id } = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Короткий", expires_at: expiresAt }));
+    const { token, token_id } = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Короткий", expires_at: expiresAt }));
     expect((await call("/api/auth/whoami", { bearer: token })).status).toBe(200);
     await env.DB.prepare(`update robot_tokens set expires_at = ? where id = ?`)
       .bind(Date.now() - 1, token_id)
@@ -92,7 +96,7 @@ describe("robot API tokens", () => {
   it("refuse unknown, forged and malformed tokens, and tokens of a disabled robot (401)", async () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true });
-    const { token } = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Основной" }));
+    const { token } = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Основной" }));
     const forged = token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
     await expectError(await call("/api/auth/whoami", { bearer: forged }), 401);
     await expectError(await call("/api/auth/whoami", { bearer: `mamr_${"x".repeat(43)}` }), 401);
@@ -105,7 +109,7 @@ describe("robot API tokens", () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true });
     const group = await insertGroup({ ownerId: null });
-    const scoped = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Папка", scope_groups: [group, group] }));
+    const scoped = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Папка", scope_groups: [group, group] }));
     expect(scoped.scope_groups).toEqual([group]);
     const { authenticateRobotToken } = await import("../../workers/services/robot-token.service");
     const { testContext } = await import("./catalog-fixtures");
@@ -136,7 +140,7 @@ describe("robot API tokens", () => {
   it("are managed by administrators only (403), including by the robot itself, and nothing changes", async () => {
     const admin = await signInAdmin();
     const robot = await createUser({ isRobot: true });
-    const { token, token_id } = await ok<Token>(await createToken(robot.id, admin.bearer, { name: "Свой" }));
+    const { token, token_id } = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Свой" }));
     const user = await signIn();
     for (const bearer of [user.bearer, token]) {
       await expectError(await createToken(robot.id, bearer, { name: "ещё" }), 403);

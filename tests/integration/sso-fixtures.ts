@@ -166,8 +166,11 @@ export async function ssoCall(path: string, o: SsoCallOptions): Promise<Response
   }
   const ctx = createExecutionContext();
   const res = await app.fetch(
-    new Request(`${ORIGIN}${path}`, { method: o.method ?? "GET", headers, body, redirect: "manual" }),
-    { ...env, SSO_PROVIDERS: o.ssoProviders },
+    new Request(`${ORIGIN}${path}`, { method: o.method ?? "GET", headers, body, redirect: "manual" }) as Request<
+      unknown,
+      IncomingRequestCfProperties
+    >,
+    { ...env, SSO_PROVIDERS: o.ssoProviders } as unknown as Env,
     ctx,
   );
   await waitOnExecutionContext(ctx);
