@@ -1,16 +1,23 @@
+import { newId } from "../lib/ids";
+import { createRequestContext } from "../services/context";
+import { retryDelaySeconds } from "../services/task-backoff";
+import { failDeadLetter } from "../services/task-runner";
 import { TaskMessageSchema } from "./messages";
 import { runOperation } from "./operations";
 
-/** Delay before the n-th retry: 10 s, 20 s, 40 s … capped at 10 minutes. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(10 * 2 ** Math.max(0, attempts - 1), 600);
-}
+export { retryDelaySeconds };
+
+/** The dead-letter queue of TASKS (wrangler.toml): messages that failed every retry end up there. */
+export const DEAD_LETTER_QUEUE = "edge-mam-tasks-dlq";
 
 /**
  * The TASKS queue consumer: each message is parsed, run, and acknowledged; failures retry with backoff and end in
  * the dead-letter queue after `max_retries`. A malformed message is acknowledged and logged, never retried.
+ * Task wake-ups handle their own failures at the task level (retry with backoff, then error); what reaches the
+ * message level is the infrastructure failing (D1, the Durable Object), retried here like any other message.
  */
 export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
   for (const message of batch.messages) {
     const parsed = TaskMessageSchema.safeParse(message.body);
     if (!parsed.success) {
@@ -26,6 +33,36 @@ export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): P
       console.warn(
         JSON.stringify({ level: "warn", queue: batch.queue, op: parsed.data.op, attempts: message.attempts, error: String(error) }),
       );
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    }
+  }
+}
+
+/**
+ * Messages that failed every retry: a task wake-up ends its task as error (with a log line), so no task waits
+ * forever for a message that will not come; anything else is logged as an error for the operator.
+ */
+async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const rc = createRequestContext(env, () => {}, `dlq-${newId()}`);
+  for (const message of batch.messages) {
+    const parsed = TaskMessageSchema.safeParse(message.body);
+    try {
+      if (parsed.success && parsed.data.op === "task-wakeup") {
+        console.warn(JSON.stringify({ level: "warn", queue: batch.queue, summary: await failDeadLetter(rc, parsed.data.taskId) }));
+      } else {
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            queue: batch.queue,
+            id: message.id,
+            message: "message given up after every retry",
+            body: message.body,
+          }),
+        );
+      }
+      message.ack();
+    } catch (error) {
+      console.warn(JSON.stringify({ level: "warn", queue: batch.queue, id: message.id, error: String(error) }));
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
   }

@@ -55,7 +55,10 @@ export const AbortUploadMessageSchema = z.object({
  */
 export const HashVariantMessageSchema = z.object({ op: z.literal("hash-variant"), variantId: Id });
 
-/** A committed variant to process (previews, technical metadata: the background-work capability); logged for now. */
+/**
+ * A committed variant to process: queued after every upload commit; it creates the `preview` and `tech-fields` tasks
+ * of the asset (see workers/services/task-runner.ts).
+ */
 export const ProcessVariantMessageSchema = z.object({
   op: z.literal("process-variant"),
   variantId: Id,
@@ -78,6 +81,13 @@ export const AbortStaleMultipartMessageSchema = z.object({
   limit: z.number().int().min(1).max(500).default(100),
 });
 
+/**
+ * A wake-up for the task runner: D1 is the source of truth for what runs next, so the consumer claims the highest
+ * priority runnable task, not necessarily `taskId` (the task whose change sent the message; used for the log and
+ * for the dead-letter path).
+ */
+export const TaskWakeupMessageSchema = z.object({ op: z.literal("task-wakeup"), taskId: Id.optional() });
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
@@ -87,6 +97,7 @@ export const TaskMessageSchema = z.discriminatedUnion("op", [
   HashVariantMessageSchema,
   ProcessVariantMessageSchema,
   AbortStaleMultipartMessageSchema,
+  TaskWakeupMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */
@@ -99,3 +110,4 @@ export type AbortUploadMessage = z.infer<typeof AbortUploadMessageSchema>;
 export type HashVariantMessage = z.infer<typeof HashVariantMessageSchema>;
 export type ProcessVariantMessage = z.infer<typeof ProcessVariantMessageSchema>;
 export type AbortStaleMultipartMessage = z.infer<typeof AbortStaleMultipartMessageSchema>;
+export type TaskWakeupMessage = z.infer<typeof TaskWakeupMessageSchema>;

@@ -9,7 +9,8 @@ import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
-import { runAbortStaleMultipart, runHashVariant, runProcessVariant } from "../services/multipart.service";
+import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
+import { runProcessVariant, runTaskWakeup } from "../services/task-runner";
 import { runPurgeGroup } from "../services/group.service";
 import type { AbortUploadMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
@@ -39,7 +40,9 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
     case "hash-variant":
       return withTaskContext(env, message.op, (rc) => runHashVariant(rc, message));
     case "process-variant":
-      return runProcessVariant(message);
+      return withTaskContext(env, message.op, (rc) => runProcessVariant(rc, message));
+    case "task-wakeup":
+      return withTaskContext(env, message.op, (rc) => runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
   }

@@ -21,3 +21,5 @@ export * from "./lists";
 export * from "./robot-tokens";
 export * from "./user-settings";
 export * from "./sso-states";
+export * from "./tasks";
+export * from "./global-events";

@@ -1,0 +1,244 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../client";
+import { taskTemplates, tasks, type TaskEntityRef, type TaskRow, type TaskStatus, type TaskTemplateRow } from "../schema";
+import { runStatement } from "./group.repository";
+import { inIds } from "./tag.repository";
+
+/**
+ * Queries of the task capability. D1 is the source of truth for what runs next: the consumer claims the highest
+ * priority runnable row with one conditional UPDATE, so two consumers never take the same task.
+ */
+
+/** A row as raw SQL returns it (JSON columns as text). */
+interface RawTask {
+  id: string;
+  job_num: number;
+  template_id: string | null;
+  template: string | null;
+  operation_class: string;
+  name: string;
+  owner_id: string | null;
+  affected: string;
+  src_entity: string | null;
+  dst_entity: string | null;
+  options: string;
+  worker_info: string | null;
+  schedule_time: number;
+  start_time: number | null;
+  stop_time: number | null;
+  progress: number;
+  progress_info: string | null;
+  status: TaskStatus;
+  priority: number;
+  attempts: number;
+  cursor: string | null;
+  result: string | null;
+  error: string | null;
+  heartbeat: number | null;
+  ctime: number;
+  mtime: number;
+}
+
+const json = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
+
+function fromRaw(r: RawTask): TaskRow {
+  return {
+    id: r.id,
+    jobNum: r.job_num,
+    templateId: r.template_id,
+    template: r.template,
+    operationClass: r.operation_class,
+    name: r.name,
+    ownerId: r.owner_id,
+    affected: json<TaskEntityRef[]>(r.affected) ?? [],
+    srcEntity: r.src_entity,
+    dstEntity: r.dst_entity,
+    options: json<Record<string, unknown>>(r.options) ?? {},
+    workerInfo: r.worker_info,
+    scheduleTime: r.schedule_time,
+    startTime: r.start_time,
+    stopTime: r.stop_time,
+    progress: r.progress,
+    progressInfo: r.progress_info,
+    status: r.status,
+    priority: r.priority,
+    attempts: r.attempts,
+    cursor: json<Record<string, unknown>>(r.cursor),
+    result: json<Record<string, unknown>>(r.result),
+    error: r.error,
+    heartbeat: r.heartbeat,
+    ctime: r.ctime,
+    mtime: r.mtime,
+  };
+}
+
+export interface NewTask {
+  id: string;
+  templateId: string | null;
+  template: string | null;
+  operationClass: string;
+  name: string;
+  ownerId: string | null;
+  affected: TaskEntityRef[];
+  srcEntity: string | null;
+  dstEntity: string | null;
+  options: Record<string, unknown>;
+  status: TaskStatus;
+  priority: number;
+  scheduleTime: number;
+  now: number;
+}
+
+/** Inserts a task; its job number is the next one, taken inside the same statement (atomic in D1). */
+export function insertTaskStatement(t: NewTask): SQL {
+  return sql`insert into tasks (id, job_num, template_id, template, operation_class, name, owner_id, affected, src_entity, dst_entity,
+      options, schedule_time, status, priority, start_time, ctime, mtime)
+    values (${t.id}, (select coalesce(max(job_num), 0) + 1 from tasks), ${t.templateId}, ${t.template}, ${t.operationClass}, ${t.name},
+      ${t.ownerId}, ${JSON.stringify(t.affected)}, ${t.srcEntity}, ${t.dstEntity}, ${JSON.stringify(t.options)}, ${t.scheduleTime},
+      ${t.status}, ${t.priority}, ${t.status === "running" ? t.now : null}, ${t.now}, ${t.now})`;
+}
+
+export async function findTask(db: Database, id: string): Promise<TaskRow | null> {
+  const row = await db.get<RawTask | undefined>(sql`select * from tasks where id = ${id}`);
+  return row ? fromRaw(row) : null;
+}
+
+export async function findTasks(db: Database, ids: readonly string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  return (await db.all<RawTask>(sql`select * from tasks where ${inIds(sql`id`, ids)}`)).map(fromRaw);
+}
+
+export interface TaskFilter {
+  /** null: every task (administrators); otherwise only tasks owned by this user */
+  ownerId: string | null;
+  name?: string;
+  status?: TaskStatus[];
+  op?: string[];
+  asset?: string;
+}
+
+function filterSql(f: TaskFilter): SQL {
+  const parts: SQL[] = [sql`1 = 1`];
+  if (f.ownerId !== null) parts.push(sql`owner_id = ${f.ownerId}`);
+  if (f.name) parts.push(sql`instr(lower(name), ${f.name.toLowerCase()}) > 0`);
+  if (f.status?.length) parts.push(inIds(sql`status`, f.status));
+  if (f.op?.length) parts.push(inIds(sql`operation_class`, f.op));
+  if (f.asset) {
+    parts.push(
+      sql`(src_entity = ${f.asset} or dst_entity = ${f.asset} or exists (select 1 from json_each(tasks.affected) e where json_extract(e.value, '$.id') = ${f.asset}))`,
+    );
+  }
+  return sql.join(parts, sql` and `);
+}
+
+/** One page of tasks, newest first. */
+export async function listTasks(db: Database, f: TaskFilter, page: { skip: number; take: number }): Promise<TaskRow[]> {
+  const rows = await db.all<RawTask>(
+    sql`select * from tasks where ${filterSql(f)} order by job_num desc limit ${page.take} offset ${page.skip}`,
+  );
+  return rows.map(fromRaw);
+}
+
+export async function countTasks(db: Database, f: TaskFilter): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`select count(*) as n from tasks where ${filterSql(f)}`);
+  return row?.n ?? 0;
+}
+
+/** Distinct task names (for the name filter), most recent first. */
+export async function taskNames(db: Database, ownerId: string | null, limit: number): Promise<string[]> {
+  const rows = await db.all<{ name: string }>(
+    sql`select name from tasks where ${ownerId === null ? sql`1 = 1` : sql`owner_id = ${ownerId}`}
+        group by name order by max(job_num) desc limit ${limit}`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Takes the runnable task with the highest priority (then the oldest) and marks it running, in one statement. A
+ * running task whose run stopped answering (heartbeat older than `staleBefore`) is taken over too.
+ */
+export async function claimNextTask(db: Database, c: { now: number; staleBefore: number; worker: string; runnable: readonly string[] }) {
+  const row = await db.get<RawTask | undefined>(sql`
+    update tasks set status = 'running', worker_info = ${c.worker}, heartbeat = ${c.now}, mtime = ${c.now},
+      start_time = coalesce(start_time, ${c.now})
+    where id = (
+      select id from tasks
+      where ((status = 'inqueue' and schedule_time <= ${c.now}) or (status = 'running' and heartbeat < ${c.staleBefore}))
+        and ${inIds(sql`operation_class`, c.runnable)}
+      order by priority desc, job_num asc limit 1)
+    returning *`);
+  return row ? fromRaw(row) : null;
+}
+
+/** When the next queued task becomes runnable (its backoff or schedule ends), or null when none waits. */
+export async function nextScheduledTime(db: Database, runnable: readonly string[]): Promise<number | null> {
+  const row = await db.get<{ t: number | null }>(
+    sql`select min(schedule_time) as t from tasks where status = 'inqueue' and ${inIds(sql`operation_class`, runnable)}`,
+  );
+  return row?.t ?? null;
+}
+
+/**
+ * Moves a task from `from` to `to` with extra column changes, only if it is still in `from` (compare-and-set);
+ * answers whether it changed.
+ */
+export async function transitionTask(
+  db: Database,
+  id: string,
+  from: TaskStatus,
+  to: TaskStatus,
+  set: SQL[] = [],
+  now = Date.now(),
+): Promise<boolean> {
+  const extra = set.length > 0 ? sql`, ${sql.join(set, sql`, `)}` : sql``;
+  const result = await runStatement(db, sql`update tasks set status = ${to}, mtime = ${now}${extra} where id = ${id} and status = ${from}`);
+  return (result.meta.changes ?? 0) > 0;
+}
+
+/** Saves a running task's progress and resume point; false when it is no longer running (a command changed it). */
+export async function saveRunningProgress(
+  db: Database,
+  id: string,
+  p: { progress: number; info: string | null; cursor: unknown; now: number },
+): Promise<boolean> {
+  const result = await runStatement(
+    db,
+    sql`update tasks set progress = ${p.progress}, progress_info = ${p.info}, cursor = ${JSON.stringify(p.cursor ?? null)},
+        heartbeat = ${p.now}, mtime = ${p.now} where id = ${id} and status = 'running'`,
+  );
+  return (result.meta.changes ?? 0) > 0;
+}
+
+export async function setPriority(db: Database, id: string, priority: number, now = Date.now()): Promise<boolean> {
+  const result = await runStatement(
+    db,
+    sql`update tasks set priority = ${priority}, mtime = ${now} where id = ${id} and status not in ('done', 'error', 'canceled')`,
+  );
+  return (result.meta.changes ?? 0) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Templates
+
+export function findTemplate(db: Database, id: string): Promise<TaskTemplateRow | undefined> {
+  return db
+    .select()
+    .from(taskTemplates)
+    .where(sql`id = ${id}`)
+    .get();
+}
+
+export function listTemplates(db: Database, opts: { operationClass?: string; ownerId: string | null; includeDisabled: boolean }) {
+  const parts: SQL[] = [sql`1 = 1`];
+  if (opts.operationClass) parts.push(sql`operation_class = ${opts.operationClass}`);
+  if (!opts.includeDisabled) parts.push(sql`disabled = 0`);
+  if (opts.ownerId !== null) parts.push(sql`(owner_id is null or owner_id = ${opts.ownerId})`);
+  return db
+    .select()
+    .from(taskTemplates)
+    .where(sql.join(parts, sql` and `))
+    .orderBy(sql`operation_class`, sql`id`)
+    .all();
+}
+
+export { tasks, taskTemplates };

@@ -1,0 +1,25 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Every change to assets, groups, tags and fields, appended in the same batch as the change (GET
+ * /api/global-events/list; automations trigger on them). `seq` orders events and is the paging cursor.
+ */
+export const globalEvents = sqliteTable(
+  "global_events",
+  {
+    seq: integer("seq", { mode: "number" }).primaryKey({ autoIncrement: true }),
+    ctime: integer("ctime", { mode: "number" }).notNull(),
+    /** dotted name, e.g. `asset.created`, `group.moved`, `tag.attached`, `field.changed` */
+    type: text("type").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id").notNull(),
+    /** owner of the entity when the event happened: who (besides administrators) may read the event */
+    ownerId: text("owner_id"),
+    actorId: text("actor_id"),
+    /** JSON details of the change (names, group ids, tag ids …) */
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("global_events_owner_idx").on(t.ownerId, t.seq), index("global_events_entity_idx").on(t.entityId, t.seq)],
+);
+
+export type GlobalEventRow = typeof globalEvents.$inferSelect;

@@ -1,0 +1,98 @@
+import decodeJpegWasm, { init as initJpegDecode } from "@jsquash/jpeg/decode";
+import encodeJpegWasm, { init as initJpegEncode } from "@jsquash/jpeg/encode";
+import jpegDecModule from "@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
+import jpegEncModule from "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
+import { decode as decodePngWasm, init as initPngDecode } from "@jsquash/png/decode";
+// @ts-expect-error the package types this file as the wasm instance's exports; the bundler imports it as a WebAssembly.Module
+import pngModule from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm";
+import resizeImage, { initResize } from "@jsquash/resize";
+// @ts-expect-error as above: a WebAssembly.Module at runtime
+import resizeModule from "@jsquash/resize/lib/resize/pkg/squoosh_resize_bg.wasm";
+import decodeWebpWasm, { init as initWebpDecode } from "@jsquash/webp/decode";
+import webpDecModule from "@jsquash/webp/codec/dec/webp_dec.wasm";
+
+/**
+ * workerd has no ImageData; the codecs only need its shape (data, width, height). Installed before any codec runs,
+ * since the wasm-bindgen and Emscripten glue constructs it by its global name.
+ */
+class PixelData {
+  constructor(public data: Uint8ClampedArray, public width: number, public height: number) {}
+}
+if (!(globalThis as { ImageData?: unknown }).ImageData) (globalThis as { ImageData?: unknown }).ImageData = PixelData;
+
+/** RGBA pixels of a decoded image. */
+export interface Pixels {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+export type DecodableType = "image/jpeg" | "image/png" | "image/webp";
+export const DECODABLE_TYPES: readonly DecodableType[] = ["image/jpeg", "image/png", "image/webp"];
+
+/**
+ * The largest image decoded: its RGBA pixels are held twice during a decode (inside the codec's memory and the copy
+ * handed out), 8 bytes a pixel, so 12 MP stays near 100 MB: under a Worker's 128 MB.
+ */
+export const MAX_DECODE_PIXELS = 12_000_000;
+
+// The codecs' wasm is compiled by the bundler (module imports), never fetched: the glue would fetch it from a URL
+// next to the script, which does not exist in a Worker. Each init runs once per isolate.
+let ready: Promise<unknown> | null = null;
+/** The last message the Emscripten codecs printed: libjpeg explains a fatal error there, then the call throws. */
+let codecMessage = "";
+const quiet = { print: () => {}, printErr: (text: string) => void (codecMessage = String(text).slice(0, 300)) };
+/** The Emscripten inits take module options as a second argument (their typings leave it out). */
+const withOptions = (init: unknown) => init as (module: WebAssembly.Module, options: typeof quiet) => Promise<unknown>;
+function initCodecs(): Promise<unknown> {
+  ready ??= Promise.all([
+    withOptions(initJpegDecode)(jpegDecModule, quiet),
+    withOptions(initJpegEncode)(jpegEncModule, quiet),
+    initPngDecode(pngModule),
+    initResize(resizeModule),
+    initWebpDecode(webpDecModule),
+  ]).catch((error) => {
+    ready = null;
+    throw error;
+  });
+  return ready;
+}
+
+/** Decodes a JPEG, PNG or WebP into RGBA pixels; throws on bytes the codec cannot read. */
+export async function decodeImage(type: DecodableType, bytes: Uint8Array): Promise<Pixels> {
+  await initCodecs();
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  codecMessage = "";
+  let image: Pixels | null;
+  try {
+    image =
+      type === "image/jpeg"
+        ? await decodeJpegWasm(buffer)
+        : type === "image/png"
+        ? await decodePngWasm(buffer)
+        : await decodeWebpWasm(buffer);
+  } catch (error) {
+    throw new Error(`cannot decode ${type}: ${codecMessage || (error instanceof Error ? error.message : "codec error")}`);
+  }
+  if (!image || !image.width || !image.height) throw new Error(`cannot decode ${type}: no image`);
+  return image;
+}
+
+/** Size that fits `width` × `height` inside the box, keeping proportions and never enlarging. */
+export function fitInside(width: number, height: number, box: { width: number; height: number }): { width: number; height: number } {
+  const scale = Math.min(1, box.width / width, box.height / height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Resizes pixels to exactly `width` × `height` (Lanczos3); answers the input when it already has that size. */
+export async function resizePixels(image: Pixels, width: number, height: number): Promise<Pixels> {
+  if (image.width === width && image.height === height) return image;
+  await initCodecs();
+  return (await resizeImage(image as ImageData, { width, height, method: "lanczos3", fitMethod: "stretch" })) as Pixels;
+}
+
+/** Encodes pixels as a JPEG (transparent areas come out as the colour the pixels carry, usually black). */
+export async function encodeJpeg(image: Pixels, quality: number): Promise<Uint8Array> {
+  await initCodecs();
+  return new Uint8Array(await encodeJpegWasm(image as ImageData, { quality }));
+}

@@ -1,0 +1,26 @@
+import { copyOperation } from "./copy.operation";
+import { exportOperation } from "./export.operation";
+import { OPERATION_CLASSES, type OperationClass, type TaskOperation } from "./operation";
+import { previewOperation } from "./preview.operation";
+import { purgeOperation } from "./purge.operation";
+import { reindexOperation } from "./reindex.operation";
+import { techFieldsOperation } from "./tech-fields.operation";
+
+/** Every operation class the queue consumer runs, by name. */
+export const OPERATIONS: Record<OperationClass, TaskOperation<never, never>> = {
+  preview: previewOperation as unknown as TaskOperation<never, never>,
+  "tech-fields": techFieldsOperation as unknown as TaskOperation<never, never>,
+  copy: copyOperation as unknown as TaskOperation<never, never>,
+  purge: purgeOperation as unknown as TaskOperation<never, never>,
+  export: exportOperation as unknown as TaskOperation<never, never>,
+  reindex: reindexOperation as unknown as TaskOperation<never, never>,
+};
+
+export function isOperationClass(value: string): value is OperationClass {
+  return (OPERATION_CLASSES as readonly string[]).includes(value);
+}
+
+/** The operation of a class, typed loosely for the runner (options and state are JSON it passes through). */
+export function operationOf(name: string): TaskOperation<Record<string, unknown>, Record<string, unknown>> | null {
+  return isOperationClass(name) ? (OPERATIONS[name] as unknown as TaskOperation<Record<string, unknown>, Record<string, unknown>>) : null;
+}
