@@ -5,6 +5,7 @@ import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
 import type { TaskMessageInput } from "./queue/messages";
+import { runDueSchedules } from "./services/automation.service";
 import { ensureAdministrator } from "./services/bootstrap.service";
 import { createRequestContext } from "./services/context";
 
@@ -14,6 +15,8 @@ export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();
+/** The wrangler.toml cron that queues housekeeping; the other one (every minute) only checks automation schedules. */
+const HOUSEKEEPING_CRON = "17 * * * *";
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 
 /** Paths the API owns; every other path is a page rendered by Remix (static files never reach the Worker). */
@@ -41,12 +44,21 @@ export default {
     return handleTaskBatch(batch, env);
   },
 
-  /** The cron trigger queues the periodic housekeeping: dead sessions, and the trash past its retention period. */
-  async scheduled(_controller, env) {
-    await env.TASKS.sendBatch([
-      { body: { op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessageInput },
-      { body: { op: "purge-trash" } satisfies TaskMessageInput },
-      { body: { op: "abort-stale-multipart" } satisfies TaskMessageInput },
-    ]);
+  /**
+   * Cron triggers: every minute, the automations whose schedule is due start; hourly (HOUSEKEEPING_CRON), the
+   * periodic housekeeping is queued: dead sessions, and the trash past its retention period.
+   */
+  async scheduled(controller, env, ctx) {
+    if (controller.cron === HOUSEKEEPING_CRON) {
+      await env.TASKS.sendBatch([
+        { body: { op: "cleanup-sessions", olderThanDays: 7 } satisfies TaskMessageInput },
+        { body: { op: "purge-trash" } satisfies TaskMessageInput },
+        { body: { op: "abort-stale-multipart" } satisfies TaskMessageInput },
+      ]);
+    }
+    await runDueSchedules(
+      createRequestContext(env, (p) => ctx.waitUntil(p), newId()),
+      controller.scheduledTime,
+    );
   },
 } satisfies ExportedHandler<Env>;

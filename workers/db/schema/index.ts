@@ -23,3 +23,4 @@ export * from "./user-settings";
 export * from "./sso-states";
 export * from "./tasks";
 export * from "./global-events";
+export * from "./automations";

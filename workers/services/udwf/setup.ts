@@ -79,7 +79,7 @@ export const ActionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("set-field"), field_def_id: Id, value: z.union([z.string().max(10_000), z.number(), z.boolean()]) }),
   z.object({ type: z.literal("move-to-group"), group_id: Id }),
   z.object({ type: z.literal("copy-to-group"), group_id: Id }),
-  z.object({ type: z.literal("run-task"), operation: z.enum(RUNNABLE_OPERATIONS), template_id: Id.optional() }),
+  z.object({ type: z.literal("run-task"), operation: z.enum(RUNNABLE_OPERATIONS), template_id: Id.optional(), group_id: Id.optional() }),
   z.object({ type: z.literal("webhook"), url: WebhookUrlSchema }),
   z.object({
     type: z.literal("wait"),
