@@ -6,6 +6,7 @@ import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
+import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { TagDialog } from "./tag-dialog";
@@ -28,6 +29,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   const [versions, setVersions] = useState<lib.VersionRow[]>([]);
   const [groups, setGroups] = useState<{ group_id: string; group_name: string }[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [media, setMedia] = useState<HTMLMediaElement | null>(null);
 
   const load = useCallback(() => {
     lib.getAsset(assetId).then(setAsset, () => undefined);
@@ -73,7 +75,8 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
       </div>
       <div className="viewer-grid">
         <div>
-          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} />
+          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+          <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <section className="panel viewer-section">
             <h2>{ru.library.versions}</h2>
             {byVersion.size === 0 && <p className="muted">{ru.library.noBytes}</p>}

@@ -18,6 +18,8 @@ interface Props {
   onBulkTags: () => void;
   onBulkDelete: () => void;
   onClearSelection: () => void;
+  /** more bulk actions (e.g. setting a metadata field), shown before 'delete' */
+  extraBulk?: React.ReactNode;
 }
 
 /** Title, actions, view and sort controls of a folder; turns into the bulk-action bar while items are selected. */
@@ -36,6 +38,7 @@ export function GroupToolbar(p: Props) {
             <Icon name="tag" size={16} />
             {ru.library.tags}
           </button>
+          {p.extraBulk}
           <button type="button" className="btn btn-danger-outline" onClick={p.onBulkDelete}>
             <Icon name="trash" size={16} />
             {ru.library.delete}

@@ -10,7 +10,18 @@ const TEXT_PREVIEW_BYTES = 512 * 1024;
  * Shows a variant the way its type wants: image, HTML5 video or audio (the signed link supports Range, so seeking
  * works), PDF in the browser's viewer, the start of a text file; anything else gets an icon.
  */
-export function MediaPlayer({ variantId, mime, name }: { variantId: string | null; mime: string; name: string }) {
+export function MediaPlayer({
+  variantId,
+  mime,
+  name,
+  onMedia,
+}: {
+  variantId: string | null;
+  mime: string;
+  name: string;
+  /** receives the video or audio element (the metadata timeline follows and seeks it) */
+  onMedia?: (element: HTMLMediaElement | null) => void;
+}) {
   const [link, setLink] = useState<string | null>(null);
   const [text, setText] = useState<string | null>(null);
   const kind = mediaKind(mime);
@@ -46,8 +57,8 @@ export function MediaPlayer({ variantId, mime, name }: { variantId: string | nul
   return (
     <div className={`player player-${kind}`}>
       {kind === "image" && <img src={link} alt={name} />}
-      {kind === "video" && <video src={link} controls preload="metadata" data-testid="video-player" />}
-      {kind === "audio" && <audio src={link} controls preload="metadata" />}
+      {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" />}
+      {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" />}
       {kind === "pdf" && <iframe src={link} title={name} />}
       {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
     </div>

@@ -6,6 +6,7 @@ import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
 import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
+import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
 import { MoveDialog } from "../components/move-dialog";
 import { TagDialog } from "../components/tag-dialog";
 import { ru } from "../i18n/ru";
@@ -34,7 +35,8 @@ type Dialog =
   | { kind: "rename"; member: lib.GroupMember }
   | { kind: "move"; ids: string[] }
   | { kind: "delete"; members: lib.GroupMember[] }
-  | { kind: "tags"; members: lib.GroupMember[] };
+  | { kind: "tags"; members: lib.GroupMember[] }
+  | { kind: "fields"; members: lib.GroupMember[] };
 
 /** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
 export default function MamGroupRoute() {
@@ -140,6 +142,9 @@ export default function MamGroupRoute() {
         onBulkTags={() => setDialog({ kind: "tags", members: byIds(selected) })}
         onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
         onClearSelection={() => setSelected(new Set())}
+        extraBulk={
+          byIds(selected).some((m) => m.el_type === "asset") && <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />
+        }
       />
       {members.items.length === 0 && members.complete ? (
         <section className="panel empty">
@@ -205,6 +210,13 @@ export default function MamGroupRoute() {
             members.remove(dialog.members.map((m) => m.el_id));
             setSelected(new Set());
           }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "fields" && (
+        <BulkFieldDialog
+          assetIds={dialog.members.filter((m) => m.el_type === "asset").map((m) => m.el_id)}
+          skippedGroups={dialog.members.some((m) => m.el_type === "group")}
           onClose={() => setDialog(null)}
         />
       )}
