@@ -1,9 +1,120 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import { Link, useSearchParams } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { Icon } from "../components/icons";
+import { EMPTY_FILTERS, JobFilters } from "../components/jobs/job-filters";
+import { fetchTasks, type TaskFilters, type TaskView } from "../components/jobs/jobs-api";
+import { TaskControls } from "../components/jobs/task-controls";
+import { TaskProgress } from "../components/jobs/task-progress";
+import { TaskStatusBadge } from "../components/jobs/task-status-badge";
+import { useLiveTasks } from "../components/jobs/use-live-tasks";
+import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
+import { formatDateTime } from "../lib/format";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.jobs} — ${ru.app.name}` }];
 
-export default function Screen() {
-  return <UpcomingSection title={ru.screens.jobs} icon="jobs" />;
+const PAGE = 25;
+
+function filtersOf(params: URLSearchParams): TaskFilters {
+  return {
+    name: params.get("name") ?? "",
+    status: params.get("status") ?? "",
+    op: params.get("op") ?? "",
+    asset: params.get("asset") ?? "",
+  };
+}
+
+/** /jobs: every task the caller sees, newest first, filtered and paged in the URL, unfinished ones live. */
+export default function JobsScreen() {
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const skip = Math.max(0, Number(params.get("skip")) || 0);
+  const [page, setPage] = useState<{ items: TaskView[]; total: number } | null>(null);
+  const key = `${params}`;
+
+  const load = useCallback(() => {
+    const current = filtersOf(new URLSearchParams(key));
+    const handle = setTimeout(() => void fetchTasks(current, skip, PAGE).then(setPage, () => undefined), 250);
+    return () => clearTimeout(handle);
+  }, [key, skip]);
+  useEffect(load, [load]);
+
+  const merge = useCallback((fresh: TaskView[]) => {
+    const byId = new Map(fresh.map((t) => [t.job_id, t]));
+    setPage((p) => (p ? { ...p, items: p.items.map((t) => byId.get(t.job_id) ?? t) } : p));
+  }, []);
+  useLiveTasks(page?.items ?? [], merge);
+
+  const setFilters = (f: TaskFilters) => {
+    const next = new URLSearchParams();
+    for (const [k, v] of Object.entries(f)) if (v) next.set(k, v);
+    setParams(next, { replace: true });
+  };
+  const go = (to: number) => {
+    const next = new URLSearchParams(params);
+    next.set("skip", String(to));
+    setParams(next);
+  };
+  const filtered = JSON.stringify(filters) !== JSON.stringify(EMPTY_FILTERS);
+
+  return (
+    <>
+      <PageHeader title={ru.screens.jobs} subtitle={ru.jobs.subtitle} />
+      <JobFilters value={filters} onChange={setFilters} />
+      {page && page.items.length === 0 ? (
+        <section className="panel empty">
+          <span className="empty-icon">
+            <Icon name="jobs" size={26} />
+          </span>
+          <div className="empty-title">{filtered ? ru.jobs.emptyFiltered : ru.jobs.empty}</div>
+        </section>
+      ) : (
+        <section className="panel">
+          <table className="table jobs-table">
+            <thead>
+              <tr>
+                {Object.entries(ru.jobs.columns).map(([k, v]) => (
+                  <th key={k}>{v}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {page?.items.map((t) => (
+                <tr key={t.job_id} data-task={t.job_id} data-status={t.status}>
+                  <td className="num">{t.job_num}</td>
+                  <td className="name-cell">
+                    <Link to={`/jobs/${t.job_id}`}>{t.name}</Link>
+                  </td>
+                  <td>{t.operation_name}</td>
+                  <td>
+                    <TaskStatusBadge status={t.status} />
+                  </td>
+                  <td className="job-progress-cell">
+                    <TaskProgress progress={t.progress} status={t.status} info={t.progress_info} />
+                  </td>
+                  <td className="num">{t.priority}</td>
+                  <td>{formatDateTime(t.ctime)}</td>
+                  <td>
+                    <TaskControls task={t} onChange={(fresh) => merge([fresh])} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {page && page.total > PAGE && (
+            <div className="job-pager">
+              <span className="muted">{ru.jobs.page(skip + 1, Math.min(skip + PAGE, page.total), page.total)}</span>
+              <button type="button" className="btn btn-ghost" disabled={skip === 0} onClick={() => go(Math.max(0, skip - PAGE))}>
+                {ru.jobs.prev}
+              </button>
+              <button type="button" className="btn btn-ghost" disabled={skip + PAGE >= page.total} onClick={() => go(skip + PAGE)}>
+                {ru.jobs.next}
+              </button>
+            </div>
+          )}
+        </section>
+      )}
+    </>
+  );
 }
