@@ -46,6 +46,7 @@ CREATE TABLE `task_templates` (
 CREATE INDEX `task_templates_class_idx` ON `task_templates` (`operation_class`);--> statement-breakpoint
 CREATE TABLE `global_events` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`event_id` text NOT NULL,
 	`ctime` integer NOT NULL,
 	`type` text NOT NULL,
 	`entity_type` text NOT NULL,
@@ -55,6 +56,7 @@ CREATE TABLE `global_events` (
 	`data` text NOT NULL
 );
 --> statement-breakpoint
+CREATE UNIQUE INDEX `global_events_event_id_unique` ON `global_events` (`event_id`);--> statement-breakpoint
 CREATE INDEX `global_events_owner_idx` ON `global_events` (`owner_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `global_events_entity_idx` ON `global_events` (`entity_id`,`seq`);--> statement-breakpoint
 -- Built-in templates: one or more profiles per operation class (ids 0…07xx are reserved for them).

@@ -38,6 +38,8 @@ import { requireAsset, requireReadyVariant, requireTargetGroup } from "./asset.s
 import type { Actor, RequestContext } from "./context";
 import { sortKeyOf } from "./group-tree";
 import type { StorageBackend } from "./storage-backend";
+import type { TaskMessageInput } from "../queue/messages";
+import { eventStatement } from "./events.service";
 import { getStorageBackend, resolveEntityStorage } from "./storage.service";
 
 /**
@@ -336,6 +338,13 @@ export async function storeSingleUpload(
   const sha256 = await hashing.sha256();
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  // Previews and technical fields (the multipart path queues the same after hashing).
+  await rc.env.TASKS.send({
+    op: "process-variant",
+    variantId: variant.id,
+    assetId: asset.id,
+    version: committed.version,
+  } satisfies TaskMessageInput);
   return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
 }
 
@@ -383,6 +392,14 @@ export async function commitUpload(
       from: c.from,
     }),
     ...(c.extra ?? []),
+    eventStatement(rc, {
+      type: "asset.uploaded",
+      entityType: "asset",
+      entityId: c.asset.id,
+      ownerId: c.asset.ownerId,
+      actorId: c.variant.userId,
+      data: { group_id: c.variant.toGroup, variant_id: c.variant.id, mime_type: c.variant.mimeType, size: c.size },
+    }),
     // The new version's number, read inside the same transaction (no extra round trip).
     sql`select version from asset_versions where id = ${versionId}`,
   ]);

@@ -37,6 +37,7 @@ import { TRASH_RETENTION_MS } from "../lib/trash";
 import { aclAssetRows } from "../db/repositories/access.repository";
 import { entityLevels, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
+import { eventStatement } from "./events.service";
 import { sortKeyOf } from "./group-tree";
 import { requireClassFieldsFilled } from "./field-value.service";
 
@@ -351,7 +352,15 @@ export async function createAssets(rc: RequestContext, actor: Actor, inputs: rea
       sort: sortKeyOf(input.asset_name),
     };
   });
-  await runBatch(rc.db, insertAssetsStatements(rc.db, rows, actor.id, now));
+  const created = rows.map((r) => ({
+    type: "asset.created",
+    entityType: "asset" as const,
+    entityId: r.id,
+    ownerId: actor.id,
+    actorId: actor.id,
+    data: { name: r.name, group_id: r.group },
+  }));
+  await runBatch(rc.db, [...insertAssetsStatements(rc.db, rows, actor.id, now), eventStatement(rc, created)]);
   return rows.map((r) => ({ asset_id: r.id }));
 }
 
@@ -446,7 +455,7 @@ export async function updateAsset(
   id: string,
   input: UpdateAssetInput,
 ): Promise<AssetInfo & AssetSections> {
-  await requireAsset(rc, actor, id, "update");
+  const before = await requireAsset(rc, actor, id, "update");
   if (input.asset_class) {
     const found = await existingClassIds(rc.db, [input.asset_class]);
     if (found.length === 0) throw new AppError("NOT_FOUND", ru.assets.classNotFound);
@@ -465,6 +474,14 @@ export async function updateAsset(
     syncMembershipsStatement(rc.db, id, {
       mtime: now,
       ...(input.asset_name !== undefined ? { sortName: sortKeyOf(input.asset_name) } : {}),
+    }),
+    eventStatement(rc, {
+      type: "asset.updated",
+      entityType: "asset",
+      entityId: id,
+      ownerId: before.ownerId,
+      actorId: actor.id,
+      data: { ...input },
     }),
   ]);
   return getAsset(rc, actor, id);
@@ -488,13 +505,27 @@ export async function trashAssets(rc: RequestContext, actor: Actor, ids: readonl
     if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
     await requireOnAsset(rc, actor, asset, "delete");
   }
-  await runBatch(rc.db, trashAssetsStatements(rc.db, wanted, Date.now()));
+  const trashed = wanted.map((id) => ({
+    type: "asset.trashed",
+    entityType: "asset" as const,
+    entityId: id,
+    ownerId: rows.get(id)!.ownerId,
+    actorId: actor.id,
+  }));
+  await runBatch(rc.db, [...trashAssetsStatements(rc.db, wanted, Date.now()), eventStatement(rc, trashed)]);
 }
 
 /** Moves one asset to the trash. */
 export async function trashAsset(rc: RequestContext, actor: Actor, id: string): Promise<void> {
-  await requireAsset(rc, actor, id, "delete");
-  await runBatch(rc.db, trashAssetsStatements(rc.db, [id], Date.now()));
+  const asset = await requireAsset(rc, actor, id, "delete");
+  const trashed = eventStatement(rc, {
+    type: "asset.trashed",
+    entityType: "asset",
+    entityId: id,
+    ownerId: asset.ownerId,
+    actorId: actor.id,
+  });
+  await runBatch(rc.db, [...trashAssetsStatements(rc.db, [id], Date.now()), trashed]);
 }
 
 /** Takes an asset out of the trash within `TRASH_RETENTION_DAYS` (409 when it is not in the trash, 404 when expired). */
@@ -505,7 +536,14 @@ export async function restoreAsset(rc: RequestContext, actor: Actor, id: string)
   if (asset.deletedAt == null) throw new AppError("CONFLICT", ru.assets.notInTrash);
   const now = Date.now();
   if (now - asset.deletedAt > TRASH_RETENTION_MS) throw new AppError("NOT_FOUND", ru.assets.restoreExpired);
-  const [restored] = await runBatch(rc.db, restoreAssetStatements(rc.db, id, asset.deletedAt, now));
+  const event = eventStatement(rc, {
+    type: "asset.restored",
+    entityType: "asset",
+    entityId: id,
+    ownerId: asset.ownerId,
+    actorId: actor.id,
+  });
+  const [restored] = await runBatch(rc.db, [...restoreAssetStatements(rc.db, id, asset.deletedAt, now), event]);
   if (changesOf(restored) === 0) throw new AppError("CONFLICT", ru.assets.notInTrash);
   return getAsset(rc, actor, id);
 }
@@ -690,7 +728,16 @@ export async function copyAsset(rc: RequestContext, actor: Actor, assetId: strin
       versions: [...versionIds],
       variants: ready.map((r) => [r.variant.id, newId(now), versionIds.get(r.versionId) ?? r.versionId]),
       member: { groupId, sortName: sortKeyOf(source.name), size: main?.variant.contentSize ?? 0, now },
-    }),
+    }).concat(
+      eventStatement(rc, {
+        type: "asset.created",
+        entityType: "asset",
+        entityId: copyId,
+        ownerId: actor.id,
+        actorId: actor.id,
+        data: { name: source.name, group_id: groupId, copied_from: assetId },
+      }),
+    ),
   );
   return { asset_id: copyId };
 }

@@ -13,6 +13,7 @@ import { accessibleIds, requireEntityAccess, visibility, type AccessLevel } from
 import { purgeAssets } from "./asset-content.service";
 import { userMembersIn, userMembershipStatements } from "./user-groups.service";
 import type { Actor, RequestContext } from "./context";
+import { eventSql } from "./events.service";
 import {
   buildTree,
   decodeCursor,
@@ -284,6 +285,14 @@ export async function createGroup(rc: RequestContext, actor: Actor, input: Creat
       defaultClass: input.default_class ?? null,
       now,
     }),
+    eventSql(rc, {
+      type: "group.created",
+      entityType: "group",
+      entityId: id,
+      ownerId: actor.id,
+      actorId: actor.id,
+      data: { name: input.group_name, parent: parent.id },
+    }),
   ]);
   return { group_id: id };
 }
@@ -326,6 +335,9 @@ export async function updateGroup(rc: RequestContext, actor: Actor, id: string, 
     }),
   );
   if (tags) statements.push(...repo.replaceGroupTagsStatements(id, tags));
+  statements.push(
+    eventSql(rc, { type: "group.updated", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id, data: { ...input } }),
+  );
   await runGuarded(rc.db, statements);
   return getGroup(rc, actor, id);
 }
@@ -337,10 +349,15 @@ export async function updateGroup(rc: RequestContext, actor: Actor, id: string, 
 export async function trashGroups(rc: RequestContext, actor: Actor, ids: string[]): Promise<void> {
   const unique = await loadGroups(rc, actor, ids, "delete");
   const now = Date.now();
-  await repo.runBatch(
-    rc.db,
-    unique.flatMap((id) => repo.trashSubtreeStatements(id, now)),
-  );
+  const owners = new Map((await repo.findGroups(rc.db, unique)).map((g) => [g.id, g.owner_id]));
+  const events = unique.map((id) => ({
+    type: "group.trashed",
+    entityType: "group" as const,
+    entityId: id,
+    ownerId: owners.get(id) ?? null,
+    actorId: actor.id,
+  }));
+  await repo.runBatch(rc.db, [...unique.flatMap((id) => repo.trashSubtreeStatements(id, now)), eventSql(rc, events)]);
 }
 
 /**
@@ -362,6 +379,7 @@ export async function restoreGroup(rc: RequestContext, actor: Actor, id: string)
     repo.abortIf(repo.groupNotLiveSql(parentId)),
     repo.abortIf(repo.siblingNameTakenSql(parentId, sortName, [id])),
     ...repo.restoreSubtreeStatements(id, g.deletedAt),
+    eventSql(rc, { type: "group.restored", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
   ]);
   return getGroup(rc, actor, id);
 }
@@ -398,7 +416,11 @@ export async function purgeGroup(rc: RequestContext, actor: Actor, id: string): 
   rejectRoot(id);
   const g = await loadGroup(rc, actor, id, "delete", true);
   const now = Date.now();
-  await repo.runBatch(rc.db, [...repo.trashSubtreeStatements(id, now), repo.detachFromParentStatement(id, g.parentId ?? ROOT_GROUP_ID)]);
+  await repo.runBatch(rc.db, [
+    ...repo.trashSubtreeStatements(id, now),
+    repo.detachFromParentStatement(id, g.parentId ?? ROOT_GROUP_ID),
+    eventSql(rc, { type: "group.purged", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
+  ]);
   await rc.env.TASKS.send({ op: "purge-group", groupId: id, actorId: actor.id } satisfies TaskMessageInput);
   return { group_id: id, queued: true };
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
   attachTagsStatement,
@@ -16,6 +17,7 @@ import {
 import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { requireEntityAccess, visibility } from "./access.service";
+import { eventStatement } from "./events.service";
 import type { Actor, RequestContext } from "./context";
 
 /** A tag (SPEC §3). */
@@ -43,7 +45,11 @@ function notFoundMessage(type: TaggableEntity["type"]): string {
  * Tags by name (optionally those whose name contains `q`, case-insensitively, Cyrillic included), one page, each
  * with the number of entities carrying it. Tag names are a shared vocabulary every signed-in user sees.
  */
-export async function listTags(rc: RequestContext, _actor: Actor, opts: { q?: string; skip: number; take: number }): Promise<TagWithCount[]> {
+export async function listTags(
+  rc: RequestContext,
+  _actor: Actor,
+  opts: { q?: string; skip: number; take: number },
+): Promise<TagWithCount[]> {
   return (await listTagsWithCounts(rc.db, opts)).map(toInfo);
 }
 
@@ -114,14 +120,56 @@ function uniqueEntities(entities: readonly TaggableEntity[]): TaggableEntity[] {
  * unknown tag (404), unknown entity (404) or entity without rights (403/404) refuses the whole request.
  */
 async function checkTagging(rc: RequestContext, actor: Actor, tagIds: string[], entities: TaggableEntity[]) {
-  const [tags, found] = await Promise.all([findTagsByIds(rc.db, tagIds), findTaggableEntities(rc.db, entities.map((e) => e.id))]);
+  const [tags, found] = await Promise.all([
+    findTagsByIds(rc.db, tagIds),
+    findTaggableEntities(
+      rc.db,
+      entities.map((e) => e.id),
+    ),
+  ]);
   if (tags.length !== tagIds.length) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
   const byId = new Map(found.map((row) => [row.id, row]));
   for (const entity of entities) {
     const row = byId.get(entity.id);
     if (!row || row.type !== entity.type || entity.id === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", notFoundMessage(entity.type));
-    await requireEntityAccess(rc, actor, { id: entity.id, type: entity.type, ownerId: row.owner_id }, "update", notFoundMessage(entity.type));
+    await requireEntityAccess(
+      rc,
+      actor,
+      { id: entity.id, type: entity.type, ownerId: row.owner_id },
+      "update",
+      notFoundMessage(entity.type),
+    );
   }
+  return byId;
+}
+
+/** The `tag.attached` / `tag.detached` events of the pairs that change (global events, in the same batch). */
+async function taggingEvents(
+  rc: RequestContext,
+  actor: Actor,
+  type: "tag.attached" | "tag.detached",
+  tagIds: string[],
+  entities: TaggableEntity[],
+  owners: Map<string, { owner_id: string | null }>,
+) {
+  const present = await rc.db.all<{ tag_id: string; entity_id: string }>(
+    sql`select tag_id, entity_id from entity_tags where tag_id in (select value from json_each(${JSON.stringify(
+      tagIds,
+    )})) and entity_id in (select value from json_each(${JSON.stringify(entities.map((e) => e.id))}))`,
+  );
+  const has = new Set(present.map((p) => `${p.tag_id}:${p.entity_id}`));
+  return tagIds.flatMap((tagId) =>
+    entities
+      .filter((e) => has.has(`${tagId}:${e.id}`) === (type === "tag.detached"))
+      .map((e) => ({
+        type,
+        entityType: e.type,
+        entityId: e.id,
+        ownerId: owners.get(e.id)?.owner_id ?? null,
+        actorId: actor.id,
+        data: { tag_id: tagId },
+      })),
+  );
 }
 
 /**
@@ -136,8 +184,12 @@ export async function attachTags(
   const tagIds = [...new Set(input.tag_ids)];
   const entities = uniqueEntities(input.entities);
   if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
-  await checkTagging(rc, actor, tagIds, entities);
-  const result = await attachTagsStatement(rc.db, tagIds, entities);
+  const owners = await checkTagging(rc, actor, tagIds, entities);
+  const events = await taggingEvents(rc, actor, "tag.attached", tagIds, entities, owners);
+  const [result] = await rc.db.batch([
+    attachTagsStatement(rc.db, tagIds, entities),
+    ...(events.length ? [eventStatement(rc, events)] : []),
+  ]);
   return { changed: result.meta.changes };
 }
 
@@ -150,12 +202,14 @@ export async function detachTags(
   const tagIds = [...new Set(input.tag_ids)];
   const entities = uniqueEntities(input.entities);
   if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
-  await checkTagging(rc, actor, tagIds, entities);
-  const result = await detachTagsStatement(
+  const owners = await checkTagging(rc, actor, tagIds, entities);
+  const events = await taggingEvents(rc, actor, "tag.detached", tagIds, entities, owners);
+  const detach = detachTagsStatement(
     rc.db,
     tagIds,
     entities.map((e) => e.id),
-  ).run();
+  );
+  const [result] = await rc.db.batch([detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
   return { changed: result.meta.changes };
 }
 

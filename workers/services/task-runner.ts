@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import { runStatement } from "../db/repositories/group.repository";
-import { claimNextTask, findTask, nextScheduledTime, saveRunningProgress, transitionTask } from "../db/repositories/task.repository";
+import {
+  claimNextTask,
+  claimTask,
+  findTask,
+  nextScheduledTime,
+  saveRunningProgress,
+  transitionTask,
+} from "../db/repositories/task.repository";
 import { findUserById } from "../db/repositories/user.repository";
 import type { TaskRow } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -54,6 +61,16 @@ export async function runTaskWakeup(rc: RequestContext, _message: TaskWakeupMess
     return "no runnable task";
   }
   return runClaimed(rc, task, worker, opts.budgetMs ?? RUN_BUDGET_MS);
+}
+
+/**
+ * Runs one queued task now, whatever its priority or schedule (the same run as a wake-up gives it); null when the
+ * task is not queued. For tools and tests that must run a particular task.
+ */
+export async function runTaskNow(rc: RequestContext, taskId: string, opts: RunOptions = {}): Promise<string | null> {
+  const worker = opts.worker ?? `direct ${newId().slice(-8)}`;
+  const task = await claimTask(rc.db, taskId, { now: Date.now(), worker });
+  return task ? runClaimed(rc, task, worker, opts.budgetMs ?? RUN_BUDGET_MS) : null;
 }
 
 async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, budgetMs: number): Promise<string> {

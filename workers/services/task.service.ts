@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
+import { findAsset, findReadyVariant } from "../db/repositories/asset.repository";
 import { runStatement } from "../db/repositories/group.repository";
 import { findUserById } from "../db/repositories/user.repository";
 import {
@@ -22,6 +23,8 @@ import { signLink, verifyLink } from "../lib/signed-url";
 import type { TaskMessageInput } from "../queue/messages";
 import { requireEntityAccess } from "./access.service";
 import type { Actor, RequestContext } from "./context";
+import { uploadCompleteOf, type UploadComplete } from "./asset-content.service";
+import { loadAssetSource } from "./processing/asset-source";
 import { exportKey } from "./processing/export.operation";
 import { OPERATION_CLASSES, type OperationClass } from "./processing/operation";
 import { isOperationClass, operationOf } from "./processing/registry";
@@ -536,3 +539,25 @@ export async function reportExternalTask(
 }
 
 export { OPERATION_CLASSES };
+
+/**
+ * GET /api/worker-task/upload-decode/{task}: what a worker processing task `task` needs to fetch its bytes: the
+ * task's source (the variant it was made for, else the main variant of its first asset's latest version) as a
+ * SPEC §3 Worker upload-complete. Needs read on the task; 404 when the task has no committed source.
+ */
+export async function uploadDecode(rc: RequestContext, actor: Actor, id: string): Promise<UploadComplete & { job_id: string }> {
+  const task = await requireTask(rc, actor, id, "read");
+  let found = task.srcEntity ? await findReadyVariant(rc.db, task.srcEntity) : undefined;
+  let asset = found ? await findAsset(rc.db, found.variant.assetId) : undefined;
+  if (!found) {
+    const assetId = task.affected.find((e) => e.type === "asset")?.id;
+    const { source } = assetId ? await loadAssetSource(rc, assetId) : { source: null };
+    if (source) {
+      found = source.main;
+      asset = source.asset;
+    }
+  }
+  if (!found || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.tasks.entityNotFound);
+  const v = found.variant;
+  return { job_id: task.id, ...uploadCompleteOf(asset, v, found.version, v.sha256 ?? "", v.contentSize) };
+}

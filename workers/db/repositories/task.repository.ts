@@ -170,6 +170,16 @@ export async function claimNextTask(db: Database, c: { now: number; staleBefore:
   return row ? fromRaw(row) : null;
 }
 
+/** Marks one queued task running (whatever its schedule): for running a given task now. Null when it is not queued. */
+export async function claimTask(db: Database, id: string, c: { now: number; worker: string }) {
+  const row = await db.get<RawTask | undefined>(sql`
+    update tasks set status = 'running', worker_info = ${c.worker}, heartbeat = ${c.now}, mtime = ${c.now},
+      start_time = coalesce(start_time, ${c.now})
+    where id = ${id} and status = 'inqueue'
+    returning *`);
+  return row ? fromRaw(row) : null;
+}
+
 /** When the next queued task becomes runnable (its backoff or schedule ends), or null when none waits. */
 export async function nextScheduledTime(db: Database, runnable: readonly string[]): Promise<number | null> {
   const row = await db.get<{ t: number | null }>(

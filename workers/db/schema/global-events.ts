@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Every change to assets, groups, tags and fields, appended in the same batch as the change (GET
@@ -8,6 +8,8 @@ export const globalEvents = sqliteTable(
   "global_events",
   {
     seq: integer("seq", { mode: "number" }).primaryKey({ autoIncrement: true }),
+    /** random id given when the event is built, so the dispatcher can tell whether its batch committed */
+    eventId: text("event_id").notNull(),
     ctime: integer("ctime", { mode: "number" }).notNull(),
     /** dotted name, e.g. `asset.created`, `group.moved`, `tag.attached`, `field.changed` */
     type: text("type").notNull(),
@@ -19,7 +21,11 @@ export const globalEvents = sqliteTable(
     /** JSON details of the change (names, group ids, tag ids …) */
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("global_events_owner_idx").on(t.ownerId, t.seq), index("global_events_entity_idx").on(t.entityId, t.seq)],
+  (t) => [
+    uniqueIndex("global_events_event_id_unique").on(t.eventId),
+    index("global_events_owner_idx").on(t.ownerId, t.seq),
+    index("global_events_entity_idx").on(t.entityId, t.seq),
+  ],
 );
 
 export type GlobalEventRow = typeof globalEvents.$inferSelect;

@@ -1,0 +1,208 @@
+import { sql, type SQL } from "drizzle-orm";
+import { globalEvents } from "../db/schema";
+import { newId } from "../lib/ids";
+import type { Actor, RequestContext } from "./context";
+
+/** Entity types events are about. */
+export type EventEntityType = "asset" | "group" | "tag" | "field" | "user";
+
+/**
+ * A change to record. Types are dotted names: asset.created, asset.uploaded (data.group_id: where it landed,
+ * variant_id, mime_type), asset.updated, asset.trashed, asset.restored, group.created, group.updated, group.moved,
+ * group.trashed, group.restored, tag.attached / tag.detached (about the asset or group; data.tag_id), tag.created,
+ * tag.renamed, tag.deleted, field.changed (data.def_id, value).
+ */
+export interface GlobalEventInput {
+  type: string;
+  entityType: EventEntityType;
+  entityId: string;
+  /** owner of the entity: who besides administrators may read the event */
+  ownerId: string | null;
+  /** who made the change; null for the system */
+  actorId?: string | null;
+  data?: Record<string, unknown>;
+}
+
+/** An event as automations and the list see it. */
+export interface GlobalEvent {
+  seq: number;
+  time: string;
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  owner: string | null;
+  actor: string | null;
+  data: Record<string, unknown>;
+}
+
+interface Pending {
+  ids: Set<string>;
+  events: Map<string, GlobalEventInput>;
+}
+
+/** Events built through a request context whose batch has not been seen committed yet. */
+const pending = new WeakMap<RequestContext, Pending>();
+
+/** Waits before looking for the events of a batch in D1: the batch is usually done by the first. */
+const DISPATCH_WAITS_MS = [20, 100, 400, 1500];
+
+function rowsOf(events: readonly GlobalEventInput[], now: number) {
+  return events.map((e) => ({
+    eventId: newId(now),
+    ctime: now,
+    type: e.type,
+    entityType: e.entityType,
+    entityId: e.entityId,
+    ownerId: e.ownerId,
+    actorId: e.actorId ?? null,
+    data: e.data ?? {},
+  }));
+}
+
+function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>, events: readonly GlobalEventInput[]): void {
+  let entry = pending.get(rc);
+  const first = !entry;
+  entry ??= { ids: new Set(), events: new Map() };
+  pending.set(rc, entry);
+  rows.forEach((row, i) => {
+    entry.ids.add(row.eventId);
+    entry.events.set(row.eventId, events[i]);
+  });
+  if (first) rc.waitUntil(dispatchPending(rc));
+}
+
+/**
+ * The statement that appends events, to put into the batch that makes the change (drizzle's `db.batch` and the
+ * repositories' `runBatch` both take it), so an event exists exactly when its change does. Once the batch has
+ * committed, the events are handed to `onEvents` with the same request context (automations read the run that
+ * caused them from it).
+ * @example await rc.db.batch([db.update(assets)…, eventStatement(rc, { type: "asset.updated", entityType: "asset", entityId, ownerId, actorId })])
+ */
+export function eventStatement(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]) {
+  const list = Array.isArray(events) ? (events as readonly GlobalEventInput[]) : [events as GlobalEventInput];
+  const rows = rowsOf(list, Date.now());
+  remember(rc, rows, list);
+  return rc.db.insert(globalEvents).values(rows);
+}
+
+/** `eventStatement` as raw SQL, for the batches built of `SQL` (group.repository's `runBatch`). */
+export function eventSql(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]): SQL {
+  const list = Array.isArray(events) ? (events as readonly GlobalEventInput[]) : [events as GlobalEventInput];
+  const rows = rowsOf(list, Date.now());
+  remember(rc, rows, list);
+  const values = rows.map(
+    (r) =>
+      sql`(${r.eventId}, ${r.ctime}, ${r.type}, ${r.entityType}, ${r.entityId}, ${r.ownerId}, ${r.actorId}, ${JSON.stringify(r.data)})`,
+  );
+  return sql`insert into global_events (event_id, ctime, type, entity_type, entity_id, owner_id, actor_id, data) values ${sql.join(
+    values,
+    sql`, `,
+  )}`;
+}
+
+/**
+ * The `field.changed` event of a custom field value (the metadata capability puts it into the batch that changes
+ * the value).
+ * @example statements.push(fieldChangedEvent(rc, { entityId: assetId, entityType: "asset", ownerId, actorId: actor.id, defId, value }))
+ */
+export function fieldChangedEvent(
+  rc: RequestContext,
+  f: { entityId: string; entityType: "asset" | "group"; ownerId: string | null; actorId: string | null; defId: string; value: unknown },
+) {
+  return eventStatement(rc, {
+    type: "field.changed",
+    entityType: f.entityType,
+    entityId: f.entityId,
+    ownerId: f.ownerId,
+    actorId: f.actorId,
+    data: { def_id: f.defId, value: f.value ?? null },
+  });
+}
+
+/** Appends events on their own (for a change that is a single statement already run). */
+export async function appendEvents(rc: RequestContext, events: readonly GlobalEventInput[]): Promise<void> {
+  if (events.length > 0) await eventStatement(rc, events);
+}
+
+/**
+ * Waits for the batches of the request's events to commit, then hands the committed ones to `onEvents`. Events of
+ * a batch that failed never appear and are dropped with it.
+ */
+async function dispatchPending(rc: RequestContext): Promise<void> {
+  for (const wait of DISPATCH_WAITS_MS) {
+    await scheduler.wait(wait);
+    const entry = pending.get(rc);
+    if (!entry || entry.ids.size === 0) return;
+    const ids = [...entry.ids];
+    const found = await rc.db.all<{ event_id: string }>(
+      sql`select event_id from global_events where event_id in (select value from json_each(${JSON.stringify(ids)}))`,
+    );
+    const committed = found.map((r) => r.event_id);
+    const events = committed.map((id) => entry.events.get(id)!).filter(Boolean);
+    for (const id of committed) {
+      entry.ids.delete(id);
+      entry.events.delete(id);
+    }
+    if (events.length > 0) await onEvents(rc, events);
+  }
+  pending.delete(rc);
+}
+
+/**
+ * Where committed events go next (the seam automations extend): they start the automation runs whose triggers
+ * match. A failure here never undoes the change: it is logged.
+ */
+export async function onEvents(rc: RequestContext, events: readonly GlobalEventInput[]): Promise<void> {
+  try {
+    // Loaded lazily: automations reach back into the services that record events.
+    const automations = await import("./automation.service");
+    await automations.onEvents(
+      rc,
+      events.map((e) => ({ type: e.type, entityType: e.entityType, entityId: e.entityId, data: e.data ?? {} })),
+    );
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "event hook failed", error: String(error) }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading
+
+/**
+ * GET /api/global-events/list: events after `after` (seq), oldest first, optionally of some types (a type ending in
+ * `.*` matches its prefix). Administrators read every event; others the events about entities they own.
+ */
+export async function listEvents(rc: RequestContext, actor: Actor, q: { after: number; take: number; types?: string[] }) {
+  const parts: SQL[] = [sql`seq > ${q.after}`];
+  if (!actor.isAdmin) parts.push(sql`owner_id = ${actor.id}`);
+  if (q.types?.length) {
+    const exact = q.types.filter((t) => !t.endsWith(".*"));
+    const prefixes = q.types.filter((t) => t.endsWith(".*")).map((t) => t.slice(0, -1));
+    const any: SQL[] = [];
+    if (exact.length) any.push(sql`type in (select value from json_each(${JSON.stringify(exact)}))`);
+    for (const p of prefixes) any.push(sql`substr(type, 1, ${p.length}) = ${p}`);
+    parts.push(sql`(${sql.join(any, sql` or `)})`);
+  }
+  const rows = await rc.db.all<{
+    seq: number;
+    ctime: number;
+    type: string;
+    entity_type: string;
+    entity_id: string;
+    owner_id: string | null;
+    actor_id: string | null;
+    data: string;
+  }>(sql`select seq, ctime, type, entity_type, entity_id, owner_id, actor_id, data from global_events
+         where ${sql.join(parts, sql` and `)} order by seq limit ${q.take}`);
+  const events: GlobalEvent[] = rows.map((r) => ({
+    seq: r.seq,
+    time: new Date(r.ctime).toISOString(),
+    type: r.type,
+    entity_type: r.entity_type,
+    entity_id: r.entity_id,
+    owner: r.owner_id,
+    actor: r.actor_id,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+  }));
+  return { events, next_after: events.length > 0 ? events[events.length - 1].seq : q.after };
+}
