@@ -1,0 +1,944 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access.service";
+import { maskOf } from "../../workers/services/access-policy";
+import { newId } from "../../workers/lib/ids";
+import { call, DEFAULT_PASSWORD } from "./factories";
+import { admin, createGroup, insertAsset, insertAssetClass, insertTag, ordinaryUser, uniqueName } from "./library-factories";
+
+/**
+ * The permission matrix (security tier): every endpoint of the OpenAPI document has a row, and for every row each
+ * caller gets exactly the expected status. Entity rows name the levels they need on which fixture entities; the
+ * callers are an administrator, the owner, a user holding exactly those levels, a user holding every other level,
+ * a user with deny, a member of a group of users holding the levels, a chrooted user holding them outside the
+ * chroot, and no token. Every refused call is proven to change nothing. A new endpoint without a row fails
+ * `covers every endpoint`.
+ */
+
+interface Fixture {
+  owner: string;
+  /** top-level group of the owner, with `sub` inside and `asset` listed in it */
+  top: string;
+  sub: string;
+  subName: string;
+  /** a second top-level group of the owner (targets of moves, copies, inserts) */
+  dest: string;
+  asset: string;
+  version: string;
+  variant: string;
+  tag: string;
+}
+
+interface Req {
+  method: string;
+  path: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+type Target = "top" | "sub" | "dest" | "asset";
+type Need = [Target, AccessLevel];
+
+type Row =
+  /** needs levels on fixture entities; `ok` for admin, owner, exact holder and group member */
+  | { kind: "entity"; needs: Need[]; ok: number; req: (f: Fixture) => Req; prepare?: (f: Fixture) => Promise<void>; others?: number }
+  /** any signed-in caller gets `ok` (lists filtered by visibility, the caller's own things); no token 401 */
+  | { kind: "signedIn"; ok: number; req: (f: Fixture) => Req }
+  /** administrators only: `ok` for the administrator, 403 for everyone else, 401 without a token */
+  | { kind: "admin"; ok: number; req: (f: Fixture) => Req; prepare?: (f: Fixture) => Promise<void> }
+  /** public: everyone, with or without a token, gets `status` */
+  | { kind: "open"; status: number; req: (f: Fixture) => Req }
+  /** authenticated by its own credential (signed link, S3 signature, upload socket ticket): without it, `status` */
+  | { kind: "credential"; status: number; req: (f: Fixture) => Req; why: string }
+  /** another capability's object addressed by id: an unknown id answers `signedIn` to every signed-in caller */
+  | { kind: "probe"; signedIn: number; req: (f: Fixture) => Req };
+
+const X = "a".repeat(32);
+const J = (method: string, path: string, json?: unknown): Req => ({ method, path, json });
+const G = (path: string): Req => ({ method: "GET", path });
+
+async function trashGroup(id: string) {
+  const now = Date.now();
+  await env.DB.batch([
+    env.DB.prepare("UPDATE groups SET deleted_at = ? WHERE id = ?").bind(now, id),
+    env.DB.prepare("UPDATE group_members SET trashed_at = ? WHERE el_id = ?").bind(now, id),
+  ]);
+}
+
+async function trashAsset(id: string) {
+  const now = Date.now();
+  await env.DB.batch([
+    env.DB.prepare("UPDATE assets SET deleted_at = ? WHERE id = ?").bind(now, id),
+    env.DB.prepare("UPDATE group_members SET trashed_at = ? WHERE el_id = ?").bind(now, id),
+  ]);
+}
+
+const ROWS: Record<string, Row> = {
+  // Misc and auth
+  "GET /api/version": { kind: "open", status: 200, req: () => G("/api/version") },
+  "GET /api/health": { kind: "open", status: 200, req: () => G("/api/health") },
+  "GET /api/ping": { kind: "open", status: 200, req: () => G("/api/ping") },
+  "GET /api/uldl-list": { kind: "signedIn", ok: 200, req: () => G("/api/uldl-list") },
+  // No upload servers are configured in tests: every signed-in caller gets the same 400, anonymous callers 401.
+  "POST /api/uldl-status": { kind: "signedIn", ok: 400, req: () => J("POST", "/api/uldl-status", [{ id: "r2", ping: 10 }]) },
+  "GET /api/auth/sso/{provider}": { kind: "open", status: 404, req: () => G("/api/auth/sso/none") },
+  "GET /api/auth/sso-cb/{provider}": { kind: "open", status: 404, req: () => G("/api/auth/sso-cb/none?code=x&state=y") },
+  // A valid sign-in (repeated failures would trip the per-IP throttle for the rest of the file).
+  "POST /api/auth/login": {
+    kind: "open",
+    status: 200,
+    req: (f) => J("POST", "/api/auth/login", { user: loginOf(f.owner), passwd: DEFAULT_PASSWORD }),
+  },
+  "GET /api/auth/refresh": { kind: "credential", status: 401, req: () => G("/api/auth/refresh"), why: "refresh cookie" },
+  "GET /api/auth/logout": { kind: "credential", status: 204, req: () => G("/api/auth/logout"), why: "refresh cookie" },
+  "POST /api/auth/exchange-token": {
+    kind: "credential",
+    status: 401,
+    req: () => J("POST", "/api/auth/exchange-token", { token: "x".repeat(32) }),
+    why: "one-time token",
+  },
+  "GET /api/auth/whoami": { kind: "signedIn", ok: 200, req: () => G("/api/auth/whoami") },
+  "GET /api/auth/list-acl-perms": { kind: "signedIn", ok: 200, req: () => G("/api/auth/list-acl-perms") },
+  "GET /api/auth/user-abilities": { kind: "signedIn", ok: 200, req: () => G("/api/auth/user-abilities") },
+  "GET /api/auth/sso-providers": { kind: "open", status: 200, req: () => G("/api/auth/sso-providers") },
+
+  // Access (this capability)
+  "POST /api/user/acl": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 201,
+    req: (f) => J("POST", "/api/user/acl", { subj: f.owner, obj: f.top, acl: ["deny"] }),
+  },
+  "PATCH /api/user/acl-list": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    req: (f) => J("PATCH", "/api/user/acl-list", { create: [{ subj: f.owner, obj: f.top, acl: ["deny"] }] }),
+  },
+  "GET /api/user/acl/{id}": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    others: 404,
+    req: (f) => G(`/api/user/acl/${ruleOf(f)}`),
+    prepare: ownerRule,
+  },
+  "PATCH /api/user/acl/{id}": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    req: (f) => J("PATCH", `/api/user/acl/${ruleOf(f)}`, { acl: ["deny"] }),
+    prepare: ownerRule,
+  },
+  "DELETE /api/user/acl/{id}": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 204,
+    req: (f) => J("DELETE", `/api/user/acl/${ruleOf(f)}`),
+    prepare: ownerRule,
+  },
+  // About another user (the administrator): administrators only; about oneself see access-api.test.ts.
+  "GET /api/user/user-acl/{id}": { kind: "admin", ok: 200, req: () => G(`/api/user/user-acl/${adminId}`) },
+  "GET /api/user/group-acl/{id}": { kind: "entity", needs: [["top", "group"]], ok: 200, req: (f) => G(`/api/user/group-acl/${f.top}`) },
+  "GET /api/user/entity-access/{id}": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    req: (f) => G(`/api/user/entity-access/${f.top}`),
+  },
+  "GET /api/user/memeber-of/{id}": { kind: "admin", ok: 200, req: () => G(`/api/user/memeber-of/${adminId}`) },
+  // Any level lets a caller see its own levels.
+  "GET /api/auth/entity-access/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    others: 200,
+    req: (f) => G(`/api/auth/entity-access/${f.top}`),
+  },
+  "GET /api/auth/entity-user-access/{id}": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    req: (f) => G(`/api/auth/entity-user-access/${f.top}?user=${f.owner}`),
+  },
+  "POST /api/auth/entity-user-access": {
+    kind: "entity",
+    needs: [["top", "acl"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/auth/entity-user-access", [{ entity: f.top, user: f.owner }]),
+  },
+  "GET /api/auth/entity-acl-access/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    others: 200,
+    req: (f) => G(`/api/auth/entity-acl-access/${f.top}`),
+  },
+  "GET /api/auth/access-inheritance/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/auth/access-inheritance/${f.top}`),
+  },
+  "POST /api/auth/access-inheritance/{id}": {
+    kind: "entity",
+    needs: [["sub", "acl"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/auth/access-inheritance/${f.sub}`, { inherit: false }),
+  },
+  "GET /api/group/users/{id}": { kind: "entity", needs: [["top", "group"]], ok: 200, req: (f) => G(`/api/group/users/${f.top}`) },
+  "POST /api/group/users/{id}": {
+    kind: "entity",
+    needs: [["top", "group"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/group/users/${f.top}`, { users: [f.owner] }),
+  },
+  "DELETE /api/group/users/{id}": {
+    kind: "entity",
+    needs: [["top", "group"]],
+    ok: 204,
+    req: (f) => J("DELETE", `/api/group/users/${f.top}?users=${f.owner}`),
+  },
+
+  // Groups
+  "GET /api/group/roots": { kind: "signedIn", ok: 200, req: () => G("/api/group/roots") },
+  "GET /api/group/acl-roots": { kind: "signedIn", ok: 200, req: () => G("/api/group/acl-roots") },
+  "GET /api/group/members/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/members/${f.top}`) },
+  "GET /api/group/subtree/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/subtree/${f.top}`) },
+  "GET /api/group/get/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/get/${f.top}`) },
+  "POST /api/group/create": {
+    kind: "entity",
+    needs: [["top", "create"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/group/create", { parent: f.top, group_name: "новая" }),
+  },
+  // Calls that answer with the entity also need read on it.
+  "PATCH /api/group/update/{id}": {
+    kind: "entity",
+    needs: [
+      ["top", "update"],
+      ["top", "read"],
+    ],
+
+    ok: 200,
+    req: (f) => J("PATCH", `/api/group/update/${f.top}`, { group_name: uniqueName() }),
+  },
+  "DELETE /api/group/delete/{id}": {
+    kind: "entity",
+    needs: [["sub", "delete"]],
+    ok: 204,
+    req: (f) => J("DELETE", `/api/group/delete/${f.sub}`),
+  },
+  "POST /api/group/delete-list": {
+    kind: "entity",
+    needs: [["sub", "delete"]],
+    ok: 204,
+    req: (f) => J("POST", "/api/group/delete-list", { ids: [f.sub] }),
+  },
+  "POST /api/group/restore/{id}": {
+    kind: "entity",
+    needs: [
+      ["sub", "delete"],
+      ["sub", "read"],
+    ],
+
+    ok: 200,
+    req: (f) => J("POST", `/api/group/restore/${f.sub}`),
+    prepare: (f) => trashGroup(f.sub),
+  },
+  "GET /api/group/trash": { kind: "signedIn", ok: 200, req: () => G("/api/group/trash") },
+  "DELETE /api/group/purge/{id}": {
+    kind: "entity",
+    needs: [["sub", "delete"]],
+    ok: 202,
+    req: (f) => J("DELETE", `/api/group/purge/${f.sub}`),
+  },
+  "POST /api/group/insert-members/{id}": {
+    kind: "entity",
+    others: 403,
+    needs: [
+      ["dest", "create"],
+      ["asset", "read"],
+    ],
+    ok: 204,
+    req: (f) => J("POST", `/api/group/insert-members/${f.dest}`, { members: [{ el_id: f.asset, el_type: "asset" }] }),
+  },
+  "POST /api/group/insert-member-return-where/{id}": {
+    kind: "entity",
+    others: 403,
+    needs: [
+      ["dest", "create"],
+      ["asset", "read"],
+    ],
+    ok: 200,
+    req: (f) => J("POST", `/api/group/insert-member-return-where/${f.dest}`, { members: [{ el_id: f.asset, el_type: "asset" }] }),
+  },
+  "POST /api/group/insert-members-return-group/{id}": {
+    kind: "entity",
+    needs: [
+      ["dest", "create"],
+      ["dest", "read"],
+      ["asset", "read"],
+    ],
+
+    ok: 200,
+    req: (f) => J("POST", `/api/group/insert-members-return-group/${f.dest}`, { members: [{ el_id: f.asset, el_type: "asset" }] }),
+  },
+  "DELETE /api/group/delete-members/{id}": {
+    kind: "entity",
+    needs: [["top", "delete"]],
+    ok: 204,
+    req: (f) => J("DELETE", `/api/group/delete-members/${f.top}?ids=${f.asset}`),
+  },
+  "GET /api/group/preview-list/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/group/preview-list/${f.top}`),
+  },
+  "GET /api/group/search": { kind: "signedIn", ok: 200, req: () => G("/api/group/search?q=Лист") },
+  "POST /api/group/move-member/{member}/{from}/{to}": {
+    kind: "entity",
+    others: 403,
+    needs: [
+      ["top", "delete"],
+      ["dest", "create"],
+      ["asset", "read"],
+    ],
+    ok: 204,
+    req: (f) => J("POST", `/api/group/move-member/${f.asset}/${f.top}/${f.dest}`),
+  },
+  "POST /api/group/move-members/{from}/{to}": {
+    kind: "entity",
+    others: 403,
+    needs: [
+      ["top", "delete"],
+      ["dest", "create"],
+      ["asset", "read"],
+    ],
+    ok: 204,
+    req: (f) => J("POST", `/api/group/move-members/${f.top}/${f.dest}`, { ids: [f.asset] }),
+  },
+  "POST /api/group/entity-by-path/{root}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/group/entity-by-path/${f.top}`, { path: f.subName }),
+  },
+  "GET /api/group/dir/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/dir/${f.top}`) },
+  "POST /api/group/group-size": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/group/group-size", { ids: [f.top] }),
+  },
+  "GET /api/group/groups-with-users": { kind: "admin", ok: 200, req: () => G("/api/group/groups-with-users") },
+  "GET /api/group/storage/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/storage/${f.top}`) },
+
+  // Assets
+  "POST /api/asset/class-by-ids": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/asset/class-by-ids", { ids: [X] }) },
+  "GET /api/asset/class/list": { kind: "signedIn", ok: 200, req: () => G("/api/asset/class/list") },
+  "POST /api/asset/class/create": {
+    kind: "admin",
+    ok: 200,
+    req: () => J("POST", "/api/asset/class/create", { name: uniqueName("Класс") }),
+  },
+  "PATCH /api/asset/class/change/{id}": {
+    kind: "admin",
+    ok: 200,
+    req: (f) => J("PATCH", `/api/asset/class/change/${classOf(f)}`, { name: uniqueName("Класс") }),
+    prepare: makeClass,
+  },
+  "DELETE /api/asset/class/delete/{id}": {
+    kind: "admin",
+    ok: 200,
+    req: (f) => J("DELETE", `/api/asset/class/delete/${classOf(f)}`),
+    prepare: makeClass,
+  },
+  "GET /api/asset/preview-size": { kind: "signedIn", ok: 200, req: () => G("/api/asset/preview-size") },
+  "POST /api/asset/upload-preview/{id}": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => ({ method: "POST", path: `/api/asset/upload-preview/${f.asset}`, body: PNG, headers: { "content-type": "image/png" } }),
+  },
+  "GET /api/asset/content/preview/{id}/{version}/{variant}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/content/preview/${f.asset}/1/thumb`),
+  },
+  "POST /api/asset/content/preview-by-list": {
+    kind: "signedIn",
+    ok: 200,
+    req: (f) => J("POST", "/api/asset/content/preview-by-list", { ids: [f.asset] }),
+  },
+  "POST /api/asset/content/preview-by-varlist": {
+    kind: "signedIn",
+    ok: 200,
+    req: (f) => J("POST", "/api/asset/content/preview-by-varlist", { ids: [f.variant] }),
+  },
+  "POST /api/asset/create": {
+    kind: "entity",
+    needs: [["top", "create"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/asset/create", { asset_name: "новый.mp4", asset_mime: "video/mp4", in_group: f.top }),
+  },
+  "POST /api/asset/create-list": {
+    kind: "entity",
+    needs: [["top", "create"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/asset/create-list", { assets: [{ asset_name: "новый.mp4", asset_mime: "video/mp4", in_group: f.top }] }),
+  },
+  "POST /api/asset/delete-list": {
+    kind: "entity",
+    needs: [["asset", "delete"]],
+    ok: 204,
+    req: (f) => J("POST", "/api/asset/delete-list", { ids: [f.asset] }),
+  },
+  "GET /api/asset/trash": { kind: "signedIn", ok: 200, req: () => G("/api/asset/trash") },
+  "GET /api/asset/acl-assets": { kind: "signedIn", ok: 200, req: () => G("/api/asset/acl-assets") },
+  "POST /api/asset/version-by-ids": { kind: "signedIn", ok: 200, req: (f) => J("POST", "/api/asset/version-by-ids", { ids: [f.version] }) },
+  "POST /api/asset/restore/{id}": {
+    kind: "entity",
+    needs: [
+      ["asset", "delete"],
+      ["asset", "read"],
+    ],
+
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/restore/${f.asset}`),
+    prepare: (f) => trashAsset(f.asset),
+  },
+  "POST /api/asset/version/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/version/${f.asset}`, { version: 1 }),
+  },
+  "GET /api/asset/versions/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/versions/${f.asset}`) },
+  "GET /api/asset/variants/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/variants/${f.asset}/1`),
+  },
+  "POST /api/asset/create-version/{id}": {
+    kind: "entity",
+    needs: [["asset", "create"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/create-version/${f.asset}`, { file_name: "v2.mp4", mime_type: "video/mp4", size: 10 }),
+  },
+  "PUT /api/asset/content/upload/{variantId}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => ({ method: "PUT", path: `/api/asset/content/upload/${f.variant}`, body: "x" }),
+    why: "signed upload link",
+  },
+  "POST /api/asset/drop-empty-version/{id}": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/drop-empty-version/${f.asset}`),
+  },
+  "GET /api/asset/content/download/{id}/{version}/{variant}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/content/download/${f.asset}/1/master`),
+  },
+  "GET /api/asset/content/download-variant/{variantId}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/content/download-variant/${f.variant}`),
+  },
+  "GET /api/asset/content/stream/{variantId}": {
+    kind: "credential",
+    status: 401,
+    req: (f) => G(`/api/asset/content/stream/${f.variant}`),
+    why: "signed play link",
+  },
+  "POST /api/asset/content/play/{id}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/content/play/${f.asset}`, {}),
+  },
+  "POST /api/asset/content/play-variant/{variant}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/content/play-variant/${f.variant}`, {}),
+  },
+  "GET /api/asset/content/play-variant/{variant}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/content/play-variant/${f.variant}`),
+  },
+  "GET /api/asset/content-size/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/content-size/${f.asset}`),
+  },
+  "GET /api/asset/member-of/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/member-of/${f.asset}`),
+  },
+  "GET /api/asset/tech-fields/{id}/{variantId}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/tech-fields/${f.asset}/${f.variant}`),
+  },
+  "GET /api/asset/variant-tech-fields/{variantId}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/variant-tech-fields/${f.variant}`),
+  },
+  "GET /api/asset/variant-tech-props/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/variant-tech-props/${f.variant}`),
+  },
+  "POST /api/asset/copy/{a}/{b}": {
+    kind: "entity",
+    needs: [
+      ["asset", "read"],
+      ["asset", "download"],
+      ["dest", "create"],
+    ],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/copy/${f.asset}/${f.dest}`),
+  },
+  "GET /api/asset/asset-proxy-doc/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "download"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/asset-proxy-doc/${f.asset}/1`),
+  },
+  "GET /api/asset/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/${f.asset}`) },
+  "PATCH /api/asset/{id}": {
+    kind: "entity",
+    needs: [
+      ["asset", "update"],
+      ["asset", "read"],
+    ],
+
+    ok: 200,
+    req: (f) => J("PATCH", `/api/asset/${f.asset}`, { asset_name: "другое.mp4" }),
+  },
+  "DELETE /api/asset/{id}": { kind: "entity", needs: [["asset", "delete"]], ok: 204, req: (f) => J("DELETE", `/api/asset/${f.asset}`) },
+
+  // Tags
+  "GET /api/tags/list": { kind: "signedIn", ok: 200, req: () => G("/api/tags/list") },
+  "POST /api/tags/list-by-ids": { kind: "signedIn", ok: 200, req: (f) => J("POST", "/api/tags/list-by-ids", { ids: [f.tag] }) },
+  "POST /api/tags/list-by-filter": {
+    kind: "signedIn",
+    ok: 200,
+    req: (f) => J("POST", "/api/tags/list-by-filter", { entity_ids: [f.asset] }),
+  },
+  "POST /api/tags/create": {
+    kind: "signedIn",
+    ok: 200,
+    req: () => J("POST", "/api/tags/create", { tag_name: `тег ${newId().slice(-10)}` }),
+  },
+  "PATCH /api/tags/change/{id}": {
+    kind: "admin",
+    ok: 200,
+    req: (f) => J("PATCH", `/api/tags/change/${f.tag}`, { tag_name: `тег ${newId().slice(-10)}` }),
+  },
+  "DELETE /api/tags/delete/{id}": { kind: "admin", ok: 200, req: (f) => J("DELETE", `/api/tags/delete/${f.tag}`) },
+  "POST /api/tags/attach": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/tags/attach", { tag_ids: [f.tag], entities: [{ id: f.asset, type: "asset" }] }),
+  },
+  "POST /api/tags/detach": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => J("POST", "/api/tags/detach", { tag_ids: [f.tag], entities: [{ id: f.asset, type: "asset" }] }),
+    prepare: (f) =>
+      env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')")
+        .bind(f.tag, f.asset)
+        .run()
+        .then(() => {}),
+  },
+  "GET /api/tags/for-entity/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/tags/for-entity/${f.asset}`),
+  },
+
+  // Storage and uploads
+  "POST /api/storage/create": {
+    kind: "admin",
+    ok: 200,
+    req: () =>
+      J("POST", "/api/storage/create", {
+        name: uniqueName("S3"),
+        setup: { url: "https://s3.example.com", bucket: "media-archive" },
+        creds: { user: "u", passwd: "p" },
+      }),
+  },
+  "GET /api/storage/list": { kind: "signedIn", ok: 200, req: () => G("/api/storage/list") },
+  "PATCH /api/storage/update/{id}": {
+    kind: "admin",
+    ok: 200,
+    req: () => J("PATCH", `/api/storage/update/${"0".repeat(32)}`, { name: "R2" }),
+  },
+  "GET /api/storage/usage/{id}": { kind: "signedIn", ok: 200, req: () => G(`/api/storage/usage/${"0".repeat(32)}`) },
+  "GET /api/storage/for-entity/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/storage/for-entity/${f.asset}`),
+  },
+  "POST /api/upload/sign": { kind: "probe", signedIn: 400, req: () => J("POST", "/api/upload/sign", {}) },
+  "GET /api/upload/status/{variantId}": { kind: "probe", signedIn: 404, req: () => G(`/api/upload/status/${X}`) },
+  "POST /api/s3/{bucket}/assets/{assetId}/{variantId}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => J("POST", `/api/s3/media/assets/${f.asset}/${f.variant}?uploads`),
+    why: "S3 signature",
+  },
+  "PUT /api/s3/{bucket}/assets/{assetId}/{variantId}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => ({ method: "PUT", path: `/api/s3/media/assets/${f.asset}/${f.variant}?partNumber=1&uploadId=x`, body: "x" }),
+    why: "S3 signature",
+  },
+  "GET /api/s3/{bucket}/assets/{assetId}/{variantId}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => G(`/api/s3/media/assets/${f.asset}/${f.variant}?uploadId=x`),
+    why: "S3 signature",
+  },
+  "DELETE /api/s3/{bucket}/assets/{assetId}/{variantId}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => J("DELETE", `/api/s3/media/assets/${f.asset}/${f.variant}?uploadId=x`),
+    why: "S3 signature",
+  },
+  "GET /api/uploads": { kind: "signedIn", ok: 200, req: () => G("/api/uploads") },
+  "POST /api/uploads": { kind: "probe", signedIn: 400, req: () => J("POST", "/api/uploads", {}) },
+  "POST /api/uploads/keepalive": { kind: "signedIn", ok: 204, req: () => J("POST", "/api/uploads/keepalive", { ids: [] }) },
+  "POST /api/uploads/clear": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/uploads/clear") },
+  // The caller's own settings and a search by name.
+  "GET /api/user/ui_settings": { kind: "signedIn", ok: 200, req: () => G("/api/user/ui_settings") },
+  "PATCH /api/user/ui_settings": { kind: "signedIn", ok: 200, req: () => J("PATCH", "/api/user/ui_settings", {}) },
+  "GET /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => G("/api/user/bookmarks") },
+  "PATCH /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => J("PATCH", "/api/user/bookmarks", {}) },
+  "GET /api/user/search-user-group/{name}": { kind: "signedIn", ok: 200, req: () => G("/api/user/search-user-group/Владелец") },
+  "GET /api/uploads/ws": { kind: "credential", status: 400, req: () => G("/api/uploads/ws"), why: "WebSocket upgrade with a ticket" },
+  "PATCH /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/uploads/${X}`, { status: "error" }) },
+  "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },
+  "POST /api/uploads/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/uploads/${X}/cancel`) },
+};
+
+// Rows of other capabilities whose objects are not assets or groups: the matrix checks that a token is needed and
+// that an unknown id never answers 2xx; their own tests cover the rest. Added for every path the document lists.
+const PROBE_PREFIXES = [
+  "/api/user",
+  "/api/audit",
+  "/api/tasklist",
+  "/api/fields",
+  "/api/taxonomy",
+  "/api/lists",
+  "/api/global-events",
+  "/api/sl",
+];
+
+// A 1×1 PNG.
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
+
+const logins = new Map<string, string>();
+let adminId = "";
+function loginOf(userId: string) {
+  return logins.get(userId)!;
+}
+
+const extras = new WeakMap<Fixture, { rule?: string; classId?: string }>();
+function ruleOf(f: Fixture) {
+  return extras.get(f)!.rule!;
+}
+function classOf(f: Fixture) {
+  return extras.get(f)!.classId!;
+}
+async function ownerRule(f: Fixture) {
+  const id = newId();
+  await env.DB.prepare(
+    "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+  )
+    .bind(id, f.owner, f.top, maskOf(["acl"]), Date.now())
+    .run();
+  extras.set(f, { ...extras.get(f), rule: id });
+}
+async function makeClass(f: Fixture) {
+  extras.set(f, { ...extras.get(f), classId: await insertAssetClass() });
+}
+
+interface Callers {
+  admin: Caller;
+  owner: Caller;
+  exact: Caller;
+  others: Caller;
+  deny: Caller;
+  member: Caller;
+  chrooted: Caller;
+  team: string;
+}
+interface Caller {
+  id: string;
+  bearer: string;
+}
+
+let callersOnce: Promise<Callers> | undefined;
+function callers(): Promise<Callers> {
+  callersOnce ??= (async () => {
+    const boss = await admin();
+    const [owner, exact, others, deny, member, chrooted] = await Promise.all([
+      ordinaryUser("Владелец"),
+      ordinaryUser("Ровно"),
+      ordinaryUser("Прочие"),
+      ordinaryUser("Запрет"),
+      ordinaryUser("Участник"),
+      ordinaryUser("Клетка"),
+    ]);
+    for (const u of [owner, exact, others, deny, member, chrooted]) logins.set(u.id, u.login);
+    adminId = boss.id;
+    const team = await createGroup(boss, uniqueName("Команда"));
+    const cell = await createGroup(boss, uniqueName("Камера"));
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(team, member.id, Date.now()),
+      env.DB.prepare("UPDATE users SET chroot_groups = ? WHERE id = ?").bind(JSON.stringify([cell]), chrooted.id),
+    ]);
+    return { admin: boss, owner, exact, others, deny, member, chrooted, team };
+  })();
+  return callersOnce;
+}
+
+async function fixture(owner: Caller): Promise<Fixture> {
+  const top = await createGroup(owner, uniqueName("Верх"));
+  const subName = `Лист ${newId().slice(-6)}`;
+  const sub = await createGroup(owner, subName, top);
+  const dest = await createGroup(owner, uniqueName("Цель"));
+  const asset = await insertAsset({ ownerId: owner.id, groups: [top], variantType: "master", preview: true, putBytes: true });
+  return {
+    owner: owner.id,
+    top,
+    sub,
+    subName,
+    dest,
+    asset: asset.id,
+    version: asset.versionId!,
+    variant: asset.variantId!,
+    tag: await insertTag(),
+  };
+}
+
+async function addRule(subj: string, subjType: "user" | "group", f: Fixture, target: Target, mask: number) {
+  await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    .bind(newId(), subj, subjType, f[target], target === "asset" ? "asset" : "group", mask, Date.now())
+    .run();
+}
+
+/** Levels per target as a mask. */
+function masks(needs: Need[]): Map<Target, number> {
+  const out = new Map<Target, number>();
+  for (const [target, level] of needs) out.set(target, (out.get(target) ?? 0) | maskOf([level]));
+  return out;
+}
+
+const EVERY_GRANT = maskOf(ACCESS_LEVELS.filter((l) => l !== "deny" && l !== "superuser"));
+
+/** What a refused call must leave as it was: the fixture's rows and the size of every table a call could touch. */
+async function snapshot(f: Fixture) {
+  const ids = JSON.stringify([f.top, f.sub, f.dest, f.asset, f.tag, f.owner]);
+  const q = async (sql: string) => (await env.DB.prepare(sql).bind(ids).all()).results;
+  const inIds = "(select value from json_each(?1))";
+  return {
+    groups: await q(`select * from groups where id in ${inIds} order by id`),
+    members: await q(`select * from group_members where group_id in ${inIds} or el_id in ${inIds} order by group_id, el_id`),
+    closure: await q(`select * from group_closure where descendant in ${inIds} order by ancestor, descendant`),
+    assets: await q(`select * from assets where id in ${inIds}`),
+    versions: await q(`select * from asset_versions where asset_id in ${inIds} order by id`),
+    variants: await q(`select id, status, name from variants where asset_id in ${inIds} order by id`),
+    previews: await q(`select id from previews where asset_id in ${inIds} order by id`),
+    tags: await q(`select * from entity_tags where entity_id in ${inIds} or tag_id in ${inIds} order by tag_id, entity_id`),
+    rules: await q(`select * from access_rules where obj_id in ${inIds} or subj_id in ${inIds} order by id`),
+    inheritance: await q(`select * from access_inheritance where entity_id in ${inIds}`),
+    userGroups: await q(`select * from user_group_members where group_id in ${inIds} or user_id in ${inIds}`),
+    counts: await q(`select (select count(*) from groups) g, (select count(*) from assets) a, (select count(*) from tags) t,
+      (select count(*) from storages) s, (select count(*) from asset_classes) c, (select count(*) from access_rules) r,
+      (select count(*) from user_group_members) u, (select count(*) from audit_log where action not like 'auth.%') l,
+      (select count(*) from variants) v, (select count(*) from users) us where ?1 is not null`),
+  };
+}
+
+async function send(req: Req, bearer?: string): Promise<Response> {
+  return call(req.path, { method: req.method, json: req.json, body: req.body, headers: req.headers, bearer });
+}
+
+type CallerName = keyof Omit<Callers, "team"> | "anonymous";
+
+async function expectStatus(name: CallerName, res: Response, expected: number, problems: string[], key: string) {
+  if (res.status !== expected) problems.push(`${key} ${name}: expected ${expected}, got ${res.status} ${(await res.text()).slice(0, 160)}`);
+  else await res.body?.cancel();
+}
+
+async function runEntityRow(key: string, row: Extract<Row, { kind: "entity" }>, problems: string[]) {
+  const c = await callers();
+  const needed = masks(row.needs);
+  const refusal = row.others ?? (row.needs.some(([, level]) => level === "read") ? 404 : 403);
+  const plan: { name: CallerName; who?: Caller; expected: number; grant?: (f: Fixture) => Promise<void> }[] = [
+    { name: "admin", who: c.admin, expected: row.ok },
+    { name: "owner", who: c.owner, expected: row.ok },
+    { name: "exact", who: c.exact, expected: row.ok, grant: (f) => grantAll(c.exact.id, "user", f, needed) },
+    {
+      name: "others",
+      who: c.others,
+      expected: refusal,
+      grant: (f) => grantAll(c.others.id, "user", f, new Map([...needed].map(([t, m]) => [t, EVERY_GRANT & ~m]))),
+    },
+    {
+      name: "deny",
+      who: c.deny,
+      expected: 404,
+      grant: (f) => grantAll(c.deny.id, "user", f, new Map([...needed].map(([t, m]) => [t, m | 1]))),
+    },
+    { name: "member", who: c.member, expected: row.ok, grant: (f) => grantAll(c.team, "group", f, needed) },
+    { name: "chrooted", who: c.chrooted, expected: 404, grant: (f) => grantAll(c.chrooted.id, "user", f, needed) },
+    { name: "anonymous", expected: 401 },
+  ];
+  for (const p of plan) {
+    const f = await fixture(c.owner);
+    await row.prepare?.(f);
+    await p.grant?.(f);
+    const before = p.expected >= 400 ? await snapshot(f) : null;
+    await expectStatus(p.name, await send(row.req(f), p.who?.bearer), p.expected, problems, key);
+    if (before) {
+      const after = await snapshot(f);
+      if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${key} ${p.name}: the refused call changed data`);
+    }
+  }
+}
+
+async function grantAll(subj: string, type: "user" | "group", f: Fixture, byTarget: Map<Target, number>) {
+  for (const [target, mask] of byTarget) if (mask) await addRule(subj, type, f, target, mask);
+}
+
+async function runRow(key: string, row: Row, problems: string[]) {
+  if (row.kind === "entity") return runEntityRow(key, row, problems);
+  const c = await callers();
+  const signedIn: [CallerName, Caller][] = [
+    ["admin", c.admin],
+    ["owner", c.owner],
+    ["exact", c.exact],
+    ["others", c.others],
+    ["deny", c.deny],
+    ["member", c.member],
+    ["chrooted", c.chrooted],
+  ];
+  for (const [name, who] of [...signedIn, ["anonymous", undefined] as const]) {
+    const f = await fixture(c.owner);
+    if (row.kind === "admin") await row.prepare?.(f);
+    let expected: number;
+    if (row.kind === "open") expected = row.status;
+    else if (row.kind === "credential") expected = row.status;
+    else if (!who) expected = 401;
+    else if (row.kind === "signedIn") expected = row.ok;
+    else if (row.kind === "probe") expected = row.signedIn;
+    else expected = name === "admin" ? row.ok : 403;
+    const before = expected >= 400 ? await snapshot(f) : null;
+    // Calls authenticated by their own credential are made without a bearer.
+    await expectStatus(name, await send(row.req(f), row.kind === "credential" ? undefined : who?.bearer), expected, problems, key);
+    if (before && JSON.stringify(await snapshot(f)) !== JSON.stringify(before))
+      problems.push(`${key} ${name}: the refused call changed data`);
+  }
+}
+
+const openEndpoints = new Set<string>();
+
+async function documentedEndpoints(): Promise<string[]> {
+  const doc = (await (await call("/api/openapi.json")).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([m, op]) => {
+      const key = `${m.toUpperCase()} ${path}`;
+      if (!op.security?.length) openEndpoints.add(key);
+      return key;
+    }),
+  );
+}
+
+function probeRow(key: string): Row | undefined {
+  const [method, path] = key.split(" ");
+  if (!PROBE_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return undefined;
+  const concrete = path.replace(/\{[^}]+\}/g, X);
+  // Anything the other capabilities answer with an unknown id or an empty body must be a refusal, never a 2xx.
+  return {
+    kind: "probe",
+    signedIn: -1,
+    req: () => ({ method, path: concrete, json: method === "GET" || method === "DELETE" ? undefined : {} }),
+  };
+}
+
+describe("permission matrix", () => {
+  it("covers every endpoint of the OpenAPI document, and every row is a documented endpoint", async () => {
+    const documented = await documentedEndpoints();
+    const missing = documented.filter((k) => !ROWS[k] && !probeRow(k));
+    expect(missing, "endpoints without a matrix row").toEqual([]);
+    expect(
+      Object.keys(ROWS).filter((k) => !documented.includes(k)),
+      "rows of endpoints that no longer exist",
+    ).toEqual([]);
+  });
+
+  for (const [key, row] of Object.entries(ROWS)) {
+    it(key, async () => {
+      const problems: string[] = [];
+      await runRow(key, row, problems);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("other capabilities' endpoints need a token and never answer 2xx for unknown ids", async () => {
+    const c = await callers();
+    const problems: string[] = [];
+    for (const key of await documentedEndpoints()) {
+      const row = ROWS[key] ? undefined : probeRow(key);
+      if (!row || row.kind !== "probe") continue;
+      const f = await fixture(c.owner);
+      const req = row.req(f);
+      const anonymous = await send(req);
+      // Documented as public (own credential in the request): unknown ones are refused, never served.
+      if (openEndpoints.has(key) ? anonymous.status < 400 : anonymous.status !== 401) {
+        problems.push(`${key} anonymous: expected ${openEndpoints.has(key) ? "a refusal" : 401}, got ${anonymous.status}`);
+      }
+      await anonymous.body?.cancel();
+      const before = await snapshot(f);
+      for (const who of [c.others, c.chrooted]) {
+        const res = await send(req, who.bearer);
+        if (res.status < 400 && !(req.method === "GET" && !/\{/.test(key.split(" ")[1]))) {
+          problems.push(`${key}: ${res.status} for an unknown id`);
+        }
+        if (res.status >= 500) problems.push(`${key}: server error ${res.status}`);
+        await res.body?.cancel();
+      }
+      if (JSON.stringify(await snapshot(f)) !== JSON.stringify(before)) problems.push(`${key}: a probe changed data`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
