@@ -396,6 +396,51 @@ describe("field values", () => {
   });
 });
 
+describe("access rules", () => {
+  it("follows rules: read lets a user see and find values, update lets them change values; without them nothing", async () => {
+    const admin = await signInAdmin();
+    const owner = await signIn();
+    const reader = await signIn();
+    const editor = await signIn();
+    const template = await createTemplate(admin.bearer, "text", { multiple: true });
+    const { id: assetId } = await insertAsset({ ownerId: owner.id });
+    await createValue(owner.bearer, assetId, { def_id: template.field_def_id, data: "общее" });
+    const grant = async (subj: string, acl: string[]) => {
+      const res = await call("/api/user/acl", { method: "POST", bearer: admin.bearer, json: { subj, obj: assetId, acl } });
+      expect(res.status, await res.clone().text()).toBe(201);
+    };
+    await grant(reader.id, ["read"]);
+    await grant(editor.id, ["read", "update"]);
+
+    expect((await ok<Value[]>(`/api/fields/for-entity/${assetId}`, reader.bearer)).map((v) => v.field_data)).toEqual(["общее"]);
+    const found = await ok<{ entity_id: string }[]>("/api/fields/entities-by-field", reader.bearer, {
+      json: { def_id: template.field_def_id, condition: { op: "eq", value: "Общее" } },
+    });
+    expect(found.map((e) => e.entity_id)).toEqual([assetId]);
+    const refused = await call(`/api/fields/create/${assetId}`, {
+      method: "POST",
+      bearer: reader.bearer,
+      json: { def_id: template.field_def_id, asset_version_id: null, data: "чужое" },
+    });
+    await expectError(refused, 403);
+    await expectError(
+      await call("/api/fields/bulk-set", {
+        method: "POST",
+        bearer: reader.bearer,
+        json: { def_id: template.field_def_id, entity_ids: [assetId], data: "x" },
+      }),
+      403,
+    );
+    expect(await count(`select count(*) as n from field_values where entity_id = ?`, assetId)).toBe(1);
+
+    await createValue(editor.bearer, assetId, { def_id: template.field_def_id, data: "от редактора" });
+    await ok("/api/fields/bulk-set", editor.bearer, {
+      json: { def_id: template.field_def_id, entity_ids: [assetId], data: "пакет", mode: "add" },
+    });
+    expect(await count(`select count(*) as n from field_values where entity_id = ?`, assetId)).toBe(3);
+  });
+});
+
 describe("classes and required fields", () => {
   it("refuses def_fields naming unknown templates (404)", async () => {
     const admin = await signInAdmin();

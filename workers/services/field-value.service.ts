@@ -28,7 +28,7 @@ import { recordsByPairs } from "../db/repositories/list.repository";
 import { assets, type FieldTemplateRow, type FieldValueRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { canAccess, requireEntityAccess, visibleOwner, type AccessLevel } from "./access.service";
+import { accessibleIds, canAccess, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { type FieldSetup, parseIsoDate, parseTimeOfDay } from "./field-types/setup";
 import { checkPts, checkUrl, type FieldReference, validateFieldValue, type ValidValue } from "./field-types/validate";
@@ -375,8 +375,13 @@ export async function bulkSetField(
   const checked = await checkedValue(rc, actor, template, input.data);
   const entities = await findFieldEntities(rc.db, ids);
   if (entities.length !== ids.length) throw new AppError("NOT_FOUND", ru.metadata.entityNotFound);
-  const allowed = await Promise.all(entities.map((e) => canAccess(rc, actor, { id: e.id, type: e.type, ownerId: e.owner_id }, "update")));
-  const refused = entities.filter((_, i) => !allowed[i]);
+  // One statement per entity type decides update rights for the whole selection.
+  const byType = (type: "asset" | "group") => entities.filter((e) => e.type === type).map((e) => e.id);
+  const [assetsOk, groupsOk] = await Promise.all([
+    accessibleIds(rc, actor, "asset", byType("asset"), "update"),
+    accessibleIds(rc, actor, "group", byType("group"), "update"),
+  ]);
+  const refused = entities.filter((e) => !(e.type === "asset" ? assetsOk : groupsOk).has(e.id));
   if (refused.length > 0) {
     const readable = await Promise.all(refused.map((e) => canAccess(rc, actor, { id: e.id, type: e.type, ownerId: e.owner_id }, "read")));
     throw readable.every(Boolean) ? new AppError("FORBIDDEN", ru.errors.forbidden) : new AppError("NOT_FOUND", ru.metadata.entityNotFound);
@@ -485,7 +490,7 @@ export async function entitiesByField(
     defId: template.id,
     condition: indexedCondition(template, input.condition),
     entityType: input.entity_type,
-    ownerId: visibleOwner(actor),
+    vis: await visibility(rc, actor),
     skip: input.skip,
     take: input.take,
   });

@@ -18,7 +18,7 @@ import {
 import type { TaxonRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
-import { visibleOwner } from "./access.service";
+import { visibility } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { requireFieldEntity } from "./field-value.service";
 import { requireMetadataAdmin } from "./field-template.service";
@@ -196,7 +196,7 @@ export async function listTaxonMembers(
 ) {
   await requireTaxonOfTree(rc, treeId, taxonId);
   const ids = opts.deep ? await subtreeIds(rc.db, taxonId) : [taxonId];
-  return membersOf(rc.db, ids, visibleOwner(actor), opts);
+  return membersOf(rc.db, ids, await visibility(rc, actor), opts);
 }
 
 /** The taxa an asset or group is classified under (read on the object). */

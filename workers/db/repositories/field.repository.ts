@@ -2,6 +2,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema";
 import type { FieldEntityType } from "../schema/field-values";
+import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName, inIds } from "./tag.repository";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -241,11 +242,11 @@ export type ValueCondition =
 
 /**
  * Entities having a value of `defId` matching the condition: one index range scan on (def_id, value_text|value_num,
- * entity_id) plus, for non-administrators, the owner filter of the entity. Distinct entities, paged.
+ * entity_id) plus, for non-administrators, the access rules' visibility of the entity. Distinct entities, paged.
  */
 export function entitiesByCondition(
   db: Database,
-  opts: { defId: string; condition: ValueCondition; entityType?: FieldEntityType; ownerId: string | null; skip: number; take: number },
+  opts: { defId: string; condition: ValueCondition; entityType?: FieldEntityType; vis: Visibility | null; skip: number; take: number },
 ) {
   const c = opts.condition;
   const match =
@@ -258,12 +259,10 @@ export function entitiesByCondition(
       : sql`fv.value_num is not null${c.min !== undefined ? sql` and fv.value_num >= ${c.min}` : sql``}${
           c.max !== undefined ? sql` and fv.value_num <= ${c.max}` : sql``
         }`;
-  const owner = opts.ownerId;
-  const visible = sql`((fv.entity_type = 'asset' and exists (select 1 from ${assets} a where a.id = fv.entity_id and a.deleted_at is null${
-    owner === null ? sql`` : sql` and a.owner_id = ${owner}`
-  })) or (fv.entity_type = 'group' and exists (select 1 from ${groups} g where g.id = fv.entity_id and g.deleted_at is null${
-    owner === null ? sql`` : sql` and g.owner_id = ${owner}`
-  })))`;
+  const visible = sql`((fv.entity_type = 'asset' and exists (select 1 from ${assets} a where a.id = fv.entity_id and a.deleted_at is null
+      and ${visibleSql(opts.vis, "asset", sql`a.id`, sql`a.owner_id`)}))
+    or (fv.entity_type = 'group' and exists (select 1 from ${groups} g where g.id = fv.entity_id and g.deleted_at is null
+      and ${visibleSql(opts.vis, "group", sql`g.id`, sql`g.owner_id`)})))`;
   return db.all<{
     entity_id: string;
     entity_type: FieldEntityType;

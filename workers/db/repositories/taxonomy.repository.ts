@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { assets, groups, taxa, taxonMembers } from "../schema";
+import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
 
 const memberCount = sql<number>`(select count(*) from ${taxonMembers} where ${taxonMembers.taxonId} = ${taxa.id})`.mapWith(Number);
@@ -86,16 +87,25 @@ export function deleteMemberStatement(db: Database, taxonId: string, objectId: s
 }
 
 /**
- * Members of the given taxa that exist, are not in the trash and are visible (`ownerId` null: all), with their
+ * Members of the given taxa that exist, are not in the trash and are readable (null visibility: all), with their
  * names, paged. One statement.
  */
-export function membersOf(db: Database, taxonIds: readonly string[], ownerId: string | null, page: { skip: number; take: number }) {
-  const owner = (col: string) => (ownerId === null ? sql`` : sql` and ${sql.raw(col)}.owner_id = ${ownerId}`);
+export function membersOf(db: Database, taxonIds: readonly string[], vis: Visibility | null, page: { skip: number; take: number }) {
   return db.all<{ taxon_id: string; object_id: string; object_type: "asset" | "group"; name: string }>(
     sql`select m.taxon_id, m.object_id, m.object_type, coalesce(a.name, g.name) as name
         from ${taxonMembers} m
-        left join ${assets} a on m.object_type = 'asset' and a.id = m.object_id and a.deleted_at is null${owner("a")}
-        left join ${groups} g on m.object_type = 'group' and g.id = m.object_id and g.deleted_at is null${owner("g")}
+        left join ${assets} a on m.object_type = 'asset' and a.id = m.object_id and a.deleted_at is null and ${visibleSql(
+      vis,
+      "asset",
+      sql`a.id`,
+      sql`a.owner_id`,
+    )}
+        left join ${groups} g on m.object_type = 'group' and g.id = m.object_id and g.deleted_at is null and ${visibleSql(
+      vis,
+      "group",
+      sql`g.id`,
+      sql`g.owner_id`,
+    )}
         where m.taxon_id in (select value from json_each(${JSON.stringify(taxonIds)})) and (a.id is not null or g.id is not null)
         order by name, m.object_id
         limit ${page.take} offset ${page.skip}`,
