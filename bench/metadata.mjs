@@ -165,6 +165,7 @@ async function main() {
 
     const byField = (condition, def) => JSON.stringify({ def_id: templateId(def), condition, take: 100 });
     const runs = [
+      await measure("GET /api/auth/whoami (floor: auth + one D1 read)", { url: `${url}/api/auth/whoami`, headers: auth }),
       await measure("GET /api/fields/for-entity (20 values)", { url: `${url}/api/fields/for-entity/${assetId(77_777)}`, headers: auth }),
       await measure("entities-by-field: text equality (100 matches)", {
         url: `${url}/api/fields/entities-by-field`,
