@@ -1,5 +1,4 @@
 import { sql, type SQL } from "drizzle-orm";
-import { globalEvents } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { Actor, RequestContext } from "./context";
 
@@ -72,33 +71,34 @@ function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>, events: r
 }
 
 /**
- * The statement that appends events, to put into the batch that makes the change (drizzle's `db.batch` and the
- * repositories' `runBatch` both take it), so an event exists exactly when its change does. Once the batch has
- * committed, the events are handed to `onEvents` with the same request context (automations read the run that
- * caused them from it).
- * @example await rc.db.batch([db.update(assets)…, eventStatement(rc, { type: "asset.updated", entityType: "asset", entityId, ownerId, actorId })])
+ * The statement that appends events, to put into the batch that makes the change (the repositories' `runBatch`
+ * take it), so an event exists exactly when its change does. The rows travel as one JSON parameter, so any number
+ * of events stays within D1's limit of bound parameters. Once the batch has committed, the events are handed to
+ * `onEvents` with the same request context (automations read the run that caused them from it).
+ * @example await runBatch(rc.db, [updateAssetStatement(…), eventStatement(rc, { type: "asset.updated", entityType: "asset", entityId, ownerId, actorId })])
  */
-export function eventStatement(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]) {
+export function eventStatement(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]): SQL {
   const list = Array.isArray(events) ? (events as readonly GlobalEventInput[]) : [events as GlobalEventInput];
   const rows = rowsOf(list, Date.now());
   remember(rc, rows, list);
-  return rc.db.insert(globalEvents).values(rows);
+  const payload = rows.map((r) => ({
+    i: r.eventId,
+    c: r.ctime,
+    t: r.type,
+    et: r.entityType,
+    e: r.entityId,
+    o: r.ownerId,
+    a: r.actorId,
+    d: r.data,
+  }));
+  return sql`insert into global_events (event_id, ctime, type, entity_type, entity_id, owner_id, actor_id, data)
+    select json_extract(value, '$.i'), json_extract(value, '$.c'), json_extract(value, '$.t'), json_extract(value, '$.et'),
+      json_extract(value, '$.e'), json_extract(value, '$.o'), json_extract(value, '$.a'), json_extract(value, '$.d')
+    from json_each(${JSON.stringify(payload)})`;
 }
 
-/** `eventStatement` as raw SQL, for the batches built of `SQL` (group.repository's `runBatch`). */
-export function eventSql(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]): SQL {
-  const list = Array.isArray(events) ? (events as readonly GlobalEventInput[]) : [events as GlobalEventInput];
-  const rows = rowsOf(list, Date.now());
-  remember(rc, rows, list);
-  const values = rows.map(
-    (r) =>
-      sql`(${r.eventId}, ${r.ctime}, ${r.type}, ${r.entityType}, ${r.entityId}, ${r.ownerId}, ${r.actorId}, ${JSON.stringify(r.data)})`,
-  );
-  return sql`insert into global_events (event_id, ctime, type, entity_type, entity_id, owner_id, actor_id, data) values ${sql.join(
-    values,
-    sql`, `,
-  )}`;
-}
+/** The same statement, by the name the `SQL`-batch callers use. */
+export const eventSql = eventStatement;
 
 /**
  * The `field.changed` event of a custom field value (the metadata capability puts it into the batch that changes

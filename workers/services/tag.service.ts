@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
-  attachTagsStatement,
+  attachTagsSql,
   deleteTagStatements,
   detachTagsStatement,
   findTag,
@@ -18,6 +18,7 @@ import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { requireEntityAccess, visibility } from "./access.service";
 import { eventStatement } from "./events.service";
+import { changesOf, runBatch } from "../db/repositories/asset.repository";
 import type { Actor, RequestContext } from "./context";
 
 /** A tag (SPEC §3). */
@@ -186,11 +187,8 @@ export async function attachTags(
   if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
   const owners = await checkTagging(rc, actor, tagIds, entities);
   const events = await taggingEvents(rc, actor, "tag.attached", tagIds, entities, owners);
-  const [result] = await rc.db.batch([
-    attachTagsStatement(rc.db, tagIds, entities),
-    ...(events.length ? [eventStatement(rc, events)] : []),
-  ]);
-  return { changed: result.meta.changes };
+  const [result] = await runBatch(rc.db, [attachTagsSql(tagIds, entities), ...(events.length ? [eventStatement(rc, events)] : [])]);
+  return { changed: changesOf(result) };
 }
 
 /** Removes every tag from every entity, all or nothing, with the same checks as `attachTags`. */
@@ -209,8 +207,8 @@ export async function detachTags(
     tagIds,
     entities.map((e) => e.id),
   );
-  const [result] = await rc.db.batch([detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
-  return { changed: result.meta.changes };
+  const [result] = await runBatch(rc.db, [detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
+  return { changed: changesOf(result) };
 }
 
 /** The tags an asset or group carries; 404 unless the actor may read it. */

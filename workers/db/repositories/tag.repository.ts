@@ -67,8 +67,12 @@ export function findTag(db: Database, id: string) {
 
 /** SQL condition: the entity-tag row `et` points at an asset or group that exists, is not in the trash and is visible. */
 function visibleTaggedEntity(vis: Visibility | null): SQL {
-  const assetVisible = sql`exists (select 1 from ${assets} where ${assets.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'asset' and ${assets.deletedAt} is null and ${visibleSql(vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`)})`;
-  const groupVisible = sql`exists (select 1 from ${groups} where ${groups.id} = ${entityTags.entityId} and ${entityTags.entityType} = 'group' and ${groups.deletedAt} is null and ${visibleSql(vis, "group", sql`${groups.id}`, sql`${groups.ownerId}`)})`;
+  const assetVisible = sql`exists (select 1 from ${assets} where ${assets.id} = ${entityTags.entityId} and ${
+    entityTags.entityType
+  } = 'asset' and ${assets.deletedAt} is null and ${visibleSql(vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`)})`;
+  const groupVisible = sql`exists (select 1 from ${groups} where ${groups.id} = ${entityTags.entityId} and ${
+    entityTags.entityType
+  } = 'group' and ${groups.deletedAt} is null and ${visibleSql(vis, "group", sql`${groups.id}`, sql`${groups.ownerId}`)})`;
   return sql`(${assetVisible} or ${groupVisible})`;
 }
 
@@ -148,11 +152,14 @@ export function findTaggableEntities(db: Database, ids: readonly string[]) {
 
 /** Adds every tag to every entity (existing pairs stay): one statement whatever the sizes. */
 export function attachTagsStatement(db: Database, tagIds: readonly string[], entities: readonly TaggableEntity[]) {
-  return db.run(
-    sql`insert or ignore into ${entityTags} (tag_id, entity_id, entity_type)
+  return db.run(attachTagsSql(tagIds, entities));
+}
+
+/** `attachTagsStatement` as raw SQL, for a batch with other statements (`runBatch`). */
+export function attachTagsSql(tagIds: readonly string[], entities: readonly TaggableEntity[]): SQL {
+  return sql`insert or ignore into ${entityTags} (tag_id, entity_id, entity_type)
         select t.value, json_extract(e.value, '$.id'), json_extract(e.value, '$.type')
-        from json_each(${JSON.stringify(tagIds)}) t, json_each(${JSON.stringify(entities)}) e`,
-  );
+        from json_each(${JSON.stringify(tagIds)}) t, json_each(${JSON.stringify(entities)}) e`;
 }
 
 /** Removes every tag from every entity: one statement. */
