@@ -396,6 +396,47 @@ describe("field values", () => {
   });
 });
 
+describe("events", () => {
+  it("appends field.changed in the batch of each change: create, change, delete and bulk set", async () => {
+    const admin = await signInAdmin();
+    const owner = await signIn();
+    const template = await createTemplate(admin.bearer, "number");
+    const { id: a1 } = await insertAsset({ ownerId: owner.id });
+    const { id: a2 } = await insertAsset({ ownerId: owner.id });
+    const value = await createValue(owner.bearer, a1, { def_id: template.field_def_id, data: 1 });
+    await ok(`/api/fields/change/${a1}/${value.field_id}`, owner.bearer, { method: "PATCH", json: { data: 2 } });
+    await ok(`/api/fields/delete/${a1}/${value.field_id}`, owner.bearer, { method: "DELETE" });
+    await ok("/api/fields/bulk-set", owner.bearer, { json: { def_id: template.field_def_id, entity_ids: [a1, a2], data: 3 } });
+    const events = await rows<{ entity_id: string; data: string; actor_id: string; owner_id: string }>(
+      `select entity_id, data, actor_id, owner_id from global_events where type = 'field.changed' and entity_id in (?, ?) order by seq`,
+      a1,
+      a2,
+    );
+    const seen = events.map((e) => [e.entity_id, JSON.parse(e.data).value]);
+    expect(seen.slice(0, 3)).toEqual([
+      [a1, 1],
+      [a1, 2],
+      [a1, null],
+    ]);
+    expect(seen.slice(3).sort()).toEqual(
+      [
+        [a1, 3],
+        [a2, 3],
+      ].sort(),
+    );
+    expect(
+      events.every((e) => e.actor_id === owner.id && e.owner_id === owner.id && JSON.parse(e.data).def_id === template.field_def_id),
+    ).toBe(true);
+    // A refused change leaves no event.
+    await call(`/api/fields/create/${a1}`, {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { def_id: template.field_def_id, asset_version_id: null, data: "x" },
+    });
+    expect(await count(`select count(*) as n from global_events where type = 'field.changed' and entity_id = ?`, a1)).toBe(4);
+  });
+});
+
 describe("access rules", () => {
   it("follows rules: read lets a user see and find values, update lets them change values; without them nothing", async () => {
     const admin = await signInAdmin();

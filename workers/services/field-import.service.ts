@@ -10,7 +10,7 @@ import {
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import type { RequestContext } from "./context";
-import { checkedValue } from "./field-value.service";
+import { checkedValue, fieldEventStatements } from "./field-value.service";
 import type { FieldSetup } from "./field-types/setup";
 import { coerceImported } from "./field-types/validate";
 
@@ -64,6 +64,7 @@ export async function importMappedFields(
   const templates = await findTemplatesByExtsysKeys(rc.db, [...flat.keys()]);
   const now = Date.now();
   const inserts: Statement[] = [];
+  const events: Statement[] = [];
   const replaced: string[] = [];
   for (const template of templates) {
     const key = template.extsysKey!;
@@ -71,10 +72,12 @@ export async function importMappedFields(
     const raw = flat.get(key);
     const items = Array.isArray(raw) && setup.multiple && template.fieldType !== "struct" ? raw : [raw];
     const rows: Statement[] = [];
+    const stored: unknown[] = [];
     try {
       for (const item of items) {
         const coerced = coerceImported(template.fieldType, setup, item);
         const checked = await checkedValue(rc, null, template, coerced);
+        stored.push(checked.data);
         rows.push(
           insertValueStatement(rc.db, {
             id: newId(now),
@@ -101,6 +104,15 @@ export async function importMappedFields(
     }
     replaced.push(template.id);
     inserts.push(...rows);
+    events.push(
+      ...fieldEventStatements(
+        rc,
+        null,
+        [asset],
+        template.id,
+        items.length === 1 ? coerceImported(template.fieldType, setup, items[0]) : items,
+      ),
+    );
     report.imported.push({ def_id: template.id, key, values: rows.length });
   }
   if (replaced.length > 0)

@@ -30,6 +30,7 @@ import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { accessibleIds, canAccess, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import type { Actor, RequestContext } from "./context";
+import { eventStatement, type GlobalEventInput } from "./events.service";
 import { type FieldSetup, parseIsoDate, parseTimeOfDay } from "./field-types/setup";
 import { checkPts, checkUrl, type FieldReference, validateFieldValue, type ValidValue } from "./field-types/validate";
 
@@ -56,6 +57,34 @@ export interface CreateValueInput {
 
 /** Most entities a bulk set may touch in one batch. */
 export const MAX_BULK_ENTITIES = 1000;
+
+/** Events per insert statement: each takes 8 bound parameters and D1 allows 100 per statement. */
+const EVENTS_PER_STATEMENT = 12;
+
+/**
+ * The `field.changed` events of a change (one per entity; `value` null when a value was removed), as statements for
+ * the batch that makes the change, so automations see exactly the changes that committed.
+ */
+export function fieldEventStatements(
+  rc: RequestContext,
+  actorId: string | null,
+  entities: readonly Pick<FieldEntity, "id" | "type" | "owner_id">[],
+  defId: string,
+  value: unknown,
+): Statement[] {
+  const events: GlobalEventInput[] = entities.map((e) => ({
+    type: "field.changed",
+    entityType: e.type,
+    entityId: e.id,
+    ownerId: e.owner_id,
+    actorId,
+    data: { def_id: defId, value: value ?? null },
+  }));
+  const statements: Statement[] = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT)
+    statements.push(eventStatement(rc, events.slice(i, i + EVENTS_PER_STATEMENT)));
+  return statements;
+}
 
 export function toValueInfo(row: FieldValueRow): FieldValueInfo {
   return {
@@ -191,7 +220,7 @@ export async function createValue(rc: RequestContext, actor: Actor, entityId: st
     ctime: now,
     mtime: now,
   };
-  await runBatch(rc.db, [insertValueStatement(rc.db, row)]);
+  await runBatch(rc.db, [insertValueStatement(rc.db, row), ...fieldEventStatements(rc, actor.id, [entity], template.id, checked.data)]);
   return toValueInfo({ ...row, data: checked.data } as FieldValueRow);
 }
 
@@ -219,7 +248,10 @@ export async function changeValue(
     }
     Object.assign(set, { ptsStart: pts?.[0] ?? null, ptsEnd: pts?.[1] ?? null });
   }
-  await runBatch(rc.db, [updateValueStatement(rc.db, fieldId, set)]);
+  await runBatch(rc.db, [
+    updateValueStatement(rc.db, fieldId, set),
+    ...fieldEventStatements(rc, actor.id, [entity], template.id, set.data !== undefined ? set.data : current.data),
+  ]);
   return toValueInfo((await findValue(rc.db, entityId, fieldId))!);
 }
 
@@ -243,7 +275,7 @@ export async function deleteValue(rc: RequestContext, actor: Actor, entityId: st
   if (required && !(await filledDefs(rc.db, entityId, [required.id], [fieldId])).has(required.id)) {
     throw new AppError("CONFLICT", ru.metadata.requiredValue(required.name));
   }
-  await runBatch(rc.db, [deleteValueStatement(rc.db, fieldId)]);
+  await runBatch(rc.db, [deleteValueStatement(rc.db, fieldId), ...fieldEventStatements(rc, actor.id, [entity], current.defId, null)]);
   return { field_id: fieldId };
 }
 
@@ -291,15 +323,20 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
   const now = Date.now();
   const statements: Statement[] = [];
   const touched = new Set<string>();
+  const changed: { defId: string; value: unknown }[] = [];
   const newUntimed = new Map<string, number>();
+  const removedDefs: string[] = [];
   for (const id of input.remove) {
-    if (!(await findValue(rc.db, entityId, id))) throw new AppError("NOT_FOUND", ru.metadata.valueNotFound);
+    const current = await findValue(rc.db, entityId, id);
+    if (!current) throw new AppError("NOT_FOUND", ru.metadata.valueNotFound);
     statements.push(deleteValueStatement(rc.db, id));
+    removedDefs.push(current.defId);
   }
   for (const v of input.values) {
     const template = await requireTemplate(rc, v.def_id);
     touched.add(template.id);
     const checked = await checkedValue(rc, actor, template, v.data);
+    changed.push({ defId: template.id, value: checked.data });
     if (v.field_id) {
       const current = await findValue(rc.db, entityId, v.field_id);
       if (!current || current.defId !== template.id) throw new AppError("NOT_FOUND", ru.metadata.valueNotFound);
@@ -351,6 +388,8 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
   if (input.asset_class !== undefined) {
     statements.push(classChangeStatement(entityId, input.asset_class, now));
   }
+  for (const c of changed) statements.push(...fieldEventStatements(rc, actor.id, [entity], c.defId, c.value));
+  for (const defId of removedDefs) if (!touched.has(defId)) statements.push(...fieldEventStatements(rc, actor.id, [entity], defId, null));
   await runBatch(rc.db, statements);
   return (await listValuesOfEntity(rc.db, entityId, {})).map(toValueInfo);
 }
@@ -402,6 +441,7 @@ export async function bulkSetField(
       now,
     }),
   );
+  statements.push(...fieldEventStatements(rc, actor.id, entities, template.id, checked.data));
   const results = await runBatch(rc.db, statements);
   return { changed: results[replace ? 1 : 0].meta.changes };
 }
