@@ -698,6 +698,10 @@ interface Callers {
   deny: Caller;
   member: Caller;
   chrooted: Caller;
+  /** a robot's API token, holding the row's levels like `exact` */
+  robot: Caller;
+  /** a robot token scoped to a group outside the fixture, holding the levels */
+  scopedRobot: Caller;
   team: string;
 }
 interface Caller {
@@ -721,11 +725,26 @@ function callers(): Promise<Callers> {
     adminId = boss.id;
     const team = await createGroup(boss, uniqueName("Команда"));
     const cell = await createGroup(boss, uniqueName("Камера"));
+    const robotId = newId();
     await env.DB.batch([
       env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(team, member.id, Date.now()),
       env.DB.prepare("UPDATE users SET chroot_groups = ? WHERE id = ?").bind(JSON.stringify([cell]), chrooted.id),
+      env.DB.prepare("INSERT INTO users (id, login, name, is_robot, ctime, mtime) VALUES (?, ?, 'Робот', 1, ?, ?)").bind(
+        robotId,
+        `robot-${robotId.slice(-8)}`,
+        Date.now(),
+        Date.now(),
+      ),
     ]);
-    return { admin: boss, owner, exact, others, deny, member, chrooted, team };
+    const token = async (json: unknown) => {
+      const res = await call(`/api/user/${robotId}/tokens`, { method: "POST", bearer: boss.bearer, json });
+      const body = (await res.json()) as { token: string };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      return { id: robotId, bearer: body.token };
+    };
+    const robot = await token({ name: "матрица" });
+    const scopedRobot = await token({ name: "матрица в клетке", scope_groups: [cell] });
+    return { admin: boss, owner, exact, others, deny, member, chrooted, robot, scopedRobot, team };
   })();
   return callersOnce;
 }
@@ -821,6 +840,9 @@ async function runEntityRow(key: string, row: Extract<Row, { kind: "entity" }>, 
     },
     { name: "member", who: c.member, expected: row.ok, grant: (f) => grantAll(c.team, "group", f, needed) },
     { name: "chrooted", who: c.chrooted, expected: 404, grant: (f) => grantAll(c.chrooted.id, "user", f, needed) },
+    { name: "robot", who: c.robot, expected: row.ok, grant: (f) => grantAll(c.robot.id, "user", f, needed) },
+    // Both robot tokens belong to one robot: the rule reaches the scoped token too, the scope keeps it out.
+    { name: "scopedRobot", who: c.scopedRobot, expected: 404, grant: (f) => grantAll(c.robot.id, "user", f, needed) },
     { name: "anonymous", expected: 401 },
   ];
   for (const p of plan) {
@@ -851,6 +873,7 @@ async function runRow(key: string, row: Row, problems: string[]) {
     ["deny", c.deny],
     ["member", c.member],
     ["chrooted", c.chrooted],
+    ["robot", c.robot],
   ];
   for (const [name, who] of [...signedIn, ["anonymous", undefined] as const]) {
     const f = await fixture(c.owner);
