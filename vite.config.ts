@@ -25,5 +25,6 @@ export default defineConfig({
     noExternal: true,
     resolve: { conditions: ["workerd", "worker", "browser"], externalConditions: ["workerd", "worker"] },
   },
-  build: { minify: true },
+  // Codec wasm reached from services (image processing) stays an import: wrangler compiles it (CompiledWasm rule).
+  build: { minify: true, rollupOptions: { external: [/\.wasm$/] } },
 });
