@@ -4,6 +4,7 @@ import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
+import { AccessButton } from "./access/access-dialog";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { AssetMetadata } from "./metadata/asset-metadata";
@@ -67,6 +68,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </button>
+          <AccessButton entityId={asset.asset_id} name={asset.name} />
           <button type="button" className="btn btn-danger-outline" onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}

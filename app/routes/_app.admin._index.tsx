@@ -8,6 +8,7 @@ const SECTIONS = [
   { to: "/admin/active-users", title: ru.screens.activeUsers, hint: ru.screens.activeUsersHint },
   { to: "/admin/inactive-users", title: ru.screens.inactiveUsers, hint: ru.screens.inactiveUsersHint },
   { to: "/admin/groups", title: ru.screens.userGroups, hint: ru.screens.userGroupsHint },
+  { to: "/admin/audit", title: ru.admin.audit, hint: ru.admin.auditHint },
   { to: "/admin/metadata", title: ru.screens.metadata, hint: ru.screens.metadataHint },
 ];
 

@@ -1,9 +1,10 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import { UserList } from "../components/admin/user-list";
 import { ru } from "../i18n/ru";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.activeUsers} — ${ru.app.name}` }];
 
+/** /admin/active-users: accounts and robots that may sign in. */
 export default function Screen() {
-  return <UpcomingSection title={ru.screens.activeUsers} icon="admin" />;
+  return <UserList enabled={true} />;
 }

@@ -1,9 +1,10 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import { UserList } from "../components/admin/user-list";
 import { ru } from "../i18n/ru";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.inactiveUsers} — ${ru.app.name}` }];
 
+/** /admin/inactive-users: disabled accounts, which alone can be deleted. */
 export default function Screen() {
-  return <UpcomingSection title={ru.screens.inactiveUsers} icon="admin" />;
+  return <UserList enabled={false} />;
 }

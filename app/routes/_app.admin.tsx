@@ -6,10 +6,14 @@ const TABS = [
   { to: "/admin/active-users", label: ru.screens.activeUsers },
   { to: "/admin/inactive-users", label: ru.screens.inactiveUsers },
   { to: "/admin/groups", label: ru.screens.userGroups },
+  { to: "/admin/audit", label: ru.admin.audit },
   { to: "/admin/metadata", label: ru.screens.metadata },
 ];
 
-/** Administration layout; the root guard already limits /admin to administrators. */
+/**
+ * Administration layout. The root guard (SPEC §2 rule 3) already sends non-administrators to /mam before this
+ * renders, and every call these screens make is refused to them by the API as well.
+ */
 export default function AdminLayout() {
   return (
     <>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { AccessButton } from "../components/access/access-dialog";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
@@ -127,6 +128,7 @@ export default function MamGroupRoute() {
         </div>
       )}
       {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
+      <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost access-entry" />
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
         view={view}
