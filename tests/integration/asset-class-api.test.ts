@@ -18,12 +18,25 @@ async function createClass(bearer: string, json: Record<string, unknown> = {}) {
   return { id: body.id, name };
 }
 
+/** Field templates written straight into D1: a class's def_fields must name existing templates. */
+async function templateIds(n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => newId());
+  for (const id of ids) {
+    await exec(
+      `insert into field_templates (id, name, field_type, setup, priority, ctime, mtime) values (?, ?, 'text', '{}', 0, 0, 0)`,
+      id,
+      `Поле ${id}`,
+    );
+  }
+  return ids;
+}
+
 const classRow = (id: string) => rows(`select name, def_fields from asset_classes where id = ?`, id).then((r) => r[0]);
 
 describe("POST /api/asset/class/create", () => {
   it("lets an administrator add a class with its fields (duplicates dropped, order kept)", async () => {
     const admin = await signInAdmin();
-    const [f1, f2] = [newId(), newId()];
+    const [f1, f2] = await templateIds(2);
     const { id, name } = await createClass(admin.bearer, { def_fields: [f2, f1, f2] });
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(await classRow(id)).toEqual({ name, def_fields: JSON.stringify([f2, f1]) });
@@ -38,7 +51,10 @@ describe("POST /api/asset/class/create", () => {
   it("refuses a name taken case-insensitively (409)", async () => {
     const admin = await signInAdmin();
     const { name } = await createClass(admin.bearer, { name: uniqueName("Интервью") });
-    const error = await expectError(await call("/api/asset/class/create", { method: "POST", bearer: admin.bearer, json: { name: name.toUpperCase() } }), 409);
+    const error = await expectError(
+      await call("/api/asset/class/create", { method: "POST", bearer: admin.bearer, json: { name: name.toUpperCase() } }),
+      409,
+    );
     expect(error.message).toBe(ru.catalog.classExists(name.toUpperCase()));
     expect(await rows(`select id from asset_classes where name = ?`, name.toUpperCase())).toEqual([]);
   });
@@ -73,7 +89,7 @@ describe("GET /api/asset/class/list and POST /api/asset/class-by-ids", () => {
   it("lists classes by name for any signed-in user, with paging", async () => {
     const admin = await signInAdmin();
     const user = await signIn();
-    const field = newId();
+    const [field] = await templateIds(1);
     const b = await createClass(admin.bearer, { name: `Б-класс ${newId().slice(-6)}`, def_fields: [field] });
     const a = await createClass(admin.bearer, { name: `а-класс ${newId().slice(-6)}` });
     const list = (await (await call("/api/asset/class/list?take=1000", { bearer: user.bearer })).json()) as ClassJson[];
@@ -115,9 +131,9 @@ describe("GET /api/asset/class/list and POST /api/asset/class-by-ids", () => {
 describe("PATCH /api/asset/class/change/{id}", () => {
   it("renames a class and replaces its fields", async () => {
     const admin = await signInAdmin();
-    const { id } = await createClass(admin.bearer, { def_fields: [newId()] });
+    const { id } = await createClass(admin.bearer, { def_fields: await templateIds(1) });
     const name = uniqueName("Переименованный");
-    const fields = [newId(), newId()];
+    const fields = await templateIds(2);
     const res = await call(`/api/asset/class/change/${id}`, { method: "PATCH", bearer: admin.bearer, json: { name, def_fields: fields } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id, name, def_fields: fields });
@@ -130,9 +146,15 @@ describe("PATCH /api/asset/class/change/{id}", () => {
     const admin = await signInAdmin();
     const a = await createClass(admin.bearer);
     const b = await createClass(admin.bearer);
-    await expectError(await call(`/api/asset/class/change/${b.id}`, { method: "PATCH", bearer: admin.bearer, json: { name: a.name.toLowerCase() } }), 409);
+    await expectError(
+      await call(`/api/asset/class/change/${b.id}`, { method: "PATCH", bearer: admin.bearer, json: { name: a.name.toLowerCase() } }),
+      409,
+    );
     expect((await classRow(b.id)).name).toBe(b.name);
-    await expectError(await call(`/api/asset/class/change/${newId()}`, { method: "PATCH", bearer: admin.bearer, json: { name: "x" } }), 404);
+    await expectError(
+      await call(`/api/asset/class/change/${newId()}`, { method: "PATCH", bearer: admin.bearer, json: { name: "x" } }),
+      404,
+    );
     await expectError(await call(`/api/asset/class/change/1`, { method: "PATCH", bearer: admin.bearer, json: { name: "x" } }), 400);
     await expectError(await call(`/api/asset/class/change/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: {} }), 400);
     await expectError(await call(`/api/asset/class/change/${a.id}`, { method: "PATCH", bearer: admin.bearer, json: { name: "" } }), 400);
@@ -143,7 +165,10 @@ describe("PATCH /api/asset/class/change/{id}", () => {
     const user = await signIn();
     const { id } = await createClass(admin.bearer);
     const before = await classRow(id);
-    await expectError(await call(`/api/asset/class/change/${id}`, { method: "PATCH", bearer: user.bearer, json: { name: "Взлом", def_fields: [] } }), 403);
+    await expectError(
+      await call(`/api/asset/class/change/${id}`, { method: "PATCH", bearer: user.bearer, json: { name: "Взлом", def_fields: [] } }),
+      403,
+    );
     expect(await classRow(id)).toEqual(before);
   });
 
