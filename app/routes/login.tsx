@@ -29,6 +29,12 @@ async function signInWithToken(token: string): Promise<void> {
   await apiRequest("/api/auth/whoami");
 }
 
+function ssoErrorMessage(code: string | null): string | null {
+  if (!code) return null;
+  const messages: Record<string, string> = ru.sso.errors;
+  return Object.hasOwn(messages, code) ? messages[code] : ru.sso.errors.provider_error;
+}
+
 export default function LoginRoute() {
   const { providers } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -37,6 +43,8 @@ export default function LoginRoute() {
   const to = safeReturnPath(params.get("to"));
   const token = params.get("token");
   const tokenHandled = useRef(false);
+  // `?sso_error=<reason>` from the SSO calls: a known code only, so a crafted link cannot put its own words here.
+  const ssoError = ssoErrorMessage(params.get("sso_error"));
 
   useEffect(() => {
     if (!token || tokenHandled.current) return;
@@ -44,7 +52,7 @@ export default function LoginRoute() {
     setBusy(true);
     signInWithToken(token)
       .then(() => navigate(to, { replace: true }))
-      .catch(() => navigate(`/login?to=${encodeURIComponent(to)}`, { replace: true }))
+      .catch(() => navigate(`/login?to=${encodeURIComponent(to)}&sso_error=token_invalid`, { replace: true }))
       .finally(() => setBusy(false));
   }, [token, to, navigate]);
 
@@ -80,6 +88,11 @@ export default function LoginRoute() {
         </div>
         <h1 className="auth-title">{ru.login.title}</h1>
         <p className="auth-subtitle">{token && busy ? ru.login.tokenSignIn : ru.login.subtitle}</p>
+        {ssoError && !busy && (
+          <p className="auth-error" role="alert">
+            {ssoError}
+          </p>
+        )}
         <form method="post" onSubmit={onSubmit}>
           <div className="field">
             <label htmlFor="login-user">{ru.login.user}</label>

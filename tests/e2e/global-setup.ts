@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevServer } from "../../scripts/dev-server.mjs";
+import { SSO_ACCOUNT, SSO_PROVIDER_NAME, startLocalProvider } from "./sso-provider";
 
 declare module "vitest" {
   /** What tests/e2e/global-setup.ts hands to the tests (read with `inject`, or the `server` fixture). */
@@ -13,6 +14,9 @@ declare module "vitest" {
     /** the bootstrapped administrator (ADMIN_LOGIN / ADMIN_PASSWORD of the dev server) */
     adminLogin: string;
     adminPassword: string;
+    /** the local OpenID provider's button label and its one account (tests/e2e/sso-provider.ts) */
+    ssoProviderName: string;
+    ssoLogin: string;
   }
 }
 
@@ -36,15 +40,28 @@ async function loadSeedSql(): Promise<string | undefined> {
 export default async function setup(project: TestProject) {
   const port = Number(process.env.E2E_PORT ?? 8799);
   const persistDir = await mkdtemp(join(tmpdir(), "mam-e2e-"));
-  const server = await startDevServer({ port, persistDir, seedSql: await loadSeedSql() });
+  // A real OpenID provider for the SSO test, known to the product through SSO_PROVIDERS.
+  const sso = await startLocalProvider(`http://127.0.0.1:${port}`);
+  const server = await startDevServer({
+    port,
+    persistDir,
+    seedSql: await loadSeedSql(),
+    vars: { SSO_PROVIDERS: sso.ssoProvidersVar },
+  }).catch(async (error) => {
+    await sso.stop();
+    throw error;
+  });
   console.log(`e2e: ${server.url} ready in ${Math.round(server.coldStartMs)} ms (state and log in ${persistDir})`);
 
   project.provide("baseUrl", server.url);
   project.provide("adminLogin", server.adminLogin);
   project.provide("adminPassword", server.adminPassword);
+  project.provide("ssoProviderName", SSO_PROVIDER_NAME);
+  project.provide("ssoLogin", SSO_ACCOUNT.login);
 
   return async () => {
     await server.stop();
+    await sso.stop();
     if (process.env.E2E_KEEP_STATE === "1") return;
     await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
   };
