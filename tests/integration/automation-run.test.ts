@@ -65,12 +65,13 @@ describe("an automation run end to end", () => {
         { type: "webhook", url: "https://hooks.example.com/mam" },
       ],
     });
-    const sent: Request[] = [];
+    // Read inside the mock: the request belongs to the Workflow's I/O context, not the test's.
+    const sent: { method: string; signature: string | null; body: string }[] = [];
     const realFetch = globalThis.fetch;
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input, init);
       if (new URL(request.url).hostname !== "hooks.example.com") return realFetch(input, init);
-      sent.push(request);
+      sent.push({ method: request.method, signature: request.headers.get(SIGNATURE_HEADER), body: await request.text() });
       return new Response("ok", { status: 202 });
     });
 
@@ -95,9 +96,9 @@ describe("an automation run end to end", () => {
       expect(copied[0].el_id).not.toBe(asset.id);
 
       expect(sent).toHaveLength(1);
-      const body = await sent[0].text();
+      const { body } = sent[0];
       expect(sent[0].method).toBe("POST");
-      expect(sent[0].headers.get(SIGNATURE_HEADER)).toBe(await signBody(wf.webhook_secret, body));
+      expect(sent[0].signature).toBe(await signBody(wf.webhook_secret, body));
       expect(JSON.parse(body)).toMatchObject({ workflow_id: wf.id, task_id: started.body.task_id, asset_id: asset.id, step: 6 });
 
       const task = await taskRow(started.body.task_id);
@@ -149,24 +150,38 @@ describe("an automation run end to end", () => {
     const wf = await createWorkflow({
       trigger: { type: "manual" },
       actions: [
-        { type: "wait", seconds: 60 },
+        { type: "webhook", url: "https://hooks.example.com/slow" },
         { type: "add-tag", tag_id: tag },
       ],
+    });
+    // The webhook answers only once the run's task is canceled, so the cancel lands between the two steps. The mock
+    // runs in the Workflow's context: it watches D1 rather than a promise of the test's.
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).hostname !== "hooks.example.com") return realFetch(input, init);
+      const taskId = (JSON.parse(await request.text()) as { task_id: string }).task_id;
+      while ((await taskRow(taskId)).status !== "canceled") await scheduler.wait(20);
+      return new Response("ok", { status: 200 });
     });
     const introspector = await introspectWorkflow(env.AUTOMATIONS);
     try {
       const started = await send<{ task_id: string }>("POST", `${BASE}/execute/${wf.id}`, a.bearer, { asset_id: asset.id });
-      const [instance] = await introspector.get();
-      await instance.waitForStepResult({ name: "1: wait" });
+      await vi.waitUntil(
+        async () => (await logOf(started.body.task_id)).includes(ru.automations.log.step(1, 2, ru.automations.actions.webhook)),
+        {
+          timeout: 10_000,
+          interval: 50,
+        },
+      );
       const cancel = await send("POST", `/api/tasklist/command/${started.body.task_id}`, a.bearer, { command: "cancel" });
       expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
-      await instance.modify(async (m) => {
-        await m.disableSleeps();
-      });
+      const [instance] = await introspector.get();
       await instance.waitForStatus("complete");
       expect(((await instance.getOutput()) as RunOutcome).status).toBe("canceled");
       expect(await tagsOf(asset.id)).toEqual([]);
       expect((await taskRow(started.body.task_id)).status).toBe("canceled");
+      expect(await logOf(started.body.task_id)).toContain(ru.automations.log.canceled);
     } finally {
       await introspector.dispose();
     }

@@ -87,6 +87,8 @@ export class AutomationWorkflow extends WorkflowEntrypoint<Env, AutomationParams
     const log = ru.automations.log;
     if (outcome.status === "done") {
       await reportExternalTask(rc, params.taskId, { log: [{ level: "info", message: log.done }], end: "done" });
+    } else if (outcome.status === "canceled") {
+      await reportExternalTask(rc, params.taskId, { log: [{ level: "warn", message: log.canceled }] });
     } else if (outcome.status === "error") {
       await reportExternalTask(rc, params.taskId, {
         log: [{ level: "error", message: log.failed(outcome.error ?? "") }],
