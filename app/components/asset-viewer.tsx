@@ -7,6 +7,7 @@ import { formatBytes } from "../lib/media-kind";
 import { AccessButton } from "./access/access-dialog";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
+import { classesByIds } from "./metadata/api";
 import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
@@ -31,6 +32,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   const [groups, setGroups] = useState<{ group_id: string; group_name: string }[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
+  const [className, setClassName] = useState<string | null>(null);
 
   const load = useCallback(() => {
     lib.getAsset(assetId).then(setAsset, () => undefined);
@@ -38,6 +40,10 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
     lib.assetGroups(assetId).then(setGroups, () => undefined);
   }, [assetId]);
   useEffect(load, [load]);
+  useEffect(() => {
+    setClassName(null);
+    if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
+  }, [asset?.class]);
 
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
   const byVersion = new Map<number, lib.VersionRow[]>();
@@ -117,7 +123,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
             <InfoRow label={ru.library.fields.mtime}>{formatDateTime(asset.mtime)}</InfoRow>
             <InfoRow label={ru.library.fields.atime}>{formatDateTime(asset.atime)}</InfoRow>
             <InfoRow label={ru.library.fields.mimetype}>{asset.mimetype}</InfoRow>
-            <InfoRow label={ru.library.fields.class}>{asset.class ?? ru.common.dash}</InfoRow>
+            <InfoRow label={ru.library.fields.class}>{className ?? asset.class ?? ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.ver}>{asset.ver || ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.var}>
               <code>{asset.var ?? ru.common.dash}</code>

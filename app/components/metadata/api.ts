@@ -40,6 +40,7 @@ export const applyFields = (
 export const bulkSet = (body: { def_id: string; entity_ids: string[]; data: unknown; mode: "replace" | "add" }) =>
   apiRequest<{ changed: number }>("/api/fields/bulk-set", { method: "POST", body });
 
+export const classesByIds = (ids: string[]) => apiRequest<AssetClassInfo[]>("/api/asset/class-by-ids", { method: "POST", body: { ids } });
 export const listClasses = () => apiRequest<AssetClassInfo[]>("/api/asset/class/list", { query: { take: 500 } });
 export const createClass = (name: string, def_fields: string[]) =>
   apiRequest<{ id: string }>("/api/asset/class/create", { method: "POST", body: { name, def_fields } });
