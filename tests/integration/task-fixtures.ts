@@ -106,3 +106,25 @@ export async function getJson<T>(path: string, bearer: string, status = 200): Pr
 export async function postJson<T>(path: string, bearer: string, body: unknown, status = 200): Promise<T> {
   return json<T>(await call(path, { method: "POST", bearer, json: body }), status);
 }
+
+/**
+ * An asset with one committed version whose main variant holds `bytes` in R2, written directly (no upload, so no
+ * background tasks follow): for tests that drive tasks themselves.
+ */
+export async function insertStoredAsset(f: {
+  ownerId: string;
+  name: string;
+  mime: string;
+  bytes: Uint8Array;
+}): Promise<{ assetId: string; variantId: string; key: string }> {
+  const { insertAsset, insertVariant } = await import("./catalog-fixtures");
+  const { id, versionIds } = await insertAsset({ ownerId: f.ownerId, name: f.name, versions: 1 });
+  const variantId = await insertVariant({ assetId: id, versionId: versionIds[0], ownerId: f.ownerId, contentSize: f.bytes.length });
+  const key = `variants/${id}/${variantId}`;
+  await env.DB.batch([
+    env.DB.prepare("update variants set mime_type = ?, file_name = ? where id = ?").bind(f.mime, f.name, variantId),
+    env.DB.prepare("update assets set mime = ? where id = ?").bind(f.mime, id),
+  ]);
+  await env.MEDIA.put(key, f.bytes, { httpMetadata: { contentType: f.mime } });
+  return { assetId: id, variantId, key };
+}

@@ -117,6 +117,7 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
           sql`progress = ${result.progress}`,
           sql`progress_info = ${result.info ?? null}`,
           sql`worker_info = null`,
+          sql`schedule_time = ${now}`,
         ]);
         if (!moved) return await stopped(rc, task.id, state, result.progress, result.info ?? null);
         await live.appendLog("info", ru.tasks.log.yielded);
