@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
+import { purgeAssets } from "../../workers/services/asset-content.service";
 import { importMappedFields } from "../../workers/services/field-import.service";
 import { exec, insertAsset, insertClass, insertGroup, insertVariant, rows, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
@@ -434,6 +435,23 @@ describe("events", () => {
       json: { def_id: template.field_def_id, asset_version_id: null, data: "x" },
     });
     expect(await count(`select count(*) as n from global_events where type = 'field.changed' and entity_id = ?`, a1)).toBe(4);
+  });
+});
+
+describe("purge", () => {
+  it("removes an asset's field values and taxa memberships with the asset", async () => {
+    const admin = await signInAdmin();
+    const owner = await signIn();
+    const template = await createTemplate(admin.bearer, "text");
+    const { id: assetId } = await insertAsset({ ownerId: owner.id });
+    await createValue(owner.bearer, assetId, { def_id: template.field_def_id, data: "уйдёт" });
+    const tree = await ok<{ taxon_id: string }>(`/api/taxonomy/create/${"f".repeat(32)}`, admin.bearer, {
+      json: { path: `Чистка ${newId().slice(-6)}` },
+    });
+    await ok(`/api/taxonomy/add-member/${tree.taxon_id}`, owner.bearer, { json: { objectId: assetId } });
+    expect((await purgeAssets(testContext(), [assetId])).assets).toBe(1);
+    expect(await count(`select count(*) as n from field_values where entity_id = ?`, assetId)).toBe(0);
+    expect(await count(`select count(*) as n from taxon_members where object_id = ?`, assetId)).toBe(0);
   });
 });
 

@@ -510,7 +510,8 @@ export async function selectAssetObjects(db: Database, assetIds: readonly string
 
 /**
  * Statements that delete assets and everything that hangs off them: previews (the preview capability's statement),
- * tag links (the tag capability's), versions, variants, memberships, and last the asset rows (its result counts
+ * tag links (the tag capability's), versions, variants, memberships, field values and taxa memberships (the metadata
+ * capability's), and last the asset rows (its result counts
  * the purged assets). Run them in one batch.
  */
 export function purgeAssetsStatements(db: Database, assetIds: readonly string[]): Statement[] {
@@ -521,6 +522,8 @@ export function purgeAssetsStatements(db: Database, assetIds: readonly string[])
     db.delete(variants).where(sql`${variants.assetId} in ${ids}`),
     db.delete(assetVersions).where(sql`${assetVersions.assetId} in ${ids}`),
     db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
+    sql`delete from field_values where entity_id in ${ids}`,
+    sql`delete from taxon_members where object_id in ${ids}`,
     db.delete(assets).where(sql`${assets.id} in ${ids}`),
   ];
 }

@@ -714,13 +714,15 @@ export async function deepestInSubtree(db: Database, id: string, limit: number):
   return rows.map((r) => r.descendant);
 }
 
-/** Deletes groups (leaves of what remains of a subtree) with their closure rows, memberships and tags. */
+/** Deletes groups (leaves of what remains of a subtree) with their closure rows, memberships, tags, field values and taxa memberships. */
 export function deleteGroupsStatements(groupIds: readonly string[]) {
   const ids = inList(groupIds);
   return [
     sql`delete from group_members where group_id in ${ids}`,
     sql`delete from group_members where el_id in ${ids} and el_type = 'group'`,
     sql`delete from entity_tags where entity_id in ${ids}`,
+    sql`delete from field_values where entity_id in ${ids}`,
+    sql`delete from taxon_members where object_id in ${ids}`,
     sql`delete from group_closure where descendant in ${ids} or ancestor in ${ids}`,
     sql`delete from groups where id in ${ids}`,
   ];
