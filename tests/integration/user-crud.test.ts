@@ -398,6 +398,16 @@ describe("GET /api/user/search-user-group/{name}", () => {
     );
     expect(forUser).toEqual([{ id: user.id, type: "user", name: `Ольга ${tag}`, is_robot: false }]);
     await expectError(await call(`/api/user/search-user-group/${tag}`), 401);
+
+    // A read rule makes a group findable for that user; without it the group stays hidden.
+    const ruled = await call("/api/user/acl", {
+      method: "POST",
+      bearer: admin.bearer,
+      json: { subj: someone.id, obj: group, acl: ["read"] },
+    });
+    expect(ruled.status).toBe(201);
+    const withRule = await ok<{ id: string }[]>(await call(`/api/user/search-user-group/${tag}`, { bearer: someone.bearer }));
+    expect(withRule.map((e) => e.id)).toEqual([user.id, group]);
     await expectError(await call(`/api/user/search-user-group/${"x".repeat(101)}`, { bearer: admin.bearer }), 400);
   });
 });

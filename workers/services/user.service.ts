@@ -25,7 +25,8 @@ import type { UserRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { hashPassword, verifyPassword } from "../lib/password";
-import { visibleOwner } from "./access.service";
+import { visibleSql } from "../db/repositories/access.repository";
+import { visibility } from "./access.service";
 import { auditByActor } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
 
@@ -307,10 +308,12 @@ export interface PickerEntry {
 
 /**
  * Users and groups whose name contains `name`, for pickers (rule editor, membership, new owner). Administrators see
- * every group and the users' logins; others see enabled users by name and the groups they may see.
+ * every group and the users' logins; others see enabled users by name and the groups they may read (rules, chroot and a
+ * robot token's scope included, decided in SQL).
  */
 export async function searchUserGroup(rc: RequestContext, actor: Actor, name: string, limit = 20): Promise<PickerEntry[]> {
-  const rows = await searchUsersAndGroups(rc.db, name, { limit, groupOwner: visibleOwner(actor), withLogins: actor.isAdmin });
+  const groupVisible = visibleSql(await visibility(rc, actor), "group", sql`g.id`, sql`g.owner_id`);
+  const rows = await searchUsersAndGroups(rc.db, name, { limit, groupVisible, withLogins: actor.isAdmin });
   return rows.map((r) =>
     r.type === "user"
       ? { id: r.id, type: "user", name: r.name, ...(r.login !== null ? { login: r.login } : {}), is_robot: Boolean(r.is_robot) }

@@ -210,7 +210,7 @@ export const userRoutes = createRouter()
       tags: ["Users"],
       summary: "Users and groups whose name contains the text, for pickers",
       description:
-        "Up to 20 users (enabled only) and 20 groups. Administrators see every group and the users' logins; others see users by name and the groups they own.",
+        "Up to 20 users (enabled only) and 20 groups. Administrators see every group and the users' logins; others see users by name and the groups they may read.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: SearchParamsSchema },

@@ -204,9 +204,9 @@ export interface PickerRow {
 
 /**
  * Users and groups whose name (or login) contains `q`, for the pickers of the admin screens and the rule editor:
- * enabled users first, then live groups; `groupOwner` (not null) limits groups to those of one owner.
+ * enabled users first, then live groups for which `groupVisible` (an SQL condition on `g`) holds.
  */
-export function searchUsersAndGroups(db: Database, q: string, opts: { limit: number; groupOwner: string | null; withLogins: boolean }) {
+export function searchUsersAndGroups(db: Database, q: string, opts: { limit: number; groupVisible: SQL; withLogins: boolean }) {
   const userMatch = opts.withLogins
     ? sql`(${containsFolded(users.name, q)} or ${containsFolded(users.login, q)})`
     : containsFolded(users.name, q);
@@ -216,7 +216,6 @@ export function searchUsersAndGroups(db: Database, q: string, opts: { limit: num
       order by ${foldedSql(users.name)}, ${users.id} limit ${opts.limit})
     union all
     select * from (select g.id as id, 'group' as type, g.name as name, null as login, null as is_robot from groups g
-      where g.deleted_at is null and g.id <> ${ROOT_GROUP_ID} and ${containsFolded(sql`g.name`, q)}
-      ${opts.groupOwner === null ? sql`` : sql`and g.owner_id = ${opts.groupOwner}`}
+      where g.deleted_at is null and g.id <> ${ROOT_GROUP_ID} and ${containsFolded(sql`g.name`, q)} and ${opts.groupVisible}
       order by ${foldedSql(sql`g.name`)}, g.id limit ${opts.limit})`);
 }
