@@ -112,6 +112,45 @@ describe("an automation run end to end", () => {
     }
   });
 
+  it("fills a metadata field and queues a task of a template", async () => {
+    const a = await admin();
+    const asset = await insertAsset({ ownerId: a.id, mime: "image/jpeg" });
+    const field = await send<{ field_def_id: string }>("POST", "/api/fields/template", a.bearer, {
+      field_def_name: uniqueName("Источник"),
+      field_type: "text",
+    });
+    expect(field.status, JSON.stringify(field.body)).toBe(200);
+    const wf = await createWorkflow({
+      trigger: { type: "manual" },
+      actions: [
+        { type: "set-field", field_def_id: field.body.field_def_id, value: "автоматизация" },
+        { type: "run-task", operation: "tech-fields" },
+      ],
+    });
+    const introspector = await introspectWorkflow(env.AUTOMATIONS);
+    try {
+      const started = await send<{ task_id: string }>("POST", `${BASE}/execute/${wf.id}`, a.bearer, { asset_id: asset.id });
+      const [instance] = await introspector.get();
+      await instance.waitForStatus("complete");
+      const values = await rows<{ data: string }>(
+        `select data from field_values where entity_id = ? and def_id = ?`,
+        asset.id,
+        field.body.field_def_id,
+      );
+      expect(values.map((v) => JSON.parse(v.data))).toEqual(["автоматизация"]);
+      const queued = await rows<{ operation_class: string; owner_id: string }>(
+        `select operation_class, owner_id from tasks where src_entity = ? and operation_class = 'tech-fields'`,
+        asset.id,
+      );
+      expect(queued).toEqual([{ operation_class: "tech-fields", owner_id: a.id }]);
+      expect(
+        (await logOf(started.body.task_id)).some((l) => l.startsWith("Шаг 2 выполнен: задача «Технические данные» поставлена в очередь")),
+      ).toBe(true);
+    } finally {
+      await introspector.dispose();
+    }
+  });
+
   it("retries a failing step and, when it keeps failing, ends the task as error with its log", async () => {
     const a = await admin();
     const wf = await createWorkflow({ trigger: { type: "manual" }, actions: [{ type: "webhook", url: "https://hooks.example.com/down" }] });
