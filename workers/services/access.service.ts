@@ -1,5 +1,14 @@
 import { ru } from "../../app/i18n/ru";
-import { callerRow, chainRows, filterVisible, toChainRows, type Visibility } from "../db/repositories/access.repository";
+import {
+  CALLER_PATH,
+  callerRow,
+  chainRows,
+  chainRowsWithCaller,
+  filterVisible,
+  toChainRows,
+  type RawChainRow,
+  type Visibility,
+} from "../db/repositories/access.repository";
 import { AppError } from "../lib/errors";
 import { ROOT_GROUP_ID } from "../lib/ids";
 import {
@@ -57,9 +66,14 @@ function parseChroot(raw: string | null | undefined): string[] {
   }
 }
 
-function caller(rc: RequestContext, userId: string): Promise<Caller> {
+function perUserOf(rc: RequestContext): Map<string, Promise<Caller>> {
   let perUser = callers.get(rc);
   if (!perUser) callers.set(rc, (perUser = new Map()));
+  return perUser;
+}
+
+function caller(rc: RequestContext, userId: string): Promise<Caller> {
+  const perUser = perUserOf(rc);
   let found = perUser.get(userId);
   if (!found) {
     found = callerRow(rc.db, userId).then((row) => ({
@@ -70,6 +84,28 @@ function caller(rc: RequestContext, userId: string): Promise<Caller> {
     perUser.set(userId, found);
   }
   return found;
+}
+
+/**
+ * The caller and the entity's chain rows: one statement when the request has not read the caller yet (the caller
+ * row rides along), else the chain alone.
+ */
+async function callerAndChain(
+  rc: RequestContext,
+  userId: string,
+  entity: { id: string; type: "asset" | "group" },
+): Promise<{ me: Caller; raw: RawChainRow[] }> {
+  const known = perUserOf(rc).get(userId);
+  if (known) return { me: await known, raw: await chainRows(rc.db, userId, entity) };
+  const all = await chainRowsWithCaller(rc.db, userId, entity);
+  const header = all.find((r) => r.path === CALLER_PATH);
+  const me: Caller = {
+    chroot: parseChroot(header?.node),
+    anyRules: Boolean(header?.depth),
+    inGroups: (header?.inherit ?? 0) > 0,
+  };
+  perUserOf(rc).set(userId, Promise.resolve(me));
+  return { me, raw: all.filter((r) => r.path !== CALLER_PATH) };
 }
 
 /** Forgets what this request read about callers (after it changed rules or memberships itself). */
@@ -85,16 +121,24 @@ export async function entityMask(rc: RequestContext, actor: Actor, entity: Acces
   if (actor.isAdmin) return ALL_GRANTS;
   const isOwner = entity.ownerId != null && entity.ownerId === actor.id;
   if (entity.type !== "asset" && entity.type !== "group") return isOwner ? ALL_GRANTS : 0;
-  const me = await caller(rc, actor.id);
   const scope = actor.scopeGroups ?? [];
-  const confined = me.chroot.length > 0 || scope.length > 0;
   if (entity.type === "group" && entity.id === ROOT_GROUP_ID) {
     // The virtual root: everyone reads it (its listing is filtered); top-level groups are created there unless confined.
-    return maskOfRoot(!confined);
+    const root = await caller(rc, actor.id);
+    return maskOfRoot(root.chroot.length === 0 && scope.length === 0);
   }
+  const known = perUserOf(rc).get(actor.id);
+  if (known) {
+    // Decided without a query when the request already knows the caller.
+    const me = await known;
+    const confined = me.chroot.length > 0 || scope.length > 0;
+    if (isOwner && !confined) return ALL_GRANTS;
+    if (!isOwner && !me.anyRules && !confined) return 0;
+  }
+  const { me, raw } = await callerAndChain(rc, actor.id, { id: entity.id, type: entity.type });
+  const confined = me.chroot.length > 0 || scope.length > 0;
   if (isOwner && !confined) return ALL_GRANTS;
-  if (!isOwner && !me.anyRules && !confined) return 0;
-  const rows = toChainRows(await chainRows(rc.db, actor.id, { id: entity.id, type: entity.type }));
+  const rows = toChainRows(raw);
   const unfiled = entity.type === "asset" && !rows.some((r) => r.path !== SELF_PATH);
   return heldMask({
     isAdmin: false,

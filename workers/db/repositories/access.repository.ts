@@ -31,13 +31,30 @@ export interface CallerRow {
   groups: number;
 }
 
-/** The caller's chroot and whether any rule applies to them, in one statement. */
-export function callerRow(db: Database, userId: string) {
-  return db.get<CallerRow | undefined>(sql`
-    select u.chroot_groups,
+function callerSql(userId: string): SQL {
+  return sql`select u.chroot_groups,
       exists (select 1 from access_rules r where r.subj_id in ${subjectsOf(userId)}) as any_rules,
       (select count(*) from user_group_members where user_id = ${userId}) as groups
-    from users u where u.id = ${userId}`);
+    from users u where u.id = ${userId}`;
+}
+
+/** The caller's chroot and whether any rule applies to them, in one statement. */
+export function callerRow(db: Database, userId: string) {
+  return db.get<CallerRow | undefined>(callerSql(userId));
+}
+
+/** The path of the extra row `chainRowsWithCaller` adds: the caller row, so a first check is still one statement. */
+export const CALLER_PATH = "#caller";
+
+/**
+ * `chainRows` and the caller row in one statement (a `union all` row with path CALLER_PATH carrying chroot_groups
+ * in `node`, any_rules in `depth` and the number of groups in `inherit`): the first check of a request.
+ */
+export function chainRowsWithCaller(db: Database, userId: string, entity: { id: string; type: "asset" | "group" }) {
+  return db.all<RawChainRow>(sql`
+    select ${CALLER_PATH} as path, coalesce(k.chroot_groups, '[]') as node, k.any_rules as depth, k.groups as inherit, null as acl
+    from (${callerSql(userId)}) k
+    union all select * from (${chainSql(userId, entity)})`);
 }
 
 const ruleJoin = (userId: string) =>
@@ -49,20 +66,24 @@ const ruleJoin = (userId: string) =>
  * chain; for an asset its own rules and switch plus the chain of every group it is a live member of.
  */
 export function chainRows(db: Database, userId: string, entity: { id: string; type: "asset" | "group" }) {
+  return db.all<RawChainRow>(chainSql(userId, entity));
+}
+
+function chainSql(userId: string, entity: { id: string; type: "asset" | "group" }): SQL {
   if (entity.type === "group") {
-    return db.all<RawChainRow>(sql`
+    return sql`
       select c.descendant as path, c.ancestor as node, c.depth as depth, coalesce(i.inherit, 1) as inherit, r.acl as acl
       from group_closure c ${ruleJoin(userId)}
-      where c.descendant = ${entity.id}`);
+      where c.descendant = ${entity.id}`;
   }
-  return db.all<RawChainRow>(sql`
+  return sql`
     select '' as path, ${entity.id} as node, 0 as depth,
       coalesce((select inherit from access_inheritance where entity_id = ${entity.id}), 1) as inherit, r.acl as acl
     from (select 1) one left join access_rules r on r.obj_id = ${entity.id} and r.subj_id in ${subjectsOf(userId)}
     union all
     select m.group_id, c.ancestor, c.depth + 1, coalesce(i.inherit, 1), r.acl
     from group_members m cross join group_closure c on c.descendant = m.group_id ${ruleJoin(userId)}
-    where m.el_id = ${entity.id} and m.el_type = 'asset' and m.trashed_at is null`);
+    where m.el_id = ${entity.id} and m.el_type = 'asset' and m.trashed_at is null`;
 }
 
 export interface RawChainRow {
