@@ -480,6 +480,7 @@ export const ru = {
     direct: "Напрямую",
     viaGroup: (name: string) => `Через группу «${name}»`,
     objectTypes: { asset: "Файл", group: "Папка" },
+    auditObjects: { asset: "Файл", group: "Папка", user: "Пользователь", robot_token: "Токен", rule: "Правило" } as Record<string, string>,
     userGroups: "Группы пользователя",
     userGroupsHint: "Правила групп действуют для всех их участников.",
     noGroups: "Пользователь не состоит в группах",

@@ -138,7 +138,7 @@ export default function AuditRoute() {
                     )}
                   </td>
                   <td className="adm-sub-cell">
-                    {e.object_type && <span className="adm-sub">{e.object_type}</span>}
+                    {e.object_type && <span className="adm-sub">{t.auditObjects[e.object_type] ?? e.object_type}</span>}
                     {e.object_id && <span className="mono adm-id">{e.object_id.slice(0, 12)}…</span>}
                   </td>
                   <td className="adm-details">{describeDetails(e.details)}</td>

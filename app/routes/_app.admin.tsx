@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from "@remix-run/react";
+import { useLevelTitles } from "../components/access/level-checks";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 
@@ -15,6 +16,8 @@ const TABS = [
  * renders, and every call these screens make is refused to them by the API as well.
  */
 export default function AdminLayout() {
+  // Fetched once here, so the rules tables below have the levels' Russian titles by the time their data arrives.
+  useLevelTitles();
   return (
     <>
       <PageHeader title={ru.screens.admin} subtitle={ru.screens.adminHint} />

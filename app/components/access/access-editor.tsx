@@ -61,7 +61,7 @@ export function AccessEditor({ entityId, onChanged }: { entityId: string; onChan
   }, [load]);
 
   if (denied) return <ErrorBox message={`${t.noAcl} ${denied}`} />;
-  if (!data) return <p className="muted">{ru.common.loading}</p>;
+  if (!data || Object.keys(titles).length === 0) return <p className="muted">{ru.common.loading}</p>;
 
   const original = new Map(data.rules.filter((r) => !r.inherited).map((r) => [r.rule_id, r]));
   const changes = {

@@ -12,6 +12,8 @@ const objectLink = (r: AccessRule) => (r.obj_type === "group" ? `/mam/${r.obj_id
 /** Rules as a table: the object (linked into the library), the levels, and, for a user's rules, where they come from. */
 export function RulesTable({ rules, showVia }: { rules: (AccessRule & { via_group?: string | null })[]; showVia?: boolean }) {
   const titles = useLevelTitles();
+  // Level names appear once their Russian titles are in, never as the API's keys.
+  const ready = Object.keys(titles).length > 0;
   return (
     <table className="table adm-table">
       <thead>
@@ -37,11 +39,12 @@ export function RulesTable({ rules, showVia }: { rules: (AccessRule & { via_grou
             </td>
             <td>
               <div className="acc-levels">
-                {r.acl.map((l) => (
-                  <span key={l} className={`chip acc-chip${l === "deny" ? " deny" : ""}`}>
-                    {titles[l] ?? l}
-                  </span>
-                ))}
+                {ready &&
+                  r.acl.map((l) => (
+                    <span key={l} className={`chip acc-chip${l === "deny" ? " deny" : ""}`}>
+                      {titles[l] ?? l}
+                    </span>
+                  ))}
               </div>
             </td>
             {showVia && (

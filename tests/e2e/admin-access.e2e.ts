@@ -1,0 +1,112 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { adminApi, ROOT } from "./admin-seed";
+import { expect, login, newPage, test } from "./fixtures";
+
+/** Opens the 'Доступ' dialog of the folder or file on screen. */
+async function openAccess(page: Page, name: string) {
+  await page.getByRole("button", { name: "Доступ", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Доступ: ${name}` });
+  await dialog.getByTestId("access-editor").locator(".acc-switch").waitFor();
+  return dialog;
+}
+
+test("access rules: a read rule on one folder, download granted later, delete refused, inheritance switched off below", async ({
+  page,
+  browser,
+  server,
+}) => {
+  const stamp = Date.now();
+  const api = await adminApi(server);
+  const shared = `Доступ для Бориса ${stamp}`;
+  const other = `Чужая папка ${stamp}`;
+  const sharedId = await api.createGroup(ROOT, shared);
+  const subId = await api.createGroup(sharedId, "Вложенная");
+  await api.createGroup(ROOT, other);
+  const bytes = Buffer.from(`отчёт ${stamp}\n`.repeat(64));
+  const assetId = await api.uploadAsset(sharedId, "отчёт.bin", bytes);
+  await api.uploadAsset(subId, "план.bin", Buffer.from("план"));
+
+  // The administrator creates the user on the admin screen.
+  const boris = { name: `Борис Читатель ${stamp}`, login: `boris-${stamp}`, password: "пароль-бориса-1" };
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/admin/active-users");
+  await page.getByRole("button", { name: "Новый пользователь" }).click();
+  const form = page.getByRole("dialog", { name: "Новый пользователь" });
+  await form.getByLabel("Имя").fill(boris.name);
+  await form.getByLabel("Логин").fill(boris.login);
+  await form.getByLabel("Пароль").fill(boris.password);
+  await form.getByRole("button", { name: "Создать" }).click();
+  await form.waitFor({ state: "detached" });
+
+  // … and gives him read on one folder through the folder's 'Доступ' dialog.
+  await page.goto(`/mam/${sharedId}`);
+  let access = await openAccess(page, shared);
+  await access.getByRole("textbox", { name: "Выдать доступ пользователю или группе" }).fill(boris.name);
+  await access.getByRole("option", { name: new RegExp(boris.name) }).click();
+  const rule = access.locator(`.acc-rule[data-subject="${boris.name}"]`);
+  expect(await rule.getByRole("checkbox", { name: "Просмотр" }).isChecked()).toBe(true);
+  expect(await rule.getByRole("checkbox", { name: "Скачивание" }).isChecked()).toBe(false);
+  await access.getByRole("button", { name: "Сохранить права" }).click();
+  await rule.locator(".adm-badge", { hasText: "новое" }).waitFor({ state: "detached" });
+  await access.getByRole("button", { name: "Закрыть" }).click();
+
+  // Boris signs in elsewhere: no admin entry, /admin sends him to /mam, and he sees that one folder only.
+  const user = await newPage(browser, { server });
+  user.errors.expect(/status of 403/); // the refused download and delete below
+  const bp = user.page;
+  await login(bp, boris.login, boris.password);
+  expect(await bp.getByRole("link", { name: "Администрирование" }).count()).toBe(0);
+  await bp.goto("/admin/active-users");
+  await bp.waitForURL((url) => url.pathname === "/mam");
+  await bp.getByRole("link", { name: shared }).waitFor();
+  expect(await bp.getByRole("link", { name: other }).count()).toBe(0);
+  expect(await bp.locator(".content table tbody tr").count()).toBe(1);
+
+  // He opens it and the file; there is no 'Доступ' for him, the download and the delete are refused.
+  await bp.getByRole("link", { name: shared }).click();
+  await bp.locator("[data-member]", { hasText: "Вложенная" }).waitFor();
+  await bp.locator("[data-member]", { hasText: "отчёт.bin" }).getByRole("link", { name: "отчёт.bin" }).click();
+  await bp.locator("h1", { hasText: "отчёт.bin" }).waitFor();
+  expect(await bp.getByRole("button", { name: "Доступ", exact: true }).count()).toBe(0);
+  await bp.getByRole("button", { name: "Скачать" }).first().click();
+  await bp.locator(".toast", { hasText: "Ошибка" }).waitFor();
+  await bp.getByRole("button", { name: "Удалить" }).click();
+  await bp.getByRole("dialog").getByRole("button", { name: "Удалить" }).click();
+  await expect.poll(() => bp.locator(".toast").count()).toBeGreaterThan(0);
+  expect(await api.status(`/api/asset/${assetId}`, api.bearer)).toBe(200);
+  const stillThere = await api.call<{ name: string }>(`/api/asset/${assetId}`);
+  expect(stillThere.name).toBe("отчёт.bin");
+
+  // The administrator adds 'Скачивание' to the rule; now Boris downloads the same bytes.
+  access = await openAccess(page, shared);
+  await access.locator(`.acc-rule[data-subject="${boris.name}"]`).getByRole("checkbox", { name: "Скачивание" }).check();
+  await access.getByRole("button", { name: "Сохранить права" }).click();
+  await access.getByText("Есть несохранённые изменения").waitFor({ state: "detached" });
+  await access.getByRole("button", { name: "Закрыть" }).click();
+  await bp.reload();
+  await bp.locator("h1", { hasText: "отчёт.bin" }).waitFor();
+  const [download] = await Promise.all([bp.waitForEvent("download"), bp.getByRole("button", { name: "Скачать" }).first().click()]);
+  expect(Buffer.compare(await readFile((await download.path())!), bytes)).toBe(0);
+
+  // The subfolder inherits the rule (shown as inherited, from the folder above) until inheritance is switched off.
+  await bp.goto(`/mam/${subId}`);
+  await bp.locator("[data-member]", { hasText: "план.bin" }).waitFor();
+  await page.goto(`/mam/${subId}`);
+  access = await openAccess(page, "Вложенная");
+  const inherited = access.locator(`.acc-rule.inherited[data-subject="${boris.name}"]`);
+  expect(await inherited.textContent()).toContain(`от «${shared}»`);
+  await access.locator(".acc-switch").click();
+  await access.getByText("Наследование выключено").waitFor();
+  expect(await inherited.count()).toBe(0);
+  expect(await access.getByRole("switch").isChecked()).toBe(false);
+
+  // Boris loses the subfolder: it leaves the listing and its API answers 404, while the folder above stays his.
+  await bp.goto(`/mam/${sharedId}`);
+  await bp.locator("[data-member]", { hasText: "отчёт.bin" }).waitFor();
+  expect(await bp.locator("[data-member]", { hasText: "Вложенная" }).count()).toBe(0);
+  const borisBearer = await bp.evaluate(() => localStorage.getItem("accessToken"));
+  expect(await api.status(`/api/group/get/${subId}`, borisBearer!)).toBe(404);
+  expect(await api.status(`/api/group/get/${sharedId}`, borisBearer!)).toBe(200);
+  await user.finish();
+});

@@ -1,0 +1,148 @@
+import type { Page } from "playwright-core";
+import { adminApi, ROOT } from "./admin-seed";
+import { expect, login, test } from "./fixtures";
+
+/** The row of a user in the current list, found through the search box (the list pages by 25). */
+async function findUser(page: Page, loginName: string) {
+  await page.getByRole("searchbox", { name: "Поиск по имени или логину" }).fill(loginName);
+  const row = page.locator(`tr[data-user="${loginName}"]`);
+  await row.waitFor();
+  return row;
+}
+
+test("users: create, duplicate login refused in place, disable, last administrator refused, delete", async ({
+  page,
+  pageErrors,
+  server,
+}) => {
+  pageErrors.expect(/status of 409/); // the refusals below are answered 409 and logged by the browser
+  const stamp = Date.now();
+  const person = { name: `Анна Проверкина ${stamp}`, login: `anna-${stamp}` };
+  await login(page, server.adminLogin, server.adminPassword);
+
+  // The admin entry is in the navigation; the admin screen opens on its tabs.
+  await page.getByRole("link", { name: "Администрирование" }).click();
+  await page
+    .getByRole("navigation", { name: "Администрирование" })
+    .getByRole("link", { name: "Активные пользователи", exact: true })
+    .click();
+  await page.locator("tr[data-user]").first().waitFor();
+
+  // Create a user.
+  await page.getByRole("button", { name: "Новый пользователь" }).click();
+  let dialog = page.getByRole("dialog", { name: "Новый пользователь" });
+  await dialog.getByLabel("Имя").fill(person.name);
+  await dialog.getByLabel("Логин").fill(person.login);
+  await dialog.getByLabel("Пароль").fill("пароль-анны-1");
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  await dialog.waitFor({ state: "detached" });
+  const row = await findUser(page, person.login);
+  expect(await row.textContent()).toContain(person.name);
+  expect(await row.textContent()).toContain("Пользователь");
+
+  // The same login in another case is refused, and the dialog says why.
+  await page.getByRole("button", { name: "Новый пользователь" }).click();
+  dialog = page.getByRole("dialog", { name: "Новый пользователь" });
+  await dialog.getByLabel("Имя").fill("Двойник");
+  await dialog.getByLabel("Логин").fill(person.login.toUpperCase());
+  await dialog.getByLabel("Пароль").fill("пароль-двойника-1");
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  await dialog.getByRole("alert").filter({ hasText: "уже занят" }).waitFor();
+  await dialog.getByRole("button", { name: "Отмена" }).click();
+
+  // The last administrator cannot be disabled: the refusal stays in the dialog. (Only when the bootstrapped
+  // administrator is the only one, which it is unless another test file made more.)
+  const api = await adminApi(server);
+  const admins = await api.call<unknown[]>("/api/user?enabled=true&is_admin=true");
+  if (admins.length === 1) {
+    const adminRow = await findUser(page, server.adminLogin);
+    await adminRow.getByRole("button", { name: /^Отключить: / }).click();
+    dialog = page.getByRole("dialog", { name: "Отключить пользователя" });
+    await dialog.getByRole("button", { name: "Отключить" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "последнего активного администратора" }).waitFor();
+    await dialog.getByRole("button", { name: "Отмена" }).click();
+  }
+
+  // Disable the new user: it leaves the active list and shows among the inactive ones.
+  await (await findUser(page, person.login)).getByRole("button", { name: `Отключить: ${person.name}` }).click();
+  await page.getByRole("dialog", { name: "Отключить пользователя" }).getByRole("button", { name: "Отключить" }).click();
+  await page.locator(`tr[data-user="${person.login}"]`).waitFor({ state: "detached" });
+  await page.getByRole("link", { name: "Неактивные пользователи" }).click();
+  const inactive = await findUser(page, person.login);
+  expect(await inactive.textContent()).toContain(person.name);
+
+  // A disabled user cannot sign in any more (the API says so too).
+  const refused = await fetch(new URL("/api/auth/login", server.baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: person.login, passwd: "пароль-анны-1" }),
+  });
+  expect(refused.status).toBe(401);
+
+  // Delete it; it owns nothing, so no new owner is needed.
+  await inactive.getByRole("button", { name: `Удалить: ${person.name}` }).click();
+  await page.getByRole("dialog", { name: "Удалить пользователя" }).getByRole("button", { name: "Удалить" }).click();
+  await page.locator(`tr[data-user="${person.login}"]`).waitFor({ state: "detached" });
+  const left = await api.call<unknown[]>(`/api/user?q=${encodeURIComponent(person.login)}`);
+  expect(left).toEqual([]);
+});
+
+test("robots: create one, issue a token shown once with a copy button, use it, revoke it", async ({ page, server }) => {
+  const stamp = Date.now();
+  const robot = { name: `Робот выгрузки ${stamp}`, login: `robot-${stamp}` };
+  const api = await adminApi(server);
+  const scope = await api.createGroup(ROOT, `Область робота ${stamp}`);
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/admin/active-users");
+
+  // A robot needs no password: the form says so.
+  await page.getByRole("button", { name: "Новый робот" }).click();
+  const dialog = page.getByRole("dialog", { name: "Новый робот" });
+  await dialog.getByText("Роботы входят только по токенам API").waitFor();
+  await dialog.getByLabel("Имя").fill(robot.name);
+  await dialog.getByLabel("Логин").fill(robot.login);
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  await dialog.waitFor({ state: "detached" });
+  const row = await findUser(page, robot.login);
+  expect(await row.textContent()).toContain("Робот");
+
+  // Its page has a tokens tab.
+  await row.getByRole("link", { name: robot.name }).click();
+  await page.getByRole("link", { name: "Токены API" }).click();
+  await page.getByText("Токенов нет").waitFor();
+  await page.getByRole("button", { name: "Новый токен" }).click();
+  const create = page.getByRole("dialog", { name: "Новый токен" });
+  await create.getByLabel("Название").fill("CI");
+  await create.getByLabel("Действует до").fill("2099-12-31");
+  await create.getByRole("textbox", { name: "Только в группах" }).fill(`Область робота ${stamp}`);
+  await create.getByRole("option", { name: new RegExp(`Область робота ${stamp}`) }).click();
+  await create.locator(".adm-chip", { hasText: `Область робота ${stamp}` }).waitFor();
+  await create.getByRole("button", { name: "Создать" }).click();
+
+  // The token is shown once, with a copy button.
+  const shown = page.getByRole("dialog", { name: "Токен создан" });
+  const token = await shown.getByLabel("Токен").inputValue();
+  expect(token).toMatch(/^mamr_/);
+  await shown.getByRole("button", { name: "Копировать" }).click();
+  await shown.getByRole("button", { name: "Скопировано" }).waitFor();
+  await shown.getByRole("button", { name: "Готово" }).click();
+  const tokenRow = page.locator('tr[data-token="CI"]');
+  expect(await tokenRow.textContent()).toContain("Действует");
+  expect(await tokenRow.textContent()).toContain(token.slice(0, 10));
+  expect(await tokenRow.textContent()).not.toContain(token);
+
+  // The robot calls the API with it; the list shows the scope and the expiry.
+  const whoami = await api.call<{ name: string }>("/api/auth/whoami", { bearer: token });
+  expect(whoami.name).toBe(robot.name);
+  const [listed] = await api.call<{ scope_groups: string[]; expires_at: string }[]>(
+    `/api/user/${new URL(page.url()).pathname.split("/")[3]}/tokens`,
+  );
+  expect(listed.scope_groups).toEqual([scope]);
+  expect(listed.expires_at.startsWith("2099-12-31")).toBe(true);
+
+  // Revoked, it stops working at once.
+  await tokenRow.getByRole("button", { name: "Отозвать" }).click();
+  await page.getByRole("dialog", { name: "Отозвать токен" }).getByRole("button", { name: "Отозвать" }).click();
+  await tokenRow.getByText("Отозван").waitFor();
+  expect(await api.status("/api/auth/whoami", token)).toBe(401);
+});
