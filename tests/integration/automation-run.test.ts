@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { onEvents, runDueSchedules, type WorkflowInfo } from "../../workers/services/automation.service";
 import { MAX_CHAIN_DEPTH, setCause } from "../../workers/services/udwf/cause";
-import { signBody, SIGNATURE_HEADER } from "../../workers/services/udwf/webhook";
+import { sendWebhook, signBody, SIGNATURE_HEADER, WebhookRefused } from "../../workers/services/udwf/webhook";
 import type { RunOutcome } from "../../workers/workflows/automation.workflow";
 import { rows, testContext } from "./catalog-fixtures";
 import { admin, createGroup, insertAsset, insertTag, send, uniqueName } from "./library-factories";
@@ -380,5 +380,30 @@ describe("a self-triggering automation", () => {
     } finally {
       await introspector.dispose();
     }
+  });
+});
+
+describe("webhook calls", () => {
+  it("refuse loopback unless AUTOMATION_WEBHOOK_ALLOW_LOOPBACK is true, and never follow redirects", async () => {
+    const seen: { url: string; redirect: string; signature: string | null; body: string }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      seen.push({
+        url: request.url,
+        redirect: request.redirect,
+        signature: request.headers.get(SIGNATURE_HEADER),
+        body: await request.text(),
+      });
+      return new Response(null, { status: 204 });
+    });
+    await expect(sendWebhook(env, "http://127.0.0.1:9/hook", "key", { a: 1 })).rejects.toBeInstanceOf(WebhookRefused);
+    await expect(sendWebhook(env, "http://10.0.0.1/hook", "key", { a: 1 })).rejects.toBeInstanceOf(WebhookRefused);
+    expect(seen).toEqual([]);
+    const local = { ...env, AUTOMATION_WEBHOOK_ALLOW_LOOPBACK: "true" };
+    expect(await sendWebhook(local, "http://127.0.0.1:9/hook", "key", { a: 1 })).toBe(204);
+    await expect(sendWebhook(local, "http://192.168.1.1/hook", "key", { a: 1 })).rejects.toBeInstanceOf(WebhookRefused);
+    expect(seen).toEqual([
+      { url: "http://127.0.0.1:9/hook", redirect: "manual", signature: await signBody("key", '{"a":1}'), body: '{"a":1}' },
+    ]);
   });
 });
