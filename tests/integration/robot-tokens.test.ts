@@ -116,6 +116,17 @@ describe("robot API tokens", () => {
     const actor = await authenticateRobotToken(testContext(), scoped.token!);
     expect(actor).toMatchObject({ id: robot.id, isRobot: true, scopeGroups: [group], sessionFamily: null });
 
+    // A scoped token of an administrator robot is confined too: it acts without administrator rights.
+    const adminRobot = await createUser({ isRobot: true, isAdmin: true });
+    const adminScoped = await ok<NewToken>(
+      await createToken(adminRobot.id, admin.bearer, { name: "Админ в папке", scope_groups: [group] }),
+    );
+    const adminWhole = await ok<NewToken>(await createToken(adminRobot.id, admin.bearer, { name: "Админ" }));
+    expect(await authenticateRobotToken(testContext(), adminScoped.token)).toMatchObject({ isAdmin: false, scopeGroups: [group] });
+    expect(await authenticateRobotToken(testContext(), adminWhole.token)).toMatchObject({ isAdmin: true, scopeGroups: null });
+    await expectError(await call("/api/user", { bearer: adminScoped.token }), 403);
+    expect((await call("/api/user", { bearer: adminWhole.token })).status).toBe(200);
+
     const before = await rows(`select count(*) as n from robot_tokens where user_id = ?`, robot.id);
     await expectError(await createToken(robot.id, admin.bearer, { name: "Нет папки", scope_groups: [newId()] }), 404);
     await expectError(await createToken(robot.id, admin.bearer, { name: "Пусто", scope_groups: [] }), 400);

@@ -154,7 +154,8 @@ export async function revokeRobotToken(rc: RequestContext, actor: Actor, userId:
 }
 
 /**
- * Resolves `Authorization: Bearer mamr_…`: the robot behind a live token, with the token's group scope on the actor.
+ * Resolves `Authorization: Bearer mamr_…`: the robot behind a live token, with the token's group scope on the actor
+ * (a scoped token of an administrator robot acts without administrator rights).
  * Unknown tokens, revoked and expired ones, and tokens of a disabled account (or one that is no longer a robot) are
  * 401s, each with its own message.
  */
@@ -171,13 +172,16 @@ export async function authenticateRobotToken(rc: RequestContext, token: string):
   if (row.expiresAt != null && row.expiresAt <= now) throw new AppError("UNAUTHORIZED", ru.users.tokenExpired);
   if (!user.enabled || !user.isRobot) throw new AppError("UNAUTHORIZED", ru.users.accountDisabled);
   if (row.lastUsedAt == null || now - row.lastUsedAt > TOUCH_INTERVAL_MS) rc.waitUntil(touchRobotToken(rc.db, row.id, now).run());
+  const scope = row.scopeGroups && row.scopeGroups.length > 0 ? row.scopeGroups : null;
   return {
     id: user.id,
     name: user.name,
     login: user.login,
-    isAdmin: user.isAdmin,
+    // Administrators bypass every access check, scope included: a scoped token is least privilege, so it never
+    // carries administrator rights, only what the robot's rules and ownership allow inside the scope.
+    isAdmin: user.isAdmin && scope === null,
     isRobot: true,
     sessionFamily: null,
-    scopeGroups: row.scopeGroups ?? null,
+    scopeGroups: scope,
   };
 }

@@ -113,7 +113,12 @@ const TokenCreateSchema = z
       .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
       .openapi({ example: "CI" }),
     expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; absent: never expires" }),
-    scope_groups: z.array(IdSchema).min(1).max(100).optional().openapi({ description: "confine the token to these groups" }),
+    scope_groups: z
+      .array(IdSchema)
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: "confine the token to these groups (and below); a scoped token never has administrator rights" }),
   })
   .strict()
   .openapi("RobotTokenCreate");
