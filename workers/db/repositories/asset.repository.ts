@@ -524,6 +524,9 @@ export function purgeAssetsStatements(db: Database, assetIds: readonly string[])
     db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
     sql`delete from field_values where entity_id in ${ids}`,
     sql`delete from taxon_members where object_id in ${ids}`,
+    // Rules on a purged asset and its inheritance switch go with it.
+    sql`delete from access_rules where obj_id in ${ids}`,
+    sql`delete from access_inheritance where entity_id in ${ids}`,
     db.delete(assets).where(sql`${assets.id} in ${ids}`),
   ];
 }

@@ -723,6 +723,10 @@ export function deleteGroupsStatements(groupIds: readonly string[]) {
     sql`delete from entity_tags where entity_id in ${ids}`,
     sql`delete from field_values where entity_id in ${ids}`,
     sql`delete from taxon_members where object_id in ${ids}`,
+    // Rules on the groups or naming them as groups of users, their switches and their users go with them.
+    sql`delete from access_rules where obj_id in ${ids} or subj_id in ${ids}`,
+    sql`delete from access_inheritance where entity_id in ${ids}`,
+    sql`delete from user_group_members where group_id in ${ids}`,
     sql`delete from group_closure where descendant in ${ids} or ancestor in ${ids}`,
     sql`delete from groups where id in ${ids}`,
   ];
