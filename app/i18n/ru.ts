@@ -828,6 +828,7 @@ export const ru = {
     noRuns: "Запусков ещё не было",
     invalid: "Исправьте ошибки в форме",
     yes: "Да",
+    nextRun: (when: string) => `Следующий запуск: ${when} (UTC)`,
     no: "Нет",
     /** Run log lines (the task of each run). */
     log: {

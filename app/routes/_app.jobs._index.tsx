@@ -15,6 +15,8 @@ import { formatDateTime } from "../lib/format";
 export const meta: MetaFunction = () => [{ title: `${ru.screens.jobs} — ${ru.app.name}` }];
 
 const PAGE = 25;
+/** How often the first page is read again for new tasks. */
+const LIST_REFRESH_MS = 10_000;
 
 function filtersOf(params: URLSearchParams): TaskFilters {
   return {
@@ -39,6 +41,15 @@ export default function JobsScreen() {
     return () => clearTimeout(handle);
   }, [key, skip]);
   useEffect(load, [load]);
+  // The first page also picks up new tasks while it is open; later pages stay put while someone reads them.
+  useEffect(() => {
+    if (skip !== 0) return;
+    const timer = setInterval(
+      () => void fetchTasks(filtersOf(new URLSearchParams(key)), 0, PAGE).then(setPage, () => undefined),
+      LIST_REFRESH_MS,
+    );
+    return () => clearInterval(timer);
+  }, [key, skip]);
 
   const merge = useCallback((fresh: TaskView[]) => {
     const byId = new Map(fresh.map((t) => [t.job_id, t]));

@@ -119,3 +119,28 @@ test("an automation tags every image uploaded to a folder, and its run shows in 
   await page.waitForURL(/\/jobs\/[0-9a-f]{32}$/);
   await page.locator(".job-log-line", { hasText: "Запуск автоматизации" }).waitFor();
 });
+
+test("a scheduled automation: an invalid cron expression is refused at its field, a valid one shows its next run", async ({
+  page,
+  server,
+}) => {
+  const name = `По расписанию ${Date.now()}`;
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/automations/new");
+  await page.locator("#wf-name").fill(name);
+  await page.getByRole("combobox", { name: "trigger" }).selectOption("schedule");
+  await page.locator("#wf-trigger\\.cron").fill("61 * * * *");
+  await page.getByRole("combobox", { name: "actions.0" }).selectOption("wait");
+  await page.getByRole("button", { name: "Сохранить" }).click();
+  await expect.poll(() => page.locator('[data-field="trigger.cron"] .wf-error').textContent()).toContain("вне диапазона");
+  expect(new URL(page.url()).pathname).toBe("/automations/new");
+
+  await page.locator("#wf-trigger\\.cron").fill("30 4 * * MON-FRI");
+  await expect.poll(() => page.locator("[data-next-run]").textContent()).toContain("Следующий запуск");
+  await page.getByRole("button", { name: "Сохранить" }).click();
+  await page.waitForURL(/\/automations\/[0-9a-f]{32}$/);
+  await page.getByRole("link", { name: "Все автоматизации" }).click();
+  const row = page.locator("tr", { has: page.getByRole("link", { name }) });
+  await expect.poll(() => row.textContent()).toContain("30 4 * * MON-FRI");
+  await shot(page, "automations-schedule");
+});

@@ -1,4 +1,6 @@
+import { cronProblem, nextCronTime, parseCron } from "../../../workers/services/udwf/cron";
 import { ru } from "../../i18n/ru";
+import { formatDateTime } from "../../lib/format";
 import type { FormField, Item } from "./automations-api";
 import { FieldPicker, GroupPicker, TagPicker, TemplatePicker } from "./pickers";
 
@@ -90,6 +92,11 @@ export function FormInput({
       </label>
       {input}
       {field.help && <div className="muted wf-help">{field.help}</div>}
+      {field.type === "cron" && text && !cronProblem(text) && (
+        <div className="muted wf-help" data-next-run>
+          {ru.automations.nextRun(formatDateTime(new Date(nextCronTime(parseCron(text), Date.now())!).toISOString()))}
+        </div>
+      )}
       {error && <div className="wf-error">{error}</div>}
     </div>
   );
