@@ -4,6 +4,7 @@ import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
+import { wakeStrandedTasks } from "./services/task-runner";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automation.service";
 import { ensureAdministrator } from "./services/bootstrap.service";
@@ -60,5 +61,6 @@ export default {
       createRequestContext(env, (p) => ctx.waitUntil(p), newId()),
       controller.scheduledTime,
     );
+    await wakeStrandedTasks(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Env>;

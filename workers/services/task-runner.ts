@@ -212,6 +212,21 @@ export async function failDeadLetter(rc: RequestContext, taskId: string | undefi
   return `dead wake-up of task ${taskId}: task ended as error`;
 }
 
+/**
+ * The periodic safety net (cron, every minute): a runnable task nobody is waking — its wake-up lost with a crashed
+ * or reloaded runtime, or a run that died holding it — gets one wake-up. One D1 query when all is well.
+ */
+export async function wakeStrandedTasks(env: Env, now = Date.now()): Promise<boolean> {
+  const row = await env.DB.prepare(
+    `select 1 as x from tasks where (status = 'inqueue' and schedule_time <= ?1 and mtime < ?2) or (status = 'running' and heartbeat < ?3) limit 1`,
+  )
+    .bind(now, now - 30_000, now - STALE_RUN_MS)
+    .first<{ x: number }>();
+  if (!row) return false;
+  await wakeUp(env, undefined);
+  return true;
+}
+
 /** Priority of the tasks made after an upload: previews first (people wait for them in the grid). */
 const PREVIEW_PRIORITY = 6;
 const TECH_FIELDS_PRIORITY = 4;
