@@ -78,8 +78,8 @@ export default function AutomationsScreen() {
                     </button>
                   </td>
                   <td className="num">{w.runs}</td>
-                  <td>{formatDateTime(w.last_run_at)}</td>
-                  <td>{formatDateTime(w.next_run_at)}</td>
+                  <td className="wf-date">{formatDateTime(w.last_run_at)}</td>
+                  <td className="wf-date">{formatDateTime(w.next_run_at)}</td>
                   <td>
                     <div className="row-actions wf-row-actions">
                       <button

@@ -105,7 +105,7 @@ export default function JobsScreen() {
                     <TaskProgress progress={t.progress} status={t.status} info={t.progress_info} />
                   </td>
                   <td className="num">{t.priority}</td>
-                  <td>{formatDateTime(t.ctime)}</td>
+                  <td className="job-date">{formatDateTime(t.ctime)}</td>
                   <td>
                     <TaskControls task={t} onChange={(fresh) => merge([fresh])} />
                   </td>
