@@ -250,7 +250,7 @@ test("metadata: taxonomies and lists in /admin/metadata, bulk set in a folder", 
     await page.getByRole("button", { name: "Добавить запись" }).click();
     await page.locator("td", { hasText: label }).waitFor();
   }
-  expect(await page.locator(".md-main").textContent()).toContain("2 записи");
+  await expect.poll(() => page.locator(".md-main-head").textContent()).toContain("2 записи");
   await shot(page, "admin-lists");
   // Two files in a folder; select both and set the field at once.
   await page.goto("/mam");
