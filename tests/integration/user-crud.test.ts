@@ -367,11 +367,17 @@ describe("DELETE /api/user/{id}", () => {
     expect(audit).toHaveLength(1);
   });
 
-  it("deletes a user who owns nothing without new_owner; unknown ids are 404", async () => {
+  it("deletes a user who owns nothing without new_owner, with its sessions, tokens and settings; unknown ids are 404", async () => {
     const admin = await signInAdmin();
-    const user = await createUser({ enabled: false });
+    const user = await signIn();
+    await ok(await call(`/api/user/bookmarks`, { method: "PATCH", bearer: user.bearer, json: { a: 1 } }));
+    await ok(await call(`/api/user/${user.id}`, { method: "PATCH", bearer: admin.bearer, json: { is_robot: true, enabled: false } }));
+    await ok(await call(`/api/user/${user.id}/tokens`, { method: "POST", bearer: admin.bearer, json: { name: "t" } }));
     await ok(await call(`/api/user/${user.id}`, { method: "DELETE", bearer: admin.bearer }));
     expect(await userRow(user.id)).toEqual([]);
+    for (const table of ["sessions", "robot_tokens", "user_settings"]) {
+      expect(await rows(`select user_id from ${table} where user_id = ?`, user.id)).toEqual([]);
+    }
     await expectError(await call(`/api/user/${user.id}`, { method: "DELETE", bearer: admin.bearer }), 404);
   });
 });
