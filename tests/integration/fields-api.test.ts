@@ -36,6 +36,7 @@ describe("field templates", () => {
     );
     expect(byName.map((t) => t.field_def_id)).toEqual([created.field_def_id]);
     const byIds = await ok<Template[]>("/api/fields/templates-by-ids", admin.bearer, { json: { ids: [created.field_def_id, newId()] } });
+    await expectError(await call("/api/fields/templates-by-ids", { method: "POST", bearer: admin.bearer, json: { ids: ["x"] } }), 400);
     expect(byIds.map((t) => t.field_def_id)).toEqual([created.field_def_id]);
 
     const patched = await ok<Template>(`/api/fields/template/${created.field_def_id}`, admin.bearer, {
@@ -182,6 +183,10 @@ describe("field values", () => {
     expect(range.map((v) => v.field_data).sort()).toEqual(["Анна", "Борис"]);
     const v1 = await ok<Value[]>(`/api/fields/for-entity/${assetId}?version=1`, owner.bearer);
     expect(v1.map((v) => v.field_data).sort()).toEqual(["2026-11-22", "Борис"]);
+    for (const query of ["range=5,3", "range=abc", "pts=-1", "defs=not-an-id", "version=0"]) {
+      await expectError(await call(`/api/fields/for-entity/${assetId}?${query}`, { bearer: owner.bearer }), 400);
+    }
+    await expectError(await call(`/api/fields/for-entity/${newId()}`, { bearer: owner.bearer }), 404);
     const defs = await ok<Value[]>(`/api/fields/for-entity/${assetId}?defs=${shot.field_def_id}`, owner.bearer);
     expect(defs.map((v) => v.field_id)).toEqual([untimed.field_id]);
 
