@@ -612,6 +612,12 @@ describe("entities-by-field and bulk set", () => {
     expect((await find(owner.bearer, { op: "eq", value: "москва" }, city.field_def_id)).map((e) => e.entity_id)).toEqual([a1]);
     expect((await find(owner.bearer, { op: "prefix", value: "МОС" }, city.field_def_id)).map((e) => e.entity_id)).toEqual([a1]);
 
+    const timed = await call("/api/fields/entities-by-field", {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { def_id: shot.field_def_id, condition: { op: "eq", value: "2025-03-01" } },
+    });
+    expect(timed.headers.get("server-timing")).toMatch(/^sql;dur=\d+(\.\d+)?$/);
     const bad = await expectError(
       await call("/api/fields/entities-by-field", {
         method: "POST",

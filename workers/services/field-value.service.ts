@@ -519,7 +519,8 @@ function indexedCondition(template: FieldTemplateRow, cond: EntityCondition): Va
 
 /**
  * Assets and groups (those the actor may see) having a value of `def_id` that matches the condition: equality for
- * every indexed type, a range for numbers, dates and times, a prefix for text. One indexed query, paged.
+ * every indexed type, a range for numbers, dates and times, a prefix for text. One indexed query, paged; `sqlMs` is
+ * the time D1 spent executing it.
  */
 export async function entitiesByField(
   rc: RequestContext,
@@ -527,7 +528,7 @@ export async function entitiesByField(
   input: { def_id: string; condition: EntityCondition; entity_type?: "asset" | "group"; skip: number; take: number },
 ) {
   const [template, vis] = await Promise.all([requireTemplate(rc, input.def_id), visibility(rc, actor)]);
-  const rows = await entitiesByCondition(rc.db, {
+  const { rows, sqlMs } = await entitiesByCondition(rc.db, {
     defId: template.id,
     condition: indexedCondition(template, input.condition),
     entityType: input.entity_type,
@@ -535,11 +536,12 @@ export async function entitiesByField(
     skip: input.skip,
     take: input.take,
   });
-  return rows.map((r) => ({
+  const entities = rows.map((r) => ({
     entity_id: r.entity_id,
     entity_type: r.entity_type,
     field_id: r.field_id,
     field_data: JSON.parse(r.data) as unknown,
     pts: r.pts_start === null || r.pts_end === null ? null : ([r.pts_start, r.pts_end] as [number, number]),
   }));
+  return { entities, sqlMs };
 }
