@@ -30,7 +30,7 @@ export default function AdminGroupsRoute() {
         <div className="adm-add">
           <SubjectSearch
             types={["group"]}
-            placeholder={t.form.groupSearch}
+            placeholder={t.makeGroupPlaceholder}
             label={t.makeGroup}
             onPick={(g) => navigate(`/admin/group/${g.id}/users`)}
           />

@@ -1,8 +1,9 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ActionDialog } from "../components/admin/action-dialog";
 import * as api from "../components/admin/admin-api";
 import { useAdminUser } from "../components/admin/outlets";
+import { useGroupNames } from "../components/admin/group-chips";
 import { TokenDialog } from "../components/admin/token-dialog";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
@@ -22,6 +23,8 @@ export default function UserTokensTab() {
     if (user.is_robot) api.listTokens(user.user_id).then(setTokens, () => undefined);
   }, [user.user_id, user.is_robot]);
   useEffect(load, [load]);
+  const scopeIds = useMemo(() => [...new Set(tokens?.flatMap((tk) => tk.scope_groups ?? []) ?? [])], [tokens]);
+  const [groupNames] = useGroupNames(scopeIds);
   const closeCreate = useCallback(() => setCreating(false), []);
   const closeRevoke = useCallback(() => setRevoking(null), []);
 
@@ -62,7 +65,7 @@ export default function UserTokensTab() {
                 <tr key={token.token_id} data-token={token.name}>
                   <td className="md-strong">{token.name}</td>
                   <td className="mono">{token.prefix}…</td>
-                  <td>{token.scope_groups ? token.scope_groups.length : t.everywhere}</td>
+                  <td>{token.scope_groups ? token.scope_groups.map((id) => groupNames[id] ?? "…").join(", ") : t.everywhere}</td>
                   <td>{formatDateTime(token.ctime)}</td>
                   <td>{token.expires_at ? formatDateTime(token.expires_at) : t.never}</td>
                   <td>{formatDateTime(token.last_used_at)}</td>

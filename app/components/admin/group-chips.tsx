@@ -5,11 +5,11 @@ import { groupName } from "./admin-api";
 
 const t = ru.admin.form;
 
-/** Chosen groups as removable chips plus a search box to add more (chroot groups, a token's scope). */
-export function GroupChips({ value, onChange, label }: { value: string[]; onChange: (ids: string[]) => void; label: string }) {
+/** Names of groups by id, fetched once each (ids that cannot be read show as they are). */
+export function useGroupNames(ids: readonly string[]): [Record<string, string>, (id: string, name: string) => void] {
   const [names, setNames] = useState<Record<string, string>>({});
   useEffect(() => {
-    const missing = value.filter((id) => !(id in names));
+    const missing = ids.filter((id) => !(id in names));
     if (missing.length === 0) return;
     Promise.all(
       missing.map((id) =>
@@ -19,7 +19,13 @@ export function GroupChips({ value, onChange, label }: { value: string[]; onChan
         ),
       ),
     ).then((found) => setNames((n) => ({ ...n, ...Object.fromEntries(found) })));
-  }, [value, names]);
+  }, [ids, names]);
+  return [names, (id, name) => setNames((n) => ({ ...n, [id]: name }))];
+}
+
+/** Chosen groups as removable chips plus a search box to add more (chroot groups, a token's scope). */
+export function GroupChips({ value, onChange, label }: { value: string[]; onChange: (ids: string[]) => void; label: string }) {
+  const [names, learn] = useGroupNames(value);
   return (
     <div className="adm-chips-field">
       {value.length > 0 && (
@@ -40,7 +46,7 @@ export function GroupChips({ value, onChange, label }: { value: string[]; onChan
         label={label}
         exclude={value}
         onPick={(e) => {
-          setNames((n) => ({ ...n, [e.id]: e.name }));
+          learn(e.id, e.name);
           onChange([...value, e.id]);
         }}
       />

@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { createPortal } from "react-dom";
 import { ru } from "../../i18n/ru";
 import { showToast } from "../../lib/toast";
 import type { PickerEntry } from "../access/access-api";
@@ -60,55 +61,62 @@ export function UserActions({
         {user.enabled ? button(t.disable, "logout", () => setDialog("toggle")) : button(t.enable, "restore", () => setDialog("toggle"))}
         {!user.enabled && button(t.remove, "trash", () => setDialog("delete"), true)}
       </div>
-      {dialog === "edit" && <UserFormDialog user={user} onSaved={onChanged} onClose={close} />}
-      {dialog === "toggle" && (
-        <ActionDialog
-          title={user.enabled ? t.disableTitle : t.enableTitle}
-          text={user.enabled ? t.disableText(user.user_name) : t.enableText(user.user_name)}
-          confirm={user.enabled ? t.disable : t.enable}
-          danger={user.enabled}
-          onConfirm={() => api.patchUser(user.user_id, { enabled: !user.enabled }).then(onChanged)}
-          onClose={close}
-        />
-      )}
-      {dialog === "delete" && (
-        <ActionDialog
-          title={t.deleteTitle}
-          text={t.deleteText(user.user_name)}
-          confirm={t.remove}
-          danger
-          onConfirm={async () => {
-            await api.deleteUser(user.user_id, newOwner?.id);
-            showToast({ title: t.deleted(user.user_name), message: user.login, kind: "info" });
-            onDeleted();
-          }}
-          onClose={close}
-        >
-          <div className="field">
-            <span className="adm-label">{t.newOwner}</span>
-            {newOwner ? (
-              <div className="md-chips">
-                <span className="chip active adm-chip">
-                  {newOwner.name}
-                  {newOwner.login ? ` (${newOwner.login})` : ""}
-                  <button type="button" aria-label={t.form.removeChip(newOwner.name)} onClick={() => setNewOwner(null)}>
-                    ×
-                  </button>
-                </span>
-              </div>
-            ) : (
-              <SubjectSearch
-                types={["user"]}
-                placeholder={t.form.userSearch}
-                label={t.newOwner}
-                exclude={[user.user_id]}
-                onPick={setNewOwner}
+      {/* Dialogs go to the body: a table cell's alignment and colours must not reach them. */}
+      {dialog &&
+        createPortal(
+          <>
+            {dialog === "edit" && <UserFormDialog user={user} onSaved={onChanged} onClose={close} />}
+            {dialog === "toggle" && (
+              <ActionDialog
+                title={user.enabled ? t.disableTitle : t.enableTitle}
+                text={user.enabled ? t.disableText(user.user_name) : t.enableText(user.user_name)}
+                confirm={user.enabled ? t.disable : t.enable}
+                danger={user.enabled}
+                onConfirm={() => api.patchUser(user.user_id, { enabled: !user.enabled }).then(onChanged)}
+                onClose={close}
               />
             )}
-            <span className="md-hint">{t.newOwnerHint}</span>
-          </div>
-        </ActionDialog>
-      )}
+            {dialog === "delete" && (
+              <ActionDialog
+                title={t.deleteTitle}
+                text={t.deleteText(user.user_name)}
+                confirm={t.remove}
+                danger
+                onConfirm={async () => {
+                  await api.deleteUser(user.user_id, newOwner?.id);
+                  showToast({ title: t.deleted(user.user_name), message: user.login, kind: "info" });
+                  onDeleted();
+                }}
+                onClose={close}
+              >
+                <div className="field">
+                  <span className="adm-label">{t.newOwner}</span>
+                  {newOwner ? (
+                    <div className="md-chips">
+                      <span className="chip active adm-chip">
+                        {newOwner.name}
+                        {newOwner.login ? ` (${newOwner.login})` : ""}
+                        <button type="button" aria-label={t.form.removeChip(newOwner.name)} onClick={() => setNewOwner(null)}>
+                          ×
+                        </button>
+                      </span>
+                    </div>
+                  ) : (
+                    <SubjectSearch
+                      types={["user"]}
+                      placeholder={t.form.userSearch}
+                      label={t.newOwner}
+                      exclude={[user.user_id]}
+                      onPick={setNewOwner}
+                    />
+                  )}
+                  <span className="md-hint">{t.newOwnerHint}</span>
+                </div>
+              </ActionDialog>
+            )}
+          </>,
+          document.body,
+        )}
     </>
   );
 }
