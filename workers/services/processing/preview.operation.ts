@@ -125,11 +125,13 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
     return "failed";
   }
   const made: string[] = [];
-  // Largest first, each size resized from the original so quality never compounds.
+  // Largest first; each smaller size is resized from the previous one (a fraction of the pixels, same look).
   const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
+  let from = pixels;
   for (const size of sizes) {
     const box = fitInside(pixels.width, pixels.height, size);
-    const resized = await resizePixels(pixels, box.width, box.height);
+    const resized = await resizePixels(from, box.width, box.height, { alpha: type !== "image/jpeg" });
+    from = resized;
     const jpeg = await encodeJpeg(resized, size.quality);
     const info = await storePreview(ctx, source, size.name, jpeg);
     made.push(`${size.name} ${info.width}×${info.height}`);
