@@ -110,3 +110,64 @@ test("access rules: a read rule on one folder, download granted later, delete re
   expect(await api.status(`/api/group/get/${sharedId}`, borisBearer!)).toBe(200);
   await user.finish();
 });
+
+test("groups of users: members added on the admin pages receive the group's rule, and lose it when removed", async ({
+  page,
+  browser,
+  server,
+}) => {
+  const stamp = Date.now();
+  const api = await adminApi(server);
+  const team = `Монтажёры ${stamp}`;
+  const project = `Проект для группы ${stamp}`;
+  const teamId = await api.createGroup(ROOT, team);
+  const projectId = await api.createGroup(ROOT, project);
+  const vera = { name: `Вера Монтажёр ${stamp}`, login: `vera-${stamp}`, password: "пароль-веры-1" };
+  const veraId = (
+    await api.call<{ user_id: string }>("/api/user", {
+      json: { user_name: vera.name, user_login: vera.login, user_passwd: vera.password, enabled: true },
+    })
+  ).user_id;
+  await login(page, server.adminLogin, server.adminPassword);
+
+  // The folder becomes a group of users: found from /admin/groups, Vera added on its users tab.
+  await page.goto("/admin/groups");
+  await page.getByRole("textbox", { name: "Добавить группу пользователей" }).fill(team);
+  await page.getByRole("option", { name: new RegExp(team) }).click();
+  await page.waitForURL((url) => url.pathname === `/admin/group/${teamId}/users`);
+  await page.getByText("В группе нет пользователей").waitFor();
+  await page.getByRole("textbox", { name: "Добавить пользователя" }).fill(vera.name);
+  await page.getByRole("option", { name: new RegExp(vera.name) }).click();
+  await page.locator(`tr[data-user="${vera.login}"]`).waitFor();
+  await page.goto("/admin/groups");
+  expect(await page.locator(`tr[data-group="${team}"]`).textContent()).toContain("1");
+
+  // The group gets read on the project through the project's 'Доступ' dialog.
+  await page.goto(`/mam/${projectId}`);
+  const access = await openAccess(page, project);
+  await access.getByRole("textbox", { name: "Выдать доступ пользователю или группе" }).fill(team);
+  await access.getByRole("option", { name: new RegExp(team) }).click();
+  await access.getByRole("button", { name: "Сохранить права" }).click();
+  await access.locator(`.acc-rule[data-subject="${team}"] .adm-badge`, { hasText: "новое" }).waitFor({ state: "detached" });
+  await access.getByRole("button", { name: "Закрыть" }).click();
+
+  // The group's page lists the rule; Vera's page shows it as coming through the group.
+  await page.goto(`/admin/group/${teamId}/assets`);
+  await page.locator(`tr[data-object="${project}"]`).waitFor();
+  await page.goto(`/admin/user/${veraId}/assets`);
+  expect(await page.locator(`tr[data-object="${project}"]`).textContent()).toContain(`Через группу «${team}»`);
+
+  // Vera sees the project.
+  const member = await newPage(browser, { server });
+  await login(member.page, vera.login, vera.password);
+  await member.page.getByRole("link", { name: project }).waitFor();
+
+  // Removed from the group on her groups tab, she loses it.
+  await page.getByRole("link", { name: "Группы", exact: true }).click();
+  await page.getByRole("button", { name: `Исключить из группы «${team}»` }).click();
+  await page.getByText("Пользователь не состоит в группах").waitFor();
+  await member.page.reload();
+  await member.page.locator("h1").waitFor();
+  expect(await member.page.getByRole("link", { name: project }).count()).toBe(0);
+  await member.finish();
+});

@@ -85,6 +85,19 @@ test("users: create, duplicate login refused in place, disable, last administrat
   await page.locator(`tr[data-user="${person.login}"]`).waitFor({ state: "detached" });
   const left = await api.call<unknown[]>(`/api/user?q=${encodeURIComponent(person.login)}`);
   expect(left).toEqual([]);
+
+  // The audit log shows what happened, filtered by action.
+  await page.getByRole("link", { name: "Журнал аудита" }).click();
+  await page.locator("tr[data-action]").first().waitFor();
+  await page.getByLabel("Действие").selectOption("user.delete");
+  await page.locator('tr[data-action="user.delete"]').first().waitFor();
+  expect(await page.locator("tr[data-action]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-action")))).toEqual(
+    expect.arrayContaining(["user.delete"]),
+  );
+  expect(await page.locator('tr[data-action]:not([data-action="user.delete"])').count()).toBe(0);
+  await page.getByLabel("Действие").selectOption("user.*");
+  await page.locator('tr[data-action="user.create"]').first().waitFor();
+  await page.locator('tr[data-action="user.disable"]').first().waitFor();
 });
 
 test("robots: create one, issue a token shown once with a copy button, use it, revoke it", async ({ page, server }) => {
