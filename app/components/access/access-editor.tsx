@@ -7,28 +7,11 @@ import { ErrorBox } from "../admin/error-box";
 import { Icon } from "../icons";
 import * as api from "./access-api";
 import { LevelChecks, useLevelTitles } from "./level-checks";
+import { draftsOf, emptyDraft, hasChanges, planChanges, type Draft } from "./rule-drafts";
 import { SubjectIcon } from "./subject-icon";
 import { SubjectSearch } from "./subject-search";
 
 const t = ru.admin.accessEditor;
-
-/** One own rule as edited: an existing rule (with its id) or a new one, possibly marked for removal. */
-interface Draft {
-  rule_id: string | null;
-  subj_id: string;
-  subj_type: "user" | "group";
-  subj_name: string | null;
-  acl: api.AccessLevel[];
-  removed: boolean;
-}
-
-const sameLevels = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((l) => b.includes(l));
-
-function draftsOf(data: api.EntityRules): Draft[] {
-  return data.rules
-    .filter((r) => !r.inherited)
-    .map((r) => ({ rule_id: r.rule_id, subj_id: r.subj_id, subj_type: r.subj_type, subj_name: r.subj_name, acl: r.acl, removed: false }));
-}
 
 /**
  * The access rules of one asset or group: who has which levels here, the rules inherited from the groups above
@@ -63,23 +46,14 @@ export function AccessEditor({ entityId, onChanged }: { entityId: string; onChan
   if (denied) return <ErrorBox message={`${t.noAcl} ${denied}`} />;
   if (!data || Object.keys(titles).length === 0) return <p className="muted">{ru.common.loading}</p>;
 
-  const original = new Map(data.rules.filter((r) => !r.inherited).map((r) => [r.rule_id, r]));
-  const changes = {
-    create: drafts
-      .filter((d) => !d.rule_id && !d.removed)
-      .map((d) => ({ subj: d.subj_id, subj_type: d.subj_type, obj: entityId, acl: d.acl })),
-    update: drafts
-      .filter((d) => d.rule_id && !d.removed && !sameLevels(d.acl, original.get(d.rule_id)!.acl))
-      .map((d) => ({ rule_id: d.rule_id!, acl: d.acl })),
-    delete: drafts.filter((d) => d.rule_id && d.removed).map((d) => d.rule_id!),
-  };
-  const dirty = changes.create.length + changes.update.length + changes.delete.length > 0;
+  const changes = planChanges(data, drafts);
+  const dirty = hasChanges(changes);
   const inherited = data.rules.filter((r) => r.inherited);
 
   const patch = (index: number, change: Partial<Draft>) => setDrafts((list) => list.map((d, i) => (i === index ? { ...d, ...change } : d)));
 
   async function save() {
-    const empty = drafts.find((d) => !d.removed && d.acl.length === 0);
+    const empty = emptyDraft(drafts);
     if (empty) return setError(t.emptyLevels(empty.subj_name ?? t.unknownSubject));
     setBusy(true);
     setError(null);
