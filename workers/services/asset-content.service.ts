@@ -378,6 +378,16 @@ export async function commitUpload(
 ): Promise<{ outcome: "committed" | "already"; version: number }> {
   const now = Date.now();
   const versionId = newId(now);
+  // The folder the upload landed in, for the `asset.uploaded` event (automations trigger on it): `to_group`, else the
+  // folder the asset was created in.
+  const landedIn =
+    c.variant.toGroup ??
+    (
+      await rc.db.get<{ group_id: string } | undefined>(
+        sql`select group_id from group_members where el_id = ${c.asset.id} and el_type = 'asset' and trashed_at is null order by ctime limit 1`,
+      )
+    )?.group_id ??
+    null;
   const results = await runBatch(rc.db, [
     ...commitUploadStatements(rc.db, {
       versionId,
@@ -398,7 +408,7 @@ export async function commitUpload(
       entityId: c.asset.id,
       ownerId: c.asset.ownerId,
       actorId: c.variant.userId,
-      data: { group_id: c.variant.toGroup, variant_id: c.variant.id, mime_type: c.variant.mimeType, size: c.size },
+      data: { group_id: landedIn, variant_id: c.variant.id, mime_type: c.variant.mimeType, size: c.size },
     }),
     // The new version's number, read inside the same transaction (no extra round trip).
     sql`select version from asset_versions where id = ${versionId}`,

@@ -67,7 +67,13 @@ function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>, events: r
     entry.ids.add(row.eventId);
     entry.events.set(row.eventId, events[i]);
   });
-  if (first) rc.waitUntil(dispatchPending(rc));
+  if (first) {
+    rc.waitUntil(
+      dispatchPending(rc).catch((error) =>
+        console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "event dispatch failed", error: String(error) })),
+      ),
+    );
+  }
 }
 
 /**
