@@ -657,7 +657,8 @@ export const ru = {
       assetGone: (id: string) => `Файл ${id} не найден или удалён, пропущен`,
       noOriginal: (name: string) => `У файла «${name}» нет загруженного оригинала, пропущен`,
       previewMade: (name: string, sizes: string) => `Превью для «${name}»: ${sizes}`,
-      corruptImage: (name: string, mime: string) => `Не удалось декодировать изображение «${name}» (${mime}): файл повреждён или это не изображение`,
+      corruptImage: (name: string, mime: string) =>
+        `Не удалось декодировать изображение «${name}» (${mime}): файл повреждён или это не изображение`,
       imageTooLarge: (name: string, megapixels: number, max: number) =>
         `Изображение «${name}» слишком большое для обработки: ${megapixels} Мп (не больше ${max} Мп)`,
       videoPoster: (name: string) => `Для видео «${name}» используется постер, сделанный при загрузке`,

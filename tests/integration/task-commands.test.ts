@@ -70,10 +70,16 @@ describe("POST /api/tasklist/command/{taskId}: every command from every status",
   it("refuses bad input: unknown command (400), malformed id (400), unknown task (404)", async () => {
     const user = await signIn();
     const id = await insertTask({ status: "inqueue", ownerId: user.id });
-    await expectError(await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: user.bearer, json: { command: "explode" } }), 400);
+    await expectError(
+      await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: user.bearer, json: { command: "explode" } }),
+      400,
+    );
     await expectError(await call(`/api/tasklist/command/xyz`, { method: "POST", bearer: user.bearer, json: { command: "pause" } }), 400);
     const unknown = "0".repeat(31) + "9";
-    const error = await expectError(await call(`/api/tasklist/command/${unknown}`, { method: "POST", bearer: user.bearer, json: { command: "pause" } }), 404);
+    const error = await expectError(
+      await call(`/api/tasklist/command/${unknown}`, { method: "POST", bearer: user.bearer, json: { command: "pause" } }),
+      404,
+    );
     expect(error.message).toBe(ru.tasks.notFound);
     expect((await taskRow(id)).status).toBe("inqueue");
   });
@@ -82,7 +88,10 @@ describe("POST /api/tasklist/command/{taskId}: every command from every status",
     const owner = await signIn();
     const other = await signIn();
     const id = await insertTask({ status: "inqueue", ownerId: owner.id });
-    await expectError(await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: other.bearer, json: { command: "cancel" } }), 404);
+    await expectError(
+      await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: other.bearer, json: { command: "cancel" } }),
+      404,
+    );
     await expectError(await call(`/api/tasklist/priority/${id}`, { method: "POST", bearer: other.bearer, json: { priority: 9 } }), 404);
     expect(await taskRow(id)).toMatchObject({ status: "inqueue", priority: 5 });
     const admin = await signInAdmin();
@@ -95,7 +104,10 @@ describe("POST /api/tasklist/command/{taskId}: every command from every status",
     expect((await postJson<TaskJson>(`/api/tasklist/priority/${id}`, user.bearer, { priority: 9 })).priority).toBe(9);
     await expectError(await call(`/api/tasklist/priority/${id}`, { method: "POST", bearer: user.bearer, json: { priority: 11 } }), 400);
     const done = await insertTask({ status: "done", ownerId: user.id });
-    const error = await expectError(await call(`/api/tasklist/priority/${done}`, { method: "POST", bearer: user.bearer, json: { priority: 2 } }), 409);
+    const error = await expectError(
+      await call(`/api/tasklist/priority/${done}`, { method: "POST", bearer: user.bearer, json: { priority: 2 } }),
+      409,
+    );
     expect(error.message).toBe(ru.tasks.priorityFinished);
     expect((await taskRow(done)).priority).toBe(5);
   });
@@ -105,6 +117,9 @@ describe("POST /api/tasklist/command/{taskId}: every command from every status",
     const id = await insertTask({ status: "running", ownerId: user.id, op: "automation" });
     await expectError(await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: user.bearer, json: { command: "pause" } }), 409);
     expect((await postJson<TaskJson>(`/api/tasklist/command/${id}`, user.bearer, { command: "cancel" })).status).toBe("canceled");
-    await expectError(await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: user.bearer, json: { command: "restart" } }), 409);
+    await expectError(
+      await call(`/api/tasklist/command/${id}`, { method: "POST", bearer: user.bearer, json: { command: "restart" } }),
+      409,
+    );
   });
 });
