@@ -246,6 +246,9 @@ describe("evaluation through the library", () => {
     expect(await getJson(`/api/auth/access-inheritance/${mid}`, boss.bearer)).toEqual({ entity_id: mid, inherit: false });
     expect(await levels(user.bearer, leaf)).toBe(404);
     expect(await levels(user.bearer, top)).toEqual(["read", "download"]);
+    // The top passes read down, but mid switched inheritance off: the top's page leaves it out.
+    expect((await getJson<{ el_id: string }[]>(`/api/group/members/${top}`, user.bearer)).map((m) => m.el_id)).toEqual([]);
+    expect((await getJson<{ el_id: string }[]>(`/api/group/members/${top}`, boss.bearer)).map((m) => m.el_id)).toEqual([mid]);
     await send("POST", `/api/auth/access-inheritance/${mid}`, boss.bearer, { inherit: true });
     expect(await levels(user.bearer, asset)).toEqual(["read", "download"]);
 

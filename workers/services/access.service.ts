@@ -14,7 +14,9 @@ import { ROOT_GROUP_ID } from "../lib/ids";
 import {
   ACCESS_LEVELS,
   ALL_GRANTS,
+  DENY_BIT,
   effectiveRuleMask,
+  grantingBits,
   heldMask,
   holds,
   insideChroot,
@@ -50,7 +52,17 @@ export interface AccessEntity {
 interface Caller {
   chroot: string[];
   anyRules: boolean;
+  anyDeny: boolean;
   inGroups: boolean;
+}
+
+/** Per request: the rule mask each check computed, by `${userId}:${entityId}` (lists reuse the check of their group). */
+const ruleMasks = new WeakMap<RequestContext, Map<string, number>>();
+
+function rememberRuleMask(rc: RequestContext, key: string, mask: number) {
+  let perRequest = ruleMasks.get(rc);
+  if (!perRequest) ruleMasks.set(rc, (perRequest = new Map()));
+  perRequest.set(key, mask);
 }
 
 /** Per request, per user: the caller row is read once however many checks and lists a request makes. */
@@ -79,6 +91,7 @@ function caller(rc: RequestContext, userId: string): Promise<Caller> {
     found = callerRow(rc.db, userId).then((row) => ({
       chroot: parseChroot(row?.chroot_groups),
       anyRules: Boolean(row?.any_rules),
+      anyDeny: Boolean(row?.any_deny),
       inGroups: (row?.groups ?? 0) > 0,
     }));
     perUser.set(userId, found);
@@ -102,6 +115,7 @@ async function callerAndChain(
   const me: Caller = {
     chroot: parseChroot(header?.node),
     anyRules: Boolean(header?.depth),
+    anyDeny: Boolean(header?.acl),
     inGroups: (header?.inherit ?? 0) > 0,
   };
   perUserOf(rc).set(userId, Promise.resolve(me));
@@ -139,6 +153,7 @@ export async function entityMask(rc: RequestContext, actor: Actor, entity: Acces
   const confined = me.chroot.length > 0 || scope.length > 0;
   if (isOwner && !confined) return ALL_GRANTS;
   const rows = toChainRows(raw);
+  if (me.anyRules) rememberRuleMask(rc, `${actor.id}:${entity.id}`, effectiveRuleMask(rows));
   const unfiled = entity.type === "asset" && !rows.some((r) => r.path !== SELF_PATH);
   return heldMask({
     isAdmin: false,
@@ -150,6 +165,24 @@ export async function entityMask(rc: RequestContext, actor: Actor, entity: Acces
 
 function maskOfRoot(mayCreate: boolean): number {
   return (1 << ACCESS_LEVELS.indexOf("read")) | (mayCreate ? 1 << ACCESS_LEVELS.indexOf("create") : 0);
+}
+
+/**
+ * Whether a group passes read down to the caller through rules (its effective rules grant read or superuser) and
+ * the caller has no deny rule anywhere: then every member that inherits is readable, and member pages skip the
+ * chain walk for them. Reuses the request's check of the group (no query after `requireEntityAccess` on it).
+ */
+export async function passesReadDown(rc: RequestContext, actor: Actor, groupId: string): Promise<boolean> {
+  if (actor.isAdmin || groupId === ROOT_GROUP_ID) return false;
+  const me = await caller(rc, actor.id);
+  if (!me.anyRules || me.anyDeny) return false;
+  const key = `${actor.id}:${groupId}`;
+  let mask = ruleMasks.get(rc)?.get(key);
+  if (mask === undefined) {
+    mask = effectiveRuleMask(toChainRows(await chainRows(rc.db, actor.id, { id: groupId, type: "group" })));
+    rememberRuleMask(rc, key, mask);
+  }
+  return (mask & grantingBits("read")) !== 0 && (mask & DENY_BIT) === 0;
 }
 
 /** The levels the actor holds on an entity, by name. */
@@ -186,7 +219,7 @@ export async function requireEntityAccess(
 export async function visibility(rc: RequestContext, actor: Actor): Promise<Visibility | null> {
   if (actor.isAdmin) return null;
   const me = await caller(rc, actor.id);
-  return { userId: actor.id, chroot: me.chroot, scope: actor.scopeGroups ?? [], rules: me.anyRules };
+  return { userId: actor.id, chroot: me.chroot, scope: actor.scopeGroups ?? [], rules: me.anyRules, deny: me.anyDeny };
 }
 
 /** The caller's chroot groups (empty when not confined; administrators are never confined). */

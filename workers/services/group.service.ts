@@ -9,7 +9,7 @@ import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { toIso } from "../lib/time";
 import { TRASH_RETENTION_MS } from "../lib/trash";
 import type { PurgeGroupMessage, TaskMessageInput } from "../queue/messages";
-import { accessibleIds, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
+import { accessibleIds, passesReadDown, requireEntityAccess, visibility, type AccessLevel } from "./access.service";
 import { purgeAssets } from "./asset-content.service";
 import { userMembersIn, userMembershipStatements } from "./user-groups.service";
 import type { Actor, RequestContext } from "./context";
@@ -550,6 +550,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     q: query.q ? sortKeyOf(query.q) : undefined,
     mime: query.mime ? query.mime.toLowerCase() : undefined,
     vis: await visibility(rc, actor),
+    parentPassesRead: await passesReadDown(rc, actor, groupId),
   };
   const keyOf = (r: { sort_name: string; el_mtime: number; el_size: number }) =>
     sort === "name" ? r.sort_name : sort === "mtime" ? r.el_mtime : r.el_size;
@@ -600,7 +601,13 @@ export async function listDirectory(rc: RequestContext, actor: Actor, id: string
   await loadGroup(rc, actor, id, "read");
   const take = paging.take ?? GROUP_PAGE_SIZE;
   let skip = paging.skip ?? 0;
-  const base = { groupId: id, sortColumn: "sort_name" as const, desc: false, vis: await visibility(rc, actor) };
+  const base = {
+    groupId: id,
+    sortColumn: "sort_name" as const,
+    desc: false,
+    vis: await visibility(rc, actor),
+    parentPassesRead: await passesReadDown(rc, actor, id),
+  };
   const groupRows = await repo.groupMembersPage(rc.db, { ...base, skip, take });
   const entries: DirectoryEntry[] = groupRows.map((g) => ({
     id: g.el_id,
@@ -652,6 +659,7 @@ export async function listPreviews(
     sortColumn: "sort_name",
     desc: false,
     vis: await visibility(rc, actor),
+    parentPassesRead: await passesReadDown(rc, actor, id),
     skip: paging.skip ?? 0,
     take: paging.take ?? GROUP_PAGE_SIZE,
   });

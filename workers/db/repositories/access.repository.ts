@@ -23,17 +23,21 @@ export interface Visibility {
   scope?: string[];
   /** whether any rule names the user or one of their groups (without any, the filter is the owner check alone) */
   rules: boolean;
+  /** whether any of those rules carries deny (without one, lists skip the deny walk) */
+  deny?: boolean;
 }
 
 export interface CallerRow {
   chroot_groups: string | null;
   any_rules: number;
+  any_deny: number;
   groups: number;
 }
 
 function callerSql(userId: string): SQL {
   return sql`select u.chroot_groups,
       exists (select 1 from access_rules r where r.subj_id in ${subjectsOf(userId)}) as any_rules,
+      exists (select 1 from access_rules r where r.subj_id in ${subjectsOf(userId)} and (r.acl & ${DENY_BIT}) <> 0) as any_deny,
       (select count(*) from user_group_members where user_id = ${userId}) as groups
     from users u where u.id = ${userId}`;
 }
@@ -48,11 +52,12 @@ export const CALLER_PATH = "#caller";
 
 /**
  * `chainRows` and the caller row in one statement (a `union all` row with path CALLER_PATH carrying chroot_groups
- * in `node`, any_rules in `depth` and the number of groups in `inherit`): the first check of a request.
+ * in `node`, any_rules in `depth`, the number of groups in `inherit` and any_deny in `acl`): the first check of a
+ * request.
  */
 export function chainRowsWithCaller(db: Database, userId: string, entity: { id: string; type: "asset" | "group" }) {
   return db.all<RawChainRow>(sql`
-    select ${CALLER_PATH} as path, coalesce(k.chroot_groups, '[]') as node, k.any_rules as depth, k.groups as inherit, null as acl
+    select ${CALLER_PATH} as path, coalesce(k.chroot_groups, '[]') as node, k.any_rules as depth, k.groups as inherit, k.any_deny as acl
     from (${callerSql(userId)}) k
     union all select * from (${chainSql(userId, entity)})`);
 }
@@ -118,10 +123,14 @@ function cutOf(id: SQL): SQL {
     where k.descendant = ${id} and ai.inherit = 0), 1000000)`;
 }
 
-/** "A rule of the caller carrying one of `bits` reaches group `id`" (its own rules, then its ancestors' up to the cut). */
+/**
+ * "A rule of the caller carrying one of `bits` reaches group `id`" (its own rules, then its ancestors' up to the
+ * cut). The cut term mentions `r`, so SQLite evaluates it only for a matching rule, not for every ancestor.
+ */
 function groupRuleSql(userId: string, id: SQL, bits: number): SQL {
   return sql`exists (select 1 from group_closure c cross join access_rules r on r.obj_id = c.ancestor
-    where c.descendant = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0 and c.depth <= ${cutOf(id)})`;
+    where c.descendant = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0
+      and c.depth + 0 * r.acl <= ${cutOf(id)})`;
 }
 
 /** "A rule of the caller carrying one of `bits` reaches asset `id`": its own rules, or (if it inherits) any of its groups'. */
@@ -140,14 +149,30 @@ function assetRuleSql(userId: string, id: SQL, bits: number): SQL {
 export function visibleSql(v: Visibility | null, type: "asset" | "group", id: SQL, owner: SQL, level: AccessLevel = "read"): SQL {
   if (v === null) return sql`1`;
   const ruleSql = type === "group" ? groupRuleSql : assetRuleSql;
+  const denied = v.deny === false ? sql`` : sql` and not ${ruleSql(v.userId, id, DENY_BIT)}`;
   const granted = v.rules
-    ? sql`(${owner} = ${v.userId} or (${ruleSql(v.userId, id, grantingBits(level))} and not ${ruleSql(v.userId, id, DENY_BIT)}))`
+    ? sql`(${owner} = ${v.userId} or (${ruleSql(v.userId, id, grantingBits(level))}${denied}))`
     : sql`${owner} = ${v.userId}`;
   const confinements = [v.chroot, v.scope ?? []].filter((roots) => roots.length > 0);
   if (confinements.length === 0) return granted;
   return sql`(${granted} and ${sql.join(
     confinements.map((roots) => confinedSql(v, roots, type, id, owner)),
     sql` and `,
+  )})`;
+}
+
+/**
+ * `visibleSql` for the members of a group that passes read down to the caller (its rules grant read and the caller
+ * has no deny anywhere): a member that inherits is readable without walking its chain, so the cheap inheritance
+ * probe comes first and the full condition runs only for members that switched inheritance off.
+ */
+export function visibleMemberSql(v: Visibility | null, type: "asset" | "group", id: SQL, owner: SQL, parentPassesRead: boolean): SQL {
+  if (v === null || !parentPassesRead) return visibleSql(v, type, id, owner);
+  return sql`(not exists (select 1 from access_inheritance ai0 where ai0.entity_id = ${id} and ai0.inherit = 0) or ${visibleSql(
+    v,
+    type,
+    id,
+    owner,
   )})`;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { groupMembers, groups, users } from "../schema";
-import { visibleSql, type Visibility } from "./access.repository";
+import { visibleMemberSql, visibleSql, type Visibility } from "./access.repository";
 
 /**
  * Queries of the group capability. Lists bind id lists as one JSON parameter (`json_each`), so no statement ever
@@ -409,6 +409,8 @@ export interface MemberPageOptions {
   mime?: string;
   /** visibility of the caller (null: everything) */
   vis: Visibility | null;
+  /** the group passes read down to the caller (access.service `passesReadDown`): inheriting members need no walk */
+  parentPassesRead?: boolean;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -452,7 +454,7 @@ export interface AssetMemberRow {
 export function assetMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
   if (o.mime) where.push(sql`lower(substr(a.mime, 1, ${o.mime.length})) = ${o.mime}`);
-  if (o.vis) where.push(visibleSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`));
+  if (o.vis) where.push(visibleMemberSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
@@ -486,7 +488,7 @@ export interface GroupMemberRow {
 /** One page of a group's sub-groups with their owner and member counts, in one statement (see assetMembersPageSql). */
 export function groupMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
-  if (o.vis) where.push(visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`));
+  if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, g.name, g.ctime, g.mtime, g.owner_id, u.name as owner_name,
       (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'group' and c.trashed_at is null) as groups,
@@ -503,10 +505,13 @@ export function groupMembersPage(db: Database, o: MemberPageOptions) {
 }
 
 /** How many sub-groups a listing with these filters has (to continue into assets after skipping past the groups). */
-export async function countGroupMembers(db: Database, o: Pick<MemberPageOptions, "groupId" | "q" | "vis">): Promise<number> {
+export async function countGroupMembers(
+  db: Database,
+  o: Pick<MemberPageOptions, "groupId" | "q" | "vis" | "parentPassesRead">,
+): Promise<number> {
   const where: SQL[] = [];
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
-  if (o.vis) where.push(visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`));
+  if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   const row = await db.get<{ n: number }>(sql`select count(*) as n from group_members m cross join groups g on g.id = m.el_id
     where m.group_id = ${o.groupId} and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null${extra}`);
