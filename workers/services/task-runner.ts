@@ -98,7 +98,7 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
       const result = await op.step(ctx, state);
       state = result.state;
       const now = Date.now();
-      if (result.done) return await finish(rc, task, state, result.failed ?? null, result.result ?? null);
+      if (result.done) return await finish(rc, task, worker, state, result.failed ?? null, result.result ?? null);
       const command = await live.checkIn({ progress: result.progress, info: result.info ?? null });
       if (command === "pause" || command === "cancel") return await stopped(rc, task.id, state, result.progress, result.info ?? null);
       if (now - lastWrite >= PROGRESS_WRITE_MS) {
@@ -107,18 +107,27 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
           info: result.info ?? null,
           cursor: state,
           now,
+          worker,
         });
         if (!still) return await stopped(rc, task.id, state, result.progress, result.info ?? null);
         lastWrite = now;
       }
       if (now - started >= budgetMs) {
-        const moved = await transitionTask(rc.db, task.id, "running", "inqueue", [
-          sql`cursor = ${JSON.stringify(state)}`,
-          sql`progress = ${result.progress}`,
-          sql`progress_info = ${result.info ?? null}`,
-          sql`worker_info = null`,
-          sql`schedule_time = ${now}`,
-        ]);
+        const moved = await transitionTask(
+          rc.db,
+          task.id,
+          "running",
+          "inqueue",
+          [
+            sql`cursor = ${JSON.stringify(state)}`,
+            sql`progress = ${result.progress}`,
+            sql`progress_info = ${result.info ?? null}`,
+            sql`worker_info = null`,
+            sql`schedule_time = ${now}`,
+          ],
+          now,
+          worker,
+        );
         if (!moved) return await stopped(rc, task.id, state, result.progress, result.info ?? null);
         await live.appendLog("info", ru.tasks.log.yielded);
         await wakeUp(rc.env, task.id);
@@ -126,23 +135,38 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
       }
     }
   } catch (error) {
-    return failOrRetry(rc, task, state, error);
+    return failOrRetry(rc, task, worker, state, error);
   }
 }
 
 /** The operation is done: done, or error when some items failed (their lines are in the log). */
-async function finish(rc: RequestContext, task: TaskRow, state: unknown, failed: string | null, result: Record<string, unknown> | null) {
+async function finish(
+  rc: RequestContext,
+  task: TaskRow,
+  worker: string,
+  state: unknown,
+  failed: string | null,
+  result: Record<string, unknown> | null,
+) {
   const live = taskStub(rc.env, task.id);
   const now = Date.now();
-  const moved = await transitionTask(rc.db, task.id, "running", failed ? "error" : "done", [
-    sql`progress = 100`,
-    sql`progress_info = null`,
-    sql`stop_time = ${now}`,
-    sql`cursor = ${JSON.stringify(state)}`,
-    sql`result = ${result ? JSON.stringify(result) : null}`,
-    sql`error = ${failed}`,
-    sql`heartbeat = ${now}`,
-  ]);
+  const moved = await transitionTask(
+    rc.db,
+    task.id,
+    "running",
+    failed ? "error" : "done",
+    [
+      sql`progress = 100`,
+      sql`progress_info = null`,
+      sql`stop_time = ${now}`,
+      sql`cursor = ${JSON.stringify(state)}`,
+      sql`result = ${result ? JSON.stringify(result) : null}`,
+      sql`error = ${failed}`,
+      sql`heartbeat = ${now}`,
+    ],
+    now,
+    worker,
+  );
   if (!moved) return stopped(rc, task.id, state, 100, null);
   await live.setProgress({ progress: 100, info: null });
   await live.appendLog(failed ? "error" : "info", failed ? ru.tasks.log.failed(failed) : ru.tasks.log.done);
@@ -164,20 +188,28 @@ async function stopped(rc: RequestContext, id: string, state: unknown, progress:
  * A step threw. Permanent errors, and the last allowed attempt, end the task as error with the reason in its log;
  * otherwise the task goes back to the queue scheduled after a growing delay, resuming from its last good state.
  */
-async function failOrRetry(rc: RequestContext, task: TaskRow, state: unknown, error: unknown): Promise<string> {
+async function failOrRetry(rc: RequestContext, task: TaskRow, worker: string, state: unknown, error: unknown): Promise<string> {
   const live = taskStub(rc.env, task.id);
   const attempts = task.attempts + 1;
   const reason = error instanceof PermanentTaskError ? error.message : `${ru.tasks.log.internal}: ${messageOf(error)}`;
   const now = Date.now();
   if (!(error instanceof PermanentTaskError) && attempts < MAX_TASK_ATTEMPTS) {
     const delay = retryDelaySeconds(attempts);
-    const moved = await transitionTask(rc.db, task.id, "running", "inqueue", [
-      sql`attempts = ${attempts}`,
-      sql`schedule_time = ${now + delay * 1000}`,
-      sql`cursor = ${state === null ? null : JSON.stringify(state)}`,
-      sql`error = ${reason}`,
-      sql`worker_info = null`,
-    ]);
+    const moved = await transitionTask(
+      rc.db,
+      task.id,
+      "running",
+      "inqueue",
+      [
+        sql`attempts = ${attempts}`,
+        sql`schedule_time = ${now + delay * 1000}`,
+        sql`cursor = ${state === null ? null : JSON.stringify(state)}`,
+        sql`error = ${reason}`,
+        sql`worker_info = null`,
+      ],
+      now,
+      worker,
+    );
     if (moved) {
       await live.appendLog("warn", ru.tasks.log.failedAttempt(attempts, MAX_TASK_ATTEMPTS, delay, reason));
       await wakeUp(rc.env, task.id, delay * 1000);
@@ -185,13 +217,21 @@ async function failOrRetry(rc: RequestContext, task: TaskRow, state: unknown, er
     }
     return stopped(rc, task.id, state, task.progress, null);
   }
-  const moved = await transitionTask(rc.db, task.id, "running", "error", [
-    sql`attempts = ${attempts}`,
-    sql`stop_time = ${now}`,
-    sql`error = ${reason}`,
-    sql`worker_info = null`,
-    sql`cursor = ${state === null ? null : JSON.stringify(state)}`,
-  ]);
+  const moved = await transitionTask(
+    rc.db,
+    task.id,
+    "running",
+    "error",
+    [
+      sql`attempts = ${attempts}`,
+      sql`stop_time = ${now}`,
+      sql`error = ${reason}`,
+      sql`worker_info = null`,
+      sql`cursor = ${state === null ? null : JSON.stringify(state)}`,
+    ],
+    now,
+    worker,
+  );
   if (moved) await live.appendLog("error", ru.tasks.log.failed(reason));
   return `task ${task.id}: error: ${reason}`;
 }

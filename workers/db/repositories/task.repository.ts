@@ -189,8 +189,8 @@ export async function nextScheduledTime(db: Database, runnable: readonly string[
 }
 
 /**
- * Moves a task from `from` to `to` with extra column changes, only if it is still in `from` (compare-and-set);
- * answers whether it changed.
+ * Moves a task from `from` to `to` with extra column changes, only if it is still in `from` (compare-and-set) and,
+ * with `worker`, still held by that run; answers whether it changed.
  */
 export async function transitionTask(
   db: Database,
@@ -199,22 +199,30 @@ export async function transitionTask(
   to: TaskStatus,
   set: SQL[] = [],
   now = Date.now(),
+  worker?: string,
 ): Promise<boolean> {
   const extra = set.length > 0 ? sql`, ${sql.join(set, sql`, `)}` : sql``;
-  const result = await runStatement(db, sql`update tasks set status = ${to}, mtime = ${now}${extra} where id = ${id} and status = ${from}`);
+  const held = worker === undefined ? sql`` : sql` and worker_info = ${worker}`;
+  const result = await runStatement(
+    db,
+    sql`update tasks set status = ${to}, mtime = ${now}${extra} where id = ${id} and status = ${from}${held}`,
+  );
   return (result.meta.changes ?? 0) > 0;
 }
 
-/** Saves a running task's progress and resume point; false when it is no longer running (a command changed it). */
+/**
+ * Saves a running task's progress and resume point; false when this run no longer holds it (a command changed it,
+ * or it was paused and resumed into another run meanwhile).
+ */
 export async function saveRunningProgress(
   db: Database,
   id: string,
-  p: { progress: number; info: string | null; cursor: unknown; now: number },
+  p: { progress: number; info: string | null; cursor: unknown; now: number; worker: string },
 ): Promise<boolean> {
   const result = await runStatement(
     db,
     sql`update tasks set progress = ${p.progress}, progress_info = ${p.info}, cursor = ${JSON.stringify(p.cursor ?? null)},
-        heartbeat = ${p.now}, mtime = ${p.now} where id = ${id} and status = 'running'`,
+        heartbeat = ${p.now}, mtime = ${p.now} where id = ${id} and status = 'running' and worker_info = ${p.worker}`,
   );
   return (result.meta.changes ?? 0) > 0;
 }
