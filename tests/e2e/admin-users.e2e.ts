@@ -100,7 +100,8 @@ test("users: create, duplicate login refused in place, disable, last administrat
   await page.locator('tr[data-action="user.disable"]').first().waitFor();
 });
 
-test("robots: create one, issue a token shown once with a copy button, use it, revoke it", async ({ page, server }) => {
+test("robots: create one, issue a token shown once with a copy button, use it, revoke it", async ({ page, tracked, server }) => {
+  await tracked.context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const stamp = Date.now();
   const robot = { name: `Робот выгрузки ${stamp}`, login: `robot-${stamp}` };
   const api = await adminApi(server);
@@ -138,6 +139,7 @@ test("robots: create one, issue a token shown once with a copy button, use it, r
   expect(token).toMatch(/^mamr_/);
   await shown.getByRole("button", { name: "Копировать" }).click();
   await shown.getByRole("button", { name: "Скопировано" }).waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await shown.getByRole("button", { name: "Готово" }).click();
   const tokenRow = page.locator('tr[data-token="CI"]');
   expect(await tokenRow.textContent()).toContain("Действует");

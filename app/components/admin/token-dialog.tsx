@@ -20,7 +20,7 @@ export function TokenDialog({ userId, onCreated, onClose }: { userId: string; on
   const [expiry, setExpiry] = useState("");
   const [scope, setScope] = useState<string[]>([]);
   const [token, setToken] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<"copied" | "selected" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -47,11 +47,12 @@ export function TokenDialog({ userId, onCreated, onClose }: { userId: string; on
     if (!token) return;
     try {
       await navigator.clipboard.writeText(token);
+      setCopied("copied");
     } catch {
-      // Without clipboard permission the token stays selected in the field for a manual copy.
+      // Without clipboard permission the token is selected in the field for a manual copy.
       document.querySelector<HTMLInputElement>("#new-token")?.select();
+      setCopied("selected");
     }
-    setCopied(true);
   }
 
   if (token) {
@@ -77,9 +78,10 @@ export function TokenDialog({ userId, onCreated, onClose }: { userId: string; on
             onFocus={(e) => e.target.select()}
           />
           <button type="button" className="btn" onClick={() => void copy()}>
-            {copied ? t.copied : t.copy}
+            {copied === "copied" ? t.copied : t.copy}
           </button>
         </div>
+        {copied === "selected" && <p className="md-hint adm-copy-hint">{t.copyManually}</p>}
       </Modal>
     );
   }
