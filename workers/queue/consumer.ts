@@ -1,7 +1,6 @@
 import { newId } from "../lib/ids";
 import { createRequestContext } from "../services/context";
 import { retryDelaySeconds } from "../services/task-backoff";
-import { failDeadLetter } from "../services/task-runner";
 import { TaskMessageSchema } from "./messages";
 import { runOperation } from "./operations";
 
@@ -48,6 +47,7 @@ async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promis
     const parsed = TaskMessageSchema.safeParse(message.body);
     try {
       if (parsed.success && parsed.data.op === "task-wakeup") {
+        const { failDeadLetter } = await import("../services/task-runner");
         console.warn(JSON.stringify({ level: "warn", queue: batch.queue, summary: await failDeadLetter(rc, parsed.data.taskId) }));
       } else {
         console.warn(

@@ -10,7 +10,6 @@ import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
 import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
-import { runProcessVariant, runTaskWakeup } from "../services/task-runner";
 import { runPurgeGroup } from "../services/group.service";
 import type { AbortUploadMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
@@ -39,10 +38,11 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return runAbortUpload(env, message);
     case "hash-variant":
       return withTaskContext(env, message.op, (rc) => runHashVariant(rc, message));
+    // The task runner pulls in the WebAssembly codecs: loaded when a message needs it, not by every importer.
     case "process-variant":
-      return withTaskContext(env, message.op, (rc) => runProcessVariant(rc, message));
+      return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runProcessVariant(rc, message));
     case "task-wakeup":
-      return withTaskContext(env, message.op, (rc) => runTaskWakeup(rc, message));
+      return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
   }
