@@ -161,3 +161,60 @@ test("robots: create one, issue a token shown once with a copy button, use it, r
   await tokenRow.getByText("Отозван").waitFor();
   expect(await api.status("/api/auth/whoami", token)).toBe(401);
 });
+
+test("users: edit with a chroot group, and delete one who owns files by choosing the new owner", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 409/); // the delete without a new owner is refused first
+  const stamp = Date.now();
+  const api = await adminApi(server);
+  const fedor = { name: `Фёдор Уходящий ${stamp}`, login: `fedor-${stamp}`, password: "пароль-фёдора-1" };
+  const fedorId = (
+    await api.call<{ user_id: string }>("/api/user", {
+      json: { user_name: fedor.name, user_login: fedor.login, user_passwd: fedor.password, enabled: true },
+    })
+  ).user_id;
+  const session = await api.call<{ bearer: string }>("/api/auth/login", { json: { user: fedor.login, passwd: fedor.password } });
+  const folder = `Папка Фёдора ${stamp}`;
+  const folderId = (
+    await api.call<{ group_id: string }>("/api/group/create", { json: { parent: ROOT, group_name: folder }, bearer: session.bearer })
+  ).group_id;
+  const confine = await api.createGroup(ROOT, `Ограничение ${stamp}`);
+
+  // Edit: a new name and a chroot group picked by name.
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/admin/active-users");
+  await (await findUser(page, fedor.login)).getByRole("button", { name: `Изменить: ${fedor.name}` }).click();
+  const edit = page.getByRole("dialog", { name: "Изменить пользователя" });
+  await edit.getByLabel("Имя").fill(`${fedor.name} (архив)`);
+  await edit.getByRole("textbox", { name: "Ограничить группами" }).fill(`Ограничение ${stamp}`);
+  await edit.getByRole("option", { name: new RegExp(`Ограничение ${stamp}`) }).click();
+  await edit.getByRole("button", { name: "Сохранить" }).click();
+  await edit.waitFor({ state: "detached" });
+  const row = await findUser(page, fedor.login);
+  await row.getByText("Ограничен группами").waitFor();
+  const saved = await api.call<{ user_name: string; chroot_groups: string[] }>(`/api/user/${fedorId}`);
+  expect(saved).toMatchObject({ user_name: `${fedor.name} (архив)`, chroot_groups: [confine] });
+
+  // His page shows what he owns.
+  await row.getByRole("link", { name: `${fedor.name} (архив)` }).click();
+  await page.locator(`tr[data-owned="${folder}"]`).waitFor();
+
+  // Disabled from his page, then deleted: first refused (he owns a folder), then with the administrator as new owner.
+  await page.getByRole("button", { name: "Отключить", exact: true }).click();
+  await page.getByRole("dialog", { name: "Отключить пользователя" }).getByRole("button", { name: "Отключить" }).click();
+  await page.getByText("Отключён", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "Удалить", exact: true }).click();
+  const remove = page.getByRole("dialog", { name: "Удалить пользователя" });
+  await remove.getByRole("button", { name: "Удалить" }).click();
+  await remove.getByRole("alert").filter({ hasText: "Укажите нового владельца" }).waitFor();
+  const admin = await api.call<{ id: string; name: string }>("/api/auth/whoami");
+  await remove.getByRole("textbox", { name: "Новый владелец его файлов и папок" }).fill(admin.name);
+  await remove
+    .getByRole("option", { name: new RegExp(admin.name) })
+    .first()
+    .click();
+  await remove.getByRole("button", { name: "Удалить" }).click();
+  await page.waitForURL((url) => url.pathname === "/admin/inactive-users");
+  expect(await api.status(`/api/user/${fedorId}`, api.bearer)).toBe(404);
+  const moved = await api.call<{ group_owner: string }>(`/api/group/get/${folderId}`);
+  expect(moved.group_owner).toBe(admin.id);
+});
