@@ -61,6 +61,24 @@ describe("global events", () => {
     expect(groupEvents.map((e) => e.type)).toEqual(["group.created"]);
   });
 
+  it("records a file moved between folders", async () => {
+    const user = await signIn();
+    const root = "f".repeat(32);
+    const { group_id: from } = await postJson<{ group_id: string }>("/api/group/create", user.bearer, {
+      parent: root,
+      group_name: `Из ${Date.now()}`,
+    });
+    const { group_id: to } = await postJson<{ group_id: string }>("/api/group/create", user.bearer, {
+      parent: root,
+      group_name: `В ${Date.now()}`,
+    });
+    const assetId = await createAsset(user.bearer, { in_group: from });
+    const res = await call(`/api/group/move-member/${assetId}/${from}/${to}`, { method: "POST", bearer: user.bearer });
+    expect(res.status, await res.text()).toBeLessThan(300);
+    const moved = await eventsAbout(user.bearer, assetId, "asset.moved");
+    expect(moved.map((e) => e.data)).toEqual([{ from, to }]);
+  });
+
   it("records tags put on and taken off, once per pair that changes", async () => {
     const user = await signIn();
     const assetId = await createAsset(user.bearer);

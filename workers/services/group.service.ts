@@ -916,6 +916,17 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
   }
   for (const id of groupIds) statements.push(...repo.moveGroupStatements({ id, from: fromId, to: toId, now }));
   for (const id of others) statements.push(repo.moveMembershipStatement({ elId: id, from: fromId, to: toId, now }));
+  const moved = [
+    ...groupIds.map((id) => ({ type: "group.moved", entityType: "group" as const, entityId: id, ownerId: groupsById.get(id)!.owner_id })),
+    ...assetIds.map((id) => ({ type: "asset.moved", entityType: "asset" as const, entityId: id, ownerId: assetsById.get(id)!.owner_id })),
+  ];
+  if (moved.length > 0)
+    statements.push(
+      eventSql(
+        rc,
+        moved.map((e) => ({ ...e, actorId: actor.id, data: { from: fromId, to: toId } })),
+      ),
+    );
   await runGuarded(rc.db, statements);
 }
 
