@@ -7,8 +7,8 @@ export type EventEntityType = "asset" | "group" | "tag" | "field" | "user";
 
 /**
  * A change to record. Types are dotted names: asset.created, asset.uploaded (data.group_id: where it landed,
- * variant_id, mime_type), asset.updated, asset.trashed, asset.restored, group.created, group.updated, group.moved,
- * group.trashed, group.restored, tag.attached / tag.detached (about the asset or group; data.tag_id), tag.created,
+ * variant_id, mime_type), asset.updated, asset.trashed, asset.restored, asset.moved, group.created, group.updated,
+ * group.moved, group.trashed, group.restored, group.purged, tag.attached / tag.detached (about the asset or group; data.tag_id), tag.created,
  * tag.renamed, tag.deleted, field.changed (data.def_id, value).
  */
 export interface GlobalEventInput {
