@@ -42,7 +42,7 @@ const modelArb: fc.Arbitrary<Model> = fc.integer({ min: 1, max: 12 }).chain((n) 
   fc.record({
     parents: fc.tuple(...Array.from({ length: n }, (_, i) => fc.integer({ min: -1, max: i - 1 }))),
     assets: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: 3 }), { maxLength: 4 }),
-    groupInherit: fc.array(fc.boolean({}), { minLength: n, maxLength: n }),
+    groupInherit: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
     assetInherit: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
     rules: fc.array(
       fc.record({

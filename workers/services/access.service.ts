@@ -262,12 +262,3 @@ export async function userAbilities(rc: RequestContext, actor: Actor) {
     },
   };
 }
-
-/**
- * Owner-only visibility (null for administrators), for code not yet on `visibility`: it ignores rules, so a list
- * built on it shows less than the caller may read, never more.
- * @deprecated use `visibility` with `visibleSql`
- */
-export function visibleOwner(actor: Actor): string | null {
-  return actor.isAdmin ? null : actor.id;
-}

@@ -19,7 +19,7 @@ import { AppError } from "../lib/errors";
 import { ID_PATTERN, toHex } from "../lib/ids";
 import { normalizeEtag, parseCompleteMultipartUpload, S3Error } from "../lib/s3-xml";
 import { signLink, verifyLink } from "../lib/signed-url";
-import type { AbortStaleMultipartMessage, HashVariantMessage, ProcessVariantMessage, TaskMessageInput } from "../queue/messages";
+import type { AbortStaleMultipartMessage, HashVariantMessage, TaskMessageInput } from "../queue/messages";
 import { requireAsset, requireTargetGroup } from "./asset.service";
 import { backendFor, commitUpload, requirePendingUpload, storeSingleUpload, type UploadComplete } from "./asset-content.service";
 import type { Actor, RequestContext } from "./context";
@@ -691,11 +691,6 @@ export async function runHashVariant(rc: RequestContext, message: HashVariantMes
   }
   if (outcome.state === "aborted") return `variant ${variant.id}: its asset is gone, upload dropped`;
   return `variant ${variant.id}: sha256 ${outcome.sha256}, committed as version ${outcome.assetVersion}`;
-}
-
-/** The `process-variant` operation: recorded in the log until the background-work capability turns it into previews. */
-export function runProcessVariant(message: ProcessVariantMessage): string {
-  return `variant ${message.variantId} (asset ${message.assetId}, version ${message.version}): queued for processing`;
 }
 
 /**
