@@ -185,7 +185,13 @@ describe("hashing in the queue: 'saving' until the hash is recorded, then one co
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["m1", "m2"]);
     expect(await rows("select status from variants where id = ?", info.variant_id)).toEqual([{ status: "ready" }]);
-    expect(log.mock.calls.map((c) => String(c[0])).join("\n")).toContain("queued for processing");
+    // process-variant turns the committed variant into its processing tasks (previews and technical metadata).
+    expect(log.mock.calls.map((c) => String(c[0])).join("\n")).toMatch(/tasks [0-9a-f]{32}, [0-9a-f]{32} queued/);
+    const processing = await rows<{ operation_class: string }>(
+      "select operation_class from tasks where src_entity = ? order by operation_class",
+      info.variant_id,
+    );
+    expect(processing.map((t) => t.operation_class)).toEqual(["preview", "tech-fields"]);
   });
 });
 
