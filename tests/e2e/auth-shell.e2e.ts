@@ -95,8 +95,12 @@ test("signed in, /login goes to /mam; every main screen shows its Russian title"
   }
   await page.goto("/admin/access");
   await page.waitForURL((url) => url.pathname === "/admin/active-users");
-  await page.goto("/admin/user/0123/");
-  await page.waitForURL((url) => url.pathname === "/admin/user/0123/assets");
+  const me = await page.evaluate(async () => {
+    const answer = await fetch("/api/auth/whoami", { headers: { authorization: `Bearer ${localStorage.getItem("accessToken")}` } });
+    return (await answer.json()) as { id: string };
+  });
+  await page.goto(`/admin/user/${me.id}/`);
+  await page.waitForURL((url) => url.pathname === `/admin/user/${me.id}/assets`);
 });
 
 test("an access token about to expire is refreshed before the next navigation", async ({ page, server }) => {

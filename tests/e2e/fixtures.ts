@@ -148,10 +148,30 @@ export async function login(page: Page, user: string, password: string): Promise
 }
 
 /**
+ * Empties the administrator's upload queue. Every file shares that account, and its queue lives on the server: the
+ * status panel of one test's uploads would otherwise sit over the next test's screens (and a test that failed
+ * mid-upload would leave an interrupted item holding an upload slot).
+ */
+async function emptyUploadQueue(server: E2EServer): Promise<void> {
+  const signIn = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: server.adminLogin, passwd: server.adminPassword }),
+  });
+  if (!signIn.ok) throw new Error(`emptying the upload queue: sign-in answered ${signIn.status}`);
+  const headers = { authorization: `Bearer ${((await signIn.json()) as { bearer: string }).bearer}` };
+  const queue = (await (await fetch(`${server.baseUrl}/api/uploads`, { headers })).json()) as { items: { id: string }[] };
+  for (const item of queue.items) {
+    const removed = await fetch(`${server.baseUrl}/api/uploads/${encodeURIComponent(item.id)}`, { method: "DELETE", headers });
+    if (!removed.ok && removed.status !== 404) throw new Error(`emptying the upload queue: DELETE answered ${removed.status}`);
+  }
+}
+
+/**
  * The e2e `test`: fixtures
  * - `server` (per worker): base URL and administrator credentials;
  * - `browser` (per file): one Chromium;
- * - `tracked` (per test): `{ page, context, errors }` from `newPage`;
+ * - `tracked` (per test): `{ page, context, errors }` from `newPage`; afterwards the administrator's upload queue is emptied;
  * - `page`, `pageErrors` (per test): shortcuts to `tracked.page` and `tracked.errors`.
  */
 export const test = base
@@ -163,7 +183,13 @@ export const test = base
   })
   .extend("tracked", async ({ browser, server }, { onCleanup }) => {
     const tracked = await newPage(browser, { server, autoFinish: false });
-    onCleanup(tracked.finish);
+    onCleanup(async () => {
+      try {
+        await tracked.finish();
+      } finally {
+        await emptyUploadQueue(server);
+      }
+    });
     return tracked;
   })
   .extend("page", async ({ tracked }) => tracked.page)
