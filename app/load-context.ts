@@ -4,6 +4,8 @@ declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
     /** The same per-request context the API uses: loaders call services with it. */
     rc: RequestContext;
+    /** this response's Content-Security-Policy nonce: every inline script the page renders carries it */
+    cspNonce: string;
   }
 }
 

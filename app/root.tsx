@@ -16,6 +16,7 @@ import { NewVersionModal } from "./components/new-version-modal";
 import { Toaster } from "./components/toaster";
 import { ru } from "./i18n/ru";
 import { ensureFreshAccessToken } from "./lib/api-client";
+import { useNonce } from "./lib/nonce";
 import { applyGuard } from "./lib/session.server";
 import { readTokens } from "./lib/tokens";
 import stylesHref from "./styles/app.css?url";
@@ -44,6 +45,7 @@ export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="ru">
       <head>
@@ -58,8 +60,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster />
         <NewVersionModal />
         <HydrationMarker />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

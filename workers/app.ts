@@ -9,10 +9,13 @@ import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automation.service";
 import { ensureAdministrator } from "./services/bootstrap.service";
 import { createRequestContext } from "./services/context";
+import { getConfig } from "./lib/config";
+import { CSP_REPORT_PATH, applyBaseHeaders, applyPageHeaders, isCrossSiteRequest, newNonce, originOf, pageKind } from "./lib/security-headers";
 
 export { UploadQueueDO } from "../durable-objects/upload-queue.do";
 export { TaskStateDO } from "../durable-objects/task-state.do";
 export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
+export { RateLimitDO } from "../durable-objects/rate-limit.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();
@@ -25,14 +28,51 @@ export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/") || pathname === "/metrics" || pathname.startsWith("/internal/");
 }
 
+/** A page form posted from another site never reaches an action (CSRF); the answer is a plain 403 page. */
+function crossSiteRefusal(): Response {
+  return new Response("<!doctype html><html lang=\"ru\"><meta charset=\"utf-8\"><title>403</title><p>Запрос с другого сайта отклонён.</p></html>", {
+    status: 403,
+    headers: { "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+/**
+ * The browser policy of a page answer: HTML (pages, error pages, 404s) gets the CSP with this response's nonce and
+ * the framing and isolation headers; loader data and redirects get the base set.
+ */
+export function securePageResponse(request: Request, env: Env, response: Response, nonce: string): Response {
+  const secured = new Response(response.body, response);
+  const url = new URL(request.url);
+  if (!(secured.headers.get("content-type") ?? "").startsWith("text/html")) {
+    applyBaseHeaders(secured.headers, url);
+    return secured;
+  }
+  const config = getConfig(env);
+  applyPageHeaders(secured.headers, url, {
+    nonce,
+    kind: pageKind(url.pathname),
+    connectOrigins: config.ULDL_SERVERS.map((server) => originOf(server.url)).filter((o): o is string => !!o),
+    editorOrigin: originOf(config.WOPI_DISCOVERY_URL),
+    shortlinkFrameAncestors: config.SL_FRAME_ANCESTORS,
+    reportUri: CSP_REPORT_PATH,
+  });
+  return secured;
+}
+
 async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const started = performance.now();
-  const requestId = request.headers.get("cf-ray") ?? newId();
-  const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId);
-  await ensureAdministrator(rc);
-  const response = await handleRemix(request, { rc });
+  const nonce = newNonce();
+  let response: Response;
+  if (request.method !== "GET" && request.method !== "HEAD" && isCrossSiteRequest(request)) {
+    response = crossSiteRefusal();
+  } else {
+    const requestId = request.headers.get("cf-ray") ?? newId();
+    const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId);
+    await ensureAdministrator(rc);
+    response = await handleRemix(request, { rc, cspNonce: nonce });
+  }
   requestMetrics.observe(request.method, "page", response.status, (performance.now() - started) / 1000);
-  return response;
+  return securePageResponse(request, env, response, nonce);
 }
 
 export default {

@@ -1,5 +1,5 @@
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
-import { actorFromRefreshCookie, REFRESH_COOKIE } from "../../workers/services/auth.service";
+import { actorFromRefreshCookie, refreshCookieName } from "../../workers/services/auth.service";
 import type { Actor } from "../../workers/services/context";
 import { guardRedirect, loginRedirect } from "./guard";
 
@@ -15,7 +15,7 @@ function readCookie(request: Request, name: string): string | undefined {
 
 /** The signed-in user of a page request, from the session cookie; null when signed out. */
 export function getActor(request: Request, context: AppLoadContext): Promise<Actor | null> {
-  return actorFromRefreshCookie(context.rc, readCookie(request, REFRESH_COOKIE));
+  return actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url)));
 }
 
 /** The page URL a loader serves (single-fetch data requests arrive as `/path.data?_routes=…`). */

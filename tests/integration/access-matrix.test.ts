@@ -79,6 +79,11 @@ const ROWS: Record<string, Row> = {
   "GET /api/version": { kind: "open", status: 200, req: () => G("/api/version") },
   "GET /api/health": { kind: "open", status: 200, req: () => G("/api/health") },
   "GET /api/ping": { kind: "open", status: 200, req: () => G("/api/ping") },
+  "POST /api/csp-report": {
+    kind: "open",
+    status: 204,
+    req: () => ({ method: "POST", path: "/api/csp-report", body: JSON.stringify({ "csp-report": { "blocked-uri": "inline" } }), headers: { "content-type": "application/csp-report" } }),
+  },
   "GET /api/uldl-list": { kind: "signedIn", ok: 200, req: () => G("/api/uldl-list") },
   // No upload servers are configured in tests: every signed-in caller gets the same 400, anonymous callers 401.
   "POST /api/uldl-status": { kind: "signedIn", ok: 400, req: () => J("POST", "/api/uldl-status", [{ id: "r2", ping: 10 }]) },

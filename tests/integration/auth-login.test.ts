@@ -4,7 +4,7 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { THROTTLE_POLICY } from "../../durable-objects/login-throttle.policy";
-import { call, createUser, DEFAULT_PASSWORD, expectError, refreshTokenFrom, setCookies, signInAdmin } from "./factories";
+import { call, createUser, DEFAULT_PASSWORD, expectError, REFRESH_COOKIE, refreshTokenFrom, setCookies, signInAdmin } from "./factories";
 
 function postLogin(body: unknown, headers?: Record<string, string>) {
   return call("/api/auth/login", { method: "POST", json: body, headers });
@@ -44,7 +44,7 @@ describe("POST /api/auth/login: happy", () => {
     expect(expireMs - before).toBeGreaterThan(14 * 60_000);
     expect(expireMs - before).toBeLessThanOrEqual(15 * 60_000 + 5000);
 
-    const cookie = setCookies(res).find((c) => c.startsWith("mam_refresh="));
+    const cookie = setCookies(res).find((c) => c.startsWith(`${REFRESH_COOKIE}=`));
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/; HttpOnly/i);
     expect(cookie).toMatch(/; SameSite=Lax/i);

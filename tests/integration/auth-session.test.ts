@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { call, expectError, ORIGIN, refreshTokenFrom, setCookies, signIn } from "./factories";
+import { call, expectError, ORIGIN, REFRESH_COOKIE, refreshTokenFrom, setCookies, signIn } from "./factories";
 
 function refresh(token: string | undefined, headers?: Record<string, string>) {
   return call("/api/auth/refresh", { refresh: token, headers });
@@ -29,7 +29,7 @@ describe("GET /api/auth/refresh", () => {
     const next = await tokensFrom(res);
     expect(next.refresh).toBeTruthy();
     expect(next.refresh).not.toBe(user.refresh);
-    expect(setCookies(res).find((c) => c.startsWith("mam_refresh="))).toMatch(/HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/i);
+    expect(setCookies(res).find((c) => c.startsWith(`${REFRESH_COOKIE}=`))).toMatch(/HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/i);
     expect(decodeJwt(next.bearer)).toMatchObject({ sub: user.id, sid: decodeJwt(user.bearer).sid });
     expect(await whoamiStatus(next.bearer)).toBe(200);
     // The rotated token works in turn.
@@ -48,7 +48,7 @@ describe("GET /api/auth/refresh", () => {
   it("answers 401 for an unknown token and clears the cookie", async () => {
     const res = await refresh("a".repeat(43));
     expect((await expectError(res, 401)).message).toBe(ru.errors.refreshInvalid);
-    expect(setCookies(res).some((c) => /^mam_refresh=;/.test(c) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c))).toBe(true);
+    expect(setCookies(res).some((c) => c.startsWith(`${REFRESH_COOKIE}=;`) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(c))).toBe(true);
   });
 
   it("answers 401 for an expired refresh token", async () => {
@@ -119,7 +119,7 @@ describe("GET /api/auth/logout", () => {
     const user = await signIn();
     const res = await call("/api/auth/logout", { bearer: user.bearer, refresh: user.refresh });
     expect(res.status).toBe(204);
-    expect(setCookies(res).some((c) => /^mam_refresh=;/.test(c))).toBe(true);
+    expect(setCookies(res).some((c) => c.startsWith(`${REFRESH_COOKIE}=;`))).toBe(true);
     expect(await whoamiStatus(user.bearer)).toBe(401);
     await expectError(await refresh(user.refresh), 401);
   });

@@ -4,10 +4,13 @@ import { createDb } from "../../workers/db/client";
 import { users } from "../../workers/db/schema";
 import { newId } from "../../workers/lib/ids";
 import { hashPassword } from "../../workers/lib/password";
-import { REFRESH_COOKIE } from "../../workers/services/auth.service";
+import { refreshCookieName } from "../../workers/services/auth.service";
 
 /** Origin every test request goes to; same-origin checks compare against it. */
 export const ORIGIN = "https://mam.test";
+
+/** The refresh cookie's name at ORIGIN (https: `__Host-mam_refresh`). */
+export const REFRESH_COOKIE = refreshCookieName(ORIGIN);
 
 /** Password of users made by `createUser` unless a test gives its own. */
 export const DEFAULT_PASSWORD = "correct horse battery staple";

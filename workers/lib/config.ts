@@ -56,6 +56,19 @@ const ConfigSchema = z.object({
     .min(1)
     .max(5 * 1024 ** 4)
     .default(50 * 1024 ** 3),
+  /** the WOPI editor's discovery URL; its origin is the only frame the /editor page may hold */
+  WOPI_DISCOVERY_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
+  /** space-separated origins that may frame /sl pages (for embedding shared media in another site); none by default */
+  SL_FRAME_ANCESTORS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(/\s+/).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^\s/]+$/, "SL_FRAME_ANCESTORS must list origins like https://example.com"))),
+  /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -12,8 +12,16 @@ import type { ThrottleKind } from "../../durable-objects/login-throttle.do";
 import { auditStatement, recordAudit, type AuditEntry } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
 
-/** Name of the HttpOnly cookie holding the opaque refresh token. */
+/** Name of the HttpOnly cookie holding the opaque refresh token (over plain http, as in a local run). */
 export const REFRESH_COOKIE = "mam_refresh";
+
+/**
+ * The refresh cookie's name for a request: over https it carries the `__Host-` prefix, so the browser accepts it
+ * only as Secure, for Path=/ and without a Domain (no sibling subdomain can set or shadow it).
+ */
+export function refreshCookieName(requestUrl: string | URL): string {
+  return new URL(requestUrl).protocol === "https:" ? `__Host-${REFRESH_COOKIE}` : REFRESH_COOKIE;
+}
 
 /** How long a just-rotated refresh token still identifies its user to page loaders (never to /refresh). */
 export const ROTATION_GRACE_MS = 60_000;

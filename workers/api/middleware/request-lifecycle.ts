@@ -3,6 +3,7 @@ import { routePath } from "hono/route";
 import { ru } from "../../../app/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { applyBaseHeaders } from "../../lib/security-headers";
 import { requestMetrics } from "../../lib/metrics";
 import { createRequestContext } from "../../services/context";
 import { ensureAdministrator } from "../../services/bootstrap.service";
@@ -13,8 +14,9 @@ export const API_VERSION = "1.0";
 const SERVER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * First middleware of every API request: request id, per-request context, the answer's version and request-id
- * headers, and the metrics observation once the answer (error answers included) is known.
+ * First middleware of every API request: request id, per-request context, the answer's version, request-id and
+ * browser-safety headers (nosniff, framing, referrer, HSTS over https), and the metrics observation once the
+ * answer (error answers included) is known.
  */
 export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
@@ -27,6 +29,9 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.header("x-api-version", API_VERSION);
   c.header("x-request-id", requestId);
+  const base = new Headers();
+  applyBaseHeaders(base, new URL(c.req.url), "SAMEORIGIN");
+  for (const [name, value] of base) if (!c.res.headers.has(name)) c.header(name, value);
   const route = routePath(c, -1);
   requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
 });

@@ -15,6 +15,7 @@ import {
   readPreview,
   uploadPreview,
 } from "../../services/preview.service";
+import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
@@ -271,7 +272,7 @@ export const assetCatalogRoutes = createRouter()
       description:
         "Readable assets only (others are left out); `preview` is null when the asset has none. Links are signed and expire in 1–2 hours.",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("previews")] as const,
       request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
       responses: {
         200: json(z.array(z.object({ asset_id: z.string(), preview: z.string().nullable() })), "Links"),
@@ -291,7 +292,7 @@ export const assetCatalogRoutes = createRouter()
       summary: "Preview links of the versions that variants belong to",
       description: "Ready variants of readable assets only (others are left out); `preview` is null when there is none.",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("previews")] as const,
       request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
       responses: {
         200: json(z.array(z.object({ variant_id: z.string(), preview: z.string().nullable() })), "Links"),

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type IssuedSession, REFRESH_COOKIE, exchangeToken, login, logout, refresh } from "../../services/auth.service";
+import { type IssuedSession, exchangeToken, refreshCookieName, login, logout, refresh } from "../../services/auth.service";
 import { ACCESS_LEVELS, ACCESS_LEVEL_TITLES, hasAnyRules, userAbilities } from "../../services/access.service";
 import { authenticateBearer } from "../../services/auth.service";
 import { requireAuth, rejectCrossSite } from "../middleware/require-auth";
@@ -33,7 +33,7 @@ function clientInfo(c: Context<AppEnv>) {
 
 /** Sets the refresh cookie: HttpOnly so scripts never see it, Lax so it rides top-level navigations for SSR. */
 function answerWithSession(c: Context<AppEnv>, session: IssuedSession) {
-  setCookie(c, REFRESH_COOKIE, session.refreshToken, {
+  setCookie(c, refreshCookieName(c.req.url), session.refreshToken, {
     httpOnly: true,
     sameSite: "Lax",
     secure: new URL(c.req.url).protocol === "https:",
@@ -74,9 +74,9 @@ export const authRoutes = createRouter()
     }),
     async (c) => {
       try {
-        return answerWithSession(c, await refresh(c.var.rc, getCookie(c, REFRESH_COOKIE), clientInfo(c)));
+        return answerWithSession(c, await refresh(c.var.rc, getCookie(c, refreshCookieName(c.req.url)), clientInfo(c)));
       } catch (error) {
-        deleteCookie(c, REFRESH_COOKIE, { path: "/" });
+        deleteCookie(c, refreshCookieName(c.req.url), { path: "/", secure: new URL(c.req.url).protocol === "https:" });
         throw error;
       }
     },
@@ -93,8 +93,8 @@ export const authRoutes = createRouter()
     async (c) => {
       const bearer = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
       const actor = bearer ? await authenticateBearer(c.var.rc, bearer).catch(() => null) : null;
-      await logout(c.var.rc, getCookie(c, REFRESH_COOKIE), actor);
-      deleteCookie(c, REFRESH_COOKIE, { path: "/" });
+      await logout(c.var.rc, getCookie(c, refreshCookieName(c.req.url)), actor);
+      deleteCookie(c, refreshCookieName(c.req.url), { path: "/", secure: new URL(c.req.url).protocol === "https:" });
       return c.body(null, 204);
     },
   )

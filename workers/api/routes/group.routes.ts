@@ -24,6 +24,7 @@ import {
   updateGroup,
 } from "../../services/group.service";
 import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/group-tree";
+import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
@@ -542,6 +543,7 @@ export const groupRoutes = createRouter()
   .openapi(
     createRoute({
       ...auth,
+      middleware: [requireAuth, rateLimit("group-size")] as const,
       method: "post",
       path: "/group-size",
       summary: "Bytes, assets and sub-groups of each group's subtree",

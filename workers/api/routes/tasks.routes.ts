@@ -22,6 +22,7 @@ import {
   taskTemplates,
 } from "../../services/task.service";
 import { TASK_COMMANDS } from "../../services/task-status";
+import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
@@ -359,7 +360,7 @@ export const tasksRoutes = createRouter()
       description:
         "Needs `execute` on every entity. Operation classes: preview, tech-fields (assets), copy (assets; options.group_id), purge (trashed groups or assets), export (one group; options.recursive), reindex (assets or groups).",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("enqueue")] as const,
       request: { params: XParamsSchema, ...body(EnqueueSchema) },
       responses: {
         200: json(z.object({ job_id: z.string(), job_num: z.number().int(), status: z.literal("inqueue") }), "Queued"),
