@@ -91,10 +91,11 @@ test("users: create, duplicate login refused in place, disable, last administrat
   await page.locator("tr[data-action]").first().waitFor();
   await page.getByLabel("Действие").selectOption("user.delete");
   await page.locator('tr[data-action="user.delete"]').first().waitFor();
+  // the unfiltered rows stay until the filtered page arrives: wait for them to go
+  await expect.poll(() => page.locator('tr[data-action]:not([data-action="user.delete"])').count()).toBe(0);
   expect(await page.locator("tr[data-action]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-action")))).toEqual(
     expect.arrayContaining(["user.delete"]),
   );
-  expect(await page.locator('tr[data-action]:not([data-action="user.delete"])').count()).toBe(0);
   await page.getByLabel("Действие").selectOption("user.*");
   await page.locator('tr[data-action="user.create"]').first().waitFor();
   await page.locator('tr[data-action="user.disable"]').first().waitFor();
