@@ -104,6 +104,8 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
     "--var", `ADMIN_LOGIN:${adminLogin}`,
     "--var", `ADMIN_PASSWORD:${adminPassword}`,
     "--var", `JWT_SECRET:${jwtSecret}`,
+    // benchmarks measure the product, not its rate limits (bench/lib/measure.mjs sets RATE_LIMITS=off)
+    ...(process.env.RATE_LIMITS ? ["--var", `RATE_LIMITS:${process.env.RATE_LIMITS}`] : []),
     ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     "--show-interactive-dev-session=false",
   ];

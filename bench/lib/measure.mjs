@@ -6,6 +6,10 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+// Benchmarks drive far more calls than the per-user limits allow: the servers they start run without them
+// (scripts/dev-server.mjs passes RATE_LIMITS on to the Worker).
+process.env.RATE_LIMITS ??= "off";
+
 /** Runs `npm run build` unless SKIP_BUILD=1 (npm run bench builds once and passes SKIP_BUILD=1 on). */
 export function buildUnlessSkipped() {
   if (process.env.SKIP_BUILD === "1") return;
