@@ -1,7 +1,7 @@
 -- Search (decision 011): one search document per asset and group in an FTS5 table, kept true by triggers in the
 -- same transaction as every write that changes what it indexes. The document is computed in SQL from the live
 -- tables (views search_source_asset / search_source_group), so no write path can forget it and the index never lags.
--- Words are indexed as written (unicode61 folds case and diacritics, so ё = е); the Worker stems queries.
+-- Words are indexed as written, ё folded to е (unicode61 folds case and Latin diacritics); the Worker stems queries.
 CREATE TABLE `search_docs` (
 	`doc_id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`entity_id` text NOT NULL,
@@ -20,8 +20,8 @@ CREATE TABLE `search_content` (
 CREATE VIRTUAL TABLE search_fts USING fts5(name, meta, content, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4');
 --> statement-breakpoint
 CREATE VIEW search_source_asset AS
-SELECT a.id AS entity_id, 'asset' AS entity_type, a.name AS name,
-	trim(
+SELECT a.id AS entity_id, 'asset' AS entity_type, replace(replace(a.name, 'ё', 'е'), 'Ё', 'Е') AS name,
+	replace(replace(trim(
 		coalesce((SELECT group_concat(t.name, ' ') FROM entity_tags et JOIN tags t ON t.id = et.tag_id WHERE et.entity_id = a.id), '') || ' ' ||
 		coalesce((SELECT c.name FROM asset_classes c WHERE c.id = a.class_id), '') || ' ' ||
 		coalesce((SELECT group_concat(j.value, ' ') FROM field_values fv, json_tree(CASE WHEN json_valid(fv.data) THEN fv.data ELSE 'null' END) j
@@ -30,18 +30,18 @@ SELECT a.id AS entity_id, 'asset' AS entity_type, a.name AS name,
 		coalesce((SELECT group_concat(v.file_name, ' ') FROM variants v WHERE v.asset_id = a.id AND v.status = 'ready'), '') || ' ' ||
 		coalesce((SELECT group_concat(j.value, ' ') FROM variants v, json_tree(CASE WHEN json_valid(v.tech_fields) THEN v.tech_fields ELSE 'null' END) j
 			WHERE v.asset_id = a.id AND v.status = 'ready' AND v.tech_fields IS NOT NULL AND j.type = 'text' AND length(j.value) <= 200), '')
-	) AS meta,
-	coalesce((SELECT sc.text FROM search_content sc WHERE sc.asset_id = a.id), '') AS content
+	), 'ё', 'е'), 'Ё', 'Е') AS meta,
+	replace(replace(coalesce((SELECT sc.text FROM search_content sc WHERE sc.asset_id = a.id), ''), 'ё', 'е'), 'Ё', 'Е') AS content
 FROM assets a;
 --> statement-breakpoint
 CREATE VIEW search_source_group AS
-SELECT g.id AS entity_id, 'group' AS entity_type, g.name AS name,
-	trim(
+SELECT g.id AS entity_id, 'group' AS entity_type, replace(replace(g.name, 'ё', 'е'), 'Ё', 'Е') AS name,
+	replace(replace(trim(
 		coalesce((SELECT group_concat(t.name, ' ') FROM entity_tags et JOIN tags t ON t.id = et.tag_id WHERE et.entity_id = g.id), '') || ' ' ||
 		coalesce((SELECT group_concat(j.value, ' ') FROM field_values fv, json_tree(CASE WHEN json_valid(fv.data) THEN fv.data ELSE 'null' END) j
 			WHERE fv.entity_id = g.id AND j.type IN ('text', 'integer', 'real')), '') || ' ' ||
 		coalesce((SELECT group_concat(x.name, ' ') FROM taxon_members tm JOIN taxa x ON x.id = tm.taxon_id WHERE tm.object_id = g.id), '')
-	) AS meta,
+	), 'ё', 'е'), 'Ё', 'Е') AS meta,
 	'' AS content
 FROM groups g WHERE g.id <> 'ffffffffffffffffffffffffffffffff';
 --> statement-breakpoint

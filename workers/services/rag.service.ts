@@ -87,13 +87,14 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
     vis,
     filters: { type: "asset" },
     limit: DOCUMENTS,
-    contentChars: 200_000,
+    contentChars: 0,
   });
   if (docs.length === 0) return refusal;
-  const versions = new Map((await repo.contentsOf(rc.db, docs.map((d) => d.id))).map((c) => [c.asset_id, c.version]));
+  // Passages quote the extracted text itself (the index folds ё).
+  const texts = new Map((await repo.contentsOf(rc.db, docs.map((d) => d.id))).map((c) => [c.asset_id, c]));
   const needed = Math.min(2, keys.length);
   const candidates = docs.flatMap((doc, rank) =>
-    passagesOf(doc.content).map((text) => ({ doc, rank, text, ...scorePassage(text, keys) })),
+    passagesOf(texts.get(doc.id)?.text ?? "").map((text) => ({ doc, rank, text, ...scorePassage(text, keys) })),
   );
   const best = candidates
     .filter((c) => c.score >= needed)
@@ -103,7 +104,7 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
   const citations: Citation[] = best.map((c, i) => ({
     n: i + 1,
     asset_id: c.doc.id,
-    version: versions.get(c.doc.id) ?? 1,
+    version: texts.get(c.doc.id)?.version ?? 1,
     name: c.doc.name,
     snippet: c.html,
   }));

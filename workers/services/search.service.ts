@@ -59,7 +59,23 @@ export function markedHtml(text: string): string {
     .replaceAll(MARK_END, "</mark>");
 }
 
-const stripMarks = (text: string) => text.replaceAll(MARK_START, "").replaceAll(MARK_END, "");
+/**
+ * The real name with the highlight's marks: the index holds the name with ё folded to е, one character for one, so
+ * the marks' positions carry over.
+ */
+export function markName(name: string, highlighted: string): string {
+  let out = "";
+  let i = 0;
+  for (const c of highlighted) {
+    if (c === MARK_START || c === MARK_END) out += c;
+    else {
+      const real = name.slice(i, i + c.length);
+      out += real || c;
+      i += c.length;
+    }
+  }
+  return out + name.slice(i);
+}
 const marked = (text: string | null) => Boolean(text && text.includes(MARK_START));
 
 /** The caller's visibility, after checking that a `group` filter names a group they may read. */
@@ -85,8 +101,8 @@ async function toHits(rc: RequestContext, rows: repo.HitRow[]): Promise<SearchHi
     return {
       type: r.type,
       id: r.id,
-      name: stripMarks(r.name_hl),
-      name_html: markedHtml(r.name_hl),
+      name: r.name,
+      name_html: markedHtml(markName(r.name, r.name_hl)),
       snippet: markedHtml(snippet),
       why,
       group_id: place?.group_id ?? null,

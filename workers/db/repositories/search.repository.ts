@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
+import { foldedSql, foldName } from "./tag.repository";
 
 /**
  * Queries of search (decision 011). `search_fts` holds one row per asset and group (name, meta, content), kept by
@@ -64,10 +65,10 @@ function commonFilters(f: SearchFilters): SQL[] {
   const out: SQL[] = [];
   if (f.tag)
     out.push(sql`exists (select 1 from entity_tags et join tags t on t.id = et.tag_id
-      where et.entity_id = d.entity_id and lower(t.name) = lower(${f.tag}))`);
+      where et.entity_id = d.entity_id and ${foldedSql(sql`t.name`)} = ${foldName(f.tag)})`);
   for (const field of f.fields ?? [])
     out.push(sql`exists (select 1 from field_values fv where fv.entity_id = d.entity_id and fv.def_id = ${field.defId}
-      and (fv.value_text = lower(${field.value}) or fv.value_text = ${field.value}
+      and (fv.value_text = ${foldName(field.value)} or fv.value_text = ${field.value}
         or (json_valid(fv.data) and json_extract(fv.data, '$') = ${field.value})))`);
   return out;
 }
@@ -97,6 +98,7 @@ export interface HitRow {
   id: string;
   type: "asset" | "group";
   rank: number;
+  name: string;
   name_hl: string;
   meta_snip: string;
   content_snip: string;
@@ -112,7 +114,7 @@ export interface HitRow {
 export function searchPage(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; skip: number; take: number }) {
   return db.all<HitRow>(sql`
     select d.entity_id as id, d.entity_type as type, ${RANK} as rank,
-      highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
+      coalesce(a.name, g.name) as name, highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
       snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
       snippet(search_fts, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip,
       a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
@@ -125,7 +127,7 @@ export function searchPage(db: Database, o: { match: string; vis: Visibility | n
 /** `searchPage` rows for given ids (vector hits), without highlights; ids not visible, live or passing the filters drop out. */
 export function pageOfIds(db: Database, o: { ids: readonly string[]; vis: Visibility | null; filters: SearchFilters }) {
   return db.all<HitRow>(sql`
-    select d.entity_id as id, d.entity_type as type, 0 as rank, coalesce(a.name, g.name) as name_hl, '' as meta_snip, '' as content_snip,
+    select d.entity_id as id, d.entity_type as type, 0 as rank, coalesce(a.name, g.name) as name, coalesce(a.name, g.name) as name_hl, '' as meta_snip, '' as content_snip,
       a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
       case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
       coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime
@@ -180,7 +182,7 @@ export function searchTexts(
   o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number },
 ) {
   return db.all<{ id: string; type: "asset" | "group"; name: string; meta: string; content: string; rank: number; mime: string | null }>(sql`
-    select d.entity_id as id, d.entity_type as type, search_fts.name as name, search_fts.meta as meta,
+    select d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, search_fts.meta as meta,
       substr(search_fts.content, 1, ${o.contentChars}) as content, ${RANK} as rank, a.mime as mime
     ${matchesSql(o.match, o.vis, o.filters)}
     order by rank, d.doc_id limit ${o.limit}`);
