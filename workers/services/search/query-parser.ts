@@ -47,7 +47,7 @@ export function parseQuery(text: string, join: "AND" | "OR" = "AND"): ParsedQuer
 /**
  * Autocomplete: the finished words as in `parseQuery`, the last one (being typed) as a plain prefix, in the
  * given columns (`{name meta}`).
- * @example parsePrefix("морской пл").match // '{name meta} : ("морск"* AND "пл"*)'
+ * @example parsePrefix("морской пл").match // '{name meta} : (("морск"* OR "морс") AND "пл"*)'
  */
 export function parsePrefix(text: string, columns = ["name", "meta"]): ParsedQuery & { prefix: string } {
   const list = usable(words(text));
