@@ -49,7 +49,11 @@ function search(who: Caller, q: string, params: Record<string, string> = {}): Pr
 }
 
 async function createAsset(who: Caller, name: string, group: string, mime = "image/jpeg"): Promise<string> {
-  const { asset_id } = await post<{ asset_id: string }>("/api/asset/create", who.bearer, { asset_name: name, asset_mime: mime, in_group: group });
+  const { asset_id } = await post<{ asset_id: string }>("/api/asset/create", who.bearer, {
+    asset_name: name,
+    asset_mime: mime,
+    in_group: group,
+  });
   return asset_id;
 }
 
@@ -212,7 +216,10 @@ describe("GET /api/search/query/{x}: filters, facets, paging", () => {
     const faceted = await search(boss, word, { facets: "true" });
     expect(faceted.total).toBe(3);
     expect(faceted.facets!.type).toEqual(
-      expect.arrayContaining([expect.objectContaining({ value: "asset", count: 2 }), expect.objectContaining({ value: "group", count: 1 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ value: "asset", count: 2 }),
+        expect.objectContaining({ value: "group", count: 1 }),
+      ]),
     );
     expect(faceted.facets!.tag).toEqual([expect.objectContaining({ label: tagName, count: 2 })]);
     expect(faceted.facets!.class).toEqual([expect.objectContaining({ value: classId, count: 1 })]);
@@ -292,10 +299,18 @@ describe("search access", () => {
     expect(ids(await search(user, word))).toEqual([a]);
 
     const robotId = newId();
-    await exec(`insert into users (id, login, name, is_robot, ctime, mtime) values (?, ?, 'Робот', 1, 1, 1)`, robotId, `robot-${robotId.slice(-8)}`);
+    await exec(
+      `insert into users (id, login, name, is_robot, ctime, mtime) values (?, ?, 'Робот', 1, 1, 1)`,
+      robotId,
+      `robot-${robotId.slice(-8)}`,
+    );
     await grant(boss, robotId, left);
     await grant(boss, robotId, right);
-    const tokenRes = await call(`/api/user/${robotId}/tokens`, { method: "POST", bearer: boss.bearer, json: { name: "поиск", scope_groups: [right] } });
+    const tokenRes = await call(`/api/user/${robotId}/tokens`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { name: "поиск", scope_groups: [right] },
+    });
     const { token } = (await tokenRes.json()) as { token: string };
     const robot = { id: robotId, bearer: token };
     expect(ids(await search(robot, word))).toEqual([b, hidden].sort());
@@ -315,7 +330,17 @@ describe("search bad input", () => {
     const boss = await admin();
     const unknown = await expectError(await call("/api/search/query/пляж?colour=red&tag=x", { bearer: boss.bearer }), 400);
     expect(unknown.message).toContain(ru.search.unknownFilter("colour"));
-    for (const qs of ["skip=-1", "take=0", "take=100000", "skip=99999999999", "take=abc", "type=user", "group=xyz", "from=yesterday", "field.zz=1"]) {
+    for (const qs of [
+      "skip=-1",
+      "take=0",
+      "take=100000",
+      "skip=99999999999",
+      "take=abc",
+      "type=user",
+      "group=xyz",
+      "from=yesterday",
+      "field.zz=1",
+    ]) {
       await expectError(await call(`/api/search/query/пляж?${qs}`, { bearer: boss.bearer }), 400);
     }
     const long = await expectError(await call(`/api/search/query/${"я".repeat(10_000)}`, { bearer: boss.bearer }), 400);
@@ -330,10 +355,18 @@ describe("search bad input", () => {
     expect(missing.message).toContain(ru.search.questionRequired);
     await expectError(await call("/api/search/rag", { method: "POST", bearer: boss.bearer, json: { question: "   " } }), 400);
     await expectError(await call("/api/search/rag", { method: "POST", bearer: boss.bearer, json: { question: 42 } }), 400);
-    const huge = await expectError(await call("/api/search/rag", { method: "POST", bearer: boss.bearer, json: { question: "в".repeat(100_000) } }), 400);
+    const huge = await expectError(
+      await call("/api/search/rag", { method: "POST", bearer: boss.bearer, json: { question: "в".repeat(100_000) } }),
+      400,
+    );
     expect(huge.message).toContain(ru.search.questionTooLong(2000));
     await expectError(
-      await call("/api/search/rag", { method: "POST", bearer: boss.bearer, body: "{oops", headers: { "content-type": "application/json" } }),
+      await call("/api/search/rag", {
+        method: "POST",
+        bearer: boss.bearer,
+        body: "{oops",
+        headers: { "content-type": "application/json" },
+      }),
       400,
     );
   });
@@ -359,9 +392,14 @@ describe("GET /api/search/autocomplete/{x} and /vector/{x}", () => {
       boss.bearer,
     );
     expect(two.suggestions[0]).toMatchObject({ text: `${stem}а утром.jpg`, kind: "name", id: first });
-    const tags = await get<{ suggestions: { text: string; kind: string }[] }>(`/api/search/autocomplete/${encodeURIComponent(`${stem}ы ми`)}`, boss.bearer);
+    const tags = await get<{ suggestions: { text: string; kind: string }[] }>(
+      `/api/search/autocomplete/${encodeURIComponent(`${stem}ы ми`)}`,
+      boss.bearer,
+    );
     expect(tags.suggestions).toContainEqual({ text: `${stem}ы мира`, kind: "tag" });
-    expect((await get<{ suggestions: unknown[] }>(`/api/search/autocomplete/${encodeURIComponent("🙂 *")}`, boss.bearer)).suggestions).toEqual([]);
+    expect(
+      (await get<{ suggestions: unknown[] }>(`/api/search/autocomplete/${encodeURIComponent("🙂 *")}`, boss.bearer)).suggestions,
+    ).toEqual([]);
   });
 
   it("ranks by the offline embedding: near word forms score above unrelated ones, access-filtered", async () => {

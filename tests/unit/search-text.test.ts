@@ -163,12 +163,16 @@ describe("text extraction", () => {
   it("reads office XML documents from their zip archives", async () => {
     const docx = await zipOf({
       "[Content_Types].xml": "<Types/>",
-      "word/document.xml": '<w:document><w:body><w:p><w:r><w:t>Отчёт о съёмке</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">Пляж &amp; море</w:t></w:r></w:p></w:body></w:document>',
+      "word/document.xml":
+        '<w:document><w:body><w:p><w:r><w:t>Отчёт о съёмке</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">Пляж &amp; море</w:t></w:r></w:p></w:body></w:document>',
     });
     expect(await extractText("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "r.docx", docx)).toBe(
       "Отчёт о съёмке\nПляж & море",
     );
-    const pptx = await zipOf({ "ppt/slides/slide10.xml": "<a:p><a:t>десять</a:t></a:p>", "ppt/slides/slide2.xml": "<a:p><a:t>два</a:t></a:p>" });
+    const pptx = await zipOf({
+      "ppt/slides/slide10.xml": "<a:p><a:t>десять</a:t></a:p>",
+      "ppt/slides/slide2.xml": "<a:p><a:t>два</a:t></a:p>",
+    });
     expect(await extractText("application/octet-stream", "deck.pptx", pptx)).toBe("два\n\nдесять");
     const odt = await zipOf({ "content.xml": "<office:text><text:h>Заголовок</text:h><text:p>Абзац</text:p></office:text>" });
     expect(await extractText("application/vnd.oasis.opendocument.text", "a.odt", odt)).toBe("Заголовок\nАбзац");
@@ -179,7 +183,7 @@ describe("text extraction", () => {
 
 describe("snippets and passages", () => {
   it("escapes HTML and marks matches", () => {
-    expect(markedHtml("<b>\u0002пляж\u0003</b> & \"x\"")).toBe("&lt;b&gt;<mark>пляж</mark>&lt;/b&gt; &amp; &quot;x&quot;");
+    expect(markedHtml('<b>\u0002пляж\u0003</b> & "x"')).toBe("&lt;b&gt;<mark>пляж</mark>&lt;/b&gt; &amp; &quot;x&quot;");
     expect(markName("Ёлка у дома.jpg", "\u0002Елка\u0003 у дома.jpg")).toBe("\u0002Ёлка\u0003 у дома.jpg");
   });
 

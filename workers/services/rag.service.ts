@@ -59,7 +59,13 @@ export function passagesOf(text: string): string[] {
 
 /** The question's word prefixes (stems) a passage word must start with to count. */
 function keysOf(question: string): string[] {
-  return [...new Set(contentWords(question, 24).map(stemPrefix).filter((k) => k.length >= 2))];
+  return [
+    ...new Set(
+      contentWords(question, 24)
+        .map(stemPrefix)
+        .filter((k) => k.length >= 2),
+    ),
+  ];
 }
 
 /** The number of distinct question keys a passage contains, and the passage with those words marked. */
@@ -91,7 +97,14 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
   });
   if (docs.length === 0) return refusal;
   // Passages quote the extracted text itself (the index folds ё).
-  const texts = new Map((await repo.contentsOf(rc.db, docs.map((d) => d.id))).map((c) => [c.asset_id, c]));
+  const texts = new Map(
+    (
+      await repo.contentsOf(
+        rc.db,
+        docs.map((d) => d.id),
+      )
+    ).map((c) => [c.asset_id, c]),
+  );
   const needed = Math.min(2, keys.length);
   const candidates = docs.flatMap((doc, rank) =>
     passagesOf(texts.get(doc.id)?.text ?? "").map((text) => ({ doc, rank, text, ...scorePassage(text, keys) })),
@@ -108,7 +121,11 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
     name: c.doc.name,
     snippet: c.html,
   }));
-  const generated = await llmAnswer(rc, question, best.map((c) => c.text));
+  const generated = await llmAnswer(
+    rc,
+    question,
+    best.map((c) => c.text),
+  );
   if (generated) return { found: true, mode: "llm", answer: generated, citations };
   return { found: true, mode: "extractive", answer: best.map((c, i) => `«${c.text}» [${i + 1}]`).join("\n"), citations };
 }

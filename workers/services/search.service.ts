@@ -186,7 +186,8 @@ export async function autocomplete(rc: RequestContext, actor: Actor, text: strin
   if (out.length < 10 && ids.length) {
     const [tags, fields] = await Promise.all([repo.tagsOfEntities(rc.db, ids), repo.fieldTextsOfEntities(rc.db, ids)]);
     for (const t of tags) if (hasWordStarting(t.name, prefix)) push({ text: t.name, kind: "tag" });
-    for (const f of fields) if (typeof f.value === "string" && f.value.length <= 200 && hasWordStarting(f.value, prefix)) push({ text: f.value, kind: "field" });
+    for (const f of fields)
+      if (typeof f.value === "string" && f.value.length <= 200 && hasWordStarting(f.value, prefix)) push({ text: f.value, kind: "field" });
   }
   return { suggestions: out };
 }
@@ -248,7 +249,12 @@ export async function vectorSearch(
     const vector = await aiEmbedding(rc, text);
     if (vector) {
       const { matches } = await bindings.VECTORIZE.query(vector, { topK: 100 });
-      const visible = await filterVisible(rc.db, vis, "asset", matches.map((m) => m.id));
+      const visible = await filterVisible(
+        rc.db,
+        vis,
+        "asset",
+        matches.map((m) => m.id),
+      );
       const ids = matches.filter((m) => visible.has(m.id)).slice(0, o.take);
       return { engine: "vectorize", hits: await hitsByIds(rc, vis, filters, ids) };
     }

@@ -141,7 +141,10 @@ export const searchRoutes = createRouter()
     async (c) => {
       const q = c.req.valid("query");
       const facets = q.facets === "true" || q.facets === "1";
-      return c.json(await searchQuery(c.var.rc, c.var.actor, c.req.valid("param").x, filtersOf(q), { skip: q.skip, take: q.take, facets }), 200);
+      return c.json(
+        await searchQuery(c.var.rc, c.var.actor, c.req.valid("param").x, filtersOf(q), { skip: q.skip, take: q.take, facets }),
+        200,
+      );
     },
   )
   .openapi(
@@ -157,7 +160,12 @@ export const searchRoutes = createRouter()
         200: json(
           z.object({
             suggestions: z.array(
-              z.object({ text: z.string(), kind: z.enum(["name", "tag", "field"]), id: z.string().optional(), type: z.enum(["asset", "group"]).optional() }),
+              z.object({
+                text: z.string(),
+                kind: z.enum(["name", "tag", "field"]),
+                id: z.string().optional(),
+                type: z.enum(["asset", "group"]).optional(),
+              }),
             ),
           }),
           "Suggestions",
@@ -204,7 +212,9 @@ export const searchRoutes = createRouter()
             found: z.boolean(),
             mode: z.enum(["extractive", "llm", "none"]),
             answer: z.string(),
-            citations: z.array(z.object({ n: z.number(), asset_id: z.string(), version: z.number(), name: z.string(), snippet: z.string() })),
+            citations: z.array(
+              z.object({ n: z.number(), asset_id: z.string(), version: z.number(), name: z.string(), snippet: z.string() }),
+            ),
           }),
           "Answer",
         ),

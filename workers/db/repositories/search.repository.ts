@@ -40,7 +40,10 @@ const assetLive = sql`a.deleted_at is null and (
 function assetFilters(f: SearchFilters): SQL[] {
   const out: SQL[] = [];
   if (f.type === "group") out.push(sql`0`);
-  if (f.mime) out.push(f.mime.includes("/") ? sql`lower(a.mime) like ${`${f.mime.toLowerCase()}%`}` : sql`lower(a.mime) like ${`${f.mime.toLowerCase()}/%`}`);
+  if (f.mime)
+    out.push(
+      f.mime.includes("/") ? sql`lower(a.mime) like ${`${f.mime.toLowerCase()}%`}` : sql`lower(a.mime) like ${`${f.mime.toLowerCase()}/%`}`,
+    );
   if (f.class) out.push(sql`a.class_id = ${f.class}`);
   if (f.owner) out.push(sql`a.owner_id = ${f.owner}`);
   if (f.from !== undefined) out.push(sql`a.ctime >= ${f.from}`);
@@ -57,7 +60,8 @@ function groupFilters(f: SearchFilters): SQL[] {
   if (f.owner) out.push(sql`g.owner_id = ${f.owner}`);
   if (f.from !== undefined) out.push(sql`g.ctime >= ${f.from}`);
   if (f.to !== undefined) out.push(sql`g.ctime <= ${f.to}`);
-  if (f.group) out.push(sql`exists (select 1 from group_closure gc where gc.descendant = g.id and gc.ancestor = ${f.group} and gc.depth > 0)`);
+  if (f.group)
+    out.push(sql`exists (select 1 from group_closure gc where gc.descendant = g.id and gc.ancestor = ${f.group} and gc.depth > 0)`);
   return out;
 }
 
@@ -181,7 +185,15 @@ export function searchTexts(
   db: Database,
   o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number },
 ) {
-  return db.all<{ id: string; type: "asset" | "group"; name: string; meta: string; content: string; rank: number; mime: string | null }>(sql`
+  return db.all<{
+    id: string;
+    type: "asset" | "group";
+    name: string;
+    meta: string;
+    content: string;
+    rank: number;
+    mime: string | null;
+  }>(sql`
     select d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, search_fts.meta as meta,
       substr(search_fts.content, 1, ${o.contentChars}) as content, ${RANK} as rank, a.mime as mime
     ${matchesSql(o.match, o.vis, o.filters)}

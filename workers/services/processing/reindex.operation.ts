@@ -52,13 +52,12 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     if (ids.length > 0) {
       const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
       if (found.length > 0) {
-        await runBatch(
-          ctx.rc.db,
-          [
-            ...found.map((a) => syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 })),
-            ...refreshDocsStatements(found.map((a) => a.id)),
-          ],
-        );
+        await runBatch(ctx.rc.db, [
+          ...found.map((a) =>
+            syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 }),
+          ),
+          ...refreshDocsStatements(found.map((a) => a.id)),
+        ]);
       }
       next.total += found.length;
       await ctx.log("info", ru.tasks.log.reindexed(next.total));

@@ -60,7 +60,8 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
         if (fields.codecs) props.codecs = fields.codecs.join(",");
         // The document's text feeds the search index (decision 011); a zip-based office file needs all its bytes.
         const whole = v.contentSize <= head.length;
-        const text = whole || textKind(v.mimeType, v.fileName) === "plain" ? await extractText(v.mimeType, v.fileName, head).catch(() => null) : null;
+        const text =
+          whole || textKind(v.mimeType, v.fileName) === "plain" ? await extractText(v.mimeType, v.fileName, head).catch(() => null) : null;
         await runBatch(ctx.rc.db, [
           ctx.rc.db
             .update(variants)
