@@ -6,6 +6,7 @@ import { clearTokens } from "../lib/tokens";
 import { useUploadsRunning } from "../lib/upload-engine";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
+import { SearchBox } from "./search/search-box";
 import { UploadPanel } from "./upload-panel";
 
 interface ShellUser {
@@ -92,7 +93,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
       </aside>
       <div className="main">
         <header className="topbar">
-          <div />
+          <SearchBox />
           <div className="user-chip">
             <span className="avatar" aria-hidden="true">
               {user.name.slice(0, 1).toUpperCase()}

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AccessButton } from "../components/access/access-dialog";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -59,7 +59,10 @@ export default function MamGroupRoute() {
   // A finished upload into this folder shows up at once (SPEC §4), in its sorted place, with its thumbnail.
   useUploadEvents((event) => {
     if (event.type !== "uploadCompleted" || event.groupId !== groupId) return;
-    findRecentAsset(groupId, event.assetId).then((member) => (member ? members.upsert(member) : members.reload()), () => undefined);
+    findRecentAsset(groupId, event.assetId).then(
+      (member) => (member ? members.upsert(member) : members.reload()),
+      () => undefined,
+    );
   });
 
   const refresh = useCallback(() => {
@@ -129,6 +132,10 @@ export default function MamGroupRoute() {
       )}
       {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
       <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost access-entry" />
+      <Link to={`/search?group=${groupId}`} className="btn btn-ghost search-in-folder">
+        <Icon name="search" size={16} />
+        {ru.search.searchInFolder}
+      </Link>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
         view={view}
@@ -145,7 +152,9 @@ export default function MamGroupRoute() {
         onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
         onClearSelection={() => setSelected(new Set())}
         extraBulk={
-          byIds(selected).some((m) => m.el_type === "asset") && <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />
+          byIds(selected).some((m) => m.el_type === "asset") && (
+            <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />
+          )
         }
       />
       {members.items.length === 0 && members.complete ? (

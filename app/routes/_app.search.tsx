@@ -1,9 +1,162 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { UpcomingSection } from "../components/upcoming-section";
+import { useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Icon } from "../components/icons";
+import { PageHeader } from "../components/page-header";
+import { SearchAsk } from "../components/search/search-ask";
+import { SearchFacets } from "../components/search/search-facets";
+import { SearchResults } from "../components/search/search-results";
 import { ru } from "../i18n/ru";
+import * as lib from "../lib/library-api";
+import { FILTER_PARAMS, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
 
-export const meta: MetaFunction = () => [{ title: `${ru.screens.search} — ${ru.app.name}` }];
+export const meta: MetaFunction = () => [{ title: `${ru.search.title} — ${ru.app.name}` }];
 
-export default function Screen() {
-  return <UpcomingSection title={ru.screens.search} icon="search" />;
+type State = { kind: "idle" } | { kind: "loading" } | { kind: "done"; result: SearchResult } | { kind: "error"; message: string };
+
+/** Search (SPEC §2 /search): results of `q` with facets and filters kept in the URL, and the "Спросить" tab. */
+export default function SearchRoute() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get("q") ?? "";
+  const tab = params.get("tab") === "ask" ? "ask" : "results";
+  const skip = Math.max(0, Number(params.get("skip")) || 0);
+  const filters = Object.fromEntries(FILTER_PARAMS.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  const filterKey = JSON.stringify(filters);
+  const [state, setState] = useState<State>({ kind: "idle" });
+  const [folderName, setFolderName] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!filters.group) return setFolderName(null);
+    lib.getGroup(filters.group).then(
+      (g) => setFolderName(g.group_name),
+      () => setFolderName(null),
+    );
+  }, [filters.group]);
+
+  useEffect(() => {
+    if (tab !== "results" || !q.trim()) return setState({ kind: "idle" });
+    const controller = new AbortController();
+    setState({ kind: "loading" });
+    searchQuery(q, JSON.parse(filterKey) as Record<string, string>, skip, controller.signal).then(
+      (result) => setState({ kind: "done", result }),
+      (error: Error) => !controller.signal.aborted && setState({ kind: "error", message: error.message }),
+    );
+    return () => controller.abort();
+  }, [q, filterKey, skip, tab]);
+
+  /** Changes URL parameters (a new filter or query starts at the first page). */
+  function update(changes: Record<string, string | null>) {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) v === null ? next.delete(k) : next.set(k, v);
+    if (!("skip" in changes)) next.delete("skip");
+    setParams(next);
+  }
+
+  const result = state.kind === "done" ? state.result : null;
+  const activeFilters = Object.keys(filters).length > 0;
+  return (
+    <div className="search-screen">
+      <PageHeader
+        title={q ? `${ru.search.title}: «${q}»` : ru.search.title}
+        subtitle={result ? ru.search.found(result.total) : undefined}
+      />
+      <form
+        className="search-screen-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          update({ q: String(new FormData(e.currentTarget).get("q") ?? "") });
+        }}
+      >
+        <input
+          key={q}
+          className="input"
+          name="q"
+          type="search"
+          defaultValue={q}
+          aria-label={ru.search.boxLabel}
+          placeholder={ru.search.placeholder}
+        />
+        <button className="btn btn-primary" type="submit">
+          <Icon name="search" size={16} />
+          {ru.search.title}
+        </button>
+      </form>
+      <nav className="tabs">
+        {(["results", "ask"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            className={`tab${tab === t ? " active" : ""}`}
+            onClick={() => update({ tab: t === "ask" ? "ask" : null })}
+          >
+            {t === "ask" ? ru.search.tabAsk : ru.search.tabResults}
+          </button>
+        ))}
+      </nav>
+      {(activeFilters || folderName) && tab === "results" && (
+        <div className="search-active-filters">
+          {filters.group && <span className="chip active">{`${ru.search.inFolder}: ${folderName ?? "…"}`}</span>}
+          {Object.entries(filters)
+            .filter(([k]) => k !== "group")
+            .map(([k, v]) => (
+              <span key={k} className="chip active">{`${ru.search.facets[k as FacetName] ?? ru.search.filterActive}: ${
+                ru.search.types[v] ?? v
+              }`}</span>
+            ))}
+          <button type="button" className="btn btn-ghost" onClick={() => update(Object.fromEntries(FILTER_PARAMS.map((k) => [k, null])))}>
+            {ru.search.clearFilters}
+          </button>
+        </div>
+      )}
+      {tab === "ask" ? (
+        <SearchAsk initial={q} />
+      ) : (
+        <div className="search-layout">
+          {result?.facets && result.total > 0 && (
+            <SearchFacets facets={result.facets} active={filters} onPick={(facet, value) => update({ [facet]: value })} />
+          )}
+          <div className="search-main">
+            {state.kind === "idle" && <Empty title={ru.search.enterQuery} />}
+            {state.kind === "loading" && <p className="muted">{ru.common.loading}</p>}
+            {state.kind === "error" && <Empty title={state.message} />}
+            {result && result.total === 0 && <Empty title={ru.search.nothing} hint={ru.search.nothingHint} />}
+            {result && result.hits.length > 0 && <SearchResults hits={result.hits} />}
+            {result && result.total > PAGE_SIZE && (
+              <div className="search-pager">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={skip === 0}
+                  onClick={() => update({ skip: String(Math.max(0, skip - PAGE_SIZE)) })}
+                >
+                  {ru.search.prev}
+                </button>
+                <span className="muted">{ru.search.page(Math.floor(skip / PAGE_SIZE) + 1, Math.ceil(result.total / PAGE_SIZE))}</span>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={skip + PAGE_SIZE >= result.total}
+                  onClick={() => update({ skip: String(skip + PAGE_SIZE) })}
+                >
+                  {ru.search.next}
+                </button>
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Empty({ title, hint }: { title: string; hint?: string }) {
+  return (
+    <section className="panel empty" data-testid="search-empty">
+      <span className="empty-icon">
+        <Icon name="search" size={26} />
+      </span>
+      <div className="empty-title">{title}</div>
+      {hint && <div>{hint}</div>}
+    </section>
+  );
 }

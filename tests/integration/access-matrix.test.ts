@@ -545,6 +545,15 @@ const ROWS: Record<string, Row> = {
   // Tags
   "GET /api/tags/list": { kind: "signedIn", ok: 200, req: () => G("/api/tags/list") },
   "POST /api/tags/list-by-ids": { kind: "signedIn", ok: 200, req: (f) => J("POST", "/api/tags/list-by-ids", { ids: [f.tag] }) },
+  // Search: every signed-in caller gets 200; hits are filtered by visibility (search-api.test.ts proves which).
+  "GET /api/search/query/{x}": {
+    kind: "signedIn",
+    ok: 200,
+    req: (f) => G(`/api/search/query/${encodeURIComponent(f.subName)}?facets=true`),
+  },
+  "GET /api/search/autocomplete/{x}": { kind: "signedIn", ok: 200, req: () => G("/api/search/autocomplete/Лис") },
+  "GET /api/search/vector/{x}": { kind: "signedIn", ok: 200, req: (f) => G(`/api/search/vector/${encodeURIComponent(f.subName)}`) },
+  "POST /api/search/rag": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/search/rag", { question: "Что в листе?" }) },
   "POST /api/tags/list-by-filter": {
     kind: "signedIn",
     ok: 200,
@@ -936,11 +945,15 @@ describe("permission matrix", () => {
   });
 
   for (const [key, row] of Object.entries(ROWS)) {
-    it(key, async () => {
-      const problems: string[] = [];
-      await runRow(key, row, problems);
-      expect(problems).toEqual([]);
-    }, 120_000);
+    it(
+      key,
+      async () => {
+        const problems: string[] = [];
+        await runRow(key, row, problems);
+        expect(problems).toEqual([]);
+      },
+      120_000,
+    );
   }
 
   it("other capabilities' endpoints need a token and never answer 2xx for unknown ids", async () => {

@@ -27,6 +27,7 @@ import { fieldsRoutes } from "./routes/fields.routes";
 import { taxonomyRoutes } from "./routes/taxonomy.routes";
 import { listsRoutes } from "./routes/lists.routes";
 import { cspReportRoutes } from "./routes/csp-report.routes";
+import { searchRoutes } from "./routes/search.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -65,6 +66,7 @@ export function createApiApp() {
   app.route("/api/fields", fieldsRoutes);
   app.route("/api/taxonomy", taxonomyRoutes);
   app.route("/api/lists", listsRoutes);
+  app.route("/api/search", searchRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);

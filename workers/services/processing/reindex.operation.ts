@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ru } from "../../../app/i18n/ru";
 import { runBatch, syncMembershipsStatement } from "../../db/repositories/asset.repository";
 import { assetsForMembership } from "../../db/repositories/group.repository";
+import { refreshDocsStatements } from "../../db/repositories/search.repository";
 import { sortKeyOf } from "../group-tree";
 import { percent, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
@@ -23,7 +24,8 @@ interface ReindexState {
 /**
  * `reindex`: rebuilds the denormalised sort keys of group listings (name key, modification time and size of each
  * asset's memberships, which member pages sort and page by) from the assets themselves — for given assets, or every
- * asset in the subtree of given groups. Repairs listings after bulk imports or manual data fixes.
+ * asset in the subtree of given groups — and their search documents (decision 011). Repairs listings and the
+ * search index after bulk imports or manual data fixes.
  */
 export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
   name: "reindex",
@@ -50,10 +52,12 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     if (ids.length > 0) {
       const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
       if (found.length > 0) {
-        await runBatch(
-          ctx.rc.db,
-          found.map((a) => syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 })),
-        );
+        await runBatch(ctx.rc.db, [
+          ...found.map((a) =>
+            syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 }),
+          ),
+          ...refreshDocsStatements(found.map((a) => a.id)),
+        ]);
       }
       next.total += found.length;
       await ctx.log("info", ru.tasks.log.reindexed(next.total));

@@ -1,7 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { ru } from "../../../app/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
+import { deleteContentSql, upsertContentSql } from "../../db/repositories/search.repository";
 import { variants } from "../../db/schema";
+import { indexVector } from "../search.service";
+import { extractText, textKind } from "../search/extract-text";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange } from "./asset-source";
 import { probeMedia, techSummary } from "./media-probe";
 import { percent, type TaskOperation } from "./operation";
@@ -20,7 +24,8 @@ interface TechState {
 /**
  * `tech-fields`: technical metadata of each asset's main variant (latest version), from its bytes: dimensions,
  * duration, codecs, EXIF/XMP/IPTC, page count. Stored as JSON on the variant (`tech_fields`, the full set;
- * `tech_props`, the few numbers lists show) and served by GET /api/asset/tech-fields and variant-tech-*.
+ * `tech_props`, the few numbers lists show) and served by GET /api/asset/tech-fields and variant-tech-*. The text of
+ * documents (extract-text) is stored for the search index in the same batch.
  */
 export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = {
   name: "tech-fields",
@@ -53,10 +58,18 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
         const props: Record<string, unknown> = { mime: fields.mime, size: fields.size };
         for (const key of ["width", "height", "duration", "page_count"] as const) if (fields[key] !== undefined) props[key] = fields[key];
         if (fields.codecs) props.codecs = fields.codecs.join(",");
-        await ctx.rc.db
-          .update(variants)
-          .set({ techFields: fields as unknown as Record<string, unknown>, techProps: props })
-          .where(eq(variants.id, v.id));
+        // The document's text feeds the search index (decision 011); a zip-based office file needs all its bytes.
+        const whole = v.contentSize <= head.length;
+        const text =
+          whole || textKind(v.mimeType, v.fileName) === "plain" ? await extractText(v.mimeType, v.fileName, head).catch(() => null) : null;
+        await runBatch(ctx.rc.db, [
+          ctx.rc.db
+            .update(variants)
+            .set({ techFields: fields as unknown as Record<string, unknown>, techProps: props })
+            .where(eq(variants.id, v.id)),
+          text ? upsertContentSql(asset.id, source.main.version, text, Date.now()) : deleteContentSql(asset.id),
+        ]);
+        if (text) await indexVector(ctx.rc, asset.id, `${asset.name}\n${text}`);
         await ctx.log("info", ru.tasks.log.techFields(asset.name, techSummary(fields)));
       }
     }

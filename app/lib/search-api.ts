@@ -1,0 +1,79 @@
+import { apiRequest } from "./api-client";
+
+/** Client of /api/search (decision 011); the shapes mirror workers/api/routes/search.routes.ts. */
+
+export interface SearchHit {
+  type: "asset" | "group";
+  id: string;
+  name: string;
+  name_html: string;
+  snippet: string;
+  why: ("name" | "meta" | "content")[];
+  group_id: string | null;
+  path: string;
+  mime: string | null;
+  version: number | null;
+  preview: string | null;
+}
+
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+}
+
+export type FacetName = "type" | "tag" | "class" | "owner";
+
+export interface SearchResult {
+  total: number;
+  skip: number;
+  take: number;
+  hits: SearchHit[];
+  facets?: Record<FacetName, FacetValue[]>;
+}
+
+export interface Suggestion {
+  text: string;
+  kind: "name" | "tag" | "field";
+  id?: string;
+  type?: "asset" | "group";
+}
+
+export interface RagAnswer {
+  found: boolean;
+  mode: "extractive" | "llm" | "none";
+  answer: string;
+  citations: { n: number; asset_id: string; version: number; name: string; snippet: string }[];
+}
+
+/** The filters the /search screen keeps in its URL and passes on. */
+export const FILTER_PARAMS = ["type", "tag", "class", "owner", "mime", "group", "from", "to"] as const;
+
+/** Results per page on the /search screen. */
+export const PAGE_SIZE = 50;
+
+export function searchQuery(q: string, filters: Record<string, string>, skip: number, signal?: AbortSignal): Promise<SearchResult> {
+  return apiRequest<SearchResult>(`/api/search/query/${encodeURIComponent(q)}`, {
+    query: { ...filters, facets: true, skip, take: PAGE_SIZE },
+    signal,
+    toast: false,
+  });
+}
+
+export async function suggest(q: string, signal?: AbortSignal): Promise<Suggestion[]> {
+  const { suggestions } = await apiRequest<{ suggestions: Suggestion[] }>(`/api/search/autocomplete/${encodeURIComponent(q)}`, {
+    signal,
+    toast: false,
+  });
+  return suggestions;
+}
+
+export function askQuestion(question: string): Promise<RagAnswer> {
+  return apiRequest<RagAnswer>("/api/search/rag", { method: "POST", body: { question } });
+}
+
+/** Where a hit opens: a folder's page, or the viewer of a file within its folder (or by id). */
+export function hitHref(hit: Pick<SearchHit, "type" | "id" | "group_id">): string {
+  if (hit.type === "group") return `/mam/${hit.id}`;
+  return hit.group_id ? `/mam/${hit.group_id}/asset/${hit.id}` : `/asset/${hit.id}`;
+}

@@ -1,0 +1,248 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../client";
+import { visibleSql, type Visibility } from "./access.repository";
+import { foldedSql, foldName } from "./tag.repository";
+
+/**
+ * Queries of search (decision 011). `search_fts` holds one row per asset and group (name, meta, content), kept by
+ * the triggers of migration 0011; `search_docs` maps its rowid to the entity. Every query joins the live entity
+ * rows, so trashed items, moves and permission changes apply at once, and filters with the same `visibleSql` as
+ * the group lists.
+ */
+
+export interface SearchFilters {
+  type?: "asset" | "group";
+  /** a MIME family (`image`) or an exact type (`image/png`) */
+  mime?: string;
+  /** a tag name, case-insensitive */
+  tag?: string;
+  class?: string;
+  /** only entities inside this group's subtree */
+  group?: string;
+  owner?: string;
+  /** creation time bounds, epoch ms */
+  from?: number;
+  to?: number;
+  /** field template id → value */
+  fields?: { defId: string; value: string }[];
+}
+
+/** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
+export const MARK_START = "\u0002";
+export const MARK_END = "\u0003";
+
+/** An asset is live when not trashed and listed in at least one live group (or filed nowhere: its owner's). */
+const assetLive = sql`a.deleted_at is null and (
+  exists (select 1 from group_members m join groups pg on pg.id = m.group_id
+    where m.el_id = a.id and m.el_type = 'asset' and m.trashed_at is null and pg.deleted_at is null)
+  or not exists (select 1 from group_members m where m.el_id = a.id and m.el_type = 'asset'))`;
+
+function assetFilters(f: SearchFilters): SQL[] {
+  const out: SQL[] = [];
+  if (f.type === "group") out.push(sql`0`);
+  if (f.mime)
+    out.push(
+      f.mime.includes("/") ? sql`lower(a.mime) like ${`${f.mime.toLowerCase()}%`}` : sql`lower(a.mime) like ${`${f.mime.toLowerCase()}/%`}`,
+    );
+  if (f.class) out.push(sql`a.class_id = ${f.class}`);
+  if (f.owner) out.push(sql`a.owner_id = ${f.owner}`);
+  if (f.from !== undefined) out.push(sql`a.ctime >= ${f.from}`);
+  if (f.to !== undefined) out.push(sql`a.ctime <= ${f.to}`);
+  if (f.group)
+    out.push(sql`exists (select 1 from group_members gm join group_closure gc on gc.descendant = gm.group_id
+      where gm.el_id = a.id and gm.el_type = 'asset' and gm.trashed_at is null and gc.ancestor = ${f.group})`);
+  return out;
+}
+
+function groupFilters(f: SearchFilters): SQL[] {
+  const out: SQL[] = [];
+  if (f.type === "asset" || f.mime || f.class) out.push(sql`0`);
+  if (f.owner) out.push(sql`g.owner_id = ${f.owner}`);
+  if (f.from !== undefined) out.push(sql`g.ctime >= ${f.from}`);
+  if (f.to !== undefined) out.push(sql`g.ctime <= ${f.to}`);
+  if (f.group)
+    out.push(sql`exists (select 1 from group_closure gc where gc.descendant = g.id and gc.ancestor = ${f.group} and gc.depth > 0)`);
+  return out;
+}
+
+function commonFilters(f: SearchFilters): SQL[] {
+  const out: SQL[] = [];
+  if (f.tag)
+    out.push(sql`exists (select 1 from entity_tags et join tags t on t.id = et.tag_id
+      where et.entity_id = d.entity_id and ${foldedSql(sql`t.name`)} = ${foldName(f.tag)})`);
+  for (const field of f.fields ?? [])
+    out.push(sql`exists (select 1 from field_values fv where fv.entity_id = d.entity_id and fv.def_id = ${field.defId}
+      and (fv.value_text = ${foldName(field.value)} or fv.value_text = ${field.value}
+        or (json_valid(fv.data) and json_extract(fv.data, '$') = ${field.value})))`);
+  return out;
+}
+
+const and = (parts: SQL[]) => (parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``);
+
+/** The visible, live, filtered condition on `d` (search_docs), `a` (its asset) and `g` (its group). */
+function allowedSql(vis: Visibility | null, f: SearchFilters): SQL {
+  return sql`${and(commonFilters(f))}
+      and ((a.id is not null and ${assetLive} and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}${and(assetFilters(f))})
+        or (g.id is not null and g.deleted_at is null and ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)}${and(groupFilters(f))}))`;
+}
+
+const ENTITY_JOINS = sql`left join assets a on d.entity_type = 'asset' and a.id = d.entity_id
+    left join groups g on d.entity_type = 'group' and g.id = d.entity_id`;
+
+/** FROM … WHERE of the visible, live, filtered matches of `match` (the FTS table is `search_fts`). */
+function matchesSql(match: string, vis: Visibility | null, f: SearchFilters): SQL {
+  return sql`from search_fts join search_docs d on d.doc_id = search_fts.rowid ${ENTITY_JOINS}
+    where search_fts match ${match}${allowedSql(vis, f)}`;
+}
+
+/** bm25 with names above metadata (tags, fields, file names) above document text. */
+const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0)`;
+
+export interface HitRow {
+  id: string;
+  type: "asset" | "group";
+  rank: number;
+  name: string;
+  name_hl: string;
+  meta_snip: string;
+  content_snip: string;
+  mime: string | null;
+  owner_id: string | null;
+  latest_version: number | null;
+  has_preview: number;
+  ctime: number;
+  mtime: number;
+}
+
+/** One page of hits, best first, with highlighted name and snippets of the metadata and the text. */
+export function searchPage(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; skip: number; take: number }) {
+  return db.all<HitRow>(sql`
+    select d.entity_id as id, d.entity_type as type, ${RANK} as rank,
+      coalesce(a.name, g.name) as name, highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
+      snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
+      snippet(search_fts, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip,
+      a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
+      case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
+      coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime
+    ${matchesSql(o.match, o.vis, o.filters)}
+    order by rank, d.doc_id limit ${o.take} offset ${o.skip}`);
+}
+
+/** `searchPage` rows for given ids (vector hits), without highlights; ids not visible, live or passing the filters drop out. */
+export function pageOfIds(db: Database, o: { ids: readonly string[]; vis: Visibility | null; filters: SearchFilters }) {
+  return db.all<HitRow>(sql`
+    select d.entity_id as id, d.entity_type as type, 0 as rank, coalesce(a.name, g.name) as name, coalesce(a.name, g.name) as name_hl, '' as meta_snip, '' as content_snip,
+      a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
+      case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
+      coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime
+    from search_docs d ${ENTITY_JOINS}
+    where d.entity_id in (select value from json_each(${JSON.stringify(o.ids)}))${allowedSql(o.vis, o.filters)}`);
+}
+
+/** How many visible entities match. */
+export async function searchCount(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters }): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`select count(*) as n ${matchesSql(o.match, o.vis, o.filters)}`);
+  return row?.n ?? 0;
+}
+
+export interface FacetRow {
+  facet: "type" | "tag" | "class" | "owner";
+  value: string;
+  label: string | null;
+  n: number;
+}
+
+/** Facet counts (type; top tags, classes and owners) over the visible matching set, in one statement. */
+export function searchFacets(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; top: number }) {
+  return db.all<FacetRow>(sql`
+    with h as materialized (select d.entity_id as id, d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id
+      ${matchesSql(o.match, o.vis, o.filters)})
+    select 'type' as facet, type as value, null as label, count(*) as n from h group by type
+    union all select * from (select 'tag', t.id, t.name, count(*) as n from h join entity_tags et on et.entity_id = h.id
+      join tags t on t.id = et.tag_id group by t.id order by n desc, t.name limit ${o.top})
+    union all select * from (select 'class', c.id, c.name, count(*) as n from h join asset_classes c on c.id = h.class_id
+      group by c.id order by n desc, c.name limit ${o.top})
+    union all select * from (select 'owner', u.id, u.name, count(*) as n from h join users u on u.id = h.owner_id
+      group by u.id order by n desc, u.name limit ${o.top})`);
+}
+
+/** The folder path of each entity (an asset's first live group; a group's parent chain), below the virtual root. */
+export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string) {
+  return db.all<{ id: string; group_id: string | null; path: string | null }>(sql`
+    with e(id, type) as (select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})),
+    home(id, group_id) as (
+      select e.id, case when e.type = 'group' then (select parent_id from groups where id = e.id)
+        else (select m.group_id from group_members m join groups pg on pg.id = m.group_id
+          where m.el_id = e.id and m.el_type = 'asset' and m.trashed_at is null and pg.deleted_at is null order by m.ctime limit 1) end
+      from e)
+    select h.id, h.group_id, (select group_concat(name, '/') from (select g.name from group_closure c join groups g on g.id = c.ancestor
+      where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as path
+    from home h`);
+}
+
+/** Visible matches with their indexed text, for autocomplete, vector ranking and RAG (best `limit` by bm25). */
+export function searchTexts(
+  db: Database,
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number },
+) {
+  return db.all<{
+    id: string;
+    type: "asset" | "group";
+    name: string;
+    meta: string;
+    content: string;
+    rank: number;
+    mime: string | null;
+  }>(sql`
+    select d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, search_fts.meta as meta,
+      substr(search_fts.content, 1, ${o.contentChars}) as content, ${RANK} as rank, a.mime as mime
+    ${matchesSql(o.match, o.vis, o.filters)}
+    order by rank, d.doc_id limit ${o.limit}`);
+}
+
+/** Tags of the given entities whose name has a word starting with `prefix`, most carried first. */
+export function tagsOfEntities(db: Database, ids: readonly string[]) {
+  return db.all<{ name: string; n: number }>(sql`
+    select t.name, count(*) as n from entity_tags et join tags t on t.id = et.tag_id
+    where et.entity_id in (select value from json_each(${JSON.stringify(ids)})) group by t.id order by n desc limit 200`);
+}
+
+/** Text field values of the given entities. */
+export function fieldTextsOfEntities(db: Database, ids: readonly string[]) {
+  return db.all<{ value: string }>(sql`
+    select distinct json_extract(fv.data, '$') as value from field_values fv
+    where fv.entity_id in (select value from json_each(${JSON.stringify(ids)})) and json_valid(fv.data) and json_type(fv.data) = 'text'
+    limit 200`);
+}
+
+/** Extracted text of the given assets, with the version it came from. */
+export function contentsOf(db: Database, ids: readonly string[]) {
+  return db.all<{ asset_id: string; version: number; text: string }>(sql`
+    select asset_id, version, text from search_content where asset_id in (select value from json_each(${JSON.stringify(ids)}))`);
+}
+
+/** Stores the extracted text of an asset's version (the triggers re-index the asset in the same statement). */
+export function upsertContentSql(assetId: string, version: number, text: string, now: number) {
+  return sql`insert into search_content (asset_id, version, text, mtime) values (${assetId}, ${version}, ${text}, ${now})
+    on conflict (asset_id) do update set version = excluded.version, text = excluded.text, mtime = excluded.mtime`;
+}
+
+/** Forgets an asset's extracted text (its latest version has none). */
+export function deleteContentSql(assetId: string) {
+  return sql`delete from search_content where asset_id = ${assetId}`;
+}
+
+/** Rebuilds the search documents of the given entities from the live tables (the reindex operation's repair). */
+export function refreshDocsStatements(ids: readonly string[]): SQL[] {
+  const list = sql`(select value from json_each(${JSON.stringify(ids)}))`;
+  return [
+    sql`insert into search_docs (entity_id, entity_type)
+      select entity_id, entity_type from search_source_asset where entity_id in ${list}
+      union all select entity_id, entity_type from search_source_group where entity_id in ${list}
+      on conflict (entity_id) do nothing`,
+    sql`delete from search_fts where rowid in (select doc_id from search_docs where entity_id in ${list})`,
+    sql`insert into search_fts (rowid, name, meta, content)
+      select d.doc_id, s.name, s.meta, s.content from search_docs d join search_source_asset s on s.entity_id = d.entity_id where d.entity_id in ${list}
+      union all select d.doc_id, s.name, s.meta, s.content from search_docs d join search_source_group s on s.entity_id = d.entity_id where d.entity_id in ${list}`,
+  ];
+}

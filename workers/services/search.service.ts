@@ -1,0 +1,292 @@
+import { ru } from "../../app/i18n/ru";
+import { filterVisible, type Visibility } from "../db/repositories/access.repository";
+import * as repo from "../db/repositories/search.repository";
+import { MARK_END, MARK_START, type SearchFilters } from "../db/repositories/search.repository";
+import { AppError } from "../lib/errors";
+import { ROOT_GROUP_ID } from "../lib/ids";
+import { requireEntityAccess, visibility } from "./access.service";
+import type { Actor, RequestContext } from "./context";
+import { previewRef } from "./group-tree";
+import { cosine, embed } from "./search/embedding";
+import { parsePrefix, parseQuery } from "./search/query-parser";
+import { contentWords, normalize, stemPrefix, words } from "./search/tokenize";
+
+export type { SearchFilters } from "../db/repositories/search.repository";
+
+/** Why a hit matched: its name, its metadata (tags, fields, class, file names, technical metadata), its text. */
+export type MatchedIn = "name" | "meta" | "content";
+
+export interface SearchHit {
+  type: "asset" | "group";
+  id: string;
+  name: string;
+  /** the name, HTML-escaped, matched words in `<mark>` */
+  name_html: string;
+  /** a fragment of the metadata or text around the matched words, HTML-escaped with `<mark>` (empty when only the name matched) */
+  snippet: string;
+  why: MatchedIn[];
+  /** the folder the hit lies in (an asset's first folder, a group's parent) and its path below the root */
+  group_id: string | null;
+  path: string;
+  mime: string | null;
+  version: number | null;
+  preview: string | null;
+  score: number;
+  mtime: number;
+}
+
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+}
+
+export interface SearchResult {
+  total: number;
+  skip: number;
+  take: number;
+  hits: SearchHit[];
+  facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escapes text for HTML and turns the index's match markers into `<mark>` elements. */
+export function markedHtml(text: string): string {
+  return text
+    .replace(/[&<>"']/g, (c) => ESCAPES[c])
+    .replaceAll(MARK_START, "<mark>")
+    .replaceAll(MARK_END, "</mark>");
+}
+
+/**
+ * The real name with the highlight's marks: the index holds the name with ё folded to е, one character for one, so
+ * the marks' positions carry over.
+ */
+export function markName(name: string, highlighted: string): string {
+  let out = "";
+  let i = 0;
+  for (const c of highlighted) {
+    if (c === MARK_START || c === MARK_END) out += c;
+    else {
+      const real = name.slice(i, i + c.length);
+      out += real || c;
+      i += c.length;
+    }
+  }
+  return out + name.slice(i);
+}
+const marked = (text: string | null) => Boolean(text && text.includes(MARK_START));
+
+/** The caller's visibility, after checking that a `group` filter names a group they may read. */
+async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters): Promise<Visibility | null> {
+  if (filters.group && filters.group !== ROOT_GROUP_ID) {
+    await requireEntityAccess(rc, actor, { id: filters.group, type: "group", ownerId: null }, "read", ru.search.groupNotFound);
+  }
+  const f = filters.group === ROOT_GROUP_ID ? { ...filters, group: undefined } : filters;
+  Object.assign(filters, f);
+  return visibility(rc, actor);
+}
+
+async function toHits(rc: RequestContext, rows: repo.HitRow[]): Promise<SearchHit[]> {
+  const paths = rows.length ? await repo.pathsOf(rc.db, rows, ROOT_GROUP_ID) : [];
+  const pathById = new Map(paths.map((p) => [p.id, p]));
+  return rows.map((r) => {
+    const why: MatchedIn[] = [];
+    if (marked(r.name_hl)) why.push("name");
+    if (marked(r.meta_snip)) why.push("meta");
+    if (marked(r.content_snip)) why.push("content");
+    const snippet = marked(r.content_snip) ? r.content_snip : marked(r.meta_snip) ? r.meta_snip : "";
+    const place = pathById.get(r.id);
+    return {
+      type: r.type,
+      id: r.id,
+      name: r.name,
+      name_html: markedHtml(markName(r.name, r.name_hl)),
+      snippet: markedHtml(snippet),
+      why,
+      group_id: place?.group_id ?? null,
+      path: place?.path ?? "",
+      mime: r.mime,
+      version: r.type === "asset" ? r.latest_version : null,
+      preview: r.type === "asset" && r.has_preview && r.latest_version ? previewRef(r.id, r.latest_version) : null,
+      score: Math.round(-r.rank * 1000) / 1000,
+      mtime: r.mtime,
+    };
+  });
+}
+
+function toFacets(rows: repo.FacetRow[]): NonNullable<SearchResult["facets"]> {
+  const facets: NonNullable<SearchResult["facets"]> = { type: [], tag: [], class: [], owner: [] };
+  for (const r of rows) facets[r.facet].push({ value: r.value, label: r.label ?? ru.search.types[r.value] ?? r.value, count: r.n });
+  return facets;
+}
+
+/**
+ * GET /api/search/query/{x}: visible, live assets and groups matching every word of `text` (stemmed), best first
+ * (bm25, names above metadata above text), one page with the total and, when asked, facet counts over the same set.
+ */
+export async function searchQuery(
+  rc: RequestContext,
+  actor: Actor,
+  text: string,
+  filters: SearchFilters,
+  o: { skip: number; take: number; facets: boolean },
+): Promise<SearchResult> {
+  const vis = await scopeOf(rc, actor, filters);
+  const { match } = parseQuery(text);
+  if (!match) return { total: 0, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: toFacets([]) } : {}) };
+  const q = { match, vis, filters };
+  const [rows, counted] = await Promise.all([
+    repo.searchPage(rc.db, { ...q, skip: o.skip, take: o.take }),
+    o.facets ? repo.searchFacets(rc.db, { ...q, top: 20 }) : repo.searchCount(rc.db, q),
+  ]);
+  const total = typeof counted === "number" ? counted : counted.filter((f) => f.facet === "type").reduce((sum, f) => sum + f.n, 0);
+  return {
+    total,
+    skip: o.skip,
+    take: o.take,
+    hits: await toHits(rc, rows),
+    ...(typeof counted === "number" ? {} : { facets: toFacets(counted) }),
+  };
+}
+
+export interface Suggestion {
+  text: string;
+  kind: "name" | "tag" | "field";
+  /** for names: the entity the suggestion opens */
+  id?: string;
+  type?: "asset" | "group";
+}
+
+/** Whether some word of `text` starts with `prefix` (both normalized). */
+const hasWordStarting = (text: string, prefix: string) => words(text).some((w) => w.startsWith(prefix));
+
+/**
+ * GET /api/search/autocomplete/{x}: up to 10 suggestions for what is being typed — names of visible entities, and
+ * the tags and text field values they carry — whose words start with the last word typed.
+ */
+export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
+  const parsed = parsePrefix(text);
+  if (!parsed.match) return { suggestions: [] };
+  const vis = await visibility(rc, actor);
+  const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0 });
+  const prefix = normalize(parsed.prefix);
+  const out: Suggestion[] = [];
+  const seen = new Set<string>();
+  const push = (s: Suggestion) => {
+    const key = normalize(s.text);
+    if (out.length < 10 && !seen.has(key)) {
+      seen.add(key);
+      out.push(s);
+    }
+  };
+  for (const r of rows) if (hasWordStarting(r.name, prefix)) push({ text: r.name, kind: "name", id: r.id, type: r.type });
+  const ids = rows.map((r) => r.id);
+  if (out.length < 10 && ids.length) {
+    const [tags, fields] = await Promise.all([repo.tagsOfEntities(rc.db, ids), repo.fieldTextsOfEntities(rc.db, ids)]);
+    for (const t of tags) if (hasWordStarting(t.name, prefix)) push({ text: t.name, kind: "tag" });
+    for (const f of fields)
+      if (typeof f.value === "string" && f.value.length <= 200 && hasWordStarting(f.value, prefix)) push({ text: f.value, kind: "field" });
+  }
+  return { suggestions: out };
+}
+
+/** Optional remote bindings (decision 011): present only when configured in wrangler.toml on a deployed Worker. */
+interface RemoteSearchBindings {
+  AI?: { run(model: string, input: Record<string, unknown>): Promise<unknown> };
+  VECTORIZE?: {
+    query(vector: number[], options: { topK: number }): Promise<{ matches: { id: string; score: number }[] }>;
+    upsert(vectors: { id: string; values: number[] }[]): Promise<unknown>;
+  };
+}
+
+/** The multilingual embedding model used with Workers AI. */
+export const AI_EMBEDDING_MODEL = "@cf/baai/bge-m3";
+/** The model that writes RAG answers with Workers AI. */
+export const AI_ANSWER_MODEL = "@cf/meta/llama-3.1-8b-instruct";
+
+function remote(rc: RequestContext): RemoteSearchBindings {
+  return rc.env as unknown as RemoteSearchBindings;
+}
+
+async function aiEmbedding(rc: RequestContext, text: string): Promise<number[] | null> {
+  const ai = remote(rc).AI;
+  if (!ai) return null;
+  const out = (await ai.run(AI_EMBEDDING_MODEL, { text: [text] })) as { data?: number[][] };
+  return out.data?.[0] ?? null;
+}
+
+/**
+ * Puts an asset's embedding into Vectorize when Workers AI and Vectorize are bound (called by text extraction);
+ * nothing to do otherwise: the offline ranking needs no stored vector.
+ */
+export async function indexVector(rc: RequestContext, assetId: string, text: string): Promise<void> {
+  const index = remote(rc).VECTORIZE;
+  if (!index) return;
+  const values = await aiEmbedding(rc, text.slice(0, 4000));
+  if (values) await index.upsert([{ id: assetId, values }]);
+}
+
+/** How many visible candidates the offline vector ranking scores (recall set from the full-text index). */
+const VECTOR_CANDIDATES = 300;
+
+/**
+ * GET /api/search/vector/{x}: semantic ranking. With Workers AI and Vectorize bound, the nearest vectors there,
+ * access-filtered; otherwise (and locally, in tests) the offline embedding: the visible entities sharing any
+ * word piece with the query are scored by the cosine of their hashed n-gram vectors (decision 011).
+ */
+export async function vectorSearch(
+  rc: RequestContext,
+  actor: Actor,
+  text: string,
+  filters: SearchFilters,
+  o: { take: number },
+): Promise<{ engine: "vectorize" | "offline"; hits: SearchHit[] }> {
+  const vis = await scopeOf(rc, actor, filters);
+  const bindings = remote(rc);
+  if (bindings.AI && bindings.VECTORIZE) {
+    const vector = await aiEmbedding(rc, text);
+    if (vector) {
+      const { matches } = await bindings.VECTORIZE.query(vector, { topK: 100 });
+      const visible = await filterVisible(
+        rc.db,
+        vis,
+        "asset",
+        matches.map((m) => m.id),
+      );
+      const ids = matches.filter((m) => visible.has(m.id)).slice(0, o.take);
+      return { engine: "vectorize", hits: await hitsByIds(rc, vis, filters, ids) };
+    }
+  }
+  // Recall: any query word's first letters (a word piece), so near forms are candidates too.
+  const pieces = [...new Set(contentWords(text, 16).map((w) => stemPrefix(w).slice(0, Math.max(3, Math.min(5, w.length - 1)))))];
+  if (pieces.length === 0) return { engine: "offline", hits: [] };
+  const match = pieces.map((p) => `"${p}"*`).join(" OR ");
+  const rows = await repo.searchTexts(rc.db, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000 });
+  const q = embed(text);
+  const scored = rows
+    .map((r) => ({ id: r.id, score: cosine(q, embed(`${r.name} ${r.name} ${r.meta} ${r.content}`)) }))
+    .filter((r) => r.score > 0.05)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, o.take);
+  return { engine: "offline", hits: await hitsByIds(rc, vis, filters, scored) };
+}
+
+/** Full hits for ranked ids (names, paths, previews), keeping the given order and scores. */
+async function hitsByIds(
+  rc: RequestContext,
+  vis: Visibility | null,
+  filters: SearchFilters,
+  ranked: { id: string; score: number }[],
+): Promise<SearchHit[]> {
+  if (ranked.length === 0) return [];
+  // The ids' rows through the same visible, live, filtered conditions as `query` (Vectorize knows no permissions).
+  const rows = await repo.pageOfIds(rc.db, { ids: ranked.map((r) => r.id), vis, filters });
+  const hits = await toHits(rc, rows);
+  const byId = new Map(hits.map((h) => [h.id, h]));
+  return ranked.flatMap((r) => {
+    const hit = byId.get(r.id);
+    return hit ? [{ ...hit, score: Math.round(r.score * 1000) / 1000 }] : [];
+  });
+}
