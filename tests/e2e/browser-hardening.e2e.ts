@@ -41,7 +41,7 @@ test("an injected inline script is refused, as a violation of script-src", async
         document.addEventListener("securitypolicyviolation", (e) => resolve({ ran: w.injected === true, directive: e.effectiveDirective }), { once: true });
         const script = document.createElement("script");
         script.textContent = "window.injected = true";
-        document.body.append(script);
+        document.body.appendChild(script);
       }),
   );
   expect(outcome).toEqual({ ran: false, directive: "script-src-elem" });

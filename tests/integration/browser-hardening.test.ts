@@ -87,7 +87,7 @@ describe("page headers", () => {
   it("every route of the route table, signed in and anonymous, answers with the strict policy", async () => {
     const me = await admin();
     const group = await createGroup(me, uniqueName());
-    const asset = await insertAsset({ ownerId: me.id, groupIds: [group], name: "clip.mp4" });
+    const asset = await insertAsset({ ownerId: me.id, groups: [group], name: "clip.mp4" });
     const paths = pagePaths({ idGroup: group, id: asset.id });
     expect(paths).toEqual(expect.arrayContaining(["/login", "/mam", `/mam/${group}`, "/admin/active-users", "/search", `/sl/${asset.id}`]));
     for (const path of paths) {
@@ -153,7 +153,7 @@ describe("cookies", () => {
 });
 
 describe("CSRF", () => {
-  const crossSite = [
+  const crossSite: Record<string, string>[] = [
     { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
     { origin: "https://evil.example" },
     { "sec-fetch-site": "cross-site" },

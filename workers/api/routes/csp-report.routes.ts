@@ -60,8 +60,10 @@ export const cspReportRoutes = createRouter().openapi(
     responses: { 204: { description: "Logged" }, ...errorResponses(400, 429) },
   }),
   async (c) => {
-    const text = await c.req.text();
-    if (text.length > MAX_REPORT_BYTES) throw new AppError("BAD_REQUEST", ru.errors.cspReport);
+    // the report content types are JSON that workerd does not know as text: decode the bytes ourselves
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength > MAX_REPORT_BYTES) throw new AppError("BAD_REQUEST", ru.errors.cspReport);
+    const text = new TextDecoder().decode(bytes);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../app/i18n/ru";
 import { askQuestion } from "../../services/rag.service";
 import { autocomplete, searchQuery, vectorSearch, type SearchFilters } from "../../services/search.service";
+import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -134,7 +135,7 @@ export const searchRoutes = createRouter()
       description:
         "Every word must match (Russian and English stems, prefixes). Ranked by bm25 with names above metadata above document text. Filters: type, mime, tag, class, group (subtree), owner, from/to (creation), field.<template id>=value; `facets=true` adds counts over the visible matching set. Unknown filters are a 400.",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema, query: SearchQuerySchema },
       responses: { 200: json(SearchResultSchema, "Hits"), ...errorResponses(400, 401, 404) },
     }),
@@ -154,7 +155,7 @@ export const searchRoutes = createRouter()
       tags: ["Search"],
       summary: "Up to 10 suggestions (names, tags, field values) for what is being typed",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema },
       responses: {
         200: json(
@@ -184,7 +185,7 @@ export const searchRoutes = createRouter()
       description:
         "With Workers AI and Vectorize bound: nearest vectors there. Otherwise the offline embedding (hashed stems and character trigrams, cosine in the Worker). Same filters as query; access-filtered.",
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema, query: SearchQuerySchema },
       responses: {
         200: json(z.object({ engine: z.enum(["vectorize", "offline"]), hits: z.array(HitSchema) }), "Hits by similarity"),
@@ -204,7 +205,7 @@ export const searchRoutes = createRouter()
       summary: "A grounded answer from the caller's readable documents, with numbered citations",
       description: `Extractive (quoted passages) without Workers AI; written by an LLM from the same passages when AI is bound. Refusal: «${ru.search.refusal}».`,
       security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      middleware: [requireAuth, rateLimit("rag")] as const,
       request: { body: { required: true, content: { "application/json": { schema: RagBodySchema } } } },
       responses: {
         200: json(
