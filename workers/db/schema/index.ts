@@ -24,3 +24,5 @@ export * from "./sso-states";
 export * from "./tasks";
 export * from "./global-events";
 export * from "./automations";
+export * from "./shortlinks";
+export * from "./outgoing-emails";
