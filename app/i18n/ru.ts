@@ -563,6 +563,13 @@ export const ru = {
       "group.*": "Группы пользователей (все)",
       "group.users_add": "Добавление в группу",
       "group.users_remove": "Исключение из группы",
+      "shortlink.*": "Общие ссылки (все)",
+      "shortlink.create": "Создание общей ссылки",
+      "shortlink.update": "Изменение общей ссылки",
+      "shortlink.revoke": "Отзыв общей ссылки",
+      "shortlink.open": "Открытие общей ссылки",
+      "shortlink.download": "Скачивание по общей ссылке",
+      "shortlink.password_failed": "Неверный пароль общей ссылки",
     } as Record<string, string>,
     system: "Система",
     accessEditor: {

@@ -9,6 +9,7 @@ import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
 import { MoveDialog } from "../components/move-dialog";
+import { ShareButton, ShareDialog } from "../components/share-dialog";
 import { TagDialog } from "../components/tag-dialog";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
@@ -37,7 +38,8 @@ type Dialog =
   | { kind: "move"; ids: string[] }
   | { kind: "delete"; members: lib.GroupMember[] }
   | { kind: "tags"; members: lib.GroupMember[] }
-  | { kind: "fields"; members: lib.GroupMember[] };
+  | { kind: "fields"; members: lib.GroupMember[] }
+  | { kind: "share"; member: lib.GroupMember };
 
 /** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
 export default function MamGroupRoute() {
@@ -96,6 +98,7 @@ export default function MamGroupRoute() {
     onRename: (member: lib.GroupMember) => setDialog({ kind: "rename", member }),
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
+    onShare: (member: lib.GroupMember) => setDialog({ kind: "share", member }),
     onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
   };
 
@@ -128,7 +131,10 @@ export default function MamGroupRoute() {
         </div>
       )}
       {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
-      <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost access-entry" />
+      <div className="access-entry">
+        <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
+        <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
+      </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
         view={view}
@@ -167,6 +173,9 @@ export default function MamGroupRoute() {
         {members.loading && <span className="muted">{ru.common.loading}</span>}
       </div>
 
+      {dialog?.kind === "share" && (
+        <ShareDialog entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
+      )}
       {dialog?.kind === "create" && (
         <NameDialog
           title={ru.library.newFolder}
