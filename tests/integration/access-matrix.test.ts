@@ -640,8 +640,8 @@ const ROWS: Record<string, Row> = {
   "GET /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => G("/api/user/bookmarks") },
   "PATCH /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => J("PATCH", "/api/user/bookmarks", {}) },
   "GET /api/user/search-user-group/{name}": { kind: "signedIn", ok: 200, req: () => G("/api/user/search-user-group/Владелец") },
-  // Shortlinks: sharing needs read (download rights also download: shortlinks.test.ts); opening is anonymous.
-  "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
+  // Shortlinks: sharing needs read and acl (download rights also download: shortlinks.test.ts); opening is anonymous.
+  "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"], ["asset", "acl"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
   "GET /api/sl/for-entity/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/sl/for-entity/${f.asset}`) },
   "GET /api/sl/list": { kind: "admin", ok: 200, req: () => G("/api/sl/list") },
   "GET /api/sl/info/{id}": { kind: "open", status: 404, req: () => G(`/api/sl/info/${"A".repeat(22)}`) },

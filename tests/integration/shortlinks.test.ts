@@ -171,18 +171,22 @@ describe("POST /api/sl/create/{id}", () => {
     expect(mail.subject).toContain("С вами поделились");
   });
 
-  it("needs read to share (404 otherwise) and download for download rights (403); nothing is created", async () => {
+  it("needs read and acl to share (404 / 403 otherwise) and download for download rights (403); nothing is created", async () => {
     const s = await shared();
     const stranger = await ordinaryUser();
     await expectError(await create(stranger.bearer, s.asset, {}), 404);
     await expectError(await create(stranger.bearer, s.group, {}), 404);
     const reader = await ordinaryUser();
-    await rule(reader.id, s.group, "group", ["read"]);
-    const refused = await expectError(await create(reader.bearer, s.asset, { acl: ["read", "download"] }), 403);
+    await rule(reader.id, s.group, "group", ["read", "download"]);
+    const readOnly = await expectError(await create(reader.bearer, s.asset, {}), 403);
+    expect(readOnly.message).toBe(ru.sharing.noShareRight);
+    const sharer = await ordinaryUser();
+    await rule(sharer.id, s.group, "group", ["read", "acl"]);
+    const refused = await expectError(await create(sharer.bearer, s.asset, { acl: ["read", "download"] }), 403);
     expect(refused.message).toBe(ru.sharing.noDownloadRight);
-    await expectError(await create(reader.bearer, s.asset, { acl: ["download_proxy"] }), 403);
+    await expectError(await create(sharer.bearer, s.asset, { acl: ["download_proxy"] }), 403);
     expect(await linkCount(s.asset)).toBe(0);
-    await link(reader.bearer, s.asset, { acl: ["read"] });
+    await link(sharer.bearer, s.asset, { acl: ["read"] });
     expect(await linkCount(s.asset)).toBe(1);
     await expectError(await call(`/api/sl/create/${s.asset}`, { method: "POST", json: {} }), 401);
   });
@@ -271,7 +275,7 @@ describe("GET /api/sl/info/{id} and media", () => {
   it("pages a folder's assets by 50 and never lists what the creator cannot see", async () => {
     const s = await shared();
     const reader = await ordinaryUser();
-    await rule(reader.id, s.group, "group", ["read"]);
+    await rule(reader.id, s.group, "group", ["read", "acl"]);
     const hidden = await createAsset(s.owner.bearer, { in_group: s.group, asset_name: "секрет.mp4" });
     await uploadVersion(s.owner.bearer, hidden, bytesOf(100), { file_name: "секрет.mp4", mime_type: "video/mp4" });
     await rule(reader.id, hidden, "asset", ["deny"]);
@@ -385,16 +389,22 @@ describe("the link follows its creator and its item", () => {
     expect(await audits("shortlink.revoke", id)).toHaveLength(1);
   });
 
-  it("stops when the creator loses read, drops downloads when the creator loses download", async () => {
+  it("drops downloads when the creator loses download, stops when the creator loses acl or read", async () => {
     const s = await shared();
     const sharer = await ordinaryUser();
-    const ruleId = await rule(sharer.id, s.group, "group", ["read", "download"]);
+    const ruleId = await rule(sharer.id, s.group, "group", ["read", "acl", "download"]);
     const id = await link(sharer.bearer, s.asset, { acl: ["read", "download"] });
     const { asset } = await openInfo(id);
-    await env.DB.prepare("UPDATE access_rules SET acl = ? WHERE id = ?").bind(maskOf(["read"]), ruleId).run();
+    const setRule = (levels: AccessLevel[]) => env.DB.prepare("UPDATE access_rules SET acl = ? WHERE id = ?").bind(maskOf(levels), ruleId).run();
+    await setRule(["read", "acl"]);
     expect((await openInfo(id)).acl).toEqual(["read"]);
     await expectError(await media(asset!.download_url!), 403);
     expect((await media(asset!.media_url)).status).toBe(200);
+    await setRule(["read", "download"]);
+    await expectError(await info(id), 404);
+    await expectError(await media(asset!.media_url), 404);
+    await setRule(["read", "acl", "download"]);
+    expect((await openInfo(id)).acl).toEqual(["read", "download"]);
     await env.DB.prepare("DELETE FROM access_rules WHERE id = ?").bind(ruleId).run();
     await expectError(await info(id), 404);
     await expectError(await media(asset!.media_url), 404);
@@ -431,11 +441,12 @@ describe("for-entity, edit and the administrators' list", () => {
     const end = new Date(Date.now() + 86_400_000).toISOString();
     const id = await link(s.owner.bearer, s.asset, { password: "p", acl: ["read", "download_proxy"], time_range: [null, end] });
     await unlock(id, "p");
-    const reader = await ordinaryUser();
-    await rule(reader.id, s.group, "group", ["read"]);
-    const own = await link(reader.bearer, s.asset);
+    const sharer = await ordinaryUser();
+    await rule(sharer.id, s.group, "group", ["read", "acl"]);
+    const own = await link(sharer.bearer, s.asset);
     const list = (await (await call(`/api/sl/for-entity/${s.asset}`, { bearer: s.owner.bearer })).json()) as Record<string, unknown>[];
     expect(list.map((l) => l.id)).toEqual([own, id]);
+    expect(list[0]).toMatchObject({ creator: sharer.id, has_password: false, acl: ["read"], views: 0 });
     expect(list[1]).toMatchObject({
       url: `https://mam.test/sl/${id}`,
       entity_id: s.asset,
@@ -449,10 +460,14 @@ describe("for-entity, edit and the administrators' list", () => {
       last_opened: expect.any(String),
     });
     expect(JSON.stringify(list)).not.toContain("pbkdf2");
-    const theirs = (await (await call(`/api/sl/for-entity/${s.asset}`, { bearer: reader.bearer })).json()) as { id: string }[];
-    expect(theirs.map((l) => l.id)).toEqual([own]);
-    // The reader may neither change nor revoke the owner's link.
+    // acl holders manage every link of the item; a reader sees only his own (none) and may change nothing.
+    const all = (await (await call(`/api/sl/for-entity/${s.asset}`, { bearer: sharer.bearer })).json()) as { id: string }[];
+    expect(all.map((l) => l.id)).toEqual([own, id]);
+    const reader = await ordinaryUser();
+    await rule(reader.id, s.group, "group", ["read"]);
+    expect(await (await call(`/api/sl/for-entity/${s.asset}`, { bearer: reader.bearer })).json()).toEqual([]);
     await expectError(await call(`/api/sl/${id}`, { method: "PATCH", bearer: reader.bearer, json: { acl: ["read"] } }), 403);
+    await expectError(await call(`/api/sl/${id}`, { method: "DELETE", bearer: reader.bearer }), 403);
     const stranger = await ordinaryUser();
     await expectError(await call(`/api/sl/for-entity/${s.asset}`, { bearer: stranger.bearer }), 404);
     await expectError(await call(`/api/sl/for-entity/${newId()}`, { bearer: stranger.bearer }), 404);

@@ -19,7 +19,7 @@ import { AppError } from "../lib/errors";
 import { ROOT_GROUP_ID } from "../lib/ids";
 import { hashPassword, verifyPassword } from "../lib/password";
 import { signLink, verifyLink } from "../lib/signed-url";
-import { canAccess, entityMask, requireEntityAccess } from "./access.service";
+import { canAccess, entityMask } from "./access.service";
 import { holds } from "./access-policy";
 import { serveVariant, VIEWABLE_ORDER, type ContentRequest } from "./asset-content.service";
 import { mainVariant } from "./asset.service";
@@ -44,6 +44,8 @@ export const MAX_RECIPIENTS = 50;
 export const MAX_PASSWORD_LENGTH = 256;
 /** How long a correct password keeps a link open in that browser. */
 export const UNLOCK_TTL_SECONDS = 2 * 3600;
+/** The access level that lets a user share an item (and that keeps the user's links working). */
+export const SHARE_LEVEL = "acl" as const;
 /** Signed media URLs live one to two hours (bucketed by the hour, so URLs and the browser's cache stay stable). */
 const MEDIA_TTL_SECONDS = 3600;
 /** The largest text file the page shows inline (the start of a longer one). */
@@ -158,16 +160,21 @@ function parseRange(range: [string | null, string | null] | null | undefined, no
   return [start, end];
 }
 
-/** The levels the creator needs for these rights: read, and download for any download right (403 otherwise). */
+/**
+ * The levels sharing needs (decision 012): `acl` on the item — a public link grants access to anyone, like an
+ * access rule does — and `download` for any download right. 404 when the actor cannot even read it, 403 otherwise.
+ */
 async function requireShareRights(rc: RequestContext, actor: Actor, entity: SharedEntity, mask: number): Promise<void> {
-  await requireEntityAccess(rc, actor, entity, "read", entity.type === "asset" ? ru.assets.notFound : ru.groups.notFound);
-  if (wantsDownload(mask) && !(await canAccess(rc, actor, entity, "download"))) {
+  const held = await entityMask(rc, actor, entity);
+  if (!holds(held, "read")) throw new AppError("NOT_FOUND", entity.type === "asset" ? ru.assets.notFound : ru.groups.notFound);
+  if (!holds(held, SHARE_LEVEL)) throw new AppError("FORBIDDEN", ru.sharing.noShareRight);
+  if (wantsDownload(mask) && !holds(held, "download")) {
     throw new AppError("FORBIDDEN", ru.sharing.noDownloadRight);
   }
 }
 
 /**
- * `POST /api/sl/create/{id}`: a link to an asset or a group the actor may read (and download, for download rights),
+ * `POST /api/sl/create/{id}`: a link to an asset or a group the actor may share (`acl`; and download, for download rights),
  * answered as the full URL. Passwords are stored hashed; listed addresses get the link by email (or the outbox).
  * @example await createShortlink(rc, actor, assetId, { acl: ["read", "download"], password: "s3cret" }, "https://mam.example")
  */
@@ -360,8 +367,8 @@ export function closedError(closed: ClosedState): AppError {
 
 /**
  * Every rule of a link, checked now: it exists and is not revoked, the window is open, its creator exists and is
- * enabled, the item is live and the creator may still read it (download rights drop to viewing when the creator
- * lost download). The password is checked separately (`unlocked`).
+ * enabled, the item is live and the creator may still read and share it (download rights drop to viewing when the
+ * creator lost download). The password is checked separately (`unlocked`).
  */
 export async function resolveLink(rc: RequestContext, linkId: string, now = Date.now()): Promise<OpenLink | ClosedState> {
   const link = LINK_ID_PATTERN.test(linkId) ? await findShortlink(rc.db, linkId) : undefined;
@@ -373,7 +380,7 @@ export async function resolveLink(rc: RequestContext, linkId: string, now = Date
   if (!user || !user.enabled || !entity) return { state: "not_found" };
   const creator = actorOf(user);
   const held = await entityMask(rc, creator, entity);
-  if (!holds(held, "read")) return { state: "not_found" };
+  if (!holds(held, "read") || !holds(held, SHARE_LEVEL)) return { state: "not_found" };
   const mask = holds(held, "download") ? link.acl : viewOnly(link.acl);
   return { link, creator, entity, mask };
 }
