@@ -16,26 +16,52 @@ async function levelsOf(id: string): Promise<string[]> {
   return answer.acl;
 }
 
-/**
- * 'Поделиться' for a file or a folder: shown to those who may read it and are not confined robots (sharing needs
- * read; the dialog offers download rights when the caller also may download — decision 012).
- */
-export function ShareButton({ entityId, name, className = "btn", iconOnly }: { entityId: string; name?: string; className?: string; iconOnly?: boolean }) {
+const has = (levels: readonly string[], level: string) => levels.includes(level) || levels.includes("superuser");
+
+/** Whether these levels let the caller share the item: read and acl (decision 012). */
+export function canShare(levels: readonly string[] | null): boolean {
+  return levels != null && has(levels, "read") && has(levels, "acl");
+}
+
+/** The caller's levels on an item, loaded once per id (null while loading, for the virtual root, or when `id` is null). */
+export function useLevels(id: string | null): string[] | null {
   const [levels, setLevels] = useState<string[] | null>(null);
-  const [open, setOpen] = useState(false);
   useEffect(() => {
     setLevels(null);
-    if (entityId === ROOT_GROUP_ID) return;
+    if (!id || id === ROOT_GROUP_ID) return;
     let alive = true;
-    levelsOf(entityId).then(
+    levelsOf(id).then(
       (l) => alive && setLevels(l),
       () => undefined,
     );
     return () => {
       alive = false;
     };
-  }, [entityId]);
-  if (!levels || !(levels.includes("read") || levels.includes("superuser"))) return null;
+  }, [id]);
+  return levels;
+}
+
+/**
+ * 'Поделиться' for a file or a folder: shown only to those who may share it (read and acl, decision 012); the
+ * dialog offers download rights when the caller also may download. `levels` skips the lookup when the page has them.
+ */
+export function ShareButton({
+  entityId,
+  name,
+  className = "btn",
+  iconOnly,
+  levels: known,
+}: {
+  entityId: string;
+  name?: string;
+  className?: string;
+  iconOnly?: boolean;
+  levels?: string[] | null;
+}) {
+  const fetched = useLevels(known === undefined ? entityId : null);
+  const levels = known === undefined ? fetched : known;
+  const [open, setOpen] = useState(false);
+  if (!canShare(levels)) return null;
   return (
     <>
       <button type="button" className={className} onClick={() => setOpen(true)} title={t.share} aria-label={iconOnly ? `${t.share}: ${name ?? ""}` : undefined}>
@@ -75,7 +101,7 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
   }, [entityId]);
   useEffect(reload, [reload]);
   useEffect(() => {
-    levelsOf(entityId).then((l) => setMayDownload(l.includes("download") || l.includes("superuser")), () => undefined);
+    levelsOf(entityId).then((l) => setMayDownload(has(l, "download")), () => undefined);
   }, [entityId]);
 
   const create = async (e: React.FormEvent) => {
