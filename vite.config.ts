@@ -26,5 +26,6 @@ export default defineConfig({
     resolve: { conditions: ["workerd", "worker", "browser"], externalConditions: ["workerd", "worker"] },
   },
   // Codec wasm reached from services (image processing) stays an import: wrangler compiles it (CompiledWasm rule).
-  build: { minify: true, rollupOptions: { external: [/\.wasm$/] } },
+  // Runtime modules of workerd (`cloudflare:email` for the optional send_email binding) are left to wrangler too.
+  build: { minify: true, rollupOptions: { external: [/\.wasm$/, /^cloudflare:/] } },
 });

@@ -5,6 +5,7 @@ import { formatDateTime } from "../lib/format";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
 import { AccessButton } from "./access/access-dialog";
+import { ShareButton } from "./share-dialog";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { classesByIds } from "./metadata/api";
@@ -74,6 +75,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </button>
+          <ShareButton entityId={asset.asset_id} name={asset.name} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
           <button type="button" className="btn btn-danger-outline" onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />

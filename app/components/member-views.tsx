@@ -14,6 +14,8 @@ export interface MemberViewProps {
   onRename: (member: GroupMember) => void;
   onMove: (member: GroupMember) => void;
   onDelete: (member: GroupMember) => void;
+  /** 'Поделиться': opens the share dialog for the member */
+  onShare?: (member: GroupMember) => void;
   /** drag and drop: members dragged onto a folder move into it */
   onDropInto: (targetGroupId: string, ids: string[]) => void;
 }
@@ -84,6 +86,17 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       >
         <Icon name="move" size={16} />
       </button>
+      {props.onShare && (
+        <button
+          type="button"
+          className="icon-btn"
+          title={ru.sharing.share}
+          aria-label={`${ru.sharing.share}: ${m.el_info.name}`}
+          onClick={() => props.onShare?.(m)}
+        >
+          <Icon name="share" size={16} />
+        </button>
+      )}
       <button
         type="button"
         className="icon-btn"

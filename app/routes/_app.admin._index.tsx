@@ -9,6 +9,7 @@ const SECTIONS = [
   { to: "/admin/inactive-users", title: ru.screens.inactiveUsers, hint: ru.screens.inactiveUsersHint },
   { to: "/admin/groups", title: ru.screens.userGroups, hint: ru.screens.userGroupsHint },
   { to: "/admin/audit", title: ru.admin.audit, hint: ru.admin.auditHint },
+  { to: "/admin/shortlinks", title: ru.sharing.adminTitle, hint: ru.sharing.adminHint },
   { to: "/admin/metadata", title: ru.screens.metadata, hint: ru.screens.metadataHint },
 ];
 

@@ -9,6 +9,7 @@ import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
 import { MoveDialog } from "../components/move-dialog";
+import { canShare, ShareButton, ShareDialog, useLevels } from "../components/share-dialog";
 import { TagDialog } from "../components/tag-dialog";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
@@ -37,7 +38,8 @@ type Dialog =
   | { kind: "move"; ids: string[] }
   | { kind: "delete"; members: lib.GroupMember[] }
   | { kind: "tags"; members: lib.GroupMember[] }
-  | { kind: "fields"; members: lib.GroupMember[] };
+  | { kind: "fields"; members: lib.GroupMember[] }
+  | { kind: "share"; member: lib.GroupMember };
 
 /** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
 export default function MamGroupRoute() {
@@ -49,6 +51,9 @@ export default function MamGroupRoute() {
   const members = useGroupMembers(groupId, sort, order);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  // Sharing is offered where the caller may share: members inherit the folder's levels (a member's own rule that
+  // takes acl away is refused by the server with its message).
+  const levels = useLevels(groupId);
   const sentinel = useRef<HTMLDivElement>(null);
   const [dropping, setDropping] = useState(false);
   const dragDepth = useRef(0);
@@ -99,6 +104,7 @@ export default function MamGroupRoute() {
     onRename: (member: lib.GroupMember) => setDialog({ kind: "rename", member }),
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
+    onShare: canShare(levels) ? (member: lib.GroupMember) => setDialog({ kind: "share", member }) : undefined,
     onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
   };
 
@@ -131,11 +137,14 @@ export default function MamGroupRoute() {
         </div>
       )}
       {group && <Breadcrumbs path={group.path.slice(0, -1)} onDropInto={viewProps.onDropInto} />}
-      <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost access-entry" />
-      <Link to={`/search?group=${groupId}`} className="btn btn-ghost search-in-folder">
-        <Icon name="search" size={16} />
-        {ru.search.searchInFolder}
-      </Link>
+      <div className="access-entry">
+        <Link to={`/search?group=${groupId}`} className="btn btn-ghost search-in-folder">
+          <Icon name="search" size={16} />
+          {ru.search.searchInFolder}
+        </Link>
+        <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
+        <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
+      </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
         view={view}
@@ -152,9 +161,15 @@ export default function MamGroupRoute() {
         onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
         onClearSelection={() => setSelected(new Set())}
         extraBulk={
-          byIds(selected).some((m) => m.el_type === "asset") && (
-            <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />
-          )
+          <>
+            {selected.size === 1 && viewProps.onShare && (
+              <button type="button" className="btn" onClick={() => byIds(selected).forEach((member) => setDialog({ kind: "share", member }))}>
+                <Icon name="share" size={16} />
+                {ru.sharing.share}
+              </button>
+            )}
+            {byIds(selected).some((m) => m.el_type === "asset") && <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />}
+          </>
         }
       />
       {members.items.length === 0 && members.complete ? (
@@ -176,6 +191,9 @@ export default function MamGroupRoute() {
         {members.loading && <span className="muted">{ru.common.loading}</span>}
       </div>
 
+      {dialog?.kind === "share" && (
+        <ShareDialog entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
+      )}
       {dialog?.kind === "create" && (
         <NameDialog
           title={ru.library.newFolder}

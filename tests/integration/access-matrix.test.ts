@@ -654,6 +654,18 @@ const ROWS: Record<string, Row> = {
   "GET /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => G("/api/user/bookmarks") },
   "PATCH /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => J("PATCH", "/api/user/bookmarks", {}) },
   "GET /api/user/search-user-group/{name}": { kind: "signedIn", ok: 200, req: () => G("/api/user/search-user-group/Владелец") },
+  // Shortlinks: sharing needs read and acl (download rights also download: shortlinks.test.ts); opening is anonymous.
+  "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"], ["asset", "acl"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
+  "GET /api/sl/for-entity/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/sl/for-entity/${f.asset}`) },
+  "GET /api/sl/list": { kind: "admin", ok: 200, req: () => G("/api/sl/list") },
+  "GET /api/sl/info/{id}": { kind: "open", status: 404, req: () => G(`/api/sl/info/${"A".repeat(22)}`) },
+  "POST /api/sl/info/{id}": { kind: "open", status: 404, req: () => J("POST", `/api/sl/info/${"A".repeat(22)}`, { password: "x" }) },
+  "GET /api/sl/media/{link}/{asset}/{kind}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => G(`/api/sl/media/${"A".repeat(22)}/${f.asset}/view`),
+    why: "the link's signed media URL",
+  },
   "GET /api/uploads/ws": { kind: "credential", status: 400, req: () => G("/api/uploads/ws"), why: "WebSocket upgrade with a ticket" },
   "PATCH /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/uploads/${X}`, { status: "error" }) },
   "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },

@@ -18,13 +18,14 @@ export const ErrorSchema = z
   .openapi("Error");
 
 /** Standard error answers for a route's `responses`. */
-export function errorResponses(...codes: (400 | 401 | 403 | 404 | 409 | 415 | 429 | 503)[]) {
+export function errorResponses(...codes: (400 | 401 | 403 | 404 | 409 | 410 | 415 | 429 | 503)[]) {
   const descriptions: Record<number, string> = {
     400: "Invalid input",
     401: "Not signed in or invalid token",
     403: "Not allowed",
     404: "Not found",
     409: "Conflict",
+    410: "Gone",
     415: "Unsupported content type",
     429: "Too many attempts",
     503: "Unavailable",

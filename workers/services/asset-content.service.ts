@@ -463,7 +463,7 @@ export type VersionSelector = number | "latest";
  * `nosniff` and a sandboxing CSP, and active types (HTML, SVG, XML …) are always attachments, so a file can never run
  * script on our origin.
  */
-async function serve(rc: RequestContext, row: ReadyVariant, req: ContentRequest): Promise<Response> {
+export async function serveVariant(rc: RequestContext, row: ReadyVariant, req: ContentRequest): Promise<Response> {
   const v = row.variant;
   const size = v.contentSize;
   const etag = `"${v.sha256 ?? v.id}"`;
@@ -551,7 +551,7 @@ export async function downloadAssetContent(
     await requireLinkAccess(rc, credential.link, credential.purpose, row.variant.id, asset);
   }
   if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  return serve(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
 }
 
 /**
@@ -566,14 +566,14 @@ export async function variantContent(
 ): Promise<Response> {
   if ("actor" in credential) {
     const { row } = await requireReadyVariant(rc, credential.actor, variantId, "download");
-    return serve(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+    return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
   }
   const row = await findReadyVariant(rc.db, variantId);
   const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   await requireLinkAccess(rc, credential.link, credential.purpose, variantId, asset);
   const fallback = credential.purpose === "play" ? "inline" : "attachment";
-  return serve(rc, row, { ...req, disposition: req.disposition ?? fallback });
+  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? fallback });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

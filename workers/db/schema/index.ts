@@ -26,3 +26,5 @@ export * from "./global-events";
 export * from "./automations";
 export * from "./search-docs";
 export * from "./search-content";
+export * from "./shortlinks";
+export * from "./outgoing-emails";

@@ -1,0 +1,305 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { ru } from "../../../app/i18n/ru";
+import { SHARE_ACL } from "../../services/shortlink-acl";
+import {
+  closedError,
+  createShortlink,
+  isClosed,
+  linksForEntity,
+  listActiveLinks,
+  MAX_PASSWORD_LENGTH,
+  MAX_RECIPIENTS,
+  openShortlink,
+  revokeShortlink,
+  shortlinkMedia,
+  unlockCookieName,
+  unlockShortlink,
+  updateShortlink,
+  type MediaKind,
+} from "../../services/shortlink.service";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdParamsSchema } from "../schemas";
+import type { AppEnv } from "../types";
+
+const IsoOrNull = z
+  .string()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), "ожидается дата и время ISO 8601")
+  .nullable()
+  .openapi({ format: "date-time", example: "2026-12-01T00:00:00.000Z" });
+
+/** `[start, end]`: not before / not after, either null (open-ended). */
+const TimeRangeSchema = z.tuple([IsoOrNull, IsoOrNull]).nullable().openapi({ example: ["2026-11-25T00:00:00.000Z", "2026-12-01T00:00:00.000Z"] });
+
+/** 1–256 characters: an empty password is refused (send null or nothing for none). */
+const PasswordSchema = z.string().min(1, ru.sharing.passwordLength(MAX_PASSWORD_LENGTH)).max(MAX_PASSWORD_LENGTH, ru.sharing.passwordLength(MAX_PASSWORD_LENGTH));
+
+const AclSchema = z
+  .array(z.enum(SHARE_ACL, { error: ru.sharing.badAcl }))
+  .min(1)
+  .max(SHARE_ACL.length)
+  .openapi({ example: ["read", "download"], description: "read (view), download (originals), download_proxy (proxies); view is always included" });
+
+const EmailSchema = z.email(ru.sharing.badEmail).max(254);
+/** One address or a list of up to 50. */
+const EmailsSchema = z
+  .union([EmailSchema.transform((e) => [e]), z.array(EmailSchema).max(MAX_RECIPIENTS, ru.sharing.tooManyRecipients(MAX_RECIPIENTS))])
+  .openapi({ example: ["colleague@example.com"] });
+
+export const ShortlinkCreateSchema = z
+  .object({
+    time_range: TimeRangeSchema.optional(),
+    password: PasswordSchema.nullable().optional(),
+    acl: AclSchema.optional(),
+    email: EmailsSchema.nullable().optional(),
+  })
+  .openapi("ShortlinkRequest");
+
+export const ShortlinkUpdateSchema = z
+  .object({ time_range: TimeRangeSchema.optional(), password: PasswordSchema.nullable().optional(), acl: AclSchema.optional() })
+  .openapi("ShortlinkUpdate");
+
+const ShortlinkSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    entity_id: z.string(),
+    entity_type: z.enum(["asset", "group"]),
+    entity_name: z.string().nullable(),
+    creator: z.string(),
+    creator_name: z.string().nullable(),
+    created: z.string(),
+    time_range: z.tuple([z.string().nullable(), z.string().nullable()]),
+    has_password: z.boolean(),
+    acl: z.array(z.enum(SHARE_ACL)),
+    views: z.number().int(),
+    downloads: z.number().int(),
+    last_opened: z.string().nullable(),
+  })
+  .openapi("Shortlink");
+
+const SharedAssetSchema = z
+  .object({
+    asset_id: z.string(),
+    name: z.string(),
+    mimetype: z.string(),
+    size: z.number().nullable(),
+    thumb_url: z.string(),
+    preview_url: z.string(),
+    media_url: z.string(),
+    download_url: z.string().nullable(),
+    proxy_download_url: z.string().nullable(),
+  })
+  .openapi("SharedAsset");
+
+const SharedInfoSchema = z
+  .union([
+    z.object({ id: z.string(), password_required: z.literal(true) }),
+    z.object({
+      id: z.string(),
+      password_required: z.literal(false),
+      entity_type: z.enum(["asset", "group"]),
+      entity_id: z.string(),
+      name: z.string(),
+      creator_name: z.string(),
+      acl: z.array(z.enum(SHARE_ACL)),
+      time_range: z.tuple([z.string().nullable(), z.string().nullable()]),
+      asset: SharedAssetSchema.optional(),
+      group: z.object({ items: z.array(SharedAssetSchema), page: z.number(), page_size: z.number(), has_more: z.boolean() }).optional(),
+    }),
+  ])
+  .openapi("SharedInfo");
+
+/** Link ids are checked by the service (malformed ones are the same 404 as unknown ones); this only bounds them. */
+const LinkParams = z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "Qm9vTGlua0lkMTIzNDU2Nz" }) });
+const PageQuery = z.object({ page: z.coerce.number().int().min(0).max(100_000).default(0) });
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
+const binary = z.string().openapi({ format: "binary" });
+
+function visitor(c: Context<AppEnv>) {
+  return { ip: c.req.header("cf-connecting-ip") ?? null };
+}
+
+function origin(c: Context<AppEnv>): string {
+  return new URL(c.req.url).origin;
+}
+
+/** Open-link answers are per visitor (cookie, counts): never cached by anyone. */
+function noStore(c: Context<AppEnv>) {
+  c.header("Cache-Control", "no-store");
+  c.header("X-Robots-Tag", "noindex");
+}
+
+/** Shortlinks (SPEC §7): sharing an asset or a group with anyone, and the anonymous calls of `/sl/{id}`. */
+export const slRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/create/{id}",
+      tags: ["Shortlinks"],
+      summary: "Share an asset or a group: answers the link as text (needs read; download rights need download)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema, body: body(ShortlinkCreateSchema) },
+      responses: {
+        200: { description: "The link, https://<host>/sl/<id>", content: { "text/plain": { schema: z.string() } } },
+        ...errorResponses(400, 401, 403, 404, 415),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid("json");
+      const url = await createShortlink(
+        c.var.rc,
+        c.var.actor,
+        c.req.valid("param").id,
+        { ...input, email: input.email ?? undefined },
+        origin(c),
+        visitor(c),
+      );
+      return c.text(url, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/for-entity/{id}",
+      tags: ["Shortlinks"],
+      summary: "The live links of an item (everyone's for those holding acl on it, else the caller's own)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema },
+      responses: { 200: json(z.array(ShortlinkSchema), "Links"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => c.json(await linksForEntity(c.var.rc, c.var.actor, c.req.valid("param").id, origin(c)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/list",
+      tags: ["Shortlinks"],
+      summary: "Every active link (administrators), newest first",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        query: z.object({ skip: z.coerce.number().int().min(0).max(10_000_000).default(0), take: z.coerce.number().int().min(1).max(500).default(50) }),
+      },
+      responses: { 200: json(z.array(ShortlinkSchema), "Links"), ...errorResponses(400, 401, 403) },
+    }),
+    async (c) => {
+      const { skip, take } = c.req.valid("query");
+      return c.json(await listActiveLinks(c.var.rc, c.var.actor, origin(c), skip, take), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/info/{id}",
+      tags: ["Shortlinks"],
+      summary: "Open a link (anonymous): the item, or only that a password is needed; 410 revoked/expired, 403 not yet open",
+      request: { params: LinkParams, query: PageQuery },
+      responses: { 200: json(SharedInfoSchema, "The shared item"), ...errorResponses(403, 404, 410) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const info = await openShortlink(c.var.rc, id, getCookie(c, unlockCookieName(id)), visitor(c), c.req.valid("query").page);
+      noStore(c);
+      if (isClosed(info)) {
+        if (info.state === "password") return c.json({ id, password_required: true as const }, 200);
+        throw closedError(info);
+      }
+      return c.json(info, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/info/{id}",
+      tags: ["Shortlinks"],
+      summary: "Open a password link: sets a short-lived signed HttpOnly cookie for the link's page and media",
+      request: { params: LinkParams, query: PageQuery, body: body(z.object({ password: z.string().max(MAX_PASSWORD_LENGTH) }).openapi("ShortlinkPassword")) },
+      responses: { 200: json(SharedInfoSchema, "The shared item"), ...errorResponses(400, 401, 403, 404, 410, 415, 429) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { cookie, maxAge } = await unlockShortlink(c.var.rc, id, c.req.valid("json").password, visitor(c));
+      if (cookie) {
+        setCookie(c, unlockCookieName(id), cookie, {
+          httpOnly: true,
+          sameSite: "Lax",
+          secure: new URL(c.req.url).protocol === "https:",
+          path: "/",
+          maxAge,
+        });
+      }
+      const info = await openShortlink(c.var.rc, id, cookie || undefined, visitor(c), c.req.valid("query").page);
+      noStore(c);
+      if (isClosed(info)) throw closedError(info);
+      return c.json(info, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/{id}",
+      tags: ["Shortlinks"],
+      summary: "Change a link's window, password (null removes it) or rights (its creator, the item's acl holders, administrators)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: LinkParams, body: body(ShortlinkUpdateSchema) },
+      responses: { 200: json(ShortlinkSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) => c.json(await updateShortlink(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"), origin(c), visitor(c)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/{id}",
+      tags: ["Shortlinks"],
+      summary: "Revoke a link: its page and media URLs stop working at once",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: LinkParams },
+      responses: { 200: json(z.object({ id: z.string(), revoked: z.literal(true) }), "Revoked"), ...errorResponses(401, 403, 404) },
+    }),
+    async (c) => c.json(await revokeShortlink(c.var.rc, c.var.actor, c.req.valid("param").id, visitor(c)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/media/{link}/{asset}/{kind}",
+      tags: ["Shortlinks"],
+      summary: "Bytes through a link's signed URL: view (inline, Range), original/proxy (download), thumb/medium previews",
+      request: {
+        params: z.object({
+          link: z.string().max(64).openapi({ param: { name: "link", in: "path" } }),
+          asset: z.string().max(64).openapi({ param: { name: "asset", in: "path" } }),
+          kind: z.enum(["view", "original", "proxy", "thumb", "medium"]).openapi({ param: { name: "kind", in: "path" } }),
+        }),
+        query: z.object({ u: z.string().max(64).optional(), exp: z.string().max(20).optional(), sig: z.string().max(128).optional() }),
+      },
+      responses: {
+        200: { description: "The bytes", content: { "application/octet-stream": { schema: binary } } },
+        206: { description: "One byte range", content: { "application/octet-stream": { schema: binary } } },
+        304: { description: "Not modified" },
+        ...errorResponses(400, 401, 403, 404, 410),
+      },
+    }),
+    async (c) => {
+      const { link, asset, kind } = c.req.valid("param");
+      return shortlinkMedia(
+        c.var.rc,
+        link,
+        asset,
+        kind as MediaKind,
+        c.req.valid("query"),
+        getCookie(c, unlockCookieName(link)),
+        { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range") },
+        visitor(c),
+      );
+    },
+  );
