@@ -191,6 +191,15 @@ describe("CSRF", () => {
     expect(still.status).toBe(200);
     await still.body?.cancel();
   });
+
+  it("a shortlink password cannot be posted from another site (it would plant an unlock cookie)", async () => {
+    const path = "/api/sl/info/AAAAAAAAAAAAAAAAAAAAAA";
+    for (const headers of crossSite) {
+      await expectError(await call(path, { method: "POST", headers, json: { password: "guess" } }), 403);
+    }
+    // the same call from the page itself reaches the link lookup
+    await expectError(await call(path, { method: "POST", headers: { origin: ORIGIN }, json: { password: "guess" } }), 404);
+  });
 });
 
 describe("rate limits of expensive calls", () => {

@@ -19,7 +19,7 @@ import {
   updateShortlink,
   type MediaKind,
 } from "../../services/shortlink.service";
-import { requireAuth } from "../middleware/require-auth";
+import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
 import type { AppEnv } from "../types";
@@ -221,6 +221,8 @@ export const slRoutes = createRouter()
       path: "/info/{id}",
       tags: ["Shortlinks"],
       summary: "Open a password link: sets a short-lived signed HttpOnly cookie for the link's page and media",
+      // it sets a cookie: another site must not post guesses or plant an unlock in the visitor's browser
+      middleware: [rejectCrossSite] as const,
       request: { params: LinkParams, query: PageQuery, body: body(z.object({ password: z.string().max(MAX_PASSWORD_LENGTH) }).openapi("ShortlinkPassword")) },
       responses: { 200: json(SharedInfoSchema, "The shared item"), ...errorResponses(400, 401, 403, 404, 410, 415, 429) },
     }),
