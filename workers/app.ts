@@ -13,6 +13,7 @@ import { createRequestContext } from "./services/context";
 export { UploadQueueDO } from "../durable-objects/upload-queue.do";
 export { TaskStateDO } from "../durable-objects/task-state.do";
 export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
+export { WopiLockDO } from "../durable-objects/wopi-lock.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();

@@ -26,6 +26,7 @@ import { udwfRoutes } from "./routes/udwf.routes";
 import { fieldsRoutes } from "./routes/fields.routes";
 import { taxonomyRoutes } from "./routes/taxonomy.routes";
 import { listsRoutes } from "./routes/lists.routes";
+import { wopiRoutes } from "./routes/wopi.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -64,6 +65,7 @@ export function createApiApp() {
   app.route("/api/fields", fieldsRoutes);
   app.route("/api/taxonomy", taxonomyRoutes);
   app.route("/api/lists", listsRoutes);
+  app.route("/api/wopi", wopiRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/metrics", metricsRoutes);
   app.route("/internal/bench", internalBenchRoutes);

@@ -49,6 +49,15 @@ const ConfigSchema = z.object({
     .transform((v) => v || undefined),
   ULDL_SERVERS: jsonList(UldlServerSchema, "ULDL_SERVERS"),
   SSO_PROVIDERS: jsonList(SsoProviderSchema, "SSO_PROVIDERS"),
+  /**
+   * The office editor's `/hosting/discovery` URL (Collabora Online, OnlyOffice, Microsoft 365 for the web). Empty: no
+   * office editor; /editor/{id} views documents and edits text files by itself.
+   */
+  WOPI_DISCOVERY_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().url("WOPI_DISCOVERY_URL must be a URL").optional()),
   /** largest file an upload may declare, in bytes (default 50 GiB; at most 5 TiB, S3's object limit) */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
