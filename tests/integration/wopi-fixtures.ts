@@ -66,11 +66,19 @@ export interface TokenAnswer {
   wopi_src: string;
   file: { name: string; version: number; size: number; group_id: string | null };
   lock: { holder_name: string } | null;
+  office_editor: string;
 }
 
 /** POST /api/wopi/token as a signed-in user; fails the test unless 200. */
-export async function wopiToken(bearer: string, assetId: string, action: WopiRight = "edit", client: WopiClient = "editor"): Promise<TokenAnswer> {
+export async function wopiToken(
+  bearer: string,
+  assetId: string,
+  action: WopiRight = "edit",
+  client: WopiClient = "editor",
+  vars?: Record<string, string>,
+): Promise<TokenAnswer> {
   const res = await hit("/api/wopi/token", {
+    vars,
     method: "POST",
     headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
     body: JSON.stringify({ asset_id: assetId, action, client }),

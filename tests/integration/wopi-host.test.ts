@@ -34,6 +34,7 @@ describe("token and CheckFileInfo", () => {
     expect(t.access_token_ttl).toBeGreaterThan(Date.now() + 9 * 3600_000);
     expect(t.wopi_src).toBe(`https://mam.test/api/wopi/files/${f.assetId}`);
     expect(t.file).toMatchObject({ name: "Отчёт.docx", version: 1, size: f.bytes.length, group_id: f.groupId });
+    expect(t.office_editor).toBe("none");
     const info = await checkFileInfo(f.assetId, t.access_token);
     expect(info).toMatchObject({
       BaseFileName: "Отчёт.docx",

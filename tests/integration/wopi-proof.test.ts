@@ -122,6 +122,7 @@ describe("app-url", () => {
   it("answers the editor URL for the extension with WOPISrc, a fresh token and the action the user may take", async () => {
     const vars = serveDiscovery(await rsaKey());
     const f = await officeFile();
+    expect((await wopiToken(f.owner.bearer, f.assetId, "edit", "browser", vars)).office_editor).toBe("available");
     const res = await hit(`/api/wopi/app-url/${f.assetId}?action=edit`, { vars, headers: { authorization: `Bearer ${f.owner.bearer}` } });
     const body = await json<{ url: string; action: string; favicon: string; access_token: string; access_token_ttl: number }>(res);
     expect(body.url).toBe(`http://editor.test/browser/cool.html?ui=ru-RU&WOPISrc=${encodeURIComponent(`${ORIGIN}/api/wopi/files/${f.assetId}`)}`);
@@ -138,6 +139,8 @@ describe("app-url", () => {
     expect((await expectError(await hit(`/api/wopi/app-url/${f.assetId}`, { headers: auth }), 404)).message).toMatch(/не настроен/);
     const vars = serveDiscovery(await rsaKey());
     expect((await expectError(await hit(`/api/wopi/app-url/${f.assetId}`, { vars, headers: auth }), 404)).message).toMatch(/xyz/);
+    expect((await wopiToken(f.owner.bearer, f.assetId, "edit", "browser", vars)).office_editor).toBe("unsupported");
+    expect((await wopiToken(f.owner.bearer, f.assetId, "edit", "browser", { WOPI_DISCOVERY_URL: "http://down.test/d" })).office_editor).toBe("unreachable");
     await expectError(await hit(`/api/wopi/app-url/${f.assetId}`, { vars: { WOPI_DISCOVERY_URL: "http://down.test/hosting/discovery" }, headers: auth }), 503);
   });
 });

@@ -62,6 +62,9 @@ const TokenAnswer = z.object({
     extension: z.string(),
   }),
   lock: LockSchema,
+  office_editor: z.enum(["none", "available", "unsupported", "unreachable"]).openapi({
+    description: "whether the configured office editor opens this file (app-url answers only when available)",
+  }),
 });
 const AppUrlAnswer = z.object({
   url: z.string(),

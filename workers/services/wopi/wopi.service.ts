@@ -108,6 +108,22 @@ export interface EditorSession extends IssuedToken {
   wopi_src: string;
   file: { asset_id: string; name: string; mime_type: string; size: number; version: number; group_id: string | null; extension: string };
   lock: { holder_id: string; holder_name: string; expires_at: string } | null;
+  /**
+   * Whether the configured office editor opens this file: "none" (no editor configured), "available",
+   * "unsupported" (not this type) or "unreachable" (discovery could not be read). The page asks app-url only when
+   * "available".
+   */
+  office_editor: "none" | "available" | "unsupported" | "unreachable";
+}
+
+async function officeEditorFor(rc: RequestContext, ext: string, mime: string): Promise<EditorSession["office_editor"]> {
+  if (!rc.config.WOPI_DISCOVERY_URL) return "none";
+  try {
+    const discovery = await loadDiscovery(rc.config.WOPI_DISCOVERY_URL);
+    return discovery && findAction(discovery, ext, mime, "view") ? "available" : "unsupported";
+  } catch {
+    return "unreachable";
+  }
 }
 
 function lockView(lock: WopiLockState | null): EditorSession["lock"] {
@@ -119,13 +135,15 @@ export async function editorSession(rc: RequestContext, actor: Actor, assetId: s
   const { asset, ...token } = await issueToken(rc, actor, assetId, wanted, client);
   const [variant, group, lock] = await Promise.all([currentVariant(rc, asset), homeGroup(rc, asset.id), currentLock(rc, asset.id)]);
   const name = fileNameOf(asset, variant);
+  const mime = variant?.variant.mimeType ?? asset.mime;
   return {
     ...token,
+    office_editor: await officeEditorFor(rc, extOf(name), mime),
     wopi_src: `${origin}/api/wopi/files/${asset.id}`,
     file: {
       asset_id: asset.id,
       name,
-      mime_type: variant?.variant.mimeType ?? asset.mime,
+      mime_type: mime,
       size: variant?.variant.contentSize ?? 0,
       version: asset.latestVersion,
       group_id: group?.id ?? null,
