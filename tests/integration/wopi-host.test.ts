@@ -53,7 +53,10 @@ describe("token and CheckFileInfo", () => {
       SupportsRename: true,
       SupportsExtendedLockLength: true,
       PostMessageOrigin: "https://mam.test",
+      BreadcrumbFolderUrl: `https://mam.test/mam/${f.groupId}`,
+      FileNameMaxLength: 250,
     });
+    expect(typeof info.BreadcrumbFolderName).toBe("string");
     expect(typeof info.LastModifiedTime).toBe("string");
     expect(typeof info.SHA256).toBe("string");
   });

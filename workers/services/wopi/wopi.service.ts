@@ -72,8 +72,8 @@ function fileNameOf(asset: AssetRow, variant: ReadyVariant | undefined): string 
 
 /** The folder the asset is listed in first (where copies go, and where "back" leads). */
 async function homeGroup(rc: RequestContext, assetId: string) {
-  return rc.db.get<{ id: string; owner_id: string | null } | undefined>(
-    sql`select g.id, g.owner_id from group_members gm join groups g on g.id = gm.group_id
+  return rc.db.get<{ id: string; name: string; owner_id: string | null } | undefined>(
+    sql`select g.id, g.name, g.owner_id from group_members gm join groups g on g.id = gm.group_id
         where gm.el_id = ${assetId} and gm.el_type = 'asset' and gm.trashed_at is null and g.deleted_at is null
         order by gm.ctime, gm.group_id limit 1`,
   );
@@ -242,8 +242,13 @@ export async function checkFileInfo(rc: RequestContext, caller: WopiCaller, orig
     HostEditUrl: `${editorUrl}?action=edit`,
     HostViewUrl: `${editorUrl}?action=view`,
     CloseUrl: group ? `${origin}/mam/${group.id}/asset/${asset.id}` : `${origin}/asset/${asset.id}`,
+    // The editor's header links back to the app and the folder (Microsoft 365 and OnlyOffice show them).
     BreadcrumbBrandName: ru.app.name,
+    BreadcrumbBrandUrl: `${origin}/`,
     BreadcrumbDocName: name,
+    ...(group ? { BreadcrumbFolderName: group.name, BreadcrumbFolderUrl: `${origin}/mam/${group.id}` } : {}),
+    // Names are at most 255 characters with the extension; editors count without it.
+    FileNameMaxLength: 255 - (extOf(name) ? extOf(name).length + 1 : 0),
     EnableOwnerTermination: false,
     DisablePrint: false,
     HidePrintOption: false,
