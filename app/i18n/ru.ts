@@ -1141,8 +1141,11 @@ export const ru = {
     lockedByOther: (name: string) => `Файл сейчас редактирует ${name}: он открыт только для просмотра.`,
     conflict: "Файл изменён или заблокирован другим редактором: сохранить не удалось",
     officeNeeded:
-      "Изменять документы Word, Excel, PowerPoint и OpenDocument можно только в офисном редакторе (Collabora Online, OnlyOffice или Microsoft 365 для веба), подключённом через WOPI_DISCOVERY_URL. Без него документ показан только для чтения, без оформления.",
-    officeNeededOther: "Этот файл нельзя открыть в браузере: для него нужен офисный редактор, подключённый через WOPI_DISCOVERY_URL.",
+      "Изменять документы Word, Excel, PowerPoint и OpenDocument можно только в офисном редакторе (Collabora Online, OnlyOffice или Microsoft 365 для веба). Он не подключён, поэтому документ показан только для чтения: текст и таблицы, без оформления.",
+    officeNeededOther: "Этот файл нельзя показать в браузере: для него нужен офисный редактор (Collabora Online, OnlyOffice или Microsoft 365 для веба), а он не подключён.",
+    /** The second sentence of the notes above: administrators can act on it, others ask them. */
+    officeHowAdmin: "Чтобы подключить редактор, укажите адрес его описания в переменной WOPI_DISCOVERY_URL (см. README).",
+    officeHowUser: "Чтобы его подключили, обратитесь к администратору.",
     textTruncated: "Показано только начало документа.",
     sheet: (name: string) => `Лист «${name}»`,
     emptyDocument: "В документе нет текста.",

@@ -1,6 +1,9 @@
 import { ru } from "../../i18n/ru";
 import type { TextBlock } from "../../lib/wopi-client";
 
+/** A cell holding just a number (digits with spaces, a sign, separators, a percent or currency sign). */
+const NUMBER = /^(?=.*\d)[-+−]?[\d\s\u00a0.,]+\s?[%₽$€]?$/;
+
 /**
  * A document shown read-only without an office server: the headings, paragraphs and table rows the host extracted
  * from the DOCX/XLSX/PPTX/ODF XML. Rows of one sheet become one table.
@@ -12,6 +15,13 @@ export function DocumentView({ blocks, truncated }: { blocks: TextBlock[]; trunc
     if (rows.length === 0) return;
     const current = rows;
     rows = [];
+    // A column is right-aligned, header included, when every filled cell below the first row is a number.
+    const numeric = new Set<number>();
+    const width = Math.max(...current.map((r) => r.length));
+    for (let j = 0; j < width; j++) {
+      const below = current.slice(1).map((r) => (r[j] ?? "").trim()).filter(Boolean);
+      if (below.length > 0 && below.every((c) => NUMBER.test(c))) numeric.add(j);
+    }
     out.push(
       <div key={key} className="doc-table-wrap">
         <table className="table doc-table">
@@ -19,7 +29,9 @@ export function DocumentView({ blocks, truncated }: { blocks: TextBlock[]; trunc
             {current.map((cells, i) => (
               <tr key={i}>
                 {cells.map((c, j) => (
-                  <td key={j}>{c}</td>
+                  <td key={j} className={numeric.has(j) ? "num" : undefined}>
+                    {c}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -83,15 +83,23 @@ export function EditorScreen({ assetId, action }: { assetId: string; action: "vi
         {actions}
       </EditorTopBar>
       {view.mode === "loading" && <div className="editor-body muted">{ru.editor.loading}</div>}
-      {view.mode === "error" && <div className="editor-body editor-note">{view.message}</div>}
+      {view.mode === "error" && (
+        <div className="editor-body">
+          <p className="doc-column editor-note editor-error" role="alert">
+            {view.message}
+          </p>
+        </div>
+      )}
       {view.mode === "office" && <OfficeFrame app={view.app} />}
       {view.mode === "text" && session && (
         <TextSession session={session} onSaved={setVersion} onLockChanged={refreshLock} actions={setActions} />
       )}
       {view.mode === "document" && (
         <div className="editor-body">
-          <p className="editor-note">{ru.editor.officeNeeded}</p>
-          <DocumentView blocks={view.data.blocks} truncated={view.data.truncated} />
+          <div className="doc-column">
+            <OfficeNote text={ru.editor.officeNeeded} isAdmin={Boolean(user?.isAdmin)} />
+            <DocumentView blocks={view.data.blocks} truncated={view.data.truncated} />
+          </div>
         </div>
       )}
       {view.mode === "blob" &&
@@ -102,7 +110,22 @@ export function EditorScreen({ assetId, action }: { assetId: string; action: "vi
         ) : (
           <iframe className="editor-frame" src={view.url} title={session?.file.name ?? ""} />
         ))}
-      {view.mode === "unsupported" && <div className="editor-body editor-note">{ru.editor.officeNeededOther}</div>}
+      {view.mode === "unsupported" && (
+        <div className="editor-body">
+          <div className="doc-column">
+            <OfficeNote text={ru.editor.officeNeededOther} isAdmin={Boolean(user?.isAdmin)} />
+          </div>
+        </div>
+      )}
     </div>
+  );
+}
+
+/** What needs an office server, and what to do about it: the setting for administrators, whom to ask for others. */
+function OfficeNote({ text, isAdmin }: { text: string; isAdmin: boolean }) {
+  return (
+    <p className="editor-note" role="note">
+      {text} {isAdmin ? ru.editor.officeHowAdmin : ru.editor.officeHowUser}
+    </p>
   );
 }
