@@ -87,3 +87,29 @@ test("a DOCX opens read-only without an office server, with its text and a note 
   expect(await page.getByLabel("Текст файла").count()).toBe(0);
   await expect.poll(() => page.locator(".editor-name").textContent()).toBe("Отчёт.docx");
 });
+
+test("a user with read and download only gets the text file read-only: no lock taken, no save offered", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const { groupId, assetId } = await fileInFolder(page, "План.txt", "text/plain", new TextEncoder().encode("первая строка\n"));
+  const readerLogin = `reader-${Date.now().toString(36)}`;
+  const reader = await api<{ user_id: string }>(page, "/api/user", {
+    method: "POST",
+    json: { user_name: "Читатель", user_login: readerLogin, user_passwd: "Reader-pass-1", enabled: true },
+  });
+  await api(page, "/api/user/acl", { method: "POST", json: { subj: reader.user_id, obj: groupId, acl: ["read", "download"] } });
+
+  await page.getByRole("button", { name: "Выйти" }).click();
+  await page.waitForURL("**/login");
+  await login(page, readerLogin, "Reader-pass-1");
+  await page.goto(`/editor/${assetId}`);
+
+  const area = page.getByLabel("Текст файла");
+  await expect.poll(() => area.inputValue()).toBe("первая строка\n");
+  expect(await area.getAttribute("readonly")).not.toBeNull();
+  await page.getByText("У вас нет права изменять этот файл").waitFor();
+  await page.locator(".editor-actions").getByText("Только просмотр").waitFor();
+  expect(await page.getByRole("button", { name: "Сохранить" }).count()).toBe(0);
+  await expect.poll(() => page.getByTestId("lock-state").textContent()).toBe("Не заблокирован");
+  // the reader's visit took no lock: the file stays free for someone who may edit it
+  expect((await api<{ lock: unknown }>(page, `/api/wopi/lock/${assetId}`)).lock).toBeNull();
+});
