@@ -16,6 +16,7 @@ export { UploadQueueDO } from "../durable-objects/upload-queue.do";
 export { TaskStateDO } from "../durable-objects/task-state.do";
 export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
 export { RateLimitDO } from "../durable-objects/rate-limit.do";
+export { WopiLockDO } from "../durable-objects/wopi-lock.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();

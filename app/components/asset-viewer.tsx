@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
+import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
 import { AccessButton } from "./access/access-dialog";
@@ -66,6 +67,12 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
               <Icon name="download" size={16} />
               {ru.library.download}
             </button>
+          )}
+          {opensInEditor(asset.name, asset.mimetype) && (
+            <Link className="btn" to={`/editor/${asset.asset_id}`}>
+              <Icon name="text" size={16} />
+              {ru.editor.openInEditor}
+            </Link>
           )}
           <button type="button" className="btn" onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />

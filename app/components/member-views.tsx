@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
 import type { GroupMember } from "../lib/library-api";
+import { opensInEditor } from "../lib/editor-kind";
 import { formatBytes, typeLabel } from "../lib/media-kind";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
@@ -68,6 +69,17 @@ function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
 function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   return (
     <span className="row-actions">
+      {m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && (
+        <Link
+          className="icon-btn"
+          to={`/editor/${m.el_id}`}
+          title={ru.editor.openInEditor}
+          aria-label={`${ru.editor.openInEditor}: ${m.el_info.name}`}
+          onClick={(e) => e.stopPropagation()}
+        >
+          <Icon name="text" size={16} />
+        </Link>
+      )}
       <button
         type="button"
         className="icon-btn"

@@ -1,20 +1,19 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { EditorScreen } from "../components/editor/editor-screen";
 import { ru } from "../i18n/ru";
+import { ID_PATTERN } from "../../workers/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.editor} — ${ru.app.name}` }];
 
-/** Document editor: outside the main layout, behind sign-in like every non-public route. */
+export function loader({ params, request }: LoaderFunctionArgs) {
+  if (!ID_PATTERN.test(params.id ?? "")) throw new Response(ru.assets.notFound, { status: 404 });
+  const action = new URL(request.url).searchParams.get("action") === "view" ? "view" : "edit";
+  return { assetId: params.id!, action } as const;
+}
+
+/** Document editor: outside the main layout (SPEC §2), behind sign-in like every non-public route. */
 export default function EditorRoute() {
-  return (
-    <main className="auth-page">
-      <div className="auth-card" style={{ textAlign: "center" }}>
-        <h1 className="auth-title">{ru.screens.editor}</h1>
-        <p className="auth-subtitle">{ru.screens.pending}</p>
-        <Link className="btn" to="/mam">
-          {ru.screens.backToFiles}
-        </Link>
-      </div>
-    </main>
-  );
+  const { assetId, action } = useLoaderData<typeof loader>();
+  return <EditorScreen key={`${assetId}:${action}`} assetId={assetId} action={action} />;
 }

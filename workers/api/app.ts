@@ -29,6 +29,7 @@ import { listsRoutes } from "./routes/lists.routes";
 import { cspReportRoutes } from "./routes/csp-report.routes";
 import { searchRoutes } from "./routes/search.routes";
 import { slRoutes } from "./routes/sl.routes";
+import { wopiRoutes } from "./routes/wopi.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -69,6 +70,7 @@ export function createApiApp() {
   app.route("/api/lists", listsRoutes);
   app.route("/api/search", searchRoutes);
   app.route("/api/sl", slRoutes);
+  app.route("/api/wopi", wopiRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);

@@ -49,6 +49,15 @@ const ConfigSchema = z.object({
     .transform((v) => v || undefined),
   ULDL_SERVERS: jsonList(UldlServerSchema, "ULDL_SERVERS"),
   SSO_PROVIDERS: jsonList(SsoProviderSchema, "SSO_PROVIDERS"),
+  /**
+   * The office editor's `/hosting/discovery` URL (Collabora Online, OnlyOffice, Microsoft 365 for the web). Empty: no
+   * office editor; /editor/{id} views documents and edits text files by itself.
+   */
+  WOPI_DISCOVERY_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().url("WOPI_DISCOVERY_URL must be a URL").optional()),
   /** largest file an upload may declare, in bytes (default 50 GiB; at most 5 TiB, S3's object limit) */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -56,11 +65,6 @@ const ConfigSchema = z.object({
     .min(1)
     .max(5 * 1024 ** 4)
     .default(50 * 1024 ** 3),
-  /** the WOPI editor's discovery URL; its origin is the only frame the /editor page may hold */
-  WOPI_DISCOVERY_URL: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined),
   /** space-separated origins that may frame /sl pages (for embedding shared media in another site); none by default */
   SL_FRAME_ANCESTORS: z
     .string()
