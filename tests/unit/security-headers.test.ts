@@ -25,6 +25,9 @@ describe("contentSecurityPolicy", () => {
     const editor = contentSecurityPolicy({ ...base, kind: "editor", editorOrigin: "https://office.example.com" });
     expect(directive(editor, "frame-src")).toContain("https://office.example.com");
     expect(directive(editor, "form-action")).toBe("form-action 'self' https://office.example.com");
+    const m365 = contentSecurityPolicy({ ...base, kind: "editor", editorOrigin: "https://onenote.officeapps.live.com" });
+    expect(directive(m365, "frame-src")).toContain("https://*.officeapps.live.com");
+    expect(directive(m365, "form-action")).toBe("form-action 'self' https://*.officeapps.live.com");
     const app = contentSecurityPolicy({ ...base, kind: "app", editorOrigin: "https://office.example.com" });
     expect(app).not.toContain("office.example.com");
   });

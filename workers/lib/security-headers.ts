@@ -41,6 +41,15 @@ export function originOf(url: string | undefined): string | undefined {
   }
 }
 
+/** Microsoft 365 for the web publishes discovery on one host and edits on others (word-edit., excel., …). */
+const M365_EDITOR_DOMAIN = "officeapps.live.com";
+
+/** Where the /editor page may frame and post: the editor's origin, or every M365 editing host for M365. */
+function editorFrameSources(editorOrigin: string): string[] {
+  const host = new URL(editorOrigin).hostname;
+  return host === M365_EDITOR_DOMAIN || host.endsWith(`.${M365_EDITOR_DOMAIN}`) ? [`https://*.${M365_EDITOR_DOMAIN}`] : [editorOrigin];
+}
+
 /**
  * The Content-Security-Policy of an HTML page. Scripts run only from our origin or with this response's nonce
  * (no 'unsafe-inline', no 'unsafe-eval'); styles allow inline attributes because React renders `style=` props
@@ -51,7 +60,7 @@ export function contentSecurityPolicy(options: PagePolicyOptions): string {
   const connect = ["'self'", ...(options.connectOrigins ?? [])];
   const media = ["'self'", "blob:", "data:", ...(options.connectOrigins ?? [])];
   const frameAncestors = kind === "shortlink" && options.shortlinkFrameAncestors?.length ? options.shortlinkFrameAncestors : ["'none'"];
-  const editorFrame = kind === "editor" && editorOrigin ? [editorOrigin] : [];
+  const editorFrame = kind === "editor" && editorOrigin ? editorFrameSources(editorOrigin) : [];
   const directives: [string, string[]][] = [
     ["default-src", ["'self'"]],
     ["script-src", ["'self'", `'nonce-${nonce}'`]],
