@@ -236,7 +236,7 @@ describe("operations through the API", () => {
     await addMember(group, assetId);
     await env.DB.prepare("update group_members set sort_name = 'stale', el_size = 0 where el_id = ?").bind(assetId).run();
     const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
-    expect(JSON.parse(task.result!)).toEqual({ assets: 1 });
+    expect(JSON.parse(task.result!)).toEqual({ assets: 1, rollup_drift: { assets: 0, folders: 0 } });
     expect(await rows("select sort_name, el_size from group_members where el_id = ?", assetId)).toEqual([
       { sort_name: "ёлка.jpg", el_size: fixture("tiny").length },
     ]);

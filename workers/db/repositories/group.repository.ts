@@ -3,6 +3,7 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { groupMembers, groups, users } from "../schema";
 import { visibleMemberSql, visibleSql, type Visibility } from "./access.repository";
+import { seekPick } from "./member-seek.repository";
 
 /**
  * Queries of the group capability. Lists bind id lists as one JSON parameter (`json_each`), so no statement ever
@@ -411,6 +412,11 @@ export interface MemberPageOptions {
   vis: Visibility | null;
   /** the group passes read down to the caller (access.service `passesReadDown`): inheriting members need no walk */
   parentPassesRead?: boolean;
+  /**
+   * `skip` from a seek list's checkpoint (decision record 017) instead of from the first member: the page starts
+   * after the nearest boundary with at most `skip` members up to it and offsets only the rest.
+   */
+  seekList?: string;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -421,9 +427,16 @@ function pageClauses(o: MemberPageOptions) {
       o.desc ? sql`(${col}, m.el_id) < (${o.after.key}, ${o.after.id})` : sql`(${col}, m.el_id) > (${o.after.key}, ${o.after.id})`,
     );
   }
+  let offset: SQL = sql`${o.after ? 0 : o.skip}`;
+  if (!o.after && o.seekList) {
+    const key = seekPick(o.seekList, o.skip, "sort_key");
+    const id = seekPick(o.seekList, o.skip, "el_id");
+    where.push(o.desc ? sql`(${col}, m.el_id) < (${key}, ${id})` : sql`(${col}, m.el_id) > (${key}, ${id})`);
+    offset = sql`${o.skip} - ${seekPick(o.seekList, o.skip, "n")}`;
+  }
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
   const dir = sql.raw(o.desc ? "desc" : "asc");
-  const order = sql`order by ${col} ${dir}, m.el_id ${dir} limit ${o.take} offset ${o.after ? 0 : o.skip}`;
+  const order = sql`order by ${col} ${dir}, m.el_id ${dir} limit ${o.take} offset ${offset}`;
   return { where, order };
 }
 

@@ -24,3 +24,7 @@ export * from "./sso-states";
 export * from "./tasks";
 export * from "./global-events";
 export * from "./automations";
+export * from "./asset-totals";
+export * from "./folder-rollups";
+export * from "./member-seek-lists";
+export * from "./member-seek";
