@@ -432,7 +432,8 @@ function pageClauses(o: MemberPageOptions) {
     const key = seekPick(o.seekList, o.skip, "sort_key");
     const id = seekPick(o.seekList, o.skip, "el_id");
     where.push(o.desc ? sql`(${col}, m.el_id) < (${key}, ${id})` : sql`(${col}, m.el_id) > (${key}, ${id})`);
-    offset = sql`${o.skip} - ${seekPick(o.seekList, o.skip, "n")}`;
+    // Without a checkpoint the boundary is null and the page empty; the offset must still be an integer.
+    offset = sql`${o.skip} - coalesce(${seekPick(o.seekList, o.skip, "n")}, ${o.skip})`;
   }
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
   const dir = sql.raw(o.desc ? "desc" : "asc");
