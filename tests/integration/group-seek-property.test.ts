@@ -22,22 +22,39 @@ async function seed(groupId: string, ownerId: string) {
   const tag = newId().slice(0, 20);
   const seq = (count: number) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})`;
   await env.DB.batch([
-    env.DB.prepare(`${seq(SEED_ASSETS)} INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
+    env.DB.prepare(
+      `${seq(SEED_ASSETS)} INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
       SELECT printf('%s%012x', ?1, i), printf('n%03d', i % 300), CASE i % 4 WHEN 0 THEN 'video/mp4' WHEN 1 THEN 'image/jpeg' WHEN 2 THEN 'audio/mpeg' ELSE 'Video/Quicktime' END,
-        ?2, ?2, 0, ?3, ?3, ?3 FROM n`).bind(tag, ownerId, t),
-    env.DB.prepare(`${seq(SEED_ASSETS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
-      SELECT ?1, printf('%s%012x', ?2, i), 'asset', ?3, printf('n%03d', i % 300), ?3 + (i % 97), (i * 7919) % 50 FROM n`).bind(groupId, tag, t),
-    env.DB.prepare(`${seq(SEED_GROUPS)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime)
-      SELECT printf('%s%012x', ?1, 1000000 + i), printf('папка %04d', i), ?2, ?3, ?4, ?4 FROM n`).bind(tag, groupId, ownerId, t),
-    env.DB.prepare(`${seq(SEED_GROUPS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
-      SELECT ?1, printf('%s%012x', ?2, 1000000 + i), 'group', ?3, printf('папка %04d', i), ?3 + (i % 13), 0 FROM n`).bind(groupId, tag, t),
-    env.DB.prepare(`INSERT INTO group_closure (ancestor, descendant, depth)
+        ?2, ?2, 0, ?3, ?3, ?3 FROM n`,
+    ).bind(tag, ownerId, t),
+    env.DB.prepare(
+      `${seq(SEED_ASSETS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      SELECT ?1, printf('%s%012x', ?2, i), 'asset', ?3, printf('n%03d', i % 300), ?3 + (i % 97), (i * 7919) % 50 FROM n`,
+    ).bind(groupId, tag, t),
+    env.DB.prepare(
+      `${seq(SEED_GROUPS)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime)
+      SELECT printf('%s%012x', ?1, 1000000 + i), printf('папка %04d', i), ?2, ?3, ?4, ?4 FROM n`,
+    ).bind(tag, groupId, ownerId, t),
+    env.DB.prepare(
+      `${seq(SEED_GROUPS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      SELECT ?1, printf('%s%012x', ?2, 1000000 + i), 'group', ?3, printf('папка %04d', i), ?3 + (i % 13), 0 FROM n`,
+    ).bind(groupId, tag, t),
+    env.DB.prepare(
+      `INSERT INTO group_closure (ancestor, descendant, depth)
       SELECT c.ancestor, g.id, c.depth + 1 FROM groups g JOIN group_closure c ON c.descendant = g.parent_id WHERE g.parent_id = ?1
-      UNION ALL SELECT id, id, 0 FROM groups WHERE parent_id = ?1`).bind(groupId),
+      UNION ALL SELECT id, id, 0 FROM groups WHERE parent_id = ?1`,
+    ).bind(groupId),
   ]);
 }
 
-type Query = { skip: number; take: number; sort: "name" | "mtime" | "size"; order: "asc" | "desc"; type?: "asset" | "group"; mime?: string };
+type Query = {
+  skip: number;
+  take: number;
+  sort: "name" | "mtime" | "size";
+  order: "asc" | "desc";
+  type?: "asset" | "group";
+  mime?: string;
+};
 
 const COLUMN = { name: "sort_name", mtime: "el_mtime", size: "el_size" } as const;
 
@@ -50,18 +67,22 @@ async function oracle(groupId: string, q: Query): Promise<string[]> {
   const groups = !listsGroups
     ? []
     : (
-          await env.DB.prepare(`select m.el_id from group_members m join groups g on g.id = m.el_id
-            where m.group_id = ? and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null ${order}`)
-            .bind(groupId)
-            .all<{ el_id: string }>()
-        ).results;
+        await env.DB.prepare(
+          `select m.el_id from group_members m join groups g on g.id = m.el_id
+            where m.group_id = ? and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null ${order}`,
+        )
+          .bind(groupId)
+          .all<{ el_id: string }>()
+      ).results;
   const assets =
     q.type === "group"
       ? []
       : (
-          await env.DB.prepare(`select m.el_id from group_members m join assets a on a.id = m.el_id
+          await env.DB.prepare(
+            `select m.el_id from group_members m join assets a on a.id = m.el_id
             where m.group_id = ?1 and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null
-              and (?2 = '' or lower(substr(a.mime, 1, length(?2))) = ?2) ${order}`)
+              and (?2 = '' or lower(substr(a.mime, 1, length(?2))) = ?2) ${order}`,
+          )
             .bind(groupId, q.mime?.toLowerCase() ?? "")
             .all<{ el_id: string }>()
         ).results;
@@ -120,9 +141,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 /** The `at`-th (modulo) member of a type, in id order, with what the write needs. */
 async function nth(groupId: string, type: "asset" | "group", at: number) {
-  const { results } = await env.DB.prepare("select el_id from group_members where group_id = ? and el_type = ? order by el_id").bind(groupId, type).all<{
-    el_id: string;
-  }>();
+  const { results } = await env.DB.prepare("select el_id from group_members where group_id = ? and el_type = ? order by el_id")
+    .bind(groupId, type)
+    .all<{
+      el_id: string;
+    }>();
   return results.length ? results[at % results.length].el_id : null;
 }
 
@@ -134,16 +157,9 @@ async function apply(groupId: string, ownerId: string, op: Exclude<Op, { kind: "
       const id = newId();
       const name = `${NAMES[(op.name + i) % NAMES.length]}${(op.name + i) % 7}`;
       statements.push(
-        env.DB.prepare("insert into assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) values (?, ?, ?, ?, ?, ?, ?, ?)").bind(
-          id,
-          name,
-          MIMES[(op.mime + i) % MIMES.length],
-          ownerId,
-          ownerId,
-          t,
-          t,
-          t,
-        ),
+        env.DB.prepare(
+          "insert into assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) values (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).bind(id, name, MIMES[(op.mime + i) % MIMES.length], ownerId, ownerId, t, t, t),
         env.DB.prepare(
           "insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) values (?, ?, 'asset', ?, ?, ?, ?)",
         ).bind(groupId, id, t, name.toLowerCase(), t + ((op.size + i) % 97), (op.size + i) % 50),
@@ -181,7 +197,10 @@ async function apply(groupId: string, ownerId: string, op: Exclude<Op, { kind: "
     ]);
   } else if (op.kind === "retype") {
     const id = await nth(groupId, "asset", op.at);
-    if (id) await env.DB.prepare("update assets set mime = ? where id = ?").bind(MIMES[op.mime % MIMES.length], id).run();
+    if (id)
+      await env.DB.prepare("update assets set mime = ? where id = ?")
+        .bind(MIMES[op.mime % MIMES.length], id)
+        .run();
   }
 }
 
@@ -221,12 +240,16 @@ describe("skip paging from seek checkpoints", () => {
     const count = SEEK_REBUILD_SPAN + 50;
     const t = Date.now();
     await env.DB.batch([
-      env.DB.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime)
-        SELECT printf('e%031x', i + ?2), 'aaa', 'video/mp4', ?1, ?1, 0, 0, 0 FROM n`).bind(who.id, t),
-      env.DB.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+        SELECT printf('e%031x', i + ?2), 'aaa', 'video/mp4', ?1, ?1, 0, 0, 0 FROM n`,
+      ).bind(who.id, t),
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
-        SELECT ?1, printf('e%031x', i + ?2), 'asset', 0, 'aaa', 0, 0 FROM n`).bind(g, t),
+        SELECT ?1, printf('e%031x', i + ?2), 'asset', 0, 'aaa', 0, 0 FROM n`,
+      ).bind(g, t),
     ]);
     for (const skip of [SEEK_SPACING + 10, count - 5, count + SEEK_SPACING * 2]) {
       const deep = { ...q, skip };
@@ -250,6 +273,29 @@ describe("skip paging from seek checkpoints", () => {
     expect(await page(g, user.bearer, q)).toEqual(await oracle(g, q));
     const lists = await env.DB.prepare("select count(*) as n from member_seek_lists where group_id = ?").bind(g).first<{ n: number }>();
     expect(lists!.n).toBe(0);
+  });
+
+  it("pages a reader the group passes read down to from the same checkpoints, and by the filtered query once a member opts out", async () => {
+    const who = await admin();
+    const reader = await ordinaryUser();
+    const g = await createGroup(who, uniqueName());
+    await seed(g, who.id);
+    const rule = await call("/api/user/acl", { method: "POST", bearer: who.bearer, json: { subj: reader.id, obj: g, acl: ["read"] } });
+    expect(rule.status).toBe(201);
+    const q: Query = { skip: SEEK_SPACING + 3, take: 40, sort: "mtime", order: "desc", type: "asset" };
+    expect(await page(g, reader.bearer, q)).toEqual(await oracle(g, q));
+    const lists = () => env.DB.prepare("select count(*) as n from member_seek_lists where group_id = ?").bind(g).first<{ n: number }>();
+    expect((await lists())!.n).toBe(1);
+
+    // An asset before the page switches inheritance off: the reader no longer sees it, so the page shifts by one.
+    const everything = await oracle(g, { ...q, skip: 0, take: 10 ** 6 });
+    const hidden = everything[10];
+    const off = await call(`/api/auth/access-inheritance/${hidden}`, { method: "POST", bearer: who.bearer, json: { inherit: false } });
+    expect(off.status).toBe(200);
+    const visible = everything.filter((id) => id !== hidden);
+    expect(await page(g, reader.bearer, q)).toEqual(visible.slice(q.skip, q.skip + q.take));
+    // The administrator still pages every member from the checkpoints.
+    expect(await page(g, who.bearer, q)).toEqual(everything.slice(q.skip, q.skip + q.take));
   });
 
   it("answers an empty page past the end and 400 for bad skip, take and sort", async () => {

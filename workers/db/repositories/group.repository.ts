@@ -499,17 +499,21 @@ export interface GroupMemberRow {
   assets: number;
 }
 
-/** One page of a group's sub-groups with their owner and member counts, in one statement (see assetMembersPageSql). */
+/**
+ * One page of a group's sub-groups with their owner and live member counts, in one statement (see
+ * assetMembersPageSql). The counts are each sub-group's rollup row (decision record 017), not a count of its
+ * memberships: a page beside a folder of 100,000 files stays a few rows.
+ */
 export function groupMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
   if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, g.name, g.ctime, g.mtime, g.owner_id, u.name as owner_name,
-      (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'group' and c.trashed_at is null) as groups,
-      (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'asset' and c.trashed_at is null) as assets
+      coalesce(r.groups, 0) as groups, coalesce(r.assets, 0) as assets
     from group_members m
     cross join groups g on g.id = m.el_id
     left join users u on u.id = g.owner_id
+    left join folder_rollups r on r.group_id = g.id
     where m.group_id = ${o.groupId} and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null${extra}
     ${order}`;
 }
@@ -523,6 +527,11 @@ export async function countGroupMembers(
   db: Database,
   o: Pick<MemberPageOptions, "groupId" | "q" | "vis" | "parentPassesRead">,
 ): Promise<number> {
+  // Unfiltered, the rollup row holds the count (the live sub-groups, exactly what the listing counts).
+  if (!o.q && !o.vis) {
+    const rollup = await db.get<{ n: number } | undefined>(sql`select groups as n from folder_rollups where group_id = ${o.groupId}`);
+    if (rollup) return rollup.n;
+  }
   const where: SQL[] = [];
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
   if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));

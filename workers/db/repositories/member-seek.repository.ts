@@ -45,8 +45,8 @@ function listedSql(k: SeekListKey): SQL {
     k.elType === "asset"
       ? sql`group_members m cross join assets a on a.id = m.el_id
           where m.group_id = ${k.groupId} and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null${
-        k.mime ? sql` and lower(substr(a.mime, 1, ${k.mime.length})) = ${k.mime}` : sql``
-      }`
+          k.mime ? sql` and lower(substr(a.mime, 1, ${k.mime.length})) = ${k.mime}` : sql``
+        }`
       : sql`group_members m cross join groups g on g.id = m.el_id
           where m.group_id = ${k.groupId} and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null`;
   return sql`select ${col} as k, m.el_id as i, row_number() over (order by ${col} ${dir}, m.el_id ${dir}) as rn,
@@ -107,6 +107,19 @@ export interface SeekProbe {
 export function seekProbeSql(listId: string, skip: number): SQL {
   return sql`select exists (select 1 from member_seek_lists where id = ${listId}) as live, ${seekPick(listId, skip, "n")} as n,
     (select min(n) from member_seek where list_id = ${listId} and n > ${skip}) as next_n`;
+}
+
+/**
+ * `select 1` when any member of one type in the group has switched access inheritance off, else no row. Without
+ * one, a caller the group passes read down to (access.service `passesReadDown`) sees every listed member, so the
+ * unfiltered seek list applies to them too. Walks the (few) entities with inheritance off, each by the membership
+ * primary key.
+ */
+export function memberOptsOutSql(groupId: string, type: "asset" | "group"): SQL {
+  return sql`select 1 as x from access_inheritance ai
+    where ai.inherit = 0 and ai.entity_type = ${type}
+      and exists (select 1 from group_members m where m.group_id = ${groupId} and m.el_id = ai.entity_id and m.el_type = ${type})
+    limit 1`;
 }
 
 /** Runs read statements as one D1 batch: one transaction, so they all see the same state of the database. */
