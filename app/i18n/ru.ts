@@ -682,6 +682,10 @@ export const ru = {
       exportTooLarge: (maxFiles: number) => `Архив не может быть больше 4 ГиБ и ${maxFiles} файлов`,
       someFailed: (failed: number, total: number) => `Не обработано ${failed} из ${total}: подробности в журнале выше`,
       reindexed: (count: number) => `Переиндексировано записей: ${count}`,
+      rollupDrift: (drift: { assets: number; folders: number }) =>
+        drift.assets + drift.folders === 0
+          ? "Размеры и счётчики папок сверены: расхождений нет"
+          : `Размеры и счётчики папок пересчитаны: расходились ${drift.folders} папок и ${drift.assets} файлов`,
     },
   },
   /** Owned by the jobs capability. */

@@ -51,9 +51,10 @@ export function treeGroupId(digits) {
 /**
  * The seed SQL. `assets` and `fanout`/`levels` size the data set; the administrator (login `admin`, created by the
  * server's first request) owns everything.
- * @param {{ assets?: number, fanout?: number, levels?: number, now?: number }} [options]
+ * `bigBytes` is the size recorded for the big variant (1 GiB; smaller for a quick check at BENCH_SCALE < 1).
+ * @param {{ assets?: number, fanout?: number, levels?: number, bigBytes?: number, now?: number }} [options]
  */
-export function librarySeedSql({ assets = 100_000, fanout = 10, levels = 4, now = Date.now() } = {}) {
+export function librarySeedSql({ assets = 100_000, fanout = 10, levels = 4, bigBytes = GIB_BYTES, now = Date.now() } = {}) {
   if (fanout !== 10) throw new Error("librarySeedSql: the id scheme and names assume a fan-out of 10");
   const admin = "(SELECT id FROM users WHERE lower(login) = 'admin')";
   const id = (expr) => `printf('%032x', ${expr})`;
@@ -117,7 +118,7 @@ export function librarySeedSql({ assets = 100_000, fanout = 10, levels = 4, now 
     `INSERT INTO asset_versions (id, asset_id, version, user_id, ctime) VALUES ('${GIB_VERSION_ID}', '${GIB_ASSET_ID}', 1, ${admin}, ${now})`,
     `INSERT INTO variants (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size, storage_id, storage_key, user_id, ctime)
       VALUES ('${GIB_VARIANT_ID}', '${GIB_ASSET_ID}', '${GIB_VERSION_ID}', 'initial', 'ready', 'bench-1gib.bin', 'application/octet-stream', 'bin',
-        'bench-1gib.bin', ${GIB_BYTES}, '${DEFAULT_STORAGE_ID}', '${GIB_KEY}', ${admin}, ${now})`,
+        'bench-1gib.bin', ${bigBytes}, '${DEFAULT_STORAGE_ID}', '${GIB_KEY}', ${admin}, ${now})`,
   );
   return `${statements.join(";\n")};\n`;
 }

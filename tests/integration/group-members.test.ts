@@ -179,7 +179,8 @@ describe("GET /api/group/members/{id}", () => {
     ["an unknown order", "order=up"],
     ["an unknown type", "type=user"],
     ["a negative skip", "skip=-5"],
-    ["a huge skip", "skip=1e12"],
+    ["a fractional skip", "skip=2.5"],
+    ["a skip that is no number", "skip=ten"],
     ["take 0", "take=0"],
     ["take 501", "take=501"],
     ["a malformed cursor", "after=%%%"],
@@ -190,6 +191,17 @@ describe("GET /api/group/members/{id}", () => {
     const user = await ordinaryUser();
     const g = await createGroup(user, uniqueName());
     await expectError(await call(`/api/group/members/${g}?${query}`, { bearer: user.bearer }), 400);
+  });
+
+  it("answers an empty page for a skip past the end, however far (issue 17: not an error)", async () => {
+    const user = await ordinaryUser();
+    const g = await createGroup(user, uniqueName());
+    await insertAsset({ ownerId: user.id, groups: [g], name: "один" });
+    for (const skip of ["1", "1e12", String(Number.MAX_SAFE_INTEGER)]) {
+      const res = await call(`/api/group/members/${g}?skip=${skip}`, { bearer: user.bearer });
+      expect(res.status, skip).toBe(200);
+      expect(await res.json()).toEqual([]);
+    }
   });
 
   it("answers 400 for a cursor of another sort or combined with skip", async () => {

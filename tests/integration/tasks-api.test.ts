@@ -236,10 +236,33 @@ describe("operations through the API", () => {
     await addMember(group, assetId);
     await env.DB.prepare("update group_members set sort_name = 'stale', el_size = 0 where el_id = ?").bind(assetId).run();
     const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
-    expect(JSON.parse(task.result!)).toEqual({ assets: 1 });
+    expect(JSON.parse(task.result!)).toEqual({ assets: 1, rollup_drift: { assets: 0, folders: 0 } });
     expect(await rows("select sort_name, el_size from group_members where el_id = ?", assetId)).toEqual([
       { sort_name: "ёлка.jpg", el_size: fixture("tiny").length },
     ]);
+  });
+
+  it("reindex ends with the folder rollups: reports the drift it found and puts it right", async () => {
+    const user = await signIn();
+    const group = await insertGroup({ ownerId: user.id });
+    const { assetId } = await insertStoredAsset({ ownerId: user.id, name: "кадр.jpg", mime: "image/jpeg", bytes: fixture("tiny") });
+    await addMember(group, assetId);
+    const exact = await rows("select assets, bytes, sub_assets, sub_bytes from folder_rollups where group_id = ?", group);
+    expect(exact).toEqual([{ assets: 1, bytes: fixture("tiny").length, sub_assets: 1, sub_bytes: fixture("tiny").length }]);
+    // Behind the triggers' back (as a bulk import or a manual fix could): one folder and one asset total drift.
+    await env.DB.batch([
+      env.DB.prepare("update asset_totals set listings = listings + 5 where asset_id = ?").bind(assetId),
+      env.DB.prepare("update folder_rollups set sub_groups = sub_groups + 3 where group_id = ?").bind(group),
+    ]);
+    const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
+    expect(JSON.parse(task.result!)).toEqual({ assets: 1, rollup_drift: { assets: 1, folders: 1 } });
+    expect(await rows("select assets, bytes, sub_assets, sub_bytes from folder_rollups where group_id = ?", group)).toEqual(exact);
+    expect(
+      await rows("select sub_groups, listings from folder_rollups, asset_totals where group_id = ? and asset_id = ?", group, assetId),
+    ).toEqual([{ sub_groups: 1, listings: 1 }]);
+    // Run again: nothing left to report.
+    const again = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
+    expect(JSON.parse(again.result!)).toEqual({ assets: 1, rollup_drift: { assets: 0, folders: 0 } });
   });
 
   it("answers a worker the task's source bytes (upload-decode)", async () => {

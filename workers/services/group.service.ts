@@ -14,6 +14,10 @@ import { purgeAssets } from "./asset-content.service";
 import { userMembersIn, userMembershipStatements } from "./user-groups.service";
 import type { Actor, RequestContext } from "./context";
 import { eventSql } from "./events.service";
+import { treeVersionOf } from "../db/repositories/folder-rollup.repository";
+import { sizesFromRollups } from "./folder-rollups.service";
+import { pageBySkip } from "./member-seek.service";
+import { cachedSubtree } from "./subtree-cache";
 import {
   buildTree,
   decodeCursor,
@@ -563,7 +567,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     const after = cursor && cursor.t === type ? { key: cursor.k, id: cursor.i } : null;
     const options = { ...base, after, skip: after ? 0 : skip, take: remaining };
     if (type === "group") {
-      const rows = await repo.groupMembersPage(rc.db, options);
+      const rows = await pageBySkip<repo.GroupMemberRow>(rc.db, "group", options, repo.groupMembersPageSql);
       page.push(...rows.map((r) => ({ item: groupMember(r), key: keyOf(r) })));
       if (!cursor && skip > 0 && rows.length < remaining) {
         // The page reached past the groups: continue into the assets, skipping what the groups did not use up.
@@ -571,7 +575,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
         skip = Math.max(0, skip - groupCount);
       }
     } else {
-      const rows = await repo.assetMembersPage(rc.db, options);
+      const rows = await pageBySkip<repo.AssetMemberRow>(rc.db, "asset", options, repo.assetMembersPageSql);
       page.push(...rows.map((r) => ({ item: assetMember(r), key: keyOf(r) })));
     }
   }
@@ -608,7 +612,7 @@ export async function listDirectory(rc: RequestContext, actor: Actor, id: string
     vis: await visibility(rc, actor),
     parentPassesRead: await passesReadDown(rc, actor, id),
   };
-  const groupRows = await repo.groupMembersPage(rc.db, { ...base, skip, take });
+  const groupRows = await pageBySkip<repo.GroupMemberRow>(rc.db, "group", { ...base, skip, take }, repo.groupMembersPageSql);
   const entries: DirectoryEntry[] = groupRows.map((g) => ({
     id: g.el_id,
     type: "group",
@@ -625,7 +629,12 @@ export async function listDirectory(rc: RequestContext, actor: Actor, id: string
   if (entries.length < take) {
     const groupCount = groupRows.length > 0 || skip === 0 ? skip + groupRows.length : await repo.countGroupMembers(rc.db, base);
     skip = Math.max(0, skip - groupCount);
-    const assetRows = await repo.assetMembersPage(rc.db, { ...base, skip, take: take - entries.length });
+    const assetRows = await pageBySkip<repo.AssetMemberRow>(
+      rc.db,
+      "asset",
+      { ...base, skip, take: take - entries.length },
+      repo.assetMembersPageSql,
+    );
     for (const a of assetRows) {
       entries.push({
         id: a.el_id,
@@ -654,22 +663,39 @@ export async function listPreviews(
   baseUrl: string,
 ): Promise<{ base_url: string; list: { el_id: string; preview: string | null }[] }> {
   await loadGroup(rc, actor, id, "read");
-  const rows = await repo.assetMembersPage(rc.db, {
+  const options = {
     groupId: id,
-    sortColumn: "sort_name",
+    sortColumn: "sort_name" as const,
     desc: false,
     vis: await visibility(rc, actor),
     parentPassesRead: await passesReadDown(rc, actor, id),
     skip: paging.skip ?? 0,
     take: paging.take ?? GROUP_PAGE_SIZE,
-  });
+  };
+  const rows = await pageBySkip<repo.AssetMemberRow>(rc.db, "asset", options, repo.assetMembersPageSql);
   return { base_url: baseUrl, list: rows.map((r) => ({ el_id: r.el_id, preview: r.has_preview ? previewRef(r.el_id, r.ver) : null })) };
 }
 
 /** GET /subtree/{id}: the tree form of every live descendant the actor sees, from one closure query. */
 export async function getSubtree(rc: RequestContext, actor: Actor, id: string): Promise<GroupTreeNode> {
   await loadGroup(rc, actor, id, "read");
-  const rows = await repo.subtreeGroups(rc.db, id, await visibility(rc, actor));
+  return subtreeOf(rc, id, await visibility(rc, actor));
+}
+
+/**
+ * GET /subtree/{id} as JSON text. Unfiltered trees (administrators') come from the per-isolate cache keyed by the
+ * group's tree version, so a large tree under load costs two indexed reads instead of a closure scan and a sort.
+ */
+export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string): Promise<string> {
+  await loadGroup(rc, actor, id, "read");
+  const vis = await visibility(rc, actor);
+  const build = async () => JSON.stringify(await subtreeOf(rc, id, vis));
+  if (vis !== null) return build();
+  return cachedSubtree(id, await treeVersionOf(rc.db, id), build);
+}
+
+async function subtreeOf(rc: RequestContext, id: string, vis: Awaited<ReturnType<typeof visibility>>): Promise<GroupTreeNode> {
+  const rows = await repo.subtreeGroups(rc.db, id, vis);
   const tree = buildTree(
     rows.map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })),
     id,
@@ -760,6 +786,9 @@ export async function groupSizes(
 ): Promise<{ group_id: string; bytes: number; assets: number; groups: number }[]> {
   const unique = await loadGroups(rc, actor, ids, "read");
   const vis = await visibility(rc, actor);
+  // Callers who see everything answer from the rollups (a row per group); for others the totals depend on their
+  // rules, so the visibility-filtered aggregate runs (decision record 017).
+  if (vis === null) return sizesFromRollups(rc.db, unique);
   return Promise.all(
     unique.map(async (id) => {
       const size = await repo.subtreeSize(rc.db, id, vis);

@@ -5,7 +5,7 @@ import {
   deleteMembers,
   entityByPath,
   getGroup,
-  getSubtree,
+  getSubtreeJson,
   groupSizes,
   groupStorage,
   insertMembers,
@@ -84,6 +84,8 @@ const SearchText = z
   .refine((v) => !CONTROL_CHARS.test(v), "текст поиска не может содержать управляющие символы");
 
 export const MembersQuerySchema = PagingQuerySchema.extend({
+  // Any skip past the end is an empty page, so the bound is only what a number can hold exactly.
+  skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   type: z.enum(LISTED_TYPES).optional().openapi({ description: "only groups or only assets" }),
   sort: z.enum(MEMBER_SORTS).default("name"),
   order: z.enum(SORT_ORDERS).default("asc"),
@@ -299,7 +301,12 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(TreeNodeSchema, "Tree"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getSubtree(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      // The service answers the tree already serialised (cached per tree version), so it goes out as it is; the
+      // text is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the cast).
+      const text = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id);
+      return c.body(text, 200, { "content-type": "application/json" }) as never;
+    },
   )
   .openapi(
     createRoute({

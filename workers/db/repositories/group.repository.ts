@@ -3,6 +3,7 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { groupMembers, groups, users } from "../schema";
 import { visibleMemberSql, visibleSql, type Visibility } from "./access.repository";
+import { seekPick } from "./member-seek.repository";
 
 /**
  * Queries of the group capability. Lists bind id lists as one JSON parameter (`json_each`), so no statement ever
@@ -411,6 +412,11 @@ export interface MemberPageOptions {
   vis: Visibility | null;
   /** the group passes read down to the caller (access.service `passesReadDown`): inheriting members need no walk */
   parentPassesRead?: boolean;
+  /**
+   * `skip` from a seek list's checkpoint (decision record 017) instead of from the first member: the page starts
+   * after the nearest boundary with at most `skip` members up to it and offsets only the rest.
+   */
+  seekList?: string;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -421,9 +427,17 @@ function pageClauses(o: MemberPageOptions) {
       o.desc ? sql`(${col}, m.el_id) < (${o.after.key}, ${o.after.id})` : sql`(${col}, m.el_id) > (${o.after.key}, ${o.after.id})`,
     );
   }
+  let offset: SQL = sql`${o.after ? 0 : o.skip}`;
+  if (!o.after && o.seekList) {
+    const key = seekPick(o.seekList, o.skip, "sort_key");
+    const id = seekPick(o.seekList, o.skip, "el_id");
+    where.push(o.desc ? sql`(${col}, m.el_id) < (${key}, ${id})` : sql`(${col}, m.el_id) > (${key}, ${id})`);
+    // Without a checkpoint the boundary is null and the page empty; the offset must still be an integer.
+    offset = sql`${o.skip} - coalesce(${seekPick(o.seekList, o.skip, "n")}, ${o.skip})`;
+  }
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
   const dir = sql.raw(o.desc ? "desc" : "asc");
-  const order = sql`order by ${col} ${dir}, m.el_id ${dir} limit ${o.take} offset ${o.after ? 0 : o.skip}`;
+  const order = sql`order by ${col} ${dir}, m.el_id ${dir} limit ${o.take} offset ${offset}`;
   return { where, order };
 }
 
@@ -485,17 +499,21 @@ export interface GroupMemberRow {
   assets: number;
 }
 
-/** One page of a group's sub-groups with their owner and member counts, in one statement (see assetMembersPageSql). */
+/**
+ * One page of a group's sub-groups with their owner and live member counts, in one statement (see
+ * assetMembersPageSql). The counts are each sub-group's rollup row (decision record 017), not a count of its
+ * memberships: a page beside a folder of 100,000 files stays a few rows.
+ */
 export function groupMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
   if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, g.name, g.ctime, g.mtime, g.owner_id, u.name as owner_name,
-      (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'group' and c.trashed_at is null) as groups,
-      (select count(*) from group_members c where c.group_id = g.id and c.el_type = 'asset' and c.trashed_at is null) as assets
+      coalesce(r.groups, 0) as groups, coalesce(r.assets, 0) as assets
     from group_members m
     cross join groups g on g.id = m.el_id
     left join users u on u.id = g.owner_id
+    left join folder_rollups r on r.group_id = g.id
     where m.group_id = ${o.groupId} and m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null${extra}
     ${order}`;
 }
@@ -509,6 +527,11 @@ export async function countGroupMembers(
   db: Database,
   o: Pick<MemberPageOptions, "groupId" | "q" | "vis" | "parentPassesRead">,
 ): Promise<number> {
+  // Unfiltered, the rollup row holds the count (the live sub-groups, exactly what the listing counts).
+  if (!o.q && !o.vis) {
+    const rollup = await db.get<{ n: number } | undefined>(sql`select groups as n from folder_rollups where group_id = ${o.groupId}`);
+    if (rollup) return rollup.n;
+  }
   const where: SQL[] = [];
   if (o.q) where.push(sql`instr(m.sort_name, ${o.q}) > 0`);
   if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));

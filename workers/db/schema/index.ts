@@ -28,3 +28,7 @@ export * from "./search-docs";
 export * from "./search-content";
 export * from "./shortlinks";
 export * from "./outgoing-emails";
+export * from "./asset-totals";
+export * from "./folder-rollups";
+export * from "./member-seek-lists";
+export * from "./member-seek";

@@ -4,6 +4,7 @@ import { ru } from "../../../app/i18n/ru";
 import { runBatch, syncMembershipsStatement } from "../../db/repositories/asset.repository";
 import { assetsForMembership } from "../../db/repositories/group.repository";
 import { refreshDocsStatements } from "../../db/repositories/search.repository";
+import { repairFolderRollups } from "../folder-rollups.service";
 import { sortKeyOf } from "../group-tree";
 import { percent, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
@@ -25,7 +26,8 @@ interface ReindexState {
  * `reindex`: rebuilds the denormalised sort keys of group listings (name key, modification time and size of each
  * asset's memberships, which member pages sort and page by) from the assets themselves — for given assets, or every
  * asset in the subtree of given groups — and their search documents (decision 011). Repairs listings and the
- * search index after bulk imports or manual data fixes.
+ * search index after bulk imports or manual data fixes. It ends with the folder rollups (decision record 017):
+ * recomputed from the rows, drift reported in the log and the result, fixed.
  */
 export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
   name: "reindex",
@@ -63,12 +65,15 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
       await ctx.log("info", ru.tasks.log.reindexed(next.total));
     }
     const done = next.index >= entities.length;
+    // Last, the folder rollups (sizes and counts) are recomputed and any drift is reported and put right.
+    const repair = done ? await repairFolderRollups(ctx.rc.db) : null;
+    if (repair) await ctx.log(repair.before.assets + repair.before.folders > 0 ? "warn" : "info", ru.tasks.log.rollupDrift(repair.before));
     return {
       state: next,
       done,
       progress: percent(next.index, entities.length),
       info: ru.tasks.log.reindexed(next.total),
-      result: done ? { assets: next.total } : undefined,
+      result: repair ? { assets: next.total, rollup_drift: repair.before } : undefined,
     };
   },
 };

@@ -1,0 +1,130 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../client";
+
+/**
+ * Queries of the folder rollups (migration 0014, decision record 017): reading a group's sizes from its row, the
+ * correction for assets listed more than once inside one subtree, and the from-scratch recomputation the repair
+ * compares with (and writes back).
+ */
+
+export interface FolderRollupRow {
+  group_id: string;
+  assets: number;
+  bytes: number;
+  groups: number;
+  sub_assets: number;
+  sub_bytes: number;
+  sub_groups: number;
+  tree_version: number;
+}
+
+/** The rollup rows of some groups, in one query. */
+export function rollupsOf(db: Database, ids: readonly string[]) {
+  return db.all<FolderRollupRow>(sql`
+    select group_id, assets, bytes, groups, sub_assets, sub_bytes, sub_groups, tree_version from folder_rollups
+    where group_id in (select value from json_each(${JSON.stringify(ids)}))`);
+}
+
+/** The tree version of a group (0 when it has no row yet). */
+export async function treeVersionOf(db: Database, id: string): Promise<number> {
+  const row = await db.get<{ v: number } | undefined>(sql`select tree_version as v from folder_rollups where group_id = ${id}`);
+  return row?.v ?? 0;
+}
+
+/**
+ * How many extra listings (and their bytes) the subtree totals hold because an asset is listed in several live
+ * groups of the subtree: group-size counts each asset once. Starts from the partial index of assets listed more
+ * than once anywhere, so its cost follows those (rare) assets, not the size of the subtree.
+ */
+export function duplicateListingsIn(db: Database, id: string) {
+  return db.get<{ assets: number; bytes: number }>(sql`
+    select coalesce(sum(k - 1), 0) as assets, coalesce(sum((k - 1) * bytes), 0) as bytes from (
+      select t.asset_id, t.bytes, count(*) as k from asset_totals t
+      cross join assets a on a.id = t.asset_id
+      cross join group_members m on m.el_id = t.asset_id
+      where t.listings > 1 and a.deleted_at is null and m.el_type = 'asset' and m.trashed_at is null
+        and exists (select 1 from group_closure c cross join groups g on g.id = c.descendant
+          where c.ancestor = ${id} and c.descendant = m.group_id and g.deleted_at is null)
+      group by t.asset_id having count(*) > 1)`);
+}
+
+/** Every asset's totals computed from the variants and memberships themselves. */
+const EXPECTED_ASSETS = sql`select a.id as asset_id,
+    coalesce((select sum(v.content_size) from variants v where v.asset_id = a.id and v.status = 'ready'), 0) as bytes,
+    (select count(*) from group_members m where m.el_id = a.id and m.el_type = 'asset') as listings
+  from assets a`;
+
+/** Every group's direct totals computed from the memberships, assets and groups themselves. */
+const EXPECTED_DIRECT = sql`select g.id as group_id, g.deleted_at,
+    (select count(*) from group_members m cross join assets a on a.id = m.el_id
+      where m.group_id = g.id and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null) as assets,
+    (select coalesce(sum(t.bytes), 0) from group_members m cross join assets a on a.id = m.el_id cross join asset_totals t on t.asset_id = a.id
+      where m.group_id = g.id and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null) as bytes,
+    (select count(*) from group_members m cross join groups c on c.id = m.el_id
+      where m.group_id = g.id and m.el_type = 'group' and m.trashed_at is null and c.deleted_at is null) as groups
+  from groups g`;
+
+export interface RollupDrift {
+  /** asset_totals rows missing, extra or different from the recomputation */
+  assets: number;
+  /** folder_rollups rows missing, extra or different from the recomputation */
+  folders: number;
+}
+
+/**
+ * Compares the stored totals with a recomputation. The folder part recomputes direct bytes from the *expected*
+ * asset totals, so a drift in asset totals is counted once (in `assets`), not again in every listing group.
+ */
+export async function rollupDrift(db: Database): Promise<RollupDrift> {
+  const row = await db.get<{ assets: number; folders: number }>(sql`
+    with expected_assets as (${EXPECTED_ASSETS}),
+    direct as (select g.id as group_id, g.deleted_at,
+        (select count(*) from group_members m cross join assets a on a.id = m.el_id
+          where m.group_id = g.id and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null) as assets,
+        (select coalesce(sum(e.bytes), 0) from group_members m cross join assets a on a.id = m.el_id join expected_assets e on e.asset_id = a.id
+          where m.group_id = g.id and m.el_type = 'asset' and m.trashed_at is null and a.deleted_at is null) as bytes,
+        (select count(*) from group_members m cross join groups c on c.id = m.el_id
+          where m.group_id = g.id and m.el_type = 'group' and m.trashed_at is null and c.deleted_at is null) as groups
+      from groups g),
+    sub as (select c.ancestor as group_id, sum(d.assets) as sub_assets, sum(d.bytes) as sub_bytes, count(*) as sub_groups
+      from group_closure c join direct d on d.group_id = c.descendant where d.deleted_at is null group by c.ancestor),
+    expected_folders as (select d.group_id, d.assets, d.bytes, d.groups,
+        coalesce(s.sub_assets, 0) as sub_assets, coalesce(s.sub_bytes, 0) as sub_bytes, coalesce(s.sub_groups, 0) as sub_groups
+      from direct d left join sub s on s.group_id = d.group_id)
+    select
+      (select count(*) from expected_assets e left join asset_totals t on t.asset_id = e.asset_id
+        where t.asset_id is null or t.bytes <> e.bytes or t.listings <> e.listings)
+      + (select count(*) from asset_totals t where not exists (select 1 from assets a where a.id = t.asset_id)) as assets,
+      (select count(*) from expected_folders e left join folder_rollups r on r.group_id = e.group_id
+        where r.group_id is null or r.assets <> e.assets or r.bytes <> e.bytes or r.groups <> e.groups
+          or r.sub_assets <> e.sub_assets or r.sub_bytes <> e.sub_bytes or r.sub_groups <> e.sub_groups)
+      + (select count(*) from folder_rollups r where not exists (select 1 from groups g where g.id = r.group_id)) as folders`);
+  return { assets: row.assets, folders: row.folders };
+}
+
+/**
+ * Statements that overwrite every total with the recomputation, in the order one batch must run them: asset totals
+ * first (the folder totals are summed from them), then the folders. Updating a total fires the maintenance triggers,
+ * whose partial effects the later absolute writes replace; tree versions are kept (the subtree cache keys on them).
+ */
+export function repairRollupStatements(): SQL[] {
+  return [
+    sql`delete from asset_totals where not exists (select 1 from assets a where a.id = asset_totals.asset_id)`,
+    sql`insert into asset_totals (asset_id, bytes, listings) select asset_id, bytes, listings from (${EXPECTED_ASSETS}) where true
+      on conflict (asset_id) do update set bytes = excluded.bytes, listings = excluded.listings
+      where asset_totals.bytes <> excluded.bytes or asset_totals.listings <> excluded.listings`,
+    sql`delete from folder_rollups where not exists (select 1 from groups g where g.id = folder_rollups.group_id)`,
+    sql`insert into folder_rollups (group_id, assets, bytes, groups) select group_id, assets, bytes, groups from (${EXPECTED_DIRECT}) where true
+      on conflict (group_id) do update set assets = excluded.assets, bytes = excluded.bytes, groups = excluded.groups
+      where folder_rollups.assets <> excluded.assets or folder_rollups.bytes <> excluded.bytes or folder_rollups.groups <> excluded.groups`,
+    // Last and absolute: the subtree sums of the now-correct direct totals (this writes only sub_* columns, so no
+    // trigger fires and nothing can shift after it).
+    sql`update folder_rollups set
+      sub_assets = (select coalesce(sum(r.assets), 0) from group_closure c cross join groups d on d.id = c.descendant
+        cross join folder_rollups r on r.group_id = c.descendant where c.ancestor = folder_rollups.group_id and d.deleted_at is null),
+      sub_bytes = (select coalesce(sum(r.bytes), 0) from group_closure c cross join groups d on d.id = c.descendant
+        cross join folder_rollups r on r.group_id = c.descendant where c.ancestor = folder_rollups.group_id and d.deleted_at is null),
+      sub_groups = (select count(*) from group_closure c cross join groups d on d.id = c.descendant
+        where c.ancestor = folder_rollups.group_id and d.deleted_at is null)`,
+  ];
+}
