@@ -655,6 +655,26 @@ const ROWS: Record<string, Row> = {
   "PATCH /api/user/bookmarks": { kind: "signedIn", ok: 200, req: () => J("PATCH", "/api/user/bookmarks", {}) },
   "GET /api/user/search-user-group/{name}": { kind: "signedIn", ok: 200, req: () => G("/api/user/search-user-group/Владелец") },
   // Shortlinks: sharing needs read and acl (download rights also download: shortlinks.test.ts); opening is anonymous.
+  // WOPI: the app's calls by bearer; the editor's calls by the WOPI access token alone
+  "POST /api/wopi/token": { kind: "entity", needs: [["asset", "read"], ["asset", "download"]], ok: 200, req: (f) => J("POST", "/api/wopi/token", { asset_id: f.asset, action: "view" }) },
+  "GET /api/wopi/lock/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/wopi/lock/${f.asset}`) },
+  // no office editor is configured in tests: an unknown file is 404 to everyone signed in
+  "GET /api/wopi/app-url/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/wopi/app-url/${X}`) },
+  "GET /api/wopi/files/{id}": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}`), why: "WOPI access token" },
+  "POST /api/wopi/files/{id}": {
+    kind: "credential",
+    status: 401,
+    req: (f) => ({ method: "POST", path: `/api/wopi/files/${f.asset}`, headers: { "x-wopi-override": "LOCK", "x-wopi-lock": "l" } }),
+    why: "WOPI access token",
+  },
+  "GET /api/wopi/files/{id}/contents": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}/contents`), why: "WOPI access token" },
+  "POST /api/wopi/files/{id}/contents": {
+    kind: "credential",
+    status: 401,
+    req: (f) => ({ method: "POST", path: `/api/wopi/files/${f.asset}/contents`, body: "x", headers: { "x-wopi-override": "PUT" } }),
+    why: "WOPI access token",
+  },
+  "GET /api/wopi/files/{id}/text": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}/text`), why: "WOPI access token" },
   "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"], ["asset", "acl"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
   "GET /api/sl/for-entity/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/sl/for-entity/${f.asset}`) },
   "GET /api/sl/list": { kind: "admin", ok: 200, req: () => G("/api/sl/list") },

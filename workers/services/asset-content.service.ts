@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
   changesOf,
+  returnedRows,
   commitUploadStatements,
   deletePendingVariantsStatement,
   findAsset,
@@ -437,7 +438,7 @@ export async function dropEmptyVersions(rc: RequestContext, actor: Actor, assetI
     ),
   ]);
   await deleteUnreferencedObjects(rc, stale);
-  return { dropped: changesOf(deleted) };
+  return { dropped: returnedRows(deleted) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -699,7 +700,7 @@ export async function purgeAssets(rc: RequestContext, assetIds: readonly string[
     const ids = assetIds.slice(i, i + PURGE_BATCH);
     objects += await deleteUnreferencedObjects(rc, await selectAssetObjects(rc.db, ids), ids);
     const results = await runBatch(rc.db, purgeAssetsStatements(rc.db, ids));
-    assets += changesOf(results[results.length - 1]);
+    assets += returnedRows(results[results.length - 1]);
   }
   return { assets, objects };
 }

@@ -1,5 +1,5 @@
 import { ru } from "../../app/i18n/ru";
-import { runBatch } from "../db/repositories/asset.repository";
+import { returnedRows, runBatch } from "../db/repositories/asset.repository";
 import {
   countValuesOfTemplate,
   deleteTemplateStatements,
@@ -145,5 +145,5 @@ export async function deleteTemplate(
     throw new AppError("CONFLICT", ru.metadata.templateInUse(usage.values, usage.classes));
   const [removed, , deleted] = await runBatch(rc.db, deleteTemplateStatements(rc.db, id, Date.now()));
   if ((deleted as D1Result).meta.changes === 0) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
-  return { field_def_id: id, values_removed: (removed as D1Result).meta.changes };
+  return { field_def_id: id, values_removed: returnedRows(removed) };
 }

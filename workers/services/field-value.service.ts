@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
-import { runBatch, type Statement } from "../db/repositories/asset.repository";
+import { returnedRows, runBatch, type Statement } from "../db/repositories/asset.repository";
 import {
   bulkInsertValuesStatement,
   countUntimedValues,
@@ -444,7 +444,7 @@ export async function bulkSetField(
   );
   statements.push(...fieldEventStatements(rc, actor.id, entities, template.id, checked.data));
   const results = await runBatch(rc.db, statements);
-  return { changed: results[replace ? 1 : 0].meta.changes };
+  return { changed: returnedRows(results[replace ? 1 : 0]) };
 }
 
 export type EntityCondition =

@@ -18,7 +18,7 @@ import { AppError } from "../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { requireEntityAccess, visibility } from "./access.service";
 import { eventStatement } from "./events.service";
-import { changesOf, runBatch } from "../db/repositories/asset.repository";
+import { returnedRows, runBatch } from "../db/repositories/asset.repository";
 import type { Actor, RequestContext } from "./context";
 
 /** A tag (SPEC §3). */
@@ -107,7 +107,7 @@ export async function deleteTag(rc: RequestContext, actor: Actor, id: string): P
   requireAdmin(actor);
   const [detached, deleted] = await rc.db.batch(deleteTagStatements(rc.db, id));
   if (deleted.meta.changes === 0) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
-  return { tag_id: id, detached: detached.meta.changes };
+  return { tag_id: id, detached: returnedRows(detached) };
 }
 
 function uniqueEntities(entities: readonly TaggableEntity[]): TaggableEntity[] {
@@ -188,7 +188,7 @@ export async function attachTags(
   const owners = await checkTagging(rc, actor, tagIds, entities);
   const events = await taggingEvents(rc, actor, "tag.attached", tagIds, entities, owners);
   const [result] = await runBatch(rc.db, [attachTagsSql(tagIds, entities), ...(events.length ? [eventStatement(rc, events)] : [])]);
-  return { changed: changesOf(result) };
+  return { changed: returnedRows(result) };
 }
 
 /** Removes every tag from every entity, all or nothing, with the same checks as `attachTags`. */
@@ -208,7 +208,7 @@ export async function detachTags(
     entities.map((e) => e.id),
   );
   const [result] = await runBatch(rc.db, [detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
-  return { changed: changesOf(result) };
+  return { changed: returnedRows(result) };
 }
 
 /** The tags an asset or group carries; 404 unless the actor may read it. */

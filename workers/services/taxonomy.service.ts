@@ -1,5 +1,5 @@
 import { ru } from "../../app/i18n/ru";
-import { runBatch, type Statement } from "../db/repositories/asset.repository";
+import { returnedRows, runBatch, type Statement } from "../db/repositories/asset.repository";
 import {
   addMemberStatement,
   deleteMemberStatement,
@@ -164,7 +164,7 @@ export async function deleteTaxon(
   if (!force && (content.members > 0 || content.children > 0))
     throw new AppError("CONFLICT", ru.metadata.taxonHasContent(content.members, content.children));
   const [members, removed] = await runBatch(rc.db, deleteTaxaStatements(rc.db, ids));
-  return { taxon_id: taxonId, taxa_removed: removed.meta.changes, members_removed: members.meta.changes };
+  return { taxon_id: taxonId, taxa_removed: returnedRows(removed), members_removed: returnedRows(members) };
 }
 
 /** Classifies an asset or group under a taxon: needs update on the object (like tagging). Idempotent. */

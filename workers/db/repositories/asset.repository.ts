@@ -51,9 +51,18 @@ export async function runBatch(db: Database, statements: Statement[]): Promise<D
   );
 }
 
-/** Rows a write statement of a batch changed. */
+/** Whether a write statement of a batch changed any row (D1's `changes` also counts what its triggers wrote). */
 export function changesOf(result: unknown): number {
   return (result as { meta?: { changes?: number } }).meta?.changes ?? 0;
+}
+
+/**
+ * Rows a write statement ending in `returning` touched: the exact count to report, since D1's `meta.changes` also
+ * counts the rows triggers wrote (search documents, folder rollups).
+ */
+export function returnedRows(result: unknown): number {
+  if (Array.isArray(result)) return result.length;
+  return (result as { results?: unknown[] }).results?.length ?? 0;
 }
 
 /** `(select value from json_each(?))`: a list as one bound parameter. */
@@ -407,7 +416,10 @@ export function selectStalePending(db: Database, assetId: string, before: number
 }
 
 export function deletePendingVariantsStatement(db: Database, ids: readonly string[]) {
-  return db.delete(variants).where(and(sql`${variants.id} in ${inList(ids)}`, eq(variants.status, "pending")));
+  return db
+    .delete(variants)
+    .where(and(sql`${variants.id} in ${inList(ids)}`, eq(variants.status, "pending")))
+    .returning({ id: variants.id });
 }
 
 export interface UploadCommit {
@@ -527,7 +539,7 @@ export function purgeAssetsStatements(db: Database, assetIds: readonly string[])
     // Rules on a purged asset and its inheritance switch go with it.
     sql`delete from access_rules where obj_id in ${ids}`,
     sql`delete from access_inheritance where entity_id in ${ids}`,
-    db.delete(assets).where(sql`${assets.id} in ${ids}`),
+    db.delete(assets).where(sql`${assets.id} in ${ids}`).returning({ id: assets.id }),
   ];
 }
 

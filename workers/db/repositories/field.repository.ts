@@ -92,7 +92,7 @@ export async function templateUsage(db: Database, id: string) {
 /** The statements deleting a template with its values and removing it from every class (one batch). */
 export function deleteTemplateStatements(db: Database, id: string, now: number) {
   return [
-    db.delete(fieldValues).where(eq(fieldValues.defId, id)),
+    db.delete(fieldValues).where(eq(fieldValues.defId, id)).returning({ id: fieldValues.id }),
     sql`update ${assetClasses} set def_fields = (select coalesce(json_group_array(value), '[]') from json_each(${assetClasses.defFields}) where value <> ${id}), mtime = ${now}
         where exists (select 1 from json_each(${assetClasses.defFields}) where value = ${id})`,
     db.delete(fieldTemplates).where(eq(fieldTemplates.id, id)),
@@ -340,7 +340,8 @@ export function bulkInsertValuesStatement(
       opts.defId
     }, null, null, null, null,
            ${JSON.stringify(opts.data)}, ${opts.valueText}, ${opts.valueNum}, ${opts.userId}, ${opts.now}, ${opts.now}
-    from json_each(${JSON.stringify(rows)}) r`;
+    from json_each(${JSON.stringify(rows)}) r
+    returning 1`;
 }
 
 /** Removes the untimed, version-less values of a template on many entities (bulk replace). */

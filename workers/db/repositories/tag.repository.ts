@@ -131,7 +131,7 @@ export async function renameTagIfNameFree(db: Database, id: string, name: string
 
 /** The statements deleting a tag and every use of it (run them in one batch). */
 export function deleteTagStatements(db: Database, id: string) {
-  return [db.delete(entityTags).where(eq(entityTags.tagId, id)), db.delete(tags).where(eq(tags.id, id))] as const;
+  return [db.delete(entityTags).where(eq(entityTags.tagId, id)).returning({ id: entityTags.entityId }), db.delete(tags).where(eq(tags.id, id))] as const;
 }
 
 export interface TaggableEntity {
@@ -159,12 +159,16 @@ export function attachTagsStatement(db: Database, tagIds: readonly string[], ent
 export function attachTagsSql(tagIds: readonly string[], entities: readonly TaggableEntity[]): SQL {
   return sql`insert or ignore into ${entityTags} (tag_id, entity_id, entity_type)
         select t.value, json_extract(e.value, '$.id'), json_extract(e.value, '$.type')
-        from json_each(${JSON.stringify(tagIds)}) t, json_each(${JSON.stringify(entities)}) e`;
+        from json_each(${JSON.stringify(tagIds)}) t, json_each(${JSON.stringify(entities)}) e
+        returning 1`;
 }
 
 /** Removes every tag from every entity: one statement. */
 export function detachTagsStatement(db: Database, tagIds: readonly string[], entityIds: readonly string[]) {
-  return db.delete(entityTags).where(and(inIds(entityTags.tagId, tagIds), inIds(entityTags.entityId, entityIds)));
+  return db
+    .delete(entityTags)
+    .where(and(inIds(entityTags.tagId, tagIds), inIds(entityTags.entityId, entityIds)))
+    .returning({ id: entityTags.entityId });
 }
 
 /**

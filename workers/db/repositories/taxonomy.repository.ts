@@ -65,8 +65,8 @@ export async function subtreeContent(db: Database, ids: readonly string[]) {
 export function deleteTaxaStatements(db: Database, ids: readonly string[]) {
   const list = JSON.stringify(ids);
   return [
-    sql`delete from ${taxonMembers} where taxon_id in (select value from json_each(${list}))`,
-    sql`delete from ${taxa} where id in (select value from json_each(${list}))`,
+    sql`delete from ${taxonMembers} where taxon_id in (select value from json_each(${list})) returning 1`,
+    sql`delete from ${taxa} where id in (select value from json_each(${list})) returning 1`,
   ];
 }
 
