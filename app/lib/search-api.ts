@@ -72,6 +72,14 @@ export function askQuestion(question: string): Promise<RagAnswer> {
   return apiRequest<RagAnswer>("/api/search/rag", { method: "POST", body: { question } });
 }
 
+/** The name of the folder a search is limited to; null when the caller cannot read it (no toast: the screen says so). */
+export function folderName(id: string, signal?: AbortSignal): Promise<string | null> {
+  return apiRequest<{ group_name: string }>(`/api/group/get/${id}`, { signal, toast: false }).then(
+    (g) => g.group_name,
+    () => null,
+  );
+}
+
 /** Where a hit opens: a folder's page, or the viewer of a file within its folder (or by id). */
 export function hitHref(hit: Pick<SearchHit, "type" | "id" | "group_id">): string {
   if (hit.type === "group") return `/mam/${hit.id}`;

@@ -7,12 +7,16 @@ import { SearchAsk } from "../components/search/search-ask";
 import { SearchFacets } from "../components/search/search-facets";
 import { SearchResults } from "../components/search/search-results";
 import { ru } from "../i18n/ru";
-import * as lib from "../lib/library-api";
-import { FILTER_PARAMS, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
+import { ApiError } from "../lib/api-error";
+import { FILTER_PARAMS, folderName, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
 
 export const meta: MetaFunction = () => [{ title: `${ru.search.title} — ${ru.app.name}` }];
 
-type State = { kind: "idle" } | { kind: "loading" } | { kind: "done"; result: SearchResult } | { kind: "error"; message: string };
+type State =
+  | { kind: "idle" }
+  | { kind: "loading" }
+  | { kind: "done"; result: SearchResult }
+  | { kind: "error"; message: string; status: number };
 
 /** Search (SPEC §2 /search): results of `q` with facets and filters kept in the URL, and the "Спросить" tab. */
 export default function SearchRoute() {
@@ -23,14 +27,14 @@ export default function SearchRoute() {
   const filters = Object.fromEntries(FILTER_PARAMS.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
   const filterKey = JSON.stringify(filters);
   const [state, setState] = useState<State>({ kind: "idle" });
-  const [folderName, setFolderName] = useState<string | null>(null);
+  const [folder, setFolder] = useState<{ name: string | null; loading: boolean } | null>(null);
 
   useEffect(() => {
-    if (!filters.group) return setFolderName(null);
-    lib.getGroup(filters.group).then(
-      (g) => setFolderName(g.group_name),
-      () => setFolderName(null),
-    );
+    if (!filters.group) return setFolder(null);
+    const controller = new AbortController();
+    setFolder({ name: null, loading: true });
+    folderName(filters.group, controller.signal).then((name) => !controller.signal.aborted && setFolder({ name, loading: false }));
+    return () => controller.abort();
   }, [filters.group]);
 
   useEffect(() => {
@@ -39,7 +43,8 @@ export default function SearchRoute() {
     setState({ kind: "loading" });
     searchQuery(q, JSON.parse(filterKey) as Record<string, string>, skip, controller.signal).then(
       (result) => setState({ kind: "done", result }),
-      (error: Error) => !controller.signal.aborted && setState({ kind: "error", message: error.message }),
+      (error: Error) =>
+        !controller.signal.aborted && setState({ kind: "error", message: error.message, status: error instanceof ApiError ? error.status : 0 }),
     );
     return () => controller.abort();
   }, [q, filterKey, skip, tab]);
@@ -57,35 +62,15 @@ export default function SearchRoute() {
   return (
     <div className="search-screen">
       <PageHeader
-        title={q ? `${ru.search.title}: «${q}»` : ru.search.title}
-        subtitle={result ? ru.search.found(result.total) : undefined}
+        title={q && tab === "results" ? `${ru.search.title}: «${q}»` : ru.search.title}
+        subtitle={result && tab === "results" ? ru.search.found(result.total) : undefined}
       />
-      <form
-        className="search-screen-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          update({ q: String(new FormData(e.currentTarget).get("q") ?? "") });
-        }}
-      >
-        <input
-          key={q}
-          className="input"
-          name="q"
-          type="search"
-          defaultValue={q}
-          aria-label={ru.search.boxLabel}
-          placeholder={ru.search.placeholder}
-        />
-        <button className="btn btn-primary" type="submit">
-          <Icon name="search" size={16} />
-          {ru.search.title}
-        </button>
-      </form>
-      <nav className="tabs">
+      <nav className="tabs search-tabs" aria-label={ru.search.title}>
         {(["results", "ask"] as const).map((t) => (
           <button
             key={t}
             type="button"
+            aria-current={tab === t ? "page" : undefined}
             className={`tab${tab === t ? " active" : ""}`}
             onClick={() => update({ tab: t === "ask" ? "ask" : null })}
           >
@@ -93,9 +78,9 @@ export default function SearchRoute() {
           </button>
         ))}
       </nav>
-      {(activeFilters || folderName) && tab === "results" && (
+      {activeFilters && tab === "results" && (
         <div className="search-active-filters">
-          {filters.group && <span className="chip active">{`${ru.search.inFolder}: ${folderName ?? "…"}`}</span>}
+          {filters.group && <span className="chip active">{`${ru.search.inFolder}: ${folder?.name ?? (folder?.loading ? "…" : ru.search.folderUnavailable)}`}</span>}
           {Object.entries(filters)
             .filter(([k]) => k !== "group")
             .map(([k, v]) => (
@@ -116,9 +101,9 @@ export default function SearchRoute() {
             <SearchFacets facets={result.facets} active={filters} onPick={(facet, value) => update({ [facet]: value })} />
           )}
           <div className="search-main">
-            {state.kind === "idle" && <Empty title={ru.search.enterQuery} />}
+            {state.kind === "idle" && <Empty title={ru.search.enterQuery} hint={filters.group ? ru.search.enterQueryInFolder : ru.search.enterQueryHint} />}
             {state.kind === "loading" && <p className="muted">{ru.common.loading}</p>}
-            {state.kind === "error" && <Empty title={state.message} />}
+            {state.kind === "error" && <Empty title={state.message} hint={state.status === 404 ? ru.search.noAccessHint : undefined} />}
             {result && result.total === 0 && <Empty title={ru.search.nothing} hint={ru.search.nothingHint} />}
             {result && result.hits.length > 0 && <SearchResults hits={result.hits} />}
             {result && result.total > PAGE_SIZE && (

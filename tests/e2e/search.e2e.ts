@@ -20,7 +20,7 @@ async function openNewFolder(page: Page, name: string) {
   await dialog.getByRole("button", { name: "Создать" }).click();
   await dialog.waitFor({ state: "detached" });
   await page.getByRole("link", { name }).click();
-  await expect.poll(() => heading(page)).toBe(name);
+  await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(name);
 }
 
 test(
@@ -71,7 +71,7 @@ test(
 
     // Open a hit: the viewer of that file.
     await hits.getByRole("link", { name: `Фото-${word}.jpg` }).click();
-    await expect.poll(() => heading(page)).toBe(`Фото-${word}.jpg`);
+    await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(`Фото-${word}.jpg`);
 
     // Ask: the text is extracted in the background, so ask until the answer cites the report.
     await page.goto(`${server.baseUrl}/search?tab=ask`);
@@ -90,6 +90,21 @@ test(
       .toContain("песок был белый");
     expect(await answer.textContent()).toContain("Ответ составлен из цитат документов");
     await answer.getByRole("link", { name: new RegExp(`Отчёт ${word}\\.txt`) }).click();
-    await expect.poll(() => heading(page)).toBe(`Отчёт ${word}.txt`);
+    await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(`Отчёт ${word}.txt`);
+
+    // "Search in this folder": the folder's button opens /search limited to it; the top bar's query keeps the limit.
+    await page.goto(`${server.baseUrl}/mam`);
+    await page.getByRole("link", { name: `Море ${word}` }).click();
+    await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(`Море ${word}`);
+    await page.getByRole("link", { name: "Искать в этой папке" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("group")).toMatch(/^[0-9a-f]{32}$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("combobox");
+    await page.keyboard.type(word);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(word);
+    expect(new URL(page.url()).searchParams.get("group")).toMatch(/^[0-9a-f]{32}$/);
+    // The folder itself is not inside itself: its two files only.
+    await expect.poll(() => hits.count()).toBe(2);
+    expect(await page.locator(".search-active-filters").textContent()).toContain(`В папке: Море ${word}`);
   },
 );

@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
+import { textPdf } from "../fixtures/text-pdf";
+import { uploadVersion } from "./asset-fixtures";
 import { exec, insertClass, rows } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
+import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 
 interface Hit {
   type: "asset" | "group";
@@ -186,6 +189,48 @@ describe("GET /api/search/query/{x}: stemming and ranking", () => {
   });
 });
 
+describe("GET /api/search/query/{x}: new versions", () => {
+  it("finds an asset by the file name of its new version as soon as the version is committed", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Версии"));
+    const asset = await createAsset(boss, "Монтаж.mp4", folder, "video/mp4");
+    const file = `исходник${newId().slice(-4).replace(/\d/g, "ц")}.mov`;
+    expect(ids(await search(boss, file.slice(0, -4), { group: folder }))).toEqual([]);
+    await uploadVersion(boss.bearer, asset, new Uint8Array([1, 2, 3, 4]), { file_name: file, mime_type: "video/quicktime" });
+    const found = await search(boss, file.slice(0, -4), { group: folder });
+    expect(ids(found)).toEqual([asset]);
+    expect(found.hits[0].why).toEqual(["meta"]);
+  });
+});
+
+describe("text extraction in workerd", () => {
+  it("indexes the text of an uploaded PDF (tech-fields task) and answers a question from it", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("PDF"));
+    const word = `lagoon${newId().slice(-6).replace(/\d/g, "q")}`;
+    const bytes = textPdf([[`Expedition report ${word}.`], ["The coral reef was bright orange at dawn."]]);
+    const { assetId } = await uploadFile(boss.bearer, { name: "report.pdf", mime: "application/pdf", bytes, group: folder });
+    const task = await vi.waitFor(
+      async () => {
+        const found = (await tasksOf(assetId)).find((t) => t.operation_class === "tech-fields");
+        if (!found) throw new Error("no tech-fields task yet");
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await waitForTask(task.id, ["done"], 30_000);
+    const found = await search(boss, word, { group: folder });
+    expect(ids(found)).toEqual([assetId]);
+    expect(found.hits[0].why).toEqual(["content"]);
+    expect(found.hits[0].snippet).toContain(`<mark>${word}</mark>`);
+    const answer = await post<{ found: boolean; citations: { asset_id: string; snippet: string }[] }>("/api/search/rag", boss.bearer, {
+      question: "What colour was the coral reef?",
+    });
+    expect(answer.found).toBe(true);
+    expect(answer.citations.map((c) => c.asset_id)).toContain(assetId);
+  });
+});
+
 describe("GET /api/search/query/{x}: filters, facets, paging", () => {
   it("filters by type, mime family, tag, class, owner, subtree and date; facets count the visible set", async () => {
     const boss = await admin();
@@ -279,6 +324,38 @@ describe("search access", () => {
     expect((await search(user, "фотографии пляжа")).total).toBe(0);
     const refused = await post<{ found: boolean; answer: string }>("/api/search/rag", user.bearer, { question: "Какой песок на пляже?" });
     expect(refused).toMatchObject({ found: false, answer: ru.search.refusal });
+  });
+
+  it("a user without rules gets no snippet or RAG passage of the administrator's documents", async () => {
+    await beachCorpus();
+    const user = await ordinaryUser();
+    const found = await search(user, "песок белый", { facets: "true" });
+    expect(found).toMatchObject({ total: 0, hits: [] });
+    const answer = await post<{ found: boolean; answer: string; citations: unknown[] }>("/api/search/rag", user.bearer, {
+      question: "Какой песок на пляже?",
+    });
+    expect(answer).toEqual({ found: false, mode: "none", answer: ru.search.refusal, citations: [] });
+  });
+
+  it("a move out of the readable folder hides an asset at once; a rule on the asset itself shows it at once", async () => {
+    const boss = await admin();
+    const word = `прибой${newId().slice(-4).replace(/\d/g, "ю")}`;
+    const open = await createGroup(boss, uniqueName("Открыто"));
+    const closed = await createGroup(boss, uniqueName("Закрыто"));
+    const asset = await createAsset(boss, `${word}.jpg`, open);
+    const user = await ordinaryUser();
+    await grant(boss, user.id, open);
+    expect(ids(await search(user, word))).toEqual([asset]);
+    const moved = await call(`/api/group/move-member/${asset}/${open}/${closed}`, { method: "POST", bearer: boss.bearer });
+    expect(moved.status).toBe(204);
+    expect(await search(user, word, { facets: "true" })).toMatchObject({ total: 0, hits: [], facets: { type: [], tag: [], class: [], owner: [] } });
+    const ruleId = await grant(boss, user.id, asset);
+    const again = await search(user, word);
+    expect(ids(again)).toEqual([asset]);
+    // The path shown is the folder the asset lies in now.
+    expect(again.hits[0].group_id).toBe(closed);
+    await call(`/api/user/acl/${ruleId}`, { method: "DELETE", bearer: boss.bearer });
+    expect((await search(user, word)).total).toBe(0);
   });
 
   it("a deny rule hides an asset; a chrooted user sees only his subtree; a scoped robot only its scope", async () => {

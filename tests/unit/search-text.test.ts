@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { textPdf } from "../fixtures/text-pdf";
 import { cosine, embed } from "../../workers/services/search/embedding";
-import { extractText, readZipEntries, textKind, xmlText } from "../../workers/services/search/extract-text";
+import { extractText, markdownText, pdfText, readZipEntries, textKind, xmlText } from "../../workers/services/search/extract-text";
 import { MAX_QUERY_WORDS, parsePrefix, parseQuery, wordExpression } from "../../workers/services/search/query-parser";
 import { contentWords, normalize, stem, stemPrefix, words } from "../../workers/services/search/tokenize";
 import { markName, markedHtml } from "../../workers/services/search.service";
@@ -158,6 +159,28 @@ describe("text extraction", () => {
     expect(await extractText("text/vtt", "a.vtt", enc(vtt))).toBe("Hello beach");
     expect(await extractText("image/png", "a.png", enc("xx"))).toBeNull();
     expect(await extractText("text/plain", "a.txt", enc("   "))).toBeNull();
+  });
+
+  it("reads the text of PDF pages (unpdf), one paragraph per page", async () => {
+    const pdf = textPdf([["Beach report (day one)", "The sand was white."], ["Second page: sunset photographs."]]);
+    expect(textKind("application/pdf")).toBe("pdf");
+    expect(textKind("application/octet-stream", "scan.PDF")).toBe("pdf");
+    expect(await extractText("application/pdf", "r.pdf", pdf)).toBe(
+      "Beach report (day one)\nThe sand was white.\n\nSecond page: sunset photographs.",
+    );
+    // A PDF without text (the page-count fixture) has none; a broken one is an error the task catches.
+    expect(await extractText("application/pdf", "empty.pdf", textPdf([[]]))).toBeNull();
+    await expect(pdfText(new TextEncoder().encode("%PDF-1.4 broken"))).rejects.toThrow();
+  });
+
+  it("reads Markdown as its visible text", async () => {
+    const md = "# Интервью\n\n> Цитата героя\n\n- **море** и _пляж_\n1. [Сайт](https://example.com) и `код`\n```\nconst x = 1;\n```\nимя_файла_без_изменений";
+    expect(await extractText("text/markdown", "s.md", enc(md))).toBe(
+      "Интервью\n\nЦитата героя\n\nморе и пляж\nСайт и код\nconst x = 1;\nимя_файла_без_изменений",
+    );
+    expect(markdownText("2 * 3 * 4")).toBe("2 * 3 * 4");
+    // Plain text keeps its marks.
+    expect(await extractText("text/plain", "a.txt", enc("# не заголовок"))).toBe("# не заголовок");
   });
 
   it("reads office XML documents from their zip archives", async () => {

@@ -164,13 +164,14 @@ const hasWordStarting = (text: string, prefix: string) => words(text).some((w) =
 
 /**
  * GET /api/search/autocomplete/{x}: up to 10 suggestions for what is being typed — names of visible entities, and
- * the tags and text field values they carry — whose words start with the last word typed.
+ * the tags and text field values they carry — whose words start with the last word typed. Candidates are the newest
+ * 30 visible matches (no ranking of every match: it has to answer within a keystroke on a large corpus).
  */
 export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
   const parsed = parsePrefix(text);
   if (!parsed.match) return { suggestions: [] };
   const vis = await visibility(rc, actor);
-  const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0 });
+  const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0, order: "newest" });
   const prefix = normalize(parsed.prefix);
   const out: Suggestion[] = [];
   const seen = new Set<string>();

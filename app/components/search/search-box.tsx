@@ -1,4 +1,4 @@
-import { useNavigate, useSearchParams } from "@remix-run/react";
+import { useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ru } from "../../i18n/ru";
 import { suggest, type Suggestion } from "../../lib/search-api";
@@ -9,17 +9,32 @@ const DEBOUNCE_MS = 150;
 
 /**
  * The top bar's search box: suggestions (names, tags, field values) as you type, ↑/↓ to move, Enter to search
- * (the highlighted suggestion or what was typed) on /search?q=…, Escape to close.
+ * (the highlighted suggestion or what was typed) on /search?q=…, Escape to close. On /search it is the screen's
+ * query box: it shows the query of the URL and a new query keeps the screen's filters (e.g. "search in this folder").
  */
 export function SearchBox() {
   const navigate = useNavigate();
+  const location = useLocation();
   const [params] = useSearchParams();
+  const onSearch = location.pathname === "/search";
+  const urlQuery = onSearch ? params.get("q") ?? "" : null;
   const [text, setText] = useState(params.get("q") ?? "");
+  const input = useRef<HTMLInputElement>(null);
   const [items, setItems] = useState<Suggestion[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const listId = useId();
   const typed = useRef(false);
+
+  // The screen's query changed (a link, back/forward): show it; an empty /search (e.g. "search in this folder")
+  // waits for typing here.
+  useEffect(() => {
+    if (urlQuery === null) return;
+    typed.current = false;
+    setText(urlQuery);
+    setOpen(false);
+    if (!urlQuery) input.current?.focus();
+  }, [urlQuery]);
 
   useEffect(() => {
     if (!typed.current) return;
@@ -51,7 +66,10 @@ export function SearchBox() {
     setOpen(false);
     typed.current = false;
     setText(value);
-    navigate(`/search?${new URLSearchParams({ q: value })}`);
+    const next = new URLSearchParams(onSearch ? params : undefined);
+    for (const key of ["skip", "tab"]) next.delete(key);
+    next.set("q", value);
+    navigate(`/search?${next}`);
   }
 
   function onKeyDown(e: React.KeyboardEvent<HTMLInputElement>) {
@@ -76,6 +94,7 @@ export function SearchBox() {
     <div className="search-box">
       <Icon name="search" size={16} />
       <input
+        ref={input}
         className="input"
         type="search"
         role="combobox"

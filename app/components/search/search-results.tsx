@@ -15,7 +15,7 @@ export function SearchResults({ hits }: { hits: SearchHit[] }) {
             <Link to={hitHref(hit)} className="search-hit-name">
               <Highlighted html={hit.name_html} />
             </Link>
-            {hit.path && <div className="search-hit-path">{hit.path}</div>}
+            {hit.path && <div className="search-hit-path">{hit.path.split("/").join(" / ")}</div>}
             {hit.snippet && <Highlighted className="search-hit-snippet" html={hit.snippet} />}
             <div className="search-hit-why">
               {ru.search.whyLabel}: {hit.why.map((w) => ru.search.why[w]).join(", ")}

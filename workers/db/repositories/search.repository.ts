@@ -180,10 +180,15 @@ export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" 
     from home h`);
 }
 
-/** Visible matches with their indexed text, for autocomplete, vector ranking and RAG (best `limit` by bm25). */
+/**
+ * Visible matches with their indexed text, for autocomplete, vector ranking and RAG: the best `limit` by bm25, or
+ * with `order: "newest"` the newest `limit` — read straight off the index in rowid order, so the scan stops at
+ * `limit` visible rows instead of ranking every match (autocomplete on a short prefix matches a large part of the
+ * corpus).
+ */
 export function searchTexts(
   db: Database,
-  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number },
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number; order?: "rank" | "newest" },
 ) {
   return db.all<{
     id: string;
@@ -197,7 +202,7 @@ export function searchTexts(
     select d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, search_fts.meta as meta,
       substr(search_fts.content, 1, ${o.contentChars}) as content, ${RANK} as rank, a.mime as mime
     ${matchesSql(o.match, o.vis, o.filters)}
-    order by rank, d.doc_id limit ${o.limit}`);
+    order by ${o.order === "newest" ? sql`search_fts.rowid desc` : sql`rank, d.doc_id`} limit ${o.limit}`);
 }
 
 /** Tags of the given entities whose name has a word starting with `prefix`, most carried first. */

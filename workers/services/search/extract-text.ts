@@ -1,7 +1,8 @@
 /**
  * Text of a document, for the search index and for RAG passages (decision 011). Plain text, Markdown, CSV, JSON,
  * subtitles (SRT, WebVTT) and office XML documents (docx, xlsx, pptx, odt, ods, odp: zip archives of XML) are read
- * in workerd with no library; other types answer null. Exported for reuse (the WOPI text-data call).
+ * in workerd with no library; PDF text through `unpdf` (a serverless build of Mozilla's PDF.js, loaded only when a
+ * PDF comes); other types answer null. Exported for reuse (the WOPI text-data call).
  */
 
 /** Characters kept of one document: enough for its passages, bounded so one row stays small. */
@@ -35,10 +36,14 @@ const OFFICE_MIMES: Record<string, keyof typeof OFFICE> = {
   "application/vnd.oasis.opendocument.presentation": "odp",
 };
 
+/** Pages of a PDF read for text: enough for search and passages, bounded so a 5,000-page scan stays one task. */
+export const MAX_PDF_PAGES = 300;
+
 /** Which extractor fits a file, by MIME type first and file extension second; null when none does. */
-export function textKind(mime: string, fileName = ""): "plain" | "json" | "subtitles" | keyof typeof OFFICE | null {
+export function textKind(mime: string, fileName = ""): "plain" | "json" | "subtitles" | "pdf" | keyof typeof OFFICE | null {
   const m = mime.split(";")[0].trim().toLowerCase();
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? "";
+  if (m === "application/pdf" || ext === "pdf") return "pdf";
   if (OFFICE_MIMES[m]) return OFFICE_MIMES[m];
   if (ext in OFFICE) return ext as keyof typeof OFFICE;
   if (m === "text/vtt" || m === "application/x-subrip" || ext === "srt" || ext === "vtt") return "subtitles";
@@ -79,6 +84,21 @@ function subtitleText(text: string): string {
     .filter((line) => !/^\s*(\d+|WEBVTT.*|NOTE.*|[\d:.,]+\s*-->\s*[\d:.,]+.*)\s*$/.test(line))
     .map((line) => line.replace(/<[^>]*>/g, "").trim())
     .filter(Boolean)
+    .join("\n");
+}
+
+/** Markdown as the text a reader sees: headings, quotes, list markers, emphasis, code fences and link targets dropped. */
+export function markdownText(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*(```|~~~)/.test(line))
+    .map((line) =>
+      line
+        .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d+[.)]\s+)/, "")
+        .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+        // Emphasis and code marks only at word edges (snake_case names keep their underscores).
+        .replace(/(^|[^\p{L}\p{N}])(\*\*|__|\*|_|`)(\S(?:.*?\S)?)\2(?![\p{L}\p{N}])/gu, "$1$3"),
+    )
     .join("\n");
 }
 
@@ -140,6 +160,30 @@ export async function readZipEntries(bytes: Uint8Array, want: (name: string) => 
   return out;
 }
 
+/** The text of a PDF's pages (up to MAX_PDF_PAGES, or until MAX_TEXT_CHARS), one paragraph per page. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { getDocumentProxy } = await import("unpdf");
+  // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
+  const pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+  try {
+    const pages: string[] = [];
+    let chars = 0;
+    for (let n = 1; n <= Math.min(pdf.numPages, MAX_PDF_PAGES) && chars < MAX_TEXT_CHARS; n++) {
+      const content = await (await pdf.getPage(n)).getTextContent();
+      const text = content.items
+        .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
+        .join("")
+        .replace(/[ \t]+/g, " ")
+        .trim();
+      pages.push(text);
+      chars += text.length;
+    }
+    return pages.filter(Boolean).join("\n\n");
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+}
+
 /** Natural order of `slide2.xml` before `slide10.xml`. */
 const byNumber = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en", { numeric: true });
 
@@ -151,9 +195,10 @@ export async function extractText(mime: string, fileName: string, bytes: Uint8Ar
   const kind = textKind(mime, fileName);
   if (!kind) return null;
   let text: string;
-  if (kind === "plain") text = decodeText(bytes);
+  if (kind === "plain") text = /\.(md|markdown)$/i.test(fileName) || /^text\/(x-)?markdown\b/i.test(mime) ? markdownText(decodeText(bytes)) : decodeText(bytes);
   else if (kind === "json") text = jsonText(decodeText(bytes));
   else if (kind === "subtitles") text = subtitleText(decodeText(bytes));
+  else if (kind === "pdf") text = await pdfText(bytes);
   else {
     const entries = (await readZipEntries(bytes, OFFICE[kind])).sort(byNumber);
     text = entries.map((e) => xmlText(new TextDecoder().decode(e.data))).join("\n\n");
