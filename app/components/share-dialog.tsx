@@ -92,8 +92,9 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
   const [until, setUntil] = useState("");
   const [emails, setEmails] = useState("");
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [created, setCreated] = useState<{ url: string; emailed: number } | null>(null);
+  /** the link last copied to the clipboard */
+  const [copied, setCopied] = useState<string | null>(null);
   const [links, setLinks] = useState<ShortlinkView[]>([]);
 
   const reload = useCallback(() => {
@@ -107,7 +108,7 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setCopied(false);
+    setCopied(null);
     try {
       const email = emails
         .split(/[\s,;]+/)
@@ -117,8 +118,9 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
         method: "POST",
         body: { time_range: [toIso(from), toIso(until)], password: password || null, acl: aclOf(right), email },
       });
-      setCreated(url);
+      setCreated({ url, emailed: new Set(email).size });
       setPassword("");
+      setEmails("");
       reload();
     } catch {
       // the API client showed the server's message
@@ -127,36 +129,38 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
     }
   };
 
-  const copy = async () => {
-    if (!created) return;
+  /** Copies a link; when the clipboard refuses, the created link's field is selected for a manual copy. */
+  const copy = async (url: string) => {
     try {
-      await navigator.clipboard.writeText(created);
-      setCopied(true);
+      await navigator.clipboard.writeText(url);
+      setCopied(url);
     } catch {
-      document.querySelector<HTMLInputElement>("#share-created")?.select();
+      if (url === created?.url) document.querySelector<HTMLInputElement>("#share-created")?.select();
     }
   };
 
   const revoke = (id: string) =>
     apiRequest(`/api/sl/${id}`, { method: "DELETE" }).then(() => {
-      if (created?.endsWith(`/sl/${id}`)) setCreated(null);
+      if (created?.url.endsWith(`/sl/${id}`)) setCreated(null);
       reload();
     }, () => undefined);
 
   return (
     <Modal title={t.dialogTitle(name)} onClose={onClose} wide>
       <form className="share-form" onSubmit={create} data-testid="share-form">
-        <div className="field">
-          <label htmlFor="share-right">{t.rights}</label>
-          <select id="share-right" className="input select" value={right} onChange={(e) => setRight(e.target.value as typeof right)}>
-            <option value="view">{t.rightView}</option>
-            {mayDownload && <option value="download">{t.rightDownload}</option>}
-            {mayDownload && <option value="proxy">{t.rightProxy}</option>}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="share-password">{t.password}</label>
-          <input id="share-password" className="input" type="password" autoComplete="new-password" maxLength={256} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <div className="share-row">
+          <div className="field">
+            <label htmlFor="share-right">{t.rights}</label>
+            <select id="share-right" className="input select" value={right} onChange={(e) => setRight(e.target.value as typeof right)}>
+              <option value="view">{t.rightView}</option>
+              {mayDownload && <option value="download">{t.rightDownload}</option>}
+              {mayDownload && <option value="proxy">{t.rightProxy}</option>}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="share-password">{t.password}</label>
+            <input id="share-password" className="input" type="password" autoComplete="new-password" maxLength={256} value={password} onChange={(e) => setPassword(e.target.value)} />
+          </div>
         </div>
         <div className="share-row">
           <div className="field">
@@ -170,21 +174,25 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
         </div>
         <div className="field">
           <label htmlFor="share-emails">{t.emails}</label>
-          <input id="share-emails" className="input" type="text" value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="name@example.com" />
+          <input id="share-emails" className="input" type="text" inputMode="email" value={emails} onChange={(e) => setEmails(e.target.value)} placeholder="name@example.com" />
         </div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          <Icon name="share" size={16} />
-          {t.create}
-        </button>
+        <div className="share-submit">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            <Icon name="share" size={16} />
+            {t.create}
+          </button>
+        </div>
         {created && (
-          <div className="field">
+          <div className="share-created-box">
             <label htmlFor="share-created">{t.created}</label>
             <div className="share-created">
-              <input id="share-created" className="input" readOnly value={created} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
-              <button type="button" className="btn" onClick={() => void copy()}>
-                {copied ? t.copied : t.copy}
+              <input id="share-created" className="input" readOnly value={created.url} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+              <button type="button" className="btn" onClick={() => void copy(created.url)}>
+                <Icon name="copy" size={16} />
+                {copied === created.url ? t.copied : t.copy}
               </button>
             </div>
+            {created.emailed > 0 && <p className="muted">{t.emailed(created.emailed)}</p>}
           </div>
         )}
       </form>
@@ -193,19 +201,29 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
         {links.length === 0 && <p className="muted">{t.noLinks}</p>}
         {links.map((l) => (
           <div key={l.id} className="share-link" data-testid="share-link">
-            <div>
-              <code>{l.url}</code>
-              <div className="muted">
-                {[
-                  l.creator_name,
-                  formatDateTime(l.created),
-                  l.time_range[0] || l.time_range[1] ? t.range(l.time_range[0] && formatDateTime(l.time_range[0]), l.time_range[1] && formatDateTime(l.time_range[1])) : t.always,
-                  l.acl.includes("download") ? t.rightDownload : l.acl.includes("download_proxy") ? t.rightProxy : t.rightView,
-                  l.has_password ? t.withPassword : null,
-                  t.views(l.views),
-                  t.downloads(l.downloads),
-                  l.last_opened ? t.lastOpened(formatDateTime(l.last_opened)) : null,
-                ]
+            <div className="share-link-main">
+              <div className="share-link-url">
+                <code title={l.url}>{l.url}</code>
+                <button type="button" className="icon-btn" title={t.copy} aria-label={`${t.copy}: ${l.url}`} onClick={() => void copy(l.url)}>
+                  <Icon name="copy" size={14} />
+                </button>
+                {copied === l.url && <span className="share-copied">{t.copied}</span>}
+              </div>
+              <div className="share-chips">
+                <span className="share-chip">{l.acl.includes("download") ? t.rightDownload : l.acl.includes("download_proxy") ? t.rightProxy : t.rightView}</span>
+                {l.has_password && (
+                  <span className="share-chip">
+                    <Icon name="lock" size={12} />
+                    {t.withPassword}
+                  </span>
+                )}
+                <span className="share-chip">
+                  <Icon name="clock" size={12} />
+                  {l.time_range[0] || l.time_range[1] ? t.range(l.time_range[0] && formatDateTime(l.time_range[0]), l.time_range[1] && formatDateTime(l.time_range[1])) : t.always}
+                </span>
+              </div>
+              <div className="muted share-link-meta">
+                {[l.creator_name, formatDateTime(l.created), t.views(l.views), t.downloads(l.downloads), l.last_opened ? t.lastOpened(formatDateTime(l.last_opened)) : null]
                   .filter(Boolean)
                   .join(" · ")}
               </div>

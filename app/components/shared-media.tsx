@@ -11,7 +11,7 @@ const TEXT_PREVIEW_BYTES = 64 * 1024;
  * Range, so seeking works), PDF in the browser's viewer, the start of a text file; with its name, size and the
  * download buttons the link allows. Every URL is the link's own signed one (no bearer anywhere).
  */
-export function SharedMedia({ asset }: { asset: SharedAsset }) {
+export function SharedMedia({ asset, inDialog }: { asset: SharedAsset; inDialog?: boolean }) {
   const kind = mediaKind(asset.mimetype);
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
@@ -41,7 +41,7 @@ export function SharedMedia({ asset }: { asset: SharedAsset }) {
       </div>
       <div className="shared-meta">
         <div>
-          <div className="shared-name">{asset.name}</div>
+          {!inDialog && <div className="shared-name">{asset.name}</div>}
           <div className="muted">
             {ru.sharing.size}: {formatBytes(asset.size)}
           </div>
@@ -78,8 +78,14 @@ export function SharedTile({ asset, onOpen }: { asset: SharedAsset; onOpen: () =
     <button type="button" className="shared-tile" onClick={onOpen} title={asset.name}>
       <span className="shared-thumb">
         {failed ? <Icon name={kind} size={40} /> : <img ref={img} src={asset.thumb_url} alt="" loading="lazy" onError={() => setFailed(true)} />}
+        {!failed && (kind === "video" || kind === "audio") && (
+          <span className="shared-kind" aria-hidden="true">
+            <Icon name={kind} size={14} />
+          </span>
+        )}
       </span>
       <span className="shared-tile-name">{asset.name}</span>
+      <span className="shared-tile-meta">{formatBytes(asset.size)}</span>
     </button>
   );
 }

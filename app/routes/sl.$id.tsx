@@ -55,11 +55,14 @@ function Brand() {
   );
 }
 
-function Closed({ title, text }: { title: string; text: string }) {
+function Closed({ title, text, icon }: { title: string; text: string; icon: "clock" | "lock" | "other" }) {
   return (
     <main className="auth-page">
       <div className="auth-card shared-closed" data-testid="shared-closed">
         <Brand />
+        <span className="shared-closed-icon" aria-hidden="true">
+          <Icon name={icon} size={28} />
+        </span>
         <h1 className="auth-title">{title}</h1>
         <p className="auth-subtitle">{text}</p>
       </div>
@@ -74,6 +77,7 @@ function PasswordForm({ error }: { error?: string }) {
       <Form method="post" className="auth-card" data-testid="shared-password">
         <Brand />
         <h1 className="auth-title">{ru.sharing.passwordTitle}</h1>
+        <p className="auth-subtitle">{ru.sharing.passwordHint}</p>
         <div className="field">
           <label htmlFor="sl-password">{ru.sharing.passwordLabel}</label>
           <input id="sl-password" className="input" type="password" name="password" required maxLength={256} autoComplete="off" autoFocus />
@@ -99,13 +103,13 @@ export default function SharedLinkRoute() {
     case "password":
       return <PasswordForm error={failed?.error} />;
     case "revoked":
-      return <Closed title={ru.sharing.revokedTitle} text={ru.sharing.revokedText} />;
+      return <Closed title={ru.sharing.revokedTitle} text={ru.sharing.revokedText} icon="lock" />;
     case "expired":
-      return <Closed title={ru.sharing.expiredTitle} text={ru.sharing.expired(view.at)} />;
+      return <Closed title={ru.sharing.expiredTitle} text={ru.sharing.expired(view.at)} icon="clock" />;
     case "not_yet":
-      return <Closed title={ru.sharing.notYetTitle} text={ru.sharing.notYet(view.at)} />;
+      return <Closed title={ru.sharing.notYetTitle} text={ru.sharing.notYet(view.at)} icon="clock" />;
     case "not_found":
-      return <Closed title={ru.sharing.notFoundTitle} text={ru.sharing.notFoundText} />;
+      return <Closed title={ru.sharing.notFoundTitle} text={ru.sharing.notFoundText} icon="other" />;
   }
   const { info, until } = view;
   const group = info.group;
@@ -118,6 +122,7 @@ export default function SharedLinkRoute() {
           <h1>{info.name}</h1>
           <p className="muted">
             {ru.sharing.sharedBy(info.creator_name)}
+            {group && group.items.length > 0 && ` · ${ru.sharing.items(group.items.length + group.page * group.page_size)}${group.has_more ? "+" : ""}`}
             {until && ` · ${ru.sharing.range(null, until)}`}
           </p>
         </div>
@@ -157,7 +162,7 @@ export default function SharedLinkRoute() {
       )}
       {current && (
         <Modal title={current.name} onClose={() => setOpen(null)} wide>
-          <SharedMedia asset={current} />
+          <SharedMedia asset={current} inDialog />
         </Modal>
       )}
     </main>
