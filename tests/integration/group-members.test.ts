@@ -306,6 +306,40 @@ describe("GET /api/group/subtree/{id}", () => {
     expect(tree.subGroups[1].subGroups).toEqual([]);
   });
 
+  it("an administrator's cached tree follows every change of shape, name and trash state below (tree version)", async () => {
+    const boss = await admin();
+    const user = await ordinaryUser();
+    const top = await createGroup(user, uniqueName());
+    const a = await createGroup(user, "а", top);
+    const b = await createGroup(user, "б", top);
+    const inner = await createGroup(user, "внутри", a);
+    // The owner's tree is built afresh on every request (filtered trees are not cached): the reference.
+    const fresh = () => getJson(`/api/group/subtree/${top}`, user.bearer);
+    const cached = () => getJson(`/api/group/subtree/${top}`, boss.bearer);
+    const seen: string[] = [];
+    const check = async () => {
+      const tree = await cached();
+      expect(tree).toEqual(await fresh());
+      expect(await cached()).toEqual(tree); // answered again from the cache, unchanged
+      seen.push(JSON.stringify(tree));
+    };
+    await check();
+    const changes: (() => Promise<unknown>)[] = [
+      () => send("PATCH", `/api/group/update/${inner}`, user.bearer, { group_name: "переименована" }),
+      () => send("POST", `/api/group/move-member/${inner}/${a}/${b}`, user.bearer),
+      () => createGroup(user, "новая", inner),
+      () => send("DELETE", `/api/group/delete/${b}`, user.bearer),
+      () => send("POST", `/api/group/restore/${b}`, user.bearer),
+    ];
+    for (const change of changes) {
+      const res = (await change()) as { status?: number } | string;
+      if (typeof res !== "string") expect([200, 204]).toContain(res.status);
+      await check();
+    }
+    // Every change showed: no two consecutive answers were the same tree.
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `change ${i}`).not.toBe(seen[i - 1]);
+  });
+
   it("from the virtual root shows only what the caller sees", async () => {
     const user = await ordinaryUser();
     const stranger = await ordinaryUser();

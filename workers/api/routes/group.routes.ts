@@ -85,7 +85,13 @@ const SearchText = z
 
 export const MembersQuerySchema = PagingQuerySchema.extend({
   // Any skip past the end is an empty page, so the bound is only what a number can hold exactly.
-  skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  skip: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(0)
+    .openapi({ description: "members to pass over (from the nearest seek checkpoint, decision record 017); past the end: an empty page" }),
   type: z.enum(LISTED_TYPES).optional().openapi({ description: "only groups or only assets" }),
   sort: z.enum(MEMBER_SORTS).default("name"),
   order: z.enum(SORT_ORDERS).default("asc"),
