@@ -203,6 +203,10 @@ export const AssetSchema = z
     asset_access: z.array(z.enum(ACCESS_LEVELS)).optional(),
     asset_latest_version: z.number().int().optional(),
     asset_latest_version_variants: z.array(VariantSchema).optional(),
+    asset_links: z
+      .array(GroupRefSchema)
+      .optional()
+      .openapi({ description: "SPEC §3 asset_links: the folders listing the asset that the caller may see (as member-of answers)" }),
     ver: z.number().int().optional().openapi({ description: "latest version; 0 while the asset has no bytes" }),
     var: z.string().nullable().optional().openapi({ description: "main variant (master, else initial, else untyped)" }),
     var_size: z.number().int().nullable().optional(),
