@@ -665,3 +665,62 @@ describe("bad input is refused with a 4xx naming the field", () => {
     expect(error.message).toContain("«trigger»");
   });
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe("the OpenAPI document", () => {
+  it("has an example request for every operation with a JSON body, and its declared schema accepts it", async () => {
+    const res = await call("/api/openapi.json");
+    const doc = (await res.json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string; example?: unknown } }> } }>>;
+      components: { schemas: Record<string, { example?: unknown }> };
+    };
+    const schemas = new Map<string, z.ZodType>();
+    for (const def of createApiApp().openAPIRegistry.definitions) {
+      if (def.type !== "route") continue;
+      const schema = (def.route.request?.body?.content as Record<string, { schema?: z.ZodType }> | undefined)?.["application/json"]?.schema;
+      if (schema) schemas.set(`${def.route.method.toUpperCase()} ${def.route.path}`, schema);
+    }
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const media = op.requestBody?.content?.["application/json"];
+        if (!media) continue;
+        const key = `${method.toUpperCase()} ${path}`;
+        const ref = media.schema?.$ref?.split("/").pop();
+        const example = media.example ?? media.schema?.example ?? (ref ? doc.components.schemas[ref]?.example : undefined);
+        if (example === undefined) {
+          problems.push(`${key}: no example`);
+          continue;
+        }
+        const parsed = schemas.get(key)?.safeParse(example);
+        if (!parsed?.success) problems.push(`${key}: ${JSON.stringify(parsed?.error?.issues.slice(0, 2) ?? "no schema")}`);
+        checked++;
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(60);
+  });
+
+  it("requires no more than SPEC sends: each SPEC-shaped body of the table is accepted by the declared schema", () => {
+    const schemas = new Map<string, z.ZodType>();
+    for (const def of createApiApp().openAPIRegistry.definitions) {
+      if (def.type !== "route") continue;
+      const schema = (def.route.request?.body?.content as Record<string, { schema?: z.ZodType }> | undefined)?.["application/json"]?.schema;
+      if (schema) schemas.set(shapeOf(`${def.route.method.toUpperCase()} ${def.route.path}`), schema);
+    }
+    const sample = { ...ctx } as Ctx;
+    let checked = 0;
+    for (const [key, entry] of Object.entries(CONTRACT) as [SpecCall, Entry][]) {
+      if (entry.pending || !entry.req || entry.refusal) continue;
+      const req = entry.req(sample);
+      const schema = schemas.get(shapeOf(key));
+      if (req.json === undefined || !schema) continue;
+      const parsed = schema.safeParse(req.json);
+      expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues.slice(0, 2))}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+});
