@@ -567,6 +567,7 @@ describe.each(Object.entries(CONTRACT) as [SpecCall, Entry][])("%s", (key, entry
       for (const k of entry.keys) expect(Object.keys(obj), `${key} answers ${k}`).toContain(k);
     }
     const responses = declared.get(shapeOf(key));
+    expect(responses, `${key}: not in the OpenAPI document`).toBeDefined();
     if (responses && body !== undefined) {
       const schema = responses[String(res.status)]?.content?.["application/json"]?.schema as z.ZodType | undefined;
       expect(schema, `${key}: no JSON schema declared for ${res.status}`).toBeDefined();
