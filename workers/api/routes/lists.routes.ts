@@ -106,6 +106,8 @@ export const listsRoutes = createRouter()
       path: "/create",
       tags: ["Lists"],
       summary: "Create a list (administrators)",
+      description:
+        "SPEC only reads lists (`GET /records/{listId}`, `POST /records`) and has no call that makes one, so this one does; records are then added with `PUT /record/{listId}`.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: body(z.object({ name: ListNameSchema }).openapi("ListCreate")) },
