@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createApiApp } from "../../workers/api/app";
-import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { call, expectError, login, signIn, signInAdmin, type Session } from "../integration/factories";
 import { SPEC_CALLS, type SpecCall } from "./spec-calls";
 
@@ -34,6 +34,9 @@ interface Ctx {
   taskId: string;
   ruleId: string;
   newUserId: string;
+  robotId: string;
+  extraTemplateId: string;
+  queueItemId: string;
   /** values calls store for later calls */
   [key: string]: unknown;
 }
@@ -534,6 +537,15 @@ beforeAll(async () => {
   await must(await call(`/api/lists/record/${ctx.listId}`, { method: "PUT", bearer: b, json: { rec_id: "ru", rec_data: { label: "Русский" } } }));
   const enqueued = await post<{ job_id: string }[] | { job_id: string }>("/api/tasklist/enqueue-task/tech-fields", { entities: [{ id: ctx.assetId, type: "asset" }] });
   ctx.taskId = (Array.isArray(enqueued) ? enqueued[0] : enqueued).job_id;
+  // For the operations we add to SPEC's (EXTENSIONS): a robot for tokens, a template, a queue item, a stream link.
+  ctx.robotId = (
+    await post<{ user_id: string }>("/api/user", { user_name: "Контрактный робот", user_login: "contract-robot", user_passwd: "contract-robot-password", enabled: true, is_robot: true })
+  ).user_id;
+  ctx.extraTemplateId = (await post<{ field_def_id: string }>("/api/fields/template", { field_def_name: "Контрактное поле 2", field_type: "text" })).field_def_id;
+  ctx.queueItemId = newId();
+  const play = await post<{ link: string }>(`/api/asset/content/play-variant/${ctx.variantId}`, {});
+  const link = new URL(play.link, "https://mam.test");
+  ctx.streamPath = `${link.pathname}${link.search}`;
 });
 
 describe("the contract table covers SPEC §7", () => {
@@ -548,38 +560,121 @@ describe("the contract table covers SPEC §7", () => {
   });
 });
 
+/** Sends an entry's minimal request and checks status, field names and the declared schema of the answer. */
+async function runEntry(key: string, entry: Entry): Promise<void> {
+  const req = entry.req!(ctx);
+  const res = await send(key, req, ctx);
+  if (entry.refusal) {
+    const error = await expectError(res, entry.refusal.status);
+    expect(error.message.length, entry.refusal.why).toBeGreaterThan(0);
+    return;
+  }
+  const body = await jsonOf(res);
+  expect(res.status, `${key}: ${JSON.stringify(body)}`).toBe(entry.status ?? 200);
+  if (entry.keys) {
+    const obj = (entry.at ?? ((b: unknown) => b))(body) as Record<string, unknown>;
+    expect(obj, `${key}: no element to check`).toBeTypeOf("object");
+    for (const k of entry.keys) expect(Object.keys(obj), `${key} answers ${k}`).toContain(k);
+  }
+  const responses = declared.get(shapeOf(key));
+  expect(responses, `${key}: not in the OpenAPI document`).toBeDefined();
+  if (responses && body !== undefined) {
+    const schema = responses[String(res.status)]?.content?.["application/json"]?.schema as z.ZodType | undefined;
+    expect(schema, `${key}: no JSON schema declared for ${res.status}`).toBeDefined();
+    const parsed = schema!.safeParse(body);
+    expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+  }
+  entry.then?.(body, ctx);
+}
+
 describe.each(Object.entries(CONTRACT) as [SpecCall, Entry][])("%s", (key, entry) => {
   const skip = entry.pending ? `pending: ${entry.pending}` : undefined;
 
-  it.skipIf(skip !== undefined)(skip ?? "the minimal SPEC request succeeds with SPEC's field names and the declared schema", async () => {
-    const req = entry.req!(ctx);
-    const res = await send(key, req, ctx);
-    if (entry.refusal) {
-      const error = await expectError(res, entry.refusal.status);
-      expect(error.message.length, entry.refusal.why).toBeGreaterThan(0);
-      return;
-    }
-    const body = await jsonOf(res);
-    expect(res.status, `${key}: ${JSON.stringify(body)}`).toBe(entry.status ?? 200);
-    if (entry.keys) {
-      const obj = (entry.at ?? ((b: unknown) => b))(body) as Record<string, unknown>;
-      expect(obj, `${key}: no element to check`).toBeTypeOf("object");
-      for (const k of entry.keys) expect(Object.keys(obj), `${key} answers ${k}`).toContain(k);
-    }
-    const responses = declared.get(shapeOf(key));
-    expect(responses, `${key}: not in the OpenAPI document`).toBeDefined();
-    if (responses && body !== undefined) {
-      const schema = responses[String(res.status)]?.content?.["application/json"]?.schema as z.ZodType | undefined;
-      expect(schema, `${key}: no JSON schema declared for ${res.status}`).toBeDefined();
-      const parsed = schema!.safeParse(body);
-      expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
-    }
-    entry.then?.(body, ctx);
-  });
+  it.skipIf(skip !== undefined)(skip ?? "the minimal SPEC request succeeds with SPEC's field names and the declared schema", () => runEntry(key, entry));
 
   it.skipIf(skip !== undefined || entry.open === true)(skip ?? "answers 401 in the error model without a bearer", async () => {
     const res = await send(key, entry.req!(ctx), ctx, false);
     await expectError(res, 401);
+  });
+});
+
+/**
+ * The operations we add to SPEC's (docs/api.md), so that every operation of the OpenAPI document has a sample
+ * answer checked against its declared schema. `unchecked` names the few this client cannot call, and why.
+ */
+const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
+  "GET /api/ping": { open: true, req: () => ({ path: "/api/ping", as: "none" }) },
+  "POST /api/group/users/{id}": { req: (c) => ({ path: `/api/group/users/${c.groupId}`, json: { users: [c.user.id] } }) },
+  "GET /api/group/users/{id}": { req: (c) => ({ path: `/api/group/users/${c.groupId}` }) },
+  "DELETE /api/group/users/{id}": { req: (c) => ({ path: `/api/group/users/${c.groupId}?users=${c.user.id}` }), status: 204 },
+  "POST /api/user/{id}/tokens": {
+    req: (c) => ({ path: `/api/user/${c.robotId}/tokens`, json: { name: "Контрактный токен" } }),
+    then: (b, c) => void (c.tokenId = (b as { token_id: string }).token_id),
+  },
+  "GET /api/user/{id}/tokens": { req: (c) => ({ path: `/api/user/${c.robotId}/tokens` }) },
+  "DELETE /api/user/{id}/tokens/{tokenId}": { req: (c) => ({ path: `/api/user/${c.robotId}/tokens/${c.tokenId as string}` }) },
+  "GET /api/audit": { req: () => ({ path: "/api/audit" }) },
+  "GET /api/group/trash": { req: () => ({ path: "/api/group/trash" }) },
+  "POST /api/group/restore/{id}": { req: (c) => ({ path: `/api/group/restore/${c.group2Id}`, json: {} }) },
+  "GET /api/asset/trash": { req: () => ({ path: "/api/asset/trash" }) },
+  "POST /api/asset/restore/{id}": { req: (c) => ({ path: `/api/asset/restore/${c.asset2Id}`, json: {} }) },
+  "PUT /api/asset/content/upload/{variantId}": { unchecked: "the fixture's upload in beforeAll is this call (201 checked there)" },
+  "GET /api/asset/content/stream/{variantId}": {
+    open: true,
+    req: (c) => ({ path: c.streamPath as string, as: "none" }),
+  },
+  "POST /api/tags/attach": { req: (c) => ({ path: "/api/tags/attach", json: { tag_ids: [c.tagId], entities: [{ id: c.assetId, type: "asset" }] } }) },
+  "GET /api/tags/for-entity/{id}": { req: (c) => ({ path: `/api/tags/for-entity/${c.assetId}` }) },
+  "POST /api/tags/detach": { req: (c) => ({ path: "/api/tags/detach", json: { tag_ids: [c.tagId], entities: [{ id: c.assetId, type: "asset" }] } }) },
+  "POST /api/upload/sign": { unchecked: "signs S3 calls of a multipart upload in flight (tests/integration multipart tests)" },
+  "GET /api/upload/status/{variantId}": { req: (c) => ({ path: `/api/upload/status/${c.variantId}` }) },
+  "POST /api/s3/{bucket}/assets/{assetId}/{variantId}": { unchecked: "S3-compatible endpoint authorised by a SigV4 signature from upload/sign" },
+  "PUT /api/s3/{bucket}/assets/{assetId}/{variantId}": { unchecked: "S3-compatible endpoint authorised by a SigV4 signature from upload/sign" },
+  "GET /api/s3/{bucket}/assets/{assetId}/{variantId}": { unchecked: "S3-compatible endpoint authorised by a SigV4 signature from upload/sign" },
+  "DELETE /api/s3/{bucket}/assets/{assetId}/{variantId}": { unchecked: "S3-compatible endpoint authorised by a SigV4 signature from upload/sign" },
+  "POST /api/uploads": {
+    req: (c) => ({ path: "/api/uploads", json: { items: [{ id: c.queueItemId, fileName: "Очередь.png", size: 68, groupId: c.groupId }] } }),
+  },
+  "GET /api/uploads": { req: () => ({ path: "/api/uploads" }) },
+  "POST /api/uploads/keepalive": { req: (c) => ({ path: "/api/uploads/keepalive", json: { ids: [c.queueItemId] } }), status: 204 },
+  "PATCH /api/uploads/{id}": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}`, json: { status: "uploading", progress: 10 } }) },
+  "POST /api/uploads/{id}/cancel": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}/cancel`, json: {} }) },
+  "DELETE /api/uploads/{id}": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}` }), status: 204 },
+  "POST /api/uploads/clear": { req: () => ({ path: "/api/uploads/clear", json: {} }) },
+  "GET /api/uploads/ws": { unchecked: "a WebSocket upgrade, not a JSON answer (tests/integration upload queue tests)" },
+  "GET /api/tasklist/export/{id}": {
+    open: true,
+    refusal: { status: 404, why: "only an export task has an archive; the fixture's task is tech-fields" },
+    req: (c) => ({ path: `/api/tasklist/export/${c.taskId}`, as: "none" }),
+  },
+  "POST /api/fields/apply/{id}": { req: (c) => ({ path: `/api/fields/apply/${c.assetId}`, json: { values: [{ def_id: c.extraTemplateId, data: "Применено" }] } }) },
+  // After apply: bulk-set replaces the value apply set (mode "replace" by default).
+  "POST /api/fields/bulk-set": { req: (c) => ({ path: "/api/fields/bulk-set", json: { def_id: c.extraTemplateId, entity_ids: [c.assetId], data: "Массово" } }) },
+  "GET /api/taxonomy/for-entity/{id}": { req: (c) => ({ path: `/api/taxonomy/for-entity/${c.assetId}` }) },
+  "POST /api/lists/create": {
+    req: () => ({ path: "/api/lists/create", json: { name: "Жанры" } }),
+    then: (b, c) => void (c.list2Id = (b as { list_id: string }).list_id),
+  },
+  "GET /api/lists/list": { req: () => ({ path: "/api/lists/list" }) },
+  "PATCH /api/lists/change/{id}": { req: (c) => ({ path: `/api/lists/change/${c.list2Id as string}`, json: { name: "Жанры кино" } }) },
+  "PUT /api/lists/record/{listId}": { req: (c) => ({ path: `/api/lists/record/${c.list2Id as string}`, json: { rec_id: "doc", rec_data: { label: "Документальное" } } }) },
+  "DELETE /api/lists/record/{listId}/{recId}": { req: (c) => ({ path: `/api/lists/record/${c.list2Id as string}/doc` }) },
+  "DELETE /api/lists/delete/{id}": { req: (c) => ({ path: `/api/lists/delete/${c.list2Id as string}` }) },
+};
+
+describe("every operation of the OpenAPI document is SPEC's or listed as ours", () => {
+  it("has no operation without a test", () => {
+    const spec = new Set(SPEC_CALLS.map(shapeOf));
+    const ours = [...declared.keys()].filter((k) => !spec.has(k) && !k.startsWith("GET /api/docs") && !k.startsWith("GET /api/openapi"));
+    expect(ours.sort()).toEqual(Object.keys(EXTENSIONS).map(shapeOf).sort());
+  });
+});
+
+describe.each(Object.entries(EXTENSIONS))("%s", (key, entry) => {
+  it.skipIf(entry.unchecked !== undefined)(entry.unchecked ?? "a minimal request succeeds and its answer has the declared schema", () => runEntry(key, entry));
+
+  it.skipIf(entry.unchecked !== undefined || entry.open === true)(entry.unchecked ?? "answers 401 in the error model without a bearer", async () => {
+    await expectError(await send(key, entry.req!(ctx), ctx, false), 401);
   });
 });
 
