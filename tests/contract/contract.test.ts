@@ -734,8 +734,9 @@ const BAD: Bad[] = [
   },
   { call: "GET /api/auth/entity-user-access/{id}", req: (c) => ({ path: `/api/auth/entity-user-access/${c.assetId}?user=nobody` }), status: 400, field: "user" },
   { call: "GET /api/asset/{id}", req: () => ({ path: "/api/asset/not-an-id" }), status: 400, field: "id" },
-  { call: "POST /api/tasklist/task-status", req: () => ({ path: "/api/tasklist/task-status", json: ["not-an-id"] }), status: 400 },
-  { call: "POST /api/lists/records", req: () => ({ path: "/api/lists/records", json: [{ rec_id: "ru" }] }), status: 400 },
+  { call: "POST /api/tasklist/task-status", req: () => ({ path: "/api/tasklist/task-status", json: ["not-an-id"] }), status: 400, field: "0" },
+  { call: "POST /api/lists/records", req: () => ({ path: "/api/lists/records", json: [{ rec_id: "ru" }] }), status: 400, field: "0.list_id" },
+  { call: "POST /api/lists/records", req: () => ({ path: "/api/lists/records", json: { pairs: 5 } }), status: 400, field: "pairs" },
   {
     call: "GET /api/asset/content/preview/{id}/{version}/{variant}",
     req: (c) => ({ path: `/api/asset/content/preview/${c.assetId}/1/huge` }),
