@@ -72,7 +72,7 @@ const PreviewParamsSchema = z.object({
   // SPEC names the segment {variant} without saying what it holds: a preview size (thumb, medium: preview-size's
   // `name`) or a SPEC §3 variant type, which picks the default size (thumb): previews belong to a version, not a variant.
   variant: z
-    .union([PreviewSizeNameSchema, z.enum(VARIANT_TYPES)])
+    .enum([...PREVIEW_SIZE_NAMES, ...VARIANT_TYPES])
     .transform((v): PreviewSizeName => ((PREVIEW_SIZE_NAMES as readonly string[]).includes(v) ? (v as PreviewSizeName) : "thumb"))
     .openapi({
       param: { name: "variant", in: "path" },
