@@ -35,7 +35,8 @@ export default defineConfig({
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
   },
   test: {
-    include: ["tests/integration/**/*.test.ts"],
+    // tests/contract: the API as SPEC-shaped clients call it (issue 10), with the same bindings as the integration tier.
+    include: ["tests/integration/**/*.test.ts", "tests/contract/**/*.test.ts"],
     globalSetup: ["./tests/setup/check-build.ts"],
     setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },

@@ -1228,6 +1228,14 @@ export const ru = {
     queryTooLong: (max: number) => `Запрос длиннее ${max} символов`,
     groupNotFound: "Папка для поиска не найдена",
   },
+  /** Messages of the calls as SPEC-shaped clients send them (issue 10): defaults and deliberate refusals. */
+  apiContract: {
+    undeclaredTooLarge: (limit: number) =>
+      `Без заявленного размера файл загружается одним запросом, не больше ${limit} байт: укажите size в create-version, чтобы загрузить его по частям`,
+    actionsRequired: "нужно хотя бы одно действие, чтобы включить автоматизацию",
+    draftTrigger: "Не настроен (черновик)",
+    versionMismatch: "Поле «asset_version»: номер версии не совпадает с версией из asset_version_id",
+  },
   common: {
     close: "Закрыть",
     cancel: "Отмена",

@@ -22,7 +22,9 @@ import { showToast } from "../lib/toast";
 export const meta: MetaFunction = () => [{ title: `${ru.screens.automation} — ${ru.app.name}` }];
 
 function draftOf(w: WorkflowInfo): Draft {
-  return { name: w.name, description: w.description, enabled: w.enabled, trigger: w.trigger, conditions: w.conditions, actions: w.actions };
+  // A draft created through the API has no trigger yet: the editor starts it at "manual".
+  const trigger = w.trigger ?? { type: "manual" };
+  return { name: w.name, description: w.description, enabled: w.enabled, trigger, conditions: w.conditions, actions: w.actions };
 }
 
 /** The field a server 400 names (`Поле «actions.0.url»: …`), so the editor can mark it. */

@@ -11,6 +11,8 @@ import { showToast } from "../lib/toast";
 export const meta: MetaFunction = () => [{ title: `${ru.screens.automations} — ${ru.app.name}` }];
 
 function triggerText(w: WorkflowInfo): string {
+  // A draft created through the API without a trigger (SPEC's workflow-setup sets it later).
+  if (!w.trigger) return ru.apiContract.draftTrigger;
   const name = ru.automations.triggers[w.trigger.type] ?? w.trigger.type;
   return w.trigger.type === "schedule" ? `${name}: ${w.trigger.cron}` : name;
 }

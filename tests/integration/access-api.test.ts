@@ -404,7 +404,12 @@ describe("access reads", () => {
     expect(await getJson(`/api/auth/entity-acl-access/${leaf}`, reader.bearer)).toMatchObject({ acl: false, grantable: [] });
     await expectError(await call(`/api/auth/entity-user-access/${leaf}?user=${user.id}`, { bearer: reader.bearer }), 403);
     await expectError(await call(`/api/auth/entity-user-access/${leaf}?user=${"8".repeat(32)}`, { bearer: boss.bearer }), 404);
-    await expectError(await call(`/api/auth/entity-user-access/${leaf}`, { bearer: boss.bearer }), 400);
+    // Without a user the call answers for the caller (SPEC §7 sends no query); a reader needs no acl for that.
+    expect(await getJson(`/api/auth/entity-user-access/${leaf}`, reader.bearer)).toEqual({ entity: leaf, user: reader.id, acl: ["read"] });
+    const own = await send<{ user: string; acl: string[] }[]>("POST", "/api/auth/entity-user-access", reader.bearer, [{ entity: leaf }]);
+    expect(own.body).toEqual([{ entity: leaf, user: reader.id, acl: ["read"] }]);
+    await expectError(await call(`/api/auth/entity-user-access/${leaf}`, { bearer: (await ordinaryUser()).bearer }), 404);
+    await expectError(await call(`/api/auth/entity-user-access/${leaf}?user=not-an-id`, { bearer: boss.bearer }), 400);
     await expectError(await call(`/api/auth/entity-acl-access/${leaf}`, { bearer: (await ordinaryUser()).bearer }), 404);
     await expectError(await call(`/api/auth/entity-access/${"9".repeat(32)}`, { bearer: boss.bearer }), 404);
   });

@@ -13,9 +13,9 @@ interface ClassJson {
 async function createClass(bearer: string, json: Record<string, unknown> = {}) {
   const name = (json.name as string) ?? uniqueName("Класс");
   const res = await call("/api/asset/class/create", { method: "POST", bearer, json: { name, ...json } });
-  const body = (await res.json()) as { id: string };
+  const body = (await res.json()) as { id: string; name: string; def_fields: string[] };
   expect(res.status, JSON.stringify(body)).toBe(200);
-  return { id: body.id, name };
+  return { id: body.id, name, answer: body };
 }
 
 /** Field templates written straight into D1: a class's def_fields must name existing templates. */
@@ -37,8 +37,10 @@ describe("POST /api/asset/class/create", () => {
   it("lets an administrator add a class with its fields (duplicates dropped, order kept)", async () => {
     const admin = await signInAdmin();
     const [f1, f2] = await templateIds(2);
-    const { id, name } = await createClass(admin.bearer, { def_fields: [f2, f1, f2] });
+    const { id, name, answer } = await createClass(admin.bearer, { def_fields: [f2, f1, f2] });
     expect(id).toMatch(/^[0-9a-f]{32}$/);
+    // SPEC §3 Asset class: the answer is the whole class.
+    expect(answer).toEqual({ id, name, def_fields: [f2, f1] });
     expect(await classRow(id)).toEqual({ name, def_fields: JSON.stringify([f2, f1]) });
   });
 

@@ -181,6 +181,7 @@ describe("GET /api/asset/{id}", () => {
       default_storage: "0".repeat(32),
       asset_latest_version: 0,
       asset_latest_version_variants: [],
+      asset_links: [],
       ver: 0,
       var: null,
       var_size: null,
@@ -447,6 +448,11 @@ describe("GET /api/asset/acl-assets, /member-of/{id}, /content-size/{id}; POST /
       { group_id: g2, group_name: "бета" },
     ]);
     expect((await json<unknown[]>(await call(`/api/asset/member-of/${id}`, { bearer: admin.bearer }))).length).toBe(3);
+    // SPEC §3 asset_links: the same folders, in GET /api/asset/{id}, for the same caller.
+    expect((await json<{ asset_links: unknown }>(await asset(user.bearer, id))).asset_links).toEqual([
+      { group_id: g1, group_name: "Альфа" },
+      { group_id: g2, group_name: "бета" },
+    ]);
     await env.DB.prepare("update groups set deleted_at = 1 where id = ?").bind(g2).run();
     expect(await json(await call(`/api/asset/member-of/${id}`, { bearer: user.bearer }))).toEqual([{ group_id: g1, group_name: "Альфа" }]);
     const stranger = await signIn();

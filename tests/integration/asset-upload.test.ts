@@ -15,6 +15,7 @@ import {
   snapshot,
   startUpload,
   uploadVersion,
+  type UploadInfo,
   type Uploaded,
 } from "./asset-fixtures";
 
@@ -61,6 +62,30 @@ describe("POST /api/asset/create-version/{id}", () => {
       asset_latest_version_variants: [],
     });
     await expectError(await call(`/api/asset/variant-tech-fields/${info.variant_id}`, { bearer: user.bearer }), 404);
+  });
+
+  it("takes SPEC's body alone (to_group, variant_type): the asset's name and type, and the PUT's Content-Length as the size", async () => {
+    const user = await signIn();
+    const id = await createAsset(user.bearer, { asset_name: "Интервью.mp4", asset_mime: "video/mp4" });
+    const group = await createGroup(user.id);
+    const res = await call(`/api/asset/create-version/${id}`, {
+      method: "POST",
+      bearer: user.bearer,
+      json: { to_group: group, variant_type: "initial" },
+    });
+    const info = await json<UploadInfo & { size_known: boolean }>(res);
+    expect(info).toMatchObject({ mode: "single", method: "PUT", max_size: 95 * MIB, size_known: false, headers: { "content-type": "video/mp4" } });
+    const bytes = bytesOf(2000, 7);
+    const done = await json<Uploaded>(await put(info.upload_url, bytes, { "content-type": "video/mp4" }), 201);
+    expect(done).toMatchObject({ asset_id: id, asset_version: 1, file_name: "Интервью.mp4", mime_type: "video/mp4", file_size: bytes.byteLength });
+    expect(done.checksum).toBe(await sha256Of(bytes));
+    expect(await rows("select content_size, status, format from variants where id = ?", info.variant_id)).toEqual([
+      { content_size: bytes.byteLength, status: "ready", format: "mp4" },
+    ]);
+    expect(await rows("select el_id from group_members where group_id = ? and el_id = ?", group, id)).toHaveLength(1);
+    // Without a declared size the PUT still needs Content-Length (411), and no more than the single-request limit (413).
+    const again = await json<UploadInfo>(await call(`/api/asset/create-version/${id}`, { method: "POST", bearer: user.bearer, json: {} }));
+    await expectError(await put(again.upload_url, bytes, { "content-length": String(95 * MIB + 1) }), 413);
   });
 
   it("answers the multipart form above 95 MiB, 413 above UPLOAD_MAX_BYTES, 400 for sizes that are not integers ≥ 0", async () => {

@@ -173,6 +173,25 @@ describe("field values", () => {
       asset_version_id: versionIds[1],
     });
     expect(onScreen).toMatchObject({ pts: [12, 47], asset_version: 2, asset_version_id: versionIds[1] });
+    // SPEC §3 names a version by its number: asset_version alone, or both forms agreeing; the answer carries both.
+    const byNumber = await ok<Value>(`/api/fields/create/${assetId}`, owner.bearer, {
+      json: { def_id: person.field_def_id, data: "Вера", pts: [1, 2], asset_version: 2 },
+    });
+    expect(byNumber).toMatchObject({ asset_version: 2, asset_version_id: versionIds[1] });
+    const mismatch = await expectError(
+      await call(`/api/fields/create/${assetId}`, {
+        method: "POST",
+        bearer: owner.bearer,
+        json: { def_id: person.field_def_id, data: "Вера", asset_version: 1, asset_version_id: versionIds[1] },
+      }),
+      400,
+    );
+    expect(mismatch.message).toContain("asset_version");
+    await expectError(
+      await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json: { def_id: person.field_def_id, data: "x", asset_version: 9 } }),
+      404,
+    );
+    expect((await call(`/api/fields/delete/${assetId}/${byNumber.field_id}`, { method: "DELETE", bearer: owner.bearer })).ok).toBe(true);
     await createValue(owner.bearer, assetId, { def_id: person.field_def_id, data: "Борис", pts: [50, 60] });
 
     const all = await ok<Value[]>(`/api/fields/for-entity/${assetId}`, owner.bearer);
@@ -264,8 +283,9 @@ describe("field values", () => {
     expect(unknown.message).toBe(ru.metadata.templateNotFound);
     for (const json of [
       { asset_version_id: null, data: "x" },
-      { def_id: template.field_def_id, data: "x" },
       { def_id: template.field_def_id, asset_version_id: null },
+      { def_id: template.field_def_id, asset_version: "1", data: "x" },
+      { def_id: template.field_def_id, asset_version: 0, data: "x" },
     ]) {
       await expectError(await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json }), 400);
     }

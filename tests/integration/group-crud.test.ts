@@ -427,9 +427,9 @@ describe("GET /api/group/storage/{id}", () => {
     const withStorage = await createGroup(user, "с хранилищем", top, { default_storage: storage });
     const inner = await createGroup(user, "внутри", withStorage);
     const innermost = await createGroup(user, "ещё глубже", inner, { default_storage: closer });
-    expect(await getJson(`/api/group/storage/${top}`, user.bearer)).toEqual({ storage_id: DEFAULT_STORAGE, storage_name: "R2" });
-    expect(await getJson(`/api/group/storage/${inner}`, user.bearer)).toEqual({ storage_id: storage, storage_name: "Архив S3" });
-    expect(await getJson(`/api/group/storage/${innermost}`, user.bearer)).toEqual({ storage_id: closer, storage_name: "Ближнее" });
+    expect(await getJson(`/api/group/storage/${top}`, user.bearer)).toMatchObject({ storage_id: DEFAULT_STORAGE, storage_name: "R2" });
+    expect(await getJson(`/api/group/storage/${inner}`, user.bearer)).toMatchObject({ storage_id: storage, storage_name: "Архив S3" });
+    expect(await getJson(`/api/group/storage/${innermost}`, user.bearer)).toMatchObject({ storage_id: closer, storage_name: "Ближнее" });
   });
 
   it("answers 404 to another user and for unknown groups", async () => {

@@ -250,6 +250,10 @@ describe("GET /api/asset/content/preview/{id}/{version}/{variant}", () => {
     const user = await signIn();
     const asset = await insertAsset({ ownerId: user.id, versions: 1 });
     await uploadOk(user.bearer, asset.id, pngBytes(1, 1));
+    // SPEC's {variant} as a variant type means the default size: the thumb uploaded above.
+    const byType = await call(`/api/asset/content/preview/${asset.id}/1/initial`, { bearer: user.bearer });
+    expect(byType.status).toBe(200);
+    expect(new Uint8Array(await byType.arrayBuffer())).toEqual(pngBytes(1, 1));
     const none = await expectError(await call(`/api/asset/content/preview/${asset.id}/1/medium`, { bearer: user.bearer }), 404);
     expect(none.message).toBe(ru.catalog.previewNotFound);
     await expectError(await call(`/api/asset/content/preview/${newId()}/1/thumb`, { bearer: user.bearer }), 404);
@@ -273,9 +277,11 @@ describe("signed preview links", () => {
     const user = await signIn();
     const asset = await insertAsset({ ownerId: user.id, versions: 1 });
     const uploaded = await uploadOk(user.bearer, asset.id, pngBytes(5, 5));
-    const [item] = (await (await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [asset.id] } })).json()) as {
-      preview: string;
-    }[];
+    const {
+      list: [item],
+    } = (await (await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [asset.id] } })).json()) as {
+      list: { preview: string }[];
+    };
     return { user, asset, uploaded, link: item.preview };
   }
 
@@ -336,32 +342,33 @@ describe("POST /api/asset/content/preview-by-list", () => {
       json: { ids: [without.id, foreign.id, withPreview.id, newId(), trashed.id, without.id] },
     });
     expect(res.status).toBe(200);
-    const list = (await res.json()) as { asset_id: string; preview: string | null }[];
+    const { base_url, list } = (await res.json()) as { base_url: string; list: { asset_id: string; preview: string | null }[] };
+    expect(base_url).toBe("https://mam.test");
     expect(list).toEqual([
       { asset_id: without.id, preview: null },
       { asset_id: withPreview.id, preview: expect.stringContaining(`/api/asset/content/preview/${withPreview.id}/1/thumb?`) },
     ]);
     const medium = (await (
       await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [withPreview.id], size: "medium" } })
-    ).json()) as { preview: string }[];
-    const image = await call(medium[0].preview);
+    ).json()) as { list: { preview: string }[] };
+    const image = await call(medium.list[0].preview);
     expect(image.status).toBe(200);
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(pngBytes(9, 9));
 
     const admin = await signInAdmin();
     const all = (await (await call("/api/asset/content/preview-by-list", { method: "POST", bearer: admin.bearer, json: { ids: [foreign.id] } })).json()) as {
-      preview: string | null;
-    }[];
-    expect(all[0].preview).toEqual(expect.stringContaining(foreign.id));
+      list: { preview: string | null }[];
+    };
+    expect(all.list[0].preview).toEqual(expect.stringContaining(foreign.id));
   });
 
-  it("refuses bad ids or size (400), and answers [] for none", async () => {
+  it("refuses bad ids or size (400), and answers an empty list for none", async () => {
     const user = await signIn();
     await expectError(await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: ["x"] } }), 400);
     await expectError(await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [], size: "big" } }), 400);
     const many = Array.from({ length: 501 }, () => newId());
     await expectError(await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: many } }), 400);
-    expect(await (await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [] } })).json()).toEqual([]);
+    expect(await (await call("/api/asset/content/preview-by-list", { method: "POST", bearer: user.bearer, json: { ids: [] } })).json()).toEqual({ base_url: "https://mam.test", list: [] });
   });
 
   it("requires sign-in", async () => {
@@ -383,7 +390,7 @@ describe("POST /api/asset/content/preview-by-varlist", () => {
 
     const res = await call("/api/asset/content/preview-by-varlist", { method: "POST", bearer: user.bearer, json: { ids: [v1, v2, pending, foreign, newId()] } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([
+    expect(((await res.json()) as { list: unknown[] }).list).toEqual([
       { variant_id: v1, preview: expect.stringContaining(`/api/asset/content/preview/${asset.id}/1/thumb?`) },
       { variant_id: v2, preview: null },
     ]);

@@ -23,6 +23,8 @@ async function createStorage(bearer: string, overrides: Record<string, unknown> 
   const res = await call("/api/storage/create", { method: "POST", bearer, json: { name, setup: SETUP, creds: CREDS, ...overrides } });
   const body = (await res.json()) as { storage_id: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
+  // SPEC §3 Storage: create answers the whole storage, never its credentials.
+  expect(Object.keys(body).sort()).toEqual(["has_creds", "kind", "storage_id", "storage_name", "storage_setup"]);
   return { id: body.storage_id, name: (overrides.name as string) ?? name };
 }
 
@@ -267,11 +269,14 @@ describe("GET /api/storage/for-entity/{id}", () => {
     const leaf = await insertGroup({ ownerId: user.id, parentId: middle });
     const plain = await insertGroup({ ownerId: user.id });
 
-    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name });
-    expect(await forEntity(user.bearer, middle)).toEqual({ storage_id: near.id, storage_name: near.name });
-    expect(await forEntity(user.bearer, leaf)).toEqual({ storage_id: near.id, storage_name: near.name });
-    expect(await forEntity(user.bearer, plain)).toEqual({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
-    expect(await forEntity(user.bearer, ROOT_GROUP_ID)).toEqual({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    expect(await forEntity(user.bearer, top)).toMatchObject({ storage_id: far.id, storage_name: far.name });
+    expect(await forEntity(user.bearer, middle)).toMatchObject({ storage_id: near.id, storage_name: near.name });
+    expect(await forEntity(user.bearer, leaf)).toMatchObject({ storage_id: near.id, storage_name: near.name });
+    expect(await forEntity(user.bearer, plain)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    expect(await forEntity(user.bearer, ROOT_GROUP_ID)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    // SPEC §3 Storage: the whole storage as the list answers it, where it is only for administrators.
+    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name, storage_setup: { url: null, bucket: null, region: null }, kind: "s3", has_creds: true });
+    expect(await forEntity(admin.bearer, top)).toMatchObject({ storage_setup: SETUP });
   });
 
   it("resolves assets: own default, else the nearest group's, else the built-in R2; dangling ids are skipped", async () => {
@@ -289,10 +294,10 @@ describe("GET /api/storage/for-entity/{id}", () => {
     const loose = await insertAsset({ ownerId: user.id });
     const dangling = await insertAsset({ ownerId: user.id, defaultStorage: newId() });
 
-    expect(await forEntity(user.bearer, withOwn.id)).toEqual({ storage_id: own.id, storage_name: own.name });
-    expect(await forEntity(user.bearer, inGroup.id)).toEqual({ storage_id: inherited.id, storage_name: inherited.name });
-    expect(await forEntity(user.bearer, loose.id)).toEqual({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
-    expect(await forEntity(user.bearer, dangling.id)).toEqual({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    expect(await forEntity(user.bearer, withOwn.id)).toMatchObject({ storage_id: own.id, storage_name: own.name });
+    expect(await forEntity(user.bearer, inGroup.id)).toMatchObject({ storage_id: inherited.id, storage_name: inherited.name });
+    expect(await forEntity(user.bearer, loose.id)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    expect(await forEntity(user.bearer, dangling.id)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
   });
 
   it("picks the nearest group when an asset is listed in several", async () => {
@@ -306,7 +311,7 @@ describe("GET /api/storage/for-entity/{id}", () => {
     const asset = await insertAsset({ ownerId: user.id });
     await addMember(nested, asset.id, 1);
     await addMember(other, asset.id, 2);
-    expect(await forEntity(user.bearer, asset.id)).toEqual({ storage_id: direct.id, storage_name: direct.name });
+    expect(await forEntity(user.bearer, asset.id)).toMatchObject({ storage_id: direct.id, storage_name: direct.name });
     expect(await resolveEntityStorage(testContext(), { type: "asset", id: asset.id })).toEqual({ id: direct.id, name: direct.name });
   });
 
@@ -328,7 +333,7 @@ describe("GET /api/storage/for-entity/{id}", () => {
       expect(error.message).toBe(ru.catalog.entityNotFound);
     }
     const admin = await signInAdmin();
-    expect(await forEntity(admin.bearer, asset.id)).toEqual({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
+    expect(await forEntity(admin.bearer, asset.id)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
   });
 
   it("requires sign-in", async () => {

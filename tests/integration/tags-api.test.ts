@@ -37,8 +37,9 @@ describe("POST /api/tags/create", () => {
     const name = uniqueName("Съёмка 🎬");
     const res = await call("/api/tags/create", { method: "POST", bearer: user.bearer, json: { tag_name: `  ${name} ` } });
     expect(res.status).toBe(200);
-    const { tag_id } = (await res.json()) as { tag_id: string };
+    const { tag_id, tag_name } = (await res.json()) as { tag_id: string; tag_name: string };
     expect(tag_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(tag_name).toBe(name);
     expect(await rows(`select name from tags where id = ?`, tag_id)).toEqual([{ name }]);
   });
 

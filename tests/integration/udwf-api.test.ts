@@ -94,7 +94,7 @@ describe("POST /udwf/workflow", () => {
     ["a cron expression with four fields", { trigger: { type: "schedule", cron: "* * * *" } }, "trigger.cron"],
     ["a cron expression that never fires", { trigger: { type: "schedule", cron: "0 0 30 2 *" } }, "trigger.cron"],
     ["an unknown trigger", { trigger: { type: "asset.exploded" } }, "trigger.type"],
-    ["no actions", { actions: [] }, "actions"],
+    ["enabling with no actions", { actions: [], enabled: true }, "actions"],
     ["an action without its tag", { actions: [{ type: "add-tag" }] }, "actions.0.tag_id"],
     ["an ftp webhook", { actions: [{ type: "webhook", url: "ftp://example.com/x" }] }, "actions.0.url"],
     ["a javascript: webhook", { actions: [{ type: "webhook", url: "javascript:alert(1)" }] }, "actions.0.url"],
@@ -130,6 +130,51 @@ describe("POST /udwf/workflow", () => {
     const error = await expectError(res, 400);
     expect(error.message).toContain(`«${field}»`);
     expect(await rows(`select id from automations where name = ?`, name)).toEqual([]);
+  });
+
+  it("creates a named draft from a name alone (SPEC sets the setup later); enabling it before its setup answers 400 naming the field", async () => {
+    const a = await admin();
+    const name = uniqueName("Черновик");
+    const { status, body: draft } = await send<WorkflowInfo>("POST", `${BASE}/workflow`, a.bearer, { name, description: "из SPEC" });
+    expect(status, JSON.stringify(draft)).toBe(200);
+    expect(draft).toMatchObject({ name, description: "из SPEC", enabled: false, trigger: null, conditions: [], actions: [], next_run_at: null });
+    expect(await workflowRow(draft.id)).toMatchObject({ enabled: 0 });
+
+    const noTrigger = await expectError(
+      await call(`${BASE}/workflow-enable-disable/${draft.id}`, { method: "POST", bearer: a.bearer, json: { enabled: true } }),
+      400,
+    );
+    expect(noTrigger.message).toContain("«trigger»");
+    const viaPatch = await expectError(await call(`${BASE}/workflow/${draft.id}`, { method: "PATCH", bearer: a.bearer, json: { enabled: true } }), 400);
+    expect(viaPatch.message).toContain("«trigger»");
+    const enabledAtOnce = await expectError(
+      await call(`${BASE}/workflow`, { method: "POST", bearer: a.bearer, json: { name: uniqueName("Черновик"), trigger: { type: "manual" }, enabled: true } }),
+      400,
+    );
+    expect(enabledAtOnce.message).toContain("«actions»");
+    expect((await workflowRow(draft.id)).enabled).toBe(0);
+
+    const setup = await send<WorkflowInfo>("PATCH", `${BASE}/workflow-setup/${draft.id}`, a.bearer, {
+      trigger: { type: "manual" },
+      actions: [{ type: "wait", seconds: 1 }],
+    });
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    const on = await send<WorkflowInfo>("POST", `${BASE}/workflow-enable-disable/${draft.id}`, a.bearer, { enabled: true });
+    expect(on.body).toMatchObject({ enabled: true, trigger: { type: "manual" } });
+  });
+
+  it("runs a draft by execute, with nothing to do", async () => {
+    const a = await admin();
+    const { body: draft } = await send<WorkflowInfo>("POST", `${BASE}/workflow`, a.bearer, { name: uniqueName("Черновик") });
+    const introspector = await introspectWorkflow(env.AUTOMATIONS);
+    try {
+      const run = await send<{ task_id: string }>("POST", `${BASE}/execute/${draft.id}`, a.bearer, {});
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      const [instance] = await introspector.get();
+      await instance.waitForStatus("complete");
+    } finally {
+      await introspector.dispose();
+    }
   });
 
   it("refuses a non-JSON body (400) and another content type (415)", async () => {

@@ -32,6 +32,15 @@ describe("describeIssues", () => {
     expect(describeIssues(issuesOf(Login, { user: "a", passwd: "b", nested: { list: [1, "two"] } }))).toMatch(/^Поле «nested\.list\.1»: /);
   });
 
+  it("names the field of the union branch that got furthest (SPEC's bare list or our object)", () => {
+    const Pair = z.object({ list_id: z.string(), rec_id: z.string() });
+    const Pairs = z.union([z.array(Pair), z.object({ pairs: z.array(Pair) })]);
+    expect(describeIssues(issuesOf(Pairs, [{ rec_id: "ru" }]))).toMatch(/^Поле «0\.list_id»: /);
+    expect(describeIssues(issuesOf(Pairs, { pairs: 5 }))).toMatch(/^Поле «pairs»: /);
+    expect(describeIssues(issuesOf(z.object({ body: Pairs }), { body: { pairs: [{ list_id: "a" }] } }))).toMatch(/^Поле «body\.pairs\.0\.rec_id»: /);
+    expect(describeIssues(issuesOf(Pairs, "zz")).startsWith("Некорректный запрос: ")).toBe(true);
+  });
+
   it("describes an issue on the whole value as an invalid request", () => {
     const message = describeIssues(issuesOf(Login, "not an object"));
     expect(message.startsWith("Некорректный запрос: ")).toBe(true);

@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import { ru } from "../../app/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
 import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
+import { addRequestExamples } from "./request-examples";
 import { createRouter } from "./router";
 import { authRoutes } from "./routes/auth.routes";
 import { docsRoutes } from "./routes/docs.routes";
@@ -77,6 +78,7 @@ export function createApiApp() {
   app.route("/internal/bench", internalBenchRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  addRequestExamples(app.openAPIRegistry);
   app.doc31("/api/openapi.json", {
     openapi: "3.1.0",
     info: {

@@ -24,10 +24,26 @@ z.config({
   },
 });
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue to report for a union that matched no branch (a body accepted in SPEC's form and in ours, say a bare list
+ * or `{ pairs }`): the branch that got furthest into the value, so the message names a field rather than "invalid".
+ */
+function deepestIssue(issue: Issue): { path: PropertyKey[]; message: string } {
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const branches = issue.errors.flatMap((branch) => (branch[0] ? [deepestIssue(branch[0])] : []));
+    const best = branches.reduce<{ path: PropertyKey[]; message: string } | undefined>((a, b) => (a && a.path.length >= b.path.length ? a : b), undefined);
+    if (best && best.path.length > 0) return { path: [...issue.path, ...best.path], message: best.message };
+  }
+  return { path: issue.path, message: issue.message };
+}
+
 /** Turns the first zod issue into a message that names the field, e.g. `Поле «user»: …`. */
 export function describeIssues(error: z.ZodError, target?: string): string {
-  const issue = error.issues[0];
-  if (!issue) return ru.errors.invalidInput(target ?? "");
+  const first = error.issues[0];
+  if (!first) return ru.errors.invalidInput(target ?? "");
+  const issue = deepestIssue(first);
   const field = issue.path.map(String).join(".");
   if (field) return ru.errors.invalidField(field, issue.message);
   // An issue on the whole value: usually a missing or non-object body.

@@ -307,22 +307,33 @@ export async function callerAccess(rc: RequestContext, actor: Actor, id: string)
   return { entity_id: obj.id, entity_type: obj.type, acl: levelsOf(mask) };
 }
 
-/** The levels another user holds on entities, for administrators and `acl` holders on each entity. */
-export async function userAccess(rc: RequestContext, actor: Actor, pairs: { entity: string; user: string }[]) {
-  const entityIds = [...new Set(pairs.map((p) => p.entity))];
-  const userIds = [...new Set(pairs.map((p) => p.user))];
+/**
+ * The levels a user holds on entities, for administrators and `acl` holders on each entity. A pair without a user (SPEC
+ * §7 sends none) asks for the caller: anyone may read their own levels, as entity-access answers them (404 with none).
+ */
+export async function userAccess(rc: RequestContext, actor: Actor, pairs: { entity: string; user?: string }[]) {
+  const asked = pairs.map((p) => ({ entity: p.entity, user: p.user ?? actor.id }));
+  const entityIds = [...new Set(asked.map((p) => p.entity))];
+  const userIds = [...new Set(asked.map((p) => p.user))];
   const [entities, users] = await Promise.all([repo.findEntities(rc.db, entityIds), repo.usersExist(rc.db, userIds)]);
   const entityById = new Map(entities.map((e) => [e.id, e]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const out: { entity: string; user: string; acl: AccessLevel[] }[] = [];
-  for (const p of pairs) {
+  for (const p of asked) {
     const e = entityById.get(p.entity);
     if (!e) throw new AppError("NOT_FOUND", ru.access.entityNotFound);
-    await requireEntityAccess(rc, actor, { id: e.id, type: e.type, ownerId: e.owner_id }, "acl", ru.access.entityNotFound);
+    const ref = { id: e.id, type: e.type, ownerId: e.owner_id };
+    if (p.user === actor.id) {
+      const mask = await entityMask(rc, actor, ref);
+      if (mask === 0) throw new AppError("NOT_FOUND", ru.access.entityNotFound);
+      out.push({ entity: e.id, user: actor.id, acl: levelsOf(mask) });
+      continue;
+    }
+    await requireEntityAccess(rc, actor, ref, "acl", ru.access.entityNotFound);
     const u = userById.get(p.user);
     if (!u) throw new AppError("NOT_FOUND", ru.access.userNotFound);
     const subject: Actor = { id: u.id, name: "", login: "", isAdmin: u.is_admin !== 0, isRobot: false, sessionFamily: null };
-    const mask = await entityMask(rc, subject, { id: e.id, type: e.type, ownerId: e.owner_id });
+    const mask = await entityMask(rc, subject, ref);
     out.push({ entity: e.id, user: u.id, acl: levelsOf(mask) });
   }
   return out;

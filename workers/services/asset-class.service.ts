@@ -51,14 +51,15 @@ export async function createClass(
   rc: RequestContext,
   actor: Actor,
   input: { name: string; def_fields?: string[] },
-): Promise<{ id: string }> {
+): Promise<AssetClassInfo> {
   requireAdmin(actor);
   await requireTemplates(rc, input.def_fields);
   const now = Date.now();
   const id = newId(now);
   const inserted = await insertAssetClassIfNameFree(rc.db, { id, name: input.name, defFields: input.def_fields ?? [], ctime: now });
   if (!inserted) throw new AppError("CONFLICT", ru.catalog.classExists(input.name));
-  return { id };
+  // The whole class as SPEC §3 names it (id, name, def_fields), as change answers it.
+  return toInfo({ id, name: input.name, defFields: input.def_fields ?? [] });
 }
 
 /** Renames a class and/or replaces its fields (administrators only); 404 unknown, 409 name taken. */

@@ -101,10 +101,12 @@ async function signedQuery(rc: RequestContext, purpose: SignedPurpose, id: strin
 export interface CreateVersionInput {
   to_group?: string | null;
   variant_type?: VariantType;
-  file_name: string;
-  mime_type: string;
-  /** bytes the upload will send (0 for an empty file) */
-  size: number;
+  /** the asset's name when absent (SPEC §7 create-version sends only to_group and variant_type) */
+  file_name?: string;
+  /** the asset's mimetype when absent */
+  mime_type?: string;
+  /** bytes the upload will send (0 for an empty file); absent: unknown until the PUT's Content-Length */
+  size?: number;
   /** variant name; the file name by default */
   name?: string;
   /** ask for the multipart form even below 95 MiB (ignored for an empty file) */
@@ -121,10 +123,19 @@ export interface UploadInfo {
   upload_url: string;
   method: "PUT";
   expire: string;
-  /** the PUT must send exactly this many bytes */
+  /** the PUT must send exactly this many bytes, or (size unknown) at most this many */
   max_size: number;
+  /** false when create-version got no size: the PUT's Content-Length is the size */
+  size_known: boolean;
   headers: { "content-type": string };
 }
+
+/**
+ * `content_size` of a pending variant whose size the client did not declare (SPEC §7 create-version sends none): the
+ * single PUT then takes its Content-Length as the size, up to `MAX_SINGLE_UPLOAD_BYTES`. Only pending rows carry it;
+ * the commit writes the stored size, and every reader of sizes looks at ready variants only.
+ */
+export const SIZE_UNKNOWN = -1;
 
 /**
  * The multipart form of create-version: the client signs each S3 call at `sign_url` (POST /api/upload/sign) and sends
@@ -180,11 +191,15 @@ export async function createVersionUpload(
   input: CreateVersionInput,
 ): Promise<UploadInfo | MultipartUploadInfo> {
   const max = maxUploadBytes(rc);
-  if (input.size > max) throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.tooLarge(formatGiB(max)));
-  const multipart = input.size > MULTIPART_THRESHOLD_BYTES || (input.multipart === true && input.size > 0);
-  const partSize = multipart ? partSizeFor(input.size) : null;
+  const size = input.size;
+  if (size !== undefined && size > max) throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.tooLarge(formatGiB(max)));
+  // Without a declared size only the single form can work: multipart parts must add up to a size known up front.
+  const multipart = size !== undefined && (size > MULTIPART_THRESHOLD_BYTES || (input.multipart === true && size > 0));
+  const partSize = multipart ? partSizeFor(size) : null;
   if (multipart && partSize === null) throw new AppError("PAYLOAD_TOO_LARGE", ru.s3.tooManyParts);
   const asset = await requireAsset(rc, actor, assetId, "create");
+  const fileName = input.file_name ?? asset.name;
+  const mimeType = input.mime_type ?? asset.mime;
   if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
   const { id: storageId } = await resolveEntityStorage(rc, { type: "asset", id: assetId });
   // Opening the backend now answers 503 for a storage whose credentials cannot be read, before anything is written.
@@ -198,11 +213,11 @@ export async function createVersionUpload(
     versionId: null,
     variantType: input.variant_type ?? "initial",
     status: "pending",
-    name: input.name ?? input.file_name,
-    mimeType: input.mime_type,
-    format: formatOf(input.file_name),
-    fileName: input.file_name,
-    contentSize: input.size,
+    name: input.name ?? fileName,
+    mimeType,
+    format: formatOf(fileName),
+    fileName,
+    contentSize: size ?? SIZE_UNKNOWN,
     storageId,
     storageKey: key,
     toGroup: input.to_group ?? null,
@@ -218,7 +233,7 @@ export async function createVersionUpload(
       key,
       part_size: partSize,
       expire: new Date(now + STALE_UPLOAD_MS).toISOString(),
-      max_size: input.size,
+      max_size: size ?? 0,
       sign_url: "/api/upload/sign",
     };
   }
@@ -230,8 +245,9 @@ export async function createVersionUpload(
     upload_url: `/api/asset/content/upload/${variantId}?${params}`,
     method: "PUT",
     expire,
-    max_size: input.size,
-    headers: { "content-type": input.mime_type },
+    max_size: size ?? Math.min(MAX_SINGLE_UPLOAD_BYTES, max),
+    size_known: size !== undefined,
+    headers: { "content-type": mimeType },
   };
 }
 
@@ -311,8 +327,13 @@ export async function storeSingleUpload(
 ): Promise<UploadComplete> {
   if (variant.partSize != null) throw new AppError("CONFLICT", ru.s3.isMultipart);
   if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
-  const declared = variant.contentSize;
   const length = /^\d{1,16}$/.test(upload.contentLength.trim()) ? Number(upload.contentLength.trim()) : Number.NaN;
+  if (variant.contentSize === SIZE_UNKNOWN && !Number.isNaN(length)) {
+    const limit = Math.min(MAX_SINGLE_UPLOAD_BYTES, maxUploadBytes(rc));
+    if (length > limit) throw new AppError("PAYLOAD_TOO_LARGE", ru.apiContract.undeclaredTooLarge(limit));
+  }
+  // An undeclared size is the Content-Length the PUT sends (checked against the bytes that actually arrive).
+  const declared = variant.contentSize === SIZE_UNKNOWN && !Number.isNaN(length) ? length : variant.contentSize;
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
   if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 

@@ -116,6 +116,11 @@ export interface AssetInfo {
   asset_access: AccessLevel[];
   asset_latest_version: number;
   asset_latest_version_variants: VariantView[];
+  /**
+   * SPEC §3 asset_links: the folders that list the asset and the caller may see (an asset may be linked into several
+   * groups, like a hard link; `member-of` answers the same). SPEC does not say more, see docs/api.md "From SPEC".
+   */
+  asset_links: GroupRef[];
   /** latest version number; 0 while the asset has no bytes */
   ver: number;
   /** main variant of the latest version (master, else initial, else untyped) */
@@ -392,7 +397,7 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
     selectEntityTags(db, id),
     selectReadyVariants(db, id, "latest"),
     options.versions || options.variants ? selectReadyVariants(db, id) : (none as Promise<ReadyVariant[]>),
-    options.groups ? visibility(rc, actor).then((vis) => selectAssetGroups(db, id, vis)) : (none as Promise<GroupRef[]>),
+    options.groups || info ? visibility(rc, actor).then((vis) => selectAssetGroups(db, id, vis)) : (none as Promise<GroupRef[]>),
   ]);
   byName(
     tags,
@@ -431,6 +436,7 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
       asset_access: (await entityLevels(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId })).filter((l) => l !== "deny"),
       asset_latest_version: asset.latestVersion,
       asset_latest_version_variants: latest.map(toVariantView),
+      asset_links: groups,
       ver: asset.latestVersion,
       var: main?.variant.id ?? null,
       var_size: main?.variant.contentSize ?? null,

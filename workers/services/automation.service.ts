@@ -25,6 +25,7 @@ import { nextCronTime, parseCron } from "./udwf/cron";
 import {
   ActionSchema,
   ConditionSchema,
+  NO_TRIGGER,
   TriggerSchema,
   WorkflowSetupSchema,
   type Action,
@@ -41,7 +42,8 @@ export interface WorkflowInfo {
   name: string;
   description: string;
   enabled: boolean;
-  trigger: Trigger;
+  /** null for a draft created without one (set it with workflow-setup) */
+  trigger: Trigger | null;
   conditions: Condition[];
   actions: Action[];
   /** key of the HMAC-SHA256 signature on webhook calls: the receiver checks `X-Mam-Signature` with it */
@@ -63,7 +65,7 @@ function toInfo(row: AutomationRow): WorkflowInfo {
     name: row.name,
     description: row.description,
     enabled: row.enabled,
-    trigger: TriggerSchema.parse(row.trigger),
+    trigger: row.triggerType === NO_TRIGGER ? null : TriggerSchema.parse(row.trigger),
     conditions: row.conditions.map((c) => ConditionSchema.parse(c)),
     actions: row.actions.map((a) => ActionSchema.parse(a)),
     webhook_secret: row.secret,
@@ -145,8 +147,8 @@ async function checkSetup(rc: RequestContext, setup: WorkflowSetup): Promise<voi
   }
 }
 
-function nextRunFor(trigger: Trigger, enabled: boolean, now: number): number | null {
-  if (trigger.type !== "schedule" || !enabled) return null;
+function nextRunFor(trigger: Trigger | null, enabled: boolean, now: number): number | null {
+  if (trigger?.type !== "schedule" || !enabled) return null;
   return nextCronTime(parseCron(trigger.cron), now);
 }
 
@@ -169,16 +171,35 @@ export async function getWorkflow(rc: RequestContext, actor: Actor, id: string):
   return toInfo(await requireWorkflow(rc, actor, id));
 }
 
-export interface WorkflowCreate extends WorkflowSetup {
+export interface WorkflowCreate {
   name: string;
   description: string;
   enabled: boolean;
+  /** absent for a draft (SPEC's workflow-setup sets it later) */
+  trigger?: Trigger;
+  conditions: Condition[];
+  /** empty for a draft */
+  actions: Action[];
 }
 
-/** POST /udwf/workflow: a new automation owned by the caller, with a fresh webhook signing key. */
+/**
+ * An enabled automation needs a trigger and at least one action: enabling a draft without them answers 400 naming
+ * the field, in the same `Поле «…»: …` form as the setup's own validation.
+ */
+function requireComplete(trigger: Trigger | null, actions: readonly unknown[]): void {
+  if (!trigger) throw badField("trigger", ru.errors.requiredField);
+  if (actions.length === 0) throw badField("actions", ru.apiContract.actionsRequired);
+}
+
+/**
+ * POST /udwf/workflow: a new automation owned by the caller, with a fresh webhook signing key. Without a trigger or
+ * actions it is a draft: stored disabled (enabling it here answers 400), runnable by execute.
+ */
 export async function createWorkflow(rc: RequestContext, actor: Actor, input: WorkflowCreate): Promise<WorkflowInfo> {
   requireAdmin(actor);
-  await checkSetup(rc, input);
+  const trigger = input.trigger ?? null;
+  if (input.enabled) requireComplete(trigger, input.actions);
+  await checkSetup(rc, { trigger: trigger ?? { type: "manual" }, conditions: input.conditions, actions: input.actions });
   const now = Date.now();
   const id = newId(now);
   await insertAutomation(rc.db, {
@@ -186,12 +207,12 @@ export async function createWorkflow(rc: RequestContext, actor: Actor, input: Wo
     name: input.name,
     description: input.description,
     enabled: input.enabled,
-    triggerType: input.trigger.type,
-    trigger: input.trigger,
+    triggerType: trigger?.type ?? NO_TRIGGER,
+    trigger: trigger ?? {},
     conditions: input.conditions,
     actions: input.actions,
     secret: randomSecret(),
-    nextRunAt: nextRunFor(input.trigger, input.enabled, now),
+    nextRunAt: nextRunFor(trigger, input.enabled, now),
     ownerId: actor.id,
     ctime: now,
     mtime: now,
@@ -209,12 +230,14 @@ export async function patchWorkflow(
   const row = await requireWorkflow(rc, actor, id);
   const now = Date.now();
   const enabled = patch.enabled ?? row.enabled;
+  const trigger = row.triggerType === NO_TRIGGER ? null : TriggerSchema.parse(row.trigger);
+  if (enabled && !row.enabled) requireComplete(trigger, row.actions);
   const [updated] = await updateAutomation(rc.db, id, {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...(patch.rotate_secret ? { secret: randomSecret() } : {}),
     enabled,
-    nextRunAt: enabled === row.enabled ? row.nextRunAt : nextRunFor(TriggerSchema.parse(row.trigger), enabled, now),
+    nextRunAt: enabled === row.enabled ? row.nextRunAt : nextRunFor(trigger, enabled, now),
     mtime: now,
   });
   if (!updated) throw new AppError("NOT_FOUND", ru.automations.notFound);

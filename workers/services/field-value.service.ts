@@ -16,6 +16,7 @@ import {
   findUsersByIds,
   findValue,
   findVersionById,
+  findVersionByNumber,
   insertValueStatement,
   listValuesOfEntity,
   mediaDuration,
@@ -50,7 +51,10 @@ export interface FieldValueInfo {
 
 export interface CreateValueInput {
   def_id: string;
-  asset_version_id: string | null;
+  /** the version by id; null or absent (with no `asset_version`) for the entity as a whole */
+  asset_version_id?: string | null;
+  /** the version by number (SPEC §3 Version is a number); both forms must name the same version */
+  asset_version?: number | null;
   data: unknown;
   pts?: [number, number] | null;
 }
@@ -153,10 +157,13 @@ async function checkReferences(rc: RequestContext, actor: Actor | null, template
 }
 
 /** The version a value belongs to: null for the entity as a whole; only assets have versions (404 otherwise). */
-async function resolveVersion(rc: RequestContext, entity: FieldEntity, versionId: string | null | undefined) {
-  if (!versionId) return { id: null, version: null };
-  const row = entity.type === "asset" ? await findVersionById(rc.db, entity.id, versionId) : undefined;
+async function resolveVersion(rc: RequestContext, entity: FieldEntity, versionId: string | null | undefined, versionNumber?: number | null) {
+  if (!versionId && versionNumber == null) return { id: null, version: null };
+  const byId = versionId && entity.type === "asset" ? await findVersionById(rc.db, entity.id, versionId) : undefined;
+  const row =
+    versionId ? byId : entity.type === "asset" && versionNumber != null ? await findVersionByNumber(rc.db, entity.id, versionNumber) : undefined;
   if (!row) throw new AppError("NOT_FOUND", ru.metadata.versionNotFound);
+  if (versionNumber != null && row.version !== versionNumber) throw new AppError("BAD_REQUEST", ru.apiContract.versionMismatch);
   return { id: row.id, version: row.version };
 }
 
@@ -200,7 +207,7 @@ export async function valuesForEntity(rc: RequestContext, actor: Actor, entityId
 export async function createValue(rc: RequestContext, actor: Actor, entityId: string, input: CreateValueInput): Promise<FieldValueInfo> {
   const entity = await requireFieldEntity(rc, actor, entityId, "update");
   const template = await requireTemplate(rc, input.def_id);
-  const version = await resolveVersion(rc, entity, input.asset_version_id);
+  const version = await resolveVersion(rc, entity, input.asset_version_id, input.asset_version);
   const checked = await checkedValue(rc, actor, template, input.data);
   const pts = await checkedPts(rc, entity, version.id, input.pts);
   if (pts === null) requireSingleFree(await countUntimedValues(rc.db, entityId, template.id, version.id), template, pts);

@@ -18,6 +18,7 @@ import { treeVersionOf } from "../db/repositories/folder-rollup.repository";
 import { sizesFromRollups } from "./folder-rollups.service";
 import { pageBySkip } from "./member-seek.service";
 import { cachedSubtree } from "./subtree-cache";
+import { getStorageInfo, type StorageInfo } from "./storage.service";
 import {
   buildTree,
   decodeCursor,
@@ -804,12 +805,10 @@ export async function listGroupsWithUsers(rc: RequestContext, actor: Actor, { sk
 }
 
 /** GET /storage/{id}: the group's default storage, else its nearest ancestor's, else the default R2 storage. */
-export async function groupStorage(rc: RequestContext, actor: Actor, id: string): Promise<{ storage_id: string; storage_name: string }> {
+export async function groupStorage(rc: RequestContext, actor: Actor, id: string): Promise<StorageInfo> {
   await loadGroup(rc, actor, id, "read");
-  return (
-    (await repo.nearestStorage(rc.db, id)) ??
-    (await repo.storageById(rc.db, DEFAULT_STORAGE_ID)) ?? { storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" }
-  );
+  // SPEC §3 Storage as the storage list answers it (storage_setup for administrators).
+  return getStorageInfo(rc, actor, (await repo.nearestStorage(rc.db, id))?.storage_id ?? DEFAULT_STORAGE_ID);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

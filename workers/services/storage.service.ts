@@ -89,7 +89,7 @@ export async function createStorage(
   rc: RequestContext,
   actor: Actor,
   input: { name: string; setup: StorageSetup; creds: StorageCreds },
-): Promise<{ storage_id: string }> {
+): Promise<StorageInfo> {
   requireAdmin(actor);
   const now = Date.now();
   const id = newId(now);
@@ -105,7 +105,8 @@ export async function createStorage(
     mtime: now,
   });
   if (!inserted) throw new AppError("CONFLICT", ru.catalog.storageExists(input.name));
-  return { storage_id: id };
+  // The whole storage, as SPEC §3 names it (storage_id, storage_name, storage_setup): a client needs no second call.
+  return getStorageInfo(rc, actor, id);
 }
 
 /**
@@ -162,18 +163,15 @@ export async function resolveEntityStorage(rc: RequestContext, entity: { type: "
 
 /**
  * GET /api/storage/for-entity/{id}: the storage an asset or group uses, for a caller who may read it (404
- * otherwise, so existence does not leak). The virtual root uses the default storage.
+ * otherwise, so existence does not leak), as SPEC §3 Storage (storage_setup for administrators, like the list).
+ * The virtual root uses the default storage.
  */
-export async function storageForEntity(rc: RequestContext, actor: Actor, id: string): Promise<{ storage_id: string; storage_name: string }> {
-  if (id === ROOT_GROUP_ID) {
-    const row = await resolveEntityStorage(rc, { type: "group", id });
-    return { storage_id: row.id, storage_name: row.name };
-  }
+export async function storageForEntity(rc: RequestContext, actor: Actor, id: string): Promise<StorageInfo> {
+  if (id === ROOT_GROUP_ID) return getStorageInfo(rc, actor, (await resolveEntityStorage(rc, { type: "group", id })).id);
   const entity = await findStorageEntity(rc.db, id);
   if (!entity) throw new AppError("NOT_FOUND", ru.catalog.entityNotFound);
   await requireEntityAccess(rc, actor, { id, type: entity.type, ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
-  const row = await resolveEntityStorage(rc, { type: entity.type, id });
-  return { storage_id: row.id, storage_name: row.name };
+  return getStorageInfo(rc, actor, (await resolveEntityStorage(rc, { type: entity.type, id })).id);
 }
 
 const backends = new WeakMap<RequestContext, Map<string, Promise<StorageBackend>>>();

@@ -81,11 +81,12 @@ export async function listTagsByFilter(
 }
 
 /** Adds a tag to the vocabulary (any signed-in user); 409 when the name exists case-insensitively. */
-export async function createTag(rc: RequestContext, _actor: Actor, name: string): Promise<{ tag_id: string }> {
+export async function createTag(rc: RequestContext, _actor: Actor, name: string): Promise<TagInfo> {
   const now = Date.now();
   const id = newId(now);
   if (!(await insertTagIfNameFree(rc.db, { id, name, ctime: now }))) throw new AppError("CONFLICT", ru.catalog.tagExists(name));
-  return { tag_id: id };
+  // SPEC §3 Tag (tag_id, tag_name), as rename answers it.
+  return { tag_id: id, tag_name: name };
 }
 
 function requireAdmin(actor: Actor): void {

@@ -24,7 +24,8 @@ export const AutomationParamsSchema = z.object({
   groupId: Id.nullable(),
   /** runs started by runs: 0 for the first (see udwf/cause.ts) */
   depth: z.number().int().min(0),
-  actions: z.array(ActionSchema).min(1).max(MAX_ACTIONS),
+  /** empty for a draft created without actions: execute runs it, and it is done at once */
+  actions: z.array(ActionSchema).max(MAX_ACTIONS),
 });
 export type AutomationParams = z.infer<typeof AutomationParamsSchema>;
 

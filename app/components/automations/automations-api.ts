@@ -27,16 +27,19 @@ export const setEnabled = (id: string, enabled: boolean) =>
 export const executeWorkflow = (id: string) => apiRequest<StartedRun>(`${BASE}/execute/${id}`, { method: "POST", body: {} });
 export const deleteWorkflow = (id: string) => apiRequest<{ id: string }>(`${BASE}/workflow/${id}`, { method: "DELETE" });
 
-/** Saves a draft: creates it, or changes name/description/enabled and then the setup. */
+/**
+ * Saves a draft: creates it, or changes the setup and then name/description/enabled (setup first: enabling a
+ * workflow created without a trigger is refused until its setup is stored).
+ */
 export async function saveWorkflow(id: string | null, d: Draft): Promise<WorkflowInfo> {
   if (!id) return apiRequest<WorkflowInfo>(`${BASE}/workflow`, { method: "POST", body: d });
-  await apiRequest<WorkflowInfo>(`${BASE}/workflow/${id}`, {
-    method: "PATCH",
-    body: { name: d.name, description: d.description, enabled: d.enabled },
-  });
-  return apiRequest<WorkflowInfo>(`${BASE}/workflow-setup/${id}`, {
+  await apiRequest<WorkflowInfo>(`${BASE}/workflow-setup/${id}`, {
     method: "PATCH",
     body: { trigger: d.trigger, conditions: d.conditions, actions: d.actions },
+  });
+  return apiRequest<WorkflowInfo>(`${BASE}/workflow/${id}`, {
+    method: "PATCH",
+    body: { name: d.name, description: d.description, enabled: d.enabled },
   });
 }
 

@@ -91,7 +91,10 @@ const EntityRulesSchema = z
     rules: z.array(RuleSchema.extend({ inherited: z.boolean(), from: z.string().openapi({ description: "entity the rule is on" }) })),
   })
   .openapi("EntityRules");
-const UserAccessPairSchema = z.object({ entity: IdSchema, user: IdSchema });
+const UserAccessPairSchema = z.object({
+  entity: IdSchema,
+  user: IdSchema.optional().openapi({ description: "whose levels; the caller when absent (no acl needed for one's own)" }),
+});
 const UserAccessSchema = z.object({ entity: z.string(), user: z.string(), acl: z.array(AccessLevelSchema) }).openapi("EntityUserAccess");
 const InheritanceSchema = z.object({ entity_id: z.string(), inherit: z.boolean() }).openapi("AccessInheritance");
 const GroupUsersBodySchema = z.object({ users: z.array(IdSchema).min(1).max(500) }).openapi("GroupUsers");
@@ -241,8 +244,11 @@ export const accessRoutes = createRouter()
       ...auth,
       method: "get",
       path: "/auth/entity-user-access/{id}",
-      summary: "Another user's effective levels on an entity (needs acl on it)",
-      request: { params: IdParamsSchema, query: z.object({ user: IdSchema }) },
+      summary: "A user's effective levels on an entity: the caller without `user`, another user with acl on the entity",
+      request: {
+        params: IdParamsSchema,
+        query: z.object({ user: IdSchema.optional().openapi({ description: "whose levels; the caller when absent (SPEC sends none)" }) }),
+      },
       responses: { 200: json(UserAccessSchema, "Levels"), ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {
@@ -255,8 +261,10 @@ export const accessRoutes = createRouter()
       ...auth,
       method: "post",
       path: "/auth/entity-user-access",
-      summary: "Effective levels for a list of entity and user pairs (needs acl on every entity)",
-      request: { body: jsonBody(z.array(UserAccessPairSchema).min(1).max(MAX_CHANGES)) },
+      summary: "Effective levels for a list of entity and user pairs (acl on every entity, except for the caller's own)",
+      request: {
+        body: jsonBody(z.array(UserAccessPairSchema).min(1).max(MAX_CHANGES).openapi({ example: [{ entity: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f" }] })),
+      },
       responses: { 200: json(z.array(UserAccessSchema), "Levels per pair"), ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => c.json(await userAccess(c.var.rc, c.var.actor, c.req.valid("json")), 200),

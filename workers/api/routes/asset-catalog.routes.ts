@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { ru } from "../../../app/i18n/ru";
+import { VARIANT_TYPES } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/asset-class.service";
 import {
@@ -8,6 +9,7 @@ import {
   PREVIEW_MIME_TYPES,
   PREVIEW_SIZE_NAMES,
   PREVIEW_SIZES,
+  type PreviewSizeName,
   actorFromPlayLink,
   findPreview,
   previewsByAssets,
@@ -68,7 +70,16 @@ const PreviewParamsSchema = z.object({
     .regex(/^\d{1,9}$/, "ожидается номер версии")
     .transform(Number)
     .openapi({ param: { name: "version", in: "path" }, description: "version number; 0: the asset's version-less preview", example: "1" }),
-  variant: PreviewSizeNameSchema.openapi({ param: { name: "variant", in: "path" }, description: "preview size" }),
+  // SPEC names the segment {variant} without saying what it holds: a preview size (thumb, medium: preview-size's
+  // `name`) or a SPEC §3 variant type, which picks the default size (thumb): previews belong to a version, not a variant.
+  variant: z
+    .enum([...PREVIEW_SIZE_NAMES, ...VARIANT_TYPES])
+    .transform((v): PreviewSizeName => ((PREVIEW_SIZE_NAMES as readonly string[]).includes(v) ? (v as PreviewSizeName) : "thumb"))
+    .openapi({
+      param: { name: "variant", in: "path" },
+      description: "preview size (thumb, medium), or a variant type (initial, master, …) for the default size thumb",
+      example: "thumb",
+    }),
 });
 
 const PreviewLinkQuerySchema = z.object({
@@ -77,6 +88,13 @@ const PreviewLinkQuerySchema = z.object({
   sig: z.string().max(128).optional(),
   p: z.string().max(64).optional().openapi({ description: "cache buster (preview id), ignored" }),
 });
+
+/** SPEC §3 Preview list: `list` holds links relative to `base_url` (the API's origin). */
+const previewList = <T extends z.ZodType>(item: T) =>
+  z.object({
+    base_url: z.string().openapi({ description: "the API's origin; each `preview` link is a path under it", example: "https://mam.example.com" }),
+    list: z.array(item),
+  });
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const tooLarge = { 413: { description: "Body too large", content: { "application/json": { schema: ErrorSchema } } } };
@@ -134,7 +152,7 @@ export const assetCatalogRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: ClassCreateSchema } } } },
-      responses: { 200: json(z.object({ id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 409, 415) },
+      responses: { 200: json(AssetClassSchema, "Created"), ...errorResponses(400, 401, 403, 409, 415) },
     }),
     async (c) => c.json(await createClass(c.var.rc, c.var.actor, c.req.valid("json")), 200),
   )
@@ -236,7 +254,7 @@ export const assetCatalogRoutes = createRouter()
       tags: ["Previews"],
       summary: "A preview image",
       description:
-        "`variant` is the preview size. Falls back to the asset's version-less preview. Authorised by a bearer token or a signed link from preview-by-list.",
+        "`variant` is the preview size, or a SPEC variant type (initial, master, …) meaning the default size `thumb`. Falls back to the asset's version-less preview. Authorised by a bearer token or a signed link from preview-by-list.",
       security: [...bearerSecurity, {}],
       middleware: [bearerOrPlayLink] as const,
       request: { params: PreviewParamsSchema, query: PreviewLinkQuerySchema },
@@ -275,13 +293,13 @@ export const assetCatalogRoutes = createRouter()
       middleware: [requireAuth, rateLimit("previews")] as const,
       request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
       responses: {
-        200: json(z.array(z.object({ asset_id: z.string(), preview: z.string().nullable() })), "Links"),
+        200: json(previewList(z.object({ asset_id: z.string(), preview: z.string().nullable() })).openapi("AssetPreviewList"), "Links"),
         ...errorResponses(400, 401, 415),
       },
     }),
     async (c) => {
       const { ids, size } = c.req.valid("json");
-      return c.json(await previewsByAssets(c.var.rc, c.var.actor, ids, size), 200);
+      return c.json({ base_url: new URL(c.req.url).origin, list: await previewsByAssets(c.var.rc, c.var.actor, ids, size) }, 200);
     },
   )
   .openapi(
@@ -295,12 +313,12 @@ export const assetCatalogRoutes = createRouter()
       middleware: [requireAuth, rateLimit("previews")] as const,
       request: { body: { required: true, content: { "application/json": { schema: PreviewListSchema } } } },
       responses: {
-        200: json(z.array(z.object({ variant_id: z.string(), preview: z.string().nullable() })), "Links"),
+        200: json(previewList(z.object({ variant_id: z.string(), preview: z.string().nullable() })).openapi("VariantPreviewList"), "Links"),
         ...errorResponses(400, 401, 415),
       },
     }),
     async (c) => {
       const { ids, size } = c.req.valid("json");
-      return c.json(await previewsByVariants(c.var.rc, c.var.actor, ids, size), 200);
+      return c.json({ base_url: new URL(c.req.url).origin, list: await previewsByVariants(c.var.rc, c.var.actor, ids, size) }, 200);
     },
   );

@@ -119,15 +119,16 @@ export const CreateVersionSchema = z
   .object({
     to_group: IdSchema.nullish(),
     variant_type: VariantTypeSchema.default("initial"),
-    file_name: AssetNameSchema,
-    mime_type: MimeSchema,
+    file_name: AssetNameSchema.optional().openapi({ description: "the file's name; the asset's name when absent (SPEC sends none)" }),
+    mime_type: MimeSchema.optional().openapi({ description: "the bytes' MIME type; the asset's mimetype when absent" }),
     size: z
       .number()
       .int()
       .min(0)
       .max(TECHNICAL_MAX_UPLOAD_BYTES)
+      .optional()
       .openapi({
-        description: `bytes the upload will send (0 for an empty file); above ${MAX_SINGLE_UPLOAD_BYTES} the answer is the multipart form; above UPLOAD_MAX_BYTES (default 50 GiB) 413`,
+        description: `bytes the upload will send (0 for an empty file); above ${MAX_SINGLE_UPLOAD_BYTES} the answer is the multipart form; above UPLOAD_MAX_BYTES (default 50 GiB) 413. When absent (SPEC sends none) the answer is the single form and the PUT's Content-Length is the size, up to ${MAX_SINGLE_UPLOAD_BYTES} bytes`,
         example: 1048576,
       }),
     name: AssetNameSchema.optional(),
@@ -136,7 +137,7 @@ export const CreateVersionSchema = z
       .optional()
       .openapi({ description: "ask for the multipart form even for a small file (an empty file always gets the single form)" }),
   })
-  .openapi("CreateVersion");
+  .openapi("CreateVersion", { example: { to_group: null, variant_type: "initial" } });
 
 const PlaySchema = z
   .object({
@@ -202,6 +203,10 @@ export const AssetSchema = z
     asset_access: z.array(z.enum(ACCESS_LEVELS)).optional(),
     asset_latest_version: z.number().int().optional(),
     asset_latest_version_variants: z.array(VariantSchema).optional(),
+    asset_links: z
+      .array(GroupRefSchema)
+      .optional()
+      .openapi({ description: "SPEC §3 asset_links: the folders listing the asset that the caller may see (as member-of answers)" }),
     ver: z.number().int().optional().openapi({ description: "latest version; 0 while the asset has no bytes" }),
     var: z.string().nullable().optional().openapi({ description: "main variant (master, else initial, else untyped)" }),
     var_size: z.number().int().nullable().optional(),
@@ -231,7 +236,10 @@ const UploadInfoSchema = z
     upload_url: z.string().openapi({ description: "PUT the bytes here; no bearer needed (the link is signed, about 1 hour)" }),
     method: z.literal("PUT"),
     expire: IsoDate,
-    max_size: z.number().int().openapi({ description: "the PUT must send exactly this many bytes" }),
+    max_size: z.number().int().openapi({
+      description: "the PUT must send exactly this many bytes; when create-version got no size, the most it may send (its Content-Length is the size)",
+    }),
+    size_known: z.boolean().openapi({ description: "false when create-version got no size: any Content-Length up to max_size is accepted" }),
     headers: z.object({ "content-type": z.string() }),
   })
   .openapi("UploadInfo");

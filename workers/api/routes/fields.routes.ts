@@ -82,11 +82,18 @@ export const FieldValueSchema = z
 export const FieldValueCreateSchema = z
   .object({
     def_id: IdSchema,
-    asset_version_id: IdSchema.nullable().openapi({ description: "a version of the asset, or null for the entity as a whole" }),
+    asset_version_id: IdSchema.nullish().openapi({ description: "a version of the asset by id; null or absent for the entity as a whole" }),
+    asset_version: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .nullish()
+      .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" }),
     data: z.unknown().refine((v) => v !== undefined, ru.errors.requiredField),
     pts: PtsSchema.optional(),
   })
-  .openapi("FieldValueCreate");
+  .openapi("FieldValueCreate", { example: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", asset_version: 1, data: "Интервью" } });
 
 export const FieldValueChangeSchema = z
   .object({ data: z.unknown().optional(), pts: PtsSchema.optional() })

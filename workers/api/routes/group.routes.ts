@@ -27,6 +27,7 @@ import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/group-tr
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { StorageSchema } from "./storage.routes";
 import { EntityNameSchema, IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
@@ -594,7 +595,7 @@ export const groupRoutes = createRouter()
       path: "/storage/{id}",
       summary: "Where new uploads into the group go: its storage, the nearest ancestor's, or the default",
       request: { params: IdParamsSchema },
-      responses: { 200: json(z.object({ storage_id: z.string(), storage_name: z.string() }), "Storage"), ...errorResponses(400, 401, 404) },
+      responses: { 200: json(StorageSchema, "Storage"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => c.json(await groupStorage(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
   );

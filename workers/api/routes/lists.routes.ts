@@ -44,6 +44,8 @@ const RecDataSchema = z
 
 const ListInfoSchema = z.object({ list_id: z.string(), name: z.string(), count: z.number().int() }).openapi("List");
 
+const RecordPairsSchema = z.array(z.object({ list_id: IdSchema, rec_id: RecIdSchema })).max(500);
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const listParam = IdSchema.openapi({ param: { name: "listId", in: "path" } });
@@ -72,11 +74,19 @@ export const listsRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
-        body: body(z.object({ pairs: z.array(z.object({ list_id: IdSchema, rec_id: RecIdSchema })).max(500) }).openapi("ListRecordPairs")),
+        // SPEC §7 sends "list_id, rec_id pairs": a bare JSON array; `{ pairs }` is our own form. Both are accepted.
+        body: body(
+          z
+            .union([RecordPairsSchema, z.object({ pairs: RecordPairsSchema })])
+            .openapi("ListRecordPairs", { example: [{ list_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", rec_id: "ru" }] }),
+        ),
       },
       responses: { 200: json(z.array(ListRecordSchema), "Records"), ...errorResponses(400, 401, 415) },
     }),
-    async (c) => c.json(await recordsByIds(c.var.rc, c.var.actor, c.req.valid("json").pairs), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      return c.json(await recordsByIds(c.var.rc, c.var.actor, Array.isArray(input) ? input : input.pairs), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -96,6 +106,8 @@ export const listsRoutes = createRouter()
       path: "/create",
       tags: ["Lists"],
       summary: "Create a list (administrators)",
+      description:
+        "SPEC only reads lists (`GET /records/{listId}`, `POST /records`) and has no call that makes one, so this one does; records are then added with `PUT /record/{listId}`.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: body(z.object({ name: ListNameSchema }).openapi("ListCreate")) },

@@ -96,7 +96,7 @@ export const storageRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: StorageCreateSchema } } } },
-      responses: { 200: json(z.object({ storage_id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 409, 415) },
+      responses: { 200: json(StorageSchema, "Created"), ...errorResponses(400, 401, 403, 409, 415) },
     }),
     async (c) => c.json(await createStorage(c.var.rc, c.var.actor, c.req.valid("json")), 200),
   )
@@ -160,7 +160,7 @@ export const storageRoutes = createRouter()
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
       responses: {
-        200: json(z.object({ storage_id: z.string(), storage_name: z.string() }).openapi("EntityStorage"), "Storage"),
+        200: json(StorageSchema, "Storage"),
         ...errorResponses(400, 401, 404),
       },
     }),

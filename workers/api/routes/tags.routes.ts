@@ -124,7 +124,7 @@ export const tagsRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: TagCreateSchema } } } },
-      responses: { 200: json(z.object({ tag_id: z.string() }), "Created"), ...errorResponses(400, 401, 409, 415) },
+      responses: { 200: json(TagSchema, "Created"), ...errorResponses(400, 401, 409, 415) },
     }),
     async (c) => c.json(await createTag(c.var.rc, c.var.actor, c.req.valid("json").tag_name), 200),
   )

@@ -190,10 +190,18 @@ export const tasksRoutes = createRouter()
       description: "Unknown ids and tasks the caller may not see are left out.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: body(z.object({ ids: z.array(IdSchema).max(500) }).openapi("TaskIds")),
+      request: body(
+        // SPEC §7 sends "a list of ids": a bare JSON array; `{ ids }` is our own form. Both are accepted.
+        z
+          .union([z.array(IdSchema).max(500), z.object({ ids: z.array(IdSchema).max(500) })])
+          .openapi("TaskIds", { example: ["0195f1c2a4b37c0d9e8f1a2b3c4d5e6f"] }),
+      ),
       responses: { 200: json(z.array(TaskSchema), "Tasks"), ...errorResponses(400, 401, 415) },
     }),
-    async (c) => c.json(await taskStatuses(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      return c.json(await taskStatuses(c.var.rc, c.var.actor, Array.isArray(input) ? input : input.ids), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -78,7 +78,7 @@ export const taxonomyRoutes = createRouter()
       tags: ["Taxonomy"],
       summary: "Create the taxa of a path (administrators)",
       description:
-        "Existing segments are reused (like mkdir -p). treeId of 32 'f' characters starts a new taxonomy named by the first segment.",
+        "Existing segments are reused (like mkdir -p). SPEC has no call that creates a taxonomy (a tree), so this one does: with treeId of 32 'f' characters (`ffffffffffffffffffffffffffffffff`, like the virtual root group) it starts a new taxonomy named by the first segment of `path` (the answer's `tree_id` is its id; an existing taxonomy of that name is reused), and the remaining segments become its first taxa. Example: `POST /api/taxonomy/create/ffffffffffffffffffffffffffffffff` with `{ \"path\": \"Спорт/Футбол\" }` creates the taxonomy «Спорт» with the taxon «Футбол».",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: z.object({ treeId: param("treeId") }), body: body(TaxonCreateSchema) },

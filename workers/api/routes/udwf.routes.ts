@@ -11,7 +11,7 @@ import {
 } from "../../services/automation.service";
 import { actionCatalogue, triggerForm } from "../../services/udwf/catalogue";
 import {
-  WorkflowCreateSchema,
+  WorkflowDraftCreateSchema,
   WorkflowMetaSchema,
   WorkflowSetupSchema,
   ActionSchema,
@@ -51,7 +51,7 @@ export const WorkflowSchema = z
     name: z.string(),
     description: z.string(),
     enabled: z.boolean(),
-    trigger: TriggerSchema,
+    trigger: TriggerSchema.nullable().openapi({ description: "null for a draft created without a trigger" }),
     conditions: z.array(ConditionSchema),
     actions: z.array(ActionSchema),
     webhook_secret: z.string().openapi({ description: "HMAC-SHA256 key of the X-Mam-Signature header on webhook calls" }),
@@ -137,9 +137,10 @@ export const udwfRoutes = createRouter()
       middleware: [requireAuth] as const,
       method: "post",
       path: "/workflow",
-      summary: "Create an automation (administrators)",
-      description: "Setup errors answer 400 naming the field, e.g. `Поле «trigger.cron»: …` or `Поле «actions.0.url»: …`.",
-      request: body(WorkflowCreateSchema),
+      summary: "Create an automation, or a named draft (administrators)",
+      description:
+        "Setup errors answer 400 naming the field, e.g. `Поле «trigger.cron»: …` or `Поле «actions.0.url»: …`. SPEC sets the trigger, conditions and actions with workflow-setup: a body with only `name` (and `description`) creates a disabled draft (trigger null, no actions), runnable by execute. Enabling a workflow without a trigger or actions (here or later) answers 400 `Поле «trigger»: …` / `Поле «actions»: …`.",
+      request: body(WorkflowDraftCreateSchema.openapi("WorkflowCreate", { example: { name: "Превью для новых видео", description: "" } })),
       responses: { 200: json(WorkflowSchema, "Created"), ...errorResponses(400, 401, 403, 415) },
     }),
     async (c) => c.json(await createWorkflow(c.var.rc, c.var.actor, c.req.valid("json")), 200),

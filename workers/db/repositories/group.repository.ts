@@ -687,12 +687,6 @@ export function nearestStorage(db: Database, id: string) {
     where c.descendant = ${id} order by c.depth limit 1`);
 }
 
-export function storageById(db: Database, id: string) {
-  return db.get<{ storage_id: string; storage_name: string } | undefined>(
-    sql`select id as storage_id, name as storage_name from storages where id = ${id}`,
-  );
-}
-
 /** A live member of a group by its name key and type, preferring an exact-case match (entity-by-path). */
 export function memberByName(
   db: Database,

@@ -128,3 +128,20 @@ export const WorkflowCreateSchema = WorkflowMetaSchema.extend({
   enabled: z.boolean().default(false),
 });
 export type WorkflowCreateInput = z.input<typeof WorkflowCreateSchema>;
+
+/**
+ * The API's creation body (POST /udwf/workflow). SPEC §7 sets the trigger, conditions and actions with a separate
+ * workflow-setup call, so a client may create a named draft first: without a trigger or actions it is stored
+ * disabled, runnable by execute, and enabling it answers 400 naming the missing field. The editor in the browser
+ * keeps using the complete `WorkflowCreateSchema`.
+ */
+export const WorkflowDraftCreateSchema = WorkflowMetaSchema.extend({
+  trigger: TriggerSchema.optional(),
+  conditions: z.array(ConditionSchema).max(MAX_CONDITIONS).default([]),
+  actions: z.array(ActionSchema).max(MAX_ACTIONS).default([]),
+  enabled: z.boolean().default(false),
+});
+export type WorkflowDraftCreate = z.infer<typeof WorkflowDraftCreateSchema>;
+
+/** `trigger_type` of a draft created without a trigger: no event or schedule selects it. */
+export const NO_TRIGGER = "none";
