@@ -37,6 +37,7 @@ interface Ctx {
   robotId: string;
   extraTemplateId: string;
   queueItemId: string;
+  documentId: string;
   /** values calls store for later calls */
   [key: string]: unknown;
 }
@@ -436,20 +437,45 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "GET /api/lists/records/{listId}": { req: (c) => ({ path: `/api/lists/records/${c.listId}` }), keys: RECORD, at: first },
   "POST /api/lists/records": { req: (c) => ({ path: "/api/lists/records", json: [{ list_id: c.listId, rec_id: "ru" }] }), keys: RECORD, at: first },
 
-  // ---- Shortlinks (issue 12), search (issue 11), office documents (issue 14), local disk helper (issue 15)
-  "POST /api/sl/create/{id}": { pending: "issue 12", req: (c) => ({ path: `/api/sl/create/${c.assetId}`, json: { time_range: [null, null], password: "", acl: ["read"], email: "" } }) },
-  "GET /api/sl/for-entity/{id}": { pending: "issue 12", req: (c) => ({ path: `/api/sl/for-entity/${c.assetId}` }) },
-  "GET /api/sl/info/{id}": { pending: "issue 12", open: true, req: (c) => ({ path: `/api/sl/info/${c.shortlinkId as string}`, as: "none" }) },
-  "POST /api/sl/info/{id}": { pending: "issue 12", open: true, req: (c) => ({ path: `/api/sl/info/${c.shortlinkId as string}`, json: { password: "" }, as: "none" }) },
-  "GET /api/search/query/{x}": { pending: "issue 11", req: () => ({ path: `/api/search/query/${encodeURIComponent("Контракт")}` }) },
-  "GET /api/search/vector/{x}": { pending: "issue 11", req: () => ({ path: `/api/search/vector/${encodeURIComponent("Контракт")}` }) },
-  "GET /api/search/autocomplete/{x}": { pending: "issue 11", req: () => ({ path: `/api/search/autocomplete/${encodeURIComponent("Кон")}` }) },
-  "POST /api/search/rag": { pending: "issue 11", req: () => ({ path: "/api/search/rag", json: { question: "Что в контракте?" } }) },
-  "GET /api/wopi/token/{id}": { pending: "issue 14", req: (c) => ({ path: `/api/wopi/token/${c.assetId}` }) },
-  "GET /api/wopi/files/{id}": { pending: "issue 14", req: (c) => ({ path: `/api/wopi/files/${c.assetId}` }) },
-  "GET /api/wopi/files/{id}/contents": { pending: "issue 14", req: (c) => ({ path: `/api/wopi/files/${c.assetId}/contents` }) },
-  "POST /api/wopi/files/{id}/contents": { pending: "issue 14", req: (c) => ({ path: `/api/wopi/files/${c.assetId}/contents`, body: "x" }) },
-  "GET /api/wopi/app-url/{id}": { pending: "issue 14", req: (c) => ({ path: `/api/wopi/app-url/${c.assetId}` }) },
+  // ---- Shortlinks, search, office documents, local disk helper (issue 15)
+  "POST /api/sl/create/{id}": {
+    // SPEC's four fields as a client's blank form sends them: no window, no password, view only, no recipients.
+    req: (c) => ({ path: `/api/sl/create/${c.assetId}`, json: { time_range: [null, null], password: "", acl: ["read"], email: "" } }),
+    then: (b, c) => void (c.shortlinkId = /\/sl\/([\w-]+)$/.exec(b as string)?.[1]),
+  },
+  "GET /api/sl/for-entity/{id}": { req: (c) => ({ path: `/api/sl/for-entity/${c.assetId}` }), keys: ["id", "url", "time_range", "acl"], at: first },
+  "GET /api/sl/info/{id}": {
+    open: true,
+    req: (c) => ({ path: `/api/sl/info/${c.shortlinkId as string}`, as: "none" }),
+    keys: ["id", "password_required", "name", "acl", "time_range"],
+    then: (b, c) => {
+      const media = (b as { asset: { media_url: string } }).asset.media_url;
+      const url = new URL(media, "https://mam.test");
+      c.sharedMediaPath = `${url.pathname}${url.search}`;
+    },
+  },
+  "POST /api/sl/info/{id}": { open: true, req: (c) => ({ path: `/api/sl/info/${c.shortlinkId as string}`, json: { password: "" }, as: "none" }) },
+  "GET /api/search/query/{x}": { req: () => ({ path: `/api/search/query/${encodeURIComponent("Контракт")}` }), keys: ["hits"] },
+  "GET /api/search/vector/{x}": { req: () => ({ path: `/api/search/vector/${encodeURIComponent("Контракт")}` }), keys: ["engine", "hits"] },
+  "GET /api/search/autocomplete/{x}": { req: () => ({ path: `/api/search/autocomplete/${encodeURIComponent("Кон")}` }) },
+  "POST /api/search/rag": { req: () => ({ path: "/api/search/rag", json: { question: "Что в контракте?" } }) },
+  // The editor's calls carry the WOPI token (`?access_token=`); "without credentials" drops it too (see send).
+  "POST /api/wopi/token": {
+    req: (c) => ({ path: "/api/wopi/token", json: { asset_id: c.documentId } }),
+    keys: ["access_token", "access_token_ttl", "wopi_src", "file"],
+    then: (b, c) => void (c.wopiToken = (b as { access_token: string }).access_token),
+  },
+  "GET /api/wopi/files/{id}": { req: (c) => ({ path: wopiPath(c, "") }), keys: ["BaseFileName", "Size", "Version", "OwnerId", "UserId", "UserCanWrite"] },
+  "GET /api/wopi/files/{id}/contents": { req: (c) => ({ path: wopiPath(c, "/contents") }) },
+  "GET /api/wopi/files/{id}/text": { req: (c) => ({ path: wopiPath(c, "/text") }), keys: ["text", "blocks"] },
+  "POST /api/wopi/files/{id}": { req: (c) => ({ path: wopiPath(c, ""), headers: { "x-wopi-override": "LOCK", "x-wopi-lock": "contract-lock" } }) },
+  "POST /api/wopi/files/{id}/contents": {
+    req: (c) => ({ path: wopiPath(c, "/contents"), body: "Договор поставки, редакция 2", headers: { "x-wopi-lock": "contract-lock" } }),
+  },
+  "GET /api/wopi/app-url/{id}": {
+    refusal: { status: 404, why: "no office editor is configured in the test environment (WOPI_DISCOVERY_URL is empty)" },
+    req: (c) => ({ path: `/api/wopi/app-url/${c.documentId}` }),
+  },
   "GET helper:/status": { pending: "issue 15 (runs on the user's machine, port 18981)" },
   "POST helper:/token": { pending: "issue 15 (runs on the user's machine, port 18981)" },
   "POST helper:/mount": { pending: "issue 15 (runs on the user's machine, port 18981)" },
@@ -490,16 +516,28 @@ function methodOf(key: string): string {
   return key.split(" ")[0];
 }
 
-function send(key: string, r: Req, c: Ctx, withAuth = true): Promise<Response> {
-  const bearer = !withAuth || r.as === "none" ? undefined : r.as === "user" ? c.user.bearer : c.admin.bearer;
-  const headers: Record<string, string> = { "x-api-version": "1.0", ...r.headers };
-  const method = methodOf(key);
-  if (r.body !== undefined) return call(r.path, { method, body: r.body, bearer, headers, refresh: r.refresh });
-  return call(r.path, { method, json: r.json, bearer, headers, refresh: r.refresh });
+/** A WOPI file call with the token `POST /api/wopi/token` issued for the text document. */
+function wopiPath(c: Ctx, suffix: string): string {
+  return `/api/wopi/files/${c.documentId}${suffix}?access_token=${encodeURIComponent(c.wopiToken as string)}`;
 }
 
+/** Sends a request; without auth it carries neither the bearer nor a WOPI access token. */
+function send(key: string, r: Req, c: Ctx, withAuth = true): Promise<Response> {
+  const bearer = !withAuth || r.as === "none" ? undefined : r.as === "user" ? c.user.bearer : c.admin.bearer;
+  const path = withAuth ? r.path : r.path.replace(/[?&]access_token=[^&]*/, "");
+  const headers: Record<string, string> = { "x-api-version": "1.0", ...r.headers };
+  const method = methodOf(key);
+  if (r.body !== undefined) return call(path, { method, body: r.body, bearer, headers, refresh: r.refresh });
+  return call(path, { method, json: r.json, bearer, headers, refresh: r.refresh });
+}
+
+/** The answer's JSON, or its text for a text/plain answer (the link `sl/create` answers), else nothing. */
 async function jsonOf(res: Response): Promise<unknown> {
-  return res.headers.get("content-type")?.startsWith("application/json") ? res.json() : (await res.arrayBuffer(), undefined);
+  const type = res.headers.get("content-type") ?? "";
+  if (type.startsWith("application/json")) return res.json();
+  if (type.startsWith("text/plain")) return res.text();
+  await res.arrayBuffer();
+  return undefined;
 }
 
 const ctx = {} as Ctx;
@@ -531,6 +569,11 @@ beforeAll(async () => {
   const url = new URL(info.upload_url);
   await must(await call(`${url.pathname}${url.search}`, { method: "PUT", body: PNG_1X1, headers: { "content-type": "image/png" } }), 201);
   ctx.variantId = info.variant_id;
+  // A text document for the office-document calls (token, CheckFileInfo, GetFile, lock, PutFile, text data).
+  ctx.documentId = (await post<{ asset_id: string }>("/api/asset/create", { asset_name: "Договор.txt", asset_mime: "text/plain", in_group: ctx.groupId })).asset_id;
+  const doc = await post<{ upload_url: string }>(`/api/asset/create-version/${ctx.documentId}`, { to_group: ctx.groupId, variant_type: "initial" });
+  const docUrl = new URL(doc.upload_url);
+  await must(await call(`${docUrl.pathname}${docUrl.search}`, { method: "PUT", body: "Договор поставки", headers: { "content-type": "text/plain" } }), 201);
   ctx.tagId = (await post<{ tag_id: string }>("/api/tags/create", { tag_name: "контракт-фикстура" })).tag_id;
   const list = await post<{ list_id: string }>("/api/lists/create", { name: "Языки" });
   ctx.listId = list.list_id;
@@ -579,8 +622,9 @@ async function runEntry(key: string, entry: Entry): Promise<void> {
   const responses = declared.get(shapeOf(key));
   expect(responses, `${key}: not in the OpenAPI document`).toBeDefined();
   if (responses && body !== undefined) {
-    const schema = responses[String(res.status)]?.content?.["application/json"]?.schema as z.ZodType | undefined;
-    expect(schema, `${key}: no JSON schema declared for ${res.status}`).toBeDefined();
+    const type = res.headers.get("content-type")!.split(";")[0];
+    const schema = responses[String(res.status)]?.content?.[type]?.schema as z.ZodType | undefined;
+    expect(schema, `${key}: no ${type} schema declared for ${res.status}`).toBeDefined();
     const parsed = schema!.safeParse(body);
     expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
   }
@@ -660,6 +704,21 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "PUT /api/lists/record/{listId}": { req: (c) => ({ path: `/api/lists/record/${c.list2Id as string}`, json: { rec_id: "doc", rec_data: { label: "Документальное" } } }) },
   "DELETE /api/lists/record/{listId}/{recId}": { req: (c) => ({ path: `/api/lists/record/${c.list2Id as string}/doc` }) },
   "DELETE /api/lists/delete/{id}": { req: (c) => ({ path: `/api/lists/delete/${c.list2Id as string}` }) },
+  "GET /api/wopi/lock/{id}": { req: (c) => ({ path: `/api/wopi/lock/${c.documentId}` }), keys: ["lock"] },
+  "GET /api/sl/media/{link}/{asset}/{kind}": { open: true, req: (c) => ({ path: c.sharedMediaPath as string, as: "none" }) },
+  "GET /api/sl/list": { req: () => ({ path: "/api/sl/list" }), keys: ["id", "url", "entity_id", "views"], at: first },
+  "PATCH /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}`, json: { acl: ["read", "download"] } }), keys: ["id", "acl"] },
+  "DELETE /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}` }), keys: ["id", "revoked"] },
+  "POST /api/csp-report": {
+    open: true,
+    status: 204,
+    req: () => ({
+      path: "/api/csp-report",
+      body: JSON.stringify({ "csp-report": { "document-uri": "https://mam.test/library", "blocked-uri": "https://evil.example/x.js", "violated-directive": "script-src" } }),
+      headers: { "content-type": "application/csp-report" },
+      as: "none",
+    }),
+  },
 };
 
 describe("every operation of the OpenAPI document is SPEC's or listed as ours", () => {

@@ -182,11 +182,15 @@ export const SPEC_CALLS = [
   "GET /api/search/vector/{x}",
   "GET /api/search/autocomplete/{x}",
   "POST /api/search/rag",
-  // Office-document integration (SPEC: "token, files/{id}, files/{id}/contents, app-url/{id}, plugin calls")
-  "GET /api/wopi/token/{id}",
+  // Office-document integration (SPEC: "token, files/{id}, files/{id}/contents, app-url/{id}, plugin calls for text
+  // data and copies"): SPEC names no methods; the token is a POST (it is issued, not read), copies are WOPI's
+  // PutRelativeFile on POST files/{id} (which also takes the lock overrides), text data is files/{id}/text.
+  "POST /api/wopi/token",
   "GET /api/wopi/files/{id}",
+  "POST /api/wopi/files/{id}",
   "GET /api/wopi/files/{id}/contents",
   "POST /api/wopi/files/{id}/contents",
+  "GET /api/wopi/files/{id}/text",
   "GET /api/wopi/app-url/{id}",
   // Local disk helper (on the user's machine, port 18981; the product serves what it mounts)
   "GET helper:/status",

@@ -83,6 +83,11 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   "POST /api/lists/create": { name: "Языки" },
   "PATCH /api/lists/change/{id}": { name: "Языки интервью" },
   "PUT /api/lists/record/{listId}": { rec_id: "ru", rec_data: { label: "Русский" } },
+  "POST /api/sl/create/{id}": { time_range: [null, "2026-12-31T23:59:59.000Z"], password: "", acl: ["read", "download"], email: "colleague@example.com" },
+  "POST /api/sl/info/{id}": { password: "пароль ссылки" },
+  "PATCH /api/sl/{id}": { acl: ["read"], password: null },
+  "POST /api/search/rag": { question: "Где снимали интервью с Анной?" },
+  "POST /api/wopi/token": { asset_id: A, action: "edit" },
 };
 
 interface JsonMedia {

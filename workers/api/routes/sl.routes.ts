@@ -34,8 +34,11 @@ const IsoOrNull = z
 /** `[start, end]`: not before / not after, either null (open-ended). */
 const TimeRangeSchema = z.tuple([IsoOrNull, IsoOrNull]).nullable().openapi({ example: ["2026-11-25T00:00:00.000Z", "2026-12-01T00:00:00.000Z"] });
 
-/** 1–256 characters: an empty password is refused (send null or nothing for none). */
-const PasswordSchema = z.string().min(1, ru.sharing.passwordLength(MAX_PASSWORD_LENGTH)).max(MAX_PASSWORD_LENGTH, ru.sharing.passwordLength(MAX_PASSWORD_LENGTH));
+/** 1–256 characters; "" (what a client's empty form field sends), null or nothing mean no password. */
+const PasswordSchema = z
+  .union([z.literal("").transform(() => null), z.string().max(MAX_PASSWORD_LENGTH, ru.sharing.passwordLength(MAX_PASSWORD_LENGTH))])
+  .nullable()
+  .optional();
 
 const AclSchema = z
   .array(z.enum(SHARE_ACL, { error: ru.sharing.badAcl }))
@@ -46,20 +49,24 @@ const AclSchema = z
 const EmailSchema = z.email(ru.sharing.badEmail).max(254);
 /** One address or a list of up to 50. */
 const EmailsSchema = z
-  .union([EmailSchema.transform((e) => [e]), z.array(EmailSchema).max(MAX_RECIPIENTS, ru.sharing.tooManyRecipients(MAX_RECIPIENTS))])
+  .union([
+    z.literal("").transform((): string[] => []),
+    EmailSchema.transform((e) => [e]),
+    z.array(EmailSchema).max(MAX_RECIPIENTS, ru.sharing.tooManyRecipients(MAX_RECIPIENTS)),
+  ])
   .openapi({ example: ["colleague@example.com"] });
 
 export const ShortlinkCreateSchema = z
   .object({
     time_range: TimeRangeSchema.optional(),
-    password: PasswordSchema.nullable().optional(),
+    password: PasswordSchema,
     acl: AclSchema.optional(),
     email: EmailsSchema.nullable().optional(),
   })
   .openapi("ShortlinkRequest");
 
 export const ShortlinkUpdateSchema = z
-  .object({ time_range: TimeRangeSchema.optional(), password: PasswordSchema.nullable().optional(), acl: AclSchema.optional() })
+  .object({ time_range: TimeRangeSchema.optional(), password: PasswordSchema, acl: AclSchema.optional() })
   .openapi("ShortlinkUpdate");
 
 const ShortlinkSchema = z
