@@ -358,7 +358,9 @@ async function main() {
     process.removeListener("SIGINT", stopOnSignal);
     process.removeListener("SIGTERM", stopOnSignal);
     await server.stop();
-    await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
+    // BENCH_KEEP=1 keeps the seeded state, to study the query plans with sqlite3 afterwards
+    if (process.env.BENCH_KEEP) console.log(`> state kept in ${persistDir}`);
+    else await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

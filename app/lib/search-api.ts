@@ -26,10 +26,14 @@ export type FacetName = "type" | "tag" | "class" | "owner";
 
 export interface SearchResult {
   total: number;
+  /** false when `total` is an estimate (many matches) */
+  total_exact: boolean;
   skip: number;
   take: number;
   hits: SearchHit[];
   facets?: Record<FacetName, FacetValue[]>;
+  /** true when the facets count the best matches only */
+  facets_partial?: boolean;
 }
 
 export interface Suggestion {

@@ -63,7 +63,7 @@ export default function SearchRoute() {
     <div className="search-screen">
       <PageHeader
         title={q && tab === "results" ? `${ru.search.title}: «${q}»` : ru.search.title}
-        subtitle={result && tab === "results" ? ru.search.found(result.total) : undefined}
+        subtitle={result && tab === "results" ? ru.search.found(result.total, result.total_exact) : undefined}
       />
       <nav className="tabs search-tabs" aria-label={ru.search.title}>
         {(["results", "ask"] as const).map((t) => (
@@ -98,7 +98,7 @@ export default function SearchRoute() {
       ) : (
         <div className="search-layout">
           {result?.facets && result.total > 0 && (
-            <SearchFacets facets={result.facets} active={filters} onPick={(facet, value) => update({ [facet]: value })} />
+            <SearchFacets facets={result.facets} partial={result.facets_partial === true} active={filters} onPick={(facet, value) => update({ [facet]: value })} />
           )}
           <div className="search-main">
             {state.kind === "idle" && <Empty title={ru.search.enterQuery} hint={filters.group ? ru.search.enterQueryInFolder : ru.search.enterQueryHint} />}
@@ -116,7 +116,7 @@ export default function SearchRoute() {
                 >
                   {ru.search.prev}
                 </button>
-                <span className="muted">{ru.search.page(Math.floor(skip / PAGE_SIZE) + 1, Math.ceil(result.total / PAGE_SIZE))}</span>
+                <span className="muted">{ru.search.page(Math.floor(skip / PAGE_SIZE) + 1, Math.ceil(result.total / PAGE_SIZE), result.total_exact)}</span>
                 <button
                   type="button"
                   className="btn"

@@ -2,7 +2,7 @@ import { ru } from "../../app/i18n/ru";
 import * as repo from "../db/repositories/search.repository";
 import { visibility } from "./access.service";
 import type { Actor, RequestContext } from "./context";
-import { AI_ANSWER_MODEL, markedHtml } from "./search.service";
+import { AI_ANSWER_MODEL, firstWindow, markedHtml, widening } from "./search.service";
 import { parseQuery } from "./search/query-parser";
 import { contentWords, stemPrefix, words } from "./search/tokenize";
 
@@ -88,13 +88,9 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
   const { match } = parseQuery(question, "OR");
   if (!match || keys.length === 0) return refusal;
   const vis = await visibility(rc, actor);
-  const docs = await repo.searchTexts(rc.db, {
-    match: `{content} : (${match})`,
-    vis,
-    filters: { type: "asset" },
-    limit: DOCUMENTS,
-    contentChars: 0,
-  });
+  const docs = await widening(firstWindow(DOCUMENTS, 0.1), DOCUMENTS, (candidates) =>
+    repo.searchTexts(rc.db, { match: `{content} : (${match})`, vis, filters: { type: "asset" }, limit: DOCUMENTS, contentChars: 0, candidates }),
+  );
   if (docs.length === 0) return refusal;
   // Passages quote the extracted text itself (the index folds ё).
   const texts = new Map(

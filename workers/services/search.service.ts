@@ -43,10 +43,14 @@ export interface FacetValue {
 
 export interface SearchResult {
   total: number;
+  /** false when `total` is estimated (see totalOf) */
+  total_exact: boolean;
   skip: number;
   take: number;
   hits: SearchHit[];
   facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
+  /** true when the facets count the best FACET_CANDIDATES matches, not all of them */
+  facets_partial?: boolean;
 }
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -88,21 +92,28 @@ async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters)
   return visibility(rc, actor);
 }
 
-async function toHits(rc: RequestContext, rows: repo.HitRow[]): Promise<SearchHit[]> {
-  const paths = rows.length ? await repo.pathsOf(rc.db, rows, ROOT_GROUP_ID) : [];
+/** Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). */
+async function toHits(rc: RequestContext, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
+  if (rows.length === 0) return [];
+  const [paths, marks] = await Promise.all([
+    repo.pathsOf(rc.db, rows, ROOT_GROUP_ID),
+    match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
+  ]);
   const pathById = new Map(paths.map((p) => [p.id, p]));
+  const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
   return rows.map((r) => {
+    const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
     const why: MatchedIn[] = [];
-    if (marked(r.name_hl)) why.push("name");
-    if (marked(r.meta_snip)) why.push("meta");
-    if (marked(r.content_snip)) why.push("content");
-    const snippet = marked(r.content_snip) ? r.content_snip : marked(r.meta_snip) ? r.meta_snip : "";
+    if (marked(m.name_hl)) why.push("name");
+    if (marked(m.meta_snip)) why.push("meta");
+    if (marked(m.content_snip)) why.push("content");
+    const snippet = marked(m.content_snip) ? m.content_snip : marked(m.meta_snip) ? m.meta_snip : "";
     const place = pathById.get(r.id);
     return {
       type: r.type,
       id: r.id,
       name: r.name,
-      name_html: markedHtml(markName(r.name, r.name_hl)),
+      name_html: markedHtml(markName(r.name, m.name_hl)),
       snippet: markedHtml(snippet),
       why,
       group_id: place?.group_id ?? null,
@@ -122,9 +133,62 @@ function toFacets(rows: repo.FacetRow[]): NonNullable<SearchResult["facets"]> {
   return facets;
 }
 
+/** Index matches whose visibility is checked first, to size the window of ranked candidates. */
+const SAMPLE = 200;
+/** Over more matches than this, facets count the best this many. */
+const FACET_CANDIDATES = 1000;
+/** The smallest first window of ranked candidates. */
+const MIN_CANDIDATES = 200;
+/** Past this many candidates, widening ranks every match at once. */
+const MAX_CANDIDATES = 50_000;
+
+/**
+ * Runs a ranked query over the best `first` index matches (every match when null), widening ×8 until it returns
+ * `want` rows or the window held every match; a window with no visible row goes straight to every match.
+ */
+export async function widening<T extends { candidates: number }>(
+  first: number | null,
+  want: number,
+  run: (candidates: number | null) => Promise<T[]>,
+): Promise<T[]> {
+  let limit = first;
+  for (;;) {
+    const rows = await run(limit);
+    if (limit === null || rows.length >= want || (rows.length > 0 && rows[0].candidates < limit)) return rows;
+    limit = rows.length === 0 || limit * 8 > MAX_CANDIDATES ? null : limit * 8;
+  }
+}
+
+/** The first window for `want` visible rows when `share` of the matches are visible (a margin of half again). */
+export function firstWindow(want: number, share: number): number {
+  return Math.max(MIN_CANDIDATES, Math.ceil((want / Math.max(share, 0.01)) * 1.5));
+}
+
+/**
+ * A tag filter as an index condition too: the tag's words as a phrase of the metadata column, so a filtered query
+ * ranks only entities that can carry the tag (the exact tag check stays in SQL). Tags without words add nothing.
+ */
+function tagPhrase(tag: string | undefined): string | null {
+  const list = tag ? words(tag) : [];
+  return list.length ? `meta : "${list.join(" ")}"` : null;
+}
+
+/**
+ * The total of a query from its page: exact when the page ends the list or its window of candidates held every
+ * match (the visible ones of the window are then all of them); else the window's visible share of every match,
+ * never below what paging has shown. Past the end of the list, the first sample's share.
+ */
+function totalOf(found: repo.HitRow[], o: { skip: number; want: number; share: number; matches: number }): { total: number; total_exact: boolean } {
+  if (found.length < o.want && (found.length > 0 || o.skip === 0)) return { total: o.skip + found.length, total_exact: true };
+  const head = found[0];
+  if (!head) return { total: Math.max(Math.round(o.share * o.matches), o.skip), total_exact: false };
+  if (head.candidates === o.matches) return { total: head.window_visible, total_exact: true };
+  return { total: Math.max(Math.round((head.window_visible / head.candidates) * o.matches), o.skip + o.want), total_exact: false };
+}
+
 /**
  * GET /api/search/query/{x}: visible, live assets and groups matching every word of `text` (stemmed), best first
- * (bm25, names above metadata above text), one page with the total and, when asked, facet counts over the same set.
+ * (bm25, names above metadata above text), one page with the total and, when asked, facet counts (decision 011).
  */
 export async function searchQuery(
   rc: RequestContext,
@@ -135,19 +199,27 @@ export async function searchQuery(
 ): Promise<SearchResult> {
   const vis = await scopeOf(rc, actor, filters);
   const { match } = parseQuery(text);
-  if (!match) return { total: 0, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: toFacets([]) } : {}) };
-  const q = { match, vis, filters };
-  const [rows, counted] = await Promise.all([
-    repo.searchPage(rc.db, { ...q, skip: o.skip, take: o.take }),
-    o.facets ? repo.searchFacets(rc.db, { ...q, top: 20 }) : repo.searchCount(rc.db, q),
+  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: toFacets([]) } : {}) };
+  if (!match) return empty;
+  const phrase = tagPhrase(filters.tag);
+  const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };
+  const sample = await repo.matchSample(rc.db, { ...q, size: SAMPLE });
+  const sampledAll = sample.seen === sample.matches;
+  if (sampledAll && sample.visible === 0) return empty;
+  const share = sample.seen ? sample.visible / sample.seen : 0;
+  // One row past the page tells whether the list goes on.
+  const want = o.take + 1;
+  const [found, facetRows] = await Promise.all([
+    widening(sampledAll ? null : firstWindow(o.skip + want, share), want, (candidates) => repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates })),
+    o.facets ? repo.searchFacets(rc.db, { ...q, top: 20, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
   ]);
-  const total = typeof counted === "number" ? counted : counted.filter((f) => f.facet === "type").reduce((sum, f) => sum + f.n, 0);
+  const rows = found.slice(0, o.take);
   return {
-    total,
+    ...totalOf(found, { skip: o.skip, want, share, matches: sample.matches }),
     skip: o.skip,
     take: o.take,
-    hits: await toHits(rc, rows),
-    ...(typeof counted === "number" ? {} : { facets: toFacets(counted) }),
+    hits: await toHits(rc, rows, match),
+    ...(facetRows ? { facets: toFacets(facetRows), facets_partial: sample.matches > FACET_CANDIDATES } : {}),
   };
 }
 
@@ -264,7 +336,9 @@ export async function vectorSearch(
   const pieces = [...new Set(contentWords(text, 16).map((w) => stemPrefix(w).slice(0, Math.max(3, Math.min(5, w.length - 1)))))];
   if (pieces.length === 0) return { engine: "offline", hits: [] };
   const match = pieces.map((p) => `"${p}"*`).join(" OR ");
-  const rows = await repo.searchTexts(rc.db, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000 });
+  const rows = await widening(MIN_CANDIDATES * 4, VECTOR_CANDIDATES, (candidates) =>
+    repo.searchTexts(rc.db, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000, candidates }),
+  );
   const q = embed(text);
   const scored = rows
     .map((r) => ({ id: r.id, score: cosine(q, embed(`${r.name} ${r.name} ${r.meta} ${r.content}`)) }))

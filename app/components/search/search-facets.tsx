@@ -9,10 +9,13 @@ const ORDER: FacetName[] = ["type", "tag", "class", "owner"];
  */
 export function SearchFacets({
   facets,
+  partial,
   active,
   onPick,
 }: {
   facets: Record<FacetName, FacetValue[]>;
+  /** the counts cover the best matches only (many matches) */
+  partial: boolean;
   active: Record<string, string>;
   onPick: (facet: FacetName, value: string | null) => void;
 }) {
@@ -39,6 +42,7 @@ export function SearchFacets({
           })}
         </section>
       ))}
+      {partial && <p className="muted search-facets-note">{ru.search.facetsPartial}</p>}
     </aside>
   );
 }

@@ -104,11 +104,13 @@ const HitSchema = z
 const FacetSchema = z.array(z.object({ value: z.string(), label: z.string(), count: z.number() }));
 const SearchResultSchema = z
   .object({
-    total: z.number(),
+    total: z.number().openapi({ description: "exact when the ranked window held every match or the page reaches the end; estimated otherwise" }),
+    total_exact: z.boolean().openapi({ description: "false when total is an estimate (shown as «около»)" }),
     skip: z.number(),
     take: z.number(),
     hits: z.array(HitSchema),
     facets: z.object({ type: FacetSchema, tag: FacetSchema, class: FacetSchema, owner: FacetSchema }).optional(),
+    facets_partial: z.boolean().optional().openapi({ description: "true when the facets count the best 1,000 matches, not all" }),
   })
   .openapi("SearchResult");
 

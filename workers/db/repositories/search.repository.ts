@@ -98,51 +98,95 @@ function matchesSql(match: string, vis: Visibility | null, f: SearchFilters): SQ
 /** bm25 with names above metadata (tags, fields, file names) above document text. */
 const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0)`;
 
+/**
+ * The best `limit` matches of the index alone, by bm25, before any join (every match when `limit` is null): the
+ * candidates the visible, live, filtered condition then walks in rank order. Ranking first and joining after keeps
+ * the per-row work (joins, access, snippets) to the rows a page shows instead of every match.
+ */
+function candidatesCte(match: string, limit: number | null): SQL {
+  return sql`c as materialized (select rowid as doc_id, ${RANK} as rank from search_fts where search_fts match ${match}
+    order by rank, rowid${limit === null ? sql`` : sql` limit ${limit}`})`;
+}
+
+/** The visible, live, filtered candidates joined to their entities (`c`, `d`, `a`, `g`). */
+function visibleCandidatesSql(vis: Visibility | null, f: SearchFilters): SQL {
+  return sql`from c join search_docs d on d.doc_id = c.doc_id ${ENTITY_JOINS} where 1${allowedSql(vis, f)}`;
+}
+
 export interface HitRow {
+  doc_id: number;
   id: string;
   type: "asset" | "group";
   rank: number;
   name: string;
-  name_hl: string;
-  meta_snip: string;
-  content_snip: string;
   mime: string | null;
   owner_id: string | null;
   latest_version: number | null;
   has_preview: number;
   ctime: number;
   mtime: number;
+  /** how many candidates were walked, and how many of them are visible (the same on every row) */
+  candidates: number;
+  window_visible: number;
 }
 
-/** One page of hits, best first, with highlighted name and snippets of the metadata and the text. */
-export function searchPage(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; skip: number; take: number }) {
+const HIT_COLUMNS = sql`coalesce(a.name, g.name) as name, a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id,
+  a.latest_version as latest_version,
+  case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
+  coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime`;
+
+/** One page of hits, best first, among the best `candidates` matches of the index (all when null). */
+export function searchPage(
+  db: Database,
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; skip: number; take: number; candidates: number | null },
+) {
   return db.all<HitRow>(sql`
-    select d.entity_id as id, d.entity_type as type, ${RANK} as rank,
-      coalesce(a.name, g.name) as name, highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
-      snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
-      snippet(search_fts, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip,
-      a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
-      case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
-      coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime
-    ${matchesSql(o.match, o.vis, o.filters)}
-    order by rank, d.doc_id limit ${o.take} offset ${o.skip}`);
+    with ${candidatesCte(o.match, o.candidates)}
+    select c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
+      (select count(*) from c) as candidates, count(*) over () as window_visible
+    ${visibleCandidatesSql(o.vis, o.filters)}
+    order by c.rank, c.doc_id limit ${o.take} offset ${o.skip}`);
 }
 
-/** `searchPage` rows for given ids (vector hits), without highlights; ids not visible, live or passing the filters drop out. */
+/** The highlighted name and the snippets of metadata and text of the given index rows (a page's hits). */
+export function highlightsOf(db: Database, match: string, docIds: readonly number[]) {
+  return db.all<{ doc_id: number; name_hl: string; meta_snip: string; content_snip: string }>(sql`
+    select rowid as doc_id, highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
+      snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
+      snippet(search_fts, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip
+    from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
+}
+
+/** `searchPage` rows for given ids (vector hits); ids not visible, live or passing the filters drop out. */
 export function pageOfIds(db: Database, o: { ids: readonly string[]; vis: Visibility | null; filters: SearchFilters }) {
   return db.all<HitRow>(sql`
-    select d.entity_id as id, d.entity_type as type, 0 as rank, coalesce(a.name, g.name) as name, coalesce(a.name, g.name) as name_hl, '' as meta_snip, '' as content_snip,
-      a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id, a.latest_version as latest_version,
-      case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
-      coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime
+    select d.doc_id as doc_id, d.entity_id as id, d.entity_type as type, 0 as rank, ${HIT_COLUMNS}, 0 as candidates, 0 as window_visible
     from search_docs d ${ENTITY_JOINS}
     where d.entity_id in (select value from json_each(${JSON.stringify(o.ids)}))${allowedSql(o.vis, o.filters)}`);
 }
 
-/** How many visible entities match. */
-export async function searchCount(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters }): Promise<number> {
-  const row = await db.get<{ n: number }>(sql`select count(*) as n ${matchesSql(o.match, o.vis, o.filters)}`);
-  return row?.n ?? 0;
+export interface MatchSample {
+  /** index matches in the sample (the first `size`, in index order) */
+  seen: number;
+  /** of those, the visible, live ones passing the filters */
+  visible: number;
+  /** every index match (counted only when the sample did not hold them all) */
+  matches: number;
+}
+
+/**
+ * How many of the first `size` index matches the caller sees, and how many matches there are: the total is exact
+ * when the sample holds every match, else estimated from the visible share (decision 011).
+ */
+export async function matchSample(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; size: number }): Promise<MatchSample> {
+  // The visible count is the statement's own WHERE: D1 caps expression depth at 100, and the tag filter's folding is deep.
+  const row = await db.get<MatchSample>(sql`
+    with c as materialized (select rowid as doc_id from search_fts where search_fts match ${o.match} limit ${o.size})
+    select count(*) as visible, (select count(*) from c) as seen,
+      case when (select count(*) from c) < ${o.size} then (select count(*) from c)
+        else (select count(*) from search_fts where search_fts match ${o.match}) end as matches
+    ${visibleCandidatesSql(o.vis, o.filters)}`);
+  return row ?? { seen: 0, visible: 0, matches: 0 };
 }
 
 export interface FacetRow {
@@ -152,16 +196,17 @@ export interface FacetRow {
   n: number;
 }
 
-/** Facet counts (type; top tags, classes and owners) over the visible matching set, in one statement. */
-export function searchFacets(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; top: number }) {
+/** Facet counts (type; top tags, classes and owners) over the visible ones of the best `candidates` matches (all when null). */
+export function searchFacets(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; top: number; candidates: number | null }) {
   return db.all<FacetRow>(sql`
-    with h as materialized (select d.entity_id as id, d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id
-      ${matchesSql(o.match, o.vis, o.filters)})
+    with ${candidatesCte(o.match, o.candidates)},
+    h as materialized (select d.entity_id as id, d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id
+      ${visibleCandidatesSql(o.vis, o.filters)})
     select 'type' as facet, type as value, null as label, count(*) as n from h group by type
     union all select * from (select 'tag', t.id, t.name, count(*) as n from h join entity_tags et on et.entity_id = h.id
       join tags t on t.id = et.tag_id group by t.id order by n desc, t.name limit ${o.top})
-    union all select * from (select 'class', c.id, c.name, count(*) as n from h join asset_classes c on c.id = h.class_id
-      group by c.id order by n desc, c.name limit ${o.top})
+    union all select * from (select 'class', cl.id, cl.name, count(*) as n from h join asset_classes cl on cl.id = h.class_id
+      group by cl.id order by n desc, cl.name limit ${o.top})
     union all select * from (select 'owner', u.id, u.name, count(*) as n from h join users u on u.id = h.owner_id
       group by u.id order by n desc, u.name limit ${o.top})`);
 }
@@ -180,29 +225,40 @@ export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" 
     from home h`);
 }
 
+export interface TextRow {
+  id: string;
+  type: "asset" | "group";
+  name: string;
+  meta: string;
+  content: string;
+  rank: number;
+  mime: string | null;
+  candidates: number;
+}
+
 /**
- * Visible matches with their indexed text, for autocomplete, vector ranking and RAG: the best `limit` by bm25, or
- * with `order: "newest"` the newest `limit` — read straight off the index in rowid order, so the scan stops at
- * `limit` visible rows instead of ranking every match (autocomplete on a short prefix matches a large part of the
- * corpus).
+ * Visible matches with their indexed text, for autocomplete, vector ranking and RAG: the best `limit` by bm25 among
+ * the best `candidates` matches of the index (all when null), or with `order: "newest"` the newest `limit` — read
+ * straight off the index in rowid order, so the scan stops at `limit` visible rows (autocomplete on a short prefix
+ * matches a large part of the corpus).
  */
 export function searchTexts(
   db: Database,
-  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number; order?: "rank" | "newest" },
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number; order?: "rank" | "newest"; candidates?: number | null },
 ) {
-  return db.all<{
-    id: string;
-    type: "asset" | "group";
-    name: string;
-    meta: string;
-    content: string;
-    rank: number;
-    mime: string | null;
-  }>(sql`
-    select d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, search_fts.meta as meta,
-      substr(search_fts.content, 1, ${o.contentChars}) as content, ${RANK} as rank, a.mime as mime
-    ${matchesSql(o.match, o.vis, o.filters)}
-    order by ${o.order === "newest" ? sql`search_fts.rowid desc` : sql`rank, d.doc_id`} limit ${o.limit}`);
+  const text = sql`coalesce(a.name, g.name) as name, search_fts.meta as meta, substr(search_fts.content, 1, ${o.contentChars}) as content, a.mime as mime`;
+  if (o.order === "newest") {
+    return db.all<TextRow>(sql`
+      select d.entity_id as id, d.entity_type as type, ${text}, 0 as rank, 0 as candidates
+      ${matchesSql(o.match, o.vis, o.filters)}
+      order by search_fts.rowid desc limit ${o.limit}`);
+  }
+  return db.all<TextRow>(sql`
+    with ${candidatesCte(o.match, o.candidates ?? null)}
+    select d.entity_id as id, d.entity_type as type, ${text}, c.rank as rank, (select count(*) from c) as candidates
+    from c join search_docs d on d.doc_id = c.doc_id join search_fts on search_fts.rowid = c.doc_id ${ENTITY_JOINS}
+    where 1${allowedSql(o.vis, o.filters)}
+    order by c.rank, c.doc_id limit ${o.limit}`);
 }
 
 /** Tags of the given entities whose name has a word starting with `prefix`, most carried first. */
