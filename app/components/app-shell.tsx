@@ -1,8 +1,9 @@
-import { NavLink, useNavigate } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { NavLink, useLocation, useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
 import { clearTokens } from "../lib/tokens";
+import { useFocusTrap } from "../lib/use-focus-trap";
 import { useUploadsRunning } from "../lib/upload-engine";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
@@ -48,11 +49,43 @@ function useSignedInChores(): () => void {
   return () => stop.current();
 }
 
+/** Where the sidebar becomes a drawer (the same width as the `max-width: 900px` rules in app.css). */
+const DRAWER_QUERY = "(max-width: 900px)";
+
+/**
+ * The navigation drawer of narrow screens: open/closed state that closes on navigation, on Escape, on the overlay and
+ * when the window grows past the drawer breakpoint; focus stays inside while it is open and the page behind does not
+ * scroll.
+ */
+function useNavDrawer() {
+  const [open, setOpen] = useState(false);
+  const drawer = useRef<HTMLElement>(null);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.pathname, location.search]);
+  useEffect(() => {
+    const query = window.matchMedia(DRAWER_QUERY);
+    const onChange = () => !query.matches && setOpen(false);
+    query.addEventListener("change", onChange);
+    return () => query.removeEventListener("change", onChange);
+  }, []);
+  useEffect(() => {
+    if (!open) return;
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.body.style.overflow = overflow;
+    };
+  }, [open]);
+  useFocusTrap(drawer, open, () => setOpen(false));
+  return { open, setOpen, drawer };
+}
+
 /** The application shell: navigation, the signed-in user and 'Выйти', around every main screen. */
 export function AppShell({ user, children }: { user: ShellUser; children: React.ReactNode }) {
   const navigate = useNavigate();
   const stopChores = useSignedInChores();
   const stopUploads = useUploadsRunning();
+  const nav = useNavDrawer();
 
   async function logout() {
     stopChores();
@@ -63,13 +96,21 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
   }
 
   return (
-    <div className="shell">
-      <aside className="sidebar">
+    <div className={`shell${nav.open ? " nav-open" : ""}`}>
+      <aside
+        id="app-sidebar"
+        className="sidebar"
+        ref={nav.drawer}
+        {...(nav.open ? { role: "dialog", "aria-modal": true, "aria-label": ru.nav.mainMenu } : {})}
+      >
         <div className="sidebar-brand">
           <span className="logo">
             <Icon name="logo" size={20} />
           </span>
           {ru.app.name}
+          <button type="button" className="icon-btn drawer-close" aria-label={ru.nav.closeMenu} onClick={() => nav.setOpen(false)}>
+            <span aria-hidden="true">×</span>
+          </button>
         </div>
         <nav className="nav" aria-label={ru.nav.mainMenu}>
           {NAV.filter((item) => !item.adminOnly || user.isAdmin).map((item) => (
@@ -78,6 +119,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
               to={item.to}
               end={item.to === "/mam/trash"}
               className={({ isActive }) => `nav-link${isActive ? " active" : ""}`}
+              onClick={() => nav.setOpen(false)}
             >
               <Icon name={item.icon} />
               {item.label}
@@ -91,8 +133,19 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
           </a>
         </div>
       </aside>
+      {nav.open && <div className="nav-overlay" aria-hidden="true" onClick={() => nav.setOpen(false)} />}
       <div className="main">
         <header className="topbar">
+          <button
+            type="button"
+            className="icon-btn menu-btn"
+            aria-label={ru.nav.openMenu}
+            aria-controls="app-sidebar"
+            aria-expanded={nav.open}
+            onClick={() => nav.setOpen(true)}
+          >
+            <Icon name="menu" size={20} />
+          </button>
           <SearchBox />
           <div className="user-chip">
             <span className="avatar" aria-hidden="true">

@@ -5,6 +5,8 @@ import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
+import { useFolderNeighbours } from "../lib/use-folder-neighbours";
+import { useSwipe } from "../lib/use-swipe";
 import { AccessButton } from "./access/access-dialog";
 import { ShareButton } from "./share-dialog";
 import { Icon } from "./icons";
@@ -13,6 +15,7 @@ import { classesByIds } from "./metadata/api";
 import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
+import { OverflowToolbar } from "./overflow-menu";
 import { TagDialog } from "./tag-dialog";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
@@ -42,6 +45,12 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
     lib.assetGroups(assetId).then(setGroups, () => undefined);
   }, [assetId]);
   useEffect(load, [load]);
+  // On a touch screen a swipe over the player steps to the next or previous file of the folder.
+  const neighbours = useFolderNeighbours(groupId, assetId);
+  const swipeArea = useSwipe({
+    onLeft: () => neighbours.next && navigate(`/mam/${groupId}/asset/${neighbours.next}`),
+    onRight: () => neighbours.previous && navigate(`/mam/${groupId}/asset/${neighbours.previous}`),
+  });
   useEffect(() => {
     setClassName(null);
     if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
@@ -61,9 +70,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
           </div>
           <h1 className="page-title">{asset.name}</h1>
         </div>
-        <div className="toolbar">
+        <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
           {asset.var && (
-            <button type="button" className="btn btn-primary" onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}>
+            <button type="button" className="btn btn-primary" data-overflow="never" onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}>
               <Icon name="download" size={16} />
               {ru.library.download}
             </button>
@@ -88,11 +97,13 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
             <Icon name="trash" size={16} />
             {ru.library.delete}
           </button>
-        </div>
+        </OverflowToolbar>
       </div>
       <div className="viewer-grid">
         <div>
-          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+          <div className="viewer-stage" ref={swipeArea} data-previous={neighbours.previous ?? undefined} data-next={neighbours.next ?? undefined}>
+            <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+          </div>
           <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <section className="panel viewer-section">
             <h2>{ru.library.versions}</h2>

@@ -1,6 +1,7 @@
 import { ru } from "../i18n/ru";
 import type { SortKey, SortOrder } from "../lib/library-api";
 import { Icon } from "./icons";
+import { OverflowToolbar } from "./overflow-menu";
 import { UploadButton } from "./upload-button";
 
 interface Props {
@@ -28,8 +29,10 @@ export function GroupToolbar(p: Props) {
     <div className="page-header group-toolbar">
       <h1 className="page-title">{p.title}</h1>
       {p.selectedCount > 0 ? (
-        <div className="toolbar bulk-bar" role="toolbar" aria-label={ru.library.selection}>
-          <span className="muted">{ru.library.selected(p.selectedCount)}</span>
+        <OverflowToolbar className="toolbar bulk-bar" label={ru.library.selection}>
+          <span className="muted" data-overflow="never">
+            {ru.library.selected(p.selectedCount)}
+          </span>
           <button type="button" className="btn" onClick={p.onBulkMove}>
             <Icon name="move" size={16} />
             {ru.library.move}
@@ -46,9 +49,9 @@ export function GroupToolbar(p: Props) {
           <button type="button" className="btn btn-ghost" onClick={p.onClearSelection}>
             {ru.library.clearSelection}
           </button>
-        </div>
+        </OverflowToolbar>
       ) : (
-        <div className="toolbar" role="toolbar" aria-label={ru.library.actions}>
+        <OverflowToolbar className="toolbar" label={ru.library.actions}>
           <label className="select-wrap">
             <span className="visually-hidden">{ru.library.sortBy}</span>
             <select className="input select" value={p.sort} onChange={(e) => p.onSort(e.target.value as SortKey)}>
@@ -85,12 +88,15 @@ export function GroupToolbar(p: Props) {
               <Icon name="list" size={16} />
             </button>
           </div>
-          <button type="button" className="btn" onClick={p.onCreate}>
+          <button type="button" className="btn" data-overflow-priority="1" onClick={p.onCreate}>
             <Icon name="plus" size={16} />
             {ru.library.newFolder}
           </button>
-          <UploadButton onFiles={p.onUpload} />
-        </div>
+          {/* The main action stays in the row (its Uppy dialog lives next to it and must not be hidden with it). */}
+          <span className="toolbar-item" data-overflow="never">
+            <UploadButton onFiles={p.onUpload} />
+          </span>
+        </OverflowToolbar>
       )}
     </div>
   );

@@ -30,6 +30,8 @@ const PATHS = {
   download: "M12 4v12m0 0l-4-4m4 4l4-4M4 20h16",
   copy: "M8 8h12v12H8V8zM4 16V4h12",
   restore: "M4 12a8 8 0 108-8 8 8 0 00-6 2.7M4 4v4h4",
+  menu: "M4 7h16M4 12h16M4 17h16",
+  more: "M4 12a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0zm6.5 0a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0zm6.5 0a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0z",
 } as const;
 
 export type IconName = keyof typeof PATHS;

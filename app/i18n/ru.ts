@@ -206,6 +206,8 @@ export const ru = {
     admin: "Администрирование",
     logout: "Выйти",
     mainMenu: "Главное меню",
+    openMenu: "Открыть меню",
+    closeMenu: "Закрыть меню",
     apiDocs: "Справочник API",
   },
   mam: {
@@ -250,6 +252,7 @@ export const ru = {
     selection: "Действия с выбранными",
     clearSelection: "Снять выделение",
     actions: "Действия с папкой",
+    fileActions: "Действия с файлом",
     sortBy: "Сортировка",
     sortName: "По имени",
     sortDate: "По дате изменения",
@@ -1243,6 +1246,9 @@ export const ru = {
     save: "Сохранить",
     loading: "Загрузка…",
     dash: "—",
+    /** the overflow menu of a toolbar that does not fit the screen */
+    more: "Ещё",
+    moreActions: "Другие действия",
   },
   /** Shortlinks: the API's messages, the public /sl page and the share dialog (issue 12). */
   sharing: {

@@ -15,7 +15,7 @@
  *     ...
  *   });
  */
-import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from "playwright-core";
 import { test as base, expect, inject, onTestFinished } from "vitest";
 
 export { expect };
@@ -82,13 +82,18 @@ function matches(pattern: RegExp | string, message: string): boolean {
  * Opens a page in a fresh browser context whose `baseURL` is the dev server, so `page.goto("/login")` works.
  * Records `console` messages of type error and `pageerror`s. Called inside a test, it registers `finish` to run when
  * the test finishes: the context is closed and the test fails if an undeclared error happened or a declared one did
- * not. Pass `autoFinish: false` to call `finish()` yourself (e.g. from a fixture's cleanup).
+ * not. Pass `autoFinish: false` to call `finish()` yourself (e.g. from a fixture's cleanup), and `contextOptions`
+ * for a device (a phone's viewport, touch).
  */
 export async function newPage(
   browser: Browser,
-  { server = e2eServer(), autoFinish = true }: { server?: E2EServer; autoFinish?: boolean } = {},
+  {
+    server = e2eServer(),
+    autoFinish = true,
+    contextOptions = {},
+  }: { server?: E2EServer; autoFinish?: boolean; contextOptions?: BrowserContextOptions } = {},
 ): Promise<TrackedPage> {
-  const context = await browser.newContext({ baseURL: server.baseUrl, locale: "ru-RU" });
+  const context = await browser.newContext({ ...contextOptions, baseURL: server.baseUrl, locale: "ru-RU" });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();
@@ -152,7 +157,7 @@ export async function login(page: Page, user: string, password: string): Promise
  * status panel of one test's uploads would otherwise sit over the next test's screens (and a test that failed
  * mid-upload would leave an interrupted item holding an upload slot).
  */
-async function emptyUploadQueue(server: E2EServer): Promise<void> {
+export async function emptyUploadQueue(server: E2EServer): Promise<void> {
   const signIn = await fetch(`${server.baseUrl}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
