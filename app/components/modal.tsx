@@ -19,7 +19,8 @@ export function Modal({
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
-    ref.current?.querySelector<HTMLElement>("input, select, button:not(.modal-x)")?.focus();
+    // No scrolling into view: a phone's dialog slides up from below the screen as it opens.
+    ref.current?.querySelector<HTMLElement>("input, select, button:not(.modal-x)")?.focus({ preventScroll: true });
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   return (

@@ -258,9 +258,11 @@ export function OverflowToolbar({ className, label, children }: { className: str
             >
               {entries.map((entry) => {
                 const heading = entry.group && entry.group !== lastGroup ? entry.group : null;
+                // The first plain action after a run of options is set off from it by a line.
+                const afterGroup = !entry.group && lastGroup !== undefined;
                 lastGroup = entry.group;
                 return (
-                  <div key={entry.key} className="overflow-entry" role="none">
+                  <div key={entry.key} className={`overflow-entry${afterGroup ? " after-group" : ""}`} role="none">
                     {heading && (
                       <div className="overflow-group" role="presentation">
                         {heading}

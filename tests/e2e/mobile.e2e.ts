@@ -79,8 +79,12 @@ async function signedInPhone(browser: Browser, options: BrowserContextOptions = 
   return page;
 }
 
-/** How far the page scrolls sideways (0 when nothing is wider than the window). */
-const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+/**
+ * How far the page is wider than the phone's screen (0 when nothing is). A phone browser widens its layout viewport
+ * to fit a too-wide page, so both the page's width and the window's are compared with the device's.
+ */
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate((device) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - device, page.viewportSize()!.width);
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
