@@ -1,8 +1,8 @@
 import { deflateSync } from "node:zlib";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { beforeAll } from "vitest";
 import { adminApi, ROOT, type AdminApi } from "./admin-seed";
-import { e2eServer, emptyUploadQueue, expect, login, newPage, test } from "./fixtures";
+import { e2eServer, emptyUploadQueue, expect, login, newPage, test, type TrackedPage } from "./fixtures";
 
 // Phones (issue 13): at 390×844 with touch every screen fits the window — the sidebar is a drawer behind the menu
 // button, the folder is two columns of tiles, toolbars fold into «Ещё», dialogs and the upload panel are bottom
@@ -73,10 +73,14 @@ beforeAll(async () => {
 
 /** A signed-in administrator on a phone (a fresh context; its errors fail the test like the fixture page's). */
 async function signedInPhone(browser: Browser, options: BrowserContextOptions = PHONE): Promise<Page> {
+  return (await signedInTrackedPhone(browser, options, true)).page;
+}
+
+async function signedInTrackedPhone(browser: Browser, options: BrowserContextOptions, autoFinish: boolean): Promise<TrackedPage> {
   const server = e2eServer();
-  const { page } = await newPage(browser, { server, contextOptions: options });
-  await login(page, server.adminLogin, server.adminPassword);
-  return page;
+  const tracked = await newPage(browser, { server, contextOptions: options, autoFinish });
+  await login(tracked.page, server.adminLogin, server.adminPassword);
+  return tracked;
 }
 
 /**
@@ -87,6 +91,18 @@ const sidewaysOverflow = (page: Page) =>
   page.evaluate((device) => Math.max(document.documentElement.scrollWidth, window.innerWidth) - device, page.viewportSize()!.width);
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+
+/** Waits until the element's own animations and transitions (a sheet sliding up, the drawer sliding in) are over. */
+async function settled(locator: Locator): Promise<void> {
+  await locator.evaluate((el) =>
+    Promise.all(
+      el
+        .getAnimations({ subtree: true })
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity) // a busy icon's pulse never ends
+        .map((a) => a.finished),
+    ).then(() => undefined),
+  );
+}
 
 /** A finger moving across the element from one side to the other (Chromium's touch input, as a real swipe). */
 async function swipe(page: Page, selector: string, direction: "left" | "right") {
@@ -132,6 +148,7 @@ test("folder on a phone: two columns, the drawer opens, keeps focus, closes on E
   expect(await page.evaluate(() => !!document.activeElement?.closest("#app-sidebar"))).toBe(true);
   for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+Tab");
   expect(await page.evaluate(() => !!document.activeElement?.closest("#app-sidebar"))).toBe(true);
+  await settled(page.locator("#app-sidebar"));
   const drawerBox = (await page.locator("#app-sidebar").boundingBox())!;
   expect(drawerBox.x).toBe(0);
   expect(drawerBox.width).toBeLessThan(390);
@@ -169,6 +186,7 @@ test("folder toolbar on a phone: what does not fit is under «Ещё»; its dial
   await more.tap();
   const menu = page.getByRole("menu", { name: "Другие действия" });
   await menu.waitFor();
+  await settled(menu);
   expect(await menu.getByRole("menuitemradio", { name: "По имени" }).getAttribute("aria-checked")).toBe("true");
   const sheet = (await menu.boundingBox())!;
   expect(Math.round(sheet.width)).toBe(390);
@@ -178,6 +196,7 @@ test("folder toolbar on a phone: what does not fit is under «Ещё»; its dial
   await menu.getByRole("menuitem", { name: "Создать папку" }).tap();
   const dialog = page.getByRole("dialog", { name: "Создать папку" });
   await dialog.waitFor();
+  await settled(dialog);
   const dialogBox = (await dialog.boundingBox())!;
   expect(Math.round(dialogBox.x)).toBe(0);
   expect(Math.round(dialogBox.width)).toBe(390);
@@ -187,15 +206,21 @@ test("folder toolbar on a phone: what does not fit is under «Ещё»; its dial
   await page.locator("[data-member]", { hasText: "Отобранное" }).waitFor();
 
   // The order toggle, worked from the menu, sorts the folder: descending puts кадр-3 before кадр-1.
-  const position = (name: string) =>
-    page.locator("[data-member]").evaluateAll((els, n) => els.findIndex((el) => (el.textContent ?? "").includes(n)), name);
-  expect(await position("кадр-1.png")).toBeLessThan(await position("кадр-3.png"));
+  // "first" when кадр-1 comes before кадр-3, "third" when after; null while the list is (re)loading.
+  const leading = () =>
+    page.locator("[data-member]").evaluateAll((els) => {
+      const names = els.map((el) => el.textContent ?? "");
+      const one = names.findIndex((t) => t.includes("кадр-1.png"));
+      const three = names.findIndex((t) => t.includes("кадр-3.png"));
+      return one < 0 || three < 0 ? null : one < three ? "first" : "third";
+    });
+  await expect.poll(leading, { timeout: 15_000 }).toBe("first");
   await more.tap();
   await menu.getByRole("menuitem", { name: "По возрастанию" }).tap();
-  await expect.poll(async () => (await position("кадр-3.png")) < (await position("кадр-1.png"))).toBe(true);
+  await expect.poll(leading, { timeout: 15_000 }).toBe("third");
   await more.tap();
   await menu.getByRole("menuitem", { name: "По убыванию" }).tap();
-  await expect.poll(async () => (await position("кадр-1.png")) < (await position("кадр-3.png"))).toBe(true);
+  await expect.poll(leading, { timeout: 15_000 }).toBe("first");
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 });
 
@@ -204,7 +229,9 @@ test("viewer on a phone: the player is as wide as the screen, and a swipe steps 
   const [, middle, last] = images;
   await page.goto(`/mam/${folderId}/asset/${middle.id}`);
   await page.getByRole("heading", { level: 1, name: middle.name }).waitFor();
-  await expect.poll(() => page.locator(".player img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  await expect
+    .poll(() => page.locator(".player img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 })
+    .toBe(320);
   const player = await box(page, ".player");
   expect(Math.round(player.x)).toBe(0);
   expect(Math.round(player.width)).toBe(390);
@@ -217,11 +244,11 @@ test("viewer on a phone: the player is as wide as the screen, and a swipe steps 
   await menu.waitFor({ state: "detached" });
 
   // Swipe left: the next file of the folder; swipe right: back.
-  await expect.poll(() => page.locator(".viewer-stage").getAttribute("data-next")).toBe(last.id);
+  await expect.poll(() => page.locator(".viewer-stage").getAttribute("data-next"), { timeout: 15_000 }).toBe(last.id);
   await swipe(page, ".viewer-stage", "left");
   await page.waitForURL((url) => url.pathname === `/mam/${folderId}/asset/${last.id}`);
   await page.getByRole("heading", { level: 1, name: last.name }).waitFor();
-  await expect.poll(() => page.locator(".viewer-stage").getAttribute("data-previous")).toBe(middle.id);
+  await expect.poll(() => page.locator(".viewer-stage").getAttribute("data-previous"), { timeout: 15_000 }).toBe(middle.id);
   await swipe(page, ".viewer-stage", "right");
   await page.waitForURL((url) => url.pathname === `/mam/${folderId}/asset/${middle.id}`);
   await page.getByRole("heading", { level: 1, name: middle.name }).waitFor();
@@ -236,6 +263,7 @@ test("upload on a phone: the status panel is a bottom sheet and the upload finis
     await page.getByTestId("upload-input").setInputFiles({ name: "с телефона.png", mimeType: "image/png", buffer: png(200, 120, 200) });
     const panel = page.getByTestId("upload-panel");
     await panel.waitFor();
+    await settled(panel);
     const sheet = (await panel.boundingBox())!;
     expect(Math.round(sheet.x)).toBe(0);
     expect(Math.round(sheet.width)).toBe(390);
@@ -276,7 +304,7 @@ test("admin lists on a phone: users, groups, audit, shortlinks and metadata fit 
   expect(scroller).toEqual({ scrolls: "auto", fits: true });
 });
 
-test("every main screen fits 390 and 360 px without sideways scrolling", { timeout: 180_000 }, async ({ browser }) => {
+test("every main screen fits 390 and 360 px without sideways scrolling", { timeout: 300_000 }, async ({ browser }) => {
   const routes = [
     "/mam",
     `/mam/${folderId}`,
@@ -297,12 +325,14 @@ test("every main screen fits 390 and 360 px without sideways scrolling", { timeo
     shortlinkPath,
   ];
   for (const device of [PHONE, SMALL_PHONE]) {
-    const page = await signedInPhone(browser, device);
+    const tracked = await signedInTrackedPhone(browser, device, false);
+    const { page } = tracked;
     for (const path of routes) {
       await page.goto(path);
       await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-      await page.locator("h1").first().waitFor();
-      await page.waitForLoadState("networkidle");
+      // Every screen has its title; the editor's is in its own top bar.
+      await page.locator("h1, .editor-name").first().waitFor();
+      await page.waitForTimeout(300);
       expect({ path, width: device.viewport!.width, overflow: await sidewaysOverflow(page) }).toEqual({ path, width: device.viewport!.width, overflow: 0 });
     }
     // Signed out: the sign-in page.
@@ -311,5 +341,9 @@ test("every main screen fits 390 and 360 px without sideways scrolling", { timeo
     await page.goto("/login");
     await page.getByRole("button", { name: "Войти" }).waitFor();
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    // The shared page asks for thumbnails that may not be made yet (a 404 the browser logs): not this test's subject.
+    const problems = tracked.errors.all.filter((message) => !/\/api\/sl\/media\/\S+\/thumb\?/.test(message));
+    await tracked.context.close();
+    expect(problems).toEqual([]);
   }
 });
