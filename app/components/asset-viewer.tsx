@@ -46,7 +46,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   }, [assetId]);
   useEffect(load, [load]);
   // On a touch screen a swipe over the player steps to the next or previous file of the folder.
-  const neighbours = useFolderNeighbours(groupId, assetId);
+  const neighbours = useFolderNeighbours(groupId, assetId, asset !== null);
   const swipeArea = useSwipe({
     onLeft: () => neighbours.next && navigate(`/mam/${groupId}/asset/${neighbours.next}`),
     onRight: () => neighbours.previous && navigate(`/mam/${groupId}/asset/${neighbours.previous}`),

@@ -20,15 +20,20 @@ function folderSort(): { sort: SortKey; order: SortOrder } {
   };
 }
 
+/** Swipes need a finger: a mouse-only screen never asks for the neighbours. */
+const TOUCH_QUERY = "(any-pointer: coarse)";
+
 /**
  * The files just before and after an asset in its folder, in the order the folder view shows them, so the viewer can
- * step through the folder (swipes on a phone). Sub-folders are skipped; outside a folder there are no neighbours.
+ * step through the folder (swipes on a touch screen). Sub-folders are skipped; outside a folder there are no
+ * neighbours. Looked up only once `ready` (the asset itself has loaded: its own requests go first) and only on a
+ * touch screen.
  */
-export function useFolderNeighbours(groupId: string | undefined, assetId: string): FolderNeighbours {
+export function useFolderNeighbours(groupId: string | undefined, assetId: string, ready: boolean): FolderNeighbours {
   const [neighbours, setNeighbours] = useState<FolderNeighbours>({ previous: null, next: null });
   useEffect(() => {
     setNeighbours({ previous: null, next: null });
-    if (!groupId) return;
+    if (!groupId || !ready || !window.matchMedia(TOUCH_QUERY).matches) return;
     const controller = new AbortController();
     (async () => {
       const { sort, order } = folderSort();
@@ -52,6 +57,6 @@ export function useFolderNeighbours(groupId: string | undefined, assetId: string
       }
     })().catch(() => undefined);
     return () => controller.abort();
-  }, [groupId, assetId]);
+  }, [groupId, assetId, ready]);
   return neighbours;
 }
