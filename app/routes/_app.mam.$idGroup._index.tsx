@@ -108,10 +108,14 @@ export default function MamGroupRoute() {
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
     onShare: canShare(levels) ? (member: lib.GroupMember) => setDialog({ kind: "share", member }) : undefined,
-    onNewVersion: (member: lib.GroupMember) => {
-      versionOf.current = member;
-      versionInput.current?.click();
-    },
+    // Offered where the folder's levels allow adding versions (files inherit them; the server decides per file).
+    onNewVersion:
+      levels && (levels.includes("create") || levels.includes("superuser"))
+        ? (member: lib.GroupMember) => {
+            versionOf.current = member;
+            versionInput.current?.click();
+          }
+        : undefined,
     onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
   };
 

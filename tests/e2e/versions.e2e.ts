@@ -192,7 +192,7 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   // Comment on version 2.
   await page.getByRole("button", { name: "Добавить комментарий: Версия 2" }).click();
   const comment = page.getByRole("dialog", { name: "Комментарий к версии 2" });
-  await comment.getByLabel("Комментарий").fill("Уменьшенная копия для сайта");
+  await comment.getByLabel("Комментарий", { exact: true }).fill("Уменьшенная копия для сайта");
   await comment.getByRole("button", { name: "Сохранить" }).click();
   await expect.poll(() => block(page, 2).locator(".version-desc").textContent()).toBe("Уменьшенная копия для сайта");
 

@@ -7,6 +7,7 @@ import { showToast } from "../../lib/toast";
 import { queueNewVersion } from "../../lib/upload-file";
 import { Icon } from "../icons";
 import { ConfirmDialog, Modal } from "../modal";
+import { useLevels } from "../share-dialog";
 import { VersionCompare } from "./version-compare";
 import * as api from "./versions-api";
 
@@ -51,6 +52,10 @@ export function VersionList({
   const [picked, setPicked] = useState<number[]>([]);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  // What the caller may do here (SPEC §7 entity-access): actions they lack the level for are not offered. Unknown
+  // while loading: nothing is offered until the answer is in (the server refuses anyway).
+  const levels = useLevels(asset.asset_id);
+  const may = (level: "create" | "update" | "delete") => !!levels && (levels.includes(level) || levels.includes("superuser"));
   const versions = groupVersions(rows);
   const latest = versions[0]?.version ?? 0;
   const comparable = (g: VersionGroup) => mediaKind(g.rows[0].mime_type) === "image";
@@ -98,10 +103,12 @@ export function VersionList({
               if (file) void queueNewVersion(asset.asset_id, groupId ?? null, file, asset.name);
             }}
           />
-          <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
-            <Icon name="upload" size={16} />
-            {ru.fileVersions.uploadNew}
-          </button>
+          {may("create") && (
+            <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
+              <Icon name="upload" size={16} />
+              {ru.fileVersions.uploadNew}
+            </button>
+          )}
         </div>
       </div>
       {versions.length === 0 && <p className="muted">{ru.library.noBytes}</p>}
@@ -123,7 +130,7 @@ export function VersionList({
               <span className="muted">{formatDateTime(g.ctime)}</span>
             </div>
             <div className="version-actions">
-              {g.version !== latest && (
+              {g.version !== latest && may("create") && (
                 <button
                   type="button"
                   className="btn btn-ghost btn-sm"
@@ -135,6 +142,7 @@ export function VersionList({
                   {ru.fileVersions.restore}
                 </button>
               )}
+              {may("update") && (
               <button
                 type="button"
                 className="icon-btn"
@@ -144,7 +152,8 @@ export function VersionList({
               >
                 <Icon name="edit" size={15} />
               </button>
-              {versions.length > 1 && (
+              )}
+              {versions.length > 1 && may("delete") && (
                 <button
                   type="button"
                   className="icon-btn"
