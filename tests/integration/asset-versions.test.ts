@@ -215,3 +215,30 @@ describe("POST /api/group/existing-names/{id}", () => {
     expect((await json<{ matches: unknown[] }>(seen)).matches).toHaveLength(1);
   });
 });
+
+describe("POST /api/uploads with versionOf", () => {
+  it("queues a new version of an existing file: the item starts with that asset and says so", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const id = newId();
+    const res = await call("/api/uploads", {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { items: [{ id, fileName: "Обложка v3.png", size: 10, groupId: group, versionOf: assetId }] },
+    });
+    const { items } = await json<{ items: Record<string, unknown>[] }>(res);
+    expect(items[0]).toMatchObject({ id, assetId, versionOf: assetId, status: "waiting" });
+    const listed = await json<{ items: Record<string, unknown>[] }>(await call("/api/uploads", { bearer: owner.bearer }));
+    expect(listed.items.find((i) => i.id === id)).toMatchObject({ assetId, versionOf: assetId });
+
+    // A plain item carries no versionOf; a bad one is refused.
+    const plain = await json<{ items: Record<string, unknown>[] }>(
+      await call("/api/uploads", { method: "POST", bearer: owner.bearer, json: { items: [{ id: newId(), fileName: "a.png", size: 1, groupId: group }] } }),
+    );
+    expect(plain.items[0]).not.toHaveProperty("versionOf");
+    expect(plain.items[0].assetId).toBeNull();
+    await expectError(
+      await call("/api/uploads", { method: "POST", bearer: owner.bearer, json: { items: [{ id: newId(), fileName: "a.png", size: 1, versionOf: "x" }] } }),
+      400,
+    );
+  });
+});
