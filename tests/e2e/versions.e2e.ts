@@ -187,7 +187,8 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   await block(page, 3).waitFor({ timeout: 15_000 });
   expect(await block(page, 3).locator(".version-desc").textContent()).toBe("Восстановлена из версии 1");
   expect(await page.locator(".version-block").count()).toBe(3);
-  expect(await block(page, 3).locator(".variant-row .num").textContent()).toBe(await block(page, 1).locator(".variant-row .num").textContent());
+  // The restored version's main variant is version 1's (the same stored bytes).
+  expect(await block(page, 3).locator(".variant-row .num").first().textContent()).toBe(await block(page, 1).locator(".variant-row .num").first().textContent());
 
   // Comment on version 2.
   await page.getByRole("button", { name: "Добавить комментарий: Версия 2" }).click();
@@ -222,5 +223,5 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   expect(await page.locator(".version-block").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.version))).toEqual(["3", "1"]);
   const assetId = new URL(page.url()).pathname.split("/").pop()!;
   const versions = await api<{ version: number }[]>(page, server, `/api/asset/versions/${assetId}`);
-  expect(versions.map((v) => v.version)).toEqual([3, 1]);
+  expect([...new Set(versions.map((v) => v.version))]).toEqual([3, 1]);
 });
