@@ -17,6 +17,7 @@ function ClashDialog({ question }: { question: ClashQuestion }) {
     <Modal
       title={ru.fileVersions.clashTitle(question.pending.length)}
       onClose={() => question.answer(null)}
+      wide
       footer={
         <>
           <button type="button" className="btn btn-ghost" onClick={() => answer("skip")}>

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { expect, login, test, type E2EServer } from "./fixtures";
+import { expect, login, newPage, test, type E2EServer } from "./fixtures";
+import { EDITOR } from "./seed";
 
 // Versions in the UI (issue 13): a new version uploaded from the viewer, the same-name question of an upload batch
 // (new version / keep both / skip, once per batch), restoring an old version as a new one, deleting a version, a
@@ -224,4 +225,45 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   const assetId = new URL(page.url()).pathname.split("/").pop()!;
   const versions = await api<{ version: number }[]>(page, server, `/api/asset/versions/${assetId}`);
   expect([...new Set(versions.map((v) => v.version))]).toEqual([3, 1]);
+});
+
+test("a read-only user sees the versions but is offered no version action", { timeout: 120_000 }, async ({ page, server, browser }) => {
+  const stamp = Date.now();
+  const name = `Только чтение ${stamp}.jpg`;
+  await login(page, server.adminLogin, server.adminPassword);
+  const groupId = await openNewFolder(page, `Для чтения ${stamp}`);
+  await upload(page, [await fixtureAs("photo-1600x1200.jpg", name)]);
+  await tileVersion(page, name, 1);
+  await upload(page, [await fixtureAs("tiny-200x100.jpg", name, "ro")]);
+  await page.getByRole("dialog", { name: "Файл с таким именем уже есть" }).getByRole("button", { name: "Новая версия" }).click();
+  await tileVersion(page, name, 2);
+  // The administrator gives the editor read access to the folder (the file inherits it).
+  const bearer = await page.evaluate(() => localStorage.getItem("accessToken"));
+  const granted = await fetch(`${server.baseUrl}/api/user/acl`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "x-api-version": "1.0", "content-type": "application/json" },
+    body: JSON.stringify({ subj: EDITOR.id, obj: groupId, acl: ["read", "download"] }),
+  });
+  expect(granted.status).toBe(201);
+  const assetId = (await assetsIn(page, server, groupId))[0].id;
+
+  const reader = (await newPage(browser, { server })).page;
+  await login(reader, EDITOR.login, EDITOR.password);
+  await reader.goto(`/mam/${groupId}`);
+  await tile(reader, name).waitFor();
+  expect(await reader.getByRole("button", { name: `Загрузить новую версию: ${name}` }).count()).toBe(0);
+  // Once the caller's levels are in, nothing that would be refused is offered.
+  const levels = reader.waitForResponse((r) => r.url().includes(`/api/auth/entity-access/${assetId}`));
+  await reader.goto(`/mam/${groupId}/asset/${assetId}`);
+  expect((await levels).status()).toBe(200);
+  await block(reader, 2).waitFor();
+  await block(reader, 1).waitFor();
+  await reader.waitForTimeout(300);
+  expect(await reader.getByRole("button", { name: "Загрузить новую версию" }).count()).toBe(0);
+  expect(await reader.getByRole("button", { name: "Сделать текущей" }).count()).toBe(0);
+  expect(await reader.getByRole("button", { name: /^Удалить версию/ }).count()).toBe(0);
+  expect(await reader.getByRole("button", { name: /комментарий/ }).count()).toBe(0);
+  await reader.setViewportSize({ width: 1440, height: 900 });
+  await reader.locator(".versions-panel").scrollIntoViewIfNeeded();
+  await shot(reader, "versions-viewer-readonly-1440");
 });
