@@ -97,8 +97,18 @@ test("«Загрузить новую версию» in the viewer goes through 
   await page.locator(".upload-row", { hasText: `Фото новое ${stamp}.jpg` }).waitFor();
   await expect.poll(() => block(page, 2).locator("strong").first().textContent(), { timeout: 30_000 }).toBe("Версия 2");
   await expect.poll(() => block(page, 2).locator(".version-current").count()).toBe(1);
-  const assets = await assetsIn(page, server, groupId);
-  expect(assets).toEqual([{ id: expect.any(String), name: `Фото ${stamp}.jpg`, ver: 2 }]);
+  expect(await assetsIn(page, server, groupId)).toEqual([{ id: expect.any(String), name: `Фото ${stamp}.jpg`, ver: 2 }]);
+
+  // The same from the file's actions in the folder: version 3, still one file.
+  await page.getByRole("link", { name: "← К папке" }).click();
+  await tileVersion(page, `Фото ${stamp}.jpg`, 2);
+  const [chooser] = await Promise.all([
+    page.waitForEvent("filechooser"),
+    page.getByRole("button", { name: `Загрузить новую версию: Фото ${stamp}.jpg` }).click(),
+  ]);
+  await chooser.setFiles(await fixtureAs("photo-1600x1200.jpg", `Третья ${stamp}.jpg`));
+  await tileVersion(page, `Фото ${stamp}.jpg`, 3);
+  expect(await assetsIn(page, server, groupId)).toEqual([{ id: expect.any(String), name: `Фото ${stamp}.jpg`, ver: 3 }]);
 });
 
 test("same-name upload: one question for the batch, «Новая версия» makes version 2 of each existing file", { timeout: 120_000 }, async ({ page, server }) => {
