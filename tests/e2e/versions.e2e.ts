@@ -224,6 +224,12 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   const images = compare.locator("img");
   await expect.poll(() => images.evaluateAll((els) => els.map((e) => (e as HTMLImageElement).naturalWidth)), { timeout: 15_000 }).toEqual([200, 1600]);
   await shot(page, "versions-compare-1440");
+  // The curtain: both in one frame, the newer uncovered from the slider's position.
+  await compare.getByRole("button", { name: "Шторка" }).click();
+  await compare.getByLabel("Положение шторки").fill("20");
+  await expect.poll(() => compare.locator(".compare-stack img").nth(1).evaluate((e) => (e as HTMLElement).style.clipPath)).toBe("inset(0px 0px 0px 20%)");
+  await expect.poll(() => compare.locator(".compare-stack img").evaluateAll((els) => els.map((e) => (e as HTMLImageElement).naturalWidth))).toEqual([200, 1600]);
+  await shot(page, "versions-compare-curtain-1440");
   await compare.getByRole("button", { name: "Закрыть" }).click();
 
   // Delete version 2 with its variants.
