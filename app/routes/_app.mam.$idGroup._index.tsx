@@ -15,7 +15,7 @@ import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import * as lib from "../lib/library-api";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
-import { queueUploads } from "../lib/upload-file";
+import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
@@ -57,6 +57,9 @@ export default function MamGroupRoute() {
   const sentinel = useRef<HTMLDivElement>(null);
   const [dropping, setDropping] = useState(false);
   const dragDepth = useRef(0);
+  // «Загрузить новую версию» from a file's actions: the picked file goes to the queue as that file's next version.
+  const versionInput = useRef<HTMLInputElement>(null);
+  const versionOf = useRef<lib.GroupMember | null>(null);
   // Queued files start in order; folders they came from are created first and show up here at once.
   const upload = (picked: Parameters<typeof queueUploads>[1]) =>
     queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
@@ -105,6 +108,14 @@ export default function MamGroupRoute() {
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
     onShare: canShare(levels) ? (member: lib.GroupMember) => setDialog({ kind: "share", member }) : undefined,
+    // Offered where the folder's levels allow adding versions (files inherit them; the server decides per file).
+    onNewVersion:
+      levels && (levels.includes("create") || levels.includes("superuser"))
+        ? (member: lib.GroupMember) => {
+            versionOf.current = member;
+            versionInput.current?.click();
+          }
+        : undefined,
     onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
   };
 
@@ -130,6 +141,18 @@ export default function MamGroupRoute() {
         void pickedFromDrop(e.dataTransfer).then(upload);
       }}
     >
+      <input
+        ref={versionInput}
+        type="file"
+        hidden
+        data-testid="member-version-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          const member = versionOf.current;
+          e.target.value = "";
+          if (file && member) void queueNewVersion(member.el_id, groupId, file, member.el_info.name);
+        }}
+      />
       {dropping && (
         <div className="drop-overlay" aria-hidden="true">
           <Icon name="upload" size={28} />
