@@ -31,6 +31,7 @@ import { cspReportRoutes } from "./routes/csp-report.routes";
 import { searchRoutes } from "./routes/search.routes";
 import { slRoutes } from "./routes/sl.routes";
 import { wopiRoutes } from "./routes/wopi.routes";
+import { pqiRoutes } from "./routes/pqi.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -72,6 +73,7 @@ export function createApiApp() {
   app.route("/api/search", searchRoutes);
   app.route("/api/sl", slRoutes);
   app.route("/api/wopi", wopiRoutes);
+  app.route("/api/pqi", pqiRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);
