@@ -106,8 +106,6 @@ export function SurveyModal() {
               aria-label={t.star(n)}
               className={`survey-star${n <= shown ? " on" : ""}`}
               onMouseEnter={() => setHover(n)}
-              onFocus={() => setHover(n)}
-              onBlur={() => setHover(0)}
               onClick={() => setRating(n)}
             >
               <svg viewBox="0 0 24 24" width="100%" height="100%" aria-hidden="true">

@@ -1,6 +1,7 @@
 import { HTTPException } from "hono/http-exception";
 import { ru } from "../../app/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
+import { reportError } from "../lib/sentry";
 import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
 import { addRequestExamples } from "./request-examples";
 import { createRouter } from "./router";
@@ -116,6 +117,8 @@ export function createApiApp() {
         stack: error.stack,
       }),
     );
+    // The answer is a clean 500, so the error never reaches Sentry's handler wrapper: report it here.
+    reportError(error, { requestId, method: c.req.method, path: new URL(c.req.url).pathname });
     return c.json(errorBody(500, ru.errors.server, requestId), 500);
   });
 
