@@ -1,4 +1,5 @@
 import {
+  DATA_COLLECTION,
   REPLAYS_ON_ERROR_SAMPLE_RATE,
   REPLAYS_SESSION_SAMPLE_RATE,
   TRACES_SAMPLE_RATE,
@@ -36,7 +37,7 @@ export function startErrorTracking(config: ErrorTrackingConfig): void {
         replaysOnErrorSampleRate: REPLAYS_ON_ERROR_SAMPLE_RATE,
         // our own API only: the trace headers must not go to upload servers or the office editor
         tracePropagationTargets: [/^\/(?!\/)/],
-        sendDefaultPii: false,
+        dataCollection: DATA_COLLECTION,
         beforeSend: (event) => scrubEvent(event),
         beforeSendTransaction: (event) => scrubEvent(event),
         beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),

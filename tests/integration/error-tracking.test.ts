@@ -62,8 +62,11 @@ const brokenDb = new Proxy(
 
 async function fetchWorker(path: string, vars: Partial<Env>, init: RequestInit = {}) {
   const ctx = createExecutionContext();
-  const settled = await app.fetch!(new Request(`${ORIGIN}${path}`, init) as Request<unknown, IncomingRequestCfProperties>, { ...env, ...vars } as Env, ctx).then(
-    (response) => ({ response, error: undefined }),
+  const request = new Request(`${ORIGIN}${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
+  const settled = await Promise.resolve()
+    .then(() => app.fetch(request, { ...env, ...vars } as unknown as Env, ctx))
+    .then(
+    (response: Response) => ({ response, error: undefined }),
     (error: unknown) => ({ response: undefined, error }),
   );
   await waitOnExecutionContext(ctx);
@@ -77,7 +80,7 @@ const exceptionOf = (e: Envelope) => e.items.find((i) => i.type === "event")?.pa
 describe("error tracking with SENTRY_DSN", () => {
   it("an error thrown out of the fetch handler is sent as an event with traces sampled at 1", async () => {
     capture = captureOutbound();
-    const { error } = await fetchWorker("/mam", { SENTRY_DSN: DSN, DB: brokenDb } as Partial<Env>);
+    const { error } = await fetchWorker("/mam", { SENTRY_DSN: DSN, DB: brokenDb } as unknown as Partial<Env>);
     expect(String(error)).toContain("database unavailable");
     const events = capture.envelopes().filter((e) => exceptionOf(e));
     expect(events).toHaveLength(1);
@@ -94,7 +97,7 @@ describe("error tracking with SENTRY_DSN", () => {
     const user = await signIn();
     capture = captureOutbound();
     const logged = expectConsoleError();
-    const { response } = await fetchWorker("/api/pqi", { SENTRY_DSN: DSN, DB: brokenDb } as Partial<Env>, {
+    const { response } = await fetchWorker("/api/pqi", { SENTRY_DSN: DSN, DB: brokenDb } as unknown as Partial<Env>, {
       method: "POST",
       headers: { authorization: `Bearer ${user.bearer}`, cookie: `__Host-mam_refresh=${user.refresh}`, "content-type": "application/json" },
       body: JSON.stringify({ rating: 9, comment: `мой пароль hunter2, токен ${user.bearer}` }),
@@ -114,7 +117,7 @@ describe("error tracking with SENTRY_DSN", () => {
     const tasks = { sendBatch: () => Promise.reject(new Error("queue unavailable (test)")) } as unknown as Queue;
     const ctx = createExecutionContext();
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" });
-    await expect(app.scheduled!(controller, { ...env, SENTRY_DSN: DSN, TASKS: tasks } as Env, ctx)).rejects.toThrow("queue unavailable");
+    await expect(app.scheduled(controller, { ...env, SENTRY_DSN: DSN, TASKS: tasks } as unknown as Env, ctx)).rejects.toThrow("queue unavailable");
     await waitOnExecutionContext(ctx);
     const values = capture.envelopes().flatMap((e) => (exceptionOf(e)?.exception?.values ?? []).map((v) => v.value));
     expect(values).toContain("queue unavailable (test)");
@@ -126,9 +129,9 @@ describe("error tracking without SENTRY_DSN", () => {
     const user = await signIn();
     capture = captureOutbound();
     expectConsoleError(); // the API logs its 500
-    const thrown = await fetchWorker("/mam", { SENTRY_DSN: "", DB: brokenDb } as Partial<Env>);
+    const thrown = await fetchWorker("/mam", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>);
     expect(String(thrown.error)).toContain("database unavailable");
-    const answered = await fetchWorker("/api/pqi", { SENTRY_DSN: "", DB: brokenDb } as Partial<Env>, {
+    const answered = await fetchWorker("/api/pqi", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>, {
       method: "POST",
       headers: { authorization: `Bearer ${user.bearer}`, "content-type": "application/json" },
       body: JSON.stringify({ rating: 9 }),
@@ -136,7 +139,7 @@ describe("error tracking without SENTRY_DSN", () => {
     expect(answered.response?.status).toBe(500);
     expect(capture.outbound).toEqual([]);
 
-    const page = await fetchWorker("/login", { SENTRY_DSN: "" } as Partial<Env>);
+    const page = await fetchWorker("/login", { SENTRY_DSN: "" } as unknown as Partial<Env>);
     const html = await page.response!.text();
     expect(html).not.toContain("errorTracking\":{");
     expect(page.response!.headers.get("content-security-policy")).toMatch(/connect-src 'self'(;| )/);
@@ -144,7 +147,7 @@ describe("error tracking without SENTRY_DSN", () => {
   });
 
   it("with a DSN the page hands it to the browser and allows its origin in connect-src only", async () => {
-    const page = await fetchWorker("/login", { SENTRY_DSN: DSN } as Partial<Env>);
+    const page = await fetchWorker("/login", { SENTRY_DSN: DSN } as unknown as Partial<Env>);
     const csp = page.response!.headers.get("content-security-policy")!;
     expect(csp).toMatch(/connect-src 'self' https:\/\/errors\.mam\.test(;| )/);
     expect(csp.replace(/connect-src[^;]*/, "")).not.toContain("errors.mam.test");

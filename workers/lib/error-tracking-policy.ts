@@ -12,6 +12,18 @@ export const REPLAYS_ON_ERROR_SAMPLE_RATE = 1;
 export const FILTERED = "[Filtered]";
 
 /**
+ * The SDKs' own collection switches (Sentry's `dataCollection`): no automatic user data (IP addresses), no cookies,
+ * no request or response bodies, and never the credential headers. The scrubber below still runs on everything.
+ */
+export const DATA_COLLECTION = {
+  userInfo: false,
+  cookies: false,
+  httpBodies: [] as never[],
+  httpHeaders: { request: { deny: ["authorization", "proxy-authorization", "cookie", "x-api-key"] }, response: { deny: ["set-cookie"] } },
+  urlQueryParams: { deny: ["sig", "token", "access_token", "code", "state", "password", "passwd"] },
+};
+
+/**
  * Keys whose values are secrets wherever they appear (headers, bodies, query strings, extra data): credentials,
  * tokens and cookies, and the signature parts of signed links (`sig`, S3's X-Amz-Signature / X-Amz-Credential).
  */
@@ -73,24 +85,24 @@ export function scrubValue<T>(value: T, depth = 0, seen = new WeakSet<object>())
   return out as T;
 }
 
-/** The fields of a Sentry event this policy touches (the SDKs' Event type is wider; any object passes through). */
-interface EventLike {
-  request?: { cookies?: unknown; headers?: Record<string, string>; data?: unknown; query_string?: unknown; url?: string };
-  user?: { id?: string | number; ip_address?: string | null; [key: string]: unknown };
-  [key: string]: unknown;
+/** The fields of a Sentry event this policy touches (the SDKs' Event types are wider; any event passes through). */
+interface EventFields {
+  request?: { cookies?: unknown; data?: unknown };
+  user?: { id?: string | number };
 }
 
 /**
  * `beforeSend` / `beforeSendTransaction`: the whole event scrubbed; cookies and any request body dropped outright
  * (they are never needed to understand an error and are where passwords travel), the user reduced to its id.
  */
-export function scrubEvent<E extends EventLike>(event: E): E {
+export function scrubEvent<E extends object>(event: E): E {
   const out = scrubValue(event);
-  if (out.request) {
-    if ("cookies" in out.request) out.request.cookies = FILTERED;
-    if (out.request.data !== undefined) out.request.data = FILTERED;
+  const fields = out as EventFields;
+  if (fields.request) {
+    if ("cookies" in fields.request) fields.request.cookies = FILTERED;
+    if (fields.request.data !== undefined) fields.request.data = FILTERED;
   }
-  if (out.user) out.user = out.user.id !== undefined ? { id: out.user.id } : {};
+  if (fields.user) fields.user = fields.user.id !== undefined ? { id: fields.user.id } : {};
   return out;
 }
 

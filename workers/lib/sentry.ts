@@ -1,12 +1,12 @@
 import * as Sentry from "@sentry/cloudflare";
 import { BUILD_INFO } from "../../app/generated/build-info";
 import { getConfig } from "./config";
-import { TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent } from "./error-tracking-policy";
+import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent } from "./error-tracking-policy";
 
 /**
  * Error tracking in the Worker (decision 015): `@sentry/cloudflare` with SPEC §9's traces sample rate, on only when
  * SENTRY_DSN is set. Every event, transaction and breadcrumb is scrubbed (workers/lib/error-tracking-policy.ts)
- * before it leaves; personal data (IP, cookies, bodies) is never sent.
+ * before it leaves; the SDK collects no user data, cookies or bodies (DATA_COLLECTION).
  */
 export function sentryOptions(env: Env): Sentry.CloudflareOptions {
   const dsn = getConfig(env).SENTRY_DSN;
@@ -15,7 +15,7 @@ export function sentryOptions(env: Env): Sentry.CloudflareOptions {
     enabled: dsn !== undefined,
     release: BUILD_INFO.version,
     tracesSampleRate: TRACES_SAMPLE_RATE,
-    sendDefaultPii: false,
+    dataCollection: DATA_COLLECTION,
     beforeSend: (event) => scrubEvent(event),
     beforeSendTransaction: (event) => scrubEvent(event),
     beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),
@@ -40,12 +40,13 @@ export function reportError(error: unknown, context?: Record<string, unknown>): 
  * The exported handlers with Sentry around them when a DSN is configured, and exactly the plain handlers when not:
  * without a DSN the SDK is never initialised and no request pays for it.
  */
-export function withErrorTracking(handler: ExportedHandler<Env>): ExportedHandler<Env> {
-  const instrumented = Sentry.withSentry(sentryOptions, handler as ExportedHandler<Env, unknown, unknown>) as ExportedHandler<Env>;
+export function withErrorTracking<H extends Required<Pick<ExportedHandler<Env>, "fetch" | "queue" | "scheduled">>>(handler: H): H {
+  const instrumented = Sentry.withSentry(sentryOptions, handler as ExportedHandler<Env>) as H;
   const pick = (env: Env) => (trackingEnabled(env) ? instrumented : handler);
   return {
-    fetch: (request, env, ctx) => pick(env).fetch!(request, env, ctx),
-    queue: (batch, env, ctx) => pick(env).queue!(batch, env, ctx),
-    scheduled: (controller, env, ctx) => pick(env).scheduled!(controller, env, ctx),
-  };
+    ...handler,
+    fetch: (request, env, ctx) => pick(env).fetch(request, env, ctx),
+    queue: (batch, env, ctx) => pick(env).queue(batch, env, ctx),
+    scheduled: (controller, env, ctx) => pick(env).scheduled(controller, env, ctx),
+  } as H;
 }
