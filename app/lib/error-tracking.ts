@@ -5,6 +5,7 @@ import {
   TRACES_SAMPLE_RATE,
   scrubBreadcrumb,
   scrubEvent,
+  scrubValue,
 } from "../../workers/lib/error-tracking-policy";
 
 /** What the root loader hands the browser when SENTRY_DSN is set (nothing at all when it is not). */
@@ -39,7 +40,8 @@ export function startErrorTracking(config: ErrorTrackingConfig): void {
         tracePropagationTargets: [/^\/(?!\/)/],
         dataCollection: DATA_COLLECTION,
         beforeSend: (event) => scrubEvent(event),
-        beforeSendTransaction: (event) => scrubEvent(event),
+        // spans are streamed (SDK 11 default): their names, URLs and attributes go through the same scrubber
+        beforeSendSpan: (span) => scrubValue(span),
         beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),
       });
       for (const error of early.splice(0)) Sentry.captureException(error);

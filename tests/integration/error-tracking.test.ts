@@ -1,9 +1,10 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { flush } from "@sentry/cloudflare";
 import app from "../../workers/app";
 import { expectConsoleError } from "../setup/fail-on-console-error";
-import { ORIGIN, signIn } from "./factories";
+import { ORIGIN, REFRESH_COOKIE, signIn } from "./factories";
 
 /**
  * Error tracking in the Worker (decision 015) against a local capture endpoint: every outbound fetch of the isolate
@@ -30,14 +31,17 @@ function parseEnvelope(raw: string): Envelope {
   return { header, items, raw };
 }
 
-/** Records every outbound request; the capture host answers 200, anything else goes out as usual. */
+/**
+ * Records every outbound request of the isolate; the capture endpoint answers 200, anything else goes out as usual.
+ * Vitest restores spies before each test, so each test installs its own, and the SDK is flushed before it goes.
+ */
 function captureOutbound() {
   const realFetch = globalThis.fetch;
   const outbound: { url: string; body: string }[] = [];
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     outbound.push({ url: request.url, body: await request.clone().text() });
-    if (new URL(request.url).host === "errors.mam.test") return new Response("{}", { status: 200 });
+    if (request.url.startsWith(ENVELOPE_URL)) return new Response("{}", { status: 200 });
     return realFetch(input, init);
   });
   return {
@@ -48,7 +52,10 @@ function captureOutbound() {
 }
 
 let capture: ReturnType<typeof captureOutbound> | undefined;
-afterEach(() => capture?.restore());
+afterEach(async () => {
+  await flush(2000);
+  capture?.restore();
+});
 
 /** A D1 database whose every statement fails, as when the binding is down. */
 const brokenDb = new Proxy(
@@ -78,19 +85,24 @@ const exceptionOf = (e: Envelope) => e.items.find((i) => i.type === "event")?.pa
   | undefined;
 
 describe("error tracking with SENTRY_DSN", () => {
-  it("an error thrown out of the fetch handler is sent as an event with traces sampled at 1", async () => {
+  it("a page that fails on the server is sent as an event, with traces sampled at 1 and the request's spans", async () => {
+    const user = await signIn();
     capture = captureOutbound();
-    const { error } = await fetchWorker("/mam", { SENTRY_DSN: DSN, DB: brokenDb } as unknown as Partial<Env>);
-    expect(String(error)).toContain("database unavailable");
-    const events = capture.envelopes().filter((e) => exceptionOf(e));
+    expectConsoleError(); // Remix logs the failed loader
+    const { error, response } = await fetchWorker("/mam", { SENTRY_DSN: DSN, DB: brokenDb } as unknown as Partial<Env>, {
+      headers: { cookie: `${REFRESH_COOKIE}=${user.refresh}` },
+    });
+    // thrown out of the handler (the administrator bootstrap) or answered as a 500 page (the root loader)
+    expect(error ? String(error) : response?.status).toEqual(error ? expect.stringContaining("database unavailable") : 500);
+    const events = capture!.envelopes().filter((e) => exceptionOf(e));
     expect(events).toHaveLength(1);
     const [envelope] = events;
     expect(exceptionOf(envelope)!.exception!.values!.at(-1)!.value).toContain("database unavailable (test)");
     // The dynamic sampling context carries the traces sample rate of SPEC §9.
     expect(envelope.header.trace).toMatchObject({ sample_rate: "1", sampled: "true", public_key: "publickey123" });
-    // …and the request's transaction is sent too (traces sample rate 1: every request is traced)
-    const transactions = capture.envelopes().flatMap((e) => e.items.filter((i) => i.type === "transaction"));
-    expect(transactions.length).toBeGreaterThan(0);
+    // …and the request is traced (rate 1: every request): its spans are streamed to the same endpoint
+    const spans = capture!.envelopes().flatMap((e) => e.items.filter((i) => i.type === "span" || i.type === "transaction"));
+    expect(spans.length).toBeGreaterThan(0);
   });
 
   it("a 500 answered by the API is reported, with the bearer token and cookies scrubbed", async () => {
@@ -99,12 +111,12 @@ describe("error tracking with SENTRY_DSN", () => {
     const logged = expectConsoleError();
     const { response } = await fetchWorker("/api/pqi", { SENTRY_DSN: DSN, DB: brokenDb } as unknown as Partial<Env>, {
       method: "POST",
-      headers: { authorization: `Bearer ${user.bearer}`, cookie: `__Host-mam_refresh=${user.refresh}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${user.bearer}`, cookie: `${REFRESH_COOKIE}=${user.refresh}`, "content-type": "application/json" },
       body: JSON.stringify({ rating: 9, comment: `мой пароль hunter2, токен ${user.bearer}` }),
     });
     expect(response?.status).toBe(500);
     expect(logged).toHaveBeenCalled();
-    const events = capture.envelopes().filter((e) => exceptionOf(e));
+    const events = capture!.envelopes().filter((e) => exceptionOf(e));
     expect(events).toHaveLength(1);
     const raw = events[0].raw;
     expect(exceptionOf(events[0])!.exception!.values!.at(-1)!.value).toContain("database unavailable (test)");
@@ -119,7 +131,7 @@ describe("error tracking with SENTRY_DSN", () => {
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" });
     await expect(app.scheduled(controller, { ...env, SENTRY_DSN: DSN, TASKS: tasks } as unknown as Env, ctx)).rejects.toThrow("queue unavailable");
     await waitOnExecutionContext(ctx);
-    const values = capture.envelopes().flatMap((e) => (exceptionOf(e)?.exception?.values ?? []).map((v) => v.value));
+    const values = capture!.envelopes().flatMap((e) => (exceptionOf(e)?.exception?.values ?? []).map((v) => v.value));
     expect(values).toContain("queue unavailable (test)");
   });
 });
@@ -129,15 +141,17 @@ describe("error tracking without SENTRY_DSN", () => {
     const user = await signIn();
     capture = captureOutbound();
     expectConsoleError(); // the API logs its 500
-    const thrown = await fetchWorker("/mam", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>);
-    expect(String(thrown.error)).toContain("database unavailable");
+    const failed = await fetchWorker("/mam", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>, {
+      headers: { cookie: `${REFRESH_COOKIE}=${user.refresh}` },
+    });
+    expect(failed.error ? String(failed.error) : failed.response?.status).toEqual(failed.error ? expect.stringContaining("database unavailable") : 500);
     const answered = await fetchWorker("/api/pqi", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>, {
       method: "POST",
       headers: { authorization: `Bearer ${user.bearer}`, "content-type": "application/json" },
       body: JSON.stringify({ rating: 9 }),
     });
     expect(answered.response?.status).toBe(500);
-    expect(capture.outbound).toEqual([]);
+    expect(capture!.outbound).toEqual([]);
 
     const page = await fetchWorker("/login", { SENTRY_DSN: "" } as unknown as Partial<Env>);
     const html = await page.response!.text();
@@ -147,6 +161,7 @@ describe("error tracking without SENTRY_DSN", () => {
   });
 
   it("with a DSN the page hands it to the browser and allows its origin in connect-src only", async () => {
+    capture = captureOutbound(); // the request's own spans go to the DSN
     const page = await fetchWorker("/login", { SENTRY_DSN: DSN } as unknown as Partial<Env>);
     const csp = page.response!.headers.get("content-security-policy")!;
     expect(csp).toMatch(/connect-src 'self' https:\/\/errors\.mam\.test(;| )/);

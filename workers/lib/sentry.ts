@@ -1,7 +1,7 @@
 import * as Sentry from "@sentry/cloudflare";
 import { BUILD_INFO } from "../../app/generated/build-info";
 import { getConfig } from "./config";
-import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent } from "./error-tracking-policy";
+import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent, scrubValue } from "./error-tracking-policy";
 
 /**
  * Error tracking in the Worker (decision 015): `@sentry/cloudflare` with SPEC §9's traces sample rate, on only when
@@ -17,7 +17,8 @@ export function sentryOptions(env: Env): Sentry.CloudflareOptions {
     tracesSampleRate: TRACES_SAMPLE_RATE,
     dataCollection: DATA_COLLECTION,
     beforeSend: (event) => scrubEvent(event),
-    beforeSendTransaction: (event) => scrubEvent(event),
+    // spans are streamed (SDK 11 default): their names, URLs and attributes go through the same scrubber
+    beforeSendSpan: (span) => scrubValue(span),
     beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),
   };
 }
@@ -41,7 +42,8 @@ export function reportError(error: unknown, context?: Record<string, unknown>): 
  * without a DSN the SDK is never initialised and no request pays for it.
  */
 export function withErrorTracking<H extends Required<Pick<ExportedHandler<Env>, "fetch" | "queue" | "scheduled">>>(handler: H): H {
-  const instrumented = Sentry.withSentry(sentryOptions, handler as ExportedHandler<Env>) as H;
+  // withSentry patches the object it is given in place: it gets a copy, so `handler` stays uninstrumented.
+  const instrumented = Sentry.withSentry(sentryOptions, { ...handler } as ExportedHandler<Env>) as H;
   const pick = (env: Env) => (trackingEnabled(env) ? instrumented : handler);
   return {
     ...handler,
