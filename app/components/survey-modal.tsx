@@ -59,7 +59,11 @@ export function SurveyModal() {
     if (!state || sending) return;
     setSending(true);
     try {
-      await apiRequest("/api/pqi", { method: "POST", body: { rating: value, comment: value ? comment.trim() || null : null }, toast: false });
+      await apiRequest("/api/pqi", {
+        method: "POST",
+        body: { rating: value, comment: value ? comment.trim() || null : null },
+        toast: false,
+      });
       if (value !== PQI_REFUSAL_RATING) showToast({ title: t.thanksTitle, message: t.thanks, kind: "info" });
     } catch (error) {
       // 429: this person already answered this month (in another browser); this browser stops asking too.
@@ -79,6 +83,7 @@ export function SurveyModal() {
     <Modal
       title={t.title}
       onClose={later}
+      focusDialog
       footer={
         <>
           <button type="button" className="btn btn-ghost survey-refuse" disabled={sending} onClick={() => void send(PQI_REFUSAL_RATING)}>

@@ -56,6 +56,9 @@ export function surveyAllowedOn(pathname: string): boolean {
   return pathname !== "/" && pathname !== "/login" && !pathname.startsWith("/login/");
 }
 
-export const postponed = (state: SurveyState, now: number): SurveyState => ({ ...state, lastDate: new Date(now + PQI_POSTPONE_MS).toISOString() });
+export const postponed = (state: SurveyState, now: number): SurveyState => ({
+  ...state,
+  lastDate: new Date(now + PQI_POSTPONE_MS).toISOString(),
+});
 export const refused = (state: SurveyState): SurveyState => ({ ...state, isRefuse: true });
 export const passed = (state: SurveyState): SurveyState => ({ ...state, isPassed: true });

@@ -32,7 +32,10 @@ export default function AdminSurveyRoute() {
   const [comments, setComments] = useState<{ items: PqiCommentInfo[]; total: number } | null>(null);
 
   useEffect(() => {
-    apiRequest<SurveySummary>("/api/pqi/summary", { query: { period, from: from || undefined, to: to || undefined } }).then(setSummary, () => undefined);
+    apiRequest<SurveySummary>("/api/pqi/summary", { query: { period, from: from || undefined, to: to || undefined } }).then(
+      setSummary,
+      () => undefined,
+    );
   }, [period, from, to]);
   useEffect(() => {
     apiCall<PqiCommentInfo[]>("/api/pqi/comments", { query: { skip, take: TAKE, from: from || undefined, to: to || undefined } }).then(
@@ -43,7 +46,7 @@ export default function AdminSurveyRoute() {
 
   const max = Math.max(1, ...(summary?.distribution.map((d) => d.count) ?? []));
   return (
-    <section className="adm-section" data-testid="admin-survey">
+    <section className="adm-section sv-section" data-testid="admin-survey">
       <div className="adm-filters panel">
         <label className="adm-filter">
           <span>{t.period}</span>
@@ -127,28 +130,30 @@ export default function AdminSurveyRoute() {
               </div>
               <div className="panel sv-panel">
                 <h3>{t.overTime}</h3>
-                <table className="table adm-table">
-                  <thead>
-                    <tr>
-                      <th>{t.colPeriod}</th>
-                      <th className="num">{t.colAnswered}</th>
-                      <th className="num">{t.colAverage}</th>
-                      <th className="num">{t.colNps}</th>
-                      <th className="num">{t.colRefused}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {[...summary.series].reverse().map((p) => (
-                      <tr key={p.period}>
-                        <td className="num adm-nowrap">{p.period}</td>
-                        <td className="num">{p.answered}</td>
-                        <td className="num">{p.average?.toLocaleString("ru-RU") ?? t.dash}</td>
-                        <td className={`num ${npsClass(p.nps)}`}>{signed(p.nps)}</td>
-                        <td className="num">{p.refused}</td>
+                <div className="sv-scroll">
+                  <table className="table adm-table">
+                    <thead>
+                      <tr>
+                        <th>{t.colPeriod}</th>
+                        <th className="num">{t.colAnswered}</th>
+                        <th className="num">{t.colAverage}</th>
+                        <th className="num">{t.colNps}</th>
+                        <th className="num">{t.colRefused}</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {[...summary.series].reverse().map((p) => (
+                        <tr key={p.period}>
+                          <td className="num adm-nowrap">{p.period}</td>
+                          <td className="num">{p.answered}</td>
+                          <td className="num">{p.average?.toLocaleString("ru-RU") ?? t.dash}</td>
+                          <td className={`num ${npsClass(p.nps)}`}>{signed(p.nps)}</td>
+                          <td className="num">{p.refused}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </div>
             </div>
           </>
@@ -162,28 +167,34 @@ export default function AdminSurveyRoute() {
         {comments && comments.items.length === 0 ? (
           <p className="muted sv-panel">{t.noComments}</p>
         ) : (
-          <table className="table adm-table" data-testid="survey-comments">
-            <thead>
-              <tr>
-                <th>{t.colWhen}</th>
-                <th>{t.colWho}</th>
-                <th className="num">{t.colRating}</th>
-                <th>{t.colComment}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comments?.items.map((c) => (
-                <tr key={c.id}>
-                  <td className="num adm-nowrap">{formatDateTime(c.ctime)}</td>
-                  <td className="adm-nowrap">
-                    {c.user_id ? <Link to={`/admin/user/${c.user_id}/assets`}>{c.user_name ?? c.user_login}</Link> : <span className="muted">{t.deletedUser}</span>}
-                  </td>
-                  <td className="num adm-nowrap">{c.rating === 0 ? t.refusalBar : `★ ${c.rating}`}</td>
-                  <td className="sv-comment">{c.comment}</td>
+          <div className="sv-scroll">
+            <table className="table adm-table" data-testid="survey-comments">
+              <thead>
+                <tr>
+                  <th>{t.colWhen}</th>
+                  <th>{t.colWho}</th>
+                  <th className="num">{t.colRating}</th>
+                  <th>{t.colComment}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {comments?.items.map((c) => (
+                  <tr key={c.id}>
+                    <td className="num adm-nowrap">{formatDateTime(c.ctime)}</td>
+                    <td className="adm-nowrap">
+                      {c.user_id ? (
+                        <Link to={`/admin/user/${c.user_id}/assets`}>{c.user_name ?? c.user_login}</Link>
+                      ) : (
+                        <span className="muted">{t.deletedUser}</span>
+                      )}
+                    </td>
+                    <td className="num adm-nowrap">{c.rating === 0 ? t.refusalBar : `★ ${c.rating}`}</td>
+                    <td className="sv-comment">{c.comment}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {comments && <Pager skip={skip} take={TAKE} count={comments.items.length} total={comments.total} onSkip={setSkip} />}
       </div>

@@ -23,7 +23,12 @@ const readState = (page: Page) => page.evaluate(() => JSON.parse(localStorage.ge
 
 /** As if the week of use has passed: the survey is due now. */
 async function makeDue(page: Page) {
-  await page.evaluate(() => localStorage.setItem("pqi", JSON.stringify({ isRefuse: false, isPassed: false, lastDate: new Date(Date.now() - 60_000).toISOString() })));
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "pqi",
+      JSON.stringify({ isRefuse: false, isPassed: false, lastDate: new Date(Date.now() - 60_000).toISOString() }),
+    ),
+  );
 }
 
 const survey = (page: Page) => page.getByRole("dialog", { name: "Оцените Медиатеку" });
@@ -46,6 +51,8 @@ test("«Позже» hides the survey for 7 days; a rating with a comment is sav
   await survey(page).waitFor();
   await expect.poll(() => survey(page).getByText("Насколько вероятно").count()).toBe(1);
   await survey(page).getByRole("radio", { name: "8 из 10" }).hover();
+  await expect.poll(() => survey(page).locator(".survey-star.on").count()).toBe(8);
+  await page.waitForTimeout(200); // the stars' colour transition, for the screenshot only
   await shot(page, "survey-modal-1440");
 
   const before = Date.now();
@@ -85,10 +92,16 @@ test("«Позже» hides the survey for 7 days; a rating with a comment is sav
   await shot(page, "admin-survey-390");
 });
 
-test("a user without rights refuses on a phone: rating 0 is sent and the survey never returns; never on /login", async ({ page, server, browser }) => {
+test("a user without rights refuses on a phone: rating 0 is sent and the survey never returns; never on /login", async ({
+  page,
+  server,
+  browser,
+}) => {
   const api = await adminApi(server);
   const login_ = `survey-${Date.now()}`;
-  await api.call("/api/user", { json: { user_name: "Ирина Смирнова", user_login: login_, user_passwd: "survey-user-password", enabled: true } });
+  await api.call("/api/user", {
+    json: { user_name: "Ирина Смирнова", user_login: login_, user_passwd: "survey-user-password", enabled: true },
+  });
   await page.setViewportSize({ width: 390, height: 844 });
   await login(page, login_, "survey-user-password");
   await makeDue(page);

@@ -73,16 +73,17 @@ async function fetchWorker(path: string, vars: Partial<Env>, init: RequestInit =
   const settled = await Promise.resolve()
     .then(() => app.fetch(request, { ...env, ...vars } as unknown as Env, ctx))
     .then(
-    (response: Response) => ({ response, error: undefined }),
-    (error: unknown) => ({ response: undefined, error }),
-  );
+      (response: Response) => ({ response, error: undefined }),
+      (error: unknown) => ({ response: undefined, error }),
+    );
   await waitOnExecutionContext(ctx);
   return settled;
 }
 
-const exceptionOf = (e: Envelope) => e.items.find((i) => i.type === "event")?.payload as
-  | { exception?: { values?: { value?: string }[] }; request?: { headers?: Record<string, string> }; release?: string }
-  | undefined;
+const exceptionOf = (e: Envelope) =>
+  e.items.find((i) => i.type === "event")?.payload as
+    | { exception?: { values?: { value?: string }[] }; request?: { headers?: Record<string, string> }; release?: string }
+    | undefined;
 
 describe("error tracking with SENTRY_DSN", () => {
   it("a page that fails on the server is sent as an event, with traces sampled at 1 and the request's spans", async () => {
@@ -129,7 +130,9 @@ describe("error tracking with SENTRY_DSN", () => {
     const tasks = { sendBatch: () => Promise.reject(new Error("queue unavailable (test)")) } as unknown as Queue;
     const ctx = createExecutionContext();
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" });
-    await expect(app.scheduled(controller, { ...env, SENTRY_DSN: DSN, TASKS: tasks } as unknown as Env, ctx)).rejects.toThrow("queue unavailable");
+    await expect(app.scheduled(controller, { ...env, SENTRY_DSN: DSN, TASKS: tasks } as unknown as Env, ctx)).rejects.toThrow(
+      "queue unavailable",
+    );
     await waitOnExecutionContext(ctx);
     const values = capture!.envelopes().flatMap((e) => (exceptionOf(e)?.exception?.values ?? []).map((v) => v.value));
     expect(values).toContain("queue unavailable (test)");
@@ -144,7 +147,9 @@ describe("error tracking without SENTRY_DSN", () => {
     const failed = await fetchWorker("/mam", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>, {
       headers: { cookie: `${REFRESH_COOKIE}=${user.refresh}` },
     });
-    expect(failed.error ? String(failed.error) : failed.response?.status).toEqual(failed.error ? expect.stringContaining("database unavailable") : 500);
+    expect(failed.error ? String(failed.error) : failed.response?.status).toEqual(
+      failed.error ? expect.stringContaining("database unavailable") : 500,
+    );
     const answered = await fetchWorker("/api/pqi", { SENTRY_DSN: "", DB: brokenDb } as unknown as Partial<Env>, {
       method: "POST",
       headers: { authorization: `Bearer ${user.bearer}`, "content-type": "application/json" },
@@ -155,7 +160,7 @@ describe("error tracking without SENTRY_DSN", () => {
 
     const page = await fetchWorker("/login", { SENTRY_DSN: "" } as unknown as Partial<Env>);
     const html = await page.response!.text();
-    expect(html).not.toContain("errorTracking\":{");
+    expect(html).not.toContain('errorTracking":{');
     expect(page.response!.headers.get("content-security-policy")).toMatch(/connect-src 'self'(;| )/);
     expect(page.response!.headers.get("content-security-policy")).not.toContain("errors.mam.test");
   });

@@ -10,7 +10,11 @@ function answer(bearer: string, json: unknown) {
 }
 
 async function rowsOf(userId: string) {
-  return (await env.DB.prepare("select rating, comment, ctime from pqi_answers where user_id = ? order by ctime").bind(userId).all<{ rating: number; comment: string | null; ctime: number }>()).results;
+  return (
+    await env.DB.prepare("select rating, comment, ctime from pqi_answers where user_id = ? order by ctime")
+      .bind(userId)
+      .all<{ rating: number; comment: string | null; ctime: number }>()
+  ).results;
 }
 
 interface Summary {
@@ -92,7 +96,9 @@ describe("POST /api/pqi", () => {
   it("lets a person answer again once 30 days have passed", async () => {
     const user = await signIn();
     const old = Date.now() - 31 * 86_400_000;
-    await env.DB.prepare("insert into pqi_answers (id, user_id, ctime, rating) values (?, ?, ?, 6)").bind("f".repeat(31) + "1", user.id, old).run();
+    await env.DB.prepare("insert into pqi_answers (id, user_id, ctime, rating) values (?, ?, ?, 6)")
+      .bind("f".repeat(31) + "1", user.id, old)
+      .run();
     expect((await answer(user.bearer, { rating: 7 })).status).toBe(201);
     expect((await rowsOf(user.id)).map((r) => r.rating)).toEqual([6, 7]);
   });
@@ -120,7 +126,13 @@ describe("GET /api/pqi/summary and /api/pqi/comments", () => {
     ];
     await env.DB.batch(
       rows.map(([ctime, userId, rating, comment], i) =>
-        env.DB.prepare("insert into pqi_answers (id, user_id, ctime, rating, comment) values (?, ?, ?, ?, ?)").bind(`${"e".repeat(31)}${i}`, userId, ctime, rating, comment),
+        env.DB.prepare("insert into pqi_answers (id, user_id, ctime, rating, comment) values (?, ?, ?, ?, ?)").bind(
+          `${"e".repeat(31)}${i}`,
+          userId,
+          ctime,
+          rating,
+          comment,
+        ),
       ),
     );
     const res = await call("/api/pqi/summary?from=2001-01-01&to=2001-12-31", { bearer: admin.bearer });
@@ -143,14 +155,18 @@ describe("GET /api/pqi/summary and /api/pqi/comments", () => {
       ["2001-02", 2, -50],
     ]);
 
-    const weekly = (await (await call("/api/pqi/summary?from=2001-01-01&to=2001-01-31&period=week", { bearer: admin.bearer })).json()) as Summary;
+    const weekly = (await (
+      await call("/api/pqi/summary?from=2001-01-01&to=2001-01-31&period=week", { bearer: admin.bearer })
+    ).json()) as Summary;
     expect(weekly.series.map((p) => p.period)).toEqual(["2001-W02"]);
 
     const page = await call("/api/pqi/comments?from=2001-01-01&to=2001-12-31&take=1", { bearer: admin.bearer });
     expect(page.headers.get("x-total-count")).toBe("2");
     const comments = (await page.json()) as { rating: number; comment: string; user_name: string }[];
     expect(comments).toEqual([expect.objectContaining({ rating: 3, comment: "Медленно открываются видео", user_name: users[2].name })]);
-    const next = (await (await call("/api/pqi/comments?from=2001-01-01&to=2001-12-31&take=1&skip=1", { bearer: admin.bearer })).json()) as { comment: string }[];
+    const next = (await (await call("/api/pqi/comments?from=2001-01-01&to=2001-12-31&take=1&skip=1", { bearer: admin.bearer })).json()) as {
+      comment: string;
+    }[];
     expect(next.map((c) => c.comment)).toEqual(["Отлично"]);
   });
 
@@ -178,7 +194,10 @@ describe("GET /api/pqi/summary and /api/pqi/comments", () => {
       .bind(`${"d".repeat(31)}1`, gone.id, Date.UTC(1999, 5, 1))
       .run();
     await env.DB.prepare("delete from users where id = ?").bind(gone.id).run();
-    const [c] = (await (await call("/api/pqi/comments?from=1999-01-01&to=1999-12-31", { bearer: admin.bearer })).json()) as { user_id: string | null; user_name: string | null }[];
+    const [c] = (await (await call("/api/pqi/comments?from=1999-01-01&to=1999-12-31", { bearer: admin.bearer })).json()) as {
+      user_id: string | null;
+      user_name: string | null;
+    }[];
     expect(c).toMatchObject({ user_id: null, user_name: null });
   });
 });

@@ -48,7 +48,8 @@ describe("error tracking policy", () => {
       breadcrumbs: [{ category: "fetch", data: { url: "/api/wopi/files/1?access_token=secret-value" } }],
     });
     const text = JSON.stringify(event);
-    for (const secret of [JWT, ROBOT, "hunter2", "AbCdEfGhIjKlMnOpQrStUv", "secret-value", "Zm9v", '"x"']) expect(text).not.toContain(secret);
+    for (const secret of [JWT, ROBOT, "hunter2", "AbCdEfGhIjKlMnOpQrStUv", "secret-value", "Zm9v", '"x"'])
+      expect(text).not.toContain(secret);
     expect(event.message).toBe(`login failed for Bearer ${FILTERED}`);
     expect((event.exception as { values: { value: string }[] }).values[0].value).toBe(`robot ${FILTERED} refused; link /sl/${FILTERED}`);
     // what is not a secret stays, so the event is still useful
@@ -57,8 +58,12 @@ describe("error tracking policy", () => {
   });
 
   it("scrubs breadcrumbs and plain text the same way, and survives cycles", () => {
-    expect(scrubBreadcrumb({ message: `GET /api/auth/refresh cookie mam_refresh=abc123` })).toEqual({ message: `GET /api/auth/refresh cookie mam_refresh=${FILTERED}` });
-    expect(scrubText("/api/auth/sso-cb/corp?code=c0de&state=s7ate&x=1")).toBe(`/api/auth/sso-cb/corp?code=${FILTERED}&state=${FILTERED}&x=1`);
+    expect(scrubBreadcrumb({ message: `GET /api/auth/refresh cookie mam_refresh=abc123` })).toEqual({
+      message: `GET /api/auth/refresh cookie mam_refresh=${FILTERED}`,
+    });
+    expect(scrubText("/api/auth/sso-cb/corp?code=c0de&state=s7ate&x=1")).toBe(
+      `/api/auth/sso-cb/corp?code=${FILTERED}&state=${FILTERED}&x=1`,
+    );
     const cyclic: Record<string, unknown> = { name: "loop" };
     cyclic.self = cyclic;
     expect(scrubEvent(cyclic)).toEqual({ name: "loop", self: FILTERED });

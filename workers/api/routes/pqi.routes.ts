@@ -8,7 +8,12 @@ import { bearerSecurity, createRouter, errorResponses } from "../router";
 export const PqiAnswerSchema = z
   .object({
     rating: z.number().int().min(0).max(10).openapi({ description: "1..10; 0 when the user refused the survey", example: 9 }),
-    comment: z.string().max(PQI_COMMENT_MAX).nullable().optional().openapi({ description: `optional, at most ${PQI_COMMENT_MAX} characters` }),
+    comment: z
+      .string()
+      .max(PQI_COMMENT_MAX)
+      .nullable()
+      .optional()
+      .openapi({ description: `optional, at most ${PQI_COMMENT_MAX} characters` }),
   })
   .openapi("PqiAnswer");
 

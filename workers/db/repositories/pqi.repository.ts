@@ -41,7 +41,10 @@ export interface PqiWindow {
 }
 
 function windowWhere(w: PqiWindow): SQL | undefined {
-  return and(w.from !== undefined ? gte(pqiAnswers.ctime, w.from) : undefined, w.to !== undefined ? lte(pqiAnswers.ctime, w.to) : undefined);
+  return and(
+    w.from !== undefined ? gte(pqiAnswers.ctime, w.from) : undefined,
+    w.to !== undefined ? lte(pqiAnswers.ctime, w.to) : undefined,
+  );
 }
 
 /** SQLite strftime formats of the summary's periods (UTC). */
