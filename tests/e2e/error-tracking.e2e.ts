@@ -101,7 +101,7 @@ test(
     // A summary answer without its fields: /admin/survey fails while rendering it.
     await page.route("**/api/pqi/summary*", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "{}" }));
     await page.getByRole("link", { name: "Администрирование" }).click();
-    await page.getByRole("link", { name: "Опрос" }).click();
+    await page.getByRole("link", { name: "Опрос", exact: true }).click();
     await page.getByText("Что-то пошло не так").waitFor();
 
     const errorEvent = () =>

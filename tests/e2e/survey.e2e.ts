@@ -82,7 +82,7 @@ test("«Позже» hides the survey for 7 days; a rating with a comment is sav
   await page.goto("/admin/survey");
   const admin = page.getByTestId("admin-survey");
   await admin.waitFor();
-  await page.getByRole("link", { name: "Опрос" }).waitFor();
+  await page.getByRole("link", { name: "Опрос", exact: true }).waitFor();
   await admin.getByTestId("survey-comments").getByText(comment).waitFor();
   expect(await page.getByTestId("survey-answered").textContent()).toBe("1");
   expect(await page.getByTestId("survey-nps").textContent()).toBe("+100");
