@@ -8,6 +8,7 @@ import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-serve
 import { Icon, type IconName } from "./icons";
 import { SearchBox } from "./search/search-box";
 import { NameClashHost } from "./name-clash-dialog";
+import { SurveyModal } from "./survey-modal";
 import { UploadPanel } from "./upload-panel";
 
 interface ShellUser {
@@ -110,6 +111,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
       </div>
       <UploadPanel />
       <NameClashHost />
+      <SurveyModal />
     </div>
   );
 }

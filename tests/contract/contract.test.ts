@@ -167,7 +167,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
     refusal: { status: 400, why: "no upload/download server is configured in the test environment: an unknown id is refused" },
     req: () => ({ path: "/api/uldl-status", json: [{ id: "eu-1", ping: 12 }] }),
   },
-  "POST /api/pqi": { pending: "issue 15", req: () => ({ path: "/api/pqi", json: { rating: 9, comment: "Хорошо" } }) },
+  "POST /api/pqi": { req: () => ({ path: "/api/pqi", json: { rating: 9, comment: "Хорошо" } }), status: 201, keys: ["id", "ctime"] },
 
   // ---- Auth
   "POST /api/auth/login": {
@@ -721,6 +721,9 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     then: (b, c) => void (c.restoredVersion = (b as { version: number }).version),
   },
   "DELETE /api/asset/version/{id}/{version}": { req: (c) => ({ path: `/api/asset/version/${c.documentId}/${c.restoredVersion as number}` }), keys: ["latest"] },
+  // After POST /api/pqi (SPEC's table runs first): the administrator's answer is in the summary and the comments.
+  "GET /api/pqi/summary": { req: () => ({ path: "/api/pqi/summary?period=month" }), keys: ["nps", "distribution", "series"] },
+  "GET /api/pqi/comments": { req: () => ({ path: "/api/pqi/comments?take=10" }), keys: ["rating", "comment", "user_name"], at: first },
   "POST /api/csp-report": {
     open: true,
     status: 204,
@@ -814,6 +817,8 @@ const BAD: Bad[] = [
     status: 400,
     field: "variant",
   },
+  { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 11 } }), status: 400, field: "rating" },
+  { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 7, comment: "x".repeat(2001) } }), status: 400, field: "comment" },
   { call: "PATCH /api/user/ui_settings", req: () => ({ path: "/api/user/ui_settings", json: { blob: "x".repeat(300_000) } }), status: 413 },
 ];
 
