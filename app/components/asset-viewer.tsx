@@ -1,7 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
-import { denial } from "../lib/abilities";
+import { canDo, denial } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
@@ -106,7 +106,13 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
       </div>
       <div className="viewer-grid">
         <div>
-          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+          <MediaPlayer
+            variantId={asset.var}
+            mime={asset.mimetype}
+            name={asset.name}
+            onMedia={setMedia}
+            refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
+          />
           <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <section className="panel viewer-section">
             <h2>{ru.library.versions}</h2>

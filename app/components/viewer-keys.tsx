@@ -30,8 +30,9 @@ export function ViewerKeys({ groupId, assetId, back }: { groupId: string; assetI
       else return;
       e.preventDefault();
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    // Capture phase: decided before a dialog's own Esc handler closes it (which would make it look as if none were open).
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
   });
 
   if (index < 0) return null;

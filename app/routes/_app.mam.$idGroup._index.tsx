@@ -114,8 +114,9 @@ export default function MamGroupRoute() {
         setSelected(new Set());
       }
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    // Capture phase: decided before a dialog's own Esc handler closes it.
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
   }, [dialog, menu, ids, selected.size]);
 
   useEffect(() => {
