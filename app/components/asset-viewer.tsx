@@ -67,8 +67,8 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
         <div>
           <div className="breadcrumbs">
             <Link to={back}>← {ru.library.backToFolder}</Link>
+            {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
-          {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           <h1 className="page-title">{asset.name}</h1>
         </div>
         <div className="toolbar">

@@ -133,6 +133,8 @@ export default function MamGroupRoute() {
   const selectionRefusal = (action: Action) =>
     action === "move" ? denial(levels, "move", "group") : denialForAll(selection.map((m) => ({ levels: levelsOf(m), kind: m.el_type })), action);
   const uploadRefused = denial(levels, "upload", "group");
+  /** nothing here may change: said once in the header, next to the disabled buttons' own reasons */
+  const readOnly = !(["upload", "rename", "delete"] as const).some((action) => canDo(levels, action));
 
   /** The context menu of a member; on a member of a larger selection it acts on the whole selection. */
   const openMenu = (m: lib.GroupMember, x: number, y: number) => {
@@ -218,6 +220,12 @@ export default function MamGroupRoute() {
           <Icon name="search" size={16} />
           {ru.search.searchInFolder}
         </Link>
+        {readOnly && (
+          <span className="chip read-only-chip" title={ru.rights.readOnlyFolder}>
+            <Icon name="lock" size={12} />
+            {ru.rights.readOnly}
+          </span>
+        )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
       </div>

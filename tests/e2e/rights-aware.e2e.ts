@@ -86,6 +86,8 @@ test("a read-only user is offered no change: every action is disabled with its r
   await openFolder(page, lib);
   await expectRefused(page.getByRole("button", { name: "Загрузить" }), "Нет права на запись в эту папку");
   await expectRefused(page.getByRole("button", { name: "Создать папку" }), "Нет права на запись в эту папку");
+  await page.getByText("Только просмотр").waitFor();
+  await shot(page, "rights-reader-folder-toolbar");
   await page.getByRole("button", { name: "Создать папку" }).click({ force: true }); // a click on it does nothing
   expect(await page.getByRole("dialog").count()).toBe(0);
   const file = page.locator("[data-member]", { hasText: lib.files[0] });
@@ -148,6 +150,7 @@ test("the administrator gets every action, a context menu that renames, Ctrl+A, 
   await openFolder(page, lib);
   await expectAllowed(page.getByRole("button", { name: "Загрузить" }));
   await expectAllowed(page.getByRole("button", { name: "Создать папку" }));
+  expect(await page.getByText("Только просмотр").count()).toBe(0);
   const first = page.locator("[data-member]", { hasText: lib.files[0] });
   for (const action of ["Переименовать", "Переместить", "Удалить"]) {
     await expectAllowed(first.getByRole("button", { name: `${action}: ${lib.files[0]}` }));
