@@ -6,6 +6,7 @@ import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
+import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
 import { ShareButton, useLevels } from "./share-dialog";
 import { GuardedButton } from "./guarded-button";
@@ -17,6 +18,7 @@ import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { TagDialog } from "./tag-dialog";
+import { VersionList } from "./versions/version-list";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -51,14 +53,14 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
     lib.assetGroups(assetId).then(setGroups, () => undefined);
   }, [assetId]);
   useEffect(load, [load]);
+  // A new version of this file finished uploading (here or in another tab's queue): show it.
+  useUploadEvents((event) => event.type === "uploadCompleted" && event.assetId === assetId && load());
   useEffect(() => {
     setClassName(null);
     if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
   }, [asset?.class]);
 
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
-  const byVersion = new Map<number, lib.VersionRow[]>();
-  for (const row of versions) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
   const back = groupId ? `/mam/${groupId}` : "/mam";
 
   return (
@@ -114,33 +116,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
           />
           <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
-          <section className="panel viewer-section">
-            <h2>{ru.library.versions}</h2>
-            {byVersion.size === 0 && <p className="muted">{ru.library.noBytes}</p>}
-            {[...byVersion.entries()].map(([version, rows]) => (
-              <div key={version} className="version-block">
-                <div className="version-head">
-                  <strong>{ru.library.versionN(version)}</strong>
-                  <span className="muted">{formatDateTime(rows[0].ctime)}</span>
-                </div>
-                {rows.map((row) => (
-                  <div key={row.variant_id} className="variant-row">
-                    <span className="chip">{row.variant_type}</span>
-                    <span className="variant-name">{row.variant_name}</span>
-                    <span className="muted num">{formatBytes(row.content_size)}</span>
-                    <GuardedButton
-                      className="btn btn-ghost"
-                      reason={why("download")}
-                      onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}
-                    >
-                      <Icon name="download" size={16} />
-                      {ru.library.download}
-                    </GuardedButton>
-                  </div>
-                ))}
-              </div>
-            ))}
-          </section>
+          <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
         <aside className="panel info-panel">
           <h2>{ru.library.info}</h2>

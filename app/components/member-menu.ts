@@ -8,6 +8,7 @@ export interface MenuHandlers {
   rename?: () => void;
   move?: () => void;
   tags?: () => void;
+  newVersion?: () => void;
   share?: () => void;
   access?: () => void;
   download?: () => void;
@@ -19,6 +20,7 @@ const ENTRIES: { key: keyof MenuHandlers; action: Action | null; label: string; 
   { key: "rename", action: "rename", label: ru.library.rename, icon: "edit" },
   { key: "move", action: "move", label: ru.library.move, icon: "move" },
   { key: "tags", action: "tags", label: ru.library.tags, icon: "tag" },
+  { key: "newVersion", action: "newVersion", label: ru.fileVersions.uploadNew, icon: "upload" },
   { key: "download", action: "download", label: ru.library.download, icon: "download" },
   { key: "share", action: "share", label: ru.sharing.share, icon: "share" },
   { key: "access", action: "access", label: ru.admin.accessEditor.button, icon: "admin" },

@@ -27,6 +27,8 @@ export interface MemberViewProps {
   onDelete: (member: GroupMember) => void;
   /** 'Поделиться': opens the share dialog for the member */
   onShare?: (member: GroupMember) => void;
+  /** «Загрузить новую версию» of a file: asks for the file and queues it as the file's next version */
+  onNewVersion?: (member: GroupMember) => void;
   /** drag and drop: members dragged onto a folder move into it */
   onDropInto: (targetGroupId: string, ids: string[]) => void;
 }
@@ -178,6 +180,17 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       >
         <Icon name="edit" size={16} />
       </GuardedButton>
+      {m.el_type === "asset" && props.onNewVersion && (
+        <button
+          type="button"
+          className="icon-btn"
+          title={ru.fileVersions.uploadNew}
+          aria-label={ru.fileVersions.uploadNewOf(m.el_info.name)}
+          onClick={() => props.onNewVersion?.(m)}
+        >
+          <Icon name="upload" size={16} />
+        </button>
+      )}
       <GuardedButton
         className="icon-btn"
         reason={props.refusal?.(m, "move") ?? null}

@@ -19,6 +19,8 @@ export type Action =
   | "move"
   /** asset/create in the folder */
   | "upload"
+  /** create-version on the file: 'Загрузить новую версию' */
+  | "newVersion"
   /** group/create with the folder as parent */
   | "createFolder"
   /** sl/create (decision 012) */
@@ -39,6 +41,7 @@ export const ACTION_LEVELS: Record<Action, readonly AccessLevel[]> = {
   delete: ["delete"],
   move: ["delete"],
   upload: ["create"],
+  newVersion: ["create"],
   createFolder: ["create"],
   share: ["read", "acl"],
   access: ["acl"],

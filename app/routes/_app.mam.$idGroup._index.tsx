@@ -25,7 +25,7 @@ import { showToast } from "../lib/toast";
 import { useMemberLevels } from "../lib/use-member-levels";
 import { levelsOrNone } from "../lib/levels.server";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
-import { queueUploads } from "../lib/upload-file";
+import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
@@ -78,6 +78,9 @@ export default function MamGroupRoute() {
   const sentinel = useRef<HTMLDivElement>(null);
   const [dropping, setDropping] = useState(false);
   const dragDepth = useRef(0);
+  // «Загрузить новую версию» from a file's actions: the picked file goes to the queue as that file's next version.
+  const versionInput = useRef<HTMLInputElement>(null);
+  const versionOf = useRef<lib.GroupMember | null>(null);
   // Queued files start in order; folders they came from are created first and show up here at once.
   const upload = (picked: Parameters<typeof queueUploads>[1]) =>
     queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
@@ -151,6 +154,13 @@ export default function MamGroupRoute() {
         rename: single ? () => setDialog({ kind: "rename", member: single }) : undefined,
         move: () => setDialog({ kind: "move", ids: targets.map((t) => t.el_id) }),
         tags: () => setDialog({ kind: "tags", members: targets }),
+        newVersion:
+          single?.el_type === "asset"
+            ? () => {
+                versionOf.current = single;
+                versionInput.current?.click();
+              }
+            : undefined,
         share: single ? () => setDialog({ kind: "share", member: single }) : undefined,
         access: single ? () => setDialog({ kind: "access", member: single }) : undefined,
         delete: () => setDialog({ kind: "delete", members: targets }),
@@ -178,6 +188,14 @@ export default function MamGroupRoute() {
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
     onShare: canShare(levels) ? (member: lib.GroupMember) => setDialog({ kind: "share", member }) : undefined,
+    // Offered where the folder's levels allow adding versions (files inherit them; the server decides per file).
+    onNewVersion:
+      canDo(levels, "newVersion")
+        ? (member: lib.GroupMember) => {
+            versionOf.current = member;
+            versionInput.current?.click();
+          }
+        : undefined,
     onDropInto: (target: string, ids: string[]) => {
       const refused = denial(levels, "move", "group");
       if (refused) return showToast({ title: ru.library.move, message: refused });
@@ -208,6 +226,18 @@ export default function MamGroupRoute() {
         void pickedFromDrop(e.dataTransfer).then(upload);
       }}
     >
+      <input
+        ref={versionInput}
+        type="file"
+        hidden
+        data-testid="member-version-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          const member = versionOf.current;
+          e.target.value = "";
+          if (file && member) void queueNewVersion(member.el_id, groupId, file, member.el_info.name);
+        }}
+      />
       {dropping && (
         <div className="drop-overlay" aria-hidden="true">
           <Icon name="upload" size={28} />

@@ -709,6 +709,18 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/sl/list": { req: () => ({ path: "/api/sl/list" }), keys: ["id", "url", "entity_id", "views"], at: first },
   "PATCH /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}`, json: { acl: ["read", "download"] } }), keys: ["id", "acl"] },
   "DELETE /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}` }), keys: ["id", "revoked"] },
+  // Version management (issue 13): a comment, the name-clash check, then a restore whose new version is deleted again.
+  "PATCH /api/asset/version/{id}/{version}": { req: (c) => ({ path: `/api/asset/version/${c.assetId}/1`, json: { desc: "Контрактный комментарий" } }), keys: ["version", "desc"] },
+  "POST /api/group/existing-names/{id}": {
+    req: (c) => ({ path: `/api/group/existing-names/${c.groupId}`, json: { names: ["Контракт.png", "Нет такого.png"] } }),
+    keys: ["matches"],
+  },
+  "POST /api/asset/restore-version/{id}": {
+    req: (c) => ({ path: `/api/asset/restore-version/${c.documentId}`, json: { version: 1 } }),
+    keys: ["version", "restored_from"],
+    then: (b, c) => void (c.restoredVersion = (b as { version: number }).version),
+  },
+  "DELETE /api/asset/version/{id}/{version}": { req: (c) => ({ path: `/api/asset/version/${c.documentId}/${c.restoredVersion as number}` }), keys: ["latest"] },
   "POST /api/csp-report": {
     open: true,
     status: 204,

@@ -11,6 +11,7 @@ import { miscRoutes } from "./routes/misc.routes";
 import { groupRoutes } from "./routes/group.routes";
 import { assetRoutes } from "./routes/asset.routes";
 import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
+import { assetVersionRoutes, groupNameRoutes } from "./routes/asset-versions.routes";
 import { tagsRoutes } from "./routes/tags.routes";
 import { storageRoutes } from "./routes/storage.routes";
 import { uploadSignRoutes } from "./routes/upload-sign.routes";
@@ -55,7 +56,9 @@ export function createApiApp() {
   app.route("/api/auth", authRoutes);
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
+  app.route("/api/group", groupNameRoutes);
   app.route("/api/group", groupRoutes);
+  app.route("/api/asset", assetVersionRoutes);
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetRoutes);
   app.route("/api/tags", tagsRoutes);

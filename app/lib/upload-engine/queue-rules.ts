@@ -61,10 +61,10 @@ export interface CancelPlan {
  * engine when this tab drives it, and its asset is deleted (SPEC §4). A completed item only leaves the list: its
  * file stays.
  */
-export function cancelPlan(item: Pick<UploadItem, "status" | "assetId">, drivenHere: boolean): CancelPlan {
+export function cancelPlan(item: Pick<UploadItem, "status" | "assetId" | "versionOf">, drivenHere: boolean): CancelPlan {
   return {
     cancelInEngine: drivenHere && item.status !== "waiting" && !isFinal(item.status),
-    deleteAsset: item.status !== "completed" && item.assetId !== null,
+    deleteAsset: item.status !== "completed" && item.assetId !== null && !item.versionOf,
   };
 }
 
