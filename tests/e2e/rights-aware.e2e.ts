@@ -84,7 +84,7 @@ test("a read-only user is offered no change: every action is disabled with its r
 
   // Inside: no upload, no new folder, no rename/move/delete of a file, nor in the bulk bar.
   await openFolder(page, lib);
-  await expectRefused(page.getByRole("button", { name: "Загрузить" }), "Нет права на запись в эту папку");
+  await expectRefused(page.getByRole("button", { name: "Загрузить", exact: true }), "Нет права на запись в эту папку");
   await expectRefused(page.getByRole("button", { name: "Создать папку" }), "Нет права на запись в эту папку");
   await page.getByText("Только просмотр").waitFor();
   await shot(page, "rights-reader-folder-toolbar");
@@ -94,6 +94,12 @@ test("a read-only user is offered no change: every action is disabled with its r
   await expectRefused(file.getByRole("button", { name: `Переименовать: ${lib.files[0]}` }), "Нет права на изменение этого файла");
   await expectRefused(file.getByRole("button", { name: `Переместить: ${lib.files[0]}` }), "Нет права перемещать из этой папки");
   await expectRefused(file.getByRole("button", { name: `Удалить: ${lib.files[0]}` }), "Нет права на удаление этого файла");
+  await file.click({ button: "right" });
+  const fileMenu = page.getByRole("menu", { name: `Действия: ${lib.files[0]}` });
+  await expectRefused(fileMenu.getByRole("menuitem", { name: "Загрузить новую версию" }), "Нет права добавлять версии этого файла");
+  await expectRefused(fileMenu.getByRole("menuitem", { name: "Удалить" }), "Нет права на удаление этого файла");
+  await page.keyboard.press("Escape");
+  await fileMenu.waitFor({ state: "detached" });
   await file.getByRole("checkbox").check();
   const bulk = page.getByRole("toolbar", { name: "Действия с выбранными" });
   await expectRefused(bulk.getByRole("button", { name: "Переместить" }), "Нет права перемещать из этой папки");
@@ -118,7 +124,7 @@ test("a read-only user is offered no change: every action is disabled with its r
   // On a phone the same refusals hold.
   await page.setViewportSize({ width: 390, height: 844 });
   await openFolder(page, lib);
-  await expectRefused(page.getByRole("button", { name: "Загрузить" }), "Нет права на запись в эту папку");
+  await expectRefused(page.getByRole("button", { name: "Загрузить", exact: true }), "Нет права на запись в эту папку");
   await shot(page, "rights-reader-folder-phone");
 });
 
@@ -148,7 +154,7 @@ test("the administrator gets every action, a context menu that renames, Ctrl+A, 
 
   // In the folder every action is offered.
   await openFolder(page, lib);
-  await expectAllowed(page.getByRole("button", { name: "Загрузить" }));
+  await expectAllowed(page.getByRole("button", { name: "Загрузить", exact: true }));
   await expectAllowed(page.getByRole("button", { name: "Создать папку" }));
   expect(await page.getByText("Только просмотр").count()).toBe(0);
   const first = page.locator("[data-member]", { hasText: lib.files[0] });
@@ -159,7 +165,9 @@ test("the administrator gets every action, a context menu that renames, Ctrl+A, 
   // Right click → 'Переименовать' renames the file.
   await first.click({ button: "right" });
   const menu = page.getByRole("menu", { name: `Действия: ${lib.files[0]}` });
-  for (const item of ["Открыть", "Переименовать", "Переместить", "Теги", "Удалить"]) await expectAllowed(menu.getByRole("menuitem", { name: item }));
+  for (const item of ["Открыть", "Переименовать", "Переместить", "Теги", "Загрузить новую версию", "Удалить"]) {
+    await expectAllowed(menu.getByRole("menuitem", { name: item, exact: true }));
+  }
   await shot(page, "rights-admin-folder-menu");
   await menu.getByRole("menuitem", { name: "Переименовать" }).click();
   const rename = page.getByRole("dialog", { name: "Переименовать" });
