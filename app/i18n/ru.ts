@@ -383,7 +383,6 @@ export const ru = {
     previousFile: "Предыдущий файл (←)",
     nextFile: "Следующий файл (→)",
     fileOf: (n: number, total: number) => `${n} из ${total}`,
-    keyboardHint: "Ctrl+A — выбрать всё, Shift+щелчок — диапазон, стрелки и Enter — переход, правая кнопка — меню",
   },
   /** Owned by the users capability. */
   users: {
