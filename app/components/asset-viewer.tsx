@@ -1,13 +1,16 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
+import { canDo, denial } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
 import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
-import { ShareButton } from "./share-dialog";
+import { ShareButton, useLevels } from "./share-dialog";
+import { GuardedButton } from "./guarded-button";
+import { ViewerKeys } from "./viewer-keys";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { classesByIds } from "./metadata/api";
@@ -28,8 +31,11 @@ function InfoRow({ label, children }: { label: string; children: React.ReactNode
   );
 }
 
-/** MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. */
-export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: string }) {
+/**
+ * MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. Actions the
+ * caller's `levels` on the file do not allow stay visible, disabled, with the reason (fetched here when not given).
+ */
+export function AssetViewer({ assetId, groupId, levels: known }: { assetId: string; groupId?: string; levels?: string[] | null }) {
   const navigate = useNavigate();
   const [asset, setAsset] = useState<lib.AssetInfo | null>(null);
   const [versions, setVersions] = useState<lib.VersionRow[]>([]);
@@ -37,6 +43,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   const [dialog, setDialog] = useState<Dialog>(null);
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
   const [className, setClassName] = useState<string | null>(null);
+  const fetched = useLevels(known === undefined ? assetId : null);
+  const levels = known === undefined ? fetched : known;
+  const why = (action: Parameters<typeof denial>[1]) => denial(levels, action, "asset");
 
   const load = useCallback(() => {
     lib.getAsset(assetId).then(setAsset, () => undefined);
@@ -60,15 +69,20 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
         <div>
           <div className="breadcrumbs">
             <Link to={back}>← {ru.library.backToFolder}</Link>
+            {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
           <h1 className="page-title">{asset.name}</h1>
         </div>
         <div className="toolbar">
           {asset.var && (
-            <button type="button" className="btn btn-primary" onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}>
+            <GuardedButton
+              className="btn btn-primary"
+              reason={why("download")}
+              onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}
+            >
               <Icon name="download" size={16} />
               {ru.library.download}
-            </button>
+            </GuardedButton>
           )}
           {opensInEditor(asset.name, asset.mimetype) && (
             <Link className="btn" to={`/editor/${asset.asset_id}`}>
@@ -76,25 +90,31 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
               {ru.editor.openInEditor}
             </Link>
           )}
-          <button type="button" className="btn" onClick={() => setDialog("rename")}>
+          <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
-          </button>
-          <button type="button" className="btn" onClick={() => setDialog("copy")}>
+          </GuardedButton>
+          <GuardedButton reason={why("copy")} onClick={() => setDialog("copy")}>
             <Icon name="copy" size={16} />
             {ru.library.copy}
-          </button>
-          <ShareButton entityId={asset.asset_id} name={asset.name} />
+          </GuardedButton>
+          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
-          <button type="button" className="btn btn-danger-outline" onClick={() => setDialog("delete")}>
+          <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}
-          </button>
+          </GuardedButton>
         </div>
       </div>
       <div className="viewer-grid">
         <div>
-          <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+          <MediaPlayer
+            variantId={asset.var}
+            mime={asset.mimetype}
+            name={asset.name}
+            onMedia={setMedia}
+            refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
+          />
           <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
@@ -127,9 +147,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
                 {t.tag_name}
               </span>
             ))}
-            <button type="button" className="chip chip-add" onClick={() => setDialog("tags")}>
+            <GuardedButton className="chip chip-add" reason={why("tags")} onClick={() => setDialog("tags")}>
               {ru.library.editTags}
-            </button>
+            </GuardedButton>
           </div>
           <h3>{ru.library.memberOf}</h3>
           <ul className="plain-list">

@@ -30,6 +30,8 @@ const PATHS = {
   download: "M12 4v12m0 0l-4-4m4 4l4-4M4 20h16",
   copy: "M8 8h12v12H8V8zM4 16V4h12",
   restore: "M4 12a8 8 0 108-8 8 8 0 00-6 2.7M4 4v4h4",
+  more: "M5 12h.01M12 12h.01M19 12h.01",
+  prev: "M15 6l-6 6 6 6",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -15,8 +15,11 @@ export function MediaPlayer({
   mime,
   name,
   onMedia,
+  refused = null,
 }: {
   variantId: string | null;
+  /** why the caller may not play the bytes (no download level): the reason is shown and no link is asked for */
+  refused?: string | null;
   mime: string;
   name: string;
   /** receives the video or audio element (the metadata timeline follows and seeks it) */
@@ -28,7 +31,7 @@ export function MediaPlayer({
   useEffect(() => {
     setLink(null);
     setText(null);
-    if (!variantId || kind === "other") return;
+    if (!variantId || kind === "other" || refused) return;
     let alive = true;
     playLink(variantId)
       .then(async ({ link }) => {
@@ -43,9 +46,17 @@ export function MediaPlayer({
     return () => {
       alive = false;
     };
-  }, [variantId, kind]);
+  }, [variantId, kind, refused]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
+  if (refused) {
+    return (
+      <div className="player player-empty">
+        <Icon name="lock" size={40} />
+        <span>{refused}</span>
+      </div>
+    );
+  }
   if (kind === "other" || !link) {
     return (
       <div className="player player-empty">
