@@ -32,6 +32,9 @@ const PATHS = {
   restore: "M4 12a8 8 0 108-8 8 8 0 00-6 2.7M4 4v4h4",
   more: "M5 12h.01M12 12h.01M19 12h.01",
   prev: "M15 6l-6 6 6 6",
+  "zoom-in": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6M11 8v6",
+  "zoom-out": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6",
+  fullscreen: "M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -3,6 +3,7 @@ import { ru } from "../i18n/ru";
 import { playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
 import { Icon } from "./icons";
+import { ImageStage } from "./image-stage";
 
 const TEXT_PREVIEW_BYTES = 512 * 1024;
 
@@ -67,7 +68,7 @@ export function MediaPlayer({
   }
   return (
     <div className={`player player-${kind}`}>
-      {kind === "image" && <img src={link} alt={name} />}
+      {kind === "image" && <ImageStage src={link} alt={name} />}
       {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" />}
       {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" />}
       {kind === "pdf" && <iframe src={link} title={name} />}

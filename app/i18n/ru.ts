@@ -220,6 +220,15 @@ export const ru = {
     asset: "Файл",
   },
   /** Folder and file screens (MamGroup, the viewer, the trash). */
+  imageStage: {
+    zoomIn: "Увеличить (+)",
+    zoomOut: "Уменьшить (−)",
+    fit: "По размеру окна (0)",
+    actual: "Исходный размер (1)",
+    fullscreen: "Во весь экран (F)",
+    exitFullscreen: "Выйти из полноэкранного режима (F)",
+    zoom: (percent: number) => `Масштаб ${percent}%`,
+  },
   library: {
     newFolder: "Создать папку",
     folderName: "Название папки",
