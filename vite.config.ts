@@ -27,5 +27,15 @@ export default defineConfig({
   },
   // Codec wasm reached from services (image processing) stays an import: wrangler compiles it (CompiledWasm rule).
   // Runtime modules of workerd (`cloudflare:email` for the optional send_email binding) are left to wrangler too.
-  build: { minify: true, rollupOptions: { external: [/\.wasm$/, /^cloudflare:/] } },
+  build: {
+    minify: true,
+    rollupOptions: {
+      external: [/\.wasm$/, /^cloudflare:/],
+      // zod's own comments that Rollup cannot place, and resource routes without client code: noise in every build.
+      onwarn(warning, warn) {
+        if (warning.code === "INVALID_ANNOTATION" || warning.code === "EMPTY_BUNDLE") return;
+        warn(warning);
+      },
+    },
+  },
 });

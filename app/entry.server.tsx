@@ -1,10 +1,20 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * Errors of loaders, actions and rendering on the server: logged as Remix does, and handed to error tracking
+ * (the Worker passes `reportError` in the load context). A request the browser aborted is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  console.error(error);
+  context.reportError?.(error);
+};
 
 export default async function handleRequest(
   request: Request,

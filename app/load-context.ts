@@ -6,6 +6,8 @@ declare module "@remix-run/cloudflare" {
     rc: RequestContext;
     /** this response's Content-Security-Policy nonce: every inline script the page renders carries it */
     cspNonce: string;
+    /** hands an error the page could not recover from to error tracking (a no-op without SENTRY_DSN) */
+    reportError?: (error: unknown) => void;
   }
 }
 

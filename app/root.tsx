@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   isRouteErrorResponse,
   useRouteError,
+  useRouteLoaderData,
   type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
@@ -16,11 +17,13 @@ import { NewVersionModal } from "./components/new-version-modal";
 import { Toaster } from "./components/toaster";
 import { ru } from "./i18n/ru";
 import { ensureFreshAccessToken } from "./lib/api-client";
+import { reportRenderError, startErrorTracking, type ErrorTrackingConfig } from "./lib/error-tracking";
 import { useNonce } from "./lib/nonce";
 import { applyGuard } from "./lib/session.server";
 import { readTokens } from "./lib/tokens";
 import stylesHref from "./styles/app.css?url";
 import { themeCss } from "./theme";
+import { BUILD_INFO } from "./generated/build-info";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -32,7 +35,10 @@ export const meta: MetaFunction = () => [{ title: ru.app.name }];
 /** The navigation guard runs here, for every route, on every navigation (see shouldRevalidate). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const actor = await applyGuard(request, context);
-  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null };
+  const dsn = context.rc.config.SENTRY_DSN;
+  // The DSN is public by design (it only lets a client send events); without one the browser loads no SDK at all.
+  const errorTracking: ErrorTrackingConfig | null = dsn ? { dsn, release: BUILD_INFO.version } : null;
+  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null, errorTracking };
 }
 
 /** Before each client navigation: refresh the access token when it is expired or about to expire. */
@@ -46,6 +52,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = () => true;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const errorTracking = useRouteLoaderData<typeof loader>("root")?.errorTracking ?? null;
   return (
     <html lang="ru">
       <head>
@@ -60,6 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toaster />
         <NewVersionModal />
         <HydrationMarker />
+        <ErrorTracking config={errorTracking} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -79,10 +87,22 @@ function HydrationMarker() {
   return null;
 }
 
+/** Starts browser error tracking once the page is interactive, when the server configured it. */
+function ErrorTracking({ config }: { config: ErrorTrackingConfig | null }) {
+  useEffect(() => {
+    if (config) startErrorTracking(config);
+  }, [config]);
+  return null;
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
+  useEffect(() => {
+    // answers the server chose (404, 403) are not faults; a thrown error, in a loader or in rendering, is
+    if (!isRouteErrorResponse(error)) reportRenderError(error);
+  }, [error]);
   return (
     <div className="auth-page">
       <div className="auth-card" style={{ textAlign: "center" }}>

@@ -10,6 +10,8 @@ export const RATE_LIMITS = {
   previews: { perMinute: 600 },
   enqueue: { perMinute: 60 },
   "csp-report": { perMinute: 60 },
+  /** survey answers (POST /api/pqi): a person answers once a month; this only stops scripted floods */
+  pqi: { perMinute: 6 },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

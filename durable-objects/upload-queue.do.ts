@@ -51,6 +51,7 @@ interface ItemRow extends Record<string, SqlStorageValue> {
   size: number;
   group_id: string | null;
   asset_id: string | null;
+  version_of: string | null;
   variant_id: string | null;
   upload_id: string | null;
   status: string;
@@ -64,7 +65,7 @@ interface ItemRow extends Record<string, SqlStorageValue> {
 }
 
 const COLUMNS =
-  "id, file_name, size, group_id, asset_id, variant_id, upload_id, status, progress, speed, error, cancelled, ctime, mtime, last_seen";
+  "id, file_name, size, group_id, asset_id, variant_id, upload_id, status, progress, speed, error, cancelled, ctime, mtime, last_seen, version_of";
 
 function toItem(r: ItemRow): UploadItem {
   return {
@@ -73,6 +74,7 @@ function toItem(r: ItemRow): UploadItem {
     size: r.size,
     groupId: r.group_id,
     assetId: r.asset_id,
+    ...(r.version_of ? { versionOf: r.version_of } : {}),
     variantId: r.variant_id,
     uploadId: r.upload_id,
     status: r.status as UploadStatus,
@@ -113,6 +115,9 @@ export class UploadQueueDO extends DurableObject<Env> {
       status TEXT NOT NULL, progress REAL NOT NULL, speed REAL, error TEXT, cancelled INTEGER NOT NULL,
       ctime INTEGER NOT NULL, mtime INTEGER NOT NULL, last_seen INTEGER NOT NULL
     )`);
+    // Queues created before new-version uploads existed lack `version_of`: added in place (nullable, no rewrite).
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(queue_items)").toArray();
+    if (!columns.some((c) => c.name === "version_of")) sql.exec("ALTER TABLE queue_items ADD COLUMN version_of TEXT");
     // Aborts not yet handed to the TASKS queue: kept so a failed send is retried by the next alarm.
     sql.exec(`CREATE TABLE IF NOT EXISTS pending_aborts (
       variant_id TEXT NOT NULL, upload_id TEXT NOT NULL, PRIMARY KEY (variant_id, upload_id)
@@ -297,11 +302,11 @@ export class UploadQueueDO extends DurableObject<Env> {
 
   private save(item: UploadItem): void {
     this.ctx.storage.sql.exec(
-      `INSERT INTO queue_items (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO queue_items (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET file_name = excluded.file_name, size = excluded.size, group_id = excluded.group_id,
          asset_id = excluded.asset_id, variant_id = excluded.variant_id, upload_id = excluded.upload_id,
          status = excluded.status, progress = excluded.progress, speed = excluded.speed, error = excluded.error,
-         cancelled = excluded.cancelled, ctime = excluded.ctime, mtime = excluded.mtime, last_seen = excluded.last_seen`,
+         cancelled = excluded.cancelled, ctime = excluded.ctime, mtime = excluded.mtime, last_seen = excluded.last_seen, version_of = excluded.version_of`,
       item.id,
       item.fileName,
       item.size,
@@ -317,6 +322,7 @@ export class UploadQueueDO extends DurableObject<Env> {
       item.ctime,
       item.mtime,
       item.lastSeen,
+      item.versionOf ?? null,
     );
   }
 

@@ -86,6 +86,8 @@ export const AddItemSchema = z.object({
   fileName: FileNameSchema,
   size: z.number().int().nonnegative(),
   groupId: EntityIdSchema.nullable().default(null),
+  /** the file is a new version of this existing asset (no asset is created; cancelling never deletes the asset) */
+  versionOf: EntityIdSchema.nullable().default(null),
 });
 export type AddItemInput = z.input<typeof AddItemSchema>;
 export type AddItem = z.infer<typeof AddItemSchema>;
@@ -118,6 +120,11 @@ export interface UploadItem {
   size: number;
   groupId: string | null;
   assetId: string | null;
+  /**
+   * Set (and then equal to `assetId` from the start) when the file is a new version of an existing asset: no asset
+   * is created for it, and cancelling drops only the version being uploaded, never the asset. Absent otherwise.
+   */
+  versionOf?: string;
   variantId: string | null;
   uploadId: string | null;
   status: UploadStatus;
@@ -177,7 +184,8 @@ export function newItem(input: AddItem, now: number): UploadItem {
     fileName: input.fileName,
     size: input.size,
     groupId: input.groupId,
-    assetId: null,
+    assetId: input.versionOf,
+    ...(input.versionOf ? { versionOf: input.versionOf } : {}),
     variantId: null,
     uploadId: null,
     status: "waiting",

@@ -1,20 +1,69 @@
 // npm start: .dev.vars, local D1 migrations, production build, then `wrangler dev` on http://localhost:8787.
+// The output stays short: migrations are summed up in one line (wrangler prints its table once per migration),
+// the build only speaks up on warnings, and a framed block with the address and the login ends the start-up.
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+const port = process.env.PORT ?? "8787";
+const READY_TIMEOUT_MS = 180_000;
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const vars = ensureDevVars();
-run("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"]);
-run("npm", ["run", "build"]);
+function applyMigrations() {
+  const result = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { env, encoding: "utf8" });
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+  if (result.status !== 0) {
+    process.stdout.write(output);
+    console.error("\nМиграции базы данных не применились (вывод wrangler выше).");
+    process.exit(result.status ?? 1);
+  }
+  const applied = [...new Set(output.match(/\d{4}_[\w.-]+\.sql/g) ?? [])];
+  console.log(
+    applied.length === 0
+      ? "База данных: все миграции уже применены."
+      : `База данных: применено миграций — ${applied.length} (${applied[0]} … ${applied.at(-1)}).`,
+  );
+}
 
-const port = process.env.PORT ?? "8787";
-console.log(`\n  Медиатека: http://localhost:${port}\n  Вход администратора: ${vars.ADMIN_LOGIN} / ${vars.ADMIN_PASSWORD}\n  (из .dev.vars; администратор создаётся при первом запросе, если пользователей ещё нет)\n`);
+async function waitUntilReady() {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/ping`)).ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+function printBanner(vars) {
+  const lines = [
+    `Медиатека:     http://localhost:${port}`,
+    `Логин:         ${vars.ADMIN_LOGIN}`,
+    `Пароль:        ${vars.ADMIN_PASSWORD}`,
+    "Данные:        .wrangler/state (D1, R2, Durable Objects, очереди)",
+    "Настройки:     .dev.vars и wrangler.toml; остановка — Ctrl+C",
+  ];
+  const width = Math.max(...lines.map((line) => line.length));
+  const border = "─".repeat(width + 2);
+  console.log(`\n┌${border}┐\n${lines.map((line) => `│ ${line.padEnd(width)} │`).join("\n")}\n└${border}┘\n`);
+}
+
+const { vars, added, created } = ensureDevVars();
+if (created) console.log(".dev.vars создан: администратор admin с новым паролем, новый JWT_SECRET.");
+else if (added.length > 0) console.log(`.dev.vars дополнен: ${added.join(", ")} (не было или не годилось).`);
+applyMigrations();
+console.log("Сборка…");
+run("npm", ["run", "build", "--", "--logLevel", "warn"]);
+
 const dev = spawn("npx", ["wrangler", "dev", "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
+if (await waitUntilReady()) printBanner(vars);
+else console.error(`Сервер не ответил на /api/ping за ${READY_TIMEOUT_MS / 1000} с; смотрите вывод wrangler выше.`);

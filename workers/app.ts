@@ -10,6 +10,7 @@ import { runDueSchedules } from "./services/automation.service";
 import { ensureAdministrator } from "./services/bootstrap.service";
 import { createRequestContext } from "./services/context";
 import { getConfig } from "./lib/config";
+import { reportError, withErrorTracking } from "./lib/sentry";
 import { CSP_REPORT_PATH, applyBaseHeaders, applyPageHeaders, isCrossSiteRequest, newNonce, originOf, pageKind } from "./lib/security-headers";
 
 export { UploadQueueDO } from "../durable-objects/upload-queue.do";
@@ -53,6 +54,8 @@ export function securePageResponse(request: Request, env: Env, response: Respons
     nonce,
     kind: pageKind(url.pathname),
     connectOrigins: config.ULDL_SERVERS.map((server) => originOf(server.url)).filter((o): o is string => !!o),
+    // the browser SDK posts its events to the DSN's host: allowed only when error tracking is on
+    errorTrackingOrigin: originOf(config.SENTRY_DSN),
     editorOrigin: originOf(config.WOPI_DISCOVERY_URL),
     shortlinkFrameAncestors: config.SL_FRAME_ANCESTORS,
     reportUri: CSP_REPORT_PATH,
@@ -70,13 +73,17 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
     const requestId = request.headers.get("cf-ray") ?? newId();
     const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId);
     await ensureAdministrator(rc);
-    response = await handleRemix(request, { rc, cspNonce: nonce });
+    response = await handleRemix(request, { rc, cspNonce: nonce, reportError: (error) => reportError(error, { requestId }) });
   }
   requestMetrics.observe(request.method, "page", response.status, (performance.now() - started) / 1000);
   return securePageResponse(request, env, response, nonce);
 }
 
-export default {
+/**
+ * The Worker's handlers, wrapped by error tracking when SENTRY_DSN is set (workers/lib/sentry.ts): an error
+ * thrown out of any of them is reported with the request's trace; without a DSN they run exactly as written.
+ */
+export default withErrorTracking({
   fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     return isApiPath(pathname) ? api.fetch(request, env, ctx) : renderPage(request, env, ctx);
@@ -104,4 +111,4 @@ export default {
     );
     await wakeStrandedTasks(env, controller.scheduledTime);
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<Env>);

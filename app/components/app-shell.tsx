@@ -8,6 +8,8 @@ import { useUploadsRunning } from "../lib/upload-engine";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
 import { SearchBox } from "./search/search-box";
+import { NameClashHost } from "./name-clash-dialog";
+import { SurveyModal } from "./survey-modal";
 import { UploadPanel } from "./upload-panel";
 
 interface ShellUser {
@@ -161,6 +163,8 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
         <main className="content">{children}</main>
       </div>
       <UploadPanel />
+      <NameClashHost />
+      <SurveyModal />
     </div>
   );
 }

@@ -1,14 +1,18 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
+import { canDo, denial } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { formatBytes } from "../lib/media-kind";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
+import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
-import { ShareButton } from "./share-dialog";
+import { ShareButton, useLevels } from "./share-dialog";
+import { GuardedButton } from "./guarded-button";
+import { ViewerKeys } from "./viewer-keys";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { classesByIds } from "./metadata/api";
@@ -17,6 +21,7 @@ import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { OverflowToolbar } from "./overflow-menu";
 import { TagDialog } from "./tag-dialog";
+import { VersionList } from "./versions/version-list";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -29,8 +34,11 @@ function InfoRow({ label, children }: { label: string; children: React.ReactNode
   );
 }
 
-/** MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. */
-export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: string }) {
+/**
+ * MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. Actions the
+ * caller's `levels` on the file do not allow stay visible, disabled, with the reason (fetched here when not given).
+ */
+export function AssetViewer({ assetId, groupId, levels: known }: { assetId: string; groupId?: string; levels?: string[] | null }) {
   const navigate = useNavigate();
   const [asset, setAsset] = useState<lib.AssetInfo | null>(null);
   const [versions, setVersions] = useState<lib.VersionRow[]>([]);
@@ -38,6 +46,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   const [dialog, setDialog] = useState<Dialog>(null);
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
   const [className, setClassName] = useState<string | null>(null);
+  const fetched = useLevels(known === undefined ? assetId : null);
+  const levels = known === undefined ? fetched : known;
+  const why = (action: Parameters<typeof denial>[1]) => denial(levels, action, "asset");
 
   const load = useCallback(() => {
     lib.getAsset(assetId).then(setAsset, () => undefined);
@@ -51,14 +62,14 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
     onLeft: () => neighbours.next && navigate(`/mam/${groupId}/asset/${neighbours.next}`),
     onRight: () => neighbours.previous && navigate(`/mam/${groupId}/asset/${neighbours.previous}`),
   });
+  // A new version of this file finished uploading (here or in another tab's queue): show it.
+  useUploadEvents((event) => event.type === "uploadCompleted" && event.assetId === assetId && load());
   useEffect(() => {
     setClassName(null);
     if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
   }, [asset?.class]);
 
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
-  const byVersion = new Map<number, lib.VersionRow[]>();
-  for (const row of versions) byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
   const back = groupId ? `/mam/${groupId}` : "/mam";
 
   return (
@@ -67,15 +78,21 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
         <div>
           <div className="breadcrumbs">
             <Link to={back}>← {ru.library.backToFolder}</Link>
+            {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
           <h1 className="page-title">{asset.name}</h1>
         </div>
         <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
           {asset.var && (
-            <button type="button" className="btn btn-primary" data-overflow="never" onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}>
+            <GuardedButton
+              className="btn btn-primary"
+              data-overflow="never"
+              reason={why("download")}
+              onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}
+            >
               <Icon name="download" size={16} />
               {ru.library.download}
-            </button>
+            </GuardedButton>
           )}
           {opensInEditor(asset.name, asset.mimetype) && (
             <Link className="btn" to={`/editor/${asset.asset_id}`}>
@@ -83,55 +100,35 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
               {ru.editor.openInEditor}
             </Link>
           )}
-          <button type="button" className="btn" onClick={() => setDialog("rename")}>
+          <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
-          </button>
-          <button type="button" className="btn" onClick={() => setDialog("copy")}>
+          </GuardedButton>
+          <GuardedButton reason={why("copy")} onClick={() => setDialog("copy")}>
             <Icon name="copy" size={16} />
             {ru.library.copy}
-          </button>
-          <ShareButton entityId={asset.asset_id} name={asset.name} />
+          </GuardedButton>
+          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
-          <button type="button" className="btn btn-danger-outline" onClick={() => setDialog("delete")}>
+          <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}
-          </button>
+          </GuardedButton>
         </OverflowToolbar>
       </div>
       <div className="viewer-grid">
         <div>
           <div className="viewer-stage" ref={swipeArea} data-previous={neighbours.previous ?? undefined} data-next={neighbours.next ?? undefined}>
-            <MediaPlayer variantId={asset.var} mime={asset.mimetype} name={asset.name} onMedia={setMedia} />
+            <MediaPlayer
+              variantId={asset.var}
+              mime={asset.mimetype}
+              name={asset.name}
+              onMedia={setMedia}
+              refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
+            />
           </div>
           <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
-          <section className="panel viewer-section">
-            <h2>{ru.library.versions}</h2>
-            {byVersion.size === 0 && <p className="muted">{ru.library.noBytes}</p>}
-            {[...byVersion.entries()].map(([version, rows]) => (
-              <div key={version} className="version-block">
-                <div className="version-head">
-                  <strong>{ru.library.versionN(version)}</strong>
-                  <span className="muted">{formatDateTime(rows[0].ctime)}</span>
-                </div>
-                {rows.map((row) => (
-                  <div key={row.variant_id} className="variant-row">
-                    <span className="chip">{row.variant_type}</span>
-                    <span className="variant-name">{row.variant_name}</span>
-                    <span className="muted num">{formatBytes(row.content_size)}</span>
-                    <button
-                      type="button"
-                      className="btn btn-ghost"
-                      onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}
-                    >
-                      <Icon name="download" size={16} />
-                      {ru.library.download}
-                    </button>
-                  </div>
-                ))}
-              </div>
-            ))}
-          </section>
+          <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
         <aside className="panel info-panel">
           <h2>{ru.library.info}</h2>
@@ -162,9 +159,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
                 {t.tag_name}
               </span>
             ))}
-            <button type="button" className="chip chip-add" onClick={() => setDialog("tags")}>
+            <GuardedButton className="chip chip-add" reason={why("tags")} onClick={() => setDialog("tags")}>
               {ru.library.editTags}
-            </button>
+            </GuardedButton>
           </div>
           <h3>{ru.library.memberOf}</h3>
           <ul className="plain-list">

@@ -1,5 +1,7 @@
 import { ru } from "../i18n/ru";
+import type { Action } from "../lib/abilities";
 import type { SortKey, SortOrder } from "../lib/library-api";
+import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { OverflowToolbar } from "./overflow-menu";
 import { UploadButton } from "./upload-button";
@@ -21,10 +23,16 @@ interface Props {
   onClearSelection: () => void;
   /** more bulk actions (e.g. setting a metadata field), shown before 'delete' */
   extraBulk?: React.ReactNode;
+  /**
+   * Why an action is refused (app/lib/abilities.ts): createFolder and upload for the folder, move, tags and delete
+   * for the selection. A refused action stays visible, disabled, with the reason as its tooltip.
+   */
+  refusals?: Partial<Record<Action, string | null>>;
 }
 
 /** Title, actions, view and sort controls of a folder; turns into the bulk-action bar while items are selected. */
 export function GroupToolbar(p: Props) {
+  const why = (action: Action) => p.refusals?.[action] ?? null;
   return (
     <div className="page-header group-toolbar">
       <h1 className="page-title">{p.title}</h1>
@@ -33,19 +41,19 @@ export function GroupToolbar(p: Props) {
           <span className="muted" data-overflow="never">
             {ru.library.selected(p.selectedCount)}
           </span>
-          <button type="button" className="btn" onClick={p.onBulkMove}>
+          <GuardedButton reason={why("move")} onClick={p.onBulkMove}>
             <Icon name="move" size={16} />
             {ru.library.move}
-          </button>
-          <button type="button" className="btn" onClick={p.onBulkTags}>
+          </GuardedButton>
+          <GuardedButton reason={why("tags")} onClick={p.onBulkTags}>
             <Icon name="tag" size={16} />
             {ru.library.tags}
-          </button>
+          </GuardedButton>
           {p.extraBulk}
-          <button type="button" className="btn btn-danger-outline" onClick={p.onBulkDelete}>
+          <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={p.onBulkDelete}>
             <Icon name="trash" size={16} />
             {ru.library.delete}
-          </button>
+          </GuardedButton>
           <button type="button" className="btn btn-ghost" onClick={p.onClearSelection}>
             {ru.library.clearSelection}
           </button>
@@ -88,13 +96,13 @@ export function GroupToolbar(p: Props) {
               <Icon name="list" size={16} />
             </button>
           </div>
-          <button type="button" className="btn" data-overflow-priority="1" onClick={p.onCreate}>
+          <GuardedButton reason={why("createFolder")} data-overflow-priority="1" onClick={p.onCreate}>
             <Icon name="plus" size={16} />
             {ru.library.newFolder}
-          </button>
+          </GuardedButton>
           {/* The main action stays in the row (its Uppy dialog lives next to it and must not be hidden with it). */}
           <span className="toolbar-item" data-overflow="never">
-            <UploadButton onFiles={p.onUpload} />
+            <UploadButton onFiles={p.onUpload} refused={why("upload")} />
           </span>
         </OverflowToolbar>
       )}

@@ -32,6 +32,10 @@ const PATHS = {
   restore: "M4 12a8 8 0 108-8 8 8 0 00-6 2.7M4 4v4h4",
   menu: "M4 7h16M4 12h16M4 17h16",
   more: "M4 12a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0zm6.5 0a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0zm6.5 0a1.5 1.5 0 103 0 1.5 1.5 0 10-3 0z",
+  prev: "M15 6l-6 6 6 6",
+  "zoom-in": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6M11 8v6",
+  "zoom-out": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6",
+  fullscreen: "M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -3,6 +3,7 @@ import { ru } from "../i18n/ru";
 import { playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
 import { Icon } from "./icons";
+import { ImageStage } from "./image-stage";
 
 const TEXT_PREVIEW_BYTES = 512 * 1024;
 
@@ -15,8 +16,11 @@ export function MediaPlayer({
   mime,
   name,
   onMedia,
+  refused = null,
 }: {
   variantId: string | null;
+  /** why the caller may not play the bytes (no download level): the reason is shown and no link is asked for */
+  refused?: string | null;
   mime: string;
   name: string;
   /** receives the video or audio element (the metadata timeline follows and seeks it) */
@@ -28,7 +32,7 @@ export function MediaPlayer({
   useEffect(() => {
     setLink(null);
     setText(null);
-    if (!variantId || kind === "other") return;
+    if (!variantId || kind === "other" || refused) return;
     let alive = true;
     playLink(variantId)
       .then(async ({ link }) => {
@@ -43,9 +47,17 @@ export function MediaPlayer({
     return () => {
       alive = false;
     };
-  }, [variantId, kind]);
+  }, [variantId, kind, refused]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
+  if (refused) {
+    return (
+      <div className="player player-empty">
+        <Icon name="lock" size={40} />
+        <span>{refused}</span>
+      </div>
+    );
+  }
   if (kind === "other" || !link) {
     return (
       <div className="player player-empty">
@@ -56,7 +68,7 @@ export function MediaPlayer({
   }
   return (
     <div className={`player player-${kind}`}>
-      {kind === "image" && <img src={link} alt={name} />}
+      {kind === "image" && <ImageStage src={link} alt={name} />}
       {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" />}
       {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" />}
       {kind === "pdf" && <iframe src={link} title={name} />}

@@ -1,9 +1,13 @@
 import { Link } from "@remix-run/react";
 import { ru } from "../i18n/ru";
+import type { Action } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import type { GroupMember } from "../lib/library-api";
 import { opensInEditor } from "../lib/editor-kind";
 import { formatBytes, typeLabel } from "../lib/media-kind";
+import { moveFocus, type MoveKey } from "../lib/selection";
+import { longPress } from "./context-menu";
+import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
 
@@ -12,11 +16,19 @@ export interface MemberViewProps {
   items: GroupMember[];
   selected: Set<string>;
   onToggle: (id: string) => void;
+  /** a click on an item's checkbox, or a shift-click anywhere on it: `range` adds everything from the last click */
+  onPick?: (id: string, range: boolean) => void;
+  /** why the caller may not do `action` on the member (null: may); absent: everything is offered */
+  refusal?: (member: GroupMember, action: Action) => string | null;
+  /** right click, long press, the context-menu key or Shift+F10 on a member: its menu at (x, y) */
+  onMenu?: (member: GroupMember, x: number, y: number) => void;
   onRename: (member: GroupMember) => void;
   onMove: (member: GroupMember) => void;
   onDelete: (member: GroupMember) => void;
   /** 'Поделиться': opens the share dialog for the member */
   onShare?: (member: GroupMember) => void;
+  /** «Загрузить новую версию» of a file: asks for the file and queues it as the file's next version */
+  onNewVersion?: (member: GroupMember) => void;
   /** drag and drop: members dragged onto a folder move into it */
   onDropInto: (targetGroupId: string, ids: string[]) => void;
 }
@@ -27,8 +39,87 @@ function hrefOf(groupId: string, m: GroupMember) {
   return m.el_type === "group" ? `/mam/${m.el_id}` : `/mam/${groupId}/asset/${m.el_id}`;
 }
 
+/** Right click, long press and shift-click on a tile or row (the checkbox handles its own clicks). */
+function pointerProps(m: GroupMember, props: MemberViewProps) {
+  const open = (x: number, y: number) => props.onMenu?.(m, x, y);
+  return {
+    ...(props.onMenu
+      ? {
+          onContextMenu: (e: React.MouseEvent) => {
+            e.preventDefault();
+            open(e.clientX, e.clientY);
+          },
+          ...longPress(open),
+        }
+      : {}),
+    onClickCapture: (e: React.MouseEvent) => {
+      if (!e.shiftKey || !props.onPick || (e.target as HTMLElement).closest("input, button")) return;
+      // Shift-click selects a range instead of opening the item (or a new browser window).
+      e.preventDefault();
+      e.stopPropagation();
+      props.onPick(m.el_id, true);
+    },
+  };
+}
+
+/** The checkbox of a member: a click toggles it, a shift-click adds the range from the previous click. */
+function SelectBox({ m, props, className }: { m: GroupMember; props: MemberViewProps; className?: string }) {
+  return (
+    <input
+      type="checkbox"
+      className={className}
+      checked={props.selected.has(m.el_id)}
+      onChange={() => (props.onPick ? undefined : props.onToggle(m.el_id))}
+      onClick={(e) => props.onPick?.(m.el_id, e.shiftKey)}
+      aria-label={`${ru.library.select}: ${m.el_info.name}`}
+    />
+  );
+}
+
+const MOVE_KEYS = new Set<string>(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
+
+/** How many items the first row of a grid holds (1 for a list, whose rows stack). */
+function columnsOf(items: HTMLElement[]): number {
+  if (items.length === 0) return 1;
+  const top = items[0].offsetTop;
+  const n = items.findIndex((el) => el.offsetTop !== top);
+  return n < 0 ? items.length : n;
+}
+
+/**
+ * Keyboard use of a grid or list: arrows (and Home/End) move the focus between items' links, Enter opens the focused
+ * one (the link's own behaviour), Space selects it, the context-menu key or Shift+F10 opens its menu.
+ */
+function keyboardProps(props: MemberViewProps, grid: boolean) {
+  return {
+    onKeyDown: (e: React.KeyboardEvent<HTMLElement>) => {
+      const target = e.target as HTMLElement;
+      if (target.closest("input, button, select, textarea")) return;
+      const items = [...e.currentTarget.querySelectorAll<HTMLElement>("[data-member]")];
+      const current = target.closest<HTMLElement>("[data-member]");
+      const index = current ? items.indexOf(current) : -1;
+      const member = index >= 0 ? props.items.find((m) => m.el_id === items[index].dataset.member) : undefined;
+      if (MOVE_KEYS.has(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        if (!grid && (e.key === "ArrowLeft" || e.key === "ArrowRight")) return;
+        e.preventDefault();
+        const next = moveFocus(index, e.key as MoveKey, grid ? columnsOf(items) : 1, items.length);
+        items[next]?.querySelector<HTMLElement>("[data-focus-target]")?.focus();
+      } else if (e.key === " " && member) {
+        e.preventDefault();
+        if (props.onPick) props.onPick(member.el_id, e.shiftKey);
+        else props.onToggle(member.el_id);
+      } else if ((e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) && member && props.onMenu) {
+        e.preventDefault();
+        const box = target.getBoundingClientRect();
+        props.onMenu(member, box.left + 12, box.bottom - 4);
+      }
+    },
+  };
+}
+
 function dragProps(m: GroupMember, props: MemberViewProps) {
   return {
+    ...pointerProps(m, props),
     draggable: true,
     onDragStart: (e: React.DragEvent) => {
       const ids = props.selected.has(m.el_id) ? [...props.selected] : [m.el_id];
@@ -80,24 +171,35 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
           <Icon name="text" size={16} />
         </Link>
       )}
-      <button
-        type="button"
+      <GuardedButton
         className="icon-btn"
+        reason={props.refusal?.(m, "rename") ?? null}
         title={ru.library.rename}
         aria-label={`${ru.library.rename}: ${m.el_info.name}`}
         onClick={() => props.onRename(m)}
       >
         <Icon name="edit" size={16} />
-      </button>
-      <button
-        type="button"
+      </GuardedButton>
+      {m.el_type === "asset" && props.onNewVersion && (
+        <button
+          type="button"
+          className="icon-btn"
+          title={ru.fileVersions.uploadNew}
+          aria-label={ru.fileVersions.uploadNewOf(m.el_info.name)}
+          onClick={() => props.onNewVersion?.(m)}
+        >
+          <Icon name="upload" size={16} />
+        </button>
+      )}
+      <GuardedButton
         className="icon-btn"
+        reason={props.refusal?.(m, "move") ?? null}
         title={ru.library.move}
         aria-label={`${ru.library.move}: ${m.el_info.name}`}
         onClick={() => props.onMove(m)}
       >
         <Icon name="move" size={16} />
-      </button>
+      </GuardedButton>
       {props.onShare && (
         <button
           type="button"
@@ -109,22 +211,22 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
           <Icon name="share" size={16} />
         </button>
       )}
-      <button
-        type="button"
+      <GuardedButton
         className="icon-btn"
+        reason={props.refusal?.(m, "delete") ?? null}
         title={ru.library.delete}
         aria-label={`${ru.library.delete}: ${m.el_info.name}`}
         onClick={() => props.onDelete(m)}
       >
         <Icon name="trash" size={16} />
-      </button>
+      </GuardedButton>
     </span>
   );
 }
 
 export function MemberList(props: MemberViewProps) {
   return (
-    <table className="table members-table">
+    <table className="table members-table" {...keyboardProps(props, false)}>
       <thead>
         <tr>
           <th className="check-col" />
@@ -140,17 +242,14 @@ export function MemberList(props: MemberViewProps) {
         {props.items.map((m) => (
           <tr key={m.el_id} data-member={m.el_id} className={props.selected.has(m.el_id) ? "selected" : undefined} {...dragProps(m, props)}>
             <td className="check-col">
-              <input
-                type="checkbox"
-                checked={props.selected.has(m.el_id)}
-                onChange={() => props.onToggle(m.el_id)}
-                aria-label={`${ru.library.select}: ${m.el_info.name}`}
-              />
+              <SelectBox m={m} props={props} />
             </td>
             <td>
               <span className="name-cell">
                 <MemberThumbnail m={m} size={32} />
-                <Link to={hrefOf(props.groupId, m)}>{m.el_info.name}</Link>
+                <Link to={hrefOf(props.groupId, m)} data-focus-target>
+                  {m.el_info.name}
+                </Link>
               </span>
             </td>
             <td>{m.el_type === "group" ? ru.mam.group : typeLabel(m.el_info.mimetype)}</td>
@@ -169,7 +268,7 @@ export function MemberList(props: MemberViewProps) {
 
 export function MemberGrid(props: MemberViewProps) {
   return (
-    <div className="member-grid">
+    <div className="member-grid" {...keyboardProps(props, true)}>
       {props.items.map((m) => (
         <div
           key={m.el_id}
@@ -177,18 +276,12 @@ export function MemberGrid(props: MemberViewProps) {
           className={`tile${props.selected.has(m.el_id) ? " selected" : ""}`}
           {...dragProps(m, props)}
         >
-          <input
-            type="checkbox"
-            className="tile-check"
-            checked={props.selected.has(m.el_id)}
-            onChange={() => props.onToggle(m.el_id)}
-            aria-label={`${ru.library.select}: ${m.el_info.name}`}
-          />
-          <Link to={hrefOf(props.groupId, m)} className="tile-media">
+          <SelectBox m={m} props={props} className="tile-check" />
+          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1}>
             <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">
-            <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name}>
+            <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target>
               {m.el_info.name}
             </Link>
             <div className="tile-sub">

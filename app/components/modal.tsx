@@ -1,31 +1,44 @@
 import { useEffect, useRef } from "react";
 import { ru } from "../i18n/ru";
 
-/** A centred dialog; Escape and the backdrop close it. */
+/**
+ * A centred dialog; Escape and the backdrop close it. It focuses its first field, or with `focusDialog` the dialog
+ * itself (for a dialog that opens unasked, where focusing a choice would look like a choice made).
+ */
 export function Modal({
   title,
   onClose,
   children,
   footer,
   wide,
+  focusDialog,
 }: {
   title: string;
   onClose: () => void;
   children: React.ReactNode;
   footer?: React.ReactNode;
   wide?: boolean;
+  focusDialog?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
+    if (focusDialog) ref.current?.focus({ preventScroll: true });
     // No scrolling into view: a phone's dialog slides up from below the screen as it opens.
-    ref.current?.querySelector<HTMLElement>("input, select, button:not(.modal-x)")?.focus({ preventScroll: true });
+    else ref.current?.querySelector<HTMLElement>("input, select, button:not(.modal-x)")?.focus({ preventScroll: true });
     return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, [onClose, focusDialog]);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`modal${wide ? " modal-wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} ref={ref}>
+      <div
+        className={`modal${wide ? " modal-wide" : ""}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        ref={ref}
+        tabIndex={focusDialog ? -1 : undefined}
+      >
         <div className="modal-head">
           <h2>{title}</h2>
           <button type="button" className="modal-x" aria-label={ru.common.close} onClick={onClose}>

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import { groupTree, type TreeNode } from "../lib/library-api";
+import { denial } from "../lib/abilities";
 import { ROOT_GROUP_ID } from "../lib/root-group";
+import { levelsOfMany } from "../lib/use-member-levels";
 import { Icon } from "./icons";
 import { Modal } from "./modal";
 
@@ -14,10 +16,13 @@ interface RowsProps {
   /** the folder the items are in now: not a target, but its sub-folders are */
   current?: string;
   onChoose: (id: string) => void;
+  /** why a folder cannot take the items (no create right on it); null: it can */
+  refused: (id: string) => string | null;
 }
 
-function TreeRows({ node, depth, chosen, moving, current, onChoose }: RowsProps) {
+function TreeRows({ node, depth, chosen, moving, current, onChoose, refused }: RowsProps) {
   const blocked = moving.has(node.element_id);
+  const reason = refused(node.element_id);
   return (
     <>
       {node.element_id !== ROOT_GROUP_ID && (
@@ -25,7 +30,8 @@ function TreeRows({ node, depth, chosen, moving, current, onChoose }: RowsProps)
           type="button"
           className={`tree-row${chosen === node.element_id ? " active" : ""}`}
           style={{ paddingLeft: 12 + depth * 18 }}
-          disabled={blocked || node.element_id === current}
+          disabled={blocked || node.element_id === current || reason != null}
+          title={reason ?? undefined}
           onClick={() => onChoose(node.element_id)}
         >
           <Icon name="folder" className="folder-icon" size={16} />
@@ -42,10 +48,19 @@ function TreeRows({ node, depth, chosen, moving, current, onChoose }: RowsProps)
             moving={moving}
             current={current}
             onChoose={onChoose}
+            refused={refused}
           />
         ))}
     </>
   );
+}
+
+/** Folders checked for the create right at most; further ones stay choosable and the server has the last word. */
+const MAX_CHECKED = 600;
+
+function idsOf(node: TreeNode): string[] {
+  const own = node.element_id === ROOT_GROUP_ID ? [] : [node.element_id];
+  return [...own, ...node.subGroups.flatMap(idsOf)];
 }
 
 /**
@@ -67,11 +82,26 @@ export function MoveDialog({
 }) {
   const [tree, setTree] = useState<TreeNode | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
+  const [levels, setLevels] = useState<ReadonlyMap<string, string[]>>(new Map());
   useEffect(() => {
     groupTree(ROOT_GROUP_ID)
       .then(setTree)
       .catch(() => onClose());
   }, [onClose]);
+  // Folders the caller may not create in are shown but cannot be chosen (one batched check for the tree).
+  useEffect(() => {
+    if (!tree) return;
+    const ids = idsOf(tree).slice(0, MAX_CHECKED);
+    let alive = true;
+    levelsOfMany(ids).then(
+      (answer) => alive && setLevels(answer),
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, [tree]);
+  const refused = (id: string) => (levels.has(id) ? denial(levels.get(id), "upload", "group") : null);
   return (
     <Modal
       title={title}
@@ -100,7 +130,7 @@ export function MoveDialog({
     >
       <div className="tree-picker">
         {tree ? (
-          <TreeRows node={tree} depth={0} chosen={chosen} moving={new Set(moving)} current={current} onChoose={setChosen} />
+          <TreeRows node={tree} depth={0} chosen={chosen} moving={new Set(moving)} current={current} onChoose={setChosen} refused={refused} />
         ) : (
           <div className="muted">{ru.common.loading}</div>
         )}

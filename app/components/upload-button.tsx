@@ -1,5 +1,6 @@
 import { Component, lazy, Suspense, useRef, useState, type ReactNode } from "react";
 import { ru } from "../i18n/ru";
+import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 
 /** The Uppy Dashboard, loaded on the first click (Uppy and its styles are not part of the page's first load). */
@@ -25,7 +26,16 @@ class DashboardBoundary extends Component<{ onFail: () => void; children: ReactN
  * there into the upload queue). A plain file input stays behind it, for scripted use and for a browser where the
  * Dashboard cannot load.
  */
-export function UploadButton({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled?: boolean }) {
+export function UploadButton({
+  onFiles,
+  disabled,
+  refused = null,
+}: {
+  onFiles: (files: File[]) => void;
+  disabled?: boolean;
+  /** why the caller may not upload here: the button stays, disabled, with the reason as its tooltip */
+  refused?: string | null;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [dashboard, setDashboard] = useState<"unused" | "open" | "closed" | "failed">("unused");
   return (
@@ -42,15 +52,15 @@ export function UploadButton({ onFiles, disabled }: { onFiles: (files: File[]) =
           if (files.length) onFiles(files);
         }}
       />
-      <button
-        type="button"
+      <GuardedButton
         className="btn btn-primary"
+        reason={refused}
         disabled={disabled}
         onClick={() => (dashboard === "failed" ? input.current?.click() : setDashboard("open"))}
       >
         <Icon name="upload" size={16} />
         {ru.library.upload}
-      </button>
+      </GuardedButton>
       {dashboard !== "unused" && dashboard !== "failed" && (
         <Suspense fallback={null}>
           <DashboardBoundary

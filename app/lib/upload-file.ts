@@ -1,15 +1,38 @@
+import { ru } from "../i18n/ru";
+import { showToast } from "./toast";
 import { uploadController, type PickedFile } from "./upload-engine";
+import { askClash } from "./upload-engine/clash-prompt";
+import { findClashes, resolveClashes } from "./upload-engine/name-clash";
 
 /**
  * The one way files get uploaded: into the user's upload queue, from where the upload engine sends them (multipart
  * and resumable for big files, one signed PUT for small ones), the status panel shows them, and the asset appears
  * in its folder when the server has committed every byte (with a thumbnail made in the browser).
- * Folders the files came from are recreated below `groupId`. Errors are toasted by the API client.
+ * Folders the files came from are recreated below `groupId`. A loose file whose name the folder already holds is
+ * asked about first (new version / keep both / skip, once per batch when the user applies the answer to all).
+ * Errors are toasted by the API client.
  */
 export async function queueUploads(groupId: string, picked: PickedFile[], groupName?: string): Promise<void> {
   try {
-    await uploadController().enqueue(groupId, picked, groupName);
+    const clashes = await findClashes(groupId, picked);
+    const queued = clashes.size ? await resolveClashes(picked, clashes, (name, pending) => askClash(name, pending, groupName ?? null)) : picked;
+    const skipped = picked.length - queued.length;
+    if (skipped > 0) showToast({ title: ru.uploads.title, message: ru.fileVersions.skippedAll(skipped), kind: "info" });
+    if (queued.length) await uploadController().enqueue(groupId, queued, groupName);
   } catch (error) {
     console.warn("files not queued", error);
+  }
+}
+
+/**
+ * «Загрузить новую версию»: `file` becomes the next version of `assetId` through the same queue (status panel,
+ * resume, multipart). `groupId` is the folder the asset was opened from (where the panel says it goes).
+ */
+export async function queueNewVersion(assetId: string, groupId: string | null, file: File, assetName: string): Promise<void> {
+  try {
+    await uploadController().enqueue(groupId, [{ file, folders: [], versionOf: assetId }]);
+    showToast({ title: ru.uploads.title, message: ru.fileVersions.queued(assetName), kind: "info" });
+  } catch (error) {
+    console.warn("new version not queued", error);
   }
 }

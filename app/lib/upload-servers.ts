@@ -12,6 +12,8 @@ async function ping(url: string, signal?: AbortSignal): Promise<number | null> {
       cache: "no-store",
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
+    // Read the (tiny) body: an unread one keeps the request open in the browser until it is collected.
+    await response.text();
     return response.ok ? Math.round(performance.now() - started) : null;
   } catch {
     return null;

@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: "/admin/audit", title: ru.admin.audit, hint: ru.admin.auditHint },
   { to: "/admin/shortlinks", title: ru.sharing.adminTitle, hint: ru.sharing.adminHint },
   { to: "/admin/metadata", title: ru.screens.metadata, hint: ru.screens.metadataHint },
+  { to: "/admin/survey", title: ru.survey.adminTitle, hint: ru.survey.adminHint },
 ];
 
 export default function AdminIndex() {

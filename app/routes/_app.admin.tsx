@@ -10,6 +10,7 @@ const TABS = [
   { to: "/admin/audit", label: ru.admin.audit },
   { to: "/admin/shortlinks", label: ru.sharing.adminTitle },
   { to: "/admin/metadata", label: ru.screens.metadata },
+  { to: "/admin/survey", label: ru.survey.adminTitle },
 ];
 
 /**

@@ -1,29 +1,41 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AccessButton } from "../components/access/access-dialog";
+import { AccessModal } from "../components/access/access-modal";
 import { Breadcrumbs } from "../components/breadcrumbs";
+import { ContextMenu, type MenuAt } from "../components/context-menu";
 import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
+import { menuItems } from "../components/member-menu";
 import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
 import { MoveDialog } from "../components/move-dialog";
-import { canShare, ShareButton, ShareDialog, useLevels } from "../components/share-dialog";
+import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
 import { TagDialog } from "../components/tag-dialog";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
+import { canDo, denial, denialForAll, memberLevels, type Action } from "../lib/abilities";
+import { isTypingTarget, overlayOpen } from "../lib/keyboard";
 import * as lib from "../lib/library-api";
+import { selectRange, toggleOne } from "../lib/selection";
+import { requireActor } from "../lib/session.server";
+import { showToast } from "../lib/toast";
+import { useMemberLevels } from "../lib/use-member-levels";
+import { levelsOrNone } from "../lib/levels.server";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
-import { queueUploads } from "../lib/upload-file";
+import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.name}` }];
 
-export function loader({ params }: LoaderFunctionArgs) {
+/** The folder's id and the caller's levels on it, decided on the server so the first paint offers only what is allowed. */
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!ID_PATTERN.test(params.idGroup ?? "")) throw new Response(ru.groups.notFound, { status: 404 });
-  return { groupId: params.idGroup! };
+  const actor = await requireActor(request, context);
+  return { groupId: params.idGroup!, levels: await levelsOrNone(context.rc, actor, params.idGroup!) };
 }
 
 /** A just-uploaded asset as the folder lists it: among the most recently changed files of the folder. */
@@ -39,11 +51,13 @@ type Dialog =
   | { kind: "delete"; members: lib.GroupMember[] }
   | { kind: "tags"; members: lib.GroupMember[] }
   | { kind: "fields"; members: lib.GroupMember[] }
-  | { kind: "share"; member: lib.GroupMember };
+  | { kind: "share"; member: lib.GroupMember }
+  | { kind: "access"; member: lib.GroupMember };
 
 /** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
 export default function MamGroupRoute() {
-  const { groupId } = useLoaderData<typeof loader>();
+  const { groupId, levels } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
   const [group, setGroup] = useState<lib.GroupInfo | null>(null);
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
   const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
@@ -51,12 +65,22 @@ export default function MamGroupRoute() {
   const members = useGroupMembers(groupId, sort, order);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  // Sharing is offered where the caller may share: members inherit the folder's levels (a member's own rule that
-  // takes acl away is refused by the server with its message).
-  const levels = useLevels(groupId);
+  const [menu, setMenu] = useState<MenuAt | null>(null);
+  /** the item of the last plain selection click: shift-click selects from here */
+  const anchor = useRef<string | null>(null);
+  // Members' own levels, asked in batches as pages arrive; until then the folder's levels stand for them.
+  const ids = useMemo(() => members.items.map((m) => m.el_id), [members.items]);
+  const own = useMemberLevels(groupId, ids);
+  const levelsOf = (m: lib.GroupMember) => memberLevels(own, levels, m.el_id);
+  /** Why `action` is refused on a member; moving is decided by the folder the member leaves (delete on it). */
+  const refusal = (m: lib.GroupMember, action: Action) =>
+    action === "move" ? denial(levels, "move", "group") : denial(levelsOf(m), action, m.el_type);
   const sentinel = useRef<HTMLDivElement>(null);
   const [dropping, setDropping] = useState(false);
   const dragDepth = useRef(0);
+  // «Загрузить новую версию» from a file's actions: the picked file goes to the queue as that file's next version.
+  const versionInput = useRef<HTMLInputElement>(null);
+  const versionOf = useRef<lib.GroupMember | null>(null);
   // Queued files start in order; folders they came from are created first and show up here at once.
   const upload = (picked: Parameters<typeof queueUploads>[1]) =>
     queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
@@ -78,8 +102,25 @@ export default function MamGroupRoute() {
   useEffect(() => {
     setGroup(null);
     setSelected(new Set());
+    anchor.current = null;
     lib.getGroup(groupId).then(setGroup, () => undefined);
   }, [groupId]);
+
+  // Ctrl+A (⌘A) selects every loaded item, Esc clears the selection — not while typing or while a dialog is open.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (dialog || menu || overlayOpen() || isTypingTarget(e.target)) return;
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "a") {
+        e.preventDefault();
+        setSelected(new Set(ids));
+      } else if (e.key === "Escape" && selected.size > 0) {
+        setSelected(new Set());
+      }
+    };
+    // Capture phase: decided before a dialog's own Esc handler closes it.
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [dialog, menu, ids, selected.size]);
 
   useEffect(() => {
     const el = sentinel.current;
@@ -91,21 +132,75 @@ export default function MamGroupRoute() {
 
   const byIds = (ids: Iterable<string>) => members.items.filter((m) => new Set(ids).has(m.el_id));
   const moveInto = (target: string, ids: string[]) => lib.moveMembers(groupId, target, ids).then(() => members.remove(ids));
+  const selection = byIds(selected);
+  const selectionRefusal = (action: Action) =>
+    action === "move" ? denial(levels, "move", "group") : denialForAll(selection.map((m) => ({ levels: levelsOf(m), kind: m.el_type })), action);
+  const uploadRefused = denial(levels, "upload", "group");
+  /** nothing here may change: said once in the header, next to the disabled buttons' own reasons */
+  const readOnly = !(["upload", "rename", "delete"] as const).some((action) => canDo(levels, action));
+
+  /** The context menu of a member; on a member of a larger selection it acts on the whole selection. */
+  const openMenu = (m: lib.GroupMember, x: number, y: number) => {
+    const many = selected.has(m.el_id) && selected.size > 1;
+    const targets = many ? selection : [m];
+    const single = many ? null : m;
+    const why = (action: Action) =>
+      action === "move"
+        ? denial(levels, "move", "group")
+        : denialForAll(targets.map((t) => ({ levels: levelsOf(t), kind: t.el_type })), action);
+    const items = menuItems(
+      {
+        open: single ? () => navigate(single.el_type === "group" ? `/mam/${single.el_id}` : `/mam/${groupId}/asset/${single.el_id}`) : undefined,
+        rename: single ? () => setDialog({ kind: "rename", member: single }) : undefined,
+        move: () => setDialog({ kind: "move", ids: targets.map((t) => t.el_id) }),
+        tags: () => setDialog({ kind: "tags", members: targets }),
+        newVersion:
+          single?.el_type === "asset"
+            ? () => {
+                versionOf.current = single;
+                versionInput.current?.click();
+              }
+            : undefined,
+        share: single ? () => setDialog({ kind: "share", member: single }) : undefined,
+        access: single ? () => setDialog({ kind: "access", member: single }) : undefined,
+        delete: () => setDialog({ kind: "delete", members: targets }),
+      },
+      why,
+    );
+    setMenu({ x, y, label: ru.rights.menu(many ? ru.library.selected(targets.length) : m.el_info.name), items });
+  };
+
   const viewProps = {
     groupId,
     items: members.items,
     selected,
-    onToggle: (id: string) =>
-      setSelected((s) => {
-        const next = new Set(s);
-        if (!next.delete(id)) next.add(id);
-        return next;
-      }),
+    onToggle: (id: string) => setSelected((s) => toggleOne(s, id)),
+    onPick: (id: string, range: boolean) => {
+      if (range && anchor.current) setSelected((s) => selectRange(ids, s, anchor.current, id));
+      else {
+        anchor.current = id;
+        setSelected((s) => toggleOne(s, id));
+      }
+    },
+    refusal,
+    onMenu: openMenu,
     onRename: (member: lib.GroupMember) => setDialog({ kind: "rename", member }),
     onMove: (member: lib.GroupMember) => setDialog({ kind: "move", ids: [member.el_id] }),
     onDelete: (member: lib.GroupMember) => setDialog({ kind: "delete", members: [member] }),
     onShare: canShare(levels) ? (member: lib.GroupMember) => setDialog({ kind: "share", member }) : undefined,
-    onDropInto: (target: string, ids: string[]) => void moveInto(target, ids).catch(() => undefined),
+    // Offered where the folder's levels allow adding versions (files inherit them; the server decides per file).
+    onNewVersion:
+      canDo(levels, "newVersion")
+        ? (member: lib.GroupMember) => {
+            versionOf.current = member;
+            versionInput.current?.click();
+          }
+        : undefined,
+    onDropInto: (target: string, ids: string[]) => {
+      const refused = denial(levels, "move", "group");
+      if (refused) return showToast({ title: ru.library.move, message: refused });
+      void moveInto(target, ids).catch(() => undefined);
+    },
   };
 
   return (
@@ -126,10 +221,23 @@ export default function MamGroupRoute() {
         setDropping(false);
         if (!e.dataTransfer.types.includes("Files")) return;
         e.preventDefault();
+        if (uploadRefused) return showToast({ title: ru.library.upload, message: uploadRefused });
         // Files and whole folders: a dropped folder recreates its sub-folders here.
         void pickedFromDrop(e.dataTransfer).then(upload);
       }}
     >
+      <input
+        ref={versionInput}
+        type="file"
+        hidden
+        data-testid="member-version-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          const member = versionOf.current;
+          e.target.value = "";
+          if (file && member) void queueNewVersion(member.el_id, groupId, file, member.el_info.name);
+        }}
+      />
       {dropping && (
         <div className="drop-overlay" aria-hidden="true">
           <Icon name="upload" size={28} />
@@ -142,6 +250,12 @@ export default function MamGroupRoute() {
           <Icon name="search" size={16} />
           {ru.search.searchInFolder}
         </Link>
+        {readOnly && (
+          <span className="chip read-only-chip" title={ru.rights.readOnlyFolder}>
+            <Icon name="lock" size={12} />
+            {ru.rights.readOnly}
+          </span>
+        )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
       </div>
@@ -160,15 +274,24 @@ export default function MamGroupRoute() {
         onBulkTags={() => setDialog({ kind: "tags", members: byIds(selected) })}
         onBulkDelete={() => setDialog({ kind: "delete", members: byIds(selected) })}
         onClearSelection={() => setSelected(new Set())}
+        refusals={{
+          createFolder: denial(levels, "createFolder", "group"),
+          upload: uploadRefused,
+          move: selectionRefusal("move"),
+          tags: selectionRefusal("tags"),
+          delete: selectionRefusal("delete"),
+        }}
         extraBulk={
           <>
-            {selected.size === 1 && viewProps.onShare && (
+            {selected.size === 1 && selection.every((m) => canShare(levelsOf(m) ?? null)) && (
               <button type="button" className="btn" onClick={() => byIds(selected).forEach((member) => setDialog({ kind: "share", member }))}>
                 <Icon name="share" size={16} />
                 {ru.sharing.share}
               </button>
             )}
-            {byIds(selected).some((m) => m.el_type === "asset") && <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: byIds(selected) })} />}
+            {selection.some((m) => m.el_type === "asset") && selection.every((m) => m.el_type === "group" || canDo(levelsOf(m), "fields")) && (
+              <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: selection })} />
+            )}
           </>
         }
       />
@@ -191,6 +314,10 @@ export default function MamGroupRoute() {
         {members.loading && <span className="muted">{ru.common.loading}</span>}
       </div>
 
+      {menu && <ContextMenu menu={menu} onClose={() => setMenu(null)} />}
+      {dialog?.kind === "access" && (
+        <AccessModal entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
+      )}
       {dialog?.kind === "share" && (
         <ShareDialog entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
       )}

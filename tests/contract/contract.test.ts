@@ -167,7 +167,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
     refusal: { status: 400, why: "no upload/download server is configured in the test environment: an unknown id is refused" },
     req: () => ({ path: "/api/uldl-status", json: [{ id: "eu-1", ping: 12 }] }),
   },
-  "POST /api/pqi": { pending: "issue 15", req: () => ({ path: "/api/pqi", json: { rating: 9, comment: "Хорошо" } }) },
+  "POST /api/pqi": { req: () => ({ path: "/api/pqi", json: { rating: 9, comment: "Хорошо" } }), status: 201, keys: ["id", "ctime"] },
 
   // ---- Auth
   "POST /api/auth/login": {
@@ -709,6 +709,21 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/sl/list": { req: () => ({ path: "/api/sl/list" }), keys: ["id", "url", "entity_id", "views"], at: first },
   "PATCH /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}`, json: { acl: ["read", "download"] } }), keys: ["id", "acl"] },
   "DELETE /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}` }), keys: ["id", "revoked"] },
+  // Version management (issue 13): a comment, the name-clash check, then a restore whose new version is deleted again.
+  "PATCH /api/asset/version/{id}/{version}": { req: (c) => ({ path: `/api/asset/version/${c.assetId}/1`, json: { desc: "Контрактный комментарий" } }), keys: ["version", "desc"] },
+  "POST /api/group/existing-names/{id}": {
+    req: (c) => ({ path: `/api/group/existing-names/${c.groupId}`, json: { names: ["Контракт.png", "Нет такого.png"] } }),
+    keys: ["matches"],
+  },
+  "POST /api/asset/restore-version/{id}": {
+    req: (c) => ({ path: `/api/asset/restore-version/${c.documentId}`, json: { version: 1 } }),
+    keys: ["version", "restored_from"],
+    then: (b, c) => void (c.restoredVersion = (b as { version: number }).version),
+  },
+  "DELETE /api/asset/version/{id}/{version}": { req: (c) => ({ path: `/api/asset/version/${c.documentId}/${c.restoredVersion as number}` }), keys: ["latest"] },
+  // After POST /api/pqi (SPEC's table runs first): the administrator's answer is in the summary and the comments.
+  "GET /api/pqi/summary": { req: () => ({ path: "/api/pqi/summary?period=month" }), keys: ["nps", "distribution", "series"] },
+  "GET /api/pqi/comments": { req: () => ({ path: "/api/pqi/comments?take=10" }), keys: ["rating", "comment", "user_name"], at: first },
   "POST /api/csp-report": {
     open: true,
     status: 204,
@@ -802,6 +817,8 @@ const BAD: Bad[] = [
     status: 400,
     field: "variant",
   },
+  { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 11 } }), status: 400, field: "rating" },
+  { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 7, comment: "x".repeat(2001) } }), status: 400, field: "comment" },
   { call: "PATCH /api/user/ui_settings", req: () => ({ path: "/api/user/ui_settings", json: { blob: "x".repeat(300_000) } }), status: 413 },
 ];
 

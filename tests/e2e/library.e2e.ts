@@ -86,7 +86,8 @@ test("folders and files: create, open, rename, move, upload, view, download, del
 
   // Viewer: the image decodes, the info panel shows the size, and the download returns the same bytes.
   await tile.getByRole("link", { name: "кадр «первый».png" }).click();
-  await expect.poll(() => heading(page)).toBe("кадр «первый».png");
+  // The viewer's loader and the file's info are two round trips; on a busy machine that is more than poll's 1 s.
+  await expect.poll(() => heading(page), { timeout: 10_000 }).toBe("кадр «первый».png");
   await expect.poll(() => page.locator(".player img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
   expect(await page.locator(".info-list").textContent()).toContain("image/png");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Скачать" }).first().click()]);

@@ -273,6 +273,6 @@ test("metadata: taxonomies and lists in /admin/metadata, bulk set in a folder", 
   await shot(page, "mamgroup-bulk");
   await bulk.getByRole("button", { name: "Применить" }).click();
   await page.getByText("Поле задано у 2 файлов").waitFor();
-  await page.locator("[data-member]", { hasText: "второй.txt" }).getByRole("link", { name: "второй.txt" }).click();
+  await page.locator("[data-member]", { hasText: "второй.txt" }).getByRole("link", { name: "второй.txt", exact: true }).click();
   await page.getByRole("region", { name: "Метаданные" }).locator(`[data-field="${licence}"]`).getByText("CC BY 4.0").waitFor();
 }, 90_000);

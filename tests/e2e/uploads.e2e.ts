@@ -117,10 +117,10 @@ test(
     await page.getByRole("button", { name: "Загрузить 3 файла" }).click();
     await dashboard.waitFor({ state: "hidden" });
 
-    // The panel: every item with its folder, two at a time, the summary line counting up.
+    // The panel: every item with its folder, the summary line counting up (a loaded machine may take a while to start).
     const panel = page.getByTestId("upload-panel");
     await panel.waitFor();
-    await expect.poll(() => row(page, big.name).getAttribute("data-status")).toBe("uploading");
+    await expect.poll(() => row(page, big.name).getAttribute("data-status"), { timeout: 30_000 }).toBe("uploading");
     expect(await row(page, big.name).textContent()).toContain(`в «Загрузки ${stamp}»`);
     for (const file of [big, small, tiny]) {
       await expect.poll(() => row(page, file.name).getAttribute("data-status"), { timeout: 90_000 }).toBe("completed");

@@ -18,6 +18,9 @@ export interface TaskRowJson {
   priority: number;
   operation_class: string;
   schedule_time: number;
+  name: string;
+  /** JSON array of the task's entities */
+  affected: string;
 }
 
 export async function taskRow(id: string): Promise<TaskRowJson> {

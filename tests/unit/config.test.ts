@@ -23,6 +23,17 @@ describe("getConfig", () => {
     expect(config.ADMIN_PASSWORD).toBeUndefined();
   });
 
+  it("takes a Sentry DSN, leaves an empty one unset, and refuses what is not a DSN", () => {
+    expect(getConfig(env({ JWT_SECRET: SECRET })).SENTRY_DSN).toBeUndefined();
+    expect(getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: " " })).SENTRY_DSN).toBeUndefined();
+    const dsn = "https://0123abcd@o42.ingest.sentry.io/4508";
+    expect(getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: dsn })).SENTRY_DSN).toBe(dsn);
+    expect(getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: "http://key@127.0.0.1:8843/7" })).SENTRY_DSN).toBe("http://key@127.0.0.1:8843/7");
+    for (const bad of ["https://o42.ingest.sentry.io/4508", "sentry", "ftp://k@host/1", "https://k@host/project"]) {
+      expect(() => getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: bad }))).toThrow(/SENTRY_DSN/);
+    }
+  });
+
   it("refuses a short JWT secret", () => {
     expect(() => getConfig(env({ JWT_SECRET: "short" }))).toThrow(/JWT_SECRET/);
     expect(() => getConfig(env({}))).toThrow();

@@ -21,6 +21,13 @@ describe("contentSecurityPolicy", () => {
     expect(directive(csp, "media-src")).toContain("https://ul1.example.com");
   });
 
+  it("lets the browser reach the error tracker's origin in connect-src only, and only when configured", () => {
+    const on = contentSecurityPolicy({ ...base, kind: "app", errorTrackingOrigin: "https://o1.ingest.sentry.io" });
+    expect(directive(on, "connect-src")).toBe("connect-src 'self' https://o1.ingest.sentry.io");
+    expect(on.replace(directive(on, "connect-src")!, "")).not.toContain("sentry.io");
+    expect(directive(contentSecurityPolicy({ ...base, kind: "app" }), "connect-src")).toBe("connect-src 'self'");
+  });
+
   it("frames and posts to the office server only on the editor page", () => {
     const editor = contentSecurityPolicy({ ...base, kind: "editor", editorOrigin: "https://office.example.com" });
     expect(directive(editor, "frame-src")).toContain("https://office.example.com");

@@ -4,6 +4,7 @@ import {
   foldersToCreate,
   isQueueFinished,
   matchPickedFile,
+  LARGE_UPLOAD_BYTES,
   MAX_PARALLEL_UPLOADS,
   needsFile,
   nextToStart,
@@ -57,19 +58,37 @@ describe("isQueueFinished", () => {
 });
 
 describe("nextToStart", () => {
-  it("starts the oldest waiting items, at most two at a time", () => {
+  it("starts the oldest waiting items, six small files at a time", () => {
     const [a, b, c] = [item("waiting", { ctime: 3 }), item("waiting", { ctime: 1 }), item("waiting", { ctime: 2 })];
-    const started = nextToStart([a, b, c], { running: new Set(), hasFile: all });
-    expect(started.map((i) => i.id)).toEqual([b.id, c.id]);
-    expect(MAX_PARALLEL_UPLOADS).toBe(2);
+    expect(nextToStart([a, b, c], { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual([b.id, c.id, a.id]);
+    const many = Array.from({ length: 10 }, () => item("waiting"));
+    expect(nextToStart(many, { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual(many.slice(0, 6).map((i) => i.id));
+    expect(MAX_PARALLEL_UPLOADS).toBe(6);
+  });
+
+  it("runs at most two large files at once, and a large file that must wait holds back the ones after it", () => {
+    const big = (over: Partial<UploadItem> = {}) => item("waiting", { size: LARGE_UPLOAD_BYTES, ...over });
+    const [l1, l2, l3, s1] = [big(), big(), big(), item("waiting", { size: 10 })];
+    expect(nextToStart([l1, l2, l3, s1], { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual([l1.id, l2.id]);
+    const running = item("uploading", { size: LARGE_UPLOAD_BYTES });
+    const [s2, l4, s3] = [item("waiting", { size: 10 }), big(), item("waiting", { size: 10 })];
+    expect(nextToStart([running, s2, l4, s3], { running: new Set([running.id]), hasFile: all }).map((i) => i.id)).toEqual([s2.id, l4.id, s3.id]);
+    const two = [item("uploading", { size: LARGE_UPLOAD_BYTES }), item("uploading", { size: LARGE_UPLOAD_BYTES })];
+    const ids = new Set(two.map((i) => i.id));
+    expect(nextToStart([...two, s2, l4, s3], { running: ids, hasFile: all }).map((i) => i.id)).toEqual([s2.id]);
   });
 
   it("fills only the free slots", () => {
     const busy = item("uploading");
     const [a, b] = [item("waiting"), item("waiting")];
-    expect(nextToStart([busy, a, b], { running: new Set([busy.id]), hasFile: all }).map((i) => i.id)).toEqual([a.id]);
-    expect(nextToStart([busy, a, b], { running: new Set([busy.id, "other"]), hasFile: all })).toEqual([]);
+    expect(nextToStart([busy, a, b], { running: new Set([busy.id]), hasFile: all, limit: 2 }).map((i) => i.id)).toEqual([a.id]);
+    expect(nextToStart([busy, a, b], { running: new Set([busy.id, "other"]), hasFile: all, limit: 2 })).toEqual([]);
     expect(nextToStart([a, b], { running: new Set(), hasFile: all, limit: 1 }).map((i) => i.id)).toEqual([a.id]);
+  });
+
+  it("starts a batch added in one millisecond in the order it was added, whatever its ids", () => {
+    const batch = ["z", "a", "m", "b"].map((id) => item("waiting", { id: `${id}-item`, ctime: 42 }));
+    expect(nextToStart(batch, { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual(["z-item", "a-item", "m-item", "b-item"]);
   });
 
   it("skips items whose file this tab does not hold, and items already running", () => {

@@ -1,6 +1,7 @@
 import { HTTPException } from "hono/http-exception";
 import { ru } from "../../app/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
+import { reportError } from "../lib/sentry";
 import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
 import { addRequestExamples } from "./request-examples";
 import { createRouter } from "./router";
@@ -11,6 +12,7 @@ import { miscRoutes } from "./routes/misc.routes";
 import { groupRoutes } from "./routes/group.routes";
 import { assetRoutes } from "./routes/asset.routes";
 import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
+import { assetVersionRoutes, groupNameRoutes } from "./routes/asset-versions.routes";
 import { tagsRoutes } from "./routes/tags.routes";
 import { storageRoutes } from "./routes/storage.routes";
 import { uploadSignRoutes } from "./routes/upload-sign.routes";
@@ -31,6 +33,7 @@ import { cspReportRoutes } from "./routes/csp-report.routes";
 import { searchRoutes } from "./routes/search.routes";
 import { slRoutes } from "./routes/sl.routes";
 import { wopiRoutes } from "./routes/wopi.routes";
+import { pqiRoutes } from "./routes/pqi.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -55,7 +58,9 @@ export function createApiApp() {
   app.route("/api/auth", authRoutes);
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
+  app.route("/api/group", groupNameRoutes);
   app.route("/api/group", groupRoutes);
+  app.route("/api/asset", assetVersionRoutes);
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetRoutes);
   app.route("/api/tags", tagsRoutes);
@@ -72,6 +77,7 @@ export function createApiApp() {
   app.route("/api/search", searchRoutes);
   app.route("/api/sl", slRoutes);
   app.route("/api/wopi", wopiRoutes);
+  app.route("/api/pqi", pqiRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);
@@ -114,6 +120,8 @@ export function createApiApp() {
         stack: error.stack,
       }),
     );
+    // The answer is a clean 500, so the error never reaches Sentry's handler wrapper: report it here.
+    reportError(error, { requestId, method: c.req.method, path: new URL(c.req.url).pathname });
     return c.json(errorBody(500, ru.errors.server, requestId), 500);
   });
 

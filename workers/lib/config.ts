@@ -71,6 +71,20 @@ const ConfigSchema = z.object({
     .optional()
     .transform((v) => (v ?? "").split(/\s+/).filter(Boolean))
     .pipe(z.array(z.string().regex(/^https?:\/\/[^\s/]+$/, "SL_FRAME_ANCESTORS must list origins like https://example.com"))),
+  /**
+   * Sentry DSN (`https://<public key>@<host>/<project id>`): error tracking in the Worker and the browser, with SPEC
+   * §9's sample rates. Empty: off, and nothing is sent anywhere (decision 015).
+   */
+  SENTRY_DSN: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^https?:\/\/[^@/\s]+@[^/\s]+\/(.+\/)?\d+$/, "SENTRY_DSN must look like https://<public key>@<host>/<project id>")
+        .optional(),
+    ),
   /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

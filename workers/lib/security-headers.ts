@@ -13,6 +13,8 @@ export interface PagePolicyOptions {
   kind: PageKind;
   /** origins of the configured upload/download servers and any other endpoint the page may fetch from */
   connectOrigins?: readonly string[];
+  /** the configured Sentry DSN's origin: the browser SDK sends events there (connect-src only) */
+  errorTrackingOrigin?: string;
   /** the configured WOPI editor's origin: the /editor page may frame it and post its form to it */
   editorOrigin?: string;
   /** origins that may frame /sl pages (SL_FRAME_ANCESTORS); none by default */
@@ -57,7 +59,7 @@ function editorFrameSources(editorOrigin: string): string[] {
  */
 export function contentSecurityPolicy(options: PagePolicyOptions): string {
   const { nonce, kind, editorOrigin } = options;
-  const connect = ["'self'", ...(options.connectOrigins ?? [])];
+  const connect = ["'self'", ...(options.connectOrigins ?? []), ...(options.errorTrackingOrigin ? [options.errorTrackingOrigin] : [])];
   const media = ["'self'", "blob:", "data:", ...(options.connectOrigins ?? [])];
   const frameAncestors = kind === "shortlink" && options.shortlinkFrameAncestors?.length ? options.shortlinkFrameAncestors : ["'none'"];
   const editorFrame = kind === "editor" && editorOrigin ? editorFrameSources(editorOrigin) : [];

@@ -1,8 +1,8 @@
 import { newId } from "../lib/ids";
 import { createRequestContext } from "../services/context";
 import { retryDelaySeconds } from "../services/task-backoff";
-import { TaskMessageSchema } from "./messages";
-import { runOperation } from "./operations";
+import { TaskMessageSchema, type ProcessVariantMessage } from "./messages";
+import { runOperation, runProcessVariants } from "./operations";
 
 export { retryDelaySeconds };
 
@@ -17,21 +17,30 @@ export const DEAD_LETTER_QUEUE = "edge-mam-tasks-dlq";
  */
 export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
+  const uploads: { message: Message<unknown>; body: ProcessVariantMessage }[] = [];
   for (const message of batch.messages) {
     const parsed = TaskMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       console.warn(JSON.stringify({ level: "warn", queue: batch.queue, id: message.id, message: "malformed task message dropped" }));
       message.ack();
-      continue;
-    }
-    try {
-      const summary = await runOperation(env, parsed.data);
-      console.log(JSON.stringify({ level: "info", queue: batch.queue, op: parsed.data.op, summary }));
-      message.ack();
-    } catch (error) {
-      console.warn(
-        JSON.stringify({ level: "warn", queue: batch.queue, op: parsed.data.op, attempts: message.attempts, error: String(error) }),
-      );
+    } else if (parsed.data.op === "process-variant") uploads.push({ message, body: parsed.data });
+    else await settle(batch.queue, [message], parsed.data.op, () => runOperation(env, parsed.data));
+  }
+  // The uploads of a batch make their background tasks together (a burst of small files is one tech-fields task).
+  if (uploads.length > 0) {
+    await settle(batch.queue, uploads.map((u) => u.message), "process-variant", () => runProcessVariants(env, uploads.map((u) => u.body)));
+  }
+}
+
+/** Runs one operation for `messages` and acknowledges them, or asks for their retry with backoff when it throws. */
+async function settle(queue: string, messages: readonly Message<unknown>[], op: string, run: () => Promise<string>): Promise<void> {
+  try {
+    const summary = await run();
+    console.log(JSON.stringify({ level: "info", queue, op, summary }));
+    for (const message of messages) message.ack();
+  } catch (error) {
+    for (const message of messages) {
+      console.warn(JSON.stringify({ level: "warn", queue, op, attempts: message.attempts, error: String(error) }));
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
   }

@@ -11,7 +11,7 @@ import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
 import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
 import { runPurgeGroup } from "../services/group.service";
-import type { AbortUploadMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
+import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
  * Runs one operation; shared by the queue consumer and automation workflow steps. Returns a short summary for
@@ -40,12 +40,17 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, (rc) => runHashVariant(rc, message));
     // The task runner pulls in the WebAssembly codecs: loaded when a message needs it, not by every importer.
     case "process-variant":
-      return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runProcessVariant(rc, message));
+      return runProcessVariants(env, [message]);
     case "task-wakeup":
       return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
   }
+}
+
+/** `process-variant` messages of one batch, together (one tech-fields task per owner, see `runProcessVariants`). */
+export function runProcessVariants(env: Env, messages: readonly ProcessVariantMessage[]): Promise<string> {
+  return withTaskContext(env, "process-variant", async (rc) => (await import("../services/task-runner")).runProcessVariants(rc, messages));
 }
 
 /**

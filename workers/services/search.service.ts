@@ -127,9 +127,37 @@ async function toHits(rc: RequestContext, rows: repo.HitRow[], match?: string): 
   });
 }
 
-function toFacets(rows: repo.FacetRow[]): NonNullable<SearchResult["facets"]> {
-  const facets: NonNullable<SearchResult["facets"]> = { type: [], tag: [], class: [], owner: [] };
-  for (const r of rows) facets[r.facet].push({ value: r.value, label: r.label ?? ru.search.types[r.value] ?? r.value, count: r.n });
+type Facets = NonNullable<SearchResult["facets"]>;
+const FACET_TOP = 20;
+
+/** Facet counts over the visible candidates: every type, and the `FACET_TOP` most frequent tags, classes and owners. */
+async function facetsOf(rc: RequestContext, q: Parameters<typeof repo.facetSources>[1]): Promise<Facets> {
+  const rows = await repo.facetSources(rc.db, q);
+  const counts = { type: new Map<string, number>(), tag: new Map<string, number>(), class: new Map<string, number>(), owner: new Map<string, number>() };
+  const add = (facet: keyof typeof counts, value: string | null) => {
+    if (value) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
+  };
+  for (const r of rows) {
+    add("type", r.type);
+    add("owner", r.owner_id);
+    add("class", r.class_id);
+    for (const tag of JSON.parse(r.tag_ids) as string[]) add("tag", tag);
+  }
+  const labels = new Map(
+    (await repo.facetLabels(rc.db, { tag: [...counts.tag.keys()], class: [...counts.class.keys()], owner: [...counts.owner.keys()] })).map(
+      (l) => [`${l.facet}:${l.value}`, l.label],
+    ),
+  );
+  const facets: Facets = { type: [], tag: [], class: [], owner: [] };
+  for (const facet of ["type", "tag", "class", "owner"] as const) {
+    const entries = [...counts[facet]].map(([value, count]) => ({
+      value,
+      label: facet === "type" ? (ru.search.types[value] ?? value) : (labels.get(`${facet}:${value}`) ?? value),
+      count,
+    }));
+    if (facet === "type") facets.type = entries.sort((a, b) => a.value.localeCompare(b.value));
+    else facets[facet] = entries.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, "ru")).slice(0, FACET_TOP);
+  }
   return facets;
 }
 
@@ -199,7 +227,7 @@ export async function searchQuery(
 ): Promise<SearchResult> {
   const vis = await scopeOf(rc, actor, filters);
   const { match } = parseQuery(text);
-  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: toFacets([]) } : {}) };
+  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] } } : {}) };
   if (!match) return empty;
   const phrase = tagPhrase(filters.tag);
   const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };
@@ -209,9 +237,9 @@ export async function searchQuery(
   const share = sample.seen ? sample.visible / sample.seen : 0;
   // One row past the page tells whether the list goes on.
   const want = o.take + 1;
-  const [found, facetRows] = await Promise.all([
+  const [found, facets] = await Promise.all([
     widening(sampledAll ? null : firstWindow(o.skip + want, share), want, (candidates) => repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates })),
-    o.facets ? repo.searchFacets(rc.db, { ...q, top: 20, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
+    o.facets ? facetsOf(rc, { ...q, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
   ]);
   const rows = found.slice(0, o.take);
   return {
@@ -219,7 +247,7 @@ export async function searchQuery(
     skip: o.skip,
     take: o.take,
     hits: await toHits(rc, rows, match),
-    ...(facetRows ? { facets: toFacets(facetRows), facets_partial: sample.matches > FACET_CANDIDATES } : {}),
+    ...(facets ? { facets, facets_partial: sample.matches > FACET_CANDIDATES } : {}),
   };
 }
 

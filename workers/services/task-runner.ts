@@ -16,6 +16,7 @@ import type { ProcessVariantMessage, TaskWakeupMessage } from "../queue/messages
 import type { Actor, RequestContext } from "./context";
 import { loadAssetSource } from "./processing/asset-source";
 import { OPERATION_CLASSES, PermanentTaskError, type OperationContext } from "./processing/operation";
+import { titleOf } from "./processing/preview.operation";
 import { operationOf } from "./processing/registry";
 import { retryDelaySeconds } from "./task-backoff";
 import { taskStub } from "./task-live";
@@ -272,41 +273,53 @@ const PREVIEW_PRIORITY = 6;
 const TECH_FIELDS_PRIORITY = 4;
 
 /**
- * The `process-variant` operation (after every upload commit): the asset's `preview` task (images and video) and
- * its `tech-fields` task (every type), owned by the asset's owner, so they show in that person's /jobs.
+ * The `process-variant` operation (after every upload commit), for the messages of one queue batch together: each
+ * image's and video's `preview` task, run at once (people wait for them in the grid), and ONE `tech-fields` task per
+ * owner for every asset of the batch, owned by the assets' owner so it shows in that person's /jobs. A task per file
+ * cost a task row, a log Durable Object and a wake-up each, which made a burst of small uploads wait on its own
+ * bookkeeping.
  */
-export async function runProcessVariant(rc: RequestContext, message: ProcessVariantMessage): Promise<string> {
-  const { asset, source } = await loadAssetSource(rc, message.assetId);
-  if (!asset || !source || source.main.version !== message.version) {
-    return `variant ${message.variantId}: asset gone or superseded, nothing to process`;
-  }
-  const entities = [{ id: asset.id, type: "asset" as const }];
-  const mime = source.main.variant.mimeType.toLowerCase();
+export async function runProcessVariants(rc: RequestContext, messages: readonly ProcessVariantMessage[]): Promise<string> {
+  const techByOwner = new Map<string, { id: string; name: string }[]>();
   const made: string[] = [];
-  let preview: string | null = null;
-  if (mime.startsWith("image/") || mime.startsWith("video/")) {
+  const previews: string[] = [];
+  const skipped: string[] = [];
+  for (const message of messages) {
+    const { asset, source } = await loadAssetSource(rc, message.assetId);
+    if (!asset || !source || source.main.version !== message.version) {
+      skipped.push(message.variantId);
+      continue;
+    }
+    const mime = source.main.variant.mimeType.toLowerCase();
+    if (mime.startsWith("image/") || mime.startsWith("video/")) {
+      const { job_id } = await createTask(rc, {
+        operationClass: "preview",
+        name: `${ru.tasks.operations.preview}: ${asset.name}`,
+        ownerId: asset.ownerId,
+        entities: [{ id: asset.id, type: "asset" }],
+        srcEntity: message.variantId,
+        priority: PREVIEW_PRIORITY,
+      });
+      made.push(job_id);
+      previews.push(job_id);
+    }
+    const owned = techByOwner.get(asset.ownerId) ?? [];
+    if (!owned.some((a) => a.id === asset.id)) owned.push({ id: asset.id, name: asset.name });
+    techByOwner.set(asset.ownerId, owned);
+  }
+  for (const [ownerId, assets] of techByOwner) {
+    const entities = assets.map((a) => ({ id: a.id, type: "asset" as const }));
     const { job_id } = await createTask(rc, {
-      operationClass: "preview",
-      name: `${ru.tasks.operations.preview}: ${asset.name}`,
-      ownerId: asset.ownerId,
+      operationClass: "tech-fields",
+      name: `${ru.tasks.operations["tech-fields"]}: ${titleOf(entities, new Map(assets.map((a) => [a.id, a.name])))}`,
+      ownerId,
       entities,
-      srcEntity: message.variantId,
-      priority: PREVIEW_PRIORITY,
+      srcEntity: entities.length === 1 ? messages.find((m) => m.assetId === entities[0].id)?.variantId : undefined,
+      priority: TECH_FIELDS_PRIORITY,
     });
     made.push(job_id);
-    preview = job_id;
   }
-  const { job_id } = await createTask(rc, {
-    operationClass: "tech-fields",
-    name: `${ru.tasks.operations["tech-fields"]}: ${asset.name}`,
-    ownerId: asset.ownerId,
-    entities,
-    srcEntity: message.variantId,
-    priority: TECH_FIELDS_PRIORITY,
-  });
-  made.push(job_id);
-  // People wait for the preview in the grid: run it here rather than after one more queue hop (if a wake-up took
-  // it first, this does nothing).
-  if (preview) await runTaskNow(rc, preview);
-  return `variant ${message.variantId}: tasks ${made.join(", ")} queued`;
+  // If a wake-up took a preview first, this does nothing.
+  for (const preview of previews) await runTaskNow(rc, preview);
+  return `${messages.length} variant(s): tasks ${made.join(", ") || "none"} queued${skipped.length ? `; ${skipped.length} gone or superseded` : ""}`;
 }

@@ -67,8 +67,8 @@ const ADD_BATCH = 500;
 const versionOf = (item: UploadItem) => Math.max(item.mtime, item.lastSeen ?? 0);
 
 function targetOf(item: UploadItem): UploadTarget {
-  const { id, fileName, size, groupId, assetId, variantId, uploadId, status } = item;
-  return { id, fileName, size, groupId, assetId, variantId, uploadId, status };
+  const { id, fileName, size, groupId, assetId, versionOf, variantId, uploadId, status } = item;
+  return { id, fileName, size, groupId, assetId, versionOf, variantId, uploadId, status };
 }
 
 /**
@@ -454,14 +454,15 @@ export class UploadController {
    * Queues picked or dropped files into `groupId`: folders they came from are created first (an existing folder of
    * the same name is reused), then the files are added to the server's queue and start in order.
    */
-  async enqueue(groupId: string, picked: PickedFile[], groupName?: string): Promise<void> {
+  async enqueue(groupId: string | null, picked: PickedFile[], groupName?: string): Promise<void> {
     if (picked.length === 0) return;
-    if (groupName) this.#groupNames.set(groupId, groupName);
-    const folderIds = await createFolders(groupId, picked, (id, name) => this.#groupNames.set(id, name));
+    if (groupId && groupName) this.#groupNames.set(groupId, groupName);
+    const folderIds = !groupId ? new Map<string, string>() : await createFolders(groupId, picked, (id, name) => this.#groupNames.set(id, name));
     const items = picked.map((p) => {
       const id = newUploadId();
       this.#files.set(id, p.file);
-      return { id, fileName: p.file.name, size: p.file.size, groupId: folderIds.get(p.folders.join("/")) ?? groupId };
+      const target = { id, fileName: p.file.name, size: p.file.size, groupId: folderIds.get(p.folders.join("/")) ?? groupId };
+      return p.versionOf ? { ...target, versionOf: p.versionOf } : target;
     });
     try {
       for (let i = 0; i < items.length; i += ADD_BATCH) {
@@ -502,7 +503,9 @@ export class UploadController {
         assetId = (await answered) ?? assetId;
         this.#stopRunning(id);
       }
-      if (assetId && item.status !== "completed") {
+      // A new version's asset existed before the upload: only the unfinished version goes (its multipart upload
+      // was aborted by the engine; a pending single PUT expires and is dropped by the server).
+      if (assetId && item.status !== "completed" && !item.versionOf) {
         await apiRequest(`/api/asset/${assetId}`, { method: "DELETE", toast: false }).catch((error) => {
           if (!(error instanceof ApiError && error.status === 404)) throw error;
         });

@@ -197,7 +197,8 @@ class Job {
       // Aborted (the queue gave the upload up while nobody held it): its parts are gone, start a new version.
     }
     const info = await startVersionUpload(assetId, file, {
-      toGroup: t.groupId,
+      // A new version of an existing asset stays where the asset is listed (no create right on a folder needed).
+      toGroup: t.versionOf ? null : t.groupId,
       request: (path, options) => this.engine.api(path, options ?? {}),
     });
     this.#check();

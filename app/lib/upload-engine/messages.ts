@@ -7,7 +7,7 @@ import type { UploadItem, UploadStatus } from "./types";
  */
 
 /** What the engine needs to know about a queued item to upload (or resume) it. */
-export type UploadTarget = Pick<UploadItem, "id" | "fileName" | "size" | "groupId" | "assetId" | "variantId" | "uploadId" | "status">;
+export type UploadTarget = Pick<UploadItem, "id" | "fileName" | "size" | "groupId" | "assetId" | "versionOf" | "variantId" | "uploadId" | "status">;
 
 /** Messages the engine receives. */
 export type EngineCommand =

@@ -8,6 +8,8 @@ export interface PickedFile {
   file: File;
   /** folder names from the target folder down, e.g. ["Съёмка", "День 1"]; empty for a loose file */
   folders: string[];
+  /** upload it as a new version of this asset instead of a new file (the same-name choice, or the viewer) */
+  versionOf?: string;
 }
 
 /** Folders of files handed over as plain `File`s (the Uppy Dashboard knows them; a `File` cannot carry them). */

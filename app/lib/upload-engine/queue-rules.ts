@@ -6,8 +6,14 @@ import { ACTIVE_STATUSES, FINAL_STATUSES, type UploadItem, type UploadStatus } f
  * Node (tests/unit/upload-engine-*.test.ts).
  */
 
-/** How many items one tab uploads at a time ("one or two at a time"). */
-export const MAX_PARALLEL_UPLOADS = 2;
+/**
+ * How many items one tab uploads at a time. A small file's time is mostly round trips (create, version, PUT,
+ * reports), so six overlap; a large one already sends its parts in parallel, so at most `MAX_PARALLEL_LARGE` of those.
+ */
+export const MAX_PARALLEL_UPLOADS = 6;
+export const MAX_PARALLEL_LARGE = 2;
+/** From this size a file counts as large for `MAX_PARALLEL_LARGE` (the multipart threshold's order). */
+export const LARGE_UPLOAD_BYTES = 8 * 1024 * 1024;
 /** The keep-alive period (SPEC §9 'Worker keep-alive'). */
 export const KEEPALIVE_INTERVAL_MS = 3_000;
 /** Progress goes to the server queue at most this often per item (other tabs see it through the WebSocket). */
@@ -15,9 +21,13 @@ export const PROGRESS_REPORT_INTERVAL_MS = 1_000;
 /** An uploading item without progress for this long is restarted from its stored parts. */
 export const STALL_TIMEOUT_MS = 45_000;
 
-/** Items in queue order: by arrival, then id (the server's order). */
-export function inQueueOrder<T extends Pick<UploadItem, "ctime" | "id">>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => a.ctime - b.ctime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/**
+ * Items in queue order: by arrival time, and within one millisecond in the order given (the sort is stable). A
+ * batch shares its arrival time and the ids are random, so breaking ties by id started a batch in random order;
+ * the controller keeps items in the order the queue listed them, which is the order they were added.
+ */
+export function inQueueOrder<T extends Pick<UploadItem, "ctime">>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.ctime - b.ctime);
 }
 
 export const isFinal = (status: UploadStatus) => FINAL_STATUSES.has(status);
@@ -37,16 +47,27 @@ export interface StartContext {
 }
 
 /**
- * While the queue is not finished, the next waiting items start (SPEC §4): the oldest waiting items whose file this
- * tab holds, as many as keep this tab at `limit` uploads at a time.
+ * While the queue is not finished, the next waiting items start (SPEC §4), strictly in the order they were added:
+ * the oldest waiting items whose file this tab holds, up to `limit` at a time of which at most `MAX_PARALLEL_LARGE`
+ * large ones. A large file that has to wait holds back the files after it (first in, first started).
  */
 export function nextToStart(items: readonly UploadItem[], ctx: StartContext): UploadItem[] {
   if (isQueueFinished(items)) return [];
-  const free = (ctx.limit ?? MAX_PARALLEL_UPLOADS) - ctx.running.size;
-  if (free <= 0) return [];
-  return inQueueOrder(items)
-    .filter((i) => i.status === "waiting" && !ctx.running.has(i.id) && ctx.hasFile(i.id))
-    .slice(0, free);
+  const isLarge = (i: Pick<UploadItem, "size">) => i.size >= LARGE_UPLOAD_BYTES;
+  let free = (ctx.limit ?? MAX_PARALLEL_UPLOADS) - ctx.running.size;
+  let large = items.filter((i) => ctx.running.has(i.id) && isLarge(i)).length;
+  const started: UploadItem[] = [];
+  for (const item of inQueueOrder(items)) {
+    if (free <= 0) break;
+    if (item.status !== "waiting" || ctx.running.has(item.id) || !ctx.hasFile(item.id)) continue;
+    if (isLarge(item)) {
+      if (large >= MAX_PARALLEL_LARGE) break;
+      large += 1;
+    }
+    started.push(item);
+    free -= 1;
+  }
+  return started;
 }
 
 export interface CancelPlan {
@@ -61,10 +82,10 @@ export interface CancelPlan {
  * engine when this tab drives it, and its asset is deleted (SPEC §4). A completed item only leaves the list: its
  * file stays.
  */
-export function cancelPlan(item: Pick<UploadItem, "status" | "assetId">, drivenHere: boolean): CancelPlan {
+export function cancelPlan(item: Pick<UploadItem, "status" | "assetId" | "versionOf">, drivenHere: boolean): CancelPlan {
   return {
     cancelInEngine: drivenHere && item.status !== "waiting" && !isFinal(item.status),
-    deleteAsset: item.status !== "completed" && item.assetId !== null,
+    deleteAsset: item.status !== "completed" && item.assetId !== null && !item.versionOf,
   };
 }
 

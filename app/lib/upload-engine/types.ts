@@ -18,7 +18,10 @@ export interface NewUploadItem {
   id: string;
   fileName: string;
   size: number;
-  groupId: string;
+  /** the target folder (null: a new version of a file opened outside any folder) */
+  groupId: string | null;
+  /** the file is a new version of this asset */
+  versionOf?: string;
 }
 
 /** The fields a tab may change on an item (PATCH /api/uploads/{id}); illegal status transitions answer 409. */

@@ -30,6 +30,7 @@ export const UploadItemSchema = z
     size: z.number().int().openapi({ description: "bytes" }),
     groupId: z.string().nullable(),
     assetId: z.string().nullable(),
+    versionOf: z.string().optional().openapi({ description: "present when the file is a new version of this asset (set at add)" }),
     variantId: z.string().nullable(),
     uploadId: z.string().nullable().openapi({ description: "the storage's multipart upload id" }),
     status: z.enum(UPLOAD_STATUSES),

@@ -189,26 +189,35 @@ export async function matchSample(db: Database, o: { match: string; vis: Visibil
   return row ?? { seen: 0, visible: 0, matches: 0 };
 }
 
-export interface FacetRow {
-  facet: "type" | "tag" | "class" | "owner";
-  value: string;
-  label: string | null;
-  n: number;
+/** One visible candidate as the facets count it: its type, owner, class and tags. */
+export interface FacetSourceRow {
+  type: "asset" | "group";
+  owner_id: string | null;
+  class_id: string | null;
+  /** JSON array of tag ids */
+  tag_ids: string;
 }
 
-/** Facet counts (type; top tags, classes and owners) over the visible ones of the best `candidates` matches (all when null). */
-export function searchFacets(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; top: number; candidates: number | null }) {
-  return db.all<FacetRow>(sql`
-    with ${candidatesCte(o.match, o.candidates)},
-    h as materialized (select d.entity_id as id, d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id
-      ${visibleCandidatesSql(o.vis, o.filters)})
-    select 'type' as facet, type as value, null as label, count(*) as n from h group by type
-    union all select * from (select 'tag', t.id, t.name, count(*) as n from h join entity_tags et on et.entity_id = h.id
-      join tags t on t.id = et.tag_id group by t.id order by n desc, t.name limit ${o.top})
-    union all select * from (select 'class', cl.id, cl.name, count(*) as n from h join asset_classes cl on cl.id = h.class_id
-      group by cl.id order by n desc, cl.name limit ${o.top})
-    union all select * from (select 'owner', u.id, u.name, count(*) as n from h join users u on u.id = h.owner_id
-      group by u.id order by n desc, u.name limit ${o.top})`);
+/**
+ * What the facets count, for the visible ones of the best `candidates` matches (all when null): one row per entity,
+ * counted in the Worker. Grouping in SQL would take one pass per facet, as SQLite materializes a shared CTE again
+ * for each branch of a compound select.
+ */
+export function facetSources(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; candidates: number | null }) {
+  return db.all<FacetSourceRow>(sql`
+    with ${candidatesCte(o.match, o.candidates)}
+    select d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id,
+      (select json_group_array(et.tag_id) from entity_tags et where et.entity_id = d.entity_id) as tag_ids
+    ${visibleCandidatesSql(o.vis, o.filters)}`);
+}
+
+/** Names of the given tags, classes and owners (the facets' labels). */
+export function facetLabels(db: Database, ids: { tag: string[]; class: string[]; owner: string[] }) {
+  const list = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
+  return db.all<{ facet: "tag" | "class" | "owner"; value: string; label: string }>(sql`
+    select 'tag' as facet, id as value, name as label from tags where id in ${list(ids.tag)}
+    union all select 'class', id, name from asset_classes where id in ${list(ids.class)}
+    union all select 'owner', id, name from users where id in ${list(ids.owner)}`);
 }
 
 /** The folder path of each entity (an asset's first live group; a group's parent chain), below the virtual root. */

@@ -32,3 +32,4 @@ export * from "./asset-totals";
 export * from "./folder-rollups";
 export * from "./member-seek-lists";
 export * from "./member-seek";
+export * from "./pqi-answers";

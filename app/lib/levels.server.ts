@@ -1,0 +1,33 @@
+import { AppError } from "../../workers/lib/errors";
+import { callerAccess, userAccess } from "../../workers/services/access-rules.service";
+import type { Actor, RequestContext } from "../../workers/services/context";
+
+/**
+ * The caller's levels on an entity for a page loader, through the same check as GET /api/auth/entity-access. An
+ * entity the caller cannot read (or that does not exist) has no levels: the page offers no action on it.
+ */
+export async function levelsOrNone(rc: RequestContext, actor: Actor, id: string): Promise<string[]> {
+  try {
+    return (await callerAccess(rc, actor, id)).acl;
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "FORBIDDEN")) return [];
+    throw error;
+  }
+}
+
+/**
+ * The caller's levels on several entities for a page loader, through the same check as POST
+ * /api/auth/entity-user-access (one answer per id; an id the caller cannot read answers no levels).
+ */
+export async function levelsOfEach(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  if (ids.length === 0) return out;
+  try {
+    for (const row of await userAccess(rc, actor, ids.map((entity) => ({ entity })))) out[row.entity] = row.acl;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    // One unreadable id refuses the whole batch: ask one by one so the others keep their answers.
+    for (const id of ids) out[id] = await levelsOrNone(rc, actor, id);
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { apiRequest } from "../api-client";
+import type { PickedFile } from "./pick";
+
+/**
+ * The same-name rule of an upload batch: before anything is created, the batch's loose files (those going straight
+ * into the target folder) are checked against the folder's files on the server in one call per 500 names
+ * (`POST /api/group/existing-names/{id}`: an index lookup, never a listing of a big folder). For every clash the
+ * user chooses a new version of the existing file, keeping both, or skipping the file; a choice may apply to the
+ * rest of the batch. Files of dropped sub-folders are not checked: their folders are new or reused as a whole.
+ */
+
+export type ClashChoice = "version" | "both" | "skip";
+
+/** A file of the folder that an uploaded file's name clashes with (the server's answer). */
+export interface NameMatch {
+  name: string;
+  asset_id: string;
+  asset_name: string;
+  ver: number;
+}
+
+/** What the user answered for one clash; `all` applies it to every clash of the batch still unanswered. */
+export interface ClashAnswer {
+  choice: ClashChoice;
+  all: boolean;
+}
+
+/** Asks about one clash (`name`), showing every clash still open (`pending`, `name` first). */
+export type AskClash = (name: string, pending: string[]) => Promise<ClashAnswer | null>;
+
+/** Names the server checks per call. */
+export const NAMES_PER_CHECK = 500;
+
+/** The loose files of a batch: those whose name can clash with a file of the target folder itself. */
+export const isLoose = (p: PickedFile) => p.folders.length === 0 && !p.versionOf;
+
+const keyOf = (name: string) => name.toLowerCase();
+
+/** Which names of the batch's loose files the folder already holds, by lower-cased name. */
+export async function findClashes(groupId: string, picked: readonly PickedFile[]): Promise<Map<string, NameMatch>> {
+  const names = [...new Set(picked.filter(isLoose).map((p) => p.file.name))];
+  const found = new Map<string, NameMatch>();
+  for (let i = 0; i < names.length; i += NAMES_PER_CHECK) {
+    const { matches } = await apiRequest<{ matches: NameMatch[] }>(`/api/group/existing-names/${groupId}`, {
+      method: "POST",
+      body: { names: names.slice(i, i + NAMES_PER_CHECK) },
+    });
+    for (const m of matches) found.set(keyOf(m.name), m);
+  }
+  return found;
+}
+
+/**
+ * Applies the user's choices to a batch, asking once per clash until an answer says `all` (then that choice is
+ * remembered for the rest of the batch). Answers the files to queue, in the order given: a new version carries
+ * `versionOf`, a skipped file is left out. A dismissed question (null) skips that file and asks about the next.
+ */
+export async function resolveClashes(picked: readonly PickedFile[], clashes: ReadonlyMap<string, NameMatch>, ask: AskClash): Promise<PickedFile[]> {
+  const clashing = picked.filter((p) => isLoose(p) && clashes.has(keyOf(p.file.name)));
+  const decided = new Map<PickedFile, ClashChoice>();
+  let remembered: ClashChoice | null = null;
+  for (let i = 0; i < clashing.length; i += 1) {
+    const p = clashing[i];
+    if (remembered) {
+      decided.set(p, remembered);
+      continue;
+    }
+    const answer = await ask(
+      p.file.name,
+      clashing.slice(i).map((c) => c.file.name),
+    );
+    const choice = answer?.choice ?? "skip";
+    decided.set(p, choice);
+    if (answer?.all) remembered = choice;
+  }
+  return picked.flatMap((p) => {
+    const choice = decided.get(p);
+    if (choice === "skip") return [];
+    if (choice === "version") return [{ ...p, versionOf: clashes.get(keyOf(p.file.name))!.asset_id }];
+    return [p];
+  });
+}

@@ -1,0 +1,244 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ru } from "../../app/i18n/ru";
+import { newId } from "../../workers/lib/ids";
+import { call, expectError, signIn, signInAdmin } from "./factories";
+import { bytesOf, createAsset, createGroup, json, rows, sha256Of, snapshot, uploadVersion } from "./asset-fixtures";
+
+/**
+ * Version management (issue 13): restore an old version as the newest, delete a version, a version's comment, and
+ * the batched name check of upload batches — with their refusals (rights, last version, bad ids).
+ */
+
+async function grant(subj: string, obj: string, acl: string[]) {
+  const admin = await signInAdmin();
+  const res = await call("/api/user/acl", { method: "POST", bearer: admin.bearer, json: { subj, obj, acl } });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+/** An owner with a group holding an image asset with two uploaded versions. */
+async function twoVersions() {
+  const owner = await signIn();
+  const group = await createGroup(owner.id);
+  const assetId = await createAsset(owner.bearer, { asset_name: "Обложка.png", asset_mime: "image/png", in_group: group });
+  const v1 = await uploadVersion(owner.bearer, assetId, bytesOf(300, 1), { file_name: "Обложка.png", mime_type: "image/png" });
+  const v2 = await uploadVersion(owner.bearer, assetId, bytesOf(500, 2), { file_name: "Обложка.png", mime_type: "image/png" });
+  return { owner, group, assetId, v1, v2 };
+}
+
+const versionsOf = (bearer: string, id: string) =>
+  call(`/api/asset/versions/${id}`, { bearer }).then((r) => json<{ version: number; desc: string | null; variant_id: string; content_size: number }[]>(r));
+
+describe("POST /api/asset/restore-version/{id}", () => {
+  it("makes version 1 the newest as a NEW version 3 whose variant shares version 1's stored object", async () => {
+    const { owner, group, assetId, v1 } = await twoVersions();
+    const res = await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } });
+    const made = await json<{ version: number; restored_from: number; version_id: string }>(res);
+    expect(made).toMatchObject({ version: 3, restored_from: 1 });
+
+    const list = await versionsOf(owner.bearer, assetId);
+    expect(list.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(list[0]).toMatchObject({ desc: ru.fileVersions.restoredFrom(1), content_size: 300 });
+    expect(list[0].variant_id).not.toBe(v1.asset_variant_id);
+
+    const [a] = await rows<{ latest_version: number }>("select latest_version from assets where id = ?", assetId);
+    expect(a.latest_version).toBe(3);
+    const [member] = await rows<{ el_size: number }>("select el_size from group_members where group_id = ? and el_id = ?", group, assetId);
+    expect(member.el_size).toBe(300);
+    const keys = await rows<{ storage_key: string }>("select storage_key from variants where asset_id = ? and version_id = ?", assetId, made.version_id);
+    expect(keys).toEqual([{ storage_key: v1.storage_path }]);
+
+    // The restored bytes are version 1's, downloadable as the latest version.
+    const download = await call(`/api/asset/content/download/${assetId}/latest/initial`, { bearer: owner.bearer });
+    expect(download.status).toBe(200);
+    expect(await sha256Of(new Uint8Array(await download.arrayBuffer()))).toBe(v1.checksum);
+
+    const events = await rows<{ type: string }>("select type from global_events where entity_id = ? and type = 'asset.version-restored'", assetId);
+    expect(events).toHaveLength(1);
+  });
+
+  it("copies the restored version's previews to objects of their own", async () => {
+    const { owner, assetId } = await twoVersions();
+    const [v1] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 1", assetId);
+    const previewKey = `previews/${assetId}/${newId()}`;
+    await env.MEDIA.put(previewKey, new Uint8Array([1, 2, 3]), { httpMetadata: { contentType: "image/webp" } });
+    await env.DB.prepare(
+      "insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, ctime) values (?, ?, ?, 'thumb', 'image/webp', 10, 10, 3, ?, 0)",
+    )
+      .bind(newId(), assetId, v1.id, previewKey)
+      .run();
+    const made = await json<{ version_id: string }>(
+      await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } }),
+    );
+    const [copy] = await rows<{ storage_key: string }>("select storage_key from previews where version_id = ?", made.version_id);
+    expect(copy.storage_key).not.toBe(previewKey);
+    const object = await env.MEDIA.get(copy.storage_key);
+    expect(new Uint8Array(await object!.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it("refuses a read-only user (403), an unknown version (404), bad ids and bodies (400), and changes nothing", async () => {
+    const { group, assetId } = await twoVersions();
+    const reader = await signIn();
+    await grant(reader.id, group, ["read"]);
+    const before = await snapshot(assetId);
+    await expectError(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: reader.bearer, json: { version: 1 } }), 403);
+    const stranger = await signIn();
+    await expectError(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: stranger.bearer, json: { version: 1 } }), 404);
+    const { owner } = await twoVersions();
+    const other = await createAsset(owner.bearer);
+    await expectError(await call(`/api/asset/restore-version/${other}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } }), 404);
+    await expectError(await call(`/api/asset/restore-version/${newId()}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } }), 404);
+    await expectError(await call("/api/asset/restore-version/nope", { method: "POST", bearer: owner.bearer, json: { version: 1 } }), 400);
+    await expectError(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: 0 } }), 400);
+    await expectError(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: "1" } }), 400);
+    await expectError(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", json: { version: 1 } }), 401);
+    expect(await snapshot(assetId)).toEqual(before);
+  });
+});
+
+describe("DELETE /api/asset/version/{id}/{version}", () => {
+  it("deletes the latest version with its variants: the asset falls back to the newest left, and unshared bytes go", async () => {
+    const { owner, group, assetId, v2 } = await twoVersions();
+    const res = await call(`/api/asset/version/${assetId}/2`, { method: "DELETE", bearer: owner.bearer });
+    expect(await json(res)).toEqual({ latest: 1 });
+    expect((await versionsOf(owner.bearer, assetId)).map((v) => v.version)).toEqual([1]);
+    expect(await rows("select id from variants where id = ?", v2.asset_variant_id)).toEqual([]);
+    const [a] = await rows<{ latest_version: number }>("select latest_version from assets where id = ?", assetId);
+    expect(a.latest_version).toBe(1);
+    const [member] = await rows<{ el_size: number }>("select el_size from group_members where group_id = ? and el_id = ?", group, assetId);
+    expect(member.el_size).toBe(300);
+    expect(await env.MEDIA.head(v2.storage_path)).toBeNull();
+    const events = await rows("select type from global_events where entity_id = ? and type = 'asset.version-deleted'", assetId);
+    expect(events).toHaveLength(1);
+  });
+
+  it("keeps the bytes a restored version still references", async () => {
+    const { owner, assetId, v1 } = await twoVersions();
+    await json(await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } }));
+    await json(await call(`/api/asset/version/${assetId}/1`, { method: "DELETE", bearer: owner.bearer }));
+    expect((await versionsOf(owner.bearer, assetId)).map((v) => v.version)).toEqual([3, 2]);
+    expect(await env.MEDIA.head(v1.storage_path)).not.toBeNull();
+    const download = await call(`/api/asset/content/download/${assetId}/3/initial`, { bearer: owner.bearer });
+    expect(download.status).toBe(200);
+  });
+
+  it("refuses the last remaining version with 409 in Russian", async () => {
+    const { owner, assetId, v1 } = await twoVersions();
+    await json(await call(`/api/asset/version/${assetId}/2`, { method: "DELETE", bearer: owner.bearer }));
+    const before = await snapshot(assetId);
+    const error = await expectError(await call(`/api/asset/version/${assetId}/1`, { method: "DELETE", bearer: owner.bearer }), 409);
+    expect(error.message).toBe(ru.fileVersions.lastVersion);
+    expect(await snapshot(assetId)).toEqual(before);
+    expect(await env.MEDIA.head(v1.storage_path)).not.toBeNull();
+  });
+
+  it("refuses a user who may read but not delete (403), unknown versions (404) and bad paths (400)", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const editor = await signIn();
+    await grant(editor.id, group, ["read", "update", "create"]);
+    const before = await snapshot(assetId);
+    await expectError(await call(`/api/asset/version/${assetId}/1`, { method: "DELETE", bearer: editor.bearer }), 403);
+    await expectError(await call(`/api/asset/version/${assetId}/7`, { method: "DELETE", bearer: owner.bearer }), 404);
+    await expectError(await call(`/api/asset/version/${newId()}/1`, { method: "DELETE", bearer: owner.bearer }), 404);
+    await expectError(await call(`/api/asset/version/${assetId}/0`, { method: "DELETE", bearer: owner.bearer }), 400);
+    await expectError(await call(`/api/asset/version/${assetId}/x`, { method: "DELETE", bearer: owner.bearer }), 400);
+    await expectError(await call(`/api/asset/version/bad/1`, { method: "DELETE", bearer: owner.bearer }), 400);
+    expect(await snapshot(assetId)).toEqual(before);
+  });
+});
+
+describe("PATCH /api/asset/version/{id}/{version}", () => {
+  it("sets, changes and clears a version's comment", async () => {
+    const { owner, assetId } = await twoVersions();
+    const path = `/api/asset/version/${assetId}/1`;
+    expect(await json(await call(path, { method: "PATCH", bearer: owner.bearer, json: { desc: "  Первый монтаж  " } }))).toEqual({
+      version: 1,
+      desc: "Первый монтаж",
+    });
+    const list = await versionsOf(owner.bearer, assetId);
+    expect(list.find((v) => v.version === 1)?.desc).toBe("Первый монтаж");
+    expect(list.find((v) => v.version === 2)?.desc).toBeNull();
+    await json(await call(path, { method: "PATCH", bearer: owner.bearer, json: { desc: "" } }));
+    expect((await versionsOf(owner.bearer, assetId)).find((v) => v.version === 1)?.desc).toBeNull();
+  });
+
+  it("needs update (a read-only user gets 403), a known version (404) and a valid body (400)", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const reader = await signIn();
+    await grant(reader.id, group, ["read"]);
+    const path = `/api/asset/version/${assetId}/1`;
+    await expectError(await call(path, { method: "PATCH", bearer: reader.bearer, json: { desc: "x" } }), 403);
+    await expectError(await call(`/api/asset/version/${assetId}/9`, { method: "PATCH", bearer: owner.bearer, json: { desc: "x" } }), 404);
+    await expectError(await call(path, { method: "PATCH", bearer: owner.bearer, json: { desc: "x".repeat(1001) } }), 400);
+    await expectError(await call(path, { method: "PATCH", bearer: owner.bearer, json: { desc: 5 } }), 400);
+    await expectError(await call(path, { method: "PATCH", bearer: owner.bearer, json: { desc: "x", extra: 1 } }), 400);
+    expect((await versionsOf(owner.bearer, assetId)).find((v) => v.version === 1)?.desc).toBeNull();
+  });
+});
+
+describe("POST /api/group/existing-names/{id}", () => {
+  it("answers which names the folder holds, case-insensitively, the newest file per name", async () => {
+    const owner = await signIn();
+    const group = await createGroup(owner.id);
+    const other = await createGroup(owner.id);
+    const a = await createAsset(owner.bearer, { asset_name: "Клип.MP4", asset_mime: "video/mp4", in_group: group });
+    await createAsset(owner.bearer, { asset_name: "Только там.jpg", asset_mime: "image/jpeg", in_group: other });
+    const res = await call(`/api/group/existing-names/${group}`, {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { names: ["клип.mp4", "Новый.png", "Только там.jpg"] },
+    });
+    expect(await json(res)).toEqual({ matches: [{ name: "клип.mp4", asset_id: a, asset_name: "Клип.MP4", ver: 0 }] });
+
+    // Trashed files do not clash.
+    await json(await call(`/api/asset/delete-list`, { method: "POST", bearer: owner.bearer, json: { ids: [a] } }), 204);
+    const after = await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: owner.bearer, json: { names: ["Клип.MP4"] } });
+    expect(await json(after)).toEqual({ matches: [] });
+  });
+
+  it("refuses a caller who cannot read the folder (404), bad ids and bodies (400)", async () => {
+    const owner = await signIn();
+    const group = await createGroup(owner.id);
+    await createAsset(owner.bearer, { asset_name: "Секрет.txt", asset_mime: "text/plain", in_group: group });
+    const stranger = await signIn();
+    await expectError(await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: stranger.bearer, json: { names: ["Секрет.txt"] } }), 404);
+    await expectError(await call(`/api/group/existing-names/${newId()}`, { method: "POST", bearer: owner.bearer, json: { names: ["a"] } }), 404);
+    await expectError(await call("/api/group/existing-names/x", { method: "POST", bearer: owner.bearer, json: { names: ["a"] } }), 400);
+    await expectError(await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: owner.bearer, json: { names: [] } }), 400);
+    await expectError(await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: owner.bearer, json: { names: Array(501).fill("a") } }), 400);
+    await expectError(await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: owner.bearer, json: { names: [""] } }), 400);
+
+    // A reader sees the clash.
+    const reader = await signIn();
+    await grant(reader.id, group, ["read"]);
+    const seen = await call(`/api/group/existing-names/${group}`, { method: "POST", bearer: reader.bearer, json: { names: ["Секрет.txt"] } });
+    expect((await json<{ matches: unknown[] }>(seen)).matches).toHaveLength(1);
+  });
+});
+
+describe("POST /api/uploads with versionOf", () => {
+  it("queues a new version of an existing file: the item starts with that asset and says so", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const id = newId();
+    const res = await call("/api/uploads", {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { items: [{ id, fileName: "Обложка v3.png", size: 10, groupId: group, versionOf: assetId }] },
+    });
+    const { items } = await json<{ items: Record<string, unknown>[] }>(res);
+    expect(items[0]).toMatchObject({ id, assetId, versionOf: assetId, status: "waiting" });
+    const listed = await json<{ items: Record<string, unknown>[] }>(await call("/api/uploads", { bearer: owner.bearer }));
+    expect(listed.items.find((i) => i.id === id)).toMatchObject({ assetId, versionOf: assetId });
+
+    // A plain item carries no versionOf; a bad one is refused.
+    const plain = await json<{ items: Record<string, unknown>[] }>(
+      await call("/api/uploads", { method: "POST", bearer: owner.bearer, json: { items: [{ id: newId(), fileName: "a.png", size: 1, groupId: group }] } }),
+    );
+    expect(plain.items[0]).not.toHaveProperty("versionOf");
+    expect(plain.items[0].assetId).toBeNull();
+    await expectError(
+      await call("/api/uploads", { method: "POST", bearer: owner.bearer, json: { items: [{ id: newId(), fileName: "a.png", size: 1, versionOf: "x" }] } }),
+      400,
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import * as Sentry from "@sentry/cloudflare";
+import { BUILD_INFO } from "../../app/generated/build-info";
+import { getConfig } from "./config";
+import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent, scrubValue } from "./error-tracking-policy";
+
+/**
+ * Error tracking in the Worker (decision 015): `@sentry/cloudflare` with SPEC §9's traces sample rate, on only when
+ * SENTRY_DSN is set. Every event, transaction and breadcrumb is scrubbed (workers/lib/error-tracking-policy.ts)
+ * before it leaves; the SDK collects no user data, cookies or bodies (DATA_COLLECTION).
+ */
+export function sentryOptions(env: Env): Sentry.CloudflareOptions {
+  const dsn = getConfig(env).SENTRY_DSN;
+  return {
+    dsn,
+    enabled: dsn !== undefined,
+    release: BUILD_INFO.version,
+    tracesSampleRate: TRACES_SAMPLE_RATE,
+    dataCollection: DATA_COLLECTION,
+    beforeSend: (event) => scrubEvent(event),
+    // spans are streamed (SDK 11 default): their names, URLs and attributes go through the same scrubber
+    beforeSendSpan: (span) => scrubValue(span),
+    beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),
+  };
+}
+
+/** Whether error tracking is on for this environment (a DSN is configured). */
+export function trackingEnabled(env: Env): boolean {
+  return getConfig(env).SENTRY_DSN !== undefined;
+}
+
+/**
+ * Reports an error the program handled itself (the API's 500 answer, a page that failed to render) to the
+ * request's Sentry scope. Without a DSN no client exists and this does nothing.
+ */
+export function reportError(error: unknown, context?: Record<string, unknown>): void {
+  if (!Sentry.getClient()) return;
+  Sentry.captureException(error, context ? { extra: context } : undefined);
+}
+
+/**
+ * The exported handlers with Sentry around them when a DSN is configured, and exactly the plain handlers when not:
+ * without a DSN the SDK is never initialised and no request pays for it.
+ */
+export function withErrorTracking<H extends Required<Pick<ExportedHandler<Env>, "fetch" | "queue" | "scheduled">>>(handler: H): H {
+  // withSentry patches the object it is given in place: it gets a copy, so `handler` stays uninstrumented.
+  const instrumented = Sentry.withSentry(sentryOptions, { ...handler } as ExportedHandler<Env>) as H;
+  const pick = (env: Env) => (trackingEnabled(env) ? instrumented : handler);
+  return {
+    ...handler,
+    fetch: (request, env, ctx) => pick(env).fetch(request, env, ctx),
+    queue: (batch, env, ctx) => pick(env).queue(batch, env, ctx),
+    scheduled: (controller, env, ctx) => pick(env).scheduled(controller, env, ctx),
+  } as H;
+}
