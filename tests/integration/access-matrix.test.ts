@@ -44,7 +44,7 @@ type Row =
   /** needs levels on fixture entities; `ok` for admin, owner, exact holder and group member */
   | { kind: "entity"; needs: Need[]; ok: number; req: (f: Fixture) => Req; prepare?: (f: Fixture) => Promise<void>; others?: number }
   /** any signed-in caller gets `ok` (lists filtered by visibility, the caller's own things); no token 401 */
-  | { kind: "signedIn"; ok: number; req: (f: Fixture) => Req }
+  | { kind: "signedIn"; ok: number; req: (f: Fixture) => Req; /** what a robot token gets, when not `ok` */ robot?: number }
   /** administrators only: `ok` for the administrator, 403 for everyone else, 401 without a token */
   | { kind: "admin"; ok: number; req: (f: Fixture) => Req; prepare?: (f: Fixture) => Promise<void> }
   /** public: everyone, with or without a token, gets `status` */
@@ -675,6 +675,36 @@ const ROWS: Record<string, Row> = {
     why: "WOPI access token",
   },
   "GET /api/wopi/files/{id}/text": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}/text`), why: "WOPI access token" },
+  // Versions (issue 13): the name check reads the folder; restore adds a version (create); a comment is an update;
+  // deleting the fixture's only version passes the delete check and is then refused as the last one (409).
+  "POST /api/group/existing-names/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/group/existing-names/${f.top}`, { names: ["нет такого.png"] }),
+  },
+  "POST /api/asset/restore-version/{id}": {
+    kind: "entity",
+    needs: [["asset", "create"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/restore-version/${f.asset}`, { version: 1 }),
+  },
+  "PATCH /api/asset/version/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => J("PATCH", `/api/asset/version/${f.asset}/1`, { desc: "Комментарий" }),
+  },
+  "DELETE /api/asset/version/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "delete"]],
+    ok: 409,
+    req: (f) => J("DELETE", `/api/asset/version/${f.asset}/1`),
+  },
+  // The satisfaction survey: any person answers (robots have no opinion to give: 403); results are the administrators'.
+  "POST /api/pqi": { kind: "signedIn", ok: 201, robot: 403, req: () => J("POST", "/api/pqi", { rating: 8, comment: "Удобно" }) },
+  "GET /api/pqi/summary": { kind: "admin", ok: 200, req: () => G("/api/pqi/summary") },
+  "GET /api/pqi/comments": { kind: "admin", ok: 200, req: () => G("/api/pqi/comments") },
   "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"], ["asset", "acl"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
   "GET /api/sl/for-entity/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/sl/for-entity/${f.asset}`) },
   "GET /api/sl/list": { kind: "admin", ok: 200, req: () => G("/api/sl/list") },
@@ -929,7 +959,7 @@ async function runRow(key: string, row: Row, problems: string[]) {
     if (row.kind === "open") expected = row.status;
     else if (row.kind === "credential") expected = row.status;
     else if (!who) expected = 401;
-    else if (row.kind === "signedIn") expected = row.ok;
+    else if (row.kind === "signedIn") expected = name === "robot" && row.robot !== undefined ? row.robot : row.ok;
     else if (row.kind === "probe") expected = row.signedIn;
     else expected = name === "admin" ? row.ok : 403;
     const before = expected >= 400 ? await snapshot(f) : null;

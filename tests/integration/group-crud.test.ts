@@ -476,6 +476,7 @@ describe("OpenAPI document", () => {
         "/api/group/delete-members/{id}",
         "/api/group/delete/{id}",
         "/api/group/dir/{id}",
+        "/api/group/existing-names/{id}",
         "/api/group/entity-by-path/{root}",
         "/api/group/get/{id}",
         "/api/group/group-size",
