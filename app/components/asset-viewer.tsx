@@ -1,9 +1,10 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
+import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { formatBytes } from "../lib/media-kind";
 import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
@@ -15,6 +16,7 @@ import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { TagDialog } from "./tag-dialog";
+import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
@@ -38,10 +40,22 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
   const [media, setMedia] = useState<HTMLMediaElement | null>(null);
   const [className, setClassName] = useState<string | null>(null);
 
+  // Why the file could not be opened; only answered while nothing is shown (a later refresh that fails toasts).
+  const [failure, setFailure] = useState<LoadFailure | null>(null);
+  const shown = useRef(false);
+
   const load = useCallback(() => {
-    lib.getAsset(assetId).then(setAsset, () => undefined);
-    lib.assetVersions(assetId).then(setVersions, () => undefined);
-    lib.assetGroups(assetId).then(setGroups, () => undefined);
+    setFailure(null);
+    lib.getAsset(assetId, { toast: shown.current }).then(
+      (info) => {
+        shown.current = true;
+        setAsset(info);
+        // Asked once the file is known to be readable, so a missing file answers with one page, not three toasts.
+        lib.assetVersions(assetId).then(setVersions, () => undefined);
+        lib.assetGroups(assetId).then(setGroups, () => undefined);
+      },
+      (error) => !shown.current && setFailure(loadFailure(error)),
+    );
   }, [assetId]);
   useEffect(load, [load]);
   // A new version of this file finished uploading (here or in another tab's queue): show it.
@@ -51,6 +65,8 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
     if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
   }, [asset?.class]);
 
+  if (failure === "unavailable") return <UnavailablePage title={ru.screens.assetUnavailable} hint={ru.screens.assetUnavailableHint} />;
+  if (failure) return <UnavailablePage title={ru.screens.loadFailed} hint={ru.screens.crashedHint} icon="other" onRetry={load} />;
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
   const back = groupId ? `/mam/${groupId}` : "/mam";
 

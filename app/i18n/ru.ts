@@ -195,6 +195,11 @@ export const ru = {
     sso: (name: string) => `Войти через ${name}`,
     ssoDivider: "или",
     tokenSignIn: "Выполняется вход по ссылке…",
+    required: "Введите логин и пароль",
+    throttled: (wait: string, at: string) => `Слишком много неудачных попыток входа. Повторите через ${wait} (в ${at}).`,
+    throttledOver: "Можно попробовать снова.",
+    /** a wait counted down on the login form: «42 с», «1 мин 05 с» */
+    wait: (minutes: number, seconds: number) => (minutes === 0 ? `${seconds} с` : `${minutes} мин ${String(seconds).padStart(2, "0")} с`),
   },
   nav: {
     files: "Файлы",
@@ -322,6 +327,14 @@ export const ru = {
     notFoundHint: "Проверьте адрес или вернитесь к файлам.",
     backToFiles: "К файлам",
     crashed: "Что-то пошло не так",
+    crashedHint: "Экран не удалось показать. Попробуйте ещё раз или вернитесь к файлам.",
+    retry: "Попробовать ещё раз",
+    backToAvailable: "К доступным файлам",
+    folderUnavailable: "Папка не найдена или нет доступа",
+    folderUnavailableHint: "Возможно, папку удалили или переместили, либо у вас нет прав на её просмотр. Если доступ нужен, попросите его у владельца папки.",
+    assetUnavailable: "Файл не найден или нет доступа",
+    assetUnavailableHint: "Возможно, файл удалили или переместили, либо у вас нет прав на его просмотр. Если доступ нужен, попросите его у владельца файла.",
+    loadFailed: "Не удалось загрузить",
   },
   /** Owned by the access capability. */
   access: {

@@ -33,7 +33,8 @@ export async function fetchMembers(groupId: string, query: MembersQuery, signal?
   return { items: data, next: data.length < take ? null : next };
 }
 
-export const getGroup = (id: string) => apiRequest<GroupInfo>(`/api/group/get/${id}`);
+/** `toast: false` where the screen answers a failure itself (the not-found page). */
+export const getGroup = (id: string, options: { toast?: boolean } = {}) => apiRequest<GroupInfo>(`/api/group/get/${id}`, options);
 export const groupTree = (id: string) => apiRequest<TreeNode>(`/api/group/subtree/${id}`);
 export const createGroup = (parent: string, group_name: string) =>
   apiRequest<{ group_id: string }>("/api/group/create", { method: "POST", body: { parent, group_name } });
@@ -73,7 +74,8 @@ export async function fetchTrash() {
   return { groups, assets };
 }
 
-export const getAsset = (id: string) => apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true } });
+export const getAsset = (id: string, options: { toast?: boolean } = {}) =>
+  apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true }, ...options });
 export const assetVersions = (id: string) => apiRequest<VersionRow[]>(`/api/asset/versions/${id}`);
 export const assetGroups = (id: string) => apiRequest<GroupRef[]>(`/api/asset/member-of/${id}`);
 

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { AssetViewer } from "../components/asset-viewer";
+import { RouteErrorPage } from "../components/route-error-page";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
@@ -45,4 +46,9 @@ export default function AssetRoute() {
       </Form>
     </>
   );
+}
+
+/** A malformed file id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.assetUnavailable, hint: ru.screens.assetUnavailableHint }} />;
 }

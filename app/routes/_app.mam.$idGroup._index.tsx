@@ -11,9 +11,12 @@ import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-fi
 import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog, useLevels } from "../components/share-dialog";
 import { TagDialog } from "../components/tag-dialog";
+import { RouteErrorPage } from "../components/route-error-page";
+import { UnavailablePage } from "../components/unavailable-page";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import * as lib from "../lib/library-api";
+import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
@@ -41,10 +44,36 @@ type Dialog =
   | { kind: "fields"; members: lib.GroupMember[] }
   | { kind: "share"; member: lib.GroupMember };
 
-/** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
+/**
+ * MamGroup: the folder is loaded first; a folder that does not exist or that the caller may not see answers with
+ * the not-found page instead of an empty folder whose actions would all fail.
+ */
 export default function MamGroupRoute() {
   const { groupId } = useLoaderData<typeof loader>();
-  const [group, setGroup] = useState<lib.GroupInfo | null>(null);
+  const [loaded, setLoaded] = useState<{ id: string; group: lib.GroupInfo | null; failure: LoadFailure | null } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoaded(null);
+    lib.getGroup(groupId, { toast: false }).then(
+      (group) => current && setLoaded({ id: groupId, group, failure: null }),
+      (error) => current && setLoaded({ id: groupId, group: null, failure: loadFailure(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [groupId, attempt]);
+  if (!loaded || loaded.id !== groupId) return <div className="muted">{ru.common.loading}</div>;
+  if (loaded.failure === "unavailable") return <UnavailablePage title={ru.screens.folderUnavailable} hint={ru.screens.folderUnavailableHint} />;
+  if (!loaded.group) {
+    return <UnavailablePage title={ru.screens.loadFailed} hint={ru.screens.crashedHint} icon="folder" onRetry={() => setAttempt((n) => n + 1)} />;
+  }
+  return <FolderContents key={groupId} groupId={groupId} initialGroup={loaded.group} />;
+}
+
+/** The contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
+function FolderContents({ groupId, initialGroup }: { groupId: string; initialGroup: lib.GroupInfo }) {
+  const group: lib.GroupInfo | null = initialGroup;
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
   const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
   const [order, setOrder] = usePersistentState<lib.SortOrder>("mamOrder", "asc");
@@ -77,12 +106,6 @@ export default function MamGroupRoute() {
     setSelected(new Set());
     members.reload();
   }, [members]);
-
-  useEffect(() => {
-    setGroup(null);
-    setSelected(new Set());
-    lib.getGroup(groupId).then(setGroup, () => undefined);
-  }, [groupId]);
 
   useEffect(() => {
     const el = sentinel.current;
@@ -281,4 +304,9 @@ export default function MamGroupRoute() {
       )}
     </div>
   );
+}
+
+/** A malformed folder id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.folderUnavailable, hint: ru.screens.folderUnavailableHint }} />;
 }

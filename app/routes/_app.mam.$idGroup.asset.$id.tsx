@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AssetViewer } from "../components/asset-viewer";
+import { RouteErrorPage } from "../components/route-error-page";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
 
@@ -15,4 +16,9 @@ export function loader({ params }: LoaderFunctionArgs) {
 export default function MamViewerAssetRoute() {
   const { groupId, assetId } = useLoaderData<typeof loader>();
   return <AssetViewer key={assetId} assetId={assetId} groupId={groupId} />;
+}
+
+/** A malformed file id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.assetUnavailable, hint: ru.screens.assetUnavailableHint }} />;
 }
