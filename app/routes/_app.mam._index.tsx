@@ -52,7 +52,13 @@ export default function MamRoute() {
             <Icon name="folder" size={26} />
           </span>
           <div className="empty-title">{ru.mam.empty}</div>
-          <div>{ru.mam.emptyHint}</div>
+          <div className="unavailable-hint">{ru.mam.emptyHint}</div>
+          <div className="unavailable-actions">
+            <button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>
+              <Icon name="plus" size={16} />
+              {ru.mam.createFirst}
+            </button>
+          </div>
         </section>
       ) : (
         <section className="panel">

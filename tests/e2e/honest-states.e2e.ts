@@ -1,0 +1,102 @@
+import type { Page } from "playwright-core";
+import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { expect, login, newPage, test, type E2EServer } from "./fixtures";
+import { EDITOR } from "./seed";
+
+/** Well-formed ids that no row has. */
+const NO_FOLDER = "0000000000007000800000000000dead";
+const NO_FILE = "0000000000007000800000000000beef";
+
+const unavailable = (page: Page) => page.getByTestId("unavailable-page");
+
+async function apiSignIn(server: E2EServer, user: string, passwd: string): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user, passwd }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { bearer: string }).bearer;
+}
+
+/** The not-found page: its Russian title, no folder actions, no toast, and the way back to «Доступные Файлы». */
+async function expectUnavailable(page: Page, title: string) {
+  await unavailable(page).waitFor();
+  expect(await unavailable(page).locator("h1").textContent()).toBe(title);
+  expect(await page.getByRole("button", { name: "Создать папку" }).count()).toBe(0);
+  expect(await page.getByRole("button", { name: "Загрузить" }).count()).toBe(0);
+  expect(await page.locator(".toast").count()).toBe(0);
+  // The shell stays: the navigation is still there.
+  expect(await page.getByRole("link", { name: "Файлы", exact: true }).count()).toBeGreaterThan(0);
+}
+
+test("a folder that does not exist shows «Папка не найдена или нет доступа» with the way back", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 404/);
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto(`/mam/${NO_FOLDER}`);
+  await expectUnavailable(page, "Папка не найдена или нет доступа");
+  await page.getByRole("link", { name: "К доступным файлам" }).click();
+  await page.waitForURL((url) => url.pathname === "/mam");
+  await expect.poll(() => page.locator("h1").first().textContent()).toBe("Доступные Файлы");
+});
+
+test("a malformed folder address answers with the same page inside the shell (the route's error boundary)", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 404/);
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/mam/not-a-folder-id");
+  await expectUnavailable(page, "Папка не найдена или нет доступа");
+});
+
+test("a folder the user may not see shows the same page as a missing one", async ({ browser, server }) => {
+  const bearer = await apiSignIn(server, server.adminLogin, server.adminPassword);
+  const created = await fetch(`${server.baseUrl}/api/group/create`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Закрытая папка ${Date.now()}` }),
+  });
+  expect(created.status).toBe(200);
+  const { group_id } = (await created.json()) as { group_id: string };
+  // The editor has no rule on the administrator's new folder: the server refuses it.
+  const editorBearer = await apiSignIn(server, EDITOR.login, EDITOR.password);
+  const refused = await fetch(`${server.baseUrl}/api/group/get/${group_id}`, { headers: { authorization: `Bearer ${editorBearer}` } });
+  expect([403, 404]).toContain(refused.status);
+
+  const editor = await newPage(browser, { server });
+  editor.errors.expect(new RegExp(`status of ${refused.status}`));
+  await login(editor.page, EDITOR.login, EDITOR.password);
+  await editor.page.goto(`/mam/${group_id}`);
+  await expectUnavailable(editor.page, "Папка не найдена или нет доступа");
+});
+
+test("a file that does not exist shows «Файл не найден или нет доступа», not «Загрузка…» forever", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 404/);
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto(`/asset/${NO_FILE}`);
+  await expectUnavailable(page, "Файл не найден или нет доступа");
+  expect(await page.getByText("Загрузка…").count()).toBe(0);
+
+  await page.goto(`/mam/${NO_FOLDER}/asset/${NO_FILE}`);
+  await expectUnavailable(page, "Файл не найден или нет доступа");
+  await page.getByRole("link", { name: "К доступным файлам" }).click();
+  await page.waitForURL((url) => url.pathname === "/mam");
+});
+
+test("the wrong-password toast does not survive the successful sign-in that follows", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 401/);
+  await page.goto("/login");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  // Empty fields: the form's own Russian message, no browser bubble and no request.
+  await page.getByRole("button", { name: "Войти" }).click();
+  expect(await page.getByTestId("login-error").textContent()).toBe("Введите логин и пароль");
+
+  await page.locator('input[name="user"]').fill(server.adminLogin);
+  await page.locator('input[name="passwd"]').fill("definitely-wrong");
+  await page.getByRole("button", { name: "Войти" }).click();
+  await page.locator(".toast", { hasText: "Неверный логин или пароль" }).waitFor();
+
+  await page.locator('input[name="passwd"]').fill(server.adminPassword);
+  await page.getByRole("button", { name: "Войти" }).click();
+  await page.waitForURL((url) => url.pathname === "/mam");
+  await expect.poll(() => page.locator("h1").first().textContent()).toBe("Доступные Файлы");
+  expect(await page.locator(".toast").count()).toBe(0);
+});
