@@ -6,6 +6,7 @@ import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { formatBytes } from "../lib/media-kind";
+import { mimeLabel } from "../lib/mime-label";
 import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
 import { ShareButton } from "./share-dialog";
@@ -123,7 +124,9 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
             <InfoRow label={ru.library.fields.ctime}>{formatDateTime(asset.ctime)}</InfoRow>
             <InfoRow label={ru.library.fields.mtime}>{formatDateTime(asset.mtime)}</InfoRow>
             <InfoRow label={ru.library.fields.atime}>{formatDateTime(asset.atime)}</InfoRow>
-            <InfoRow label={ru.library.fields.mimetype}>{asset.mimetype}</InfoRow>
+            <InfoRow label={ru.library.fields.mimetype}>
+              {mimeLabel(asset.mimetype)} <span className="muted">({asset.mimetype})</span>
+            </InfoRow>
             <InfoRow label={ru.library.fields.class}>{className ?? asset.class ?? ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.ver}>{asset.ver || ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.var}>
@@ -171,6 +174,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
       {dialog === "copy" && (
         <MoveDialog
           title={ru.library.copyTitle}
+          submit={ru.library.copyHere}
           onMove={(target) => lib.copyAsset(asset.asset_id, target).then(({ asset_id }) => navigate(`/mam/${target}/asset/${asset_id}`))}
           onClose={() => setDialog(null)}
         />

@@ -5,6 +5,8 @@ import { UploadButton } from "./upload-button";
 
 interface Props {
   title: string;
+  /** «12 элементов» under the title */
+  itemCount?: string;
   view: "grid" | "list";
   sort: SortKey;
   order: SortOrder;
@@ -26,7 +28,14 @@ interface Props {
 export function GroupToolbar(p: Props) {
   return (
     <div className="page-header group-toolbar">
-      <h1 className="page-title">{p.title}</h1>
+      <div>
+        <h1 className="page-title">{p.title}</h1>
+        {p.itemCount && (
+          <div className="page-subtitle" data-testid="folder-count">
+            {p.itemCount}
+          </div>
+        )}
+      </div>
       {p.selectedCount > 0 ? (
         <div className="toolbar bulk-bar" role="toolbar" aria-label={ru.library.selection}>
           <span className="muted">{ru.library.selected(p.selectedCount)}</span>

@@ -3,7 +3,8 @@ import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
 import type { GroupMember } from "../lib/library-api";
 import { opensInEditor } from "../lib/editor-kind";
-import { formatBytes, typeLabel } from "../lib/media-kind";
+import { formatBytes } from "../lib/media-kind";
+import { mimeLabel } from "../lib/mime-label";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
 
@@ -166,7 +167,7 @@ export function MemberList(props: MemberViewProps) {
                 <Link to={hrefOf(props.groupId, m)}>{m.el_info.name}</Link>
               </span>
             </td>
-            <td>{m.el_type === "group" ? ru.mam.group : typeLabel(m.el_info.mimetype)}</td>
+            <td>{m.el_type === "group" ? ru.mam.group : mimeLabel(m.el_info.mimetype)}</td>
             <td className="num">{m.el_type === "group" ? "—" : formatBytes(m.el_info.var_size)}</td>
             <td className="num">{m.el_type === "group" || !m.el_info.ver ? "—" : m.el_info.ver}</td>
             <td>{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
@@ -207,7 +208,7 @@ export function MemberGrid(props: MemberViewProps) {
             <div className="tile-sub">
               {m.el_type === "group"
                 ? ru.mam.group
-                : `${typeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
+                : `${mimeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
             </div>
           </div>
           <RowActions m={m} props={props} />

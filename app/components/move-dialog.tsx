@@ -54,12 +54,15 @@ function TreeRows({ node, depth, chosen, moving, current, onChoose }: RowsProps)
  */
 export function MoveDialog({
   title,
+  submit = ru.library.moveHere,
   moving = [],
   current,
   onMove,
   onClose,
 }: {
   title: string;
+  /** the confirm button: «Переместить сюда» unless the dialog copies */
+  submit?: string;
   moving?: string[];
   current?: string;
   onMove: (target: string) => Promise<unknown>;
@@ -93,7 +96,7 @@ export function MoveDialog({
                 .catch(() => undefined)
             }
           >
-            {ru.library.moveHere}
+            {submit}
           </button>
         </>
       }

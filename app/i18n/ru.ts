@@ -213,6 +213,27 @@ export const ru = {
     mainMenu: "Главное меню",
     apiDocs: "Справочник API",
   },
+  /** Human names of file types (app/lib/mime-label.ts): a kind and the format, never a cut-off subtype. */
+  mime: {
+    kinds: {
+      image: "Изображение",
+      video: "Видео",
+      audio: "Аудио",
+      text: "Текст",
+      document: "Документ",
+      spreadsheet: "Таблица",
+      presentation: "Презентация",
+      archive: "Архив",
+      data: "Данные",
+      page: "Страница",
+      font: "Шрифт",
+      model: "3D-модель",
+      icon: "Значок",
+      file: "Файл",
+    },
+    binary: "Двоичный файл",
+    unknown: "Файл",
+  },
   mam: {
     title: "Доступные Файлы",
     groupsCount: (n: number) => `${n} ${plural(n, "папка", "папки", "папок")}`,
@@ -237,6 +258,12 @@ export const ru = {
     moveTitle: (n: number) => (n > 1 ? `Переместить ${n} ${plural(n, "элемент", "элемента", "элементов")}` : "Переместить в папку"),
     copy: "Копировать",
     copyTitle: "Копировать в папку",
+    copyHere: "Копировать сюда",
+    /** the folder header's count: exact once every page is loaded, a lower bound while the list still scrolls */
+    itemCount: (n: number, complete: boolean) =>
+      n === 0 && complete
+        ? "Пусто"
+        : `${complete ? "" : "Не меньше "}${n} ${plural(n, "элемент", "элемента", "элементов")}`,
     delete: "Удалить",
     deleteTitle: (n: number) => (n > 1 ? `Удалить ${n} ${plural(n, "элемент", "элемента", "элементов")}?` : "Удалить?"),
     deleteText: "Удалённое попадёт в корзину и будет храниться 30 дней. Его можно восстановить.",

@@ -193,6 +193,7 @@ function FolderContents({ groupId, initialGroup }: { groupId: string; initialGro
       </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
+        itemCount={members.complete || members.items.length > 0 ? ru.library.itemCount(members.items.length, members.complete) : undefined}
         view={view}
         sort={sort}
         order={order}

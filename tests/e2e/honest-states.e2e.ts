@@ -100,3 +100,46 @@ test("the wrong-password toast does not survive the successful sign-in that foll
   await expect.poll(() => page.locator("h1").first().textContent()).toBe("Доступные Файлы");
   expect(await page.locator(".toast").count()).toBe(0);
 });
+
+test("human type names, the folder's item count, «Копировать сюда» and one highlighted sidebar item", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const folder = `Типы файлов ${Date.now()}`;
+  await page.getByRole("button", { name: "Создать папку" }).first().click();
+  const create = page.getByRole("dialog", { name: "Создать папку" });
+  await create.getByLabel("Название папки").fill(folder);
+  await create.getByRole("button", { name: "Создать" }).click();
+  await create.waitFor({ state: "detached" });
+  await page.getByRole("link", { name: folder }).click();
+  await page.getByTestId("folder-count").waitFor();
+  await expect.poll(() => page.getByTestId("folder-count").textContent(), { timeout: 10_000 }).toBe("Пусто");
+
+  await page.getByTestId("upload-input").setInputFiles({ name: "заметка.txt", mimeType: "text/plain", buffer: Buffer.from("Привет, медиатека") });
+  const tile = page.locator("[data-member]", { hasText: "заметка.txt" });
+  await tile.waitFor();
+  await expect.poll(() => page.getByTestId("folder-count").textContent(), { timeout: 10_000 }).toBe("1 элемент");
+  await expect.poll(() => tile.locator(".tile-sub").textContent()).toMatch(/^Текст · /);
+
+  // The list view shows the type column in words too.
+  await page.getByRole("button", { name: "Список" }).click();
+  const row = page.locator("tr[data-member]", { hasText: "заметка.txt" });
+  await row.waitFor();
+  expect(await row.locator("td").nth(2).textContent()).toBe("Текст");
+  await page.getByRole("button", { name: "Плитка" }).click();
+
+  // The viewer: the type in words with the MIME type beside it, and the copy dialog's button.
+  await page.locator("[data-member]", { hasText: "заметка.txt" }).getByRole("link", { name: "заметка.txt", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "заметка.txt" }).waitFor();
+  await page.getByText("Текст (text/plain)").waitFor();
+  await page.getByRole("button", { name: "Копировать", exact: true }).click();
+  const copy = page.getByRole("dialog", { name: "Копировать в папку" });
+  await copy.getByRole("button", { name: "Копировать сюда" }).waitFor();
+  expect(await copy.getByRole("button", { name: "Переместить сюда" }).count()).toBe(0);
+  await copy.getByRole("button", { name: "Отмена" }).click();
+
+  // In the trash only «Корзина» is highlighted, in a folder only «Файлы».
+  const current = () => page.locator('nav a[aria-current="page"]').allTextContents();
+  await expect.poll(current).toEqual(["Файлы"]);
+  await page.goto("/mam/trash");
+  await expect.poll(current).toEqual(["Корзина"]);
+  expect(await page.locator("nav a.nav-link.active").count()).toBe(1);
+});
