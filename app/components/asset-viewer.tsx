@@ -184,7 +184,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
       )}
       {dialog === "delete" && (
         <ConfirmDialog
-          title={ru.library.deleteTitle(1)}
+          title={ru.library.deleteNamed(asset.name)}
           text={ru.library.deleteText}
           confirm={ru.library.delete}
           onConfirm={() => lib.trashAsset(asset.asset_id).then(() => navigate(back))}

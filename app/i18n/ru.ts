@@ -266,6 +266,8 @@ export const ru = {
         : `${complete ? "" : "Не меньше "}${n} ${plural(n, "элемент", "элемента", "элементов")}`,
     delete: "Удалить",
     deleteTitle: (n: number) => (n > 1 ? `Удалить ${n} ${plural(n, "элемент", "элемента", "элементов")}?` : "Удалить?"),
+    /** a confirmation that names what it deletes */
+    deleteNamed: (name: string) => `Удалить «${name}»?`,
     deleteText: "Удалённое попадёт в корзину и будет храниться 30 дней. Его можно восстановить.",
     tags: "Теги",
     tagsBulk: (n: number) => `Теги для ${n} ${plural(n, "элемента", "элементов", "элементов")}`,

@@ -278,7 +278,9 @@ function FolderContents({ groupId, initialGroup }: { groupId: string; initialGro
       )}
       {dialog?.kind === "delete" && (
         <ConfirmDialog
-          title={ru.library.deleteTitle(dialog.members.length)}
+          title={
+            dialog.members.length === 1 ? ru.library.deleteNamed(dialog.members[0].el_info.name) : ru.library.deleteTitle(dialog.members.length)
+          }
           text={ru.library.deleteText}
           confirm={ru.library.delete}
           onConfirm={async () => {

@@ -101,7 +101,7 @@ test("the wrong-password toast does not survive the successful sign-in that foll
   expect(await page.locator(".toast").count()).toBe(0);
 });
 
-test("human type names, the folder's item count, «Копировать сюда» and one highlighted sidebar item", async ({ page, server }) => {
+test("human type names, the folder's item count, «Копировать сюда», a named delete confirmation and one highlighted sidebar item", async ({ page, server }) => {
   await login(page, server.adminLogin, server.adminPassword);
   const folder = `Типы файлов ${Date.now()}`;
   await page.getByRole("button", { name: "Создать папку" }).first().click();
@@ -135,6 +135,11 @@ test("human type names, the folder's item count, «Копировать сюда
   await copy.getByRole("button", { name: "Копировать сюда" }).waitFor();
   expect(await copy.getByRole("button", { name: "Переместить сюда" }).count()).toBe(0);
   await copy.getByRole("button", { name: "Отмена" }).click();
+  // The delete confirmation names the file.
+  await page.getByRole("button", { name: "Удалить", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: "Удалить «заметка.txt»?" });
+  await confirm.waitFor();
+  await confirm.getByRole("button", { name: "Отмена" }).click();
 
   // In the trash only «Корзина» is highlighted, in a folder only «Файлы».
   const current = () => page.locator('nav a[aria-current="page"]').allTextContents();
