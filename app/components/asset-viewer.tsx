@@ -17,6 +17,7 @@ import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { TagDialog } from "./tag-dialog";
+import { TechData } from "./tech-data";
 import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 
@@ -139,6 +140,7 @@ export function AssetViewer({ assetId, groupId }: { assetId: string; groupId?: s
                 : ru.common.dash}
             </InfoRow>
           </dl>
+          <TechData assetId={asset.asset_id} variantId={asset.var} />
           <h3>{ru.library.tags}</h3>
           <div className="tag-cloud">
             {asset.tags.map((t) => (

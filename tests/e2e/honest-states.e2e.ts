@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { expect, login, newPage, test, type E2EServer } from "./fixtures";
@@ -147,4 +148,63 @@ test("human type names, the folder's item count, «Копировать сюда
   await page.goto("/mam/trash");
   await expect.poll(current).toEqual(["Корзина"]);
   expect(await page.locator("nav a.nav-link.active").count()).toBe(1);
+});
+
+/** A real PNG of one grey colour, so the tech-fields task has dimensions to read. */
+function solidPng(width: number, height: number): Buffer {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = table[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([head, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter byte of each row
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+test("the viewer shows «Технические данные» the tech-fields task read from the file", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const folder = `Техданные ${Date.now()}`;
+  await page.getByRole("button", { name: "Создать папку" }).first().click();
+  const create = page.getByRole("dialog", { name: "Создать папку" });
+  await create.getByLabel("Название папки").fill(folder);
+  await create.getByRole("button", { name: "Создать" }).click();
+  await create.waitFor({ state: "detached" });
+  await page.getByRole("link", { name: folder }).click();
+  await page.getByTestId("upload-input").setInputFiles({ name: "кадр.png", mimeType: "image/png", buffer: solidPng(80, 60) });
+  const tile = page.locator("[data-member]", { hasText: "кадр.png" });
+  await tile.waitFor();
+  await tile.getByRole("link", { name: "кадр.png", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "кадр.png" }).waitFor();
+  await page.getByTestId("tech-data").getByText("Технические данные").waitFor();
+  // The task runs in the background after the upload: reopen the file until it has answered.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.getByTestId("tech-data").waitFor();
+        return page.locator('[data-tech="dimensions"]').count();
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(1);
+  expect(await page.locator('[data-tech="dimensions"]').textContent()).toBe("80 × 60 пикс.");
+  expect(await page.getByText("Изображение PNG (image/png)").count()).toBe(1);
 });
