@@ -65,6 +65,10 @@ export const playLink = (variantId: string, disposition?: "attachment") =>
     body: disposition ? { disposition } : {},
   });
 
+/** Deletes trashed folders and files for good, in the background (the `purge` task; at most 500 per call). */
+export const purgeTrashed = (entities: { id: string; type: "group" | "asset" }[]) =>
+  apiRequest<{ job_id: string }>("/api/tasklist/enqueue-task/purge", { method: "POST", body: { entities } });
+
 /** Trash of the signed-in user: groups and assets, restorable for 30 days. */
 export async function fetchTrash() {
   const [groups, assets] = await Promise.all([

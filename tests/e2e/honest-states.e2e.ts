@@ -208,3 +208,64 @@ test("the viewer shows «Технические данные» the tech-fields t
   expect(await page.locator('[data-tech="dimensions"]').textContent()).toBe("80 × 60 пикс.");
   expect(await page.getByText("Изображение PNG (image/png)").count()).toBe(1);
 });
+
+test("the trash deletes one item for good or empties itself, each after a confirmation that names what goes", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const folder = `Корзина ${Date.now()}`;
+  await page.getByRole("button", { name: "Создать папку" }).first().click();
+  const create = page.getByRole("dialog", { name: "Создать папку" });
+  await create.getByLabel("Название папки").fill(folder);
+  await create.getByRole("button", { name: "Создать" }).click();
+  await create.waitFor({ state: "detached" });
+  await page.getByRole("link", { name: folder }).click();
+  await page.getByTestId("upload-input").setInputFiles([
+    { name: "черновик.txt", mimeType: "text/plain", buffer: Buffer.from("черновик") },
+    { name: "копия.txt", mimeType: "text/plain", buffer: Buffer.from("копия") },
+  ]);
+  for (const name of ["черновик.txt", "копия.txt"]) {
+    const tile = page.locator("[data-member]", { hasText: name });
+    await tile.waitFor();
+    await tile.getByRole("button", { name: `Удалить: ${name}` }).click();
+    const confirm = page.getByRole("dialog", { name: `Удалить «${name}»?` });
+    await confirm.getByRole("button", { name: "Удалить" }).click();
+    await tile.waitFor({ state: "detached" });
+  }
+
+  await page.goto("/mam/trash");
+  const row = (name: string) => page.locator("tr[data-member]", { hasText: name });
+  await row("черновик.txt").waitFor();
+  expect(await row("черновик.txt").locator("td").nth(1).textContent()).toBe("Текст");
+  await page.getByRole("button", { name: "Удалить навсегда: черновик.txt" }).click();
+  const purge = page.getByRole("dialog", { name: "Удалить «черновик.txt» навсегда?" });
+  await purge.getByRole("button", { name: "Удалить навсегда" }).click();
+  await row("черновик.txt").waitFor({ state: "detached" });
+  expect(await row("копия.txt").count()).toBe(1);
+  // The purge task ran in the background: after a reload the file is still gone, the other one still there.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await row("копия.txt").waitFor();
+        return row("черновик.txt").count();
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(0);
+
+  const listed = await page.locator("tr[data-member]").count();
+  await page.getByRole("button", { name: "Очистить корзину" }).click();
+  const empty = page.getByRole("dialog", { name: new RegExp(`^Удалить навсегда ${listed} элемент`) });
+  await empty.getByRole("button", { name: "Очистить корзину" }).click();
+  await page.getByText("Корзина пуста").waitFor();
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        // Loaded: either the rows or the empty state are on screen.
+        await page.locator("tr[data-member], .panel.empty").first().waitFor();
+        return page.getByText("Корзина пуста").count();
+      },
+      { timeout: 60_000, interval: 2_000 },
+    )
+    .toBe(1);
+}, 150_000);
