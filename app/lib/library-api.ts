@@ -65,6 +65,12 @@ export const playLink = (variantId: string, disposition?: "attachment") =>
     body: disposition ? { disposition } : {},
   });
 
+/** Where a trashed item was: the folder a restore puts it back into. */
+export interface TrashLocation {
+  group_id: string;
+  group_name: string;
+}
+
 /** Deletes trashed folders and files for good, in the background (the `purge` task; at most 500 per call). */
 export const purgeTrashed = (entities: { id: string; type: "group" | "asset" }[]) =>
   apiRequest<{ job_id: string }>("/api/tasklist/enqueue-task/purge", { method: "POST", body: { entities } });
@@ -72,8 +78,8 @@ export const purgeTrashed = (entities: { id: string; type: "group" | "asset" }[]
 /** Trash of the signed-in user: groups and assets, restorable for 30 days. */
 export async function fetchTrash() {
   const [groups, assets] = await Promise.all([
-    apiRequest<{ group_id: string; group_name: string; deleted_at: string }[]>("/api/group/trash"),
-    apiRequest<{ asset_id: string; name: string; mimetype: string; deleted_at: string }[]>("/api/asset/trash"),
+    apiRequest<{ group_id: string; group_name: string; deleted_at: string; location: TrashLocation | null }[]>("/api/group/trash"),
+    apiRequest<{ asset_id: string; name: string; mimetype: string; deleted_at: string; location: TrashLocation | null }[]>("/api/asset/trash"),
   ]);
   return { groups, assets };
 }

@@ -6,8 +6,9 @@ import { ConfirmDialog } from "../components/modal";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
-import { fetchTrash, purgeTrashed, restoreAsset, restoreGroup } from "../lib/library-api";
+import { fetchTrash, purgeTrashed, restoreAsset, restoreGroup, type TrashLocation } from "../lib/library-api";
 import { mimeLabel } from "../lib/mime-label";
+import { ROOT_GROUP_ID } from "../lib/root-group";
 import { showToast } from "../lib/toast";
 
 export const meta: MetaFunction = () => [{ title: `${ru.library.trash} — ${ru.app.name}` }];
@@ -19,6 +20,7 @@ interface Row {
   type: "group" | "asset";
   mime?: string;
   deleted: string;
+  location: TrashLocation | null;
 }
 /** The purge task takes at most this many entities per call. */
 const PURGE_BATCH = 500;
@@ -35,8 +37,8 @@ export default function TrashRoute() {
   useEffect(load, [load]);
   const rows: Row[] = trash
     ? [
-        ...trash.groups.map((g) => ({ id: g.group_id, name: g.group_name, type: "group" as const, deleted: g.deleted_at })),
-        ...trash.assets.map((a) => ({ id: a.asset_id, name: a.name, type: "asset" as const, mime: a.mimetype, deleted: a.deleted_at })),
+        ...trash.groups.map((g) => ({ id: g.group_id, name: g.group_name, type: "group" as const, deleted: g.deleted_at, location: g.location })),
+        ...trash.assets.map((a) => ({ id: a.asset_id, name: a.name, type: "asset" as const, mime: a.mimetype, deleted: a.deleted_at, location: a.location })),
       ].filter((r) => !purged.has(r.id))
     : [];
 
@@ -77,6 +79,7 @@ export default function TrashRoute() {
               <tr>
                 <th>{ru.mam.columns.name}</th>
                 <th>{ru.library.type}</th>
+                <th>{ru.library.location}</th>
                 <th>{ru.library.deletedAt}</th>
                 <th />
               </tr>
@@ -84,11 +87,20 @@ export default function TrashRoute() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} data-member={r.id}>
-                  <td className="name-cell">
-                    <Icon name={r.type === "group" ? "folder" : "other"} size={16} className="folder-icon" />
-                    {r.name}
+                  <td>
+                    <span className="name-cell">
+                      <Icon name={r.type === "group" ? "folder" : "other"} size={16} className="folder-icon" />
+                      {r.name}
+                    </span>
                   </td>
                   <td>{r.type === "group" ? ru.mam.group : mimeLabel(r.mime)}</td>
+                  <td data-testid="trash-location">
+                    {r.location ? (
+                      <Link to={r.location.group_id === ROOT_GROUP_ID ? "/mam" : `/mam/${r.location.group_id}`}>{r.location.group_name}</Link>
+                    ) : (
+                      <span className="muted">{ru.library.locationHidden}</span>
+                    )}
+                  </td>
                   <td>{formatDateTime(r.deleted)}</td>
                   <td className="row-actions-cell">
                     <button

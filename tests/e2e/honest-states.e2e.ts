@@ -235,6 +235,8 @@ test("the trash deletes one item for good or empties itself, each after a confir
   const row = (name: string) => page.locator("tr[data-member]", { hasText: name });
   await row("черновик.txt").waitFor();
   expect(await row("черновик.txt").locator("td").nth(1).textContent()).toBe("Текст");
+  // Where it was: the folder, as a link back to it.
+  expect(await row("черновик.txt").getByTestId("trash-location").textContent()).toBe(folder);
   await page.getByRole("button", { name: "Удалить навсегда: черновик.txt" }).click();
   const purge = page.getByRole("dialog", { name: "Удалить «черновик.txt» навсегда?" });
   await purge.getByRole("button", { name: "Удалить навсегда" }).click();
