@@ -73,7 +73,7 @@ export default function TrashRoute() {
           <Link to="/mam">{ru.screens.backToFiles}</Link>
         </section>
       ) : (
-        <section className="panel">
+        <section className="panel table-scroll">
           <table className="table">
             <thead>
               <tr>
