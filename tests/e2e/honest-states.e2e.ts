@@ -271,3 +271,21 @@ test("the trash deletes one item for good or empties itself, each after a confir
     )
     .toBe(1);
 }, 150_000);
+
+test("the Uppy picker shows sizes in Russian units", async ({ page, server }) => {
+  await login(page, server.adminLogin, server.adminPassword);
+  const folder = `Размеры ${Date.now()}`;
+  await page.getByRole("button", { name: "Создать папку" }).first().click();
+  const create = page.getByRole("dialog", { name: "Создать папку" });
+  await create.getByLabel("Название папки").fill(folder);
+  await create.getByRole("button", { name: "Создать" }).click();
+  await create.waitFor({ state: "detached" });
+  await page.getByRole("link", { name: folder }).click();
+  await page.getByRole("button", { name: "Загрузить" }).click();
+  await page.locator(".uppy-Dashboard-inner").waitFor();
+  await page
+    .locator(".uppy-Dashboard-input")
+    .first()
+    .setInputFiles({ name: "смета.csv", mimeType: "text/csv", buffer: Buffer.alloc(4096, 0x41) });
+  await expect.poll(() => page.locator(".uppy-Dashboard-Item-statusSize").first().textContent()).toBe("4 КБ");
+});
