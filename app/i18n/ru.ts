@@ -1354,6 +1354,7 @@ export const ru = {
   common: {
     close: "Закрыть",
     cancel: "Отмена",
+    nameRequired: "Введите название",
     save: "Сохранить",
     loading: "Загрузка…",
     dash: "—",

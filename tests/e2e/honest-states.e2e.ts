@@ -272,11 +272,15 @@ test("the trash deletes one item for good or empties itself, each after a confir
     .toBe(1);
 }, 150_000);
 
-test("the Uppy picker shows sizes in Russian units", async ({ page, server }) => {
+test("an empty folder name gets the app's Russian message; the Uppy picker shows sizes in Russian units", async ({ page, server }) => {
   await login(page, server.adminLogin, server.adminPassword);
   const folder = `Размеры ${Date.now()}`;
   await page.getByRole("button", { name: "Создать папку" }).first().click();
   const create = page.getByRole("dialog", { name: "Создать папку" });
+  // An empty name: the app's own Russian message, not the browser's bubble.
+  await create.getByRole("button", { name: "Создать" }).click();
+  expect(await create.getByRole("alert").textContent()).toBe("Введите название");
+  expect(await create.getByLabel("Название папки").getAttribute("aria-invalid")).toBe("true");
   await create.getByLabel("Название папки").fill(folder);
   await create.getByRole("button", { name: "Создать" }).click();
   await create.waitFor({ state: "detached" });
