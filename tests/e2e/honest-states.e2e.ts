@@ -80,6 +80,14 @@ test("a file that does not exist shows «Файл не найден или не�
   await expectUnavailable(page, "Файл не найден или нет доступа");
   await page.getByRole("link", { name: "К доступным файлам" }).click();
   await page.waitForURL((url) => url.pathname === "/mam");
+
+  // Opening by id: a malformed id gets the app's own message, not the browser's bubble.
+  await page.goto("/asset");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.getByLabel("Идентификатор файла").fill("не-идентификатор");
+  await page.getByRole("button", { name: "Открыть" }).click();
+  expect(await page.getByRole("alert").textContent()).toBe("Идентификатор файла — 32 шестнадцатеричных символа (0–9, a–f)");
+  expect(new URL(page.url()).pathname).toBe("/asset");
 });
 
 test("the wrong-password toast does not survive the successful sign-in that follows", async ({ page, pageErrors, server }) => {
