@@ -19,7 +19,13 @@ export default defineConfig({
       },
     }),
   ],
-  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  resolve: {
+    alias: [
+      { find: /^~/, replacement: new URL("./app", import.meta.url).pathname },
+      // Uppy's sizes in Russian units: its byte formatter is English-only and not configurable.
+      { find: /^@transloadit\/prettier-bytes$/, replacement: new URL("./app/lib/uppy-bytes.ts", import.meta.url).pathname },
+    ],
+  },
   ssr: {
     target: "webworker",
     noExternal: true,

@@ -1,7 +1,8 @@
-import { NavLink, useLocation, useNavigate } from "@remix-run/react";
+import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
+import { activeNavTarget } from "../lib/nav-active";
 import { clearTokens } from "../lib/tokens";
 import { useFocusTrap } from "../lib/use-focus-trap";
 import { useUploadsRunning } from "../lib/upload-engine";
@@ -26,6 +27,7 @@ const NAV: { to: string; label: string; icon: IconName; adminOnly?: boolean }[] 
   { to: "/mam/trash", label: ru.nav.trash, icon: "trash" },
   { to: "/admin", label: ru.nav.admin, icon: "admin", adminOnly: true },
 ];
+const NAV_TARGETS = NAV.map((item) => item.to);
 
 /**
  * While signed in: keep the access token fresh after a reload, and pick the upload server every 10 minutes.
@@ -88,6 +90,8 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
   const stopChores = useSignedInChores();
   const stopUploads = useUploadsRunning();
   const nav = useNavDrawer();
+  // One highlighted item: NavLink alone would light «Файлы» (/mam) inside «Корзина» (/mam/trash) too.
+  const activeNav = activeNavTarget(useLocation().pathname, NAV_TARGETS);
 
   async function logout() {
     stopChores();
@@ -116,16 +120,16 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
         </div>
         <nav className="nav" aria-label={ru.nav.mainMenu}>
           {NAV.filter((item) => !item.adminOnly || user.isAdmin).map((item) => (
-            <NavLink
+            <Link
               key={item.to}
               to={item.to}
-              end={item.to === "/mam/trash"}
-              className={({ isActive }) => `nav-link${isActive ? " active" : ""}`}
+              className={`nav-link${item.to === activeNav ? " active" : ""}`}
+              aria-current={item.to === activeNav ? "page" : undefined}
               onClick={() => nav.setOpen(false)}
             >
               <Icon name={item.icon} />
               {item.label}
-            </NavLink>
+            </Link>
           ))}
         </nav>
         <div className="sidebar-footer">

@@ -1,11 +1,13 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { canDo, denial } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
+import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { formatBytes } from "../lib/media-kind";
+import { mimeLabel } from "../lib/mime-label";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine";
@@ -21,6 +23,8 @@ import { ConfirmDialog, NameDialog } from "./modal";
 import { MoveDialog } from "./move-dialog";
 import { OverflowToolbar } from "./overflow-menu";
 import { TagDialog } from "./tag-dialog";
+import { TechData } from "./tech-data";
+import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
@@ -50,10 +54,22 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
   const levels = known === undefined ? fetched : known;
   const why = (action: Parameters<typeof denial>[1]) => denial(levels, action, "asset");
 
+  // Why the file could not be opened; only answered while nothing is shown (a later refresh that fails toasts).
+  const [failure, setFailure] = useState<LoadFailure | null>(null);
+  const shown = useRef(false);
+
   const load = useCallback(() => {
-    lib.getAsset(assetId).then(setAsset, () => undefined);
-    lib.assetVersions(assetId).then(setVersions, () => undefined);
-    lib.assetGroups(assetId).then(setGroups, () => undefined);
+    setFailure(null);
+    lib.getAsset(assetId, { toast: shown.current }).then(
+      (info) => {
+        shown.current = true;
+        setAsset(info);
+        // Asked once the file is known to be readable, so a missing file answers with one page, not three toasts.
+        lib.assetVersions(assetId).then(setVersions, () => undefined);
+        lib.assetGroups(assetId).then(setGroups, () => undefined);
+      },
+      (error) => !shown.current && setFailure(loadFailure(error)),
+    );
   }, [assetId]);
   useEffect(load, [load]);
   // On a touch screen a swipe over the player steps to the next or previous file of the folder.
@@ -69,6 +85,8 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
     if (asset?.class) classesByIds([asset.class]).then(([c]) => setClassName(c?.name ?? null), () => undefined);
   }, [asset?.class]);
 
+  if (failure === "unavailable") return <UnavailablePage title={ru.screens.assetUnavailable} hint={ru.screens.assetUnavailableHint} />;
+  if (failure) return <UnavailablePage title={ru.screens.loadFailed} hint={ru.screens.crashedHint} icon="other" onRetry={load} />;
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
   const back = groupId ? `/mam/${groupId}` : "/mam";
 
@@ -139,7 +157,9 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <InfoRow label={ru.library.fields.ctime}>{formatDateTime(asset.ctime)}</InfoRow>
             <InfoRow label={ru.library.fields.mtime}>{formatDateTime(asset.mtime)}</InfoRow>
             <InfoRow label={ru.library.fields.atime}>{formatDateTime(asset.atime)}</InfoRow>
-            <InfoRow label={ru.library.fields.mimetype}>{asset.mimetype}</InfoRow>
+            <InfoRow label={ru.library.fields.mimetype}>
+              {mimeLabel(asset.mimetype)} <span className="muted">({asset.mimetype})</span>
+            </InfoRow>
             <InfoRow label={ru.library.fields.class}>{className ?? asset.class ?? ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.ver}>{asset.ver || ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.var}>
@@ -152,6 +172,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
                 : ru.common.dash}
             </InfoRow>
           </dl>
+          <TechData assetId={asset.asset_id} variantId={asset.var} />
           <h3>{ru.library.tags}</h3>
           <div className="tag-cloud">
             {asset.tags.map((t) => (
@@ -187,6 +208,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
       {dialog === "copy" && (
         <MoveDialog
           title={ru.library.copyTitle}
+          submit={ru.library.copyHere}
           onMove={(target) => lib.copyAsset(asset.asset_id, target).then(({ asset_id }) => navigate(`/mam/${target}/asset/${asset_id}`))}
           onClose={() => setDialog(null)}
         />
@@ -196,7 +218,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
       )}
       {dialog === "delete" && (
         <ConfirmDialog
-          title={ru.library.deleteTitle(1)}
+          title={ru.library.deleteNamed(asset.name)}
           text={ru.library.deleteText}
           confirm={ru.library.delete}
           onConfirm={() => lib.trashAsset(asset.asset_id).then(() => navigate(back))}

@@ -8,6 +8,8 @@ import { UploadButton } from "./upload-button";
 
 interface Props {
   title: string;
+  /** «12 элементов» under the title */
+  itemCount?: string;
   view: "grid" | "list";
   sort: SortKey;
   order: SortOrder;
@@ -35,7 +37,14 @@ export function GroupToolbar(p: Props) {
   const why = (action: Action) => p.refusals?.[action] ?? null;
   return (
     <div className="page-header group-toolbar">
-      <h1 className="page-title">{p.title}</h1>
+      <div>
+        <h1 className="page-title">{p.title}</h1>
+        {p.itemCount && (
+          <div className="page-subtitle" data-testid="folder-count">
+            {p.itemCount}
+          </div>
+        )}
+      </div>
       {p.selectedCount > 0 ? (
         <OverflowToolbar className="toolbar bulk-bar" label={ru.library.selection}>
           <span className="muted" data-overflow="never">

@@ -4,7 +4,8 @@ import type { Action } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
 import type { GroupMember } from "../lib/library-api";
 import { opensInEditor } from "../lib/editor-kind";
-import { formatBytes, typeLabel } from "../lib/media-kind";
+import { formatBytes } from "../lib/media-kind";
+import { mimeLabel } from "../lib/mime-label";
 import { moveFocus, type MoveKey } from "../lib/selection";
 import { longPress } from "./context-menu";
 import { GuardedButton } from "./guarded-button";
@@ -252,7 +253,7 @@ export function MemberList(props: MemberViewProps) {
                 </Link>
               </span>
             </td>
-            <td>{m.el_type === "group" ? ru.mam.group : typeLabel(m.el_info.mimetype)}</td>
+            <td>{m.el_type === "group" ? ru.mam.group : mimeLabel(m.el_info.mimetype)}</td>
             <td className="num">{m.el_type === "group" ? "—" : formatBytes(m.el_info.var_size)}</td>
             <td className="num">{m.el_type === "group" || !m.el_info.ver ? "—" : m.el_info.ver}</td>
             <td>{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
@@ -287,7 +288,7 @@ export function MemberGrid(props: MemberViewProps) {
             <div className="tile-sub">
               {m.el_type === "group"
                 ? ru.mam.group
-                : `${typeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
+                : `${mimeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
             </div>
           </div>
           <RowActions m={m} props={props} />

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 
 /**
@@ -68,10 +68,16 @@ export function NameDialog({
   onSubmit: (name: string) => Promise<unknown>;
   onClose: () => void;
 }) {
+  // The app's own Russian message instead of the browser's validation bubble (the form is noValidate).
+  const [error, setError] = useState<string | null>(null);
   async function handle(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
-    if (!name) return;
+    if (!name) {
+      setError(ru.common.nameRequired);
+      return;
+    }
+    setError(null);
     try {
       await onSubmit(name);
       onClose();
@@ -81,10 +87,26 @@ export function NameDialog({
   }
   return (
     <Modal title={title} onClose={onClose}>
-      <form onSubmit={handle}>
+      <form onSubmit={handle} noValidate>
         <div className="field">
           <label htmlFor="name-dialog-input">{label}</label>
-          <input id="name-dialog-input" className="input" name="name" defaultValue={initial} maxLength={255} required autoComplete="off" />
+          <input
+            id="name-dialog-input"
+            className="input"
+            name="name"
+            defaultValue={initial}
+            maxLength={255}
+            required
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "name-dialog-error" : undefined}
+            onChange={() => error && setError(null)}
+          />
+          {error && (
+            <div id="name-dialog-error" className="field-error" role="alert">
+              {error}
+            </div>
+          )}
         </div>
         <div className="modal-actions">
           <button type="button" className="btn btn-ghost" onClick={onClose}>

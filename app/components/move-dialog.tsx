@@ -69,12 +69,15 @@ function idsOf(node: TreeNode): string[] {
  */
 export function MoveDialog({
   title,
+  submit = ru.library.moveHere,
   moving = [],
   current,
   onMove,
   onClose,
 }: {
   title: string;
+  /** the confirm button: «Переместить сюда» unless the dialog copies */
+  submit?: string;
   moving?: string[];
   current?: string;
   onMove: (target: string) => Promise<unknown>;
@@ -123,7 +126,7 @@ export function MoveDialog({
                 .catch(() => undefined)
             }
           >
-            {ru.library.moveHere}
+            {submit}
           </button>
         </>
       }

@@ -119,7 +119,7 @@ export async function apiCall<T>(path: string, options: RequestOptions = {}): Pr
   if (!response.ok) {
     const message = errorMessage(response.status, body, response.statusText);
     if (options.toast !== false && !SILENT_PATHS.has(path)) showToast({ title: ru.errors.title, message });
-    throw new ApiError(response.status, body, message);
+    throw new ApiError(response.status, body, message, response.headers);
   }
   return { data: body as T, headers: response.headers };
 }

@@ -2,7 +2,8 @@ import { ru } from "../i18n/ru";
 
 /** An API answer that was not OK, carrying the parsed body (SPEC §8). */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: unknown, message: string) {
+  /** `headers`: the failed answer's headers (Retry-After of a 429). */
+  constructor(readonly status: number, readonly body: unknown, message: string, readonly headers: Headers = new Headers()) {
     super(message);
     this.name = "ApiError";
   }

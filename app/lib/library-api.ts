@@ -33,7 +33,8 @@ export async function fetchMembers(groupId: string, query: MembersQuery, signal?
   return { items: data, next: data.length < take ? null : next };
 }
 
-export const getGroup = (id: string) => apiRequest<GroupInfo>(`/api/group/get/${id}`);
+/** `toast: false` where the screen answers a failure itself (the not-found page). */
+export const getGroup = (id: string, options: { toast?: boolean } = {}) => apiRequest<GroupInfo>(`/api/group/get/${id}`, options);
 export const groupTree = (id: string) => apiRequest<TreeNode>(`/api/group/subtree/${id}`);
 export const createGroup = (parent: string, group_name: string) =>
   apiRequest<{ group_id: string }>("/api/group/create", { method: "POST", body: { parent, group_name } });
@@ -64,16 +65,27 @@ export const playLink = (variantId: string, disposition?: "attachment") =>
     body: disposition ? { disposition } : {},
   });
 
+/** Where a trashed item was: the folder a restore puts it back into. */
+export interface TrashLocation {
+  group_id: string;
+  group_name: string;
+}
+
+/** Deletes trashed folders and files for good, in the background (the `purge` task; at most 500 per call). */
+export const purgeTrashed = (entities: { id: string; type: "group" | "asset" }[]) =>
+  apiRequest<{ job_id: string }>("/api/tasklist/enqueue-task/purge", { method: "POST", body: { entities } });
+
 /** Trash of the signed-in user: groups and assets, restorable for 30 days. */
 export async function fetchTrash() {
   const [groups, assets] = await Promise.all([
-    apiRequest<{ group_id: string; group_name: string; deleted_at: string }[]>("/api/group/trash"),
-    apiRequest<{ asset_id: string; name: string; mimetype: string; deleted_at: string }[]>("/api/asset/trash"),
+    apiRequest<{ group_id: string; group_name: string; deleted_at: string; location: TrashLocation | null }[]>("/api/group/trash"),
+    apiRequest<{ asset_id: string; name: string; mimetype: string; deleted_at: string; location: TrashLocation | null }[]>("/api/asset/trash"),
   ]);
   return { groups, assets };
 }
 
-export const getAsset = (id: string) => apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true } });
+export const getAsset = (id: string, options: { toast?: boolean } = {}) =>
+  apiRequest<AssetInfo>(`/api/asset/${id}`, { query: { info: true, tags: true }, ...options });
 export const assetVersions = (id: string) => apiRequest<VersionRow[]>(`/api/asset/versions/${id}`);
 export const assetGroups = (id: string) => apiRequest<GroupRef[]>(`/api/asset/member-of/${id}`);
 

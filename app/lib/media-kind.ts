@@ -27,15 +27,3 @@ export function formatBytes(bytes: number | null | undefined): string {
   const digits = unit === 0 || value >= 100 ? 0 : 1;
   return `${value.toLocaleString("ru-RU", { maximumFractionDigits: digits, minimumFractionDigits: 0 })} ${UNITS[unit]}`;
 }
-
-/** The short type label shown in lists: the file extension of the MIME subtype ("MP4", "JPEG"). */
-export function typeLabel(mime: string | null | undefined): string {
-  const sub = (mime ?? "").split(";")[0].split("/")[1] ?? "";
-  return (
-    sub
-      .replace(/^x-/, "")
-      .replace(/^vnd\..*\./, "")
-      .toUpperCase()
-      .slice(0, 8) || "—"
-  );
-}

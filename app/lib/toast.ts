@@ -24,6 +24,12 @@ export function dismissToast(id: number): void {
   emit();
 }
 
+/** Clears every toast: a screen change that makes them stale (a successful sign-in after a refused one). */
+export function dismissAllToasts(): void {
+  toasts = [];
+  emit();
+}
+
 /** Shows a toast for TOAST_DURATION_MS; identical messages already on screen are not repeated. */
 export function showToast(toast: Omit<Toast, "id" | "kind"> & { kind?: Toast["kind"] }): void {
   if (toasts.some((t) => t.title === toast.title && t.message === toast.message)) return;

@@ -8,6 +8,7 @@ import { RulesTable } from "../components/admin/rules-table";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { formatDateTime } from "../lib/format";
+import { mimeLabel } from "../lib/mime-label";
 import { requireActor } from "../lib/session.server";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import { AppError } from "../../workers/lib/errors";
@@ -119,7 +120,7 @@ export default function UserAssetsTab() {
                         <Icon name="other" size={16} className="muted" />
                         {a.name}
                       </Link>
-                      <span className="adm-sub">{a.mimetype}</span>
+                      <span className="adm-sub">{mimeLabel(a.mimetype)}</span>
                     </td>
                     <td className="adm-nowrap">{formatDateTime(a.mtime)}</td>
                   </tr>

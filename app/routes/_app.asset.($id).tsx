@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { AssetViewer } from "../components/asset-viewer";
+import { RouteErrorPage } from "../components/route-error-page";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
@@ -16,6 +18,12 @@ export function loader({ params }: LoaderFunctionArgs) {
 export default function AssetRoute() {
   const { assetId } = useLoaderData<typeof loader>();
   if (assetId) return <AssetViewer key={assetId} assetId={assetId} />;
+  return <OpenById />;
+}
+
+/** The field to open a file by its id; answers a malformed id with the app's own message (no browser bubble). */
+function OpenById() {
+  const [error, setError] = useState<string | null>(null);
   return (
     <>
       <PageHeader title={ru.mam.asset} subtitle={ru.library.openByIdHint} />
@@ -29,7 +37,9 @@ export default function AssetRoute() {
             .trim()
             .toLowerCase();
           if (ID_PATTERN.test(id)) window.location.assign(`/asset/${id}`);
+          else setError(ru.library.assetIdInvalid);
         }}
+        noValidate
       >
         <input
           className="input"
@@ -38,11 +48,23 @@ export default function AssetRoute() {
           pattern="[0-9a-fA-F]{32}"
           required
           aria-label={ru.library.assetId}
+          aria-invalid={error ? true : undefined}
+          onChange={() => error && setError(null)}
         />
         <button type="submit" className="btn btn-primary">
           {ru.library.open}
         </button>
+        {error && (
+          <div className="field-error" role="alert">
+            {error}
+          </div>
+        )}
       </Form>
     </>
   );
+}
+
+/** A malformed file id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.assetUnavailable, hint: ru.screens.assetUnavailableHint }} />;
 }

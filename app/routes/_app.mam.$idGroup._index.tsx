@@ -14,6 +14,8 @@ import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-fi
 import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
 import { TagDialog } from "../components/tag-dialog";
+import { RouteErrorPage } from "../components/route-error-page";
+import { UnavailablePage } from "../components/unavailable-page";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import { canDo, denial, denialForAll, memberLevels, type Action } from "../lib/abilities";
@@ -24,6 +26,7 @@ import { requireActor } from "../lib/session.server";
 import { showToast } from "../lib/toast";
 import { useMemberLevels } from "../lib/use-member-levels";
 import { levelsOrNone } from "../lib/levels.server";
+import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useGroupMembers } from "../lib/use-group-members";
@@ -54,11 +57,37 @@ type Dialog =
   | { kind: "share"; member: lib.GroupMember }
   | { kind: "access"; member: lib.GroupMember };
 
-/** MamGroup: the contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
+/**
+ * MamGroup: the folder is loaded first; a folder that does not exist or that the caller may not see answers with
+ * the not-found page instead of an empty folder whose actions would all fail.
+ */
 export default function MamGroupRoute() {
   const { groupId, levels } = useLoaderData<typeof loader>();
+  const [loaded, setLoaded] = useState<{ id: string; group: lib.GroupInfo | null; failure: LoadFailure | null } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoaded(null);
+    lib.getGroup(groupId, { toast: false }).then(
+      (group) => current && setLoaded({ id: groupId, group, failure: null }),
+      (error) => current && setLoaded({ id: groupId, group: null, failure: loadFailure(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [groupId, attempt]);
+  if (!loaded || loaded.id !== groupId) return <div className="muted">{ru.common.loading}</div>;
+  if (loaded.failure === "unavailable") return <UnavailablePage title={ru.screens.folderUnavailable} hint={ru.screens.folderUnavailableHint} />;
+  if (!loaded.group) {
+    return <UnavailablePage title={ru.screens.loadFailed} hint={ru.screens.crashedHint} icon="folder" onRetry={() => setAttempt((n) => n + 1)} />;
+  }
+  return <FolderContents key={groupId} groupId={groupId} initialGroup={loaded.group} levels={levels} />;
+}
+
+/** The contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
+function FolderContents({ groupId, initialGroup, levels }: { groupId: string; initialGroup: lib.GroupInfo; levels: string[] }) {
   const navigate = useNavigate();
-  const [group, setGroup] = useState<lib.GroupInfo | null>(null);
+  const group: lib.GroupInfo | null = initialGroup;
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
   const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
   const [order, setOrder] = usePersistentState<lib.SortOrder>("mamOrder", "asc");
@@ -100,14 +129,7 @@ export default function MamGroupRoute() {
   }, [members]);
 
   useEffect(() => {
-    setGroup(null);
-    setSelected(new Set());
-    anchor.current = null;
-    lib.getGroup(groupId).then(setGroup, () => undefined);
-  }, [groupId]);
-
-  // Ctrl+A (⌘A) selects every loaded item, Esc clears the selection — not while typing or while a dialog is open.
-  useEffect(() => {
+    // Ctrl+A (⌘A) selects every loaded item, Esc clears the selection — not while typing or while a dialog is open.
     const onKey = (e: KeyboardEvent) => {
       if (dialog || menu || overlayOpen() || isTypingTarget(e.target)) return;
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "a") {
@@ -261,6 +283,7 @@ export default function MamGroupRoute() {
       </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
+        itemCount={members.complete || members.items.length > 0 ? ru.library.itemCount(members.items.length, members.complete) : undefined}
         view={view}
         sort={sort}
         order={order}
@@ -358,7 +381,9 @@ export default function MamGroupRoute() {
       )}
       {dialog?.kind === "delete" && (
         <ConfirmDialog
-          title={ru.library.deleteTitle(dialog.members.length)}
+          title={
+            dialog.members.length === 1 ? ru.library.deleteNamed(dialog.members[0].el_info.name) : ru.library.deleteTitle(dialog.members.length)
+          }
           text={ru.library.deleteText}
           confirm={ru.library.delete}
           onConfirm={async () => {
@@ -385,4 +410,9 @@ export default function MamGroupRoute() {
       )}
     </div>
   );
+}
+
+/** A malformed folder id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.folderUnavailable, hint: ru.screens.folderUnavailableHint }} />;
 }

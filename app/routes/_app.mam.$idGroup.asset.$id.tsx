@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AssetViewer } from "../components/asset-viewer";
+import { RouteErrorPage } from "../components/route-error-page";
 import { ru } from "../i18n/ru";
 import { levelsOrNone } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
@@ -19,4 +20,9 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 export default function MamViewerAssetRoute() {
   const { groupId, assetId, levels } = useLoaderData<typeof loader>();
   return <AssetViewer key={assetId} assetId={assetId} groupId={groupId} levels={levels} />;
+}
+
+/** A malformed file id (the loader's 404) or a crash still answers in the shell, with the way back. */
+export function ErrorBoundary() {
+  return <RouteErrorPage notFound={{ title: ru.screens.assetUnavailable, hint: ru.screens.assetUnavailableHint }} />;
 }

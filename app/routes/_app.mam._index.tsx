@@ -100,7 +100,13 @@ export default function MamRoute() {
             <Icon name="folder" size={26} />
           </span>
           <div className="empty-title">{ru.mam.empty}</div>
-          <div>{ru.mam.emptyHint}</div>
+          <div className="unavailable-hint">{ru.mam.emptyHint}</div>
+          <div className="unavailable-actions">
+            <GuardedButton className="btn btn-primary" reason={mayCreate ? null : ru.rights.rootCreateDenied} onClick={() => setDialog({ kind: "create" })}>
+              <Icon name="plus" size={16} />
+              {ru.mam.createFirst}
+            </GuardedButton>
+          </div>
         </section>
       ) : (
         <section className="panel">

@@ -4,7 +4,10 @@ import { useEffect, useRef, useState } from "react";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
+import { ApiError } from "../lib/api-error";
 import { safeReturnPath } from "../lib/guard";
+import { formatWait, retryAt } from "../lib/retry-after";
+import { dismissAllToasts } from "../lib/toast";
 import { jwtExpiry, storeTokens, type Tokens } from "../lib/tokens";
 
 export const meta: MetaFunction = () => [{ title: `${ru.login.submit} — ${ru.app.name}` }];
@@ -28,6 +31,20 @@ async function signInWithToken(token: string): Promise<void> {
   }
   await apiRequest("/api/auth/whoami");
 }
+
+/** The clock, ticking each second while `running` (the throttle countdown). */
+function useNow(running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return now;
+}
+
+const formatTime = (ms: number) => new Date(ms).toLocaleTimeString("ru-RU", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 function ssoErrorMessage(code: string | null): string | null {
   if (!code) return null;
@@ -56,21 +73,36 @@ export default function LoginRoute() {
       .finally(() => setBusy(false));
   }, [token, to, navigate]);
 
+  // Empty fields are answered on the form (no browser bubble); the server's refusals come as the 'Ошибка' toast
+  // (SPEC §8), and a throttled sign-in also counts down on the form until the next attempt is allowed.
+  const [error, setError] = useState<string | null>(null);
+  const [throttledUntil, setThrottledUntil] = useState<number | null>(null);
+  const now = useNow(throttledUntil !== null);
+  const throttled = throttledUntil !== null && now < throttledUntil;
+
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const user = String(form.get("user") ?? "").trim();
+    const passwd = String(form.get("passwd") ?? "");
+    if (!user || !passwd) {
+      setError(ru.login.required);
+      return;
+    }
     setBusy(true);
+    setError(null);
+    setThrottledUntil(null);
     try {
-      const tokens = await apiRequest<Tokens>("/api/auth/login", {
-        method: "POST",
-        body: { user: String(form.get("user") ?? ""), passwd: String(form.get("passwd") ?? "") },
-      });
+      const tokens = await apiRequest<Tokens>("/api/auth/login", { method: "POST", body: { user, passwd } });
       storeTokens(tokens);
       await apiRequest("/api/auth/whoami");
+      // «Неверный логин или пароль» from an earlier attempt must not greet the user in the library.
+      dismissAllToasts();
       navigate(to, { replace: true });
-    } catch {
+    } catch (failure) {
       // apiRequest already showed the 'Ошибка' toast with the server's message.
       setBusy(false);
+      if (failure instanceof ApiError && failure.status === 429) setThrottledUntil(retryAt(failure.headers.get("retry-after"), Date.now()));
     }
   }
 
@@ -93,7 +125,19 @@ export default function LoginRoute() {
             {ssoError}
           </p>
         )}
-        <form method="post" onSubmit={onSubmit}>
+        {throttledUntil !== null && (
+          <p className="auth-error" role="alert" data-testid="login-error">
+            {throttled
+              ? ru.login.throttled(formatWait(throttledUntil - now), formatTime(throttledUntil))
+              : ru.login.throttledOver}
+          </p>
+        )}
+        {error && (
+          <p className="auth-error" role="alert" data-testid="login-error">
+            {error}
+          </p>
+        )}
+        <form method="post" onSubmit={onSubmit} noValidate>
           <div className="field">
             <label htmlFor="login-user">{ru.login.user}</label>
             <input id="login-user" className="input" name="user" autoComplete="username" required maxLength={256} autoFocus />
@@ -110,7 +154,7 @@ export default function LoginRoute() {
               maxLength={1024}
             />
           </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy || throttled}>
             {busy ? ru.login.submitting : ru.login.submit}
           </button>
         </form>

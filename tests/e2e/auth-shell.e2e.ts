@@ -39,14 +39,14 @@ test("the right password lands on /mam with 'Доступные Файлы', and
 });
 
 test("a signed-out visit to /mam/abc goes to /login?to=/mam/abc and returns there after sign-in", async ({ page, pageErrors, server }) => {
-  // 'abc' is not a folder id: after sign-in the page says so (the data request answers 404).
+  // 'abc' is not a folder id: after sign-in the folder route's error boundary says so, inside the shell.
   pageErrors.expect(/status of 404/);
   await page.goto("/mam/abc");
   await page.waitForURL((url) => url.pathname === "/login");
   expect(pathOf(page.url())).toBe("/login?to=%2Fmam%2Fabc");
   await login(page, server.adminLogin, server.adminPassword);
   expect(new URL(page.url()).pathname).toBe("/mam/abc");
-  await expect.poll(() => page.locator("h1").textContent()).toBe("Страница не найдена");
+  await expect.poll(() => page.locator("h1").textContent()).toBe("Папка не найдена или нет доступа");
 });
 
 test("'Выйти' returns to /login, clears the tokens, and the session is gone", async ({ page, server }) => {

@@ -1,4 +1,5 @@
 import { ru } from "../../app/i18n/ru";
+import { assetTrashLocations, type TrashLocation } from "./trash-location.service";
 import {
   DEFAULT_STORAGE_ID,
   changesOf,
@@ -166,6 +167,8 @@ export interface TrashedAsset {
   deleted_at: string;
   /** when the asset is purged for good */
   purge_at: string;
+  /** the folder it is listed in, where a restore puts it back (null when the caller may not read one) */
+  location: TrashLocation | null;
 }
 
 export interface AssetListItem {
@@ -557,6 +560,11 @@ export async function restoreAsset(rc: RequestContext, actor: Actor, id: string)
 /** Trashed assets that can still be restored, newest first: the caller's own (an administrator sees everyone's). */
 export async function listTrash(rc: RequestContext, actor: Actor, paging: Paging): Promise<TrashedAsset[]> {
   const rows = await listTrashedAssets(rc.db, { vis: await visibility(rc, actor), since: Date.now() - TRASH_RETENTION_MS, ...paging });
+  const locations = await assetTrashLocations(
+    rc,
+    actor,
+    rows.map((a) => a.id),
+  );
   return rows.map((a) => ({
     asset_id: a.id,
     name: a.name,
@@ -565,6 +573,7 @@ export async function listTrash(rc: RequestContext, actor: Actor, paging: Paging
     ver: a.latestVersion,
     deleted_at: iso(a.deletedAt ?? 0),
     purge_at: iso((a.deletedAt ?? 0) + TRASH_RETENTION_MS),
+    location: locations.get(a.id) ?? null,
   }));
 }
 

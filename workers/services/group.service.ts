@@ -18,6 +18,7 @@ import { treeVersionOf } from "../db/repositories/folder-rollup.repository";
 import { sizesFromRollups } from "./folder-rollups.service";
 import { pageBySkip } from "./member-seek.service";
 import { cachedSubtree } from "./subtree-cache";
+import { groupTrashLocations, type TrashLocation } from "./trash-location.service";
 import { getStorageInfo, type StorageInfo } from "./storage.service";
 import {
   buildTree,
@@ -395,6 +396,8 @@ export interface TrashedGroup {
   parent: string;
   group_owner: string | null;
   deleted_at: string;
+  /** the folder it was in, where a restore puts it back (null when the caller may not read that folder) */
+  location: TrashLocation | null;
 }
 
 /** GET /trash: the actor's trashed groups (the top of each deletion), newest first. */
@@ -404,12 +407,18 @@ export async function listTrash(
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<TrashedGroup[]> {
   const rows = await repo.trashedTops(rc.db, { vis: await visibility(rc, actor), skip, take });
+  const locations = await groupTrashLocations(
+    rc,
+    actor,
+    rows.map((r) => ({ id: r.id, parentId: r.parent_id })),
+  );
   return rows.map((r) => ({
     group_id: r.id,
     group_name: r.name,
     parent: r.parent_id,
     group_owner: r.owner_id,
     deleted_at: toIso(r.deleted_at)!,
+    location: locations.get(r.id) ?? null,
   }));
 }
 

@@ -283,6 +283,10 @@ const TrashedAssetSchema = z.object({
   ver: z.number().int(),
   deleted_at: IsoDate,
   purge_at: IsoDate,
+  location: z
+    .object({ group_id: z.string(), group_name: z.string() })
+    .nullable()
+    .openapi({ description: "the folder it is listed in (a restore puts it back there); null when the caller may not read one" }),
 });
 
 const AssetListItemSchema = z.object({

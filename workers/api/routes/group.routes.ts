@@ -222,7 +222,17 @@ export const DirectoryEntrySchema = z
   .openapi("DirectoryEntry");
 
 const TrashedGroupSchema = z
-  .object({ group_id: z.string(), group_name: z.string(), parent: z.string(), group_owner: z.string().nullable(), deleted_at: z.string() })
+  .object({
+    group_id: z.string(),
+    group_name: z.string(),
+    parent: z.string(),
+    group_owner: z.string().nullable(),
+    deleted_at: z.string(),
+    location: z
+      .object({ group_id: z.string(), group_name: z.string() })
+      .nullable()
+      .openapi({ description: "the folder it was in (a restore puts it back); null when the caller may not read it" }),
+  })
   .openapi("TrashedGroup");
 
 const FoundGroupSchema = z
