@@ -7,6 +7,7 @@ import {
   scrubEvent,
   scrubValue,
 } from "../../workers/lib/error-tracking-policy";
+import { loadSentrySdk } from "./sentry-sdk.client";
 
 /** What the root loader hands the browser when SENTRY_DSN is set (nothing at all when it is not). */
 export interface ErrorTrackingConfig {
@@ -27,7 +28,9 @@ const EARLY_MAX = 10;
  * Idempotent: later calls keep the first configuration.
  */
 export function startErrorTracking(config: ErrorTrackingConfig): void {
-  sdk ??= import("@sentry/react").then(
+  // `loadSentrySdk` is undefined on the server (a `.client` module), where nothing is tracked from the page.
+  if (!loadSentrySdk) return;
+  sdk ??= loadSentrySdk().then(
     (Sentry) => {
       Sentry.init({
         dsn: config.dsn,

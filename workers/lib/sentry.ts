@@ -1,4 +1,4 @@
-import * as Sentry from "@sentry/cloudflare";
+import type { CloudflareOptions } from "@sentry/cloudflare";
 import { BUILD_INFO } from "../../app/generated/build-info";
 import { getConfig } from "./config";
 import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent, scrubValue } from "./error-tracking-policy";
@@ -8,7 +8,7 @@ import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent, scrub
  * SENTRY_DSN is set. Every event, transaction and breadcrumb is scrubbed (workers/lib/error-tracking-policy.ts)
  * before it leaves; the SDK collects no user data, cookies or bodies (DATA_COLLECTION).
  */
-export function sentryOptions(env: Env): Sentry.CloudflareOptions {
+export function sentryOptions(env: Env): CloudflareOptions {
   const dsn = getConfig(env).SENTRY_DSN;
   return {
     dsn,
@@ -28,27 +28,38 @@ export function trackingEnabled(env: Env): boolean {
   return getConfig(env).SENTRY_DSN !== undefined;
 }
 
+type SentrySdk = typeof import("@sentry/cloudflare");
+
+/**
+ * The SDK once a request with a DSN has loaded it. It is imported on first use only: without a DSN the Worker
+ * never loads it, and the test runner (whose module messages have a size limit) never has to move it.
+ */
+let sdk: SentrySdk | null = null;
+let loading: Promise<SentrySdk> | null = null;
+const loadSdk = () => (loading ??= import("@sentry/cloudflare").then((module) => (sdk = module)));
+
 /**
  * Reports an error the program handled itself (the API's 500 answer, a page that failed to render) to the
  * request's Sentry scope. Without a DSN no client exists and this does nothing.
  */
 export function reportError(error: unknown, context?: Record<string, unknown>): void {
-  if (!Sentry.getClient()) return;
-  Sentry.captureException(error, context ? { extra: context } : undefined);
+  if (!sdk?.getClient()) return;
+  sdk.captureException(error, context ? { extra: context } : undefined);
 }
 
 /**
  * The exported handlers with Sentry around them when a DSN is configured, and exactly the plain handlers when not:
- * without a DSN the SDK is never initialised and no request pays for it.
+ * without a DSN the SDK is never loaded or initialised and no request pays for it.
  */
 export function withErrorTracking<H extends Required<Pick<ExportedHandler<Env>, "fetch" | "queue" | "scheduled">>>(handler: H): H {
+  let instrumented: Promise<H> | null = null;
   // withSentry patches the object it is given in place: it gets a copy, so `handler` stays uninstrumented.
-  const instrumented = Sentry.withSentry(sentryOptions, { ...handler } as ExportedHandler<Env>) as H;
-  const pick = (env: Env) => (trackingEnabled(env) ? instrumented : handler);
+  const tracked = () => (instrumented ??= loadSdk().then((Sentry) => Sentry.withSentry(sentryOptions, { ...handler } as ExportedHandler<Env>) as H));
   return {
     ...handler,
-    fetch: (request, env, ctx) => pick(env).fetch(request, env, ctx),
-    queue: (batch, env, ctx) => pick(env).queue(batch, env, ctx),
-    scheduled: (controller, env, ctx) => pick(env).scheduled(controller, env, ctx),
+    fetch: async (request, env, ctx) => (trackingEnabled(env) ? (await tracked()).fetch(request, env, ctx) : handler.fetch(request, env, ctx)),
+    queue: async (batch, env, ctx) => (trackingEnabled(env) ? (await tracked()).queue(batch, env, ctx) : handler.queue(batch, env, ctx)),
+    scheduled: async (controller, env, ctx) =>
+      trackingEnabled(env) ? (await tracked()).scheduled(controller, env, ctx) : handler.scheduled(controller, env, ctx),
   } as H;
 }
