@@ -7,7 +7,7 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     remix({
       future: {
@@ -42,6 +42,11 @@ export default defineConfig({
         if (warning.code === "INVALID_ANNOTATION" || warning.code === "EMPTY_BUNDLE") return;
         warn(warning);
       },
+      // The server build in two modules, the libraries apart from our code: the integration tests load it through
+      // the test pool's WebSocket, whose messages are limited to 1 MiB (workerd), and one file had outgrown that.
+      ...(isSsrBuild
+        ? { output: { inlineDynamicImports: false, manualChunks: (id: string) => (id.includes("/node_modules/") ? "vendor" : undefined) } }
+        : {}),
     },
   },
-});
+}));
