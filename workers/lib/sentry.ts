@@ -30,10 +30,7 @@ export function trackingEnabled(env: Env): boolean {
 
 type SentrySdk = typeof import("@sentry/cloudflare");
 
-/**
- * The SDK once a request with a DSN has loaded it. It is imported on first use only: without a DSN the Worker
- * never loads it, and the test runner (whose module messages have a size limit) never has to move it.
- */
+/** The SDK once a request with a DSN has loaded it: imported on first use, so without a DSN it is never loaded. */
 let sdk: SentrySdk | null = null;
 let loading: Promise<SentrySdk> | null = null;
 const loadSdk = () => (loading ??= import("@sentry/cloudflare").then((module) => (sdk = module)));
