@@ -1,5 +1,7 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
 import { ru } from "../i18n/ru";
+import { reportRenderError } from "../lib/error-tracking";
 import { UnavailablePage } from "./unavailable-page";
 
 /**
@@ -10,6 +12,11 @@ export function RouteErrorPage({ notFound }: { notFound?: { title: string; hint:
   const error = useRouteError();
   const { revalidate } = useRevalidator();
   const missing = isRouteErrorResponse(error) && (error.status === 404 || error.status === 403);
+  useEffect(() => {
+    // Answers the server chose (404, 403) are not faults; a thrown error, in a loader or in rendering, is reported
+    // to error tracking like the root boundary does (nothing happens without a DSN).
+    if (!isRouteErrorResponse(error)) reportRenderError(error);
+  }, [error]);
   if (missing) {
     return <UnavailablePage title={notFound?.title ?? ru.screens.notFound} hint={notFound?.hint ?? ru.screens.notFoundHint} />;
   }

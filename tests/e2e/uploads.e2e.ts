@@ -166,7 +166,7 @@ test(
 
     // After the reload the browser no longer has the file: the item waits for it, with what is stored so far.
     const item = row(page, big.name);
-    await expect.poll(() => item.getAttribute("data-needs-file"), { timeout: 20_000 }).toBe("true");
+    await expect.poll(() => item.getAttribute("data-needs-file"), { timeout: 45_000 }).toBe("true");
     expect(await item.locator(".upload-status").textContent()).toBe("Прервано");
     parts.length = 0;
     await page.getByTestId("upload-repick-input").setInputFiles(big.path);
