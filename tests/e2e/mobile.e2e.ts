@@ -1,8 +1,8 @@
-import { deflateSync } from "node:zlib";
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import { beforeAll } from "vitest";
 import { adminApi, ROOT, type AdminApi } from "./admin-seed";
 import { e2eServer, emptyUploadQueue, expect, login, newPage, test, type TrackedPage } from "./fixtures";
+import { png } from "./png";
 
 // Phones (issue 13): at 390×844 with touch every screen fits the window — the sidebar is a drawer behind the menu
 // button, the folder is two columns of tiles, toolbars fold into «Ещё», dialogs and the upload panel are bottom
@@ -12,36 +12,6 @@ import { e2eServer, emptyUploadQueue, expect, login, newPage, test, type Tracked
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const SMALL_PHONE: BrowserContextOptions = { ...PHONE, viewport: { width: 360, height: 740 } };
 
-/** A real PNG (a gradient of the given hue), so the viewer has an image to decode. */
-function png(width: number, height: number, blue: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) rows.set([(x * 255) / width, (y * 255) / height, blue], y * (width * 3 + 1) + 1 + x * 3);
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
 
 let api: AdminApi;
 let folderId: string;
@@ -99,7 +69,8 @@ async function settled(locator: Locator): Promise<void> {
       el
         .getAnimations({ subtree: true })
         .filter((a) => a.effect?.getTiming().iterations !== Infinity) // a busy icon's pulse never ends
-        .map((a) => a.finished),
+        // a transition replaced mid-way (the panel re-rendering) rejects `finished` with AbortError: it is over too
+        .map((a) => a.finished.catch(() => undefined)),
     ).then(() => undefined),
   );
 }
