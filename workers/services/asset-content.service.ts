@@ -337,9 +337,26 @@ export async function storeSingleUpload(
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
   if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 
+  const sha256 = await storeStream(rc, variant, declared, upload.body);
+  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
+  if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  await queueProcessing(rc, variant, committed.version);
+  return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
+}
+
+/**
+ * Streams exactly `declared` bytes to the variant's key while hashing them, and answers their SHA-256. A body shorter
+ * or longer than declared, or a failed write, deletes the object (400 / 503): nothing is left behind.
+ */
+export async function storeStream(
+  rc: RequestContext,
+  variant: Pick<VariantRow, "storageId" | "storageKey" | "mimeType">,
+  declared: number,
+  source: ReadableStream<Uint8Array> | null,
+): Promise<string> {
   const backend = await backendFor(rc, variant.storageId);
   const hashing = hashingStream();
-  const body = upload.body ?? new Blob([]).stream();
+  const body = source ?? new Blob([]).stream();
   let stored: { size: number };
   try {
     stored = await backend.put(variant.storageKey, body.pipeThrough(hashing.stream), {
@@ -357,17 +374,17 @@ export async function storeSingleUpload(
     await backend.delete([variant.storageKey]);
     throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
   }
-  const sha256 = await hashing.sha256();
-  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
-  if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
-  // Previews and technical fields (the multipart path queues the same after hashing).
+  return hashing.sha256();
+}
+
+/** Previews and technical fields of a committed variant, made in the background (the multipart path queues the same after hashing). */
+export async function queueProcessing(rc: RequestContext, variant: Pick<VariantRow, "id" | "assetId">, version: number): Promise<void> {
   await rc.env.TASKS.send({
     op: "process-variant",
     variantId: variant.id,
-    assetId: asset.id,
-    version: committed.version,
+    assetId: variant.assetId,
+    version,
   } satisfies TaskMessageInput);
-  return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
 }
 
 /** SPEC §3 Worker upload-complete of a committed variant. */
@@ -396,13 +413,26 @@ export function uploadCompleteOf(asset: AssetRow, variant: VariantRow, version: 
  */
 export async function commitUpload(
   rc: RequestContext,
-  c: { variant: VariantRow; asset: AssetRow; sha256: string; size: number; from: "pending" | "saving"; extra?: Statement[] },
+  c: {
+    variant: VariantRow;
+    asset: AssetRow;
+    sha256: string;
+    size: number;
+    from: "pending" | "saving";
+    extra?: Statement[];
+    /** statements that must run before the commit in the same transaction (the one-request upload creates its rows) */
+    before?: Statement[];
+    /** the folder the upload landed in, when the caller knows it */
+    landedIn?: string | null;
+  },
 ): Promise<{ outcome: "committed" | "already"; version: number }> {
   const now = Date.now();
   const versionId = newId(now);
+  const before = c.before ?? [];
   // The folder the upload landed in, for the `asset.uploaded` event (automations trigger on it): `to_group`, else the
   // folder the asset was created in.
   const landedIn =
+    c.landedIn ??
     c.variant.toGroup ??
     (
       await rc.db.get<{ group_id: string } | undefined>(
@@ -411,6 +441,7 @@ export async function commitUpload(
     )?.group_id ??
     null;
   const results = await runBatch(rc.db, [
+    ...before,
     ...commitUploadStatements(rc.db, {
       versionId,
       assetId: c.asset.id,
@@ -436,7 +467,7 @@ export async function commitUpload(
     sql`select version from asset_versions where id = ${versionId}`,
   ]);
   const version = (results[results.length - 1].results as { version: number }[] | undefined)?.[0]?.version;
-  if (changesOf(results[0]) > 0 && version !== undefined) return { outcome: "committed", version };
+  if (changesOf(results[before.length]) > 0 && version !== undefined) return { outcome: "committed", version };
   const committed = await findReadyVariant(rc.db, c.variant.id);
   if (committed) return { outcome: "already", version: committed.version };
   const current = await findVariant(rc.db, c.variant.id);

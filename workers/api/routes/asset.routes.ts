@@ -256,7 +256,7 @@ const MultipartUploadInfoSchema = z
   })
   .openapi("MultipartUploadInfo");
 
-const UploadCompleteSchema = z
+export const UploadCompleteSchema = z
   .object({
     asset_id: z.string(),
     asset_version: z.number().int(),
