@@ -43,6 +43,12 @@ async function openNewFolder(page: Page, name: string) {
 
 /** Slows every S3 request that carries bytes (parts and single PUTs), so uploads are seen mid-flight. */
 async function throttleUploads(page: Page, delayMs: number, seen: string[] = []) {
+  // Small files go in one request (POST /api/asset/upload): counted as "one-request" and held as long.
+  await page.route("**/api/asset/upload?**", async (route: Route) => {
+    seen.push("one-request");
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.continue().catch(() => undefined);
+  });
   await page.route("**/api/s3/**", async (route: Route) => {
     const request = route.request();
     if (request.method() === "PUT") {
@@ -133,8 +139,9 @@ test(
       expect(seen[file.name]).toContain("uploading");
       expect(seen[file.name].at(-1)).toBe("completed");
     }
-    // The large file went in parts (16 MiB each), the small ones in one PUT each.
-    expect(parts.filter((p) => p !== "single").sort()).toEqual(["1", "2", "3"]);
+    // The large file went in parts (16 MiB each), the small ones in one request each (asset, version and bytes).
+    expect(parts.filter((p) => /^\d+$/.test(p)).sort()).toEqual(["1", "2", "3"]);
+    expect(parts.filter((p) => p === "one-request")).toHaveLength(2);
 
     // Each file appears in the open folder once its version is committed, and downloads byte for byte.
     for (const file of [big, small, tiny]) await page.locator("[data-member]", { hasText: file.name }).waitFor();
