@@ -95,11 +95,11 @@ class Job {
         return;
       }
       if (!this.file) throw new Error("no file");
-      if (t.status !== "busy" && t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "busy" });
       if (t.variantId === null && this.file.size < LARGE_UPLOAD_BYTES && (!t.assetId || t.versionOf)) {
         await this.#sendInOneRequest(this.file);
         return;
       }
+      if (t.status !== "busy" && t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "busy" });
       const assetId = t.assetId ?? (await this.#createAsset(this.file));
       const s3 = await this.#prepareUpload(assetId, this.file);
       if (s3 === null) {
@@ -182,7 +182,8 @@ class Job {
   async #sendInOneRequest(file: File): Promise<void> {
     const t = this.target;
     this.phase = "uploading";
-    this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
+    // Nothing to prepare: the item goes from waiting straight to uploading.
+    if (t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
     this.meter.add(Date.now(), 0);
     const abort = new AbortController();
     this.#abort = abort;
