@@ -1472,6 +1472,19 @@ export const ru = {
     more: "Ещё",
     moreActions: "Другие действия",
   },
+  /** The app's own messages for a form field that does not meet its constraints (no browser bubbles). */
+  fieldRules: {
+    required: "Заполните это поле",
+    tooShort: (n: number) => `Не короче ${n} ${plural(n, "символа", "символов", "символов")}`,
+    tooLong: (n: number) => `Не длиннее ${n} ${plural(n, "символа", "символов", "символов")}`,
+    email: "Введите адрес электронной почты, например ivan@example.com",
+    url: "Введите адрес, начинающийся с https://",
+    number: "Введите число",
+    min: (n: string) => `Не меньше ${n}`,
+    max: (n: string) => `Не больше ${n}`,
+    step: "Введите целое число",
+    pattern: "Значение в неверном формате",
+  },
   /** Shortlinks: the API's messages, the public /sl page and the share dialog (issue 12). */
   sharing: {
     notFound: "Ссылка не найдена или больше не действует",
