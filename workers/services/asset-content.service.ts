@@ -42,6 +42,7 @@ import type { StorageBackend } from "./storage-backend";
 import type { TaskMessageInput } from "../queue/messages";
 import { eventStatement } from "./events.service";
 import { getStorageBackend, resolveEntityStorage } from "./storage.service";
+import { checksumTap, type ChecksumHeaders } from "./upload-checksum";
 
 /**
  * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
@@ -306,7 +307,7 @@ export async function receiveUpload(
   rc: RequestContext,
   variantId: string,
   link: SignedParams,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const [actor, found] = await Promise.all([linkActor(rc, "upload", variantId, link), findVariant(rc.db, variantId)]);
   const { variant, asset } = await requirePendingUpload(rc, actor, found);
@@ -323,7 +324,7 @@ export async function storeSingleUpload(
   rc: RequestContext,
   variant: VariantRow,
   asset: AssetRow,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   if (variant.partSize != null) throw new AppError("CONFLICT", ru.s3.isMultipart);
   if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
@@ -339,10 +340,10 @@ export async function storeSingleUpload(
 
   const backend = await backendFor(rc, variant.storageId);
   const hashing = hashingStream();
-  const body = upload.body ?? new Blob([]).stream();
+  const tap = checksumTap((upload.body ?? new Blob([]).stream()).pipeThrough(hashing.stream), upload.checksums ?? {});
   let stored: { size: number };
   try {
-    stored = await backend.put(variant.storageKey, body.pipeThrough(hashing.stream), {
+    stored = await backend.put(variant.storageKey, tap.body, {
       contentType: variant.mimeType,
       size: declared,
     });
@@ -357,6 +358,11 @@ export async function storeSingleUpload(
     await backend.delete([variant.storageKey]);
     throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
   }
+  // A checksum the client sent (Content-MD5, x-amz-checksum-sha256) must match the bytes that arrived.
+  await tap.verify().catch(async (error: unknown) => {
+    await backend.delete([variant.storageKey]);
+    throw error;
+  });
   const sha256 = await hashing.sha256();
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);

@@ -4,6 +4,7 @@ import {
   claimUploadIdStatement,
   deletePartsStatement,
   forgetOldAbortsStatements,
+  forgetPartStatement,
   markAbortedStatements,
   markSavingStatement,
   recordPartStatements,
@@ -36,6 +37,7 @@ import {
   type S3Op,
 } from "./multipart-plan";
 import { multipartStoreFor } from "./multipart-store";
+import { checksumTap, type ChecksumHeaders } from "./upload-checksum";
 
 /**
  * Multipart uploads (issue 4, "uploads that never lose a byte"): signing each S3 call for Uppy, the S3-compatible
@@ -286,7 +288,7 @@ const BODY_LENGTH_ERROR = /FixedLengthStream/;
 export async function uploadPart(
   rc: RequestContext,
   call: S3Call,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<{ etag: string }> {
   const { actor, variant, uploadId, partNumber } = await authorize(rc, "part", call);
   const { store } = await openUpload(rc, actor, variant, uploadId);
@@ -296,16 +298,27 @@ export async function uploadPart(
   if (Number.isNaN(length)) throw new S3Error("InvalidArgument", ru.assets.lengthRequired);
   if (length > max) throw new S3Error("EntityTooLarge", ru.s3.partTooLarge(max));
   if (length === 0 || !upload.body) throw new S3Error("IncompleteBody", ru.assets.bodyMissing);
+  // Without a checksum header the body goes to storage natively (no JavaScript touches the bytes): flat memory, full
+  // speed. With one, the bytes are digested on the way (400 InvalidDigest for a malformed header, before any byte).
+  const tap = checksumTap(upload.body, upload.checksums ?? {});
+  const startedAt = Date.now();
 
   let etag: string;
   try {
-    // The body goes to storage natively (no JavaScript touches the bytes): flat memory, full speed.
-    etag = await store.uploadPart(variant.storageKey, uploadId!, partNumber!, upload.body, length);
+    etag = await store.uploadPart(variant.storageKey, uploadId!, partNumber!, tap.body, length);
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (BODY_LENGTH_ERROR.test(String(error))) throw new S3Error("IncompleteBody", ru.s3.partIncomplete);
     console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "part write failed", error: String(error) }));
     throw new S3Error("ServiceUnavailable", ru.assets.uploadFailed);
+  }
+  try {
+    await tap.verify();
+  } catch (error) {
+    // Storage now holds the damaged bytes under this part number: an earlier record of the part must go too, so the
+    // completion cannot assemble them; the client sends the part again (the housekeeping drops an abandoned upload).
+    await forgetPartStatement(rc.db, variant.id, partNumber!).run();
+    throw error;
   }
   const [recorded] = await runBatch(
     rc.db,
@@ -315,11 +328,20 @@ export async function uploadPart(
       partNumber: partNumber!,
       size: length,
       etag,
+      startedAt,
       now: Date.now(),
     }),
   );
-  // Completed or aborted while this part was on its way: the part belongs to no open upload.
-  if (changesOf(recorded) === 0) throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
+  if (changesOf(recorded) === 0) {
+    const current = await findVariant(rc.db, variant.id);
+    // Completed or aborted while this part was on its way: the part belongs to no open upload.
+    if (current?.status !== "pending" || current.uploadId !== uploadId) throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
+    // Another send of this part was recorded while this one was on its way: storage holds one of the two, and which
+    // cannot be known, so neither record may stand (the completion would name bytes storage may not hold). The part
+    // is refused and sent again; ListParts no longer lists it.
+    await forgetPartStatement(rc.db, variant.id, partNumber!).run();
+    throw new S3Error("OperationAborted", ru.s3.partSentTwice(partNumber!));
+  }
   return { etag: normalizeEtag(etag) };
 }
 
@@ -393,9 +415,18 @@ export async function completeMultipart(rc: RequestContext, call: S3Call, readBo
     // A concurrent Complete may have won: then this one answers the same result.
     const current = await findVariant(rc.db, variant.id);
     if (current && (current.status === "saving" || current.status === "ready")) return completedAnswer(rc, current);
-    if (error instanceof AppError) throw error;
-    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "multipart complete failed", error: String(error) }));
-    throw new S3Error("InvalidPart", ru.s3.assembleFailed);
+    // Storage already assembled the object but the variant is still pending: another Complete is between the two
+    // steps, or one died there (the Worker restarted). The object under the variant's key can only have come from
+    // this upload's checked parts, so this Complete carries on from it (the pending → saving step below is
+    // conditional: of two, one commits and the other answers its result).
+    const head = current?.status === "pending" ? await (await backendFor(rc, variant.storageId)).head(variant.storageKey) : null;
+    if (head && head.size === sizes) {
+      assembled = { etag: normalizeEtag(head.etag), size: head.size };
+    } else {
+      if (error instanceof AppError) throw error;
+      console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "multipart complete failed", error: String(error) }));
+      throw new S3Error("InvalidPart", ru.s3.assembleFailed);
+    }
   }
   if (assembled.size !== sizes) {
     // Storage disagrees with the recorded sizes: nothing may become visible.
@@ -494,6 +525,9 @@ export async function abortVariantUpload(
 ): Promise<void> {
   if (variant.uploadId) await (await multipartStoreFor(rc, variant.storageId)).abort(variant.storageKey, variant.uploadId);
   await runBatch(rc.db, markAbortedStatements(rc.db, variant.id, "pending", Date.now()));
+  // A Complete that died between assembling the object and recording it (a restarted Worker) left the object under
+  // the key of this never-committed variant: nothing references it.
+  await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
 }
 
 /**
@@ -503,7 +537,7 @@ export async function abortVariantUpload(
 export async function putObject(
   rc: RequestContext,
   call: S3Call,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const { actor, variant } = await authorize(rc, "put", call);
   const pending = await requirePendingUpload(rc, actor, variant);
