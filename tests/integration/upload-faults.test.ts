@@ -131,7 +131,7 @@ describe("CompleteMultipartUpload sent twice", () => {
     const tasks = captureTasks();
     const parts = [partBytes(5 * MIB, 31), partBytes(5 * MIB, 32), partBytes(4321, 33)];
     const u = await openUpload(parts);
-    const list = [];
+    const list: { partNumber: number; etag: string }[] = [];
     for (const [i, bytes] of parts.entries()) {
       list.push({ partNumber: i + 1, etag: await putPart(u.user.bearer, u.info.variant_id, u.uploadId, i + 1, bytes) });
     }
@@ -262,7 +262,7 @@ describe("a part whose connection drops", () => {
 });
 
 describe("the housekeeping cron after abandoned uploads", () => {
-  it("leaves no open multipart upload, no part record and no object that no ready version references", async () => {
+  it("leaves no open multipart upload, no part record, no expired upload and no object that no ready version references", async () => {
     captureTasks();
     const sendBatch = vi.fn<Queue["sendBatch"]>().mockResolvedValue({} as QueueSendBatchResponse);
     vi.spyOn(console, "log").mockImplementation(() => {});
@@ -271,12 +271,21 @@ describe("the housekeeping cron after abandoned uploads", () => {
     const gone = await openUpload(parts);
     await putPart(gone.user.bearer, gone.info.variant_id, gone.uploadId, 1, parts[0]);
     await expectS3Error(await sendPart(gone, 2, parts[0], { "content-md5": await digest("MD5", parts[1]) }), 400, "BadDigest");
-    // Another one still in progress: the cron must not touch it.
+    // A single PUT whose Worker died after storing the bytes and before the commit: an object under a pending
+    // variant's key, the link long expired.
+    const single = await signIn();
+    const singleAsset = await createAsset(single.bearer);
+    const died = await startUpload(single.bearer, singleAsset, { size: 10 });
+    const diedKey = `assets/${singleAsset}/${died.variant_id}`;
+    await env.MEDIA.put(diedKey, "0123456789");
+    // Another one still in progress, and a fresh single PUT: the cron must not touch them.
     const live = await openUpload(parts);
     await putPart(live.user.bearer, live.info.variant_id, live.uploadId, 1, parts[0]);
-    await env.DB.prepare("update variants set progress_at = ? where id = ?")
-      .bind(Date.now() - 25 * HOUR, gone.info.variant_id)
-      .run();
+    const fresh = await startUpload(single.bearer, singleAsset, { size: 10 });
+    await env.DB.batch([
+      env.DB.prepare("update variants set progress_at = ? where id = ?").bind(Date.now() - 25 * HOUR, gone.info.variant_id),
+      env.DB.prepare("update variants set ctime = ? where id = ?").bind(Date.now() - 25 * HOUR, died.variant_id),
+    ]);
 
     await worker.scheduled(
       createScheduledController({ cron: "17 * * * *", scheduledTime: Date.now() }),
@@ -297,6 +306,9 @@ describe("the housekeeping cron after abandoned uploads", () => {
     expect(await rows("select * from upload_parts where variant_id = ?", gone.info.variant_id)).toEqual([]);
     await expect(env.MEDIA.resumeMultipartUpload(gone.info.key, gone.uploadId).uploadPart(3, "x")).rejects.toThrow();
     expect(await listedParts(live)).toEqual(["1"]);
+    expect(await rows("select id from variants where id = ?", died.variant_id)).toEqual([]);
+    expect(await env.MEDIA.head(diedKey)).toBeNull();
+    expect(await rows("select status from variants where id = ?", fresh.variant_id)).toEqual([{ status: "pending" }]);
 
     // Every object in the bucket (this file's faults included) belongs to a ready version; none is left over.
     const ready = new Set(

@@ -1,5 +1,13 @@
 import { ru } from "../../app/i18n/ru";
-import { findAsset, findReadyVariant, findVariant, runBatch, changesOf } from "../db/repositories/asset.repository";
+import {
+  changesOf,
+  deletePendingVariantsStatement,
+  findAsset,
+  findReadyVariant,
+  findVariant,
+  returnedRows,
+  runBatch,
+} from "../db/repositories/asset.repository";
 import {
   claimUploadIdStatement,
   deletePartsStatement,
@@ -9,6 +17,7 @@ import {
   markSavingStatement,
   recordPartStatements,
   saveHashProgressStatement,
+  selectAbandonedUploads,
   selectParts,
   selectStaleMultipart,
   selectStuckSaving,
@@ -22,7 +31,14 @@ import { normalizeEtag, parseCompleteMultipartUpload, S3Error } from "../lib/s3-
 import { signLink, verifyLink } from "../lib/signed-url";
 import type { AbortStaleMultipartMessage, HashVariantMessage, TaskMessageInput } from "../queue/messages";
 import { requireAsset, requireTargetGroup } from "./asset.service";
-import { backendFor, commitUpload, requirePendingUpload, storeSingleUpload, type UploadComplete } from "./asset-content.service";
+import {
+  backendFor,
+  commitUpload,
+  deleteUnreferencedObjects,
+  requirePendingUpload,
+  storeSingleUpload,
+  type UploadComplete,
+} from "./asset-content.service";
 import type { Actor, RequestContext } from "./context";
 import { Sha256 } from "./multipart-hash";
 import {
@@ -729,8 +745,10 @@ export async function runHashVariant(rc: RequestContext, message: HashVariantMes
 
 /**
  * The `abort-stale-multipart` operation (cron): aborts multipart uploads with no part stored for `olderThanHours`
- * (storage upload aborted, variant marked aborted), re-queues hashing runs that died (saving without progress for an
- * hour), forgets aborted uploads after a week and orphaned part records. Queues its continuation after `limit`.
+ * (storage upload aborted, variant marked aborted, any object an interrupted Complete assembled deleted), re-queues
+ * hashing runs that died (saving without progress for an hour), forgets aborted uploads after a week and orphaned
+ * part records, and drops uploads without a multipart upload created more than `olderThanHours` ago (their links
+ * expired long before) with any object left under their keys. Queues its continuation after `limit`.
  */
 export async function runAbortStaleMultipart(rc: RequestContext, message: AbortStaleMultipartMessage): Promise<string> {
   const now = Date.now();
@@ -761,10 +779,24 @@ export async function runAbortStaleMultipart(rc: RequestContext, message: AbortS
     await rc.env.TASKS.sendBatch(stuck.map((v) => ({ body: { op: "hash-variant", variantId: v.id } satisfies TaskMessageInput })));
   }
   const [forgotten] = await runBatch(rc.db, forgetOldAbortsStatements(rc.db, now - ABORTED_KEPT_MS));
+  // Uploads without a multipart upload whose links expired long ago: the rows go, then any object left under their
+  // keys (a single PUT whose commit never happened) once nothing references it.
+  const abandoned = await selectAbandonedUploads(rc.db, now - message.olderThanHours * 3600 * 1000, message.limit);
+  let dropped = 0;
+  if (abandoned.length > 0) {
+    const [deleted] = await runBatch(rc.db, [
+      deletePendingVariantsStatement(
+        rc.db,
+        abandoned.map((v) => v.id),
+      ),
+    ]);
+    dropped = returnedRows(deleted);
+    await deleteUnreferencedObjects(rc, abandoned);
+  }
   const summary = `aborted ${stale.length - failed} stale uploads${failed ? ` (${failed} failed, retried next run)` : ""}, re-queued ${
     stuck.length
-  } hashing runs, forgot ${changesOf(forgotten)} aborted uploads`;
-  if (stale.length === message.limit && failed < stale.length) {
+  } hashing runs, forgot ${changesOf(forgotten)} aborted uploads, dropped ${dropped} expired uploads`;
+  if ((stale.length === message.limit && failed < stale.length) || abandoned.length === message.limit) {
     await rc.env.TASKS.send({
       op: "abort-stale-multipart",
       olderThanHours: message.olderThanHours,

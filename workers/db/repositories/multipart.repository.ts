@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { uploadParts, variants } from "../schema";
 import type { Statement } from "./asset.repository";
@@ -105,6 +105,21 @@ export function selectStaleMultipart(db: Database, before: number, limit: number
     .from(variants)
     .where(and(eq(variants.status, "pending"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
     .orderBy(asc(variants.progressAt))
+    .limit(limit);
+}
+
+/**
+ * Uploads that never got their bytes committed and whose links have long expired: pending variants without a
+ * multipart upload (single-PUT ones, and multipart ones never started) created before `before`. A single PUT whose
+ * Worker died between storing the bytes and the commit left an object under such a variant's key.
+ * (`version_id is null`: the variants_version_idx lookup, uncommitted variants only.)
+ */
+export function selectAbandonedUploads(db: Database, before: number, limit: number) {
+  return db
+    .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
+    .from(variants)
+    .where(and(isNull(variants.versionId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before)))
+    .orderBy(asc(variants.ctime))
     .limit(limit);
 }
 
