@@ -136,10 +136,11 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
 
   let stopping;
   // "SIGKILL" kills wrangler and workerd on the spot (a crash, for fault tests); the default lets them shut down.
-  const stop = (signal = "SIGTERM") => {
+  const stop = (signal) => {
     stopping ??= (async () => {
       process.removeListener("exit", killOnExit);
-      if (signalGroup(child.pid, signal)) {
+      // anything but "SIGKILL" (also whatever a caller passing `stop` as a callback hands it) is the graceful stop
+      if (signalGroup(child.pid, signal === "SIGKILL" ? "SIGKILL" : "SIGTERM")) {
         await Promise.race([exitedPromise, sleep(5_000)]);
         // workerd may outlive the npx leader: make sure the group is gone.
         await sleep(200);
