@@ -155,6 +155,47 @@ describe("CompleteMultipartUpload sent twice", () => {
   });
 });
 
+describe("CompleteMultipartUpload sent again after the Worker died while hashing", () => {
+  it("re-queues the hashing of a 'saving' upload without progress, once; a live one is left to its run", async () => {
+    const tasks = captureTasks();
+    const parts = [partBytes(5 * MIB, 35), partBytes(10, 36)];
+    const u = await openUpload(parts);
+    const list = [
+      { partNumber: 1, etag: await putPart(u.user.bearer, u.info.variant_id, u.uploadId, 1, parts[0]) },
+      { partNumber: 2, etag: await putPart(u.user.bearer, u.info.variant_id, u.uploadId, 2, parts[1]) },
+    ];
+    // Assembled and marked 'saving', then the Worker died before the hash was recorded: a live run would have
+    // touched the variant within the last two minutes.
+    await env.MEDIA.resumeMultipartUpload(u.info.key, u.uploadId).complete(
+      list.map((p) => ({ partNumber: p.partNumber, etag: p.etag.replaceAll('"', "") })),
+    );
+    await env.DB.batch([
+      env.DB.prepare("update variants set status = 'saving', hash_offset = 0, progress_at = ? where id = ?").bind(
+        Date.now() - 3 * 60_000,
+        u.info.variant_id,
+      ),
+      env.DB.prepare("delete from upload_parts where variant_id = ?").bind(u.info.variant_id),
+    ]);
+    const hashRuns = () => tasks.mock.calls.filter(([m]) => (m as { op: string }).op === "hash-variant").length;
+    const again = await complete(u.user.bearer, u.info.variant_id, u.uploadId, list);
+    expect(again.status, await again.text()).toBe(200);
+    expect(again.headers.get("x-mam-upload-state")).toBe("saving");
+    expect(hashRuns()).toBe(1);
+    // Sent once more right away: the re-queued run is live now, nothing more is queued.
+    expect((await complete(u.user.bearer, u.info.variant_id, u.uploadId, list)).status).toBe(200);
+    expect(hashRuns()).toBe(1);
+    // The queued run hashes and commits the source's bytes.
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const batch = createMessageBatch("edge-mam-tasks", [
+      { id: "h", timestamp: new Date(), attempts: 1, body: { op: "hash-variant", variantId: u.info.variant_id } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    await getQueueResult(batch, ctx);
+    await expectCommittedAsSource(u);
+  });
+});
+
 describe("a checksum that does not match the bytes", () => {
   it("refuses the part (400 BadDigest), forgets it, and the upload resumes with the part sent again", async () => {
     captureTasks();

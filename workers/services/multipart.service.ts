@@ -74,6 +74,12 @@ export const NATIVE_HASH_MAX_BYTES = 4 * 1024 * MiB;
 export const HASH_SEGMENT_BYTES = 1024 * MiB;
 /** A 'saving' variant without hashing progress for this long has lost its run: the cleanup queues a new one. */
 export const STUCK_SAVING_MS = 3600 * 1000;
+/**
+ * A Complete sent again for a 'saving' variant without hashing progress for this long re-queues its hashing: the
+ * run that should be hashing died with its Worker (a restart right after the object was assembled), and the client
+ * should not wait for the hourly cleanup. Longer than any live run goes without touching the variant.
+ */
+export const STALLED_SAVING_MS = 2 * 60 * 1000;
 /** Aborted uploads are remembered this long (the client can read the state), then forgotten. */
 export const ABORTED_KEPT_MS = 7 * 24 * 3600 * 1000;
 /** The largest CompleteMultipartUpload body read (10,000 parts fit with room to spare). */
@@ -409,6 +415,10 @@ export interface CompletedUpload {
 export async function completeMultipart(rc: RequestContext, call: S3Call, readBody: () => Promise<string>): Promise<CompletedUpload> {
   const { actor, variant, uploadId } = await authorize(rc, "complete", call);
   if ((variant.status === "saving" || variant.status === "ready") && variant.uploadId === uploadId) {
+    if (variant.status === "saving" && Date.now() - (variant.progressAt ?? 0) > STALLED_SAVING_MS) {
+      const [touched] = await runBatch(rc.db, [touchSavingStatement(rc.db, variant.id, Date.now())]);
+      if (changesOf(touched) > 0) await rc.env.TASKS.send({ op: "hash-variant", variantId: variant.id } satisfies TaskMessageInput);
+    }
     return completedAnswer(rc, variant);
   }
   const { asset, store } = await openUpload(rc, actor, variant, uploadId);
