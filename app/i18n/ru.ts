@@ -108,6 +108,10 @@ export const ru = {
     keyMismatch: "Ключ объекта не совпадает с ключом этой загрузки",
     partTooLarge: (max: number) => `Часть больше ${max} байт`,
     partIncomplete: "Тело части короче или длиннее заголовка Content-Length",
+    partSentTwice: (n: number) => `Часть ${n} пришла дважды одновременно: отправьте её ещё раз`,
+    checksumMalformed: (header: string) => `Заголовок ${header} должен содержать контрольную сумму в base64 нужной длины`,
+    checksumMismatch: (header: string) =>
+      `Контрольная сумма полученных байтов не совпадает с заголовком ${header}: данные повреждены в пути, отправьте их ещё раз`,
     malformedXml: "Тело запроса не является корректным документом CompleteMultipartUpload",
     noParts: "Нужно перечислить хотя бы одну часть",
     partOrder: "Части должны идти по возрастанию номеров, без повторов",

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -182,6 +182,13 @@ test(
     // Only the missing parts went again.
     expect(parts).not.toContain("1");
     expect(parts.sort()).toEqual(["2", "3"]);
+    // The server committed the SHA-256 of the whole source file (parts from before and after the reload)…
+    const queue = (await (await api(page, server, "/api/uploads")).json()) as { items: { fileName: string; assetId: string | null }[] };
+    const assetId = queue.items.find((i) => i.fileName === big.name)?.assetId;
+    const [version] = (await (await api(page, server, `/api/asset/versions/${assetId}`)).json()) as { variant_id: string }[];
+    const status = (await (await api(page, server, `/api/upload/status/${version.variant_id}`)).json()) as { state: string; sha256: string };
+    expect(status).toMatchObject({ state: "ready", sha256: createHash("sha256").update(big.bytes).digest("hex") });
+    // …and the bytes downloaded are the source's.
     await page.locator("[data-member]", { hasText: big.name }).waitFor();
     expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
   },

@@ -85,6 +85,22 @@ describe("POST /api/asset/upload", () => {
     await expectError(await call(`/api/asset/upload?in_group=${group}&name=a.txt`, { method: "POST", body: "x" }), 401);
   });
 
+  it("verifies a checksum the client sends: a mismatch is 400 and nothing is stored", async () => {
+    const user = await signIn();
+    const group = await createGroup(user.id);
+    const bytes = bytesOf(500, 9);
+    const sha = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))));
+    await json(await upload(user.bearer, { in_group: group, name: "верно.bin" }, bytes, { "x-amz-checksum-sha256": sha }), 201);
+    await expectError(await upload(user.bearer, { in_group: group, name: "неверно.bin" }, bytesOf(500, 1), { "x-amz-checksum-sha256": sha }), 400);
+    const names = await rows<{ name: string }>(
+      "select a.name from group_members m join assets a on a.id = m.el_id where m.group_id = ? and m.el_type = 'asset'",
+      group,
+    );
+    expect(names.map((n) => n.name)).toEqual(["верно.bin"]);
+    // The pending row written before the bytes went with them.
+    expect(await rows("select id from variants where file_name = 'неверно.bin'")).toEqual([]);
+  });
+
   it("answers 411 for a body of unknown length and stores nothing", async () => {
     const user = await signIn();
     const group = await createGroup(user.id);

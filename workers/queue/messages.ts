@@ -68,7 +68,8 @@ export const ProcessVariantMessageSchema = z.object({
 
 /**
  * Upload housekeeping, queued by the cron trigger: aborts multipart uploads with no part stored for `olderThanHours`,
- * re-queues hashing that died, and forgets aborted uploads after a week. Queues its continuation after `limit`.
+ * re-queues hashing that died, forgets aborted uploads after a week, and drops uploads that never started a multipart
+ * upload and are older than `olderThanHours` (with any object under their keys). Queues its continuation after `limit`.
  */
 export const AbortStaleMultipartMessageSchema = z.object({
   op: z.literal("abort-stale-multipart"),

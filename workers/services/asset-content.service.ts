@@ -42,6 +42,7 @@ import type { StorageBackend } from "./storage-backend";
 import type { TaskMessageInput } from "../queue/messages";
 import { eventStatement } from "./events.service";
 import { getStorageBackend, resolveEntityStorage } from "./storage.service";
+import { checksumTap, type ChecksumHeaders } from "./upload-checksum";
 
 /**
  * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
@@ -306,7 +307,7 @@ export async function receiveUpload(
   rc: RequestContext,
   variantId: string,
   link: SignedParams,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const [actor, found] = await Promise.all([linkActor(rc, "upload", variantId, link), findVariant(rc.db, variantId)]);
   const { variant, asset } = await requirePendingUpload(rc, actor, found);
@@ -323,7 +324,7 @@ export async function storeSingleUpload(
   rc: RequestContext,
   variant: VariantRow,
   asset: AssetRow,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   if (variant.partSize != null) throw new AppError("CONFLICT", ru.s3.isMultipart);
   if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
@@ -337,7 +338,7 @@ export async function storeSingleUpload(
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
   if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 
-  const sha256 = await storeStream(rc, variant, declared, upload.body);
+  const sha256 = await storeStream(rc, variant, declared, upload.body, upload.checksums);
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   await queueProcessing(rc, variant, committed.version);
@@ -346,20 +347,22 @@ export async function storeSingleUpload(
 
 /**
  * Streams exactly `declared` bytes to the variant's key while hashing them, and answers their SHA-256. A body shorter
- * or longer than declared, or a failed write, deletes the object (400 / 503): nothing is left behind.
+ * or longer than declared, a checksum the client sent that the bytes do not match, or a failed write deletes the
+ * object (400 / 503): nothing is left behind.
  */
 export async function storeStream(
   rc: RequestContext,
   variant: Pick<VariantRow, "storageId" | "storageKey" | "mimeType">,
   declared: number,
   source: ReadableStream<Uint8Array> | null,
+  checksums: ChecksumHeaders = {},
 ): Promise<string> {
   const backend = await backendFor(rc, variant.storageId);
   const hashing = hashingStream();
-  const body = source ?? new Blob([]).stream();
+  const tap = checksumTap((source ?? new Blob([]).stream()).pipeThrough(hashing.stream), checksums);
   let stored: { size: number };
   try {
-    stored = await backend.put(variant.storageKey, body.pipeThrough(hashing.stream), {
+    stored = await backend.put(variant.storageKey, tap.body, {
       contentType: variant.mimeType,
       size: declared,
     });
@@ -374,6 +377,11 @@ export async function storeStream(
     await backend.delete([variant.storageKey]);
     throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
   }
+  // A checksum the client sent (Content-MD5, x-amz-checksum-sha256) must match the bytes that arrived.
+  await tap.verify().catch(async (error: unknown) => {
+    await backend.delete([variant.storageKey]);
+    throw error;
+  });
   return hashing.sha256();
 }
 

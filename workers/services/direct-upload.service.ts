@@ -1,5 +1,5 @@
 import { ru } from "../../app/i18n/ru";
-import { insertVariantStatement, type Statement } from "../db/repositories/asset.repository";
+import { deletePendingVariantsStatement, insertVariantStatement, runBatch, type Statement } from "../db/repositories/asset.repository";
 import type { AssetRow, VariantRow } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -8,11 +8,13 @@ import { planAssetCreation, requireAsset } from "./asset.service";
 import type { Actor, RequestContext } from "./context";
 import { MAX_SINGLE_UPLOAD_BYTES } from "./multipart-plan";
 import { resolveEntityStorage } from "./storage.service";
+import type { ChecksumHeaders } from "./upload-checksum";
 
 /**
  * A small file in one request: the asset (or the new version of an existing one), its variant and its bytes, where
- * the create → create-version → PUT flow takes three. The bytes are stored first; then ONE batch creates the asset,
- * the variant and the committed version (commit-after-upload), so a failure at any point leaves nothing behind.
+ * the create → create-version → PUT flow takes three. A pending variant row (invisible everywhere) comes first, then
+ * the bytes; then ONE batch creates the asset and commits the version (commit-after-upload), so a failure at any
+ * point leaves nothing visible, and nothing at all once cleaned up.
  */
 
 export interface DirectUploadInput {
@@ -53,7 +55,7 @@ export async function uploadInOneRequest(
   rc: RequestContext,
   actor: Actor,
   input: DirectUploadInput,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const size = declaredLength(upload.contentLength, directUploadLimit(rc));
   if (!upload.body && size > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
@@ -106,20 +108,24 @@ export async function uploadInOneRequest(
     progressAt: null,
   } satisfies Partial<VariantRow>;
 
-  const sha256 = await storeStream(rc, variant, size, upload.body);
+  // The pending row goes first: should the Worker die between storing and committing, the upload housekeeping finds
+  // the row (a day old, no multipart upload) and deletes it with the object under its key.
+  await insertVariantStatement(rc.db, variant).run();
+  const abandon = async (error: unknown): Promise<never> => {
+    await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]).catch(() => undefined);
+    await runBatch(rc.db, [deletePendingVariantsStatement(rc.db, [variant.id])]).catch(() => undefined);
+    throw error;
+  };
+  const sha256 = await storeStream(rc, variant, size, upload.body, upload.checksums).catch(abandon);
   const committed = await commitUpload(rc, {
     variant: variant as VariantRow,
     asset,
     sha256,
     size,
     from: "pending",
-    before: [...before, insertVariantStatement(rc.db, variant)],
+    before,
     landedIn: input.in_group ?? null,
-  }).catch(async (error: unknown) => {
-    // The batch wrote nothing: the stored object is the only trace, and nothing references it.
-    await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]).catch(() => undefined);
-    throw error;
-  });
+  }).catch(abandon);
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   await queueProcessing(rc, variant, committed.version);
   return uploadCompleteOf(asset, variant as VariantRow, committed.version, sha256, size);

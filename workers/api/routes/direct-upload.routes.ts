@@ -30,7 +30,7 @@ export const directUploadRoutes = createRouter().openapi(
     tags: ["Assets"],
     summary: "Upload a small file in one request (asset, version and bytes)",
     description:
-      "The one-request form of create → create-version → PUT for files up to the single-PUT limit (95 MiB): send the bytes as the body with Content-Length. The bytes are hashed while they stream to storage; then the asset (or, with `asset_id`, its new version), the ready variant and the version are committed in one transaction, so a failed upload leaves nothing. Previews and technical fields follow in the background, as for the other upload forms.",
+      "The one-request form of create → create-version → PUT for files up to the single-PUT limit (95 MiB): send the bytes as the body with Content-Length. The bytes are hashed while they stream to storage; then the asset (or, with `asset_id`, its new version), the ready variant and the version are committed in one transaction, so a failed upload leaves nothing. An optional Content-MD5 or x-amz-checksum-sha256 (base64) is verified (400 on mismatch, nothing stored). Previews and technical fields follow in the background, as for the other upload forms.",
     security: bearerSecurity,
     middleware: [requireAuth] as const,
     request: {
@@ -52,7 +52,11 @@ export const directUploadRoutes = createRouter().openapi(
       c.var.rc,
       c.var.actor,
       { in_group: q.in_group, asset_id: q.asset_id, file_name: q.name, mime_type: mime, asset_class: q.asset_class },
-      { body: c.req.raw.body, contentLength: c.req.header("content-length") },
+      {
+        body: c.req.raw.body,
+        contentLength: c.req.header("content-length"),
+        checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
+      },
     );
     return c.json(done, 201);
   },
