@@ -4,6 +4,7 @@ import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
+import { runDeliverEvents } from "./queue/operations";
 import { wakeStrandedTasks } from "./services/task-runner";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automation.service";
@@ -94,7 +95,7 @@ export default withErrorTracking({
   },
 
   /**
-   * Cron triggers: every minute, the automations whose schedule is due start; hourly (HOUSEKEEPING_CRON), the
+   * Cron triggers: every minute, the automations whose schedule is due start and the event outbox is swept; hourly (HOUSEKEEPING_CRON), the
    * periodic housekeeping is queued: dead sessions, and the trash past its retention period.
    */
   async scheduled(controller, env, ctx) {
@@ -110,5 +111,7 @@ export default withErrorTracking({
       controller.scheduledTime,
     );
     await wakeStrandedTasks(env, controller.scheduledTime);
+    // The outbox sweeper: events whose queue wake-up was lost (the Worker died after the commit) are delivered here.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-events", summary: await runDeliverEvents(env) }));
   },
 } satisfies ExportedHandler<Env>);

@@ -11,6 +11,7 @@ import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
 import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
 import { runPurgeGroup } from "../services/group.service";
+import { deliverEvents } from "../services/event-outbox.service";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
@@ -45,7 +46,17 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
+    case "deliver-events":
+      return runDeliverEvents(env);
   }
+}
+
+/** The outbox dispatcher, for a `deliver-events` wake-up (all of a batch's wake-ups are one run) and the minute cron. */
+export function runDeliverEvents(env: Env): Promise<string> {
+  return withTaskContext(env, "deliver-events", async (rc) => {
+    const r = await deliverEvents(rc);
+    return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
+  });
 }
 
 /** `process-variant` messages of one batch, together (one tech-fields task per owner, see `runProcessVariants`). */
