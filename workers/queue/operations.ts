@@ -11,7 +11,6 @@ import { purgeAssets } from "../services/asset-content.service";
 import { createRequestContext, type RequestContext } from "../services/context";
 import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
 import { runPurgeGroup } from "../services/group.service";
-import { deliverEvents } from "../services/event-outbox.service";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
@@ -54,7 +53,8 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
 /** The outbox dispatcher, for a `deliver-events` wake-up (all of a batch's wake-ups are one run) and the minute cron. */
 export function runDeliverEvents(env: Env): Promise<string> {
   return withTaskContext(env, "deliver-events", async (rc) => {
-    const r = await deliverEvents(rc);
+    // Automations reach the task services, which pull in the codecs: loaded when a wake-up needs them.
+    const r = await (await import("../services/event-outbox.service")).deliverEvents(rc);
     return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
   });
 }
