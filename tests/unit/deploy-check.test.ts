@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain Node script without type declarations
 import { bindingsOf, bundleSize, PAID_GZIP_LIMIT, undocumented } from "../../scripts/deploy-check.mjs";
 
 /** The pieces of scripts/deploy-check.mjs that decide pass or fail (the script itself runs in `npm test`). */
