@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
   assetFactsRows,
@@ -18,6 +18,7 @@ import {
 import { AppError } from "../lib/errors";
 import { newId, toHex } from "../lib/ids";
 import type { Actor, RequestContext } from "./context";
+import { countRunStatement, insertDeliveryStatement, notDelivered } from "../db/repositories/event-outbox.repository";
 import { insertTaskStatement } from "../db/repositories/task.repository";
 import { createTask, DEFAULT_PRIORITY, reportExternalTask } from "./task.service";
 import { taskStub } from "./task-live";
@@ -507,7 +508,6 @@ export async function planEventRuns(rc: RequestContext, events: readonly Automat
  * delivering the same pair at once, or one re-running after a crash, therefore make one task and one count.
  */
 export function deliveryStatements(d: PlannedDelivery, now: number): SQL[] {
-  const undelivered = sql`not exists (select 1 from event_deliveries where event_id = ${d.eventId} and workflow_id = ${d.workflowId})`;
   const statements: SQL[] = [];
   if (d.task && d.taskId) {
     const { row } = d.task;
@@ -530,14 +530,12 @@ export function deliveryStatements(d: PlannedDelivery, now: number): SQL[] {
           scheduleTime: now,
           now,
         },
-        undelivered,
+        notDelivered(d.eventId, d.workflowId),
       ),
-      sql`update automations set runs = runs + 1, last_run_at = ${now} where id = ${row.id} and ${undelivered}`,
+      countRunStatement(row.id, d.eventId, now),
     );
   }
-  statements.push(sql`insert into event_deliveries (event_id, workflow_id, task_id, handover, ctime)
-    values (${d.eventId}, ${d.workflowId}, ${d.taskId}, ${JSON.stringify(d.handover)}, ${now})
-    on conflict (event_id, workflow_id) do nothing`);
+  statements.push(insertDeliveryStatement({ eventId: d.eventId, workflowId: d.workflowId, taskId: d.taskId, handover: d.handover, now }));
   return statements;
 }
 

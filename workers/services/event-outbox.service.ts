@@ -1,4 +1,10 @@
-import { sql } from "drizzle-orm";
+import {
+  markEventDelivered,
+  markHandedOver,
+  pendingDeliveries,
+  undeliveredEvents,
+  type PendingDeliveryRow,
+} from "../db/repositories/event-outbox.repository";
 import { runBatch } from "../db/repositories/group.repository";
 import {
   deliveryStatements,
@@ -37,40 +43,18 @@ export interface DeliveryReport {
 /** Events and pending hand-overs read per round; a dispatch goes on for `rounds` while the outbox has more. */
 const PAGE = 50;
 
-interface OutboxRow {
-  event_id: string;
-  type: string;
-  entity_type: string;
-  entity_id: string;
-  data: string;
-  cause_task_id: string | null;
-  cause_depth: number | null;
-}
-
-interface PendingRow {
-  event_id: string;
-  workflow_id: string;
-  task_id: string | null;
-  handover: string;
-}
-
 const noStep: StepHook = () => {};
 
 /** Delivers what the outbox holds: hand-overs left pending first, then undelivered events, oldest first. */
 export async function deliverEvents(rc: RequestContext, opts: { rounds?: number; afterStep?: StepHook } = {}): Promise<DeliveryReport> {
   const step = opts.afterStep ?? noStep;
   const report: DeliveryReport = { events: 0, recorded: 0, handedOver: 0 };
-  const pending = await rc.db.all<PendingRow>(
-    sql`select event_id, workflow_id, task_id, handover from event_deliveries where handed_at is null order by ctime limit ${PAGE}`,
-  );
+  const pending = await pendingDeliveries(rc.db, { limit: PAGE });
   await step("read pending hand-overs");
   for (const row of pending) report.handedOver += await handOver(rc, row, true, step);
 
   for (let round = 0; round < (opts.rounds ?? 4); round++) {
-    const rows = await rc.db.all<OutboxRow>(
-      sql`select event_id, type, entity_type, entity_id, data, cause_task_id, cause_depth from global_events
-          where delivered_at is null order by seq limit ${PAGE}`,
-    );
+    const rows = await undeliveredEvents(rc.db, PAGE);
     await step("read undelivered events");
     if (rows.length === 0) break;
     const events: AutomationEvent[] = rows.map((r) => ({
@@ -93,18 +77,12 @@ export async function deliverEvents(rc: RequestContext, opts: { rounds?: number;
         report.recorded += mine.length;
         await step("record deliveries");
         // Read back rather than trust the plan: a delivery recorded by an earlier attempt keeps its own task.
-        const recorded = await rc.db.all<PendingRow>(
-          sql`select event_id, workflow_id, task_id, handover from event_deliveries
-              where event_id = ${event.eventId} and handed_at is null`,
-        );
+        const recorded = await pendingDeliveries(rc.db, { limit: PAGE, eventId: event.eventId });
         await step("read recorded deliveries");
         const fresh = new Set(mine.map((d) => d.taskId));
         for (const row of recorded) report.handedOver += await handOver(rc, row, !fresh.has(row.task_id), step);
       }
-      await rc.db.run(
-        sql`update global_events set delivered_at = ${Date.now()} where event_id = ${event.eventId}
-            and not exists (select 1 from event_deliveries where event_id = ${event.eventId} and handed_at is null)`,
-      );
+      await markEventDelivered(rc.db, event.eventId, Date.now());
       report.events += 1;
       await step("mark event delivered");
     }
@@ -113,12 +91,9 @@ export async function deliverEvents(rc: RequestContext, opts: { rounds?: number;
   return report;
 }
 
-async function handOver(rc: RequestContext, row: PendingRow, resumed: boolean, step: StepHook): Promise<number> {
+async function handOver(rc: RequestContext, row: PendingDeliveryRow, resumed: boolean, step: StepHook): Promise<number> {
   await handOverDelivery(rc, row.task_id, JSON.parse(row.handover) as Handover, resumed, step);
-  await rc.db.run(
-    sql`update event_deliveries set handed_at = ${Date.now()}
-        where event_id = ${row.event_id} and workflow_id = ${row.workflow_id} and handed_at is null`,
-  );
+  await markHandedOver(rc.db, row.event_id, row.workflow_id, Date.now());
   await step("mark handed over");
   return 1;
 }
