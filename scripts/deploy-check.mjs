@@ -84,8 +84,11 @@ function main() {
     const size = bundleSize(outdir);
     if (size.modules.length === 0) problems.push("wrangler wrote no modules");
     for (const m of size.modules) console.log(`  ${m.file}: ${mib(m.raw)} raw, ${mib(m.gzip)} gzip`);
-    console.log(`Worker bundle: ${mib(size.raw)} raw, ${mib(size.gzip)} gzip (Paid plan limit ${mib(PAID_GZIP_LIMIT)} gzip, ${mib(RAW_LIMIT)} raw)`);
-    if (size.gzip > PAID_GZIP_LIMIT) problems.push(`the bundle is ${mib(size.gzip)} gzip, above the Workers Paid limit of ${mib(PAID_GZIP_LIMIT)}`);
+    console.log(
+      `Worker bundle: ${mib(size.raw)} raw, ${mib(size.gzip)} gzip (Paid plan limit ${mib(PAID_GZIP_LIMIT)} gzip, ${mib(RAW_LIMIT)} raw)`,
+    );
+    if (size.gzip > PAID_GZIP_LIMIT)
+      problems.push(`the bundle is ${mib(size.gzip)} gzip, above the Workers Paid limit of ${mib(PAID_GZIP_LIMIT)}`);
     if (size.raw > RAW_LIMIT) problems.push(`the bundle is ${mib(size.raw)} uncompressed, above the limit of ${mib(RAW_LIMIT)}`);
     if (size.gzip > FREE_GZIP_LIMIT) console.log(`  (above the Free plan's ${mib(FREE_GZIP_LIMIT)}: deploy on Workers Paid)`);
 

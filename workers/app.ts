@@ -22,7 +22,10 @@ export { WopiLockDO } from "../durable-objects/wopi-lock.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();
-/** The wrangler.toml cron that queues housekeeping; the other one (every minute) checks automation schedules and sweeps the event outbox. */
+/**
+ * The wrangler.toml cron that queues housekeeping; the other one (every minute) checks automation schedules and
+ * sweeps the event outbox.
+ */
 const HOUSEKEEPING_CRON = "17 * * * *";
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 

@@ -40,8 +40,14 @@ const shapeArb: fc.Arbitrary<Shape> = fc.integer({ min: 1, max: 6 }).chain((n) =
       parents: fc.tuple(...Array.from({ length: n }, (_, i) => fc.integer({ min: -1, max: i - 1 }))),
       assets: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: 3 }), { minLength: a, maxLength: a }),
       // About one in four owned by the user (owners read regardless of rules).
-      ownedGroups: fc.array(fc.nat(3).map((x) => x === 0), { minLength: n, maxLength: n }),
-      ownedAssets: fc.array(fc.nat(3).map((x) => x === 0), { minLength: a, maxLength: a }),
+      ownedGroups: fc.array(
+        fc.nat(3).map((x) => x === 0),
+        { minLength: n, maxLength: n },
+      ),
+      ownedAssets: fc.array(
+        fc.nat(3).map((x) => x === 0),
+        { minLength: a, maxLength: a },
+      ),
     }),
   ),
 );
@@ -62,11 +68,20 @@ const editArb = (groups: number, assets: number): fc.Arbitrary<Edit> => {
         }),
       ),
     },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("update" as const), pick: fc.nat(), levels: fc.integer({ min: 0, max: LEVEL_SETS.length - 1 }) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        op: fc.constant("update" as const),
+        pick: fc.nat(),
+        levels: fc.integer({ min: 0, max: LEVEL_SETS.length - 1 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
     {
       weight: 2,
-      arbitrary: kindArb.chain((kind) => fc.record({ op: fc.constant("inherit" as const), kind: fc.constant(kind), target: target(kind), inherit: fc.boolean() })),
+      arbitrary: kindArb.chain((kind) =>
+        fc.record({ op: fc.constant("inherit" as const), kind: fc.constant(kind), target: target(kind), inherit: fc.boolean() }),
+      ),
     },
   );
 };
@@ -105,16 +120,30 @@ async function insertShape(shape: Shape, ids: { user: string; other: string; tea
   const assets = shape.assets.map(() => newId());
   const statements: D1PreparedStatement[] = [
     env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'u', ?, ?)").bind(ids.user, `e-${ids.user}`, now, now),
-    env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'o', ?, ?)").bind(ids.other, `e-${ids.other}`, now, now),
+    env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'o', ?, ?)").bind(
+      ids.other,
+      `e-${ids.other}`,
+      now,
+      now,
+    ),
   ];
   // The groups of users: `team` holds the user, `stranger` does not.
   for (const g of [ids.team, ids.stranger]) {
     statements.push(
-      env.DB.prepare("INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES (?, ?, ?, ?, ?, ?)").bind(g, `ug-${g}`, ROOT_GROUP_ID, ids.boss, now, now),
+      env.DB.prepare("INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES (?, ?, ?, ?, ?, ?)").bind(
+        g,
+        `ug-${g}`,
+        ROOT_GROUP_ID,
+        ids.boss,
+        now,
+        now,
+      ),
       env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, 0), (?, ?, 1)").bind(g, g, ROOT_GROUP_ID, g),
     );
   }
-  statements.push(env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(ids.team, ids.user, now));
+  statements.push(
+    env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(ids.team, ids.user, now),
+  );
   const chainOf = (g: number): number[] => (g < 0 ? [] : [g, ...chainOf(shape.parents[g])]);
   shape.parents.forEach((p, i) => {
     const parent = p < 0 ? ROOT_GROUP_ID : groups[p];
@@ -127,30 +156,42 @@ async function insertShape(shape: Shape, ids: { user: string; other: string; tea
         now,
         now,
       ),
-      env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, ?)").bind(parent, groups[i], now, `g${i}`),
+      env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, ?)").bind(
+        parent,
+        groups[i],
+        now,
+        `g${i}`,
+      ),
     );
     const chain = chainOf(i);
     chain.forEach((a, depth) =>
-      statements.push(env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(groups[a], groups[i], depth)),
+      statements.push(
+        env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(groups[a], groups[i], depth),
+      ),
     );
-    statements.push(env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(ROOT_GROUP_ID, groups[i], chain.length));
+    statements.push(
+      env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(
+        ROOT_GROUP_ID,
+        groups[i],
+        chain.length,
+      ),
+    );
   });
   shape.assets.forEach((memberOf, i) => {
     const owner = shape.ownedAssets[i] ? ids.user : ids.other;
     statements.push(
-      env.DB.prepare("INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'video/mp4', ?, ?, ?, ?, ?)").bind(
-        assets[i],
-        `a${i}`,
-        owner,
-        owner,
-        now,
-        now,
-        now,
-      ),
+      env.DB.prepare(
+        "INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'video/mp4', ?, ?, ?, ?, ?)",
+      ).bind(assets[i], `a${i}`, owner, owner, now, now, now),
     );
     for (const g of memberOf) {
       statements.push(
-        env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)").bind(groups[g], assets[i], now, `a${i}`),
+        env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)").bind(
+          groups[g],
+          assets[i],
+          now,
+          `a${i}`,
+        ),
       );
     }
   });
@@ -159,7 +200,14 @@ async function insertShape(shape: Shape, ids: { user: string; other: string; tea
 }
 
 /** Both readings of the user's read access, in `rc`, against the model. */
-async function expectAgreement(rc: RequestContext, actor: Actor, m: Model, ids: { groups: string[]; assets: string[] }, other: string, after: unknown) {
+async function expectAgreement(
+  rc: RequestContext,
+  actor: Actor,
+  m: Model,
+  ids: { groups: string[]; assets: string[] },
+  other: string,
+  after: unknown,
+) {
   const vis = await visibility(rc, actor);
   for (const kind of ["group", "asset"] as const) {
     const list = kind === "group" ? ids.groups : ids.assets;
@@ -186,7 +234,9 @@ describe("access checks under random rule edits", () => {
     let edits = 0;
     await fc.assert(
       fc.asyncProperty(
-        shapeArb.chain((shape) => fc.tuple(fc.constant(shape), fc.array(editArb(shape.parents.length, shape.assets.length), { minLength: 1, maxLength: 10 }))),
+        shapeArb.chain((shape) =>
+          fc.tuple(fc.constant(shape), fc.array(editArb(shape.parents.length, shape.assets.length), { minLength: 1, maxLength: 10 })),
+        ),
         async ([shape, plan]) => {
           const who = { user: newId(), other: newId(), team: newId(), stranger: newId(), boss: boss.id };
           const ids = await insertShape(shape, who);
@@ -238,7 +288,14 @@ describe("access checks under random rule edits", () => {
             }
             edits += 1;
             await expectAgreement(rc, actor, m, ids, who.other, edit);
-            await expectAgreement(createRequestContext(env, () => undefined, "access-edits-fresh"), actor, m, ids, who.other, edit);
+            await expectAgreement(
+              createRequestContext(env, () => undefined, "access-edits-fresh"),
+              actor,
+              m,
+              ids,
+              who.other,
+              edit,
+            );
           }
         },
       ),

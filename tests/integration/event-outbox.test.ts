@@ -101,7 +101,14 @@ async function tally(s: Awaited<ReturnType<typeof scene>>): Promise<Figures> {
       pair.workflowId,
     );
     let instances = 0;
-    for (const t of tasks) if (await env.AUTOMATIONS.get(t.id).then(() => true, () => false)) instances += 1;
+    for (const t of tasks)
+      if (
+        await env.AUTOMATIONS.get(t.id).then(
+          () => true,
+          () => false,
+        )
+      )
+        instances += 1;
     if (tasks.length === 0 || instances === 0) figures.lost += 1;
     else if (tasks.length === 1 && instances === 1) figures.deliveredOnce += 1;
     figures.duplicates += Math.max(0, tasks.length - 1);

@@ -35,7 +35,10 @@ const MODEL: Record<TaskCommand | TaskEvent, Partial<Record<TaskStatus, TaskStat
 const COMMANDS: TaskCommand[] = ["pause", "resume", "cancel", "restart"];
 const EVENTS: TaskEvent[] = ["enqueue", "claim", "yield", "retry", "finish", "fail"];
 
-type Step = { kind: "command"; command: TaskCommand } | { kind: "event"; event: TaskEvent } | { kind: "race"; a: TaskCommand; b: TaskCommand };
+type Step =
+  | { kind: "command"; command: TaskCommand }
+  | { kind: "event"; event: TaskEvent }
+  | { kind: "race"; a: TaskCommand; b: TaskCommand };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...COMMANDS).map((command) => ({ kind: "command" as const, command })) },
@@ -93,12 +96,20 @@ describe("the task status machine against the model", () => {
         for (const step of steps) {
           if (step.kind === "command") {
             const to = MODEL[step.command][model] ?? null;
-            expect({ step, from: model, applied: await command(rc, actor, id, step.command) }).toEqual({ step, from: model, applied: to !== null });
+            expect({ step, from: model, applied: await command(rc, actor, id, step.command) }).toEqual({
+              step,
+              from: model,
+              applied: to !== null,
+            });
             if (to) model = to;
             if (to === "inqueue") expectedWakeUps += 1;
           } else if (step.kind === "event") {
             const to = MODEL[step.event][model] ?? null;
-            expect({ step, from: model, applied: await event(rc, id, step.event, "property") }).toEqual({ step, from: model, applied: to !== null });
+            expect({ step, from: model, applied: await event(rc, id, step.event, "property") }).toEqual({
+              step,
+              from: model,
+              applied: to !== null,
+            });
             if (to) model = to;
           } else {
             const from = model;
@@ -107,9 +118,7 @@ describe("the task status machine against the model", () => {
             // Linearisable: the commands that succeeded, in some order, are legal steps from `from` ending at `final`.
             const succeeded = [a ? step.a : null, b ? step.b : null].filter((c): c is TaskCommand => c !== null);
             const orders = succeeded.length === 2 ? [succeeded, [...succeeded].reverse()] : [succeeded];
-            const ends = orders.map((order) =>
-              order.reduce<TaskStatus | null>((s, c) => (s === null ? null : (MODEL[c][s] ?? null)), from),
-            );
+            const ends = orders.map((order) => order.reduce<TaskStatus | null>((s, c) => (s === null ? null : MODEL[c][s] ?? null), from));
             expect({ step, from, final, possible: ends.includes(final) }).toEqual({ step, from, final, possible: true });
             // Something legal from `from` always gets through: a refusal is never spurious.
             if (MODEL[step.a][from] || MODEL[step.b][from]) expect(succeeded.length).toBeGreaterThan(0);

@@ -178,7 +178,12 @@ describe("the upload engine's scheduling against the model", () => {
           engine.end(0, "completed");
         }
         const held = engine.items.filter((i) => engine.files.has(i.id)).map((i) => i.id);
-        expect(engine.items.filter((i) => i.status === "completed").map((i) => i.id).sort()).toEqual([...held].sort());
+        expect(
+          engine.items
+            .filter((i) => i.status === "completed")
+            .map((i) => i.id)
+            .sort(),
+        ).toEqual([...held].sort());
         expect(engine.items.filter((i) => i.status === "waiting").every((i) => !engine.files.has(i.id))).toBe(true);
         // First in, first started: the start order is the queue order of the held files.
         expect(startOrder).toEqual(held);

@@ -46,11 +46,20 @@ export function notDelivered(eventId: string, workflowId: string): SQL {
 
 /** Counts a run on its automation, only while the pair is undelivered (same batch as the delivery row). */
 export function countRunStatement(workflowId: string, eventId: string, now: number): SQL {
-  return sql`update automations set runs = runs + 1, last_run_at = ${now} where id = ${workflowId} and ${notDelivered(eventId, workflowId)}`;
+  return sql`update automations set runs = runs + 1, last_run_at = ${now} where id = ${workflowId} and ${notDelivered(
+    eventId,
+    workflowId,
+  )}`;
 }
 
 /** Records a pair as delivered; a second record of the same pair changes nothing (the primary key). */
-export function insertDeliveryStatement(d: { eventId: string; workflowId: string; taskId: string | null; handover: unknown; now: number }): SQL {
+export function insertDeliveryStatement(d: {
+  eventId: string;
+  workflowId: string;
+  taskId: string | null;
+  handover: unknown;
+  now: number;
+}): SQL {
   return sql`insert into event_deliveries (event_id, workflow_id, task_id, handover, ctime)
     values (${d.eventId}, ${d.workflowId}, ${d.taskId}, ${JSON.stringify(d.handover)}, ${d.now})
     on conflict (event_id, workflow_id) do nothing`;
@@ -58,7 +67,9 @@ export function insertDeliveryStatement(d: { eventId: string; workflowId: string
 
 /** Marks a delivery's hand-over done. */
 export async function markHandedOver(db: Database, eventId: string, workflowId: string, now: number): Promise<void> {
-  await db.run(sql`update event_deliveries set handed_at = ${now} where event_id = ${eventId} and workflow_id = ${workflowId} and handed_at is null`);
+  await db.run(
+    sql`update event_deliveries set handed_at = ${now} where event_id = ${eventId} and workflow_id = ${workflowId} and handed_at is null`,
+  );
 }
 
 /** Takes an event out of the outbox, unless one of its deliveries still waits for its hand-over. */

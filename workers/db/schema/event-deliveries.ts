@@ -20,6 +20,8 @@ export const eventDeliveries = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.workflowId] }),
-    index("event_deliveries_pending_idx").on(t.ctime).where(sql`${t.handedAt} is null`),
+    index("event_deliveries_pending_idx")
+      .on(t.ctime)
+      .where(sql`${t.handedAt} is null`),
   ],
 );
