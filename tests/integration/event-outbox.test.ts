@@ -1,7 +1,13 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import worker from "../../workers/app";
+import app from "../../workers/app";
 import { newId } from "../../workers/lib/ids";
 import { eventStatement } from "../../workers/services/events.service";
 import { deliverEvents, type StepHook } from "../../workers/services/event-outbox.service";
@@ -17,6 +23,9 @@ import { deliveriesOf, insertOutboxEvents } from "./outbox-fixtures";
  */
 
 const BASE = "/api/tasklist/udwf";
+
+/** The Worker module's handlers, called the way the runtime calls them (with an execution context). */
+const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 
 class InjectedCrash extends Error {}
 
@@ -248,5 +257,43 @@ describe("writing and waking", () => {
     expect(delivery).toMatchObject({ workflow_id: wf });
     expect(delivery.handed_at).not.toBeNull();
     await expect(env.AUTOMATIONS.get(delivery.task_id!)).resolves.toBeDefined();
+  });
+
+  it("the consumer runs one dispatch for a batch of wake-ups and acks them all; a failing dispatch retries them", async () => {
+    const a = await admin();
+    const group = await createGroup(a, uniqueName());
+    const asset = await insertAsset({ ownerId: a.id, mime: "image/jpeg", groups: [group] });
+    const wf = await createWorkflow(a, { trigger: { type: "asset.uploaded", group_id: group } });
+    const [eventId] = await insertOutboxEvents([{ type: "asset.uploaded", entityId: asset.id, data: { group_id: group } }]);
+    const wakeUps = [1, 2, 3].map((n) => ({ id: `wake-${n}`, timestamp: Date.now(), attempts: 1, body: { op: "deliver-events" } }));
+
+    // D1 down: nothing delivered, every wake-up asks for a retry (the event waits in the outbox).
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const brokenDb = {
+      prepare() {
+        throw new Error("D1 is down");
+      },
+      batch() {
+        throw new Error("D1 is down");
+      },
+    } as unknown as D1Database;
+    const failing = createMessageBatch("edge-mam-tasks", wakeUps);
+    const failCtx = createExecutionContext();
+    await worker.queue(failing, { ...env, DB: brokenDb }, failCtx);
+    const failed = await getQueueResult(failing, failCtx);
+    expect(failed.explicitAcks).toEqual([]);
+    expect(failed.retryMessages.map((m) => m.msgId).sort()).toEqual(["wake-1", "wake-2", "wake-3"]);
+    expect(await deliveriesOf([eventId])).toEqual([]);
+    warn.mockRestore();
+
+    const batch = createMessageBatch("edge-mam-tasks", wakeUps);
+    const ctx = createExecutionContext();
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["wake-1", "wake-2", "wake-3"]);
+    expect(log.mock.calls.filter(([line]) => String(line).includes('"op":"deliver-events"'))).toHaveLength(1);
+    log.mockRestore();
+    expect(await deliveriesOf([eventId])).toMatchObject([{ workflow_id: wf }]);
   });
 });
