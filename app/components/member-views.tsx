@@ -278,7 +278,7 @@ export function MemberList(props: MemberViewProps) {
             </td>
             <td className="num">{m.el_type === "group" ? "—" : formatBytes(m.el_info.var_size)}</td>
             <td className="num">{m.el_type === "group" || !m.el_info.ver ? "—" : m.el_info.ver}</td>
-            <td>{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
+            <td className="date-col">{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
             <td>
               <RowActions m={m} props={props} />
             </td>
