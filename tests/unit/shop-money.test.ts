@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { CURRENCIES, formatMoney, isCurrency, orderTotal } from "../../workers/services/shop/money";
+import { paintWatermark } from "../../workers/services/shop/watermark";
+
+describe("shop money", () => {
+  it("formats minor units in Russian with the currency's digits", () => {
+    expect(formatMoney(150000, "RUB").replace(/\s/g, " ")).toBe("1 500,00 ₽");
+    expect(formatMoney(4990, "EUR").replace(/\s/g, " ")).toBe("49,90 €");
+    expect(formatMoney(1200, "JPY").replace(/\s/g, " ")).toMatch(/^1 200 (¥|JPY|JP¥)$/);
+  });
+
+  it("sums integer prices exactly (no floating-point drift)", () => {
+    expect(orderTotal([{ price: 10 }, { price: 20 }, { price: 70 }])).toBe(100);
+    expect(orderTotal(Array.from({ length: 10 }, () => ({ price: 1 })))).toBe(10);
+    expect(orderTotal([])).toBe(0);
+  });
+
+  it("knows the accepted currencies only", () => {
+    expect(CURRENCIES).toContain("RUB");
+    expect(isCurrency("RUB")).toBe(true);
+    expect(isCurrency("XXX")).toBe(false);
+    expect(isCurrency("toString")).toBe(false);
+  });
+});
+
+describe("watermark", () => {
+  it("lightens stripes, darkens the frame and leaves other pixels alone", () => {
+    const width = 100;
+    const height = 60;
+    const data = new Uint8ClampedArray(width * height * 4).fill(100);
+    paintWatermark({ data, width, height });
+    const at = (x: number, y: number) => data[(y * width + x) * 4];
+    expect(at(0, 30)).toBeLessThan(100);
+    const values = new Set<number>();
+    for (let y = 5; y < height - 5; y++) for (let x = 5; x < width - 5; x++) values.add(at(x, y));
+    expect([...values].some((v) => v > 100)).toBe(true);
+    expect(values.has(100)).toBe(true);
+  });
+});
