@@ -1484,6 +1484,7 @@ export const ru = {
     mixedCurrencies: (list: string) => `В корзине товары в разных валютах (${list}): оформите их отдельными заказами`,
     basketEmpty: "Корзина пуста",
     orderNotFound: "Заказ не найден",
+    orderMissingHint: "Такого заказа нет, или он оформлен другим пользователем.",
     cannotApprove: (status: string) => `Подтвердить можно только заказ, ожидающий подтверждения (сейчас: ${status.toLowerCase()})`,
     cannotRefund: (status: string) => `Вернуть деньги можно только за оплаченный или подтверждённый заказ (сейчас: ${status.toLowerCase()})`,
     cannotCancel: (status: string) => `Отменить можно только неоплаченный заказ (сейчас: ${status.toLowerCase()})`,
