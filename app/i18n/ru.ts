@@ -1519,6 +1519,7 @@ export const ru = {
     },
     // Screens
     title: "Магазин",
+    catalogue: "Каталог",
     subtitle: "Лицензии на файлы и папки медиатеки",
     searchPlaceholder: "Поиск по названию и лицензии",
     allTypes: "Все",
@@ -1554,6 +1555,7 @@ export const ru = {
     receipt: "Квитанция",
     created: "Оформлен",
     paid: "Оплачен",
+    approvedAt: "Подтверждён",
     refunded: "Возврат",
     payment: "Оплата",
     payments: { stripe: "Картой через Stripe", invoice: "По счёту (подтверждает администратор)" } as Record<string, string>,

@@ -54,7 +54,7 @@ export default function OrderReceiptRoute() {
         <dd className="num">{formatDateTime(order.created)}</dd>
         {order.paid && (
           <>
-            <dt>{t.paid}</dt>
+            <dt>{order.payment === "invoice" ? t.approvedAt : t.paid}</dt>
             <dd className="num">{formatDateTime(order.paid)}</dd>
           </>
         )}

@@ -17,7 +17,7 @@ export default function ShopLayout() {
   useEffect(reloadBasket, [reloadBasket]);
   const count = basket?.items.length ?? 0;
   const tabs = [
-    { to: "/shop", label: t.title, end: true },
+    { to: "/shop", label: t.catalogue, end: true },
     { to: "/shop/basket", label: count > 0 ? t.basketCount(count) : t.basket, end: true },
     { to: "/shop/orders", label: t.myOrders, end: false },
   ];

@@ -37,3 +37,23 @@ describe("watermark", () => {
     expect(values.has(100)).toBe(true);
   });
 });
+
+describe("the price field", () => {
+  it("reads major units with a comma or a point and spaces, into minor units", async () => {
+    const { parsePrice, priceInput } = await import("../../app/lib/shop-price");
+    expect(parsePrice("1 500,50", "RUB")).toBe(150050);
+    expect(parsePrice("1500.5", "EUR")).toBe(150050);
+    expect(parsePrice("1500", "RUB")).toBe(150000);
+    expect(parsePrice("1200", "JPY")).toBe(1200);
+    expect(priceInput(150050, "RUB")).toBe("1500,50");
+    expect(priceInput(1200, "JPY")).toBe("1200");
+  });
+
+  it("refuses zero, negatives, too many decimals, words and too large amounts", async () => {
+    const { parsePrice } = await import("../../app/lib/shop-price");
+    for (const bad of ["0", "0,00", "-5", "1,505", "12.5", "abc", "NaN", "", "1000000"]) {
+      const currency = bad === "12.5" ? "JPY" : "RUB";
+      expect(parsePrice(bad, currency), bad).toBeNull();
+    }
+  });
+});
