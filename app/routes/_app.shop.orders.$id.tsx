@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { Icon } from "../components/icons";
 import { OrderStatus } from "../components/shop/order-status";
@@ -18,9 +18,10 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 /** What the receipt says under the status: what happens next, or what happened. */
-function note(o: OrderView): string {
+function note(o: OrderView, back: boolean): string {
   if (o.status === "awaiting_approval") return t.waitApproval;
-  if (o.status === "pending_payment") return t.waitPayment;
+  // Back from Stripe before its webhook arrived: the payment is being confirmed.
+  if (o.status === "pending_payment") return back ? t.paymentConfirming : t.waitPayment;
   if (o.status === "refunded") return t.refundedNote;
   if (o.status === "cancelled") return t.cancelledNote;
   return t.paidNote;
@@ -29,6 +30,7 @@ function note(o: OrderView): string {
 /** /shop/orders/{id}: the receipt of one order, with links to the bought files once they are paid or approved. */
 export default function OrderReceiptRoute() {
   const { orderId } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
   const [order, setOrder] = useState<OrderView | null>(null);
   const [missing, setMissing] = useState(false);
   const load = useCallback(
@@ -36,6 +38,14 @@ export default function OrderReceiptRoute() {
     [orderId],
   );
   useEffect(load, [load]);
+  const back = params.get("paid") === "1";
+  const confirming = back && order?.status === "pending_payment";
+  // Back from Stripe before its webhook: look again every few seconds until the order is paid.
+  useEffect(() => {
+    if (!confirming) return;
+    const timer = window.setInterval(load, 3000);
+    return () => window.clearInterval(timer);
+  }, [confirming, load]);
   if (missing) return <UnavailablePage title={t.orderNotFound} hint={t.orderMissingHint} icon="shop" />;
   if (!order) return <p className="muted">{ru.common.loading}</p>;
   const open = order.status === "pending_payment" || order.status === "awaiting_approval";
@@ -48,7 +58,7 @@ export default function OrderReceiptRoute() {
         </div>
         <OrderStatus status={order.status} />
       </header>
-      <p className={`shop-note${order.status === "paid" || order.status === "approved" ? " ok" : ""}`}>{note(order)}</p>
+      <p className={`shop-note${order.status === "paid" || order.status === "approved" ? " ok" : ""}`}>{note(order, back)}</p>
       <dl className="shop-facts">
         <dt>{t.created}</dt>
         <dd className="num">{formatDateTime(order.created)}</dd>

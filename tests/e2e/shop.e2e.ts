@@ -148,4 +148,8 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   await page.getByRole("button", { name: "Оформить заказ" }).click();
   await page.getByTestId("receipt").waitFor();
   await shot(page, "shop-receipt-phone");
+  await adminPage.setViewportSize({ width: 390, height: 844 });
+  await adminPage.goto("/admin/orders");
+  await adminPage.getByTestId("admin-orders").getByText("Ожидает подтверждения").first().waitFor();
+  await shot(adminPage, "shop-admin-orders-phone");
 });
