@@ -71,7 +71,7 @@ export default function AdminOrdersRoute() {
         </div>
       ) : (
         <div className="panel table-scroll">
-          <table className="table adm-table" data-testid="admin-orders">
+          <table className="table adm-table shop-orders-table" data-testid="admin-orders">
             <thead>
               <tr>
                 <th>{t.colOrder}</th>
@@ -86,7 +86,7 @@ export default function AdminOrdersRoute() {
             <tbody>
               {orders?.map((o) => (
                 <tr key={o.id} data-order={o.number}>
-                  <td className="name-cell">
+                  <td className="shop-order-no">
                     <Link to={`/shop/orders/${o.id}`}>{o.number}</Link>
                   </td>
                   <td>{o.buyer_name ?? o.buyer_id}</td>

@@ -28,7 +28,7 @@ export default function MyOrdersRoute() {
   }
   return (
     <div className="panel table-scroll">
-      <table className="table" data-testid="my-orders">
+      <table className="table shop-my-orders" data-testid="my-orders">
         <thead>
           <tr>
             <th>{t.colOrder}</th>
@@ -41,7 +41,7 @@ export default function MyOrdersRoute() {
         <tbody>
           {orders.map((o) => (
             <tr key={o.id}>
-              <td className="name-cell">
+              <td className="shop-order-no">
                 <Link to={`/shop/orders/${o.id}`}>{t.order(o.number)}</Link>
               </td>
               <td className="num adm-nowrap">{formatDateTime(o.created)}</td>

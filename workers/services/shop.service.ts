@@ -112,8 +112,11 @@ export async function listForSale(rc: RequestContext, actor: Actor, entityId: st
   const before = await repo.listingRow(rc.db, entityId);
   const preview = entity.type === "asset" ? await makeWatermarkedPreview(rc, entity, actor.id) : null;
   const now = Date.now();
+  // A listing whose new preview could not be made loses the old one too (it may show an older version).
+  const dropOld = before?.preview_key && !preview ? [repo.deleteWatermarkSql(before.preview_key)] : [];
   const statements: Statement[] = [
     ...(preview?.statements ?? []),
+    ...dropOld,
     repo.upsertListingSql({ entityId, entityType: entity.type, ...input, previewKey: preview?.key ?? null, by: actor.id, now }),
     audit(rc, actor, before ? "shop.listing.update" : "shop.listing.create", entity.type, entityId, { ...input }),
   ];
@@ -136,7 +139,7 @@ export async function withdraw(rc: RequestContext, actor: Actor, entityId: strin
   await runBatch(rc.db, [
     repo.deleteListingSql(entityId),
     repo.deleteFromBasketsSql(entityId),
-    ...(row.preview_key ? [sql`delete from variants where storage_key = ${row.preview_key} and variant_type = 'watermarked'`] : []),
+    ...(row.preview_key ? [repo.deleteWatermarkSql(row.preview_key)] : []),
     audit(rc, actor, "shop.listing.delete", "listing", entityId, {}),
   ]);
   if (row.preview_key) await rc.env.MEDIA.delete(row.preview_key);
@@ -147,15 +150,9 @@ export async function withdraw(rc: RequestContext, actor: Actor, entityId: strin
 export async function getListing(rc: RequestContext, actor: Actor, entityId: string): Promise<CatalogItem> {
   const listing = await repo.findListing(rc.db, entityId);
   if (!listing) throw new AppError("NOT_FOUND", t.notListed);
-  const [claims, basket] = await Promise.all([ownedOf(rc, actor.id, [entityId]), repo.basketOf(rc.db, actor.id)]);
+  const [claims, basket] = await Promise.all([repo.ownedBy(rc.db, actor.id, [entityId]), repo.basketOf(rc.db, actor.id)]);
   const row = { ...listing, owned: claims.has(entityId) ? 1 : 0, in_basket: basket.some((b) => b.entity_id === entityId) ? 1 : 0 };
   return toItem(row, await previewUrls(rc, actor, [listing]));
-}
-
-async function ownedOf(rc: RequestContext, userId: string, ids: string[]): Promise<Set<string>> {
-  const rows = await rc.db.all<{ entity_id: string }>(sql`select distinct i.entity_id from shop_order_items i join shop_orders o on o.id = i.order_id
-    where o.buyer_id = ${userId} and o.status in ('paid', 'approved') and i.entity_id in (select value from json_each(${JSON.stringify(ids)}))`);
-  return new Set(rows.map((r) => r.entity_id));
 }
 
 /** GET /shop/catalog: a page of the items for sale, filtered and sorted, with the total and the currencies on offer. */

@@ -140,6 +140,16 @@ export function deleteListingSql(entityId: string): SQL {
   return sql`delete from shop_listings where entity_id = ${entityId}`;
 }
 
+/** The `watermarked` variant that holds a listing's preview (by its storage key). */
+export function deleteWatermarkSql(storageKey: string): SQL {
+  return sql`delete from variants where storage_key = ${storageKey} and variant_type = 'watermarked'`;
+}
+
+/** A version's `watermarked` variants, replaced by a new one. */
+export function deleteWatermarksOfVersionSql(versionId: string): SQL {
+  return sql`delete from variants where version_id = ${versionId} and variant_type = 'watermarked'`;
+}
+
 /** A withdrawn item leaves every basket (placed orders keep their copy). */
 export function deleteFromBasketsSql(entityId: string): SQL {
   return sql`delete from shop_basket_items where entity_id = ${entityId}`;
@@ -185,6 +195,14 @@ export async function openClaims(db: Database, userId: string, entityIds: readon
   const rows = await db.all<{ entity_id: string }>(sql`
     select distinct i.entity_id from shop_order_items i join shop_orders o on o.id = i.order_id
      where o.buyer_id = ${userId} and o.status in ${inList(OPEN_STATUSES)} and i.entity_id in ${inList(entityIds)}`);
+  return new Set(rows.map((r) => r.entity_id));
+}
+
+/** Items of the ids the buyer holds through a paid or approved order. */
+export async function ownedBy(db: Database, userId: string, entityIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.all<{ entity_id: string }>(sql`
+    select distinct i.entity_id from shop_order_items i join shop_orders o on o.id = i.order_id
+     where o.buyer_id = ${userId} and o.status in ${inList(GRANTING_STATUSES)} and i.entity_id in ${inList(entityIds)}`);
   return new Set(rows.map((r) => r.entity_id));
 }
 

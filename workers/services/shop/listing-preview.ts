@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import { findAssetForPreview, findPreviewForAsset } from "../../db/repositories/preview.repository";
+import { deleteWatermarksOfVersionSql } from "../../db/repositories/shop.repository";
 import type { Statement } from "../../db/repositories/asset.repository";
 import { variants } from "../../db/schema";
 import { newId } from "../../lib/ids";
@@ -50,7 +50,7 @@ export async function makeWatermarkedPreview(rc: RequestContext, asset: { id: st
       const statements: Statement[] = [];
       if (found.version_id) {
         statements.push(
-          sql`delete from variants where version_id = ${found.version_id} and variant_type = 'watermarked'`,
+          deleteWatermarksOfVersionSql(found.version_id),
           rc.db.insert(variants).values({
             id,
             assetId: asset.id,
