@@ -22,7 +22,8 @@ export function fetchCatalog(query: CatalogQuery, signal?: AbortSignal) {
 }
 
 export const fetchBasket = () => apiRequest<BasketView>("/api/shop/basket");
-export const addToBasket = (entityId: string) => apiRequest<BasketView>("/api/shop/basket", { method: "POST", body: { entity_id: entityId } });
+export const addToBasket = (entityId: string) =>
+  apiRequest<BasketView>("/api/shop/basket", { method: "POST", body: { entity_id: entityId } });
 export const removeFromBasket = (entityId: string) => apiRequest<BasketView>(`/api/shop/basket/${entityId}`, { method: "DELETE" });
 export const checkout = (email: string) => apiRequest<OrderView>("/api/shop/checkout", { method: "POST", body: { email } });
 export const fetchOrders = (query: { all?: boolean; status?: string; skip?: number; take?: number } = {}) =>

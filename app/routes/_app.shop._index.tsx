@@ -27,7 +27,10 @@ export default function ShopCatalogRoute() {
   useEffect(() => setDraft(q), [q]);
   useEffect(() => {
     const controller = new AbortController();
-    fetchCatalog({ q: q || undefined, type: type || undefined, currency: currency || undefined, sort, skip, take: PAGE }, controller.signal).then(
+    fetchCatalog(
+      { q: q || undefined, type: type || undefined, currency: currency || undefined, sort, skip, take: PAGE },
+      controller.signal,
+    ).then(
       (answer) => setState({ kind: "done", ...answer }),
       () => !controller.signal.aborted && setState({ kind: "error" }),
     );
@@ -36,7 +39,7 @@ export default function ShopCatalogRoute() {
 
   function update(changes: Record<string, string | null>) {
     const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) (v ? next.set(k, v) : next.delete(k));
+    for (const [k, v] of Object.entries(changes)) v ? next.set(k, v) : next.delete(k);
     if (!("skip" in changes)) next.delete("skip");
     setParams(next, { replace: true });
   }
@@ -64,19 +67,37 @@ export default function ShopCatalogRoute() {
           update({ q: draft.trim() || null });
         }}
       >
-        <input className="input shop-search" type="search" value={draft} placeholder={t.searchPlaceholder} aria-label={t.searchPlaceholder} onChange={(e) => setDraft(e.target.value)} />
+        <input
+          className="input shop-search"
+          type="search"
+          value={draft}
+          placeholder={t.searchPlaceholder}
+          aria-label={t.searchPlaceholder}
+          onChange={(e) => setDraft(e.target.value)}
+        />
         <div className="segmented" role="group" aria-label={t.allTypes}>
           {[
             ["", t.allTypes],
             ["asset", t.typeAsset],
             ["group", t.typeGroup],
           ].map(([value, label]) => (
-            <button key={value} type="button" className={`btn btn-ghost${type === value ? " active" : ""}`} aria-pressed={type === value} onClick={() => update({ type: value || null })}>
+            <button
+              key={value}
+              type="button"
+              className={`btn btn-ghost${type === value ? " active" : ""}`}
+              aria-pressed={type === value}
+              onClick={() => update({ type: value || null })}
+            >
               {label}
             </button>
           ))}
         </div>
-        <select className="input select" value={currency} aria-label={t.allCurrencies} onChange={(e) => update({ currency: e.target.value || null })}>
+        <select
+          className="input select"
+          value={currency}
+          aria-label={t.allCurrencies}
+          onChange={(e) => update({ currency: e.target.value || null })}
+        >
           <option value="">{t.allCurrencies}</option>
           {(state.kind === "done" ? state.currencies : []).map((c) => (
             <option key={c} value={c}>
@@ -84,7 +105,12 @@ export default function ShopCatalogRoute() {
             </option>
           ))}
         </select>
-        <select className="input select" value={sort} aria-label={t.sort} onChange={(e) => update({ sort: e.target.value === "new" ? null : e.target.value })}>
+        <select
+          className="input select"
+          value={sort}
+          aria-label={t.sort}
+          onChange={(e) => update({ sort: e.target.value === "new" ? null : e.target.value })}
+        >
           {Object.entries(t.sorts).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -144,11 +170,21 @@ export default function ShopCatalogRoute() {
           </div>
           {state.total > PAGE && (
             <div className="search-pager">
-              <button type="button" className="btn" disabled={skip === 0} onClick={() => update({ skip: String(Math.max(0, skip - PAGE)) })}>
+              <button
+                type="button"
+                className="btn"
+                disabled={skip === 0}
+                onClick={() => update({ skip: String(Math.max(0, skip - PAGE)) })}
+              >
                 {ru.search.prev}
               </button>
               <span className="muted">{ru.search.page(Math.floor(skip / PAGE) + 1, Math.ceil(state.total / PAGE), true)}</span>
-              <button type="button" className="btn" disabled={skip + PAGE >= state.total} onClick={() => update({ skip: String(skip + PAGE) })}>
+              <button
+                type="button"
+                className="btn"
+                disabled={skip + PAGE >= state.total}
+                onClick={() => update({ skip: String(skip + PAGE) })}
+              >
                 {ru.search.next}
               </button>
             </div>

@@ -5,6 +5,7 @@ import { ShopItemMedia } from "../components/shop/shop-item-media";
 import { ru } from "../i18n/ru";
 import { checkout, removeFromBasket } from "../lib/shop-api";
 import { useShop } from "../lib/shop-context";
+import { useFieldErrors } from "../lib/use-field-errors";
 
 const t = ru.shop;
 
@@ -14,9 +15,11 @@ export default function ShopBasketRoute() {
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors();
 
-  async function submit(e: React.FormEvent) {
+  async function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    if (!fields.check(e.currentTarget)) return;
     setBusy(true);
     try {
       const order = await checkout(email.trim());
@@ -73,7 +76,7 @@ export default function ShopBasketRoute() {
           </li>
         ))}
       </ul>
-      <form className="panel shop-summary" onSubmit={(e) => void submit(e)}>
+      <form className="panel shop-summary" onSubmit={(e) => void submit(e)} noValidate>
         {basket.totals.map((total) => (
           <div key={total.currency} className="shop-total">
             <span>{t.total}</span>
@@ -84,7 +87,17 @@ export default function ShopBasketRoute() {
         ))}
         <label className="field">
           <span>{t.email}</span>
-          <input className="input" type="email" value={email} autoComplete="email" onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id="shop-email"
+            className="input"
+            type="email"
+            maxLength={254}
+            {...fields.props("shop-email")}
+            value={email}
+            autoComplete="email"
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          {fields.error("shop-email")}
         </label>
         {unavailable && <p className="field-error">{t.unavailable}</p>}
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>

@@ -83,7 +83,11 @@ export default function OrderReceiptRoute() {
         {order.items.map((item) => (
           <li key={item.entity_id} className="shop-line">
             <span className="shop-line-media">
-              <Icon name={item.entity_type === "group" ? "folder" : "image"} size={22} className={item.entity_type === "group" ? "folder-icon" : "thumb-image"} />
+              <Icon
+                name={item.entity_type === "group" ? "folder" : "image"}
+                size={22}
+                className={item.entity_type === "group" ? "folder-icon" : "thumb-image"}
+              />
             </span>
             <span className="shop-line-main">
               <span className="shop-name">{item.name}</span>
@@ -93,7 +97,11 @@ export default function OrderReceiptRoute() {
             </span>
             <span className="shop-price num">{item.price_text}</span>
             {item.granted && (
-              <Link className="btn" to={item.entity_type === "group" ? `/mam/${item.entity_id}` : `/asset/${item.entity_id}`} data-testid="open-bought">
+              <Link
+                className="btn"
+                to={item.entity_type === "group" ? `/mam/${item.entity_id}` : `/asset/${item.entity_id}`}
+                data-testid="open-bought"
+              >
                 <Icon name={item.entity_type === "group" ? "folder" : "download"} size={16} />
                 {item.entity_type === "group" ? t.openFolder : t.download}
               </Link>
@@ -112,7 +120,11 @@ export default function OrderReceiptRoute() {
           </a>
         )}
         {open && (
-          <button type="button" className="btn btn-danger-outline" onClick={() => void decideOrder(order.id, "cancel").then(setOrder, () => undefined)}>
+          <button
+            type="button"
+            className="btn btn-danger-outline"
+            onClick={() => void decideOrder(order.id, "cancel").then(setOrder, () => undefined)}
+          >
             {t.cancel}
           </button>
         )}

@@ -26,7 +26,9 @@ async function bearerOf(server: E2EServer, user: string, passwd: string): Promis
 
 /** Waits until processing has made the picture's preview (the shop's watermark is made from it). */
 async function previewReady(api: AdminApi, assetId: string) {
-  await expect.poll(() => api.status(`/api/asset/content/preview/${assetId}/1/medium`, api.bearer), { timeout: 45_000, interval: 500 }).toBe(200);
+  await expect
+    .poll(() => api.status(`/api/asset/content/preview/${assetId}/1/medium`, api.bearer), { timeout: 45_000, interval: 500 })
+    .toBe(200);
 }
 
 test("list for sale, buy, download only after approval, refund revokes", async ({ browser, server }) => {
@@ -41,8 +43,14 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   await previewReady(api, sunset);
   await previewReady(api, mountains);
   // A second item and a folder in other currencies, listed through the API, so the catalogue has something to filter.
-  await api.call(`/api/shop/listing/${mountains}`, { method: "PUT", json: { price: 4990, currency: "EUR", licence: "Веб и соцсети, 1 год" } });
-  await api.call(`/api/shop/listing/${folderId}`, { method: "PUT", json: { price: 2500000, currency: "RUB", licence: "Вся подборка, бессрочно" } });
+  await api.call(`/api/shop/listing/${mountains}`, {
+    method: "PUT",
+    json: { price: 4990, currency: "EUR", licence: "Веб и соцсети, 1 год" },
+  });
+  await api.call(`/api/shop/listing/${folderId}`, {
+    method: "PUT",
+    json: { price: 2500000, currency: "RUB", licence: "Вся подборка, бессрочно" },
+  });
 
   // The administrator lists the sunset from the folder's context menu.
   const { page: adminPage, errors: adminErrors } = await newPage(browser, { server });
@@ -66,7 +74,9 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   await sell.waitFor({ state: "detached" });
   await adminPage.goto("/shop");
   await adminPage.getByTestId("shop-card").filter({ hasText: "Закат над морем.png" }).getByText("1 500,50 ₽").waitFor();
-  await adminPage.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".shop-media-img")].every((img) => img.complete && img.naturalWidth > 0));
+  await adminPage.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLImageElement>(".shop-media-img")].every((img) => img.complete && img.naturalWidth > 0),
+  );
   await shot(adminPage, "shop-catalogue-admin");
 
   // The buyer finds it, puts it in the basket and checks out.
@@ -113,7 +123,10 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   // Now the buyer may download it, from the receipt's link to the file.
   expect(await api.status(`/api/asset/content/download/${sunset}/latest/initial`, buyerBearer)).toBe(200);
   await page.goto("/shop/orders");
-  await page.getByTestId("my-orders").getByRole("link", { name: `Заказ ${orderNumber}` }).click();
+  await page
+    .getByTestId("my-orders")
+    .getByRole("link", { name: `Заказ ${orderNumber}` })
+    .click();
   await page.getByText("Файлы доступны для скачивания.").waitFor();
   await shot(page, "shop-receipt-approved");
   await page.getByTestId("open-bought").click();

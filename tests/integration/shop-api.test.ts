@@ -13,11 +13,15 @@ describe("listing for sale", () => {
     const item = await expectListed(a, asset.id, { price: 250050, currency: "rub", licence: "Для печати и веба" });
     expect(item).toMatchObject({ entity_id: asset.id, entity_type: "asset", price: 250050, currency: "RUB", licence: "Для печати и веба" });
     expect(item.price_text).toMatch(/2\s500,50\s₽/);
-    const variant = await env.DB.prepare("SELECT storage_key, mime_type FROM variants WHERE asset_id = ? AND variant_type = 'watermarked'").bind(asset.id).first<{ storage_key: string; mime_type: string }>();
+    const variant = await env.DB.prepare("SELECT storage_key, mime_type FROM variants WHERE asset_id = ? AND variant_type = 'watermarked'")
+      .bind(asset.id)
+      .first<{ storage_key: string; mime_type: string }>();
     expect(variant?.mime_type).toBe("image/jpeg");
     // The catalogue's signed preview link serves the watermarked JPEG, not the original preview.
     const buyer = await ordinaryUser();
-    const page = (await (await call(`/api/shop/catalog?q=${encodeURIComponent("Рассвет над")}`, { bearer: buyer.bearer })).json()) as { items: { preview_url: string }[] };
+    const page = (await (await call(`/api/shop/catalog?q=${encodeURIComponent("Рассвет над")}`, { bearer: buyer.bearer })).json()) as {
+      items: { preview_url: string }[];
+    };
     expect(page.items).toHaveLength(1);
     const res = await call(page.items[0].preview_url);
     expect(res.status).toBe(200);
@@ -134,11 +138,14 @@ describe("basket and checkout", () => {
     await expectListed(a, kept.id);
     await expectListed(a, gone.id);
     const buyer = await ordinaryUser();
-    for (const id of [kept.id, gone.id]) expect((await call("/api/shop/basket", { method: "POST", bearer: buyer.bearer, json: { entity_id: id } })).status).toBe(200);
+    for (const id of [kept.id, gone.id])
+      expect((await call("/api/shop/basket", { method: "POST", bearer: buyer.bearer, json: { entity_id: id } })).status).toBe(200);
     // Withdrawing through the API also empties baskets; here the listing vanishes between adding and checking out
     // (its asset trashed, or a withdrawal racing the checkout), which the checkout must notice by itself.
     await env.DB.prepare("DELETE FROM shop_listings WHERE entity_id = ?").bind(gone.id).run();
-    const basket = (await (await call("/api/shop/basket", { bearer: buyer.bearer })).json()) as { items: { entity_id: string; for_sale: boolean }[] };
+    const basket = (await (await call("/api/shop/basket", { bearer: buyer.bearer })).json()) as {
+      items: { entity_id: string; for_sale: boolean }[];
+    };
     expect(basket.items.find((i) => i.entity_id === gone.id)?.for_sale).toBe(false);
     const error = await expectError(await call("/api/shop/checkout", { method: "POST", bearer: buyer.bearer, json: {} }), 409);
     expect(error.message).toContain("Снимут с продажи.jpg");
@@ -164,7 +171,9 @@ describe("basket and checkout", () => {
     expect((await call(`/api/shop/listing/${asset.id}`, { method: "DELETE", bearer: a.bearer })).status).toBe(200);
     const basket = (await (await call("/api/shop/basket", { bearer: buyer.bearer })).json()) as { items: unknown[] };
     expect(basket.items).toEqual([]);
-    expect(await env.DB.prepare("SELECT 1 FROM variants WHERE asset_id = ? AND variant_type = 'watermarked'").bind(asset.id).first()).toBeNull();
+    expect(
+      await env.DB.prepare("SELECT 1 FROM variants WHERE asset_id = ? AND variant_type = 'watermarked'").bind(asset.id).first(),
+    ).toBeNull();
   });
 
   it("refuses a basket mixing currencies", async () => {
@@ -198,7 +207,9 @@ describe("orders: pricing, rights only after approval, refund revokes", () => {
     expect(await rulesOf(buyer.id, one.id)).toEqual([]);
     // The basket is empty after checkout, and the receipt mail was recorded.
     expect(((await (await call("/api/shop/basket", { bearer: buyer.bearer })).json()) as { items: unknown[] }).items).toEqual([]);
-    const mail = await env.DB.prepare("SELECT subject FROM outgoing_emails WHERE object_id = ?").bind(order.id).first<{ subject: string }>();
+    const mail = await env.DB.prepare("SELECT subject FROM outgoing_emails WHERE object_id = ?")
+      .bind(order.id)
+      .first<{ subject: string }>();
     expect(mail?.subject).toContain(order.number);
 
     const approved = (await (await call(`/api/shop/order/${order.id}/approve`, { method: "POST", bearer: a.bearer })).json()) as OrderJson;
@@ -240,7 +251,9 @@ describe("orders: pricing, rights only after approval, refund revokes", () => {
     await expectListed(a, asset.id);
     const buyer = await ordinaryUser();
     const order = await buy(buyer, [asset.id]);
-    const cancelled = (await (await call(`/api/shop/order/${order.id}/cancel`, { method: "POST", bearer: buyer.bearer })).json()) as OrderJson;
+    const cancelled = (await (
+      await call(`/api/shop/order/${order.id}/cancel`, { method: "POST", bearer: buyer.bearer })
+    ).json()) as OrderJson;
     expect(cancelled.status).toBe("cancelled");
     await expectError(await call(`/api/shop/order/${order.id}/approve`, { method: "POST", bearer: a.bearer }), 409);
     expect(await rulesOf(buyer.id, asset.id)).toEqual([]);

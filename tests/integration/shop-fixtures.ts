@@ -16,7 +16,11 @@ export async function sellableAsset(owner: Caller, name = "Закат.jpg") {
 }
 
 /** PUT /api/shop/listing/{id} as `who`; answers status and body. */
-export async function list(who: Caller, entityId: string, listing: Record<string, unknown> = { price: 150000, currency: "RUB", licence: "Редакционное использование" }) {
+export async function list(
+  who: Caller,
+  entityId: string,
+  listing: Record<string, unknown> = { price: 150000, currency: "RUB", licence: "Редакционное использование" },
+) {
   const res = await call(`/api/shop/listing/${entityId}`, { method: "PUT", bearer: who.bearer, json: listing });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { message?: string } };
 }
@@ -60,11 +64,18 @@ export async function downloadStatus(who: Caller, assetId: string): Promise<numb
 export async function postWebhook(event: unknown, o: { secret?: string; timestamp?: number; header?: string } = {}) {
   const body = JSON.stringify(event);
   const header = o.header ?? (await signStripeBody(o.secret ?? WEBHOOK_SECRET, body, o.timestamp));
-  const res = await call("/api/shop/stripe/webhook", { method: "POST", body, headers: { "content-type": "application/json", "stripe-signature": header } });
+  const res = await call("/api/shop/stripe/webhook", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", "stripe-signature": header },
+  });
   return { status: res.status, body: (await res.json()) as { outcome?: string; message?: string } };
 }
 
-export function sessionCompleted(order: { id: string; total: number; currency: string }, o: { eventId?: string; intent?: string; amount?: number } = {}) {
+export function sessionCompleted(
+  order: { id: string; total: number; currency: string },
+  o: { eventId?: string; intent?: string; amount?: number } = {},
+) {
   return {
     id: o.eventId ?? `evt_${crypto.randomUUID().replace(/-/g, "")}`,
     type: "checkout.session.completed",
@@ -92,6 +103,8 @@ export function chargeRefunded(intent: string, amount: number, refunded = amount
 
 /** The access rules the shop granted (rows of access_rules for the user on the entity). */
 export async function rulesOf(userId: string, entityId: string) {
-  const { results } = await env.DB.prepare("SELECT id, acl FROM access_rules WHERE subj_id = ? AND obj_id = ?").bind(userId, entityId).all<{ id: string; acl: number }>();
+  const { results } = await env.DB.prepare("SELECT id, acl FROM access_rules WHERE subj_id = ? AND obj_id = ?")
+    .bind(userId, entityId)
+    .all<{ id: string; acl: number }>();
   return results;
 }

@@ -2,7 +2,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectError } from "./factories";
 import { admin, ordinaryUser } from "./library-factories";
-import { chargeRefunded, downloadStatus, expectListed, list, postWebhook, rulesOf, sellableAsset, sessionCompleted, buy } from "./shop-fixtures";
+import {
+  chargeRefunded,
+  downloadStatus,
+  expectListed,
+  list,
+  postWebhook,
+  rulesOf,
+  sellableAsset,
+  sessionCompleted,
+  buy,
+} from "./shop-fixtures";
 
 /** The shop's security tier: who may list, decide and see orders; Stripe webhooks only with a valid signature. */
 
@@ -78,7 +88,10 @@ describe("Stripe webhook", () => {
     const again = await postWebhook(event);
     expect(again).toMatchObject({ status: 200, body: { outcome: "duplicate" } });
     expect(await rulesOf(buyer.id, asset.id)).toHaveLength(1);
-    const view = (await (await call(`/api/shop/order/${order.id}`, { bearer: buyer.bearer })).json()) as { status: string; paid: string | null };
+    const view = (await (await call(`/api/shop/order/${order.id}`, { bearer: buyer.bearer })).json()) as {
+      status: string;
+      paid: string | null;
+    };
     expect(view.status).toBe("paid");
     expect(view.paid).not.toBeNull();
   });
@@ -105,7 +118,11 @@ describe("Stripe webhook", () => {
     const body = JSON.stringify(sessionCompleted(order));
     const { signStripeBody } = await import("../../workers/services/shop/stripe");
     const header = await signStripeBody("whsec_test_secret_for_vitest_only", body.replace(order.id, "x".repeat(32)));
-    const res = await call("/api/shop/stripe/webhook", { method: "POST", body, headers: { "content-type": "application/json", "stripe-signature": header } });
+    const res = await call("/api/shop/stripe/webhook", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "stripe-signature": header },
+    });
     await expectError(res, 400);
     expect(await rulesOf(buyer.id, asset.id)).toEqual([]);
   });

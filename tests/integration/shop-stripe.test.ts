@@ -41,7 +41,12 @@ describe("checkout with a Stripe key", () => {
     });
     const order = await checkout(stripeContext(), actor, { email: "buyer@example.com", origin: "https://mam.test" });
     vi.restoreAllMocks();
-    expect(order).toMatchObject({ status: "pending_payment", payment: "stripe", checkout_url: "https://checkout.stripe.com/c/pay/cs_test_1", total: 2990 });
+    expect(order).toMatchObject({
+      status: "pending_payment",
+      payment: "stripe",
+      checkout_url: "https://checkout.stripe.com/c/pay/cs_test_1",
+      total: 2990,
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0].url).toBe("https://api.stripe.com/v1/checkout/sessions");
     const form = new URLSearchParams(String(sent[0].init.body));

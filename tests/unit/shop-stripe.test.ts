@@ -53,7 +53,15 @@ describe("checkoutSessionRequest", () => {
   });
 
   it("leaves customer_email out when the buyer gave none", () => {
-    const r = checkoutSessionRequest({ orderId: "x", currency: "USD", lines: [{ name: "a", price: 1 }], email: null, successUrl: "https://a/", cancelUrl: "https://a/", secretKey: "k" });
+    const r = checkoutSessionRequest({
+      orderId: "x",
+      currency: "USD",
+      lines: [{ name: "a", price: 1 }],
+      email: null,
+      successUrl: "https://a/",
+      cancelUrl: "https://a/",
+      secretKey: "k",
+    });
     expect(new URLSearchParams(r.init.body).has("customer_email")).toBe(false);
   });
 

@@ -61,7 +61,18 @@ export async function handleStripeWebhook(rc: RequestContext, body: string, sign
     }
     const items = await repo.itemsOfOrders(rc.db, [order.id]);
     const intent = session.payment_intent ?? null;
-    await runBatch(rc.db, [record, ...settleStatements(rc, order, items, "paid", null, sql`stripe_payment_intent = ${intent}, stripe_session_id = coalesce(stripe_session_id, ${session.id})`, now)]);
+    await runBatch(rc.db, [
+      record,
+      ...settleStatements(
+        rc,
+        order,
+        items,
+        "paid",
+        null,
+        sql`stripe_payment_intent = ${intent}, stripe_session_id = coalesce(stripe_session_id, ${session.id})`,
+        now,
+      ),
+    ]);
     const view = await getOrderForMail(rc, order.id);
     if (view.status === "paid") await mailOrder(rc, view, "settled");
     return { received: true, outcome: "paid" };

@@ -60,7 +60,9 @@ const PREVIEW_LINK_SECONDS = 3600;
  */
 async function previewUrl(rc: RequestContext, actor: Actor, entityId: string): Promise<string> {
   const exp = (Math.floor(Date.now() / 1000 / PREVIEW_LINK_SECONDS) + 2) * PREVIEW_LINK_SECONDS;
-  const params = new URLSearchParams(await signLink(rc.config.JWT_SECRET, { purpose: "shop-preview", id: entityId, userId: actor.id, exp }));
+  const params = new URLSearchParams(
+    await signLink(rc.config.JWT_SECRET, { purpose: "shop-preview", id: entityId, userId: actor.id, exp }),
+  );
   return `/api/shop/preview/${entityId}?${params}`;
 }
 
@@ -92,7 +94,14 @@ function requireShopAdmin(actor: Actor): void {
   if (!actor.isAdmin) throw new AppError("FORBIDDEN", t.adminOnly);
 }
 
-function audit(rc: RequestContext, actor: Actor | null, action: string, objectType: string, objectId: string, details: Record<string, unknown>) {
+function audit(
+  rc: RequestContext,
+  actor: Actor | null,
+  action: string,
+  objectType: string,
+  objectId: string,
+  details: Record<string, unknown>,
+) {
   return auditStatement(rc, { action, actorId: actor?.id ?? null, objectType, objectId, details });
 }
 
@@ -170,7 +179,11 @@ export async function catalog(rc: RequestContext, actor: Actor, filter: repo.Cat
  * GET /shop/preview/{id}: the watermarked preview of a listed asset, authorised by the signed link the catalogue
  * handed to a signed-in caller (the original stays closed); 404 for a bad link, as for no preview.
  */
-export async function listingPreview(rc: RequestContext, entityId: string, link: { u?: string; exp?: string; sig?: string }): Promise<R2ObjectBody> {
+export async function listingPreview(
+  rc: RequestContext,
+  entityId: string,
+  link: { u?: string; exp?: string; sig?: string },
+): Promise<R2ObjectBody> {
   if (!(await verifyLink(rc.config.JWT_SECRET, "shop-preview", entityId, link))) throw new AppError("NOT_FOUND", t.noPreview);
   const listing = await repo.findListing(rc.db, entityId);
   const row = listing ? await repo.listingRow(rc.db, entityId) : undefined;
@@ -367,8 +380,26 @@ export async function checkout(rc: RequestContext, actor: Actor, input: Checkout
   const total = orderTotal(items);
   const status: OrderStatus = secretKey ? "pending_payment" : "awaiting_approval";
   await runBatch(rc.db, [
-    repo.insertOrderSql({ id, buyerId: actor.id, status, currency, total, email: input.email ?? null, payment: secretKey ? "stripe" : "invoice", now }),
-    ...items.map((i) => repo.insertOrderItemSql(id, { entity_id: i.entity_id, entity_type: i.entity_type, name: i.name, price: i.price, currency: i.currency, licence: i.licence })),
+    repo.insertOrderSql({
+      id,
+      buyerId: actor.id,
+      status,
+      currency,
+      total,
+      email: input.email ?? null,
+      payment: secretKey ? "stripe" : "invoice",
+      now,
+    }),
+    ...items.map((i) =>
+      repo.insertOrderItemSql(id, {
+        entity_id: i.entity_id,
+        entity_type: i.entity_type,
+        name: i.name,
+        price: i.price,
+        currency: i.currency,
+        licence: i.licence,
+      }),
+    ),
     repo.clearBasketSql(actor.id, ids),
     audit(rc, actor, "shop.order.create", "order", id, { total, currency, items: ids, status }),
   ]);
@@ -428,12 +459,28 @@ export function settleStatements(
   now: number,
 ): Statement[] {
   const statements: Statement[] = [
-    repo.setOrderStatusSql(order.id, ["pending_payment", "awaiting_approval"], to, sql`paid_at = ${now}${by ? sql`, decided_by = ${by.id}` : sql``}${extra ? sql`, ${extra}` : sql``}`, now),
+    repo.setOrderStatusSql(
+      order.id,
+      ["pending_payment", "awaiting_approval"],
+      to,
+      sql`paid_at = ${now}${by ? sql`, decided_by = ${by.id}` : sql``}${extra ? sql`, ${extra}` : sql``}`,
+      now,
+    ),
   ];
   for (const item of items) {
     const ruleId = newId(now);
     statements.push(
-      repo.grantRuleSql({ ruleId, orderId: order.id, status: to, buyerId: order.buyer_id, entityId: item.entity_id, entityType: item.entity_type, acl: PURCHASE_LEVELS, by: by?.id ?? order.buyer_id, now }),
+      repo.grantRuleSql({
+        ruleId,
+        orderId: order.id,
+        status: to,
+        buyerId: order.buyer_id,
+        entityId: item.entity_id,
+        entityType: item.entity_type,
+        acl: PURCHASE_LEVELS,
+        by: by?.id ?? order.buyer_id,
+        now,
+      }),
       repo.setItemRuleSql(order.id, item.entity_id, ruleId, now),
     );
   }
@@ -444,7 +491,13 @@ export function settleStatements(
 /** The batch that refunds an order: status change, and the rules its items granted deleted. */
 export function refundStatements(rc: RequestContext, order: repo.OrderRow, by: Actor | null, now: number): Statement[] {
   return [
-    repo.setOrderStatusSql(order.id, ["paid", "approved"], "refunded", sql`refunded_at = ${now}${by ? sql`, decided_by = ${by.id}` : sql``}`, now),
+    repo.setOrderStatusSql(
+      order.id,
+      ["paid", "approved"],
+      "refunded",
+      sql`refunded_at = ${now}${by ? sql`, decided_by = ${by.id}` : sql``}`,
+      now,
+    ),
     repo.revokeRulesSql(order.id, "refunded", now),
     repo.clearItemRulesSql(order.id, "refunded", now),
     audit(rc, by, "shop.order.refund", "order", order.id, {}),
@@ -497,10 +550,17 @@ export async function refundOrder(rc: RequestContext, actor: Actor, id: string):
 export async function cancelOrder(rc: RequestContext, actor: Actor, id: string): Promise<OrderView> {
   const order = await requireOrderRow(rc, id);
   if (!actor.isAdmin && order.buyer_id !== actor.id) throw new AppError("NOT_FOUND", t.orderNotFound);
-  if (order.status !== "pending_payment" && order.status !== "awaiting_approval") throw new AppError("CONFLICT", t.cannotCancel(t.statuses[order.status]));
+  if (order.status !== "pending_payment" && order.status !== "awaiting_approval")
+    throw new AppError("CONFLICT", t.cannotCancel(t.statuses[order.status]));
   const now = Date.now();
   await runBatch(rc.db, [
-    repo.setOrderStatusSql(id, ["pending_payment", "awaiting_approval"], "cancelled", actor.isAdmin ? sql`decided_by = ${actor.id}` : null, now),
+    repo.setOrderStatusSql(
+      id,
+      ["pending_payment", "awaiting_approval"],
+      "cancelled",
+      actor.isAdmin ? sql`decided_by = ${actor.id}` : null,
+      now,
+    ),
     audit(rc, actor, "shop.order.cancel", "order", id, {}),
   ]);
   return loadOrder(rc, id);
@@ -511,5 +571,11 @@ export async function mailOrder(rc: RequestContext, order: OrderView, what: "cre
   if (!order.email) return;
   const lines = order.items.map((i) => `• ${i.name} — ${i.price_text}`).join("\n");
   const mail = t.mail[what](order.number, order.total_text, lines);
-  await sendEmail(rc, { to: [order.email], subject: mail.subject, text: mail.text, about: { type: "order", id: order.id }, actorId: order.buyer_id });
+  await sendEmail(rc, {
+    to: [order.email],
+    subject: mail.subject,
+    text: mail.text,
+    about: { type: "order", id: order.id },
+    actorId: order.buyer_id,
+  });
 }

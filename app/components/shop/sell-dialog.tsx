@@ -4,6 +4,7 @@ import { fetchListing, saveListing, withdrawListing, type CatalogItem } from "..
 import { parsePrice, priceInput } from "../../lib/shop-price";
 import { showToast } from "../../lib/toast";
 import { useCurrentUser } from "../../lib/use-current-user";
+import { useFieldErrors } from "../../lib/use-field-errors";
 import { CURRENCIES } from "../../../workers/services/shop/money";
 import { Icon } from "../icons";
 import { Modal } from "../modal";
@@ -36,6 +37,7 @@ export function SellDialog({ entityId, name, onClose }: { entityId: string; name
   const [licence, setLicence] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors();
 
   useEffect(() => {
     fetchListing(entityId).then(
@@ -49,8 +51,9 @@ export function SellDialog({ entityId, name, onClose }: { entityId: string; name
     );
   }, [entityId]);
 
-  async function save(e: React.FormEvent) {
+  async function save(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    if (!fields.check(e.currentTarget)) return;
     const minor = parsePrice(price, currency);
     if (minor === null) return setError(t.sellBadPrice);
     setError(null);
@@ -80,11 +83,20 @@ export function SellDialog({ entityId, name, onClose }: { entityId: string; name
       {listing === undefined ? (
         <p className="muted">{ru.common.loading}</p>
       ) : (
-        <form onSubmit={(e) => void save(e)} className="shop-sell-form">
+        <form onSubmit={(e) => void save(e)} className="shop-sell-form" noValidate>
           <div className="shop-sell-row">
             <label className="field">
               <span>{t.sellPrice}</span>
-              <input className="input num" inputMode="decimal" required value={price} placeholder="1500,00" onChange={(e) => setPrice(e.target.value)} />
+              <input
+                id="shop-price"
+                className="input num"
+                inputMode="decimal"
+                required
+                {...fields.props("shop-price")}
+                value={price}
+                placeholder="1500,00"
+                onChange={(e) => setPrice(e.target.value)}
+              />
             </label>
             <label className="field">
               <span>{t.sellCurrency}</span>
@@ -97,10 +109,22 @@ export function SellDialog({ entityId, name, onClose }: { entityId: string; name
               </select>
             </label>
           </div>
+          {fields.error("shop-price")}
           {error && <p className="field-error">{error}</p>}
           <label className="field">
             <span>{t.sellLicence}</span>
-            <textarea className="input shop-licence-input" required rows={3} maxLength={4000} value={licence} placeholder={t.sellLicenceHint} onChange={(e) => setLicence(e.target.value)} />
+            <textarea
+              id="shop-licence"
+              className="input shop-licence-input"
+              required
+              rows={3}
+              maxLength={4000}
+              {...fields.props("shop-licence")}
+              value={licence}
+              placeholder={t.sellLicenceHint}
+              onChange={(e) => setLicence(e.target.value)}
+            />
+            {fields.error("shop-licence")}
           </label>
           <p className="muted shop-sell-note">{t.sellWatermark}</p>
           <div className="modal-actions">

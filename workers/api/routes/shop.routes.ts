@@ -34,16 +34,20 @@ export const PriceSchema = z
   .openapi({ description: "integer minor units (150000 RUB = 1 500,00 ₽)", example: 150000 });
 
 /** An ISO 4217 code the shop accepts; lower case is accepted and stored upper case. */
-export const CurrencySchema = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-  z.enum(CURRENCIES, { error: t.currency }),
-).openapi({ type: "string", enum: [...CURRENCIES], example: "RUB" });
+export const CurrencySchema = z
+  .preprocess((v) => (typeof v === "string" ? v.trim().toUpperCase() : v), z.enum(CURRENCIES, { error: t.currency }))
+  .openapi({ type: "string", enum: [...CURRENCIES], example: "RUB" });
 
 export const ListingBodySchema = z
   .object({
     price: PriceSchema,
     currency: CurrencySchema,
-    licence: z.string({ error: t.licenceRequired }).trim().min(1, t.licenceRequired).max(4000).openapi({ example: "Редакционное использование, без ограничения срока" }),
+    licence: z
+      .string({ error: t.licenceRequired })
+      .trim()
+      .min(1, t.licenceRequired)
+      .max(4000)
+      .openapi({ example: "Редакционное использование, без ограничения срока" }),
   })
   .openapi("ShopListingRequest");
 
@@ -146,7 +150,11 @@ const OrdersQuerySchema = z.object({
   take: z.coerce.number().int().min(1).max(200).default(50),
 });
 
-const PreviewLinkSchema = z.object({ u: z.string().max(64).optional(), exp: z.string().max(20).optional(), sig: z.string().max(128).optional() });
+const PreviewLinkSchema = z.object({
+  u: z.string().max(64).optional(),
+  exp: z.string().max(20).optional(),
+  sig: z.string().max(128).optional(),
+});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
@@ -164,7 +172,10 @@ export const shopRoutes = createRouter()
       middleware: [requireAuth] as const,
       request: { query: CatalogQuerySchema },
       responses: {
-        200: json(z.object({ items: z.array(CatalogItemSchema), total: z.number().int(), currencies: z.array(z.string()) }), "A page of the catalogue"),
+        200: json(
+          z.object({ items: z.array(CatalogItemSchema), total: z.number().int(), currencies: z.array(z.string()) }),
+          "A page of the catalogue",
+        ),
         ...errorResponses(400, 401),
       },
     }),
@@ -209,7 +220,10 @@ export const shopRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(z.object({ entity_id: z.string(), withdrawn: z.literal(true) }), "Withdrawn"), ...errorResponses(400, 401, 403, 404) },
+      responses: {
+        200: json(z.object({ entity_id: z.string(), withdrawn: z.literal(true) }), "Withdrawn"),
+        ...errorResponses(400, 401, 403, 404),
+      },
     }),
     async (c) => c.json(await withdraw(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
   )
@@ -285,7 +299,8 @@ export const shopRoutes = createRouter()
       request: { body: body(CheckoutBodySchema) },
       responses: { 201: json(OrderSchema, "The order"), ...errorResponses(400, 401, 409, 503) },
     }),
-    async (c) => c.json(await checkout(c.var.rc, c.var.actor, { email: c.req.valid("json").email, origin: new URL(c.req.url).origin }), 201),
+    async (c) =>
+      c.json(await checkout(c.var.rc, c.var.actor, { email: c.req.valid("json").email, origin: new URL(c.req.url).origin }), 201),
   )
   .openapi(
     createRoute({

@@ -243,7 +243,9 @@ const ORDER_COLUMNS = sql`o.id, o.buyer_id, u.name as buyer_name, o.status, o.cu
   o.stripe_session_id, o.stripe_payment_intent, o.checkout_url, o.decided_by, o.ctime, o.mtime, o.paid_at, o.refunded_at`;
 
 export function findOrder(db: Database, id: string) {
-  return db.get<OrderRow | undefined>(sql`select ${ORDER_COLUMNS} from shop_orders o left join users u on u.id = o.buyer_id where o.id = ${id}`);
+  return db.get<OrderRow | undefined>(
+    sql`select ${ORDER_COLUMNS} from shop_orders o left join users u on u.id = o.buyer_id where o.id = ${id}`,
+  );
 }
 
 export function findOrderByIntent(db: Database, paymentIntent: string) {
@@ -303,7 +305,17 @@ export function setCheckoutSql(id: string, sessionId: string, url: string, now: 
  * The access rule an item's purchase grants (read + download for the buyer), inserted only while the order is in
  * `status` (what the batch's status change just set): a batch that lost a race to another decision grants nothing.
  */
-export function grantRuleSql(r: { ruleId: string; orderId: string; status: OrderStatus; buyerId: string; entityId: string; entityType: string; acl: number; by: string; now: number }): SQL {
+export function grantRuleSql(r: {
+  ruleId: string;
+  orderId: string;
+  status: OrderStatus;
+  buyerId: string;
+  entityId: string;
+  entityType: string;
+  acl: number;
+  by: string;
+  now: number;
+}): SQL {
   return sql`insert into access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
     select ${r.ruleId}, ${r.buyerId}, 'user', ${r.entityId}, ${r.entityType}, ${r.acl}, ${r.now}, ${r.by}
      where exists (select 1 from shop_orders where id = ${r.orderId} and status = ${r.status} and mtime = ${r.now})`;

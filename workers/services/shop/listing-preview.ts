@@ -30,7 +30,11 @@ export interface WatermarkedPreview {
  * recorded as the version's `watermarked` variant (SPEC §3 variant types). Null when the asset has no image preview
  * yet (the catalogue then shows an icon) or its preview cannot be decoded; the listing itself never fails for it.
  */
-export async function makeWatermarkedPreview(rc: RequestContext, asset: { id: string; name: string }, userId: string): Promise<WatermarkedPreview | null> {
+export async function makeWatermarkedPreview(
+  rc: RequestContext,
+  asset: { id: string; name: string },
+  userId: string,
+): Promise<WatermarkedPreview | null> {
   const found = await findAssetForPreview(rc.db, asset.id, null);
   if (!found) return null;
   for (const size of ["medium", "thumb"]) {
@@ -72,7 +76,9 @@ export async function makeWatermarkedPreview(rc: RequestContext, asset: { id: st
       }
       return { key, statements };
     } catch (error) {
-      console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "shop preview not made", asset: asset.id, error: String(error) }));
+      console.warn(
+        JSON.stringify({ level: "warn", requestId: rc.requestId, message: "shop preview not made", asset: asset.id, error: String(error) }),
+      );
       return null;
     }
   }

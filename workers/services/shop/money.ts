@@ -20,9 +20,12 @@ export function isCurrency(code: string): code is Currency {
  */
 export function formatMoney(minor: number, currency: string): string {
   const digits = isCurrency(currency) ? CURRENCY_DIGITS[currency] : 2;
-  return new Intl.NumberFormat("ru-RU", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    minor / 10 ** digits,
-  );
+  return new Intl.NumberFormat("ru-RU", {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(minor / 10 ** digits);
 }
 
 /** Sum of item prices, all in one currency (checkout refuses baskets that mix currencies before summing). */

@@ -30,7 +30,10 @@ export interface CheckoutSessionInput {
  * `client_reference_id`, in the session's metadata and in the payment intent's metadata, and as the idempotency key
  * (a retried checkout never creates a second session).
  */
-export function checkoutSessionRequest(input: CheckoutSessionInput): { url: string; init: RequestInit & { headers: Record<string, string>; body: string } } {
+export function checkoutSessionRequest(input: CheckoutSessionInput): {
+  url: string;
+  init: RequestInit & { headers: Record<string, string>; body: string };
+} {
   const form = new URLSearchParams();
   form.set("mode", "payment");
   form.set("success_url", input.successUrl);
@@ -66,7 +69,11 @@ export function refundRequest(paymentIntent: string, orderId: string, secretKey:
     url: `${STRIPE_API}/v1/refunds`,
     init: {
       method: "POST",
-      headers: { authorization: `Bearer ${secretKey}`, "content-type": "application/x-www-form-urlencoded", "idempotency-key": `refund-${orderId}` },
+      headers: {
+        authorization: `Bearer ${secretKey}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "idempotency-key": `refund-${orderId}`,
+      },
       body: form.toString(),
     },
   };
