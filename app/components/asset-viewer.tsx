@@ -13,6 +13,7 @@ import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine";
 import { AccessButton } from "./access/access-dialog";
 import { ShareButton, useLevels } from "./share-dialog";
+import { SellButton } from "./shop/sell-dialog";
 import { GuardedButton } from "./guarded-button";
 import { ViewerKeys } from "./viewer-keys";
 import { Icon } from "./icons";
@@ -128,6 +129,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
           </GuardedButton>
           <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
+          <SellButton entityId={asset.asset_id} name={asset.name} />
           <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}

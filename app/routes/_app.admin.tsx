@@ -9,6 +9,7 @@ const TABS = [
   { to: "/admin/groups", label: ru.screens.userGroups },
   { to: "/admin/audit", label: ru.admin.audit },
   { to: "/admin/shortlinks", label: ru.sharing.adminTitle },
+  { to: "/admin/orders", label: ru.shop.adminTitle },
   { to: "/admin/metadata", label: ru.screens.metadata },
   { to: "/admin/survey", label: ru.survey.adminTitle },
 ];

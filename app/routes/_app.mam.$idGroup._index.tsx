@@ -13,6 +13,9 @@ import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
 import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
+import { SellButton, SellDialog } from "../components/shop/sell-dialog";
+import { ROOT_GROUP_ID } from "../lib/root-group";
+import { useCurrentUser } from "../lib/use-current-user";
 import { TagDialog } from "../components/tag-dialog";
 import { RouteErrorPage } from "../components/route-error-page";
 import { UnavailablePage } from "../components/unavailable-page";
@@ -55,6 +58,7 @@ type Dialog =
   | { kind: "tags"; members: lib.GroupMember[] }
   | { kind: "fields"; members: lib.GroupMember[] }
   | { kind: "share"; member: lib.GroupMember }
+  | { kind: "sell"; member: lib.GroupMember }
   | { kind: "access"; member: lib.GroupMember };
 
 /**
@@ -87,6 +91,7 @@ export default function MamGroupRoute() {
 /** The contents of one folder — grid or list, infinite scroll, sorting, selection, moves and uploads. */
 function FolderContents({ groupId, initialGroup, levels }: { groupId: string; initialGroup: lib.GroupInfo; levels: string[] }) {
   const navigate = useNavigate();
+  const user = useCurrentUser();
   const group: lib.GroupInfo | null = initialGroup;
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
   const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
@@ -185,6 +190,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
             : undefined,
         share: single ? () => setDialog({ kind: "share", member: single }) : undefined,
         access: single ? () => setDialog({ kind: "access", member: single }) : undefined,
+        sell: single && user?.isAdmin ? () => setDialog({ kind: "sell", member: single }) : undefined,
         delete: () => setDialog({ kind: "delete", members: targets }),
       },
       why,
@@ -280,6 +286,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
+        {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
       </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}
@@ -340,6 +347,9 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
       {menu && <ContextMenu menu={menu} onClose={() => setMenu(null)} />}
       {dialog?.kind === "access" && (
         <AccessModal entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === "sell" && (
+        <SellDialog entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === "share" && (
         <ShareDialog entityId={dialog.member.el_id} name={dialog.member.el_info.name} onClose={() => setDialog(null)} />

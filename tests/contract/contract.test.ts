@@ -732,6 +732,43 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   // After POST /api/pqi (SPEC's table runs first): the administrator's answer is in the summary and the comments.
   "GET /api/pqi/summary": { req: () => ({ path: "/api/pqi/summary?period=month" }), keys: ["nps", "distribution", "series"] },
   "GET /api/pqi/comments": { req: () => ({ path: "/api/pqi/comments?take=10" }), keys: ["rating", "comment", "user_name"], at: first },
+  // The shop (decision 022), in the order a purchase runs: list, browse, basket, checkout (invoice: no Stripe key in
+  // tests), approve, refund, then the refusals of calls that no longer apply, and withdrawal.
+  "PUT /api/shop/listing/{id}": {
+    req: (c) => ({ path: `/api/shop/listing/${c.assetId}`, json: { price: 150000, currency: "RUB", licence: "Контрактная лицензия" } }),
+    keys: ["entity_id", "price", "currency", "licence", "preview_url"],
+  },
+  "GET /api/shop/catalog": { req: () => ({ path: "/api/shop/catalog" }), keys: ["entity_id", "price_text"], at: (b) => (b as { items: unknown[] }).items[0] },
+  "GET /api/shop/listing/{id}": { req: (c) => ({ path: `/api/shop/listing/${c.assetId}` }), keys: ["entity_id", "in_basket", "owned"] },
+  "GET /api/shop/preview/{id}": {
+    open: true,
+    refusal: { status: 404, why: "no signed link (the catalogue hands one out; tests/integration/shop-api.test.ts fetches it)" },
+    req: (c) => ({ path: `/api/shop/preview/${c.assetId}`, as: "none" }),
+  },
+  "POST /api/shop/basket": { req: (c) => ({ path: "/api/shop/basket", json: { entity_id: c.assetId } }), keys: ["items", "totals"] },
+  "GET /api/shop/basket": { req: () => ({ path: "/api/shop/basket" }), keys: ["entity_id", "for_sale"], at: (b) => (b as { items: unknown[] }).items[0] },
+  // Removing something that is not in the basket is a no-op answering the (unchanged) basket.
+  "DELETE /api/shop/basket/{id}": { req: (c) => ({ path: `/api/shop/basket/${c.groupId}` }), keys: ["items"] },
+  "POST /api/shop/checkout": {
+    req: () => ({ path: "/api/shop/checkout", json: {} }),
+    status: 201,
+    keys: ["id", "number", "status", "total", "items"],
+    then: (b, c) => void (c.orderId = (b as { id: string }).id),
+  },
+  "GET /api/shop/orders": { req: () => ({ path: "/api/shop/orders" }), keys: ["id", "status"], at: first },
+  "GET /api/shop/order/{id}": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}` }), keys: ["id", "status", "items"] },
+  "POST /api/shop/order/{id}/approve": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}/approve`, json: {} }), keys: ["status"] },
+  "POST /api/shop/order/{id}/refund": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}/refund`, json: {} }), keys: ["status"] },
+  "POST /api/shop/order/{id}/cancel": {
+    refusal: { status: 409, why: "the order was refunded just before: only unpaid orders can be cancelled" },
+    req: (c) => ({ path: `/api/shop/order/${c.orderId as string}/cancel`, json: {} }),
+  },
+  "DELETE /api/shop/listing/{id}": { req: (c) => ({ path: `/api/shop/listing/${c.assetId}` }), keys: ["entity_id", "withdrawn"] },
+  "POST /api/shop/stripe/webhook": {
+    open: true,
+    refusal: { status: 400, why: "unsigned: only Stripe's signed events are accepted (tests/integration/shop-security.test.ts signs them)" },
+    req: () => ({ path: "/api/shop/stripe/webhook", json: { id: "evt_contract", type: "checkout.session.completed" }, as: "none" }),
+  },
   "POST /api/csp-report": {
     open: true,
     status: 204,

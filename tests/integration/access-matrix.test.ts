@@ -66,6 +66,27 @@ async function trashGroup(id: string) {
   ]);
 }
 
+/** Lists the fixture's asset for sale straight in D1 (the listing call has its own row). */
+async function listForSale(asset: string) {
+  await env.DB.prepare(
+    "INSERT INTO shop_listings (entity_id, entity_type, price, currency, licence, created_by, ctime, mtime) VALUES (?, 'asset', 100, 'RUB', 'Матрица', ?, 0, 0)",
+  )
+    .bind(asset, adminId)
+    .run();
+}
+
+/** An order of the fixture's owner for its asset, with the asset's id as the order's id. */
+async function orderFor(f: Fixture, status: "awaiting_approval" | "approved") {
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO shop_orders (id, buyer_id, status, currency, total, payment, ctime, mtime) VALUES (?, ?, ?, 'RUB', 100, 'invoice', 0, 0)",
+    ).bind(f.asset, f.owner, status),
+    env.DB.prepare(
+      "INSERT INTO shop_order_items (order_id, entity_id, entity_type, name, price, currency, licence) VALUES (?, ?, 'asset', 'Матрица', 100, 'RUB', 'Матрица')",
+    ).bind(f.asset, f.asset),
+  ]);
+}
+
 async function trashAsset(id: string) {
   const now = Date.now();
   await env.DB.batch([
@@ -722,6 +743,38 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/sl/media/${"A".repeat(22)}/${f.asset}/view`),
     why: "the link's signed media URL",
   },
+  // The shop (decision 022): listing and decisions are the administrators'; the rest is each caller's own basket and
+  // orders. The fixture's asset doubles as the id of an order prepared for it (a fresh one per caller).
+  "GET /api/shop/catalog": { kind: "signedIn", ok: 200, req: () => G("/api/shop/catalog") },
+  "GET /api/shop/listing/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/shop/listing/${X}`) },
+  "PUT /api/shop/listing/{id}": {
+    kind: "admin",
+    ok: 200,
+    req: (f) => ({ method: "PUT", path: `/api/shop/listing/${f.asset}`, json: { price: 100, currency: "RUB", licence: "Матрица" } }),
+  },
+  "DELETE /api/shop/listing/{id}": { kind: "admin", ok: 200, prepare: (f) => listForSale(f.asset), req: (f) => J("DELETE", `/api/shop/listing/${f.asset}`) },
+  "GET /api/shop/preview/{id}": { kind: "credential", status: 404, req: (f) => G(`/api/shop/preview/${f.asset}`), why: "the catalogue's signed preview link" },
+  "GET /api/shop/basket": { kind: "signedIn", ok: 200, req: () => G("/api/shop/basket") },
+  // The fixture's asset is not for sale: every signed-in caller gets the same 409.
+  "POST /api/shop/basket": { kind: "probe", signedIn: 409, req: (f) => J("POST", "/api/shop/basket", { entity_id: f.asset }) },
+  "DELETE /api/shop/basket/{id}": { kind: "signedIn", ok: 200, req: (f) => J("DELETE", `/api/shop/basket/${f.asset}`) },
+  "POST /api/shop/checkout": { kind: "probe", signedIn: 400, req: () => J("POST", "/api/shop/checkout", {}) },
+  "GET /api/shop/orders": { kind: "signedIn", ok: 200, req: () => G("/api/shop/orders") },
+  "GET /api/shop/order/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/shop/order/${X}`) },
+  "POST /api/shop/order/{id}/approve": {
+    kind: "admin",
+    ok: 200,
+    prepare: (f) => orderFor(f, "awaiting_approval"),
+    req: (f) => J("POST", `/api/shop/order/${f.asset}/approve`),
+  },
+  "POST /api/shop/order/{id}/refund": {
+    kind: "admin",
+    ok: 200,
+    prepare: (f) => orderFor(f, "approved"),
+    req: (f) => J("POST", `/api/shop/order/${f.asset}/refund`),
+  },
+  "POST /api/shop/order/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/shop/order/${X}/cancel`) },
+  "POST /api/shop/stripe/webhook": { kind: "open", status: 400, req: () => J("POST", "/api/shop/stripe/webhook", { id: "evt_matrix", type: "charge.refunded" }) },
   "GET /api/uploads/ws": { kind: "credential", status: 400, req: () => G("/api/uploads/ws"), why: "WebSocket upgrade with a ticket" },
   "PATCH /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/uploads/${X}`, { status: "error" }) },
   "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },

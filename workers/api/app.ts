@@ -35,6 +35,7 @@ import { searchRoutes } from "./routes/search.routes";
 import { slRoutes } from "./routes/sl.routes";
 import { wopiRoutes } from "./routes/wopi.routes";
 import { pqiRoutes } from "./routes/pqi.routes";
+import { shopRoutes } from "./routes/shop.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -80,6 +81,7 @@ export function createApiApp() {
   app.route("/api/sl", slRoutes);
   app.route("/api/wopi", wopiRoutes);
   app.route("/api/pqi", pqiRoutes);
+  app.route("/api/shop", shopRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);

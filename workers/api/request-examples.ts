@@ -14,6 +14,9 @@ const B = "0195f1c2a4b37c0d9e8f1a2b3c4d5e70";
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   "POST /api/uldl-status": [{ id: "eu-1", ping: 12 }],
   "POST /api/pqi": { rating: 9, comment: "Быстро нахожу нужные файлы" },
+  "PUT /api/shop/listing/{id}": { price: 150000, currency: "RUB", licence: "Редакционное использование, без ограничения срока" },
+  "POST /api/shop/basket": { entity_id: A },
+  "POST /api/shop/checkout": { email: "buyer@example.com" },
   "POST /api/auth/login": { user: "admin", passwd: "пароль" },
   "POST /api/auth/exchange-token": { token: "9c1f0e2d4b6a48e0a1b2c3d4e5f60718" },
   "POST /api/auth/access-inheritance/{id}": { inherit: false },

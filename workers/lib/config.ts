@@ -85,6 +85,19 @@ const ConfigSchema = z.object({
         .regex(/^https?:\/\/[^@/\s]+@[^/\s]+\/(.+\/)?\d+$/, "SENTRY_DSN must look like https://<public key>@<host>/<project id>")
         .optional(),
     ),
+  /**
+   * Stripe secret key (`sk_live_…`/`sk_test_…`): the shop's checkout goes through Stripe's hosted Checkout. Empty:
+   * orders wait for an administrator's approval (invoice flow, decision 022).
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined),
+  /** Signing secret of the Stripe webhook endpoint (`whsec_…`) that POST /api/shop/stripe/webhook verifies. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined),
   /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

@@ -34,3 +34,8 @@ export * from "./folder-rollups";
 export * from "./member-seek-lists";
 export * from "./member-seek";
 export * from "./pqi-answers";
+export * from "./shop-listings";
+export * from "./shop-basket-items";
+export * from "./shop-orders";
+export * from "./shop-order-items";
+export * from "./shop-webhook-events";
