@@ -1,10 +1,10 @@
 import { ru } from "../../i18n/ru";
-import { apiRequest, ULDL_SERVER_KEY } from "../api-client";
+import { apiRequest, ensureFreshAccessToken, ULDL_SERVER_KEY } from "../api-client";
 import { ApiError } from "../api-error";
 import { uploadClientPreview } from "../client-preview";
 import { showToast } from "../toast";
 import { readTokens } from "../tokens";
-import { createEngineBus } from "./bus";
+import { createEngineBus, type EngineBus } from "./bus";
 import type { UploadEngine } from "./engine";
 import { createFolders } from "./folders";
 import type { EngineEvent, UploadTarget } from "./messages";
@@ -28,7 +28,8 @@ import {
   type QueueSummary,
 } from "./queue-rules";
 import { TabLocks } from "./tab-locks";
-import { newUploadId, type UploadItem, type UploadPatch } from "./types";
+import { ACTIVE_STATUSES, newUploadId, type UploadItem, type UploadPatch } from "./types";
+import { connectEngine, type EngineHome } from "./worker-link";
 
 /** One row of the status panel. */
 export interface UploadView {
@@ -75,11 +76,19 @@ function targetOf(item: UploadItem): UploadTarget {
 
 /**
  * The page side of uploads: applies the SPEC §4 queue rules to the server's queue, feeds the engine through its
- * message protocol and reports the engine's messages back to the queue, keeps the keep-alive, resumes uploads when
- * the page is visible again and after a reload, and guards leaving the page. One per page (`uploadController()`).
+ * message protocol, keeps the keep-alive, resumes uploads when the page is visible again and after a reload, and
+ * guards leaving the page. One per page (`uploadController()`).
+ *
+ * The engine runs in the upload Service Worker when the browser has one (./worker-link.ts): one engine for every
+ * tab, which holds the items' locks and reports to the server's queue itself (./worker-host.ts), so uploads go on
+ * across navigations and reloads and every tab shows the same progress. Without a registration (SPEC §8) the engine
+ * runs in this page as before, and this controller holds the locks and reports.
  */
 export class UploadController {
-  readonly #bus = createEngineBus();
+  #bus: EngineBus = createEngineBus();
+  #home: Promise<EngineHome> = Promise.resolve("page");
+  /** the engine is the shared Service Worker's (known once its registration answered) */
+  #remote = false;
   #engine: UploadEngine | null = null;
   #engineLoading: Promise<void> | null = null;
   readonly #items = new Map<string, UploadItem>();
@@ -132,6 +141,15 @@ export class UploadController {
 
   #begin() {
     const generation = ++this.#generation;
+    const link = connectEngine();
+    this.#bus = link;
+    this.#home = link.home;
+    this.#remote = false;
+    void link.home.then((home) => {
+      if (generation !== this.#generation) return;
+      this.#remote = home === "worker";
+      this.#afterChange();
+    });
     const offEvents = this.#bus.fromEngine.subscribe((event) => this.#onEngineEvent(event));
     this.#sentBearer = readTokens().bearer;
     this.#sentServer = localStorage.getItem(ULDL_SERVER_KEY);
@@ -175,6 +193,9 @@ export class UploadController {
     this.#engine?.stop();
     this.#engine = null;
     this.#engineLoading = null;
+    // The shared engine outlives this page; after a sign-out the null token stops its uploads (their parts stay).
+    if (this.#remote) this.#bus.toEngine.post({ type: "token", bearer: readTokens().bearer });
+    this.#remote = false;
     this.#socket?.close();
     this.#socket = null;
     this.#locks.releaseAll();
@@ -188,7 +209,8 @@ export class UploadController {
 
   /** Whether leaving the page now would lose bytes: an upload runs here, or files picked here still wait. */
   hasUnsavedWork(): boolean {
-    if (this.#running.size > 0) return true;
+    // The shared engine holds the bytes of what it uploads; only files still waiting here would be lost.
+    if (this.#running.size > 0 && !this.#remote) return true;
     return [...this.#files.keys()].some((id) => this.#items.get(id)?.status === "waiting");
   }
 
@@ -223,10 +245,10 @@ export class UploadController {
   #publish() {
     const items = inQueueOrder([...this.#items.values()]);
     const views = items.map((item): UploadView => {
-      const live = this.#running.has(item.id) ? this.#live.get(item.id) : undefined;
+      const drivenHere = this.#engineRuns(item.id);
+      const live = drivenHere ? this.#live.get(item.id) : undefined;
       const shown = shownProgress(item, live);
       const hasFile = this.#files.has(item.id);
-      const drivenHere = this.#running.has(item.id);
       const drivenElsewhere = !drivenHere && this.#locks.heldElsewhere(item.id);
       if (item.groupId && !this.#groupNames.has(item.groupId)) this.#lookUpGroupName(item.groupId);
       return {
@@ -242,7 +264,7 @@ export class UploadController {
         resumedFrom: this.#resumedFrom.get(item.id) ?? null,
       };
     });
-    const live = new Map([...this.#live].filter(([id]) => this.#running.has(id)));
+    const live = new Map([...this.#live].filter(([id]) => this.#engineRuns(id)));
     // An interrupted item keeps the speed it was last reported with: it does not count.
     const stalled = new Set(views.filter((v) => v.needsFile).map((v) => v.item.id));
     const counted = items.map((i) => (stalled.has(i.id) ? { ...i, speed: 0 } : i));
@@ -259,6 +281,14 @@ export class UploadController {
       },
       () => undefined,
     );
+  }
+
+  /**
+   * Whether the engine this page talks to uploads the item: this page's own engine, or the shared worker's (which
+   * holds the item's lock, whichever tab asked it).
+   */
+  #engineRuns(id: string): boolean {
+    return this.#running.has(id) || (this.#remote && this.#locks.heldElsewhere(id));
   }
 
   // ---- the server's queue ----
@@ -360,9 +390,13 @@ export class UploadController {
   #ensureEngine() {
     if (this.#engineLoading) return;
     const generation = this.#generation;
-    this.#engineLoading = import("./engine").then(({ startUploadEngine }) => {
+    const bus = this.#bus;
+    this.#engineLoading = this.#home.then(async (home) => {
+      // The worker's engine is already there; the page's own one is loaded only when there is no worker.
+      if (home === "worker") return;
+      const { startUploadEngine } = await import("./engine");
       if (generation !== this.#generation || this.#users === 0) return;
-      this.#engine = startUploadEngine(this.#bus, {
+      this.#engine = startUploadEngine(bus, {
         api: (path, options) => apiRequest(path, options),
         uploadPreview: uploadClientPreview,
       });
@@ -373,7 +407,8 @@ export class UploadController {
     this.#ensureEngine();
     const file = this.#files.get(item.id) ?? null;
     this.#running.add(item.id);
-    this.#locks.take(item.id);
+    // The shared worker takes the item's lock itself (it outlives this page).
+    if (!this.#remote) this.#locks.take(item.id);
     if (how === "uploadFile" && file) this.#bus.toEngine.post({ type: "uploadFile", item: targetOf(item), file });
     else this.#bus.toEngine.post({ type: "resumeUploadFile", item: targetOf(item), file });
   }
@@ -386,6 +421,7 @@ export class UploadController {
 
   #onEngineEvent(event: EngineEvent) {
     if (this.#leaving) return;
+    if (this.#remote) return this.#onWorkerEvent(event);
     const id = event.id;
     switch (event.type) {
       case "changeStatus": {
@@ -432,9 +468,44 @@ export class UploadController {
     this.#afterChange();
   }
 
+  /**
+   * An event of the shared worker, for every item it uploads (whichever tab asked): the worker has reported it to the
+   * queue already, so this page only shows it, and ends what it started itself.
+   */
+  #onWorkerEvent(event: EngineEvent) {
+    const id = event.id;
+    switch (event.type) {
+      case "updateProgress":
+        this.#live.set(id, { loaded: event.loaded, speed: event.speed });
+        break;
+      case "resumeUpload":
+        this.#resumedFrom.set(id, event.stored);
+        break;
+      case "uploadError":
+        this.#stopRunning(id);
+        this.#endLocally(id, "error", event.message || ru.uploads.failed);
+        break;
+      case "uploadCompleted":
+        this.#stopRunning(id);
+        this.#files.delete(id);
+        this.#endLocally(id, "completed");
+        break;
+      case "cancelUpload":
+        this.#cancelWaiters.get(id)?.(event.assetId);
+        break;
+      case "changeStatus":
+        break;
+    }
+    for (const listener of this.#eventListeners) listener(event);
+    this.#afterChange();
+  }
+
   /** The 3-second keep-alive: tells the engine the page is alive and the queue which items this tab holds. */
   #keepAlive() {
-    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
+    if (this.#engineLoading || this.#remote) this.#bus.toEngine.post({ type: "notClose" });
+    // The worker cannot refresh the token itself: while it uploads, this page refreshes before expiry (SPEC §9) and
+    // the new token goes to it below, on this tick or the next.
+    if (this.#remote && [...this.#items.values()].some((i) => ACTIVE_STATUSES.has(i.status))) void ensureFreshAccessToken();
     const bearer = readTokens().bearer;
     if (bearer !== this.#sentBearer) {
       this.#sentBearer = bearer;
@@ -447,7 +518,8 @@ export class UploadController {
     }
     // Items waiting for their file to be picked again are held by this tab too: the user is here.
     const held = [
-      ...this.#running,
+      // The shared worker keeps its own items alive in the queue.
+      ...(this.#remote ? [] : this.#running),
       ...this.#snapshot.views.filter((v) => v.needsFile && v.item.status !== "waiting").map((v) => v.item.id),
     ];
     if (held.length > 0) void queueApi.keepAliveUploads([...new Set(held)]).catch(() => undefined);
@@ -456,7 +528,7 @@ export class UploadController {
 
   /** When the page is visible again: uploads that stopped continue from their stored parts (SPEC §4). */
   #resumeAfterHidden() {
-    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
+    if (this.#engineLoading || this.#remote) this.#bus.toEngine.post({ type: "notClose" });
     for (const item of this.#items.values()) {
       if (!this.#files.has(item.id) || item.status === "waiting" || isFinal(item.status)) continue;
       this.#run(item, "resumeUploadFile");
@@ -501,7 +573,7 @@ export class UploadController {
   async cancel(id: string): Promise<void> {
     const item = this.#items.get(id);
     if (!item || this.#cancelling.has(id)) return;
-    const drivenHere = this.#running.has(id);
+    const drivenHere = this.#engineRuns(id);
     if (!drivenHere && this.#locks.heldElsewhere(id) && !isFinal(item.status)) {
       await apiRequest(`/api/uploads/${encodeURIComponent(id)}/cancel`, { method: "POST", toast: false }).catch((error) =>
         showToast({ title: ru.errors.title, message: error instanceof Error ? error.message : ru.uploads.cancelFailed }),
