@@ -2,6 +2,7 @@ import { ru } from "../../i18n/ru";
 import { apiRequest, ensureFreshAccessToken, ULDL_SERVER_KEY } from "../api-client";
 import { ApiError } from "../api-error";
 import { uploadClientPreview } from "../client-preview";
+import { mediaKind } from "../media-kind";
 import { showToast } from "../toast";
 import { readTokens } from "../tokens";
 import { createEngineBus, type EngineBus } from "./bus";
@@ -485,11 +486,15 @@ export class UploadController {
         this.#stopRunning(id);
         this.#endLocally(id, "error", event.message || ru.uploads.failed);
         break;
-      case "uploadCompleted":
+      case "uploadCompleted": {
+        // A video's poster frame needs a <video> element, which the worker lacks: the tab holding the file makes it.
+        const file = this.#files.get(id);
+        if (file && mediaKind(file.type) === "video") void uploadClientPreview(event.assetId, file);
         this.#stopRunning(id);
         this.#files.delete(id);
         this.#endLocally(id, "completed");
         break;
+      }
       case "cancelUpload":
         this.#cancelWaiters.get(id)?.(event.assetId);
         break;
