@@ -19,7 +19,7 @@ const target = (id: string): UploadTarget => ({
   size: 10,
   groupId: "g".repeat(32),
   assetId: null,
-  versionOf: null,
+  versionOf: undefined,
   variantId: null,
   uploadId: null,
   status: "waiting",

@@ -127,16 +127,19 @@ export class UploadController {
 
   // ---- lifecycle ----
 
-  /** Starts uploads for the signed-in user (the shell calls it); answers the matching stop. Counted, so nestable. */
-  start(): () => void {
+  /**
+   * Starts uploads for the signed-in user (the shell calls it); answers the matching stop, told `signOut` when the
+   * user signs out (the shared worker's uploads stop then, not when a page merely leaves). Counted, so nestable.
+   */
+  start(): (options?: { signOut?: boolean }) => void {
     this.#users += 1;
     if (this.#users === 1) this.#begin();
     let stopped = false;
-    return () => {
+    return (options = {}) => {
       if (stopped) return;
       stopped = true;
       this.#users -= 1;
-      if (this.#users === 0) this.#end();
+      if (this.#users === 0) this.#end(options.signOut === true);
     };
   }
 
@@ -187,15 +190,16 @@ export class UploadController {
     ];
   }
 
-  #end() {
+  #end(signOut = false) {
     this.#generation += 1;
     for (const fn of this.#cleanup) fn();
     this.#cleanup = [];
     this.#engine?.stop();
     this.#engine = null;
     this.#engineLoading = null;
-    // The shared engine outlives this page; after a sign-out the null token stops its uploads (their parts stay).
-    if (this.#remote) this.#bus.toEngine.post({ type: "token", bearer: readTokens().bearer });
+    // The shared engine outlives this page; a sign-out sends it the null token, which stops its uploads (their
+    // parts stay, they resume after the next sign-in). Other tabs forward the cleared token on their next tick too.
+    if (this.#remote && signOut) this.#bus.toEngine.post({ type: "token", bearer: null });
     this.#remote = false;
     this.#socket?.close();
     this.#socket = null;
@@ -370,6 +374,10 @@ export class UploadController {
 
   #afterChange() {
     const items = [...this.#items.values()];
+    if (this.#remote) {
+      // The worker's end event can miss a tab (frozen in the background): the queue's end frees the slot anyway.
+      for (const item of items) if (isFinal(item.status) && this.#running.has(item.id) && !this.#cancelling.has(item.id)) this.#stopRunning(item.id);
+    }
     for (const item of nextToStart(items, { running: this.#running, hasFile: (id) => this.#files.has(id) })) {
       this.#run(item, "uploadFile");
     }
