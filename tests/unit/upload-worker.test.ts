@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EngineBus } from "../../app/lib/upload-engine/bus";
 import type { EngineCommand, EngineEvent, UploadTarget } from "../../app/lib/upload-engine/messages";
+import { EngineSession, everyKeepAlive } from "../../app/lib/upload-engine/engine-session";
 import { KEEPALIVE_INTERVAL_MS } from "../../app/lib/upload-engine/queue-rules";
 import { WorkerApi } from "../../app/lib/upload-engine/worker-api";
 import { UploadWorkerHost } from "../../app/lib/upload-engine/worker-host";
@@ -247,5 +248,49 @@ describe("the page's link to the engine", () => {
     }
     await tick();
     expect(events).toEqual(["updateProgress"]);
+  });
+});
+
+describe("the page's keep-alive (SPEC §9: 3 s)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("sends init once, then notClose every 3 s while an engine listens, and a token or server only when it changed", () => {
+    vi.useFakeTimers();
+    const sent: EngineCommand[] = [];
+    let state = { bearer: "t1" as string | null, serverId: "eu-1" as string | null };
+    const session = new EngineSession((c) => sent.push(c), () => state);
+    session.init(6);
+    let listens = true;
+    const stop = everyKeepAlive(() => session.tick(listens));
+    expect(sent).toEqual([{ type: "init", bearer: "t1", serverId: "eu-1", maxParallel: 6 }]);
+
+    vi.advanceTimersByTime(2_999);
+    expect(sent).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sent.slice(1)).toEqual([{ type: "notClose" }]);
+    vi.advanceTimersByTime(6_000);
+    expect(sent.slice(1).map((c) => c.type)).toEqual(["notClose", "notClose", "notClose"]);
+
+    // A refresh (here or in another tab) and a new server choice reach the engine on the next tick, once.
+    sent.length = 0;
+    state = { bearer: "t2", serverId: "us-1" };
+    vi.advanceTimersByTime(3_000);
+    vi.advanceTimersByTime(3_000);
+    expect(sent).toEqual([
+      { type: "notClose" },
+      { type: "token", bearer: "t2" },
+      { type: "idServer", serverId: "us-1" },
+      { type: "notClose" },
+    ]);
+
+    // Signed out in another tab: the cleared token is forwarded even with no engine to keep alive.
+    sent.length = 0;
+    listens = false;
+    state = { bearer: null, serverId: "us-1" };
+    vi.advanceTimersByTime(3_000);
+    expect(sent).toEqual([{ type: "token", bearer: null }]);
+    stop();
+    vi.advanceTimersByTime(30_000);
+    expect(sent).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { showToast } from "../toast";
 import { readTokens } from "../tokens";
 import { createEngineBus, type EngineBus } from "./bus";
 import type { UploadEngine } from "./engine";
+import { EngineSession, everyKeepAlive } from "./engine-session";
 import { createFolders } from "./folders";
 import type { EngineEvent, UploadTarget } from "./messages";
 import { watchPageLifecycle } from "./page-lifecycle";
@@ -17,7 +18,6 @@ import {
   cancelPlan,
   inQueueOrder,
   isFinal,
-  KEEPALIVE_INTERVAL_MS,
   MAX_PARALLEL_UPLOADS,
   matchPickedFile,
   needsFile,
@@ -119,8 +119,10 @@ export class UploadController {
   #socketUp = false;
   #users = 0;
   #cleanup: (() => void)[] = [];
-  #sentBearer: string | null = null;
-  #sentServer: string | null = null;
+  readonly #session = new EngineSession(
+    (command) => this.#bus.toEngine.post(command),
+    () => ({ bearer: readTokens().bearer, serverId: localStorage.getItem(ULDL_SERVER_KEY) }),
+  );
   #generation = 0;
   /** the page is being unloaded (pagehide) */
   #leaving = false;
@@ -155,9 +157,7 @@ export class UploadController {
       this.#afterChange();
     });
     const offEvents = this.#bus.fromEngine.subscribe((event) => this.#onEngineEvent(event));
-    this.#sentBearer = readTokens().bearer;
-    this.#sentServer = localStorage.getItem(ULDL_SERVER_KEY);
-    this.#bus.toEngine.post({ type: "init", bearer: this.#sentBearer, serverId: this.#sentServer, maxParallel: MAX_PARALLEL_UPLOADS });
+    this.#session.init(MAX_PARALLEL_UPLOADS);
 
     // The queue is read once the screen's own first requests are out (it is not needed for the first paint); the
     // socket reads it first (that call also refreshes a stale token), then listens for changes.
@@ -174,7 +174,7 @@ export class UploadController {
     };
     const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(connect, { timeout: 1_500 }) : null;
     const later = idle === null ? setTimeout(connect, 300) : undefined;
-    const tick = setInterval(() => this.#keepAlive(), KEEPALIVE_INTERVAL_MS);
+    const stopKeepAlive = everyKeepAlive(() => this.#keepAlive());
     const poll = setInterval(() => !this.#socketUp && void this.#reload(), POLL_MS);
     const stopWatchingPage = watchPageLifecycle({
       onVisible: () => this.#resumeAfterHidden(),
@@ -184,7 +184,7 @@ export class UploadController {
     this.#cleanup = [
       offEvents,
       () => (idle !== null ? cancelIdleCallback(idle) : clearTimeout(later)),
-      () => clearInterval(tick),
+      stopKeepAlive,
       () => clearInterval(poll),
       stopWatchingPage,
     ];
@@ -515,20 +515,11 @@ export class UploadController {
 
   /** The 3-second keep-alive: tells the engine the page is alive and the queue which items this tab holds. */
   #keepAlive() {
-    if (this.#engineLoading || this.#remote) this.#bus.toEngine.post({ type: "notClose" });
+    // notClose, and the token and server when they changed (a refresh here or in another tab).
+    this.#session.tick(this.#engineLoading !== null || this.#remote);
     // The worker cannot refresh the token itself: while it uploads, this page refreshes before expiry (SPEC §9) and
-    // the new token goes to it below, on this tick or the next.
+    // the next tick sends it the new one.
     if (this.#remote && [...this.#items.values()].some((i) => ACTIVE_STATUSES.has(i.status))) void ensureFreshAccessToken();
-    const bearer = readTokens().bearer;
-    if (bearer !== this.#sentBearer) {
-      this.#sentBearer = bearer;
-      this.#bus.toEngine.post({ type: "token", bearer });
-    }
-    const server = localStorage.getItem(ULDL_SERVER_KEY);
-    if (server !== this.#sentServer) {
-      this.#sentServer = server;
-      this.#bus.toEngine.post({ type: "idServer", serverId: server });
-    }
     // Items waiting for their file to be picked again are held by this tab too: the user is here.
     const held = [
       // The shared worker keeps its own items alive in the queue.
