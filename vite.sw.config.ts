@@ -3,8 +3,8 @@ import { defineConfig } from "vite";
 /**
  * The upload Service Worker (app/upload-worker/upload-sw.ts) as one classic script at build/client/upload-sw.js:
  * served from the site root by the assets binding (a `.js` file, so JavaScript's content type), its default scope
- * is the whole app, and the pages' CSP allows it (`worker-src 'self'`). Runs after the Remix build (npm run build),
- * which has emptied build/client.
+ * is the whole app, and the pages' CSP allows it (`worker-src 'self'`). Runs after the Remix browser build,
+ * which has emptied build/client (the `mam-upload-worker` plugin of vite.config.ts starts it).
  */
 export default defineConfig({
   resolve: {
