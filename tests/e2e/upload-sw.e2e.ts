@@ -8,7 +8,8 @@ import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "
 
 // The upload engine in the Service Worker (SPEC §7 background upload worker, §8 missing registration, §9 keep-alive):
 // a multipart upload started in one tab goes on while that tab loads three other screens and a second tab opens,
-// finishes once (one asset, one version, each part sent once) and both tabs' status panels show the same; with
+// finishes once (one asset, one version, each part sent once) and both tabs' status panels show the same; a token
+// refreshed in a tab reaches the worker within a keep-alive tick; with
 // Service Workers blocked the page raises 'No service worker registration' once and uploads on its own.
 
 const MiB = 1024 * 1024;
@@ -127,11 +128,28 @@ test(
     await row(second, big.name).waitFor({ timeout: 20_000 });
     expect(await row(second, big.name).getAttribute("data-needs-file")).not.toBe("true");
     for (const tab of [page, second]) expect(await row(tab, big.name).getAttribute("data-status")).toBe("uploading");
+
+    // A token refresh in a tab reaches the worker: its calls after the next keep-alive tick carry the new bearer.
+    const fresh = await second.evaluate(async () => {
+      const answer = await fetch("/api/auth/refresh", { headers: { "x-api-version": "1.0" }, credentials: "same-origin" });
+      const tokens = (await answer.json()) as { bearer: string; expire: string };
+      localStorage.setItem("accessToken", tokens.bearer);
+      localStorage.setItem("expireToken", tokens.expire);
+      return tokens.bearer;
+    });
+    await page.waitForTimeout(3_500);
+    const workerBearers: string[] = [];
+    await tracked.context.route("**/api/upload/**", async (route: Route) => {
+      if (route.request().serviceWorker()) workerBearers.push(route.request().headers()["authorization"] ?? "");
+      await route.continue().catch(() => undefined);
+    });
     release();
 
     for (const tab of [page, second]) {
       await expect.poll(() => row(tab, big.name).getAttribute("data-status"), { timeout: 150_000 }).toBe("completed");
     }
+    expect(workerBearers.length).toBeGreaterThan(0);
+    expect(new Set(workerBearers)).toEqual(new Set([`Bearer ${fresh}`]));
     // One panel state in both tabs.
     await expect.poll(async () => JSON.stringify(await panelState(second, big.name)), { timeout: 10_000 }).toBe(
       JSON.stringify(await panelState(page, big.name)),
