@@ -9,8 +9,8 @@ import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "
 // The upload engine in the Service Worker (SPEC §7 background upload worker, §8 missing registration, §9 keep-alive):
 // a multipart upload started in one tab goes on while that tab loads three other screens and a second tab opens,
 // finishes once (one asset, one version, each part sent once) and both tabs' status panels show the same; a token
-// refreshed in a tab reaches the worker within a keep-alive tick; with
-// Service Workers blocked the page raises 'No service worker registration' once and uploads on its own.
+// refreshed in a tab reaches the worker within a keep-alive tick; with Service Workers blocked the page raises
+// 'No service worker registration' once and uploads on its own.
 
 const MiB = 1024 * 1024;
 let dir: string;
