@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { build, defineConfig, type Plugin } from "vite";
+import { build, defineConfig, type LogLevel, type Plugin } from "vite";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -12,7 +12,7 @@ declare module "@remix-run/cloudflare" {
  * a separate, classic script at /upload-sw.js, so every way of building (npm run build, start, bench, e2e) has it.
  */
 function uploadWorker(): Plugin {
-  let logLevel: "info" | "warn" | "error" | "silent" = "info";
+  let logLevel: LogLevel | undefined;
   return {
     name: "mam-upload-worker",
     apply: "build",
