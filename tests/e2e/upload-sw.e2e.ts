@@ -9,8 +9,9 @@ import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "
 // The upload engine in the Service Worker (SPEC §7 background upload worker, §8 missing registration, §9 keep-alive):
 // a multipart upload started in one tab goes on while that tab loads three other screens and a second tab opens,
 // finishes once (one asset, one version, each part sent once) and both tabs' status panels show the same; a token
-// refreshed in a tab reaches the worker within a keep-alive tick; with Service Workers blocked the page raises
-// 'No service worker registration' once and uploads on its own.
+// refreshed in a tab reaches the worker within a keep-alive tick; a cancel from the tab that did not pick the file
+// stops the worker's upload; with Service Workers blocked the page raises 'No service worker registration' once and
+// uploads on its own.
 
 const MiB = 1024 * 1024;
 let dir: string;
@@ -175,6 +176,40 @@ test(
     const [download] = await Promise.all([second.waitForEvent("download"), second.getByRole("button", { name: "Скачать" }).first().click()]);
     expect(Buffer.compare(await readFile((await download.path())!), big.bytes)).toBe(0);
     expect(secondErrors).toEqual([]);
+  },
+);
+
+test(
+  "cancelled from a second tab, the worker's upload stops and the item and its asset go in both tabs",
+  { timeout: 120_000 },
+  async ({ page, tracked, server }) => {
+    const stamp = Date.now();
+    const big = await makeFile(`Отменить ${stamp}.mp4`, 24 * MiB);
+    await login(page, server.adminLogin, server.adminPassword);
+    const folderId = await openNewFolder(page, `Отмена из вкладки ${stamp}`);
+    await expect.poll(() => workerActive(page), { timeout: 20_000 }).toMatch(/\/upload-sw\.js$/);
+    // The second part never finishes on its own: only the cancel ends this upload.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await throttleUploads(tracked.context, 500, [], { part: "2", until: held });
+
+    await page.getByTestId("upload-input").setInputFiles(big.path);
+    await expect.poll(() => row(page, big.name).getAttribute("data-status"), { timeout: 30_000 }).toBe("uploading");
+    type Queue = { items: { fileName: string; assetId: string | null }[] };
+    const assetId = ((await (await api(page, server, "/api/uploads")).json()) as Queue).items.find((i) => i.fileName === big.name)?.assetId;
+    expect(assetId).toMatch(/^[0-9a-f]{32}$/);
+
+    const second = await tracked.context.newPage();
+    await second.goto(`/mam/${folderId}`);
+    const item = row(second, big.name);
+    await expect.poll(() => item.getAttribute("data-status"), { timeout: 20_000 }).toBe("uploading");
+    await item.getByRole("button", { name: `Отменить загрузку: ${big.name}` }).click();
+    await item.waitFor({ state: "detached", timeout: 30_000 });
+    await row(page, big.name).waitFor({ state: "detached", timeout: 15_000 });
+    release();
+    expect((await api(page, server, `/api/asset/${assetId}`)).status).toBe(404);
+    const after = (await (await api(page, server, "/api/uploads")).json()) as Queue;
+    expect(after.items.some((i) => i.fileName === big.name)).toBe(false);
   },
 );
 
