@@ -294,3 +294,25 @@ describe("the page's keep-alive (SPEC §9: 3 s)", () => {
     expect(sent).toHaveLength(1);
   });
 });
+
+describe("the page's link, closed", () => {
+  it("stops listening to the worker and sending to it", async () => {
+    const posted: unknown[] = [];
+    const listeners = new Set<(event: MessageEvent) => void>();
+    const worker = { postMessage: (m: unknown) => posted.push(m) } as unknown as ServiceWorker;
+    const container = {
+      register: async () => ({ active: worker }),
+      addEventListener: (_type: string, listener: (event: MessageEvent) => void) => listeners.add(listener),
+      removeEventListener: (_type: string, listener: (event: MessageEvent) => void) => listeners.delete(listener),
+      startMessages: () => undefined,
+    } as unknown as ServiceWorkerContainer;
+    const link = connectEngine({ serviceWorker: container });
+    expect(await link.home).toBe("worker");
+    expect(listeners.size).toBe(1);
+    link.close();
+    expect(listeners.size).toBe(0);
+    link.toEngine.post({ type: "notClose" });
+    await tick();
+    expect(posted).toEqual([]);
+  });
+});

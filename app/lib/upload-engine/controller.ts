@@ -87,6 +87,7 @@ function targetOf(item: UploadItem): UploadTarget {
  */
 export class UploadController {
   #bus: EngineBus = createEngineBus();
+  #closeLink: () => void = () => undefined;
   #home: Promise<EngineHome> = Promise.resolve("page");
   /** the engine is the shared Service Worker's (known once its registration answered) */
   #remote = false;
@@ -149,6 +150,7 @@ export class UploadController {
     const generation = ++this.#generation;
     const link = connectEngine();
     this.#bus = link;
+    this.#closeLink = () => link.close();
     this.#home = link.home;
     this.#remote = false;
     void link.home.then((home) => {
@@ -201,6 +203,8 @@ export class UploadController {
     // parts stay, they resume after the next sign-in). Other tabs forward the cleared token on their next tick too.
     if (this.#remote && signOut) this.#bus.toEngine.post({ type: "token", bearer: null });
     this.#remote = false;
+    // Once the command above has gone out (the channel delivers on a microtask).
+    setTimeout(this.#closeLink, 0);
     this.#socket?.close();
     this.#socket = null;
     this.#locks.releaseAll();

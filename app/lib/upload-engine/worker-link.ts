@@ -13,6 +13,8 @@ export type EngineHome = "worker" | "page";
  */
 export interface EngineLink extends EngineBus {
   readonly home: Promise<EngineHome>;
+  /** stops listening to the worker (sign-out): a later link starts afresh */
+  close(): void;
 }
 
 /** What the link needs from the browser (injected in the unit tests). */
@@ -60,14 +62,23 @@ export async function activeUploadWorker(container: ServiceWorkerContainer | und
 export function connectEngine(env: LinkEnvironment = browserEnvironment()): EngineLink {
   const toEngine = createChannel<EngineCommand>();
   const fromEngine = createChannel<EngineEvent>();
+  let closed = false;
+  let unlink = () => undefined as void;
   const home = activeUploadWorker(env.serviceWorker, env.readyTimeoutMs).then(
     (worker): EngineHome => {
       const container = env.serviceWorker!;
-      container.addEventListener("message", (event) => {
+      const onMessage = (event: MessageEvent) => {
         if (isEngineEvent(event.data)) fromEngine.post(event.data);
-      });
-      container.startMessages();
-      toEngine.subscribe((command) => worker.postMessage(command));
+      };
+      if (!closed) {
+        container.addEventListener("message", onMessage);
+        container.startMessages();
+        const off = toEngine.subscribe((command) => worker.postMessage(command));
+        unlink = () => {
+          container.removeEventListener("message", onMessage);
+          off();
+        };
+      }
       return "worker";
     },
     (error: unknown): EngineHome => {
@@ -75,5 +86,13 @@ export function connectEngine(env: LinkEnvironment = browserEnvironment()): Engi
       return "page";
     },
   );
-  return { toEngine, fromEngine, home };
+  return {
+    toEngine,
+    fromEngine,
+    home,
+    close() {
+      closed = true;
+      unlink();
+    },
+  };
 }
