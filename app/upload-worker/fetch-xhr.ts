@@ -7,7 +7,7 @@
 type Handler = ((event: ProgressEvent | Event) => void) | null;
 
 const progressEvent = (loaded: number, total: number) =>
-  ({ type: "progress", lengthComputable: total > 0, loaded, total }) as unknown as ProgressEvent;
+  ({ type: "progress", lengthComputable: total > 0, loaded, total } as unknown as ProgressEvent);
 
 const bodySize = (body: unknown): number => {
   if (body instanceof Blob) return body.size;

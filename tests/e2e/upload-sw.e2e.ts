@@ -46,7 +46,12 @@ async function openNewFolder(page: Page, name: string): Promise<string> {
  * Slows every S3 request that carries bytes and records which parts went. On the context, so the Service Worker's
  * requests are seen too (a page's route only sees the page's own).
  */
-async function throttleUploads(context: BrowserContext, delayMs: number, seen: string[] = [], hold?: { part: string; until: Promise<void> }) {
+async function throttleUploads(
+  context: BrowserContext,
+  delayMs: number,
+  seen: string[] = [],
+  hold?: { part: string; until: Promise<void> },
+) {
   await context.route("**/api/s3/**", async (route: Route) => {
     const request = route.request();
     if (request.method() === "PUT") {
@@ -99,7 +104,10 @@ test(
     expect(script.headers.get("content-type")).toMatch(/javascript/);
     // The last part waits until the second tab is open, so the upload is under way through everything below.
     let release!: () => void;
-    const parts = await throttleUploads(tracked.context, 1_000, [], { part: "3", until: new Promise<void>((resolve) => (release = resolve)) });
+    const parts = await throttleUploads(tracked.context, 1_000, [], {
+      part: "3",
+      until: new Promise<void>((resolve) => (release = resolve)),
+    });
     const prompts: string[] = [];
     page.on("dialog", (dialog) => {
       prompts.push(dialog.type());
@@ -152,15 +160,16 @@ test(
     expect(workerBearers.length).toBeGreaterThan(0);
     expect(new Set(workerBearers)).toEqual(new Set([`Bearer ${fresh}`]));
     // One panel state in both tabs.
-    await expect.poll(async () => JSON.stringify(await panelState(second, big.name)), { timeout: 10_000 }).toBe(
-      JSON.stringify(await panelState(page, big.name)),
-    );
+    await expect
+      .poll(async () => JSON.stringify(await panelState(second, big.name)), { timeout: 10_000 })
+      .toBe(JSON.stringify(await panelState(page, big.name)));
     expect((await panelState(page, big.name)).text).toBe("Готово");
 
     // Finished once: each part went once, one queue item, one asset in the folder, one version of it.
     expect([...parts].sort()).toEqual(["1", "2", "3"]);
     type Queue = { items: { fileName: string; assetId: string | null; status: string }[] };
-    const ours = async () => ((await (await api(page, server, "/api/uploads")).json()) as Queue).items.filter((i) => i.fileName === big.name);
+    const ours = async () =>
+      ((await (await api(page, server, "/api/uploads")).json()) as Queue).items.filter((i) => i.fileName === big.name);
     // The worker's report reaches the server's queue a moment after the tabs heard the event.
     await expect.poll(async () => (await ours()).map((i) => i.status), { timeout: 15_000 }).toEqual(["completed"]);
     const items = await ours();
@@ -173,7 +182,10 @@ test(
     // The bytes arrived intact.
     await second.locator("[data-member]", { hasText: big.name }).getByRole("link", { name: big.name }).click();
     await expect.poll(() => second.locator("h1").textContent(), { timeout: 15_000 }).toBe(big.name);
-    const [download] = await Promise.all([second.waitForEvent("download"), second.getByRole("button", { name: "Скачать" }).first().click()]);
+    const [download] = await Promise.all([
+      second.waitForEvent("download"),
+      second.getByRole("button", { name: "Скачать" }).first().click(),
+    ]);
     expect(Buffer.compare(await readFile((await download.path())!), big.bytes)).toBe(0);
     expect(secondErrors).toEqual([]);
   },

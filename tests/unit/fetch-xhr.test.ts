@@ -46,16 +46,21 @@ describe("fetch-based XMLHttpRequest", () => {
 
   it("a 4xx rejects without retrying when told so, a network failure rejects after the retries", async () => {
     fakeFetch(() => new Response("<Error><Code>SignatureDoesNotMatch</Code></Error>", { status: 403, statusText: "Forbidden" }));
-    await expect(fetcher("https://mam.example/x", { method: "PUT", body: "x", shouldRetry: (x) => x.status >= 500 })).rejects.toMatchObject({
-      request: expect.objectContaining({ status: 403 }),
-    });
+    await expect(fetcher("https://mam.example/x", { method: "PUT", body: "x", shouldRetry: (x) => x.status >= 500 })).rejects.toMatchObject(
+      {
+        request: expect.objectContaining({ status: 403 }),
+      },
+    );
     const calls = fakeFetch(() => Promise.reject(new TypeError("Failed to fetch")));
     await expect(fetcher("https://mam.example/x", { method: "PUT", body: "x", retries: 1 })).rejects.toBeTruthy();
     expect(calls).toHaveLength(2);
   });
 
   it("an abort stops the request and rejects as AbortError, without a load", async () => {
-    fakeFetch((_url, init) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))));
+    fakeFetch(
+      (_url, init) =>
+        new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+    );
     const controller = new AbortController();
     const pending = fetcher("https://mam.example/x", { method: "PUT", body: "x", signal: controller.signal });
     controller.abort();

@@ -29,7 +29,14 @@ const target = (id: string): UploadTarget => ({
 describe("protocol", () => {
   it("names exactly SPEC §7's messages in both directions", () => {
     expect([...COMMAND_TYPES].sort()).toEqual(["addCancelId", "idServer", "init", "notClose", "resumeUploadFile", "token", "uploadFile"]);
-    expect([...EVENT_TYPES].sort()).toEqual(["cancelUpload", "changeStatus", "resumeUpload", "updateProgress", "uploadCompleted", "uploadError"]);
+    expect([...EVENT_TYPES].sort()).toEqual([
+      "cancelUpload",
+      "changeStatus",
+      "resumeUpload",
+      "updateProgress",
+      "uploadCompleted",
+      "uploadError",
+    ]);
   });
 
   it("lets well-formed commands through and drops everything else", () => {
@@ -43,7 +50,15 @@ describe("protocol", () => {
       { type: "notClose" },
     ];
     for (const command of good) expect(isEngineCommand(command), command.type).toBe(true);
-    for (const bad of [null, "notClose", {}, { type: "stop" }, { type: "uploadFile", item: target("a"), file: "bytes" }, { type: "addCancelId" }, { type: "token", bearer: 5 }]) {
+    for (const bad of [
+      null,
+      "notClose",
+      {},
+      { type: "stop" },
+      { type: "uploadFile", item: target("a"), file: "bytes" },
+      { type: "addCancelId" },
+      { type: "token", bearer: 5 },
+    ]) {
       expect(isEngineCommand(bad), JSON.stringify(bad)).toBe(false);
     }
   });
@@ -202,7 +217,11 @@ describe("the worker's API client", () => {
   });
 
   it("gives up with the 401 when no new token comes", async () => {
-    vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ message: "Требуется вход" }), { status: 401, headers: { "content-type": "application/json" } }));
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(JSON.stringify({ message: "Требуется вход" }), { status: 401, headers: { "content-type": "application/json" } }),
+    );
     const api = new WorkerApi("https://mam.example", 20);
     api.setCredentials({ bearer: "stale" });
     await expect(api.request("/api/uploads")).rejects.toMatchObject({ status: 401, message: "Требуется вход" });
@@ -243,7 +262,10 @@ describe("the page's link to the engine", () => {
 
     const events: string[] = [];
     link.fromEngine.subscribe((e) => events.push(e.type));
-    for (const data of [{ type: "updateProgress", id: "a", loaded: 1, total: 2, progress: 50, speed: null }, { type: "somethingElse", id: "a" }]) {
+    for (const data of [
+      { type: "updateProgress", id: "a", loaded: 1, total: 2, progress: 50, speed: null },
+      { type: "somethingElse", id: "a" },
+    ]) {
       for (const listener of listeners) listener({ data } as MessageEvent);
     }
     await tick();
@@ -258,7 +280,10 @@ describe("the page's keep-alive (SPEC §9: 3 s)", () => {
     vi.useFakeTimers();
     const sent: EngineCommand[] = [];
     let state = { bearer: "t1" as string | null, serverId: "eu-1" as string | null };
-    const session = new EngineSession((c) => sent.push(c), () => state);
+    const session = new EngineSession(
+      (c) => sent.push(c),
+      () => state,
+    );
     session.init(6);
     let listens = true;
     const stop = everyKeepAlive(() => session.tick(listens));

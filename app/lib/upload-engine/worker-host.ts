@@ -122,7 +122,8 @@ export class UploadWorkerHost {
         break;
       }
       case "uploadError":
-        if (this.#running.has(id)) void this.#reporter.report(id, { status: "error", ...(event.message ? { error: event.message.slice(0, 1000) } : {}) });
+        if (this.#running.has(id))
+          void this.#reporter.report(id, { status: "error", ...(event.message ? { error: event.message.slice(0, 1000) } : {}) });
         break;
       case "uploadCompleted":
         void this.#reporter.report(id, { status: "completed" });

@@ -7,9 +7,24 @@ import type { EngineCommand, EngineCommandType, EngineEvent, EngineEventType } f
  */
 
 /** What the worker receives (SPEC §7 "Received"). */
-export const COMMAND_TYPES: readonly EngineCommandType[] = ["init", "token", "idServer", "uploadFile", "addCancelId", "resumeUploadFile", "notClose"];
+export const COMMAND_TYPES: readonly EngineCommandType[] = [
+  "init",
+  "token",
+  "idServer",
+  "uploadFile",
+  "addCancelId",
+  "resumeUploadFile",
+  "notClose",
+];
 /** What the worker sends back to every tab (SPEC §7 "Sent back"). */
-export const EVENT_TYPES: readonly EngineEventType[] = ["cancelUpload", "uploadCompleted", "uploadError", "changeStatus", "updateProgress", "resumeUpload"];
+export const EVENT_TYPES: readonly EngineEventType[] = [
+  "cancelUpload",
+  "uploadCompleted",
+  "uploadError",
+  "changeStatus",
+  "updateProgress",
+  "resumeUpload",
+];
 
 /** The SPEC §8 error when the page cannot get the worker (no Service Worker support, insecure origin, blocked). */
 export const NO_REGISTRATION = "No service worker registration";
