@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { build, defineConfig, type LogLevel, type Plugin } from "vite";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -7,8 +7,27 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
+/**
+ * After the browser build has written build/client, builds the upload Service Worker into it (vite.sw.config.ts):
+ * a separate, classic script at /upload-sw.js, so every way of building (npm run build, start, bench, e2e) has it.
+ */
+function uploadWorker(): Plugin {
+  let logLevel: LogLevel | undefined;
+  return {
+    name: "mam-upload-worker",
+    apply: "build",
+    configResolved(config) {
+      logLevel = config.logLevel;
+    },
+    async closeBundle() {
+      await build({ configFile: new URL("./vite.sw.config.ts", import.meta.url).pathname, logLevel });
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
+    ...(isSsrBuild ? [] : [uploadWorker()]),
     remix({
       future: {
         v3_fetcherPersist: true,

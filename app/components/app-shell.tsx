@@ -95,7 +95,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
 
   async function logout() {
     stopChores();
-    stopUploads();
+    stopUploads({ signOut: true });
     await apiRequest("/api/auth/logout", { toast: false }).catch(() => undefined);
     clearTokens();
     navigate("/login", { replace: true });

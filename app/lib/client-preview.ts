@@ -1,4 +1,4 @@
-import { apiRequest } from "./api-client";
+import { apiRequest, type RequestOptions } from "./api-client";
 import { mediaKind } from "./media-kind";
 
 /** Longest side of the preview the browser makes (the server's 'thumb' size). */
@@ -6,6 +6,12 @@ const THUMB_SIZE = 320;
 
 function drawToJpeg(source: CanvasImageSource, width: number, height: number): Promise<Blob | null> {
   const scale = Math.min(1, THUMB_SIZE / Math.max(width, height));
+  if (typeof document === "undefined") {
+    // The upload Service Worker has no DOM: an OffscreenCanvas draws the same thumbnail.
+    const offscreen = new OffscreenCanvas(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
+    offscreen.getContext("2d")?.drawImage(source, 0, 0, offscreen.width, offscreen.height);
+    return offscreen.convertToBlob({ type: "image/jpeg", quality: 0.82 });
+  }
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.round(width * scale));
   canvas.height = Math.max(1, Math.round(height * scale));
@@ -44,7 +50,8 @@ async function makePreview(file: File): Promise<Blob | null> {
       bitmap.close();
     }
   }
-  if (kind === "video") return videoPoster(file);
+  // A poster frame needs a <video> element: only a page has one (the server's processing makes it otherwise).
+  if (kind === "video" && typeof document !== "undefined") return videoPoster(file);
   return null;
 }
 
@@ -52,11 +59,15 @@ async function makePreview(file: File): Promise<Blob | null> {
  * Makes a thumbnail of an uploaded image or a poster of a video in the browser and stores it as the asset's preview,
  * so the folder shows it at once (server-side processing may replace it later). Failures only cost the thumbnail.
  */
-export async function uploadClientPreview(assetId: string, file: File): Promise<void> {
+export async function uploadClientPreview(
+  assetId: string,
+  file: File,
+  request: <T>(path: string, options: RequestOptions) => Promise<T> = apiRequest,
+): Promise<void> {
   try {
     const preview = await makePreview(file);
     if (preview)
-      await apiRequest(`/api/asset/upload-preview/${assetId}`, { method: "POST", body: preview, query: { size: "thumb" }, toast: false });
+      await request(`/api/asset/upload-preview/${assetId}`, { method: "POST", body: preview, query: { size: "thumb" }, toast: false });
   } catch (error) {
     console.warn("preview not made", error);
   }

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page, Route } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
-import { expect, login, test, type E2EServer } from "./fixtures";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
+import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "./fixtures";
 
 // Uploads end to end (SPEC §2 status panel, §4 upload statuses, §7 upload worker protocol): the Uppy Dashboard
 // queues files, the engine sends them (multipart above 5 MiB) while the panel shows every status, the files appear
@@ -41,15 +41,18 @@ async function openNewFolder(page: Page, name: string) {
   await page.getByText("В этой папке пока ничего нет").waitFor();
 }
 
-/** Slows every S3 request that carries bytes (parts and single PUTs), so uploads are seen mid-flight. */
+/**
+ * Slows every S3 request that carries bytes (parts and single PUTs), so uploads are seen mid-flight. On the context:
+ * the upload Service Worker's requests are not the page's.
+ */
 async function throttleUploads(page: Page, delayMs: number, seen: string[] = []) {
   // Small files go in one request (POST /api/asset/upload): counted as "one-request" and held as long.
-  await page.route("**/api/asset/upload?**", async (route: Route) => {
+  await page.context().route("**/api/asset/upload?**", async (route: Route) => {
     seen.push("one-request");
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     await route.continue().catch(() => undefined);
   });
-  await page.route("**/api/s3/**", async (route: Route) => {
+  await page.context().route("**/api/s3/**", async (route: Route) => {
     const request = route.request();
     if (request.method() === "PUT") {
       seen.push(new URL(request.url()).searchParams.get("partNumber") ?? "single");
@@ -150,9 +153,13 @@ test(
 );
 
 test(
-  "a reload in the middle of a large upload: the file is picked again and the upload resumes from its stored parts",
+  "without the upload worker, a reload in the middle of a large upload: the file is picked again and the upload resumes from its stored parts",
   { timeout: 180_000 },
-  async ({ page, server }) => {
+  async ({ browser, server }) => {
+    // The page's own engine (Service Workers blocked: SPEC §8's fallback) loses the file with the page; with the
+    // worker the upload simply goes on (upload-sw.e2e.ts).
+    const { page } = await newPage(browser, { server, contextOptions: { serviceWorkers: "block" } });
+    onTestFinished(() => emptyUploadQueue(server));
     const stamp = Date.now();
     const big = await makeFile(`Репортаж ${stamp}.mov`, 36 * MiB + 777);
     await login(page, server.adminLogin, server.adminPassword);

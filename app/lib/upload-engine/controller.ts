@@ -1,11 +1,13 @@
 import { ru } from "../../i18n/ru";
-import { apiRequest, ULDL_SERVER_KEY } from "../api-client";
+import { apiRequest, ensureFreshAccessToken, ULDL_SERVER_KEY } from "../api-client";
 import { ApiError } from "../api-error";
 import { uploadClientPreview } from "../client-preview";
+import { mediaKind } from "../media-kind";
 import { showToast } from "../toast";
 import { readTokens } from "../tokens";
-import { createEngineBus } from "./bus";
+import { createEngineBus, type EngineBus } from "./bus";
 import type { UploadEngine } from "./engine";
+import { EngineSession, everyKeepAlive } from "./engine-session";
 import { createFolders } from "./folders";
 import type { EngineEvent, UploadTarget } from "./messages";
 import { watchPageLifecycle } from "./page-lifecycle";
@@ -16,7 +18,6 @@ import {
   cancelPlan,
   inQueueOrder,
   isFinal,
-  KEEPALIVE_INTERVAL_MS,
   MAX_PARALLEL_UPLOADS,
   matchPickedFile,
   needsFile,
@@ -28,7 +29,8 @@ import {
   type QueueSummary,
 } from "./queue-rules";
 import { TabLocks } from "./tab-locks";
-import { newUploadId, type UploadItem, type UploadPatch } from "./types";
+import { ACTIVE_STATUSES, newUploadId, type UploadItem, type UploadPatch } from "./types";
+import { connectEngine, type EngineHome } from "./worker-link";
 
 /** One row of the status panel. */
 export interface UploadView {
@@ -75,11 +77,20 @@ function targetOf(item: UploadItem): UploadTarget {
 
 /**
  * The page side of uploads: applies the SPEC §4 queue rules to the server's queue, feeds the engine through its
- * message protocol and reports the engine's messages back to the queue, keeps the keep-alive, resumes uploads when
- * the page is visible again and after a reload, and guards leaving the page. One per page (`uploadController()`).
+ * message protocol, keeps the keep-alive, resumes uploads when the page is visible again and after a reload, and
+ * guards leaving the page. One per page (`uploadController()`).
+ *
+ * The engine runs in the upload Service Worker when the browser has one (./worker-link.ts): one engine for every
+ * tab, which holds the items' locks and reports to the server's queue itself (./worker-host.ts), so uploads go on
+ * across navigations and reloads and every tab shows the same progress. Without a registration (SPEC §8) the engine
+ * runs in this page as before, and this controller holds the locks and reports.
  */
 export class UploadController {
-  readonly #bus = createEngineBus();
+  #bus: EngineBus = createEngineBus();
+  #closeLink: () => void = () => undefined;
+  #home: Promise<EngineHome> = Promise.resolve("page");
+  /** the engine is the shared Service Worker's (known once its registration answered) */
+  #remote = false;
   #engine: UploadEngine | null = null;
   #engineLoading: Promise<void> | null = null;
   readonly #items = new Map<string, UploadItem>();
@@ -109,33 +120,46 @@ export class UploadController {
   #socketUp = false;
   #users = 0;
   #cleanup: (() => void)[] = [];
-  #sentBearer: string | null = null;
-  #sentServer: string | null = null;
+  readonly #session = new EngineSession(
+    (command) => this.#bus.toEngine.post(command),
+    () => ({ bearer: readTokens().bearer, serverId: localStorage.getItem(ULDL_SERVER_KEY) }),
+  );
   #generation = 0;
   /** the page is being unloaded (pagehide) */
   #leaving = false;
 
   // ---- lifecycle ----
 
-  /** Starts uploads for the signed-in user (the shell calls it); answers the matching stop. Counted, so nestable. */
-  start(): () => void {
+  /**
+   * Starts uploads for the signed-in user (the shell calls it); answers the matching stop, told `signOut` when the
+   * user signs out (the shared worker's uploads stop then, not when a page merely leaves). Counted, so nestable.
+   */
+  start(): (options?: { signOut?: boolean }) => void {
     this.#users += 1;
     if (this.#users === 1) this.#begin();
     let stopped = false;
-    return () => {
+    return (options = {}) => {
       if (stopped) return;
       stopped = true;
       this.#users -= 1;
-      if (this.#users === 0) this.#end();
+      if (this.#users === 0) this.#end(options.signOut === true);
     };
   }
 
   #begin() {
     const generation = ++this.#generation;
+    const link = connectEngine();
+    this.#bus = link;
+    this.#closeLink = () => link.close();
+    this.#home = link.home;
+    this.#remote = false;
+    void link.home.then((home) => {
+      if (generation !== this.#generation) return;
+      this.#remote = home === "worker";
+      this.#afterChange();
+    });
     const offEvents = this.#bus.fromEngine.subscribe((event) => this.#onEngineEvent(event));
-    this.#sentBearer = readTokens().bearer;
-    this.#sentServer = localStorage.getItem(ULDL_SERVER_KEY);
-    this.#bus.toEngine.post({ type: "init", bearer: this.#sentBearer, serverId: this.#sentServer, maxParallel: MAX_PARALLEL_UPLOADS });
+    this.#session.init(MAX_PARALLEL_UPLOADS);
 
     // The queue is read once the screen's own first requests are out (it is not needed for the first paint); the
     // socket reads it first (that call also refreshes a stale token), then listens for changes.
@@ -152,7 +176,7 @@ export class UploadController {
     };
     const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(connect, { timeout: 1_500 }) : null;
     const later = idle === null ? setTimeout(connect, 300) : undefined;
-    const tick = setInterval(() => this.#keepAlive(), KEEPALIVE_INTERVAL_MS);
+    const stopKeepAlive = everyKeepAlive(() => this.#keepAlive());
     const poll = setInterval(() => !this.#socketUp && void this.#reload(), POLL_MS);
     const stopWatchingPage = watchPageLifecycle({
       onVisible: () => this.#resumeAfterHidden(),
@@ -162,19 +186,25 @@ export class UploadController {
     this.#cleanup = [
       offEvents,
       () => (idle !== null ? cancelIdleCallback(idle) : clearTimeout(later)),
-      () => clearInterval(tick),
+      stopKeepAlive,
       () => clearInterval(poll),
       stopWatchingPage,
     ];
   }
 
-  #end() {
+  #end(signOut = false) {
     this.#generation += 1;
     for (const fn of this.#cleanup) fn();
     this.#cleanup = [];
     this.#engine?.stop();
     this.#engine = null;
     this.#engineLoading = null;
+    // The shared engine outlives this page; a sign-out sends it the null token, which stops its uploads (their
+    // parts stay, they resume after the next sign-in). Other tabs forward the cleared token on their next tick too.
+    if (this.#remote && signOut) this.#bus.toEngine.post({ type: "token", bearer: null });
+    this.#remote = false;
+    // Once the command above has gone out (the channel delivers on a microtask).
+    setTimeout(this.#closeLink, 0);
     this.#socket?.close();
     this.#socket = null;
     this.#locks.releaseAll();
@@ -188,7 +218,8 @@ export class UploadController {
 
   /** Whether leaving the page now would lose bytes: an upload runs here, or files picked here still wait. */
   hasUnsavedWork(): boolean {
-    if (this.#running.size > 0) return true;
+    // The shared engine holds the bytes of what it uploads; only files still waiting here would be lost.
+    if (this.#running.size > 0 && !this.#remote) return true;
     return [...this.#files.keys()].some((id) => this.#items.get(id)?.status === "waiting");
   }
 
@@ -223,10 +254,10 @@ export class UploadController {
   #publish() {
     const items = inQueueOrder([...this.#items.values()]);
     const views = items.map((item): UploadView => {
-      const live = this.#running.has(item.id) ? this.#live.get(item.id) : undefined;
+      const drivenHere = this.#engineRuns(item.id);
+      const live = drivenHere ? this.#live.get(item.id) : undefined;
       const shown = shownProgress(item, live);
       const hasFile = this.#files.has(item.id);
-      const drivenHere = this.#running.has(item.id);
       const drivenElsewhere = !drivenHere && this.#locks.heldElsewhere(item.id);
       if (item.groupId && !this.#groupNames.has(item.groupId)) this.#lookUpGroupName(item.groupId);
       return {
@@ -242,7 +273,7 @@ export class UploadController {
         resumedFrom: this.#resumedFrom.get(item.id) ?? null,
       };
     });
-    const live = new Map([...this.#live].filter(([id]) => this.#running.has(id)));
+    const live = new Map([...this.#live].filter(([id]) => this.#engineRuns(id)));
     // An interrupted item keeps the speed it was last reported with: it does not count.
     const stalled = new Set(views.filter((v) => v.needsFile).map((v) => v.item.id));
     const counted = items.map((i) => (stalled.has(i.id) ? { ...i, speed: 0 } : i));
@@ -259,6 +290,14 @@ export class UploadController {
       },
       () => undefined,
     );
+  }
+
+  /**
+   * Whether the engine this page talks to uploads the item: this page's own engine, or the shared worker's (which
+   * holds the item's lock, whichever tab asked it).
+   */
+  #engineRuns(id: string): boolean {
+    return this.#running.has(id) || (this.#remote && this.#locks.heldElsewhere(id));
   }
 
   // ---- the server's queue ----
@@ -339,6 +378,10 @@ export class UploadController {
 
   #afterChange() {
     const items = [...this.#items.values()];
+    if (this.#remote) {
+      // The worker's end event can miss a tab (frozen in the background): the queue's end frees the slot anyway.
+      for (const item of items) if (isFinal(item.status) && this.#running.has(item.id) && !this.#cancelling.has(item.id)) this.#stopRunning(item.id);
+    }
     for (const item of nextToStart(items, { running: this.#running, hasFile: (id) => this.#files.has(id) })) {
       this.#run(item, "uploadFile");
     }
@@ -360,9 +403,13 @@ export class UploadController {
   #ensureEngine() {
     if (this.#engineLoading) return;
     const generation = this.#generation;
-    this.#engineLoading = import("./engine").then(({ startUploadEngine }) => {
+    const bus = this.#bus;
+    this.#engineLoading = this.#home.then(async (home) => {
+      // The worker's engine is already there; the page's own one is loaded only when there is no worker.
+      if (home === "worker") return;
+      const { startUploadEngine } = await import("./engine");
       if (generation !== this.#generation || this.#users === 0) return;
-      this.#engine = startUploadEngine(this.#bus, {
+      this.#engine = startUploadEngine(bus, {
         api: (path, options) => apiRequest(path, options),
         uploadPreview: uploadClientPreview,
       });
@@ -373,7 +420,8 @@ export class UploadController {
     this.#ensureEngine();
     const file = this.#files.get(item.id) ?? null;
     this.#running.add(item.id);
-    this.#locks.take(item.id);
+    // The shared worker takes the item's lock itself (it outlives this page).
+    if (!this.#remote) this.#locks.take(item.id);
     if (how === "uploadFile" && file) this.#bus.toEngine.post({ type: "uploadFile", item: targetOf(item), file });
     else this.#bus.toEngine.post({ type: "resumeUploadFile", item: targetOf(item), file });
   }
@@ -386,6 +434,7 @@ export class UploadController {
 
   #onEngineEvent(event: EngineEvent) {
     if (this.#leaving) return;
+    if (this.#remote) return this.#onWorkerEvent(event);
     const id = event.id;
     switch (event.type) {
       case "changeStatus": {
@@ -432,22 +481,53 @@ export class UploadController {
     this.#afterChange();
   }
 
+  /**
+   * An event of the shared worker, for every item it uploads (whichever tab asked): the worker has reported it to the
+   * queue already, so this page only shows it, and ends what it started itself.
+   */
+  #onWorkerEvent(event: EngineEvent) {
+    const id = event.id;
+    switch (event.type) {
+      case "updateProgress":
+        this.#live.set(id, { loaded: event.loaded, speed: event.speed });
+        break;
+      case "resumeUpload":
+        this.#resumedFrom.set(id, event.stored);
+        break;
+      case "uploadError":
+        this.#stopRunning(id);
+        this.#endLocally(id, "error", event.message || ru.uploads.failed);
+        break;
+      case "uploadCompleted": {
+        // A video's poster frame needs a <video> element, which the worker lacks: the tab holding the file makes it.
+        const file = this.#files.get(id);
+        if (file && mediaKind(file.type) === "video") void uploadClientPreview(event.assetId, file);
+        this.#stopRunning(id);
+        this.#files.delete(id);
+        this.#endLocally(id, "completed");
+        break;
+      }
+      case "cancelUpload":
+        this.#cancelWaiters.get(id)?.(event.assetId);
+        break;
+      case "changeStatus":
+        break;
+    }
+    for (const listener of this.#eventListeners) listener(event);
+    this.#afterChange();
+  }
+
   /** The 3-second keep-alive: tells the engine the page is alive and the queue which items this tab holds. */
   #keepAlive() {
-    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
-    const bearer = readTokens().bearer;
-    if (bearer !== this.#sentBearer) {
-      this.#sentBearer = bearer;
-      this.#bus.toEngine.post({ type: "token", bearer });
-    }
-    const server = localStorage.getItem(ULDL_SERVER_KEY);
-    if (server !== this.#sentServer) {
-      this.#sentServer = server;
-      this.#bus.toEngine.post({ type: "idServer", serverId: server });
-    }
+    // notClose, and the token and server when they changed (a refresh here or in another tab).
+    this.#session.tick(this.#engineLoading !== null || this.#remote);
+    // The worker cannot refresh the token itself: while it uploads, this page refreshes before expiry (SPEC §9) and
+    // the next tick sends it the new one.
+    if (this.#remote && [...this.#items.values()].some((i) => ACTIVE_STATUSES.has(i.status))) void ensureFreshAccessToken();
     // Items waiting for their file to be picked again are held by this tab too: the user is here.
     const held = [
-      ...this.#running,
+      // The shared worker keeps its own items alive in the queue.
+      ...(this.#remote ? [] : this.#running),
       ...this.#snapshot.views.filter((v) => v.needsFile && v.item.status !== "waiting").map((v) => v.item.id),
     ];
     if (held.length > 0) void queueApi.keepAliveUploads([...new Set(held)]).catch(() => undefined);
@@ -456,7 +536,7 @@ export class UploadController {
 
   /** When the page is visible again: uploads that stopped continue from their stored parts (SPEC §4). */
   #resumeAfterHidden() {
-    if (this.#engineLoading) this.#bus.toEngine.post({ type: "notClose" });
+    if (this.#engineLoading || this.#remote) this.#bus.toEngine.post({ type: "notClose" });
     for (const item of this.#items.values()) {
       if (!this.#files.has(item.id) || item.status === "waiting" || isFinal(item.status)) continue;
       this.#run(item, "resumeUploadFile");
@@ -501,7 +581,7 @@ export class UploadController {
   async cancel(id: string): Promise<void> {
     const item = this.#items.get(id);
     if (!item || this.#cancelling.has(id)) return;
-    const drivenHere = this.#running.has(id);
+    const drivenHere = this.#engineRuns(id);
     if (!drivenHere && this.#locks.heldElsewhere(id) && !isFinal(item.status)) {
       await apiRequest(`/api/uploads/${encodeURIComponent(id)}/cancel`, { method: "POST", toast: false }).catch((error) =>
         showToast({ title: ru.errors.title, message: error instanceof Error ? error.message : ru.uploads.cancelFailed }),

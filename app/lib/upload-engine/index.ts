@@ -25,14 +25,17 @@ export function useUploads(): UploadsSnapshot {
   return useSyncExternalStore(controller?.subscribe ?? noSubscribe, controller?.getSnapshot ?? emptySnapshot, emptySnapshot);
 }
 
-/** Runs uploads while mounted (the signed-in shell): queue, keep-alive, resume, leave-page prompt. */
-export function useUploadsRunning(): () => void {
-  const stop = useRef<() => void>(() => undefined);
+/**
+ * Runs uploads while mounted (the signed-in shell): queue, keep-alive, resume, leave-page prompt. Answers the stop
+ * for a sign-out (`stop({ signOut: true })` also stops the shared upload worker's uploads).
+ */
+export function useUploadsRunning(): (options?: { signOut?: boolean }) => void {
+  const stop = useRef<(options?: { signOut?: boolean }) => void>(() => undefined);
   useEffect(() => {
     stop.current = uploadController().start();
-    return stop.current;
+    return () => stop.current();
   }, []);
-  return () => stop.current();
+  return (options) => stop.current(options);
 }
 
 /** Calls `handler` with every message the engine sends (the latest handler, without resubscribing). */

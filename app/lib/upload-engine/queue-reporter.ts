@@ -10,6 +10,8 @@ export interface ReporterHooks {
   onGone(id: string): void;
   /** whether this tab still uploads the item (progress of a stopped upload is not sent) */
   isRunning(id: string): boolean;
+  /** how the report travels (the upload Service Worker has its own API client); the page's queue API by default */
+  patch?(id: string, patch: UploadPatch): Promise<UploadItem | null>;
 }
 
 /**
@@ -30,7 +32,7 @@ export class QueueReporter {
       .catch(() => undefined)
       .then(async () => {
         try {
-          const item = await queueApi.patchUpload(id, patch);
+          const item = await (this.hooks.patch ? this.hooks.patch(id, patch) : queueApi.patchUpload(id, patch));
           this.hooks.onAnswer(item && typeof item === "object" && "id" in item ? item : null);
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) return this.hooks.onGone(id);
