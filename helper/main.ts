@@ -1,6 +1,7 @@
 // `npm run helper -- --root ~/MAM --origin https://mam.example.com`: the local disk helper (README «Помощник для
 // локального диска»). Listens on 127.0.0.1 only; Ctrl+C stops it, and the next start continues where it stopped.
 import { readFileSync } from "node:fs";
+import { z } from "zod";
 import { readConfig, type HelperConfig } from "./config.ts";
 import { DiskHelper } from "./disk-helper.ts";
 import { createHelperHandler } from "./http-handler.ts";
@@ -18,7 +19,7 @@ function configOrExit(): HelperConfig {
   try {
     return readConfig(process.argv.slice(2), process.env);
   } catch (error) {
-    console.error(`Неверные параметры: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`Неверные параметры: ${error instanceof z.ZodError ? z.prettifyError(error) : String(error)}`);
     console.error("Использование: npm run helper -- [--root ПАПКА] [--origin https://адрес-приложения] [--port 18981] [--api URL] [--interval СЕКУНДЫ]");
     return exit(2);
   }
