@@ -23,7 +23,7 @@ export type HelperConfig = { root: string; port: number; origin: string; api: st
  * `--root` / MAM_HELPER_ROOT (~/MAM), `--port` / MAM_HELPER_PORT (18981), `--origin` / MAM_HELPER_ORIGIN
  * (http://localhost:8787), `--api` / MAM_HELPER_API (the origin), `--interval` / MAM_HELPER_INTERVAL (5 s).
  */
-export function readConfig(argv: string[], env: NodeJS.ProcessEnv): HelperConfig {
+export function readConfig(argv: string[], env: Record<string, string | undefined>): HelperConfig {
   const { values } = parseArgs({
     args: argv,
     options: { root: { type: "string" }, port: { type: "string" }, origin: { type: "string" }, api: { type: "string" }, interval: { type: "string" } },

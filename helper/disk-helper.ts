@@ -2,7 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ApiCallError, ApiClient, type ApiTarget } from "./api-client.ts";
 import { HelperError } from "./helper-error.ts";
-import { MountSync, type MountStatus } from "./mount-sync.ts";
+import { MountSync } from "./mount-sync.ts";
+import type { HelperStatus, MountStatus } from "./schemas.ts";
 import { readState, writeState, type StateFile } from "./state-store.ts";
 
 export interface DiskHelperOptions {
@@ -14,16 +15,6 @@ export interface DiskHelperOptions {
   watch: boolean;
   version: string;
   log?: (line: string) => void;
-}
-
-/** GET /status. */
-export interface HelperStatus {
-  version: string;
-  root: string;
-  user: { id: string; name: string } | null;
-  /** the worst state of any mount: "idle" when every mount is in step (or there are none) */
-  sync: "idle" | "syncing" | "waiting-token" | "error" | "no-token";
-  mounts: MountStatus[];
 }
 
 /**

@@ -21,7 +21,7 @@ const REASONS: Record<number, string> = {
   502: "Bad Gateway",
 };
 
-/** The error body for a status and message. */
-export function errorBody(status: number, message: string): { statusCode: number; message: string; error: string } {
-  return { statusCode: status, message, error: REASONS[status] ?? "Error" };
+/** The error body for a status and message, with a request id (as the product's answers carry) to quote in a report. */
+export function errorBody(status: number, message: string): { statusCode: number; message: string; error: string; requestId: string } {
+  return { statusCode: status, message, error: REASONS[status] ?? "Error", requestId: crypto.randomUUID() };
 }

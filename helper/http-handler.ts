@@ -2,20 +2,7 @@ import { z } from "zod";
 import { decideCors } from "./cors.ts";
 import type { DiskHelper } from "./disk-helper.ts";
 import { errorBody, HelperError } from "./helper-error.ts";
-
-/** POST /token: the user's bearer, as the app holds it. */
-export const TokenBodySchema = z.object({ token: z.string().min(1).max(8192) });
-
-/** POST /mount: SPEC's two fields. `name` becomes one folder under the root, so it is one plain path segment. */
-export const MountBodySchema = z.object({
-  group_id: z.string().regex(/^[0-9a-f]{32}$/, "group_id: 32 шестнадцатеричных символа"),
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .refine((n) => !/[\u0000-\u001f/\\:*?"<>|]/.test(n) && !n.startsWith(".") && !n.endsWith("."), "name: недопустимое имя папки"),
-});
+import { MountBodySchema, TokenBodySchema } from "./schemas.ts";
 
 /** Bodies are tiny JSON; anything larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -39,7 +26,7 @@ async function parseBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.join(".");
-    throw new HelperError(400, field && !issue.message.startsWith(`${field}:`) ? `Поле «${field}»: ${issue.message}` : issue.message);
+    throw new HelperError(400, field ? `Поле «${field}»: ${issue.message}` : issue.message);
   }
   return parsed.data;
 }

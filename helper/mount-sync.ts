@@ -8,6 +8,7 @@ import { ApiCallError, type ApiClient } from "./api-client.ts";
 import { conflictName, localNameOf, uniqueName } from "./conflict-name.ts";
 import { mimeOf } from "./mime.ts";
 import { localMayHaveChanged, planSync, type LocalFile, type ManifestEntry, type SyncAction } from "./plan.ts";
+import type { MountState, MountStatus } from "./schemas.ts";
 import { HELPER_DIR, readMount, writeMount, type MountFile, type PendingUpload } from "./state-store.ts";
 
 /** Files at or above this size go up in parts (the server's smallest part, 5 MiB), resumable after a restart. */
@@ -21,22 +22,6 @@ const SETTLE_MS = 1_000;
 const READY_TIMEOUT_MS = 30 * 60_000;
 /** Coalesces bursts of file-system events into one pass. */
 const WATCH_DEBOUNCE_MS = 300;
-
-export type MountState = "starting" | "syncing" | "idle" | "waiting-token" | "error";
-
-/** What GET /status shows of one mount. */
-export interface MountStatus {
-  group_id: string;
-  group_name: string;
-  name: string;
-  path: string;
-  state: MountState;
-  files: number;
-  pending_uploads: number;
-  last_sync_at: string | null;
-  last_error: string | null;
-  totals: { uploaded: number; downloaded: number; trashed_local: number; trashed_remote: number; conflicts: number };
-}
 
 export interface MountOptions {
   root: string;
