@@ -11,6 +11,8 @@ export interface MenuHandlers {
   newVersion?: () => void;
   share?: () => void;
   access?: () => void;
+  /** folders only: mount it through the local disk helper */
+  openOnDisk?: () => void;
   download?: () => void;
   delete?: () => void;
 }
@@ -24,6 +26,7 @@ const ENTRIES: { key: keyof MenuHandlers; action: Action | null; label: string; 
   { key: "download", action: "download", label: ru.library.download, icon: "download" },
   { key: "share", action: "share", label: ru.sharing.share, icon: "share" },
   { key: "access", action: "access", label: ru.admin.accessEditor.button, icon: "admin" },
+  { key: "openOnDisk", action: "openOnDisk", label: ru.diskHelper.action, icon: "download" },
   { key: "delete", action: "delete", label: ru.library.delete, icon: "trash", danger: true },
 ];
 
