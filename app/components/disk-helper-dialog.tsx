@@ -47,13 +47,27 @@ export function DiskHelperDialog({ helperUrl, groupId, folderName, onClose }: { 
   }, [helperUrl]);
   useEffect(check, [check]);
 
+  // While the dialog is open with a running helper, its status (user, the mount's sync state) stays current.
+  const running = probe.kind === "running";
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      helperStatus(helperUrl).then(
+        (status) => setProbe({ kind: "running", status }),
+        () => undefined,
+      );
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [running, helperUrl]);
+
   const existing = probe.kind === "running" ? probe.status.mounts.find((m) => m.group_id === groupId) : undefined;
-  const shown = mounted ?? existing ?? null;
+  const shown = existing ?? mounted ?? null;
 
   const mount = async () => {
     setBusy(true);
     try {
       setMounted(await mountOnDisk(helperUrl, groupId, name.trim()));
+      setProbe({ kind: "running", status: await helperStatus(helperUrl) });
     } catch (error) {
       const message = error instanceof Error ? error.message : ru.errors.unknown;
       showToast({ title: t.mountFailed, message });
