@@ -54,6 +54,9 @@ test("the folder action mounts the folder through a running helper, and a stoppe
     await expect(dialog.getByTestId("disk-helper-mount").textContent()).resolves.toContain(join(root, folder));
     // The helper got the user's token and syncs: the folder's file arrives on disk.
     await until("the file on disk", async () => (await readFile(join(root, folder, "Смета.txt"), "utf8")) === `смета ${stamp}\n`);
+    // The dialog follows the helper: the mount turns in step with its one file.
+    await dialog.getByText("синхронизирована", { exact: true }).waitFor();
+    await dialog.getByText("Файлов синхронизировано: 1").waitFor();
     await shot(page, "disk-helper-mounted");
     await dialog.getByRole("button", { name: "Закрыть" }).last().click();
 
@@ -77,6 +80,23 @@ test("the folder action mounts the folder through a running helper, and a stoppe
     await toast.waitFor();
     await expect(toast.textContent()).resolves.toContain("Помощник не отвечает: запустите его командой npm run helper");
     await shot(page, "disk-helper-not-running");
+
+    // A reader (read only, no download) is offered the action disabled, with the reason, in the header and the menu.
+    const reader = { login: `disk-reader-${stamp}`, password: "пароль-читателя-1" };
+    const { user_id } = await api.call<{ user_id: string }>("/api/user", {
+      json: { user_name: `Читатель ${stamp}`, user_login: reader.login, user_passwd: reader.password, enabled: true },
+    });
+    await api.call("/api/user/acl", { json: { subj: user_id, obj: folderId, acl: ["read"] } });
+    const readerPage = await newPage(browser, { server });
+    await readerPage.page.setViewportSize({ width: 1440, height: 900 });
+    await login(readerPage.page, reader.login, reader.password);
+    await readerPage.page.goto(`/mam/${folderId}`);
+    await readerPage.page.locator("[data-member]", { hasText: "Смета.txt" }).waitFor();
+    const refused = readerPage.page.getByRole("button", { name: "Открыть на компьютере" });
+    await refused.waitFor();
+    expect(await refused.getAttribute("aria-disabled")).toBe("true");
+    expect(await refused.getAttribute("title")).toBe("Нет права на скачивание файлов этой папки, а значит и на синхронизацию с компьютером");
+    await shot(readerPage.page, "disk-helper-reader");
 
     // A phone: the same dialog fits the screen.
     const phone = await newPage(browser, { server, contextOptions: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } });
