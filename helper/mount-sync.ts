@@ -85,6 +85,7 @@ export class MountSync {
   private debounce: ReturnType<typeof setTimeout> | null = null;
   private watcher: FSWatcher | null = null;
   private saving: Promise<void> = Promise.resolve();
+  private queuedSave: Promise<void> | null = null;
 
   constructor(options: MountOptions) {
     this.o = options;
@@ -293,11 +294,20 @@ export class MountSync {
     this.save();
   }
 
-  /** Queues a write of the mount's state behind the previous one (writes never overtake each other). */
+  /**
+   * Writes the mount's state behind the previous write (writes never overtake each other). Calls made while a write
+   * waits share it: it snapshots the state when it starts, so it holds every change made before it, and a burst of
+   * a thousand small files costs a few writes, not a thousand.
+   */
   private save(): Promise<void> {
-    const snapshot = structuredClone(this.file);
-    this.saving = this.saving.then(() => writeMount(this.o.root, snapshot)).catch((error) => this.o.log(`state: ${String(error)}`));
-    return this.saving;
+    if (this.queuedSave) return this.queuedSave;
+    const next = this.saving.then(() => {
+      this.queuedSave = null;
+      return writeMount(this.o.root, structuredClone(this.file));
+    });
+    this.queuedSave = next.catch((error) => this.o.log(`state: ${String(error)}`));
+    this.saving = this.queuedSave;
+    return this.queuedSave;
   }
 
   // ------------------------------------------------------------------------------------------------------------
