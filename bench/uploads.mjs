@@ -10,6 +10,7 @@
 //
 //   node bench/uploads.mjs            (builds first; SKIP_BUILD=1 to reuse build/)
 //   UPLOAD_BENCH_MIB=256 UPLOAD_BENCH_FILES=200 node bench/uploads.mjs   (a quicker run)
+//   UPLOAD_BENCH_SMALL_ONLY=1 node bench/uploads.mjs                     (small files and their floors only)
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,6 +24,8 @@ const ROOT_GROUP = "f".repeat(32);
 
 const LARGE_BYTES = Math.max(16, Number(process.env.UPLOAD_BENCH_MIB ?? 1024)) * MiB;
 const PARALLEL_PARTS = 4;
+/** UPLOAD_BENCH_SMALL_ONLY=1: only the small-file figures (and their floors), without the 1 GiB upload. */
+const SMALL_ONLY = process.env.UPLOAD_BENCH_SMALL_ONLY === "1";
 const SMALL_FILES = Math.max(1, Math.min(10_000, Number(process.env.UPLOAD_BENCH_FILES ?? 1000)));
 const SMALL_BYTES = 10 * 1000;
 const SMALL_CONCURRENCY = 16;
@@ -214,28 +217,15 @@ async function inWorkerWrite(base, token) {
   return { ms: performance.now() - started };
 }
 
-/** 1,000 small files through the single-PUT flow (create asset, create-version, PUT), `SMALL_CONCURRENCY` at a time. */
-async function smallFiles(base, bearer, groupId) {
-  const body = randomBytes(SMALL_BYTES);
+/** Runs `one(i)` for i < SMALL_FILES, `SMALL_CONCURRENCY` at a time; answers the rate of those that succeeded. */
+async function concurrently(one) {
   let next = 0;
   let failed = 0;
   let firstError = "";
   const worker = async () => {
     for (let i = next++; i < SMALL_FILES; i = next++) {
       try {
-        const name = `small-${String(i).padStart(5, "0")}.bin`;
-        const asset = await api(base, "/api/asset/create", {
-          method: "POST",
-          bearer,
-          json: { asset_name: name, asset_mime: "application/octet-stream", in_group: groupId },
-        });
-        const info = await api(base, `/api/asset/create-version/${asset.asset_id}`, {
-          method: "POST",
-          bearer,
-          json: { file_name: name, mime_type: "application/octet-stream", size: SMALL_BYTES },
-        });
-        const put = await request(info.upload_url, { method: "PUT", body, headers: { "content-type": "application/octet-stream" } });
-        if (put.status !== 201) throw new Error(`PUT answered ${put.status}: ${put.text.slice(0, 200)}`);
+        await one(i);
       } catch (error) {
         failed++;
         firstError ||= String(error);
@@ -246,6 +236,56 @@ async function smallFiles(base, bearer, groupId) {
   await Promise.all(Array.from({ length: SMALL_CONCURRENCY }, worker));
   const ms = performance.now() - started;
   return { ms, failed, firstError, perSecond: (SMALL_FILES - failed) / (ms / 1000) };
+}
+
+const smallName = (i) => `small-${String(i).padStart(5, "0")}.bin`;
+
+/** The three-call flow a client without the one-request call uses: create asset, create-version, PUT. */
+function smallFilesThreeCalls(base, bearer, groupId, body) {
+  return concurrently(async (i) => {
+    const name = `three-${smallName(i)}`;
+    const asset = await api(base, "/api/asset/create", {
+      method: "POST",
+      bearer,
+      json: { asset_name: name, asset_mime: "application/octet-stream", in_group: groupId },
+    });
+    const info = await api(base, `/api/asset/create-version/${asset.asset_id}`, {
+      method: "POST",
+      bearer,
+      json: { file_name: name, mime_type: "application/octet-stream", size: SMALL_BYTES },
+    });
+    const put = await request(info.upload_url, { method: "PUT", body, headers: { "content-type": "application/octet-stream" } });
+    if (put.status !== 201) throw new Error(`PUT answered ${put.status}: ${put.text.slice(0, 200)}`);
+  });
+}
+
+/** The one-request flow the app uses for small files: POST /api/asset/upload. */
+function smallFilesOneRequest(base, bearer, groupId, body) {
+  return concurrently((i) =>
+    api(
+      base,
+      `/api/asset/upload?in_group=${groupId}&name=${smallName(i)}`,
+      { method: "POST", bearer, body, headers: { "content-type": "application/octet-stream" } },
+      201,
+    ),
+  );
+}
+
+/** Floors at the same concurrency: the cheapest API call, a signed-in call, and the body straight into R2. */
+function floors(base, bearer, benchToken, body) {
+  return {
+    ping: () =>
+      concurrently(async () => {
+        const answer = await request(`${base}/api/ping`);
+        if (answer.status !== 200) throw new Error(`ping answered ${answer.status}`);
+      }),
+    whoami: () => concurrently(() => api(base, "/api/auth/whoami", { bearer })),
+    r2: () =>
+      concurrently(async (i) => {
+        const answer = await request(`${base}/internal/bench/r2-put?key=bench/${smallName(i)}`, { method: "PUT", bearer: benchToken, body });
+        if (answer.status !== 200) throw new Error(`r2-put answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+      }),
+  };
 }
 
 const passed = (ok) => (ok === undefined ? "n/a" : ok ? "PASS" : "MISS");
@@ -271,97 +311,112 @@ async function main() {
     const pids = workerdProcesses(persistDir, port);
     console.log(`> workerd pid(s) ${pids.map((p) => `${p.pid} (${p.role})`).join(", ") || "not found"}, idle RSS ${mib(runtimeRss(pids))}`);
 
-    // Warm-up: the first requests load and compile the Worker; neither measured run should pay for it.
-    const warm = await multipartUpload(base, bearer, group.group_id, pids, 40 * MiB);
-    await baselineUpload(base, benchToken, warm.file, pids);
-    console.log(`> warm-up done (a 40 MiB upload both ways); workerd RSS ${mib(runtimeRss(pids))}`);
+    if (!SMALL_ONLY) {
+      // Warm-up: the first requests load and compile the Worker; neither measured run should pay for it.
+      const warm = await multipartUpload(base, bearer, group.group_id, pids, 40 * MiB);
+      await baselineUpload(base, benchToken, warm.file, pids);
+      console.log(`> warm-up done (a 40 MiB upload both ways); workerd RSS ${mib(runtimeRss(pids))}`);
 
-    console.log(
-      `> ${mib(
-        LARGE_BYTES,
-      )} through the multipart flow, ${PARALLEL_PARTS} parts in parallel (16 MiB parts, generated and hashed locally first)`,
-    );
-    const l = await multipartUpload(base, bearer, group.group_id, pids);
-    const productMbps = mbps(LARGE_BYTES, l.totalMs);
-    console.log(
-      `  ${l.parts} parts: transfer ${(l.transferMs / 1000).toFixed(1)} s (${fixed(mbps(LARGE_BYTES, l.transferMs), 0)} MiB/s), complete ${(
-        l.completeMs / 1000
-      ).toFixed(1)} s (answered ${l.completeState}), hashing until ready ${(l.savingMs / 1000).toFixed(1)} s; state ${l.state}, sha256 ${
-        l.sha256Ok ? "matches" : "DIFFERS"
-      }`,
-    );
-    console.log(
-      `  workerd RSS ${mib(l.rss.start)} → max ${mib(l.rss.transferMax)} while parts arrive, max ${mib(
-        l.rss.finishMax,
-      )} while completing and hashing`,
-    );
-    console.log(`  workerd RSS at each fifth of the transfer: ${l.rss.fifths.map(mib).join(", ")}`);
+      console.log(
+        `> ${mib(
+          LARGE_BYTES,
+        )} through the multipart flow, ${PARALLEL_PARTS} parts in parallel (16 MiB parts, generated and hashed locally first)`,
+      );
+      const l = await multipartUpload(base, bearer, group.group_id, pids);
+      const productMbps = mbps(LARGE_BYTES, l.totalMs);
+      console.log(
+        `  ${l.parts} parts: transfer ${(l.transferMs / 1000).toFixed(1)} s (${fixed(mbps(LARGE_BYTES, l.transferMs), 0)} MiB/s), complete ${(
+          l.completeMs / 1000
+        ).toFixed(1)} s (answered ${l.completeState}), hashing until ready ${(l.savingMs / 1000).toFixed(1)} s; state ${l.state}, sha256 ${
+          l.sha256Ok ? "matches" : "DIFFERS"
+        }`,
+      );
+      console.log(
+        `  workerd RSS ${mib(l.rss.start)} → max ${mib(l.rss.transferMax)} while parts arrive, max ${mib(
+          l.rss.finishMax,
+        )} while completing and hashing`,
+      );
+      console.log(`  workerd RSS at each fifth of the transfer: ${l.rss.fifths.map(mib).join(", ")}`);
 
-    console.log(`> baseline: the same ${l.parts} parts, ${PARALLEL_PARTS} at a time, handed straight to R2 by a bench route`);
-    const baseline = await baselineUpload(base, benchToken, l.file, pids);
-    const baselineMbps = mbps(LARGE_BYTES, baseline.ms);
-    console.log(
-      `  ${
-        baseline.note ??
-        `${(baseline.ms / 1000).toFixed(1)} s, ${fixed(baselineMbps, 0)} MiB/s; workerd RSS ${mib(baseline.rssStart)} → max ${mib(
-          baseline.rssMax,
-        )} (fifths: ${baseline.fifths.map(mib).join(", ")})`
-      }`,
-    );
-    const generated = await inWorkerWrite(base, benchToken);
-    console.log(
-      `  for reference, ${mib(LARGE_BYTES)} generated inside the Worker and written to R2: ${
-        generated.note ?? `${(generated.ms / 1000).toFixed(1)} s, ${fixed(mbps(LARGE_BYTES, generated.ms), 0)} MiB/s`
-      }`,
-    );
+      console.log(`> baseline: the same ${l.parts} parts, ${PARALLEL_PARTS} at a time, handed straight to R2 by a bench route`);
+      const baseline = await baselineUpload(base, benchToken, l.file, pids);
+      const baselineMbps = mbps(LARGE_BYTES, baseline.ms);
+      console.log(
+        `  ${
+          baseline.note ??
+          `${(baseline.ms / 1000).toFixed(1)} s, ${fixed(baselineMbps, 0)} MiB/s; workerd RSS ${mib(baseline.rssStart)} → max ${mib(
+            baseline.rssMax,
+          )} (fifths: ${baseline.fifths.map(mib).join(", ")})`
+        }`,
+      );
+      const generated = await inWorkerWrite(base, benchToken);
+      console.log(
+        `  for reference, ${mib(LARGE_BYTES)} generated inside the Worker and written to R2: ${
+          generated.note ?? `${(generated.ms / 1000).toFixed(1)} s, ${fixed(mbps(LARGE_BYTES, generated.ms), 0)} MiB/s`
+        }`,
+      );
 
+      const growth = l.rss.transferMax - l.rss.start;
+      const baselineGrowth = baseline.rssMax - baseline.rssStart;
+      rows.push(
+        [
+          `${mib(LARGE_BYTES)} multipart upload → ready`,
+          `${fixed(productMbps)} MiB/s (${(l.totalMs / 1000).toFixed(1)} s)`,
+          "reported",
+          l.state === "ready" ? "—" : "MISS",
+        ],
+        ["  committed sha256 = bytes sent", l.sha256Ok ? "yes" : "no", "yes", passed(l.sha256Ok)],
+        ["  parts transfer only", `${fixed(mbps(LARGE_BYTES, l.transferMs))} MiB/s`, "reported", "—"],
+        ["  complete + hashing until ready", `${((l.completeMs + l.savingMs) / 1000).toFixed(1)} s`, "reported", "—"],
+        [
+          "parts straight into R2 (baseline)",
+          Number.isFinite(baselineMbps) ? `${fixed(baselineMbps)} MiB/s` : baseline.note,
+          "reported",
+          "—",
+        ],
+        [
+          "parts transfer / baseline",
+          Number.isFinite(baselineMbps) ? `${fixed((mbps(LARGE_BYTES, l.transferMs) / baselineMbps) * 100, 0)} %` : "n/a",
+          `≥ ${TARGETS.shareOfBaseline * 100} %`,
+          Number.isFinite(baselineMbps) ? passed(mbps(LARGE_BYTES, l.transferMs) / baselineMbps >= TARGETS.shareOfBaseline) : "n/a",
+        ],
+        [
+          "workerd RSS growth, parts (product)",
+          mib(growth),
+          `< ${mib(TARGETS.rssGrowthBytes)}`,
+          Number.isFinite(growth) ? passed(growth < TARGETS.rssGrowthBytes) : "n/a",
+        ],
+        ["workerd RSS growth, parts (baseline)", mib(baselineGrowth), "reported", "—"],
+      );
+    }
     bearer = await signIn();
-    console.log(`> ${SMALL_FILES} files of ${SMALL_BYTES / 1000} KB through the single-PUT flow, ${SMALL_CONCURRENCY} at a time`);
-    const small = await withRss(pids, () => smallFiles(base, bearer, group.group_id));
+    const body = randomBytes(SMALL_BYTES);
+    const floor = floors(base, bearer, benchToken, body);
+    const rate = (r) => `${fixed(r.perSecond)}/s${r.failed ? ` (${r.failed} failed: ${r.firstError})` : ""}`;
+    console.log(`> floors, ${SMALL_FILES} requests ${SMALL_CONCURRENCY} at a time`);
+    const pingFloor = await floor.ping();
+    const whoamiFloor = await floor.whoami();
+    const r2Floor = await floor.r2();
+    console.log(`  /api/ping ${rate(pingFloor)}, whoami ${rate(whoamiFloor)}, 10 KB straight into R2 ${rate(r2Floor)}`);
+    console.log(`> ${SMALL_FILES} files of ${SMALL_BYTES / 1000} KB, ${SMALL_CONCURRENCY} at a time: one request each (POST /api/asset/upload)`);
+    const small = await withRss(pids, () => smallFilesOneRequest(base, bearer, group.group_id, body));
     const s = small.result;
-    console.log(
-      `  ${(s.ms / 1000).toFixed(1)} s, ${fixed(s.perSecond)} files/s, ${s.failed} failed${
-        s.firstError ? ` (first: ${s.firstError})` : ""
-      }; RSS ${mib(small.rssStart)} → max ${mib(small.rssMax)}`,
-    );
+    console.log(`  ${(s.ms / 1000).toFixed(1)} s, ${rate(s)}; RSS ${mib(small.rssStart)} → max ${mib(small.rssMax)}`);
+    console.log(`> the same through the three-call flow (create, create-version, PUT)`);
+    const three = (await withRss(pids, () => smallFilesThreeCalls(base, bearer, group.group_id, body))).result;
+    console.log(`  ${(three.ms / 1000).toFixed(1)} s, ${rate(three)}`);
 
-    const growth = l.rss.transferMax - l.rss.start;
-    const baselineGrowth = baseline.rssMax - baseline.rssStart;
     rows.push(
+      [`floor: /api/ping, ${SMALL_CONCURRENCY} at a time`, rate(pingFloor), "reported", "—"],
+      ["floor: whoami (signed in)", rate(whoamiFloor), "reported", "—"],
+      ["floor: 10 KB straight into R2", rate(r2Floor), "reported", "—"],
       [
-        `${mib(LARGE_BYTES)} multipart upload → ready`,
-        `${fixed(productMbps)} MiB/s (${(l.totalMs / 1000).toFixed(1)} s)`,
-        "reported",
-        l.state === "ready" ? "—" : "MISS",
-      ],
-      ["  committed sha256 = bytes sent", l.sha256Ok ? "yes" : "no", "yes", passed(l.sha256Ok)],
-      ["  parts transfer only", `${fixed(mbps(LARGE_BYTES, l.transferMs))} MiB/s`, "reported", "—"],
-      ["  complete + hashing until ready", `${((l.completeMs + l.savingMs) / 1000).toFixed(1)} s`, "reported", "—"],
-      [
-        "parts straight into R2 (baseline)",
-        Number.isFinite(baselineMbps) ? `${fixed(baselineMbps)} MiB/s` : baseline.note,
-        "reported",
-        "—",
-      ],
-      [
-        "parts transfer / baseline",
-        Number.isFinite(baselineMbps) ? `${fixed((mbps(LARGE_BYTES, l.transferMs) / baselineMbps) * 100, 0)} %` : "n/a",
-        `≥ ${TARGETS.shareOfBaseline * 100} %`,
-        Number.isFinite(baselineMbps) ? passed(mbps(LARGE_BYTES, l.transferMs) / baselineMbps >= TARGETS.shareOfBaseline) : "n/a",
-      ],
-      [
-        "workerd RSS growth, parts (product)",
-        mib(growth),
-        `< ${mib(TARGETS.rssGrowthBytes)}`,
-        Number.isFinite(growth) ? passed(growth < TARGETS.rssGrowthBytes) : "n/a",
-      ],
-      ["workerd RSS growth, parts (baseline)", mib(baselineGrowth), "reported", "—"],
-      [
-        `${SMALL_FILES} × 10 KB single-PUT uploads`,
+        `${SMALL_FILES} × 10 KB, one request each`,
         `${fixed(s.perSecond)} files/s (${(s.ms / 1000).toFixed(1)} s, ${s.failed} failed)`,
         `≥ ${TARGETS.smallFilesPerSecond}/s`,
         passed(s.failed === 0 && s.perSecond >= TARGETS.smallFilesPerSecond),
       ],
+      [`${SMALL_FILES} × 10 KB, three calls each`, `${rate(three)} (${(three.ms / 1000).toFixed(1)} s)`, "reported", "—"],
       ["workerd RSS during small files", `${mib(small.rssStart)} → ${mib(small.rssMax)}`, "flat", "—"],
     );
   } catch (error) {

@@ -16,14 +16,15 @@ export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 /**
  * Allowed status changes. waiting: queued; busy: preparing (creating the asset and version); uploading: bytes
  * moving; uploaded: all bytes sent; saving: the server is completing (hashing, committing); completed: final;
- * error: failed, may be retried. uploading → waiting is a pause or an interruption that puts the file back in line.
+ * error: failed, may be retried. uploading → waiting is a pause or an interruption that puts the file back in line;
+ * uploading → completed is a small file sent in one request (POST /api/asset/upload answers once it is committed).
  * A patch that keeps the status is not a change and is always allowed (progress reports, retried requests), except
  * on a completed item, which only accepts a repeated `completed`.
  */
 export const TRANSITIONS: Readonly<Record<UploadStatus, readonly UploadStatus[]>> = {
   waiting: ["busy", "uploading", "error"],
   busy: ["uploading", "error"],
-  uploading: ["uploaded", "error", "waiting"],
+  uploading: ["uploaded", "completed", "error", "waiting"],
   uploaded: ["saving", "error"],
   saving: ["completed", "error"],
   completed: [],

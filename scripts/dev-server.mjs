@@ -135,10 +135,12 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
   process.once("exit", killOnExit);
 
   let stopping;
-  const stop = () => {
+  // "SIGKILL" kills wrangler and workerd on the spot (a crash, for fault tests); the default lets them shut down.
+  const stop = (signal) => {
     stopping ??= (async () => {
       process.removeListener("exit", killOnExit);
-      if (signalGroup(child.pid, "SIGTERM")) {
+      // anything but "SIGKILL" (also whatever a caller passing `stop` as a callback hands it) is the graceful stop
+      if (signalGroup(child.pid, signal === "SIGKILL" ? "SIGKILL" : "SIGTERM")) {
         await Promise.race([exitedPromise, sleep(5_000)]);
         // workerd may outlive the npx leader: make sure the group is gone.
         await sleep(200);
@@ -187,12 +189,14 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
  * @param {string} options.persistDir fresh directory for D1/R2/DO state
  * @param {string} [options.adminLogin] defaults to "admin"
  * @param {string} [options.adminPassword] defaults to a random password
+ * @param {string} [options.jwtSecret] defaults to a random secret; pass the previous one to restart on the same state
+ *   with the sessions and signed links still valid (as a production restart keeps its secret)
  * @param {string} [options.seedSql] SQL to run once the administrator exists (e.g. more users)
  * @param {Record<string, string>} [options.vars] more Worker vars, passed as `--var NAME:value` (e.g. BENCH_TOKEN)
  * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
  * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
  * @param {string} [options.logFile] where wrangler's output goes (default `<persistDir>/wrangler-dev.log`)
- * @returns {Promise<{ url: string, adminLogin: string, adminPassword: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, adminLogin: string, adminPassword: string, jwtSecret: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void> }>}
  * @example
  *   const server = await startDevServer({ port: 8799, persistDir: await mkdtemp(join(tmpdir(), "mam-")) });
  *   try { await fetch(`${server.url}/api/health`); } finally { await server.stop(); }
@@ -202,6 +206,7 @@ export async function startDevServer({
   persistDir,
   adminLogin = "admin",
   adminPassword = randomBytes(12).toString("base64url"),
+  jwtSecret = randomBytes(48).toString("base64url"), // 64 characters
   seedSql,
   vars = {},
   startTimeoutMs = 120_000,
@@ -227,7 +232,7 @@ export async function startDevServer({
     persistDir,
     adminLogin,
     adminPassword,
-    jwtSecret: randomBytes(48).toString("base64url"), // 64 characters
+    jwtSecret,
     vars,
     startTimeoutMs,
     logPath: logFile ?? join(persistDir, "wrangler-dev.log"),
@@ -241,5 +246,5 @@ export async function startDevServer({
     for (let waited = 0; (await portInUse(port)) && waited < 30_000; waited += 250) await sleep(250);
     server = await launch(options);
   }
-  return { url: server.url, adminLogin, adminPassword, coldStartMs, migrateMs, logFile: options.logPath, output: server.output, stop: server.stop };
+  return { url: server.url, adminLogin, adminPassword, jwtSecret, coldStartMs, migrateMs, logFile: options.logPath, output: server.output, stop: server.stop };
 }

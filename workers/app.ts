@@ -4,6 +4,7 @@ import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
+import { runDeliverEvents } from "./queue/operations";
 import { wakeStrandedTasks } from "./services/task-runner";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automation.service";
@@ -21,7 +22,10 @@ export { WopiLockDO } from "../durable-objects/wopi-lock.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();
-/** The wrangler.toml cron that queues housekeeping; the other one (every minute) only checks automation schedules. */
+/**
+ * The wrangler.toml cron that queues housekeeping; the other one (every minute) checks automation schedules and
+ * sweeps the event outbox.
+ */
 const HOUSEKEEPING_CRON = "17 * * * *";
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 
@@ -95,7 +99,7 @@ export default withErrorTracking({
   },
 
   /**
-   * Cron triggers: every minute, the automations whose schedule is due start; hourly (HOUSEKEEPING_CRON), the
+   * Cron triggers: every minute, the automations whose schedule is due start and the event outbox is swept; hourly (HOUSEKEEPING_CRON), the
    * periodic housekeeping is queued: dead sessions, and the trash past its retention period.
    */
   async scheduled(controller, env, ctx) {
@@ -111,5 +115,7 @@ export default withErrorTracking({
       controller.scheduledTime,
     );
     await wakeStrandedTasks(env, controller.scheduledTime);
+    // The outbox sweeper: events whose queue wake-up was lost (the Worker died after the commit) are delivered here.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-events", summary: await runDeliverEvents(env) }));
   },
 } satisfies ExportedHandler<Env>);

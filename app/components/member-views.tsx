@@ -225,6 +225,24 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   );
 }
 
+/** Tags shown in a row: the first few as chips, the rest counted (all of them in the tooltip). */
+const SHOWN_TAGS = 3;
+
+function MemberTags({ tags }: { tags: GroupMember["el_info"]["tags"] }) {
+  if (tags.length === 0) return <span className="muted">—</span>;
+  const rest = tags.length - SHOWN_TAGS;
+  return (
+    <span className="member-tags" title={tags.map((t) => t.tag_name).join(", ")}>
+      {tags.slice(0, SHOWN_TAGS).map((t) => (
+        <span key={t.tag_id} className="chip chip-small">
+          {t.tag_name}
+        </span>
+      ))}
+      {rest > 0 && <span className="chip chip-small chip-more">+{rest}</span>}
+    </span>
+  );
+}
+
 export function MemberList(props: MemberViewProps) {
   return (
     <table className="table members-table" {...keyboardProps(props, false)}>
@@ -233,6 +251,7 @@ export function MemberList(props: MemberViewProps) {
           <th className="check-col" />
           <th>{ru.mam.columns.name}</th>
           <th>{ru.library.type}</th>
+          <th className="tags-col">{ru.library.tags}</th>
           <th className="num">{ru.library.size}</th>
           <th className="num">{ru.library.version}</th>
           <th>{ru.mam.columns.modified}</th>
@@ -254,9 +273,12 @@ export function MemberList(props: MemberViewProps) {
               </span>
             </td>
             <td>{m.el_type === "group" ? ru.mam.group : mimeLabel(m.el_info.mimetype)}</td>
+            <td className="tags-col">
+              <MemberTags tags={m.el_info.tags} />
+            </td>
             <td className="num">{m.el_type === "group" ? "—" : formatBytes(m.el_info.var_size)}</td>
             <td className="num">{m.el_type === "group" || !m.el_info.ver ? "—" : m.el_info.ver}</td>
-            <td>{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
+            <td className="date-col">{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
             <td>
               <RowActions m={m} props={props} />
             </td>

@@ -108,6 +108,10 @@ export const ru = {
     keyMismatch: "Ключ объекта не совпадает с ключом этой загрузки",
     partTooLarge: (max: number) => `Часть больше ${max} байт`,
     partIncomplete: "Тело части короче или длиннее заголовка Content-Length",
+    partSentTwice: (n: number) => `Часть ${n} пришла дважды одновременно: отправьте её ещё раз`,
+    checksumMalformed: (header: string) => `Заголовок ${header} должен содержать контрольную сумму в base64 нужной длины`,
+    checksumMismatch: (header: string) =>
+      `Контрольная сумма полученных байтов не совпадает с заголовком ${header}: данные повреждены в пути, отправьте их ещё раз`,
     malformedXml: "Тело запроса не является корректным документом CompleteMultipartUpload",
     noParts: "Нужно перечислить хотя бы одну часть",
     partOrder: "Части должны идти по возрастанию номеров, без повторов",
@@ -1473,6 +1477,19 @@ export const ru = {
     /** the overflow menu of a toolbar that does not fit the screen */
     more: "Ещё",
     moreActions: "Другие действия",
+  },
+  /** The app's own messages for a form field that does not meet its constraints (no browser bubbles). */
+  fieldRules: {
+    required: "Заполните это поле",
+    tooShort: (n: number) => `Не короче ${n} ${plural(n, "символа", "символов", "символов")}`,
+    tooLong: (n: number) => `Не длиннее ${n} ${plural(n, "символа", "символов", "символов")}`,
+    email: "Введите адрес электронной почты, например ivan@example.com",
+    url: "Введите адрес, начинающийся с https://",
+    number: "Введите число",
+    min: (n: string) => `Не меньше ${n}`,
+    max: (n: string) => `Не больше ${n}`,
+    step: "Введите целое число",
+    pattern: "Значение в неверном формате",
   },
   /** The folder action «Открыть на компьютере» and the local disk helper (helper/, decision 023). */
   diskHelper: {

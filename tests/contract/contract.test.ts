@@ -713,6 +713,14 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/asset/trash": { req: () => ({ path: "/api/asset/trash" }) },
   "POST /api/asset/restore/{id}": { req: (c) => ({ path: `/api/asset/restore/${c.asset2Id}`, json: {} }) },
   "PUT /api/asset/content/upload/{variantId}": { unchecked: "the fixture's upload in beforeAll is this call (201 checked there)" },
+  "POST /api/asset/upload": {
+    req: (c) => ({
+      path: `/api/asset/upload?in_group=${c.groupId}&name=${encodeURIComponent("Одним запросом.txt")}`,
+      body: "одним запросом",
+      headers: { "content-type": "text/plain" },
+    }),
+    status: 201,
+  },
   "GET /api/asset/content/stream/{variantId}": {
     open: true,
     req: (c) => ({ path: c.streamPath as string, as: "none" }),

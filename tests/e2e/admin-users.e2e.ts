@@ -28,9 +28,15 @@ test("users: create, duplicate login refused in place, disable, last administrat
     .click();
   await page.locator("tr[data-user]").first().waitFor();
 
-  // Create a user.
+  // Create a user. An empty form is answered by the app's own Russian messages, not the browser's bubbles.
   await page.getByRole("button", { name: "Новый пользователь" }).click();
   let dialog = page.getByRole("dialog", { name: "Новый пользователь" });
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  expect(await dialog.locator(".field-error").allTextContents()).toEqual(["Заполните это поле", "Заполните это поле", "Заполните это поле"]);
+  expect(await dialog.getByLabel("Имя").evaluate((el) => el === document.activeElement)).toBe(true);
+  await dialog.getByLabel("Пароль").fill("коротко");
+  await dialog.getByRole("button", { name: "Создать" }).click();
+  await dialog.locator(".field-error", { hasText: "Не короче 8 символов" }).waitFor();
   await dialog.getByLabel("Имя").fill(person.name);
   await dialog.getByLabel("Логин").fill(person.login);
   await dialog.getByLabel("Пароль").fill("пароль-анны-1");

@@ -21,6 +21,34 @@ test("a wrong password shows the 'Ошибка' toast and stays on /login", asyn
   expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
 });
 
+test("after five failed sign-ins the form says when to try again and counts down, the button waiting", async ({ page, pageErrors }) => {
+  pageErrors.expect(/status of 401/);
+  pageErrors.expect(/status of 429/);
+  // An account nobody has: the throttle is per account (and per address, which allows many more failures).
+  const account = `nobody-${Date.now()}`;
+  await page.goto("/login");
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const submit = page.getByRole("button", { name: "Войти" });
+  await page.locator('input[name="user"]').fill(account);
+  const statuses: number[] = [];
+  for (let attempt = 1; attempt <= 6; attempt++) {
+    await page.locator('input[name="passwd"]').fill(`wrong-${attempt}`);
+    const answered = page.waitForResponse((r) => r.url().endsWith("/api/auth/login"));
+    await submit.click();
+    statuses.push((await answered).status());
+    if (attempt < 6) await expect.poll(() => submit.isEnabled()).toBe(true);
+  }
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  const notice = page.getByTestId("login-error");
+  await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/Слишком много неудачных попыток входа\. Повторите через \d+ с \(в \d\d:\d\d:\d\d\)\./);
+  expect(await submit.isDisabled()).toBe(true);
+  const seconds = async () => Number(/через (\d+) с/.exec((await notice.textContent()) ?? "")?.[1]);
+  const first = await seconds();
+  expect(first).toBeGreaterThan(20);
+  expect(first).toBeLessThanOrEqual(30);
+  await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(first);
+});
+
 test("the right password lands on /mam with 'Доступные Файлы', and reload keeps the session", async ({ page, server }) => {
   await page.goto("/");
   await page.waitForURL((url) => url.pathname === "/login");

@@ -90,6 +90,26 @@ test("a file that does not exist shows «Файл не найден или не�
   expect(new URL(page.url()).pathname).toBe("/asset");
 });
 
+test("a screen that crashes while rendering shows «Что-то пошло не так» inside the shell, with a retry and the way back", async ({ page, pageErrors, server }) => {
+  // The boundary logs what it caught; the malformed answer below is the point of the test.
+  pageErrors.expect(/Cannot read properties of undefined/);
+  await login(page, server.adminLogin, server.adminPassword);
+  // A survey summary without its fields: /admin/survey fails while rendering it.
+  await page.route("**/api/pqi/summary*", (route) => route.fulfill({ status: 200, contentType: "application/json", body: "{}" }));
+  await page.goto("/admin/survey");
+  await unavailable(page).waitFor();
+  expect(await unavailable(page).locator("h1").textContent()).toBe("Что-то пошло не так");
+  expect(await unavailable(page).textContent()).toContain("Экран не удалось показать");
+  expect(await page.getByRole("link", { name: "Файлы", exact: true }).count()).toBeGreaterThan(0);
+  expect(await page.getByRole("button", { name: "Попробовать ещё раз" }).count()).toBe(1);
+
+  // The way back works: «Доступные Файлы» opens as usual.
+  await page.unroute("**/api/pqi/summary*");
+  await unavailable(page).getByRole("link", { name: "К доступным файлам" }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/mam");
+  await expect.poll(() => unavailable(page).count()).toBe(0);
+});
+
 test("the wrong-password toast does not survive the successful sign-in that follows", async ({ page, pageErrors, server }) => {
   pageErrors.expect(/status of 401/);
   await page.goto("/login");

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +43,12 @@ async function openNewFolder(page: Page, name: string) {
 
 /** Slows every S3 request that carries bytes (parts and single PUTs), so uploads are seen mid-flight. */
 async function throttleUploads(page: Page, delayMs: number, seen: string[] = []) {
+  // Small files go in one request (POST /api/asset/upload): counted as "one-request" and held as long.
+  await page.route("**/api/asset/upload?**", async (route: Route) => {
+    seen.push("one-request");
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.continue().catch(() => undefined);
+  });
   await page.route("**/api/s3/**", async (route: Route) => {
     const request = route.request();
     if (request.method() === "PUT") {
@@ -133,8 +139,9 @@ test(
       expect(seen[file.name]).toContain("uploading");
       expect(seen[file.name].at(-1)).toBe("completed");
     }
-    // The large file went in parts (16 MiB each), the small ones in one PUT each.
-    expect(parts.filter((p) => p !== "single").sort()).toEqual(["1", "2", "3"]);
+    // The large file went in parts (16 MiB each), the small ones in one request each (asset, version and bytes).
+    expect(parts.filter((p) => /^\d+$/.test(p)).sort()).toEqual(["1", "2", "3"]);
+    expect(parts.filter((p) => p === "one-request")).toHaveLength(2);
 
     // Each file appears in the open folder once its version is committed, and downloads byte for byte.
     for (const file of [big, small, tiny]) await page.locator("[data-member]", { hasText: file.name }).waitFor();
@@ -175,6 +182,13 @@ test(
     // Only the missing parts went again.
     expect(parts).not.toContain("1");
     expect(parts.sort()).toEqual(["2", "3"]);
+    // The server committed the SHA-256 of the whole source file (parts from before and after the reload)…
+    const queue = (await (await api(page, server, "/api/uploads")).json()) as { items: { fileName: string; assetId: string | null }[] };
+    const assetId = queue.items.find((i) => i.fileName === big.name)?.assetId;
+    const [version] = (await (await api(page, server, `/api/asset/versions/${assetId}`)).json()) as { variant_id: string }[];
+    const status = (await (await api(page, server, `/api/upload/status/${version.variant_id}`)).json()) as { state: string; sha256: string };
+    expect(status).toMatchObject({ state: "ready", sha256: createHash("sha256").update(big.bytes).digest("hex") });
+    // …and the bytes downloaded are the source's.
     await page.locator("[data-member]", { hasText: big.name }).waitFor();
     expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
   },

@@ -435,6 +435,12 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => J("POST", `/api/asset/create-version/${f.asset}`, { file_name: "v2.mp4", mime_type: "video/mp4", size: 10 }),
   },
+  "POST /api/asset/upload": {
+    kind: "entity",
+    needs: [["top", "create"]],
+    ok: 201,
+    req: (f) => ({ method: "POST", path: `/api/asset/upload?in_group=${f.top}&name=one.txt`, body: "12345", headers: { "content-type": "text/plain" } }),
+  },
   "PUT /api/asset/content/upload/{variantId}": {
     kind: "credential",
     status: 403,

@@ -2,11 +2,13 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { onEvents, runDueSchedules, type WorkflowInfo } from "../../workers/services/automation.service";
-import { MAX_CHAIN_DEPTH, setCause } from "../../workers/services/udwf/cause";
+import { runDueSchedules, type WorkflowInfo } from "../../workers/services/automation.service";
+import { deliverEvents } from "../../workers/services/event-outbox.service";
+import { MAX_CHAIN_DEPTH } from "../../workers/services/udwf/cause";
 import { sendWebhook, signBody, SIGNATURE_HEADER, WebhookRefused } from "../../workers/services/udwf/webhook";
 import type { RunOutcome } from "../../workers/workflows/automation.workflow";
 import { rows, testContext } from "./catalog-fixtures";
+import { deliveriesOf, insertOutboxEvents, type OutboxEventSpec } from "./outbox-fixtures";
 import { admin, createGroup, insertAsset, insertTag, send, uniqueName } from "./library-factories";
 
 const BASE = "/api/tasklist/udwf";
@@ -37,6 +39,13 @@ const groupsOf = async (assetId: string) =>
   (await rows<{ group_id: string }>(`select group_id from group_members where el_id = ? order by group_id`, assetId)).map(
     (r) => r.group_id,
   );
+
+/** Puts events into the outbox and runs the dispatcher: the tasks of the runs they started, in event order. */
+async function deliver(events: OutboxEventSpec[]): Promise<{ task_id: string }[]> {
+  const ids = await insertOutboxEvents(events);
+  await deliverEvents(testContext());
+  return (await deliveriesOf(ids)).filter((d) => d.task_id !== null).map((d) => ({ task_id: d.task_id! }));
+}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -263,11 +272,11 @@ describe("triggers", () => {
     });
     const introspector = await introspectWorkflow(env.AUTOMATIONS);
     try {
-      const started = await onEvents(testContext(), [
-        { type: "asset.uploaded", entityType: "asset", entityId: image.id, data: { group_id: child } },
-        { type: "asset.uploaded", entityType: "asset", entityId: video.id, data: { group_id: child } },
-        { type: "asset.uploaded", entityType: "asset", entityId: elsewhere.id, data: { group_id: other } },
-        { type: "asset.updated", entityType: "asset", entityId: image.id, data: {} },
+      const started = await deliver([
+        { type: "asset.uploaded", entityId: image.id, data: { group_id: child } },
+        { type: "asset.uploaded", entityId: video.id, data: { group_id: child } },
+        { type: "asset.uploaded", entityId: elsewhere.id, data: { group_id: other } },
+        { type: "asset.updated", entityId: image.id, data: {} },
       ]);
       expect(started).toHaveLength(1);
       const [instance] = await introspector.get();
@@ -286,9 +295,7 @@ describe("triggers", () => {
     const group = await createGroup(a, uniqueName());
     const asset = await insertAsset({ ownerId: a.id, mime: "image/jpeg", groups: [group] });
     await createWorkflow({ enabled: false, trigger: { type: "asset.uploaded", group_id: group }, actions: [{ type: "wait", seconds: 1 }] });
-    expect(
-      await onEvents(testContext(), [{ type: "asset.uploaded", entityType: "asset", entityId: asset.id, data: { group_id: group } }]),
-    ).toEqual([]);
+    expect(await deliver([{ type: "asset.uploaded", entityId: asset.id, data: { group_id: group } }])).toEqual([]);
   });
 
   it("stops a chain of runs at the depth limit and says so in the causing run's log", async () => {
@@ -300,15 +307,11 @@ describe("triggers", () => {
       trigger: { type: "asset.uploaded", group_id: group },
       actions: [{ type: "wait", seconds: 1 }],
     });
-    const event = { type: "asset.uploaded", entityType: "asset", entityId: asset.id, data: { group_id: group } };
+    const event = { type: "asset.uploaded", entityId: asset.id, data: { group_id: group } };
     const causing = await send<{ task_id: string }>("POST", `${BASE}/execute/${wf.id}`, a.bearer, {});
-    const rc = testContext();
-    setCause(rc, { taskId: causing.body.task_id, workflowId: wf.id, depth: MAX_CHAIN_DEPTH });
-    expect(await onEvents(rc, [event])).toEqual([]);
+    expect(await deliver([{ ...event, cause: { taskId: causing.body.task_id, depth: MAX_CHAIN_DEPTH } }])).toEqual([]);
     expect(await logOf(causing.body.task_id)).toContain(ru.automations.log.loopStopped(wf.name, MAX_CHAIN_DEPTH + 1));
-    const below = testContext();
-    setCause(below, { taskId: causing.body.task_id, workflowId: wf.id, depth: MAX_CHAIN_DEPTH - 1 });
-    const started = await onEvents(below, [event]);
+    const started = await deliver([{ ...event, cause: { taskId: causing.body.task_id, depth: MAX_CHAIN_DEPTH - 1 } }]);
     expect(started).toHaveLength(1);
     const [row] = await rows<{ options: string }>(`select options from tasks where id = ?`, started[0].task_id);
     expect(JSON.parse(row.options)).toMatchObject({ workflow_id: wf.id, depth: MAX_CHAIN_DEPTH });
@@ -355,12 +358,13 @@ describe("a self-triggering automation", () => {
     try {
       const attach = await send("POST", "/api/tags/attach", a.bearer, { tag_ids: [tag], entities: [{ id: asset.id, type: "asset" }] });
       expect(attach.status, JSON.stringify(attach.body)).toBe(200);
-      // Each run raises the event that starts the next; the chain ends at depth MAX_CHAIN_DEPTH.
+      // Each run raises the event that starts the next (through the outbox: a queue wake-up per hop); the chain ends
+      // at depth MAX_CHAIN_DEPTH.
       await vi.waitUntil(
         async () =>
           (await rows(`select id from tasks where options like ? and status = 'done'`, `%${wf.id}%`)).length === MAX_CHAIN_DEPTH + 1,
         {
-          timeout: 15_000,
+          timeout: 40_000,
           interval: 100,
         },
       );
@@ -380,7 +384,7 @@ describe("a self-triggering automation", () => {
     } finally {
       await introspector.dispose();
     }
-  });
+  }, 60_000);
 });
 
 describe("webhook calls", () => {

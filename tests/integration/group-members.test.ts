@@ -80,11 +80,41 @@ describe("GET /api/group/members/{id}", () => {
         owner: user.id,
         owner_name: "Пётр",
         preview: `/api/asset/content/preview/${withPreview.id}/1/thumb`,
+        tags: [],
       },
     });
     expect(b.el_info).toMatchObject({ name: "б-пусто.bin", ver: 0, var: null, var_size: null, var_hash: null, preview: null });
     expect(b.el_id).toBe(bare.id);
     expect(c.el_info).toMatchObject({ var: initialOnly.variantId, var_size: 7 });
+  });
+
+  it("answers each member's tags by name, read for the whole page at once", async () => {
+    const user = await ordinaryUser();
+    const g = await createGroup(user, uniqueName());
+    const sub = await createGroup(user, "С тегом", g);
+    const tagged = await insertAsset({ ownerId: user.id, groups: [g], name: "с-тегами.jpg", mime: "image/jpeg", size: 10 });
+    await insertAsset({ ownerId: user.id, groups: [g], name: "я-без-тегов.jpg", mime: "image/jpeg", size: 10 });
+    const tagIds: string[] = [];
+    for (const name of ["Яхта", "архив", "Море"]) {
+      const made = await send<{ tag_id: string }>("POST", "/api/tags/create", user.bearer, { tag_name: `${name} ${uniqueName("")}` });
+      expect(made.status).toBe(200);
+      tagIds.push(made.body.tag_id);
+    }
+    const attached = await send("POST", "/api/tags/attach", user.bearer, {
+      tag_ids: tagIds,
+      entities: [
+        { id: tagged.id, type: "asset" },
+        { id: sub, type: "group" },
+      ],
+    });
+    expect(attached.status).toBeLessThan(300);
+    const { items } = await members(g, user.bearer);
+    const tagNames = (m: GroupMember) => m.el_info.tags.map((t) => t.tag_name.split(" ")[0]);
+    expect(items.map(tagNames)).toEqual([
+      ["архив", "Море", "Яхта"],
+      ["архив", "Море", "Яхта"],
+      [],
+    ]);
   });
 
   it("filters by type, name (case-insensitive, Cyrillic) and MIME prefix", async () => {

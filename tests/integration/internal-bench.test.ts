@@ -12,12 +12,17 @@ const MiB = 1024 * 1024;
  * The API app with BENCH_TOKEN set (as `wrangler dev --var BENCH_TOKEN:…` does for the benchmark), or, with
  * `benchToken: null`, certainly unset (whatever a developer's .dev.vars holds).
  */
-async function withToken(path: string, init: { method?: string; authorization?: string; benchToken?: string | null } = {}) {
+async function withToken(
+  path: string,
+  init: { method?: string; authorization?: string; benchToken?: string | null; body?: Uint8Array<ArrayBuffer> } = {},
+) {
   const headers: Record<string, string> = init.authorization ? { authorization: init.authorization } : {};
+  // A Request made in-process carries no Content-Length of its own (the HTTP layer adds it).
+  if (init.body) headers["content-length"] = String(init.body.byteLength);
   const { BENCH_TOKEN: _unset, ...withoutToken } = env as typeof env & { BENCH_TOKEN?: string };
   const testEnv = init.benchToken === null ? withoutToken : { ...env, BENCH_TOKEN: init.benchToken ?? TOKEN };
   const ctx = createExecutionContext();
-  const res = await createApiApp().fetch(new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers }), testEnv, ctx);
+  const res = await createApiApp().fetch(new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers, body: init.body }), testEnv, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -81,6 +86,14 @@ describe("internal bench routes: with the token", () => {
     expect(bytes.byteLength).toBe(size);
     // Generated, not zero-filled.
     expect(new Set(bytes.subarray(0, 4096)).size).toBeGreaterThan(200);
+  });
+
+  it("store a request body as one object (the small-file floor of bench/uploads.mjs)", async () => {
+    const body = new Uint8Array(10_000).map((_, i) => i % 251);
+    const stored = await withToken("/internal/bench/r2-put?key=bench/small.bin", { method: "PUT", authorization, body });
+    expect(await stored.json()).toEqual({ key: "bench/small.bin", size: 10_000 });
+    expect(new Uint8Array(await (await env.MEDIA.get("bench/small.bin"))!.arrayBuffer())).toEqual(body);
+    await expectError(await withToken("/internal/bench/r2-put?key=assets/x", { method: "PUT", authorization, body }), 400);
   });
 
   it("confine keys to bench/ and bound the size (400)", async () => {

@@ -18,7 +18,7 @@ const STATUSES: Status[] = ["waiting", "busy", "uploading", "uploaded", "saving"
 const ALLOWED: Record<Status, Status[]> = {
   waiting: ["busy", "uploading", "error"],
   busy: ["uploading", "error"],
-  uploading: ["uploaded", "error", "waiting"],
+  uploading: ["uploaded", "completed", "error", "waiting"],
   uploaded: ["saving", "error"],
   saving: ["completed", "error"],
   completed: [],

@@ -105,6 +105,7 @@ describe("transitions", () => {
     ["busy", "uploading"],
     ["busy", "error"],
     ["uploading", "uploaded"],
+    ["uploading", "completed"],
     ["uploading", "error"],
     ["uploading", "waiting"],
     ["uploaded", "saving"],

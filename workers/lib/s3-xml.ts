@@ -23,6 +23,8 @@ export const S3_ERROR_STATUS = {
   EntityTooSmall: "BAD_REQUEST",
   EntityTooLarge: "BAD_REQUEST",
   IncompleteBody: "BAD_REQUEST",
+  InvalidDigest: "BAD_REQUEST",
+  BadDigest: "BAD_REQUEST",
   MalformedXML: "BAD_REQUEST",
   MissingContentLength: "LENGTH_REQUIRED",
   MethodNotAllowed: "METHOD_NOT_ALLOWED",

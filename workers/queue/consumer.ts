@@ -2,7 +2,7 @@ import { newId } from "../lib/ids";
 import { createRequestContext } from "../services/context";
 import { retryDelaySeconds } from "../services/task-backoff";
 import { TaskMessageSchema, type ProcessVariantMessage } from "./messages";
-import { runOperation, runProcessVariants } from "./operations";
+import { runDeliverEvents, runOperation, runProcessVariants } from "./operations";
 
 export { retryDelaySeconds };
 
@@ -18,14 +18,18 @@ export const DEAD_LETTER_QUEUE = "edge-mam-tasks-dlq";
 export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
   const uploads: { message: Message<unknown>; body: ProcessVariantMessage }[] = [];
+  const deliveries: Message<unknown>[] = [];
   for (const message of batch.messages) {
     const parsed = TaskMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       console.warn(JSON.stringify({ level: "warn", queue: batch.queue, id: message.id, message: "malformed task message dropped" }));
       message.ack();
     } else if (parsed.data.op === "process-variant") uploads.push({ message, body: parsed.data });
+    else if (parsed.data.op === "deliver-events") deliveries.push(message);
     else await settle(batch.queue, [message], parsed.data.op, () => runOperation(env, parsed.data));
   }
+  // Outbox wake-ups name nothing: one dispatch delivers what all of them were sent for.
+  if (deliveries.length > 0) await settle(batch.queue, deliveries, "deliver-events", () => runDeliverEvents(env));
   // The uploads of a batch make their background tasks together (a burst of small files is one tech-fields task).
   if (uploads.length > 0) {
     await settle(batch.queue, uploads.map((u) => u.message), "process-variant", () => runProcessVariants(env, uploads.map((u) => u.body)));

@@ -68,7 +68,8 @@ export const ProcessVariantMessageSchema = z.object({
 
 /**
  * Upload housekeeping, queued by the cron trigger: aborts multipart uploads with no part stored for `olderThanHours`,
- * re-queues hashing that died, and forgets aborted uploads after a week. Queues its continuation after `limit`.
+ * re-queues hashing that died, forgets aborted uploads after a week, and drops uploads that never started a multipart
+ * upload and are older than `olderThanHours` (with any object under their keys). Queues its continuation after `limit`.
  */
 export const AbortStaleMultipartMessageSchema = z.object({
   op: z.literal("abort-stale-multipart"),
@@ -88,6 +89,13 @@ export const AbortStaleMultipartMessageSchema = z.object({
  */
 export const TaskWakeupMessageSchema = z.object({ op: z.literal("task-wakeup"), taskId: Id.optional() });
 
+/**
+ * Wakes the outbox dispatcher (decision 024): sent after a batch holding events an automation may react to has
+ * committed. It names nothing: the dispatcher delivers whatever the outbox holds, so a duplicate or late message
+ * only finds less to do.
+ */
+export const DeliverEventsMessageSchema = z.object({ op: z.literal("deliver-events") });
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
@@ -98,6 +106,7 @@ export const TaskMessageSchema = z.discriminatedUnion("op", [
   ProcessVariantMessageSchema,
   AbortStaleMultipartMessageSchema,
   TaskWakeupMessageSchema,
+  DeliverEventsMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */

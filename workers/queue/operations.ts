@@ -45,7 +45,18 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
+    case "deliver-events":
+      return runDeliverEvents(env);
   }
+}
+
+/** The outbox dispatcher, for a `deliver-events` wake-up (all of a batch's wake-ups are one run) and the minute cron. */
+export function runDeliverEvents(env: Env): Promise<string> {
+  return withTaskContext(env, "deliver-events", async (rc) => {
+    // Automations reach the task services, which pull in the codecs: loaded when a wake-up needs them.
+    const r = await (await import("../services/event-outbox.service")).deliverEvents(rc);
+    return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
+  });
 }
 
 /** `process-variant` messages of one batch, together (one tech-fields task per owner, see `runProcessVariants`). */

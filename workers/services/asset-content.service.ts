@@ -42,6 +42,7 @@ import type { StorageBackend } from "./storage-backend";
 import type { TaskMessageInput } from "../queue/messages";
 import { eventStatement } from "./events.service";
 import { getStorageBackend, resolveEntityStorage } from "./storage.service";
+import { checksumTap, type ChecksumHeaders } from "./upload-checksum";
 
 /**
  * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
@@ -306,7 +307,7 @@ export async function receiveUpload(
   rc: RequestContext,
   variantId: string,
   link: SignedParams,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const [actor, found] = await Promise.all([linkActor(rc, "upload", variantId, link), findVariant(rc.db, variantId)]);
   const { variant, asset } = await requirePendingUpload(rc, actor, found);
@@ -323,7 +324,7 @@ export async function storeSingleUpload(
   rc: RequestContext,
   variant: VariantRow,
   asset: AssetRow,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   if (variant.partSize != null) throw new AppError("CONFLICT", ru.s3.isMultipart);
   if (upload.contentLength === undefined) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
@@ -337,12 +338,31 @@ export async function storeSingleUpload(
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
   if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 
+  const sha256 = await storeStream(rc, variant, declared, upload.body, upload.checksums);
+  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
+  if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
+  await queueProcessing(rc, variant, committed.version);
+  return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
+}
+
+/**
+ * Streams exactly `declared` bytes to the variant's key while hashing them, and answers their SHA-256. A body shorter
+ * or longer than declared, a checksum the client sent that the bytes do not match, or a failed write deletes the
+ * object (400 / 503): nothing is left behind.
+ */
+export async function storeStream(
+  rc: RequestContext,
+  variant: Pick<VariantRow, "storageId" | "storageKey" | "mimeType">,
+  declared: number,
+  source: ReadableStream<Uint8Array> | null,
+  checksums: ChecksumHeaders = {},
+): Promise<string> {
   const backend = await backendFor(rc, variant.storageId);
   const hashing = hashingStream();
-  const body = upload.body ?? new Blob([]).stream();
+  const tap = checksumTap((source ?? new Blob([]).stream()).pipeThrough(hashing.stream), checksums);
   let stored: { size: number };
   try {
-    stored = await backend.put(variant.storageKey, body.pipeThrough(hashing.stream), {
+    stored = await backend.put(variant.storageKey, tap.body, {
       contentType: variant.mimeType,
       size: declared,
     });
@@ -357,17 +377,22 @@ export async function storeSingleUpload(
     await backend.delete([variant.storageKey]);
     throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, stored.size));
   }
-  const sha256 = await hashing.sha256();
-  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
-  if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
-  // Previews and technical fields (the multipart path queues the same after hashing).
+  // A checksum the client sent (Content-MD5, x-amz-checksum-sha256) must match the bytes that arrived.
+  await tap.verify().catch(async (error: unknown) => {
+    await backend.delete([variant.storageKey]);
+    throw error;
+  });
+  return hashing.sha256();
+}
+
+/** Previews and technical fields of a committed variant, made in the background (the multipart path queues the same after hashing). */
+export async function queueProcessing(rc: RequestContext, variant: Pick<VariantRow, "id" | "assetId">, version: number): Promise<void> {
   await rc.env.TASKS.send({
     op: "process-variant",
     variantId: variant.id,
-    assetId: asset.id,
-    version: committed.version,
+    assetId: variant.assetId,
+    version,
   } satisfies TaskMessageInput);
-  return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
 }
 
 /** SPEC §3 Worker upload-complete of a committed variant. */
@@ -396,13 +421,26 @@ export function uploadCompleteOf(asset: AssetRow, variant: VariantRow, version: 
  */
 export async function commitUpload(
   rc: RequestContext,
-  c: { variant: VariantRow; asset: AssetRow; sha256: string; size: number; from: "pending" | "saving"; extra?: Statement[] },
+  c: {
+    variant: VariantRow;
+    asset: AssetRow;
+    sha256: string;
+    size: number;
+    from: "pending" | "saving";
+    extra?: Statement[];
+    /** statements that must run before the commit in the same transaction (the one-request upload creates its rows) */
+    before?: Statement[];
+    /** the folder the upload landed in, when the caller knows it */
+    landedIn?: string | null;
+  },
 ): Promise<{ outcome: "committed" | "already"; version: number }> {
   const now = Date.now();
   const versionId = newId(now);
+  const before = c.before ?? [];
   // The folder the upload landed in, for the `asset.uploaded` event (automations trigger on it): `to_group`, else the
   // folder the asset was created in.
   const landedIn =
+    c.landedIn ??
     c.variant.toGroup ??
     (
       await rc.db.get<{ group_id: string } | undefined>(
@@ -411,6 +449,7 @@ export async function commitUpload(
     )?.group_id ??
     null;
   const results = await runBatch(rc.db, [
+    ...before,
     ...commitUploadStatements(rc.db, {
       versionId,
       assetId: c.asset.id,
@@ -436,7 +475,7 @@ export async function commitUpload(
     sql`select version from asset_versions where id = ${versionId}`,
   ]);
   const version = (results[results.length - 1].results as { version: number }[] | undefined)?.[0]?.version;
-  if (changesOf(results[0]) > 0 && version !== undefined) return { outcome: "committed", version };
+  if (changesOf(results[before.length]) > 0 && version !== undefined) return { outcome: "committed", version };
   const committed = await findReadyVariant(rc.db, c.variant.id);
   if (committed) return { outcome: "already", version: committed.version };
   const current = await findVariant(rc.db, c.variant.id);

@@ -29,6 +29,7 @@ import {
   trashAssetsStatements,
   updateAssetStatement,
   type NewAsset,
+  type Statement,
   type ReadyVariant,
 } from "../db/repositories/asset.repository";
 import type { AssetRow, VariantType } from "../db/schema";
@@ -320,15 +321,21 @@ export async function requireTargetGroup(rc: RequestContext, actor: Actor, group
 // ---------------------------------------------------------------------------------------------------------------
 // Create, read, change
 
+/** Assets checked and ready to insert: their rows and the statements (with the `asset.created` events) that insert them. */
+export interface AssetCreation {
+  rows: NewAsset[];
+  statements: Statement[];
+}
+
 /**
- * Creates assets (up to 500) in one batch, all or nothing: each listed in its `in_group` (never the virtual root;
- * the actor needs create on the group) with an optional class. New assets have no bytes yet (version 0); their
- * storage is the group's default storage, else the user's, else R2.
- * @example await createAssets(rc, actor, [{ asset_name: "Клип.mp4", asset_mime: "video/mp4", in_group: groupId }])
+ * Checks new assets (up to 500) and prepares their insertion without writing anything: each listed in its `in_group`
+ * (never the virtual root; the actor needs create on the group) with an optional class. New assets have no bytes yet
+ * (version 0); their storage is the group's default storage, else the user's, else R2. The caller runs `statements`
+ * in one batch, alone (`createAssets`) or with the statements of its own change (the one-request upload).
  */
-export async function createAssets(rc: RequestContext, actor: Actor, inputs: readonly CreateAssetInput[]): Promise<{ asset_id: string }[]> {
+export async function planAssetCreation(rc: RequestContext, actor: Actor, inputs: readonly CreateAssetInput[]): Promise<AssetCreation> {
   requireListSize(inputs.length);
-  if (inputs.length === 0) return [];
+  if (inputs.length === 0) return { rows: [], statements: [] };
   const groupIds = unique(inputs.map((i) => i.in_group).filter((g): g is string => !!g));
   if (groupIds.includes(ROOT_GROUP_ID)) throw new AppError("BAD_REQUEST", ru.assets.notInRoot);
   const classIds = unique(inputs.map((i) => i.asset_class).filter((c): c is string => !!c));
@@ -368,7 +375,16 @@ export async function createAssets(rc: RequestContext, actor: Actor, inputs: rea
     actorId: actor.id,
     data: { name: r.name, group_id: r.group },
   }));
-  await runBatch(rc.db, [...insertAssetsStatements(rc.db, rows, actor.id, now), eventStatement(rc, created)]);
+  return { rows, statements: [...insertAssetsStatements(rc.db, rows, actor.id, now), eventStatement(rc, created)] };
+}
+
+/**
+ * Creates assets (up to 500) in one batch, all or nothing (see `planAssetCreation`).
+ * @example await createAssets(rc, actor, [{ asset_name: "Клип.mp4", asset_mime: "video/mp4", in_group: groupId }])
+ */
+export async function createAssets(rc: RequestContext, actor: Actor, inputs: readonly CreateAssetInput[]): Promise<{ asset_id: string }[]> {
+  const { rows, statements } = await planAssetCreation(rc, actor, inputs);
+  await runBatch(rc.db, statements);
   return rows.map((r) => ({ asset_id: r.id }));
 }
 

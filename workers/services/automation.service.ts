@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import { ru } from "../../app/i18n/ru";
 import {
   assetFactsRows,
@@ -17,7 +18,11 @@ import {
 import { AppError } from "../lib/errors";
 import { newId, toHex } from "../lib/ids";
 import type { Actor, RequestContext } from "./context";
-import { createTask, reportExternalTask } from "./task.service";
+import { countRunStatement, insertDeliveryStatement, notDelivered } from "../db/repositories/event-outbox.repository";
+import { insertTaskStatement } from "../db/repositories/task.repository";
+import { createTask, DEFAULT_PRIORITY, reportExternalTask } from "./task.service";
+import { taskStub } from "./task-live";
+import { canTrigger, EVENT_TRIGGERS, type TriggeringEventType } from "./udwf/event-triggers";
 import type { AutomationParams } from "../workflows/automation.workflow";
 import { causeOf, MAX_CHAIN_DEPTH } from "./udwf/cause";
 import { evaluateConditions, type AssetFacts } from "./udwf/conditions";
@@ -375,20 +380,16 @@ export async function executeWorkflow(rc: RequestContext, actor: Actor, id: stri
   return startRun(rc, { row, asset, groupId: null, trigger: ru.automations.triggers.manual, depth: cause ? cause.depth + 1 : 0 });
 }
 
-/** A change an automation may react to (handed over by the events capability). */
+/** A change an automation may react to: an undelivered outbox event, as the dispatcher reads it (decision 024). */
 export interface AutomationEvent {
+  eventId: string;
   type: string;
   entityType: string;
   entityId: string;
   data: Record<string, unknown>;
+  /** the run whose action made the change, if one did: runs it starts are one level deeper */
+  cause: { taskId: string; depth: number } | null;
 }
-
-/** Which of our triggers each global event type can fire, and how to read the trigger's filter from its data. */
-const EVENT_MAP: Record<string, Trigger["type"]> = {
-  "asset.uploaded": "asset.uploaded",
-  "tag.attached": "tag.added",
-  "field.changed": "field.changed",
-};
 
 function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;
@@ -413,50 +414,163 @@ function triggerMatches(trigger: Trigger, event: AutomationEvent, asset: AssetFa
 }
 
 /**
- * The event hook: for every asset event that matches an enabled automation's trigger and conditions, starts a run.
- * Events made by a run (its request context carries the cause) start runs one level deeper; past
- * `MAX_CHAIN_DEPTH` nothing starts and the causing run's log says why, so self-triggering chains end.
- * A failure here never undoes the change that made the events: it is logged and the events are left.
+ * What delivering an event to one workflow does once its record is written (stored with the record, so a
+ * dispatcher that died in between finishes it exactly as planned): start the run's Workflow instance, or — past the
+ * chain-depth limit — say in the causing run's log that the chain was stopped.
  */
-export async function onEvents(rc: RequestContext, events: readonly AutomationEvent[]): Promise<StartedRun[]> {
-  const relevant = events.filter((e) => e.entityType === "asset" && EVENT_MAP[e.type]);
+export type Handover =
+  | { kind: "run"; params: AutomationParams; log: { level: "info"; message: string }[] }
+  | { kind: "stopped"; causeTaskId: string; message: string };
+
+/** One (event, workflow) pair the dispatcher is to deliver. */
+export interface PlannedDelivery {
+  eventId: string;
+  workflowId: string;
+  /** the run's task id (also its instance id); null for a stopped chain */
+  taskId: string | null;
+  handover: Handover;
+  /** inserts the run's task and counts the run, both only if the pair was never delivered (see `deliveryStatements`) */
+  task: { row: AutomationRow; name: string; assetId: string } | null;
+}
+
+/**
+ * For every event, the enabled automations whose trigger and conditions it meets, judged on the asset as it is now.
+ * A run caused by a run is one level deeper; past `MAX_CHAIN_DEPTH` the pair is still delivered, as a logged stop,
+ * so self-triggering chains end.
+ */
+export async function planEventRuns(rc: RequestContext, events: readonly AutomationEvent[]): Promise<PlannedDelivery[]> {
+  const relevant = events.filter((e) => canTrigger(e.entityType, e.type));
   if (relevant.length === 0) return [];
-  const types = [...new Set(relevant.map((e) => EVENT_MAP[e.type]))];
+  const types = [...new Set(relevant.map((e) => EVENT_TRIGGERS[e.type as TriggeringEventType]))];
   const workflows = await enabledByTriggerTypes(rc.db, types);
   if (workflows.length === 0) return [];
   const facts = await loadAssetFacts(
     rc,
     relevant.map((e) => e.entityId),
   );
-  const cause = causeOf(rc);
-  const depth = cause ? cause.depth + 1 : 0;
-  const started: StartedRun[] = [];
+  const planned: PlannedDelivery[] = [];
   for (const event of relevant) {
     const asset = facts.get(event.entityId);
     if (!asset) continue;
+    const depth = event.cause ? event.cause.depth + 1 : 0;
     for (const row of workflows) {
       const trigger = TriggerSchema.parse(row.trigger);
-      if (trigger.type !== EVENT_MAP[event.type]) continue;
+      if (trigger.type !== EVENT_TRIGGERS[event.type as TriggeringEventType]) continue;
       const match = triggerMatches(trigger, event, asset);
       if (!match.ok) continue;
-      if (
-        !evaluateConditions(
-          row.conditions.map((c) => ConditionSchema.parse(c)),
-          asset,
-        ).ok
-      )
-        continue;
+      if (!evaluateConditions(row.conditions.map((c) => ConditionSchema.parse(c)), asset).ok) continue;
       if (depth > MAX_CHAIN_DEPTH) {
-        if (cause)
-          await reportExternalTask(rc, cause.taskId, {
-            log: [{ level: "warn", message: ru.automations.log.loopStopped(row.name, depth) }],
+        if (event.cause) {
+          planned.push({
+            eventId: event.eventId,
+            workflowId: row.id,
+            taskId: null,
+            handover: { kind: "stopped", causeTaskId: event.cause.taskId, message: ru.automations.log.loopStopped(row.name, depth) },
+            task: null,
           });
+        }
         continue;
       }
-      started.push(await startRun(rc, { row, asset, groupId: match.groupId, trigger: ru.automations.triggers[trigger.type], depth }));
+      const taskId = newId();
+      const triggerName = ru.automations.triggers[trigger.type];
+      planned.push({
+        eventId: event.eventId,
+        workflowId: row.id,
+        taskId,
+        handover: {
+          kind: "run",
+          params: {
+            workflowId: row.id,
+            taskId,
+            name: row.name,
+            ownerId: row.ownerId,
+            trigger: triggerName,
+            assetId: asset.id,
+            groupId: match.groupId,
+            depth,
+            actions: row.actions.map((a) => ActionSchema.parse(a)),
+          },
+          log: [
+            { level: "info", message: ru.automations.log.started(row.name, triggerName) },
+            { level: "info", message: ru.automations.log.subject(asset.name) },
+          ],
+        },
+        task: { row, name: `${row.name}: ${asset.name}`, assetId: asset.id },
+      });
     }
   }
-  return started;
+  return planned;
+}
+
+/**
+ * The statements that deliver one pair, for one batch: the run's task and its count on the automation, each only if
+ * no delivery of the pair exists yet, then the delivery row itself (`on conflict do nothing`). Two dispatchers
+ * delivering the same pair at once, or one re-running after a crash, therefore make one task and one count.
+ */
+export function deliveryStatements(d: PlannedDelivery, now: number): SQL[] {
+  const statements: SQL[] = [];
+  if (d.task && d.taskId) {
+    const { row } = d.task;
+    const params = d.handover.kind === "run" ? d.handover.params : null;
+    statements.push(
+      insertTaskStatement(
+        {
+          id: d.taskId,
+          templateId: null,
+          template: AUTOMATION_OPERATION,
+          operationClass: AUTOMATION_OPERATION,
+          name: d.task.name.slice(0, 500),
+          ownerId: row.ownerId,
+          affected: [{ id: d.task.assetId, type: "asset" }],
+          srcEntity: d.task.assetId,
+          dstEntity: null,
+          options: { workflow_id: row.id, depth: params?.depth ?? 0 },
+          status: "running",
+          priority: DEFAULT_PRIORITY,
+          scheduleTime: now,
+          now,
+        },
+        notDelivered(d.eventId, d.workflowId),
+      ),
+      countRunStatement(row.id, d.eventId, now),
+    );
+  }
+  statements.push(insertDeliveryStatement({ eventId: d.eventId, workflowId: d.workflowId, taskId: d.taskId, handover: d.handover, now }));
+  return statements;
+}
+
+/**
+ * The hand-over of a recorded delivery: the run's log lines and its `AUTOMATIONS` instance (whose id is the task
+ * id, so a second create after a crash finds the instance there and changes nothing), or the stop line in the
+ * causing run's log. `resumed`: the delivery was recorded by an earlier dispatch that died. `afterStep` is the
+ * dispatcher's step hook (tests inject crashes through it).
+ */
+export async function handOverDelivery(
+  rc: RequestContext,
+  taskId: string | null,
+  handover: Handover,
+  resumed: boolean,
+  afterStep: (step: string) => void | Promise<void>,
+): Promise<void> {
+  if (handover.kind === "stopped") {
+    await reportExternalTask(rc, handover.causeTaskId, { log: [{ level: "warn", message: handover.message }] });
+    await afterStep("log stopped chain");
+    return;
+  }
+  if (!taskId) return;
+  await taskStub(rc.env, taskId).appendLogs([{ level: "info", message: ru.tasks.log.queued(handover.params.name) }, ...handover.log]);
+  await afterStep("write run log");
+  // A delivery an earlier, interrupted dispatch recorded may have its instance already: look before creating it.
+  const existing = resumed ? await rc.env.AUTOMATIONS.get(taskId).catch(() => null) : null;
+  if (!existing) {
+    try {
+      await rc.env.AUTOMATIONS.create({ id: taskId, params: handover.params });
+    } catch (error) {
+      // Another dispatcher created it between the look and the create: the instance is there, nothing is repeated.
+      if (!(await rc.env.AUTOMATIONS.get(taskId).catch(() => null))) throw error;
+    }
+  }
+  await afterStep("create workflow instance");
 }
 
 /**

@@ -1,6 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import { newId } from "../lib/ids";
+import type { TaskMessageInput } from "../queue/messages";
 import type { Actor, RequestContext } from "./context";
+import { causeOf } from "./udwf/cause";
+import { canTrigger } from "./udwf/event-triggers";
 
 /** Entity types events are about. */
 export type EventEntityType = "asset" | "group" | "tag" | "field" | "user";
@@ -34,18 +37,17 @@ export interface GlobalEvent {
   data: Record<string, unknown>;
 }
 
-interface Pending {
-  ids: Set<string>;
-  events: Map<string, GlobalEventInput>;
-}
-
-/** Events built through a request context whose batch has not been seen committed yet. */
-const pending = new WeakMap<RequestContext, Pending>();
+/**
+ * Requests whose batches hold events an automation may react to, with those events' ids: once one of them is seen
+ * committed, the outbox dispatcher is woken through the queue.
+ */
+const pending = new WeakMap<RequestContext, Set<string>>();
 
 /** Waits before looking for the events of a batch in D1: the batch is usually done by the first. */
-const DISPATCH_WAITS_MS = [20, 100, 400, 1500];
+const COMMIT_WAITS_MS = [20, 100, 400, 1500];
 
-function rowsOf(events: readonly GlobalEventInput[], now: number) {
+function rowsOf(rc: RequestContext, events: readonly GlobalEventInput[], now: number) {
+  const cause = causeOf(rc);
   return events.map((e) => ({
     eventId: newId(now),
     ctime: now,
@@ -55,22 +57,25 @@ function rowsOf(events: readonly GlobalEventInput[], now: number) {
     ownerId: e.ownerId,
     actorId: e.actorId ?? null,
     data: e.data ?? {},
+    // An event no automation can react to is written delivered: the outbox only ever holds the ones that matter.
+    deliveredAt: canTrigger(e.entityType, e.type) ? null : now,
+    causeTaskId: cause?.taskId ?? null,
+    causeDepth: cause?.depth ?? null,
   }));
 }
 
-function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>, events: readonly GlobalEventInput[]): void {
+function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>): void {
+  const ids = rows.filter((r) => r.deliveredAt === null).map((r) => r.eventId);
+  if (ids.length === 0) return;
   let entry = pending.get(rc);
   const first = !entry;
-  entry ??= { ids: new Set(), events: new Map() };
+  entry ??= new Set();
   pending.set(rc, entry);
-  rows.forEach((row, i) => {
-    entry.ids.add(row.eventId);
-    entry.events.set(row.eventId, events[i]);
-  });
+  for (const id of ids) entry.add(id);
   if (first) {
     rc.waitUntil(
-      dispatchPending(rc).catch((error) =>
-        console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "event dispatch failed", error: String(error) })),
+      wakeDispatcherAfterCommit(rc).catch((error) =>
+        console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "outbox wake-up failed", error: String(error) })),
       ),
     );
   }
@@ -79,14 +84,16 @@ function remember(rc: RequestContext, rows: ReturnType<typeof rowsOf>, events: r
 /**
  * The statement that appends events, to put into the batch that makes the change (the repositories' `runBatch`
  * take it), so an event exists exactly when its change does. The rows travel as one JSON parameter, so any number
- * of events stays within D1's limit of bound parameters. Once the batch has committed, the events are handed to
- * `onEvents` with the same request context (automations read the run that caused them from it).
+ * of events stays within D1's limit of bound parameters. The row is the outbox of automations (decision 024): once
+ * the batch has committed, a queue message wakes the dispatcher (event-outbox.service.ts), and the minute cron
+ * sweeps up whatever a lost wake-up left. The run that caused the change (read from the context) is stored with
+ * the event, so chains of runs stop at the depth limit wherever they are delivered.
  * @example await runBatch(rc.db, [updateAssetStatement(…), eventStatement(rc, { type: "asset.updated", entityType: "asset", entityId, ownerId, actorId })])
  */
 export function eventStatement(rc: RequestContext, events: GlobalEventInput | readonly GlobalEventInput[]): SQL {
   const list = Array.isArray(events) ? (events as readonly GlobalEventInput[]) : [events as GlobalEventInput];
-  const rows = rowsOf(list, Date.now());
-  remember(rc, rows, list);
+  const rows = rowsOf(rc, list, Date.now());
+  remember(rc, rows);
   const payload = rows.map((r) => ({
     i: r.eventId,
     c: r.ctime,
@@ -96,10 +103,15 @@ export function eventStatement(rc: RequestContext, events: GlobalEventInput | re
     o: r.ownerId,
     a: r.actorId,
     d: r.data,
+    dl: r.deliveredAt,
+    ct: r.causeTaskId,
+    cd: r.causeDepth,
   }));
-  return sql`insert into global_events (event_id, ctime, type, entity_type, entity_id, owner_id, actor_id, data)
+  return sql`insert into global_events (event_id, ctime, type, entity_type, entity_id, owner_id, actor_id, data, delivered_at,
+      cause_task_id, cause_depth)
     select json_extract(value, '$.i'), json_extract(value, '$.c'), json_extract(value, '$.t'), json_extract(value, '$.et'),
-      json_extract(value, '$.e'), json_extract(value, '$.o'), json_extract(value, '$.a'), json_extract(value, '$.d')
+      json_extract(value, '$.e'), json_extract(value, '$.o'), json_extract(value, '$.a'), json_extract(value, '$.d'),
+      json_extract(value, '$.dl'), json_extract(value, '$.ct'), json_extract(value, '$.cd')
     from json_each(${JSON.stringify(payload)})`;
 }
 
@@ -131,44 +143,25 @@ export async function appendEvents(rc: RequestContext, events: readonly GlobalEv
 }
 
 /**
- * Waits for the batches of the request's events to commit, then hands the committed ones to `onEvents`. Events of
- * a batch that failed never appear and are dropped with it.
+ * Waits for a batch holding the request's triggering events to commit (looked up by event id, a few short waits),
+ * then sends one `deliver-events` message. Events of a batch that failed never appear, and nothing is sent for
+ * them. Losing this wake-up (the Worker dies first) delays delivery to the next minute's sweep, never loses it.
  */
-async function dispatchPending(rc: RequestContext): Promise<void> {
-  for (const wait of DISPATCH_WAITS_MS) {
+async function wakeDispatcherAfterCommit(rc: RequestContext): Promise<void> {
+  for (const wait of COMMIT_WAITS_MS) {
     await scheduler.wait(wait);
-    const entry = pending.get(rc);
-    if (!entry || entry.ids.size === 0) return;
-    const ids = [...entry.ids];
+    const ids = pending.get(rc);
+    if (!ids || ids.size === 0) break;
     const found = await rc.db.all<{ event_id: string }>(
-      sql`select event_id from global_events where event_id in (select value from json_each(${JSON.stringify(ids)}))`,
+      sql`select event_id from global_events where event_id in (select value from json_each(${JSON.stringify([...ids])}))`,
     );
-    const committed = found.map((r) => r.event_id);
-    const events = committed.map((id) => entry.events.get(id)!).filter(Boolean);
-    for (const id of committed) {
-      entry.ids.delete(id);
-      entry.events.delete(id);
+    if (found.length > 0) {
+      // A later batch of the same request may still be on its way: its events get their own wake-up.
+      for (const row of found) ids.delete(row.event_id);
+      await rc.env.TASKS.send({ op: "deliver-events" } satisfies TaskMessageInput);
     }
-    if (events.length > 0) await onEvents(rc, events);
   }
   pending.delete(rc);
-}
-
-/**
- * Where committed events go next (the seam automations extend): they start the automation runs whose triggers
- * match. A failure here never undoes the change: it is logged.
- */
-export async function onEvents(rc: RequestContext, events: readonly GlobalEventInput[]): Promise<void> {
-  try {
-    // Loaded lazily: automations reach back into the services that record events.
-    const automations = await import("./automation.service");
-    await automations.onEvents(
-      rc,
-      events.map((e) => ({ type: e.type, entityType: e.entityType, entityId: e.entityId, data: e.data ?? {} })),
-    );
-  } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "event hook failed", error: String(error) }));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

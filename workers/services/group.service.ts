@@ -442,6 +442,12 @@ export async function purgeGroup(rc: RequestContext, actor: Actor, id: string): 
 // ---------------------------------------------------------------------------------------------------------------
 // Listings
 
+/** A tag as listings show it. */
+export interface MemberTag {
+  tag_id: string;
+  tag_name: string;
+}
+
 export interface AssetMemberInfo {
   name: string;
   mimetype: string;
@@ -457,6 +463,8 @@ export interface AssetMemberInfo {
   owner_name: string | null;
   /** root-relative thumbnail reference, null without a preview */
   preview: string | null;
+  /** its tags, by name (an extension of SPEC's el_info: the list view shows them) */
+  tags: MemberTag[];
 }
 
 export interface GroupMemberInfo {
@@ -469,6 +477,7 @@ export interface GroupMemberInfo {
   groups: number;
   /** assets listed in it */
   assets: number;
+  tags: MemberTag[];
 }
 
 /** A member of a group (SPEC §3 Group member). */
@@ -516,6 +525,7 @@ function assetMember(r: repo.AssetMemberRow): GroupMember {
       owner: r.owner_id,
       owner_name: r.owner_name,
       preview: r.has_preview ? previewRef(r.el_id, r.ver) : null,
+      tags: [],
     },
   };
 }
@@ -532,6 +542,7 @@ function groupMember(r: repo.GroupMemberRow): GroupMember {
       owner_name: r.owner_name,
       groups: r.groups,
       assets: r.assets,
+      tags: [],
     },
   };
 }
@@ -589,11 +600,24 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
       page.push(...rows.map((r) => ({ item: assetMember(r), key: keyOf(r) })));
     }
   }
+  await attachTags(rc, page.map((p) => p.item));
   const last = page.at(-1);
   const nextCursor =
     page.length === take && last ? encodeCursor({ s: sort, o: order, t: last.item.el_type, k: last.key, i: last.item.el_id }) : null;
   return { items: page.map((p) => p.item), nextCursor };
 }
+
+/** Fills each member's `tags` with one query for the whole page. */
+async function attachTags(rc: RequestContext, members: GroupMember[]): Promise<void> {
+  if (members.length === 0) return;
+  const rows = await repo.tagsOfEntities(rc.db, members.map((m) => m.el_id));
+  const byEntity = new Map(members.map((m) => [m.el_id, m.el_info.tags]));
+  for (const r of rows) byEntity.get(r.entity_id)?.push({ tag_id: r.tag_id, tag_name: r.tag_name });
+  // SQLite's lower() folds ASCII only: Cyrillic names are put in order here.
+  for (const list of byEntity.values()) list.sort((a, b) => TAG_ORDER.compare(a.tag_name, b.tag_name));
+}
+
+const TAG_ORDER = new Intl.Collator("ru", { sensitivity: "base" });
 
 /** A directory entry (SPEC §3) of `GET /dir/{id}`. */
 export interface DirectoryEntry {

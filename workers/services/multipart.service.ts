@@ -1,13 +1,23 @@
 import { ru } from "../../app/i18n/ru";
-import { findAsset, findReadyVariant, findVariant, runBatch, changesOf } from "../db/repositories/asset.repository";
+import {
+  changesOf,
+  deletePendingVariantsStatement,
+  findAsset,
+  findReadyVariant,
+  findVariant,
+  returnedRows,
+  runBatch,
+} from "../db/repositories/asset.repository";
 import {
   claimUploadIdStatement,
   deletePartsStatement,
   forgetOldAbortsStatements,
+  forgetPartStatement,
   markAbortedStatements,
   markSavingStatement,
   recordPartStatements,
   saveHashProgressStatement,
+  selectAbandonedUploads,
   selectParts,
   selectStaleMultipart,
   selectStuckSaving,
@@ -21,7 +31,14 @@ import { normalizeEtag, parseCompleteMultipartUpload, S3Error } from "../lib/s3-
 import { signLink, verifyLink } from "../lib/signed-url";
 import type { AbortStaleMultipartMessage, HashVariantMessage, TaskMessageInput } from "../queue/messages";
 import { requireAsset, requireTargetGroup } from "./asset.service";
-import { backendFor, commitUpload, requirePendingUpload, storeSingleUpload, type UploadComplete } from "./asset-content.service";
+import {
+  backendFor,
+  commitUpload,
+  deleteUnreferencedObjects,
+  requirePendingUpload,
+  storeSingleUpload,
+  type UploadComplete,
+} from "./asset-content.service";
 import type { Actor, RequestContext } from "./context";
 import { Sha256 } from "./multipart-hash";
 import {
@@ -36,6 +53,7 @@ import {
   type S3Op,
 } from "./multipart-plan";
 import { multipartStoreFor } from "./multipart-store";
+import { checksumTap, type ChecksumHeaders } from "./upload-checksum";
 
 /**
  * Multipart uploads (issue 4, "uploads that never lose a byte"): signing each S3 call for Uppy, the S3-compatible
@@ -56,6 +74,12 @@ export const NATIVE_HASH_MAX_BYTES = 4 * 1024 * MiB;
 export const HASH_SEGMENT_BYTES = 1024 * MiB;
 /** A 'saving' variant without hashing progress for this long has lost its run: the cleanup queues a new one. */
 export const STUCK_SAVING_MS = 3600 * 1000;
+/**
+ * A Complete sent again for a 'saving' variant without hashing progress for this long re-queues its hashing: the
+ * run that should be hashing died with its Worker (a restart right after the object was assembled), and the client
+ * should not wait for the hourly cleanup. Longer than any live run goes without touching the variant.
+ */
+export const STALLED_SAVING_MS = 2 * 60 * 1000;
 /** Aborted uploads are remembered this long (the client can read the state), then forgotten. */
 export const ABORTED_KEPT_MS = 7 * 24 * 3600 * 1000;
 /** The largest CompleteMultipartUpload body read (10,000 parts fit with room to spare). */
@@ -286,7 +310,7 @@ const BODY_LENGTH_ERROR = /FixedLengthStream/;
 export async function uploadPart(
   rc: RequestContext,
   call: S3Call,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<{ etag: string }> {
   const { actor, variant, uploadId, partNumber } = await authorize(rc, "part", call);
   const { store } = await openUpload(rc, actor, variant, uploadId);
@@ -296,16 +320,27 @@ export async function uploadPart(
   if (Number.isNaN(length)) throw new S3Error("InvalidArgument", ru.assets.lengthRequired);
   if (length > max) throw new S3Error("EntityTooLarge", ru.s3.partTooLarge(max));
   if (length === 0 || !upload.body) throw new S3Error("IncompleteBody", ru.assets.bodyMissing);
+  // Without a checksum header the body goes to storage natively (no JavaScript touches the bytes): flat memory, full
+  // speed. With one, the bytes are digested on the way (400 InvalidDigest for a malformed header, before any byte).
+  const tap = checksumTap(upload.body, upload.checksums ?? {});
+  const startedAt = Date.now();
 
   let etag: string;
   try {
-    // The body goes to storage natively (no JavaScript touches the bytes): flat memory, full speed.
-    etag = await store.uploadPart(variant.storageKey, uploadId!, partNumber!, upload.body, length);
+    etag = await store.uploadPart(variant.storageKey, uploadId!, partNumber!, tap.body, length);
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (BODY_LENGTH_ERROR.test(String(error))) throw new S3Error("IncompleteBody", ru.s3.partIncomplete);
     console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "part write failed", error: String(error) }));
     throw new S3Error("ServiceUnavailable", ru.assets.uploadFailed);
+  }
+  try {
+    await tap.verify();
+  } catch (error) {
+    // Storage now holds the damaged bytes under this part number: an earlier record of the part must go too, so the
+    // completion cannot assemble them; the client sends the part again (the housekeeping drops an abandoned upload).
+    await forgetPartStatement(rc.db, variant.id, partNumber!).run();
+    throw error;
   }
   const [recorded] = await runBatch(
     rc.db,
@@ -315,11 +350,20 @@ export async function uploadPart(
       partNumber: partNumber!,
       size: length,
       etag,
+      startedAt,
       now: Date.now(),
     }),
   );
-  // Completed or aborted while this part was on its way: the part belongs to no open upload.
-  if (changesOf(recorded) === 0) throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
+  if (changesOf(recorded) === 0) {
+    const current = await findVariant(rc.db, variant.id);
+    // Completed or aborted while this part was on its way: the part belongs to no open upload.
+    if (current?.status !== "pending" || current.uploadId !== uploadId) throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
+    // Another send of this part was recorded while this one was on its way: storage holds one of the two, and which
+    // cannot be known, so neither record may stand (the completion would name bytes storage may not hold). The part
+    // is refused and sent again; ListParts no longer lists it.
+    await forgetPartStatement(rc.db, variant.id, partNumber!).run();
+    throw new S3Error("OperationAborted", ru.s3.partSentTwice(partNumber!));
+  }
   return { etag: normalizeEtag(etag) };
 }
 
@@ -371,6 +415,10 @@ export interface CompletedUpload {
 export async function completeMultipart(rc: RequestContext, call: S3Call, readBody: () => Promise<string>): Promise<CompletedUpload> {
   const { actor, variant, uploadId } = await authorize(rc, "complete", call);
   if ((variant.status === "saving" || variant.status === "ready") && variant.uploadId === uploadId) {
+    if (variant.status === "saving" && Date.now() - (variant.progressAt ?? 0) > STALLED_SAVING_MS) {
+      const [touched] = await runBatch(rc.db, [touchSavingStatement(rc.db, variant.id, Date.now())]);
+      if (changesOf(touched) > 0) await rc.env.TASKS.send({ op: "hash-variant", variantId: variant.id } satisfies TaskMessageInput);
+    }
     return completedAnswer(rc, variant);
   }
   const { asset, store } = await openUpload(rc, actor, variant, uploadId);
@@ -393,9 +441,18 @@ export async function completeMultipart(rc: RequestContext, call: S3Call, readBo
     // A concurrent Complete may have won: then this one answers the same result.
     const current = await findVariant(rc.db, variant.id);
     if (current && (current.status === "saving" || current.status === "ready")) return completedAnswer(rc, current);
-    if (error instanceof AppError) throw error;
-    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "multipart complete failed", error: String(error) }));
-    throw new S3Error("InvalidPart", ru.s3.assembleFailed);
+    // Storage already assembled the object but the variant is still pending: another Complete is between the two
+    // steps, or one died there (the Worker restarted). The object under the variant's key can only have come from
+    // this upload's checked parts, so this Complete carries on from it (the pending → saving step below is
+    // conditional: of two, one commits and the other answers its result).
+    const head = current?.status === "pending" ? await (await backendFor(rc, variant.storageId)).head(variant.storageKey) : null;
+    if (head && head.size === sizes) {
+      assembled = { etag: normalizeEtag(head.etag), size: head.size };
+    } else {
+      if (error instanceof AppError) throw error;
+      console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "multipart complete failed", error: String(error) }));
+      throw new S3Error("InvalidPart", ru.s3.assembleFailed);
+    }
   }
   if (assembled.size !== sizes) {
     // Storage disagrees with the recorded sizes: nothing may become visible.
@@ -494,6 +551,9 @@ export async function abortVariantUpload(
 ): Promise<void> {
   if (variant.uploadId) await (await multipartStoreFor(rc, variant.storageId)).abort(variant.storageKey, variant.uploadId);
   await runBatch(rc.db, markAbortedStatements(rc.db, variant.id, "pending", Date.now()));
+  // A Complete that died between assembling the object and recording it (a restarted Worker) left the object under
+  // the key of this never-committed variant: nothing references it.
+  await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
 }
 
 /**
@@ -503,7 +563,7 @@ export async function abortVariantUpload(
 export async function putObject(
   rc: RequestContext,
   call: S3Call,
-  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined },
+  upload: { body: ReadableStream<Uint8Array> | null; contentLength: string | undefined; checksums?: ChecksumHeaders },
 ): Promise<UploadComplete> {
   const { actor, variant } = await authorize(rc, "put", call);
   const pending = await requirePendingUpload(rc, actor, variant);
@@ -695,8 +755,10 @@ export async function runHashVariant(rc: RequestContext, message: HashVariantMes
 
 /**
  * The `abort-stale-multipart` operation (cron): aborts multipart uploads with no part stored for `olderThanHours`
- * (storage upload aborted, variant marked aborted), re-queues hashing runs that died (saving without progress for an
- * hour), forgets aborted uploads after a week and orphaned part records. Queues its continuation after `limit`.
+ * (storage upload aborted, variant marked aborted, any object an interrupted Complete assembled deleted), re-queues
+ * hashing runs that died (saving without progress for an hour), forgets aborted uploads after a week and orphaned
+ * part records, and drops uploads without a multipart upload created more than `olderThanHours` ago (their links
+ * expired long before) with any object left under their keys. Queues its continuation after `limit`.
  */
 export async function runAbortStaleMultipart(rc: RequestContext, message: AbortStaleMultipartMessage): Promise<string> {
   const now = Date.now();
@@ -727,10 +789,24 @@ export async function runAbortStaleMultipart(rc: RequestContext, message: AbortS
     await rc.env.TASKS.sendBatch(stuck.map((v) => ({ body: { op: "hash-variant", variantId: v.id } satisfies TaskMessageInput })));
   }
   const [forgotten] = await runBatch(rc.db, forgetOldAbortsStatements(rc.db, now - ABORTED_KEPT_MS));
+  // Uploads without a multipart upload whose links expired long ago: the rows go, then any object left under their
+  // keys (a single PUT whose commit never happened) once nothing references it.
+  const abandoned = await selectAbandonedUploads(rc.db, now - message.olderThanHours * 3600 * 1000, message.limit);
+  let dropped = 0;
+  if (abandoned.length > 0) {
+    const [deleted] = await runBatch(rc.db, [
+      deletePendingVariantsStatement(
+        rc.db,
+        abandoned.map((v) => v.id),
+      ),
+    ]);
+    dropped = returnedRows(deleted);
+    await deleteUnreferencedObjects(rc, abandoned);
+  }
   const summary = `aborted ${stale.length - failed} stale uploads${failed ? ` (${failed} failed, retried next run)` : ""}, re-queued ${
     stuck.length
-  } hashing runs, forgot ${changesOf(forgotten)} aborted uploads`;
-  if (stale.length === message.limit && failed < stale.length) {
+  } hashing runs, forgot ${changesOf(forgotten)} aborted uploads, dropped ${dropped} expired uploads`;
+  if ((stale.length === message.limit && failed < stale.length) || abandoned.length === message.limit) {
     await rc.env.TASKS.send({
       op: "abort-stale-multipart",
       olderThanHours: message.olderThanHours,

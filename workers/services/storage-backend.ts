@@ -50,6 +50,17 @@ export interface StorageBackend {
   multipart: MultipartStore;
 }
 
+/**
+ * `body` cut to exactly `size` bytes for R2 (it needs the length up front; a body shorter or longer fails the write).
+ * `pipeTo` rather than `pipeThrough`: a client that goes away rejects the pipe, and that rejection must be handled
+ * here (the write fails through the readable side anyway) instead of surfacing as an uncaught promise rejection.
+ */
+function fixedLength(body: ReadableStream<Uint8Array>, size: number): ReadableStream<Uint8Array> {
+  const fixed = new FixedLengthStream(size);
+  body.pipeTo(fixed.writable).catch(() => undefined);
+  return fixed.readable;
+}
+
 /** R2's error for an upload id it does not know (completed, aborted or never created). */
 const NO_SUCH_UPLOAD = /does not exist|NoSuchUpload|\(10024\)/i;
 
@@ -67,8 +78,7 @@ function r2MultipartStore(bucket: R2Bucket): MultipartStore {
     },
     async uploadPart(key, uploadId, partNumber, body, size) {
       const upload = bucket.resumeMultipartUpload(key, uploadId);
-      // A fixed-length stream: R2 needs the length up front, and a body shorter or longer than `size` fails the part.
-      const part = await upload.uploadPart(partNumber, body.pipeThrough(new FixedLengthStream(size))).catch(mapR2Error);
+      const part = await upload.uploadPart(partNumber, fixedLength(body, size)).catch(mapR2Error);
       return part.etag;
     },
     async complete(key, uploadId, parts) {
@@ -90,7 +100,7 @@ function r2MultipartStore(bucket: R2Bucket): MultipartStore {
 export function r2Backend(bucket: R2Bucket): StorageBackend {
   return {
     async put(key, body, { contentType, size }) {
-      const stream = body instanceof ReadableStream ? body.pipeThrough(new FixedLengthStream(size)) : body;
+      const stream = body instanceof ReadableStream ? fixedLength(body, size) : body;
       const object = await bucket.put(key, stream, { httpMetadata: { contentType } });
       return { size: object.size, etag: object.httpEtag };
     },

@@ -5,6 +5,7 @@ import { Modal } from "../modal";
 import * as api from "./admin-api";
 import { ErrorBox } from "./error-box";
 import { GroupChips } from "./group-chips";
+import { useFieldErrors } from "../../lib/use-field-errors";
 
 const t = ru.admin;
 
@@ -18,14 +19,16 @@ const endOfDay = (date: string) => new Date(`${date}T23:59:59.000Z`).toISOString
 export function TokenDialog({ userId, onCreated, onClose }: { userId: string; onCreated: () => void; onClose: () => void }) {
   const [name, setName] = useState("");
   const [expiry, setExpiry] = useState("");
+  const fields = useFieldErrors();
   const [scope, setScope] = useState<string[]>([]);
   const [token, setToken] = useState<string | null>(null);
   const [copied, setCopied] = useState<"copied" | "selected" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!fields.check(event.currentTarget)) return;
     setBusy(true);
     setError(null);
     try {
@@ -88,18 +91,20 @@ export function TokenDialog({ userId, onCreated, onClose }: { userId: string; on
 
   return (
     <Modal title={t.newToken} onClose={onClose} wide>
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="token-name">{t.tokenName}</label>
           <input
             id="token-name"
             className="input"
+            {...fields.props("token-name")}
             value={name}
             onChange={(e) => setName(e.target.value)}
             maxLength={100}
             required
             autoComplete="off"
           />
+          {fields.error("token-name")}
         </div>
         <div className="field">
           <label htmlFor="token-expiry">{t.tokenExpiry}</label>

@@ -5,6 +5,7 @@ import { Modal } from "../modal";
 import * as api from "./admin-api";
 import { ErrorBox } from "./error-box";
 import { GroupChips } from "./group-chips";
+import { useFieldErrors } from "../../lib/use-field-errors";
 
 const t = ru.admin;
 
@@ -41,13 +42,15 @@ export function UserFormDialog({
   const [storages, setStorages] = useState<{ storage_id: string; storage_name: string }[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors();
 
   useEffect(() => {
     api.listStorages().then(setStorages, () => undefined);
   }, []);
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!fields.check(event.currentTarget)) return;
     setBusy(true);
     setError(null);
     const common = { user_name: name, user_login: login, enabled, is_admin: admin, is_robot: isRobot, chroot_groups: chroot };
@@ -76,31 +79,35 @@ export function UserFormDialog({
   const passwordNeeded = !user && !isRobot;
   return (
     <Modal title={title} onClose={onClose} wide>
-      <form onSubmit={submit} className="adm-form">
+      <form onSubmit={submit} className="adm-form" noValidate>
         <div className="adm-form-grid">
           <div className="field">
             <label htmlFor="user-name">{t.form.name}</label>
             <input
               id="user-name"
               className="input"
+              {...fields.props("user-name")}
               value={name}
               onChange={(e) => setName(e.target.value)}
               maxLength={200}
               required
               autoComplete="off"
             />
+            {fields.error("user-name")}
           </div>
           <div className="field">
             <label htmlFor="user-login">{t.form.login}</label>
             <input
               id="user-login"
               className="input"
+              {...fields.props("user-login")}
               value={login}
               onChange={(e) => setLogin(e.target.value)}
               maxLength={100}
               required
               autoComplete="off"
             />
+            {fields.error("user-login")}
           </div>
         </div>
         {(!isRobot || user) && (
@@ -109,6 +116,7 @@ export function UserFormDialog({
             <input
               id="user-password"
               className="input"
+              {...fields.props("user-password")}
               type="password"
               value={password}
               onChange={(e) => setPassword(e.target.value)}
@@ -117,6 +125,7 @@ export function UserFormDialog({
               required={passwordNeeded}
               autoComplete="new-password"
             />
+            {fields.error("user-password")}
             <span className="md-hint">{user ? t.form.newPasswordHint : t.form.passwordHint}</span>
           </div>
         )}

@@ -4,6 +4,9 @@ import { ApiError } from "../../lib/api-error";
 import { FIELD_TYPES, type FieldType } from "../../../workers/services/field-types/types";
 import { STRUCT_MEMBER_TYPES, type FieldSetup, type StructMemberType } from "../../../workers/services/field-types/setup";
 import * as api from "./api";
+import { useFieldErrors } from "../../lib/use-field-errors";
+
+type FieldErrors = ReturnType<typeof useFieldErrors>;
 
 const t = ru.metadataAdmin;
 
@@ -121,6 +124,7 @@ function Text({
   hint,
   type = "text",
   wide,
+  fields,
 }: {
   label: string;
   value: string;
@@ -128,12 +132,21 @@ function Text({
   hint?: string;
   type?: string;
   wide?: boolean;
+  fields: FieldErrors;
 }) {
   const id = `tf-${label}`;
   return (
     <div className={`field${wide ? " md-wide" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} className="input" type={type} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input
+        id={id}
+        className="input"
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...fields.props(id)}
+      />
+      {fields.error(id)}
       {hint && <span className="md-hint">{hint}</span>}
     </div>
   );
@@ -153,11 +166,13 @@ export function TemplateForm({
   const [lists, setLists] = useState<api.ListInfo[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldErrors();
   useEffect(() => void api.lists().then(setLists, () => undefined), []);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((prev) => ({ ...prev, [key]: value }));
 
-  async function submit(event: React.FormEvent) {
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!fields.check(event.currentTarget)) return;
     setBusy(true);
     setError(null);
     const input: api.TemplateInput = {
@@ -178,9 +193,9 @@ export function TemplateForm({
   }
 
   return (
-    <form className="panel md-form" onSubmit={submit} aria-label={template ? t.editTemplate : t.newTemplate}>
+    <form className="panel md-form" onSubmit={submit} noValidate aria-label={template ? t.editTemplate : t.newTemplate}>
       <div className="md-form-grid">
-        <Text label={t.name} value={d.name} onChange={(v) => set("name", v)} wide />
+        <Text fields={fields} label={t.name} value={d.name} onChange={(v) => set("name", v)} wide />
         <div className="field">
           <label htmlFor="tf-type">{t.type}</label>
           <select id="tf-type" className="input select" value={d.type} onChange={(e) => set("type", e.target.value as FieldType)}>
@@ -191,9 +206,9 @@ export function TemplateForm({
             ))}
           </select>
         </div>
-        <Text label={t.priority} value={d.priority} onChange={(v) => set("priority", v)} type="number" hint={t.priorityHint} />
-        <Text label={t.extsys} value={d.extsys} onChange={(v) => set("extsys", v)} />
-        <Text label={t.extsysKey} value={d.extsysKey} onChange={(v) => set("extsysKey", v)} hint={t.extsysKeyHint} />
+        <Text fields={fields} label={t.priority} value={d.priority} onChange={(v) => set("priority", v)} type="number" hint={t.priorityHint} />
+        <Text fields={fields} label={t.extsys} value={d.extsys} onChange={(v) => set("extsys", v)} />
+        <Text fields={fields} label={t.extsysKey} value={d.extsysKey} onChange={(v) => set("extsysKey", v)} hint={t.extsysKeyHint} />
       </div>
 
       <h3 className="md-subhead">{t.flags}</h3>
@@ -201,7 +216,7 @@ export function TemplateForm({
         <Check label={t.required} checked={d.required} onChange={(v) => set("required", v)} />
         <Check label={t.multiple} checked={d.multiple} onChange={(v) => set("multiple", v)} />
       </div>
-      <Text label={t.hint} value={d.hint} onChange={(v) => set("hint", v)} wide />
+      <Text fields={fields} label={t.hint} value={d.hint} onChange={(v) => set("hint", v)} wide />
 
       <h3 className="md-subhead">{t.types[d.type]}</h3>
       {d.type === "text" && (
@@ -213,8 +228,8 @@ export function TemplateForm({
               <option value="multiline">{t.formatMultiline}</option>
             </select>
           </div>
-          <Text label={t.minLength} value={d.minLength} onChange={(v) => set("minLength", v)} type="number" />
-          <Text label={t.maxLength} value={d.maxLength} onChange={(v) => set("maxLength", v)} type="number" />
+          <Text fields={fields} label={t.minLength} value={d.minLength} onChange={(v) => set("minLength", v)} type="number" />
+          <Text fields={fields} label={t.maxLength} value={d.maxLength} onChange={(v) => set("maxLength", v)} type="number" />
           <div className="field">
             <label htmlFor="tf-list">{t.listSource}</label>
             <select id="tf-list" className="input select" value={d.listId} onChange={(e) => set("listId", e.target.value)}>
@@ -241,9 +256,9 @@ export function TemplateForm({
       )}
       {d.type === "number" && (
         <div className="md-form-grid">
-          <Text label={t.min} value={d.min} onChange={(v) => set("min", v)} type="number" />
-          <Text label={t.max} value={d.max} onChange={(v) => set("max", v)} type="number" />
-          <Text label={t.unit} value={d.unit} onChange={(v) => set("unit", v)} />
+          <Text fields={fields} label={t.min} value={d.min} onChange={(v) => set("min", v)} type="number" />
+          <Text fields={fields} label={t.max} value={d.max} onChange={(v) => set("max", v)} type="number" />
+          <Text fields={fields} label={t.unit} value={d.unit} onChange={(v) => set("unit", v)} />
           <div className="field md-check-field">
             <Check label={t.integer} checked={d.integer} onChange={(v) => set("integer", v)} />
           </div>
@@ -258,8 +273,8 @@ export function TemplateForm({
               <option value="datetime">{t.formatDateTime}</option>
             </select>
           </div>
-          <Text label={t.min} value={d.min} onChange={(v) => set("min", v)} type="date" />
-          <Text label={t.max} value={d.max} onChange={(v) => set("max", v)} type="date" />
+          <Text fields={fields} label={t.min} value={d.min} onChange={(v) => set("min", v)} type="date" />
+          <Text fields={fields} label={t.max} value={d.max} onChange={(v) => set("max", v)} type="date" />
         </div>
       )}
       {d.type === "struct" && (
@@ -325,7 +340,7 @@ export function TemplateForm({
         </div>
       )}
       {d.type === "external" && (
-        <Text label={t.urlTemplate} value={d.urlTemplate} onChange={(v) => set("urlTemplate", v)} hint={t.urlTemplateHint} wide />
+        <Text fields={fields} label={t.urlTemplate} value={d.urlTemplate} onChange={(v) => set("urlTemplate", v)} hint={t.urlTemplateHint} wide />
       )}
       {!["text", "number", "date", "struct", "external"].includes(d.type) && <p className="muted">{t.noSettings}</p>}
 

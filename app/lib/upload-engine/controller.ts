@@ -60,8 +60,10 @@ export interface UploadsSnapshot {
 const EMPTY: UploadsSnapshot = { views: [], summary: summarize([]), live: false };
 /** While the WebSocket is down the queue is read this often. */
 const POLL_MS = 5_000;
-/** A Web Lock per item held by the tab that uploads it, so other tabs know it is not orphaned. */
+/** Files per POST /api/uploads (the queue takes at most this many at once). */
 const ADD_BATCH = 500;
+/** The panel is re-rendered at most this often (see `#emit`). */
+const PUBLISH_INTERVAL_MS = 100;
 
 /** The version of an item's state, to drop answers that arrive after a newer one. */
 const versionOf = (item: UploadItem) => Math.max(item.mtime, item.lastSeen ?? 0);
@@ -100,6 +102,7 @@ export class UploadController {
   });
   readonly #lastReport = new Map<string, { at: number; progress: number }>();
   readonly #listeners = new Set<() => void>();
+  #publishPending = false;
   readonly #eventListeners = new Set<(event: EngineEvent) => void>();
   #snapshot: UploadsSnapshot = EMPTY;
   #socket: queueApi.QueueSocket | null = null;
@@ -204,7 +207,20 @@ export class UploadController {
     return () => this.#eventListeners.delete(listener);
   }
 
+  /**
+   * Publishes the panel's state at most once per `PUBLISH_INTERVAL_MS`: a batch of hundreds of small files changes
+   * several times per file, and rebuilding and rendering every row on each change made the page the bottleneck.
+   */
   #emit() {
+    if (this.#publishPending) return;
+    this.#publishPending = true;
+    setTimeout(() => {
+      this.#publishPending = false;
+      this.#publish();
+    }, PUBLISH_INTERVAL_MS);
+  }
+
+  #publish() {
     const items = inQueueOrder([...this.#items.values()]);
     const views = items.map((item): UploadView => {
       const live = this.#running.has(item.id) ? this.#live.get(item.id) : undefined;

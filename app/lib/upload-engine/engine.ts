@@ -6,7 +6,7 @@ import type { EngineCommand, EngineEvent, UploadTarget } from "./messages";
 import { partSizeFor } from "../../../workers/services/multipart-plan";
 import type { UploadStatus as VariantStatus } from "../../../workers/services/multipart.service";
 import { makeSignRequest, UPLOAD_META, startVersionUpload, uppyS3Options, type UploadTarget as S3Target } from "../s3-signer";
-import { percentOf, SpeedMeter, STALL_TIMEOUT_MS } from "./queue-rules";
+import { LARGE_UPLOAD_BYTES, percentOf, SpeedMeter, STALL_TIMEOUT_MS } from "./queue-rules";
 
 /**
  * The upload engine: the part that moves bytes (SPEC §7 'Background upload worker messages'). It only listens to
@@ -75,6 +75,8 @@ class Job {
   #resuming: boolean;
   /** where the bytes go: the create-version answer, or (resuming) what the queue item tells */
   #s3: S3Target | null = null;
+  /** the one-request upload in flight (small files) */
+  #abort: AbortController | null = null;
 
   constructor(readonly target: UploadTarget, readonly file: File | null, private readonly engine: UploadEngine, resume: boolean) {
     this.#resuming = resume;
@@ -93,6 +95,10 @@ class Job {
         return;
       }
       if (!this.file) throw new Error("no file");
+      if (t.variantId === null && this.file.size < LARGE_UPLOAD_BYTES && (!t.assetId || t.versionOf)) {
+        await this.#sendInOneRequest(this.file);
+        return;
+      }
       if (t.status !== "busy" && t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "busy" });
       const assetId = t.assetId ?? (await this.#createAsset(this.file));
       const s3 = await this.#prepareUpload(assetId, this.file);
@@ -121,6 +127,7 @@ class Job {
    */
   async cancel(): Promise<void> {
     this.cancelled = true;
+    this.#abort?.abort();
     // pauseAll stops the request in flight without Uppy's own abort; the paused instance is left to the collector.
     this.uppy?.pauseAll();
     this.uppy = null;
@@ -140,6 +147,7 @@ class Job {
   /** Stops the bytes but keeps the stored parts (sign-out), so the item resumes later. */
   interrupt(): void {
     this.cancelled = true;
+    this.#abort?.abort();
     // pauseAll aborts the request in flight; destroy() would also abort the multipart upload on the server.
     this.uppy?.pauseAll();
     this.uppy = null;
@@ -164,6 +172,43 @@ class Job {
 
   #check() {
     if (this.cancelled) throw new CancelledError();
+  }
+
+  /**
+   * A small file goes in one request (POST /api/asset/upload): the asset or its new version, the bytes and the commit
+   * together, answered once everything is stored. Three round trips and the wait for the commit are saved per file,
+   * which is what a folder of many small files is made of; progress is reported at the end only.
+   */
+  async #sendInOneRequest(file: File): Promise<void> {
+    const t = this.target;
+    this.phase = "uploading";
+    // Nothing to prepare: the item goes from waiting straight to uploading.
+    if (t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
+    this.meter.add(Date.now(), 0);
+    const abort = new AbortController();
+    this.#abort = abort;
+    const done = await this.engine.api<{ asset_id: string; asset_variant_id: string }>("/api/asset/upload", {
+      method: "POST",
+      query: t.versionOf
+        ? { asset_id: t.versionOf, name: file.name, mime: mimeOf(file) }
+        : { in_group: t.groupId ?? undefined, name: file.name, mime: mimeOf(file) },
+      body: file,
+      signal: abort.signal,
+      toast: false,
+    });
+    // Cancelled after the server stored it: a new asset goes again (a new version stays, as after any completed upload).
+    if (this.cancelled) {
+      if (!t.versionOf) void this.engine.api(`/api/asset/${done.asset_id}`, { method: "DELETE", toast: false }).catch(() => undefined);
+      throw new CancelledError();
+    }
+    t.assetId = done.asset_id;
+    t.variantId = done.asset_variant_id;
+    this.#progress(file.size, file.size, true);
+    this.phase = "finishing";
+    await this.engine.host.uploadPreview(done.asset_id, file);
+    this.#check();
+    this.engine.jobEnded(this);
+    this.#emit({ type: "uploadCompleted", id: t.id, assetId: done.asset_id, groupId: t.groupId, variantId: done.asset_variant_id });
   }
 
   async #createAsset(file: File): Promise<string> {

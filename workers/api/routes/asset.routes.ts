@@ -256,7 +256,7 @@ const MultipartUploadInfoSchema = z
   })
   .openapi("MultipartUploadInfo");
 
-const UploadCompleteSchema = z
+export const UploadCompleteSchema = z
   .object({
     asset_id: z.string(),
     asset_version: z.number().int(),
@@ -528,7 +528,7 @@ export const assetRoutes = createRouter()
       tags: ["Assets"],
       summary: "Upload the bytes of a pending variant (signed link, no bearer)",
       description:
-        "Send exactly the declared number of bytes with Content-Length (411 without it, 400 when it differs). The bytes are hashed (SHA-256) while they stream to storage; then the version, the ready variant, the asset's latest version and the group membership are committed in one transaction. A second PUT answers 409.",
+        "Send exactly the declared number of bytes with Content-Length (411 without it, 400 when it differs); an optional Content-MD5 or x-amz-checksum-sha256 (base64) is verified (400 on mismatch, nothing stored). The bytes are hashed (SHA-256) while they stream to storage; then the version, the ready variant, the asset's latest version and the group membership are committed in one transaction. A second PUT answers 409.",
       request: {
         params: z.object({ variantId: pathId("variantId") }),
         query: SignedQuerySchema,
@@ -544,6 +544,7 @@ export const assetRoutes = createRouter()
       const done = await receiveUpload(c.var.rc, c.req.valid("param").variantId, c.req.valid("query"), {
         body: c.req.raw.body,
         contentLength: c.req.header("content-length"),
+        checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
       });
       return c.json(done, 201);
     },

@@ -149,6 +149,8 @@ export const GroupSchema = z
   })
   .openapi("Group");
 
+const MemberTagSchema = z.object({ tag_id: z.string(), tag_name: z.string() });
+
 const AssetMemberSchema = z.object({
   el_id: z.string(),
   el_type: z.literal("asset"),
@@ -164,6 +166,7 @@ const AssetMemberSchema = z.object({
     owner: z.string(),
     owner_name: z.string().nullable(),
     preview: z.string().nullable().openapi({ description: "root-relative thumbnail URL" }),
+    tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
   }),
 });
 
@@ -178,6 +181,7 @@ const GroupMemberSchema = z.object({
     owner_name: z.string().nullable(),
     groups: z.number().int(),
     assets: z.number().int(),
+    tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
   }),
 });
 

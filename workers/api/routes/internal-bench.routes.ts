@@ -164,6 +164,14 @@ export const internalBenchRoutes = new Hono<AppEnv>()
     );
     return c.json({ etag: uploaded.etag }, 200);
   })
+  /** PUT /r2-put?key=bench/…: the request body as one object, with no signing, records or checks (the small-file floor). */
+  .put("/r2-put", async (c) => {
+    const { key } = parseQuery(ReadQuerySchema, c.req.query());
+    const length = Number(c.req.header("content-length"));
+    if (!c.req.raw.body || !Number.isSafeInteger(length)) throw new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired);
+    const object = await c.env.MEDIA.put(key, c.req.raw.body.pipeThrough(new FixedLengthStream(length)));
+    return c.json({ key, size: object?.size ?? 0 }, 200);
+  })
   /** POST /r2-multipart/complete?key&uploadId with `[{ partNumber, etag }]`: assembles the object. */
   .post("/r2-multipart/complete", async (c) => {
     const { key, uploadId } = parseQuery(CompleteQuerySchema, c.req.query());

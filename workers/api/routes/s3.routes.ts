@@ -44,7 +44,7 @@ const S3QuerySchema = z.object({
 const OBJECT_PATH = "/{bucket}/assets/{assetId}/{variantId}";
 const xmlAnswer = (description: string) => ({ description, content: { [XML_CONTENT_TYPE]: { schema: z.string() } } });
 const xmlErrors = {
-  400: xmlAnswer("S3 error (InvalidArgument, InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML …)"),
+  400: xmlAnswer("S3 error (InvalidArgument, InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML, BadDigest …)"),
   403: xmlAnswer("S3 error AccessDenied: forged, expired or misused signature"),
   404: xmlAnswer("S3 error NoSuchUpload / NoSuchKey"),
   409: xmlAnswer("S3 error OperationAborted: the upload is in another state"),
@@ -59,7 +59,12 @@ function callOf(c: Context<AppEnv>): S3Call {
   return { bucket, assetId, variantId, query: new URL(c.req.url).searchParams };
 }
 
-const uploadBody = (c: Context<AppEnv>) => ({ body: c.req.raw.body, contentLength: c.req.header("content-length") });
+/** The bytes of an upload call with their length and the checksums the client sent (upload-checksum.ts). */
+const uploadBody = (c: Context<AppEnv>) => ({
+  body: c.req.raw.body,
+  contentLength: c.req.header("content-length"),
+  checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
+});
 
 /** Reads a text body of at most `max` bytes (a longer one is refused without reading it all). */
 async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<string> {
@@ -131,7 +136,8 @@ export const s3Routes = createRouter()
       method: "put",
       path: OBJECT_PATH,
       tags: ["Uploads (S3)"],
-      summary: "UploadPart (?partNumber&uploadId) or PutObject (small files): the body is the bytes, Content-Length required",
+      summary:
+        "UploadPart (?partNumber&uploadId) or PutObject (small files): the body is the bytes, Content-Length required; an optional Content-MD5 or x-amz-checksum-sha256 (base64) is verified (400 BadDigest on mismatch, nothing recorded)",
       request: { params: ObjectParams, query: S3QuerySchema },
       responses: {
         200: { description: "Stored; the ETag header names the part (or the object's SHA-256)" },

@@ -152,6 +152,13 @@ export function groupTags(db: Database, id: string) {
     where e.entity_id = ${id} order by lower(t.name), t.id`);
 }
 
+/** The tags of many entities at once (a listing's page). */
+export function tagsOfEntities(db: Database, ids: readonly string[]) {
+  return db.all<{ entity_id: string; tag_id: string; tag_name: string }>(sql`
+    select e.entity_id, t.id as tag_id, t.name as tag_name from entity_tags e join tags t on t.id = e.tag_id
+    where e.entity_id in ${inList(ids)}`);
+}
+
 /** Which of the ids are tags. */
 export async function existingTagIds(db: Database, ids: readonly string[]): Promise<Set<string>> {
   const rows = await db.all<{ id: string }>(sql`select id from tags where id in ${inList(ids)}`);

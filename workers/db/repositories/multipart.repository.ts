@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { uploadParts, variants } from "../schema";
 import type { Statement } from "./asset.repository";
@@ -20,16 +20,20 @@ export function claimUploadIdStatement(db: Database, variantId: string, uploadId
 
 /**
  * Records a stored part (a re-sent part replaces the earlier record, as storage does) and the upload's sign of life,
- * only while the upload is still open under this upload id.
+ * only while the upload is still open under this upload id, and only when no other send of the same part was
+ * recorded after this one started (`startedAt`): two sends of one part that overlap leave storage holding either
+ * one, and which one cannot be known, so the later of the two records nothing (the caller reads `changes`).
  */
 export function recordPartStatements(
   _db: Database,
-  p: { variantId: string; uploadId: string; partNumber: number; size: number; etag: string; now: number },
+  p: { variantId: string; uploadId: string; partNumber: number; size: number; etag: string; startedAt: number; now: number },
 ): Statement[] {
   const open = sql`exists (select 1 from variants where id = ${p.variantId} and status = 'pending' and upload_id = ${p.uploadId})`;
+  const overlapped = sql`exists (select 1 from upload_parts where variant_id = ${p.variantId} and part_number = ${p.partNumber}
+    and ctime > ${p.startedAt})`;
   return [
     sql`insert into upload_parts (variant_id, part_number, size, etag, ctime)
-      select ${p.variantId}, ${p.partNumber}, ${p.size}, ${p.etag}, ${p.now} where ${open}
+      select ${p.variantId}, ${p.partNumber}, ${p.size}, ${p.etag}, ${p.now} where ${open} and not ${overlapped}
       on conflict (variant_id, part_number) do update set size = excluded.size, etag = excluded.etag, ctime = excluded.ctime`,
     sql`update variants set progress_at = ${p.now} where id = ${p.variantId} and status = 'pending' and upload_id = ${p.uploadId}`,
   ];
@@ -42,6 +46,14 @@ export function selectParts(db: Database, variantId: string) {
     .from(uploadParts)
     .where(eq(uploadParts.variantId, variantId))
     .orderBy(asc(uploadParts.partNumber));
+}
+
+/**
+ * Forgets one part: storage now holds bytes under its number that failed their checksum, so neither ListParts nor
+ * the completion may offer the earlier record for it (the client sends the part again).
+ */
+export function forgetPartStatement(db: Database, variantId: string, partNumber: number) {
+  return db.delete(uploadParts).where(and(eq(uploadParts.variantId, variantId), eq(uploadParts.partNumber, partNumber)));
 }
 
 export function deletePartsStatement(db: Database, variantId: string) {
@@ -93,6 +105,21 @@ export function selectStaleMultipart(db: Database, before: number, limit: number
     .from(variants)
     .where(and(eq(variants.status, "pending"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
     .orderBy(asc(variants.progressAt))
+    .limit(limit);
+}
+
+/**
+ * Uploads that never got their bytes committed and whose links have long expired: pending variants without a
+ * multipart upload (single-PUT ones, and multipart ones never started) created before `before`. A single PUT whose
+ * Worker died between storing the bytes and the commit left an object under such a variant's key.
+ * (`version_id is null`: the variants_version_idx lookup, uncommitted variants only.)
+ */
+export function selectAbandonedUploads(db: Database, before: number, limit: number) {
+  return db
+    .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
+    .from(variants)
+    .where(and(isNull(variants.versionId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before)))
+    .orderBy(asc(variants.ctime))
     .limit(limit);
 }
 

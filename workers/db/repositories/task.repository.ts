@@ -89,13 +89,18 @@ export interface NewTask {
   now: number;
 }
 
-/** Inserts a task; its job number is the next one, taken inside the same statement (atomic in D1). */
-export function insertTaskStatement(t: NewTask): SQL {
+/**
+ * Inserts a task; its job number is the next one, taken inside the same statement (atomic in D1). With `onlyIf`,
+ * the row is inserted only when that condition holds (the outbox inserts a run's task only for a pair not yet
+ * delivered, in the batch that records the delivery).
+ */
+export function insertTaskStatement(t: NewTask, onlyIf: SQL = sql`1`): SQL {
   return sql`insert into tasks (id, job_num, template_id, template, operation_class, name, owner_id, affected, src_entity, dst_entity,
       options, schedule_time, status, priority, start_time, ctime, mtime)
-    values (${t.id}, (select coalesce(max(job_num), 0) + 1 from tasks), ${t.templateId}, ${t.template}, ${t.operationClass}, ${t.name},
+    select ${t.id}, (select coalesce(max(job_num), 0) + 1 from tasks), ${t.templateId}, ${t.template}, ${t.operationClass}, ${t.name},
       ${t.ownerId}, ${JSON.stringify(t.affected)}, ${t.srcEntity}, ${t.dstEntity}, ${JSON.stringify(t.options)}, ${t.scheduleTime},
-      ${t.status}, ${t.priority}, ${t.status === "running" ? t.now : null}, ${t.now}, ${t.now})`;
+      ${t.status}, ${t.priority}, ${t.status === "running" ? t.now : null}, ${t.now}, ${t.now}
+    where ${onlyIf}`;
 }
 
 export async function findTask(db: Database, id: string): Promise<TaskRow | null> {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -20,11 +21,17 @@ export const globalEvents = sqliteTable(
     actorId: text("actor_id"),
     /** JSON details of the change (names, group ids, tag ids …) */
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** null while the outbox dispatcher still has to hand the event to automations (decision 024) */
+    deliveredAt: integer("delivered_at", { mode: "number" }),
+    /** the automation run whose action made the change, and its chain depth (loops stop at the limit) */
+    causeTaskId: text("cause_task_id"),
+    causeDepth: integer("cause_depth", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("global_events_event_id_unique").on(t.eventId),
     index("global_events_owner_idx").on(t.ownerId, t.seq),
     index("global_events_entity_idx").on(t.entityId, t.seq),
+    index("global_events_undelivered_idx").on(t.seq).where(sql`${t.deliveredAt} is null`),
   ],
 );
 

@@ -23,6 +23,7 @@ export * from "./user-settings";
 export * from "./sso-states";
 export * from "./tasks";
 export * from "./global-events";
+export * from "./event-deliveries";
 export * from "./automations";
 export * from "./search-docs";
 export * from "./search-content";

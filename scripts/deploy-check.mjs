@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+/**
+ * Deploy dry-run check (issue 16, item 6): builds the production Worker bundle exactly as `wrangler deploy` would
+ * (`wrangler deploy --dry-run --outdir <tmp>`: offline, no account needed) and fails when
+ *
+ *  - its compressed size is above the Workers size limit, or its raw size above the uncompressed limit, or
+ *  - a binding of wrangler.toml (as wrangler itself reads it: D1, R2, Durable Objects, Queues, Workflows, assets,
+ *    [vars]) has no entry in README.md (a `NAME` in backticks, as the configuration and binding tables write them).
+ *
+ * Which limit: Cloudflare's Workers **Paid** plan allows 10 MiB per Worker after gzip compression (Free: 3 MiB).
+ * This product needs the Paid plan anyway — Queues, Workflows and the CPU time of image previews are not on Free —
+ * so 10 MiB is the limit that fails the check; going above the Free limit is only reported. The uncompressed
+ * limit is 64 MiB. The gzip size is each uploaded module (the bundle and its WebAssembly files; not the source map)
+ * compressed with gzip's default level, summed — what wrangler reports as "Total Upload … gzip".
+ *
+ * Needs `npm run build` first (the bundle imports the Remix server build). Run: `npm run deploy:check`.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const MiB = 1024 * 1024;
+/** Workers Paid plan: size of the Worker after compression. */
+export const PAID_GZIP_LIMIT = 10 * MiB;
+/** Workers Free plan, reported only (the product needs Paid). */
+export const FREE_GZIP_LIMIT = 3 * MiB;
+/** Size of the Worker before compression. */
+export const RAW_LIMIT = 64 * MiB;
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** Binding names from wrangler's dry-run listing (`env.NAME (resource)   Type`). */
+export function bindingsOf(output) {
+  const names = [];
+  for (const line of output.split("\n")) {
+    const m = /^env\.([A-Za-z_][A-Za-z0-9_]*)\b/.exec(line.trim());
+    if (m) names.push(m[1]);
+  }
+  return [...new Set(names)];
+}
+
+/** Bindings the README never names in backticks. */
+export function undocumented(names, readme) {
+  return names.filter((name) => !readme.includes(`\`${name}\``));
+}
+
+/** Raw and gzip size of the uploaded modules in wrangler's output directory (source maps and its README left out). */
+export function bundleSize(dir) {
+  let raw = 0;
+  let gzip = 0;
+  const modules = [];
+  for (const file of readdirSync(dir)) {
+    if (file.endsWith(".map") || file === "README.md") continue;
+    const path = join(dir, file);
+    if (!statSync(path).isFile()) continue;
+    const bytes = readFileSync(path);
+    const zipped = gzipSync(bytes).length;
+    raw += bytes.length;
+    gzip += zipped;
+    modules.push({ file, raw: bytes.length, gzip: zipped });
+  }
+  return { raw, gzip, modules };
+}
+
+const mib = (n) => `${(n / MiB).toFixed(2)} MiB`;
+
+function main() {
+  const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
+  try {
+    const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    });
+    const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
+    if (run.status !== 0) {
+      console.error(output);
+      throw new Error(`wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`);
+    }
+    const problems = [];
+
+    const size = bundleSize(outdir);
+    if (size.modules.length === 0) problems.push("wrangler wrote no modules");
+    for (const m of size.modules) console.log(`  ${m.file}: ${mib(m.raw)} raw, ${mib(m.gzip)} gzip`);
+    console.log(
+      `Worker bundle: ${mib(size.raw)} raw, ${mib(size.gzip)} gzip (Paid plan limit ${mib(PAID_GZIP_LIMIT)} gzip, ${mib(RAW_LIMIT)} raw)`,
+    );
+    if (size.gzip > PAID_GZIP_LIMIT)
+      problems.push(`the bundle is ${mib(size.gzip)} gzip, above the Workers Paid limit of ${mib(PAID_GZIP_LIMIT)}`);
+    if (size.raw > RAW_LIMIT) problems.push(`the bundle is ${mib(size.raw)} uncompressed, above the limit of ${mib(RAW_LIMIT)}`);
+    if (size.gzip > FREE_GZIP_LIMIT) console.log(`  (above the Free plan's ${mib(FREE_GZIP_LIMIT)}: deploy on Workers Paid)`);
+
+    const names = bindingsOf(output);
+    if (names.length === 0) problems.push("could not read the binding list from wrangler's output");
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const missing = undocumented(names, readme);
+    console.log(`Bindings in wrangler.toml: ${names.length}, documented in README.md: ${names.length - missing.length}`);
+    for (const name of missing) problems.push(`binding ${name} (wrangler.toml) has no README.md entry`);
+
+    if (problems.length > 0) {
+      for (const p of problems) console.error(`deploy check: ${p}`);
+      process.exitCode = 1;
+    } else {
+      console.log("deploy check: ok");
+    }
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
