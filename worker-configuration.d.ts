@@ -17,6 +17,7 @@ interface __BaseEnv_Env {
 	RATE_LIMITS: "on";
 	WOPI_DISCOVERY_URL: "";
 	SENTRY_DSN: "";
+	DISK_HELPER_URL: "http://127.0.0.1:18981";
 	ADMIN_PASSWORD: string;
 	JWT_SECRET: string;
 	UPLOADS: DurableObjectNamespace<import("./workers/app").UploadQueueDO>;
@@ -38,7 +39,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ADMIN_LOGIN" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "REFRESH_TOKEN_TTL_SECONDS" | "METRICS_TOKEN" | "ULDL_SERVERS" | "SSO_PROVIDERS" | "SL_FRAME_ANCESTORS" | "RATE_LIMITS" | "WOPI_DISCOVERY_URL" | "SENTRY_DSN" | "ADMIN_PASSWORD" | "JWT_SECRET">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ADMIN_LOGIN" | "JWT_ISSUER" | "JWT_AUDIENCE" | "ACCESS_TOKEN_TTL_SECONDS" | "REFRESH_TOKEN_TTL_SECONDS" | "METRICS_TOKEN" | "ULDL_SERVERS" | "SSO_PROVIDERS" | "SL_FRAME_ANCESTORS" | "RATE_LIMITS" | "WOPI_DISCOVERY_URL" | "SENTRY_DSN" | "DISK_HELPER_URL" | "ADMIN_PASSWORD" | "JWT_SECRET">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -38,7 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const dsn = context.rc.config.SENTRY_DSN;
   // The DSN is public by design (it only lets a client send events); without one the browser loads no SDK at all.
   const errorTracking: ErrorTrackingConfig | null = dsn ? { dsn, release: BUILD_INFO.version } : null;
-  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null, errorTracking };
+  const diskHelperUrl = context.rc.config.DISK_HELPER_URL;
+  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null, errorTracking, diskHelperUrl };
 }
 
 /** Before each client navigation: refresh the access token when it is expired or about to expire. */

@@ -58,6 +58,7 @@ export function securePageResponse(request: Request, env: Env, response: Respons
     nonce,
     kind: pageKind(url.pathname),
     connectOrigins: config.ULDL_SERVERS.map((server) => originOf(server.url)).filter((o): o is string => !!o),
+    diskHelperOrigin: config.DISK_HELPER_URL,
     // the browser SDK posts its events to the DSN's host: allowed only when error tracking is on
     errorTrackingOrigin: originOf(config.SENTRY_DSN),
     editorOrigin: originOf(config.WOPI_DISCOVERY_URL),

@@ -13,6 +13,8 @@ export interface MenuHandlers {
   access?: () => void;
   /** administrators only: list in the shop (decision 022) */
   sell?: () => void;
+  /** folders only: mount it through the local disk helper */
+  openOnDisk?: () => void;
   download?: () => void;
   delete?: () => void;
 }
@@ -27,6 +29,7 @@ const ENTRIES: { key: keyof MenuHandlers; action: Action | null; label: string; 
   { key: "share", action: "share", label: ru.sharing.share, icon: "share" },
   { key: "access", action: "access", label: ru.admin.accessEditor.button, icon: "admin" },
   { key: "sell", action: null, label: ru.shop.sell, icon: "shop" },
+  { key: "openOnDisk", action: "openOnDisk", label: ru.diskHelper.action, icon: "download" },
   { key: "delete", action: "delete", label: ru.library.delete, icon: "trash", danger: true },
 ];
 

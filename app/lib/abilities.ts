@@ -32,7 +32,9 @@ export type Action =
   /** asset/copy: read and download on the file (create on the target is the target picker's business) */
   | "copy"
   /** restore from the trash */
-  | "restore";
+  | "restore"
+  /** 'Открыть на компьютере': the local disk helper reads and downloads the folder's files (uploads need create, checked per call) */
+  | "openOnDisk";
 
 export const ACTION_LEVELS: Record<Action, readonly AccessLevel[]> = {
   rename: ["update"],
@@ -48,6 +50,7 @@ export const ACTION_LEVELS: Record<Action, readonly AccessLevel[]> = {
   download: ["download"],
   copy: ["read", "download"],
   restore: ["delete"],
+  openOnDisk: ["read", "download"],
 };
 
 /** Levels as the API lists them; null while they are not known yet. */

@@ -1,6 +1,7 @@
 import { ru } from "../i18n/ru";
 import { ApiError, errorMessage } from "./api-error";
 import { showToast } from "./toast";
+import { forwardTokenToHelper } from "./disk-helper-token";
 import { clearTokens, needsRefresh, readTokens, storeTokens, type Tokens } from "./tokens";
 
 /** API description version sent with every call (SPEC §9). */
@@ -80,7 +81,9 @@ export function refreshAccessToken(): Promise<boolean> {
         clearTokens();
         return false;
       }
-      storeTokens((await response.json()) as Tokens);
+      const tokens = (await response.json()) as Tokens;
+      storeTokens(tokens);
+      forwardTokenToHelper(tokens.bearer);
       return true;
     };
     try {

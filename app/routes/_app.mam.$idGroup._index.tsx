@@ -5,6 +5,8 @@ import { AccessButton } from "../components/access/access-dialog";
 import { AccessModal } from "../components/access/access-modal";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { ContextMenu, type MenuAt } from "../components/context-menu";
+import { DiskHelperDialog } from "../components/disk-helper-dialog";
+import { GuardedButton } from "../components/guarded-button";
 import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
 import { menuItems } from "../components/member-menu";
@@ -32,6 +34,7 @@ import { levelsOrNone } from "../lib/levels.server";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
+import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
@@ -59,7 +62,8 @@ type Dialog =
   | { kind: "fields"; members: lib.GroupMember[] }
   | { kind: "share"; member: lib.GroupMember }
   | { kind: "sell"; member: lib.GroupMember }
-  | { kind: "access"; member: lib.GroupMember };
+  | { kind: "access"; member: lib.GroupMember }
+  | { kind: "disk"; groupId: string; name: string };
 
 /**
  * MamGroup: the folder is loaded first; a folder that does not exist or that the caller may not see answers with
@@ -99,6 +103,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const members = useGroupMembers(groupId, sort, order);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const diskHelperUrl = useDiskHelperUrl();
   const [menu, setMenu] = useState<MenuAt | null>(null);
   /** the item of the last plain selection click: shift-click selects from here */
   const anchor = useRef<string | null>(null);
@@ -191,6 +196,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         share: single ? () => setDialog({ kind: "share", member: single }) : undefined,
         access: single ? () => setDialog({ kind: "access", member: single }) : undefined,
         sell: single && user?.isAdmin ? () => setDialog({ kind: "sell", member: single }) : undefined,
+        openOnDisk: single?.el_type === "group" ? () => setDialog({ kind: "disk", groupId: single.el_id, name: single.el_info.name }) : undefined,
         delete: () => setDialog({ kind: "delete", members: targets }),
       },
       why,
@@ -284,6 +290,14 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
             {ru.rights.readOnly}
           </span>
         )}
+        <GuardedButton
+          className="btn btn-ghost"
+          reason={denial(levels, "openOnDisk", "group")}
+          onClick={() => setDialog({ kind: "disk", groupId, name: group?.group_name ?? ru.mam.group })}
+        >
+          <Icon name="download" size={16} />
+          {ru.diskHelper.action}
+        </GuardedButton>
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
@@ -410,6 +424,9 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           skippedGroups={dialog.members.some((m) => m.el_type === "group")}
           onClose={() => setDialog(null)}
         />
+      )}
+      {dialog?.kind === "disk" && (
+        <DiskHelperDialog helperUrl={diskHelperUrl} groupId={dialog.groupId} folderName={dialog.name} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === "tags" && (
         <TagDialog

@@ -3,6 +3,7 @@ import { Link, useLoaderData, useNavigate, useRevalidator } from "@remix-run/rea
 import { useState } from "react";
 import { AccessModal } from "../components/access/access-modal";
 import { ContextMenu, longPress, type MenuAt } from "../components/context-menu";
+import { DiskHelperDialog } from "../components/disk-helper-dialog";
 import { GuardedButton } from "../components/guarded-button";
 import { menuItems } from "../components/member-menu";
 import { ConfirmDialog, NameDialog } from "../components/modal";
@@ -14,6 +15,7 @@ import { Icon } from "../components/icons";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 import { canDo, denial, type Action } from "../lib/abilities";
+import { useDiskHelperUrl } from "../lib/disk-helper";
 import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
 import { formatDateTime } from "../lib/format";
@@ -44,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type TopGroup = { group_id: string; group_name: string };
 type Dialog =
   | { kind: "create" }
-  | { kind: "rename" | "move" | "delete" | "access" | "share"; group: TopGroup };
+  | { kind: "rename" | "move" | "delete" | "access" | "share" | "disk"; group: TopGroup };
 
 /**
  * Why `action` is refused on a top-level folder. Moving one out of the virtual root needs delete on the folder itself
@@ -58,6 +60,7 @@ function refusalOn(levels: Record<string, string[]>, id: string, action: Action)
 
 export default function MamRoute() {
   const { root, pages, levels, mayCreate } = useLoaderData<typeof loader>();
+  const diskHelperUrl = useDiskHelperUrl();
   const { revalidate } = useRevalidator();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -76,6 +79,7 @@ export default function MamRoute() {
           move: () => setDialog({ kind: "move", group: g }),
           share: () => setDialog({ kind: "share", group: g }),
           access: () => setDialog({ kind: "access", group: g }),
+          openOnDisk: () => setDialog({ kind: "disk", group: g }),
           delete: () => setDialog({ kind: "delete", group: g }),
         },
         (action) => why(g, action),
@@ -252,6 +256,9 @@ export default function MamRoute() {
       )}
       {dialog?.kind === "share" && (
         <ShareDialog entityId={dialog.group.group_id} name={dialog.group.group_name} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === "disk" && (
+        <DiskHelperDialog helperUrl={diskHelperUrl} groupId={dialog.group.group_id} folderName={dialog.group.group_name} onClose={() => setDialog(null)} />
       )}
     </>
   );

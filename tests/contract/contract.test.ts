@@ -1,8 +1,12 @@
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { DiskHelper } from "../../helper/disk-helper";
+import { createHelperHandler } from "../../helper/http-handler";
+import { HelperStatusSchema, MountStatusSchema } from "../../helper/schemas";
 import { createApiApp } from "../../workers/api/app";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { call, expectError, login, signIn, signInAdmin, type Session } from "../integration/factories";
+import { call, expectError, login, ORIGIN, signIn, signInAdmin, type Session } from "../integration/factories";
 import { SPEC_CALLS, type SpecCall } from "./spec-calls";
 
 /**
@@ -69,6 +73,8 @@ interface Entry {
   open?: boolean;
   /** a deliberate, documented refusal (docs/api.md "From SPEC to this API"): the status and why */
   refusal?: { status: number; why: string };
+  /** the answer's schema where the OpenAPI document does not declare it (the local disk helper's calls) */
+  schema?: z.ZodType;
 }
 
 const first = (b: unknown) => (Array.isArray(b) ? b[0] : b);
@@ -476,9 +482,22 @@ const CONTRACT: Record<SpecCall, Entry> = {
     refusal: { status: 404, why: "no office editor is configured in the test environment (WOPI_DISCOVERY_URL is empty)" },
     req: (c) => ({ path: `/api/wopi/app-url/${c.documentId}` }),
   },
-  "GET helper:/status": { pending: "issue 15 (runs on the user's machine, port 18981)" },
-  "POST helper:/token": { pending: "issue 15 (runs on the user's machine, port 18981)" },
-  "POST helper:/mount": { pending: "issue 15 (runs on the user's machine, port 18981)" },
+  // The helper runs on the user's machine (helper/, port 18981): its fetch handler answers here, with its API calls
+  // routed into this Worker. Status and token are open (the token is the credential being handed over); a mount
+  // "without a bearer" is a mount on a helper that holds no token.
+  "GET helper:/status": { open: true, req: () => ({ path: "helper:/status" }), keys: ["version", "user", "mounts"], schema: HelperStatusSchema },
+  "POST helper:/token": {
+    open: true,
+    req: (c) => ({ path: "helper:/token", json: { token: c.admin.bearer } }),
+    keys: ["version", "user", "mounts"],
+    schema: HelperStatusSchema,
+  },
+  "POST helper:/mount": {
+    req: (c) => ({ path: "helper:/mount", json: { group_id: c.groupId, name: "Контракт А" } }),
+    status: 201,
+    keys: ["group_id", "name", "path", "state"],
+    schema: MountStatusSchema,
+  },
 
   // ---- Deletions last
   "DELETE /api/fields/delete/{id}/{fid}": { req: (c) => ({ path: `/api/fields/delete/${c.assetId}/${c.fieldId}` }) },
@@ -521,8 +540,33 @@ function wopiPath(c: Ctx, suffix: string): string {
   return `/api/wopi/files/${c.documentId}${suffix}?access_token=${encodeURIComponent(c.wopiToken as string)}`;
 }
 
+/** The local disk helper for the `helper:` calls: one that received the token, one that never does. */
+const HELPER_ROOT = `/tmp/contract-helper-${Date.now()}`;
+const workerFetch: typeof fetch = (input, init) => exports.default.fetch(new Request(input, init));
+const helpers = {
+  withToken: createHelperHandler(
+    new DiskHelper({ root: `${HELPER_ROOT}/a`, api: { base: ORIGIN, fetch: workerFetch }, intervalMs: null, watch: false, version: "contract" }),
+    { origin: ORIGIN, port: 18981 },
+  ),
+  withoutToken: createHelperHandler(
+    new DiskHelper({ root: `${HELPER_ROOT}/b`, api: { base: ORIGIN, fetch: workerFetch }, intervalMs: null, watch: false, version: "contract" }),
+    { origin: ORIGIN, port: 18981 },
+  ),
+};
+
+/** A call to the helper as the app's page makes it (its Origin, JSON body). */
+function sendToHelper(r: Req, withAuth: boolean): Promise<Response> {
+  const handle = withAuth ? helpers.withToken : helpers.withoutToken;
+  const headers: Record<string, string> = { origin: ORIGIN, host: "127.0.0.1:18981" };
+  if (r.json !== undefined) headers["content-type"] = "application/json";
+  const method = r.json !== undefined ? "POST" : "GET";
+  const url = `http://127.0.0.1:18981${r.path.slice("helper:".length)}`;
+  return handle(new Request(url, { method, headers, body: r.json !== undefined ? JSON.stringify(r.json) : undefined }));
+}
+
 /** Sends a request; without auth it carries neither the bearer nor a WOPI access token. */
 function send(key: string, r: Req, c: Ctx, withAuth = true): Promise<Response> {
+  if (r.path.startsWith("helper:")) return sendToHelper(r, withAuth);
   const bearer = !withAuth || r.as === "none" ? undefined : r.as === "user" ? c.user.bearer : c.admin.bearer;
   const path = withAuth ? r.path : r.path.replace(/[?&]access_token=[^&]*/, "");
   const headers: Record<string, string> = { "x-api-version": "1.0", ...r.headers };
@@ -618,6 +662,12 @@ async function runEntry(key: string, entry: Entry): Promise<void> {
     const obj = (entry.at ?? ((b: unknown) => b))(body) as Record<string, unknown>;
     expect(obj, `${key}: no element to check`).toBeTypeOf("object");
     for (const k of entry.keys) expect(Object.keys(obj), `${key} answers ${k}`).toContain(k);
+  }
+  if (entry.schema) {
+    const parsed = entry.schema.safeParse(body);
+    expect(parsed.success, `${key}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBe(true);
+    entry.then?.(body, ctx);
+    return;
   }
   const responses = declared.get(shapeOf(key));
   expect(responses, `${key}: not in the OpenAPI document`).toBeDefined();
@@ -865,6 +915,11 @@ const BAD: Bad[] = [
   { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 11 } }), status: 400, field: "rating" },
   { call: "POST /api/pqi", req: () => ({ path: "/api/pqi", json: { rating: 7, comment: "x".repeat(2001) } }), status: 400, field: "comment" },
   { call: "PATCH /api/user/ui_settings", req: () => ({ path: "/api/user/ui_settings", json: { blob: "x".repeat(300_000) } }), status: 413 },
+  { call: "POST helper:/token", req: () => ({ path: "helper:/token", json: {} }), status: 400, field: "token" },
+  { call: "POST helper:/mount", req: () => ({ path: "helper:/mount", json: { group_id: "nope", name: "Папка" } }), status: 400, field: "group_id" },
+  { call: "POST helper:/mount", req: (c) => ({ path: "helper:/mount", json: { group_id: c.group2Id, name: "../вверх" } }), status: 400, field: "name" },
+  // After the table's mount of the same group: a second mount is refused.
+  { call: "POST helper:/mount", req: (c) => ({ path: "helper:/mount", json: { group_id: c.groupId, name: "Ещё раз" } }), status: 409 },
 ];
 
 describe("bad input is refused with a 4xx naming the field", () => {

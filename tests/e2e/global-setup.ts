@@ -17,6 +17,8 @@ declare module "vitest" {
     /** the local OpenID provider's button label and its one account (tests/e2e/sso-provider.ts) */
     ssoProviderName: string;
     ssoLogin: string;
+    /** where the pages look for the local disk helper (DISK_HELPER_URL): a test port, never the user's 18981 */
+    diskHelperPort: number;
   }
 }
 
@@ -42,11 +44,13 @@ export default async function setup(project: TestProject) {
   const persistDir = await mkdtemp(join(tmpdir(), "mam-e2e-"));
   // A real OpenID provider for the SSO test, known to the product through SSO_PROVIDERS.
   const sso = await startLocalProvider(`http://127.0.0.1:${port}`);
+  // The disk helper test (disk-helper.e2e.ts) starts its helper here; a helper the developer runs on 18981 is untouched.
+  const diskHelperPort = Number(process.env.E2E_HELPER_PORT ?? 18995);
   const server = await startDevServer({
     port,
     persistDir,
     seedSql: await loadSeedSql(),
-    vars: { SSO_PROVIDERS: sso.ssoProvidersVar },
+    vars: { SSO_PROVIDERS: sso.ssoProvidersVar, DISK_HELPER_URL: `http://127.0.0.1:${diskHelperPort}` },
   }).catch(async (error) => {
     await sso.stop();
     throw error;
@@ -58,6 +62,7 @@ export default async function setup(project: TestProject) {
   project.provide("adminPassword", server.adminPassword);
   project.provide("ssoProviderName", SSO_PROVIDER_NAME);
   project.provide("ssoLogin", SSO_ACCOUNT.login);
+  project.provide("diskHelperPort", diskHelperPort);
 
   return async () => {
     await server.stop();

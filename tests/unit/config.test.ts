@@ -23,6 +23,12 @@ describe("getConfig", () => {
     expect(config.ADMIN_PASSWORD).toBeUndefined();
   });
 
+  it("puts the local disk helper on SPEC's loopback port unless told, and only ever on a loopback address", () => {
+    expect(getConfig(env({ JWT_SECRET: SECRET })).DISK_HELPER_URL).toBe("http://127.0.0.1:18981");
+    expect(getConfig(env({ JWT_SECRET: SECRET, DISK_HELPER_URL: "http://127.0.0.1:18995" })).DISK_HELPER_URL).toBe("http://127.0.0.1:18995");
+    expect(() => getConfig(env({ JWT_SECRET: SECRET, DISK_HELPER_URL: "https://evil.example" }))).toThrow(/DISK_HELPER_URL/);
+  });
+
   it("takes a Sentry DSN, leaves an empty one unset, and refuses what is not a DSN", () => {
     expect(getConfig(env({ JWT_SECRET: SECRET })).SENTRY_DSN).toBeUndefined();
     expect(getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: " " })).SENTRY_DSN).toBeUndefined();

@@ -28,6 +28,14 @@ describe("contentSecurityPolicy", () => {
     expect(directive(contentSecurityPolicy({ ...base, kind: "app" }), "connect-src")).toBe("connect-src 'self'");
   });
 
+  it("lets the app's pages call the local disk helper (connect-src only), and no other kind of page", () => {
+    const app = contentSecurityPolicy({ ...base, kind: "app", diskHelperOrigin: "http://127.0.0.1:18981" });
+    expect(directive(app, "connect-src")).toBe("connect-src 'self' http://127.0.0.1:18981");
+    expect(app.replace(directive(app, "connect-src")!, "")).not.toContain("127.0.0.1");
+    const shared = contentSecurityPolicy({ ...base, kind: "shortlink", diskHelperOrigin: "http://127.0.0.1:18981" });
+    expect(directive(shared, "connect-src")).toBe("connect-src 'self'");
+  });
+
   it("frames and posts to the office server only on the editor page", () => {
     const editor = contentSecurityPolicy({ ...base, kind: "editor", editorOrigin: "https://office.example.com" });
     expect(directive(editor, "frame-src")).toContain("https://office.example.com");

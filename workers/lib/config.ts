@@ -98,6 +98,15 @@ const ConfigSchema = z.object({
     .string()
     .optional()
     .transform((v) => v?.trim() || undefined),
+  /**
+   * Where the local disk helper listens on the user's computer (helper/, decision 023): always a loopback http
+   * origin. Pages call it from the browser, so it is in their connect-src; tests move it to a port of their own.
+   */
+  DISK_HELPER_URL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || "http://127.0.0.1:18981")
+    .pipe(z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost):\d{2,5}$/, "DISK_HELPER_URL must be http://127.0.0.1:<port>")),
   /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

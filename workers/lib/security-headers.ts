@@ -13,6 +13,8 @@ export interface PagePolicyOptions {
   kind: PageKind;
   /** origins of the configured upload/download servers and any other endpoint the page may fetch from */
   connectOrigins?: readonly string[];
+  /** the local disk helper on the user's computer (http://127.0.0.1:18981): the folder action calls it (connect-src only) */
+  diskHelperOrigin?: string;
   /** the configured Sentry DSN's origin: the browser SDK sends events there (connect-src only) */
   errorTrackingOrigin?: string;
   /** the configured WOPI editor's origin: the /editor page may frame it and post its form to it */
@@ -59,7 +61,12 @@ function editorFrameSources(editorOrigin: string): string[] {
  */
 export function contentSecurityPolicy(options: PagePolicyOptions): string {
   const { nonce, kind, editorOrigin } = options;
-  const connect = ["'self'", ...(options.connectOrigins ?? []), ...(options.errorTrackingOrigin ? [options.errorTrackingOrigin] : [])];
+  const connect = [
+    "'self'",
+    ...(options.connectOrigins ?? []),
+    ...(options.errorTrackingOrigin ? [options.errorTrackingOrigin] : []),
+    ...(kind === "app" && options.diskHelperOrigin ? [options.diskHelperOrigin] : []),
+  ];
   const media = ["'self'", "blob:", "data:", ...(options.connectOrigins ?? [])];
   const frameAncestors = kind === "shortlink" && options.shortlinkFrameAncestors?.length ? options.shortlinkFrameAncestors : ["'none'"];
   const editorFrame = kind === "editor" && editorOrigin ? editorFrameSources(editorOrigin) : [];
