@@ -87,7 +87,25 @@ async function main() {
     );
     console.log(`> floors: ${FILES} × /api/ping ${(pingMs / 1000).toFixed(1)} s; ${FILES} files straight to the API ${(apiMs / 1000).toFixed(1)} s`);
 
-    const page = await (await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } })).newPage();
+    // UI_UPLOAD_IN_PAGE=1: Service Workers blocked, so the page's own engine uploads (the fallback).
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: { width: 1440, height: 900 },
+      serviceWorkers: process.env.UI_UPLOAD_IN_PAGE === "1" ? "block" : "allow",
+    });
+    // UI_UPLOAD_TRACE=1: how many requests of each kind the drop made (the page's and the upload worker's).
+    const tally = new Map();
+    if (process.env.UI_UPLOAD_TRACE === "1") {
+      context.on("requestfinished", (r) => {
+        const key = `${r.method()} ${new URL(r.url()).pathname.replace(/[0-9a-f]{32}/g, ":id")}`;
+        const t = r.timing();
+        const entry = tally.get(key) ?? { n: 0, ms: 0 };
+        entry.n += 1;
+        entry.ms += Math.max(0, t.responseEnd - t.requestStart);
+        tally.set(key, entry);
+      });
+    }
+    const page = await context.newPage();
     await page.goto("/login");
     await page.locator('input[name="user"]').fill(server.adminLogin);
     await page.locator('input[name="passwd"]').fill(server.adminPassword);
@@ -96,11 +114,29 @@ async function main() {
     const group = await makeGroup(`Папка на ${FILES} файлов ${Date.now()}`);
     await page.goto(`/mam/${group.group_id}`);
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    if (process.env.UI_UPLOAD_STILL === "1") await page.addStyleTag({ content: "*, *::before { animation: none !important; transition: none !important; }" });
 
     console.log(`> ${FILES} files of ${FILE_BYTES / 1000} KB handed to the folder's upload input in Chromium`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const mainThread = async () => {
+      const { metrics } = await cdp.send("Performance.getMetrics");
+      const of = (name) => metrics.find((m) => m.name === name)?.value ?? NaN;
+      return { task: of("TaskDuration"), script: of("ScriptDuration"), layout: of("LayoutDuration") + of("RecalcStyleDuration") };
+    };
+    const before = await mainThread();
     const started = performance.now();
     await page.getByTestId("upload-input").setInputFiles(paths);
     let listed = 0;
+    if (process.env.UI_UPLOAD_TRACE === "1") {
+      await sleep(3000);
+      const running = await page.evaluate(() =>
+        document.getAnimations().map((a) => `${a.constructor.name}:${a.animationName ?? a.transitionProperty ?? ""}:${a.effect?.target?.className?.baseVal ?? a.effect?.target?.className ?? ""}`),
+      );
+      const counts = {};
+      for (const r of running) counts[r] = (counts[r] ?? 0) + 1;
+      console.log(`  animations 3 s in: ${JSON.stringify(counts)}`);
+    }
     while (listed < FILES && performance.now() - started < DONE_TIMEOUT_MS) {
       await sleep(250);
       listed = await filesIn(base, bearer, group.group_id);
@@ -110,6 +146,13 @@ async function main() {
       .getByTestId("upload-summary")
       .textContent()
       .catch(() => "");
+    const after = await mainThread();
+    console.log(
+      `  the page's main thread was busy ${(after.task - before.task).toFixed(1)} s (script ${(after.script - before.script).toFixed(1)} s, style and layout ${(after.layout - before.layout).toFixed(1)} s)`,
+    );
+    for (const [key, { n, ms }] of [...tally].sort((a, b) => b[1].n - a[1].n).slice(0, 12)) {
+      console.log(`    ${String(n).padStart(6)} × ${key.padEnd(40)} ${(ms / n).toFixed(0)} ms each`);
+    }
     console.log(`  ${listed} of ${FILES} committed after ${(uiMs / 1000).toFixed(1)} s; panel: «${panelDone?.trim()}»`);
 
     rows.push(

@@ -53,6 +53,8 @@ export const QUEUE_POLICY = {
   maxAddBatch: 500,
   /** ids one keep-alive may carry */
   maxKeepAliveIds: 1000,
+  /** reports per POST /api/uploads/report */
+  maxReportBatch: 500,
 } as const;
 
 // Lone UTF-16 surrogates cannot be stored as UTF-8 text: they would come back altered.
@@ -113,6 +115,16 @@ export const ItemPatchSchema = z
 export type ItemPatch = z.infer<typeof ItemPatchSchema>;
 
 export const KeepAliveIdsSchema = z.array(ItemIdSchema).max(QUEUE_POLICY.maxKeepAliveIds);
+
+/** Several engine reports at once, applied in order (an item's reports keep their order). */
+export const ReportsSchema = z
+  .array(z.object({ id: ItemIdSchema, patch: ItemPatchSchema }).strict())
+  .min(1)
+  .max(QUEUE_POLICY.maxReportBatch);
+export type Report = z.infer<typeof ReportsSchema>[number];
+
+/** What became of one report of a batch: the item after it (200), or why it was refused (404, 409). */
+export type ReportResult = { id: string; status: 200; item: UploadItem } | { id: string; status: 404 | 409; message: string };
 
 /** One queued file as the queue keeps it and the API answers it. */
 export interface UploadItem {

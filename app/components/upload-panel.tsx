@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { formatBytes, mediaKind } from "../lib/media-kind";
 import { uploadController, useUploads, type UploadView } from "../lib/upload-engine";
@@ -38,7 +38,14 @@ function fileIcon(name: string): IconName {
 
 const speedText = (speed: number | null) => (speed ? ru.uploads.perSecond(formatBytes(speed)) : null);
 
-function UploadRow({ view, onPick }: { view: UploadView; onPick: (id: string) => void }) {
+/** A row re-renders only when its own view changed: a batch of hundreds of files changes one or two rows at a time. */
+const UploadRow = memo(UploadRowView, (a, b) => a.onPick === b.onPick && sameView(a.view, b.view));
+
+function sameView(a: UploadView, b: UploadView): boolean {
+  return (Object.keys(a) as (keyof UploadView)[]).every((key) => a[key] === b[key]);
+}
+
+function UploadRowView({ view, onPick }: { view: UploadView; onPick: (id: string) => void }) {
   const { item } = view;
   const controller = uploadController();
   const sent = Math.round((item.size * view.progress) / 100);
@@ -72,7 +79,7 @@ function UploadRow({ view, onPick }: { view: UploadView; onPick: (id: string) =>
           <span className={`upload-status status-${stalled ? "stalled" : status}`}>{label}</span>
         </div>
         <div className="upload-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(view.progress)}>
-          <span style={{ width: `${status === "waiting" ? 0 : view.progress}%` }} />
+          <span style={{ transform: `scaleX(${(status === "waiting" ? 0 : view.progress) / 100})` }} />
         </div>
         <div className="upload-meta">
           <span className="upload-folder" title={view.groupName ?? undefined}>
@@ -138,6 +145,11 @@ export function UploadPanel() {
     if (needsFile) setCollapsed("0");
   }, [needsFile, setCollapsed]);
 
+  const pick = useCallback((id: string) => {
+    setPickFor(id);
+    picker.current?.click();
+  }, []);
+
   if (views.length === 0) return null;
   const isCollapsed = collapsed === "1";
   const done = summary.completed;
@@ -179,20 +191,13 @@ export function UploadPanel() {
       </header>
       {!summary.finished && (
         <div className="upload-panel-total" aria-hidden="true">
-          <span style={{ width: `${overall}%` }} />
+          <span style={{ transform: `scaleX(${overall / 100})` }} />
         </div>
       )}
       {!isCollapsed && (
         <ul className="upload-list">
           {views.map((view) => (
-            <UploadRow
-              key={view.item.id}
-              view={view}
-              onPick={(id) => {
-                setPickFor(id);
-                picker.current?.click();
-              }}
-            />
+            <UploadRow key={view.item.id} view={view} onPick={pick} />
           ))}
         </ul>
       )}

@@ -48,10 +48,17 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
 }
 
 /** A just-uploaded asset as the folder lists it: among the most recently changed files of the folder. */
-async function findRecentAsset(groupId: string, assetId: string): Promise<lib.GroupMember | null> {
-  const page = await lib.fetchMembers(groupId, { type: "asset", sort: "mtime", order: "desc", take: 20 });
-  return page.items.find((m) => m.el_id === assetId) ?? null;
+/** The folder's most recently changed files, enough to hold `ids` (just-finished uploads); answers those found. */
+async function findRecentAssets(groupId: string, ids: ReadonlySet<string>): Promise<lib.GroupMember[]> {
+  const page = await lib.fetchMembers(groupId, { type: "asset", sort: "mtime", order: "desc", take: Math.min(500, ids.size + 20) });
+  return page.items.filter((m) => ids.has(m.el_id));
 }
+
+/**
+ * Finished uploads are shown together after this pause: a batch of small files finishes dozens per second, and each
+ * refresh costs requests (the listing, rights, route discovery) that share the browser's six connections with the uploads.
+ */
+const SHOW_FINISHED_AFTER_MS = 1500;
 
 type Dialog =
   | { kind: "create" }
@@ -124,13 +131,23 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const upload = (picked: Parameters<typeof queueUploads>[1]) =>
     queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
 
-  // A finished upload into this folder shows up at once (SPEC §4), in its sorted place, with its thumbnail.
+  // A finished upload into this folder shows up at once (SPEC §4), in its sorted place, with its thumbnail; the files
+  // that finish within a moment of each other are read in one request.
+  const finished = useRef<{ ids: Set<string>; timer: ReturnType<typeof setTimeout> | null }>({ ids: new Set(), timer: null });
+  useEffect(() => () => void (finished.current.timer && clearTimeout(finished.current.timer)), []);
   useUploadEvents((event) => {
     if (event.type !== "uploadCompleted" || event.groupId !== groupId) return;
-    findRecentAsset(groupId, event.assetId).then(
-      (member) => (member ? members.upsert(member) : members.reload()),
-      () => undefined,
-    );
+    const pending = finished.current;
+    pending.ids.add(event.assetId);
+    pending.timer ??= setTimeout(() => {
+      const ids = pending.ids;
+      pending.ids = new Set();
+      pending.timer = null;
+      findRecentAssets(groupId, ids).then(
+        (found) => (found.length === ids.size ? found.forEach((m) => members.upsert(m)) : members.reload()),
+        () => undefined,
+      );
+    }, SHOW_FINISHED_AFTER_MS);
   });
 
   const refresh = useCallback(() => {

@@ -740,6 +740,9 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/uploads": { req: () => ({ path: "/api/uploads" }) },
   "POST /api/uploads/keepalive": { req: (c) => ({ path: "/api/uploads/keepalive", json: { ids: [c.queueItemId] } }), status: 204 },
   "PATCH /api/uploads/{id}": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}`, json: { status: "uploading", progress: 10 } }) },
+  "POST /api/uploads/report": {
+    req: (c) => ({ path: "/api/uploads/report", json: { reports: [{ id: c.queueItemId, patch: { progress: 20 } }] } }),
+  },
   "POST /api/uploads/{id}/cancel": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}/cancel`, json: {} }) },
   "DELETE /api/uploads/{id}": { req: (c) => ({ path: `/api/uploads/${c.queueItemId}` }), status: 204 },
   "POST /api/uploads/clear": { req: () => ({ path: "/api/uploads/clear", json: {} }) },

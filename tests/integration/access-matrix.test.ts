@@ -777,6 +777,8 @@ const ROWS: Record<string, Row> = {
   "POST /api/shop/stripe/webhook": { kind: "open", status: 400, req: () => J("POST", "/api/shop/stripe/webhook", { id: "evt_matrix", type: "charge.refunded" }) },
   "GET /api/uploads/ws": { kind: "credential", status: 400, req: () => G("/api/uploads/ws"), why: "WebSocket upgrade with a ticket" },
   "PATCH /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/uploads/${X}`, { status: "error" }) },
+  // Each user has a queue of their own: a report for an id that is not in it answers that item's 404 inside a 200.
+  "POST /api/uploads/report": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/uploads/report", { reports: [{ id: X, patch: { status: "error" } }] }) },
   "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },
   "POST /api/uploads/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/uploads/${X}/cancel`) },
 };

@@ -155,7 +155,7 @@ describe("PATCH /api/uploads/{id}", () => {
     ["waiting → completed", [], { status: "completed" }, ru.queue.illegalTransition("в очереди", "готово")],
     ["waiting → saving", [], { status: "saving" }, ru.queue.illegalTransition("в очереди", "сохранение")],
     ["busy → waiting", ["busy"], { status: "waiting" }, ru.queue.illegalTransition("подготовка", "в очереди")],
-    ["uploading → completed", ["uploading"], { status: "completed" }, ru.queue.illegalTransition("передача", "готово")],
+    ["busy → completed", ["busy"], { status: "completed" }, ru.queue.illegalTransition("подготовка", "готово")],
     ["error → uploading", ["error"], { status: "uploading" }, ru.queue.illegalTransition("ошибка", "передача")],
     ["progress while waiting", [], { progress: 10 }, ru.queue.progressOnlyUploading],
     ["progress with uploaded", ["uploading"], { status: "uploaded", progress: 100 }, ru.queue.progressOnlyUploading],
@@ -193,6 +193,55 @@ describe("PATCH /api/uploads/{id}", () => {
   it("refuses an id of more than 64 characters in the path with 400", async () => {
     const u = await signIn();
     await expectError(await patch(u, "x".repeat(65), { status: "busy" }), 400);
+  });
+});
+
+describe("POST /api/uploads/report", () => {
+  const report = (u: User, reports: unknown) => call("/api/uploads/report", { method: "POST", bearer: u.bearer, json: { reports } });
+  type Result = { id: string; status: number; item?: UploadItem; message?: string };
+
+  it("applies several reports in order, each answering as PATCH would, and a refused one holds back none of the others", async () => {
+    const u = await signIn();
+    await add(u, [file("a"), file("b"), file("c")]);
+    const { results } = await ok<{ results: Result[] }>(
+      await report(u, [
+        { id: "a", patch: { status: "uploading" } },
+        { id: "b", patch: { status: "uploading" } },
+        { id: "a", patch: { progress: 40, speed: 1000 } },
+        { id: "a", patch: { status: "completed" } },
+        { id: "c", patch: { status: "completed" } },
+        { id: "nobody", patch: { status: "error" } },
+        { id: "b", patch: { status: "error", error: "Сеть пропала" } },
+      ]),
+    );
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ["a", 200],
+      ["b", 200],
+      ["a", 200],
+      ["a", 200],
+      ["c", 409],
+      ["nobody", 404],
+      ["b", 200],
+    ]);
+    expect(results[2].item).toMatchObject({ progress: 40, speed: 1000 });
+    expect(results[4].message).toBeTruthy();
+    const state = await queue(u);
+    expect(Object.fromEntries(state.items.map((i) => [i.id, i.status]))).toEqual({ a: "completed", b: "error", c: "waiting" });
+    expect(state.items.find((i) => i.id === "b")?.error).toBe("Сеть пропала");
+  });
+
+  it("refuses an empty or oversized batch and a variant of another user, changing nothing", async () => {
+    const u = await signIn();
+    const other = await signIn();
+    await add(u, [file("a")]);
+    await expectError(await report(u, []), 400);
+    await expectError(await report(u, Array.from({ length: 501 }, () => ({ id: "a", patch: { progress: 1 } }))), 400);
+    await expectError(await report(u, [{ id: "a", patch: { status: "uploading", bogus: 1 } }]), 400);
+    const assetId = await createAsset(other.bearer);
+    const { variant_id: foreign } = await startUpload(other.bearer, assetId);
+    await expectError(await report(u, [{ id: "a", patch: { status: "busy", variantId: foreign } }]), 404);
+    expect((await queue(u)).items[0]).toMatchObject({ status: "waiting", variantId: null });
+    await expectError(await call("/api/uploads/report", { method: "POST", json: { reports: [{ id: "a", patch: {} }] } }), 401);
   });
 });
 

@@ -13,6 +13,8 @@ import { COMMAND_TYPES, EVENT_TYPES, isEngineCommand, isEngineEvent, NO_REGISTRA
 // queue reports, keep-alive), the worker's token handling, and the page's fallback to its own engine.
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Waits past the reporter's gathering pause (reports made within 50 ms travel together). */
+const gathered = () => new Promise((resolve) => setTimeout(resolve, 120));
 const file = () => new File([new Uint8Array(10)], "clip.mp4", { type: "video/mp4" });
 const target = (id: string): UploadTarget => ({
   id,
@@ -92,7 +94,9 @@ function makeHost() {
       setCredentials: (next) => Object.assign(credentials, next),
       request: async <T>(path: string, options: { method?: string; body?: unknown } = {}) => {
         requests.push({ path, method: options.method, body: options.body });
-        return null as T;
+        if (path !== "/api/uploads/report") return null as T;
+        const { reports } = options.body as { reports: { id: string }[] };
+        return { results: reports.map((r) => ({ id: r.id, status: 200, item: null })) } as T;
       },
     },
     broadcast: (event) => broadcast.push(event),
@@ -136,17 +140,18 @@ describe("the worker's host", () => {
     h.emit({ type: "changeStatus", id: "a", status: "uploading", assetId: "x", variantId: "v" });
     h.emit({ type: "updateProgress", id: "a", loaded: 5, total: 10, progress: 50, speed: 100 });
     h.emit({ type: "resumeUpload", id: "a", stored: 5 });
-    for (let i = 0; i < 5; i++) await tick();
+    await gathered();
     // (a status report right after would supersede a progress report still waiting: the reporter's rule)
     h.emit({ type: "uploadError", id: "a", message: "сеть" });
-    for (let i = 0; i < 5; i++) await tick();
+    await gathered();
     expect(h.broadcast.map((e) => e.type)).toEqual(["changeStatus", "updateProgress", "resumeUpload", "uploadError"]);
-    const patches = h.requests.filter((r) => r.method === "PATCH");
-    expect(patches.every((r) => r.path === "/api/uploads/a")).toBe(true);
-    expect(patches.map((r) => r.body)).toEqual([
-      { status: "uploading", assetId: "x", variantId: "v" },
-      { progress: 50, speed: 100 },
-      { status: "error", error: "сеть" },
+    // Reports travel in batches (POST /api/uploads/report), each item's in the order they were made.
+    const batches = h.requests.filter((r) => r.path === "/api/uploads/report");
+    expect(batches.length).toBeLessThanOrEqual(3);
+    expect(batches.flatMap((r) => (r.body as { reports: unknown[] }).reports)).toEqual([
+      { id: "a", patch: { status: "uploading", assetId: "x", variantId: "v" } },
+      { id: "a", patch: { progress: 50, speed: 100 } },
+      { id: "a", patch: { status: "error", error: "сеть" } },
     ]);
   });
 

@@ -67,6 +67,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   "POST /api/uploads": { items: [{ id: A, fileName: "Интервью.mp4", size: 1048576, groupId: B }] },
   "POST /api/uploads/keepalive": { ids: [A] },
   "PATCH /api/uploads/{id}": { status: "uploading", progress: 42 },
+  "POST /api/uploads/report": { reports: [{ id: "0193a1b2c3d4e5f60718293a4b5c6d7e", patch: { status: "completed" } }] },
   "PATCH /api/tasklist/udwf/workflow/{id}": { name: "Превью для новых видео" },
   "PATCH /api/tasklist/udwf/workflow-setup/{id}": { trigger: { type: "manual" }, actions: [{ type: "add-tag", tag_id: A }] },
   "POST /api/tasklist/udwf/workflow-enable-disable/{id}": { enabled: true },

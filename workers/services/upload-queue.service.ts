@@ -1,6 +1,6 @@
 import { ru } from "../../app/i18n/ru";
 import { SOCKET_EXPIRES_HEADER, SOCKET_PROTOCOL_HEADER } from "../../durable-objects/upload-queue.do";
-import type { AddItemInput, CancelResult, ItemPatch, Outcome, QueueState, UploadItem } from "../../durable-objects/upload-queue.rules";
+import type { AddItemInput, CancelResult, ItemPatch, Outcome, QueueState, Report, ReportResult, UploadItem } from "../../durable-objects/upload-queue.rules";
 import { findVariant } from "../db/repositories/asset.repository";
 import { AppError } from "../lib/errors";
 import { authenticateBearer } from "./auth.service";
@@ -49,6 +49,17 @@ export async function updateUpload(rc: RequestContext, actor: Actor, id: string,
     if (!variant || variant.userId !== actor.id) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
   }
   return unwrap(await queueOf(rc, actor).update(id, patch));
+}
+
+/**
+ * Several engine reports at once, applied in order; each answers like `updateUpload` would (the item, or 404/409 with
+ * its reason), so one refused report does not hold back the others. Variant ids must be the caller's.
+ */
+export async function reportUploads(rc: RequestContext, actor: Actor, reports: Report[]): Promise<ReportResult[]> {
+  const variantIds = [...new Set(reports.map((r) => r.patch.variantId).filter((v): v is string => !!v))];
+  const variants = await Promise.all(variantIds.map((id) => findVariant(rc.db, id)));
+  if (variants.some((v) => !v || v.userId !== actor.id)) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  return queueOf(rc, actor).updateMany(reports);
 }
 
 /** Cancels an item: a waiting one is removed, another is marked cancelled for its engine; 409 for a completed one. */

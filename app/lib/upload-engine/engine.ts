@@ -177,14 +177,13 @@ class Job {
   /**
    * A small file goes in one request (POST /api/asset/upload): the asset or its new version, the bytes and the commit
    * together, answered once everything is stored. Three round trips and the wait for the commit are saved per file,
-   * which is what a folder of many small files is made of; progress is reported at the end only.
+   * which is what a folder of many small files is made of. No progress is reported: the completion says it all.
    */
   async #sendInOneRequest(file: File): Promise<void> {
     const t = this.target;
     this.phase = "uploading";
     // Nothing to prepare: the item goes from waiting straight to uploading.
     if (t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
-    this.meter.add(Date.now(), 0);
     const abort = new AbortController();
     this.#abort = abort;
     const done = await this.engine.api<{ asset_id: string; asset_variant_id: string }>("/api/asset/upload", {
@@ -203,7 +202,6 @@ class Job {
     }
     t.assetId = done.asset_id;
     t.variantId = done.asset_variant_id;
-    this.#progress(file.size, file.size, true);
     this.phase = "finishing";
     await this.engine.host.uploadPreview(done.asset_id, file);
     this.#check();

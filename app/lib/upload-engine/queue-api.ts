@@ -23,6 +23,14 @@ export const addUploads = (items: NewUploadItem[]) =>
 export const patchUpload = (id: string, patch: UploadPatch) =>
   apiRequest<UploadItem>(`/api/uploads/${encodeURIComponent(id)}`, { method: "PATCH", body: patch, toast: false });
 
+/** Reports per POST /api/uploads/report (the queue's `maxReportBatch`). */
+export const MAX_REPORTS = 500;
+
+export type ReportResult = { id: string; status: 200; item: UploadItem } | { id: string; status: 404 | 409; message: string };
+
+export const reportUploads = async (reports: { id: string; patch: UploadPatch }[]) =>
+  (await apiRequest<{ results: ReportResult[] }>("/api/uploads/report", { method: "POST", body: { reports }, toast: false })).results;
+
 export const keepAliveUploads = (ids: string[]) => apiRequest("/api/uploads/keepalive", { method: "POST", body: { ids }, toast: false });
 
 export const removeUpload = (id: string) => apiRequest(`/api/uploads/${encodeURIComponent(id)}`, { method: "DELETE", toast: false });

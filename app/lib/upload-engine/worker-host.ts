@@ -3,6 +3,7 @@ import { createEngineBus, type EngineBus } from "./bus";
 import type { EngineCredentials } from "./engine";
 import type { EngineCommand, EngineEvent } from "./messages";
 import { QueueReporter } from "./queue-reporter";
+import type { ReportResult } from "./queue-api";
 import { KEEPALIVE_INTERVAL_MS, shouldReportProgress } from "./queue-rules";
 import type { UploadItem, UploadPatch } from "./types";
 import { endedItem, isEngineCommand } from "./worker-protocol";
@@ -45,8 +46,9 @@ export class UploadWorkerHost {
       // Removed from the queue (another tab dismissed it): stop its bytes.
       onGone: (id) => this.#running.has(id) && this.#toEngine({ type: "addCancelId", id }),
       isRunning: (id) => this.#running.has(id),
-      patch: (id, patch) =>
-        this.deps.api.request<UploadItem | null>(`/api/uploads/${encodeURIComponent(id)}`, { method: "PATCH", body: patch, toast: false }),
+      send: async (reports) =>
+        (await this.deps.api.request<{ results: ReportResult[] }>("/api/uploads/report", { method: "POST", body: { reports }, toast: false }))
+          .results,
     });
   }
 

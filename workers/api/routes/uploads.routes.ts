@@ -5,6 +5,7 @@ import {
   ItemPatchSchema,
   KeepAliveIdsSchema,
   QUEUE_POLICY,
+  ReportsSchema,
   UPLOAD_STATUSES,
   AddItemsSchema,
 } from "../../../durable-objects/upload-queue.rules";
@@ -17,6 +18,7 @@ import {
   keepUploadsAlive,
   openUploadSocket,
   removeUpload,
+  reportUploads,
   updateUpload,
 } from "../../services/upload-queue.service";
 import { requireAuth } from "../middleware/require-auth";
@@ -57,6 +59,19 @@ export const UploadAddSchema = z
   .openapi("UploadAdd");
 export const UploadNewItemSchema = AddItemSchema.openapi("UploadNewItem");
 export const UploadPatchSchema = ItemPatchSchema.openapi("UploadPatch");
+export const UploadReportsSchema = z
+  .object({ reports: ReportsSchema.openapi({ description: `1–${QUEUE_POLICY.maxReportBatch} reports, applied in order` }) })
+  .openapi("UploadReports");
+
+const ReportResultSchema = z
+  .object({
+    id: z.string(),
+    status: z.union([z.literal(200), z.literal(404), z.literal(409)]).openapi({ description: "what PATCH /uploads/{id} would have answered" }),
+    item: UploadItemSchema.optional().openapi({ description: "the item after the report (status 200)" }),
+    message: z.string().optional().openapi({ description: "why it was refused (404, 409)" }),
+  })
+  .openapi("UploadReportResult");
+
 export const UploadKeepAliveSchema = z.object({ ids: KeepAliveIdsSchema }).openapi("UploadKeepAlive");
 export const UploadCancelSchema = z
   .object({
@@ -126,6 +141,23 @@ export const uploadsRoutes = createRouter()
       await keepUploadsAlive(c.var.rc, c.var.actor, c.req.valid("json").ids);
       return c.body(null, 204);
     },
+  )
+  .openapi(
+    createRoute({
+      tags: ["Uploads"],
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      method: "post",
+      path: "/report",
+      summary: "Several engine reports at once",
+      description:
+        "The batched form of PATCH /uploads/{id}: each report `{ id, patch }` is applied in order, as PATCH would, and answers its own " +
+        "result (the item, or 404/409 with the reason), so a refused report does not hold back the others. A tab uploading many small " +
+        "files sends its status changes this way, a few requests a second instead of one per change.",
+      request: body(UploadReportsSchema),
+      responses: { 200: json(z.object({ results: z.array(ReportResultSchema) }), "One result per report, in order"), ...errorResponses(400, 401, 404, 415) },
+    }),
+    async (c) => c.json({ results: await reportUploads(c.var.rc, c.var.actor, c.req.valid("json").reports) }, 200),
   )
   .openapi(
     createRoute({
