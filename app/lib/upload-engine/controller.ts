@@ -114,6 +114,7 @@ export class UploadController {
   readonly #lastReport = new Map<string, { at: number; progress: number }>();
   readonly #listeners = new Set<() => void>();
   #publishPending = false;
+  #lastPublish = 0;
   readonly #eventListeners = new Set<(event: EngineEvent) => void>();
   #snapshot: UploadsSnapshot = EMPTY;
   #socket: queueApi.QueueSocket | null = null;
@@ -244,14 +245,18 @@ export class UploadController {
    */
   #emit() {
     if (this.#publishPending) return;
+    const wait = this.#lastPublish + PUBLISH_INTERVAL_MS - Date.now();
+    // The first change after a quiet spell shows at once (a batch is seen waiting); the rest wait for the interval.
+    if (wait <= 0) return this.#publish();
     this.#publishPending = true;
     setTimeout(() => {
       this.#publishPending = false;
       this.#publish();
-    }, PUBLISH_INTERVAL_MS);
+    }, wait);
   }
 
   #publish() {
+    this.#lastPublish = Date.now();
     const items = inQueueOrder([...this.#items.values()]);
     const views = items.map((item): UploadView => {
       const drivenHere = this.#engineRuns(item.id);
