@@ -146,7 +146,7 @@ describe("UploadQueueDO", () => {
     expect(value(await stub.update("a", { status: "uploading", progress: 42.5 }))).toMatchObject({ status: "uploading", progress: 42.5 });
     expect(await stub.get("a")).toMatchObject({ status: "uploading", progress: 42.5 });
     expect(await stub.update("missing", { status: "error" })).toMatchObject({ ok: false, status: 404 });
-    expect(await stub.update("a", { status: "completed" })).toMatchObject({ ok: false, status: 409 });
+    expect(await stub.update("a", { status: "busy" })).toMatchObject({ ok: false, status: 409 });
     expect(await stub.get("a")).toMatchObject({ status: "uploading", progress: 42.5 });
   });
 
