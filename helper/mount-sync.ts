@@ -470,10 +470,10 @@ export class MountSync {
     const partSize = p.part_size!;
     const count = Math.max(1, Math.ceil(p.size / partSize));
     const done = new Set(p.parts.map((x) => x.n));
-    const todo = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !done.has(n));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((n) => !done.has(n));
     const handle = await open(full, "r");
     try {
-      const errors = await eachLimited(todo, PARALLEL_PARTS, async (n) => {
+      const errors = await eachLimited(missing, PARALLEL_PARTS, async (n) => {
         if (this.stopped) throw new Error("остановлено");
         const length = Math.min(partSize, p.size - (n - 1) * partSize);
         const bytes = Buffer.alloc(length);

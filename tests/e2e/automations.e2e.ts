@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { expect, login, test, type E2EServer } from "./fixtures";
+import { openNewFolder } from "./library-steps";
 
 // Automations end to end: an administrator builds 'tag every image uploaded to folder X' in the editor (trigger,
 // condition and action from the catalogue's forms), uploads an image there, and sees the tag on the file and the
@@ -24,17 +25,6 @@ async function api(page: Page, server: E2EServer, path: string, init: { method?:
   });
   expect(res.status, path).toBeLessThan(300);
   return res.json() as Promise<unknown>;
-}
-
-async function openNewFolder(page: Page, name: string): Promise<string> {
-  await page.goto("/mam");
-  await page.getByRole("button", { name: "Создать папку" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Создать папку" });
-  await dialog.getByLabel("Название папки").fill(name);
-  await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name }).click();
-  await page.getByText("В этой папке пока ничего нет").waitFor();
-  return new URL(page.url()).pathname.split("/")[2];
 }
 
 test("an automation tags every image uploaded to a folder, and its run shows in /jobs", { timeout: 180_000 }, async ({ page, server }) => {

@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page, Route } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
 import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "./fixtures";
+import { openNewFolder, scratchFiles } from "./library-steps";
 
 // The upload engine in the Service Worker (SPEC §7 background upload worker, §8 missing registration, §9 keep-alive):
 // a multipart upload started in one tab goes on while that tab loads three other screens and a second tab opens,
@@ -14,33 +11,7 @@ import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "
 // uploads on its own.
 
 const MiB = 1024 * 1024;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mam-upload-sw-e2e-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function makeFile(name: string, size: number): Promise<{ path: string; bytes: Buffer; name: string }> {
-  const bytes = randomBytes(size);
-  const path = join(dir, name);
-  await writeFile(path, bytes);
-  return { path, bytes, name };
-}
-
-/** Creates a folder under the library root, opens it and answers its id. */
-async function openNewFolder(page: Page, name: string): Promise<string> {
-  await page.goto("/mam");
-  await page.getByRole("button", { name: "Создать папку" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Создать папку" });
-  await dialog.getByLabel("Название папки").fill(name);
-  await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name }).click();
-  await page.getByText("В этой папке пока ничего нет").waitFor();
-  return new URL(page.url()).pathname.split("/").filter(Boolean).at(-1)!;
-}
+const makeFile = scratchFiles("mam-upload-sw-e2e-");
 
 /**
  * Slows every S3 request that carries bytes and records which parts went. On the context, so the Service Worker's

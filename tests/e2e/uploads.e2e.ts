@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Page, Route } from "playwright-core";
-import { afterAll, beforeAll, onTestFinished } from "vitest";
+import { onTestFinished } from "vitest";
 import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "./fixtures";
+import { openNewFolder, scratchFiles } from "./library-steps";
 
 // Uploads end to end (SPEC §2 status panel, §4 upload statuses, §7 upload worker protocol): the Uppy Dashboard
 // queues files, the engine sends them (multipart above 5 MiB) while the panel shows every status, the files appear
@@ -13,33 +13,7 @@ import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "
 // sub-folders.
 
 const MiB = 1024 * 1024;
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mam-uploads-e2e-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** A file of random bytes on disk (Playwright takes at most 50 MB of in-memory buffers). */
-async function makeFile(name: string, size: number, under = dir): Promise<{ path: string; bytes: Buffer; name: string }> {
-  const bytes = randomBytes(size);
-  await mkdir(under, { recursive: true });
-  const path = join(under, name);
-  await writeFile(path, bytes);
-  return { path, bytes, name };
-}
-
-async function openNewFolder(page: Page, name: string) {
-  await page.goto("/mam");
-  await page.getByRole("button", { name: "Создать папку" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Создать папку" });
-  await dialog.getByLabel("Название папки").fill(name);
-  await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name }).click();
-  await page.getByText("В этой папке пока ничего нет").waitFor();
-}
+const makeFile = scratchFiles("mam-uploads-e2e-");
 
 /**
  * Slows every S3 request that carries bytes (parts and single PUTs), so uploads are seen mid-flight. On the context:
@@ -229,16 +203,15 @@ test(
   { timeout: 120_000 },
   async ({ page, server }) => {
     const stamp = Date.now();
-    const root = join(dir, `folder-${stamp}`);
     const top = `Съёмка ${stamp}`;
-    const plan = await makeFile("план.txt", 2_000, join(root, top));
-    const frame = await makeFile("кадр.bin", 6 * MiB + 1, join(root, top, "День 1"));
+    const plan = await makeFile("план.txt", 2_000, join(`folder-${stamp}`, top));
+    const frame = await makeFile("кадр.bin", 6 * MiB + 1, join(`folder-${stamp}`, top, "День 1"));
     await login(page, server.adminLogin, server.adminPassword);
     await openNewFolder(page, `Папки ${stamp}`);
 
     await page.getByRole("button", { name: "Загрузить" }).click();
     await page.locator(".uppy-Dashboard-inner").waitFor();
-    await page.locator(".uppy-Dashboard-input[webkitdirectory]").setInputFiles(join(root, top));
+    await page.locator(".uppy-Dashboard-input[webkitdirectory]").setInputFiles(dirname(plan.path));
     await page.getByRole("button", { name: "Загрузить 2 файла" }).click();
 
     for (const file of [plan, frame]) {

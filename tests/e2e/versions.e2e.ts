@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { expect, login, newPage, test, type E2EServer } from "./fixtures";
+import { openNewFolder } from "./library-steps";
 import { EDITOR } from "./seed";
 
 // Versions in the UI (issue 13): a new version uploaded from the viewer, the same-name question of an upload batch
@@ -39,17 +40,6 @@ async function api<T>(page: Page, server: E2EServer, path: string): Promise<T> {
   const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${bearer}`, "x-api-version": "1.0" } });
   expect(res.status, path).toBe(200);
   return res.json() as Promise<T>;
-}
-
-async function openNewFolder(page: Page, name: string): Promise<string> {
-  await page.goto("/mam");
-  await page.getByRole("button", { name: "Создать папку" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Создать папку" });
-  await dialog.getByLabel("Название папки").fill(name);
-  await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name }).click();
-  await page.getByText("В этой папке пока ничего нет").waitFor();
-  return new URL(page.url()).pathname.split("/").pop()!;
 }
 
 const tile = (page: Page, name: string) => page.locator("[data-member]", { hasText: name });
