@@ -8,7 +8,7 @@ import { subtreeSize } from "../../workers/db/repositories/group.repository";
 import { createDb } from "../../workers/db/client";
 import { newId } from "../../workers/lib/ids";
 import type { TaskMessageInput } from "../../workers/queue/messages";
-import { repairFolderRollups } from "../../workers/services/folder-rollups.service";
+import { repairFolderRollups } from "../../workers/services/library/folder-rollups.service";
 import { admin, createGroup, insertAsset, send, uniqueName } from "./library-factories";
 
 // Folder rollups (decision record 017) under random operation sequences through the real write paths: group create,

@@ -3,9 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claimTask, transitionTask } from "../../workers/db/repositories/task.repository";
 import { AppError } from "../../workers/lib/errors";
-import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/context";
-import { commandTask } from "../../workers/services/task.service";
-import { nextStatus, TASK_STATUSES, type TaskCommand, type TaskEvent, type TaskStatus } from "../../workers/services/task-status";
+import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
+import { commandTask } from "../../workers/services/tasks/task.service";
+import { nextStatus, TASK_STATUSES, type TaskCommand, type TaskEvent, type TaskStatus } from "../../workers/services/tasks/task-status";
 import { admin } from "./library-factories";
 import { insertTask, taskRow } from "./task-fixtures";
 

@@ -1,5 +1,5 @@
-import type { StartedRun, WorkflowInfo } from "../../../workers/services/automation.service";
-import type { ActionEntry, FormField, TriggerForm } from "../../../workers/services/udwf/catalogue";
+import type { StartedRun, WorkflowInfo } from "../../../workers/services/automations";
+import type { ActionEntry, FormField, TriggerForm } from "../../../workers/services/automations";
 import { apiRequest } from "../../lib/api-client";
 
 export type { ActionEntry, FormField, StartedRun, TriggerForm, WorkflowInfo };

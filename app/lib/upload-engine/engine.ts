@@ -3,8 +3,8 @@ import Uppy from "@uppy/core";
 import type { RequestOptions } from "../api-client";
 import type { EngineBus } from "./bus";
 import type { EngineCommand, EngineEvent, UploadTarget } from "./messages";
-import { partSizeFor } from "../../../workers/services/multipart-plan";
-import type { UploadStatus as VariantStatus } from "../../../workers/services/multipart.service";
+import { partSizeFor } from "../../../workers/services/storage/pure";
+import type { UploadStatus as VariantStatus } from "../../../workers/services/uploads";
 import { makeSignRequest, UPLOAD_META, startVersionUpload, uppyS3Options, type UploadTarget as S3Target } from "../s3-signer";
 import { LARGE_UPLOAD_BYTES, percentOf, SpeedMeter, STALL_TIMEOUT_MS } from "./queue-rules";
 

@@ -13,9 +13,9 @@ import {
   setInheritance,
   updateRule,
   userAccess,
-} from "../../services/access-rules.service";
-import { ACCESS_LEVELS } from "../../services/access.service";
-import { addUsersToGroup, listGroupUsers, memberOf, removeUsersFromGroup } from "../../services/user-groups.service";
+} from "../../services/access";
+import { ACCESS_LEVELS } from "../../services/access";
+import { addUsersToGroup, listGroupUsers, memberOf, removeUsersFromGroup } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";

@@ -2,11 +2,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ru } from "../../../app/i18n/ru";
-import { VARIANT_TYPES } from "../../db/schema";
+import { VARIANT_TYPES } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";
-import { ACCESS_LEVELS } from "../../services/access.service";
-import { TECHNICAL_MAX_UPLOAD_BYTES } from "../../services/multipart-plan";
+import { ACCESS_LEVELS } from "../../services/access";
+import { TECHNICAL_MAX_UPLOAD_BYTES } from "../../services/storage/pure";
 import {
   MAX_SINGLE_UPLOAD_BYTES,
   createVersionUpload,
@@ -20,7 +20,7 @@ import {
   type ContentCredential,
   type ContentRequest,
   type SignedParams,
-} from "../../services/asset-content.service";
+} from "../../services/library";
 import {
   MAX_LIST_ITEMS,
   aclAssets,
@@ -30,7 +30,7 @@ import {
   createAssets,
   getAsset,
   getVersion,
-  listTrash,
+  trashedAssetsPage,
   listVariants,
   listVersions,
   memberOf,
@@ -42,8 +42,8 @@ import {
   variantTechFields,
   variantTechProps,
   versionsByIds,
-} from "../../services/asset.service";
-import type { Actor } from "../../services/context";
+} from "../../services/library";
+import type { Actor } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema, PagingQuerySchema } from "../schemas";
@@ -407,7 +407,7 @@ export const assetRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(TrashedAssetSchema), "Trashed assets"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listTrash(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await trashedAssetsPage(c.var.rc, c.var.actor, c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { uploadInOneRequest } from "../../services/direct-upload.service";
+import { uploadInOneRequest } from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema } from "../schemas";

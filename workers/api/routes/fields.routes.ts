@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../app/i18n/ru";
-import { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "../../services/field-template.service";
-import { FIELD_TYPES } from "../../services/field-types/types";
+import { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "../../services/metadata";
+import { FIELD_TYPES } from "../../services/metadata/pure";
 import {
   applyFields,
   bulkSetField,
@@ -11,7 +11,7 @@ import {
   entitiesByField,
   MAX_BULK_ENTITIES,
   valuesForEntity,
-} from "../../services/field-value.service";
+} from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

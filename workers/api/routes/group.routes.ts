@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MEMBER_TYPES } from "../../db/schema";
+import { MEMBER_TYPES } from "../../db/schema/index";
 import {
   createGroup,
   deleteMembers,
@@ -15,15 +15,15 @@ import {
   listMembers,
   listPreviews,
   listRoots,
-  listTrash,
+  trashedGroupsPage,
   moveMembers,
   purgeGroup,
   restoreGroup,
   searchGroups,
   trashGroups,
   updateGroup,
-} from "../../services/group.service";
-import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/group-tree";
+} from "../../services/library";
+import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/library/pure";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -411,7 +411,7 @@ export const groupRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(TrashedGroupSchema), "Trashed groups"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listTrash(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await trashedGroupsPage(c.var.rc, c.var.actor, c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({

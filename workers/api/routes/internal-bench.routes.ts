@@ -4,9 +4,9 @@ import { z } from "zod";
 import { ru } from "../../../app/i18n/ru";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { entityMask } from "../../services/access.service";
-import { listMembers } from "../../services/group.service";
-import { createRequestContext, type Actor } from "../../services/context";
+import { entityMask } from "../../services/access";
+import { listMembers } from "../../services/library";
+import { createRequestContext, type Actor } from "../../services/access";
 import type { AppEnv } from "../types";
 
 /**

@@ -9,7 +9,7 @@ import {
   recordsByIds,
   recordsOf,
   renameList,
-} from "../../services/list.service";
+} from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -16,9 +16,9 @@ import {
   refundOrder,
   removeFromBasket,
   withdraw,
-} from "../../services/shop.service";
-import { handleStripeWebhook } from "../../services/shop-webhook.service";
-import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/money";
+} from "../../services/shop";
+import { handleStripeWebhook } from "../../services/shop";
+import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -10,7 +10,7 @@ import {
   listTagsByIds,
   renameTag,
   tagsForEntity,
-} from "../../services/tag.service";
+} from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { TASK_STATUSES } from "../../db/schema/tasks";
 import { contentDisposition } from "../../lib/content-disposition";
-import { OPERATION_CLASSES } from "../../services/processing/operation";
+import { OPERATION_CLASSES } from "../../services/tasks";
 import {
   availableProfiles,
   availableTasks,
@@ -20,8 +20,8 @@ import {
   taskResult,
   taskStatuses,
   taskTemplates,
-} from "../../services/task.service";
-import { TASK_COMMANDS } from "../../services/task-status";
+} from "../../services/tasks";
+import { TASK_COMMANDS } from "../../services/tasks/pure";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

@@ -11,7 +11,7 @@ import {
   taxonomyTree,
   treeList,
   type TaxonNode,
-} from "../../services/taxonomy.service";
+} from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

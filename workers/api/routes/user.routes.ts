@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../app/i18n/ru";
-import { createRobotToken, listTokens, revokeRobotToken } from "../../services/robot-token.service";
-import { getSettings, patchSettings, SETTINGS_MAX_BYTES, type SettingsKind } from "../../services/user-settings.service";
-import { createUser, deleteUser, getUser, listUsers, patchUser, searchUserGroup } from "../../services/user.service";
+import { createRobotToken, listTokens, revokeRobotToken } from "../../services/access";
+import { getSettings, patchSettings, SETTINGS_MAX_BYTES, type SettingsKind } from "../../services/access";
+import { createUser, deleteUser, getUser, listUsers, patchUser, searchUserGroup } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -16,8 +16,8 @@ import {
   resolveCaller,
   textData,
   type WopiCaller,
-} from "../../services/wopi/wopi.service";
-import { decodeUtf7 } from "../../services/wopi/utf7";
+} from "../../services/wopi";
+import { decodeUtf7 } from "../../services/wopi";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";

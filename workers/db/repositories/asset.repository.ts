@@ -16,7 +16,7 @@ import {
   type AssetRow,
   type VariantRow,
   type VariantType,
-} from "../schema";
+} from "../schema/index";
 import { deletePreviewsOfAssetsStatement } from "./preview.repository";
 import { detachAllTagsStatement } from "./tag.repository";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
-import { groupMembers, groups, users } from "../schema";
+import { groupMembers, groups, users } from "../schema/index";
 import { visibleMemberSql, visibleSql, type Visibility } from "./access.repository";
 import { seekPick } from "./member-seek.repository";
 
