@@ -6,7 +6,7 @@
  * Every function takes the time as `now` and returns new values; nothing here reads a clock or touches storage.
  */
 import { z } from "zod";
-import { ru } from "../app/i18n/ru";
+import { ru } from "../shared/i18n/ru";
 import { ID_PATTERN } from "../workers/lib/ids";
 
 /**

@@ -18,7 +18,7 @@ import { insertTask, taskRow } from "./task-fixtures";
  * as if the ones that succeeded had run one after the other.
  */
 
-/** The model: the designed table written out here, independently of workers/services/task-status.ts. */
+/** The model: the designed table written out here, independently of workers/services/tasks/task-status.ts. */
 const MODEL: Record<TaskCommand | TaskEvent, Partial<Record<TaskStatus, TaskStatus>>> = {
   enqueue: { none: "inqueue" },
   claim: { inqueue: "running" },

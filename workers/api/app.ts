@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { ru } from "../../app/i18n/ru";
+import { ru } from "../../shared/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
 import { reportError } from "../lib/sentry";
 import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";

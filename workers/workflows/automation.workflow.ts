@@ -1,6 +1,6 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { z } from "zod";
-import { ru } from "../../app/i18n/ru";
+import { ru } from "../../shared/i18n/ru";
 import { ID_PATTERN } from "../lib/ids";
 import { createRequestContext, type RequestContext } from "../services/access";
 import { reportExternalTask } from "../services/tasks";

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { applyBaseHeaders } from "../../lib/security-headers";

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { authenticateBearer } from "../../services/access";
 import { ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "../../services/access";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { VARIANT_TYPES } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/metadata";

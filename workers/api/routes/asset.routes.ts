@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { VARIANT_TYPES } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "../../services/metadata";
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { entityMask } from "../../services/access";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { requestMetrics } from "../../lib/metrics";
 import { timingSafeEqual } from "../../lib/crypto";

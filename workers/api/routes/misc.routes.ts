@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { BUILD_INFO } from "../../../app/generated/build-info";
-import { ru } from "../../../app/i18n/ru";
+import { BUILD_INFO } from "../../../shared/generated/build-info";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { checkHealth, chooseUploadServer, uploadServers } from "../../services/system";
 import { requireAuth } from "../middleware/require-auth";

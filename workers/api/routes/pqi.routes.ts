@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { PQI_COMMENT_MAX } from "../../../app/lib/survey-state";
+import { PQI_COMMENT_MAX } from "../../services/feedback/pure";
 import { surveyComments, surveySummary, submitPqi } from "../../services/feedback";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";

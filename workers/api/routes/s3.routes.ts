@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { S3Error, XML_CONTENT_TYPE, errorXml, quoteEtag, s3CodeOf, xmlDocument, type S3ErrorCode } from "../../lib/s3-xml";
 import { s3OpOf } from "../../services/storage/pure";

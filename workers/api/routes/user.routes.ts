@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { createRobotToken, listTokens, revokeRobotToken } from "../../services/access";
 import { getSettings, patchSettings, SETTINGS_MAX_BYTES, type SettingsKind } from "../../services/access";
 import { createUser, deleteUser, getUser, listUsers, patchUser, searchUserGroup } from "../../services/access";

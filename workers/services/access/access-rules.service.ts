@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import * as repo from "../../db/repositories/access.repository";
 import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";

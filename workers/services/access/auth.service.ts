@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { oneTimeTokens, type UserRow } from "../../db/schema/index";
 import { findUserById, findUserByLogin } from "../../db/repositories/user.repository";
 import { findLiveFamilyUser, findSessionByHash, insertSession, markSessionUsed, revokeFamily } from "../../db/repositories/session.repository";

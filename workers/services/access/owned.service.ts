@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { usersExist } from "../../db/repositories/access.repository";
 import { ownedAssets, ownedGroups } from "../../db/repositories/owned.repository";
 import { AppError } from "../../lib/errors";

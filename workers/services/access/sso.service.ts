@@ -1,8 +1,8 @@
 import { eq, lt } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
-import { ru } from "../../../app/i18n/ru";
-import { safeReturnPath } from "../../../app/lib/guard";
+import { ru } from "../../../shared/i18n/ru";
+import { safeReturnPath } from "../../../shared/return-path";
 import { findUserByLogin, insertUserStatement, isUniqueViolation } from "../../db/repositories/user.repository";
 import { ssoStates, type UserRow } from "../../db/schema/index";
 import type { SsoProvider } from "../../lib/config";

@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import type { Database } from "../../db/client";
 import * as access from "../../db/repositories/access.repository";
 import { findGroup, runBatch } from "../../db/repositories/group.repository";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { userSettings } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import type { Actor, RequestContext } from "./context";

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { abortIf, isAssertionFailure, runBatch, storageExists } from "../../db/repositories/group.repository";
 import {
   countUsersMatching,

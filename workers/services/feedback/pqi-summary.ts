@@ -34,6 +34,9 @@ export interface SurveySummary extends Omit<PeriodSummary, "period"> {
   series: PeriodSummary[];
 }
 
+/** SPEC §9: the longest survey comment, in characters (the survey window counts down to it). */
+export const PQI_COMMENT_MAX = 2000;
+
 export const PROMOTER_MIN = 9;
 export const PASSIVE_MIN = 7;
 

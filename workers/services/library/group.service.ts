@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import type { Database } from "../../db/client";
 import * as repo from "../../db/repositories/group.repository";
 import { DEFAULT_STORAGE_ID, findGroup, listChildGroups } from "../../db/repositories/group.repository";

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { groupMembers, groups } from "../../db/schema/index";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { accessibleIds } from "../access";

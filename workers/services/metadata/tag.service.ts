@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import {
   attachTagsSql,
   deleteTagStatements,

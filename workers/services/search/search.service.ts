@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { filterVisible, type Visibility } from "../../db/repositories/access.repository";
 import * as repo from "../../db/repositories/search.repository";
 import { MARK_END, MARK_START, type SearchFilters } from "../../db/repositories/search.repository";

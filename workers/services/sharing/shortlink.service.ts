@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
 import { findAsset, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset.repository";
 import {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { runBatch } from "../../db/repositories/asset.repository";
 import * as repo from "../../db/repositories/shop.repository";
 import { AppError } from "../../lib/errors";

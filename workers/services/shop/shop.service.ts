@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { findEntity } from "../../db/repositories/access.repository";
 import { runBatch, type Statement } from "../../db/repositories/asset.repository";
 import * as repo from "../../db/repositories/shop.repository";

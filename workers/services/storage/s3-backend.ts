@@ -1,5 +1,5 @@
 import { AwsClient } from "aws4fetch";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { S3Error as S3ProtocolError, normalizeEtag, quoteEtag, xmlDocument } from "../../lib/s3-xml";
 import type { ByteRange, MultipartStore, StorageBackend, StoredObject } from "./storage-backend";

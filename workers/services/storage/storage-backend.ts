@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { S3Error as S3ProtocolError } from "../../lib/s3-xml";
 
 /**

@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { fromBase64, timingSafeEqual } from "../../lib/crypto";
 import { S3Error } from "../../lib/s3-xml";
 

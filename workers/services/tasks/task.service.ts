@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { findAsset, findReadyVariant } from "../../db/repositories/asset.repository";
 import { runStatement } from "../../db/repositories/group.repository";
 import { findUserById } from "../../db/repositories/user.repository";

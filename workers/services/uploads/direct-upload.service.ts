@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { deletePendingVariantsStatement, insertVariantStatement, runBatch, type Statement } from "../../db/repositories/asset.repository";
 import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";

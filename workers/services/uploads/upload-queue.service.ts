@@ -1,4 +1,4 @@
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { SOCKET_EXPIRES_HEADER, SOCKET_PROTOCOL_HEADER } from "../../../durable-objects/upload-queue.rules";
 import type { AddItemInput, CancelResult, ItemPatch, Outcome, QueueState, Report, ReportResult, UploadItem } from "../../../durable-objects/upload-queue.rules";
 import { findVariant } from "../../db/repositories/asset.repository";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { findAsset, findVariant, insertVariantStatement, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import type { AssetRow } from "../../db/schema/index";

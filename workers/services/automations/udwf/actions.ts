@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { findTagsByIds } from "../../../db/repositories/tag.repository";
 import { findUserById } from "../../../db/repositories/user.repository";
 import { automations, fieldTemplates, groups } from "../../../db/schema/index";

@@ -1,4 +1,4 @@
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { ASSET_ACTIONS, RUNNABLE_OPERATIONS, type ActionType, type ConditionKind, type TriggerType } from "./setup";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { FIELD_TYPES, type FieldType } from "./types";
 import { ID_PATTERN } from "../../../lib/ids";
 

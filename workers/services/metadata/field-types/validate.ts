@@ -1,4 +1,4 @@
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { ID_PATTERN } from "../../../lib/ids";
 import { type FieldSetup, type FieldType, parseIsoDate, parseTimeOfDay, type StructMemberType } from "./setup";
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { findGroup } from "../../../db/repositories/group.repository";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 import { backendFor } from "../../library";

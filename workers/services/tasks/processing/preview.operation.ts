@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { replacePreviewStatements } from "../../../db/repositories/preview.repository";
 import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
 import { previews, variants } from "../../../db/schema/index";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { findAsset } from "../../../db/repositories/asset.repository";
 import { detachFromParentStatement, findGroup, runBatch } from "../../../db/repositories/group.repository";
 import type { TaskEntityRef } from "../../../db/schema/index";

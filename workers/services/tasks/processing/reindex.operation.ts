@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { runBatch, syncMembershipsStatement } from "../../../db/repositories/asset.repository";
 import { assetsForMembership } from "../../../db/repositories/group.repository";
 import { refreshDocsStatements } from "../../../db/repositories/search.repository";

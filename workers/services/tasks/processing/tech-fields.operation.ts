@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { ru } from "../../../../app/i18n/ru";
+import { ru } from "../../../../shared/i18n/ru";
 import { runBatch } from "../../../db/repositories/asset.repository";
 import { deleteContentSql, upsertContentSql } from "../../../db/repositories/search.repository";
 import { variants } from "../../../db/schema/index";
