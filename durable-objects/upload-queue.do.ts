@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one Durable Object class (storage, sockets, alarms); its pure rules are upload-queue.rules.ts.
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { TaskMessageInput } from "../workers/queue/messages";

@@ -8,11 +8,18 @@ import { runDeliverEvents } from "./queue/operations";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
-import { ensureAdministrator } from "./services/access";
-import { createRequestContext } from "./services/access";
+import { ensureAdministrator, createRequestContext } from "./services/access";
 import { getConfig } from "./lib/config";
 import { reportError, withErrorTracking } from "./lib/sentry";
-import { CSP_REPORT_PATH, applyBaseHeaders, applyPageHeaders, isCrossSiteRequest, newNonce, originOf, pageKind } from "./lib/security-headers";
+import {
+  CSP_REPORT_PATH,
+  applyBaseHeaders,
+  applyPageHeaders,
+  isCrossSiteRequest,
+  newNonce,
+  originOf,
+  pageKind,
+} from "./lib/security-headers";
 
 export { UploadQueueDO } from "../durable-objects/upload-queue.do";
 export { TaskStateDO } from "../durable-objects/task-state.do";

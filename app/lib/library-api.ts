@@ -1,5 +1,4 @@
-import type { AssetInfo, GroupRef, VersionEntry as VersionRow } from "../../workers/services/library";
-import type { Group as GroupInfo, GroupMember } from "../../workers/services/library";
+import type { AssetInfo, GroupRef, VersionEntry as VersionRow, Group as GroupInfo, GroupMember } from "../../workers/services/library";
 import type { GroupTreeNode as TreeNode } from "../../workers/services/library/pure";
 import { apiCall, apiRequest } from "./api-client";
 

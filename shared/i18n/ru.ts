@@ -1,3 +1,4 @@
+// Long on purpose: a dictionary (data, not logic); one file so every shared wording is found in one place.
 /**
  * Russian text that both the Worker and the UI show: API error messages, e-mails, task and event names (decision
  * record 025). The Worker and durable-objects/ import it from here; app/i18n/ru.ts composes it into the UI's `ru`, so

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../workers/app";
 import { rollupDrift } from "../../workers/db/repositories/folder-rollup.repository";
-import { subtreeSize } from "../../workers/db/repositories/group.repository";
+import { subtreeSize } from "../../workers/db/repositories/group-reads.repository";
 import { createDb } from "../../workers/db/client";
 import { newId } from "../../workers/lib/ids";
 import type { TaskMessageInput } from "../../workers/queue/messages";

@@ -3,7 +3,19 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { PREVIEW_MAX_BYTES, previewUrl } from "../../workers/services/media/preview.service";
-import { actorOf, exec, gifBytes, insertAsset, insertVariant, jpegBytes, pngBytes, rows, streamOf, testContext, webpBytes } from "./catalog-fixtures";
+import {
+  actorOf,
+  exec,
+  gifBytes,
+  insertAsset,
+  insertVariant,
+  jpegBytes,
+  pngBytes,
+  rows,
+  streamOf,
+  testContext,
+  webpBytes,
+} from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 
 interface Uploaded {

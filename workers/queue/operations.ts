@@ -1,16 +1,17 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { findVariant, selectExpiredTrash } from "../db/repositories/asset.repository";
+import { findVariant } from "../db/repositories/asset-versions.repository";
+import { selectExpiredTrash } from "../db/repositories/asset.repository";
 import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repository";
-import { detachFromParentStatement, expiredTrashTops, runBatch } from "../db/repositories/group.repository";
+import { detachFromParentStatement, runBatch } from "../db/repositories/group.repository";
+import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens } from "../db/schema/index";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
-import { purgeAssets } from "../services/library";
+import { purgeAssets, runPurgeGroup } from "../services/library";
 import { createRequestContext, type RequestContext } from "../services/access";
 import { runAbortStaleMultipart, runHashVariant } from "../services/uploads";
-import { runPurgeGroup } from "../services/library";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**

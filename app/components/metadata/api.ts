@@ -1,8 +1,12 @@
-import type { FieldTemplateInfo } from "../../../workers/services/metadata";
-import type { FieldValueInfo } from "../../../workers/services/metadata";
-import type { ListInfo, ListRecord } from "../../../workers/services/metadata";
-import type { TaxonNode, TreeInfo } from "../../../workers/services/metadata";
-import type { AssetClassInfo } from "../../../workers/services/metadata";
+import type {
+  FieldTemplateInfo,
+  FieldValueInfo,
+  ListInfo,
+  ListRecord,
+  TaxonNode,
+  TreeInfo,
+  AssetClassInfo,
+} from "../../../workers/services/metadata";
 import { apiRequest } from "../../lib/api-client";
 
 /** The metadata API as the screens use it; answer shapes come from the services (type-only imports). */

@@ -5,8 +5,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { applyBaseHeaders } from "../../lib/security-headers";
 import { requestMetrics } from "../../lib/metrics";
-import { createRequestContext } from "../../services/access";
-import { ensureAdministrator } from "../../services/access";
+import { createRequestContext, ensureAdministrator } from "../../services/access";
 import type { AppEnv } from "../types";
 
 /** API description version (SPEC §9); clients send it in `x-api-version` and get it back. */

@@ -13,9 +13,12 @@ import {
   setInheritance,
   updateRule,
   userAccess,
+  ACCESS_LEVELS,
+  addUsersToGroup,
+  listGroupUsers,
+  memberOf,
+  removeUsersFromGroup,
 } from "../../services/access";
-import { ACCESS_LEVELS } from "../../services/access";
-import { addUsersToGroup, listGroupUsers, memberOf, removeUsersFromGroup } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";

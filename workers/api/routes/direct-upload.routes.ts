@@ -3,7 +3,7 @@ import { uploadInOneRequest } from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema } from "../schemas";
-import { UploadCompleteSchema } from "./asset.routes";
+import { UploadCompleteSchema } from "./asset.schemas";
 
 /**
  * POST /api/asset/upload: a small file in one request (issue 13). Mounted on /api/asset before the router whose

@@ -1,8 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
-import { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "../../services/metadata";
-import { FIELD_TYPES } from "../../services/metadata/pure";
 import {
+  changeTemplate,
+  createTemplate,
+  deleteTemplate,
+  listTemplates,
+  templatesByIds,
   applyFields,
   bulkSetField,
   changeValue,
@@ -12,6 +15,7 @@ import {
   MAX_BULK_ENTITIES,
   valuesForEntity,
 } from "../../services/metadata";
+import { FIELD_TYPES } from "../../services/metadata/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -4,9 +4,8 @@ import { z } from "zod";
 import { ru } from "../../../shared/i18n/ru";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { entityMask } from "../../services/access";
+import { entityMask, createRequestContext, type Actor } from "../../services/access";
 import { listMembers } from "../../services/library";
-import { createRequestContext, type Actor } from "../../services/access";
 import type { AppEnv } from "../types";
 
 /**

@@ -16,8 +16,8 @@ import {
   refundOrder,
   removeFromBasket,
   withdraw,
+  handleStripeWebhook,
 } from "../../services/shop";
-import { handleStripeWebhook } from "../../services/shop";
 import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

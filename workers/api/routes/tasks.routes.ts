@@ -1,8 +1,9 @@
+// Over 400 lines on purpose: one router per API resource (STYLE); each /api/tasks call carries its OpenAPI contract inline.
 import { createRoute, z } from "@hono/zod-openapi";
 import { TASK_STATUSES } from "../../db/schema/tasks";
 import { contentDisposition } from "../../lib/content-disposition";
-import { OPERATION_CLASSES } from "../../services/tasks";
 import {
+  OPERATION_CLASSES,
   availableProfiles,
   availableTasks,
   commandTask,

@@ -8,8 +8,9 @@ import {
   patchWorkflow,
   patchWorkflowSetup,
   setWorkflowEnabled,
+  actionCatalogue,
+  triggerForm,
 } from "../../services/automations";
-import { actionCatalogue, triggerForm } from "../../services/automations";
 import {
   WorkflowDraftCreateSchema,
   WorkflowMetaSchema,

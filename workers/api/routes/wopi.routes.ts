@@ -16,8 +16,8 @@ import {
   resolveCaller,
   textData,
   type WopiCaller,
+  decodeUtf7,
 } from "../../services/wopi";
-import { decodeUtf7 } from "../../services/wopi";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";

@@ -2,7 +2,13 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { oneTimeTokens, type UserRow } from "../../db/schema/index";
 import { findUserById, findUserByLogin } from "../../db/repositories/user.repository";
-import { findLiveFamilyUser, findSessionByHash, insertSession, markSessionUsed, revokeFamily } from "../../db/repositories/session.repository";
+import {
+  findLiveFamilyUser,
+  findSessionByHash,
+  insertSession,
+  markSessionUsed,
+  revokeFamily,
+} from "../../db/repositories/session.repository";
 import { AppError } from "../../lib/errors";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";

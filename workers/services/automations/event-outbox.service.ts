@@ -6,7 +6,7 @@ import {
   type PendingDeliveryRow,
 } from "../../db/repositories/event-outbox.repository";
 import { runBatch } from "../../db/repositories/group.repository";
-import { deliveryStatements, handOverDelivery, planEventRuns, type AutomationEvent, type Handover } from "./automation.service";
+import { deliveryStatements, handOverDelivery, planEventRuns, type AutomationEvent, type Handover } from "./automation-runs.service";
 import type { RequestContext } from "../access";
 
 /**

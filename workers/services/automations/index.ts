@@ -8,15 +8,15 @@
 export {
   createWorkflow,
   deleteWorkflow,
-  executeWorkflow,
   getWorkflow,
   listWorkflows,
   patchWorkflow,
   patchWorkflowSetup,
-  runDueSchedules,
   setWorkflowEnabled,
 } from "./automation.service";
-export type { StartedRun, WorkflowInfo } from "./automation.service";
+export { executeWorkflow, runDueSchedules } from "./automation-runs.service";
+export type { StartedRun } from "./automation-runs.service";
+export type { WorkflowInfo } from "./automation.service";
 export { deliverEvents } from "./event-outbox.service";
 export { RunStopped, ownerActor, performAction } from "./udwf/actions";
 export { actionCatalogue, triggerForm } from "./udwf/catalogue";

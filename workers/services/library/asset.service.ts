@@ -1,47 +1,25 @@
 import { ru } from "../../../shared/i18n/ru";
-import { assetTrashLocations, type TrashLocation } from "./trash-location.service";
-import {
-  DEFAULT_STORAGE_ID,
-  changesOf,
-  copyAssetStatements,
-  existingClassIds,
-  findAsset,
-  findAssets,
-  findGroupLite,
-  findGroupsLite,
-  findReadyVariant,
-  selectVersion,
-  insertAssetsStatements,
-  listOwnedAssets,
-  listTrashedAssets,
-  readyContentSize,
-  restoreAssetStatements,
-  runBatch,
-  selectAssetDetail,
-  selectAssetGroups,
-  selectEntityTags,
-  selectReadyVariants,
-  selectUserDefaultStorage,
-  selectVersions,
-  selectVersionsByIds,
-  syncMembershipsStatement,
-  touchAtime,
-  trashAssetsStatements,
-  updateAssetStatement,
-  type NewAsset,
-  type Statement,
-  type ReadyVariant,
-} from "../../db/repositories/asset.repository";
+import { DEFAULT_STORAGE_ID, copyAssetStatements, existingClassIds, findAsset, findGroupLite, findGroupsLite, insertAssetsStatements, runBatch, selectAssetDetail, selectAssetGroups, selectEntityTags, selectUserDefaultStorage, syncMembershipsStatement, touchAtime, updateAssetStatement, type NewAsset, type Statement } from "../../db/repositories/asset.repository";
+import { findReadyVariant, selectReadyVariants, selectVersions, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import type { AssetRow, VariantType } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID, newId } from "../../lib/ids";
-import { TRASH_RETENTION_MS } from "../../lib/trash";
-import { aclAssetRows } from "../../db/repositories/access.repository";
 import { entityLevels, requireEntityAccess, visibility, type AccessLevel } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { sortKeyOf } from "./group-tree";
 import { requireClassFieldsFilled } from "../metadata";
+import {
+  type VariantView,
+  type VersionEntry,
+  type GroupRef,
+  type AssetInfo,
+  type AssetSections,
+  type AssetView,
+  type AssetOptions,
+  type CreateAssetInput,
+  type UpdateAssetInput,
+} from "./asset-shapes";
 
 /** Most items one list call (create-list, delete-list, version-by-ids) takes. */
 export const MAX_LIST_ITEMS = 500;
@@ -49,160 +27,9 @@ export const MAX_LIST_ITEMS = 500;
 export const MAIN_VARIANT_TYPES: readonly VariantType[] = ["master", "initial", "untyped"];
 
 // ---------------------------------------------------------------------------------------------------------------
-// Shapes answered by the API and used by the UI
-
-export interface TagRef {
-  tag_id: string;
-  tag_name: string;
-}
-
-/** SPEC §3 Variant, plus its hash, time and version number. */
-export interface VariantView {
-  variant_id: string;
-  storage: string;
-  name: string;
-  mime_type: string;
-  format: string | null;
-  variant_type: VariantType;
-  content_size: number;
-  file_name: string;
-  preview_storage_id: string | null;
-  metadata_storage_id: string | null;
-  user_id: string;
-  sha256: string | null;
-  ctime: string;
-  version: number;
-}
-
-/** SPEC §3 Version: one row per ready variant of a version. */
-export interface VersionEntry {
-  version: number;
-  version_id: string;
-  desc: string | null;
-  ctime: string;
-  variant_id: string;
-  variant_name: string;
-  variant_type: VariantType;
-  user_id: string;
-  content_size: number;
-  mime_type: string;
-  file_name: string;
-}
-
-export interface HashEntry {
-  alg: "sha256";
-  value: string;
-}
-
-export interface GroupRef {
-  group_id: string;
-  group_name: string;
-}
-
-/** SPEC §3 Asset with the Info form fields (ver, var, var_size, var_hash). */
-export interface AssetInfo {
-  asset_id: string;
-  name: string;
-  owner: string;
-  owner_name: string | null;
-  creator: string;
-  creator_name: string | null;
-  ctime: string;
-  mtime: string;
-  atime: string;
-  mimetype: string;
-  class: string | null;
-  tags: TagRef[];
-  default_storage: string;
-  /** access levels the caller holds on the asset */
-  asset_access: AccessLevel[];
-  asset_latest_version: number;
-  asset_latest_version_variants: VariantView[];
-  /**
-   * SPEC §3 asset_links: the folders that list the asset and the caller may see (an asset may be linked into several
-   * groups, like a hard link; `member-of` answers the same). SPEC does not say more, see docs/api.md "From SPEC".
-   */
-  asset_links: GroupRef[];
-  /** latest version number; 0 while the asset has no bytes */
-  ver: number;
-  /** main variant of the latest version (master, else initial, else untyped) */
-  var: string | null;
-  var_size: number | null;
-  var_hash: HashEntry[];
-}
-
-/** The sections `GET /api/asset/{id}` adds on request. */
-export interface AssetSections {
-  versions?: VersionEntry[];
-  variants?: VariantView[];
-  groups?: GroupRef[];
-  tags?: TagRef[];
-}
-
-export type AssetView = { asset_id: string } & Partial<AssetInfo> & AssetSections;
-
-/** What `getAsset` reads; `info` (all Asset fields) is on unless set to false. */
-export interface AssetOptions {
-  info?: boolean;
-  versions?: boolean;
-  variants?: boolean;
-  groups?: boolean;
-  tags?: boolean;
-}
-
-export interface VersionView {
-  version_id: string;
-  asset_id: string;
-  version: number;
-  desc: string | null;
-  ctime: string;
-  user_id: string;
-}
-
-export interface TrashedAsset {
-  asset_id: string;
-  name: string;
-  mimetype: string;
-  owner: string;
-  ver: number;
-  deleted_at: string;
-  /** when the asset is purged for good */
-  purge_at: string;
-  /** the folder it is listed in, where a restore puts it back (null when the caller may not read one) */
-  location: TrashLocation | null;
-}
-
-export interface AssetListItem {
-  asset_id: string;
-  name: string;
-  mimetype: string;
-  ctime: string;
-  mtime: string;
-  ver: number;
-}
-
-export interface CreateAssetInput {
-  asset_name: string;
-  asset_mime: string;
-  in_group?: string | null;
-  asset_class?: string | null;
-}
-
-export interface UpdateAssetInput {
-  asset_name?: string;
-  asset_mime?: string;
-  asset_class?: string | null;
-}
-
-export interface Paging {
-  skip: number;
-  take: number;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toVariantView(r: ReadyVariant): VariantView {
   const v = r.variant;
@@ -224,7 +51,7 @@ export function toVariantView(r: ReadyVariant): VariantView {
   };
 }
 
-function toVersionEntry(r: ReadyVariant): VersionEntry {
+export function toVersionEntry(r: ReadyVariant): VersionEntry {
   return {
     version: r.version,
     version_id: r.versionId,
@@ -250,7 +77,7 @@ export function mainVariant(rows: readonly ReadyVariant[]): ReadyVariant | undef
 }
 
 /** `level` on an asset through the one access entry point (404 when not readable, else 403). */
-function requireOnAsset(
+export function requireOnAsset(
   rc: RequestContext,
   actor: Actor,
   asset: { id: string; ownerId: string },
@@ -266,15 +93,15 @@ function requireCreateIn(rc: RequestContext, actor: Actor, group: { id: string; 
 }
 
 /** Orders a short list by name the way people read it (Unicode-aware, case-insensitive), id as the tie-breaker. */
-function byName<T>(items: T[], name: (item: T) => string, id: (item: T) => string): T[] {
+export function byName<T>(items: T[], name: (item: T) => string, id: (item: T) => string): T[] {
   return items.sort((a, b) => name(a).localeCompare(name(b), "ru", { sensitivity: "base" }) || id(a).localeCompare(id(b)));
 }
 
-function unique<T>(values: readonly T[]): T[] {
+export function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-function requireListSize(n: number): void {
+export function requireListSize(n: number): void {
   if (n > MAX_LIST_ITEMS) throw new AppError("BAD_REQUEST", ru.assets.tooMany(MAX_LIST_ITEMS));
 }
 
@@ -510,214 +337,6 @@ export async function updateAsset(
     }),
   ]);
   return getAsset(rc, actor, id);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Trash
-
-/**
- * Moves assets to the trash in one batch, all or nothing: every id must be a live asset the actor may delete.
- * Their memberships are hidden (`trashed_at`) at the same instant; `restoreAsset` undoes it within the retention
- * period (`TRASH_RETENTION_DAYS`), after which `purge-trash` deletes them for good.
- */
-export async function trashAssets(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<void> {
-  const wanted = unique(ids);
-  requireListSize(wanted.length);
-  if (wanted.length === 0) return;
-  const rows = new Map((await findAssets(rc.db, wanted)).map((a) => [a.id, a]));
-  for (const id of wanted) {
-    const asset = rows.get(id);
-    if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
-    await requireOnAsset(rc, actor, asset, "delete");
-  }
-  const trashed = wanted.map((id) => ({
-    type: "asset.trashed",
-    entityType: "asset" as const,
-    entityId: id,
-    ownerId: rows.get(id)!.ownerId,
-    actorId: actor.id,
-  }));
-  await runBatch(rc.db, [...trashAssetsStatements(rc.db, wanted, Date.now()), eventStatement(rc, trashed)]);
-}
-
-/** Moves one asset to the trash. */
-export async function trashAsset(rc: RequestContext, actor: Actor, id: string): Promise<void> {
-  const asset = await requireAsset(rc, actor, id, "delete");
-  const trashed = eventStatement(rc, {
-    type: "asset.trashed",
-    entityType: "asset",
-    entityId: id,
-    ownerId: asset.ownerId,
-    actorId: actor.id,
-  });
-  await runBatch(rc.db, [...trashAssetsStatements(rc.db, [id], Date.now()), trashed]);
-}
-
-/** Takes an asset out of the trash within `TRASH_RETENTION_DAYS` (409 when it is not in the trash, 404 when expired). */
-export async function restoreAsset(rc: RequestContext, actor: Actor, id: string): Promise<AssetInfo & AssetSections> {
-  const asset = await findAsset(rc.db, id);
-  if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  await requireOnAsset(rc, actor, asset, "delete");
-  if (asset.deletedAt == null) throw new AppError("CONFLICT", ru.assets.notInTrash);
-  const now = Date.now();
-  if (now - asset.deletedAt > TRASH_RETENTION_MS) throw new AppError("NOT_FOUND", ru.assets.restoreExpired);
-  const event = eventStatement(rc, {
-    type: "asset.restored",
-    entityType: "asset",
-    entityId: id,
-    ownerId: asset.ownerId,
-    actorId: actor.id,
-  });
-  const [restored] = await runBatch(rc.db, [...restoreAssetStatements(rc.db, id, asset.deletedAt, now), event]);
-  if (changesOf(restored) === 0) throw new AppError("CONFLICT", ru.assets.notInTrash);
-  return getAsset(rc, actor, id);
-}
-
-/** Trashed assets that can still be restored, newest first: the caller's own (an administrator sees everyone's). */
-export async function trashedAssetsPage(rc: RequestContext, actor: Actor, paging: Paging): Promise<TrashedAsset[]> {
-  const rows = await listTrashedAssets(rc.db, { vis: await visibility(rc, actor), since: Date.now() - TRASH_RETENTION_MS, ...paging });
-  const locations = await assetTrashLocations(
-    rc,
-    actor,
-    rows.map((a) => a.id),
-  );
-  return rows.map((a) => ({
-    asset_id: a.id,
-    name: a.name,
-    mimetype: a.mime,
-    owner: a.ownerId,
-    ver: a.latestVersion,
-    deleted_at: iso(a.deletedAt ?? 0),
-    purge_at: iso((a.deletedAt ?? 0) + TRASH_RETENTION_MS),
-    location: locations.get(a.id) ?? null,
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Versions and variants
-
-/** Versions of an asset, newest first: one row per ready variant (SPEC Version). */
-export async function listVersions(rc: RequestContext, actor: Actor, id: string): Promise<VersionEntry[]> {
-  await requireAsset(rc, actor, id, "read");
-  return (await selectReadyVariants(rc.db, id)).map(toVersionEntry);
-}
-
-async function versionWithVariants(rc: RequestContext, actor: Actor, id: string, version: number) {
-  await requireAsset(rc, actor, id, "read");
-  const [versionRows, variants] = await Promise.all([selectVersion(rc.db, id, version), selectReadyVariants(rc.db, id, version)]);
-  const row = versionRows[0];
-  if (!row) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
-  return { row, variants };
-}
-
-/** One version of an asset with its ready variants. */
-export async function getVersion(
-  rc: RequestContext,
-  actor: Actor,
-  id: string,
-  version: number,
-): Promise<VersionView & { variants: VariantView[] }> {
-  const { row, variants } = await versionWithVariants(rc, actor, id, version);
-  return {
-    version_id: row.id,
-    asset_id: row.assetId,
-    version: row.version,
-    desc: row.description,
-    ctime: iso(row.ctime),
-    user_id: row.userId,
-    variants: variants.map(toVariantView),
-  };
-}
-
-/** Ready variants of one version of an asset. */
-export async function listVariants(rc: RequestContext, actor: Actor, id: string, version: number): Promise<VariantView[]> {
-  return (await versionWithVariants(rc, actor, id, version)).variants.map(toVariantView);
-}
-
-/** Versions by id (up to 500) that the actor may read; others are left out. */
-export async function versionsByIds(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<VersionView[]> {
-  const wanted = unique(ids);
-  requireListSize(wanted.length);
-  if (wanted.length === 0) return [];
-  const rows = await selectVersionsByIds(rc.db, wanted, await visibility(rc, actor));
-  return rows.map(({ version: v }) => ({
-    version_id: v.id,
-    asset_id: v.assetId,
-    version: v.version,
-    desc: v.description,
-    ctime: iso(v.ctime),
-    user_id: v.userId,
-  }));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Related reads
-
-/** Live groups the asset is listed in that the actor can see. */
-export async function memberOf(rc: RequestContext, actor: Actor, id: string): Promise<GroupRef[]> {
-  await requireAsset(rc, actor, id, "read");
-  return byName(
-    await selectAssetGroups(rc.db, id, await visibility(rc, actor)),
-    (g) => g.group_name,
-    (g) => g.group_id,
-  );
-}
-
-/** Stored bytes of all the asset's ready variants. */
-export async function contentSize(rc: RequestContext, actor: Actor, id: string): Promise<{ size: number }> {
-  await requireAsset(rc, actor, id, "read");
-  return { size: await readyContentSize(rc.db, id) };
-}
-
-/**
- * Assets the actor reaches directly: the ones they own and those a rule of theirs (or of their groups) names, that
- * they may read; most recently changed first. Administrators get their own (they reach everything anyway).
- */
-export async function aclAssets(rc: RequestContext, actor: Actor, paging: Paging): Promise<AssetListItem[]> {
-  const vis = await visibility(rc, actor);
-  if (!vis) {
-    const rows = await listOwnedAssets(rc.db, { ownerId: actor.id, ...paging });
-    return rows.map((a) => ({
-      asset_id: a.id,
-      name: a.name,
-      mimetype: a.mime,
-      ctime: iso(a.ctime),
-      mtime: iso(a.mtime),
-      ver: a.latestVersion,
-    }));
-  }
-  const rows = await aclAssetRows(rc.db, vis, paging);
-  return rows.map((a) => ({
-    asset_id: a.id,
-    name: a.name,
-    mimetype: a.mime,
-    ctime: iso(a.ctime),
-    mtime: iso(a.mtime),
-    ver: a.latest_version,
-  }));
-}
-
-/** Technical fields of a variant of an asset (an empty object until processing fills them). */
-export async function techFields(rc: RequestContext, actor: Actor, assetId: string, variantId: string): Promise<Record<string, unknown>> {
-  const { row } = await requireReadyVariant(rc, actor, variantId, "read");
-  if (row.variant.assetId !== assetId) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  return row.variant.techFields ?? {};
-}
-
-/** Technical fields of a variant. */
-export async function variantTechFields(rc: RequestContext, actor: Actor, variantId: string): Promise<Record<string, unknown>> {
-  return (await requireReadyVariant(rc, actor, variantId, "read")).row.variant.techFields ?? {};
-}
-
-/**
- * Technical properties of a variant. The id may also be an asset's: then those of its main variant of the latest
- * version (an empty object while it has none).
- */
-export async function variantTechProps(rc: RequestContext, actor: Actor, id: string): Promise<Record<string, unknown>> {
-  if (await findReadyVariant(rc.db, id)) return (await requireReadyVariant(rc, actor, id, "read")).row.variant.techProps ?? {};
-  await requireAsset(rc, actor, id, "read");
-  const main = mainVariant(await selectReadyVariants(rc.db, id, "latest"));
-  return main?.variant.techProps ?? {};
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -9,88 +9,72 @@ export {
   MAX_SINGLE_UPLOAD_BYTES,
   VIEWABLE_ORDER,
   backendFor,
-  commitUpload,
-  createVersionUpload,
   deleteUnreferencedObjects,
   downloadAssetContent,
-  dropEmptyVersions,
-  maxUploadBytes,
   playAsset,
   playLink,
   proxyDoc,
   purgeAssets,
-  queueProcessing,
-  receiveUpload,
-  requirePendingUpload,
   serveVariant,
-  storeSingleUpload,
-  storeStream,
-  uploadCompleteOf,
   variantContent,
 } from "./asset-content.service";
-export type {
-  ContentCredential,
-  ContentRequest,
-  MultipartUploadInfo,
-  SignedParams,
-  UploadComplete,
-  UploadInfo,
-} from "./asset-content.service";
+export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
+export {
+  createVersionUpload,
+  maxUploadBytes,
+  receiveUpload,
+  requirePendingUpload,
+  storeSingleUpload,
+  storeStream,
+} from "./asset-upload.service";
+export type { ContentCredential, ContentRequest, SignedParams } from "./asset-content.service";
+export type { MultipartUploadInfo, UploadComplete, UploadInfo } from "./asset-upload.service";
 export {
   MAX_LIST_ITEMS,
-  aclAssets,
-  contentSize,
   copyAsset,
   createAsset,
   createAssets,
   getAsset,
-  getVersion,
-  listVariants,
-  listVersions,
   mainVariant,
-  memberOf,
   planAssetCreation,
   requireAsset,
   requireTargetGroup,
-  restoreAsset,
-  techFields,
-  trashAsset,
-  trashAssets,
-  trashedAssetsPage,
   updateAsset,
+} from "./asset.service";
+export {
+  aclAssets,
+  contentSize,
+  getVersion,
+  listVariants,
+  listVersions,
+  memberOf,
+  techFields,
   variantTechFields,
   variantTechProps,
   versionsByIds,
-} from "./asset.service";
-export type { AssetInfo, GroupRef, VersionEntry } from "./asset.service";
+} from "./asset-reads.service";
+export { restoreAsset, trashAsset, trashAssets, trashedAssetsPage } from "./asset-trash.service";
+export type { AssetInfo, GroupRef, VersionEntry } from "./asset-shapes";
 export { repairFolderRollups } from "./folder-rollups.service";
 export {
   GROUP_PAGE_SIZE,
   createGroup,
-  deleteMembers,
-  entityByPath,
   getGroup,
-  getSubtreeJson,
-  groupSizes,
-  groupStorage,
-  insertMembers,
   listAclRoots,
   listAvailableRoot,
-  listDirectory,
-  listGroupsWithUsers,
-  listMembers,
-  listPreviews,
   listRoots,
-  moveMembers,
   purgeGroup,
   restoreGroup,
   runPurgeGroup,
-  searchGroups,
   trashGroups,
   trashedGroupsPage,
   updateGroup,
 } from "./group.service";
-export type { Group, GroupMember } from "./group.service";
+export { deleteMembers, insertMembers, moveMembers } from "./group-members.service";
+export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroups } from "./group-lookup.service";
+export { getSubtreeJson, listDirectory, listMembers, listPreviews } from "./group-listing.service";
+export type { Group } from "./group.service";
+export type { GroupMember } from "./group-listing.service";
 export {
   MAX_NAMES_PER_CHECK,
   MAX_VERSION_COMMENT,

@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { runBatch, type MemberPageOptions } from "../../db/repositories/group.repository";
+import { runBatch } from "../../db/repositories/group.repository";
+import { type MemberPageOptions } from "../../db/repositories/group-pages.repository";
 import {
   buildSeekListStatements,
   memberOptsOutSql,

@@ -1,14 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
-import {
-  DEFAULT_STORAGE_ID,
-  changesOf,
-  findGroupLite,
-  runBatch,
-  selectReadyVariants,
-  selectVersion,
-  selectVersions,
-} from "../../db/repositories/asset.repository";
+import { DEFAULT_STORAGE_ID, changesOf, findGroupLite, runBatch } from "../../db/repositories/asset.repository";
+import { selectReadyVariants, selectVersion, selectVersions } from "../../db/repositories/asset-versions.repository";
 import {
   deleteVersionStatements,
   restoreVersionStatements,

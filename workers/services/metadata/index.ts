@@ -9,17 +9,8 @@ export { changeClass, classesByIds, createClass, deleteClass, listClasses } from
 export type { AssetClassInfo } from "./asset-class.service";
 export { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "./field-template.service";
 export type { FieldTemplateInfo } from "./field-template.service";
-export {
-  MAX_BULK_ENTITIES,
-  applyFields,
-  bulkSetField,
-  changeValue,
-  createValue,
-  deleteValue,
-  entitiesByField,
-  requireClassFieldsFilled,
-  valuesForEntity,
-} from "./field-value.service";
+export { MAX_BULK_ENTITIES, changeValue, createValue, deleteValue, requireClassFieldsFilled, valuesForEntity } from "./field-value.service";
+export { applyFields, bulkSetField, entitiesByField } from "./field-bulk.service";
 export type { FieldValueInfo } from "./field-value.service";
 export { createList, deleteList, deleteRecord, listLists, putRecord, recordsByIds, recordsOf, renameList } from "./list.service";
 export type { ListInfo, ListRecord } from "./list.service";

@@ -8,17 +8,14 @@ export { sendEmail } from "./email.service";
 export {
   MAX_PASSWORD_LENGTH,
   MAX_RECIPIENTS,
-  closedError,
   createShortlink,
   formatMoment,
-  isClosed,
   linksForEntity,
   listActiveLinks,
-  openShortlink,
   revokeShortlink,
-  shortlinkMedia,
   unlockCookieName,
-  unlockShortlink,
   updateShortlink,
 } from "./shortlink.service";
-export type { MediaKind, SharedAsset, SharedInfo, ShortlinkView } from "./shortlink.service";
+export { closedError, isClosed, openShortlink, shortlinkMedia, unlockShortlink } from "./shortlink-open.service";
+export type { MediaKind, SharedAsset, SharedInfo } from "./shortlink-open.service";
+export type { ShortlinkView } from "./shortlink.service";

@@ -5,20 +5,7 @@
  * ./pure.
  */
 export { handleStripeWebhook } from "./shop-webhook.service";
-export {
-  addToBasket,
-  approveOrder,
-  basket,
-  cancelOrder,
-  catalog,
-  checkout,
-  getListing,
-  getOrder,
-  listForSale,
-  listOrders,
-  listingPreview,
-  refundOrder,
-  removeFromBasket,
-  withdraw,
-} from "./shop.service";
-export type { BasketView, CatalogItem, OrderView } from "./shop.service";
+export { addToBasket, basket, catalog, getListing, listForSale, listingPreview, removeFromBasket, withdraw } from "./shop.service";
+export { approveOrder, cancelOrder, checkout, getOrder, listOrders, refundOrder } from "./shop-orders.service";
+export type { BasketView, CatalogItem } from "./shop.service";
+export type { OrderView } from "./shop-orders.service";

@@ -4,7 +4,7 @@ import { runBatch } from "../../db/repositories/asset.repository";
 import * as repo from "../../db/repositories/shop.repository";
 import { AppError } from "../../lib/errors";
 import type { RequestContext } from "../access";
-import { mailOrder, refundStatements, settleStatements, getOrderForMail } from "./shop.service";
+import { mailOrder, refundStatements, settleStatements, getOrderForMail } from "./shop-orders.service";
 import { AnyStripeEventSchema, StripeEventSchema, verifyStripeSignature } from "./stripe";
 
 const t = ru.shop;

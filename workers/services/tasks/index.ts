@@ -16,19 +16,16 @@ export {
   availableTasks,
   commandTask,
   countCurrentTasks,
-  createTask,
-  enqueueTask,
   getTask,
   listCurrentTasks,
   listTaskNames,
   openExport,
-  reportExternalTask,
   setTaskPriority,
   taskCommands,
   taskLog,
   taskResult,
   taskStatuses,
   taskTemplates,
-  uploadDecode,
 } from "./task.service";
+export { createTask, enqueueTask, reportExternalTask, uploadDecode } from "./task-create.service";
 export type { TaskView } from "./task.service";

@@ -20,7 +20,7 @@ import { titleOf } from "./processing/preview.operation";
 import { operationOf } from "./processing/registry";
 import { retryDelaySeconds } from "./task-backoff";
 import { taskStub } from "./task-live";
-import { createTask, wakeUp } from "./task.service";
+import { createTask, wakeUp } from "./task-create.service";
 
 /** A run gives its task back to the queue after this long, so higher-priority work gets its turn. */
 export const RUN_BUDGET_MS = 20_000;

@@ -1,10 +1,20 @@
 import { ru } from "../../../shared/i18n/ru";
-import { deletePendingVariantsStatement, insertVariantStatement, runBatch, type Statement } from "../../db/repositories/asset.repository";
+import { deletePendingVariantsStatement, insertVariantStatement } from "../../db/repositories/asset-versions.repository";
+import { runBatch, type Statement } from "../../db/repositories/asset.repository";
 import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { backendFor, commitUpload, maxUploadBytes, queueProcessing, storeStream, uploadCompleteOf, type UploadComplete } from "../library";
-import { planAssetCreation, requireAsset } from "../library";
+import {
+  backendFor,
+  commitUpload,
+  maxUploadBytes,
+  queueProcessing,
+  storeStream,
+  uploadCompleteOf,
+  type UploadComplete,
+  planAssetCreation,
+  requireAsset,
+} from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
 import { resolveEntityStorage } from "../storage";

@@ -5,20 +5,12 @@
  * The domain's public face (decision record 025): code outside workers/services/uploads/ imports only this file.
  */
 export { uploadInOneRequest } from "./direct-upload.service";
-export {
-  MAX_COMPLETE_BODY_BYTES,
-  abortMultipart,
-  completeMultipart,
-  createMultipart,
-  listParts,
-  putObject,
-  runAbortStaleMultipart,
-  runHashVariant,
-  signS3Request,
-  uploadPart,
-  uploadStatus,
-} from "./multipart.service";
-export type { S3Call, SignInput, SignedRequest, UploadStatus } from "./multipart.service";
+export { MAX_COMPLETE_BODY_BYTES, createMultipart, listParts, uploadPart } from "./multipart.service";
+export { abortMultipart, completeMultipart, putObject } from "./multipart-complete.service";
+export { runAbortStaleMultipart, runHashVariant } from "./multipart-saving.service";
+export { signS3Request, uploadStatus } from "./multipart-sign.service";
+export type { S3Call } from "./multipart.service";
+export type { SignInput, SignedRequest, UploadStatus } from "./multipart-sign.service";
 export {
   QUEUE_SOCKET_PROTOCOL,
   addUploads,

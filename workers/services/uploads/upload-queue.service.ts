@@ -1,7 +1,16 @@
 import { ru } from "../../../shared/i18n/ru";
 import { SOCKET_EXPIRES_HEADER, SOCKET_PROTOCOL_HEADER } from "../../../durable-objects/upload-queue.rules";
-import type { AddItemInput, CancelResult, ItemPatch, Outcome, QueueState, Report, ReportResult, UploadItem } from "../../../durable-objects/upload-queue.rules";
-import { findVariant } from "../../db/repositories/asset.repository";
+import type {
+  AddItemInput,
+  CancelResult,
+  ItemPatch,
+  Outcome,
+  QueueState,
+  Report,
+  ReportResult,
+  UploadItem,
+} from "../../../durable-objects/upload-queue.rules";
+import { findVariant } from "../../db/repositories/asset-versions.repository";
 import { AppError } from "../../lib/errors";
 import { authenticateBearer } from "../access";
 import type { Actor, RequestContext } from "../access";

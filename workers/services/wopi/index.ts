@@ -11,11 +11,9 @@ export {
   getFile,
   lockInfo,
   lockOperation,
-  putFile,
-  putRelative,
-  renameFile,
   requireProof,
   resolveCaller,
   textData,
 } from "./wopi.service";
+export { putFile, putRelative, renameFile } from "./wopi-write.service";
 export type { WopiCaller } from "./wopi.service";

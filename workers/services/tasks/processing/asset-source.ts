@@ -1,7 +1,7 @@
-import { findAsset, selectReadyVariants, type ReadyVariant } from "../../../db/repositories/asset.repository";
+import { findAsset } from "../../../db/repositories/asset.repository";
+import { selectReadyVariants, type ReadyVariant } from "../../../db/repositories/asset-versions.repository";
 import type { AssetRow, TaskEntityRef } from "../../../db/schema/index";
-import { backendFor } from "../../library";
-import { mainVariant } from "../../library";
+import { backendFor, mainVariant } from "../../library";
 import type { RequestContext } from "../../access";
 
 /** An asset a processing step works on, with the main ready variant of its latest version. */

@@ -7,9 +7,8 @@ import { AppError } from "../../../lib/errors";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 import type { TaskMessageInput } from "../../../queue/messages";
 import { requireEntityAccess } from "../../access";
-import { purgeAssets } from "../../library";
+import { purgeAssets, runPurgeGroup } from "../../library";
 import type { RequestContext } from "../../access";
-import { runPurgeGroup } from "../../library";
 import { percent, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
 
