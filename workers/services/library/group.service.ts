@@ -1,3 +1,4 @@
+// Just over 400 lines: one group's whole life (roots, read, create, change, trash, purge); listings and moves have their own files.
 /**
  * Groups (folders) one at a time: the roots, reading, creating, changing, trashing, restoring and purging a group.
  * Listings of a group's members are in group-listing.service.ts, membership changes in group-members.service.ts.
