@@ -1,5 +1,6 @@
 import { ru } from "../i18n/ru";
 import { ApiError, errorMessage } from "./api-error";
+import { encodeBody } from "./request-body";
 import { showToast } from "./toast";
 import { forwardTokenToHelper } from "./disk-helper-token";
 import { clearTokens, needsRefresh, readTokens, storeTokens, type Tokens } from "./tokens";
@@ -26,14 +27,13 @@ export interface RequestOptions {
   bearer?: string;
 }
 
-function headers(options: RequestOptions): Headers {
+function headers(options: RequestOptions, contentType: string | null = null): Headers {
   const h = new Headers({ "x-api-version": API_VERSION, accept: "application/json" });
   const bearer = options.bearer ?? readTokens().bearer;
   if (bearer) h.set("authorization", `Bearer ${bearer}`);
   const server = typeof localStorage === "undefined" ? null : localStorage.getItem(ULDL_SERVER_KEY);
   if (server) h.set("prefer-uldl-server", server);
-  if (options.body instanceof Blob) h.set("content-type", options.body.type || "application/octet-stream");
-  else if (options.body !== undefined) h.set("content-type", "application/json");
+  if (contentType) h.set("content-type", contentType);
   return h;
 }
 
@@ -42,10 +42,11 @@ function send(path: string, options: RequestOptions): Promise<Response> {
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
+  const { body, contentType } = encodeBody(options.body);
   return fetch(url, {
     method: options.method ?? "GET",
-    headers: headers(options),
-    body: options.body === undefined ? undefined : options.body instanceof Blob ? options.body : JSON.stringify(options.body),
+    headers: headers(options, contentType),
+    body,
     credentials: "same-origin",
     signal: options.signal,
   });

@@ -51,6 +51,8 @@ export const ru = {
     lengthRequired: "Нужен заголовок Content-Length с размером файла",
     sizeMismatch: (declared: number, got: number) => `Размер загрузки (${got} байт) не совпадает с заявленным (${declared} байт)`,
     bodyMissing: "Тело запроса пустое: нет байтов файла",
+    batchEmpty: "В запросе нет файлов: передайте их частями «file» в multipart/form-data",
+    batchTooLarge: (maxMiB: number) => `Пакет файлов больше ${maxMiB} МиБ: разделите его или загрузите файлы по одному`,
     alreadyUploaded: "Эта загрузка уже завершена",
     uploadFailed: "Не удалось сохранить файл в хранилище, повторите загрузку",
     linkInvalid: "Ссылка недействительна или её срок истёк",

@@ -721,6 +721,14 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     }),
     status: 201,
   },
+  "POST /api/asset/upload-batch": {
+    req: (c) => ({
+      path: `/api/asset/upload-batch?in_group=${c.groupId}`,
+      body: "--mam\r\nContent-Disposition: form-data; name=\"file\"; filename=\"пакет.txt\"\r\nContent-Type: text/plain\r\n\r\nодин из многих\r\n--mam--\r\n",
+      headers: { "content-type": "multipart/form-data; boundary=mam" },
+    }),
+    status: 201,
+  },
   "GET /api/asset/content/stream/{variantId}": {
     open: true,
     req: (c) => ({ path: c.streamPath as string, as: "none" }),

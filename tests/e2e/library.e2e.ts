@@ -53,7 +53,8 @@ test("folders and files: create, open, rename, move, upload, view, download, del
   // The viewer's loader and the file's info are two round trips; on a busy machine that is more than poll's 1 s.
   await expect.poll(() => heading(page), { timeout: 10_000 }).toBe("кадр «первый».png");
   await expect.poll(() => page.locator(".player img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
-  expect(await page.locator(".info-list").textContent()).toContain("image/png");
+  // The file's facts come first; the technical fields join them as a second list once extracted.
+  expect(await page.locator(".info-list").first().textContent()).toContain("image/png");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Скачать" }).first().click()]);
   expect(download.suggestedFilename()).toBe("кадр «первый».png");
   expect(Buffer.compare(await readFile((await download.path())!), bytes)).toBe(0);

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { Page, Route } from "playwright-core";
 import { onTestFinished } from "vitest";
 import { emptyUploadQueue, expect, login, newPage, test, type E2EServer } from "./fixtures";
-import { openNewFolder, scratchFiles } from "./library-steps";
+import { openNewFolder, scratchFiles, type ScratchFile } from "./library-steps";
 
 // Uploads end to end (SPEC §2 status panel, §4 upload statuses, §7 upload worker protocol): the Uppy Dashboard
 // queues files, the engine sends them (multipart above 5 MiB) while the panel shows every status, the files appear
@@ -174,6 +174,37 @@ test(
     expect(Buffer.compare(await downloadFromViewer(page, big.name), big.bytes)).toBe(0);
   },
 );
+
+test("forty small files dropped at once go in a few batch requests, each committed with its bytes", { timeout: 120_000 }, async ({ page, server }) => {
+  const stamp = Date.now();
+  const files: ScratchFile[] = [];
+  for (let i = 0; i < 40; i++) files.push(await makeFile(`Заметка ${String(i).padStart(2, "0")} ${stamp}.txt`, 2_000 + i));
+  await login(page, server.adminLogin, server.adminPassword);
+  const groupId = await openNewFolder(page, `Пачка ${stamp}`);
+  const requests: string[] = [];
+  page.context().on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === "POST" && (path === "/api/asset/upload-batch" || path === "/api/asset/upload")) requests.push(path);
+  });
+
+  await page.getByTestId("upload-input").setInputFiles(files.map((f) => f.path));
+  await expect.poll(() => page.getByTestId("upload-summary").textContent(), { timeout: 90_000 }).toBe("Загружено 40 из 40");
+  // Forty files, far fewer requests: the burst is spread over the six request slots.
+  expect(requests.filter((p) => p.endsWith("upload-batch")).length).toBeGreaterThanOrEqual(2);
+  expect(requests.length).toBeLessThanOrEqual(12);
+
+  // Every file is in the folder and holds exactly its bytes.
+  for (const file of [files[0], files[39]]) await page.locator("[data-member]", { hasText: file.name }).waitFor();
+  const members = (await (await api(page, server, `/api/group/members/${groupId}?type=asset&take=50`)).json()) as {
+    el_id: string;
+    el_info: { name: string };
+  }[];
+  expect(members.map((m) => m.el_info.name)).toEqual(files.map((f) => f.name));
+  const last = members.find((m) => m.el_info.name === files[39].name)!;
+  const [version] = (await (await api(page, server, `/api/asset/versions/${last.el_id}`)).json()) as { variant_id: string }[];
+  const status = (await (await api(page, server, `/api/upload/status/${version.variant_id}`)).json()) as { state: string; sha256: string };
+  expect(status).toMatchObject({ state: "ready", sha256: createHash("sha256").update(files[39].bytes).digest("hex") });
+});
 
 test("cancelling an upload removes it from the panel and deletes its asset", { timeout: 120_000 }, async ({ page, server }) => {
   const stamp = Date.now();

@@ -462,6 +462,17 @@ const ROWS: Record<string, Row> = {
     ok: 201,
     req: (f) => ({ method: "POST", path: `/api/asset/upload?in_group=${f.top}&name=one.txt`, body: "12345", headers: { "content-type": "text/plain" } }),
   },
+  "POST /api/asset/upload-batch": {
+    kind: "entity",
+    needs: [["top", "create"]],
+    ok: 201,
+    req: (f) => ({
+      method: "POST",
+      path: `/api/asset/upload-batch?in_group=${f.top}`,
+      body: "--mam\r\nContent-Disposition: form-data; name=\"file\"; filename=\"one.txt\"\r\nContent-Type: text/plain\r\n\r\n12345\r\n--mam--\r\n",
+      headers: { "content-type": "multipart/form-data; boundary=mam" },
+    }),
+  },
   "PUT /api/asset/content/upload/{variantId}": {
     kind: "credential",
     status: 403,

@@ -8,6 +8,9 @@ import {
   MAX_PARALLEL_UPLOADS,
   needsFile,
   nextToStart,
+  isBatchable,
+  BATCH_FILE_MAX_BYTES,
+  BATCH_MAX_FILES,
   percentOf,
   PROGRESS_REPORT_INTERVAL_MS,
   shouldReportProgress,
@@ -58,12 +61,27 @@ describe("isQueueFinished", () => {
 });
 
 describe("nextToStart", () => {
-  it("starts the oldest waiting items, six small files at a time", () => {
+  it("starts the oldest waiting items, six files at a time", () => {
     const [a, b, c] = [item("waiting", { ctime: 3 }), item("waiting", { ctime: 1 }), item("waiting", { ctime: 2 })];
     expect(nextToStart([a, b, c], { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual([b.id, c.id, a.id]);
-    const many = Array.from({ length: 10 }, () => item("waiting"));
+    const many = Array.from({ length: 10 }, () => item("waiting", { size: BATCH_FILE_MAX_BYTES + 1 }));
     expect(nextToStart(many, { running: new Set(), hasFile: all }).map((i) => i.id)).toEqual(many.slice(0, 6).map((i) => i.id));
     expect(MAX_PARALLEL_UPLOADS).toBe(6);
+  });
+
+  it("starts up to 16 batchable files per request slot: new small files into a folder, not versions", () => {
+    const small = Array.from({ length: 100 }, () => item("waiting", { size: BATCH_FILE_MAX_BYTES }));
+    expect(nextToStart(small, { running: new Set(), hasFile: all })).toHaveLength(MAX_PARALLEL_UPLOADS * BATCH_MAX_FILES);
+    // One ordinary upload running takes a whole slot: five slots of 16 are left.
+    const other = item("uploading", { size: BATCH_FILE_MAX_BYTES + 1 });
+    expect(nextToStart([other, ...small], { running: new Set([other.id]), hasFile: all })).toHaveLength(5 * BATCH_MAX_FILES);
+    const versions = Array.from({ length: 10 }, () => item("waiting", { versionOf: "b".repeat(32), assetId: "b".repeat(32) }));
+    expect(nextToStart(versions, { running: new Set(), hasFile: all })).toHaveLength(6);
+    expect(isBatchable(item("waiting", { groupId: null }))).toBe(false);
+    // A file that does not fit the slots left holds back the small ones after it.
+    const running = small.slice(0, 90);
+    const [big, after] = [item("waiting", { size: BATCH_FILE_MAX_BYTES + 1, ctime: 1e9 }), item("waiting", { ctime: 1e9 + 1 })];
+    expect(nextToStart([...running, big, after], { running: new Set(running.map((i) => i.id)), hasFile: all })).toEqual([]);
   });
 
   it("runs at most two large files at once, and a large file that must wait holds back the ones after it", () => {
@@ -79,8 +97,9 @@ describe("nextToStart", () => {
   });
 
   it("fills only the free slots", () => {
-    const busy = item("uploading");
-    const [a, b] = [item("waiting"), item("waiting")];
+    const mib = { size: 1024 * 1024 };
+    const busy = item("uploading", mib);
+    const [a, b] = [item("waiting", mib), item("waiting", mib)];
     expect(nextToStart([busy, a, b], { running: new Set([busy.id]), hasFile: all, limit: 2 }).map((i) => i.id)).toEqual([a.id]);
     expect(nextToStart([busy, a, b], { running: new Set([busy.id, "other"]), hasFile: all, limit: 2 })).toEqual([]);
     expect(nextToStart([a, b], { running: new Set(), hasFile: all, limit: 1 }).map((i) => i.id)).toEqual([a.id]);

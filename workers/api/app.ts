@@ -14,7 +14,7 @@ import { assetContentRoutes } from "./routes/asset-content.routes";
 import { assetRoutes } from "./routes/asset.routes";
 import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
 import { assetVersionRoutes, groupNameRoutes } from "./routes/asset-versions.routes";
-import { directUploadRoutes } from "./routes/direct-upload.routes";
+import { batchUploadRoutes, directUploadRoutes } from "./routes/direct-upload.routes";
 import { tagsRoutes } from "./routes/tags.routes";
 import { storageRoutes } from "./routes/storage.routes";
 import { uploadSignRoutes } from "./routes/upload-sign.routes";
@@ -65,6 +65,7 @@ export function createApiApp() {
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetVersionRoutes);
   app.route("/api/asset", directUploadRoutes);
+  app.route("/api/asset", batchUploadRoutes);
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetContentRoutes);
   app.route("/api/asset", assetRoutes);

@@ -6,7 +6,8 @@ import type { EngineCommand, EngineEvent, UploadTarget } from "./messages";
 import { partSizeFor } from "../../../workers/services/storage/pure";
 import type { UploadStatus as VariantStatus } from "../../../workers/services/uploads";
 import { makeSignRequest, UPLOAD_META, startVersionUpload, uppyS3Options, type UploadTarget as S3Target } from "../s3-signer";
-import { LARGE_UPLOAD_BYTES, percentOf, SpeedMeter, STALL_TIMEOUT_MS } from "./queue-rules";
+import { BatchFailed, SmallFileBatcher, type BatchDone } from "./batcher";
+import { isBatchable, LARGE_UPLOAD_BYTES, MAX_PARALLEL_UPLOADS, percentOf, SpeedMeter, STALL_TIMEOUT_MS } from "./queue-rules";
 
 /**
  * The upload engine: the part that moves bytes (SPEC §7 'Background upload worker messages'). It only listens to
@@ -77,6 +78,8 @@ class Job {
   #s3: S3Target | null = null;
   /** the one-request upload in flight (small files) */
   #abort: AbortController | null = null;
+  /** gives the file's place in a batch up (batched small files) */
+  #withdraw: (() => void) | null = null;
 
   constructor(readonly target: UploadTarget, readonly file: File | null, private readonly engine: UploadEngine, resume: boolean) {
     this.#resuming = resume;
@@ -95,6 +98,10 @@ class Job {
         return;
       }
       if (!this.file) throw new Error("no file");
+      if (isBatchable(t)) {
+        await this.#sendBatched(this.file);
+        return;
+      }
       if (t.variantId === null && this.file.size < LARGE_UPLOAD_BYTES && (!t.assetId || t.versionOf)) {
         await this.#sendInOneRequest(this.file);
         return;
@@ -128,6 +135,7 @@ class Job {
   async cancel(): Promise<void> {
     this.cancelled = true;
     this.#abort?.abort();
+    this.#withdraw?.();
     // pauseAll stops the request in flight without Uppy's own abort; the paused instance is left to the collector.
     this.uppy?.pauseAll();
     this.uppy = null;
@@ -148,6 +156,7 @@ class Job {
   interrupt(): void {
     this.cancelled = true;
     this.#abort?.abort();
+    this.#withdraw?.();
     // pauseAll aborts the request in flight; destroy() would also abort the multipart upload on the server.
     this.uppy?.pauseAll();
     this.uppy = null;
@@ -175,18 +184,46 @@ class Job {
   }
 
   /**
+   * A new small file travels in a batch with others (POST /api/asset/upload-batch, ./batcher.ts). Should its batch
+   * fail as a whole (nothing of it is committed then), the file goes again on its own, which names its own error.
+   */
+  async #sendBatched(file: File): Promise<void> {
+    const t = this.target;
+    this.phase = "uploading";
+    if (t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
+    const ticket = this.engine.batcher.add(t.groupId!, file);
+    this.#withdraw = ticket.withdraw;
+    let done: BatchDone;
+    try {
+      done = await ticket.done;
+    } catch (error) {
+      this.#check();
+      if (!(error instanceof BatchFailed)) throw error;
+      done = await this.#postOne(file);
+    } finally {
+      this.#withdraw = null;
+    }
+    await this.#landed(done, file);
+  }
+
+  /**
    * A small file goes in one request (POST /api/asset/upload): the asset or its new version, the bytes and the commit
-   * together, answered once everything is stored. Three round trips and the wait for the commit are saved per file,
-   * which is what a folder of many small files is made of. No progress is reported: the completion says it all.
+   * together, answered once everything is stored. Three round trips and the wait for the commit are saved per file.
+   * No progress is reported: the completion says it all.
    */
   async #sendInOneRequest(file: File): Promise<void> {
     const t = this.target;
     this.phase = "uploading";
     // Nothing to prepare: the item goes from waiting straight to uploading.
     if (t.status !== "uploading") this.#emit({ type: "changeStatus", id: t.id, status: "uploading" });
+    await this.#landed(await this.#postOne(file), file);
+  }
+
+  async #postOne(file: File): Promise<BatchDone> {
+    const t = this.target;
     const abort = new AbortController();
     this.#abort = abort;
-    const done = await this.engine.api<{ asset_id: string; asset_variant_id: string }>("/api/asset/upload", {
+    return this.engine.api<BatchDone>("/api/asset/upload", {
       method: "POST",
       query: t.versionOf
         ? { asset_id: t.versionOf, name: file.name, mime: mimeOf(file) }
@@ -195,6 +232,11 @@ class Job {
       signal: abort.signal,
       toast: false,
     });
+  }
+
+  /** After the server stored and committed the file in one request: the preview, then the completion. */
+  async #landed(done: BatchDone, file: File): Promise<void> {
+    const t = this.target;
     // Cancelled after the server stored it: a new asset goes again (a new version stays, as after any completed upload).
     if (this.cancelled) {
       if (!t.versionOf) void this.engine.api(`/api/asset/${done.asset_id}`, { method: "DELETE", toast: false }).catch(() => undefined);
@@ -337,6 +379,7 @@ export class UploadEngine {
   #credentials: EngineCredentials = { bearer: null, serverId: null };
   #stopped = false;
   readonly #unsubscribe: () => void;
+  readonly batcher = new SmallFileBatcher((groupId, files, signal) => this.#sendBatch(groupId, files, signal), MAX_PARALLEL_UPLOADS);
 
   constructor(private readonly bus: EngineBus, readonly host: EngineHost) {
     this.#unsubscribe = bus.toEngine.subscribe((command) => this.handle(command));
@@ -344,6 +387,18 @@ export class UploadEngine {
 
   api<T>(path: string, options: RequestOptions = {}): Promise<T> {
     return this.host.api<T>(path, options, this.#credentials);
+  }
+
+  /** One request for the batch: the one-file form when the batch holds one file (no form to encode and split). */
+  async #sendBatch(groupId: string, files: File[], signal: AbortSignal): Promise<BatchDone[]> {
+    if (files.length === 1) {
+      const [file] = files;
+      const query = { in_group: groupId, name: file.name, mime: mimeOf(file) };
+      return [await this.api<BatchDone>("/api/asset/upload", { method: "POST", query, body: file, signal, toast: false })];
+    }
+    const form = new FormData();
+    for (const file of files) form.append("file", file);
+    return this.api<BatchDone[]>("/api/asset/upload-batch", { method: "POST", query: { in_group: groupId }, body: form, signal, toast: false });
   }
 
   emit(event: EngineEvent): void {

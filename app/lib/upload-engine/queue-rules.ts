@@ -14,6 +14,12 @@ export const MAX_PARALLEL_UPLOADS = 6;
 export const MAX_PARALLEL_LARGE = 2;
 /** From this size a file counts as large for `MAX_PARALLEL_LARGE` (the multipart threshold's order). */
 export const LARGE_UPLOAD_BYTES = 8 * 1024 * 1024;
+/**
+ * New files up to this size travel together, up to `BATCH_MAX_FILES` in one request (POST /api/asset/upload-batch):
+ * a folder of notes or icons is made of round trips, and a batch pays them once for many files.
+ */
+export const BATCH_FILE_MAX_BYTES = 256 * 1024;
+export const BATCH_MAX_FILES = 16;
 /** The keep-alive period (SPEC §9 'Worker keep-alive'). */
 export const KEEPALIVE_INTERVAL_MS = 3_000;
 /** Progress goes to the server queue at most this often per item (other tabs see it through the WebSocket). */
@@ -46,26 +52,36 @@ export interface StartContext {
   limit?: number;
 }
 
+/** Whether an item can go in a batch: a new file (not a version, nothing started yet) small enough, into a folder. */
+export function isBatchable(i: Pick<UploadItem, "size" | "groupId" | "assetId" | "variantId" | "versionOf">): boolean {
+  return i.size <= BATCH_FILE_MAX_BYTES && i.groupId !== null && i.assetId === null && i.variantId === null && !i.versionOf;
+}
+
 /**
  * While the queue is not finished, the next waiting items start (SPEC §4), strictly in the order they were added:
- * the oldest waiting items whose file this tab holds, up to `limit` at a time of which at most `MAX_PARALLEL_LARGE`
- * large ones. A large file that has to wait holds back the files after it (first in, first started).
+ * the oldest waiting items whose file this tab holds, up to `limit` requests at a time, of which at most
+ * `MAX_PARALLEL_LARGE` large files. Batchable files share requests, so each takes 1/`BATCH_MAX_FILES` of one (six
+ * requests carry up to 96 small files). A large file that has to wait holds back the files after it (first in,
+ * first started).
  */
 export function nextToStart(items: readonly UploadItem[], ctx: StartContext): UploadItem[] {
   if (isQueueFinished(items)) return [];
   const isLarge = (i: Pick<UploadItem, "size">) => i.size >= LARGE_UPLOAD_BYTES;
-  let free = (ctx.limit ?? MAX_PARALLEL_UPLOADS) - ctx.running.size;
+  const weight = (i: UploadItem | undefined) => (i && isBatchable(i) ? 1 : BATCH_MAX_FILES);
+  const byId = new Map(items.map((i) => [i.id, i]));
+  let free = (ctx.limit ?? MAX_PARALLEL_UPLOADS) * BATCH_MAX_FILES;
+  for (const id of ctx.running) free -= weight(byId.get(id));
   let large = items.filter((i) => ctx.running.has(i.id) && isLarge(i)).length;
   const started: UploadItem[] = [];
   for (const item of inQueueOrder(items)) {
-    if (free <= 0) break;
     if (item.status !== "waiting" || ctx.running.has(item.id) || !ctx.hasFile(item.id)) continue;
+    if (free < weight(item)) break;
     if (isLarge(item)) {
       if (large >= MAX_PARALLEL_LARGE) break;
       large += 1;
     }
     started.push(item);
-    free -= 1;
+    free -= weight(item);
   }
   return started;
 }

@@ -1,5 +1,6 @@
 import { API_VERSION, type RequestOptions } from "../api-client";
 import { ApiError, errorMessage } from "../api-error";
+import { encodeBody } from "../request-body";
 import type { EngineCredentials } from "./engine";
 
 /** How long a call refused with 401 waits for a tab to send a refreshed token (the tabs forward one every 3 s). */
@@ -56,13 +57,12 @@ export class WorkerApi {
     const headers = new Headers({ "x-api-version": API_VERSION, accept: "application/json" });
     if (credentials.bearer) headers.set("authorization", `Bearer ${credentials.bearer}`);
     if (credentials.serverId) headers.set("prefer-uldl-server", credentials.serverId);
-    const blob = options.body instanceof Blob;
-    if (blob) headers.set("content-type", (options.body as Blob).type || "application/octet-stream");
-    else if (options.body !== undefined) headers.set("content-type", "application/json");
+    const { body, contentType } = encodeBody(options.body);
+    if (contentType) headers.set("content-type", contentType);
     return fetch(url, {
       method: options.method ?? "GET",
       headers,
-      body: options.body === undefined ? undefined : blob ? (options.body as Blob) : JSON.stringify(options.body),
+      body,
       credentials: "same-origin",
       signal: options.signal,
     });

@@ -1,12 +1,21 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { uploadInOneRequest } from "../../services/uploads";
+import { createMiddleware } from "hono/factory";
+import { AppError } from "../../lib/errors";
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_FILES,
+  requireBatchLength,
+  uploadBatch,
+  uploadInOneRequest,
+  type BatchUploadFile,
+} from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema } from "../schemas";
 import { UploadCompleteSchema } from "./asset.schemas";
 
 /**
- * POST /api/asset/upload: a small file in one request (issue 13). Mounted on /api/asset before the router whose
+ * POST /api/asset/upload: a small file in one request, and /upload-batch: many in one (issue 13). Mounted on /api/asset before the router whose
  * `/{id}` routes would otherwise match.
  */
 
@@ -59,5 +68,54 @@ export const directUploadRoutes = createRouter().openapi(
       },
     );
     return c.json(done, 201);
+  },
+);
+
+const BatchUploadQuery = z.object({
+  in_group: IdSchema.openapi({ description: "the folder the new assets go to (create right on it)" }),
+  asset_class: IdSchema.optional(),
+});
+
+const BatchFileSchema = z.instanceof(File).openapi({ type: "string", format: "binary" });
+const BatchUploadForm = z.object({
+  file: z.union([BatchFileSchema, z.array(BatchFileSchema)]).openapi({ description: "the files, one part each, named by their filename" }),
+});
+
+/** 411 / 413 before the body is read: the parts are split in memory. */
+const batchLength = createMiddleware(async (c, next) => {
+  requireBatchLength(c.req.header("content-length"));
+  await next();
+});
+
+/** A part's file name as a new asset's name, or 400 naming the part. */
+function batchFileOf(file: File, index: number): BatchUploadFile {
+  const name = EntityNameSchema.safeParse(file.name);
+  if (!name.success) throw new AppError("BAD_REQUEST", `Файл ${index + 1} «${file.name}»: ${name.error.issues[0].message}`);
+  const mime = file.type.split(";")[0].trim();
+  return { name: name.data, mime: mime && MimeSchema.safeParse(mime).success ? mime : "application/octet-stream", body: file };
+}
+
+export const batchUploadRoutes = createRouter().openapi(
+  createRoute({
+    method: "post",
+    path: "/upload-batch",
+    tags: ["Assets"],
+    summary: "Upload many small files in one request",
+    description: `New assets in one folder from one multipart/form-data body: a part named \`file\` per file (its filename names the asset, its Content-Type is the asset's type), at most ${MAX_BATCH_FILES} files and ${MAX_BATCH_BYTES / (1024 * 1024)} MiB with Content-Length. All of them are stored, then created and committed in one transaction, or none is (a failure deletes what was stored). Answers the upload-complete of each file in the order sent. The web app sends folders of small files this way.`,
+    security: bearerSecurity,
+    middleware: [requireAuth, batchLength] as const,
+    request: { query: BatchUploadQuery, body: { required: true, content: { "multipart/form-data": { schema: BatchUploadForm } } } },
+    responses: {
+      201: { description: "Stored and committed", content: { "application/json": { schema: z.array(UploadCompleteSchema) } } },
+      411: { description: "Content-Length missing" },
+      413: { description: "Larger than the batch limit" },
+      ...errorResponses(400, 401, 403, 404, 503),
+    },
+  }),
+  async (c) => {
+    const q = c.req.valid("query");
+    const { file } = c.req.valid("form");
+    const files = (Array.isArray(file) ? file : [file]).map(batchFileOf);
+    return c.json(await uploadBatch(c.var.rc, c.var.actor, { in_group: q.in_group, asset_class: q.asset_class }, files), 201);
   },
 );

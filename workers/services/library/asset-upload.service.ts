@@ -188,6 +188,7 @@ export function hashingStream() {
   const digest = new Digest("SHA-256");
   const writer = digest.getWriter();
   let bytes = 0;
+  let ended = false;
   const stream = new TransformStream<Uint8Array, Uint8Array>({
     async transform(chunk, controller) {
       bytes += chunk.byteLength;
@@ -195,10 +196,11 @@ export function hashingStream() {
       controller.enqueue(chunk);
     },
     async flush() {
+      ended = true;
       await writer.close();
     },
   });
-  return { stream, bytes: () => bytes, sha256: async () => toHex(new Uint8Array(await digest.digest)) };
+  return { stream, bytes: () => bytes, ended: () => ended, sha256: async () => toHex(new Uint8Array(await digest.digest)) };
 }
 
 /**
@@ -290,7 +292,10 @@ export async function storeStream(
   } catch (error) {
     // A body shorter or longer than declared fails the fixed-length write; so does a client that went away.
     await backend.delete([variant.storageKey]).catch(() => undefined);
-    if (hashing.bytes() !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, hashing.bytes()));
+    // Too many bytes, or a body that ended short, is the client's mistake; a write that failed before the body was
+    // read to its end is the storage's.
+    const got = hashing.bytes();
+    if (got > declared || (hashing.ended() && got !== declared)) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, got));
     console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "upload write failed", error: String(error) }));
     throw new AppError("SERVICE_UNAVAILABLE", ru.assets.uploadFailed);
   }

@@ -4,6 +4,8 @@
  *
  * The domain's public face (decision record 025): code outside workers/services/uploads/ imports only this file.
  */
+export { MAX_BATCH_BYTES, MAX_BATCH_FILES, requireBatchLength, uploadBatch } from "./batch-upload.service";
+export type { BatchUploadFile } from "./batch-upload.service";
 export { uploadInOneRequest } from "./direct-upload.service";
 export { MAX_COMPLETE_BODY_BYTES, createMultipart, listParts, uploadPart } from "./multipart.service";
 export { abortMultipart, completeMultipart, putObject } from "./multipart-complete.service";
