@@ -1,4 +1,4 @@
-import type { RequestContext } from "../workers/services/context";
+import type { RequestContext } from "../workers/services/access";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {

@@ -23,7 +23,7 @@ import { applyGuard } from "./lib/session.server";
 import { readTokens } from "./lib/tokens";
 import stylesHref from "./styles/app.css?url";
 import { themeCss } from "./theme";
-import { BUILD_INFO } from "./generated/build-info";
+import { BUILD_INFO } from "../shared/generated/build-info";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },

@@ -92,7 +92,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(0)} MiB` : "n/a");
 
 // ---------------------------------------------------------------------------------------------------------------
-// The member page cursor, encoded as workers/services/group-tree.ts encodes it (base64url of a JSON array); checked
+// The member page cursor, encoded as workers/services/library/group-tree.ts encodes it (base64url of a JSON array); checked
 // below against the X-Next-Cursor the API answers, so a change of format shows up as an error, not a wrong figure.
 
 function encodeCursor({ s, o, t, k, i }) {

@@ -1,8 +1,11 @@
+// Over 400 lines on purpose: one Durable Object class (storage, sockets, alarms); its pure rules are upload-queue.rules.ts.
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import type { TaskMessageInput } from "../workers/queue/messages";
 import {
   AddItemsSchema,
+  SOCKET_EXPIRES_HEADER,
+  SOCKET_PROTOCOL_HEADER,
   addItems,
   applyPatch,
   cancelItem,
@@ -28,18 +31,17 @@ import {
   type UploadStatus,
 } from "./upload-queue.rules";
 
-export { UPLOAD_STATUSES, QUEUE_POLICY, type UploadItem, type UploadStatus, type QueueState, type CancelResult } from "./upload-queue.rules";
+export {
+  UPLOAD_STATUSES,
+  QUEUE_POLICY,
+  type UploadItem,
+  type UploadStatus,
+  type QueueState,
+  type CancelResult,
+} from "./upload-queue.rules";
 
 /** What every connected tab receives on each change. */
 export type QueueEvent = { type: "item"; item: UploadItem } | { type: "removed"; id: string } | { type: "snapshot"; items: UploadItem[] };
-
-/**
- * Headers the Worker sets when it hands an authenticated WebSocket upgrade to the object (the object is reachable
- * only through the UPLOADS binding, so nothing else can set them): the access token's expiry and the subprotocol to
- * answer with.
- */
-export const SOCKET_EXPIRES_HEADER = "x-mam-socket-expires";
-export const SOCKET_PROTOCOL_HEADER = "x-mam-socket-protocol";
 
 /** Close code sent to a socket whose access token has expired: reconnect with a fresh token. */
 export const SOCKET_TOKEN_EXPIRED = 4401;

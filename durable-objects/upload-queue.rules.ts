@@ -6,8 +6,16 @@
  * Every function takes the time as `now` and returns new values; nothing here reads a clock or touches storage.
  */
 import { z } from "zod";
-import { ru } from "../app/i18n/ru";
+import { ru } from "../shared/i18n/ru";
 import { ID_PATTERN } from "../workers/lib/ids";
+
+/**
+ * Headers the Worker sets when it hands an authenticated WebSocket upgrade to the object (the object is reachable
+ * only through the UPLOADS binding, so nothing else can set them): the access token's expiry and the subprotocol to
+ * answer with. Here, not in the object's file, so the Worker can name them without importing `cloudflare:workers`.
+ */
+export const SOCKET_EXPIRES_HEADER = "x-mam-socket-expires";
+export const SOCKET_PROTOCOL_HEADER = "x-mam-socket-protocol";
 
 /** Upload item statuses (SPEC §4), in the order an upload normally goes through them. */
 export const UPLOAD_STATUSES = ["waiting", "busy", "uploading", "uploaded", "saving", "completed", "error"] as const;
@@ -81,7 +89,9 @@ export const FileNameSchema = unicodeString(1, 255);
 const EntityIdSchema = z.string().regex(ID_PATTERN, "ожидается идентификатор из 32 шестнадцатеричных символов");
 
 /** A multipart upload id as the storage issued it. */
-export const UploadIdSchema = z.string().regex(/^[\x21-\x7e]{1,1024}$/, "ожидается идентификатор загрузки (до 1024 печатных символов ASCII)");
+export const UploadIdSchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,1024}$/, "ожидается идентификатор загрузки (до 1024 печатных символов ASCII)");
 
 /** One file the browser puts in the queue. `groupId` is the folder it goes to (null: decided later). */
 export const AddItemSchema = z.object({
@@ -259,7 +269,8 @@ export function applyPatch(item: UploadItem, patch: ItemPatch, now: number): Out
     return onlyRepeat ? ok(item) : conflict(ru.queue.completedFinal);
   }
   if (item.cancelled) {
-    const failureReport = to === "error" && Object.entries(patch).every(([key, value]) => value === undefined || key === "status" || key === "error");
+    const failureReport =
+      to === "error" && Object.entries(patch).every(([key, value]) => value === undefined || key === "status" || key === "error");
     if (!failureReport) return conflict(ru.queue.cancelled);
   }
   if (!canTransition(item.status, to)) return conflict(ru.queue.illegalTransition(name(item.status), name(to)));
@@ -273,7 +284,7 @@ export function applyPatch(item: UploadItem, patch: ItemPatch, now: number): Out
   if (patch.progress !== undefined) next.progress = patch.progress;
   if (FULL_PROGRESS.includes(to)) next.progress = 100;
   next.speed = to !== "uploading" ? null : patch.speed !== undefined ? patch.speed : item.status === "uploading" ? item.speed : null;
-  next.error = to === "error" ? (patch.error ?? (item.status === "error" ? item.error : null) ?? ru.queue.failed) : null;
+  next.error = to === "error" ? patch.error ?? (item.status === "error" ? item.error : null) ?? ru.queue.failed : null;
   if (visiblyDifferent(item, next)) next.mtime = now;
   return ok(next);
 }

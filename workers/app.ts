@@ -5,14 +5,21 @@ import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
 import { handleTaskBatch } from "./queue/consumer";
 import { runDeliverEvents } from "./queue/operations";
-import { wakeStrandedTasks } from "./services/task-runner";
+import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
-import { runDueSchedules } from "./services/automation.service";
-import { ensureAdministrator } from "./services/bootstrap.service";
-import { createRequestContext } from "./services/context";
+import { runDueSchedules } from "./services/automations";
+import { ensureAdministrator, createRequestContext } from "./services/access";
 import { getConfig } from "./lib/config";
 import { reportError, withErrorTracking } from "./lib/sentry";
-import { CSP_REPORT_PATH, applyBaseHeaders, applyPageHeaders, isCrossSiteRequest, newNonce, originOf, pageKind } from "./lib/security-headers";
+import {
+  CSP_REPORT_PATH,
+  applyBaseHeaders,
+  applyPageHeaders,
+  isCrossSiteRequest,
+  newNonce,
+  originOf,
+  pageKind,
+} from "./lib/security-headers";
 
 export { UploadQueueDO } from "../durable-objects/upload-queue.do";
 export { TaskStateDO } from "../durable-objects/task-state.do";

@@ -5,7 +5,7 @@ import { apiRequest, ensureFreshAccessToken } from "../lib/api-client";
 import { activeNavTarget } from "../lib/nav-active";
 import { clearTokens } from "../lib/tokens";
 import { useFocusTrap } from "../lib/use-focus-trap";
-import { useUploadsRunning } from "../lib/upload-engine";
+import { useUploadsRunning } from "../lib/upload-engine/index";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
 import { SearchBox } from "./search/search-box";

@@ -10,7 +10,7 @@ import { formatBytes } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
-import { useUploadEvents } from "../lib/upload-engine";
+import { useUploadEvents } from "../lib/upload-engine/index";
 import { AccessButton } from "./access/access-dialog";
 import { ShareButton, useLevels } from "./share-dialog";
 import { SellButton } from "./shop/sell-dialog";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { BUILD_INFO } from "../generated/build-info";
+import { BUILD_INFO } from "../../shared/generated/build-info";
 import { ru } from "../i18n/ru";
 
 /** How often /version.json is polled (SPEC §9). */

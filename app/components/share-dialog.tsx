@@ -3,8 +3,8 @@ import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
 import { ROOT_GROUP_ID } from "../lib/root-group";
-import type { ShareAcl } from "../../workers/services/shortlink-acl";
-import type { ShortlinkView } from "../../workers/services/shortlink.service";
+import type { ShareAcl } from "../../workers/services/sharing/pure";
+import type { ShortlinkView } from "../../workers/services/sharing";
 import { Icon } from "./icons";
 import { Modal } from "./modal";
 

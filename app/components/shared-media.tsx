@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { formatBytes, mediaKind } from "../lib/media-kind";
-import type { SharedAsset } from "../../workers/services/shortlink.service";
+import type { SharedAsset } from "../../workers/services/sharing";
 import { Icon } from "./icons";
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;

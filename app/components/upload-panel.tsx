@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { formatBytes, mediaKind } from "../lib/media-kind";
-import { uploadController, useUploads, type UploadView } from "../lib/upload-engine";
+import { uploadController, useUploads, type UploadView } from "../lib/upload-engine/index";
 import { usePersistentState } from "../lib/use-persistent-state";
 import { Icon, type IconName } from "./icons";
 

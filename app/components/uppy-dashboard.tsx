@@ -5,7 +5,7 @@ import ru_RU from "@uppy/locales/lib/ru_RU.js";
 import DashboardModal from "@uppy/react/dashboard-modal";
 import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
-import { rememberFolders } from "../lib/upload-engine";
+import { rememberFolders } from "../lib/upload-engine/index";
 
 interface Props {
   open: boolean;

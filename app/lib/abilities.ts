@@ -1,5 +1,5 @@
 import { ru } from "../i18n/ru";
-import type { AccessLevel } from "../../workers/services/access-policy";
+import type { AccessLevel } from "../../workers/services/access/pure";
 
 /**
  * What a screen may offer on a file or a folder, decided from the caller's effective levels on it (GET

@@ -1,12 +1,14 @@
+// The landing and login paths and the safe post-login target are shared with the Worker's SSO callback.
+import { LOGIN_ROUTE, ROOT_ROUTE, safeReturnPath } from "../../shared/return-path";
+
+export { LOGIN_ROUTE, ROOT_ROUTE, safeReturnPath };
+
 /** Where the navigation guard (SPEC §2) sends a request, or null to let it through. Pure, shared by all loaders. */
 export interface GuardInput {
   pathname: string;
   search: string;
   user: { isAdmin: boolean } | null;
 }
-
-export const ROOT_ROUTE = "/mam";
-export const LOGIN_ROUTE = "/login";
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");
@@ -15,15 +17,6 @@ export function isAdminPath(pathname: string): boolean {
 /** `/login?to=<wanted path>` for a path that needs sign-in. */
 export function loginRedirect(pathname: string, search = ""): string {
   return `${LOGIN_ROUTE}?to=${encodeURIComponent(pathname + search)}`;
-}
-
-/**
- * A safe post-login target: only same-site absolute paths (never `//host` or a URL), so `?to=` cannot redirect
- * off-site.
- */
-export function safeReturnPath(to: string | null | undefined): string {
-  if (!to || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || to.startsWith(LOGIN_ROUTE)) return ROOT_ROUTE;
-  return to;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from "../../workers/lib/errors";
-import { callerAccess, userAccess } from "../../workers/services/access-rules.service";
-import type { Actor, RequestContext } from "../../workers/services/context";
+import { callerAccess, userAccess } from "../../workers/services/access";
+import type { Actor, RequestContext } from "../../workers/services/access";
 
 /**
  * The caller's levels on an entity for a page loader, through the same check as GET /api/auth/entity-access. An

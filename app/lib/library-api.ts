@@ -1,6 +1,5 @@
-import type { AssetInfo, GroupRef, VersionEntry as VersionRow } from "../../workers/services/asset.service";
-import type { Group as GroupInfo, GroupMember } from "../../workers/services/group.service";
-import type { GroupTreeNode as TreeNode } from "../../workers/services/group-tree";
+import type { AssetInfo, GroupRef, VersionEntry as VersionRow, Group as GroupInfo, GroupMember } from "../../workers/services/library";
+import type { GroupTreeNode as TreeNode } from "../../workers/services/library/pure";
 import { apiCall, apiRequest } from "./api-client";
 
 /** The API's answer shapes, shared with the server's services (type-only imports: no server code ships). */

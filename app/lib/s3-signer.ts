@@ -1,6 +1,6 @@
-import type { MultipartUploadInfo, UploadInfo } from "../../workers/services/asset-content.service";
-import { MIN_PART_BYTES, partSizeFor, type S3Op } from "../../workers/services/multipart-plan";
-import type { SignedRequest, UploadStatus } from "../../workers/services/multipart.service";
+import type { MultipartUploadInfo, UploadInfo } from "../../workers/services/library";
+import { MIN_PART_BYTES, partSizeFor, type S3Op } from "../../workers/services/storage/pure";
+import type { SignedRequest, UploadStatus } from "../../workers/services/uploads";
 import { apiRequest, type RequestOptions } from "./api-client";
 
 /**

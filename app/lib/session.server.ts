@@ -1,6 +1,6 @@
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
-import { actorFromRefreshCookie, refreshCookieName } from "../../workers/services/auth.service";
-import type { Actor } from "../../workers/services/context";
+import { actorFromRefreshCookie, refreshCookieName } from "../../workers/services/access";
+import type { Actor } from "../../workers/services/access";
 import { guardRedirect, loginRedirect } from "./guard";
 
 function readCookie(request: Request, name: string): string | undefined {

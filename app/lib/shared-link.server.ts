@@ -7,7 +7,7 @@ import {
   unlockCookieName,
   unlockShortlink,
   type SharedInfo,
-} from "../../workers/services/shortlink.service";
+} from "../../workers/services/sharing";
 
 /** What the public /sl page renders: the item, or why it does not open (each with its HTTP status). */
 export type SharedView =

@@ -1,5 +1,5 @@
 import { apiRequest } from "./api-client";
-import type { BasketView, CatalogItem, OrderView } from "../../workers/services/shop.service";
+import type { BasketView, CatalogItem, OrderView } from "../../workers/services/shop";
 
 export type { BasketView, CatalogItem, OrderView };
 

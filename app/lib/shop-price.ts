@@ -1,4 +1,4 @@
-import { CURRENCY_DIGITS, isCurrency, MAX_PRICE_MINOR } from "../../workers/services/shop/money";
+import { CURRENCY_DIGITS, isCurrency, MAX_PRICE_MINOR } from "../../workers/services/shop/pure";
 
 /**
  * A price typed by a person ("1500", "1 500,50", "1500.5") in major units, as integer minor units of the currency;

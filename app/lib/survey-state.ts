@@ -6,6 +6,10 @@
  * - «Позже» (and closing the window) postpones it by 7 days;
  * - «Не хочу отвечать» sends rating 0 and it never shows again; a sent rating marks it passed.
  */
+// The longest comment: the API refuses a longer one, so the limit lives with the survey's domain in the Worker.
+import { PQI_COMMENT_MAX } from "../../workers/services/feedback/pure";
+
+export { PQI_COMMENT_MAX };
 
 export const PQI_STORAGE_KEY = "pqi";
 const DAY_MS = 86_400_000;
@@ -17,7 +21,6 @@ export const PQI_FIRST_ASK_AFTER_MS = 7 * DAY_MS;
 export const PQI_RATING_MIN = 1;
 export const PQI_RATING_MAX = 10;
 export const PQI_REFUSAL_RATING = 0;
-export const PQI_COMMENT_MAX = 2000;
 
 export interface SurveyState {
   isRefuse: boolean;

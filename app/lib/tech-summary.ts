@@ -28,7 +28,7 @@ function shutter(seconds: number): string {
 }
 
 /**
- * The tech-fields task's answer (workers/services/processing/media-probe.ts: width/height, duration, codecs,
+ * The tech-fields task's answer (workers/services/media/media-probe.ts: width/height, duration, codecs,
  * container, page_count and exifr's merged EXIF/GPS) as the viewer lists it; what the file did not have is left out.
  */
 export function techRows(fields: Record<string, unknown>): TechRow[] {

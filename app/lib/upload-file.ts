@@ -1,6 +1,6 @@
 import { ru } from "../i18n/ru";
 import { showToast } from "./toast";
-import { uploadController, type PickedFile } from "./upload-engine";
+import { uploadController, type PickedFile } from "./upload-engine/index";
 import { askClash } from "./upload-engine/clash-prompt";
 import { findClashes, resolveClashes } from "./upload-engine/name-clash";
 

@@ -5,7 +5,7 @@ import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
-import type { ShortlinkView } from "../../workers/services/shortlink.service";
+import type { ShortlinkView } from "../../workers/services/sharing";
 
 export const meta: MetaFunction = () => [{ title: `${ru.sharing.adminTitle} — ${ru.app.name}` }];
 

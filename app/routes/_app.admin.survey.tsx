@@ -6,8 +6,8 @@ import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { apiCall, apiRequest } from "../lib/api-client";
 import { formatDateTime } from "../lib/format";
-import type { PqiCommentInfo } from "../../workers/services/pqi.service";
-import { PASSIVE_MIN, PROMOTER_MIN, type SurveySummary } from "../../workers/services/pqi-summary";
+import type { PqiCommentInfo } from "../../workers/services/feedback";
+import { PASSIVE_MIN, PROMOTER_MIN, type SurveySummary } from "../../workers/services/feedback/pure";
 
 export const meta: MetaFunction = () => [{ title: `${ru.survey.adminTitle} — ${ru.app.name}` }];
 

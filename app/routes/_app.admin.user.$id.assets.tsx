@@ -12,7 +12,7 @@ import { mimeLabel } from "../lib/mime-label";
 import { requireActor } from "../lib/session.server";
 import { ID_PATTERN } from "../../workers/lib/ids";
 import { AppError } from "../../workers/lib/errors";
-import { ownedByUser } from "../../workers/services/owned.service";
+import { ownedByUser } from "../../workers/services/access";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.userAssets} — ${ru.app.name}` }];
 

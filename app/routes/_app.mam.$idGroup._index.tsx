@@ -32,7 +32,7 @@ import { showToast } from "../lib/toast";
 import { useMemberLevels } from "../lib/use-member-levels";
 import { levelsOrNone } from "../lib/levels.server";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
-import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine";
+import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine/index";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useGroupMembers } from "../lib/use-group-members";

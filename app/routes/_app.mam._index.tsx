@@ -19,8 +19,8 @@ import { useDiskHelperUrl } from "../lib/disk-helper";
 import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
 import { formatDateTime } from "../lib/format";
-import { userAbilities } from "../../workers/services/access.service";
-import { GROUP_PAGE_SIZE, listAvailableRoot } from "../../workers/services/group.service";
+import { userAbilities } from "../../workers/services/access";
+import { GROUP_PAGE_SIZE, listAvailableRoot } from "../../workers/services/library";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.name}` }];
 

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { filterVisible } from "../../workers/db/repositories/access.repository";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { DENY_BIT, levelBit, maskOf, type AccessLevel } from "../../workers/services/access-policy";
-import { createRule, deleteRule, setInheritance, updateRule } from "../../workers/services/access-rules.service";
-import { entityMask, visibility } from "../../workers/services/access.service";
-import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/context";
+import { DENY_BIT, levelBit, maskOf, type AccessLevel } from "../../workers/services/access/access-policy";
+import { createRule, deleteRule, setInheritance, updateRule } from "../../workers/services/access/access-rules.service";
+import { entityMask, visibility } from "../../workers/services/access/access.service";
+import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
 import { admin } from "./library-factories";
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access.service";
-import { maskOf } from "../../workers/services/access-policy";
+import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access/access.service";
+import { maskOf } from "../../workers/services/access/access-policy";
 import { newId } from "../../workers/lib/ids";
 import { call, DEFAULT_PASSWORD } from "./factories";
 import { admin, createGroup, insertAsset, insertAssetClass, insertTag, ordinaryUser, uniqueName } from "./library-factories";

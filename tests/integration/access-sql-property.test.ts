@@ -3,9 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { filterVisible } from "../../workers/db/repositories/access.repository";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { ALL_GRANTS, DENY_BIT, levelBit, maskOf } from "../../workers/services/access-policy";
-import { entityMask, visibility } from "../../workers/services/access.service";
-import { createRequestContext, type Actor } from "../../workers/services/context";
+import { ALL_GRANTS, DENY_BIT, levelBit, maskOf } from "../../workers/services/access/access-policy";
+import { entityMask, visibility } from "../../workers/services/access/access.service";
+import { createRequestContext, type Actor } from "../../workers/services/access/context";
 import { admin } from "./library-factories";
 
 /**

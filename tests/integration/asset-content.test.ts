@@ -2,10 +2,22 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
-import { downloadLink, purgeAssets } from "../../workers/services/asset-content.service";
-import { createRequestContext, type Actor } from "../../workers/services/context";
+import { downloadLink, purgeAssets } from "../../workers/services/library/asset-content.service";
+import { createRequestContext, type Actor } from "../../workers/services/access/context";
 import { call, expectError, signIn, signInAdmin, type Session, type TestUser } from "./factories";
-import { bytesOf, createAsset, createGroup, json, pathOf, rows, sha256Of, signed, snapshot, uploadVersion, type Uploaded } from "./asset-fixtures";
+import {
+  bytesOf,
+  createAsset,
+  createGroup,
+  json,
+  pathOf,
+  rows,
+  sha256Of,
+  signed,
+  snapshot,
+  uploadVersion,
+  type Uploaded,
+} from "./asset-fixtures";
 
 /** Downloads with Range and conditional requests, signed play/download links, proxy documents and copies. */
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createDb } from "../../workers/db/client";
-import { groupClosure, groupMembers, groups } from "../../workers/db/schema";
+import { groupClosure, groupMembers, groups } from "../../workers/db/schema/index";
 import { ROOT_GROUP_ID, newId, toHex } from "../../workers/lib/ids";
 import { signLink, type SignedPurpose } from "../../workers/lib/signed-url";
 import { call } from "./factories";

@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { createApiApp } from "../../workers/api/app";
-import { ACCESS_LEVELS } from "../../workers/services/access.service";
-import { createOneTimeToken } from "../../workers/services/auth.service";
-import { createRequestContext } from "../../workers/services/context";
+import { ACCESS_LEVELS } from "../../workers/services/access/access.service";
+import { createOneTimeToken } from "../../workers/services/access/auth.service";
+import { createRequestContext } from "../../workers/services/access/context";
 import { call, createUser, expectError, ORIGIN, refreshTokenFrom, signIn, signInAdmin } from "./factories";
 
 function oneTimeToken(userId: string, ttlMs?: number) {

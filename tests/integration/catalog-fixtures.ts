@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/context";
+import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { ensureBootstrapped, type TestUser } from "./factories";
 

@@ -1,10 +1,10 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createDb } from "../../workers/db/client";
-import { users } from "../../workers/db/schema";
+import { users } from "../../workers/db/schema/index";
 import { newId } from "../../workers/lib/ids";
 import { hashPassword } from "../../workers/lib/password";
-import { refreshCookieName } from "../../workers/services/auth.service";
+import { refreshCookieName } from "../../workers/services/access/auth.service";
 
 /** Origin every test request goes to; same-origin checks compare against it. */
 export const ORIGIN = "https://mam.test";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
-import { purgeAssets } from "../../workers/services/asset-content.service";
-import { importMappedFields } from "../../workers/services/field-import.service";
+import { purgeAssets } from "../../workers/services/library/asset-content.service";
+import { importMappedFields } from "../../workers/services/metadata/field-import.service";
 import { exec, insertAsset, insertClass, insertGroup, insertVariant, rows, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { createTemplate, createValue, ok, type Template, type Value } from "./metadata-fixtures";

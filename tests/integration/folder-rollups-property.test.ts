@@ -4,11 +4,11 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import app from "../../workers/app";
 import { rollupDrift } from "../../workers/db/repositories/folder-rollup.repository";
-import { subtreeSize } from "../../workers/db/repositories/group.repository";
+import { subtreeSize } from "../../workers/db/repositories/group-reads.repository";
 import { createDb } from "../../workers/db/client";
 import { newId } from "../../workers/lib/ids";
 import type { TaskMessageInput } from "../../workers/queue/messages";
-import { repairFolderRollups } from "../../workers/services/folder-rollups.service";
+import { repairFolderRollups } from "../../workers/services/library/folder-rollups.service";
 import { admin, createGroup, insertAsset, send, uniqueName } from "./library-factories";
 
 // Folder rollups (decision record 017) under random operation sequences through the real write paths: group create,

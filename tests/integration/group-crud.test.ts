@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { MAX_GROUP_DEPTH } from "../../workers/services/group-tree";
-import type { Group } from "../../workers/services/group.service";
+import { MAX_GROUP_DEPTH } from "../../workers/services/library/group-tree";
+import type { Group } from "../../workers/services/library/group.service";
 import { call, expectError } from "./factories";
 import {
   admin,

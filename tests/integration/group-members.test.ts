@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { encodeCursor } from "../../workers/services/group-tree";
-import type { DirectoryEntry, Group, GroupMember } from "../../workers/services/group.service";
+import { encodeCursor } from "../../workers/services/library/group-tree";
+import type { DirectoryEntry, GroupMember } from "../../workers/services/library/group-listing.service";
+import type { Group } from "../../workers/services/library/group.service";
 import { call, expectError, ORIGIN } from "./factories";
 import {
   admin,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import type { Group } from "../../workers/services/group.service";
+import type { Group } from "../../workers/services/library/group.service";
 import { call, expectError } from "./factories";
 import {
   admin,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { assetMembersPageSql, groupMembersPageSql, type MemberSortColumn } from "../../workers/db/repositories/group.repository";
-import { encodeCursor } from "../../workers/services/group-tree";
-import type { GroupMember } from "../../workers/services/group.service";
+import { assetMembersPageSql, groupMembersPageSql, type MemberSortColumn } from "../../workers/db/repositories/group-pages.repository";
+import { encodeCursor } from "../../workers/services/library/group-tree";
+import type { GroupMember } from "../../workers/services/library/group-listing.service";
 import { call } from "./factories";
 import { createGroup, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
 

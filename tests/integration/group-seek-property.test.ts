@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SEEK_REBUILD_SPAN, SEEK_SPACING } from "../../workers/db/repositories/member-seek.repository";
 import { newId } from "../../workers/lib/ids";
-import type { GroupMember } from "../../workers/services/group.service";
+import type { GroupMember } from "../../workers/services/library/group-listing.service";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName } from "./library-factories";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sortKeyOf } from "../../workers/services/group-tree";
+import { sortKeyOf } from "../../workers/services/library/group-tree";
 import { createGroup, expectTreeConsistent, ordinaryUser, send, uniqueName } from "./library-factories";
 
 // Model-based property: random sequences of create, move (cycle attempts included) and delete, run through the API,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { closureOf, sortKeyOf } from "../../workers/services/group-tree";
+import { closureOf, sortKeyOf } from "../../workers/services/library/group-tree";
 import { FakeS3 } from "./catalog-fixtures";
 import { call, signIn, signInAdmin, type Session, type TestUser } from "./factories";
 

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BUILD_INFO } from "../../app/generated/build-info";
+import { BUILD_INFO } from "../../shared/generated/build-info";
 import { ru } from "../../app/i18n/ru";
 import { createApiApp } from "../../workers/api/app";
 import { call, expectError, ORIGIN, signIn } from "./factories";

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import app from "../../workers/app";
-import { createRequestContext } from "../../workers/services/context";
-import { runAbortStaleMultipart, runHashVariant } from "../../workers/services/multipart.service";
+import { createRequestContext } from "../../workers/services/access/context";
+import { runAbortStaleMultipart, runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
 import { createAsset, json, rows, sha256Of, snapshot } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { signLink } from "../../workers/lib/signed-url";
-import { S3_OP_PURPOSE, s3SignedObject, type S3Op } from "../../workers/services/multipart-plan";
+import { S3_OP_PURPOSE, s3SignedObject, type S3Op } from "../../workers/services/storage/multipart-plan";
 import { call } from "./factories";
 import { json, pathOf } from "./asset-fixtures";
 

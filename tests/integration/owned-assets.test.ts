@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { createRequestContext, type Actor } from "../../workers/services/context";
-import { ownedByUser } from "../../workers/services/owned.service";
+import { createRequestContext, type Actor } from "../../workers/services/access/context";
+import { ownedByUser } from "../../workers/services/access/owned.service";
 import { call, signIn, signInAdmin, type TestUser } from "./factories";
 
 const actorOf = (u: TestUser): Actor => ({

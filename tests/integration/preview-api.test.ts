@@ -2,8 +2,20 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
-import { PREVIEW_MAX_BYTES, previewUrl } from "../../workers/services/preview.service";
-import { actorOf, exec, gifBytes, insertAsset, insertVariant, jpegBytes, pngBytes, rows, streamOf, testContext, webpBytes } from "./catalog-fixtures";
+import { PREVIEW_MAX_BYTES, previewUrl } from "../../workers/services/media/preview.service";
+import {
+  actorOf,
+  exec,
+  gifBytes,
+  insertAsset,
+  insertVariant,
+  jpegBytes,
+  pngBytes,
+  rows,
+  streamOf,
+  testContext,
+  webpBytes,
+} from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 
 interface Uploaded {

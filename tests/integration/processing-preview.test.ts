@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { imageInfo } from "../../workers/services/preview.service";
+import { imageInfo } from "../../workers/services/media/preview.service";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { fixture } from "./processing-fixtures";

@@ -111,7 +111,7 @@ describe("robot API tokens", () => {
     const group = await insertGroup({ ownerId: null });
     const scoped = await ok<NewToken>(await createToken(robot.id, admin.bearer, { name: "Папка", scope_groups: [group, group] }));
     expect(scoped.scope_groups).toEqual([group]);
-    const { authenticateRobotToken } = await import("../../workers/services/robot-token.service");
+    const { authenticateRobotToken } = await import("../../workers/services/access/robot-token.service");
     const { testContext } = await import("./catalog-fixtures");
     const actor = await authenticateRobotToken(testContext(), scoped.token!);
     expect(actor).toMatchObject({ id: robot.id, isRobot: true, scopeGroups: [group], sessionFamily: null });

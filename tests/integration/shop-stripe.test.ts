@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createRequestContext, type Actor } from "../../workers/services/context";
-import { checkout, getOrder } from "../../workers/services/shop.service";
+import { createRequestContext, type Actor } from "../../workers/services/access/context";
+import { checkout, getOrder } from "../../workers/services/shop/shop-orders.service";
 import { AppError } from "../../workers/lib/errors";
 import { admin, ordinaryUser } from "./library-factories";
 import { expectListed, postWebhook, rulesOf, sellableAsset, sessionCompleted } from "./shop-fixtures";

@@ -3,8 +3,19 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { open } from "../../workers/lib/secret-box";
-import { DEFAULT_STORAGE_ID, getStorageBackend, resolveEntityStorage } from "../../workers/services/storage.service";
-import { addMember, bytesOf, exec, FakeS3, insertAsset, insertGroup, insertVariant, rows, testContext, uniqueName } from "./catalog-fixtures";
+import { DEFAULT_STORAGE_ID, getStorageBackend, resolveEntityStorage } from "../../workers/services/storage/storage.service";
+import {
+  addMember,
+  bytesOf,
+  exec,
+  FakeS3,
+  insertAsset,
+  insertGroup,
+  insertVariant,
+  rows,
+  testContext,
+  uniqueName,
+} from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 
 interface StorageJson {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { AppError } from "../../workers/lib/errors";
-import { S3Error, s3Backend, s3ObjectUrl } from "../../workers/services/s3-backend";
+import { S3Error, s3Backend, s3ObjectUrl } from "../../workers/services/storage/s3-backend";
 import { bytesOf, FakeS3, streamOf } from "./catalog-fixtures";
 
 const OPTS = {

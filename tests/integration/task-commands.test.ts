@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { TASK_STATUSES, type TaskStatus } from "../../workers/db/schema";
-import { TASK_COMMANDS, type TaskCommand } from "../../workers/services/task-status";
+import { TASK_STATUSES, type TaskStatus } from "../../workers/db/schema/index";
+import { TASK_COMMANDS, type TaskCommand } from "../../workers/services/tasks/task-status";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { getJson, insertTask, postJson, taskRow } from "./task-fixtures";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import type { TaskStatus } from "../../workers/db/schema";
+import type { TaskStatus } from "../../workers/db/schema/index";
 import { newId } from "../../workers/lib/ids";
 import { createAsset, json, put, rows, startUpload } from "./asset-fixtures";
 import { call } from "./factories";

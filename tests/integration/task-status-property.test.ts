@@ -3,9 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claimTask, transitionTask } from "../../workers/db/repositories/task.repository";
 import { AppError } from "../../workers/lib/errors";
-import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/context";
-import { commandTask } from "../../workers/services/task.service";
-import { nextStatus, TASK_STATUSES, type TaskCommand, type TaskEvent, type TaskStatus } from "../../workers/services/task-status";
+import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
+import { commandTask } from "../../workers/services/tasks/task.service";
+import { nextStatus, TASK_STATUSES, type TaskCommand, type TaskEvent, type TaskStatus } from "../../workers/services/tasks/task-status";
 import { admin } from "./library-factories";
 import { insertTask, taskRow } from "./task-fixtures";
 
@@ -18,7 +18,7 @@ import { insertTask, taskRow } from "./task-fixtures";
  * as if the ones that succeeded had run one after the other.
  */
 
-/** The model: the designed table written out here, independently of workers/services/task-status.ts. */
+/** The model: the designed table written out here, independently of workers/services/tasks/task-status.ts. */
 const MODEL: Record<TaskCommand | TaskEvent, Partial<Record<TaskStatus, TaskStatus>>> = {
   enqueue: { none: "inqueue" },
   claim: { inqueue: "running" },

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { runTaskNow } from "../../workers/services/task-runner";
+import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { rows } from "./asset-fixtures";
 import { addMember, insertGroup, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
@@ -290,7 +290,7 @@ describe("operations through the API", () => {
   it("pages a task's log after a seq", async () => {
     const user = await signIn();
     const id = await insertTask({ status: "done", ownerId: user.id });
-    const { taskStub } = await import("../../workers/services/task-live");
+    const { taskStub } = await import("../../workers/services/tasks/task-live");
     for (let i = 1; i <= 5; i++) await taskStub(env, id).appendLog("info", `строка ${i}`);
     const first = await getJson<{ lines: { seq: number; message: string }[]; last_seq: number; total: number }>(
       `/api/tasklist/log/${id}?take=2`,

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
-import type { WorkflowInfo } from "../../workers/services/automation.service";
+import type { WorkflowInfo } from "../../workers/services/automations/automation.service";
 import { rows } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, send, uniqueName } from "./library-factories";

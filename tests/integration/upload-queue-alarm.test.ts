@@ -6,7 +6,7 @@ import type { UploadQueueDO } from "../../durable-objects/upload-queue.do";
 import { QUEUE_POLICY } from "../../durable-objects/upload-queue.rules";
 import app from "../../workers/app";
 import { runAbortUpload } from "../../workers/queue/operations";
-import type { QueueState } from "../../workers/services/upload-queue.service";
+import type { QueueState } from "../../workers/services/uploads/upload-queue.service";
 import { createAsset, startUpload } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import type { UploadQueueDO } from "../../durable-objects/upload-queue.do";
 import { QUEUE_POLICY } from "../../durable-objects/upload-queue.rules";
-import type { QueueState, UploadItem } from "../../workers/services/upload-queue.service";
+import type { QueueState, UploadItem } from "../../workers/services/uploads/upload-queue.service";
 import { createAsset, startUpload } from "./asset-fixtures";
 import { call, expectError, signIn } from "./factories";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { SOCKET_TOKEN_EXPIRED, type QueueEvent, type UploadQueueDO } from "../../durable-objects/upload-queue.do";
-import { QUEUE_SOCKET_PROTOCOL } from "../../workers/services/upload-queue.service";
+import { QUEUE_SOCKET_PROTOCOL } from "../../workers/services/uploads/upload-queue.service";
 import { call, expectError, signIn } from "./factories";
 
 /** GET /api/uploads/ws: live updates of the queue to every tab of its user, over hibernatable WebSockets. */

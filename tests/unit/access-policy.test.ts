@@ -15,7 +15,7 @@ import {
   SELF_PATH,
   type AccessLevel,
   type ChainRow,
-} from "../../workers/services/access-policy";
+} from "../../workers/services/access/access-policy";
 
 /**
  * The evaluator against a naive model: a random forest of groups, assets listed in any number of them, inheritance

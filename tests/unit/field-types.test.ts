@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { type FieldSetup, type FieldType, parseFieldSetup, parseIsoDate, parseTimeOfDay } from "../../workers/services/field-types/setup";
-import { checkPts, coerceImported, validateFieldValue } from "../../workers/services/field-types/validate";
+import {
+  type FieldSetup,
+  type FieldType,
+  parseFieldSetup,
+  parseIsoDate,
+  parseTimeOfDay,
+} from "../../workers/services/metadata/field-types/setup";
+import { checkPts, coerceImported, validateFieldValue } from "../../workers/services/metadata/field-types/validate";
 
 const ID = "0193a1b2c3d4e5f60718293a4b5c6d7e";
 const STRUCT: FieldSetup = {

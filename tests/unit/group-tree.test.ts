@@ -12,7 +12,7 @@ import {
   type FlatGroup,
   type GroupTreeNode,
   type MemberCursor,
-} from "../../workers/services/group-tree";
+} from "../../workers/services/library/group-tree";
 
 const id = (n: number) => n.toString(16).padStart(32, "0");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { npsScore, summarise } from "../../workers/services/pqi-summary";
+import { npsScore, summarise } from "../../workers/services/feedback/pqi-summary";
 
 describe("survey summary", () => {
   it("bands 9–10 as promoters, 7–8 as passives, 1–6 as detractors, and keeps refusals out of the score", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PART_BYTES, MAX_PARTS, MAX_PART_BYTES, partSizeFor, s3OpOf, s3SignedObject } from "../../workers/services/multipart-plan";
+import {
+  DEFAULT_PART_BYTES,
+  MAX_PARTS,
+  MAX_PART_BYTES,
+  partSizeFor,
+  s3OpOf,
+  s3SignedObject,
+} from "../../workers/services/storage/multipart-plan";
 
 const MiB = 1024 * 1024;
 const q = (s: string) => new URLSearchParams(s);

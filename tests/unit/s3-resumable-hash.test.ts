@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Sha256 } from "../../workers/services/multipart-hash";
+import { Sha256 } from "../../workers/services/uploads/multipart-hash";
 
 const native = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 

@@ -1,6 +1,6 @@
 import { AwsV4Signer } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import { s3ObjectUrl } from "../../workers/services/s3-backend";
+import { s3ObjectUrl } from "../../workers/services/storage/s3-backend";
 
 /**
  * aws4fetch is what signs our S3 requests; these are AWS's published SigV4 examples, with the fixed dates they use,

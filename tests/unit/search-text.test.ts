@@ -4,8 +4,8 @@ import { cosine, embed } from "../../workers/services/search/embedding";
 import { extractText, markdownText, pdfText, readZipEntries, textKind, xmlText } from "../../workers/services/search/extract-text";
 import { MAX_QUERY_WORDS, parsePrefix, parseQuery, wordExpression } from "../../workers/services/search/query-parser";
 import { contentWords, normalize, stem, stemPrefix, words } from "../../workers/services/search/tokenize";
-import { markName, markedHtml } from "../../workers/services/search.service";
-import { passagesOf, scorePassage } from "../../workers/services/rag.service";
+import { markName, markedHtml } from "../../workers/services/search/search.service";
+import { passagesOf, scorePassage } from "../../workers/services/search/rag.service";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

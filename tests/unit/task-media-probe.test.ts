@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseMoov, pdfPageCount, probeIsoBmff, probeMedia, techSummary } from "../../workers/services/processing/media-probe";
+import { parseMoov, pdfPageCount, probeIsoBmff, probeMedia, techSummary } from "../../workers/services/media/media-probe";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 

@@ -10,7 +10,7 @@ import {
   TRANSITIONS,
   type TaskStatus,
   type TaskTransition,
-} from "../../workers/services/task-status";
+} from "../../workers/services/tasks/task-status";
 
 /** The designed machine, written out independently of the module (docs/decisions/008-background-work.md). */
 const EXPECTED: Record<TaskTransition, Partial<Record<TaskStatus, TaskStatus>>> = {

@@ -6,7 +6,7 @@ import {
   dosDateTime,
   localHeader,
   uniqueEntryName,
-} from "../../workers/services/processing/zip-writer";
+} from "../../workers/services/tasks/processing/zip-writer";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type AssetFacts, evaluateConditions } from "../../workers/services/udwf/conditions";
-import { ConditionSchema, WorkflowSetupSchema, type Condition } from "../../workers/services/udwf/setup";
-import { webhookUrlProblem } from "../../workers/services/udwf/webhook-url";
+import { type AssetFacts, evaluateConditions } from "../../workers/services/automations/udwf/conditions";
+import { ConditionSchema, WorkflowSetupSchema, type Condition } from "../../workers/services/automations/udwf/setup";
+import { webhookUrlProblem } from "../../workers/services/automations/udwf/webhook-url";
 
 const G1 = "1".repeat(32);
 const PARENT = "2".repeat(32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CronError, cronProblem, nextCronTime, parseCron } from "../../workers/services/udwf/cron";
+import { CronError, cronProblem, nextCronTime, parseCron } from "../../workers/services/automations/udwf/cron";
 
 const at = (iso: string) => Date.parse(iso);
 const next = (expr: string, after: string) => {

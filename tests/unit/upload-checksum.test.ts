@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { S3Error } from "../../workers/lib/s3-xml";
-import { declaredChecksums } from "../../workers/services/upload-checksum";
+import { declaredChecksums } from "../../workers/services/storage/upload-checksum";
 
 // The syntax of the checksum headers an upload may carry (the digesting itself runs in workerd:
 // tests/integration/upload-faults.test.ts).

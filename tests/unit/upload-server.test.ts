@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseUploadServer } from "../../workers/services/system.service";
+import { chooseUploadServer } from "../../workers/services/system/system.service";
 
 const servers = [
   { id: "eu", url: "https://eu.example/api" },

@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { ru } from "../../app/i18n/ru";
+import { ru } from "../../shared/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
 import { reportError } from "../lib/sentry";
 import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
@@ -10,6 +10,7 @@ import { docsRoutes } from "./routes/docs.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
 import { miscRoutes } from "./routes/misc.routes";
 import { groupRoutes } from "./routes/group.routes";
+import { assetContentRoutes } from "./routes/asset-content.routes";
 import { assetRoutes } from "./routes/asset.routes";
 import { assetCatalogRoutes } from "./routes/asset-catalog.routes";
 import { assetVersionRoutes, groupNameRoutes } from "./routes/asset-versions.routes";
@@ -66,6 +67,7 @@ export function createApiApp() {
   app.route("/api/asset", directUploadRoutes);
   app.route("/api/asset", batchUploadRoutes);
   app.route("/api/asset", assetCatalogRoutes);
+  app.route("/api/asset", assetContentRoutes);
   app.route("/api/asset", assetRoutes);
   app.route("/api/tags", tagsRoutes);
   app.route("/api/storage", storageRoutes);

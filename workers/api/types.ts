@@ -1,4 +1,4 @@
-import type { Actor, RequestContext } from "../services/context";
+import type { Actor, RequestContext } from "../services/access";
 
 /** Hono environment of the API: bindings plus what middleware puts on `c.var`. */
 export interface AppEnv {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ru } from "../../app/i18n/ru";
+import { ru } from "../../shared/i18n/ru";
 import { AppError } from "../lib/errors";
 
 /** Russian names of the JSON types zod reports in `invalid_type` issues. */

@@ -1,5 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema";
+import * as schema from "./schema/index";
 
 function newDb(d1: D1Database) {
   return drizzle(d1, { schema });

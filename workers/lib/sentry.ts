@@ -1,5 +1,5 @@
 import type { CloudflareOptions } from "@sentry/cloudflare";
-import { BUILD_INFO } from "../../app/generated/build-info";
+import { BUILD_INFO } from "../../shared/generated/build-info";
 import { getConfig } from "./config";
 import { DATA_COLLECTION, TRACES_SAMPLE_RATE, scrubBreadcrumb, scrubEvent, scrubValue } from "./error-tracking-policy";
 

@@ -1,6 +1,6 @@
 import { newId } from "../lib/ids";
-import { createRequestContext } from "../services/context";
-import { retryDelaySeconds } from "../services/task-backoff";
+import { createRequestContext } from "../services/access";
+import { retryDelaySeconds } from "../services/tasks/pure";
 import { TaskMessageSchema, type ProcessVariantMessage } from "./messages";
 import { runDeliverEvents, runOperation, runProcessVariants } from "./operations";
 
@@ -60,7 +60,7 @@ async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promis
     const parsed = TaskMessageSchema.safeParse(message.body);
     try {
       if (parsed.success && parsed.data.op === "task-wakeup") {
-        const { failDeadLetter } = await import("../services/task-runner");
+        const { failDeadLetter } = await import("../services/tasks");
         console.warn(JSON.stringify({ level: "warn", queue: batch.queue, summary: await failDeadLetter(rc, parsed.data.taskId) }));
       } else {
         console.warn(

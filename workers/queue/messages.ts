@@ -57,7 +57,7 @@ export const HashVariantMessageSchema = z.object({ op: z.literal("hash-variant")
 
 /**
  * A committed variant to process: queued after every upload commit; it creates the `preview` and `tech-fields` tasks
- * of the asset (see workers/services/task-runner.ts).
+ * of the asset (see workers/services/tasks/task-runner.ts).
  */
 export const ProcessVariantMessageSchema = z.object({
   op: z.literal("process-variant"),

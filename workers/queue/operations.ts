@@ -1,16 +1,17 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { findVariant, selectExpiredTrash } from "../db/repositories/asset.repository";
+import { findVariant } from "../db/repositories/asset-versions.repository";
+import { selectExpiredTrash } from "../db/repositories/asset.repository";
 import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repository";
-import { detachFromParentStatement, expiredTrashTops, runBatch } from "../db/repositories/group.repository";
+import { detachFromParentStatement, runBatch } from "../db/repositories/group.repository";
+import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
-import { oneTimeTokens } from "../db/schema";
+import { oneTimeTokens } from "../db/schema/index";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
-import { purgeAssets } from "../services/asset-content.service";
-import { createRequestContext, type RequestContext } from "../services/context";
-import { runAbortStaleMultipart, runHashVariant } from "../services/multipart.service";
-import { runPurgeGroup } from "../services/group.service";
+import { purgeAssets, runPurgeGroup } from "../services/library";
+import { createRequestContext, type RequestContext } from "../services/access";
+import { runAbortStaleMultipart, runHashVariant } from "../services/uploads";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
 
 /**
@@ -42,7 +43,7 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
     case "process-variant":
       return runProcessVariants(env, [message]);
     case "task-wakeup":
-      return withTaskContext(env, message.op, async (rc) => (await import("../services/task-runner")).runTaskWakeup(rc, message));
+      return withTaskContext(env, message.op, async (rc) => (await import("../services/tasks")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
     case "deliver-events":
@@ -54,14 +55,14 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
 export function runDeliverEvents(env: Env): Promise<string> {
   return withTaskContext(env, "deliver-events", async (rc) => {
     // Automations reach the task services, which pull in the codecs: loaded when a wake-up needs them.
-    const r = await (await import("../services/event-outbox.service")).deliverEvents(rc);
+    const r = await (await import("../services/automations")).deliverEvents(rc);
     return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
   });
 }
 
 /** `process-variant` messages of one batch, together (one tech-fields task per owner, see `runProcessVariants`). */
 export function runProcessVariants(env: Env, messages: readonly ProcessVariantMessage[]): Promise<string> {
-  return withTaskContext(env, "process-variant", async (rc) => (await import("../services/task-runner")).runProcessVariants(rc, messages));
+  return withTaskContext(env, "process-variant", async (rc) => (await import("../services/tasks")).runProcessVariants(rc, messages));
 }
 
 /**

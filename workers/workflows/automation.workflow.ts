@@ -1,12 +1,12 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { z } from "zod";
-import { ru } from "../../app/i18n/ru";
+import { ru } from "../../shared/i18n/ru";
 import { ID_PATTERN } from "../lib/ids";
-import { createRequestContext, type RequestContext } from "../services/context";
-import { reportExternalTask } from "../services/task.service";
-import { ownerActor, performAction, RunStopped } from "../services/udwf/actions";
-import { setCause } from "../services/udwf/cause";
-import { ActionSchema, ASSET_ACTIONS, MAX_ACTIONS, type Action } from "../services/udwf/setup";
+import { createRequestContext, type RequestContext } from "../services/access";
+import { reportExternalTask } from "../services/tasks";
+import { ownerActor, performAction, RunStopped } from "../services/automations";
+import { setCause } from "../services/events";
+import { ActionSchema, ASSET_ACTIONS, MAX_ACTIONS, type Action } from "../services/automations/pure";
 
 const Id = z.string().regex(ID_PATTERN);
 

@@ -1,4 +1,4 @@
-import type { AccessLevel } from "../../../workers/services/access-policy";
+import type { AccessLevel } from "../../../workers/services/access/pure";
 import { apiRequest } from "../../lib/api-client";
 
 /** Access levels in the order the editor shows them (SPEC §6), and the answer shapes of the access calls. */

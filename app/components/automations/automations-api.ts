@@ -1,5 +1,4 @@
-import type { StartedRun, WorkflowInfo } from "../../../workers/services/automation.service";
-import type { ActionEntry, FormField, TriggerForm } from "../../../workers/services/udwf/catalogue";
+import type { StartedRun, WorkflowInfo, ActionEntry, FormField, TriggerForm } from "../../../workers/services/automations";
 import { apiRequest } from "../../lib/api-client";
 
 export type { ActionEntry, FormField, StartedRun, TriggerForm, WorkflowInfo };

@@ -1,4 +1,4 @@
-import { cronProblem, nextCronTime, parseCron } from "../../../workers/services/udwf/cron";
+import { cronProblem, nextCronTime, parseCron } from "../../../workers/services/automations/pure";
 import { ru } from "../../i18n/ru";
 import { formatDateTime } from "../../lib/format";
 import type { FormField, Item } from "./automations-api";

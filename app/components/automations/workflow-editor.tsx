@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { describeIssues } from "../../../workers/api/validation";
-import { WorkflowCreateSchema } from "../../../workers/services/udwf/setup";
+import { WorkflowCreateSchema } from "../../../workers/services/automations/pure";
 import { ru } from "../../i18n/ru";
 import type { ActionEntry, Draft, Item, TriggerForm } from "./automations-api";
 import { blankItem } from "./automations-api";

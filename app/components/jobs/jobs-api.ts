@@ -1,4 +1,4 @@
-import type { TaskView } from "../../../workers/services/task.service";
+import type { TaskView } from "../../../workers/services/tasks";
 import { apiRequest } from "../../lib/api-client";
 
 export type { TaskView };

@@ -1,8 +1,12 @@
-import type { FieldTemplateInfo } from "../../../workers/services/field-template.service";
-import type { FieldValueInfo } from "../../../workers/services/field-value.service";
-import type { ListInfo, ListRecord } from "../../../workers/services/list.service";
-import type { TaxonNode, TreeInfo } from "../../../workers/services/taxonomy.service";
-import type { AssetClassInfo } from "../../../workers/services/asset-class.service";
+import type {
+  FieldTemplateInfo,
+  FieldValueInfo,
+  ListInfo,
+  ListRecord,
+  TaxonNode,
+  TreeInfo,
+  AssetClassInfo,
+} from "../../../workers/services/metadata";
 import { apiRequest } from "../../lib/api-client";
 
 /** The metadata API as the screens use it; answer shapes come from the services (type-only imports). */

@@ -1,8 +1,13 @@
 import { useEffect, useState } from "react";
 import { ru } from "../../i18n/ru";
 import { ApiError } from "../../lib/api-error";
-import { FIELD_TYPES, type FieldType } from "../../../workers/services/field-types/types";
-import { STRUCT_MEMBER_TYPES, type FieldSetup, type StructMemberType } from "../../../workers/services/field-types/setup";
+import {
+  FIELD_TYPES,
+  type FieldType,
+  STRUCT_MEMBER_TYPES,
+  type FieldSetup,
+  type StructMemberType,
+} from "../../../workers/services/metadata/pure";
 import * as api from "./api";
 import { useFieldErrors } from "../../lib/use-field-errors";
 

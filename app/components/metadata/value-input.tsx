@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { ru } from "../../i18n/ru";
-import type { FieldSetup } from "../../../workers/services/field-types/setup";
-import { validateFieldValue } from "../../../workers/services/field-types/validate";
+import type { FieldSetup } from "../../../workers/services/metadata/pure";
+import { validateFieldValue } from "../../../workers/services/metadata/pure";
 import * as api from "./api";
 
 const t = ru.metadataAdmin;

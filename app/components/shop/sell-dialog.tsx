@@ -5,7 +5,7 @@ import { parsePrice, priceInput } from "../../lib/shop-price";
 import { showToast } from "../../lib/toast";
 import { useCurrentUser } from "../../lib/use-current-user";
 import { useFieldErrors } from "../../lib/use-field-errors";
-import { CURRENCIES } from "../../../workers/services/shop/money";
+import { CURRENCIES } from "../../../workers/services/shop/pure";
 import { Icon } from "../icons";
 import { Modal } from "../modal";
 

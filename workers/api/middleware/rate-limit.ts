@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import type { RateLimitBucket } from "../../../durable-objects/rate-limit.policy";
 import { getConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";

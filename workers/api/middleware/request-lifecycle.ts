@@ -1,12 +1,11 @@
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { applyBaseHeaders } from "../../lib/security-headers";
 import { requestMetrics } from "../../lib/metrics";
-import { createRequestContext } from "../../services/context";
-import { ensureAdministrator } from "../../services/bootstrap.service";
+import { createRequestContext, ensureAdministrator } from "../../services/access";
 import type { AppEnv } from "../types";
 
 /** API description version (SPEC §9); clients send it in `x-api-version` and get it back. */

@@ -1,8 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
-import { authenticateBearer } from "../../services/auth.service";
-import { ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "../../services/robot-token.service";
+import { authenticateBearer, ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "../../services/access";
 import type { AppEnv } from "../types";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

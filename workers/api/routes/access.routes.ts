@@ -13,9 +13,12 @@ import {
   setInheritance,
   updateRule,
   userAccess,
-} from "../../services/access-rules.service";
-import { ACCESS_LEVELS } from "../../services/access.service";
-import { addUsersToGroup, listGroupUsers, memberOf, removeUsersFromGroup } from "../../services/user-groups.service";
+  ACCESS_LEVELS,
+  addUsersToGroup,
+  listGroupUsers,
+  memberOf,
+  removeUsersFromGroup,
+} from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { ru } from "../../../app/i18n/ru";
-import { VARIANT_TYPES } from "../../db/schema";
+import { ru } from "../../../shared/i18n/ru";
+import { VARIANT_TYPES } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
-import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/asset-class.service";
+import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/metadata";
 import {
   PREVIEW_MAX_BYTES,
   PREVIEW_MIME_TYPES,
@@ -16,7 +16,7 @@ import {
   previewsByVariants,
   readPreview,
   uploadPreview,
-} from "../../services/preview.service";
+} from "../../services/media";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";

@@ -9,7 +9,7 @@ import {
   namesInGroup,
   restoreVersion,
   setVersionComment,
-} from "../../services/version.service";
+} from "../../services/library";
 
 /**
  * Version management (issue 13): restore an older version as the newest, delete a version, a version's comment

@@ -1,9 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type IssuedSession, exchangeToken, refreshCookieName, login, logout, refresh } from "../../services/auth.service";
-import { ACCESS_LEVELS, ACCESS_LEVEL_TITLES, hasAnyRules, userAbilities } from "../../services/access.service";
-import { authenticateBearer } from "../../services/auth.service";
+import {
+  type IssuedSession,
+  exchangeToken,
+  refreshCookieName,
+  login,
+  logout,
+  refresh,
+  ACCESS_LEVELS,
+  ACCESS_LEVEL_TITLES,
+  hasAnyRules,
+  userAbilities,
+  authenticateBearer,
+} from "../../services/access";
 import { requireAuth, rejectCrossSite } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import type { AppEnv } from "../types";

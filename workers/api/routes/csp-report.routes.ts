@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { CSP_REPORT_PATH } from "../../lib/security-headers";
 import { rateLimit } from "../middleware/rate-limit";

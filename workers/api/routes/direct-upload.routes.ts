@@ -1,12 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { MAX_BATCH_BYTES, MAX_BATCH_FILES, requireBatchLength, uploadBatch, type BatchUploadFile } from "../../services/batch-upload.service";
-import { uploadInOneRequest } from "../../services/direct-upload.service";
 import { AppError } from "../../lib/errors";
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_FILES,
+  requireBatchLength,
+  uploadBatch,
+  uploadInOneRequest,
+  type BatchUploadFile,
+} from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema } from "../schemas";
-import { UploadCompleteSchema } from "./asset.routes";
+import { UploadCompleteSchema } from "./asset.schemas";
 
 /**
  * POST /api/asset/upload: a small file in one request, and /upload-batch: many in one (issue 13). Mounted on /api/asset before the router whose

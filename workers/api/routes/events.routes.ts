@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listEvents } from "../../services/events.service";
-import { uploadDecode } from "../../services/task.service";
+import { listEvents } from "../../services/events";
+import { uploadDecode } from "../../services/tasks";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";

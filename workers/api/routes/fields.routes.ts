@@ -1,8 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
-import { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "../../services/field-template.service";
-import { FIELD_TYPES } from "../../services/field-types/types";
+import { ru } from "../../../shared/i18n/ru";
 import {
+  changeTemplate,
+  createTemplate,
+  deleteTemplate,
+  listTemplates,
+  templatesByIds,
   applyFields,
   bulkSetField,
   changeValue,
@@ -11,7 +14,8 @@ import {
   entitiesByField,
   MAX_BULK_ENTITIES,
   valuesForEntity,
-} from "../../services/field-value.service";
+} from "../../services/metadata";
+import { FIELD_TYPES } from "../../services/metadata/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -1,5 +1,5 @@
+// Over 400 lines on purpose: one router per API resource (STYLE); each /api/group call carries its OpenAPI contract inline.
 import { createRoute, z } from "@hono/zod-openapi";
-import { MEMBER_TYPES } from "../../db/schema";
 import {
   createGroup,
   deleteMembers,
@@ -15,251 +15,42 @@ import {
   listMembers,
   listPreviews,
   listRoots,
-  listTrash,
+  trashedGroupsPage,
   moveMembers,
   purgeGroup,
   restoreGroup,
   searchGroups,
   trashGroups,
   updateGroup,
-} from "../../services/group.service";
-import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/group-tree";
+} from "../../services/library";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { StorageSchema } from "./storage.routes";
-import { EntityNameSchema, IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
+import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
+import {
+  GroupCreateSchema,
+  GroupUpdateSchema,
+  IdListSchema,
+  InsertMembersSchema,
+  EntityPathSchema,
+  MembersQuerySchema,
+  SearchQuerySchema,
+  DeleteMembersQuerySchema,
+  GroupSummarySchema,
+  GroupSchema,
+  MemberSchema,
+  TreeNodeSchema,
+  DirectoryEntrySchema,
+  TrashedGroupSchema,
+  FoundGroupSchema,
+  PreviewListSchema,
+  MoveParamsSchema,
+  pathId,
+} from "./group.schemas";
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** At most this many ids per list request. */
-const MAX_IDS = 500;
-
-const pathId = (name: string) => IdSchema.openapi({ param: { name, in: "path" } });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const auth = { security: bearerSecurity, middleware: [requireAuth], tags: ["Groups"] };
-const iso = z.string().nullable().openapi({ description: "ISO 8601", example: "2026-11-22T10:15:00.000Z" });
-
-// ---------------------------------------------------------------------------------------------------------------
-// Payloads (shared with the browser forms)
-
-/** Group create (SPEC §3): `parent` may be the virtual root (32 `f`). */
-export const GroupCreateSchema = z
-  .object({
-    parent: IdSchema,
-    group_name: EntityNameSchema,
-    default_storage: IdSchema.nullish(),
-    default_class: IdSchema.nullish(),
-  })
-  .openapi("GroupCreate");
-
-export const GroupUpdateSchema = z
-  .object({
-    group_name: EntityNameSchema.optional(),
-    default_storage: IdSchema.nullable().optional(),
-    default_class: IdSchema.nullable().optional(),
-    tags: z.array(IdSchema).max(100).optional().openapi({ description: "tag ids; replaces the group's tags" }),
-  })
-  .openapi("GroupUpdate");
-
-export const IdListSchema = z.object({ ids: z.array(IdSchema).min(1).max(MAX_IDS) }).openapi("IdList");
-
-export const InsertMembersSchema = z
-  .object({
-    members: z
-      .array(z.object({ el_id: IdSchema, el_type: z.enum(MEMBER_TYPES) }))
-      .min(1)
-      .max(MAX_IDS),
-  })
-  .openapi("InsertMembers");
-
-export const EntityPathSchema = z
-  .object({ path: z.string().min(1).max(4096).openapi({ example: "Съёмки/2026/clip.mp4" }) })
-  .openapi("EntityPath");
-
-const SearchText = z
-  .string()
-  .min(1)
-  .max(255)
-  .refine((v) => !CONTROL_CHARS.test(v), "текст поиска не может содержать управляющие символы");
-
-export const MembersQuerySchema = PagingQuerySchema.extend({
-  // Any skip past the end is an empty page, so the bound is only what a number can hold exactly.
-  skip: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .default(0)
-    .openapi({ description: "members to pass over (from the nearest seek checkpoint, decision record 017); past the end: an empty page" }),
-  type: z.enum(LISTED_TYPES).optional().openapi({ description: "only groups or only assets" }),
-  sort: z.enum(MEMBER_SORTS).default("name"),
-  order: z.enum(SORT_ORDERS).default("asc"),
-  q: SearchText.optional().openapi({ description: "name contains, case-insensitive" }),
-  mime: z
-    .string()
-    .max(255)
-    .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*(\/[a-z0-9!#$&^_.+-]*)?$/i, "ожидается начало MIME-типа, например video/")
-    .optional()
-    .openapi({ description: "MIME prefix such as `video/`; lists assets only" }),
-  after: z.string().min(1).max(2048).optional().openapi({ description: "`X-Next-Cursor` of the previous page (key-based paging)" }),
-});
-
-export const SearchQuerySchema = PagingQuerySchema.extend({ q: SearchText });
-
-export const DeleteMembersQuerySchema = z.object({
-  ids: z
-    .string()
-    .regex(new RegExp(`^[0-9a-f]{32}(,[0-9a-f]{32}){0,${MAX_IDS - 1}}$`), "ожидаются идентификаторы через запятую")
-    .openapi({ description: "comma-separated member ids", example: "01936f0c8a4b7c3d9e2f0a1b2c3d4e5f" }),
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-// Answers
-
-export const GroupSummarySchema = z
-  .object({
-    group_id: z.string(),
-    group_name: z.string(),
-    group_owner: z.string().nullable(),
-    owner_name: z.string().nullable(),
-    ctime: iso,
-    mtime: iso,
-    members: z.number().int(),
-  })
-  .openapi("GroupSummary");
-
-const PathEntrySchema = z.object({ group_id: z.string(), group_name: z.string() }).openapi("GroupPathEntry");
-
-export const GroupSchema = z
-  .object({
-    group_id: z.string(),
-    group_name: z.string(),
-    group_owner: z.string().nullable(),
-    owner_name: z.string().nullable(),
-    group_default_storage: z.string().nullable(),
-    group_default_class: z.string().nullable(),
-    group_tags: z.array(z.object({ tag_id: z.string(), tag_name: z.string() })),
-    parent: z.string().nullable(),
-    path: z.array(PathEntrySchema).openapi({ description: "from the virtual root down to this group" }),
-    ctime: iso,
-    mtime: iso,
-    deleted_at: iso,
-  })
-  .openapi("Group");
-
-const MemberTagSchema = z.object({ tag_id: z.string(), tag_name: z.string() });
-
-const AssetMemberSchema = z.object({
-  el_id: z.string(),
-  el_type: z.literal("asset"),
-  el_info: z.object({
-    name: z.string(),
-    mimetype: z.string(),
-    ctime: iso,
-    mtime: iso,
-    ver: z.number().int(),
-    var: z.string().nullable(),
-    var_size: z.number().int().nullable(),
-    var_hash: z.string().nullable().openapi({ description: "hex SHA-256 of the main variant" }),
-    owner: z.string(),
-    owner_name: z.string().nullable(),
-    preview: z.string().nullable().openapi({ description: "root-relative thumbnail URL" }),
-    tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
-  }),
-});
-
-const GroupMemberSchema = z.object({
-  el_id: z.string(),
-  el_type: z.literal("group"),
-  el_info: z.object({
-    name: z.string(),
-    ctime: iso,
-    mtime: iso,
-    owner: z.string().nullable(),
-    owner_name: z.string().nullable(),
-    groups: z.number().int(),
-    assets: z.number().int(),
-    tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
-  }),
-});
-
-export const MemberSchema = z.discriminatedUnion("el_type", [GroupMemberSchema, AssetMemberSchema]).openapi("GroupMember");
-
-export interface TreeNodeShape {
-  element_id: string;
-  group_id: string | null;
-  group_name: string;
-  isRoot: boolean;
-  isOpen: boolean;
-  subGroups: TreeNodeShape[];
-}
-
-export const TreeNodeSchema: z.ZodType<TreeNodeShape> = z
-  .object({
-    element_id: z.string(),
-    group_id: z.string().nullable().openapi({ description: "the parent group" }),
-    group_name: z.string(),
-    isRoot: z.boolean(),
-    isOpen: z.boolean(),
-    get subGroups(): z.ZodArray<z.ZodType<TreeNodeShape>> {
-      return z.array(TreeNodeSchema);
-    },
-  })
-  .openapi("GroupTreeNode");
-
-export const DirectoryEntrySchema = z
-  .object({
-    id: z.string(),
-    type: z.enum(["asset", "group"]),
-    name: z.string(),
-    ctime: iso,
-    mtime: iso,
-    atime: iso,
-    mime: z.string().nullable(),
-    size: z.number().int().nullable(),
-    ver: z.number().int().nullable(),
-    var: z.string().nullable(),
-    var_hash: z.string().nullable(),
-  })
-  .openapi("DirectoryEntry");
-
-const TrashedGroupSchema = z
-  .object({
-    group_id: z.string(),
-    group_name: z.string(),
-    parent: z.string(),
-    group_owner: z.string().nullable(),
-    deleted_at: z.string(),
-    location: z
-      .object({ group_id: z.string(), group_name: z.string() })
-      .nullable()
-      .openapi({ description: "the folder it was in (a restore puts it back); null when the caller may not read it" }),
-  })
-  .openapi("TrashedGroup");
-
-const FoundGroupSchema = z
-  .object({
-    group_id: z.string(),
-    group_name: z.string(),
-    group_owner: z.string().nullable(),
-    owner_name: z.string().nullable(),
-    parent: z.string().nullable(),
-    path: z.array(PathEntrySchema),
-    ctime: iso,
-    mtime: iso,
-  })
-  .openapi("FoundGroup");
-
-const PreviewListSchema = z
-  .object({
-    base_url: z.string().openapi({ description: "origin the root-relative references resolve against" }),
-    list: z.array(z.object({ el_id: z.string(), preview: z.string().nullable() })),
-  })
-  .openapi("PreviewList");
-
-const MoveParamsSchema = z.object({ from: pathId("from"), to: pathId("to") });
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -411,7 +202,7 @@ export const groupRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(TrashedGroupSchema), "Trashed groups"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listTrash(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await trashedGroupsPage(c.var.rc, c.var.actor, c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({

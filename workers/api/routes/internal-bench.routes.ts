@@ -1,12 +1,11 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { entityMask } from "../../services/access.service";
-import { listMembers } from "../../services/group.service";
-import { createRequestContext, type Actor } from "../../services/context";
+import { entityMask, createRequestContext, type Actor } from "../../services/access";
+import { listMembers } from "../../services/library";
 import type { AppEnv } from "../types";
 
 /**

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { requestMetrics } from "../../lib/metrics";
 import { timingSafeEqual } from "../../lib/crypto";
-import { databaseGauges } from "../../services/system.service";
+import { databaseGauges } from "../../services/system";
 import type { AppEnv } from "../types";
 
 function sameSecret(a: string, b: string): boolean {

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { BUILD_INFO } from "../../../app/generated/build-info";
-import { ru } from "../../../app/i18n/ru";
+import { BUILD_INFO } from "../../../shared/generated/build-info";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
-import { checkHealth, chooseUploadServer, uploadServers } from "../../services/system.service";
+import { checkHealth, chooseUploadServer, uploadServers } from "../../services/system";
 import { requireAuth } from "../middleware/require-auth";
 import { API_VERSION } from "../middleware/request-lifecycle";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

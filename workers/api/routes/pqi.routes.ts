@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { PQI_COMMENT_MAX } from "../../../app/lib/survey-state";
-import { surveyComments, surveySummary, submitPqi } from "../../services/pqi.service";
+import { PQI_COMMENT_MAX } from "../../services/feedback/pure";
+import { surveyComments, surveySummary, submitPqi } from "../../services/feedback";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

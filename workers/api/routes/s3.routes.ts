@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { S3Error, XML_CONTENT_TYPE, errorXml, quoteEtag, s3CodeOf, xmlDocument, type S3ErrorCode } from "../../lib/s3-xml";
-import { s3OpOf } from "../../services/multipart-plan";
+import { s3OpOf } from "../../services/storage/pure";
 import {
   MAX_COMPLETE_BODY_BYTES,
   abortMultipart,
@@ -14,7 +14,7 @@ import {
   putObject,
   uploadPart,
   type S3Call,
-} from "../../services/multipart.service";
+} from "../../services/uploads";
 import { createRouter } from "../router";
 import type { AppEnv } from "../types";
 

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
-import { askQuestion } from "../../services/rag.service";
-import { autocomplete, searchQuery, vectorSearch, type SearchFilters } from "../../services/search.service";
+import { ru } from "../../../shared/i18n/ru";
+import { askQuestion, autocomplete, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

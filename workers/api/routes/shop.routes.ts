@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { ORDER_STATUSES, PAYMENT_METHODS } from "../../db/schema/shop-orders";
 import {
   addToBasket,
@@ -16,9 +16,9 @@ import {
   refundOrder,
   removeFromBasket,
   withdraw,
-} from "../../services/shop.service";
-import { handleStripeWebhook } from "../../services/shop-webhook.service";
-import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/money";
+  handleStripeWebhook,
+} from "../../services/shop";
+import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { ru } from "../../../app/i18n/ru";
-import { SHARE_ACL } from "../../services/shortlink-acl";
+import { ru } from "../../../shared/i18n/ru";
+import { SHARE_ACL } from "../../services/sharing/pure";
 import {
   closedError,
   createShortlink,
@@ -18,7 +18,7 @@ import {
   unlockShortlink,
   updateShortlink,
   type MediaKind,
-} from "../../services/shortlink.service";
+} from "../../services/sharing";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { randomToken } from "../../lib/crypto";
-import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_SECONDS, SsoError, finishSso, startSso } from "../../services/sso.service";
+import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_SECONDS, SsoError, finishSso, startSso } from "../../services/access";
 import { createRouter, errorResponses } from "../router";
 import type { AppEnv } from "../types";
 

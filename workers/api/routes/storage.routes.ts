@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
-import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage.service";
+import { ru } from "../../../shared/i18n/ru";
+import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import {
   attachTags,
   createTag,
@@ -10,7 +10,7 @@ import {
   listTagsByIds,
   renameTag,
   tagsForEntity,
-} from "../../services/tag.service";
+} from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

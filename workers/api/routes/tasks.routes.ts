@@ -1,8 +1,9 @@
+// Over 400 lines on purpose: one router per API resource (STYLE); each /api/tasks call carries its OpenAPI contract inline.
 import { createRoute, z } from "@hono/zod-openapi";
 import { TASK_STATUSES } from "../../db/schema/tasks";
 import { contentDisposition } from "../../lib/content-disposition";
-import { OPERATION_CLASSES } from "../../services/processing/operation";
 import {
+  OPERATION_CLASSES,
   availableProfiles,
   availableTasks,
   commandTask,
@@ -20,8 +21,8 @@ import {
   taskResult,
   taskStatuses,
   taskTemplates,
-} from "../../services/task.service";
-import { TASK_COMMANDS } from "../../services/task-status";
+} from "../../services/tasks";
+import { TASK_COMMANDS } from "../../services/tasks/pure";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

@@ -8,8 +8,9 @@ import {
   patchWorkflow,
   patchWorkflowSetup,
   setWorkflowEnabled,
-} from "../../services/automation.service";
-import { actionCatalogue, triggerForm } from "../../services/udwf/catalogue";
+  actionCatalogue,
+  triggerForm,
+} from "../../services/automations";
 import {
   WorkflowDraftCreateSchema,
   WorkflowMetaSchema,
@@ -17,7 +18,7 @@ import {
   ActionSchema,
   ConditionSchema,
   TriggerSchema,
-} from "../../services/udwf/setup";
+} from "../../services/automations/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { MAX_PARTS, S3_OPS } from "../../services/multipart-plan";
-import { signS3Request, uploadStatus, type SignInput, type SignedRequest, type UploadStatus } from "../../services/multipart.service";
+import { MAX_PARTS, S3_OPS } from "../../services/storage/pure";
+import { signS3Request, uploadStatus, type SignInput, type SignedRequest, type UploadStatus } from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";

@@ -20,7 +20,7 @@ import {
   removeUpload,
   reportUploads,
   updateUpload,
-} from "../../services/upload-queue.service";
+} from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 

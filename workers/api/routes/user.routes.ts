@@ -1,8 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ru } from "../../../app/i18n/ru";
-import { createRobotToken, listTokens, revokeRobotToken } from "../../services/robot-token.service";
-import { getSettings, patchSettings, SETTINGS_MAX_BYTES, type SettingsKind } from "../../services/user-settings.service";
-import { createUser, deleteUser, getUser, listUsers, patchUser, searchUserGroup } from "../../services/user.service";
+import { ru } from "../../../shared/i18n/ru";
+import {
+  createRobotToken,
+  listTokens,
+  revokeRobotToken,
+  getSettings,
+  patchSettings,
+  SETTINGS_MAX_BYTES,
+  type SettingsKind,
+  createUser,
+  deleteUser,
+  getUser,
+  listUsers,
+  patchUser,
+  searchUserGroup,
+} from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";

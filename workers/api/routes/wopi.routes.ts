@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { ru } from "../../../app/i18n/ru";
+import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import {
   appUrl,
@@ -16,8 +16,8 @@ import {
   resolveCaller,
   textData,
   type WopiCaller,
-} from "../../services/wopi/wopi.service";
-import { decodeUtf7 } from "../../services/wopi/utf7";
+  decodeUtf7,
+} from "../../services/wopi";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";

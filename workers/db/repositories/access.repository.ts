@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { DENY_BIT, grantingBits, type AccessLevel, type ChainRow } from "../../services/access-policy";
+import { DENY_BIT, grantingBits, type AccessLevel, type ChainRow } from "../../services/access/pure";
 
 /**
  * Queries of access control. A check is one statement (`chainRows`): the closure table gives every ancestor of the

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { assetClasses, assets, groups } from "../schema";
+import { assetClasses, assets, groups } from "../schema/index";
 import { foldName, foldedSql, inIds } from "./tag.repository";
 
 const columns = { id: assetClasses.id, name: assetClasses.name, defFields: assetClasses.defFields };

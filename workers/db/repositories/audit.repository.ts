@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { auditLog, users } from "../schema";
+import { auditLog, users } from "../schema/index";
 
 export interface AuditFilter {
   /** exact action name, or a family with a trailing `.*` (e.g. `auth.*`) */

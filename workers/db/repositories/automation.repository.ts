@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { automations, type AutomationRow } from "../schema";
+import { automations, type AutomationRow } from "../schema/index";
 import { inIds } from "./tag.repository";
 
 export type { AutomationRow };

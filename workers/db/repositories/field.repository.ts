@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
-import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema";
+import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema/index";
 import type { FieldEntityType } from "../schema/field-values";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName, inIds } from "./tag.repository";

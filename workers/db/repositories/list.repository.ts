@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { fieldTemplates, fieldValues, listRecords, lists } from "../schema";
+import { fieldTemplates, fieldValues, listRecords, lists } from "../schema/index";
 import { foldedSql, foldName } from "./tag.repository";
 
 const recordCount = sql<number>`(select count(*) from ${listRecords} where ${listRecords.listId} = ${lists.id})`.mapWith(Number);

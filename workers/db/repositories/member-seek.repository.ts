@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
-import type { MemberSortColumn } from "./group.repository";
+import type { MemberSortColumn } from "./group-pages.repository";
 
 /**
  * Queries of the seek lists behind `skip` paging (decision record 017). A list holds every `SEEK_SPACING`-th member

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { uploadParts, variants } from "../schema";
+import { uploadParts, variants } from "../schema/index";
 import type { Statement } from "./asset.repository";
 
 /**

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { pqiAnswers, users } from "../schema";
-import type { RatingCount } from "../../services/pqi-summary";
+import { pqiAnswers, users } from "../schema/index";
+import type { RatingCount } from "../../services/feedback/pure";
 
 export interface NewPqiAnswer {
   id: string;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
-import { assets, assetVersions, previews, variants } from "../schema";
+import { assets, assetVersions, previews, variants } from "../schema/index";
 import { inIds } from "./tag.repository";
 
 /** What a preview upload needs of an asset: owner, and the id of the requested (or latest) version, in one query. */

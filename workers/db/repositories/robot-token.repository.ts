@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../client";
-import { robotTokens, users } from "../schema";
+import { robotTokens, users } from "../schema/index";
 
 /** Queries of robot API tokens. */
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "../client";
-import { sessions, users, type SessionRow, type UserRow } from "../schema";
+import { sessions, users, type SessionRow, type UserRow } from "../schema/index";
 
 export function insertSession(db: Database, row: typeof sessions.$inferInsert) {
   return db.insert(sessions).values(row);

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { assets, groups, outgoingEmails, shortlinks, users } from "../schema";
+import { assets, groups, outgoingEmails, shortlinks, users } from "../schema/index";
 
 /** Queries of shortlinks and of the outbox of mailed invitations. */
 

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
-import { assets, groupClosure, groupMembers, groups, storages, variants, type StorageRow } from "../schema";
+import { assets, groupClosure, groupMembers, groups, storages, variants, type StorageRow } from "../schema/index";
 import { foldName, foldedSql } from "./tag.repository";
 
 /** Id of the default storage row (the R2 binding MEDIA), created by migration 0002. */

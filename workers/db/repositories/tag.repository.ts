@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
-import { assets, entityTags, groups, tags } from "../schema";
+import { assets, entityTags, groups, tags } from "../schema/index";
 
 /**
  * Case folding for the catalog's case-insensitive names (tags, classes, storages). SQLite's `lower()` folds ASCII

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { taskTemplates, tasks, type TaskEntityRef, type TaskRow, type TaskStatus, type TaskTemplateRow } from "../schema";
+import { taskTemplates, tasks, type TaskEntityRef, type TaskRow, type TaskStatus, type TaskTemplateRow } from "../schema/index";
 import { runStatement } from "./group.repository";
 import { inIds } from "./tag.repository";
 

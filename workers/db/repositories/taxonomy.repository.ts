@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { assets, groups, taxa, taxonMembers } from "../schema";
+import { assets, groups, taxa, taxonMembers } from "../schema/index";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
 

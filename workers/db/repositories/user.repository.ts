@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { robotTokens, sessions, users, type UserRow } from "../schema";
+import { robotTokens, sessions, users, type UserRow } from "../schema/index";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { containsFolded, foldedSql } from "./tag.repository";
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { inList, type Statement } from "./asset.repository";
-import { assets, groupMembers, previews, variants } from "../schema";
+import { assets, groupMembers, previews, variants } from "../schema/index";
 
 /**
  * Queries of version management (restore an old version as the newest, delete one version, its comment) and of the

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { FIELD_TYPES } from "../../services/field-types/types";
+import { FIELD_TYPES } from "../../services/metadata/pure";
 import { idColumn, timestamps } from "../columns";
 
 /**

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { idColumn } from "../columns";
 
-/** SPEC §4 task statuses; the transitions between them are in workers/services/task-status.ts. */
+/** SPEC §4 task statuses; the transitions between them are in workers/services/tasks/task-status.ts. */
 export const TASK_STATUSES = ["none", "inqueue", "running", "paused", "canceled", "done", "error"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

@@ -1,11 +1,11 @@
 import { findAssetForPreview, findPreviewForAsset } from "../../db/repositories/preview.repository";
 import { deleteWatermarksOfVersionSql } from "../../db/repositories/shop.repository";
 import type { Statement } from "../../db/repositories/asset.repository";
-import { variants } from "../../db/schema";
+import { variants } from "../../db/schema/index";
 import { newId } from "../../lib/ids";
-import type { RequestContext } from "../context";
-import { DECODABLE_TYPES, decodeImage, encodeJpeg, fitInside, resizePixels, type DecodableType } from "../processing/image-codec";
-import { imageInfo } from "../preview.service";
+import type { RequestContext } from "../access";
+import { DECODABLE_TYPES, decodeImage, encodeJpeg, fitInside, resizePixels, type DecodableType } from "../imaging";
+import { imageInfo } from "../media";
 import { paintWatermark } from "./watermark";
 
 /** Longest side of the catalogue's watermarked preview: big enough for the grid and a closer look, no bigger. */

@@ -1,4 +1,4 @@
-import type { Pixels } from "../processing/image-codec";
+import type { Pixels } from "../imaging";
 
 /** Stripe period and width of the watermark, as fractions of the image's shorter side. */
 const PERIOD = 0.16;

@@ -1,0 +1,277 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { ru } from "../../../shared/i18n/ru";
+import { VARIANT_TYPES } from "../../db/schema/index";
+import { AppError } from "../../lib/errors";
+import { ID_PATTERN } from "../../lib/ids";
+import {
+  createVersionUpload,
+  downloadAssetContent,
+  dropEmptyVersions,
+  playAsset,
+  playLink,
+  proxyDoc,
+  receiveUpload,
+  variantContent,
+  type ContentCredential,
+  type ContentRequest,
+  type SignedParams,
+} from "../../services/library";
+import type { Actor } from "../../services/access";
+import { requireAuth } from "../middleware/require-auth";
+import { bearerSecurity, createRouter, errorResponses } from "../router";
+import type { AppEnv } from "../types";
+import {
+  pathId,
+  IdParams,
+  VersionSelectorSchema,
+  VariantTypeSchema,
+  DispositionSchema,
+  SignedQuerySchema,
+  IsoDate,
+  CreateVersionSchema,
+  PlaySchema,
+  UploadInfoSchema,
+  MultipartUploadInfoSchema,
+  UploadCompleteSchema,
+  PlayResultSchema,
+  json,
+  jsonBody,
+  plainError,
+  binary,
+  contentAnswers,
+} from "./asset.schemas";
+
+/**
+ * The bytes of assets under /api/asset: create-version and the single-PUT upload, downloads and streaming (bearer or
+ * signed link, with ranges), play links, and the best viewable rendition. Mounted before asset.routes.ts.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP helpers
+
+/** Sets the actor when an Authorization header is sent (and then it must be valid); content calls also take links. */
+const bearerIfSent = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.header("authorization") !== undefined) return requireAuth(c, next);
+  await next();
+});
+
+/** Bearer when sent, else the signed link's parameters; neither is a 401. */
+function credentialOf(c: Context<AppEnv>, link: SignedParams, purpose: "download" | "play"): ContentCredential {
+  const actor = c.get("actor") as Actor | undefined;
+  if (actor) return { actor };
+  if (link.u === undefined && link.exp === undefined && link.sig === undefined)
+    throw new AppError("UNAUTHORIZED", ru.errors.unauthenticated);
+  return { link, purpose };
+}
+
+function contentRequest(c: Context<AppEnv>, disposition?: "attachment" | "inline"): ContentRequest {
+  return { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range"), disposition };
+}
+
+/** Service links are root-relative (Remix pages use them as is); API answers give absolute URLs. */
+function absolute<T extends { link: string }>(c: Context<AppEnv>, value: T): T {
+  return { ...value, link: new URL(value.link, c.req.url).href };
+}
+
+const VariantSelectorSchema = z
+  .string()
+  .max(32)
+  .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор");
+
+// ---------------------------------------------------------------------------------------------------------------
+// Routes
+
+export const assetContentRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/create-version/{id}",
+      tags: ["Assets"],
+      summary: "Start a new version: answers a signed single-PUT link, or the multipart form for large files",
+      description:
+        "Inserts a pending variant (invisible until its bytes are complete). Up to 95 MiB (and for empty files) the answer is a signed single-PUT link; above it, or with `multipart: true`, the multipart form: sign each S3 call at /api/upload/sign and send it to /api/s3. The version is created only when every byte is stored and hashed.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: jsonBody(CreateVersionSchema) },
+      responses: {
+        200: json(z.union([UploadInfoSchema, MultipartUploadInfoSchema]), "Upload info (single or multipart form)"),
+        413: plainError("Larger than UPLOAD_MAX_BYTES, or than the asset's storage can take"),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
+      },
+    }),
+    async (c) => {
+      const info = await createVersionUpload(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      if (info.mode === "multipart") return c.json(info, 200);
+      return c.json({ ...info, upload_url: new URL(info.upload_url, c.req.url).href }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/content/upload/{variantId}",
+      tags: ["Assets"],
+      summary: "Upload the bytes of a pending variant (signed link, no bearer)",
+      description:
+        "Send exactly the declared number of bytes with Content-Length (411 without it, 400 when it differs); an optional Content-MD5 or x-amz-checksum-sha256 (base64) is verified (400 on mismatch, nothing stored). The bytes are hashed (SHA-256) while they stream to storage; then the version, the ready variant, the asset's latest version and the group membership are committed in one transaction. A second PUT answers 409.",
+      request: {
+        params: z.object({ variantId: pathId("variantId") }),
+        query: SignedQuerySchema,
+        body: { required: true, content: { "*/*": { schema: binary } } },
+      },
+      responses: {
+        201: json(UploadCompleteSchema, "Stored and committed"),
+        411: plainError("Content-Length missing"),
+        ...errorResponses(400, 403, 404, 409, 503),
+      },
+    }),
+    async (c) => {
+      const done = await receiveUpload(c.var.rc, c.req.valid("param").variantId, c.req.valid("query"), {
+        body: c.req.raw.body,
+        contentLength: c.req.header("content-length"),
+        checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
+      });
+      return c.json(done, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/drop-empty-version/{id}",
+      tags: ["Assets"],
+      summary: "Drop pending uploads whose links have expired",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: json(z.object({ dropped: z.number().int() }), "How many were dropped"), ...errorResponses(400, 401, 403, 404) },
+    }),
+    async (c) => c.json(await dropEmptyVersions(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/content/download/{id}/{version}/{variant}",
+      tags: ["Assets"],
+      summary: "Download a variant of a version (variant type or id); Range supported",
+      description: "Authorised by a bearer token or by a signed download link (`u`, `exp`, `sig`).",
+      security: [...bearerSecurity, {}],
+      middleware: [bearerIfSent] as const,
+      request: {
+        params: z.object({
+          id: pathId("id"),
+          version: VersionSelectorSchema.openapi({ param: { name: "version", in: "path" }, type: "string", example: "latest" }),
+          variant: VariantSelectorSchema.openapi({ param: { name: "variant", in: "path" }, example: "initial" }),
+        }),
+        query: SignedQuerySchema,
+      },
+      responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
+    async (c) => {
+      const { id, version, variant } = c.req.valid("param");
+      return downloadAssetContent(c.var.rc, credentialOf(c, c.req.valid("query"), "download"), id, version, variant, contentRequest(c));
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/content/download-variant/{variantId}",
+      tags: ["Assets"],
+      summary: "Download a variant; Range supported",
+      description: "Authorised by a bearer token or by a signed download link (`u`, `exp`, `sig`).",
+      security: [...bearerSecurity, {}],
+      middleware: [bearerIfSent] as const,
+      request: { params: z.object({ variantId: pathId("variantId") }), query: SignedQuerySchema },
+      responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 404, 409) },
+    }),
+    async (c) =>
+      variantContent(c.var.rc, credentialOf(c, c.req.valid("query"), "download"), c.req.valid("param").variantId, contentRequest(c)),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/content/stream/{variantId}",
+      tags: ["Assets"],
+      summary: "Serve a variant through a signed play link (inline; Range for seeking)",
+      request: {
+        params: z.object({ variantId: pathId("variantId") }),
+        query: SignedQuerySchema.extend({ disposition: DispositionSchema.optional() }),
+      },
+      responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 409) },
+    }),
+    async (c) => {
+      const { disposition, ...link } = c.req.valid("query");
+      return variantContent(c.var.rc, credentialOf(c, link, "play"), c.req.valid("param").variantId, contentRequest(c, disposition));
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/content/play/{id}",
+      tags: ["Assets"],
+      summary: "A play link to a version (latest by default) and variant type (most viewable by default)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: { required: false, content: { "application/json": { schema: PlaySchema } } } },
+      responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) => c.json(absolute(c, await playAsset(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"))), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/content/play-variant/{variant}",
+      tags: ["Assets"],
+      summary: "A play link to a variant (`disposition: attachment` for download buttons)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        params: z.object({ variant: pathId("variant") }),
+        body: { required: false, content: { "application/json": { schema: z.object({ disposition: DispositionSchema.optional() }) } } },
+      },
+      responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404, 415) },
+    }),
+    async (c) =>
+      c.json(absolute(c, await playLink(c.var.rc, c.var.actor, c.req.valid("param").variant, c.req.valid("json").disposition)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/content/play-variant/{variant}",
+      tags: ["Assets"],
+      summary: "A play link to a variant (query `disposition=attachment` for download buttons)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: z.object({ variant: pathId("variant") }), query: z.object({ disposition: DispositionSchema.optional() }) },
+      responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404) },
+    }),
+    async (c) =>
+      c.json(absolute(c, await playLink(c.var.rc, c.var.actor, c.req.valid("param").variant, c.req.valid("query").disposition)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/asset-proxy-doc/{id}/{version}",
+      tags: ["Assets"],
+      summary: "The best viewable rendition of a version, with a play link",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        params: z.object({
+          id: pathId("id"),
+          version: VersionSelectorSchema.openapi({ param: { name: "version", in: "path" }, type: "string" }),
+        }),
+      },
+      responses: {
+        200: json(
+          z.object({ variant_id: z.string(), mime_type: z.string(), variant_type: VariantTypeSchema, link: z.string(), expire: IsoDate }),
+          "Rendition",
+        ),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const { id, version } = c.req.valid("param");
+      return c.json(absolute(c, await proxyDoc(c.var.rc, c.var.actor, id, version)), 200);
+    },
+  );

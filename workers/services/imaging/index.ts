@@ -1,0 +1,8 @@
+/**
+ * Imaging: decoding, resizing and encoding images with the WebAssembly codecs (JPEG, PNG, WebP); apart from media so
+ * that importing media does not load the codecs.
+ *
+ * The domain's public face (decision record 025): code outside workers/services/imaging/ imports only this file.
+ */
+export { DECODABLE_TYPES, MAX_DECODE_PIXELS, decodeImage, encodeJpeg, fitInside, resizePixels } from "./image-codec";
+export type { DecodableType, Pixels } from "./image-codec";

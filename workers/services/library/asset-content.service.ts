@@ -1,0 +1,333 @@
+import { ru } from "../../../shared/i18n/ru";
+import { returnedRows, findAsset, purgeAssetsStatements, runBatch, selectAssetObjects, unreferencedKeys } from "../../db/repositories/asset.repository";
+import { findReadyVariant, findReadyVariantOfType, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
+import { findUserById } from "../../db/repositories/user.repository";
+import type { AssetRow, VariantType } from "../../db/schema/index";
+import { VARIANT_TYPES } from "../../db/schema/index";
+import { contentDisposition } from "../../lib/content-disposition";
+import { AppError } from "../../lib/errors";
+import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange } from "../../lib/http-range";
+import { signLink, verifyLink, type SignedPurpose } from "../../lib/signed-url";
+import { canAccess } from "../access";
+import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
+import { requireAsset, requireReadyVariant } from "./asset.service";
+import type { Actor, RequestContext } from "../access";
+import type { StorageBackend } from "../storage";
+import { getStorageBackend } from "../storage";
+
+/**
+ * The bytes of assets: single-PUT uploads with commit-after-upload, downloads and media streaming with ranges,
+ * signed links, and deleting objects nobody references any more. Storage is reached only through `backendFor`.
+ * Taking bytes in is asset-upload.service.ts; committing them as a version, asset-commit.service.ts.
+ */
+
+export { MAX_SINGLE_UPLOAD_BYTES };
+/** Lifetime of an upload link. */
+export const UPLOAD_LINK_TTL_SECONDS = 3600;
+/** Lifetime of a play (streaming) link: long enough to watch a film with pauses. */
+export const PLAY_LINK_TTL_SECONDS = 6 * 3600;
+/** Lifetime of a signed download link. */
+export const DOWNLOAD_LINK_TTL_SECONDS = 3600;
+/** The best viewable rendition first (asset-proxy-doc, play without a variant type). */
+export const VIEWABLE_ORDER: readonly VariantType[] = ["proxy_lowres", "proxy_highres", "master", "initial", "watermarked", "untyped"];
+
+/** Types a browser would render as an active document: never served inline from our origin. */
+const ACTIVE_CONTENT = /html|xml|svg|javascript|ecmascript|x-shockwave-flash|text\/cache-manifest/i;
+
+/**
+ * The one place that turns a storage id into a backend: the R2 binding for the default storage, an S3-compatible
+ * client (credentials decrypted) for external storages.
+ */
+export function backendFor(rc: RequestContext, storageId: string): Promise<StorageBackend> {
+  return getStorageBackend(rc, storageId);
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The signed query (`u`, `exp`, `sig`) of a link; anything missing fails verification (403). */
+export interface SignedParams {
+  u?: string;
+  exp?: string;
+  sig?: string;
+}
+
+/**
+ * The user a signed link was issued to, re-checked now: the signature must be valid for this purpose and object
+ * and unexpired, and the user must still exist and be enabled. Any failure is the same 403.
+ */
+export async function linkActor(rc: RequestContext, purpose: SignedPurpose, id: string, params: SignedParams): Promise<Actor> {
+  const userId = await verifyLink(rc.config.JWT_SECRET, purpose, id, params);
+  const user = userId ? await findUserById(rc.db, userId) : undefined;
+  if (!user || !user.enabled) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
+}
+
+export async function signedQuery(rc: RequestContext, purpose: SignedPurpose, id: string, userId: string, ttlSeconds: number) {
+  const exp = nowSeconds() + ttlSeconds;
+  const params = new URLSearchParams(await signLink(rc.config.JWT_SECRET, { purpose, id, userId, exp }));
+  return { params, expire: new Date(exp * 1000).toISOString() };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serving bytes
+
+/** Who asks for bytes: a signed-in actor (bearer), or a signed link of a purpose. */
+export type ContentCredential = { actor: Actor } | { link: SignedParams; purpose: "download" | "play" };
+
+/** The request headers that shape a content answer, and the disposition wanted. */
+export interface ContentRequest {
+  range?: string | null;
+  ifNoneMatch?: string | null;
+  ifRange?: string | null;
+  disposition?: "attachment" | "inline";
+}
+
+/** A version in a download path: a number, or the latest. */
+export type VersionSelector = number | "latest";
+
+/**
+ * Streams a ready variant: 200 or 206 (one byte range), 304 for a matching If-None-Match, 416 for a malformed or
+ * unsatisfiable Range. Bodies stream straight from storage (never buffered). User content is served with
+ * `nosniff` and a sandboxing CSP, and active types (HTML, SVG, XML …) are always attachments, so a file can never run
+ * script on our origin.
+ */
+export async function serveVariant(rc: RequestContext, row: ReadyVariant, req: ContentRequest): Promise<Response> {
+  const v = row.variant;
+  const size = v.contentSize;
+  const etag = `"${v.sha256 ?? v.id}"`;
+  const lastModified = row.versionCtime;
+  const inline = req.disposition === "inline" && !ACTIVE_CONTENT.test(v.mimeType);
+  const headers = new Headers({
+    ETag: etag,
+    "Last-Modified": new Date(lastModified).toUTCString(),
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "private, no-cache",
+    "Content-Disposition": contentDisposition(v.fileName, inline ? "inline" : "attachment"),
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox",
+    "Referrer-Policy": "no-referrer",
+  });
+  if (ifNoneMatch(req.ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+
+  let range = parseRange(req.range, size);
+  if (range.kind === "unsatisfiable") {
+    throw new AppError("RANGE_NOT_SATISFIABLE", ru.assets.rangeNotSatisfiable, {
+      "Content-Range": unsatisfiedRange(size),
+      "Accept-Ranges": "bytes",
+    });
+  }
+  if (range.kind === "range" && !ifRangeAllows(req.ifRange, etag, lastModified)) range = { kind: "none" };
+
+  const backend = await backendFor(rc, v.storageId);
+  const object = await backend.get(v.storageKey, range.kind === "range" ? { offset: range.offset, length: range.length } : undefined);
+  if (!object?.body) {
+    console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "variant bytes missing", variant: v.id }));
+    throw new AppError("NOT_FOUND", ru.assets.contentMissing);
+  }
+  headers.set("Content-Type", v.mimeType);
+  if (range.kind === "range") {
+    headers.set("Content-Range", contentRange(range.offset, range.end, size));
+    headers.set("Content-Length", String(range.length));
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("Content-Length", String(size));
+  return new Response(object.body, { status: 200, headers });
+}
+
+/** Checks a link credential for a resolved variant: valid signature for its id, enabled user, download right. */
+async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, variantId: string, asset: AssetRow) {
+  const actor = await linkActor(rc, purpose, variantId, link);
+  if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download"))) {
+    throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  }
+}
+
+function isVariantType(value: string): value is VariantType {
+  return (VARIANT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * `GET /content/download/{id}/{version}/{variant}`: `variant` is a variant type (the newest ready variant of that
+ * type in the version) or a variant id. Bearer callers need download on the asset (404 when they cannot read it);
+ * a signed download link must be for the resolved variant (403 otherwise).
+ */
+export async function downloadAssetContent(
+  rc: RequestContext,
+  credential: ContentCredential,
+  assetId: string,
+  version: VersionSelector,
+  selector: string,
+  req: ContentRequest,
+): Promise<Response> {
+  let asset: AssetRow | undefined;
+  if ("actor" in credential) asset = await requireAsset(rc, credential.actor, assetId, "download");
+  else {
+    asset = await findAsset(rc.db, assetId);
+    if (asset?.deletedAt != null) asset = undefined;
+  }
+  const number = version === "latest" ? asset?.latestVersion ?? 0 : version;
+  let row: ReadyVariant | undefined;
+  if (asset && number > 0) {
+    if (isVariantType(selector)) row = await findReadyVariantOfType(rc.db, assetId, number, selector);
+    else {
+      row = await findReadyVariant(rc.db, selector);
+      if (row && (row.variant.assetId !== assetId || row.version !== number)) row = undefined;
+    }
+  }
+  if ("link" in credential) {
+    if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+    await requireLinkAccess(rc, credential.link, credential.purpose, row.variant.id, asset);
+  }
+  if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+}
+
+/**
+ * `GET /content/download-variant/{variantId}` (bearer or signed download link) and `GET /content/stream/{variantId}`
+ * (signed play link; inline unless `disposition` says attachment).
+ */
+export async function variantContent(
+  rc: RequestContext,
+  credential: ContentCredential,
+  variantId: string,
+  req: ContentRequest,
+): Promise<Response> {
+  if ("actor" in credential) {
+    const { row } = await requireReadyVariant(rc, credential.actor, variantId, "download");
+    return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+  }
+  const row = await findReadyVariant(rc.db, variantId);
+  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  await requireLinkAccess(rc, credential.link, credential.purpose, variantId, asset);
+  const fallback = credential.purpose === "play" ? "inline" : "attachment";
+  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? fallback });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Signed links
+
+/** SPEC §3 Play result. */
+export interface PlayResult {
+  /** root-relative unless the caller resolves it against its origin */
+  link: string;
+  expire: string;
+  range: true;
+}
+
+async function signPlay(rc: RequestContext, actor: Actor, variantId: string, disposition?: "attachment" | "inline"): Promise<PlayResult> {
+  const { params, expire } = await signedQuery(rc, "play", variantId, actor.id, PLAY_LINK_TTL_SECONDS);
+  if (disposition === "attachment") params.set("disposition", "attachment");
+  return { link: `/api/asset/content/stream/${variantId}?${params}`, expire, range: true };
+}
+
+/**
+ * A signed, expiring link (6 hours) to a variant's bytes for players (`<video src>`, seeking with Range) or, with
+ * `disposition: "attachment"`, for download buttons. Needs download on the asset.
+ * @example const { link } = await playLink(rc, actor, variantId) // "/api/asset/content/stream/…?u=…&exp=…&sig=…"
+ */
+export async function playLink(
+  rc: RequestContext,
+  actor: Actor,
+  variantId: string,
+  disposition?: "attachment" | "inline",
+): Promise<PlayResult> {
+  await requireReadyVariant(rc, actor, variantId, "download");
+  return signPlay(rc, actor, variantId, disposition);
+}
+
+/** A signed download link (1 hour) to `GET /content/download-variant/{variantId}`. Needs download on the asset. */
+export async function downloadLink(rc: RequestContext, actor: Actor, variantId: string): Promise<{ link: string; expire: string }> {
+  await requireReadyVariant(rc, actor, variantId, "download");
+  const { params, expire } = await signedQuery(rc, "download", variantId, actor.id, DOWNLOAD_LINK_TTL_SECONDS);
+  return { link: `/api/asset/content/download-variant/${variantId}?${params}`, expire };
+}
+
+/** The variant to show of one version: of the type asked for, else the most viewable one. */
+async function pickVariant(rc: RequestContext, asset: AssetRow, version: VersionSelector | undefined, type: VariantType | undefined) {
+  const number = version === undefined || version === "latest" ? asset.latestVersion : version;
+  if (number === 0) throw new AppError("NOT_FOUND", ru.assets.noContent);
+  const rows = await selectReadyVariants(rc.db, asset.id, number);
+  if (rows.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  const pick = type
+    ? rows.find((r) => r.variant.variantType === type)
+    : VIEWABLE_ORDER.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);
+  if (!pick) throw new AppError("NOT_FOUND", type ? ru.assets.variantNotFound : ru.assets.noViewable);
+  return pick;
+}
+
+/** `POST /content/play/{id}`: a play link to a version (latest by default) and variant type (most viewable by default). */
+export async function playAsset(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  opts: { version?: VersionSelector; variant_type?: VariantType; disposition?: "attachment" | "inline" } = {},
+): Promise<PlayResult> {
+  const asset = await requireAsset(rc, actor, assetId, "download");
+  const pick = await pickVariant(rc, asset, opts.version, opts.variant_type);
+  return signPlay(rc, actor, pick.variant.id, opts.disposition);
+}
+
+export interface ProxyDoc {
+  variant_id: string;
+  mime_type: string;
+  variant_type: VariantType;
+  link: string;
+  expire: string;
+}
+
+/** The best viewable rendition of a version (proxy_lowres, proxy_highres, master, initial …) with a play link. */
+export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<ProxyDoc> {
+  const asset = await requireAsset(rc, actor, assetId, "download");
+  const pick = await pickVariant(rc, asset, version, undefined);
+  const { link, expire } = await signPlay(rc, actor, pick.variant.id);
+  return { variant_id: pick.variant.id, mime_type: pick.variant.mimeType, variant_type: pick.variant.variantType, link, expire };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deleting bytes
+
+/**
+ * Deletes the objects of these (storage, key) pairs that no variant or preview references any more, leaving out the
+ * rows of `exceptAssets` (assets being purged, whose rows go after their bytes). Copies share objects (copy-on-write),
+ * so this check is what keeps a purge of one asset from destroying another's bytes. Each storage is reached through
+ * its own backend (R2, or an external S3 bucket); a backend that fails throws, so the caller keeps its rows.
+ */
+export async function deleteUnreferencedObjects(
+  rc: RequestContext,
+  objects: readonly { storageId: string; storageKey: string }[],
+  exceptAssets: readonly string[] = [],
+): Promise<number> {
+  const byStorage = new Map<string, string[]>();
+  for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
+  let deleted = 0;
+  for (const [storageId, keys] of byStorage) {
+    const orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)], exceptAssets);
+    if (orphans.length === 0) continue;
+    await (await backendFor(rc, storageId)).delete(orphans);
+    deleted += orphans.length;
+  }
+  return deleted;
+}
+
+/** Assets purged per D1 batch. */
+const PURGE_BATCH = 500;
+
+/**
+ * Deletes assets for good: first the bytes of their variants and previews that no other asset references (on every
+ * storage they are on), then in one batch per 500 assets the rows (assets, versions, variants, previews, tag links,
+ * memberships). Bytes go first so a failure leaves rows a retry finds again, never bytes nobody can find. No access
+ * check: for the purge of trashed assets and of group subtrees, whose callers have decided.
+ * @example const { assets, objects } = await purgeAssets(rc, expiredIds)
+ */
+export async function purgeAssets(rc: RequestContext, assetIds: readonly string[]): Promise<{ assets: number; objects: number }> {
+  let assets = 0;
+  let objects = 0;
+  for (let i = 0; i < assetIds.length; i += PURGE_BATCH) {
+    const ids = assetIds.slice(i, i + PURGE_BATCH);
+    objects += await deleteUnreferencedObjects(rc, await selectAssetObjects(rc.db, ids), ids);
+    const results = await runBatch(rc.db, purgeAssetsStatements(rc.db, ids));
+    assets += returnedRows(results[results.length - 1]);
+  }
+  return { assets, objects };
+}

@@ -1,0 +1,147 @@
+/** Reads around an asset: its versions and variants, the folders listing it, sizes and technical fields. */
+import { ru } from "../../../shared/i18n/ru";
+import { findReadyVariant, selectVersion, readyContentSize, selectReadyVariants, selectVersionsByIds } from "../../db/repositories/asset-versions.repository";
+import { listOwnedAssets, selectAssetGroups } from "../../db/repositories/asset.repository";
+import { AppError } from "../../lib/errors";
+import { aclAssetRows } from "../../db/repositories/access.repository";
+import { visibility } from "../access";
+import type { Actor, RequestContext } from "../access";
+import {
+  iso,
+  toVariantView,
+  toVersionEntry,
+  mainVariant,
+  byName,
+  unique,
+  requireListSize,
+  requireAsset,
+  requireReadyVariant,
+} from "./asset.service";
+import { type VariantView, type VersionEntry, type GroupRef, type VersionView, type AssetListItem, type Paging } from "./asset-shapes";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Versions and variants
+
+/** Versions of an asset, newest first: one row per ready variant (SPEC Version). */
+export async function listVersions(rc: RequestContext, actor: Actor, id: string): Promise<VersionEntry[]> {
+  await requireAsset(rc, actor, id, "read");
+  return (await selectReadyVariants(rc.db, id)).map(toVersionEntry);
+}
+
+async function versionWithVariants(rc: RequestContext, actor: Actor, id: string, version: number) {
+  await requireAsset(rc, actor, id, "read");
+  const [versionRows, variants] = await Promise.all([selectVersion(rc.db, id, version), selectReadyVariants(rc.db, id, version)]);
+  const row = versionRows[0];
+  if (!row) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  return { row, variants };
+}
+
+/** One version of an asset with its ready variants. */
+export async function getVersion(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  version: number,
+): Promise<VersionView & { variants: VariantView[] }> {
+  const { row, variants } = await versionWithVariants(rc, actor, id, version);
+  return {
+    version_id: row.id,
+    asset_id: row.assetId,
+    version: row.version,
+    desc: row.description,
+    ctime: iso(row.ctime),
+    user_id: row.userId,
+    variants: variants.map(toVariantView),
+  };
+}
+
+/** Ready variants of one version of an asset. */
+export async function listVariants(rc: RequestContext, actor: Actor, id: string, version: number): Promise<VariantView[]> {
+  return (await versionWithVariants(rc, actor, id, version)).variants.map(toVariantView);
+}
+
+/** Versions by id (up to 500) that the actor may read; others are left out. */
+export async function versionsByIds(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<VersionView[]> {
+  const wanted = unique(ids);
+  requireListSize(wanted.length);
+  if (wanted.length === 0) return [];
+  const rows = await selectVersionsByIds(rc.db, wanted, await visibility(rc, actor));
+  return rows.map(({ version: v }) => ({
+    version_id: v.id,
+    asset_id: v.assetId,
+    version: v.version,
+    desc: v.description,
+    ctime: iso(v.ctime),
+    user_id: v.userId,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Related reads
+
+/** Live groups the asset is listed in that the actor can see. */
+export async function memberOf(rc: RequestContext, actor: Actor, id: string): Promise<GroupRef[]> {
+  await requireAsset(rc, actor, id, "read");
+  return byName(
+    await selectAssetGroups(rc.db, id, await visibility(rc, actor)),
+    (g) => g.group_name,
+    (g) => g.group_id,
+  );
+}
+
+/** Stored bytes of all the asset's ready variants. */
+export async function contentSize(rc: RequestContext, actor: Actor, id: string): Promise<{ size: number }> {
+  await requireAsset(rc, actor, id, "read");
+  return { size: await readyContentSize(rc.db, id) };
+}
+
+/**
+ * Assets the actor reaches directly: the ones they own and those a rule of theirs (or of their groups) names, that
+ * they may read; most recently changed first. Administrators get their own (they reach everything anyway).
+ */
+export async function aclAssets(rc: RequestContext, actor: Actor, paging: Paging): Promise<AssetListItem[]> {
+  const vis = await visibility(rc, actor);
+  if (!vis) {
+    const rows = await listOwnedAssets(rc.db, { ownerId: actor.id, ...paging });
+    return rows.map((a) => ({
+      asset_id: a.id,
+      name: a.name,
+      mimetype: a.mime,
+      ctime: iso(a.ctime),
+      mtime: iso(a.mtime),
+      ver: a.latestVersion,
+    }));
+  }
+  const rows = await aclAssetRows(rc.db, vis, paging);
+  return rows.map((a) => ({
+    asset_id: a.id,
+    name: a.name,
+    mimetype: a.mime,
+    ctime: iso(a.ctime),
+    mtime: iso(a.mtime),
+    ver: a.latest_version,
+  }));
+}
+
+/** Technical fields of a variant of an asset (an empty object until processing fills them). */
+export async function techFields(rc: RequestContext, actor: Actor, assetId: string, variantId: string): Promise<Record<string, unknown>> {
+  const { row } = await requireReadyVariant(rc, actor, variantId, "read");
+  if (row.variant.assetId !== assetId) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  return row.variant.techFields ?? {};
+}
+
+/** Technical fields of a variant. */
+export async function variantTechFields(rc: RequestContext, actor: Actor, variantId: string): Promise<Record<string, unknown>> {
+  return (await requireReadyVariant(rc, actor, variantId, "read")).row.variant.techFields ?? {};
+}
+
+/**
+ * Technical properties of a variant. The id may also be an asset's: then those of its main variant of the latest
+ * version (an empty object while it has none).
+ */
+export async function variantTechProps(rc: RequestContext, actor: Actor, id: string): Promise<Record<string, unknown>> {
+  if (await findReadyVariant(rc.db, id)) return (await requireReadyVariant(rc, actor, id, "read")).row.variant.techProps ?? {};
+  await requireAsset(rc, actor, id, "read");
+  const main = mainVariant(await selectReadyVariants(rc.db, id, "latest"));
+  return main?.variant.techProps ?? {};
+}

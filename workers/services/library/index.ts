@@ -1,0 +1,85 @@
+/**
+ * Library: folders (groups) and assets — the tree, members listing, moves, trash, versions, stored content and
+ * folder rollups.
+ *
+ * The domain's public face (decision record 025): code outside workers/services/library/ imports only this file or
+ * ./pure.
+ */
+export {
+  MAX_SINGLE_UPLOAD_BYTES,
+  VIEWABLE_ORDER,
+  backendFor,
+  deleteUnreferencedObjects,
+  downloadAssetContent,
+  playAsset,
+  playLink,
+  proxyDoc,
+  purgeAssets,
+  serveVariant,
+  variantContent,
+} from "./asset-content.service";
+export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
+export {
+  createVersionUpload,
+  maxUploadBytes,
+  receiveUpload,
+  requirePendingUpload,
+  storeSingleUpload,
+  storeStream,
+} from "./asset-upload.service";
+export type { ContentCredential, ContentRequest, SignedParams } from "./asset-content.service";
+export type { MultipartUploadInfo, UploadComplete, UploadInfo } from "./asset-upload.service";
+export {
+  MAX_LIST_ITEMS,
+  copyAsset,
+  createAsset,
+  createAssets,
+  getAsset,
+  mainVariant,
+  planAssetCreation,
+  requireAsset,
+  requireTargetGroup,
+  updateAsset,
+} from "./asset.service";
+export {
+  aclAssets,
+  contentSize,
+  getVersion,
+  listVariants,
+  listVersions,
+  memberOf,
+  techFields,
+  variantTechFields,
+  variantTechProps,
+  versionsByIds,
+} from "./asset-reads.service";
+export { restoreAsset, trashAsset, trashAssets, trashedAssetsPage } from "./asset-trash.service";
+export type { AssetInfo, GroupRef, VersionEntry } from "./asset-shapes";
+export { repairFolderRollups } from "./folder-rollups.service";
+export {
+  GROUP_PAGE_SIZE,
+  createGroup,
+  getGroup,
+  listAclRoots,
+  listAvailableRoot,
+  listRoots,
+  purgeGroup,
+  restoreGroup,
+  runPurgeGroup,
+  trashGroups,
+  trashedGroupsPage,
+  updateGroup,
+} from "./group.service";
+export { deleteMembers, insertMembers, moveMembers } from "./group-members.service";
+export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroups } from "./group-lookup.service";
+export { getSubtreeJson, listDirectory, listMembers, listPreviews } from "./group-listing.service";
+export type { Group } from "./group.service";
+export type { GroupMember } from "./group-listing.service";
+export {
+  MAX_NAMES_PER_CHECK,
+  MAX_VERSION_COMMENT,
+  deleteVersion,
+  namesInGroup,
+  restoreVersion,
+  setVersionComment,
+} from "./version.service";

@@ -1,0 +1,221 @@
+import exifr from "exifr";
+import { imageInfo } from "./preview.service";
+
+/**
+ * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),
+ * EXIF/XMP/IPTC/GPS (`exifr`), ISO-BMFF (MP4/MOV/M4A) boxes (own reader: duration, dimensions, codecs) and the PDF
+ * page tree (page count).
+ */
+export interface TechFields {
+  mime: string;
+  size: number;
+  width?: number;
+  height?: number;
+  /** seconds */
+  duration?: number;
+  codecs?: string[];
+  container?: string;
+  page_count?: number;
+  exif?: Record<string, unknown>;
+}
+
+/** Reads `length` bytes at `offset` (null past the end). */
+export type RangeReader = (offset: number, length: number) => Promise<Uint8Array | null>;
+
+const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.subarray(i, i + n));
+
+/** EXIF, XMP, IPTC and GPS of an image as plain JSON (dates as ISO strings; binary blobs left out). */
+export async function readExif(bytes: Uint8Array): Promise<Record<string, unknown> | null> {
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    parsed = await exifr.parse(bytes, { tiff: true, exif: true, gps: true, xmp: true, iptc: true, icc: false, mergeOutput: true });
+  } catch {
+    return null;
+  }
+  if (!parsed) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (value instanceof Uint8Array || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) continue;
+    out[key] = value instanceof Date ? (Number.isNaN(value.getTime()) ? null : value.toISOString()) : value;
+  }
+  return Object.keys(out).length > 0 ? (JSON.parse(JSON.stringify(out)) as Record<string, unknown>) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ISO-BMFF
+
+/** Boxes that only hold other boxes (the path to the track headers and sample descriptions). */
+const CONTAINERS = new Set(["moov", "trak", "mdia", "minf", "stbl", "edts", "dinf"]);
+
+interface Box {
+  type: string;
+  start: number;
+  headerSize: number;
+  size: number;
+}
+
+function readBox(b: Uint8Array, at: number, end: number): Box | null {
+  if (at + 8 > end) return null;
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let size = v.getUint32(at);
+  const type = ascii(b, at + 4, 4);
+  let headerSize = 8;
+  if (size === 1) {
+    if (at + 16 > end) return null;
+    size = Number(v.getBigUint64(at + 8));
+    headerSize = 16;
+  } else if (size === 0) {
+    size = end - at;
+  }
+  if (size < headerSize) return null;
+  return { type, start: at, headerSize, size };
+}
+
+interface MovieInfo {
+  duration?: number;
+  width?: number;
+  height?: number;
+  codecs: string[];
+}
+
+/** Walks the `moov` box: movie duration (mvhd), video size (tkhd of a `vide` track), codec of each track (stsd). */
+export function parseMoov(b: Uint8Array): MovieInfo {
+  const info: MovieInfo = { codecs: [] };
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const walk = (from: number, end: number, track: { handler?: string; width?: number; height?: number }) => {
+    for (let at = from; at < end; ) {
+      const box = readBox(b, at, end);
+      if (!box || box.start + box.size > end) return;
+      const body = box.start + box.headerSize;
+      if (box.type === "mvhd" && body + 32 <= end) {
+        const version = b[body];
+        const timescale = version === 1 ? v.getUint32(body + 20) : v.getUint32(body + 12);
+        const duration = version === 1 ? Number(v.getBigUint64(body + 24)) : v.getUint32(body + 16);
+        if (timescale > 0) info.duration = Math.round((duration / timescale) * 1000) / 1000;
+      } else if (box.type === "tkhd") {
+        const version = b[body];
+        const dims = body + (version === 1 ? 88 : 76);
+        if (dims + 8 <= end) {
+          track.width = v.getUint32(dims) / 65536;
+          track.height = v.getUint32(dims + 4) / 65536;
+        }
+      } else if (box.type === "hdlr" && body + 12 <= end) {
+        track.handler = ascii(b, body + 8, 4);
+      } else if (box.type === "stsd" && body + 16 <= end) {
+        const codec = ascii(b, body + 12, 4).trim();
+        if (codec && !info.codecs.includes(codec)) info.codecs.push(codec);
+      } else if (box.type === "trak") {
+        const t: { handler?: string; width?: number; height?: number } = {};
+        walk(body, box.start + box.size, t);
+        if (t.handler === "vide" && t.width && t.height && !info.width) {
+          info.width = Math.round(t.width);
+          info.height = Math.round(t.height);
+        }
+      } else if (CONTAINERS.has(box.type)) {
+        walk(body, box.start + box.size, track);
+      }
+      at = box.start + box.size;
+    }
+  };
+  walk(0, b.length, {});
+  return info;
+}
+
+/** Largest `moov` read (bytes); bigger indexes are left unread. */
+const MAX_MOOV_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Finds `moov` among the top-level boxes by reading box headers with range reads (it may sit after a huge `mdat`)
+ * and parses it; null when the file is not ISO-BMFF.
+ */
+export async function probeIsoBmff(read: RangeReader, fileSize: number): Promise<(MovieInfo & { brand: string }) | null> {
+  const head = await read(0, Math.min(fileSize, 64 * 1024));
+  if (!head || head.length < 12 || ascii(head, 4, 4) !== "ftyp") return null;
+  const brand = ascii(head, 8, 4).trim();
+  let at = 0;
+  for (let guard = 0; guard < 64 && at + 8 <= fileSize; guard++) {
+    const header = await read(at, 16);
+    if (!header) break;
+    const box = readBox(header, 0, header.length);
+    if (!box) break;
+    if (box.type === "moov") {
+      if (box.size > MAX_MOOV_BYTES) break;
+      const moov = await read(at, box.size);
+      if (!moov) break;
+      return { brand, ...parseMoov(moov.subarray(box.headerSize)) };
+    }
+    at += box.size;
+  }
+  return { brand, codecs: [] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PDF
+
+/**
+ * Page count of a PDF: the `/Count` of the root page tree node (the `/Type /Pages` dictionary without `/Parent`);
+ * when the tree sits in compressed object streams, the number of visible `/Type /Page` dictionaries; else null.
+ */
+export function pdfPageCount(bytes: Uint8Array): number | null {
+  if (ascii(bytes, 0, 5) !== "%PDF-") return null;
+  const text = new TextDecoder("latin1").decode(bytes);
+  let root: number | null = null;
+  for (const match of text.matchAll(/<<((?:(?!>>)[\s\S]){0,4000}?\/Type\s*\/Pages\b[\s\S]{0,4000}?)>>/g)) {
+    const dict = match[1];
+    const count = /\/Count\s+(\d+)/.exec(dict);
+    if (count && !/\/Parent\s/.test(dict)) root = Math.max(root ?? 0, Number(count[1]));
+  }
+  if (root !== null) return root;
+  const pages = text.match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
+  return pages > 0 ? pages : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Technical fields of a file from its first bytes (`head`) and, for ISO-BMFF, range reads of the rest. */
+export async function probeMedia(input: { mime: string; size: number; head: Uint8Array; read: RangeReader }): Promise<TechFields> {
+  const fields: TechFields = { mime: input.mime, size: input.size };
+  const image = imageInfo(input.head);
+  if (image) {
+    fields.width = image.width;
+    fields.height = image.height;
+    fields.container = image.mime.split("/")[1];
+    const exif = await readExif(input.head);
+    if (exif) fields.exif = exif;
+    return fields;
+  }
+  if (input.mime === "image/tiff" || input.mime === "image/heic" || input.mime === "image/heif") {
+    const exif = await readExif(input.head);
+    if (exif) {
+      fields.exif = exif;
+      const w = exif.ImageWidth ?? exif.ExifImageWidth;
+      const h = exif.ImageHeight ?? exif.ExifImageHeight;
+      if (typeof w === "number" && typeof h === "number") Object.assign(fields, { width: w, height: h });
+    }
+  }
+  const movie = await probeIsoBmff(input.read, input.size);
+  if (movie) {
+    fields.container = movie.brand;
+    if (movie.duration !== undefined) fields.duration = movie.duration;
+    if (movie.width) Object.assign(fields, { width: movie.width, height: movie.height });
+    if (movie.codecs.length > 0) fields.codecs = movie.codecs;
+    return fields;
+  }
+  const pages = pdfPageCount(input.head);
+  if (pages !== null) {
+    fields.container = "pdf";
+    fields.page_count = pages;
+  }
+  return fields;
+}
+
+/** The short Russian summary of the fields for the task log. */
+export function techSummary(f: TechFields): string {
+  const parts: string[] = [];
+  if (f.width && f.height) parts.push(`${f.width}×${f.height}`);
+  if (f.duration !== undefined) parts.push(`${f.duration} с`);
+  if (f.codecs?.length) parts.push(`кодеки ${f.codecs.join(", ")}`);
+  if (f.page_count !== undefined) parts.push(`страниц: ${f.page_count}`);
+  if (f.exif) parts.push(`EXIF: ${Object.keys(f.exif).length} полей`);
+  return parts.length > 0 ? parts.join(", ") : `${f.mime}, ${f.size} байт`;
+}

@@ -1,0 +1,345 @@
+import { ru } from "../../../shared/i18n/ru";
+import { findUserById } from "../../db/repositories/user.repository";
+import {
+  deletePreviewsOfAssetsStatement,
+  findAssetForPreview,
+  findPreviewForAsset,
+  previewsOfAssets,
+  previewsOfVariants,
+  replacePreviewStatements,
+} from "../../db/repositories/preview.repository";
+import { AppError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { signLink, verifyLink } from "../../lib/signed-url";
+import { requireEntityAccess, visibility } from "../access";
+import type { Actor, RequestContext } from "../access";
+import { r2Backend } from "../storage";
+
+/**
+ * The preview sizes (SPEC §3 preview config): what GET /api/asset/preview-size answers, what clients render
+ * before uploading, and what the processing pipeline will generate. Images fit inside width × height.
+ */
+export const PREVIEW_SIZES = [
+  { name: "thumb", width: 320, height: 320, quality: 80 },
+  { name: "medium", width: 1280, height: 1280, quality: 85 },
+] as const;
+
+export type PreviewSizeName = (typeof PREVIEW_SIZES)[number]["name"];
+export const PREVIEW_SIZE_NAMES = PREVIEW_SIZES.map((s) => s.name) as [PreviewSizeName, ...PreviewSizeName[]];
+
+/** Image types a preview may have. */
+export const PREVIEW_MIME_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
+export type PreviewMimeType = (typeof PREVIEW_MIME_TYPES)[number];
+
+/** Largest preview accepted: 5 MiB. */
+export const PREVIEW_MAX_BYTES = 5 * 1024 * 1024;
+
+/** How long a signed preview link stays valid at least; links are bucketed by the hour so URLs stay cacheable. */
+const LINK_TTL_SECONDS = 3600;
+
+/** R2 key of a preview's bytes: server-generated, never a user's file name. */
+export function previewStorageKey(assetId: string, previewId: string): string {
+  return `previews/${assetId}/${previewId}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Image header parsing
+
+export interface ImageInfo {
+  mime: PreviewMimeType;
+  width: number;
+  height: number;
+}
+
+const u16be = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
+const u16le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
+const u24le = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
+const u32be = (b: Uint8Array, i: number) => ((b[i] << 24) >>> 0) + ((b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]);
+const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.subarray(i, i + n));
+
+function pngInfo(b: Uint8Array): ImageInfo | null {
+  if (b.length < 24 || ascii(b, 12, 4) !== "IHDR") return null;
+  return { mime: "image/png", width: u32be(b, 16), height: u32be(b, 20) };
+}
+
+function gifInfo(b: Uint8Array): ImageInfo | null {
+  if (b.length < 10) return null;
+  return { mime: "image/gif", width: u16le(b, 6), height: u16le(b, 8) };
+}
+
+function webpInfo(b: Uint8Array): ImageInfo | null {
+  if (b.length < 30) return null;
+  const chunk = ascii(b, 12, 4);
+  if (chunk === "VP8 ") {
+    // Lossy: 3-byte frame tag, start code 9d 01 2a, then 14-bit width and height.
+    if (b[23] !== 0x9d || b[24] !== 0x01 || b[25] !== 0x2a) return null;
+    return { mime: "image/webp", width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
+  }
+  if (chunk === "VP8L") {
+    // Lossless: signature 0x2f, then width-1 and height-1 in 14 bits each.
+    if (b[20] !== 0x2f) return null;
+    const bits = (b[21] | (b[22] << 8) | (b[23] << 16) | (b[24] << 24)) >>> 0;
+    return { mime: "image/webp", width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === "VP8X") {
+    // Extended: canvas width-1 and height-1 as 24-bit little-endian numbers.
+    return { mime: "image/webp", width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
+  }
+  return null;
+}
+
+/** Start-of-frame markers (baseline, progressive, lossless, arithmetic); not DHT (c4), JPG (c8) or DAC (cc). */
+const JPEG_SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+
+function jpegInfo(b: Uint8Array): ImageInfo | null {
+  let i = 2;
+  while (i + 3 < b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1];
+    if (marker === 0xff) {
+      i += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2; // markers without a length
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return null; // end of image or start of scan before any frame header
+    const length = u16be(b, i + 2);
+    if (length < 2) return null;
+    if (JPEG_SOF.has(marker)) {
+      if (i + 9 > b.length) return null;
+      return { mime: "image/jpeg", width: u16be(b, i + 7), height: u16be(b, i + 5) };
+    }
+    i += 2 + length;
+  }
+  return null;
+}
+
+/**
+ * Reads type, width and height from the first bytes of a PNG, JPEG, WebP or GIF image (no decoding); null when the
+ * bytes are none of these, are truncated before the size, or declare a zero size.
+ * @example imageInfo(bytes) // { mime: "image/png", width: 320, height: 180 }
+ */
+export function imageInfo(bytes: Uint8Array): ImageInfo | null {
+  let info: ImageInfo | null = null;
+  if (bytes.length >= 8 && bytes[0] === 0x89 && ascii(bytes, 1, 3) === "PNG" && bytes[4] === 0x0d && bytes[5] === 0x0a) {
+    info = pngInfo(bytes);
+  } else if (bytes.length >= 6 && (ascii(bytes, 0, 6) === "GIF87a" || ascii(bytes, 0, 6) === "GIF89a")) {
+    info = gifInfo(bytes);
+  } else if (bytes.length >= 12 && ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 4) === "WEBP") {
+    info = webpInfo(bytes);
+  } else if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    info = jpegInfo(bytes);
+  }
+  return info && info.width > 0 && info.height > 0 ? info : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Upload
+
+/** `image/PNG; charset=x` → `image/png`; null when not one of the preview types. */
+export function previewMimeType(contentType: string | undefined | null): PreviewMimeType | null {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return (PREVIEW_MIME_TYPES as readonly string[]).includes(type) ? (type as PreviewMimeType) : null;
+}
+
+/** Reads a request body into memory, refusing with 413 as soon as it grows past `max` bytes. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      throw new AppError("PAYLOAD_TOO_LARGE", ru.catalog.previewTooLarge(max / 1024 / 1024));
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+export interface PreviewUpload {
+  assetId: string;
+  /** version number; omitted: the latest version (or the asset itself while it has none) */
+  version?: number;
+  size: PreviewSizeName;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * Stores a client-made preview image for an asset version (needs update on the asset), replacing the previous one
+ * of that version and size. Checks in order: asset (404/403), content type (415), size (413), image bytes (400).
+ * The bytes go to R2 first, then one D1 batch swaps the row; the replaced objects are removed afterwards.
+ */
+export async function uploadPreview(rc: RequestContext, actor: Actor, input: PreviewUpload) {
+  const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
+  if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, "update", ru.assets.notFound);
+  if (input.version !== undefined && !asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
+
+  const mime = previewMimeType(input.contentType);
+  if (!mime) {
+    await input.body?.cancel();
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", ru.catalog.previewType);
+  }
+  const declared = Number(input.contentLength);
+  if (input.contentLength !== undefined && Number.isFinite(declared) && declared > PREVIEW_MAX_BYTES) {
+    await input.body?.cancel();
+    throw new AppError("PAYLOAD_TOO_LARGE", ru.catalog.previewTooLarge(PREVIEW_MAX_BYTES / 1024 / 1024));
+  }
+  const bytes = await readCapped(input.body, PREVIEW_MAX_BYTES);
+  if (bytes.length === 0) throw new AppError("BAD_REQUEST", ru.catalog.previewEmpty);
+  const info = imageInfo(bytes);
+  if (!info || info.mime !== mime) throw new AppError("BAD_REQUEST", ru.catalog.previewCorrupt(mime));
+
+  const now = Date.now();
+  const id = newId(now);
+  const storageKey = previewStorageKey(input.assetId, id);
+  const media = r2Backend(rc.env.MEDIA);
+  await media.put(storageKey, bytes, { contentType: mime, size: bytes.length });
+  let replaced: { storageKey: string }[];
+  try {
+    [replaced] = await rc.db.batch(
+      replacePreviewStatements(rc.db, {
+        id,
+        assetId: input.assetId,
+        versionId: asset.version_id,
+        size: input.size,
+        mimeType: mime,
+        width: info.width,
+        height: info.height,
+        contentSize: bytes.length,
+        storageKey,
+        ctime: now,
+      }),
+    );
+  } catch (error) {
+    await media.delete([storageKey]);
+    throw error;
+  }
+  if (replaced.length > 0) await media.delete(replaced.map((r) => r.storageKey));
+  return { preview_id: id, size: input.size, width: info.width, height: info.height, mime_type: mime, content_size: bytes.length };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading and links
+
+/**
+ * The preview image to show for an asset version and size (the version's own, else the asset's version-less one),
+ * for a caller who may read the asset; 404 when the asset is unknown or unreadable, or has no such preview.
+ * `etag` is the preview id, so a client's If-None-Match is answered without reading R2.
+ */
+export async function findPreview(rc: RequestContext, actor: Actor, input: { assetId: string; version: number; size: PreviewSizeName }) {
+  const row = await findPreviewForAsset(rc.db, input.assetId, input.version, input.size);
+  if (!row) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: row.owner_id }, "read", ru.assets.notFound);
+  if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
+  return { id: row.preview_id, etag: `"${row.preview_id}"`, mimeType: row.mime_type, storageKey: row.storage_key, size: row.content_size ?? 0 };
+}
+
+/** The bytes of a preview found by `findPreview`; 404 if the object has gone. */
+export async function readPreview(rc: RequestContext, storageKey: string) {
+  const object = await r2Backend(rc.env.MEDIA).get(storageKey);
+  if (!object?.body) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
+  return { ...object, body: object.body };
+}
+
+/**
+ * A link to an asset's preview that works in `<img src>` without a bearer: a `play` link signed for the asset id
+ * and the actor, valid one to two hours (bucketed by the hour so the URL, and the browser's cache of it, is
+ * stable). `previewId` busts caches when the preview is replaced.
+ * @example await previewUrl(rc, actor, { assetId, version: 2, size: "thumb", previewId })
+ * // "/api/asset/content/preview/<assetId>/2/thumb?u=…&exp=…&sig=…&p=<previewId>"
+ */
+export async function previewUrl(
+  rc: RequestContext,
+  actor: Actor,
+  input: { assetId: string; version: number; size?: PreviewSizeName; previewId?: string | null },
+  now = Date.now(),
+): Promise<string> {
+  const exp = (Math.floor(now / 1000 / LINK_TTL_SECONDS) + 2) * LINK_TTL_SECONDS;
+  const params = new URLSearchParams(await signLink(rc.config.JWT_SECRET, { purpose: "play", id: input.assetId, userId: actor.id, exp }));
+  if (input.previewId) params.set("p", input.previewId);
+  return `/api/asset/content/preview/${input.assetId}/${input.version}/${input.size ?? "thumb"}?${params}`;
+}
+
+/**
+ * The actor a signed `play` link for `assetId` stands for, or null when the link is invalid, expired, or its user
+ * no longer exists or is disabled. The link only replaces the bearer: access is still checked for that user.
+ */
+export async function actorFromPlayLink(
+  rc: RequestContext,
+  assetId: string,
+  params: { u?: string; exp?: string; sig?: string },
+): Promise<Actor | null> {
+  const userId = await verifyLink(rc.config.JWT_SECRET, "play", assetId, params);
+  if (!userId) return null;
+  const user = await findUserById(rc.db, userId);
+  if (!user || !user.enabled) return null;
+  return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
+}
+
+/**
+ * Preview links for the latest version of each readable asset among `ids` (one query); unreadable and unknown ids
+ * are left out, assets without a preview answer null.
+ */
+export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const rows = await previewsOfAssets(rc.db, unique, size, await visibility(rc, actor));
+  const byId = new Map(rows.map((r) => [r.asset_id, r]));
+  const out: { asset_id: string; preview: string | null }[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) continue;
+    out.push({
+      asset_id: id,
+      preview: row.preview_id ? await previewUrl(rc, actor, { assetId: id, version: row.version, size, previewId: row.preview_id }) : null,
+    });
+  }
+  return out;
+}
+
+/** Preview links for the versions of ready variants among `ids` whose assets the actor may read (one query). */
+export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const rows = await previewsOfVariants(rc.db, unique, size, await visibility(rc, actor));
+  const byId = new Map(rows.map((r) => [r.variant_id, r]));
+  const out: { variant_id: string; preview: string | null }[] = [];
+  for (const id of unique) {
+    const row = byId.get(id);
+    if (!row) continue;
+    out.push({
+      variant_id: id,
+      preview: row.preview_id
+        ? await previewUrl(rc, actor, { assetId: row.asset_id, version: row.version, size, previewId: row.preview_id })
+        : null,
+    });
+  }
+  return out;
+}
+
+/**
+ * Removes every preview of the given assets (rows, then R2 objects); for the asset purge. No access check: the
+ * caller has already decided the assets go.
+ */
+export async function deletePreviewsOfAssets(rc: RequestContext, assetIds: readonly string[]): Promise<number> {
+  if (assetIds.length === 0) return 0;
+  const removed = await deletePreviewsOfAssetsStatement(rc.db, assetIds);
+  if (removed.length > 0) await r2Backend(rc.env.MEDIA).delete(removed.map((r) => r.storageKey));
+  return removed.length;
+}

@@ -1,0 +1,39 @@
+/**
+ * Metadata: field templates and values, field types and their validation, value lists, tags, taxonomies and asset
+ * classes.
+ *
+ * The domain's public face (decision record 025): code outside workers/services/metadata/ imports only this file or
+ * ./pure.
+ */
+export { changeClass, classesByIds, createClass, deleteClass, listClasses } from "./asset-class.service";
+export type { AssetClassInfo } from "./asset-class.service";
+export { changeTemplate, createTemplate, deleteTemplate, listTemplates, templatesByIds } from "./field-template.service";
+export type { FieldTemplateInfo } from "./field-template.service";
+export { MAX_BULK_ENTITIES, changeValue, createValue, deleteValue, requireClassFieldsFilled, valuesForEntity } from "./field-value.service";
+export { applyFields, bulkSetField, entitiesByField } from "./field-bulk.service";
+export type { FieldValueInfo } from "./field-value.service";
+export { createList, deleteList, deleteRecord, listLists, putRecord, recordsByIds, recordsOf, renameList } from "./list.service";
+export type { ListInfo, ListRecord } from "./list.service";
+export {
+  attachTags,
+  createTag,
+  deleteTag,
+  detachTags,
+  listTags,
+  listTagsByFilter,
+  listTagsByIds,
+  renameTag,
+  tagsForEntity,
+} from "./tag.service";
+export {
+  addTaxonMember,
+  changeTaxon,
+  createTaxon,
+  delTaxonMember,
+  deleteTaxon,
+  listTaxonMembers,
+  taxaOfEntity,
+  taxonomyTree,
+  treeList,
+} from "./taxonomy.service";
+export type { TaxonNode, TreeInfo } from "./taxonomy.service";

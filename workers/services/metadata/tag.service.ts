@@ -1,0 +1,221 @@
+import { sql } from "drizzle-orm";
+import { ru } from "../../../shared/i18n/ru";
+import {
+  attachTagsSql,
+  deleteTagStatements,
+  detachTagsStatement,
+  findTag,
+  findTaggableEntities,
+  findTagsByIds,
+  insertTagIfNameFree,
+  listTagsByFilter as queryTagsByFilter,
+  listTagsOfEntity,
+  listTagsWithCounts,
+  renameTagIfNameFree,
+  type TaggableEntity,
+} from "../../db/repositories/tag.repository";
+import { AppError } from "../../lib/errors";
+import { newId, ROOT_GROUP_ID } from "../../lib/ids";
+import { requireEntityAccess, visibility } from "../access";
+import { eventStatement } from "../events";
+import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import type { Actor, RequestContext } from "../access";
+
+/** A tag (SPEC §3). */
+export interface TagInfo {
+  tag_id: string;
+  tag_name: string;
+}
+
+/** A tag with the number of assets and groups carrying it. */
+export interface TagWithCount extends TagInfo {
+  count: number;
+}
+
+export type { TaggableEntity };
+
+function toInfo(row: { id: string; name: string; count: number }): TagWithCount {
+  return { tag_id: row.id, tag_name: row.name, count: row.count };
+}
+
+function notFoundMessage(type: TaggableEntity["type"]): string {
+  return type === "asset" ? ru.assets.notFound : ru.groups.notFound;
+}
+
+/**
+ * Tags by name (optionally those whose name contains `q`, case-insensitively, Cyrillic included), one page, each
+ * with the number of entities carrying it. Tag names are a shared vocabulary every signed-in user sees.
+ */
+export async function listTags(
+  rc: RequestContext,
+  _actor: Actor,
+  opts: { q?: string; skip: number; take: number },
+): Promise<TagWithCount[]> {
+  return (await listTagsWithCounts(rc.db, opts)).map(toInfo);
+}
+
+/** The known tags among `ids`; unknown ids are left out. */
+export async function listTagsByIds(rc: RequestContext, _actor: Actor, ids: readonly string[]): Promise<TagWithCount[]> {
+  if (ids.length === 0) return [];
+  return (await findTagsByIds(rc.db, [...new Set(ids)])).map(toInfo);
+}
+
+/**
+ * Tags matching a name fragment and/or carried by the given entities (or by any entity of `entity_type`). Only
+ * entities the caller may see are considered, so the answer never reveals how others' assets are tagged.
+ */
+export async function listTagsByFilter(
+  rc: RequestContext,
+  actor: Actor,
+  filter: { q?: string; entity_type?: "asset" | "group"; entity_ids?: string[]; skip: number; take: number },
+): Promise<TagWithCount[]> {
+  const rows = await queryTagsByFilter(rc.db, {
+    q: filter.q,
+    entityType: filter.entity_type,
+    entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
+    vis: await visibility(rc, actor),
+    skip: filter.skip,
+    take: filter.take,
+  });
+  return rows.map(toInfo);
+}
+
+/** Adds a tag to the vocabulary (any signed-in user); 409 when the name exists case-insensitively. */
+export async function createTag(rc: RequestContext, _actor: Actor, name: string): Promise<TagInfo> {
+  const now = Date.now();
+  const id = newId(now);
+  if (!(await insertTagIfNameFree(rc.db, { id, name, ctime: now }))) throw new AppError("CONFLICT", ru.catalog.tagExists(name));
+  // SPEC §3 Tag (tag_id, tag_name), as rename answers it.
+  return { tag_id: id, tag_name: name };
+}
+
+function requireAdmin(actor: Actor): void {
+  if (!actor.isAdmin) throw new AppError("FORBIDDEN", ru.catalog.adminOnly);
+}
+
+/** Renames a tag everywhere it is used (administrators only); 404 unknown, 409 name taken. */
+export async function renameTag(rc: RequestContext, actor: Actor, id: string, name: string): Promise<TagInfo> {
+  requireAdmin(actor);
+  const changed = await renameTagIfNameFree(rc.db, id, name);
+  const row = await findTag(rc.db, id);
+  if (!row) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
+  if (!changed) throw new AppError("CONFLICT", ru.catalog.tagExists(name));
+  return { tag_id: row.id, tag_name: row.name };
+}
+
+/** Deletes a tag and removes it from every entity in one batch (administrators only); 404 unknown. */
+export async function deleteTag(rc: RequestContext, actor: Actor, id: string): Promise<{ tag_id: string; detached: number }> {
+  requireAdmin(actor);
+  const [detached, deleted] = await rc.db.batch(deleteTagStatements(rc.db, id));
+  if (deleted.meta.changes === 0) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
+  return { tag_id: id, detached: returnedRows(detached) };
+}
+
+function uniqueEntities(entities: readonly TaggableEntity[]): TaggableEntity[] {
+  const seen = new Map<string, TaggableEntity>();
+  for (const e of entities) if (!seen.has(e.id)) seen.set(e.id, { id: e.id, type: e.type });
+  return [...seen.values()];
+}
+
+/**
+ * Checks, before anything is written, that every tag exists and that the actor may update every entity: one
+ * unknown tag (404), unknown entity (404) or entity without rights (403/404) refuses the whole request.
+ */
+async function checkTagging(rc: RequestContext, actor: Actor, tagIds: string[], entities: TaggableEntity[]) {
+  const [tags, found] = await Promise.all([
+    findTagsByIds(rc.db, tagIds),
+    findTaggableEntities(
+      rc.db,
+      entities.map((e) => e.id),
+    ),
+  ]);
+  if (tags.length !== tagIds.length) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
+  const byId = new Map(found.map((row) => [row.id, row]));
+  for (const entity of entities) {
+    const row = byId.get(entity.id);
+    if (!row || row.type !== entity.type || entity.id === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", notFoundMessage(entity.type));
+    await requireEntityAccess(
+      rc,
+      actor,
+      { id: entity.id, type: entity.type, ownerId: row.owner_id },
+      "update",
+      notFoundMessage(entity.type),
+    );
+  }
+  return byId;
+}
+
+/** The `tag.attached` / `tag.detached` events of the pairs that change (global events, in the same batch). */
+async function taggingEvents(
+  rc: RequestContext,
+  actor: Actor,
+  type: "tag.attached" | "tag.detached",
+  tagIds: string[],
+  entities: TaggableEntity[],
+  owners: Map<string, { owner_id: string | null }>,
+) {
+  const present = await rc.db.all<{ tag_id: string; entity_id: string }>(
+    sql`select tag_id, entity_id from entity_tags where tag_id in (select value from json_each(${JSON.stringify(
+      tagIds,
+    )})) and entity_id in (select value from json_each(${JSON.stringify(entities.map((e) => e.id))}))`,
+  );
+  const has = new Set(present.map((p) => `${p.tag_id}:${p.entity_id}`));
+  return tagIds.flatMap((tagId) =>
+    entities
+      .filter((e) => has.has(`${tagId}:${e.id}`) === (type === "tag.detached"))
+      .map((e) => ({
+        type,
+        entityType: e.type,
+        entityId: e.id,
+        ownerId: owners.get(e.id)?.owner_id ?? null,
+        actorId: actor.id,
+        data: { tag_id: tagId },
+      })),
+  );
+}
+
+/**
+ * Puts every tag on every entity, all or nothing; pairs already present stay. Needs update rights on each entity.
+ * @example await attachTags(rc, actor, { tag_ids: [tagId], entities: [{ id: assetId, type: "asset" }] })
+ */
+export async function attachTags(
+  rc: RequestContext,
+  actor: Actor,
+  input: { tag_ids: string[]; entities: TaggableEntity[] },
+): Promise<{ changed: number }> {
+  const tagIds = [...new Set(input.tag_ids)];
+  const entities = uniqueEntities(input.entities);
+  if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
+  const owners = await checkTagging(rc, actor, tagIds, entities);
+  const events = await taggingEvents(rc, actor, "tag.attached", tagIds, entities, owners);
+  const [result] = await runBatch(rc.db, [attachTagsSql(tagIds, entities), ...(events.length ? [eventStatement(rc, events)] : [])]);
+  return { changed: returnedRows(result) };
+}
+
+/** Removes every tag from every entity, all or nothing, with the same checks as `attachTags`. */
+export async function detachTags(
+  rc: RequestContext,
+  actor: Actor,
+  input: { tag_ids: string[]; entities: TaggableEntity[] },
+): Promise<{ changed: number }> {
+  const tagIds = [...new Set(input.tag_ids)];
+  const entities = uniqueEntities(input.entities);
+  if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
+  const owners = await checkTagging(rc, actor, tagIds, entities);
+  const events = await taggingEvents(rc, actor, "tag.detached", tagIds, entities, owners);
+  const detach = detachTagsStatement(
+    rc.db,
+    tagIds,
+    entities.map((e) => e.id),
+  );
+  const [result] = await runBatch(rc.db, [detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
+  return { changed: returnedRows(result) };
+}
+
+/** The tags an asset or group carries; 404 unless the actor may read it. */
+export async function tagsForEntity(rc: RequestContext, actor: Actor, id: string): Promise<TagInfo[]> {
+  const [entity] = await findTaggableEntities(rc.db, [id]);
+  if (!entity) throw new AppError("NOT_FOUND", ru.catalog.entityNotFound);
+  await requireEntityAccess(rc, actor, { id, type: entity.type, ownerId: entity.owner_id }, "read", ru.catalog.entityNotFound);
+  return (await listTagsOfEntity(rc.db, id)).map((row) => ({ tag_id: row.id, tag_name: row.name }));
+}

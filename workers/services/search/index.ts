@@ -1,0 +1,9 @@
+/**
+ * Search: full-text and vector search, query parsing, text extraction for the index, and grounded answers (RAG).
+ *
+ * The domain's public face (decision record 025): code outside workers/services/search/ imports only this file.
+ */
+export { extractText, textKind } from "./extract-text";
+export { askQuestion } from "./rag.service";
+export { autocomplete, indexVector, searchQuery, vectorSearch } from "./search.service";
+export type { SearchFilters } from "./search.service";

@@ -1,0 +1,395 @@
+import { ru } from "../../../shared/i18n/ru";
+import { filterVisible, type Visibility } from "../../db/repositories/access.repository";
+import * as repo from "../../db/repositories/search.repository";
+import { MARK_END, MARK_START, type SearchFilters } from "../../db/repositories/search.repository";
+import { AppError } from "../../lib/errors";
+import { ROOT_GROUP_ID } from "../../lib/ids";
+import { requireEntityAccess, visibility } from "../access";
+import type { Actor, RequestContext } from "../access";
+import { previewRef } from "../library/pure";
+import { cosine, embed } from "./embedding";
+import { parsePrefix, parseQuery } from "./query-parser";
+import { contentWords, normalize, stemPrefix, words } from "./tokenize";
+
+export type { SearchFilters } from "../../db/repositories/search.repository";
+
+/** Why a hit matched: its name, its metadata (tags, fields, class, file names, technical metadata), its text. */
+export type MatchedIn = "name" | "meta" | "content";
+
+export interface SearchHit {
+  type: "asset" | "group";
+  id: string;
+  name: string;
+  /** the name, HTML-escaped, matched words in `<mark>` */
+  name_html: string;
+  /** a fragment of the metadata or text around the matched words, HTML-escaped with `<mark>` (empty when only the name matched) */
+  snippet: string;
+  why: MatchedIn[];
+  /** the folder the hit lies in (an asset's first folder, a group's parent) and its path below the root */
+  group_id: string | null;
+  path: string;
+  mime: string | null;
+  version: number | null;
+  preview: string | null;
+  score: number;
+  mtime: number;
+}
+
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+}
+
+export interface SearchResult {
+  total: number;
+  /** false when `total` is estimated (see totalOf) */
+  total_exact: boolean;
+  skip: number;
+  take: number;
+  hits: SearchHit[];
+  facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
+  /** true when the facets count the best FACET_CANDIDATES matches, not all of them */
+  facets_partial?: boolean;
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escapes text for HTML and turns the index's match markers into `<mark>` elements. */
+export function markedHtml(text: string): string {
+  return text
+    .replace(/[&<>"']/g, (c) => ESCAPES[c])
+    .replaceAll(MARK_START, "<mark>")
+    .replaceAll(MARK_END, "</mark>");
+}
+
+/**
+ * The real name with the highlight's marks: the index holds the name with ё folded to е, one character for one, so
+ * the marks' positions carry over.
+ */
+export function markName(name: string, highlighted: string): string {
+  let out = "";
+  let i = 0;
+  for (const c of highlighted) {
+    if (c === MARK_START || c === MARK_END) out += c;
+    else {
+      const real = name.slice(i, i + c.length);
+      out += real || c;
+      i += c.length;
+    }
+  }
+  return out + name.slice(i);
+}
+const marked = (text: string | null) => Boolean(text && text.includes(MARK_START));
+
+/** The caller's visibility, after checking that a `group` filter names a group they may read. */
+async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters): Promise<Visibility | null> {
+  if (filters.group && filters.group !== ROOT_GROUP_ID) {
+    await requireEntityAccess(rc, actor, { id: filters.group, type: "group", ownerId: null }, "read", ru.search.groupNotFound);
+  }
+  const f = filters.group === ROOT_GROUP_ID ? { ...filters, group: undefined } : filters;
+  Object.assign(filters, f);
+  return visibility(rc, actor);
+}
+
+/** Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). */
+async function toHits(rc: RequestContext, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
+  if (rows.length === 0) return [];
+  const [paths, marks] = await Promise.all([
+    repo.pathsOf(rc.db, rows, ROOT_GROUP_ID),
+    match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
+  ]);
+  const pathById = new Map(paths.map((p) => [p.id, p]));
+  const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
+  return rows.map((r) => {
+    const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
+    const why: MatchedIn[] = [];
+    if (marked(m.name_hl)) why.push("name");
+    if (marked(m.meta_snip)) why.push("meta");
+    if (marked(m.content_snip)) why.push("content");
+    const snippet = marked(m.content_snip) ? m.content_snip : marked(m.meta_snip) ? m.meta_snip : "";
+    const place = pathById.get(r.id);
+    return {
+      type: r.type,
+      id: r.id,
+      name: r.name,
+      name_html: markedHtml(markName(r.name, m.name_hl)),
+      snippet: markedHtml(snippet),
+      why,
+      group_id: place?.group_id ?? null,
+      path: place?.path ?? "",
+      mime: r.mime,
+      version: r.type === "asset" ? r.latest_version : null,
+      preview: r.type === "asset" && r.has_preview && r.latest_version ? previewRef(r.id, r.latest_version) : null,
+      score: Math.round(-r.rank * 1000) / 1000,
+      mtime: r.mtime,
+    };
+  });
+}
+
+type Facets = NonNullable<SearchResult["facets"]>;
+const FACET_TOP = 20;
+
+/** Facet counts over the visible candidates: every type, and the `FACET_TOP` most frequent tags, classes and owners. */
+async function facetsOf(rc: RequestContext, q: Parameters<typeof repo.facetSources>[1]): Promise<Facets> {
+  const rows = await repo.facetSources(rc.db, q);
+  const counts = { type: new Map<string, number>(), tag: new Map<string, number>(), class: new Map<string, number>(), owner: new Map<string, number>() };
+  const add = (facet: keyof typeof counts, value: string | null) => {
+    if (value) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
+  };
+  for (const r of rows) {
+    add("type", r.type);
+    add("owner", r.owner_id);
+    add("class", r.class_id);
+    for (const tag of JSON.parse(r.tag_ids) as string[]) add("tag", tag);
+  }
+  const labels = new Map(
+    (await repo.facetLabels(rc.db, { tag: [...counts.tag.keys()], class: [...counts.class.keys()], owner: [...counts.owner.keys()] })).map(
+      (l) => [`${l.facet}:${l.value}`, l.label],
+    ),
+  );
+  const facets: Facets = { type: [], tag: [], class: [], owner: [] };
+  for (const facet of ["type", "tag", "class", "owner"] as const) {
+    const entries = [...counts[facet]].map(([value, count]) => ({
+      value,
+      label: facet === "type" ? (ru.search.types[value] ?? value) : (labels.get(`${facet}:${value}`) ?? value),
+      count,
+    }));
+    if (facet === "type") facets.type = entries.sort((a, b) => a.value.localeCompare(b.value));
+    else facets[facet] = entries.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, "ru")).slice(0, FACET_TOP);
+  }
+  return facets;
+}
+
+/** Index matches whose visibility is checked first, to size the window of ranked candidates. */
+const SAMPLE = 200;
+/** Over more matches than this, facets count the best this many. */
+const FACET_CANDIDATES = 1000;
+/** The smallest first window of ranked candidates. */
+const MIN_CANDIDATES = 200;
+/** Past this many candidates, widening ranks every match at once. */
+const MAX_CANDIDATES = 50_000;
+
+/**
+ * Runs a ranked query over the best `first` index matches (every match when null), widening ×8 until it returns
+ * `want` rows or the window held every match; a window with no visible row goes straight to every match.
+ */
+export async function widening<T extends { candidates: number }>(
+  first: number | null,
+  want: number,
+  run: (candidates: number | null) => Promise<T[]>,
+): Promise<T[]> {
+  let limit = first;
+  for (;;) {
+    const rows = await run(limit);
+    if (limit === null || rows.length >= want || (rows.length > 0 && rows[0].candidates < limit)) return rows;
+    limit = rows.length === 0 || limit * 8 > MAX_CANDIDATES ? null : limit * 8;
+  }
+}
+
+/** The first window for `want` visible rows when `share` of the matches are visible (a margin of half again). */
+export function firstWindow(want: number, share: number): number {
+  return Math.max(MIN_CANDIDATES, Math.ceil((want / Math.max(share, 0.01)) * 1.5));
+}
+
+/**
+ * A tag filter as an index condition too: the tag's words as a phrase of the metadata column, so a filtered query
+ * ranks only entities that can carry the tag (the exact tag check stays in SQL). Tags without words add nothing.
+ */
+function tagPhrase(tag: string | undefined): string | null {
+  const list = tag ? words(tag) : [];
+  return list.length ? `meta : "${list.join(" ")}"` : null;
+}
+
+/**
+ * The total of a query from its page: exact when the page ends the list or its window of candidates held every
+ * match (the visible ones of the window are then all of them); else the window's visible share of every match,
+ * never below what paging has shown. Past the end of the list, the first sample's share.
+ */
+function totalOf(found: repo.HitRow[], o: { skip: number; want: number; share: number; matches: number }): { total: number; total_exact: boolean } {
+  if (found.length < o.want && (found.length > 0 || o.skip === 0)) return { total: o.skip + found.length, total_exact: true };
+  const head = found[0];
+  if (!head) return { total: Math.max(Math.round(o.share * o.matches), o.skip), total_exact: false };
+  if (head.candidates === o.matches) return { total: head.window_visible, total_exact: true };
+  return { total: Math.max(Math.round((head.window_visible / head.candidates) * o.matches), o.skip + o.want), total_exact: false };
+}
+
+/**
+ * GET /api/search/query/{x}: visible, live assets and groups matching every word of `text` (stemmed), best first
+ * (bm25, names above metadata above text), one page with the total and, when asked, facet counts (decision 011).
+ */
+export async function searchQuery(
+  rc: RequestContext,
+  actor: Actor,
+  text: string,
+  filters: SearchFilters,
+  o: { skip: number; take: number; facets: boolean },
+): Promise<SearchResult> {
+  const vis = await scopeOf(rc, actor, filters);
+  const { match } = parseQuery(text);
+  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] } } : {}) };
+  if (!match) return empty;
+  const phrase = tagPhrase(filters.tag);
+  const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };
+  const sample = await repo.matchSample(rc.db, { ...q, size: SAMPLE });
+  const sampledAll = sample.seen === sample.matches;
+  if (sampledAll && sample.visible === 0) return empty;
+  const share = sample.seen ? sample.visible / sample.seen : 0;
+  // One row past the page tells whether the list goes on.
+  const want = o.take + 1;
+  const [found, facets] = await Promise.all([
+    widening(sampledAll ? null : firstWindow(o.skip + want, share), want, (candidates) => repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates })),
+    o.facets ? facetsOf(rc, { ...q, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
+  ]);
+  const rows = found.slice(0, o.take);
+  return {
+    ...totalOf(found, { skip: o.skip, want, share, matches: sample.matches }),
+    skip: o.skip,
+    take: o.take,
+    hits: await toHits(rc, rows, match),
+    ...(facets ? { facets, facets_partial: sample.matches > FACET_CANDIDATES } : {}),
+  };
+}
+
+export interface Suggestion {
+  text: string;
+  kind: "name" | "tag" | "field";
+  /** for names: the entity the suggestion opens */
+  id?: string;
+  type?: "asset" | "group";
+}
+
+/** Whether some word of `text` starts with `prefix` (both normalized). */
+const hasWordStarting = (text: string, prefix: string) => words(text).some((w) => w.startsWith(prefix));
+
+/**
+ * GET /api/search/autocomplete/{x}: up to 10 suggestions for what is being typed — names of visible entities, and
+ * the tags and text field values they carry — whose words start with the last word typed. Candidates are the newest
+ * 30 visible matches (no ranking of every match: it has to answer within a keystroke on a large corpus).
+ */
+export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
+  const parsed = parsePrefix(text);
+  if (!parsed.match) return { suggestions: [] };
+  const vis = await visibility(rc, actor);
+  const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0, order: "newest" });
+  const prefix = normalize(parsed.prefix);
+  const out: Suggestion[] = [];
+  const seen = new Set<string>();
+  const push = (s: Suggestion) => {
+    const key = normalize(s.text);
+    if (out.length < 10 && !seen.has(key)) {
+      seen.add(key);
+      out.push(s);
+    }
+  };
+  for (const r of rows) if (hasWordStarting(r.name, prefix)) push({ text: r.name, kind: "name", id: r.id, type: r.type });
+  const ids = rows.map((r) => r.id);
+  if (out.length < 10 && ids.length) {
+    const [tags, fields] = await Promise.all([repo.tagsOfEntities(rc.db, ids), repo.fieldTextsOfEntities(rc.db, ids)]);
+    for (const t of tags) if (hasWordStarting(t.name, prefix)) push({ text: t.name, kind: "tag" });
+    for (const f of fields)
+      if (typeof f.value === "string" && f.value.length <= 200 && hasWordStarting(f.value, prefix)) push({ text: f.value, kind: "field" });
+  }
+  return { suggestions: out };
+}
+
+/** Optional remote bindings (decision 011): present only when configured in wrangler.toml on a deployed Worker. */
+interface RemoteSearchBindings {
+  AI?: { run(model: string, input: Record<string, unknown>): Promise<unknown> };
+  VECTORIZE?: {
+    query(vector: number[], options: { topK: number }): Promise<{ matches: { id: string; score: number }[] }>;
+    upsert(vectors: { id: string; values: number[] }[]): Promise<unknown>;
+  };
+}
+
+/** The multilingual embedding model used with Workers AI. */
+export const AI_EMBEDDING_MODEL = "@cf/baai/bge-m3";
+/** The model that writes RAG answers with Workers AI. */
+export const AI_ANSWER_MODEL = "@cf/meta/llama-3.1-8b-instruct";
+
+function remote(rc: RequestContext): RemoteSearchBindings {
+  return rc.env as unknown as RemoteSearchBindings;
+}
+
+async function aiEmbedding(rc: RequestContext, text: string): Promise<number[] | null> {
+  const ai = remote(rc).AI;
+  if (!ai) return null;
+  const out = (await ai.run(AI_EMBEDDING_MODEL, { text: [text] })) as { data?: number[][] };
+  return out.data?.[0] ?? null;
+}
+
+/**
+ * Puts an asset's embedding into Vectorize when Workers AI and Vectorize are bound (called by text extraction);
+ * nothing to do otherwise: the offline ranking needs no stored vector.
+ */
+export async function indexVector(rc: RequestContext, assetId: string, text: string): Promise<void> {
+  const index = remote(rc).VECTORIZE;
+  if (!index) return;
+  const values = await aiEmbedding(rc, text.slice(0, 4000));
+  if (values) await index.upsert([{ id: assetId, values }]);
+}
+
+/** How many visible candidates the offline vector ranking scores (recall set from the full-text index). */
+const VECTOR_CANDIDATES = 300;
+
+/**
+ * GET /api/search/vector/{x}: semantic ranking. With Workers AI and Vectorize bound, the nearest vectors there,
+ * access-filtered; otherwise (and locally, in tests) the offline embedding: the visible entities sharing any
+ * word piece with the query are scored by the cosine of their hashed n-gram vectors (decision 011).
+ */
+export async function vectorSearch(
+  rc: RequestContext,
+  actor: Actor,
+  text: string,
+  filters: SearchFilters,
+  o: { take: number },
+): Promise<{ engine: "vectorize" | "offline"; hits: SearchHit[] }> {
+  const vis = await scopeOf(rc, actor, filters);
+  const bindings = remote(rc);
+  if (bindings.AI && bindings.VECTORIZE) {
+    const vector = await aiEmbedding(rc, text);
+    if (vector) {
+      const { matches } = await bindings.VECTORIZE.query(vector, { topK: 100 });
+      const visible = await filterVisible(
+        rc.db,
+        vis,
+        "asset",
+        matches.map((m) => m.id),
+      );
+      const ids = matches.filter((m) => visible.has(m.id)).slice(0, o.take);
+      return { engine: "vectorize", hits: await hitsByIds(rc, vis, filters, ids) };
+    }
+  }
+  // Recall: any query word's first letters (a word piece), so near forms are candidates too.
+  const pieces = [...new Set(contentWords(text, 16).map((w) => stemPrefix(w).slice(0, Math.max(3, Math.min(5, w.length - 1)))))];
+  if (pieces.length === 0) return { engine: "offline", hits: [] };
+  const match = pieces.map((p) => `"${p}"*`).join(" OR ");
+  const rows = await widening(MIN_CANDIDATES * 4, VECTOR_CANDIDATES, (candidates) =>
+    repo.searchTexts(rc.db, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000, candidates }),
+  );
+  const q = embed(text);
+  const scored = rows
+    .map((r) => ({ id: r.id, score: cosine(q, embed(`${r.name} ${r.name} ${r.meta} ${r.content}`)) }))
+    .filter((r) => r.score > 0.05)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, o.take);
+  return { engine: "offline", hits: await hitsByIds(rc, vis, filters, scored) };
+}
+
+/** Full hits for ranked ids (names, paths, previews), keeping the given order and scores. */
+async function hitsByIds(
+  rc: RequestContext,
+  vis: Visibility | null,
+  filters: SearchFilters,
+  ranked: { id: string; score: number }[],
+): Promise<SearchHit[]> {
+  if (ranked.length === 0) return [];
+  // The ids' rows through the same visible, live, filtered conditions as `query` (Vectorize knows no permissions).
+  const rows = await repo.pageOfIds(rc.db, { ids: ranked.map((r) => r.id), vis, filters });
+  const hits = await toHits(rc, rows);
+  const byId = new Map(hits.map((h) => [h.id, h]));
+  return ranked.flatMap((r) => {
+    const hit = byId.get(r.id);
+    return hit ? [{ ...hit, score: Math.round(r.score * 1000) / 1000 }] : [];
+  });
+}

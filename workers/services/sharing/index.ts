@@ -1,0 +1,21 @@
+/**
+ * Sharing: short links (public and protected) and outgoing email.
+ *
+ * The domain's public face (decision record 025): code outside workers/services/sharing/ imports only this file or
+ * ./pure.
+ */
+export { sendEmail } from "./email.service";
+export {
+  MAX_PASSWORD_LENGTH,
+  MAX_RECIPIENTS,
+  createShortlink,
+  formatMoment,
+  linksForEntity,
+  listActiveLinks,
+  revokeShortlink,
+  unlockCookieName,
+  updateShortlink,
+} from "./shortlink.service";
+export { closedError, isClosed, openShortlink, shortlinkMedia, unlockShortlink } from "./shortlink-open.service";
+export type { MediaKind, SharedAsset, SharedInfo } from "./shortlink-open.service";
+export type { ShortlinkView } from "./shortlink.service";

@@ -1,0 +1,366 @@
+/** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
+import { ru } from "../../../shared/i18n/ru";
+import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
+import { findAsset } from "../../db/repositories/asset.repository";
+import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
+import { assetInSubtree, countUseStatement, findShortlink } from "../../db/repositories/shortlink.repository";
+import { findUserById } from "../../db/repositories/user.repository";
+import type { ShortlinkRow } from "../../db/schema/index";
+import { timingSafeEqual } from "../../lib/crypto";
+import { AppError } from "../../lib/errors";
+import { verifyPassword } from "../../lib/password";
+import { signLink, verifyLink } from "../../lib/signed-url";
+import { canAccess, entityMask, auditStatement, recordAudit } from "../access";
+import { holds } from "../access/pure";
+import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
+import type { Actor, RequestContext } from "../access";
+import { findPreview, readPreview } from "../media";
+import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
+import {
+  LINK_ID_PATTERN,
+  UNLOCK_TTL_SECONDS,
+  SHARE_LEVEL,
+  MEDIA_TTL_SECONDS,
+  type Visitor,
+  iso,
+  formatMoment,
+  actorOf,
+  type SharedEntity,
+  findEntity,
+} from "./shortlink.service";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Opening a link (anonymous)
+
+/** Why a link does not open: each state has its own page and status. */
+export type ClosedState =
+  | { state: "not_found" }
+  | { state: "revoked" }
+  | { state: "expired"; at: number }
+  | { state: "not_yet"; at: number }
+  | { state: "password" };
+
+/** A link that opens now, with its creator acting and the rights it still carries. */
+export interface OpenLink {
+  link: ShortlinkRow;
+  creator: Actor;
+  entity: SharedEntity;
+  /** the link's rights cut down to what the creator holds now */
+  mask: number;
+}
+
+/** The error an API call answers for a closed state. */
+export function closedError(closed: ClosedState): AppError {
+  switch (closed.state) {
+    case "revoked":
+      return new AppError("GONE", ru.sharing.revoked);
+    case "expired":
+      return new AppError("GONE", ru.sharing.expired(formatMoment(closed.at)));
+    case "not_yet":
+      return new AppError("FORBIDDEN", ru.sharing.notYet(formatMoment(closed.at)));
+    case "password":
+      return new AppError("UNAUTHORIZED", ru.sharing.passwordRequired);
+    default:
+      return new AppError("NOT_FOUND", ru.sharing.notFound);
+  }
+}
+
+/**
+ * Every rule of a link, checked now: it exists and is not revoked, the window is open, its creator exists and is
+ * enabled, the item is live and the creator may still read and share it (download rights drop to viewing when the
+ * creator lost download). The password is checked separately (`unlocked`).
+ */
+export async function resolveLink(rc: RequestContext, linkId: string, now = Date.now()): Promise<OpenLink | ClosedState> {
+  const link = LINK_ID_PATTERN.test(linkId) ? await findShortlink(rc.db, linkId) : undefined;
+  if (!link) return { state: "not_found" };
+  if (link.revokedAt != null) return { state: "revoked" };
+  if (link.notBefore != null && now < link.notBefore) return { state: "not_yet", at: link.notBefore };
+  if (link.notAfter != null && now >= link.notAfter) return { state: "expired", at: link.notAfter };
+  const [user, entity] = await Promise.all([findUserById(rc.db, link.creatorId), findEntity(rc, link.entityId, link.entityType)]);
+  if (!user || !user.enabled || !entity) return { state: "not_found" };
+  const creator = actorOf(user);
+  const held = await entityMask(rc, creator, entity);
+  if (!holds(held, "read") || !holds(held, SHARE_LEVEL)) return { state: "not_found" };
+  const mask = holds(held, "download") ? link.acl : viewOnly(link.acl);
+  return { link, creator, entity, mask };
+}
+
+async function unlockSignature(rc: RequestContext, link: ShortlinkRow, exp: number): Promise<string> {
+  // Bound to the stored hash: changing or removing the password invalidates every unlock cookie of the link.
+  const { sig } = await signLink(rc.config.JWT_SECRET, {
+    purpose: "sl-media",
+    id: `unlock:${link.id}:${link.passwordHash}`,
+    userId: link.id,
+    exp,
+  });
+  return sig;
+}
+
+/** Whether a password link is unlocked by this cookie value (`<exp>.<sig>`); links without a password always are. */
+export async function unlocked(rc: RequestContext, link: ShortlinkRow, cookie: string | undefined, now = Date.now()): Promise<boolean> {
+  if (link.passwordHash == null) return true;
+  const match = /^(\d{1,12})\.([A-Za-z0-9_-]{1,100})$/.exec(cookie ?? "");
+  if (!match) return false;
+  const exp = Number(match[1]);
+  if (exp * 1000 <= now) return false;
+  const expected = new TextEncoder().encode(await unlockSignature(rc, link, exp));
+  return timingSafeEqual(expected, new TextEncoder().encode(match[2]));
+}
+
+function throttle(rc: RequestContext, key: string) {
+  return rc.env.LOGIN_THROTTLE.get(rc.env.LOGIN_THROTTLE.idFromName(key));
+}
+
+/**
+ * `POST /api/sl/info/{id}` and the page's password form: checks the password of an open link and answers the
+ * unlock cookie (value and lifetime). Attempts are throttled per link (5 free, then doubling locks) and per client
+ * IP (20 free) with the login throttle's Durable Object under keys of their own; every wrong one is audited.
+ */
+export async function unlockShortlink(
+  rc: RequestContext,
+  linkId: string,
+  password: string,
+  visitor: Visitor,
+): Promise<{ cookie: string; maxAge: number }> {
+  const open = await resolveLink(rc, linkId);
+  if ("state" in open) throw closedError(open);
+  const { link } = open;
+  if (link.passwordHash == null) return { cookie: "", maxAge: 0 };
+  const perLink = throttle(rc, `shortlink:${link.id}`);
+  const perIp = visitor.ip ? throttle(rc, `shortlink-ip:${visitor.ip}`) : null;
+  const kinds: [ThrottleKind, ThrottleKind] = ["account", "ip"];
+  const wait = Math.max(await perLink.begin(kinds[0]), perIp ? await perIp.begin(kinds[1]) : 0);
+  if (wait > 0) {
+    const seconds = Math.max(1, Math.ceil(wait / 1000));
+    throw new AppError("TOO_MANY_REQUESTS", ru.sharing.tooManyAttempts(seconds), { "Retry-After": String(seconds) });
+  }
+  if (!(await verifyPassword(password, link.passwordHash))) {
+    await recordAudit(rc, {
+      action: "shortlink.password_failed",
+      actorId: null,
+      objectType: link.entityType,
+      objectId: link.entityId,
+      details: { shortlink: link.id },
+      ip: visitor.ip,
+    });
+    throw new AppError("UNAUTHORIZED", ru.sharing.wrongPassword);
+  }
+  rc.waitUntil(Promise.all([perLink.succeeded(kinds[0]), perIp?.succeeded(kinds[1])]));
+  const exp = Math.floor(Date.now() / 1000) + UNLOCK_TTL_SECONDS;
+  return { cookie: `${exp}.${await unlockSignature(rc, link, exp)}`, maxAge: UNLOCK_TTL_SECONDS };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What an open link shows
+
+export type MediaKind = "view" | "original" | "proxy" | "thumb" | "medium";
+
+/** An asset as the public page shows it, with the link's own signed URLs (null where the link does not allow). */
+export interface SharedAsset {
+  asset_id: string;
+  name: string;
+  mimetype: string;
+  size: number | null;
+  thumb_url: string;
+  preview_url: string;
+  media_url: string;
+  download_url: string | null;
+  proxy_download_url: string | null;
+}
+
+export interface SharedInfo {
+  id: string;
+  password_required: false;
+  entity_type: "asset" | "group";
+  entity_id: string;
+  name: string;
+  creator_name: string;
+  acl: ShareAcl[];
+  time_range: [string | null, string | null];
+  asset?: SharedAsset;
+  group?: { items: SharedAsset[]; page: number; page_size: number; has_more: boolean };
+}
+
+async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string, kind: MediaKind, now: number): Promise<string> {
+  const exp = (Math.floor(now / 1000 / MEDIA_TTL_SECONDS) + 2) * MEDIA_TTL_SECONDS;
+  const params = new URLSearchParams(
+    await signLink(rc.config.JWT_SECRET, { purpose: "sl-media", id: `${link.id}:${assetId}:${kind}`, userId: link.creatorId, exp }),
+  );
+  return `/api/sl/media/${link.id}/${assetId}/${kind}?${params}`;
+}
+
+async function sharedAsset(
+  rc: RequestContext,
+  open: OpenLink,
+  a: { id: string; name: string; mimetype: string; size: number | null },
+  now: number,
+): Promise<SharedAsset> {
+  const url = (kind: MediaKind) => mediaUrl(rc, open.link, a.id, kind, now);
+  return {
+    asset_id: a.id,
+    name: a.name,
+    mimetype: a.mimetype,
+    size: a.size,
+    thumb_url: await url("thumb"),
+    preview_url: await url("medium"),
+    media_url: await url("view"),
+    download_url: allows(open.mask, "download") ? await url("original") : null,
+    proxy_download_url: allows(open.mask, "download") || allows(open.mask, "download_proxy") ? await url("proxy") : null,
+  };
+}
+
+/**
+ * Opens a link for a visitor: its rules (`resolveLink`), then the password (the unlock cookie), then counts the
+ * open and audits it with the client IP. Answers what the page shows: the asset, or one page (50) of the assets of
+ * the group the creator may read.
+ */
+export async function openShortlink(
+  rc: RequestContext,
+  linkId: string,
+  cookie: string | undefined,
+  visitor: Visitor,
+  page = 0,
+): Promise<SharedInfo | ClosedState> {
+  const now = Date.now();
+  const open = await resolveLink(rc, linkId, now);
+  if ("state" in open) return open;
+  if (!(await unlocked(rc, open.link, cookie, now))) return { state: "password" };
+  const { link, entity } = open;
+  await rc.db.batch([
+    countUseStatement(rc.db, link.id, "view", now),
+    auditStatement(rc, {
+      action: "shortlink.open",
+      actorId: null,
+      objectType: entity.type,
+      objectId: entity.id,
+      details: { shortlink: link.id, page },
+      ip: visitor.ip,
+    }),
+  ]);
+  const info: SharedInfo = {
+    id: link.id,
+    password_required: false,
+    entity_type: entity.type,
+    entity_id: entity.id,
+    name: entity.name,
+    creator_name: open.creator.name,
+    acl: aclNames(open.mask),
+    time_range: [iso(link.notBefore), iso(link.notAfter)],
+  };
+  if (entity.asset) {
+    const variants = entity.asset.latestVersion > 0 ? await selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [];
+    const main = mainVariant(variants) ?? variants[0];
+    info.asset = await sharedAsset(
+      rc,
+      open,
+      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null },
+      now,
+    );
+  } else {
+    const { items } = await listMembers(rc, open.creator, entity.id, {
+      type: "asset",
+      skip: page * GROUP_PAGE_SIZE,
+      take: GROUP_PAGE_SIZE + 1,
+    });
+    const visible = items.slice(0, GROUP_PAGE_SIZE).flatMap((m) => (m.el_type === "asset" ? [m] : []));
+    info.group = {
+      items: await Promise.all(
+        visible.map((m) =>
+          sharedAsset(rc, open, { id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, size: m.el_info.var_size }, now),
+        ),
+      ),
+      page,
+      page_size: GROUP_PAGE_SIZE,
+      has_more: items.length > GROUP_PAGE_SIZE,
+    };
+  }
+  return info;
+}
+
+/** Password state of an open link for `GET /api/sl/info/{id}`: only that a password is needed. */
+export function isClosed(value: SharedInfo | ClosedState): value is ClosedState {
+  return "state" in value;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Media through a link
+
+function pickVariant(rows: readonly ReadyVariant[], kind: "view" | "original" | "proxy"): ReadyVariant | undefined {
+  if (kind === "original") return mainVariant(rows) ?? rows[0];
+  const order = kind === "view" ? VIEWABLE_ORDER : (["proxy_highres", "proxy_lowres"] as const);
+  for (const type of order) {
+    const found = rows.find((r) => r.variant.variantType === type);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * `GET /api/sl/media/{link}/{asset}/{kind}`: bytes through a link. The signed URL must be for this link, asset and
+ * kind and unexpired; then every rule of the link is checked again (revoked, window, creator, item, password
+ * cookie), the asset must be the shared one or inside the shared group and readable by the creator, and downloads
+ * need the link's download right and the creator's download right now. Views stream inline with Range; downloads
+ * are attachments, counted and audited (a ranged continuation is not counted again).
+ */
+export async function shortlinkMedia(
+  rc: RequestContext,
+  linkId: string,
+  assetId: string,
+  kind: MediaKind,
+  params: { u?: string; exp?: string; sig?: string },
+  cookie: string | undefined,
+  req: ContentRequest,
+  visitor: Visitor,
+): Promise<Response> {
+  const denied = () => new AppError("FORBIDDEN", ru.sharing.mediaDenied);
+  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
+    throw denied();
+  const open = await resolveLink(rc, linkId);
+  if ("state" in open) throw closedError(open);
+  if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
+  const asset = open.entity.type === "asset" ? open.entity.asset : await findAsset(rc.db, assetId);
+  if (!asset || asset.id !== assetId || asset.deletedAt != null) throw denied();
+  if (open.entity.type === "group") {
+    const inside = await assetInSubtree(rc.db, open.entity.id, assetId);
+    if (!inside || !(await canAccess(rc, open.creator, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read"))) throw denied();
+  }
+  if (kind === "thumb" || kind === "medium") {
+    const preview = await findPreview(rc, open.creator, { assetId, version: asset.latestVersion, size: kind });
+    if (req.ifNoneMatch === preview.etag) return new Response(null, { status: 304, headers: { ETag: preview.etag } });
+    const object = await readPreview(rc, preview.storageKey);
+    return new Response(object.body, {
+      headers: {
+        "Content-Type": preview.mimeType,
+        ETag: preview.etag,
+        "Cache-Control": "private, max-age=3600",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  }
+  const download = kind !== "view";
+  if (download) {
+    const allowed =
+      kind === "original" ? allows(open.mask, "download") : allows(open.mask, "download") || allows(open.mask, "download_proxy");
+    if (!allowed || !(await canAccess(rc, open.creator, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download")))
+      throw denied();
+  }
+  const rows = asset.latestVersion > 0 ? await selectReadyVariants(rc.db, asset.id, asset.latestVersion) : [];
+  const row = pickVariant(rows, kind);
+  if (!row) throw new AppError("NOT_FOUND", ru.sharing.noContent);
+  const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
+  const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
+  if (download && firstBytes && response.status < 300) {
+    await rc.db.batch([
+      countUseStatement(rc.db, open.link.id, "download", Date.now()),
+      auditStatement(rc, {
+        action: "shortlink.download",
+        actorId: null,
+        objectType: "asset",
+        objectId: asset.id,
+        details: { shortlink: open.link.id, variant: row.variant.id, kind },
+        ip: visitor.ip,
+      }),
+    ]);
+  }
+  return response;
+}

@@ -1,0 +1,344 @@
+import { ru } from "../../../shared/i18n/ru";
+import { findAsset } from "../../db/repositories/asset.repository";
+import {
+  activeLinks,
+  findGroupNamed,
+  findShortlink,
+  insertShortlinkStatement,
+  linksOfEntity,
+  updateShortlinkStatement,
+  type ShortlinkListRow,
+} from "../../db/repositories/shortlink.repository";
+import { findUserById } from "../../db/repositories/user.repository";
+import type { AssetRow, ShortlinkRow, UserRow } from "../../db/schema/index";
+import { randomToken } from "../../lib/crypto";
+import { AppError } from "../../lib/errors";
+import { ROOT_GROUP_ID } from "../../lib/ids";
+import { hashPassword } from "../../lib/password";
+import { canAccess, entityMask, auditStatement } from "../access";
+import { holds } from "../access/pure";
+import { GROUP_PAGE_SIZE } from "../library";
+import type { Actor, RequestContext } from "../access";
+import { sendEmail } from "./email.service";
+import { aclMask, aclNames, wantsDownload, type ShareAcl } from "./shortlink-acl";
+
+/**
+ * Shortlinks (SPEC §7): share an asset or a group with anyone holding the URL. A link acts with its creator's
+ * rights, re-checked at every open and every media request, so it stops working when the creator loses the right,
+ * is disabled, or the item goes to the trash. Passwords are PBKDF2 hashes; a correct one sets a short-lived signed
+ * cookie; wrong ones are throttled per link and per client IP (LoginThrottleDO) and audited. Media bytes go
+ * through the link's own signed, expiring URLs. Every open and download is counted and audited with the client IP.
+ */
+
+/** Link ids: 16 random bytes in base64url (22 characters, 128 bits). */
+export const LINK_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export const MAX_RECIPIENTS = 50;
+export const MAX_PASSWORD_LENGTH = 256;
+/** How long a correct password keeps a link open in that browser. */
+export const UNLOCK_TTL_SECONDS = 2 * 3600;
+/** The access level that lets a user share an item (and that keeps the user's links working). */
+export const SHARE_LEVEL = "acl" as const;
+/** Signed media URLs live one to two hours (bucketed by the hour, so URLs and the browser's cache stay stable). */
+export const MEDIA_TTL_SECONDS = 3600;
+/** The largest text file the page shows inline (the start of a longer one). */
+export const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+/** The cookie that holds a link's unlock: one per link, named after it. */
+export function unlockCookieName(linkId: string): string {
+  return `sl_${linkId}`;
+}
+
+export interface CreateShortlinkInput {
+  time_range?: [string | null, string | null] | null;
+  password?: string | null;
+  acl?: ShareAcl[];
+  email?: string[];
+}
+
+export interface UpdateShortlinkInput {
+  time_range?: [string | null, string | null] | null;
+  /** a new password, or null to remove it */
+  password?: string | null;
+  acl?: ShareAcl[];
+}
+
+/** Who opens a link: the client IP (audit, throttling). */
+export interface Visitor {
+  ip: string | null;
+}
+
+/** One link as lists show it (for-entity, the administrators' list). */
+export interface ShortlinkView {
+  id: string;
+  url: string;
+  entity_id: string;
+  entity_type: "asset" | "group";
+  entity_name: string | null;
+  creator: string;
+  creator_name: string | null;
+  created: string;
+  time_range: [string | null, string | null];
+  has_password: boolean;
+  acl: ShareAcl[];
+  views: number;
+  downloads: number;
+  last_opened: string | null;
+}
+
+export const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+const dateTime = new Intl.DateTimeFormat("ru-RU", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+/** A moment for the Russian messages: '25 ноября 2026 г., 06:30 UTC'. */
+export function formatMoment(ms: number): string {
+  return `${dateTime.format(new Date(ms))} UTC`;
+}
+
+export function shortlinkUrl(origin: string, id: string): string {
+  return `${origin}/sl/${id}`;
+}
+
+function toView(origin: string, r: ShortlinkListRow): ShortlinkView {
+  const l = r.link;
+  return {
+    id: l.id,
+    url: shortlinkUrl(origin, l.id),
+    entity_id: l.entityId,
+    entity_type: l.entityType,
+    entity_name: r.entityName,
+    creator: l.creatorId,
+    creator_name: r.creatorName,
+    created: new Date(l.ctime).toISOString(),
+    time_range: [iso(l.notBefore), iso(l.notAfter)],
+    has_password: l.passwordHash != null,
+    acl: aclNames(l.acl),
+    views: l.views,
+    downloads: l.downloads,
+    last_opened: iso(l.lastOpenedAt),
+  };
+}
+
+export function actorOf(user: UserRow): Actor {
+  return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
+}
+
+/** The shared item: a live asset or group with its owner (for access checks) and name. */
+export interface SharedEntity {
+  id: string;
+  type: "asset" | "group";
+  ownerId: string | null;
+  name: string;
+  asset?: AssetRow;
+}
+
+/** Finds an id as an asset, else as a group; trashed or missing is undefined. */
+export async function findEntity(rc: RequestContext, id: string, type?: "asset" | "group"): Promise<SharedEntity | undefined> {
+  if (type !== "group") {
+    const asset = await findAsset(rc.db, id);
+    if (asset) return asset.deletedAt == null ? { id, type: "asset", ownerId: asset.ownerId, name: asset.name, asset } : undefined;
+  }
+  if (type !== "asset") {
+    const group = await findGroupNamed(rc.db, id);
+    if (group && group.deletedAt == null) return { id, type: "group", ownerId: group.ownerId, name: group.name };
+  }
+  return undefined;
+}
+
+/** The time window in epoch ms, checked: end after start (400). */
+function parseRange(
+  range: [string | null, string | null] | null | undefined,
+  now: number,
+  creating: boolean,
+): [number | null, number | null] {
+  const [from, to] = range ?? [null, null];
+  const start = from ? Date.parse(from) : null;
+  const end = to ? Date.parse(to) : null;
+  if (start != null && end != null && end <= start) throw new AppError("BAD_REQUEST", ru.sharing.rangeOrder);
+  if (creating && end != null && end <= now) throw new AppError("BAD_REQUEST", ru.sharing.rangePast);
+  return [start, end];
+}
+
+/**
+ * The levels sharing needs (decision 012): `acl` on the item — a public link grants access to anyone, like an
+ * access rule does — and `download` for any download right. 404 when the actor cannot even read it, 403 otherwise.
+ */
+async function requireShareRights(rc: RequestContext, actor: Actor, entity: SharedEntity, mask: number): Promise<void> {
+  const held = await entityMask(rc, actor, entity);
+  if (!holds(held, "read")) throw new AppError("NOT_FOUND", entity.type === "asset" ? ru.assets.notFound : ru.groups.notFound);
+  if (!holds(held, SHARE_LEVEL)) throw new AppError("FORBIDDEN", ru.sharing.noShareRight);
+  if (wantsDownload(mask) && !holds(held, "download")) {
+    throw new AppError("FORBIDDEN", ru.sharing.noDownloadRight);
+  }
+}
+
+/**
+ * `POST /api/sl/create/{id}`: a link to an asset or a group the actor may share (`acl`; and download, for download rights),
+ * answered as the full URL. Passwords are stored hashed; listed addresses get the link by email (or the outbox).
+ * @example await createShortlink(rc, actor, assetId, { acl: ["read", "download"], password: "s3cret" }, "https://mam.example")
+ */
+export async function createShortlink(
+  rc: RequestContext,
+  actor: Actor,
+  entityId: string,
+  input: CreateShortlinkInput,
+  origin: string,
+  visitor: Visitor,
+): Promise<string> {
+  if (entityId === ROOT_GROUP_ID) throw new AppError("BAD_REQUEST", ru.sharing.rootNotShareable);
+  const now = Date.now();
+  const [notBefore, notAfter] = parseRange(input.time_range, now, true);
+  const mask = aclMask(input.acl ?? ["read"]);
+  const entity = await findEntity(rc, entityId);
+  if (!entity) throw new AppError("NOT_FOUND", ru.errors.notFound);
+  await requireShareRights(rc, actor, entity, mask);
+  const id = randomToken(16);
+  const emails = [...new Set(input.email ?? [])];
+  await rc.db.batch([
+    insertShortlinkStatement(rc.db, {
+      id,
+      entityId,
+      entityType: entity.type,
+      creatorId: actor.id,
+      ctime: now,
+      mtime: now,
+      notBefore,
+      notAfter,
+      passwordHash: input.password != null ? await hashPassword(input.password) : null,
+      acl: mask,
+      emails: emails.length > 0 ? emails : null,
+    }),
+    auditStatement(rc, {
+      action: "shortlink.create",
+      actorId: actor.id,
+      objectType: entity.type,
+      objectId: entity.id,
+      details: {
+        shortlink: id,
+        acl: aclNames(mask),
+        password: input.password != null,
+        not_before: notBefore,
+        not_after: notAfter,
+        emails: emails.length,
+      },
+      ip: visitor.ip,
+    }),
+  ]);
+  const url = shortlinkUrl(origin, id);
+  if (emails.length > 0) {
+    await sendEmail(rc, {
+      to: emails,
+      subject: ru.sharing.emailSubject(entity.name),
+      text: ru.sharing.emailBody(actor.name, entity.name, url, notAfter != null ? formatMoment(notAfter) : null),
+      about: { type: "shortlink", id },
+      actorId: actor.id,
+    });
+  }
+  return url;
+}
+
+/**
+ * `GET /api/sl/for-entity/{id}`: the live links of an item the actor may read. Those who manage its access
+ * (`acl`: owners, administrators, rule holders) see everyone's links; others see their own.
+ */
+export async function linksForEntity(rc: RequestContext, actor: Actor, entityId: string, origin: string): Promise<ShortlinkView[]> {
+  const entity = await findEntity(rc, entityId);
+  if (!entity || entityId === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", ru.errors.notFound);
+  const mask = await entityMask(rc, actor, entity);
+  if (!holds(mask, "read")) throw new AppError("NOT_FOUND", ru.errors.notFound);
+  const rows = await linksOfEntity(rc.db, entityId, holds(mask, "acl") ? undefined : actor.id);
+  return rows.map((r) => toView(origin, r));
+}
+
+/** `GET /api/sl/list`: every active link (administrators), newest first. */
+export async function listActiveLinks(
+  rc: RequestContext,
+  actor: Actor,
+  origin: string,
+  skip = 0,
+  take = GROUP_PAGE_SIZE,
+): Promise<ShortlinkView[]> {
+  if (!actor.isAdmin) throw new AppError("FORBIDDEN", ru.errors.forbidden);
+  return (await activeLinks(rc.db, Date.now(), skip, take)).map((r) => toView(origin, r));
+}
+
+/**
+ * A live link the actor may change or revoke: its creator, an administrator, or whoever holds `acl` on the item.
+ * Unknown, malformed and revoked ids, and links of items the actor cannot read, are the same 404.
+ */
+async function requireManagedLink(rc: RequestContext, actor: Actor, linkId: string): Promise<ShortlinkRow> {
+  const link = LINK_ID_PATTERN.test(linkId) ? await findShortlink(rc.db, linkId) : undefined;
+  if (!link || link.revokedAt != null) throw new AppError("NOT_FOUND", ru.sharing.notFound);
+  if (link.creatorId === actor.id || actor.isAdmin) return link;
+  const entity = await findEntity(rc, link.entityId, link.entityType);
+  const mask = entity ? await entityMask(rc, actor, entity) : 0;
+  if (!holds(mask, "read")) throw new AppError("NOT_FOUND", ru.sharing.notFound);
+  if (!holds(mask, "acl")) throw new AppError("FORBIDDEN", ru.sharing.notManager);
+  return link;
+}
+
+/** `DELETE /api/sl/{id}`: revokes a link at once (its page and every media URL stop working). */
+export async function revokeShortlink(
+  rc: RequestContext,
+  actor: Actor,
+  linkId: string,
+  visitor: Visitor,
+): Promise<{ id: string; revoked: true }> {
+  const link = await requireManagedLink(rc, actor, linkId);
+  const now = Date.now();
+  await rc.db.batch([
+    updateShortlinkStatement(rc.db, link.id, { revokedAt: now, revokedBy: actor.id, mtime: now }),
+    auditStatement(rc, {
+      action: "shortlink.revoke",
+      actorId: actor.id,
+      objectType: link.entityType,
+      objectId: link.entityId,
+      details: { shortlink: link.id },
+      ip: visitor.ip,
+    }),
+  ]);
+  return { id: link.id, revoked: true };
+}
+
+/**
+ * `PATCH /api/sl/{id}`: changes the window, the password (null removes it; a change signs out every browser that
+ * unlocked it) or the rights; download rights need the creator's download right on the item.
+ */
+export async function updateShortlink(
+  rc: RequestContext,
+  actor: Actor,
+  linkId: string,
+  input: UpdateShortlinkInput,
+  origin: string,
+  visitor: Visitor,
+): Promise<ShortlinkView> {
+  const link = await requireManagedLink(rc, actor, linkId);
+  const now = Date.now();
+  const set: Partial<ShortlinkRow> = { mtime: now };
+  if (input.time_range !== undefined) [set.notBefore, set.notAfter] = parseRange(input.time_range, now, false);
+  if (input.password !== undefined) set.passwordHash = input.password === null ? null : await hashPassword(input.password);
+  if (input.acl !== undefined) {
+    set.acl = aclMask(input.acl);
+    const creator = await findUserById(rc.db, link.creatorId);
+    const entity = await findEntity(rc, link.entityId, link.entityType);
+    if (!creator || !entity) throw new AppError("NOT_FOUND", ru.sharing.notFound);
+    if (wantsDownload(set.acl) && !(await canAccess(rc, actorOf(creator), entity, "download"))) {
+      throw new AppError("FORBIDDEN", ru.sharing.noDownloadRight);
+    }
+  }
+  await rc.db.batch([
+    updateShortlinkStatement(rc.db, link.id, set),
+    auditStatement(rc, {
+      action: "shortlink.update",
+      actorId: actor.id,
+      objectType: link.entityType,
+      objectId: link.entityId,
+      details: {
+        shortlink: link.id,
+        ...(input.time_range !== undefined ? { not_before: set.notBefore, not_after: set.notAfter } : {}),
+        ...(input.password !== undefined ? { password: input.password !== null } : {}),
+        ...(set.acl !== undefined ? { acl: aclNames(set.acl) } : {}),
+      },
+      ip: visitor.ip,
+    }),
+  ]);
+  const [row] = await linksOfEntity(rc.db, link.entityId, link.creatorId).then((rows) => rows.filter((r) => r.link.id === link.id));
+  return toView(origin, row);
+}

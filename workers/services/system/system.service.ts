@@ -1,0 +1,69 @@
+import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { groups, sessions, users } from "../../db/schema/index";
+import type { UldlServer } from "../../lib/config";
+import type { RequestContext } from "../access";
+
+export interface HealthCheck {
+  ok: boolean;
+  latency_ms: number;
+  error?: string;
+}
+
+async function timed(check: () => Promise<unknown>): Promise<HealthCheck> {
+  const started = performance.now();
+  try {
+    await check();
+    return { ok: true, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return {
+      ok: false,
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+/** Real round trips to D1 and R2; the answer says which one failed. */
+export async function checkHealth(rc: RequestContext) {
+  const [d1, r2] = await Promise.all([
+    timed(() => rc.env.DB.prepare("select 1 as ok").first()),
+    timed(() => rc.env.MEDIA.head("health/probe")),
+  ]);
+  return { status: d1.ok && r2.ok ? ("ok" as const) : ("fail" as const), checks: { d1, r2 } };
+}
+
+/** Gauges derived from the database for /metrics, in one batch. */
+export async function databaseGauges(rc: RequestContext) {
+  const now = Date.now();
+  const [u, g, s] = await rc.db.batch([
+    rc.db.select({ n: count() }).from(users).where(eq(users.enabled, true)),
+    rc.db.select({ n: count() }).from(groups).where(isNull(groups.deletedAt)),
+    rc.db
+      .select({ n: count() })
+      .from(sessions)
+      .where(and(isNull(sessions.usedAt), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+  ]);
+  return [
+    { name: "mam_users_enabled", help: "Enabled user accounts.", value: u[0]?.n ?? 0 },
+    { name: "mam_groups", help: "Groups not in the trash, including the virtual root.", value: g[0]?.n ?? 0 },
+    { name: "mam_sessions_active", help: "Sign-in sessions with a live refresh token.", value: s[0]?.n ?? 0 },
+  ];
+}
+
+/** Upload/download servers: the configured list, or this origin's API when none is configured. */
+export function uploadServers(rc: RequestContext, origin: string): UldlServer[] {
+  return rc.config.ULDL_SERVERS.length ? rc.config.ULDL_SERVERS : [{ id: "default", url: `${origin}/api` }];
+}
+
+/**
+ * Picks the reachable server with the lowest ping among the known ones; unknown ids are ignored and when none
+ * answered the first configured server is the fallback. Returns null when the list names no known server.
+ */
+export function chooseUploadServer(servers: UldlServer[], pings: { id: string; ping: number | null }[]): string | null {
+  const known = new Set(servers.map((s) => s.id));
+  const candidates = pings.filter((p) => known.has(p.id));
+  if (candidates.length === 0) return null;
+  const reachable = candidates.filter((p): p is { id: string; ping: number } => p.ping != null && p.ping >= 0);
+  if (reachable.length === 0) return servers.find((s) => candidates.some((c) => c.id === s.id))!.id;
+  return reachable.reduce((best, p) => (p.ping < best.ping ? p : best)).id;
+}

@@ -1,0 +1,31 @@
+/**
+ * Tasks: the task service, the runner and the processing operations (previews, copies, exports, purges, reindexing,
+ * technical fields).
+ *
+ * The domain's public face (decision record 025): code outside workers/services/tasks/ imports only this file or
+ * ./pure.
+ */
+export { OPERATION_CLASSES } from "./processing/operation";
+export { taskStub } from "./task-live";
+export { failDeadLetter, runProcessVariants, runTaskWakeup, wakeStrandedTasks } from "./task-runner";
+export {
+  DEFAULT_PRIORITY,
+  MAX_PRIORITY,
+  MIN_PRIORITY,
+  availableProfiles,
+  availableTasks,
+  commandTask,
+  countCurrentTasks,
+  getTask,
+  listCurrentTasks,
+  listTaskNames,
+  openExport,
+  setTaskPriority,
+  taskCommands,
+  taskLog,
+  taskResult,
+  taskStatuses,
+  taskTemplates,
+} from "./task.service";
+export { createTask, enqueueTask, reportExternalTask, uploadDecode } from "./task-create.service";
+export type { TaskView } from "./task.service";

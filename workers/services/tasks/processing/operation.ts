@@ -1,0 +1,68 @@
+import type { z } from "zod";
+import type { TaskEntityRef, TaskRow } from "../../../db/schema/index";
+import type { TaskLogLevel } from "../../../../durable-objects/task-state.do";
+import type { Actor, RequestContext } from "../../access";
+
+/** Operation classes that run on the TASKS queue (SPEC §3 Task template `operation_class`). */
+export const OPERATION_CLASSES = ["preview", "tech-fields", "copy", "purge", "export", "reindex"] as const;
+export type OperationClass = (typeof OPERATION_CLASSES)[number];
+
+/**
+ * A failure that retrying cannot fix (a corrupt file, a group that is gone): the task ends as error at once instead
+ * of retrying. Any other exception is treated as transient and retried with backoff.
+ */
+export class PermanentTaskError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentTaskError";
+  }
+}
+
+/** What an operation sees while it runs. */
+export interface OperationContext<O> {
+  rc: RequestContext;
+  task: TaskRow;
+  options: O;
+  /** the task's owner as an actor (access checks run as the owner), or null for system tasks */
+  owner: Actor | null;
+  log(level: TaskLogLevel, message: string): Promise<void>;
+}
+
+/** The answer of one step: the new resume state, and whether the operation is complete. */
+export interface StepResult<S> {
+  state: S;
+  done: boolean;
+  /** 0–100 */
+  progress: number;
+  info?: string | null;
+  /** when done: the task result (JSON) */
+  result?: Record<string, unknown>;
+  /** when done: a Russian summary of items that failed; the task then ends as error (after finishing the others) */
+  failed?: string | null;
+}
+
+/**
+ * One operation class. It runs in steps (each short: one asset, one chunk) so the consumer can check in with the
+ * task's Durable Object between steps; its state is JSON saved in the task row, so a paused, yielded or retried
+ * task resumes where it stopped. Steps must be safe to repeat (the last one may run again after a crash).
+ */
+export interface TaskOperation<O = Record<string, unknown>, S = Record<string, unknown>> {
+  name: OperationClass;
+  /** entity types the operation accepts in `entities` */
+  entityTypes: readonly TaskEntityRef["type"][];
+  /** validates (and fills defaults of) the options: template setup merged with the caller's options */
+  options: z.ZodType<O>;
+  /** extra checks when the task is enqueued (e.g. rights on the copy's target group); throws AppError */
+  authorize?(rc: RequestContext, actor: Actor, options: O, entities: TaskEntityRef[]): Promise<void>;
+  /** the display name of a new task */
+  title(entities: TaskEntityRef[], names: Map<string, string>): string;
+  /** where a fresh run starts */
+  start(ctx: OperationContext<O>): Promise<S>;
+  step(ctx: OperationContext<O>, state: S): Promise<StepResult<S>>;
+}
+
+/** Progress of the `index`-th of `total` items, as a percentage with one decimal. */
+export function percent(index: number, total: number): number {
+  if (total <= 0) return 100;
+  return Math.min(100, Math.round((index / total) * 1000) / 10);
+}

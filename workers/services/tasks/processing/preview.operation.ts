@@ -1,0 +1,204 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { ru } from "../../../../shared/i18n/ru";
+import { replacePreviewStatements } from "../../../db/repositories/preview.repository";
+import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
+import { previews, variants } from "../../../db/schema/index";
+import { newId } from "../../../lib/ids";
+import { imageInfo, PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "../../media";
+import { r2Backend } from "../../storage";
+import { assetIdsOf, loadAssetSource, readVariantBytes, type AssetSource } from "./asset-source";
+import { DECODABLE_TYPES, decodeImage, encodeJpeg, fitInside, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
+import { percent, type OperationContext, type TaskOperation } from "./operation";
+
+/** Largest source image read for a preview (bytes). */
+export const PREVIEW_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The preview size stored also as the version's `proxy_lowres` variant (the largest of the preview config). */
+export const PROXY_SIZE: PreviewSizeName = "medium";
+
+const SIZE_NAMES = PREVIEW_SIZES.map((s) => s.name) as [PreviewSizeName, ...PreviewSizeName[]];
+
+export const PreviewOptionsSchema = z.object({
+  /** preview config entries to make */
+  sizes: z.array(z.enum(SIZE_NAMES)).min(1).default(SIZE_NAMES),
+});
+export type PreviewOptions = z.infer<typeof PreviewOptionsSchema>;
+
+interface PreviewState {
+  index: number;
+  made: number;
+  failed: string[];
+}
+
+/** What one asset came to. */
+type Outcome = "made" | "skipped" | "failed";
+
+/**
+ * Stores one generated preview: the bytes in R2, then one batch swapping the `previews` row of that version and
+ * size (what /api/asset/preview and the group grid read) and, for the proxy size, the version's `proxy_lowres`
+ * variant. Replaced objects are deleted afterwards.
+ */
+async function storePreview(ctx: OperationContext<PreviewOptions>, source: AssetSource, size: PreviewSizeName, jpeg: Uint8Array) {
+  const { rc } = ctx;
+  const info = imageInfo(jpeg)!;
+  const now = Date.now();
+  const id = newId(now);
+  const key = previewStorageKey(source.asset.id, id);
+  const media = r2Backend(rc.env.MEDIA);
+  await media.put(key, jpeg, { contentType: "image/jpeg", size: jpeg.length });
+  const statements: Statement[] = [
+    ...replacePreviewStatements(rc.db, {
+      id,
+      assetId: source.asset.id,
+      versionId: source.main.versionId,
+      size,
+      mimeType: "image/jpeg",
+      width: info.width,
+      height: info.height,
+      contentSize: jpeg.length,
+      storageKey: key,
+      ctime: now,
+    }),
+  ];
+  let proxyKey: string | null = null;
+  if (size === PROXY_SIZE) {
+    proxyKey = `proxies/${source.asset.id}/${id}`;
+    await media.put(proxyKey, jpeg, { contentType: "image/jpeg", size: jpeg.length });
+    statements.push(
+      rc.db
+        .delete(variants)
+        .where(and(eq(variants.versionId, source.main.versionId), eq(variants.variantType, "proxy_lowres")))
+        .returning({ storageKey: variants.storageKey }),
+      rc.db.insert(variants).values({
+        id: newId(now),
+        assetId: source.asset.id,
+        versionId: source.main.versionId,
+        variantType: "proxy_lowres",
+        status: "ready",
+        name: `${info.width}×${info.height}`,
+        mimeType: "image/jpeg",
+        format: "jpeg",
+        fileName: `${source.asset.name}.preview.jpg`,
+        contentSize: jpeg.length,
+        storageId: "0".repeat(32),
+        storageKey: proxyKey,
+        techProps: { width: info.width, height: info.height },
+        userId: source.main.variant.userId,
+        ctime: now,
+      }),
+    );
+  }
+  let results: D1Result[];
+  try {
+    results = await runBatch(rc.db, statements);
+  } catch (error) {
+    await media.delete(proxyKey ? [key, proxyKey] : [key]);
+    throw error;
+  }
+  const replaced = [results[0], results[2]]
+    .flatMap((r) => (r?.results ?? []) as { storageKey?: string; storage_key?: string }[])
+    .map((r) => r.storageKey ?? r.storage_key)
+    .filter((k): k is string => !!k && k !== key && k !== proxyKey);
+  if (replaced.length > 0) await media.delete(replaced);
+  return info;
+}
+
+async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: AssetSource, type: DecodableType): Promise<Outcome> {
+  const name = source.asset.name;
+  const bytes = await readVariantBytes(ctx.rc, source, PREVIEW_SOURCE_MAX_BYTES);
+  if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+  const header = imageInfo(bytes);
+  if (header && header.width * header.height > MAX_DECODE_PIXELS) {
+    await ctx.log(
+      "error",
+      ru.tasks.log.imageTooLarge(name, Math.round((header.width * header.height) / 1e5) / 10, MAX_DECODE_PIXELS / 1e6),
+    );
+    return "failed";
+  }
+  let pixels;
+  try {
+    if (!header) throw new Error("no image header");
+    pixels = await decodeImage(type, bytes);
+  } catch {
+    await ctx.log("error", ru.tasks.log.corruptImage(name, type));
+    return "failed";
+  }
+  const made: string[] = [];
+  // Largest first; each smaller size is resized from the previous one (a fraction of the pixels, same look).
+  const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
+  let from = pixels;
+  for (const size of sizes) {
+    const box = fitInside(pixels.width, pixels.height, size);
+    const resized = await resizePixels(from, box.width, box.height, { alpha: type !== "image/jpeg" });
+    from = resized;
+    const jpeg = await encodeJpeg(resized, size.quality);
+    const info = await storePreview(ctx, source, size.name, jpeg);
+    made.push(`${size.name} ${info.width}×${info.height}`);
+  }
+  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
+  return "made";
+}
+
+/** Video: the poster the client made at upload is the preview; a proxy is transcoded only by Cloudflare Stream. */
+async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
+  const poster = await ctx.rc.db
+    .select({ id: previews.id })
+    .from(previews)
+    .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId)))
+    .get();
+  await ctx.log(
+    poster ? "info" : "warn",
+    poster ? ru.tasks.log.videoPoster(source.asset.name) : ru.tasks.log.videoNoPoster(source.asset.name),
+  );
+  await ctx.log("info", ru.tasks.log.transcodeUnavailable);
+  return poster ? "made" : "skipped";
+}
+
+/**
+ * `preview`: previews in the sizes of the preview config for each asset (latest version), made with WebAssembly
+ * codecs in the Worker: JPEG, PNG and WebP are decoded, resized (Lanczos3) to fit each size and stored as JPEG.
+ * A corrupt image is logged and counted; the others go on, and the task ends as error if any failed.
+ */
+export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
+  name: "preview",
+  entityTypes: ["asset"],
+  options: PreviewOptionsSchema,
+  title: (entities, names) => `${ru.tasks.operations.preview}: ${titleOf(entities, names)}`,
+  async start() {
+    return { index: 0, made: 0, failed: [] };
+  },
+  async step(ctx, state) {
+    const ids = assetIdsOf(ctx.task.affected);
+    const id = ids[state.index];
+    let outcome: Outcome = "skipped";
+    if (id) {
+      const { asset, source } = await loadAssetSource(ctx.rc, id);
+      if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
+      else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
+      else {
+        const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
+        if ((DECODABLE_TYPES as readonly string[]).includes(mime)) outcome = await previewOfImage(ctx, source, mime as DecodableType);
+        else if (mime.startsWith("video/")) outcome = await previewOfVideo(ctx, source);
+        else await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));
+        if (outcome === "failed") state.failed.push(asset.name);
+      }
+    }
+    const next = { index: state.index + 1, made: state.made + (outcome === "made" ? 1 : 0), failed: state.failed };
+    const done = next.index >= ids.length;
+    return {
+      state: next,
+      done,
+      progress: percent(next.index, ids.length),
+      info: `${next.index} / ${ids.length}`,
+      result: done ? { assets: ids.length, made: next.made, failed: next.failed.length } : undefined,
+      failed: done && next.failed.length > 0 ? ru.tasks.log.someFailed(next.failed.length, ids.length) : null,
+    };
+  },
+};
+
+/** "photo.jpg" or "photo.jpg и ещё 4". */
+export function titleOf(entities: readonly { id: string }[], names: Map<string, string>): string {
+  const first = entities[0] ? names.get(entities[0].id) ?? entities[0].id : "—";
+  return entities.length > 1 ? `${first} и ещё ${entities.length - 1}` : first;
+}

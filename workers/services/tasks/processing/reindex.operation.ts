@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { ru } from "../../../../shared/i18n/ru";
+import { runBatch, syncMembershipsStatement } from "../../../db/repositories/asset.repository";
+import { assetsForMembership } from "../../../db/repositories/group.repository";
+import { refreshDocsStatements } from "../../../db/repositories/search.repository";
+import { repairFolderRollups } from "../../library";
+import { sortKeyOf } from "../../library/pure";
+import { percent, type TaskOperation } from "./operation";
+import { titleOf } from "./preview.operation";
+
+const ReindexOptionsSchema = z.object({
+  /** assets re-indexed per step */
+  chunk_size: z.number().int().min(1).max(500).default(200),
+});
+type ReindexOptions = z.infer<typeof ReindexOptionsSchema>;
+
+interface ReindexState {
+  index: number;
+  /** within a group: the last asset id done (assets are walked in id order) */
+  after: string;
+  total: number;
+}
+
+/**
+ * `reindex`: rebuilds the denormalised sort keys of group listings (name key, modification time and size of each
+ * asset's memberships, which member pages sort and page by) from the assets themselves — for given assets, or every
+ * asset in the subtree of given groups — and their search documents (decision 011). Repairs listings and the
+ * search index after bulk imports or manual data fixes. It ends with the folder rollups (decision record 017):
+ * recomputed from the rows, drift reported in the log and the result, fixed.
+ */
+export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
+  name: "reindex",
+  entityTypes: ["asset", "group"],
+  options: ReindexOptionsSchema,
+  title: (entities, names) => `${ru.tasks.operations.reindex}: ${titleOf(entities, names)}`,
+  async start() {
+    return { index: 0, after: "", total: 0 };
+  },
+  async step(ctx, state) {
+    const entities = ctx.task.affected;
+    const entity = entities[state.index];
+    let ids: string[] = [];
+    let next: ReindexState = { index: state.index + 1, after: "", total: state.total };
+    if (entity?.type === "asset") ids = [entity.id];
+    else if (entity?.type === "group") {
+      const rows = await ctx.rc.db.all<{ el_id: string }>(sql`
+        select distinct m.el_id from group_members m join group_closure c on c.descendant = m.group_id
+        where c.ancestor = ${entity.id} and m.el_type = 'asset' and m.el_id > ${state.after}
+        order by m.el_id limit ${ctx.options.chunk_size}`);
+      ids = rows.map((r) => r.el_id);
+      if (ids.length === ctx.options.chunk_size) next = { index: state.index, after: ids[ids.length - 1], total: state.total };
+    }
+    if (ids.length > 0) {
+      const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
+      if (found.length > 0) {
+        await runBatch(ctx.rc.db, [
+          ...found.map((a) =>
+            syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 }),
+          ),
+          ...refreshDocsStatements(found.map((a) => a.id)),
+        ]);
+      }
+      next.total += found.length;
+      await ctx.log("info", ru.tasks.log.reindexed(next.total));
+    }
+    const done = next.index >= entities.length;
+    // Last, the folder rollups (sizes and counts) are recomputed and any drift is reported and put right.
+    const repair = done ? await repairFolderRollups(ctx.rc.db) : null;
+    if (repair) await ctx.log(repair.before.assets + repair.before.folders > 0 ? "warn" : "info", ru.tasks.log.rollupDrift(repair.before));
+    return {
+      state: next,
+      done,
+      progress: percent(next.index, entities.length),
+      info: ru.tasks.log.reindexed(next.total),
+      result: repair ? { assets: next.total, rollup_drift: repair.before } : undefined,
+    };
+  },
+};

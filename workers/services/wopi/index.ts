@@ -1,0 +1,19 @@
+/**
+ * WOPI: editing documents in an Office Online / Collabora host (discovery, proof keys, locks, file operations).
+ *
+ * The domain's public face (decision record 025): code outside workers/services/wopi/ imports only this file.
+ */
+export { decodeUtf7 } from "./utf7";
+export {
+  appUrl,
+  checkFileInfo,
+  editorSession,
+  getFile,
+  lockInfo,
+  lockOperation,
+  requireProof,
+  resolveCaller,
+  textData,
+} from "./wopi.service";
+export { putFile, putRelative, renameFile } from "./wopi-write.service";
+export type { WopiCaller } from "./wopi.service";
