@@ -48,6 +48,16 @@ test("a malformed folder address answers with the same page inside the shell (th
   await expectUnavailable(page, "Папка не найдена или нет доступа");
 });
 
+test("an address no screen answers shows «Страница не найдена» inside the shell, without hydration errors", async ({ page, pageErrors, server }) => {
+  pageErrors.expect(/status of 404/);
+  await login(page, server.adminLogin, server.adminPassword);
+  // /admin/… matches the admin layout but no screen: it used to hydrate another tree than the server rendered.
+  for (const path of ["/admin/no-such-screen", "/shop/no/such/screen", "/no-such-page"]) {
+    await page.goto(path);
+    await expectUnavailable(page, "Страница не найдена");
+  }
+});
+
 test("a folder the user may not see shows the same page as a missing one", async ({ browser, server }) => {
   const bearer = await apiSignIn(server, server.adminLogin, server.adminPassword);
   const created = await fetch(`${server.baseUrl}/api/group/create`, {
