@@ -38,7 +38,7 @@ export function ContextMenu({ menu, onClose }: { menu: MenuAt; onClose: () => vo
       left: Math.max(EDGE, Math.min(menu.x, window.innerWidth - width - EDGE)),
       top: Math.max(EDGE, Math.min(menu.y, window.innerHeight - height - EDGE)),
     });
-    el.querySelector<HTMLButtonElement>('[role="menuitem"]:not([aria-disabled])')?.focus();
+    el.querySelector<HTMLButtonElement>('[role="menuitem"]:not([aria-disabled])')?.focus({ preventScroll: true });
   }, [menu]);
 
   useEffect(() => {
@@ -53,17 +53,27 @@ export function ContextMenu({ menu, onClose }: { menu: MenuAt; onClose: () => vo
         onClose();
       }
     };
+    // Resize and scroll events can arrive a frame after what caused them (a phone's address bar, a restored scroll
+    // position on a busy page): only a change after the menu opened closes it.
+    const opened = { width: window.innerWidth, height: window.innerHeight, x: window.scrollX, y: window.scrollY };
+    const resized = () => {
+      if (window.innerWidth !== opened.width || window.innerHeight !== opened.height) onClose();
+    };
+    const scrolled = (e: Event) => {
+      const page = e.target === document || e.target === document.documentElement;
+      if (!page || window.scrollX !== opened.x || window.scrollY !== opened.y) onClose();
+    };
     document.addEventListener("pointerdown", away, true);
     document.addEventListener("keydown", key, true);
     window.addEventListener("blur", onClose);
-    window.addEventListener("resize", onClose);
-    document.addEventListener("scroll", onClose, true);
+    window.addEventListener("resize", resized);
+    document.addEventListener("scroll", scrolled, true);
     return () => {
       document.removeEventListener("pointerdown", away, true);
       document.removeEventListener("keydown", key, true);
       window.removeEventListener("blur", onClose);
-      window.removeEventListener("resize", onClose);
-      document.removeEventListener("scroll", onClose, true);
+      window.removeEventListener("resize", resized);
+      document.removeEventListener("scroll", scrolled, true);
     };
   }, [onClose]);
 
