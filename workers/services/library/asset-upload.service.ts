@@ -90,7 +90,8 @@ export interface UploadComplete {
   file_size: number;
 }
 
-function formatOf(fileName: string): string | null {
+/** A file's format as the variant records it: its extension, lower-case (null without one). */
+export function fileFormatOf(fileName: string): string | null {
   return /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase() ?? null;
 }
 
@@ -137,7 +138,7 @@ export async function createVersionUpload(
     status: "pending",
     name: input.name ?? fileName,
     mimeType,
-    format: formatOf(fileName),
+    format: fileFormatOf(fileName),
     fileName,
     contentSize: size ?? SIZE_UNKNOWN,
     storageId,

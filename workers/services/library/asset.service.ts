@@ -151,6 +151,8 @@ export async function requireTargetGroup(rc: RequestContext, actor: Actor, group
 /** Assets checked and ready to insert: their rows and the statements (with the `asset.created` events) that insert them. */
 export interface AssetCreation {
   rows: NewAsset[];
+  /** the same assets as their rows will read once `statements` ran (for callers that commit bytes in that batch) */
+  assets: AssetRow[];
   statements: Statement[];
 }
 
@@ -162,7 +164,7 @@ export interface AssetCreation {
  */
 export async function planAssetCreation(rc: RequestContext, actor: Actor, inputs: readonly CreateAssetInput[]): Promise<AssetCreation> {
   requireListSize(inputs.length);
-  if (inputs.length === 0) return { rows: [], statements: [] };
+  if (inputs.length === 0) return { rows: [], assets: [], statements: [] };
   const groupIds = unique(inputs.map((i) => i.in_group).filter((g): g is string => !!g));
   if (groupIds.includes(ROOT_GROUP_ID)) throw new AppError("BAD_REQUEST", ru.assets.notInRoot);
   const classIds = unique(inputs.map((i) => i.asset_class).filter((c): c is string => !!c));
@@ -202,7 +204,23 @@ export async function planAssetCreation(rc: RequestContext, actor: Actor, inputs
     actorId: actor.id,
     data: { name: r.name, group_id: r.group },
   }));
-  return { rows, statements: [...insertAssetsStatements(rc.db, rows, actor.id, now), eventStatement(rc, created)] };
+  const assets = rows.map(
+    (r): AssetRow => ({
+      id: r.id,
+      name: r.name,
+      mime: r.mime,
+      ownerId: actor.id,
+      creatorId: actor.id,
+      classId: r.class,
+      defaultStorage: r.storage,
+      latestVersion: 0,
+      ctime: now,
+      mtime: now,
+      atime: now,
+      deletedAt: null,
+    }),
+  );
+  return { rows, assets, statements: [...insertAssetsStatements(rc.db, rows, actor.id, now), eventStatement(rc, created)] };
 }
 
 /**

@@ -21,6 +21,7 @@ export {
 export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
 export {
   createVersionUpload,
+  fileFormatOf,
   maxUploadBytes,
   receiveUpload,
   requirePendingUpload,

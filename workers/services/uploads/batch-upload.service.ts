@@ -6,11 +6,11 @@ import {
   deletePendingVariantsStatement,
   insertVariantStatement,
 } from "../../db/repositories/asset-versions.repository";
-import type { AssetRow, VariantRow } from "../../db/schema";
+import type { VariantRow } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TaskMessageInput } from "../../queue/messages";
-import { backendFor, planAssetCreation, storeStream, uploadCompleteOf, type UploadComplete } from "../library";
+import { backendFor, fileFormatOf, planAssetCreation, storeStream, uploadCompleteOf, type UploadComplete } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { sortKeyOf } from "../library/pure";
@@ -38,10 +38,6 @@ export interface BatchUploadFile {
 export interface BatchUploadTarget {
   in_group: string;
   asset_class?: string;
-}
-
-function formatOf(fileName: string): string | null {
-  return /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase() ?? null;
 }
 
 /** Refuses an undeclared or too large body before it is read (411 / 413). */
@@ -87,21 +83,7 @@ export async function uploadBatch(
   );
   const now = Date.now();
   const entries = files.map((file, i) => {
-    const row = plan.rows[i];
-    const asset: AssetRow = {
-      id: row.id,
-      name: row.name,
-      mime: row.mime,
-      ownerId: actor.id,
-      creatorId: actor.id,
-      classId: row.class,
-      defaultStorage: row.storage,
-      latestVersion: 0,
-      ctime: now,
-      mtime: now,
-      atime: now,
-      deletedAt: null,
-    };
+    const asset = plan.assets[i];
     const variantId = newId(now);
     const variant: VariantRow = {
       id: variantId,
@@ -111,12 +93,12 @@ export async function uploadBatch(
       status: "pending",
       name: file.name,
       mimeType: file.mime,
-      format: formatOf(file.name),
+      format: fileFormatOf(file.name),
       fileName: file.name,
       contentSize: file.body.size,
       sha256: null,
       hashState: null,
-      storageId: row.storage,
+      storageId: asset.defaultStorage!,
       storageKey: `assets/${asset.id}/${variantId}`,
       previewStorageId: null,
       metadataStorageId: null,

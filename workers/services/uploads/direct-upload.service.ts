@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids";
 import {
   backendFor,
   commitUpload,
+  fileFormatOf,
   maxUploadBytes,
   queueProcessing,
   storeStream,
@@ -51,10 +52,6 @@ function declaredLength(contentLength: string | undefined, limit: number): numbe
   return length;
 }
 
-function formatOf(fileName: string): string | null {
-  return /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase() ?? null;
-}
-
 /**
  * Stores `body` (exactly Content-Length bytes) as a new asset in `in_group`, or as the newest version of `asset_id`,
  * and answers SPEC's upload-complete. Rights are those of the three calls it replaces: create on the folder for a new
@@ -79,22 +76,8 @@ export async function uploadInOneRequest(
     const plan = await planAssetCreation(rc, actor, [
       { asset_name: input.file_name, asset_mime: input.mime_type, in_group: input.in_group, asset_class: input.asset_class },
     ]);
-    const row = plan.rows[0];
+    asset = plan.assets[0];
     before = plan.statements;
-    asset = {
-      id: row.id,
-      name: row.name,
-      mime: row.mime,
-      ownerId: actor.id,
-      creatorId: actor.id,
-      classId: row.class,
-      defaultStorage: row.storage,
-      latestVersion: 0,
-      ctime: now,
-      mtime: now,
-      atime: now,
-      deletedAt: null,
-    } satisfies AssetRow;
   }
   const storageId = input.asset_id ? (await resolveEntityStorage(rc, { type: "asset", id: asset.id })).id : asset.defaultStorage!;
   const variantId = newId(now);
@@ -106,7 +89,7 @@ export async function uploadInOneRequest(
     status: "pending",
     name: input.file_name,
     mimeType: input.mime_type,
-    format: formatOf(input.file_name),
+    format: fileFormatOf(input.file_name),
     fileName: input.file_name,
     contentSize: size,
     storageId,
