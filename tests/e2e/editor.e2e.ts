@@ -67,7 +67,9 @@ test("a text file opens in /editor, is changed and saved as version 2, which the
   // back in the viewer: version 2 is there, and its bytes are what was typed
   await page.getByRole("link", { name: "← К папке" }).click();
   await page.waitForURL(`**/mam/${groupId}/asset/${assetId}`);
-  await page.getByText("Версия 2").waitFor();
+  // Exactly the viewer's label: the editor's «версия 2 · …» may still be on screen while the viewer loads, and the
+  // toast «Сохранено как версия 2» stays for a while.
+  await page.getByText("Версия 2", { exact: true }).first().waitFor();
   const versions = await api<{ version: number }[]>(page, `/api/asset/versions/${assetId}`);
   expect(versions.map((v) => v.version).sort()).toEqual([1, 2]);
   // leaving the editor released the lock
