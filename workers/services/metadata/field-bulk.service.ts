@@ -38,6 +38,7 @@ import {
   checkedPts,
   requireSingleFree,
   requireClassFieldsFilled,
+  newValueRow,
 } from "./field-value.service";
 
 export interface ApplyInput {
@@ -102,22 +103,7 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
       newUntimed.set(key, (newUntimed.get(key) ?? 0) + 1);
     }
     statements.push(
-      insertValueStatement(rc.db, {
-        id: newId(now),
-        entityId,
-        entityType: entity.type,
-        defId: template.id,
-        versionId: version.id,
-        version: version.version,
-        ptsStart: pts?.[0] ?? null,
-        ptsEnd: pts?.[1] ?? null,
-        data: checked.data,
-        valueText: checked.valueText,
-        valueNum: checked.valueNum,
-        userId: actor.id,
-        ctime: now,
-        mtime: now,
-      }),
+      insertValueStatement(rc.db, newValueRow({ entityId, entityType: entity.type, defId: template.id, version, pts, checked, userId: actor.id, now })),
     );
   }
   const classId = input.asset_class !== undefined ? input.asset_class : entity.class_id;

@@ -101,6 +101,35 @@ export function toValueInfo(row: FieldValueRow): FieldValueInfo {
 }
 
 /** A live asset or group the actor holds `level` on: 404 when missing or unreadable, 403 when readable only. */
+/** The row of a new value: `checked` data of template `defId` on an entity's `version`, optionally timed by `pts`. */
+export function newValueRow(v: {
+  entityId: string;
+  entityType: NewValueRow["entityType"];
+  defId: string;
+  version: { id: string | null; version: number | null };
+  pts: readonly [number, number] | null | undefined;
+  checked: Pick<ValidValue, "data" | "valueText" | "valueNum">;
+  userId: string;
+  now: number;
+}): NewValueRow {
+  return {
+    id: newId(v.now),
+    entityId: v.entityId,
+    entityType: v.entityType,
+    defId: v.defId,
+    versionId: v.version.id,
+    version: v.version.version,
+    ptsStart: v.pts?.[0] ?? null,
+    ptsEnd: v.pts?.[1] ?? null,
+    data: v.checked.data,
+    valueText: v.checked.valueText,
+    valueNum: v.checked.valueNum,
+    userId: v.userId,
+    ctime: v.now,
+    mtime: v.now,
+  };
+}
+
 export async function requireFieldEntity(rc: RequestContext, actor: Actor, id: string, level: AccessLevel): Promise<FieldEntity> {
   const [entity] = await findFieldEntities(rc.db, [id]);
   if (!entity) throw new AppError("NOT_FOUND", ru.metadata.entityNotFound);
@@ -215,22 +244,7 @@ export async function createValue(rc: RequestContext, actor: Actor, entityId: st
   const pts = await checkedPts(rc, entity, version.id, input.pts);
   if (pts === null) requireSingleFree(await countUntimedValues(rc.db, entityId, template.id, version.id), template, pts);
   const now = Date.now();
-  const row: NewValueRow = {
-    id: newId(now),
-    entityId,
-    entityType: entity.type,
-    defId: template.id,
-    versionId: version.id,
-    version: version.version,
-    ptsStart: pts?.[0] ?? null,
-    ptsEnd: pts?.[1] ?? null,
-    data: checked.data,
-    valueText: checked.valueText,
-    valueNum: checked.valueNum,
-    userId: actor.id,
-    ctime: now,
-    mtime: now,
-  };
+  const row = newValueRow({ entityId, entityType: entity.type, defId: template.id, version, pts, checked, userId: actor.id, now });
   await runBatch(rc.db, [insertValueStatement(rc.db, row), ...fieldEventStatements(rc, actor.id, [entity], template.id, checked.data)]);
   return toValueInfo({ ...row, data: checked.data } as FieldValueRow);
 }
