@@ -381,3 +381,26 @@ export function usersExist(db: Database, ids: readonly string[]) {
     sql`select id, is_admin from users where id in (select value from json_each(${JSON.stringify(ids)}))`,
   );
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The access invariant (decision 026)
+
+/**
+ * One live entity of a group's subtree (a descendant group, or an asset listed in the group or below it) on which the
+ * caller does not hold `level`, or undefined when there is none: moving the group changes the inherited rights and
+ * the chroot/scope confinement of all of them. One statement, stopping at the first hit.
+ */
+export function subtreeEntityWithout(db: Database, v: Visibility, groupId: string, level: AccessLevel) {
+  return db.get<{ id: string; type: "asset" | "group" } | undefined>(sql`
+    select * from (
+      select sg.id, 'group' as type from group_closure sc cross join groups sg on sg.id = sc.descendant
+      where sc.ancestor = ${groupId} and sc.depth > 0 and sg.deleted_at is null
+        and not (${visibleSql(v, "group", sql`sg.id`, sql`sg.owner_id`, level)})
+      union all
+      select sa.id, 'asset' as type from group_closure sc
+        cross join group_members sm on sm.group_id = sc.descendant and sm.el_type = 'asset' and sm.trashed_at is null
+        cross join assets sa on sa.id = sm.el_id
+      where sc.ancestor = ${groupId} and sa.deleted_at is null
+        and not (${visibleSql(v, "asset", sql`sa.id`, sql`sa.owner_id`, level)})
+    ) limit 1`);
+}

@@ -36,6 +36,8 @@ export {
 } from "./access.service";
 export type { AccessLevel } from "./access.service";
 export { listAudit } from "./audit-query.service";
+export { requireRelistable, requireRelistableSubtree } from "./invariant.service";
+export type { RelistedEntity } from "./invariant.service";
 export { auditStatement, recordAudit } from "./audit.service";
 export { actorFromRefreshCookie, authenticateBearer, exchangeToken, login, logout, refresh, refreshCookieName } from "./auth.service";
 export type { IssuedSession } from "./auth.service";

@@ -14,7 +14,7 @@ import {
   TECHNICAL_MAX_UPLOAD_BYTES,
   partSizeFor,
 } from "../storage/pure";
-import { requireAsset, requireTargetGroup } from "./asset.service";
+import { requireAsset, requireVersionTarget } from "./asset.service";
 import type { Actor, RequestContext } from "../access";
 import { resolveEntityStorage, checksumTap, type ChecksumHeaders } from "../storage";
 import { UPLOAD_LINK_TTL_SECONDS, backendFor, type SignedParams, linkActor, signedQuery } from "./asset-content.service";
@@ -123,7 +123,7 @@ export async function createVersionUpload(
   const asset = await requireAsset(rc, actor, assetId, "create");
   const fileName = input.file_name ?? asset.name;
   const mimeType = input.mime_type ?? asset.mime;
-  if (input.to_group) await requireTargetGroup(rc, actor, input.to_group);
+  if (input.to_group) await requireVersionTarget(rc, actor, asset, input.to_group);
   const { id: storageId } = await resolveEntityStorage(rc, { type: "asset", id: assetId });
   // Opening the backend now answers 503 for a storage whose credentials cannot be read, before anything is written.
   await backendFor(rc, storageId);
@@ -219,7 +219,7 @@ export async function requirePendingUpload(
   if (variant.status === "ready" || variant.status === "saving") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   if (variant.status !== "pending") throw new AppError("NOT_FOUND", ru.s3.aborted);
   const asset = await requireAsset(rc, actor, variant.assetId, "create");
-  if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
+  if (variant.toGroup) await requireVersionTarget(rc, actor, asset, variant.toGroup);
   return { variant, asset };
 }
 

@@ -4,9 +4,10 @@ import { findReadyVariant, selectReadyVariants, selectVersions, type ReadyVarian
 import type { AssetRow, VariantType } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID, newId } from "../../lib/ids";
-import { entityLevels, requireEntityAccess, visibility, type AccessLevel } from "../access";
+import { entityLevels, requireEntityAccess, requireRelistable, visibility, type AccessLevel } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement } from "../events";
+import { membershipsIn } from "../../db/repositories/group.repository";
 import { sortKeyOf } from "./group-tree";
 import { requireClassFieldsFilled } from "../metadata";
 import {
@@ -142,6 +143,23 @@ export async function requireTargetGroup(rc: RequestContext, actor: Actor, group
   const group = await findGroupLite(rc.db, groupId);
   if (!group || group.deletedAt != null) throw new AppError("NOT_FOUND", ru.groups.notFound);
   await requireCreateIn(rc, actor, group);
+  return group;
+}
+
+/**
+ * The `to_group` of a new version of an existing asset: `requireTargetGroup`, and — since committing lists the asset
+ * there, handing it that folder's rules — acl on the asset unless it already has a row there (decision 026).
+ */
+export async function requireVersionTarget(
+  rc: RequestContext,
+  actor: Actor,
+  asset: { id: string; ownerId: string; name: string },
+  groupId: string,
+) {
+  const group = await requireTargetGroup(rc, actor, groupId);
+  if ((await membershipsIn(rc.db, groupId, [asset.id])).length === 0) {
+    await requireRelistable(rc, actor, [{ id: asset.id, type: "asset", ownerId: asset.ownerId, name: asset.name }], ru.assets.notFound);
+  }
   return group;
 }
 

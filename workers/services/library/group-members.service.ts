@@ -5,7 +5,7 @@ import * as repo from "../../db/repositories/group.repository";
 import { findGroup } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
-import { accessibleIds, userMembersIn, userMembershipStatements } from "../access";
+import { accessibleIds, requireRelistable, requireRelistableSubtree, userMembersIn, userMembershipStatements } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventSql } from "../events";
 import { MAX_GROUP_DEPTH, sortKeyOf } from "./group-tree";
@@ -18,8 +18,8 @@ export interface MemberRef {
 
 /**
  * POST /insert-members/{id}: lists assets in a group (and, for administrators, makes users members of it as a group
- * of users: `user_group_members`, the same as POST /group/users/{id}). Assets must exist and be readable; groups join
- * a group only by moving. Members already there are left as they are. Answers where each member now is.
+ * of users: `user_group_members`, the same as POST /group/users/{id}). Assets must exist and be readable, and the
+ * caller needs acl on each asset not yet listed there (decision 026); groups join a group only by moving. Members already there are left as they are. Answers where each member now is.
  */
 export async function insertMembers(
   rc: RequestContext,
@@ -43,6 +43,17 @@ export async function insertMembers(
       if (!a || a.deleted_at != null || !readable.has(id)) throw new AppError("NOT_FOUND", ru.assets.notFound);
       rows.push({ el_id: id, el_type: "asset", sort_name: sortKeyOf(a.name), el_mtime: a.mtime, el_size: a.size ?? 0 });
     }
+    // Listing an asset in one more folder hands it that folder's rules (decision 026): acl on each asset not already
+    // listed there (a membership in the trash counts as new: inserting brings it back).
+    const live = new Set((await repo.membershipsIn(rc.db, groupId, assetIds)).filter((m) => m.trashed_at == null).map((m) => m.el_id));
+    await requireRelistable(
+      rc,
+      actor,
+      assetIds
+        .filter((id) => !live.has(id))
+        .map((id) => ({ id, type: "asset" as const, ownerId: found.get(id)!.owner_id, name: found.get(id)!.name })),
+      ru.assets.notFound,
+    );
   }
   if (userIds.length > 0) {
     const found = new Set((await repo.usersByIds(rc.db, userIds)).map((u) => u.id));
@@ -55,13 +66,26 @@ export async function insertMembers(
   return [...rows.map((r) => r.el_id), ...userIds].map((elId) => ({ el_id: elId, group_id: groupId }));
 }
 
-/** DELETE /delete-members/{id}: removes asset and user memberships (groups are deleted or moved, never removed here). */
+/**
+ * DELETE /delete-members/{id}: removes asset and user memberships (groups are deleted or moved, never removed here).
+ * Unlinking an asset takes away what the folder passed down to it, so it needs acl on the asset (decision 026).
+ */
 export async function deleteMembers(rc: RequestContext, actor: Actor, groupId: string, ids: string[]): Promise<void> {
   rejectRoot(groupId);
   await loadGroup(rc, actor, groupId, "delete");
   const unique = [...new Set(ids)];
   const memberships = await repo.membershipsIn(rc.db, groupId, unique);
   if (memberships.some((m) => m.el_type === "group")) throw new AppError("BAD_REQUEST", ru.groups.groupsByDelete);
+  const assetIds = memberships.filter((m) => m.el_type === "asset").map((m) => m.el_id);
+  if (assetIds.length > 0) {
+    const assets = await repo.assetsForMembership(rc.db, assetIds);
+    await requireRelistable(
+      rc,
+      actor,
+      assets.map((a) => ({ id: a.id, type: "asset" as const, ownerId: a.owner_id, name: a.name })),
+      ru.groups.notMember,
+    );
+  }
   const users = await userMembersIn(rc.db, groupId, unique);
   if (users.length > 0) {
     await requireGroup(rc, actor, { id: groupId, ownerId: (await findGroup(rc.db, groupId))?.ownerId ?? null }, "group");
@@ -74,8 +98,9 @@ export async function deleteMembers(rc: RequestContext, actor: Actor, groupId: s
 
 /**
  * POST /move-members/{from}/{to} (and /move-member): assets and users change membership, groups are re-parented
- * with their subtree (closure moved in the same batch). Needs delete on the source and create on the target;
- * every member is checked first and one guarded batch moves them all, or none.
+ * with their subtree (closure moved in the same batch). Needs delete on the source and create on the target, and acl
+ * on every moved entity and on everything in a moved group's subtree (decision 026); every member is checked first
+ * and one guarded batch moves them all, or none.
  */
 export async function moveMembers(rc: RequestContext, actor: Actor, fromId: string, toId: string, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)];
@@ -110,6 +135,17 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
     }
   }
   if (toId === ROOT_GROUP_ID && groupIds.length !== unique.length) throw new AppError("BAD_REQUEST", ru.groups.rootHoldsGroups);
+  // A move changes who may do what with the moved entities (and with a group's whole subtree): acl on all of them.
+  await requireRelistable(
+    rc,
+    actor,
+    assetIds.map((id) => ({ id, type: "asset" as const, ownerId: assetsById.get(id)!.owner_id, name: assetsById.get(id)!.name })),
+    ru.groups.notMember,
+  );
+  for (const id of groupIds) {
+    const g = groupsById.get(id)!;
+    await requireRelistableSubtree(rc, actor, { id, type: "group", ownerId: g.owner_id, name: g.name }, ru.groups.notMember);
+  }
 
   const statements: SQL[] = [repo.abortIf(repo.groupNotLiveSql(toId))];
   const now = Date.now();

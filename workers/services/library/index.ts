@@ -40,6 +40,7 @@ export {
   planAssetCreation,
   requireAsset,
   requireTargetGroup,
+  requireVersionTarget,
   updateAsset,
 } from "./asset.service";
 export {

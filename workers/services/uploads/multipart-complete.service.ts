@@ -16,7 +16,7 @@ import type { VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { normalizeEtag, parseCompleteMultipartUpload, S3Error } from "../../lib/s3-xml";
 import type { TaskMessageInput } from "../../queue/messages";
-import { requireAsset, requireTargetGroup, backendFor, requirePendingUpload, storeSingleUpload, type UploadComplete } from "../library";
+import { requireAsset, requireVersionTarget, backendFor, requirePendingUpload, storeSingleUpload, type UploadComplete } from "../library";
 import type { RequestContext } from "../access";
 import { BUCKET_LABEL, MAX_PARTS, MIN_PART_BYTES } from "../storage/pure";
 import { multipartStoreFor } from "./multipart-store";
@@ -55,7 +55,7 @@ export async function completeMultipart(rc: RequestContext, call: S3Call, readBo
     return completedAnswer(rc, variant);
   }
   const { asset, store } = await openUpload(rc, actor, variant, uploadId);
-  if (variant.toGroup) await requireTargetGroup(rc, actor, variant.toGroup);
+  if (variant.toGroup) await requireVersionTarget(rc, actor, asset, variant.toGroup);
 
   const listed = parseCompleteMultipartUpload(await readBody());
   if (!listed) throw new S3Error("MalformedXML", ru.s3.malformedXml);
