@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access/access.service";
 import { maskOf } from "../../workers/services/access/access-policy";
-import { newId } from "../../workers/lib/ids";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { call, DEFAULT_PASSWORD } from "./factories";
 import { admin, createGroup, insertAsset, insertAssetClass, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
@@ -286,6 +286,7 @@ const ROWS: Record<string, Row> = {
     needs: [
       ["dest", "create"],
       ["asset", "read"],
+      ["asset", "acl"],
     ],
     ok: 204,
     req: (f) => J("POST", `/api/group/insert-members/${f.dest}`, { members: [{ el_id: f.asset, el_type: "asset" }] }),
@@ -296,6 +297,7 @@ const ROWS: Record<string, Row> = {
     needs: [
       ["dest", "create"],
       ["asset", "read"],
+      ["asset", "acl"],
     ],
     ok: 200,
     req: (f) => J("POST", `/api/group/insert-member-return-where/${f.dest}`, { members: [{ el_id: f.asset, el_type: "asset" }] }),
@@ -306,6 +308,7 @@ const ROWS: Record<string, Row> = {
       ["dest", "create"],
       ["dest", "read"],
       ["asset", "read"],
+      ["asset", "acl"],
     ],
 
     ok: 200,
@@ -313,7 +316,12 @@ const ROWS: Record<string, Row> = {
   },
   "DELETE /api/group/delete-members/{id}": {
     kind: "entity",
-    needs: [["top", "delete"]],
+    others: 403,
+    needs: [
+      ["top", "delete"],
+      ["asset", "read"],
+      ["asset", "acl"],
+    ],
     ok: 204,
     req: (f) => J("DELETE", `/api/group/delete-members/${f.top}?ids=${f.asset}`),
   },
@@ -331,6 +339,7 @@ const ROWS: Record<string, Row> = {
       ["top", "delete"],
       ["dest", "create"],
       ["asset", "read"],
+      ["asset", "acl"],
     ],
     ok: 204,
     req: (f) => J("POST", `/api/group/move-member/${f.asset}/${f.top}/${f.dest}`),
@@ -342,6 +351,7 @@ const ROWS: Record<string, Row> = {
       ["top", "delete"],
       ["dest", "create"],
       ["asset", "read"],
+      ["asset", "acl"],
     ],
     ok: 204,
     req: (f) => J("POST", `/api/group/move-members/${f.top}/${f.dest}`, { ids: [f.asset] }),
@@ -1117,4 +1127,154 @@ describe("permission matrix", () => {
     }
     expect(problems).toEqual([]);
   }, 180_000);
+});
+
+/**
+ * The access invariant (docs/decisions/026-access-invariant.md) at the API: where an entity is listed decides who may
+ * do what with it, so linking, moving and unlinking need `acl` on what is linked, moved or unlinked. Each refused call
+ * answers 403 naming the level (the caller can read the entity) or 404 (he cannot), and changes nothing.
+ */
+describe("linking and moving never widen anyone's rights (decision 026)", () => {
+  async function levelsOf(who: Caller, id: string): Promise<string[]> {
+    const res = await call(`/api/auth/entity-access/${id}`, { bearer: who.bearer });
+    if (res.status === 404) return [];
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { acl: string[] }).acl;
+  }
+  async function grant(subj: string, obj: string, type: "asset" | "group", levels: AccessLevel[]) {
+    await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, ?, ?, ?)")
+      .bind(newId(), subj, obj, type, maskOf(levels), Date.now())
+      .run();
+  }
+  async function rows(ids: string[]) {
+    const list = JSON.stringify(ids);
+    const q = async (sql: string) => (await env.DB.prepare(sql).bind(list).all()).results;
+    return {
+      members: await q("select group_id, el_id, trashed_at from group_members where el_id in (select value from json_each(?1)) order by group_id, el_id"),
+      closure: await q("select * from group_closure where descendant in (select value from json_each(?1)) order by ancestor, descendant"),
+      groups: await q("select id, parent_id from groups where id in (select value from json_each(?1)) order by id"),
+      rules: await q("select subj_id, obj_id, acl from access_rules where obj_id in (select value from json_each(?1)) order by id"),
+      variants: await q("select id from variants where asset_id in (select value from json_each(?1)) order by id"),
+    };
+  }
+  async function refused(res: Response, status: number, level?: string) {
+    const body = (await res.json()) as { statusCode: number; message: string };
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    if (level) expect(body.message).toContain(`«${level}»`);
+    return body;
+  }
+
+  it("a read-only user cannot list someone's file in his own folder, by any insert variant, nor move it there", async () => {
+    const boss = await admin();
+    const reader = await ordinaryUser("Читатель");
+    const shared = await createGroup(boss, uniqueName("Общее"));
+    const file = await insertAsset({ ownerId: boss.id, groups: [shared] });
+    await grant(reader.id, shared, "group", ["read", "delete"]);
+    const mine = await createGroup(reader, uniqueName("Моя"));
+    const before = await rows([file.id, mine]);
+    const levels = await levelsOf(reader, file.id);
+    for (const path of ["insert-members", "insert-member-return-where", "insert-members-return-group"]) {
+      const res = await call(`/api/group/${path}/${mine}`, {
+        method: "POST",
+        bearer: reader.bearer,
+        json: { members: [{ el_id: file.id, el_type: "asset" }] },
+      });
+      await refused(res, 403, "Управление правами");
+    }
+    await refused(await call(`/api/group/move-member/${file.id}/${shared}/${mine}`, { method: "POST", bearer: reader.bearer }), 403, "Управление правами");
+    await refused(
+      await call(`/api/group/move-members/${shared}/${mine}`, { method: "POST", bearer: reader.bearer, json: { ids: [file.id] } }),
+      403,
+      "Управление правами",
+    );
+    // Unlinking takes away what the folder passes down: the same level.
+    await refused(await call(`/api/group/delete-members/${shared}?ids=${file.id}`, { method: "DELETE", bearer: reader.bearer }), 403, "Управление правами");
+    // Granting himself everything on his own folder reaches nothing of the administrator's.
+    const rule = await call("/api/user/acl", {
+      method: "POST",
+      bearer: reader.bearer,
+      json: { subj: reader.id, obj: mine, acl: ["read", "update", "create", "delete", "acl", "download"] },
+    });
+    expect(rule.status).toBe(201);
+    await rule.body?.cancel();
+    expect(await levelsOf(reader, file.id)).toEqual(levels);
+    const after = await rows([file.id, mine]);
+    expect({ ...after, rules: after.rules.filter((r) => r.obj_id !== mine) }).toEqual({ ...before, rules: before.rules.filter((r) => r.obj_id !== mine) });
+  });
+
+  it("create-version with to_group lists the file there: acl on it unless it is already listed", async () => {
+    const boss = await admin();
+    const editor = await ordinaryUser("Редактор");
+    const shared = await createGroup(boss, uniqueName("Общее"));
+    const file = await insertAsset({ ownerId: boss.id, groups: [shared] });
+    await grant(editor.id, shared, "group", ["read", "create"]);
+    const mine = await createGroup(editor, uniqueName("Моя"));
+    const before = await rows([file.id]);
+    const res = await call(`/api/asset/create-version/${file.id}`, {
+      method: "POST",
+      bearer: editor.bearer,
+      json: { to_group: mine, file_name: "v2.mp4", mime_type: "video/mp4", size: 10 },
+    });
+    await refused(res, 403, "Управление правами");
+    expect(await rows([file.id])).toEqual(before);
+    // Into the folder it is already in: nothing about its rights changes, create is enough.
+    const same = await call(`/api/asset/create-version/${file.id}`, {
+      method: "POST",
+      bearer: editor.bearer,
+      json: { to_group: shared, file_name: "v2.mp4", mime_type: "video/mp4", size: 10 },
+    });
+    expect(same.status).toBe(200);
+    await same.body?.cancel();
+  });
+
+  it("linking into a folder one cannot write is 403, into one he cannot see 404; ids he cannot see are 404", async () => {
+    const boss = await admin();
+    const user = await ordinaryUser("Пользователь");
+    const own = await insertAsset({ ownerId: user.id, groups: [] });
+    const readOnly = await createGroup(boss, uniqueName("Только чтение"));
+    const hidden = await createGroup(boss, uniqueName("Скрытая"));
+    const hiddenFile = await insertAsset({ ownerId: boss.id, groups: [hidden] });
+    await grant(user.id, readOnly, "group", ["read"]);
+    const mine = await createGroup(user, uniqueName("Моя"));
+    const before = await rows([own.id, hiddenFile.id, mine, readOnly, hidden]);
+    const link = (to: string, id: string) =>
+      call(`/api/group/insert-members/${to}`, { method: "POST", bearer: user.bearer, json: { members: [{ el_id: id, el_type: "asset" }] } });
+    await refused(await link(readOnly, own.id), 403);
+    const hiddenTarget = await refused(await link(hidden, own.id), 404);
+    const unknownTarget = await refused(await link(X, own.id), 404);
+    expect(hiddenTarget.message).toBe(unknownTarget.message);
+    const hiddenAsset = await refused(await link(mine, hiddenFile.id), 404);
+    const unknownAsset = await refused(await link(mine, X), 404);
+    expect(hiddenAsset.message).toBe(unknownAsset.message);
+    await refused(await call(`/api/group/move-members/${hidden}/${mine}`, { method: "POST", bearer: user.bearer, json: { ids: [hiddenFile.id] } }), 404);
+    await refused(await call(`/api/group/move-member/${hidden}/${ROOT_GROUP_ID}/${mine}`, { method: "POST", bearer: user.bearer }), 404);
+    await refused(await call(`/api/group/delete-members/${hidden}?ids=${hiddenFile.id}`, { method: "DELETE", bearer: user.bearer }), 404);
+    expect(await rows([own.id, hiddenFile.id, mine, readOnly, hidden])).toEqual(before);
+  });
+
+  it("moving a folder needs acl on everything in it: a file listed there by someone else, or one that denies the mover, stops it", async () => {
+    const boss = await admin();
+    const owner = await ordinaryUser("Хозяин папки");
+    const top = await createGroup(owner, uniqueName("Верх"));
+    const inner = await createGroup(owner, "Внутри", top);
+    const target = await createGroup(owner, uniqueName("Цель"));
+    const foreign = await insertAsset({ ownerId: boss.id, groups: [inner] });
+    const other = await insertAsset({ ownerId: boss.id, groups: [top] });
+    await grant(owner.id, other.id, "asset", ["read", "acl"]);
+    const before = await rows([top, inner, foreign.id]);
+    const move = () => call(`/api/group/move-member/${top}/${ROOT_GROUP_ID}/${target}`, { method: "POST", bearer: owner.bearer });
+    await refused(await move(), 403, "Управление правами");
+    expect(await rows([top, inner, foreign.id])).toEqual(before);
+    // With acl on the file (given by its owner), the move goes through.
+    await grant(owner.id, foreign.id, "asset", ["read", "acl"]);
+    const ok = await move();
+    expect(ok.status).toBe(204);
+    // A deny on something inside takes the level away again: moving back is refused, nothing changes.
+    await env.DB.prepare("UPDATE access_rules SET acl = ? WHERE subj_id = ? AND obj_id = ?")
+      .bind(maskOf(["read", "acl", "deny"]), owner.id, other.id)
+      .run();
+    const moved = await rows([top, inner, foreign.id]);
+    await refused(await call(`/api/group/move-member/${top}/${target}/${ROOT_GROUP_ID}`, { method: "POST", bearer: owner.bearer }), 403, "Управление правами");
+    expect(await rows([top, inner, foreign.id])).toEqual(moved);
+  });
 });
