@@ -1158,8 +1158,9 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     };
   }
   async function refused(res: Response, status: number, level?: string) {
-    const body = (await res.json()) as { statusCode: number; message: string };
-    expect(res.status, JSON.stringify(body)).toBe(status);
+    const text = await res.text();
+    expect(res.status, text).toBe(status);
+    const body = JSON.parse(text) as { statusCode: number; message: string };
     if (level) expect(body.message).toContain(`«${level}»`);
     return body;
   }
