@@ -491,6 +491,7 @@ export const ru = {
     noAction: (ext: string) => `Офисный редактор не открывает файлы «.${ext}»`,
     tokenInvalid: "Недействительный или просроченный токен доступа WOPI",
     tokenOtherFile: "Токен доступа WOPI выдан для другого файла",
+    sessionEnded: "Сеанс, в котором выдан токен доступа WOPI, завершён: откройте файл заново",
     proofMissing: "Запрос редактора не подписан (нет X-WOPI-Proof или X-WOPI-TimeStamp)",
     proofExpired: "Подпись запроса редактора старше 20 минут",
     proofInvalid: "Подпись запроса редактора (X-WOPI-Proof) не подтверждена ключами редактора",

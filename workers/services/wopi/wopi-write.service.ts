@@ -267,6 +267,8 @@ export async function putRelative(
     right: "edit",
     client: caller.claims.client,
     exp,
+    via: caller.claims.via,
+    sid: caller.claims.sid,
   });
   return {
     Name: name,
