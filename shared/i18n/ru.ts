@@ -707,6 +707,8 @@ export const ru = {
     server: "Ошибка на сервере",
     invalidField: (field: string, message: string) => `Поле «${field}»: ${message}`,
     invalidInput: (message: string) => `Некорректный запрос: ${message}`,
+    /** a name holding an invisible or direction-changing character (issue 24); `char` is its code point, U+202E */
+    invisibleChars: (char: string) => `имя не может содержать невидимые символы и символы смены направления текста (${char})`,
     requiredField: "обязательное поле",
     wrongType: (expected: string) => `ожидается ${expected}`,
     malformedJson: "Тело запроса не является корректным JSON",

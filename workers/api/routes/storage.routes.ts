@@ -3,7 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema } from "../schemas";
+import { IdParamsSchema, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -14,6 +14,7 @@ export const StorageNameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "Архив S3" });
 
 /** An endpoint URL: http(s), no user info, query or fragment (the bucket and key are appended path-style). */

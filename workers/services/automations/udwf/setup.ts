@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cronProblem } from "./cron";
+import { visibleName } from "../../../lib/visible-name";
 import { webhookUrlProblem } from "./webhook-url";
 
 /**
@@ -116,7 +117,8 @@ export const WorkflowNameSchema = z
   .trim()
   .min(1, "название не может быть пустым")
   .max(200)
-  .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы");
+  .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы")
+  .check(visibleName);
 
 export const WorkflowMetaSchema = z.object({
   name: WorkflowNameSchema,
