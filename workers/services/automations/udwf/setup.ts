@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cronProblem } from "./cron";
 import { visibleName } from "../../../lib/visible-name";
-import { webhookUrlProblem } from "./webhook-url";
+import { outboundUrlProblem } from "../../../lib/outbound-url";
 
 /**
  * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
@@ -70,7 +70,7 @@ const WebhookUrlSchema = z
   .trim()
   .max(2048)
   .superRefine((value, ctx) => {
-    const problem = webhookUrlProblem(value, { allowLoopback: true });
+    const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
