@@ -729,6 +729,7 @@ export const ru = {
     rateLimited: (seconds: number) => `Слишком много запросов. Повторите через ${seconds} с.`,
     cspReport: "Отчёт о нарушении политики безопасности не распознан",
     metricsToken: "Нужен токен доступа к метрикам",
+    metricsOff: "Метрики выключены: задайте METRICS_TOKEN, чтобы их читать",
     unknownServer: "Неизвестный сервер загрузки",
   },
 } as const;
