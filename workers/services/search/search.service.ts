@@ -43,13 +43,13 @@ export interface FacetValue {
 
 export interface SearchResult {
   total: number;
-  /** false when `total` is estimated (see totalOf) */
+  /** false when `total` is a lower bound: more than TOTAL_CAP visible matches (see totalOf) */
   total_exact: boolean;
   skip: number;
   take: number;
   hits: SearchHit[];
   facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
-  /** true when the facets count the best FACET_CANDIDATES matches, not all of them */
+  /** true when the facets counted fewer visible entries than the total (the best FACET_CANDIDATES matches only) */
   facets_partial?: boolean;
 }
 
