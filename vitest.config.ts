@@ -7,6 +7,7 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 /** Known test credentials: the first request bootstraps ADMIN_LOGIN ("admin") with this password. */
 export const TEST_ADMIN_PASSWORD = "test-admin-password-0123";
 export const TEST_JWT_SECRET = "test-jwt-secret-for-vitest-only-0123456789-abcdefghij";
+export const TEST_METRICS_TOKEN = "test-metrics-token-0123456789";
 
 /**
  * Integration tier: tests run inside workerd next to the Worker (wrangler.toml bindings: D1, R2, Durable Objects,
@@ -23,7 +24,8 @@ export default defineConfig({
           JWT_SECRET: TEST_JWT_SECRET,
           ADMIN_LOGIN: "admin",
           ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-          METRICS_TOKEN: "",
+          // /metrics answers only with this bearer (404 without a configured token)
+          METRICS_TOKEN: TEST_METRICS_TOKEN,
           ULDL_SERVERS: "",
           SSO_PROVIDERS: "",
           // The shop's webhook tests sign their bodies with this; no secret key, so checkout takes the invoice path.

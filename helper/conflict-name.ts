@@ -1,3 +1,5 @@
+import { withoutInvisibleChars } from "../shared/visible-name.ts";
+
 /**
  * The name a conflicting local copy takes: «Отчёт (конфликт 2026-11-26).docx». Both sides changed a file since the
  * last sync, so neither may be lost: the server's version keeps the original name, the local one is renamed with
@@ -16,9 +18,13 @@ export function conflictName(name: string, when: Date, taken: (candidate: string
   }
 }
 
-/** A remote file name made safe as one local path segment (no separators, no control characters, not "." or ".."). */
+/**
+ * A remote file name made safe as one local path segment: no separators, no control characters, not "." or "..", and
+ * no invisible or direction-changing characters (a name stored before the server refused them must not show on the
+ * user's disk as something else: «\u202Egpj.exe» as «exe.jpg»).
+ */
 export function localNameOf(remoteName: string): string {
-  const cleaned = remoteName.replace(/[\u0000-\u001f/\\]/g, "_").trim();
+  const cleaned = withoutInvisibleChars(remoteName.replace(/[\u0000-\u001f/\\]/g, "_")).trim();
   if (cleaned === "" || cleaned === "." || cleaned === "..") return "_";
   // Names starting with a dot are the helper's own (.mam-helper, .trash) or hidden: keep them visible and ours apart.
   return cleaned.startsWith(".") ? `_${cleaned}` : cleaned;

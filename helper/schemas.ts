@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invisibleCharIn } from "../shared/visible-name.ts";
 
 /**
  * The helper's HTTP contract (SPEC §7: GET /status, POST /token, POST /mount): request bodies the handler parses and
@@ -16,7 +17,8 @@ export const MountBodySchema = z.object({
     .trim()
     .min(1)
     .max(200)
-    .refine((n) => !/[\u0000-\u001f/\\:*?"<>|]/.test(n) && !n.startsWith(".") && !n.endsWith("."), "недопустимое имя папки (без / \\ : * ? \" < > |, не с точки)"),
+    .refine((n) => !/[\u0000-\u001f/\\:*?"<>|]/.test(n) && !n.startsWith(".") && !n.endsWith("."), "недопустимое имя папки (без / \\ : * ? \" < > |, не с точки)")
+    .refine((n) => invisibleCharIn(n) === null, "имя папки не может содержать невидимые символы и символы смены направления текста"),
 });
 
 /** One mount as GET /status and POST /mount answer it. */

@@ -907,7 +907,8 @@ export const ru = {
     suggestions: "Подсказки",
     tabResults: "Результаты",
     tabAsk: "Спросить",
-    found: (n: number, exact = true) => (exact ? `Найдено: ${n}` : `Найдено: около ${n.toLocaleString("ru-RU")}`),
+    /** not exact: more visible matches than the server counts (a lower bound, "1 000+") */
+    found: (n: number, exact = true) => (exact ? `Найдено: ${n}` : `Найдено: ${n.toLocaleString("ru-RU")}+`),
     facetsPartial: "Счётчики — по 1 000 лучшим совпадениям",
     nothing: "Ничего не найдено",
     nothingHint: "Проверьте написание или уберите фильтры. Поиск видит только доступные вам файлы и папки.",
@@ -925,7 +926,7 @@ export const ru = {
     whyLabel: "Совпало",
     prev: "Назад",
     next: "Далее",
-    page: (n: number, of: number, exact = true) => `Стр. ${n} из ${exact ? "" : "≈"}${of}`,
+    page: (n: number, of: number, exact = true) => `Стр. ${n} из ${of}${exact ? "" : "+"}`,
     askPlaceholder: "Задайте вопрос по доступным документам",
     askButton: "Спросить",
     asking: "Ищем ответ…",

@@ -120,7 +120,7 @@ export default function SearchRoute() {
                 <button
                   type="button"
                   className="btn"
-                  disabled={skip + PAGE_SIZE >= result.total}
+                  disabled={skip + PAGE_SIZE >= result.total && result.total_exact}
                   onClick={() => update({ skip: String(skip + PAGE_SIZE) })}
                 >
                   {ru.search.next}

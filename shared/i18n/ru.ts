@@ -72,6 +72,7 @@ export const ru = {
     storageExists: (name: string) => `Хранилище «${name}» уже существует`,
     defaultStorageLocked: "Встроенное хранилище R2 можно только переименовать: его тип, адрес и ключи не меняются",
     storageUnavailable: "Внешнее хранилище недоступно, повторите попытку позже",
+    storageUrlRefused: (problem: string) => `Хранилище недоступно: ${problem}. Администратор должен указать другой адрес`,
     storageCredsUnreadable: "Ключи доступа хранилища не удаётся расшифровать: задайте их заново",
     rangeNotSatisfiable: "Запрошенный диапазон выходит за пределы файла",
     urlScheme: "ожидается адрес http:// или https:// без логина, пароля, параметров и якоря",
@@ -495,6 +496,7 @@ export const ru = {
     noAction: (ext: string) => `Офисный редактор не открывает файлы «.${ext}»`,
     tokenInvalid: "Недействительный или просроченный токен доступа WOPI",
     tokenOtherFile: "Токен доступа WOPI выдан для другого файла",
+    sessionEnded: "Сеанс, в котором выдан токен доступа WOPI, завершён: откройте файл заново",
     proofMissing: "Запрос редактора не подписан (нет X-WOPI-Proof или X-WOPI-TimeStamp)",
     proofExpired: "Подпись запроса редактора старше 20 минут",
     proofInvalid: "Подпись запроса редактора (X-WOPI-Proof) не подтверждена ключами редактора",
@@ -710,6 +712,8 @@ export const ru = {
     server: "Ошибка на сервере",
     invalidField: (field: string, message: string) => `Поле «${field}»: ${message}`,
     invalidInput: (message: string) => `Некорректный запрос: ${message}`,
+    /** a name holding an invisible or direction-changing character (issue 24); `char` is its code point, U+202E */
+    invisibleChars: (char: string) => `имя не может содержать невидимые символы и символы смены направления текста (${char})`,
     requiredField: "обязательное поле",
     wrongType: (expected: string) => `ожидается ${expected}`,
     malformedJson: "Тело запроса не является корректным JSON",
@@ -729,6 +733,7 @@ export const ru = {
     rateLimited: (seconds: number) => `Слишком много запросов. Повторите через ${seconds} с.`,
     cspReport: "Отчёт о нарушении политики безопасности не распознан",
     metricsToken: "Нужен токен доступа к метрикам",
+    metricsOff: "Метрики выключены: задайте METRICS_TOKEN, чтобы их читать",
     unknownServer: "Неизвестный сервер загрузки",
   },
 } as const;

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../workers/api/app";
 import { call, expectError, ORIGIN, signIn } from "./factories";
 
-async function metricsWithToken(authorization?: string) {
+async function metricsWithToken(authorization?: string, token = "x") {
   const ctx = createExecutionContext();
   const headers: Record<string, string> = authorization ? { authorization } : {};
-  const res = await createApiApp().fetch(new Request(`${ORIGIN}/metrics`, { headers }), { ...env, METRICS_TOKEN: "x" }, ctx);
+  const res = await createApiApp().fetch(new Request(`${ORIGIN}/metrics`, { headers }), { ...env, METRICS_TOKEN: token }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -19,7 +19,7 @@ describe("GET /metrics", () => {
     await (await call("/api/auth/whoami", { bearer: user.bearer })).text();
     await (await call("/api/nowhere")).text();
 
-    const res = await call("/metrics");
+    const res = await call("/metrics", { bearer: env.METRICS_TOKEN });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -58,8 +58,19 @@ describe("GET /metrics", () => {
     expect(gauge("mam_sessions_active")).toBeGreaterThanOrEqual(1);
   });
 
-  it("is open when METRICS_TOKEN is empty", async () => {
-    expect((await call("/metrics")).status).toBe(200);
+  it("does not exist when METRICS_TOKEN is empty (404), whatever the caller sends", async () => {
+    await expectError(await metricsWithToken(undefined, ""), 404);
+    await expectError(await metricsWithToken("Bearer ", ""), 404);
+    const user = await signIn();
+    const asUser = await metricsWithToken(`Bearer ${user.bearer}`, "");
+    expect(asUser.status).toBe(404);
+    expect(await asUser.text()).not.toContain("mam_http_requests_total");
+  });
+
+  it("is 401 for anonymous callers and signed-in users when a token is configured", async () => {
+    await expectError(await call("/metrics"), 401);
+    const user = await signIn();
+    await expectError(await call("/metrics", { bearer: user.bearer }), 401);
   });
 
   it("requires the bearer METRICS_TOKEN when it is set", async () => {

@@ -59,9 +59,9 @@ describe("POST /api/storage/create", () => {
 
   it("accepts a setup without region and creds without token", async () => {
     const admin = await signInAdmin();
-    const { id } = await createStorage(admin.bearer, { setup: { url: "http://minio.local:9000", bucket: "b1" }, creds: { user: "u", passwd: "p" } });
+    const { id } = await createStorage(admin.bearer, { setup: { url: "http://minio.example.net:9000", bucket: "b1" }, creds: { user: "u", passwd: "p" } });
     const row = await storageRow(id);
-    expect(row).toMatchObject({ url: "http://minio.local:9000", bucket: "b1", region: null });
+    expect(row).toMatchObject({ url: "http://minio.example.net:9000", bucket: "b1", region: null });
     expect(JSON.parse(await open(env.JWT_SECRET, String(row.creds_encrypted), { context: id }))).toEqual({ user: "u", passwd: "p" });
   });
 
@@ -95,6 +95,43 @@ describe("POST /api/storage/create", () => {
     const admin = await signInAdmin();
     const error = await expectError(await call("/api/storage/create", { method: "POST", bearer: admin.bearer, json }), 400);
     expect(error.message).toContain(`«${field}»`);
+  });
+
+  it.each([
+    "http://127.0.0.1:9000",
+    "http://169.254.169.254/latest/meta-data",
+    "http://localhost:9000",
+    "http://10.0.0.7",
+    "http://192.168.1.10:9000",
+    "http://[::1]:9000",
+    "http://[::ffff:127.0.0.1]",
+    "http://[fd00::1]",
+    "http://0.0.0.0",
+    "http://metadata.google.internal",
+    "http://minio:9000",
+  ])("refuses an endpoint on a loopback, private, link-local or metadata address %s (400), on create and update; nothing changes", async (url) => {
+    const admin = await signInAdmin();
+    const { id } = await createStorage(admin.bearer);
+    const before = await rows(`select id, name, url, bucket, region from storages order by id`);
+    const created = await expectError(
+      await call("/api/storage/create", { method: "POST", bearer: admin.bearer, json: { name: `Внутреннее ${Date.now()}`, setup: { url, bucket: "b1" }, creds: CREDS } }),
+      400,
+    );
+    expect(created.message).toContain("«setup.url»");
+    expect(created.message).toMatch(/частную или служебную сеть|локальный компьютер/);
+    const updated = await expectError(
+      await call(`/api/storage/update/${id}`, { method: "PATCH", bearer: admin.bearer, json: { setup: { url, bucket: "b1" } } }),
+      400,
+    );
+    expect(updated.message).toContain("«setup.url»");
+    expect(await rows(`select id, name, url, bucket, region from storages order by id`)).toEqual(before);
+  });
+
+  it("never calls a stored endpoint on an internal address (a row written before the filter): 503", async () => {
+    const admin = await signInAdmin();
+    const { id } = await createStorage(admin.bearer);
+    await env.DB.prepare(`update storages set url = 'http://169.254.169.254' where id = ?`).bind(id).run();
+    await expect(getStorageBackend(testContext(), id)).rejects.toMatchObject({ status: 503, message: expect.stringContaining("частную или служебную сеть") });
   });
 
   it("security: an ordinary user gets 403 and no storage is added", async () => {

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import app from "../../workers/app";
-import { signWopiToken, type WopiClient, type WopiRight } from "../../workers/lib/wopi-token";
+import { signWopiToken, type WopiClient, type WopiRight, type WopiVia } from "../../workers/lib/wopi-token";
 import { createAsset, createGroup, json, uploadVersion } from "./asset-fixtures";
 import { ORIGIN, signIn, type Session, type TestUser } from "./factories";
 import { DOCX_MIME, makeDocx } from "../fixtures/office-docs";
@@ -86,9 +86,23 @@ export async function wopiToken(
   return json<TokenAnswer>(res);
 }
 
-/** A token signed with the test secret, for cases the API never issues (expired, other user). */
-export function rawToken(claims: { userId: string; assetId: string; right?: WopiRight; client?: WopiClient; exp?: number }): Promise<string> {
-  return signWopiToken(env.JWT_SECRET, { right: "edit", client: "editor", exp: Date.now() + 60_000, ...claims });
+/** The session family (`sid`) of a signed-in user's access token. */
+export function sessionOf(bearer: string): string {
+  const payload = bearer.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return (JSON.parse(atob(payload + "=".repeat((4 - (payload.length % 4)) % 4))) as { sid: string }).sid;
+}
+
+/** A token signed with the test secret, for cases the API never issues (expired, other user), bound to `sid`. */
+export function rawToken(claims: {
+  userId: string;
+  assetId: string;
+  sid: string;
+  right?: WopiRight;
+  client?: WopiClient;
+  exp?: number;
+  via?: WopiVia;
+}): Promise<string> {
+  return signWopiToken(env.JWT_SECRET, { right: "edit", client: "editor", exp: Date.now() + 60_000, via: "session", ...claims });
 }
 
 /** POST /files/{id} with an X-WOPI-Override and headers. */

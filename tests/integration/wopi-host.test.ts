@@ -14,6 +14,7 @@ import {
   override,
   putFile,
   rawToken,
+  sessionOf,
   wopiToken,
 } from "./wopi-fixtures";
 
@@ -31,7 +32,7 @@ describe("token and CheckFileInfo", () => {
     const t = await wopiToken(f.owner.bearer, f.assetId);
     expect(t.right).toBe("edit");
     expect(t.access_token).not.toBe(f.owner.bearer);
-    expect(t.access_token_ttl).toBeGreaterThan(Date.now() + 9 * 3600_000);
+    expect(t.access_token_ttl).toBeGreaterThan(Date.now() + 3 * 3600_000);
     expect(t.wopi_src).toBe(`https://mam.test/api/wopi/files/${f.assetId}`);
     expect(t.file).toMatchObject({ name: "Отчёт.docx", version: 1, size: f.bytes.length, group_id: f.groupId });
     expect(t.office_editor).toBe("none");
@@ -70,8 +71,9 @@ describe("token and CheckFileInfo", () => {
     expect(await checkFileInfo(f.assetId, t.access_token)).toMatchObject({ UserCanWrite: false, ReadOnly: true, UserCanRename: false, UserId: reader.id });
     await expectError(await putFile(f.assetId, t.access_token, text("x")), 401);
     await expectError(await override(f.assetId, t.access_token, "LOCK", { "x-wopi-lock": "L" }), 401);
-    // GetLock needs no write right
-    expect((await override(f.assetId, t.access_token, "GET_LOCK")).status).toBe(200);
+    // the lock id lets a client write: a viewer may not read it (issue 24)
+    const getLock = await expectError(await override(f.assetId, t.access_token, "GET_LOCK"), 401);
+    expect(getLock.message).toMatch(/только для просмотра/);
   });
 
   it("refuses tokens to users without read (404) and with read but no download (403)", async () => {
@@ -90,7 +92,7 @@ describe("token and CheckFileInfo", () => {
     const t = await wopiToken(f.owner.bearer, f.assetId);
     await expectError(await hit(`/api/wopi/files/${f.assetId}`), 401);
     await expectError(await hit(fileUrl(f.assetId, `${t.access_token.slice(0, -2)}xx`)), 401);
-    await expectError(await hit(fileUrl(f.assetId, await rawToken({ userId: f.owner.id, assetId: f.assetId, exp: Date.now() - 1 }))), 401);
+    await expectError(await hit(fileUrl(f.assetId, await rawToken({ userId: f.owner.id, assetId: f.assetId, sid: sessionOf(f.owner.bearer), exp: Date.now() - 1 }))), 401);
     const foreign = await expectError(await hit(fileUrl(other.assetId, t.access_token)), 401);
     expect(foreign.message).toMatch(/другого файла/);
     await expectError(await hit(fileUrl(f.assetId, f.owner.bearer)), 401);
@@ -98,7 +100,7 @@ describe("token and CheckFileInfo", () => {
     expect((await hit(`/api/wopi/files/${f.assetId}`, { headers: { authorization: `Bearer ${t.access_token}` } })).status).toBe(200);
     // a token of a user who never had rights (signed with the right key) finds nothing
     const stranger = await signIn();
-    await expectError(await hit(fileUrl(f.assetId, await rawToken({ userId: stranger.id, assetId: f.assetId }))), 404);
+    await expectError(await hit(fileUrl(f.assetId, await rawToken({ userId: stranger.id, assetId: f.assetId, sid: sessionOf(stranger.bearer) }))), 404);
   });
 });
 

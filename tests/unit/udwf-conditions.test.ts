@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type AssetFacts, evaluateConditions } from "../../workers/services/automations/udwf/conditions";
 import { ConditionSchema, WorkflowSetupSchema, type Condition } from "../../workers/services/automations/udwf/setup";
-import { webhookUrlProblem } from "../../workers/services/automations/udwf/webhook-url";
+import { outboundUrlProblem } from "../../workers/lib/outbound-url";
 
 const G1 = "1".repeat(32);
 const PARENT = "2".repeat(32);
@@ -93,12 +93,12 @@ describe("WorkflowSetupSchema", () => {
   });
 });
 
-describe("webhookUrlProblem", () => {
+describe("outboundUrlProblem", () => {
   const strict = { allowLoopback: false };
   it.each(["https://hooks.example.com/x", "http://example.org:8080/path?q=1", "http://8.8.8.8/", "http://[2001:4860:4860::8888]/"])(
     "allows %s",
     (url) => {
-      expect(webhookUrlProblem(url, strict)).toBeNull();
+      expect(outboundUrlProblem(url, strict)).toBeNull();
     },
   );
 
@@ -133,13 +133,13 @@ describe("webhookUrlProblem", () => {
     ["http://localhost:8080/", "loopback"],
     ["http://api.localhost/", "loopback"],
   ])("refuses %s", (url, words) => {
-    expect(webhookUrlProblem(url, strict)).toContain(words);
+    expect(outboundUrlProblem(url, strict)).toContain(words);
   });
 
   it("allows loopback, and only loopback, when the policy says so", () => {
     const loose = { allowLoopback: true };
-    expect(webhookUrlProblem("http://127.0.0.1:8815/hook", loose)).toBeNull();
-    expect(webhookUrlProblem("http://localhost/hook", loose)).toBeNull();
-    expect(webhookUrlProblem("http://192.168.0.1/hook", loose)).toContain("частную");
+    expect(outboundUrlProblem("http://127.0.0.1:8815/hook", loose)).toBeNull();
+    expect(outboundUrlProblem("http://localhost/hook", loose)).toBeNull();
+    expect(outboundUrlProblem("http://192.168.0.1/hook", loose)).toContain("частную");
   });
 });

@@ -12,8 +12,9 @@ const ASSET = "0".repeat(31) + "a";
 describe("WOPI access tokens", () => {
   it("round-trips the claims and refuses tampering, expiry and another key", async () => {
     const exp = Date.now() + 60_000;
-    const token = await signWopiToken(SECRET, { userId: "u1", assetId: ASSET, right: "edit", client: "editor", exp });
-    expect(await verifyWopiToken(SECRET, token)).toEqual({ userId: "u1", assetId: ASSET, right: "edit", client: "editor", exp });
+    const sid = "0".repeat(31) + "b";
+    const token = await signWopiToken(SECRET, { userId: "u1", assetId: ASSET, right: "edit", client: "editor", exp, via: "session", sid });
+    expect(await verifyWopiToken(SECRET, token)).toEqual({ userId: "u1", assetId: ASSET, right: "edit", client: "editor", exp, via: "session", sid });
     const [payload, sig] = token.split(".");
     const forged = btoa(JSON.stringify({ u: "u1", a: ASSET, r: "edit", k: "editor", exp: exp + 1 })).replace(/=+$/, "");
     expect(await verifyWopiToken(SECRET, `${forged}.${sig}`)).toBeNull();
@@ -21,6 +22,14 @@ describe("WOPI access tokens", () => {
     expect(await verifyWopiToken(`${SECRET}!`, token)).toBeNull();
     expect(await verifyWopiToken(SECRET, token, exp)).toBeNull();
     expect(await verifyWopiToken(SECRET, "not-a-token")).toBeNull();
+  });
+
+  it("refuses a validly signed token that names no credential, or a malformed one", async () => {
+    const exp = Date.now() + 60_000;
+    const bare = { userId: "u1", assetId: ASSET, right: "edit" as const, client: "editor" as const, exp };
+    expect(await verifyWopiToken(SECRET, await signWopiToken(SECRET, { ...bare, via: "session", sid: "" }))).toBeNull();
+    expect(await verifyWopiToken(SECRET, await signWopiToken(SECRET, { ...bare, via: "other" as "session", sid: ASSET }))).toBeNull();
+    expect(await verifyWopiToken(SECRET, await signWopiToken(SECRET, { ...bare, via: "robot", sid: ASSET }))).toMatchObject({ via: "robot", sid: ASSET });
   });
 });
 

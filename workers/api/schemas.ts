@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ID_PATTERN } from "../lib/ids";
+import { visibleName } from "../lib/visible-name";
+
+export { visibleName };
 
 /** Reusable field schemas shared by every router (and by forms in the browser). */
 
@@ -26,6 +29,7 @@ export const EntityNameSchema = z
   .refine((v) => !FORBIDDEN_NAME_CHARS.test(v), "имя не может содержать «/» и управляющие символы")
   .refine((v) => v !== "." && v !== "..", "имя не может быть «.» или «..»")
   .refine((v) => v.trim() === v, "имя не может начинаться или заканчиваться пробелом")
+  .check(visibleName)
   .openapi({ example: "Съёмка 2026 🎬" });
 
 /** A MIME type such as `video/mp4`. */

@@ -7,6 +7,12 @@ export type WopiRight = "view" | "edit";
  * keys), or the browser's own viewer and text editor (which cannot sign; the token itself is its credential).
  */
 export type WopiClient = "editor" | "browser";
+/**
+ * The credential the token was minted under, checked again on every request: a sign-in session (its family id) or a
+ * robot's API token (its id). Ending that credential (logout, new password, disabled account, revoked token) ends
+ * every WOPI token minted under it.
+ */
+export type WopiVia = "session" | "robot";
 
 export interface WopiTokenClaims {
   /** the user the token was issued to */
@@ -17,6 +23,9 @@ export interface WopiTokenClaims {
   client: WopiClient;
   /** expiry, epoch milliseconds (WOPI's access_token_ttl is the same number) */
   exp: number;
+  via: WopiVia;
+  /** the session family (via "session") or the robot token id (via "robot") */
+  sid: string;
 }
 
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -52,11 +61,12 @@ async function mac(secret: string, payload: string): Promise<string> {
 }
 
 /**
- * A WOPI access token: `payload.signature`, both base64url; the payload names user, asset, right and expiry.
- * @example const token = await signWopiToken(secret, { userId, assetId, right: "edit", client: "editor", exp: Date.now() + 3600_000 })
+ * A WOPI access token: `payload.signature`, both base64url; the payload names user, asset, right, expiry and the
+ * credential it was minted under.
+ * @example const token = await signWopiToken(secret, { userId, assetId, right: "edit", client: "editor", exp: Date.now() + 3600_000, via: "session", sid })
  */
 export async function signWopiToken(secret: string, claims: WopiTokenClaims): Promise<string> {
-  const payload = base64url(new TextEncoder().encode(JSON.stringify({ u: claims.userId, a: claims.assetId, r: claims.right, k: claims.client, exp: claims.exp })));
+  const payload = base64url(new TextEncoder().encode(JSON.stringify({ u: claims.userId, a: claims.assetId, r: claims.right, k: claims.client, exp: claims.exp, v: claims.via, s: claims.sid })));
   return `${payload}.${await mac(secret, payload)}`;
 }
 
@@ -73,9 +83,11 @@ export async function verifyWopiToken(secret: string, token: string, now = Date.
   } catch {
     return null;
   }
-  const p = parsed as { u?: unknown; a?: unknown; r?: unknown; k?: unknown; exp?: unknown };
+  const p = parsed as { u?: unknown; a?: unknown; r?: unknown; k?: unknown; exp?: unknown; v?: unknown; s?: unknown };
   if (typeof p.u !== "string" || typeof p.a !== "string" || !ID.test(p.a) || (p.r !== "view" && p.r !== "edit")) return null;
   if (p.k !== "editor" && p.k !== "browser") return null;
   if (typeof p.exp !== "number" || !Number.isFinite(p.exp) || p.exp <= now) return null;
-  return { userId: p.u, assetId: p.a, right: p.r, client: p.k, exp: p.exp };
+  // Tokens minted before they named their credential have none to check: refused like forged ones.
+  if ((p.v !== "session" && p.v !== "robot") || typeof p.s !== "string" || !ID.test(p.s)) return null;
+  return { userId: p.u, assetId: p.a, right: p.r, client: p.k, exp: p.exp, via: p.v, sid: p.s };
 }

@@ -20,7 +20,7 @@ import {
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 import type { AppEnv } from "../types";
 
 // eslint-disable-next-line no-control-regex
@@ -33,6 +33,7 @@ export const ClassNameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "Интервью" });
 
 /** Field template ids an asset of the class shows; duplicates are dropped, order kept. */

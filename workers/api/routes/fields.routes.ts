@@ -18,7 +18,7 @@ import {
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -28,7 +28,8 @@ const NameSchema = z
   .trim()
   .min(1)
   .max(100)
-  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars);
+  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName);
 
 const ExtsysSchema = z.string().trim().min(1).max(200).nullable();
 

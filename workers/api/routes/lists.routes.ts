@@ -12,7 +12,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -22,7 +22,8 @@ const ListNameSchema = z
   .trim()
   .min(1)
   .max(100)
-  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars);
+  .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName);
 
 /** A record key: what field values store; short and without control characters or surrounding spaces. */
 export const RecIdSchema = z
@@ -30,6 +31,7 @@ export const RecIdSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v) && v.trim() === v, ru.catalog.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "ru" });
 
 export const ListRecordSchema = z
@@ -37,7 +39,7 @@ export const ListRecordSchema = z
   .openapi("ListRecord");
 
 const RecDataSchema = z
-  .object({ label: z.string().trim().min(1).max(200) })
+  .object({ label: z.string().trim().min(1).max(200).check(visibleName) })
   .catchall(z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
   .refine((v) => Object.keys(v).length <= 20, "не больше 20 свойств")
   .openapi({ example: { label: "Русский" } });

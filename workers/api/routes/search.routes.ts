@@ -103,8 +103,8 @@ const HitSchema = z
 const FacetSchema = z.array(z.object({ value: z.string(), label: z.string(), count: z.number() }));
 const SearchResultSchema = z
   .object({
-    total: z.number().openapi({ description: "exact when the ranked window held every match or the page reaches the end; estimated otherwise" }),
-    total_exact: z.boolean().openapi({ description: "false when total is an estimate (shown as «около»)" }),
+    total: z.number().openapi({ description: "the matches you may see: exact up to 1,000 (and at the end of the list); past that 1,000 (or what paging has shown) with total_exact false. Hidden matches are never counted" }),
+    total_exact: z.boolean().openapi({ description: "false when total is a lower bound (more than 1,000 visible matches, shown as «1 000+»)" }),
     skip: z.number(),
     take: z.number(),
     hits: z.array(HitSchema),

@@ -3,7 +3,8 @@ import { ru } from "../../../shared/i18n/ru";
 import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema } from "../schemas";
+import { outboundUrlProblem } from "../../lib/outbound-url";
+import { IdParamsSchema, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -14,9 +15,14 @@ export const StorageNameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "Архив S3" });
 
-/** An endpoint URL: http(s), no user info, query or fragment (the bucket and key are appended path-style). */
+/**
+ * An endpoint URL: http(s), no user info, query or fragment (the bucket and key are appended path-style), and never a
+ * loopback, private, link-local or metadata address: filtered exactly as automation webhooks are (issue 24), so an
+ * administrator's form cannot make the Worker call the operator's internal network.
+ */
 const EndpointUrlSchema = z
   .string()
   .max(2048)
@@ -35,6 +41,11 @@ const EndpointUrlSchema = z
       return false;
     }
   }, ru.catalog.urlScheme)
+  .superRefine((value, ctx) => {
+    // An address that does not parse was already reported by the check above; this one judges the host.
+    const problem = outboundUrlProblem(value, { allowLoopback: false });
+    if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
+  })
   .openapi({ example: "https://s3.eu-central-1.amazonaws.com" });
 
 export const StorageSetupSchema = z

@@ -13,7 +13,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 
 // Control characters (C0, DEL, C1) never belong in a name.
 // eslint-disable-next-line no-control-regex
@@ -26,6 +26,7 @@ export const TagNameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "Интервью" });
 
 export const TagSchema = z.object({ tag_id: z.string(), tag_name: z.string() }).openapi("Tag");

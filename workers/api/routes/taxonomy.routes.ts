@@ -14,7 +14,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 
 const param = (name: string) => IdSchema.openapi({ param: { name, in: "path" } });
 
@@ -23,11 +23,11 @@ const TaxonNodeSchema: z.ZodType<TaxonNode> = z
   .openapi({ type: "object", description: "a taxon with its direct member count and children, by name" });
 
 export const TaxonCreateSchema = z
-  .object({ path: z.string().min(1).max(2100).openapi({ example: "Спорт/Футбол/Клубы" }) })
+  .object({ path: z.string().min(1).max(2100).check(visibleName).openapi({ example: "Спорт/Футбол/Клубы" }) })
   .openapi("TaxonCreate");
 
 export const TaxonChangeSchema = z
-  .object({ name: z.string().trim().min(1).max(100).optional(), parent_id: IdSchema.optional() })
+  .object({ name: z.string().trim().min(1).max(100).check(visibleName).optional(), parent_id: IdSchema.optional() })
   .refine((v) => v.name !== undefined || v.parent_id !== undefined, ru.catalog.nothingToChange)
   .openapi("TaxonChange");
 

@@ -17,7 +17,7 @@ import {
 } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
 
 // Control characters (C0, DEL, C1) never belong in a name or login.
 // eslint-disable-next-line no-control-regex
@@ -30,6 +30,7 @@ export const UserNameSchema = z
   .min(1)
   .max(200)
   .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
+  .check(visibleName)
   .openapi({ example: "Мария Иванова" });
 
 /** A login: 1–100 characters, no spaces or control characters; unique regardless of case. */
@@ -39,6 +40,7 @@ export const LoginNameSchema = z
   .min(1)
   .max(100)
   .regex(/^[^\s\u0000-\u001f\u007f-\u009f]+$/, ru.users.loginChars)
+  .check(visibleName)
   .openapi({ example: "maria" });
 
 /** A password: 8 to 1024 characters. */
@@ -123,6 +125,7 @@ const TokenCreateSchema = z
       .min(1)
       .max(100)
       .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
+      .check(visibleName)
       .openapi({ example: "CI" }),
     expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; absent: never expires" }),
     scope_groups: z

@@ -139,7 +139,7 @@ export const wopiRoutes = createRouter()
       tags: ["WOPI"],
       summary: "Issue a WOPI access token for one asset",
       description:
-        "A signed token bound to the caller, the asset and the right (view: read + download; edit: also update), valid 10 hours (access_token_ttl is its expiry in epoch ms). Never the app's bearer. Also answers what the editor screen shows: the file, its version and folder, and who holds the lock.",
+        "A signed token bound to the caller, the asset, the right (view: read + download; edit: also update) and the caller's session or robot token, valid 4 hours (access_token_ttl is its expiry in epoch ms) and refused (401) once that session ends. Never the app's bearer. Also answers what the editor screen shows: the file, its version and folder, and who holds the lock.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: TokenBody } } } },
@@ -248,7 +248,7 @@ export const wopiRoutes = createRouter()
       tags: ["WOPI"],
       summary: "Lock, Unlock, RefreshLock, GetLock, UnlockAndRelock, PutRelativeFile, RenameFile",
       description:
-        "X-WOPI-Override LOCK (with X-WOPI-OldLock: UnlockAndRelock), UNLOCK, REFRESH_LOCK, GET_LOCK, PUT_RELATIVE, RENAME_FILE. Locks live in one Durable Object per file and lapse 30 minutes after they were taken or refreshed. A refused lock operation answers 409 with X-WOPI-Lock (the current lock, empty when none). Lock ids over 1,024 characters: 400. PUT_RELATIVE with an existing X-WOPI-RelativeTarget and no overwrite: 409 with X-WOPI-ValidRelativeTarget. Unknown overrides: 501.",
+        "X-WOPI-Override LOCK (with X-WOPI-OldLock: UnlockAndRelock), UNLOCK, REFRESH_LOCK, GET_LOCK, PUT_RELATIVE, RENAME_FILE. Locks live in one Durable Object per file and lapse 30 minutes after they were taken or refreshed. A refused lock operation answers 409 with X-WOPI-Lock (the current lock, empty when none). Every lock operation, GET_LOCK included, needs an edit token (401 for a view token). Lock ids over 1,024 characters: 400. PUT_RELATIVE with an existing X-WOPI-RelativeTarget and no overwrite: 409 with X-WOPI-ValidRelativeTarget. Unknown overrides: 501.",
       request: { params: IdParams, query: TokenQuery, headers: WopiHeaders },
       responses: {
         200: { description: "Done (PUT_RELATIVE and RENAME_FILE answer JSON)" },

@@ -46,6 +46,16 @@ export function findRobotTokenByPrefix(db: Database, prefix: string) {
     .get();
 }
 
+/** A robot's token by id and its user, in one query (a WOPI token minted by the robot names the token). */
+export function findRobotTokenById(db: Database, userId: string, tokenId: string) {
+  return db
+    .select({ token: robotTokens, user: users })
+    .from(robotTokens)
+    .innerJoin(users, eq(users.id, robotTokens.userId))
+    .where(and(eq(robotTokens.id, tokenId), eq(robotTokens.userId, userId)))
+    .get();
+}
+
 /** Revokes a token unless it already is; the change count tells whether this call revoked it. */
 export function revokeRobotTokenStatement(db: Database, tokenId: string, now: number) {
   return db

@@ -189,6 +189,15 @@ export async function matchSample(db: Database, o: { match: string; vis: Visibil
   return row ?? { seen: 0, visible: 0, matches: 0 };
 }
 
+/**
+ * How many visible, live, filtered matches there are, counting at most `cap + 1` (issue 24: a total is counted over
+ * what the caller may see, never estimated from every match).
+ */
+export async function countVisible(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number }): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`select count(*) as n from (select 1 ${matchesSql(o.match, o.vis, o.filters)} limit ${o.cap + 1})`);
+  return row?.n ?? 0;
+}
+
 /** One visible candidate as the facets count it: its type, owner, class and tags. */
 export interface FacetSourceRow {
   type: "asset" | "group";

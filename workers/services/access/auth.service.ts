@@ -193,6 +193,17 @@ export async function authenticateBearer(rc: RequestContext, token: string): Pro
 }
 
 /**
+ * The actor of a session family that is still live (a WOPI token minted in the session names the family): the same
+ * one indexed query as every bearer request, so logout, a new password, disabling and reuse detection end it. 401
+ * otherwise.
+ */
+export async function actorOfSession(rc: RequestContext, userId: string, familyId: string): Promise<Actor> {
+  const user = await findLiveFamilyUser(rc.db, userId, familyId, Date.now());
+  if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  return toActor(user, familyId);
+}
+
+/**
  * Resolves the signed-in user from the refresh cookie without rotating it: how Remix loaders know who renders.
  * Returns null when there is no live session.
  */

@@ -15,6 +15,8 @@ export interface Actor {
    * subtrees), whatever its rules say. Absent or null: no confinement beyond the user's own.
    */
   scopeGroups?: string[] | null;
+  /** the robot API token the request came with (robots only): what a WOPI token minted by the robot is bound to */
+  robotTokenId?: string | null;
 }
 
 /**

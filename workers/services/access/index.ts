@@ -39,13 +39,13 @@ export { listAudit } from "./audit-query.service";
 export { requireRelistable, requireRelistableSubtree } from "./invariant.service";
 export type { RelistedEntity } from "./invariant.service";
 export { auditStatement, recordAudit } from "./audit.service";
-export { actorFromRefreshCookie, authenticateBearer, exchangeToken, login, logout, refresh, refreshCookieName } from "./auth.service";
+export { actorFromRefreshCookie, actorOfSession, authenticateBearer, exchangeToken, login, logout, refresh, refreshCookieName } from "./auth.service";
 export type { IssuedSession } from "./auth.service";
 export { ensureAdministrator } from "./bootstrap.service";
 export { createRequestContext } from "./context";
 export type { Actor, RequestContext } from "./context";
 export { ownedByUser } from "./owned.service";
-export { ROBOT_TOKEN_PREFIX, authenticateRobotToken, createRobotToken, listTokens, revokeRobotToken } from "./robot-token.service";
+export { ROBOT_TOKEN_PREFIX, actorOfRobotToken, authenticateRobotToken, createRobotToken, listTokens, revokeRobotToken } from "./robot-token.service";
 export { SSO_BROWSER_COOKIE, SSO_STATE_TTL_SECONDS, SsoError, finishSso, startSso } from "./sso.service";
 export {
   addUsersToGroup,

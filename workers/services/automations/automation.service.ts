@@ -24,7 +24,7 @@ import {
   type WorkflowSetup,
 } from "./udwf/setup";
 import { webhookAllowsLoopback } from "./udwf/webhook";
-import { webhookUrlProblem } from "./udwf/webhook-url";
+import { outboundUrlProblem } from "../../lib/outbound-url";
 
 /** A workflow as the API shows it (SPEC §7 udwf). */
 export interface WorkflowInfo {
@@ -110,7 +110,7 @@ async function checkSetup(rc: RequestContext, setup: WorkflowSetup): Promise<voi
       if (a.operation === "export" && !a.group_id) throw badField(`${at}.group_id`, ru.automations.exportNeedsGroup);
     }
     if (a.type === "webhook") {
-      const problem = webhookUrlProblem(a.url, { allowLoopback });
+      const problem = outboundUrlProblem(a.url, { allowLoopback });
       if (problem) throw badField(`${at}.url`, problem);
     }
   }

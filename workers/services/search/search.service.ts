@@ -43,13 +43,13 @@ export interface FacetValue {
 
 export interface SearchResult {
   total: number;
-  /** false when `total` is estimated (see totalOf) */
+  /** false when `total` is a lower bound: more than TOTAL_CAP visible matches (see totalOf) */
   total_exact: boolean;
   skip: number;
   take: number;
   hits: SearchHit[];
   facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
-  /** true when the facets count the best FACET_CANDIDATES matches, not all of them */
+  /** true when the facets counted fewer visible entries than the total (the best FACET_CANDIDATES matches only) */
   facets_partial?: boolean;
 }
 
@@ -201,17 +201,25 @@ function tagPhrase(tag: string | undefined): string | null {
   return list.length ? `meta : "${list.join(" ")}"` : null;
 }
 
+/** Visible matches counted exactly up to this many; past it the total is "1000+" (`total_exact: false`). */
+export const TOTAL_CAP = 1000;
+
 /**
- * The total of a query from its page: exact when the page ends the list or its window of candidates held every
- * match (the visible ones of the window are then all of them); else the window's visible share of every match,
- * never below what paging has shown. Past the end of the list, the first sample's share.
+ * The total of a query, over the entries the caller may see only (issue 24: an estimate from every match, visible
+ * or not, told how many hidden files hold a word). Exact when the page ends the list or its window of candidates held
+ * every match; else the visible matches counted up to TOTAL_CAP; past the cap, a lower bound ("1000+", never below
+ * what paging has shown, one more than the page when the list goes on) with `total_exact: false`.
  */
-function totalOf(found: repo.HitRow[], o: { skip: number; want: number; share: number; matches: number }): { total: number; total_exact: boolean } {
+async function totalOf(
+  found: repo.HitRow[],
+  o: { skip: number; want: number; matches: number; count: () => Promise<number> },
+): Promise<{ total: number; total_exact: boolean }> {
   if (found.length < o.want && (found.length > 0 || o.skip === 0)) return { total: o.skip + found.length, total_exact: true };
   const head = found[0];
-  if (!head) return { total: Math.max(Math.round(o.share * o.matches), o.skip), total_exact: false };
-  if (head.candidates === o.matches) return { total: head.window_visible, total_exact: true };
-  return { total: Math.max(Math.round((head.window_visible / head.candidates) * o.matches), o.skip + o.want), total_exact: false };
+  if (head && head.candidates === o.matches) return { total: head.window_visible, total_exact: true };
+  const visible = await o.count();
+  if (visible <= TOTAL_CAP) return { total: visible, total_exact: true };
+  return { total: Math.max(TOTAL_CAP, o.skip + found.length), total_exact: false };
 }
 
 /**
@@ -242,12 +250,19 @@ export async function searchQuery(
     o.facets ? facetsOf(rc, { ...q, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
   ]);
   const rows = found.slice(0, o.take);
+  const [total, hits] = await Promise.all([
+    totalOf(found, { skip: o.skip, want, matches: sample.matches, count: () => repo.countVisible(rc.db, { ...q, cap: TOTAL_CAP }) }),
+    toHits(rc, rows, match),
+  ]);
+  // Partial only when the facets counted fewer visible entries than there are (each is counted once by type), so
+  // the flag says nothing about matches the caller cannot see.
+  const counted = facets ? facets.type.reduce((sum, t) => sum + t.count, 0) : 0;
   return {
-    ...totalOf(found, { skip: o.skip, want, share, matches: sample.matches }),
+    ...total,
     skip: o.skip,
     take: o.take,
-    hits: await toHits(rc, rows, match),
-    ...(facets ? { facets, facets_partial: sample.matches > FACET_CANDIDATES } : {}),
+    hits,
+    ...(facets ? { facets, facets_partial: !total.total_exact || counted < total.total } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { outboundUrlProblem } from "../../lib/outbound-url";
 import { ru } from "../../../shared/i18n/ru";
 import {
   DEFAULT_STORAGE_ID,
@@ -182,6 +183,9 @@ async function openBackend(rc: RequestContext, storageId: string, fetcher?: Fetc
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
   if (row.kind === "r2") return r2Backend(rc.env.MEDIA);
   if (!row.url || !row.bucket || !row.credsEncrypted) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);
+  // A row written before endpoints were filtered (or by hand) is never called on an internal address either.
+  const problem = outboundUrlProblem(row.url, { allowLoopback: false });
+  if (problem) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageUrlRefused(problem));
   let creds: StorageCreds;
   try {
     creds = JSON.parse(await open(rc.config.JWT_SECRET, row.credsEncrypted, { context: row.id })) as StorageCreds;

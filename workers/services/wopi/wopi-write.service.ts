@@ -1,6 +1,7 @@
 /** The WOPI calls that write: PutFile, PutRelativeFile and RenameFile (each under the file's lock). */
 import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
+import { invisibleCharIn } from "../../../shared/visible-name";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { findVariant, insertVariantStatement } from "../../db/repositories/asset-versions.repository";
 import type { AssetRow } from "../../db/schema/index";
@@ -123,8 +124,16 @@ export async function putFile(
 
 const BAD_NAME = /[\\/:*?"<>|\u0000-\u001f]/;
 
-function validName(name: string): boolean {
-  return name.trim().length > 0 && name.length <= 255 && !BAD_NAME.test(name) && name !== "." && name !== "..";
+/** Why a file name an editor sent is refused (a 400 with X-WOPI-InvalidFileNameError), or null when it is fine. */
+function nameProblem(name: string): string | null {
+  if (name.trim().length === 0 || name.length > 255 || BAD_NAME.test(name) || name === "." || name === "..") return ru.wopi.badName;
+  const invisible = invisibleCharIn(name);
+  return invisible ? `${ru.wopi.badName}: ${ru.errors.invisibleChars(invisible)}` : null;
+}
+
+function requireGoodName(name: string): void {
+  const problem = nameProblem(name);
+  if (problem) throw new AppError("BAD_REQUEST", problem, { "X-WOPI-InvalidFileNameError": "Invalid file name" });
 }
 
 const MIME_BY_EXT: Record<string, string> = {
@@ -225,11 +234,11 @@ export async function putRelative(
     const originalExt = extOf(original);
     const base = originalExt ? original.slice(0, -(originalExt.length + 1)) : original;
     const wanted = s.startsWith(".") ? `${base}${s}` : s;
-    if (!validName(wanted)) throw new AppError("BAD_REQUEST", ru.wopi.badName);
+    requireGoodName(wanted);
     name = await freeName(rc, group.id, wanted);
   } else {
     name = target.relative!.trim();
-    if (!validName(name)) throw new AppError("BAD_REQUEST", ru.wopi.badName);
+    requireGoodName(name);
     existing = await assetNamed(rc, group.id, name);
     if (existing && !target.overwrite) {
       throw new AppError("CONFLICT", ru.wopi.nameExists(name), {
@@ -267,6 +276,8 @@ export async function putRelative(
     right: "edit",
     client: caller.claims.client,
     exp,
+    via: caller.claims.via,
+    sid: caller.claims.sid,
   });
   return {
     Name: name,
@@ -293,7 +304,8 @@ export async function renameFile(
   const ext = extOf(fileNameOf(caller.asset, await currentVariant(rc, caller.asset)));
   const base = requested?.trim() ?? "";
   const name = ext ? `${base}.${ext}` : base;
-  if (!base || !validName(name)) throw new AppError("BAD_REQUEST", ru.wopi.badName, { "X-WOPI-InvalidFileNameError": "Invalid file name" });
+  if (!base) throw new AppError("BAD_REQUEST", ru.wopi.badName, { "X-WOPI-InvalidFileNameError": "Invalid file name" });
+  requireGoodName(name);
   await updateAsset(rc, caller.actor, caller.asset.id, { asset_name: name });
   return { Name: base };
 }

@@ -3,12 +3,11 @@ import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
-import { findUserById } from "../../db/repositories/user.repository";
 import type { AssetRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
-import { signWopiToken, verifyWopiToken, type WopiClient, type WopiRight, type WopiTokenClaims } from "../../lib/wopi-token";
+import { signWopiToken, verifyWopiToken, type WopiClient, type WopiRight, type WopiTokenClaims, type WopiVia } from "../../lib/wopi-token";
 import { WOPI_LOCK_MAX_LENGTH, type WopiLockResult, type WopiLockState } from "../../../durable-objects/wopi-lock.do";
-import { canAccess } from "../access";
+import { actorOfRobotToken, actorOfSession, canAccess } from "../access";
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
@@ -22,8 +21,11 @@ import { verifyProof, type ProofHeaders } from "./proof";
  * user against the access model, so a right taken away ends editing at the next request.
  */
 
-/** Lifetime of a WOPI access token: the protocol's recommended 10 hours (an editing session must outlive it). */
-export const WOPI_TOKEN_TTL_MS = 10 * 3600 * 1000;
+/**
+ * Lifetime of a WOPI access token: 4 hours, an afternoon of editing. Shorter than the protocol's suggested 10 hours
+ * because the token travels in URLs (editor logs, proxies); it also ends with the session that minted it.
+ */
+export const WOPI_TOKEN_TTL_MS = 4 * 3600 * 1000;
 /** Largest file PutFile and PutRelativeFile accept: one request body, at most the upload limit. */
 export function wopiMaxBytes(rc: RequestContext): number {
   return Math.min(maxUploadBytes(rc), MAX_SINGLE_UPLOAD_BYTES);
@@ -87,6 +89,16 @@ export interface IssuedToken {
 }
 
 /**
+ * The credential a WOPI token is bound to: the caller's session family, or the robot token it called with. Actors
+ * with neither (none reach the token routes) get no token.
+ */
+export function credentialOf(actor: Actor): { via: WopiVia; sid: string } {
+  if (actor.sessionFamily) return { via: "session", sid: actor.sessionFamily };
+  if (actor.robotTokenId) return { via: "robot", sid: actor.robotTokenId };
+  throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+}
+
+/**
  * Issues a WOPI access token for one asset: `view` needs read and download (the editor receives the bytes), `edit`
  * also update. Asking for edit without update answers a view token, so read-only users can still open documents.
  */
@@ -106,7 +118,7 @@ export async function issueToken(
   if (!download) throw new AppError("FORBIDDEN", ru.errors.forbidden);
   const right: WopiRight = update ? "edit" : "view";
   const exp = Date.now() + WOPI_TOKEN_TTL_MS;
-  const access_token = await signWopiToken(rc.config.JWT_SECRET, { userId: actor.id, assetId, right, client, exp });
+  const access_token = await signWopiToken(rc.config.JWT_SECRET, { userId: actor.id, assetId, right, client, exp, ...credentialOf(actor) });
   return { access_token, access_token_ttl: exp, right, asset };
 }
 
@@ -174,24 +186,25 @@ export async function lockInfo(rc: RequestContext, actor: Actor, assetId: string
 
 /**
  * Checks a WOPI request's token for the file in the path: forged, expired or missing → 401, a token for another file
- * → 401, a user disabled since → 401; the asset must be live and still readable and downloadable by the user (404).
+ * → 401, a session or robot token ended since (logout, new password, disabled user, revocation) → 401; the asset
+ * must be live and still readable and downloadable by the user (404).
  */
 export async function resolveCaller(rc: RequestContext, token: string | undefined, assetId: string): Promise<WopiCaller> {
   if (!token) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
   const claims = await verifyWopiToken(rc.config.JWT_SECRET, token);
   if (!claims) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
   if (claims.assetId !== assetId) throw new AppError("UNAUTHORIZED", ru.wopi.tokenOtherFile);
-  const [user, asset] = await Promise.all([findUserById(rc.db, claims.userId), findAsset(rc.db, assetId)]);
-  if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
+  // The actor is rebuilt from the credential the token was minted under, which must still be live: the session
+  // (logout, a new password, a disabled account and reuse detection end it) or the robot token (revocation, expiry),
+  // with the same administrator flag and robot scope the minting request had.
+  const [actor, asset] = await Promise.all([
+    claims.via === "session" ? actorOfSession(rc, claims.userId, claims.sid) : actorOfRobotToken(rc, claims.userId, claims.sid),
+    findAsset(rc.db, assetId),
+  ]).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 401) throw new AppError("UNAUTHORIZED", ru.wopi.sessionEnded);
+    throw error;
+  });
   if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  const actor: Actor = {
-    id: user.id,
-    name: user.name,
-    login: user.login,
-    isAdmin: user.isAdmin,
-    isRobot: user.isRobot,
-    sessionFamily: null,
-  };
   const entity = { id: asset.id, type: "asset" as const, ownerId: asset.ownerId };
   const [read, download, update] = await Promise.all([
     canAccess(rc, actor, entity, "read"),
@@ -334,7 +347,7 @@ export type LockOperation = "LOCK" | "UNLOCK" | "REFRESH_LOCK" | "GET_LOCK";
 
 /**
  * Lock, UnlockAndRelock (LOCK with X-WOPI-OldLock), Unlock, RefreshLock and GetLock. Answers the headers of the
- * 200; refusals are 409 with X-WOPI-Lock. Changing a lock needs an edit token; GetLock only a valid one.
+ * 200; refusals are 409 with X-WOPI-Lock. Every lock operation, GetLock included, needs an edit token.
  */
 export async function lockOperation(
   rc: RequestContext,
@@ -344,7 +357,10 @@ export async function lockOperation(
 ): Promise<Record<string, string>> {
   const stub = lockStub(rc, caller.asset.id);
   const version = { "X-WOPI-ItemVersion": String(caller.asset.latestVersion) };
+  // The lock id is what lets a client write: only a writer may read it (a viewer could otherwise take over an
+  // editor's session). A view token gets the protocol's refusal for an operation it may not do: 401.
   if (op === "GET_LOCK") {
+    requireWrite(caller);
     const lock = await stub.get();
     return { "X-WOPI-Lock": lock?.lockId ?? "", ...version };
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cronProblem } from "./cron";
-import { webhookUrlProblem } from "./webhook-url";
+import { visibleName } from "../../../lib/visible-name";
+import { outboundUrlProblem } from "../../../lib/outbound-url";
 
 /**
  * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
@@ -69,7 +70,7 @@ const WebhookUrlSchema = z
   .trim()
   .max(2048)
   .superRefine((value, ctx) => {
-    const problem = webhookUrlProblem(value, { allowLoopback: true });
+    const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
@@ -116,7 +117,8 @@ export const WorkflowNameSchema = z
   .trim()
   .min(1, "название не может быть пустым")
   .max(200)
-  .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы");
+  .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы")
+  .check(visibleName);
 
 export const WorkflowMetaSchema = z.object({
   name: WorkflowNameSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toHex } from "../../../lib/ids";
-import { webhookUrlProblem } from "./webhook-url";
+import { outboundUrlProblem } from "../../../lib/outbound-url";
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` keyed with the automation's secret. */
 export const SIGNATURE_HEADER = "X-Mam-Signature";
@@ -30,7 +30,7 @@ export class WebhookRefused extends Error {}
  * non-2xx answer throws so the step is retried.
  */
 export async function sendWebhook(env: Env, url: string, secret: string, payload: unknown): Promise<number> {
-  const problem = webhookUrlProblem(url, { allowLoopback: webhookAllowsLoopback(env) });
+  const problem = outboundUrlProblem(url, { allowLoopback: webhookAllowsLoopback(env) });
   if (problem) throw new WebhookRefused(problem);
   const body = JSON.stringify(payload);
   const response = await fetch(url, {

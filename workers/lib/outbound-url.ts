@@ -1,11 +1,12 @@
 /**
- * Which addresses an automation's webhook may call: http(s) only, never a private, loopback, link-local or other
- * non-public address (an automation must not become a way to reach the operator's internal network). Hostnames are
+ * Which addresses the Worker may be told to call: an automation's webhook and an S3-compatible storage's endpoint.
+ * http(s) only, never a private, loopback, link-local, metadata (169.254.169.254) or other non-public address (a
+ * setting must not become a way to reach the operator's internal network). Hostnames are
  * judged by name; a public name that resolves to a private address cannot be caught here, which is why the call is
  * also made with `redirect: "manual"` and, on Cloudflare, cannot reach private networks anyway.
  */
 
-export interface WebhookUrlPolicy {
+export interface OutboundUrlPolicy {
   /** allow loopback addresses (127.0.0.0/8, ::1, localhost): only for local tests, by explicit configuration */
   allowLoopback: boolean;
 }
@@ -80,10 +81,10 @@ function hostKind(hostname: string): AddressKind {
 }
 
 /**
- * Why a webhook address is refused (Russian, for a 400 or a log line), or null when it may be called.
- * @example webhookUrlProblem("ftp://example.com/", { allowLoopback: false }) // "адрес должен начинаться с http:// или https://"
+ * Why an address is refused (Russian, for a 400 or a log line), or null when it may be called.
+ * @example outboundUrlProblem("ftp://example.com/", { allowLoopback: false }) // "адрес должен начинаться с http:// или https://"
  */
-export function webhookUrlProblem(value: string, policy: WebhookUrlPolicy): string | null {
+export function outboundUrlProblem(value: string, policy: OutboundUrlPolicy): string | null {
   let url: URL;
   try {
     url = new URL(value);
