@@ -1022,12 +1022,15 @@ describe("SPEC's shapes of issue 29", () => {
     must<{ asset_id: string; asset_variant_id: string }>(await call(path, { method: "POST", bearer: b(), body, headers: { "content-type": "image/png" } }), 201);
 
   beforeAll(async () => {
-    // An image with two versions, a preview of version 1, a text template, and a robot's API token.
+    // An image with two versions, a preview of each, a text template, and a robot's API token.
     const first = await upload(`/api/asset/upload?in_group=${ctx.groupId}&name=${encodeURIComponent("Дважды.png")}`, PNG_1X1);
     own.assetId = first.asset_id;
     own.variant1 = first.asset_variant_id;
     await upload(`/api/asset/upload?asset_id=${own.assetId}&name=${encodeURIComponent("Дважды.png")}`, PNG_1X1);
-    await must(await call(`/api/asset/upload-preview/${own.assetId}`, { method: "POST", bearer: b(), body: PNG_1X1, headers: { "content-type": "image/png" } }));
+    for (const version of [1, 2]) {
+      const path = `/api/asset/upload-preview/${own.assetId}?version=${version}`;
+      await must(await call(path, { method: "POST", bearer: b(), body: PNG_1X1, headers: { "content-type": "image/png" } }));
+    }
     own.templateId = (await must<{ field_def_id: string }>(await call("/api/fields/template", { method: "POST", bearer: b(), json: { field_def_name: "Поле версии", field_type: "text", field_setup: { multiple: true } } }))).field_def_id;
     own.robotToken = (await must<{ token: string }>(await call(`/api/user/${ctx.robotId}/tokens`, { method: "POST", bearer: b(), json: { name: "Вход по ссылке" } }))).token;
   });
