@@ -1096,12 +1096,12 @@ describe("SPEC's shapes of issue 29", () => {
   });
 
   it("3. GET /api/group/subtree/{id} carries the folders' assets and isOpen, with the cap stated", async () => {
-    const tree = await must<{ isOpen: boolean; assets: { asset_id: string; name: string }[]; assets_more: boolean; assets_cap: number; subGroups: unknown[] }>(
+    const tree = await must<{ isOpen: boolean; assets: { asset_id: string; name: string }[]; assets_more: boolean; assets_cap: { per_folder: number; total: number }; subGroups: unknown[] }>(
       await call(`/api/group/subtree/${ctx.groupId}`, { bearer: b() }),
     );
     expect(tree.isOpen).toBe(true);
     expect(tree.assets.map((a) => a.asset_id)).toContain(own.assetId);
-    expect(tree.assets_cap).toBeGreaterThan(0);
+    expect(tree.assets_cap).toEqual({ per_folder: 50, total: 2000 });
     expect(typeof tree.assets_more).toBe("boolean");
   });
 
