@@ -42,6 +42,7 @@ export const ru = {
   assets: {
     notFound: "Файл не найден",
     versionNotFound: "Версия файла не найдена",
+    versionHasContent: (version: number) => `Версия ${version} не пустая: в неё уже загружено или загружается содержимое`,
     variantNotFound: "Вариант файла не найден",
     classNotFound: "Класс файлов не найден",
     noContent: "У файла ещё нет загруженного содержимого",
