@@ -229,7 +229,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "POST /api/asset/version/{id}": { req: (c) => ({ path: `/api/asset/version/${c.assetId}`, json: { version: 1 } }), keys: VERSION.filter((k) => k !== "variant_id" && k !== "variant_name" && k !== "variant_type") },
   "GET /api/asset/versions/{id}": {
     req: (c) => ({ path: `/api/asset/versions/${c.assetId}` }),
-    keys: VERSION,
+    keys: [...VERSION, "state"],
     at: first,
     then: (b, c) => void (c.versionId = (first(b) as { version_id: string }).version_id),
   },
@@ -268,9 +268,14 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "GET /api/asset/variant-tech-props/{id}": { req: (c) => ({ path: `/api/asset/variant-tech-props/${c.variantId}` }) },
   "POST /api/asset/create-version/{id}": {
     req: (c) => ({ path: `/api/asset/create-version/${c.asset2Id}`, json: { to_group: c.groupId, variant_type: "initial" } }),
-    keys: ["variant_id", "upload_url", "expire"],
+    keys: ["variant_id", "version", "upload_url", "expire"],
   },
-  "POST /api/asset/drop-empty-version/{id}": { req: (c) => ({ path: `/api/asset/drop-empty-version/${c.asset2Id}`, json: {} }) },
+  // After create-version above made asset2's empty version 1: SPEC's call removes it.
+  "POST /api/asset/drop-empty-version/{id}": {
+    req: (c) => ({ path: `/api/asset/drop-empty-version/${c.asset2Id}`, json: {} }),
+    keys: ["dropped", "versions"],
+    then: (b) => expect(b).toEqual({ dropped: 1, versions: [1] }),
+  },
   // A document's proxy is its converted variant; an image is its own proxy, so the PNG answers a link too.
   "GET /api/asset/asset-proxy-doc/{id}/{version}": { req: (c) => ({ path: `/api/asset/asset-proxy-doc/${c.assetId}/1` }), keys: ["link", "expire"] },
   "POST /api/asset/copy/{a}/{b}": { req: (c) => ({ path: `/api/asset/copy/${c.assetId}/${c.group2Id}`, json: {} }) },
@@ -343,7 +348,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "GET /api/group/roots": { req: () => ({ path: "/api/group/roots" }) },
   "GET /api/group/acl-roots": { req: () => ({ path: "/api/group/acl-roots" }) },
   "GET /api/group/members/{id}": { req: (c) => ({ path: `/api/group/members/${c.groupId}?skip=0&take=50` }), keys: MEMBER, at: first },
-  "GET /api/group/subtree/{id}": { req: (c) => ({ path: `/api/group/subtree/${c.groupId}` }) },
+  "GET /api/group/subtree/{id}": { req: (c) => ({ path: `/api/group/subtree/${c.groupId}` }), keys: ["element_id", "group_id", "isRoot", "isOpen", "subGroups", "assets"] },
   "GET /api/group/get/{id}": { req: (c) => ({ path: `/api/group/get/${c.groupId}` }), keys: GROUP },
   "POST /api/group/create": {
     req: () => ({ path: "/api/group/create", json: { parent: ROOT_GROUP_ID, group_name: "Контрактная группа" } }),
@@ -379,7 +384,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
     then: (b, c) => void (c.newUserId = (b as { user_id: string }).user_id),
   },
   "GET /api/user": { req: () => ({ path: "/api/user" }) },
-  "GET /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}` }), keys: USER },
+  "GET /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}` }), keys: [...USER, "user_enabled"] },
   // SPEC §3 User carries `enabled`; a user is deleted only once disabled (docs/api.md "From SPEC to this API").
   "PATCH /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}`, json: { user_name: "Контрактный 2", enabled: false } }), keys: USER },
   "POST /api/user/acl": {
