@@ -458,8 +458,15 @@ describe("POST /api/asset/drop-empty-version/{id}", () => {
     await expectError(await drop({ version: 9 }), 404);
     await expectError(await drop({ version: "2" }), 400);
     expect(await snapshot(id)).toEqual(before);
+    await expectError(await drop({ version: a.version, variant_id: a.variant_id }), 400);
+    expect(await snapshot(id)).toEqual(before);
     expect(await json(await drop({ version: a.version }))).toEqual({ dropped: 1, versions: [2] });
     expect((await rows("select id from variants where id = ?", a.variant_id)).length).toBe(0);
+    // By its upload (what the app's queue does when a new version is cancelled): the variant create-version answered.
+    const c = await startUpload(user.bearer, id, { size: 10 });
+    expect(await json(await drop({ variant_id: c.variant_id }))).toEqual({ dropped: 1, versions: [c.version] });
+    await expectError(await drop({ variant_id: c.variant_id }), 404);
+    await expectError(await drop({ variant_id: b.variant_id }), 409);
   });
 
   it("an upload commits into the number create-version made, even when a later one committed first; the newest stays current", async () => {

@@ -125,19 +125,31 @@ export async function commitUpload(
  * one: 404 when the asset has no such version, 409 (nothing removed) when it has content (committed) or is receiving
  * it (a multipart upload begun: its parts are stored; a hashing run). A single-request upload keeps nothing before
  * its commit, so its version is removable even while a PUT streams (that PUT then answers 404 and leaves nothing).
- * Without `version` (SPEC's call has no body), every removable version of the asset goes. Answers the numbers removed.
+ * `variantId` names the version by its upload (the variant create-version answered) instead. Without either (SPEC's
+ * call has no body), every removable version of the asset goes. Answers the numbers removed.
  */
 export async function dropEmptyVersions(
   rc: RequestContext,
   actor: Actor,
   assetId: string,
   version?: number,
+  variantId?: string,
 ): Promise<{ dropped: number; versions: number[] }> {
   await requireAsset(rc, actor, assetId, "update");
   const reserved = await selectReservedUploads(rc.db, assetId);
   const removable = (u: ReservedUpload) => u.status === "pending" && u.uploadId === null;
   let targets: ReservedUpload[];
-  if (version === undefined) {
+  if (variantId !== undefined) {
+    // The version of one upload (what the app's upload queue cancels): its number may be unknown to the caller.
+    const named = reserved.filter((u) => u.id === variantId);
+    if (named.length === 0) {
+      const ready = await findReadyVariant(rc.db, variantId);
+      if (ready && ready.variant.assetId === assetId) throw new AppError("CONFLICT", ru.assets.versionHasContent(ready.version));
+      throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+    }
+    if (!named.every(removable)) throw new AppError("CONFLICT", ru.assets.versionHasContent(named[0].reservedVersion));
+    targets = named;
+  } else if (version === undefined) {
     targets = reserved.filter(removable);
   } else {
     const named = reserved.filter((u) => u.reservedVersion === version);
