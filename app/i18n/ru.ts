@@ -873,6 +873,15 @@ export const ru = {
     deleteText: "Версия и все её варианты будут удалены навсегда. Остальные версии файла не изменятся.",
     deleted: (n: number) => `Версия ${n} удалена`,
     current: "Текущая",
+    /** a version create-version made, by state (issue 29) */
+    states: { empty: "Пустая", uploading: "Загружается", ready: "Готова" } as Record<"empty" | "uploading" | "ready", string>,
+    stateHints: {
+      empty: "Версия создана, содержимое ещё не загружено",
+      uploading: "Содержимое загружается: версия станет доступна, когда загрузка завершится",
+      ready: "",
+    } as Record<"empty" | "uploading" | "ready", string>,
+    dropEmpty: "Удалить пустую версию",
+    emptyDropped: (n: number) => `Пустая версия ${n} удалена`,
     comment: "Комментарий",
     commentPlaceholder: "Что изменилось в этой версии",
     addComment: "Добавить комментарий",

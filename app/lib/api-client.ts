@@ -14,6 +14,11 @@ export const ULDL_SERVER_KEY = "uldlServer";
 const SILENT_PATHS = new Set(["/api/auth/whoami", "/api/auth/refresh"]);
 /** Paths whose 401 must not trigger a token refresh (the refresh itself, and calls made without a session). */
 const NO_REFRESH_PATHS = new Set(["/api/auth/refresh", "/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token"]);
+/**
+ * Calls SPEC §7 says carry no bearer (sign-in, refresh, sign-out): the refresh cookie or the body is their credential,
+ * so a stored (perhaps stale, perhaps another user's) access token is never sent along.
+ */
+const BEARERLESS_PATHS = new Set(["/api/auth/login", "/api/auth/refresh", "/api/auth/logout", "/api/auth/exchange-token"]);
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -39,6 +44,7 @@ function headers(options: RequestOptions, contentType: string | null = null): He
 
 function send(path: string, options: RequestOptions): Promise<Response> {
   const url = new URL(path, window.location.origin);
+  if (BEARERLESS_PATHS.has(url.pathname) && options.bearer === undefined) options = { ...options, bearer: "" };
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }

@@ -34,7 +34,8 @@ export async function fetchMembers(groupId: string, query: MembersQuery, signal?
 
 /** `toast: false` where the screen answers a failure itself (the not-found page). */
 export const getGroup = (id: string, options: { toast?: boolean } = {}) => apiRequest<GroupInfo>(`/api/group/get/${id}`, options);
-export const groupTree = (id: string) => apiRequest<TreeNode>(`/api/group/subtree/${id}`);
+/** The folder tree only (the move dialog picks a folder): no files, so the server may answer it from its cache. */
+export const groupTree = (id: string) => apiRequest<TreeNode>(`/api/group/subtree/${id}`, { query: { assets: false } });
 export const createGroup = (parent: string, group_name: string) =>
   apiRequest<{ group_id: string }>("/api/group/create", { method: "POST", body: { parent, group_name } });
 export const renameGroup = (id: string, group_name: string) =>

@@ -8,7 +8,7 @@ import { ApiError } from "../lib/api-error";
 import { safeReturnPath } from "../lib/guard";
 import { formatWait, retryAt } from "../lib/retry-after";
 import { dismissAllToasts } from "../lib/toast";
-import { jwtExpiry, storeTokens, type Tokens } from "../lib/tokens";
+import { storeTokens, type Tokens } from "../lib/tokens";
 
 export const meta: MetaFunction = () => [{ title: `${ru.login.submit} — ${ru.app.name}` }];
 
@@ -18,18 +18,14 @@ export function loader({ context }: LoaderFunctionArgs) {
 }
 
 /**
- * `?token=` sign-in (SPEC §2 guard rule 6): a one-time token is exchanged for a session; any other token is stored
- * as the access token as it is. Either way the user is loaded with whoami before going on.
+ * `?token=` sign-in (SPEC §2 guard rule 6): the token (a one-time token, or an access token a robot or an
+ * integration hands over) is exchanged for a real session: the server sets the refresh cookie the page guard trusts,
+ * so the next navigation stays signed in. Nothing is stored unless the exchange succeeds. The user is then loaded
+ * with whoami before going on.
  */
 async function signInWithToken(token: string): Promise<void> {
-  try {
-    storeTokens(await apiRequest<Tokens>("/api/auth/exchange-token", { method: "POST", body: { token }, toast: false }));
-  } catch {
-    const expire = jwtExpiry(token);
-    if (!expire) throw new Error(ru.errors.invalidToken);
-    storeTokens({ bearer: token, expire });
-  }
-  await apiRequest("/api/auth/whoami");
+  storeTokens(await apiRequest<Tokens>("/api/auth/exchange-token", { method: "POST", body: { token }, toast: false }));
+  await apiRequest("/api/auth/whoami", { toast: false });
 }
 
 /** The clock, ticking each second while `running` (the throttle countdown). */

@@ -42,6 +42,7 @@ export const ru = {
   assets: {
     notFound: "Файл не найден",
     versionNotFound: "Версия файла не найдена",
+    versionHasContent: (version: number) => `Версия ${version} не пустая: в неё уже загружено или загружается содержимое`,
     variantNotFound: "Вариант файла не найден",
     classNotFound: "Класс файлов не найден",
     noContent: "У файла ещё нет загруженного содержимого",
@@ -728,6 +729,7 @@ export const ru = {
     refreshInvalid: "Сессия недействительна, войдите снова",
     refreshReused: "Токен обновления уже использован: все сессии этого входа завершены",
     exchangeInvalid: "Одноразовый токен недействителен или уже использован",
+    scopedTokenSession: "Токен, ограниченный группами, не открывает сеанс в приложении",
     forbidden: "Недостаточно прав",
     crossOrigin: "Запрос с чужого источника отклонён",
     rateLimited: (seconds: number) => `Слишком много запросов. Повторите через ${seconds} с.`,

@@ -6,7 +6,7 @@ import { createHelperHandler } from "../../helper/http-handler";
 import { HelperStatusSchema, MountStatusSchema } from "../../helper/schemas";
 import { createApiApp } from "../../workers/api/app";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { call, expectError, login, ORIGIN, signIn, signInAdmin, type Session } from "../integration/factories";
+import { call, expectError, login, ORIGIN, refreshTokenFrom, signIn, signInAdmin, type Session } from "../integration/factories";
 import { SPEC_CALLS, type SpecCall } from "./spec-calls";
 
 /**
@@ -229,7 +229,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "POST /api/asset/version/{id}": { req: (c) => ({ path: `/api/asset/version/${c.assetId}`, json: { version: 1 } }), keys: VERSION.filter((k) => k !== "variant_id" && k !== "variant_name" && k !== "variant_type") },
   "GET /api/asset/versions/{id}": {
     req: (c) => ({ path: `/api/asset/versions/${c.assetId}` }),
-    keys: VERSION,
+    keys: [...VERSION, "state"],
     at: first,
     then: (b, c) => void (c.versionId = (first(b) as { version_id: string }).version_id),
   },
@@ -268,9 +268,14 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "GET /api/asset/variant-tech-props/{id}": { req: (c) => ({ path: `/api/asset/variant-tech-props/${c.variantId}` }) },
   "POST /api/asset/create-version/{id}": {
     req: (c) => ({ path: `/api/asset/create-version/${c.asset2Id}`, json: { to_group: c.groupId, variant_type: "initial" } }),
-    keys: ["variant_id", "upload_url", "expire"],
+    keys: ["variant_id", "version", "upload_url", "expire"],
   },
-  "POST /api/asset/drop-empty-version/{id}": { req: (c) => ({ path: `/api/asset/drop-empty-version/${c.asset2Id}`, json: {} }) },
+  // After create-version above made asset2's empty version 1: SPEC's call removes it.
+  "POST /api/asset/drop-empty-version/{id}": {
+    req: (c) => ({ path: `/api/asset/drop-empty-version/${c.asset2Id}`, json: {} }),
+    keys: ["dropped", "versions"],
+    then: (b) => expect(b).toEqual({ dropped: 1, versions: [1] }),
+  },
   // A document's proxy is its converted variant; an image is its own proxy, so the PNG answers a link too.
   "GET /api/asset/asset-proxy-doc/{id}/{version}": { req: (c) => ({ path: `/api/asset/asset-proxy-doc/${c.assetId}/1` }), keys: ["link", "expire"] },
   "POST /api/asset/copy/{a}/{b}": { req: (c) => ({ path: `/api/asset/copy/${c.assetId}/${c.group2Id}`, json: {} }) },
@@ -343,7 +348,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "GET /api/group/roots": { req: () => ({ path: "/api/group/roots" }) },
   "GET /api/group/acl-roots": { req: () => ({ path: "/api/group/acl-roots" }) },
   "GET /api/group/members/{id}": { req: (c) => ({ path: `/api/group/members/${c.groupId}?skip=0&take=50` }), keys: MEMBER, at: first },
-  "GET /api/group/subtree/{id}": { req: (c) => ({ path: `/api/group/subtree/${c.groupId}` }) },
+  "GET /api/group/subtree/{id}": { req: (c) => ({ path: `/api/group/subtree/${c.groupId}` }), keys: ["element_id", "group_id", "isRoot", "isOpen", "subGroups", "assets"] },
   "GET /api/group/get/{id}": { req: (c) => ({ path: `/api/group/get/${c.groupId}` }), keys: GROUP },
   "POST /api/group/create": {
     req: () => ({ path: "/api/group/create", json: { parent: ROOT_GROUP_ID, group_name: "Контрактная группа" } }),
@@ -379,7 +384,7 @@ const CONTRACT: Record<SpecCall, Entry> = {
     then: (b, c) => void (c.newUserId = (b as { user_id: string }).user_id),
   },
   "GET /api/user": { req: () => ({ path: "/api/user" }) },
-  "GET /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}` }), keys: USER },
+  "GET /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}` }), keys: [...USER, "user_enabled"] },
   // SPEC §3 User carries `enabled`; a user is deleted only once disabled (docs/api.md "From SPEC to this API").
   "PATCH /api/user/{id}": { req: (c) => ({ path: `/api/user/${c.newUserId}`, json: { user_name: "Контрактный 2", enabled: false } }), keys: USER },
   "POST /api/user/acl": {
@@ -411,8 +416,8 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "POST /api/fields/templates-by-ids": { req: (c) => ({ path: "/api/fields/templates-by-ids", json: { ids: [c.templateId] } }), keys: TEMPLATE, at: first },
   "PATCH /api/fields/template/{id}": { req: (c) => ({ path: `/api/fields/template/${c.templateId}`, json: { field_def_name: "Поле 2" } }), keys: TEMPLATE },
   "POST /api/fields/create/{id}": {
-    // SPEC §5: def_id, asset_version_id, data. SPEC §3's value carries asset_version (a number): both are answered.
-    req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { def_id: c.templateId, asset_version_id: null, data: "Интервью" } }),
+    // SPEC §5: def_id, asset_version_id, data, the version named by its number (SPEC §3 Version: `version`).
+    req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { def_id: c.templateId, asset_version_id: 1, data: "Интервью" } }),
     keys: [...FIELD_VALUE, "asset_version_id"],
     then: (b, c) => void (c.fieldId = (b as { field_id: string }).field_id),
   },
@@ -1006,5 +1011,133 @@ describe("the OpenAPI document", () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(40);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Issue 29: six places where requests written from SPEC alone were answered differently from what SPEC describes.
+ * Each row sends SPEC's exact shape (and the bad input the issue lists) against fixtures of its own.
+ */
+describe("SPEC's shapes of issue 29", () => {
+  const own = {} as { assetId: string; variant1: string; templateId: string; robotToken: string };
+  const b = () => ctx.admin.bearer;
+  const upload = async (path: string, body: BodyInit) =>
+    must<{ asset_id: string; asset_variant_id: string }>(await call(path, { method: "POST", bearer: b(), body, headers: { "content-type": "image/png" } }), 201);
+
+  beforeAll(async () => {
+    // An image with two versions, a preview of each, a text template, and a robot's API token.
+    const first = await upload(`/api/asset/upload?in_group=${ctx.groupId}&name=${encodeURIComponent("Дважды.png")}`, PNG_1X1);
+    own.assetId = first.asset_id;
+    own.variant1 = first.asset_variant_id;
+    await upload(`/api/asset/upload?asset_id=${own.assetId}&name=${encodeURIComponent("Дважды.png")}`, PNG_1X1);
+    for (const version of [1, 2]) {
+      const path = `/api/asset/upload-preview/${own.assetId}?version=${version}`;
+      await must(await call(path, { method: "POST", bearer: b(), body: PNG_1X1, headers: { "content-type": "image/png" } }));
+    }
+    own.templateId = (await must<{ field_def_id: string }>(await call("/api/fields/template", { method: "POST", bearer: b(), json: { field_def_name: "Поле версии", field_type: "text", field_setup: { multiple: true } } }))).field_def_id;
+    own.robotToken = (await must<{ token: string }>(await call(`/api/user/${ctx.robotId}/tokens`, { method: "POST", bearer: b(), json: { name: "Вход по ссылке" } }))).token;
+  });
+
+  it("1. POST /api/fields/create/{id} takes asset_version_id as the version NUMBER (an id keeps working)", async () => {
+    const path = `/api/fields/create/${own.assetId}`;
+    const byNumber = await must<{ asset_version: number; asset_version_id: string }>(
+      await call(path, { method: "POST", bearer: b(), json: { def_id: own.templateId, asset_version_id: 2, data: "Вторая" } }),
+    );
+    expect(byNumber.asset_version).toBe(2);
+    const byId = await must<{ asset_version: number }>(
+      await call(path, { method: "POST", bearer: b(), json: { def_id: own.templateId, asset_version_id: byNumber.asset_version_id, data: "Снова вторая" } }),
+    );
+    expect(byId.asset_version).toBe(2);
+    await expectError(await call(path, { method: "POST", bearer: b(), json: { def_id: own.templateId, asset_version_id: 9, data: "Нет такой" } }), 404);
+    const clash = await expectError(
+      await call(path, { method: "POST", bearer: b(), json: { def_id: own.templateId, asset_version_id: 1, asset_version: 2, data: "Две разные" } }),
+      400,
+    );
+    expect(clash.message).toContain("«asset_version»");
+    // The bulk form (apply) and the change call take the number the same way.
+    const applied = await must<{ asset_version: number | null; field_data: unknown }[]>(
+      await call(`/api/fields/apply/${own.assetId}`, { method: "POST", bearer: b(), json: { values: [{ def_id: own.templateId, asset_version_id: 1, data: "Первая" }] } }),
+    );
+    const first = applied.find((v) => v.field_data === "Первая") as { field_id?: string; asset_version: number | null } | undefined;
+    expect(first?.asset_version).toBe(1);
+    const moved = await must<{ asset_version: number }>(
+      await call(`/api/fields/change/${own.assetId}/${first!.field_id}`, { method: "PATCH", bearer: b(), json: { asset_version_id: 2 } }),
+    );
+    expect(moved.asset_version).toBe(2);
+  });
+
+  it("2. create-version makes the next numbered, empty version; versions lists its state; drop-empty-version removes it", async () => {
+    const created = await must<{ version: number; variant_id: string }>(
+      await call(`/api/asset/create-version/${own.assetId}`, { method: "POST", bearer: b(), json: { to_group: ctx.groupId, variant_type: "initial" } }),
+    );
+    expect(created.version).toBe(3);
+    const again = await must<{ version: number }>(
+      await call(`/api/asset/create-version/${own.assetId}`, { method: "POST", bearer: b(), json: { to_group: ctx.groupId, variant_type: "initial" } }),
+    );
+    expect(again.version).toBe(4);
+    type Listed = { version: number; state: string }[];
+    const listed = await must<Listed>(await call(`/api/asset/versions/${own.assetId}`, { bearer: b() }));
+    expect(listed.map((v) => [v.version, v.state])).toEqual([
+      [4, "empty"],
+      [3, "empty"],
+      [2, "ready"],
+      [1, "ready"],
+    ]);
+    // The current version stays the newest one with content.
+    expect((await must<{ ver: number }>(await call(`/api/asset/${own.assetId}`, { bearer: b() }))).ver).toBe(2);
+    // A version with content is not empty: nothing removed.
+    await expectError(await call(`/api/asset/drop-empty-version/${own.assetId}`, { method: "POST", bearer: b(), json: { version: 2 } }), 409);
+    const one = await must<{ dropped: number; versions: number[] }>(
+      await call(`/api/asset/drop-empty-version/${own.assetId}`, { method: "POST", bearer: b(), json: { version: 4 } }),
+    );
+    expect(one).toMatchObject({ dropped: 1, versions: [4] });
+    // SPEC's shape (no body): every empty version of the asset goes.
+    const rest = await must<{ dropped: number; versions: number[] }>(await call(`/api/asset/drop-empty-version/${own.assetId}`, { method: "POST", bearer: b() }));
+    expect(rest).toMatchObject({ dropped: 1, versions: [3] });
+    const after = await must<Listed>(await call(`/api/asset/versions/${own.assetId}`, { bearer: b() }));
+    expect(after.map((v) => v.version)).toEqual([2, 1]);
+  });
+
+  it("3. GET /api/group/subtree/{id} carries the folders' assets and isOpen, with the cap stated", async () => {
+    const tree = await must<{ isOpen: boolean; assets: { asset_id: string; name: string }[]; assets_more: boolean; assets_cap: { per_folder: number; total: number }; subGroups: unknown[] }>(
+      await call(`/api/group/subtree/${ctx.groupId}`, { bearer: b() }),
+    );
+    expect(tree.isOpen).toBe(true);
+    expect(tree.assets.map((a) => a.asset_id)).toContain(own.assetId);
+    expect(tree.assets_cap).toEqual({ per_folder: 50, total: 2000 });
+    expect(typeof tree.assets_more).toBe("boolean");
+  });
+
+  it("4. GET /api/asset/content/preview/{id}/{version}/{variant} takes a variant id", async () => {
+    const res = await call(`/api/asset/content/preview/${own.assetId}/1/${own.variant1}`, { bearer: b() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^image\//);
+    await res.arrayBuffer();
+    // A variant of another version (or asset) is not found.
+    await expectError(await call(`/api/asset/content/preview/${own.assetId}/2/${own.variant1}`, { bearer: b() }), 404);
+  });
+
+  it("5. an access token handed over (a robot's, a session's) starts a real session as exchange-token does", async () => {
+    for (const token of [own.robotToken, ctx.admin.bearer]) {
+      const res = await call("/api/auth/exchange-token", { method: "POST", json: { token } });
+      const body = (await res.json()) as { bearer: string };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      const refresh = refreshTokenFrom(res);
+      expect(refresh).toBeTruthy();
+      // The refresh cookie is what the server-side guard trusts: it must work on the next navigation.
+      expect((await call("/api/auth/refresh", { refresh })).status).toBe(200);
+    }
+    await expectError(await call("/api/auth/exchange-token", { method: "POST", json: { token: `${ctx.admin.bearer.slice(0, -4)}AAAA` } }), 401);
+    await expectError(await call("/api/auth/exchange-token", { method: "POST", json: { token: "mamr_forgedforgedforgedforgedforged" } }), 401);
+  });
+
+  it("6. users answer both enabled and user_enabled", async () => {
+    const user = await must<{ enabled: boolean; user_enabled: boolean }>(await call(`/api/user/${ctx.robotId}`, { bearer: b() }));
+    expect(user.user_enabled).toBe(user.enabled);
+    const list = await must<{ items: { enabled: boolean; user_enabled: boolean }[] } | { enabled: boolean; user_enabled: boolean }[]>(await call("/api/user", { bearer: b() }));
+    const first = Array.isArray(list) ? list[0] : list.items[0];
+    expect(first.user_enabled).toBe(first.enabled);
   });
 });

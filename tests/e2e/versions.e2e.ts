@@ -273,3 +273,34 @@ test("a read-only user sees the versions but is offered no version action", { ti
   await reader.locator(".versions-panel").scrollIntoViewIfNeeded();
   await shot(reader, "versions-viewer-readonly-1440");
 });
+
+test("a version create-version made shows as empty, never current, and can be removed (issue 29)", { timeout: 120_000 }, async ({ page, server }) => {
+  const stamp = Date.now();
+  const name = `Пустая ${stamp}.jpg`;
+  await login(page, server.adminLogin, server.adminPassword);
+  const groupId = await openNewFolder(page, `Пустые версии ${stamp}`);
+  await upload(page, [await fixtureAs("tiny-200x100.jpg", name)]);
+  await tileVersion(page, name, 1);
+  const [asset] = await assetsIn(page, server, groupId);
+  // A client following SPEC's flow makes the next version and has not uploaded into it yet.
+  const bearer = await page.evaluate(() => localStorage.getItem("accessToken"));
+  const made = await fetch(`${server.baseUrl}/api/asset/create-version/${asset.id}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", "x-api-version": "1.0" },
+    body: JSON.stringify({ to_group: groupId, variant_type: "initial" }),
+  });
+  expect(((await made.json()) as { version: number }).version).toBe(2);
+  await openViewer(page, name);
+  const empty = block(page, 2);
+  await empty.waitFor();
+  expect(await empty.getAttribute("data-state")).toBe("empty");
+  expect(await empty.locator(".version-state").textContent()).toBe("Пустая");
+  expect(await empty.locator(".version-current").count()).toBe(0);
+  expect(await block(page, 1).locator(".version-current").count()).toBe(1);
+  // No download, restore or compare for a version without content.
+  expect(await empty.getByRole("button", { name: "Скачать" }).count()).toBe(0);
+  await shot(page, "versions-empty-1440");
+  await empty.getByRole("button", { name: "Удалить пустую версию: Версия 2" }).click();
+  await expect.poll(() => block(page, 2).count()).toBe(0);
+  expect(await assetsIn(page, server, groupId)).toEqual([{ id: asset.id, name, ver: 1 }]);
+});

@@ -58,6 +58,8 @@ export async function createAsset(bearer: string, body: Record<string, unknown> 
 
 export interface UploadInfo {
   variant_id: string;
+  /** the version create-version made (issue 29) */
+  version: number;
   upload_url: string;
   method: "PUT";
   expire: string;

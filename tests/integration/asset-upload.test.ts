@@ -54,8 +54,11 @@ describe("POST /api/asset/create-version/{id}", () => {
       storage_key: `assets/${id}/${info.variant_id}`,
       user_id: user.id,
     });
-    // Invisible: no version, no variant anywhere.
-    expect(await json(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }))).toEqual([]);
+    // create-version made version 1 (issue 29): listed as empty, never current; its variant is nowhere else.
+    expect(info.version).toBe(1);
+    expect(await json(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }))).toMatchObject([
+      { version: 1, state: "empty", version_id: null, variant_id: info.variant_id, content_size: 1234 },
+    ]);
     expect(await json(await call(`/api/asset/${id}`, { bearer: user.bearer }))).toMatchObject({
       ver: 0,
       var: null,
@@ -342,16 +345,21 @@ describe("versions and variants", () => {
     return { user, id, uploads };
   }
 
-  it("GET /versions/{id}: one row per ready variant, newest version first", async () => {
+  it("GET /versions/{id}: one row per ready variant, newest version first, and create-version's empty version with its state", async () => {
     const { user, id, uploads } = await threeVersions();
-    await startUpload(user.bearer, id, { size: 5 });
+    const empty = await startUpload(user.bearer, id, { size: 5 });
     const versions = await json<Record<string, unknown>[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
-    expect(versions.map((v) => [v.version, v.variant_id, v.variant_type, v.variant_name])).toEqual([
-      [3, uploads[2].asset_variant_id, "initial", "v3.mp4"],
-      [2, uploads[1].asset_variant_id, "master", "v2.mp4"],
-      [1, uploads[0].asset_variant_id, "initial", "v1.mp4"],
+    expect(versions.map((v) => [v.version, v.state, v.variant_id, v.variant_type])).toEqual([
+      [4, "empty", empty.variant_id, "initial"],
+      [3, "ready", uploads[2].asset_variant_id, "initial"],
+      [2, "ready", uploads[1].asset_variant_id, "master"],
+      [1, "ready", uploads[0].asset_variant_id, "initial"],
     ]);
-    expect(versions[0]).toMatchObject({
+    expect(versions[0]).toMatchObject({ version_id: null, desc: null, user_id: user.id, content_size: 5 });
+    // The current version is the newest ready one: previews, downloads and `ver` ignore the empty one.
+    expect(await json(await call(`/api/asset/${id}`, { bearer: user.bearer }))).toMatchObject({ ver: 3 });
+    await expectError(await call(`/api/asset/content/download/${id}/4/initial`, { bearer: user.bearer }), 404);
+    expect(versions[1]).toMatchObject({
       desc: null,
       user_id: user.id,
       content_size: 30,
@@ -408,26 +416,89 @@ describe("versions and variants", () => {
 });
 
 describe("POST /api/asset/drop-empty-version/{id}", () => {
-  it("drops pending variants whose links have expired, and their objects; keeps fresh and ready ones", async () => {
+  it("drops every empty version (SPEC's call, no body) and what failed uploads left; keeps ready and uploading ones", async () => {
     const user = await signIn();
     const id = await createAsset(user.bearer);
     const ready = await uploadVersion(user.bearer, id, bytesOf(10));
     const stale = await startUpload(user.bearer, id, { size: 10 });
     const fresh = await startUpload(user.bearer, id, { size: 10 });
-    await env.DB.prepare("update variants set ctime = ? where id = ?")
-      .bind(Date.now() - 2 * 3600_000, stale.variant_id)
-      .run();
+    const multipart = await startUpload(user.bearer, id, { size: 10 });
+    expect([stale.version, fresh.version, multipart.version]).toEqual([2, 3, 4]);
+    // A multipart upload begun at the storage holds stored parts: it is uploading, not empty.
+    await env.DB.prepare("update variants set upload_id = 'u-1', part_size = 5 where id = ?").bind(multipart.variant_id).run();
     await env.MEDIA.put(`assets/${id}/${stale.variant_id}`, "left behind");
     const res = await call(`/api/asset/drop-empty-version/${id}`, { method: "POST", bearer: user.bearer });
-    expect(await json(res)).toEqual({ dropped: 1 });
+    expect(await json(res)).toEqual({ dropped: 2, versions: [3, 2] });
     expect((await rows<{ id: string }>("select id from variants where asset_id = ? order by id", id)).map((r) => r.id).sort()).toEqual(
-      [ready.asset_variant_id, fresh.variant_id].sort(),
+      [ready.asset_variant_id, multipart.variant_id].sort(),
     );
     expect(await env.MEDIA.head(`assets/${id}/${stale.variant_id}`)).toBeNull();
     expect(await env.MEDIA.head(ready.storage_path)).not.toBeNull();
-    // The dropped variant's link no longer uploads anything.
+    // The dropped version's link no longer uploads anything.
     await expectError(await put(stale.upload_url, bytesOf(10)), 404);
-    expect(await json(await call(`/api/asset/drop-empty-version/${id}`, { method: "POST", bearer: user.bearer }))).toEqual({ dropped: 0 });
+    expect(await json(await call(`/api/asset/drop-empty-version/${id}`, { method: "POST", bearer: user.bearer }))).toEqual({ dropped: 0, versions: [] });
+    const listed = await json<{ version: number; state: string }[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
+    expect(listed.map((v) => [v.version, v.state])).toEqual([
+      [4, "uploading"],
+      [1, "ready"],
+    ]);
+  });
+
+  it("drops one named empty version; a version with content or bytes arriving is 409 and nothing goes; an unknown one 404", async () => {
+    const user = await signIn();
+    const id = await createAsset(user.bearer);
+    await uploadVersion(user.bearer, id, bytesOf(10));
+    const a = await startUpload(user.bearer, id, { size: 10 });
+    const b = await startUpload(user.bearer, id, { size: 10 });
+    await env.DB.prepare("update variants set status = 'saving', upload_id = 'u-2', part_size = 5 where id = ?").bind(b.variant_id).run();
+    const drop = (json: unknown) => call(`/api/asset/drop-empty-version/${id}`, { method: "POST", bearer: user.bearer, json });
+    const before = await snapshot(id);
+    await expectError(await drop({ version: 1 }), 409);
+    await expectError(await drop({ version: b.version }), 409);
+    await expectError(await drop({ version: 9 }), 404);
+    await expectError(await drop({ version: "2" }), 400);
+    expect(await snapshot(id)).toEqual(before);
+    await expectError(await drop({ version: a.version, variant_id: a.variant_id }), 400);
+    expect(await snapshot(id)).toEqual(before);
+    expect(await json(await drop({ version: a.version }))).toEqual({ dropped: 1, versions: [2] });
+    expect((await rows("select id from variants where id = ?", a.variant_id)).length).toBe(0);
+    // By its upload (what the app's queue does when a new version is cancelled): the variant create-version answered.
+    const c = await startUpload(user.bearer, id, { size: 10 });
+    expect(await json(await drop({ variant_id: c.variant_id }))).toEqual({ dropped: 1, versions: [c.version] });
+    await expectError(await drop({ variant_id: c.variant_id }), 404);
+    await expectError(await drop({ variant_id: b.variant_id }), 409);
+  });
+
+  it("an upload commits into the number create-version made, even when a later one committed first; the newest stays current", async () => {
+    const user = await signIn();
+    const id = await createAsset(user.bearer, { in_group: await createGroup(user.id) });
+    await uploadVersion(user.bearer, id, bytesOf(10));
+    const second = await startUpload(user.bearer, id, { size: 20 });
+    const third = await startUpload(user.bearer, id, { size: 30 });
+    expect(await json(await put(third.upload_url, bytesOf(30)), 201)).toMatchObject({ asset_version: 3 });
+    // A one-request upload meanwhile takes the number after every reserved one.
+    const direct = await call(`/api/asset/upload?asset_id=${id}&name=v4.bin`, { method: "POST", bearer: user.bearer, body: bytesOf(40), headers: { "content-type": "application/octet-stream" } });
+    expect(await json(direct, 201)).toMatchObject({ asset_version: 4 });
+    expect(await json(await put(second.upload_url, bytesOf(20)), 201)).toMatchObject({ asset_version: 2 });
+    expect(await json(await call(`/api/asset/${id}`, { bearer: user.bearer }))).toMatchObject({ ver: 4 });
+    const listed = await json<{ version: number; state: string }[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
+    expect(listed.map((v) => [v.version, v.state])).toEqual([
+      [4, "ready"],
+      [3, "ready"],
+      [2, "ready"],
+      [1, "ready"],
+    ]);
+    // The folder shows the current (newest) version's size, not the one that committed last.
+    expect((await rows<{ el_size: number }>("select el_size from group_members where el_id = ?", id)).map((r) => r.el_size)).toEqual([40]);
+  });
+
+  it("a failed PUT leaves its version empty again (nothing kept)", async () => {
+    const user = await signIn();
+    const id = await createAsset(user.bearer);
+    const up = await startUpload(user.bearer, id, { size: 10 });
+    await expectError(await put(up.upload_url, bytesOf(9)), 400);
+    const listed = await json<{ version: number; state: string }[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
+    expect(listed.map((v) => [v.version, v.state])).toEqual([[1, "empty"]]);
   });
 
   it("refuses other users (404) and changes nothing", async () => {

@@ -57,6 +57,24 @@ describe("POST /api/asset/restore-version/{id}", () => {
     expect(events).toHaveLength(1);
   });
 
+  it("takes the number after an empty version create-version made; that upload still commits into its own number", async () => {
+    const { owner, assetId } = await twoVersions();
+    const started = await json<{ version: number; upload_url: string }>(
+      await call(`/api/asset/create-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { file_name: "Обложка.png", mime_type: "image/png", size: 4 } }),
+    );
+    expect(started.version).toBe(3);
+    const made = await json<{ version: number }>(
+      await call(`/api/asset/restore-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: 1 } }),
+    );
+    expect(made.version).toBe(4);
+    const url = new URL(started.upload_url);
+    const put = await call(`${url.pathname}${url.search}`, { method: "PUT", body: bytesOf(4), headers: { "content-type": "image/png" } });
+    expect(await json(put, 201)).toMatchObject({ asset_version: 3 });
+    expect((await versionsOf(owner.bearer, assetId)).map((v) => v.version)).toEqual([4, 3, 2, 1]);
+    const [a] = await rows<{ latest_version: number }>("select latest_version from assets where id = ?", assetId);
+    expect(a.latest_version).toBe(4);
+  });
+
   it("copies the restored version's previews to objects of their own", async () => {
     const { owner, assetId } = await twoVersions();
     const [v1] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 1", assetId);

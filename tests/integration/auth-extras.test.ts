@@ -48,10 +48,54 @@ describe("POST /api/auth/exchange-token", () => {
     await expectError(await exchange(await oneTimeToken(disabled.id)), 401);
   });
 
+  it("trades an access token handed over (a robot's API token, a session's JWT) for a new session of that user (issue 29)", async () => {
+    const admin = await signInAdmin();
+    const robot = await createUser({ isRobot: true });
+    const made = await call(`/api/user/${robot.id}/tokens`, { method: "POST", bearer: admin.bearer, json: { name: "Интеграция" } });
+    const { token } = (await made.json()) as { token: string };
+    const person = await signIn();
+    for (const [credential, userId] of [
+      [token, robot.id],
+      [person.bearer, person.id],
+    ] as const) {
+      const res = await exchange(credential);
+      const body = (await res.json()) as { bearer: string };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(await (await call("/api/auth/whoami", { bearer: body.bearer })).json()).toMatchObject({ id: userId });
+      // A session of its own: the refresh cookie rotates, and ending it leaves the handed-over token working.
+      const refresh = refreshTokenFrom(res)!;
+      expect((await call("/api/auth/refresh", { refresh })).status).toBe(200);
+    }
+    expect((await call("/api/auth/whoami", { bearer: token })).status).toBe(200);
+  });
+
+  it("refuses forged, revoked and expired access tokens (401), and a robot token limited to groups (403): no cookie set", async () => {
+    const admin = await signInAdmin();
+    const robot = await createUser({ isRobot: true });
+    const newToken = async (json: Record<string, unknown>) =>
+      (await (await call(`/api/user/${robot.id}/tokens`, { method: "POST", bearer: admin.bearer, json })).json()) as { token: string; token_id: string };
+    const person = await signIn();
+    const forgedJwt = person.bearer.slice(0, -4) + (person.bearer.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const revoked = await newToken({ name: "Отозван" });
+    await call(`/api/user/${robot.id}/tokens/${revoked.token_id}`, { method: "DELETE", bearer: admin.bearer });
+    const expired = await newToken({ name: "Истёк", expires_at: new Date(Date.now() + 60_000).toISOString() });
+    await env.DB.prepare("update robot_tokens set expires_at = ? where id = ?").bind(Date.now() - 1000, expired.token_id).run();
+    for (const bad of [forgedJwt, `mamr_${"x".repeat(43)}`, revoked.token, expired.token]) {
+      const res = await exchange(bad);
+      await expectError(res, 401);
+      expect(refreshTokenFrom(res)).toBeUndefined();
+    }
+    const group = (await (await call("/api/group/create", { method: "POST", bearer: admin.bearer, json: { parent: "f".repeat(32), group_name: `Папка ${Date.now()}` } })).json()) as { group_id: string };
+    const scoped = await newToken({ name: "Папка", scope_groups: [group.group_id] });
+    const res = await exchange(scoped.token);
+    expect((await expectError(res, 403)).message).toBe(ru.errors.scopedTokenSession);
+    expect(refreshTokenFrom(res)).toBeUndefined();
+  });
+
   it("answers 400 for malformed input and 401 for an unknown token", async () => {
     await expectError(await exchange("short"), 400);
     await expectError(await exchange(12345678901234567890), 400);
-    await expectError(await exchange("x".repeat(300)), 400);
+    await expectError(await exchange("x".repeat(4097)), 400);
     await expectError(await call("/api/auth/exchange-token", { method: "POST", json: {} }), 400);
     await expectError(await exchange("garbage-garbage-garbage-garbage"), 401);
   });

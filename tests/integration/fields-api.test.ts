@@ -191,6 +191,24 @@ describe("field values", () => {
       await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json: { def_id: person.field_def_id, data: "x", asset_version: 9 } }),
       404,
     );
+    // SPEC §5 sends the number as asset_version_id itself (issue 29); asset_version, when sent too, must agree.
+    const specShaped = await ok<Value>(`/api/fields/create/${assetId}`, owner.bearer, {
+      json: { def_id: person.field_def_id, data: "Глеб", pts: [3, 4], asset_version_id: 2 },
+    });
+    expect(specShaped).toMatchObject({ asset_version: 2, asset_version_id: versionIds[1] });
+    for (const [json, status] of [
+      [{ def_id: person.field_def_id, data: "x", asset_version_id: 9 }, 404],
+      [{ def_id: person.field_def_id, data: "x", asset_version_id: 1, asset_version: 2 }, 400],
+      [{ def_id: person.field_def_id, data: "x", asset_version_id: 0 }, 400],
+      [{ def_id: person.field_def_id, data: "x", asset_version_id: 1.5 }, 400],
+    ] as const) {
+      await expectError(await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json }), status);
+    }
+    // The change call moves a value to another version by number (its time range checked there).
+    const moved = await ok<Value>(`/api/fields/change/${assetId}/${specShaped.field_id}`, owner.bearer, { method: "PATCH", json: { asset_version_id: 1 } });
+    expect(moved).toMatchObject({ asset_version: 1, asset_version_id: versionIds[0], pts: [3, 4], field_data: "Глеб" });
+    await expectError(await call(`/api/fields/change/${assetId}/${specShaped.field_id}`, { method: "PATCH", bearer: owner.bearer, json: { asset_version_id: 9 } }), 404);
+    expect((await call(`/api/fields/delete/${assetId}/${specShaped.field_id}`, { method: "DELETE", bearer: owner.bearer })).ok).toBe(true);
     expect((await call(`/api/fields/delete/${assetId}/${byNumber.field_id}`, { method: "DELETE", bearer: owner.bearer })).ok).toBe(true);
     await createValue(owner.bearer, assetId, { def_id: person.field_def_id, data: "Борис", pts: [50, 60] });
 

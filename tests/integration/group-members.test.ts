@@ -337,7 +337,7 @@ describe("GET /api/group/subtree/{id}", () => {
     expect(tree.subGroups[1].subGroups).toEqual([]);
   });
 
-  it("an administrator's cached tree follows every change of shape, name and trash state below (tree version)", async () => {
+  it("an administrator's cached tree of folders follows every change of shape, name and trash state below (tree version)", async () => {
     const boss = await admin();
     const user = await ordinaryUser();
     const top = await createGroup(user, uniqueName());
@@ -345,8 +345,8 @@ describe("GET /api/group/subtree/{id}", () => {
     const b = await createGroup(user, "б", top);
     const inner = await createGroup(user, "внутри", a);
     // The owner's tree is built afresh on every request (filtered trees are not cached): the reference.
-    const fresh = () => getJson(`/api/group/subtree/${top}`, user.bearer);
-    const cached = () => getJson(`/api/group/subtree/${top}`, boss.bearer);
+    const fresh = () => getJson(`/api/group/subtree/${top}?assets=false`, user.bearer);
+    const cached = () => getJson(`/api/group/subtree/${top}?assets=false`, boss.bearer);
     const seen: string[] = [];
     const check = async () => {
       const tree = await cached();
@@ -369,6 +369,42 @@ describe("GET /api/group/subtree/{id}", () => {
     }
     // Every change showed: no two consecutive answers were the same tree.
     for (let i = 1; i < seen.length; i++) expect(seen[i], `change ${i}`).not.toBe(seen[i - 1]);
+  });
+
+  it("carries each folder's files by name and isOpen (issue 29); files that change show at once, even for an administrator", async () => {
+    const boss = await admin();
+    const user = await ordinaryUser();
+    const top = await createGroup(user, uniqueName());
+    const sub = await createGroup(user, "под", top);
+    const b = await insertAsset({ ownerId: user.id, groups: [top], name: "б.png" });
+    const a = await insertAsset({ ownerId: user.id, groups: [top, sub], name: "А.png", withInitial: true, size: 5 });
+    type Node = { isOpen: boolean; assets: { asset_id: string; name: string; mimetype: string; ver: number }[]; assets_more: boolean; assets_cap?: unknown; subGroups: Node[] };
+    const tree = await getJson<Node>(`/api/group/subtree/${top}`, user.bearer);
+    expect(tree).toMatchObject({ isOpen: true, assets_more: false, assets_cap: { per_folder: 50, total: 2000 } });
+    expect(tree.assets.map((x) => x.asset_id)).toEqual([a.id, b.id]);
+    expect(tree.assets[0]).toEqual({ asset_id: a.id, name: "А.png", mimetype: expect.any(String), ver: expect.any(Number) });
+    expect(tree.subGroups[0]).toMatchObject({ isOpen: false, assets_more: false, assets: [{ asset_id: a.id }] });
+    expect(tree.subGroups[0].assets_cap).toBeUndefined();
+    // Files do not change the tree version: the administrator's tree with files is never answered from the cache.
+    expect((await getJson<Node>(`/api/group/subtree/${top}`, boss.bearer)).assets).toHaveLength(2);
+    await send("DELETE", `/api/asset/${b.id}`, user.bearer);
+    expect((await getJson<Node>(`/api/group/subtree/${top}`, boss.bearer)).assets.map((x) => x.asset_id)).toEqual([a.id]);
+    // assets=false: folders only.
+    expect(await getJson(`/api/group/subtree/${top}?assets=false`, user.bearer)).not.toHaveProperty("assets");
+  });
+
+  it("lists 50 files per folder at most and says there are more; only files the caller may read", async () => {
+    const user = await ordinaryUser();
+    const stranger = await ordinaryUser();
+    const top = await createGroup(user, uniqueName());
+    for (let i = 0; i < 51; i++) await insertAsset({ ownerId: user.id, groups: [top], name: `файл-${String(i).padStart(2, "0")}.png` });
+    const hidden = await insertAsset({ ownerId: stranger.id, groups: [top], name: "ааа-чужой.png" });
+    const tree = await getJson<{ assets: { asset_id: string; name: string }[]; assets_more: boolean }>(`/api/group/subtree/${top}`, user.bearer);
+    expect(tree.assets).toHaveLength(50);
+    expect(tree.assets_more).toBe(true);
+    expect(tree.assets[0].name).toBe("файл-00.png");
+    expect(tree.assets.map((x) => x.asset_id)).not.toContain(hidden.id);
+    await expectError(await call(`/api/group/subtree/${top}?assets=maybe`, { bearer: user.bearer }), 400);
   });
 
   it("from the virtual root shows only what the caller sees", async () => {

@@ -12,6 +12,8 @@ export const MIB = 1024 * 1024;
 export interface MultipartInfo {
   mode: "multipart";
   variant_id: string;
+  /** the version create-version made (issue 29) */
+  version: number;
   key: string;
   part_size: number;
   expire: string;

@@ -43,7 +43,19 @@ describe("POST /api/asset/create-version/{id}: the multipart form", () => {
     expect(small.part_size).toBe(16 * MIB);
     const [variant] = await rows("select status, part_size, upload_id, version_id from variants where id = ?", small.variant_id);
     expect(variant).toEqual({ status: "pending", part_size: 16 * MIB, upload_id: null, version_id: null });
-    expect(await json(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }))).toEqual([]);
+    // Each create-version made a numbered version (issue 29): empty until a multipart upload begins at the storage.
+    expect([big.version, small.version]).toEqual([1, 2]);
+    const listed = await json<{ version: number; state: string; version_id: string | null }[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
+    expect(listed.map((v) => [v.version, v.state, v.version_id])).toEqual([
+      [2, "empty", null],
+      [1, "empty", null],
+    ]);
+    await createUpload(user.bearer, small.variant_id);
+    const begun = await json<{ version: number; state: string }[]>(await call(`/api/asset/versions/${id}`, { bearer: user.bearer }));
+    expect(begun.map((v) => [v.version, v.state])).toEqual([
+      [2, "uploading"],
+      [1, "empty"],
+    ]);
     // An empty file is always the single form.
     const empty = await json<Record<string, unknown>>(
       await call(`/api/asset/create-version/${id}`, {

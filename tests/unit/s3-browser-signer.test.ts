@@ -70,6 +70,7 @@ describe("uppyS3Options", () => {
       meta: uploadMeta({
         mode: "multipart",
         variant_id: VARIANT,
+        version: 2,
         key: KEY,
         part_size: 16 << 20,
         expire: "",

@@ -56,7 +56,10 @@ export function VersionList({
   // while loading: nothing is offered until the answer is in (the server refuses anyway).
   const levels = useLevels(asset.asset_id);
   const may = (level: "create" | "update" | "delete") => !!levels && (levels.includes(level) || levels.includes("superuser"));
-  const versions = groupVersions(rows);
+  // Versions create-version made whose bytes are not committed (issue 29) are listed apart: never current, no
+  // downloads, previews or comparisons; an empty one can be removed.
+  const versions = groupVersions(rows.filter((r) => r.state === "ready"));
+  const open = rows.filter((r) => r.state !== "ready");
   const latest = versions[0]?.version ?? 0;
   const comparable = (g: VersionGroup) => mediaKind(g.rows[0].mime_type) === "image";
   const pickedGroups = versions.filter((g) => picked.includes(g.version));
@@ -72,6 +75,19 @@ export function VersionList({
       onChanged();
     } catch {
       // the API client showed the error
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const dropEmpty = async (version: number) => {
+    setBusy(version);
+    try {
+      await api.dropEmptyVersion(asset.asset_id, version);
+      showToast({ title: ru.library.versions, message: ru.fileVersions.emptyDropped(version), kind: "info" });
+      onChanged();
+    } catch {
+      // the API client showed the error (409 once bytes began to arrive)
     } finally {
       setBusy(null);
     }
@@ -111,6 +127,32 @@ export function VersionList({
           )}
         </div>
       </div>
+      {open.map((row) => (
+        <div key={row.variant_id} className="version-block version-open" data-version={row.version} data-state={row.state}>
+          <div className="version-head">
+            <div className="version-title">
+              <strong>{ru.library.versionN(row.version)}</strong>
+              <span className={`chip version-state version-state-${row.state}`}>{ru.fileVersions.states[row.state]}</span>
+              <span className="muted">{formatDateTime(row.ctime)}</span>
+            </div>
+            <div className="version-actions">
+              {row.state === "empty" && may("update") && (
+                <button
+                  type="button"
+                  className="icon-btn"
+                  title={ru.fileVersions.dropEmpty}
+                  aria-label={`${ru.fileVersions.dropEmpty}: ${ru.library.versionN(row.version)}`}
+                  disabled={busy !== null}
+                  onClick={() => void dropEmpty(row.version)}
+                >
+                  <Icon name="trash" size={15} />
+                </button>
+              )}
+            </div>
+          </div>
+          <p className="muted version-desc">{ru.fileVersions.stateHints[row.state]}</p>
+        </div>
+      ))}
       {versions.length === 0 && <p className="muted">{ru.library.noBytes}</p>}
       {versions.some(comparable) && versions.length > 1 && <p className="muted versions-hint">{ru.fileVersions.comparePick}</p>}
       {versions.map((g) => (

@@ -13,3 +13,7 @@ export const deleteVersion = (assetId: string, version: number) =>
 
 export const setVersionComment = (assetId: string, version: number, desc: string | null) =>
   apiRequest<{ version: number; desc: string | null }>(`/api/asset/version/${assetId}/${version}`, { method: "PATCH", body: { desc } });
+
+/** Removes a version create-version made that never received bytes (409 once they began to arrive). */
+export const dropEmptyVersion = (assetId: string, version: number) =>
+  apiRequest<{ dropped: number; versions: number[] }>(`/api/asset/drop-empty-version/${assetId}`, { method: "POST", body: { version } });

@@ -605,7 +605,12 @@ export class UploadController {
         this.#stopRunning(id);
       }
       // A new version's asset existed before the upload: only the unfinished version goes (its multipart upload
-      // was aborted by the engine; a pending single PUT expires and is dropped by the server).
+      // was aborted by the engine; the empty version create-version made is removed, issue 29).
+      if (item.versionOf && item.variantId && item.status !== "completed") {
+        await apiRequest(`/api/asset/drop-empty-version/${item.versionOf}`, { method: "POST", body: { variant_id: item.variantId }, toast: false }).catch(
+          () => undefined, // gone already, committed meanwhile, or its multipart upload holds parts (aborted by the engine)
+        );
+      }
       if (assetId && item.status !== "completed" && !item.versionOf) {
         await apiRequest(`/api/asset/${assetId}`, { method: "DELETE", toast: false }).catch((error) => {
           if (!(error instanceof ApiError && error.status === 404)) throw error;

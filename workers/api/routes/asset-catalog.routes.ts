@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { ru } from "../../../shared/i18n/ru";
 import { VARIANT_TYPES } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
+import { ID_PATTERN } from "../../lib/ids";
 import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/metadata";
 import {
   PREVIEW_MAX_BYTES,
@@ -72,13 +73,23 @@ const PreviewParamsSchema = z.object({
     .transform(Number)
     .openapi({ param: { name: "version", in: "path" }, description: "version number; 0: the asset's version-less preview", example: "1" }),
   // SPEC names the segment {variant} without saying what it holds: a preview size (thumb, medium: preview-size's
-  // `name`) or a SPEC §3 variant type, which picks the default size (thumb): previews belong to a version, not a variant.
+  // `name`), a SPEC §3 variant type, or a variant's id; the last two pick the default size (thumb): previews belong
+  // to a version, not a variant, so a variant id only has to be a ready variant of that version.
   variant: z
-    .enum([...PREVIEW_SIZE_NAMES, ...VARIANT_TYPES])
-    .transform((v): PreviewSizeName => ((PREVIEW_SIZE_NAMES as readonly string[]).includes(v) ? (v as PreviewSizeName) : "thumb"))
+    .string()
+    .max(32)
+    .refine((v) => (PREVIEW_SIZE_NAMES as readonly string[]).includes(v) || (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), {
+      message: "ожидается размер превью, тип варианта или его идентификатор",
+    })
+    .transform((v): { size: PreviewSizeName; variantId: string | null } =>
+      (PREVIEW_SIZE_NAMES as readonly string[]).includes(v)
+        ? { size: v as PreviewSizeName, variantId: null }
+        : { size: "thumb", variantId: ID_PATTERN.test(v) ? v : null },
+    )
     .openapi({
       param: { name: "variant", in: "path" },
-      description: "preview size (thumb, medium), or a variant type (initial, master, …) for the default size thumb",
+      type: "string",
+      description: "preview size (thumb, medium), a variant type (initial, master, …) or a variant id of that version, for the default size thumb",
       example: "thumb",
     }),
 });
@@ -267,7 +278,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
-      const preview = await findPreview(c.var.rc, c.var.actor, { assetId: id, version, size: variant });
+      const preview = await findPreview(c.var.rc, c.var.actor, { assetId: id, version, size: variant.size, variantId: variant.variantId });
       // Signed links carry the preview id, so their URL changes when the preview does: they may be cached longer.
       const headers = {
         ETag: preview.etag,

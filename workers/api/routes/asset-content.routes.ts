@@ -21,6 +21,7 @@ import {
 import type { Actor } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { IdSchema } from "../schemas";
 import type { AppEnv } from "../types";
 import {
   pathId,
@@ -79,6 +80,15 @@ const VariantSelectorSchema = z
   .string()
   .max(32)
   .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор");
+
+const DropEmptyVersionSchema = z
+  .object({
+    version: z.number().int().min(1).max(999_999_999).optional().openapi({ description: "the empty version to remove; absent: all of them" }),
+    variant_id: IdSchema.optional().openapi({ description: "or the version of this upload (the variant create-version answered)" }),
+  })
+  .strict()
+  .refine((b) => b.version === undefined || b.variant_id === undefined, { message: "укажите либо version, либо variant_id", path: ["version"] })
+  .openapi("DropEmptyVersion", { example: { version: 3 } });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
@@ -140,13 +150,24 @@ export const assetContentRoutes = createRouter()
       method: "post",
       path: "/drop-empty-version/{id}",
       tags: ["Assets"],
-      summary: "Drop pending uploads whose links have expired",
+      summary: "Remove versions create-version made that never received content",
+      description:
+        "Needs update on the asset. Without a body (SPEC's call) every empty version of the asset goes; with `version` (or `variant_id`, the upload create-version answered), that one: 404 when the asset has no such version, 409 (nothing removed) when it has content or its bytes are arriving (a multipart upload begun). A single-request upload keeps nothing before its commit, so its version is removable even while its PUT streams (that PUT then answers 404).",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParams },
-      responses: { 200: json(z.object({ dropped: z.number().int() }), "How many were dropped"), ...errorResponses(400, 401, 403, 404) },
+      request: { params: IdParams, body: { required: false, content: { "application/json": { schema: DropEmptyVersionSchema } } } },
+      responses: {
+        200: json(
+          z.object({ dropped: z.number().int(), versions: z.array(z.number().int()).openapi({ description: "the numbers removed, newest first" }) }),
+          "What was removed",
+        ),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
+      },
     }),
-    async (c) => c.json(await dropEmptyVersions(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const body = c.req.valid("json");
+      return c.json(await dropEmptyVersions(c.var.rc, c.var.actor, c.req.valid("param").id, body?.version, body?.variant_id), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -118,10 +118,17 @@ export const VariantSchema = z
   })
   .openapi("Variant");
 
+/** A listed version's state (issue 29): made by create-version and empty, receiving bytes, or committed. */
+export const VERSION_STATES = ["empty", "uploading", "ready"] as const;
+
 export const VersionEntrySchema = z
   .object({
     version: z.number().int(),
-    version_id: z.string(),
+    state: z.enum(VERSION_STATES).openapi({
+      description:
+        "ready: committed (only ready versions have previews and downloads, and the newest is the current one); empty: made by create-version, no bytes yet (drop-empty-version removes it); uploading: its bytes are arriving",
+    }),
+    version_id: z.string().nullable().openapi({ description: "null until the version's bytes are committed" }),
     desc: z.string().nullable(),
     ctime: IsoDate,
     variant_id: z.string(),
@@ -181,6 +188,7 @@ export const UploadInfoSchema = z
   .object({
     mode: z.literal("single"),
     variant_id: z.string(),
+    version: z.number().int().openapi({ description: "the version this call made: listed as empty (then uploading) until its bytes are committed" }),
     key: z.string().openapi({ description: "the server-generated object key (for Uppy's generateObjectKey)" }),
     upload_url: z.string().openapi({ description: "PUT the bytes here; no bearer needed (the link is signed, about 1 hour)" }),
     method: z.literal("PUT"),
@@ -200,6 +208,7 @@ export const MultipartUploadInfoSchema = z
   .object({
     mode: z.literal("multipart"),
     variant_id: z.string(),
+    version: z.number().int().openapi({ description: "the version this call made: listed as empty (then uploading) until its bytes are committed" }),
     key: z.string().openapi({ description: "the server-generated object key every signed S3 call is for (Uppy's generateObjectKey)" }),
     part_size: z.number().int().openapi({ description: "bytes per part; the last part may be shorter" }),
     expire: IsoDate.openapi({ description: "the upload is aborted when no part arrives for a day" }),

@@ -35,7 +35,15 @@ export const TokensSchema = z
 
 export const WhoamiSchema = z.object({ id: z.string(), name: z.string(), is_admin: z.boolean(), any_acls: z.boolean() }).openapi("Whoami");
 
-const ExchangeSchema = z.object({ token: z.string().min(16).max(256) }).openapi("ExchangeTokenPayload");
+const ExchangeSchema = z
+  .object({
+    token: z
+      .string()
+      .min(16)
+      .max(4096)
+      .openapi({ description: "a one-time sign-in token, or an access token handed over (a session's JWT, a robot's `mamr_…` token)" }),
+  })
+  .openapi("ExchangeTokenPayload");
 
 function clientInfo(c: Context<AppEnv>) {
   return { ip: c.req.header("cf-connecting-ip") ?? null, userAgent: c.req.header("user-agent") ?? null };
@@ -113,7 +121,7 @@ export const authRoutes = createRouter()
       method: "post",
       path: "/exchange-token",
       tags: ["Auth"],
-      summary: "Trade a one-time sign-in token (from SSO or a link) for a session",
+      summary: "Trade a one-time sign-in token (from SSO or a link), or an access token handed over, for a session",
       middleware: [rejectCrossSite] as const,
       request: { body: { required: true, content: { "application/json": { schema: ExchangeSchema } } } },
       responses: { ...tokensAnswer, ...errorResponses(400, 401, 403) },

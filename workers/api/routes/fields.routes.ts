@@ -84,25 +84,45 @@ export const FieldValueSchema = z
   })
   .openapi("FieldValue");
 
+/**
+ * `asset_version_id` as SPEC §5 sends it: the version's NUMBER (SPEC identifies versions by number), or our version
+ * id (32 hex characters); null or absent for the entity as a whole.
+ */
+const VersionRefSchema = z
+  .union([IdSchema, z.number().int().min(1).max(1_000_000_000)])
+  .nullish()
+  .openapi({ description: "a version of the asset: its number (1, 2 …) or its id; null or absent for the entity as a whole" });
+
+/** `asset_version`: the version by number (SPEC §3 Entity field value); must name the same version as asset_version_id. */
+const VersionNumberSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_000_000_000)
+  .nullish()
+  .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" });
+
 export const FieldValueCreateSchema = z
   .object({
     def_id: IdSchema,
-    asset_version_id: IdSchema.nullish().openapi({ description: "a version of the asset by id; null or absent for the entity as a whole" }),
-    asset_version: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000_000)
-      .nullish()
-      .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" }),
+    asset_version_id: VersionRefSchema,
+    asset_version: VersionNumberSchema,
     data: z.unknown().refine((v) => v !== undefined, ru.errors.requiredField),
     pts: PtsSchema.optional(),
   })
-  .openapi("FieldValueCreate", { example: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", asset_version: 1, data: "Интервью" } });
+  .openapi("FieldValueCreate", { example: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", asset_version_id: 1, data: "Интервью" } });
 
 export const FieldValueChangeSchema = z
-  .object({ data: z.unknown().optional(), pts: PtsSchema.optional() })
-  .refine((v) => v.data !== undefined || v.pts !== undefined, ru.catalog.nothingToChange)
+  .object({
+    data: z.unknown().optional(),
+    pts: PtsSchema.optional(),
+    asset_version_id: VersionRefSchema.openapi({ description: "moves the value to this version (number or id); null: to the entity as a whole" }),
+    asset_version: VersionNumberSchema,
+  })
+  .refine(
+    (v) => v.data !== undefined || v.pts !== undefined || v.asset_version_id !== undefined || v.asset_version !== undefined,
+    ru.catalog.nothingToChange,
+  )
   .openapi("FieldValueChange");
 
 const csvIds = z
@@ -159,7 +179,8 @@ export const ApplySchema = z
           def_id: IdSchema,
           data: z.unknown().refine((v) => v !== undefined, ru.errors.requiredField),
           pts: PtsSchema.optional(),
-          asset_version_id: IdSchema.nullable().optional(),
+          asset_version_id: VersionRefSchema,
+          asset_version: VersionNumberSchema,
         }),
       )
       .max(200)

@@ -109,14 +109,25 @@ export const groupRoutes = createRouter()
       ...auth,
       method: "get",
       path: "/subtree/{id}",
-      summary: "The group and all its live sub-groups as a tree",
-      request: { params: IdParamsSchema },
+      summary: "The group and all its live sub-groups as a tree, with each folder's first files",
+      description:
+        "SPEC's tree form: every node carries `isOpen` (the asked-for group is open) and its files (`assets`, by name, up to 50 per folder and 2000 in the whole tree, folders taken breadth first; `assets_more` says to page the rest with GET /members/{id}; the root states the caps in `assets_cap`). `assets=false` answers folders only.",
+      request: {
+        params: IdParamsSchema,
+        query: z.object({
+          assets: z
+            .enum(["true", "false", "1", "0"])
+            .transform((v) => v === "true" || v === "1")
+            .optional()
+            .openapi({ description: "false: folders only (no files); default true" }),
+        }),
+      },
       responses: { 200: json(TreeNodeSchema, "Tree"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
       // The service answers the tree already serialised (cached per tree version), so it goes out as it is; the
       // text is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the cast).
-      const text = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id);
+      const text = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").assets ?? true);
       return c.body(text, 200, { "content-type": "application/json" }) as never;
     },
   )

@@ -166,7 +166,14 @@ export interface TreeNodeShape {
   isRoot: boolean;
   isOpen: boolean;
   subGroups: TreeNodeShape[];
+  assets?: { asset_id: string; name: string; mimetype: string; ver: number }[];
+  assets_more?: boolean;
+  assets_cap?: { per_folder: number; total: number };
 }
+
+const TreeAssetSchema = z
+  .object({ asset_id: z.string(), name: z.string(), mimetype: z.string(), ver: z.number().int().openapi({ description: "latest version; 0 while it has no bytes" }) })
+  .openapi("GroupTreeAsset");
 
 export const TreeNodeSchema: z.ZodType<TreeNodeShape> = z
   .object({
@@ -174,10 +181,19 @@ export const TreeNodeSchema: z.ZodType<TreeNodeShape> = z
     group_id: z.string().nullable().openapi({ description: "the parent group" }),
     group_name: z.string(),
     isRoot: z.boolean(),
-    isOpen: z.boolean(),
+    isOpen: z.boolean().openapi({ description: "open: the group the tree was asked for; its descendants start closed" }),
     get subGroups(): z.ZodArray<z.ZodType<TreeNodeShape>> {
       return z.array(TreeNodeSchema);
     },
+    assets: z
+      .array(TreeAssetSchema)
+      .optional()
+      .openapi({ description: "the folder's first files by name (at most assets_cap.per_folder; none past assets_cap.total); absent with assets=false" }),
+    assets_more: z.boolean().optional().openapi({ description: "the folder may hold more files than listed: page them with GET /api/group/members/{id}" }),
+    assets_cap: z
+      .object({ per_folder: z.number().int(), total: z.number().int() })
+      .optional()
+      .openapi({ description: "on the root: files listed per folder and in the whole tree at most" }),
   })
   .openapi("GroupTreeNode");
 

@@ -82,12 +82,18 @@ export const UserPatchSchema = z
   .strict()
   .openapi("UserPatch");
 
+/** SPEC §3 User names the flag `enabled`, its entity info `user_enabled`: a user answers both. */
+function withUserEnabled<T extends { enabled: boolean }>(user: T): T & { user_enabled: boolean } {
+  return { ...user, user_enabled: user.enabled };
+}
+
 export const UserSchema = z
   .object({
     user_id: z.string(),
     user_name: z.string(),
     login: z.string(),
     enabled: z.boolean(),
+    user_enabled: z.boolean().openapi({ description: "the same as enabled: SPEC §3 names it so in the user's entity info" }),
     is_admin: z.boolean(),
     is_robot: z.boolean(),
     chroot_groups: z.array(z.string()),
@@ -250,7 +256,7 @@ export const userRoutes = createRouter()
       request: body(UserCreateSchema),
       responses: { 200: json(UserSchema, "Created"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await createUser(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => c.json(withUserEnabled(await createUser(c.var.rc, c.var.actor, c.req.valid("json"))), 200),
   )
   .openapi(
     createRoute({
@@ -275,7 +281,7 @@ export const userRoutes = createRouter()
         take: q.take,
       });
       c.header("X-Total-Count", String(total));
-      return c.json(items, 200);
+      return c.json(items.map(withUserEnabled), 200);
     },
   )
   .openapi(
@@ -289,7 +295,7 @@ export const userRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(UserSchema, "User"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await getUser(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(withUserEnabled(await getUser(c.var.rc, c.var.actor, c.req.valid("param").id)), 200),
   )
   .openapi(
     createRoute({
@@ -304,7 +310,7 @@ export const userRoutes = createRouter()
       request: { params: IdParamsSchema, ...body(UserPatchSchema) },
       responses: { 200: json(UserSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await patchUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => c.json(withUserEnabled(await patchUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"))), 200),
   )
   .openapi(
     createRoute({

@@ -1,5 +1,5 @@
 /** Versions and variants of assets: reading them, the pending variant of an upload, commit statements. */
-import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { assetVersions, assets, variants, type VariantRow, type VariantType } from "../schema/index";
@@ -122,14 +122,89 @@ export function insertVariantStatement(db: Database, row: typeof variants.$infer
 }
 
 /**
- * Pending single-PUT variants of an asset created before `before` (their upload links have expired). Open multipart
- * uploads are left to the stale-multipart cleanup: they may rightly take longer than a link lives.
+ * The asset's next version number, as SQL evaluated inside the statement that takes it: one above both the newest
+ * committed version and the newest number create-version reserved for an upload still under way (pending or
+ * saving), so an upload that commits in one request never takes a number an empty version holds.
  */
-export function selectStalePending(db: Database, assetId: string, before: number) {
+export function nextVersionSql(assetId: string) {
+  return sql`(max(
+    coalesce((select max(version) from asset_versions where asset_id = ${assetId}), 0),
+    coalesce((select max(reserved_version) from variants where asset_id = ${assetId} and status in ('pending', 'saving')), 0)
+  ) + 1)`;
+}
+
+/**
+ * create-version's pending variant with the next version number reserved in the same statement (concurrent calls
+ * get 3, 4 …), answering the number.
+ */
+export function insertReservingVariant(db: Database, row: typeof variants.$inferInsert & { assetId: string }) {
   return db
-    .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
+    .insert(variants)
+    .values({ ...row, reservedVersion: sql`${nextVersionSql(row.assetId)}` })
+    .returning({ reservedVersion: variants.reservedVersion });
+}
+
+/** An upload under way that holds a version number (create-version's empty or uploading versions). */
+export interface ReservedUpload {
+  id: string;
+  reservedVersion: number;
+  status: VariantRow["status"];
+  uploadId: string | null;
+  partSize: number | null;
+  progressAt: number | null;
+  name: string;
+  variantType: VariantType;
+  mimeType: string;
+  fileName: string;
+  contentSize: number;
+  userId: string;
+  ctime: number;
+  storageId: string;
+  storageKey: string;
+}
+
+/** The asset's uploads that hold a version number and have not committed (pending or saving), newest number first. */
+export function selectReservedUploads(db: Database, assetId: string): Promise<ReservedUpload[]> {
+  return db
+    .select({
+      id: variants.id,
+      reservedVersion: sql<number>`${variants.reservedVersion}`,
+      status: variants.status,
+      uploadId: variants.uploadId,
+      partSize: variants.partSize,
+      progressAt: variants.progressAt,
+      name: variants.name,
+      variantType: variants.variantType,
+      mimeType: variants.mimeType,
+      fileName: variants.fileName,
+      contentSize: variants.contentSize,
+      userId: variants.userId,
+      ctime: variants.ctime,
+      storageId: variants.storageId,
+      storageKey: variants.storageKey,
+    })
     .from(variants)
-    .where(and(eq(variants.assetId, assetId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before)));
+    .where(and(eq(variants.assetId, assetId), sql`${variants.status} in ('pending', 'saving')`, sql`${variants.reservedVersion} is not null`))
+    .orderBy(desc(variants.reservedVersion), asc(variants.id));
+}
+
+/**
+ * Deletes empty uploads (single-form pending variants: nothing of theirs is kept before their commit), answering the
+ * ids that went. A variant that began committing or holds stored parts meanwhile is left alone.
+ */
+export function deleteEmptyUploadsStatement(db: Database, ids: readonly string[]) {
+  return db
+    .delete(variants)
+    .where(and(sql`${variants.id} in ${inList(ids)}`, eq(variants.status, "pending"), isNull(variants.uploadId)))
+    .returning({ id: variants.id });
+}
+
+/** Marks a single PUT as begun (the version's state becomes uploading); `at` null undoes it after a failed PUT. */
+export function markSingleUploadStatement(db: Database, variantId: string, at: number | null) {
+  return db
+    .update(variants)
+    .set({ progressAt: at })
+    .where(and(eq(variants.id, variantId), eq(variants.status, "pending"), isNull(variants.uploadId), isNull(variants.partSize)));
 }
 
 export function deletePendingVariantsStatement(db: Database, ids: readonly string[]) {
@@ -163,19 +238,26 @@ export function commitUploadStatements(_db: Database, c: UploadCommit): Statemen
   const committed = sql`exists (select 1 from asset_versions where id = ${c.versionId})`;
   const from = c.from ?? "pending";
   return [
+    // The number create-version reserved for this upload (SPEC: it made the version, empty until now), unless a
+    // restore took it meanwhile; else (one-request uploads, a lost reservation) the next number.
     sql`insert into asset_versions (id, asset_id, version, description, user_id, ctime)
-      select ${c.versionId}, ${c.assetId}, coalesce((select max(version) from asset_versions where asset_id = ${c.assetId}), 0) + 1,
+      select ${c.versionId}, ${c.assetId}, coalesce(
+          (select v.reserved_version from variants v where v.id = ${c.variantId} and v.reserved_version is not null
+            and not exists (select 1 from asset_versions av where av.asset_id = ${c.assetId} and av.version = v.reserved_version)),
+          ${nextVersionSql(c.assetId)}),
         null, ${c.userId}, ${c.now}
       where exists (select 1 from variants where id = ${c.variantId} and asset_id = ${c.assetId} and status = ${from})
         and exists (select 1 from assets where id = ${c.assetId} and deleted_at is null)`,
     sql`update variants set status = 'ready', version_id = ${c.versionId}, sha256 = ${c.sha256}, content_size = ${c.size},
-        hash_state = null
+        hash_state = null, reserved_version = null
       where id = ${c.variantId} and status = ${from} and ${committed}`,
-    sql`update assets set latest_version = (select version from asset_versions where id = ${c.versionId}), mtime = ${c.now}
+    // The newest version is the current one: an older reserved number committing late does not replace it.
+    sql`update assets set latest_version = max(coalesce(latest_version, 0), (select version from asset_versions where id = ${c.versionId})), mtime = ${c.now}
       where id = ${c.assetId} and ${committed}`,
-    // The new version holds only this variant, so it is the asset's main variant now: its size is the asset's size.
+    // The new version holds only this variant: when it is the newest, its size is the asset's size.
     sql`update group_members set el_size = ${c.size}, el_mtime = ${c.now}
-      where el_id = ${c.assetId} and el_type = 'asset' and ${committed}`,
+      where el_id = ${c.assetId} and el_type = 'asset' and ${committed}
+        and (select version from asset_versions where id = ${c.versionId}) = (select max(version) from asset_versions where asset_id = ${c.assetId})`,
     ...(c.toGroup
       ? [
           sql`insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)

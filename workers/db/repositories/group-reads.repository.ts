@@ -12,6 +12,24 @@ export function subtreeGroups(db: Database, id: string, vis: Visibility | null) 
   }`);
 }
 
+/**
+ * Up to `perFolder` live files of each of `folderIds`, by name, that the caller may read: the tree form's `assets`.
+ * One statement; each folder is a range of the `group_members_by_name` index (a correlated, limited subquery), so a
+ * folder of 100,000 files costs `perFolder` rows. Rows come folder by folder in the order of `folderIds`.
+ */
+export function treeAssets(db: Database, folderIds: readonly string[], perFolder: number, vis: Visibility | null) {
+  return db.all<{ group_id: string; asset_id: string; name: string; mime: string; ver: number | null }>(sql`
+    select j.value as group_id, a.id as asset_id, a.name, a.mime, a.latest_version as ver
+    from json_each(${JSON.stringify(folderIds)}) j
+    join group_members m on m.group_id = j.value and m.el_type = 'asset' and m.trashed_at is null and m.el_id in (
+      select m2.el_id from group_members m2 cross join assets a2 on a2.id = m2.el_id
+      where m2.group_id = j.value and m2.el_type = 'asset' and m2.trashed_at is null and a2.deleted_at is null
+        and ${visibleSql(vis, "asset", sql`a2.id`, sql`a2.owner_id`)}
+      order by m2.sort_name, m2.el_id limit ${perFolder})
+    cross join assets a on a.id = m.el_id
+    order by j.key, m.sort_name, m.el_id`);
+}
+
 /** Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. */
 export function searchGroups(db: Database, o: { q: string; vis: Visibility | null; skip: number; take: number }) {
   return db.all<{

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { inList, type Statement } from "./asset.repository";
+import { nextVersionSql } from "./asset-versions.repository";
 import { assets, groupMembers, previews, variants } from "../schema/index";
 
 /**
@@ -39,7 +40,7 @@ export function restoreVersionStatements(p: RestorePlan): Statement[] {
   const made = sql`exists (select 1 from asset_versions where id = ${p.versionId})`;
   return [
     sql`insert into asset_versions (id, asset_id, version, description, user_id, ctime)
-      select ${p.versionId}, ${p.assetId}, coalesce((select max(version) from asset_versions where asset_id = ${p.assetId}), 0) + 1,
+      select ${p.versionId}, ${p.assetId}, ${nextVersionSql(p.assetId)},
         ${p.description}, ${p.userId}, ${p.now}
       where exists (select 1 from asset_versions where id = ${p.sourceVersionId} and asset_id = ${p.assetId})
         and exists (select 1 from assets where id = ${p.assetId} and deleted_at is null)`,

@@ -54,8 +54,13 @@ export const variants = sqliteTable(
     hashState: text("hash_state"),
     /** while saving: bytes of the stored object hashed so far */
     hashOffset: integer("hash_offset", { mode: "number" }),
-    /** last sign of life of an upload (a part stored, a hashing run): what the stale-upload cleanup looks at */
+    /** last sign of life of an upload (a part stored, a hashing run, a single PUT begun): what the stale-upload cleanup looks at */
     progressAt: integer("progress_at", { mode: "number" }),
+    /**
+     * create-version's number for this upload (SPEC: create-version makes the next numbered version, empty until its
+     * bytes are committed, which writes the version row with this number); null for uploads committed in one request
+     */
+    reservedVersion: integer("reserved_version", { mode: "number" }),
   },
   (t) => [
     index("variants_asset_version_idx").on(t.assetId, t.versionId),

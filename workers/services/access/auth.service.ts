@@ -17,6 +17,7 @@ import { decoyPasswordHash, verifyPassword } from "../../lib/password";
 import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
 import { auditStatement, recordAudit, type AuditEntry } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
+import { ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "./robot-token.service";
 
 /** Name of the HttpOnly cookie holding the opaque refresh token (over plain http, as in a local run). */
 export const REFRESH_COOKIE = "mam_refresh";
@@ -238,8 +239,22 @@ export async function oneTimeTokenStatement(rc: RequestContext, userId: string, 
   return { token, statement };
 }
 
-/** Trades a one-time token for a new session; a used, expired or unknown token is a 401. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Trades a sign-in token for a new session (a new refresh cookie family): a one-time token (SSO callbacks, sign-in
+ * links), or an access token handed over in `/login?token=` (issue 29): a session's JWT or a robot's API token
+ * (`mamr_…`), checked exactly as a bearer is. A robot token limited to some groups is refused: a session carries no
+ * scope, so it would reach more than the token does. A used, expired, forged or unknown token is a 401.
+ */
 export async function exchangeToken(rc: RequestContext, token: string, client: ClientInfo): Promise<IssuedSession> {
+  if (token.startsWith(ROBOT_TOKEN_PREFIX) || JWT_SHAPE.test(token)) {
+    const actor = token.startsWith(ROBOT_TOKEN_PREFIX) ? await authenticateRobotToken(rc, token) : await authenticateBearer(rc, token);
+    if (actor.scopeGroups) throw new AppError("FORBIDDEN", ru.errors.scopedTokenSession);
+    const user = await findUserById(rc.db, actor.id);
+    if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+    return issue(rc, user, newId(), client);
+  }
   const now = Date.now();
   const hash = await sha256Hex(token);
   const claimed = await rc.db

@@ -2,7 +2,15 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { changesOf, returnedRows, runBatch, type Statement } from "../../db/repositories/asset.repository";
-import { commitUploadStatements, deletePendingVariantsStatement, findReadyVariant, findVariant, selectStalePending } from "../../db/repositories/asset-versions.repository";
+import {
+  commitUploadStatements,
+  deleteEmptyUploadsStatement,
+  findReadyVariant,
+  findVariant,
+  selectReservedUploads,
+  selectVersion,
+  type ReservedUpload,
+} from "../../db/repositories/asset-versions.repository";
 import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -11,7 +19,7 @@ import type { Actor, RequestContext } from "../access";
 import { sortKeyOf } from "./group-tree";
 import type { TaskMessageInput } from "../../queue/messages";
 import { eventStatement } from "../events";
-import { UPLOAD_LINK_TTL_SECONDS, backendFor, deleteUnreferencedObjects } from "./asset-content.service";
+import { backendFor, deleteUnreferencedObjects } from "./asset-content.service";
 import { type UploadComplete } from "./asset-upload.service";
 
 /** Previews and technical fields of a committed variant, made in the background (the multipart path queues the same after hashing). */
@@ -113,19 +121,59 @@ export async function commitUpload(
 }
 
 /**
- * Drops the asset's pending variants whose upload links have expired, with any object a failed upload left
- * behind. Answers how many were dropped.
+ * drop-empty-version (SPEC): removes versions create-version made that never received content. With `version`, that
+ * one: 404 when the asset has no such version, 409 (nothing removed) when it has content (committed) or is receiving
+ * it (a multipart upload begun: its parts are stored; a hashing run). A single-request upload keeps nothing before
+ * its commit, so its version is removable even while a PUT streams (that PUT then answers 404 and leaves nothing).
+ * `variantId` names the version by its upload (the variant create-version answered) instead. Without either (SPEC's
+ * call has no body), every removable version of the asset goes. Answers the numbers removed.
  */
-export async function dropEmptyVersions(rc: RequestContext, actor: Actor, assetId: string): Promise<{ dropped: number }> {
+export async function dropEmptyVersions(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  version?: number,
+  variantId?: string,
+): Promise<{ dropped: number; versions: number[] }> {
   await requireAsset(rc, actor, assetId, "update");
-  const stale = await selectStalePending(rc.db, assetId, Date.now() - UPLOAD_LINK_TTL_SECONDS * 1000);
-  if (stale.length === 0) return { dropped: 0 };
+  const reserved = await selectReservedUploads(rc.db, assetId);
+  const removable = (u: ReservedUpload) => u.status === "pending" && u.uploadId === null;
+  let targets: ReservedUpload[];
+  if (variantId !== undefined) {
+    // The version of one upload (what the app's upload queue cancels): its number may be unknown to the caller.
+    const named = reserved.filter((u) => u.id === variantId);
+    if (named.length === 0) {
+      const ready = await findReadyVariant(rc.db, variantId);
+      if (ready && ready.variant.assetId === assetId) throw new AppError("CONFLICT", ru.assets.versionHasContent(ready.version));
+      throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+    }
+    if (!named.every(removable)) throw new AppError("CONFLICT", ru.assets.versionHasContent(named[0].reservedVersion));
+    targets = named;
+  } else if (version === undefined) {
+    targets = reserved.filter(removable);
+  } else {
+    const named = reserved.filter((u) => u.reservedVersion === version);
+    if (named.length === 0) {
+      if ((await selectVersion(rc.db, assetId, version)).length > 0) throw new AppError("CONFLICT", ru.assets.versionHasContent(version));
+      throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+    }
+    if (!named.every(removable)) throw new AppError("CONFLICT", ru.assets.versionHasContent(version));
+    targets = named;
+  }
+  if (targets.length === 0) return { dropped: 0, versions: [] };
   const [deleted] = await runBatch(rc.db, [
-    deletePendingVariantsStatement(
+    deleteEmptyUploadsStatement(
       rc.db,
-      stale.map((v) => v.id),
+      targets.map((v) => v.id),
     ),
   ]);
-  await deleteUnreferencedObjects(rc, stale);
-  return { dropped: returnedRows(deleted) };
+  const rows = (Array.isArray(deleted) ? deleted : (deleted as { results?: unknown[] }).results ?? []) as { id: string }[];
+  const gone = new Set(rows.map((r) => r.id));
+  // An upload that failed after storing part of its bytes may have left an object behind: it goes too.
+  await deleteUnreferencedObjects(
+    rc,
+    targets.filter((t) => gone.has(t.id)),
+  );
+  const versions = [...new Set(targets.filter((t) => gone.has(t.id)).map((t) => t.reservedVersion))].sort((a, b) => b - a);
+  return { dropped: returnedRows(deleted), versions };
 }

@@ -1,6 +1,14 @@
 /** Reads around an asset: its versions and variants, the folders listing it, sizes and technical fields. */
 import { ru } from "../../../shared/i18n/ru";
-import { findReadyVariant, selectVersion, readyContentSize, selectReadyVariants, selectVersionsByIds } from "../../db/repositories/asset-versions.repository";
+import {
+  findReadyVariant,
+  selectVersion,
+  readyContentSize,
+  selectReadyVariants,
+  selectReservedUploads,
+  selectVersionsByIds,
+} from "../../db/repositories/asset-versions.repository";
+import { uploadState } from "./pure";
 import { listOwnedAssets, selectAssetGroups } from "../../db/repositories/asset.repository";
 import { AppError } from "../../lib/errors";
 import { aclAssetRows } from "../../db/repositories/access.repository";
@@ -22,10 +30,30 @@ import { type VariantView, type VersionEntry, type GroupRef, type VersionView, t
 // ---------------------------------------------------------------------------------------------------------------
 // Versions and variants
 
-/** Versions of an asset, newest first: one row per ready variant (SPEC Version). */
+/**
+ * Versions of an asset, newest number first: one row per ready variant (SPEC Version), and one per version
+ * create-version made whose bytes are not committed yet (`empty`, or `uploading` while they arrive). Only ready rows
+ * have a version id, previews and downloads; the newest ready one is the current version.
+ */
 export async function listVersions(rc: RequestContext, actor: Actor, id: string): Promise<VersionEntry[]> {
   await requireAsset(rc, actor, id, "read");
-  return (await selectReadyVariants(rc.db, id)).map(toVersionEntry);
+  const [ready, reserved] = await Promise.all([selectReadyVariants(rc.db, id), selectReservedUploads(rc.db, id)]);
+  const open = reserved.map((u): VersionEntry => ({
+    version: u.reservedVersion,
+    state: uploadState(u),
+    version_id: null,
+    desc: null,
+    ctime: iso(u.ctime),
+    variant_id: u.id,
+    variant_name: u.name,
+    variant_type: u.variantType,
+    user_id: u.userId,
+    content_size: Math.max(u.contentSize, 0),
+    mime_type: u.mimeType,
+    file_name: u.fileName,
+  }));
+  // Both lists come newest first; a reserved number above every committed one comes first (stable for equal ones).
+  return [...open, ...ready.map(toVersionEntry)].sort((a, b) => b.version - a.version);
 }
 
 async function versionWithVariants(rc: RequestContext, actor: Actor, id: string, version: number) {

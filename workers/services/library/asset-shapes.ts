@@ -27,9 +27,14 @@ export interface VariantView {
 }
 
 /** SPEC §3 Version: one row per ready variant of a version. */
+/** A listed version's state: made by create-version and empty, receiving bytes, or committed. */
+export type VersionState = "empty" | "uploading" | "ready";
+
 export interface VersionEntry {
   version: number;
-  version_id: string;
+  state: VersionState;
+  /** null until the version's bytes are committed */
+  version_id: string | null;
   desc: string | null;
   ctime: string;
   variant_id: string;

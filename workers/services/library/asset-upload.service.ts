@@ -3,7 +3,7 @@
  * with its SHA-256. Committing the version is asset-commit.service.ts.
  */
 import { ru } from "../../../shared/i18n/ru";
-import { findVariant, insertVariantStatement } from "../../db/repositories/asset-versions.repository";
+import { findVariant, insertReservingVariant, markSingleUploadStatement } from "../../db/repositories/asset-versions.repository";
 import type { AssetRow, VariantRow, VariantType } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId, toHex } from "../../lib/ids";
@@ -39,6 +39,8 @@ export interface CreateVersionInput {
 export interface UploadInfo {
   mode: "single";
   variant_id: string;
+  /** the version create-version made (empty until the bytes are committed) */
+  version: number;
   /** the object key the bytes are stored under (server-generated; Uppy's `generateObjectKey` should answer it) */
   key: string;
   /** root-relative unless the caller resolves it against its origin */
@@ -66,6 +68,8 @@ export const SIZE_UNKNOWN = -1;
 export interface MultipartUploadInfo {
   mode: "multipart";
   variant_id: string;
+  /** the version create-version made (empty until the bytes are committed) */
+  version: number;
   /** the object key: what Uppy's `generateObjectKey` should answer, and what every signed call is for */
   key: string;
   part_size: number;
@@ -130,7 +134,9 @@ export async function createVersionUpload(
   const now = Date.now();
   const variantId = newId(now);
   const key = `assets/${assetId}/${variantId}`;
-  await insertVariantStatement(rc.db, {
+  // SPEC: create-version makes the next numbered version; it stays empty (listed, never current) until its bytes
+  // are committed. Each call makes its own number, so two uploads under way never share one.
+  const [reserved] = await insertReservingVariant(rc.db, {
     id: variantId,
     assetId,
     versionId: null,
@@ -148,11 +154,13 @@ export async function createVersionUpload(
     ctime: now,
     partSize,
     progressAt: multipart ? now : null,
-  }).run();
+  });
+  const version = reserved.reservedVersion!;
   if (partSize !== null) {
     return {
       mode: "multipart",
       variant_id: variantId,
+      version,
       key,
       part_size: partSize,
       expire: new Date(now + STALE_UPLOAD_MS).toISOString(),
@@ -164,6 +172,7 @@ export async function createVersionUpload(
   return {
     mode: "single",
     variant_id: variantId,
+    version,
     key,
     upload_url: `/api/asset/content/upload/${variantId}?${params}`,
     method: "PUT",
@@ -262,7 +271,12 @@ export async function storeSingleUpload(
   if (length !== declared) throw new AppError("BAD_REQUEST", ru.assets.sizeMismatch(declared, Number.isNaN(length) ? 0 : length));
   if (!upload.body && declared > 0) throw new AppError("BAD_REQUEST", ru.assets.bodyMissing);
 
-  const sha256 = await storeStream(rc, variant, declared, upload.body, upload.checksums);
+  // The version shows as uploading while the bytes stream in; a failed PUT makes it empty again (nothing was kept).
+  await markSingleUploadStatement(rc.db, variant.id, Date.now()).run();
+  const sha256 = await storeStream(rc, variant, declared, upload.body, upload.checksums).catch(async (error: unknown) => {
+    await markSingleUploadStatement(rc.db, variant.id, null).run();
+    throw error;
+  });
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   await queueProcessing(rc, variant, committed.version);

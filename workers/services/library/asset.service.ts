@@ -55,6 +55,7 @@ export function toVariantView(r: ReadyVariant): VariantView {
 export function toVersionEntry(r: ReadyVariant): VersionEntry {
   return {
     version: r.version,
+    state: "ready",
     version_id: r.versionId,
     desc: r.versionDesc,
     ctime: iso(r.versionCtime),

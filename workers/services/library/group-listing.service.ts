@@ -302,17 +302,29 @@ export async function listPreviews(
   return { base_url: baseUrl, list: rows.map((r) => ({ el_id: r.el_id, preview: r.has_preview ? previewRef(r.el_id, r.ver) : null })) };
 }
 
+/** Files a folder of the tree form lists at most (SPEC's page size): the rest are paged with GET /members/{id}. */
+export const TREE_ASSETS_PER_FOLDER = GROUP_PAGE_SIZE;
+/** Files the whole tree form lists at most: folders past it (breadth first) list none and say `assets_more`. */
+export const TREE_ASSETS_TOTAL = 2000;
+/** Folders asked about per statement (one JSON parameter). */
+const TREE_FOLDERS_PER_QUERY = 200;
+
 /** GET /subtree/{id}: the tree form of every live descendant the actor sees, from one closure query. */
-export async function getSubtree(rc: RequestContext, actor: Actor, id: string): Promise<GroupTreeNode> {
+export async function getSubtree(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<GroupTreeNode> {
   await loadGroup(rc, actor, id, "read");
-  return subtreeOf(rc, id, await visibility(rc, actor));
+  const vis = await visibility(rc, actor);
+  const tree = await subtreeOf(rc, id, vis);
+  if (withAssets) await addTreeAssets(rc, tree, vis);
+  return tree;
 }
 
 /**
- * GET /subtree/{id} as JSON text. Unfiltered trees (administrators') come from the per-isolate cache keyed by the
- * group's tree version, so a large tree under load costs two indexed reads instead of a closure scan and a sort.
+ * GET /subtree/{id} as JSON text. Unfiltered trees of folders only (administrators', `assets=false`) come from the
+ * per-isolate cache keyed by the group's tree version, so a large tree under load costs two indexed reads instead of
+ * a closure scan and a sort. Trees with files are built each time: files change without changing the tree version.
  */
-export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string): Promise<string> {
+export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<string> {
+  if (withAssets) return JSON.stringify(await getSubtree(rc, actor, id, true));
   await loadGroup(rc, actor, id, "read");
   const vis = await visibility(rc, actor);
   const build = async () => JSON.stringify(await subtreeOf(rc, id, vis));
@@ -328,4 +340,43 @@ async function subtreeOf(rc: RequestContext, id: string, vis: Awaited<ReturnType
   );
   if (!tree) throw new AppError("NOT_FOUND", ru.groups.notFound);
   return tree;
+}
+
+/**
+ * Fills the tree form's `assets`: each folder's first files by name (up to TREE_ASSETS_PER_FOLDER), folders taken
+ * breadth first (the top of the tree first) until the tree lists TREE_ASSETS_TOTAL files; folders past the cap list
+ * none. `assets_more` tells a client to page a folder with GET /members/{id}; the root states the caps.
+ */
+async function addTreeAssets(rc: RequestContext, root: GroupTreeNode, vis: Awaited<ReturnType<typeof visibility>>): Promise<void> {
+  const order: GroupTreeNode[] = [];
+  for (let i = 0, queue = [root]; i < queue.length; i++) {
+    order.push(queue[i]);
+    queue.push(...queue[i].subGroups);
+  }
+  for (const node of order) {
+    node.assets = [];
+    node.assets_more = true;
+  }
+  let listed = 0;
+  for (let start = 0; start < order.length && listed < TREE_ASSETS_TOTAL; start += TREE_FOLDERS_PER_QUERY) {
+    const chunk = order.slice(start, start + TREE_FOLDERS_PER_QUERY);
+    // One more than the cap per folder tells whether there are more.
+    const rows = await readsRepo.treeAssets(
+      rc.db,
+      chunk.map((n) => n.element_id),
+      TREE_ASSETS_PER_FOLDER + 1,
+      vis,
+    );
+    const byFolder = new Map<string, typeof rows>();
+    for (const r of rows) byFolder.set(r.group_id, [...(byFolder.get(r.group_id) ?? []), r]);
+    for (const node of chunk) {
+      const found = byFolder.get(node.element_id) ?? [];
+      const room = Math.min(TREE_ASSETS_PER_FOLDER, TREE_ASSETS_TOTAL - listed);
+      if (room <= 0) break;
+      node.assets = found.slice(0, room).map((r) => ({ asset_id: r.asset_id, name: r.name, mimetype: r.mime, ver: r.ver ?? 0 }));
+      node.assets_more = found.length > room;
+      listed += node.assets.length;
+    }
+  }
+  root.assets_cap = { per_folder: TREE_ASSETS_PER_FOLDER, total: TREE_ASSETS_TOTAL };
 }

@@ -81,6 +81,15 @@ export function decodeCursor(text: string): MemberCursor | null {
   return { s: s as MemberSort, o: o as SortOrder, t: t as ListedType, k: k as string | number, i };
 }
 
+/** A file of a folder in the tree form: SPEC §3 Asset's names for what a tree shows. */
+export interface TreeAsset {
+  asset_id: string;
+  name: string;
+  mimetype: string;
+  /** its latest version; 0 while it has no bytes */
+  ver: number;
+}
+
 /** A group in the tree form (SPEC §3 Group tree form). */
 export interface GroupTreeNode {
   element_id: string;
@@ -88,8 +97,15 @@ export interface GroupTreeNode {
   group_id: string | null;
   group_name: string;
   isRoot: boolean;
+  /** open (its contents shown): the group the tree was asked for; its descendants start closed */
   isOpen: boolean;
   subGroups: GroupTreeNode[];
+  /** the folder's first files by name, up to the cap (absent when the tree was asked for without files) */
+  assets?: TreeAsset[];
+  /** the folder may hold more files than `assets` lists: page them with GET /api/group/members/{id} */
+  assets_more?: boolean;
+  /** on the root only: how many files a folder lists at most, and the whole tree */
+  assets_cap?: { per_folder: number; total: number };
 }
 
 export interface FlatGroup {
@@ -112,7 +128,7 @@ export function buildTree(rows: FlatGroup[], rootId: string): GroupTreeNode | nu
       group_id: row.parentId,
       group_name: row.name,
       isRoot: row.id === rootId,
-      isOpen: false,
+      isOpen: row.id === rootId,
       subGroups: [],
     });
     keys.set(row.id, sortKeyOf(row.name));

@@ -4,3 +4,6 @@
  */
 export { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS, previewRef, sortKeyOf } from "./group-tree";
 export type { GroupTreeNode } from "./group-tree";
+export { uploadState } from "./version-state";
+export type { UploadProgress } from "./version-state";
+export type { VersionState } from "./asset-shapes";

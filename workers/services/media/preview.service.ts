@@ -1,5 +1,6 @@
 import { ru } from "../../../shared/i18n/ru";
 import { findUserById } from "../../db/repositories/user.repository";
+import { findReadyVariant } from "../../db/repositories/asset-versions.repository";
 import {
   deletePreviewsOfAssetsStatement,
   findAssetForPreview,
@@ -242,10 +243,21 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
  * for a caller who may read the asset; 404 when the asset is unknown or unreadable, or has no such preview.
  * `etag` is the preview id, so a client's If-None-Match is answered without reading R2.
  */
-export async function findPreview(rc: RequestContext, actor: Actor, input: { assetId: string; version: number; size: PreviewSizeName }) {
+export async function findPreview(
+  rc: RequestContext,
+  actor: Actor,
+  input: { assetId: string; version: number; size: PreviewSizeName; variantId?: string | null },
+) {
   const row = await findPreviewForAsset(rc.db, input.assetId, input.version, input.size);
   if (!row) throw new AppError("NOT_FOUND", ru.assets.notFound);
   await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: row.owner_id }, "read", ru.assets.notFound);
+  // A variant id names the version's preview: it must be a ready variant of that asset and version (0: any version).
+  if (input.variantId) {
+    const variant = await findReadyVariant(rc.db, input.variantId);
+    if (!variant || variant.variant.assetId !== input.assetId || (input.version !== 0 && variant.version !== input.version)) {
+      throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+    }
+  }
   if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
   return { id: row.preview_id, etag: `"${row.preview_id}"`, mimeType: row.mime_type, storageKey: row.storage_key, size: row.content_size ?? 0 };
 }

@@ -45,7 +45,7 @@ export interface ApplyInput {
   /** a new class for an asset (null clears it); absent: the class stays */
   asset_class?: string | null;
   /** new values (no field_id) and changes of existing ones (field_id) */
-  values: { field_id?: string; def_id: string; data: unknown; pts?: [number, number] | null; asset_version_id?: string | null }[];
+  values: { field_id?: string; def_id: string; data: unknown; pts?: [number, number] | null; asset_version_id?: string | number | null; asset_version?: number | null }[];
   /** values to delete */
   remove: string[];
 }
@@ -91,7 +91,7 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
       );
       continue;
     }
-    const version = await resolveVersion(rc, entity, v.asset_version_id);
+    const version = await resolveVersion(rc, entity, v.asset_version_id, v.asset_version);
     const pts = await checkedPts(rc, entity, version.id, v.pts);
     if (pts === null) {
       const key = `${template.id}:${version.id}`;

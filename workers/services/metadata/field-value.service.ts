@@ -46,8 +46,8 @@ export interface FieldValueInfo {
 
 export interface CreateValueInput {
   def_id: string;
-  /** the version by id; null or absent (with no `asset_version`) for the entity as a whole */
-  asset_version_id?: string | null;
+  /** the version by number (SPEC §5) or by id; null or absent (with no `asset_version`) for the entity as a whole */
+  asset_version_id?: string | number | null;
   /** the version by number (SPEC §3 Version is a number); both forms must name the same version */
   asset_version?: number | null;
   data: unknown;
@@ -180,13 +180,22 @@ async function checkReferences(rc: RequestContext, actor: Actor | null, template
   }
 }
 
-/** The version a value belongs to: null for the entity as a whole; only assets have versions (404 otherwise). */
+/**
+ * The version a value belongs to: null for the entity as a whole; only assets have versions (404 otherwise).
+ * `ref` is SPEC's `asset_version_id`: a version NUMBER or our version id; `versionNumber` (`asset_version`), when sent
+ * too, must name the same version (400).
+ */
 export async function resolveVersion(
   rc: RequestContext,
   entity: FieldEntity,
-  versionId: string | null | undefined,
+  ref: string | number | null | undefined,
   versionNumber?: number | null,
 ) {
+  if (typeof ref === "number") {
+    if (versionNumber != null && versionNumber !== ref) throw new AppError("BAD_REQUEST", ru.apiContract.versionMismatch);
+    return resolveVersion(rc, entity, null, ref);
+  }
+  const versionId = ref;
   if (!versionId && versionNumber == null) return { id: null, version: null };
   const byId = versionId && entity.type === "asset" ? await findVersionById(rc.db, entity.id, versionId) : undefined;
   const row = versionId
@@ -255,7 +264,7 @@ export async function changeValue(
   actor: Actor,
   entityId: string,
   fieldId: string,
-  change: { data?: unknown; pts?: [number, number] | null },
+  change: { data?: unknown; pts?: [number, number] | null; asset_version_id?: string | number | null; asset_version?: number | null },
 ): Promise<FieldValueInfo> {
   const entity = await requireFieldEntity(rc, actor, entityId, "update");
   const current = await findValue(rc.db, entityId, fieldId);
@@ -266,10 +275,17 @@ export async function changeValue(
     const checked = await checkedValue(rc, actor, template, change.data);
     Object.assign(set, { data: checked.data, valueText: checked.valueText, valueNum: checked.valueNum });
   }
-  if (change.pts !== undefined) {
-    const pts = await checkedPts(rc, entity, current.versionId, change.pts);
-    if (pts === null && current.ptsStart !== null) {
-      requireSingleFree(await countUntimedValues(rc.db, entityId, template.id, current.versionId, fieldId), template, pts);
+  // Moving the value to another version (SPEC's number or our id): its time range and the single-value rule are
+  // checked against that version.
+  const moving = change.asset_version_id !== undefined || change.asset_version !== undefined;
+  const version = moving ? await resolveVersion(rc, entity, change.asset_version_id, change.asset_version) : null;
+  const versionId = version ? version.id : current.versionId;
+  if (version) Object.assign(set, { versionId: version.id, version: version.version });
+  const ptsAfter = change.pts !== undefined ? change.pts : current.ptsStart === null ? null : ([current.ptsStart, current.ptsEnd] as [number, number]);
+  if (change.pts !== undefined || (version && version.id !== current.versionId)) {
+    const pts = await checkedPts(rc, entity, versionId, ptsAfter);
+    if (pts === null && (current.ptsStart !== null || versionId !== current.versionId)) {
+      requireSingleFree(await countUntimedValues(rc.db, entityId, template.id, versionId, fieldId), template, pts);
     }
     Object.assign(set, { ptsStart: pts?.[0] ?? null, ptsEnd: pts?.[1] ?? null });
   }

@@ -111,6 +111,7 @@ export async function uploadBatch(
       partSize: null,
       hashOffset: null,
       progressAt: null,
+      reservedVersion: null,
     };
     return { file, asset, variant, versionId: newId(now), sha256: "" };
   });
