@@ -239,6 +239,8 @@ export const ru = {
     frames: (max: number) => `в анимации больше ${max} кадров`,
     pdfTooLarge: (max: number) => `PDF больше ${max} МиБ`,
     pdfTime: (seconds: number) => `PDF не прочитан за ${seconds} с`,
+    pdfPages: (pages: number, max: number) => `PDF объявляет ${pages} страниц (не больше ${max})`,
+    pdfCorrupt: "PDF повреждён и не читается",
     boxDepth: (max: number) => `контейнер MP4/MOV вложен глубже ${max} уровней`,
     boxCount: (max: number) => `в контейнере MP4/MOV больше ${max} блоков`,
     svgDepth: (max: number) => `SVG вложен глубже ${max} уровней`,

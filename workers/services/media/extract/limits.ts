@@ -66,8 +66,10 @@ export const MAX_PDF_BYTES = 64 * MiB;
 export const MAX_PDF_PAGES = 300;
 /** Wall time for a PDF's text (PDF.js yields between pages, so a reference loop or a huge page stops here). */
 export const PDF_TIME_BUDGET_MS = 20_000;
-/** Page count accepted from a page tree's `/Count`: a larger one is a lie, reported as not known. */
+/** Page count accepted from a page tree's `/Count`: a larger one is a lie, and the file is refused. */
 export const MAX_PDF_DECLARED_PAGES = 100_000;
+/** `/Type /Pages` dictionaries looked at for the page count (each read from a 8,000-character window). */
+export const MAX_PDF_TREE_NODES = 10_000;
 
 // ---- Images --------------------------------------------------------------------------------------------------
 
@@ -82,10 +84,12 @@ export const MAX_ANIMATION_FRAMES = 2_000;
 
 // ---- EXIF / XMP (exifr) ---------------------------------------------------------------------------------------
 
-/** Bytes of a file handed to exifr: EXIF sits in the first segments; TIFF IFDs past this are not followed. */
+/**
+ * Bytes of a file handed to exifr: EXIF sits in the first segments; TIFF IFDs past this are not followed. exifr
+ * reads a fixed set of IFDs (IFD0, EXIF, GPS, interop, IFD1) and never walks a chain, so IFDs that point at each
+ * other in a loop are read once each; IFD1's thumbnail is not read.
+ */
 export const MAX_EXIF_BYTES = 4 * MiB;
-/** IFDs visited in one TIFF chain (IFD0 → IFD1 → …): a chain pointing back at itself stops here. */
-export const MAX_EXIF_IFDS = 16;
 /** Wall time for exifr on one file. */
 export const EXIF_TIME_BUDGET_MS = 5_000;
 

@@ -23,7 +23,11 @@ export async function pdfPages(bytes: Uint8Array, maxChars: number): Promise<str
   const started = Date.now();
   const timeUp = () => new ParseLimitError(ru.parse.pdfTime(PDF_TIME_BUDGET_MS / 1000));
   // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-  const pdf = await withinTime(getDocumentProxy(bytes.slice(), { verbosity: 0, stopAtErrors: false }), PDF_TIME_BUDGET_MS, timeUp);
+  const broken = (error: unknown): never => {
+    throw error instanceof ParseLimitError ? error : new ParseLimitError(ru.parse.pdfCorrupt);
+  };
+  // A PDF that PDF.js cannot read is broken for good: a ParseLimitError, never a retried task.
+  const pdf = await withinTime(getDocumentProxy(bytes.slice(), { verbosity: 0 }), PDF_TIME_BUDGET_MS, timeUp).catch(broken);
   try {
     const pages: string[] = [];
     let chars = 0;
@@ -34,7 +38,7 @@ export async function pdfPages(bytes: Uint8Array, maxChars: number): Promise<str
         pdf.getPage(n).then((page) => page.getTextContent()),
         left,
         timeUp,
-      );
+      ).catch(broken);
       const text = content.items
         .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
         .join("")
@@ -45,6 +49,6 @@ export async function pdfPages(bytes: Uint8Array, maxChars: number): Promise<str
     }
     return pages;
   } finally {
-    await pdf.loadingTask.destroy();
+    await pdf.loadingTask.destroy().catch(() => undefined);
   }
 }
