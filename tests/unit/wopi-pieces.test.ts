@@ -109,6 +109,6 @@ describe("text extraction", () => {
     expect(textKindOf("application/json", "x")).toBe("plain");
     expect((await extractText(new Uint8Array([1, 2, 3]), "image/png", "p.png")).kind).toBeNull();
     expect((await extractText(makeZip([{ name: "x.txt", text: "x" }]), DOCX_MIME, "broken.docx")).kind).toBeNull();
-    expect((await extractText(new Uint8Array([0x50, 0x4b]), DOCX_MIME, "short.docx")).kind).toBeNull();
+    await expect(extractText(new Uint8Array([0x50, 0x4b]), DOCX_MIME, "short.docx")).rejects.toThrow(/нет каталога архива/);
   });
 });

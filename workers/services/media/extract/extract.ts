@@ -1,4 +1,6 @@
+import { ru } from "../../../../shared/i18n/ru";
 import { Collector, type ExtractedText } from "./collector";
+import { ParseLimitError } from "./parse-limit";
 import { MAX_INDEX_CHARS, MAX_VIEW_CHARS } from "./limits";
 import { OFFICE_KINDS, readOffice, type OfficeKind } from "./office";
 import { decodeText, jsonText, markdownText, subtitleText } from "./plain";
@@ -96,7 +98,9 @@ export async function extractDocument(bytes: Uint8Array, mime: string, fileName:
     return c.result("pdf");
   }
   const zip = BoundedZip.open(bytes);
-  if (!zip || !readOffice(kind, zip, c, purpose === "index")) return empty;
+  // An office file that is no archive at all is truncated or mislabelled: refused with why, not «no text».
+  if (!zip) throw new ParseLimitError(ru.parse.corruptArchive(ru.parse.noDirectory));
+  if (!readOffice(kind, zip, c, purpose === "index")) return empty;
   return c.result(kind);
 }
 

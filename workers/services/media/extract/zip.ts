@@ -72,13 +72,13 @@ export class BoundedZip {
     const dirOffset = view.getUint32(end + 16, true);
     if (count > MAX_ZIP_ENTRIES) throw new ParseLimitError(ru.parse.tooManyEntries(count, MAX_ZIP_ENTRIES), 413);
     if (dirOffset === ZIP64 || dirSize === ZIP64) throw new ParseLimitError(ru.parse.zip64);
-    if (dirOffset + dirSize > end) throw corrupt("каталог выходит за конец архива");
+    if (dirOffset + dirSize > end) throw corrupt(ru.parse.directoryOutside);
     const names = new TextDecoder();
     const entries: ZipEntry[] = [];
     const seen = new Set<string>();
     let at = dirOffset;
     for (let n = 0; n < count; n++) {
-      if (at + 46 > end || view.getUint32(at, true) !== CENTRAL) throw corrupt("запись каталога не на месте");
+      if (at + 46 > end || view.getUint32(at, true) !== CENTRAL) throw corrupt(ru.parse.directoryBroken);
       const method = view.getUint16(at + 10, true);
       const compressedSize = view.getUint32(at + 20, true);
       const size = view.getUint32(at + 24, true);
@@ -91,17 +91,20 @@ export class BoundedZip {
       at += 46 + nameLength + extra + comment;
       if (seen.has(name)) throw new ParseLimitError(ru.parse.overlap);
       seen.add(name);
-      if (size > RATIO_GRACE_BYTES && size > compressedSize * MAX_COMPRESSION_RATIO) {
-        throw new ParseLimitError(ru.parse.ratio(name, MAX_COMPRESSION_RATIO), 413);
-      }
-      if (localOffset + 30 > dirOffset || view.getUint32(localOffset, true) !== LOCAL) throw corrupt(`нет заголовка записи «${name}»`);
+      if (localOffset + 30 > dirOffset || view.getUint32(localOffset, true) !== LOCAL) throw corrupt(ru.parse.noLocalHeader(name));
       const dataOffset = localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
-      if (dataOffset + compressedSize > dirOffset) throw corrupt(`запись «${name}» выходит за пределы данных`);
+      if (dataOffset + compressedSize > dirOffset) throw corrupt(ru.parse.entryOutside(name));
       entries.push({ name, method, compressedSize, size, localOffset, dataOffset });
     }
     // No two entries may share bytes: each local header + data must end before the next one starts.
     const spans = entries.map((e) => [e.localOffset, e.dataOffset + e.compressedSize] as const).sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < spans.length; i++) if (spans[i][0] < spans[i - 1][1]) throw new ParseLimitError(ru.parse.overlap, 413);
+    // Declared sizes: an entry claiming more than MAX_COMPRESSION_RATIO times its compressed bytes is a bomb.
+    for (const e of entries) {
+      if (e.size > RATIO_GRACE_BYTES && e.size > e.compressedSize * MAX_COMPRESSION_RATIO) {
+        throw new ParseLimitError(ru.parse.ratio(e.name, MAX_COMPRESSION_RATIO), 413);
+      }
+    }
     return new BoundedZip(bytes, entries);
   }
 
@@ -137,7 +140,7 @@ export class BoundedZip {
       if (data.length === 0) inflater.push(new Uint8Array(0), true);
     } catch (error) {
       if (error instanceof ParseLimitError) throw error;
-      throw corrupt(`запись «${entry.name}» не распаковывается`);
+      throw corrupt(ru.parse.inflateFailed(entry.name));
     }
     const out = new Uint8Array(total);
     let offset = 0;
@@ -151,13 +154,13 @@ export class BoundedZip {
   /** Counts inflated bytes against the limits of the entry and of the archive. */
   private count(entry: ZipEntry, entryBytes: number, compressedFed: number, added = entryBytes) {
     this.inflated += added;
+    // An entry that inflates past the size its directory declared is lying about itself.
+    if (entryBytes > entry.size && entry.method === 8) throw corrupt(ru.parse.sizeLie(entry.name, entry.size));
     if (entryBytes > MAX_ENTRY_BYTES) throw new ParseLimitError(ru.parse.entryTooLarge(entry.name, mib(MAX_ENTRY_BYTES)), 413);
     if (this.inflated > MAX_TOTAL_INFLATED_BYTES) throw new ParseLimitError(ru.parse.totalTooLarge(mib(MAX_TOTAL_INFLATED_BYTES)), 413);
     if (entryBytes > RATIO_GRACE_BYTES && entryBytes > Math.max(1, compressedFed) * MAX_COMPRESSION_RATIO) {
       throw new ParseLimitError(ru.parse.ratio(entry.name, MAX_COMPRESSION_RATIO), 413);
     }
-    // An entry that inflates past the size its directory declared is lying about itself.
-    if (entryBytes > entry.size && entry.method === 8) throw corrupt(`запись «${entry.name}» больше заявленного размера`);
   }
 
   private notNested(data: Uint8Array): Uint8Array {
