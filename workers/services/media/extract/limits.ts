@@ -102,8 +102,8 @@ export const MAX_MOOV_BYTES = 32 * MiB;
 export const MAX_TOP_LEVEL_BOXES = 64;
 /** Nesting of boxes inside `moov`: real files nest 6–8 deep; a box containing itself 10,000 times is refused. */
 export const MAX_BOX_DEPTH = 16;
-/** Boxes visited inside `moov` in all: a `moov` of 100,000 empty `trak`s is refused. */
-export const MAX_BOXES = 20_000;
+/** Boxes visited inside `moov` in all: a `moov` of 100,000 empty boxes is refused (real ones hold tens to a few hundred). */
+export const MAX_BOXES = 2_000;
 
 // ---- SVG ------------------------------------------------------------------------------------------------------
 
