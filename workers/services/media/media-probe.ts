@@ -92,9 +92,8 @@ interface Box {
   size: number;
 }
 
-function readBox(b: Uint8Array, at: number, end: number): Box | null {
+function readBox(b: Uint8Array, at: number, end: number, v = new DataView(b.buffer, b.byteOffset, b.byteLength)): Box | null {
   if (at + 8 > end) return null;
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let size = v.getUint32(at);
   const type = ascii(b, at + 4, 4);
   let headerSize = 8;
@@ -124,7 +123,7 @@ export function parseMoov(b: Uint8Array): MovieInfo {
   const walk = (from: number, end: number, track: { handler?: string; width?: number; height?: number }, depth = 0) => {
     if (depth > MAX_BOX_DEPTH) throw new ParseLimitError(ru.parse.boxDepth(MAX_BOX_DEPTH));
     for (let at = from; at < end; ) {
-      const box = readBox(b, at, end);
+      const box = readBox(b, at, end, v);
       if (!box || box.start + box.size > end) return;
       if (++boxes > MAX_BOXES) throw new ParseLimitError(ru.parse.boxCount(MAX_BOXES));
       const body = box.start + box.headerSize;

@@ -30,6 +30,13 @@ export const RATIO_GRACE_BYTES = 1 * MiB;
  * pushes cost fflate noticeably more per byte.)
  */
 export const INFLATE_CHUNK_BYTES = 16 * KiB;
+/**
+ * Near a limit the pieces shrink to what the room left can take at deflate's worst ratio (DEFLATE_MAX_RATIO), down
+ * to this: an entry declaring 4 KiB that is really a 1 GiB bomb stops after ~1 MiB of output, not 16 MiB.
+ */
+export const MIN_INFLATE_CHUNK_BYTES = 1 * KiB;
+/** Deflate's ceiling: 258-byte matches coded in about 2 bits each. */
+export const DEFLATE_MAX_RATIO = 1032;
 /** Archives opened inside archives. We never open one (only XML parts are read); a nested ZIP is refused, not walked. */
 export const MAX_ZIP_NESTING = 1;
 

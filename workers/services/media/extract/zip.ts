@@ -1,7 +1,9 @@
 import { Inflate } from "fflate";
 import { ru } from "../../../../shared/i18n/ru";
 import {
+  DEFLATE_MAX_RATIO,
   INFLATE_CHUNK_BYTES,
+  MIN_INFLATE_CHUNK_BYTES,
   MAX_ARCHIVE_BYTES,
   MAX_COMPRESSION_RATIO,
   MAX_ENTRY_BYTES,
@@ -132,10 +134,14 @@ export class BoundedZip {
       chunks.push(chunk);
     });
     try {
-      for (let at = 0; at < data.length; at += INFLATE_CHUNK_BYTES) {
-        const piece = data.subarray(at, Math.min(data.length, at + INFLATE_CHUNK_BYTES));
+      for (let at = 0; at < data.length; ) {
+        // The piece is as large as the room left can take at deflate's worst ratio (within the two bounds).
+        const room = Math.min(entry.size, MAX_ENTRY_BYTES, MAX_TOTAL_INFLATED_BYTES - this.inflated) - total;
+        const step = Math.max(MIN_INFLATE_CHUNK_BYTES, Math.min(INFLATE_CHUNK_BYTES, Math.ceil(room / DEFLATE_MAX_RATIO)));
+        const piece = data.subarray(at, Math.min(data.length, at + step));
+        at += piece.length;
         fed += piece.length;
-        inflater.push(piece, fed >= data.length);
+        inflater.push(piece, at >= data.length);
       }
       if (data.length === 0) inflater.push(new Uint8Array(0), true);
     } catch (error) {
