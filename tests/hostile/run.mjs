@@ -17,7 +17,7 @@
 // failure.
 //
 //   node tests/hostile/run.mjs        (expects build/; `npm run build` first)
-//   HOSTILE_PORT=8843 node tests/hostile/run.mjs
+//   HOSTILE_PORT=8843 node tests/hostile/run.mjs   (HOSTILE_DEBUG=1 also prints every ping over 50 ms)
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
