@@ -9,7 +9,7 @@ import { expect, login, test, type E2EServer } from "./fixtures";
  * says «Выполнена», and a hostile document names the limit that stopped it.
  */
 
-async function upload(server: E2EServer, bearer: string, group: string, name: string, mime: string, body: Uint8Array) {
+async function upload(server: E2EServer, bearer: string, group: string, name: string, mime: string, body: Uint8Array<ArrayBuffer>) {
   const response = await fetch(`${server.baseUrl}/api/asset/upload?${new URLSearchParams({ in_group: group, name })}`, {
     method: "POST",
     headers: { authorization: `Bearer ${bearer}`, "content-type": mime },
