@@ -87,6 +87,11 @@ export const MAX_PDF_TREE_NODES = 10_000;
  * MAX_DECODE_PIXELS, 12 MP); this one refuses to even read on.
  */
 export const MAX_IMAGE_PIXELS = 268_435_456; // 16,384 × 16,384
+/**
+ * Pixels of a preview a client uploads (thumbnails and video posters made in the browser): a preview is shown in
+ * every grid, so a header claiming more would make each viewer's browser allocate gigabytes. 413 at once.
+ */
+export const MAX_PREVIEW_UPLOAD_PIXELS = 16_777_216; // 4,096 × 4,096
 /** Frames of an animated GIF counted; past this the file is refused (10,000 frames of 1 px is a decoder bomb). */
 export const MAX_ANIMATION_FRAMES = 2_000;
 
