@@ -6,6 +6,8 @@ import { stagesOf, techRows, type StageOutcome, type TechRow } from "../lib/tech
 interface Loaded {
   rows: TechRow[];
   stages: ReturnType<typeof stagesOf>;
+  /** the tech-fields task ran before stages were recorded (its fields have `mime`): it has ended, with nothing to show */
+  ranBefore: boolean;
 }
 
 /** One stage's line: done, not needed (why), failed (why), or still running. */
@@ -29,8 +31,8 @@ export function TechData({ assetId, variantId }: { assetId: string; variantId: s
     let current = true;
     // Quiet: a variant still being written answers 404 here, which is «not yet», not an error to toast.
     apiRequest<Record<string, unknown>>(`/api/asset/tech-fields/${assetId}/${variantId}`, { toast: false }).then(
-      (fields) => current && setLoaded({ rows: techRows(fields), stages: stagesOf(fields) }),
-      () => current && setLoaded({ rows: [], stages: {} }),
+      (fields) => current && setLoaded({ rows: techRows(fields), stages: stagesOf(fields), ranBefore: typeof fields.mime === "string" }),
+      () => current && setLoaded({ rows: [], stages: {}, ranBefore: false }),
     );
     return () => {
       current = false;
@@ -38,10 +40,10 @@ export function TechData({ assetId, variantId }: { assetId: string; variantId: s
   }, [assetId, variantId]);
 
   if (!variantId || loaded === null) return null;
-  const { rows, stages } = loaded;
+  const { rows, stages, ranBefore } = loaded;
   const tech = stages.tech;
   let note: string | null = null;
-  if (!tech && rows.length === 0) note = ru.techData.pending;
+  if (!tech && rows.length === 0) note = ranBefore ? ru.techData.notApplicable(ru.techData.noFields) : ru.techData.pending;
   else if (tech?.state === "failed") note = ru.techData.failed(tech.reason ?? "");
   else if (rows.length === 0) note = ru.techData.notApplicable(tech?.reason ?? "");
   return (

@@ -115,6 +115,7 @@ export const ru = {
     pending: "Ещё не извлечены: файл обрабатывается после загрузки.",
     /** How each processing stage of the file ended (tech_fields.processing; issue 25). */
     notApplicable: (why: string) => `Нет: ${why}.`,
+    noFields: "в файле не нашлось размеров, длительности или EXIF",
     failed: (why: string) => `Не извлечены. ${why}`,
     stages: "Обработка",
     stage: { text: "Текст для поиска", preview: "Превью" } as Record<string, string>,
