@@ -113,6 +113,18 @@ export const ru = {
   techData: {
     title: "Технические данные",
     pending: "Ещё не извлечены: файл обрабатывается после загрузки.",
+    /** How each processing stage of the file ended (tech_fields.processing; issue 25). */
+    notApplicable: (why: string) => `Нет: ${why}.`,
+    noFields: "в файле не нашлось размеров, длительности или EXIF",
+    failed: (why: string) => `Не извлечены. ${why}`,
+    stages: "Обработка",
+    stage: { text: "Текст для поиска", preview: "Превью" } as Record<string, string>,
+    stageState: {
+      done: "готово",
+      not_applicable: (why: string) => `не требуется: ${why}`,
+      failed: (why: string) => `ошибка: ${why}`,
+      pending: "ещё обрабатывается",
+    },
     dimensions: "Размеры",
     pixels: (width: number, height: number) => `${width} × ${height} пикс.`,
     duration: "Длительность",

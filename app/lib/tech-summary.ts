@@ -76,3 +76,25 @@ export function techRows(fields: Record<string, unknown>): TechRow[] {
   }
   return rows;
 }
+
+/** How one processing stage ended (workers/services/tasks/processing/processing-state.ts). */
+export interface StageOutcome {
+  state: "done" | "not_applicable" | "failed";
+  reason: string | null;
+}
+
+/**
+ * The stages' outcomes from the tech-fields answer: `tech`, `text`, `preview`; a stage without one has not ended
+ * yet (its task is still queued or running).
+ */
+export function stagesOf(fields: Record<string, unknown>): Partial<Record<"tech" | "text" | "preview", StageOutcome>> {
+  const processing = fields.processing && typeof fields.processing === "object" ? (fields.processing as Record<string, unknown>) : {};
+  const out: Partial<Record<"tech" | "text" | "preview", StageOutcome>> = {};
+  for (const key of ["tech", "text", "preview"] as const) {
+    const stage = processing[key] as { state?: unknown; reason?: unknown } | undefined;
+    if (stage && (stage.state === "done" || stage.state === "not_applicable" || stage.state === "failed")) {
+      out[key] = { state: stage.state, reason: typeof stage.reason === "string" ? stage.reason : null };
+    }
+  }
+  return out;
+}

@@ -92,6 +92,32 @@ describe("POST /api/asset/upload-preview/{id}", () => {
     expect(new Uint8Array(await object!.arrayBuffer())).toEqual(bytes);
   });
 
+  it("refuses at once (413) a preview whose header claims more than 4,096² pixels or a GIF of 10,000 frames, storing nothing", async () => {
+    const user = await signIn();
+    const asset = await insertAsset({ ownerId: user.id, versions: 1 });
+    // Signature + IHDR claiming 60,000 × 60,000 + IEND: a decoding bomb for every browser that shows it.
+    const png = new Uint8Array(45);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(png.buffer).setUint32(16, 60_000);
+    new DataView(png.buffer).setUint32(20, 60_000);
+    png.set([8, 6], 24);
+    const started = Date.now();
+    const res = await upload(user.bearer, asset.id, png);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^Файл слишком сложно распаковать: изображение объявляет 60000 × 60000 пикселей/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const frame = [0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x4c, 0x01, 0x00];
+    const gif = new Uint8Array(13 + frame.length * 10_000 + 1);
+    gif.set([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0, 0, 0]);
+    for (let i = 0; i < 10_000; i++) gif.set(frame, 13 + i * frame.length);
+    gif[gif.length - 1] = 0x3b;
+    const many = await upload(user.bearer, asset.id, gif, { type: "image/gif" });
+    expect(many.status).toBe(413);
+    expect(((await many.json()) as { message: string }).message).toMatch(/кадров/);
+    expect(await previewRows(asset.id)).toEqual([]);
+    expect(await storedKeys(asset.id)).toEqual([]);
+  });
+
   it("accepts JPEG, WebP and GIF, a given version and the medium size", async () => {
     const user = await signIn();
     const asset = await insertAsset({ ownerId: user.id, versions: 3 });

@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { handleTaskBatch } from "../../workers/queue/consumer";
 import { newId } from "../../workers/lib/ids";
+import { DOCX_MIME, makeZip } from "../fixtures/office-docs";
 import { rows } from "./asset-fixtures";
-import { createUser } from "./factories";
-import { insertStoredAsset, tasksOf, waitForTask } from "./task-fixtures";
+import { createUser, signIn } from "./factories";
+import { getJson, insertStoredAsset, tasksOf, waitForTask } from "./task-fixtures";
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -50,5 +51,37 @@ describe("process-variant messages of one queue batch", () => {
       b1.assetId,
     );
     expect(contents.map((c) => c.text)).toEqual(["лодка на причале", "маяк в тумане", "чайки над морем"]);
+  });
+
+  it("end a hostile document's text stage as failed with the limit, once, while the other file of the task is done", async () => {
+    const owner = await signIn();
+    const plain = await insertStoredAsset({ ownerId: owner.id, name: "заметка.txt", mime: "text/plain", bytes: text("обычная заметка") });
+    const laughs = '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "ха"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><w:document><w:body><w:p><w:r><w:t>&b;</w:t></w:r></w:p></w:body></w:document>';
+    const bomb = await insertStoredAsset({
+      ownerId: owner.id,
+      name: "смешки.docx",
+      mime: DOCX_MIME,
+      bytes: makeZip([{ name: "word/document.xml", text: laughs }]),
+    });
+    const message = (a: { assetId: string; variantId: string }) => ({ op: "process-variant", assetId: a.assetId, variantId: a.variantId, version: 1 });
+    await handleTaskBatch(batchOf([message(plain), message(bomb)]).batch, env);
+
+    const [task] = (await tasksOf(bomb.assetId)).filter((t) => t.operation_class === "tech-fields");
+    const ended = await waitForTask(task.id, ["error", "done"], 30_000);
+    expect(ended.status).toBe("error");
+    expect(ended.attempts).toBe(0); // ended by the operation itself: never retried into the same wall
+    expect(ended.error).toBe("Не обработано 1 из 2: подробности в журнале выше");
+    const stages = async (v: string) =>
+      JSON.parse((await rows<{ t: string }>(`select tech_fields as t from variants where id = ?`, v))[0].t).processing;
+    expect(await stages(bomb.variantId)).toEqual({
+      tech: { state: "not_applicable", reason: expect.stringContaining("нет технических данных") },
+      text: { state: "failed", reason: "Файл слишком сложно распаковать: XML объявляет сущности (DOCTYPE/ENTITY): такие документы не читаются" },
+      preview: { state: "not_applicable", reason: expect.stringContaining("превью не делаются") },
+    });
+    expect((await stages(plain.variantId)).text).toEqual({ state: "done" });
+    const lines = await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${task.id}?take=100`, owner.bearer);
+    expect(lines.lines).toContainEqual(
+      expect.objectContaining({ level: "error", message: expect.stringMatching(/^«смешки\.docx»: Файл слишком сложно распаковать: XML объявляет сущности/) }),
+    );
   });
 });

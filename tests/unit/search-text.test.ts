@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { textPdf } from "../fixtures/text-pdf";
 import { cosine, embed } from "../../workers/services/search/embedding";
-import { extractText, markdownText, pdfText, readZipEntries, textKind, xmlText } from "../../workers/services/search/extract-text";
+import { extractSearchText as extractText, textKind } from "../../workers/services/media/extract/extract";
+import { markdownText } from "../../workers/services/media/extract/plain";
+import { pdfPages } from "../../workers/services/media/extract/pdf";
+import { unescapeXml } from "../../workers/services/media/extract/xml";
+import { BoundedZip } from "../../workers/services/media/extract/zip";
 import { MAX_QUERY_WORDS, parsePrefix, parseQuery, wordExpression } from "../../workers/services/search/query-parser";
 import { contentWords, normalize, stem, stemPrefix, words } from "../../workers/services/search/tokenize";
 import { markName, markedHtml } from "../../workers/services/search/search.service";
@@ -166,11 +170,11 @@ describe("text extraction", () => {
     expect(textKind("application/pdf")).toBe("pdf");
     expect(textKind("application/octet-stream", "scan.PDF")).toBe("pdf");
     expect(await extractText("application/pdf", "r.pdf", pdf)).toBe(
-      "Beach report (day one)\nThe sand was white.\n\nSecond page: sunset photographs.",
+      "Beach report (day one)\nThe sand was white.\nSecond page: sunset photographs.",
     );
-    // A PDF without text (the page-count fixture) has none; a broken one is an error the task catches.
+    // A PDF without text (the page-count fixture) has none; a broken one is refused for good (never retried).
     expect(await extractText("application/pdf", "empty.pdf", textPdf([[]]))).toBeNull();
-    await expect(pdfText(new TextEncoder().encode("%PDF-1.4 broken"))).rejects.toThrow();
+    await expect(pdfPages(new TextEncoder().encode("%PDF-1.4 broken"), 1000)).rejects.toThrow(/PDF повреждён/);
   });
 
   it("reads Markdown as its visible text", async () => {
@@ -196,11 +200,11 @@ describe("text extraction", () => {
       "ppt/slides/slide10.xml": "<a:p><a:t>десять</a:t></a:p>",
       "ppt/slides/slide2.xml": "<a:p><a:t>два</a:t></a:p>",
     });
-    expect(await extractText("application/octet-stream", "deck.pptx", pptx)).toBe("два\n\nдесять");
+    expect(await extractText("application/octet-stream", "deck.pptx", pptx)).toBe("два\nдесять");
     const odt = await zipOf({ "content.xml": "<office:text><text:h>Заголовок</text:h><text:p>Абзац</text:p></office:text>" });
     expect(await extractText("application/vnd.oasis.opendocument.text", "a.odt", odt)).toBe("Заголовок\nАбзац");
-    expect(await readZipEntries(enc("not a zip"), () => true)).toEqual([]);
-    expect(xmlText("<si><t>a&lt;b&#1071;</t></si>")).toBe("a<bЯ");
+    expect(BoundedZip.open(enc("not a zip"))).toBeNull();
+    expect(unescapeXml("a&lt;b&#1071;&custom;")).toBe("a<bЯ&custom;");
   });
 });
 

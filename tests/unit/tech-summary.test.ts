@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, techRows } from "../../app/lib/tech-summary";
+import { formatDuration, stagesOf, techRows } from "../../app/lib/tech-summary";
 
 const byKey = (fields: Record<string, unknown>) => Object.fromEntries(techRows(fields).map((r) => [r.key, r]));
 
@@ -57,5 +57,24 @@ describe("formatDuration", () => {
     expect(formatDuration(42)).toBe("0:42");
     expect(formatDuration(61.6)).toBe("1:02");
     expect(formatDuration(3723.4)).toBe("1:02:03");
+  });
+});
+
+describe("processing stages (issue 25)", () => {
+  it("reads each stage's outcome and treats a missing or malformed one as not ended", () => {
+    expect(stagesOf({})).toEqual({});
+    expect(
+      stagesOf({
+        processing: {
+          tech: { state: "not_applicable", reason: "нет" },
+          text: { state: "failed", reason: "Файл слишком сложно распаковать: …" },
+          preview: { state: "processing" },
+        },
+      }),
+    ).toEqual({
+      tech: { state: "not_applicable", reason: "нет" },
+      text: { state: "failed", reason: "Файл слишком сложно распаковать: …" },
+    });
+    expect(stagesOf({ processing: { text: { state: "done" } } })).toEqual({ text: { state: "done", reason: null } });
   });
 });

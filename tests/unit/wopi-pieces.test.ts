@@ -3,7 +3,7 @@ import { signWopiToken, verifyWopiToken } from "../../workers/lib/wopi-token";
 import { actionUrl, findAction, parseDiscovery } from "../../workers/services/wopi/discovery";
 import { EPOCH_TICKS, proofBytes, ticksOf } from "../../workers/services/wopi/proof";
 import { decodeUtf7, encodeUtf7 } from "../../workers/services/wopi/utf7";
-import { extractText, textKindOf } from "../../workers/services/media/text-extract";
+import { extractDocument as extractText, viewKind as textKindOf } from "../../workers/services/media/extract/extract";
 import { DOCX_MIME, ODT_MIME, XLSX_MIME, makeDocx, makeOdt, makeXlsx, makeZip } from "../fixtures/office-docs";
 
 const SECRET = "unit-test-secret-0123456789-0123456789";
@@ -118,6 +118,6 @@ describe("text extraction", () => {
     expect(textKindOf("application/json", "x")).toBe("plain");
     expect((await extractText(new Uint8Array([1, 2, 3]), "image/png", "p.png")).kind).toBeNull();
     expect((await extractText(makeZip([{ name: "x.txt", text: "x" }]), DOCX_MIME, "broken.docx")).kind).toBeNull();
-    expect((await extractText(new Uint8Array([0x50, 0x4b]), DOCX_MIME, "short.docx")).kind).toBeNull();
+    await expect(extractText(new Uint8Array([0x50, 0x4b]), DOCX_MIME, "short.docx")).rejects.toThrow(/нет каталога архива/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Media: what the bytes are — media probing, text extraction from documents, and preview renditions.
+ * Media: what the bytes are — media probing, text extraction from documents (the one bounded extractor, extract/), and preview renditions.
  *
  * The domain's public face (decision record 025): code outside workers/services/media/ imports only this file.
  */
@@ -19,5 +19,5 @@ export {
   uploadPreview,
 } from "./preview.service";
 export type { PreviewSizeName } from "./preview.service";
-export { extractText } from "./text-extract";
-export type { ExtractedText } from "./text-extract";
+export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, viewKind } from "./extract/index";
+export type { ExtractedText, TextBlock } from "./extract/index";

@@ -1,10 +1,27 @@
 import exifr from "exifr";
+import { ru } from "../../../shared/i18n/ru";
+import {
+  EXIF_TIME_BUDGET_MS,
+  MAX_BOX_DEPTH,
+  MAX_BOXES,
+  MAX_EXIF_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_MOOV_BYTES,
+  MAX_PDF_DECLARED_PAGES,
+  MAX_PDF_TREE_NODES,
+  MAX_TOP_LEVEL_BOXES,
+} from "./extract/limits";
+import { ParseLimitError } from "./extract/parse-limit";
+import { withinTime } from "./extract/pdf";
+import { gifFrames } from "./gif-frames";
+import { svgInfo } from "./svg-probe";
 import { imageInfo } from "./preview.service";
 
 /**
  * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),
  * EXIF/XMP/IPTC/GPS (`exifr`), ISO-BMFF (MP4/MOV/M4A) boxes (own reader: duration, dimensions, codecs) and the PDF
- * page tree (page count).
+ * page tree (page count), SVG (size, depth, external references, never fetched). Every reader keeps the limits of
+ * extract/limits.ts and throws a ParseLimitError past one.
  */
 export interface TechFields {
   mime: string;
@@ -16,6 +33,10 @@ export interface TechFields {
   codecs?: string[];
   container?: string;
   page_count?: number;
+  /** frames of an animated GIF */
+  frames?: number;
+  /** external references of an SVG (counted, never fetched) */
+  external_refs?: number;
   exif?: Record<string, unknown>;
 }
 
@@ -24,12 +45,29 @@ export type RangeReader = (offset: number, length: number) => Promise<Uint8Array
 
 const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.subarray(i, i + n));
 
-/** EXIF, XMP, IPTC and GPS of an image as plain JSON (dates as ISO strings; binary blobs left out). */
+/**
+ * EXIF, XMP, IPTC and GPS of an image as plain JSON (dates as ISO strings; binary blobs left out). exifr sees at
+ * most MAX_EXIF_BYTES, skips IFD1 (the thumbnail) and gets EXIF_TIME_BUDGET_MS; unreadable metadata is no metadata.
+ */
 export async function readExif(bytes: Uint8Array): Promise<Record<string, unknown> | null> {
   let parsed: Record<string, unknown> | undefined;
   try {
-    parsed = await exifr.parse(bytes, { tiff: true, exif: true, gps: true, xmp: true, iptc: true, icc: false, mergeOutput: true });
-  } catch {
+    parsed = await withinTime(
+      exifr.parse(bytes.subarray(0, MAX_EXIF_BYTES), {
+        tiff: true,
+        exif: true,
+        gps: true,
+        xmp: true,
+        iptc: true,
+        icc: false,
+        ifd1: false,
+        mergeOutput: true,
+      }) as Promise<Record<string, unknown> | undefined>,
+      EXIF_TIME_BUDGET_MS,
+      () => new ParseLimitError(ru.parse.exifTime(EXIF_TIME_BUDGET_MS / 1000)),
+    );
+  } catch (error) {
+    if (error instanceof ParseLimitError) throw error;
     return null;
   }
   if (!parsed) return null;
@@ -54,9 +92,8 @@ interface Box {
   size: number;
 }
 
-function readBox(b: Uint8Array, at: number, end: number): Box | null {
+function readBox(b: Uint8Array, at: number, end: number, v = new DataView(b.buffer, b.byteOffset, b.byteLength)): Box | null {
   if (at + 8 > end) return null;
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let size = v.getUint32(at);
   const type = ascii(b, at + 4, 4);
   let headerSize = 8;
@@ -82,10 +119,13 @@ interface MovieInfo {
 export function parseMoov(b: Uint8Array): MovieInfo {
   const info: MovieInfo = { codecs: [] };
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const walk = (from: number, end: number, track: { handler?: string; width?: number; height?: number }) => {
+  let boxes = 0;
+  const walk = (from: number, end: number, track: { handler?: string; width?: number; height?: number }, depth = 0) => {
+    if (depth > MAX_BOX_DEPTH) throw new ParseLimitError(ru.parse.boxDepth(MAX_BOX_DEPTH));
     for (let at = from; at < end; ) {
-      const box = readBox(b, at, end);
+      const box = readBox(b, at, end, v);
       if (!box || box.start + box.size > end) return;
+      if (++boxes > MAX_BOXES) throw new ParseLimitError(ru.parse.boxCount(MAX_BOXES));
       const body = box.start + box.headerSize;
       if (box.type === "mvhd" && body + 32 <= end) {
         const version = b[body];
@@ -106,13 +146,13 @@ export function parseMoov(b: Uint8Array): MovieInfo {
         if (codec && !info.codecs.includes(codec)) info.codecs.push(codec);
       } else if (box.type === "trak") {
         const t: { handler?: string; width?: number; height?: number } = {};
-        walk(body, box.start + box.size, t);
+        walk(body, box.start + box.size, t, depth + 1);
         if (t.handler === "vide" && t.width && t.height && !info.width) {
           info.width = Math.round(t.width);
           info.height = Math.round(t.height);
         }
       } else if (CONTAINERS.has(box.type)) {
-        walk(body, box.start + box.size, track);
+        walk(body, box.start + box.size, track, depth + 1);
       }
       at = box.start + box.size;
     }
@@ -120,9 +160,6 @@ export function parseMoov(b: Uint8Array): MovieInfo {
   walk(0, b.length, {});
   return info;
 }
-
-/** Largest `moov` read (bytes); bigger indexes are left unread. */
-const MAX_MOOV_BYTES = 32 * 1024 * 1024;
 
 /**
  * Finds `moov` among the top-level boxes by reading box headers with range reads (it may sit after a huge `mdat`)
@@ -133,7 +170,7 @@ export async function probeIsoBmff(read: RangeReader, fileSize: number): Promise
   if (!head || head.length < 12 || ascii(head, 4, 4) !== "ftyp") return null;
   const brand = ascii(head, 8, 4).trim();
   let at = 0;
-  for (let guard = 0; guard < 64 && at + 8 <= fileSize; guard++) {
+  for (let guard = 0; guard < MAX_TOP_LEVEL_BOXES && at + 8 <= fileSize; guard++) {
     const header = await read(at, 16);
     if (!header) break;
     const box = readBox(header, 0, header.length);
@@ -160,11 +197,21 @@ export function pdfPageCount(bytes: Uint8Array): number | null {
   if (ascii(bytes, 0, 5) !== "%PDF-") return null;
   const text = new TextDecoder("latin1").decode(bytes);
   let root: number | null = null;
-  for (const match of text.matchAll(/<<((?:(?!>>)[\s\S]){0,4000}?\/Type\s*\/Pages\b[\s\S]{0,4000}?)>>/g)) {
-    const dict = match[1];
-    const count = /\/Count\s+(\d+)/.exec(dict);
+  // Each `/Type /Pages` is found in one linear pass, and its dictionary is read from a bounded window around it
+  // (no pattern that backtracks over the file); at most MAX_PDF_TREE_NODES of them are looked at.
+  let nodes = 0;
+  for (const match of text.matchAll(/\/Type\s*\/Pages\b/g)) {
+    if (++nodes > MAX_PDF_TREE_NODES) break;
+    const before = text.slice(Math.max(0, match.index - 4000), match.index);
+    const after = text.slice(match.index, match.index + 4000);
+    const open = before.lastIndexOf("<<");
+    const close = after.indexOf(">>");
+    if (open < 0 || close < 0) continue;
+    const dict = before.slice(open) + after.slice(0, close);
+    const count = /\/Count\s+(\d{1,12})/.exec(dict);
     if (count && !/\/Parent\s/.test(dict)) root = Math.max(root ?? 0, Number(count[1]));
   }
+  if (root !== null && root > MAX_PDF_DECLARED_PAGES) throw new ParseLimitError(ru.parse.pdfPages(root, MAX_PDF_DECLARED_PAGES));
   if (root !== null) return root;
   const pages = text.match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
   return pages > 0 ? pages : null;
@@ -177,9 +224,17 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
   const fields: TechFields = { mime: input.mime, size: input.size };
   const image = imageInfo(input.head);
   if (image) {
+    // The pixel count is judged from the header, before anything is decoded or read further.
+    if (image.width * image.height > MAX_IMAGE_PIXELS) {
+      throw new ParseLimitError(ru.parse.pixels(image.width, image.height, Math.round(MAX_IMAGE_PIXELS / 1e6)), 413);
+    }
     fields.width = image.width;
     fields.height = image.height;
     fields.container = image.mime.split("/")[1];
+    if (image.mime === "image/gif") {
+      const frames = gifFrames(input.head);
+      if (frames > 1) fields.frames = frames;
+    }
     const exif = await readExif(input.head);
     if (exif) fields.exif = exif;
     return fields;
@@ -192,6 +247,15 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
       const h = exif.ImageHeight ?? exif.ExifImageHeight;
       if (typeof w === "number" && typeof h === "number") Object.assign(fields, { width: w, height: h });
     }
+  }
+  if (input.mime === "image/svg+xml") {
+    const svg = svgInfo(input.head);
+    if (svg) {
+      fields.container = "svg";
+      if (svg.width && svg.height) Object.assign(fields, { width: svg.width, height: svg.height });
+      if (svg.externalRefs > 0) fields.external_refs = svg.externalRefs;
+    }
+    return fields;
   }
   const movie = await probeIsoBmff(input.read, input.size);
   if (movie) {
@@ -216,6 +280,8 @@ export function techSummary(f: TechFields): string {
   if (f.duration !== undefined) parts.push(`${f.duration} с`);
   if (f.codecs?.length) parts.push(`кодеки ${f.codecs.join(", ")}`);
   if (f.page_count !== undefined) parts.push(`страниц: ${f.page_count}`);
+  if (f.frames !== undefined) parts.push(`кадров: ${f.frames}`);
+  if (f.external_refs !== undefined) parts.push(`внешних ссылок (не загружаются): ${f.external_refs}`);
   if (f.exif) parts.push(`EXIF: ${Object.keys(f.exif).length} полей`);
   return parts.length > 0 ? parts.join(", ") : `${f.mime}, ${f.size} байт`;
 }

@@ -15,6 +15,9 @@ import { signLink, verifyLink } from "../../lib/signed-url";
 import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { r2Backend } from "../storage";
+import { MAX_PREVIEW_UPLOAD_PIXELS } from "./extract/limits";
+import { ParseLimitError } from "./extract/parse-limit";
+import { gifFrames } from "./gif-frames";
 
 /**
  * The preview sizes (SPEC §3 preview config): what GET /api/asset/preview-size answers, what clients render
@@ -205,6 +208,21 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", ru.catalog.previewEmpty);
   const info = imageInfo(bytes);
   if (!info || info.mime !== mime) throw new AppError("BAD_REQUEST", ru.catalog.previewCorrupt(mime));
+  // Judged from the header before it is stored: a preview that would be a decoding bomb in every viewer's browser.
+  if (info.width * info.height > MAX_PREVIEW_UPLOAD_PIXELS) {
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      ru.parse.tooComplex(ru.parse.pixels(info.width, info.height, Math.round(MAX_PREVIEW_UPLOAD_PIXELS / 1e6))),
+    );
+  }
+  if (info.mime === "image/gif") {
+    try {
+      gifFrames(bytes);
+    } catch (error) {
+      if (error instanceof ParseLimitError) throw new AppError("PAYLOAD_TOO_LARGE", error.reason);
+      throw error;
+    }
+  }
 
   const now = Date.now();
   const id = newId(now);

@@ -1,9 +1,8 @@
 /**
- * Search: full-text and vector search, query parsing, text extraction for the index, and grounded answers (RAG).
+ * Search: full-text and vector search, query parsing (documents' text comes from media's extractor), and grounded answers (RAG).
  *
  * The domain's public face (decision record 025): code outside workers/services/search/ imports only this file.
  */
-export { extractText, textKind } from "./extract-text";
 export { askQuestion } from "./rag.service";
 export { autocomplete, indexVector, searchQuery, vectorSearch } from "./search.service";
 export type { SearchFilters } from "./search.service";

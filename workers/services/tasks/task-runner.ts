@@ -14,6 +14,7 @@ import type { TaskRow } from "../../db/schema/index";
 import { newId } from "../../lib/ids";
 import type { ProcessVariantMessage, TaskWakeupMessage } from "../../queue/messages";
 import type { Actor, RequestContext } from "../access";
+import { ParseLimitError } from "../media";
 import { loadAssetSource } from "./processing/asset-source";
 import { OPERATION_CLASSES, PermanentTaskError, type OperationContext } from "./processing/operation";
 import { titleOf } from "./processing/preview.operation";
@@ -49,7 +50,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * every step (live progress; a pause or cancel stops the run there). The run ends when the operation is done, when
  * a command stops it, or when its time budget is spent (the task goes back to the queue with its resume point and
  * a new wake-up). A failing step is retried with backoff (the task goes back to the queue, scheduled later) until
- * MAX_TASK_ATTEMPTS; a PermanentTaskError ends the task as error at once. Answers a short summary for the log.
+ * MAX_TASK_ATTEMPTS; a PermanentTaskError or a ParseLimitError (a hostile file) ends the task as error at once. Answers a short summary for the log.
  */
 export async function runTaskWakeup(rc: RequestContext, _message: TaskWakeupMessage, opts: RunOptions = {}): Promise<string> {
   const now = Date.now();
@@ -192,9 +193,11 @@ async function stopped(rc: RequestContext, id: string, state: unknown, progress:
 async function failOrRetry(rc: RequestContext, task: TaskRow, worker: string, state: unknown, error: unknown): Promise<string> {
   const live = taskStub(rc.env, task.id);
   const attempts = task.attempts + 1;
-  const reason = error instanceof PermanentTaskError ? error.message : `${ru.tasks.log.internal}: ${messageOf(error)}`;
+  // A file past a parser limit (issue 25) meets the same wall on every attempt: it is never retried.
+  const permanent = error instanceof PermanentTaskError || error instanceof ParseLimitError;
+  const reason = permanent ? error.message : `${ru.tasks.log.internal}: ${messageOf(error)}`;
   const now = Date.now();
-  if (!(error instanceof PermanentTaskError) && attempts < MAX_TASK_ATTEMPTS) {
+  if (!permanent && attempts < MAX_TASK_ATTEMPTS) {
     const delay = retryDelaySeconds(attempts);
     const moved = await transitionTask(
       rc.db,

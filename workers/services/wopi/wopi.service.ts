@@ -11,7 +11,7 @@ import { actorOfRobotToken, actorOfSession, canAccess } from "../access";
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
-import { extractText, type ExtractedText } from "../media";
+import { extractDocument, ParseLimitError, type ExtractedText } from "../media";
 import { actionUrl, findAction, loadDiscovery } from "./discovery";
 import { verifyProof, type ProofHeaders } from "./proof";
 
@@ -400,7 +400,11 @@ export async function textData(rc: RequestContext, caller: WopiCaller): Promise<
   const object = await (await backendFor(rc, variant.variant.storageId)).get(variant.variant.storageKey);
   if (!object?.body) throw new AppError("NOT_FOUND", ru.assets.contentMissing);
   const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
-  const extracted = await extractText(bytes, variant.variant.mimeType, variant.variant.fileName || file_name);
+  // A hostile document answers 413/422 at its first crossed limit instead of working for minutes (issue 25).
+  const extracted = await extractDocument(bytes, variant.variant.mimeType, variant.variant.fileName || file_name).catch((error) => {
+    if (error instanceof ParseLimitError) throw new AppError(error.status === 413 ? "PAYLOAD_TOO_LARGE" : "UNPROCESSABLE_ENTITY", error.reason);
+    throw error;
+  });
   if (extracted.kind === null) throw new AppError("UNSUPPORTED_MEDIA_TYPE", ru.wopi.textUnsupported);
   return { ...base, ...extracted };
 }

@@ -10,6 +10,7 @@ import { r2Backend } from "../../storage";
 import { assetIdsOf, loadAssetSource, readVariantBytes, type AssetSource } from "./asset-source";
 import { DECODABLE_TYPES, decodeImage, encodeJpeg, fitInside, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
+import { techFieldsPatch, type StageState } from "./processing-state";
 
 /** Largest source image read for a preview (bytes). */
 export const PREVIEW_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
@@ -31,8 +32,11 @@ interface PreviewState {
   failed: string[];
 }
 
-/** What one asset came to. */
-type Outcome = "made" | "skipped" | "failed";
+/** What one asset came to; `reason` (Russian) says why it was skipped or failed. */
+interface Outcome {
+  outcome: "made" | "skipped" | "failed";
+  reason?: string;
+}
 
 /**
  * Stores one generated preview: the bytes in R2, then one batch swapping the `previews` row of that version and
@@ -109,20 +113,20 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
   const bytes = await readVariantBytes(ctx.rc, source, PREVIEW_SOURCE_MAX_BYTES);
   if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
   const header = imageInfo(bytes);
+  // The pixel count comes from the header (PNG IHDR, JPEG SOF, WebP) before anything is decoded.
   if (header && header.width * header.height > MAX_DECODE_PIXELS) {
-    await ctx.log(
-      "error",
-      ru.tasks.log.imageTooLarge(name, Math.round((header.width * header.height) / 1e5) / 10, MAX_DECODE_PIXELS / 1e6),
-    );
-    return "failed";
+    const reason = ru.tasks.log.imageTooLarge(name, Math.round((header.width * header.height) / 1e5) / 10, MAX_DECODE_PIXELS / 1e6);
+    await ctx.log("error", reason);
+    return { outcome: "failed", reason };
   }
   let pixels;
   try {
     if (!header) throw new Error("no image header");
     pixels = await decodeImage(type, bytes);
   } catch {
-    await ctx.log("error", ru.tasks.log.corruptImage(name, type));
-    return "failed";
+    const reason = ru.tasks.log.corruptImage(name, type);
+    await ctx.log("error", reason);
+    return { outcome: "failed", reason };
   }
   const made: string[] = [];
   // Largest first; each smaller size is resized from the previous one (a fraction of the pixels, same look).
@@ -137,7 +141,7 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
   await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
-  return "made";
+  return { outcome: "made" };
 }
 
 /** Video: the poster the client made at upload is the preview; a proxy is transcoded only by Cloudflare Stream. */
@@ -152,7 +156,7 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
     poster ? ru.tasks.log.videoPoster(source.asset.name) : ru.tasks.log.videoNoPoster(source.asset.name),
   );
   await ctx.log("info", ru.tasks.log.transcodeUnavailable);
-  return poster ? "made" : "skipped";
+  return poster ? { outcome: "made" } : { outcome: "skipped", reason: ru.tasks.log.videoNoPoster(source.asset.name) };
 }
 
 /**
@@ -171,17 +175,26 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
   async step(ctx, state) {
     const ids = assetIdsOf(ctx.task.affected);
     const id = ids[state.index];
-    let outcome: Outcome = "skipped";
+    let outcome: Outcome["outcome"] = "skipped";
     if (id) {
       const { asset, source } = await loadAssetSource(ctx.rc, id);
       if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
       else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
       else {
         const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
-        if ((DECODABLE_TYPES as readonly string[]).includes(mime)) outcome = await previewOfImage(ctx, source, mime as DecodableType);
-        else if (mime.startsWith("video/")) outcome = await previewOfVideo(ctx, source);
-        else await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));
+        let result: Outcome;
+        if ((DECODABLE_TYPES as readonly string[]).includes(mime)) result = await previewOfImage(ctx, source, mime as DecodableType);
+        else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
+        else {
+          result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };
+          await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));
+        }
+        outcome = result.outcome;
         if (outcome === "failed") state.failed.push(asset.name);
+        // The viewer's preview stage: done, not applicable or failed, with the reason.
+        const stage: StageState =
+          outcome === "made" ? { state: "done" } : { state: outcome === "failed" ? "failed" : "not_applicable", reason: result.reason };
+        await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { preview: stage })]);
       }
     }
     const next = { index: state.index + 1, made: state.made + (outcome === "made" ? 1 : 0), failed: state.failed };

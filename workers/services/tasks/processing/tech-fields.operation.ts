@@ -1,14 +1,14 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { runBatch } from "../../../db/repositories/asset.repository";
 import { deleteContentSql, upsertContentSql } from "../../../db/repositories/search.repository";
-import { variants } from "../../../db/schema/index";
-import { indexVector, extractText, textKind } from "../../search";
-import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange } from "./asset-source";
-import { probeMedia, techSummary } from "../../media";
-import { percent, type TaskOperation } from "./operation";
+import { indexVector } from "../../search";
+import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
+import { extractSearchText, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media";
+import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
+import { techFieldsPatch, type StageName, type StageState } from "./processing-state";
+import { MAX_TASK_ATTEMPTS } from "../task-runner";
 
 /** Bytes read from the start of a file for headers, EXIF/XMP and PDF page trees. */
 export const TECH_HEAD_BYTES = 16 * 1024 * 1024;
@@ -18,13 +18,93 @@ type TechFieldsOptions = z.infer<typeof TechFieldsOptionsSchema>;
 
 interface TechState {
   index: number;
+  /** the reasons of the files refused so far (Russian) */
+  failed?: string[];
+}
+
+/** Whether the probe found anything beyond the type and size every file has. */
+const hasTech = (fields: Record<string, unknown>) => Object.keys(fields).some((k) => k !== "mime" && k !== "size");
+
+/** Bytes a document must be read whole for its text: office archives and PDFs keep their index at the end. */
+function wholeLimit(kind: string): number | null {
+  if (kind === "pdf") return limits.MAX_PDF_BYTES;
+  if (kind === "plain" || kind === "json" || kind === "subtitles") return null;
+  return limits.MAX_ARCHIVE_BYTES;
+}
+
+/**
+ * One file: technical data, then its text for the index, each stage ending as done, not applicable or failed
+ * (processing-state.ts). A ParseLimitError fails only its stage, with its reason; the file is kept and the task goes
+ * on with the next file. Answers the refusal reason, if any.
+ */
+async function processOne(ctx: OperationContext<TechFieldsOptions>, source: AssetSource): Promise<string | null> {
+  const v = source.main.variant;
+  const mime = v.mimeType.split(";")[0].trim().toLowerCase();
+  const stages: Partial<Record<StageName, StageState>> = {};
+  let refused: string | null = null;
+  const fail = (error: unknown): StageState => {
+    if (!(error instanceof ParseLimitError)) throw error;
+    refused ??= error.reason;
+    return { state: "failed", reason: error.reason };
+  };
+  const head = await readVariantBytes(ctx.rc, source, TECH_HEAD_BYTES);
+  if (!head) throw new Error(`object of variant ${v.id} is missing from its storage`);
+
+  let fields: Record<string, unknown> = { mime, size: v.contentSize };
+  try {
+    fields = (await probeMedia({
+      mime,
+      size: v.contentSize,
+      head,
+      read: (offset, length) =>
+        offset >= v.contentSize ? Promise.resolve(null) : readVariantRange(ctx.rc, source, offset, Math.min(length, v.contentSize - offset)),
+    })) as unknown as Record<string, unknown>;
+    stages.tech = hasTech(fields) ? { state: "done" } : { state: "not_applicable", reason: ru.processing.noTechFields };
+  } catch (error) {
+    stages.tech = fail(error);
+  }
+
+  // The document's text feeds the search index (decision 011).
+  const kind = textKind(v.mimeType, v.fileName);
+  let text: string | null = null;
+  if (!kind) stages.text = { state: "not_applicable", reason: ru.processing.noText };
+  else {
+    const limit = wholeLimit(kind);
+    if (limit !== null && v.contentSize > limit) stages.text = { state: "failed", reason: ru.processing.textTooLarge(Math.round(limit / 1048576)) };
+    else {
+      try {
+        const bytes = limit === null || v.contentSize <= head.length ? head : await readVariantBytes(ctx.rc, source, limit);
+        if (!bytes) throw new Error(`object of variant ${v.id} is missing from its storage`);
+        text = await extractSearchText(v.mimeType, v.fileName, bytes);
+        stages.text = text ? { state: "done" } : { state: "not_applicable", reason: ru.processing.emptyText };
+      } catch (error) {
+        stages.text = fail(error);
+      }
+    }
+  }
+  // Only images and videos get a preview task; every other type's preview stage ends here.
+  if (!mime.startsWith("image/") && !mime.startsWith("video/")) stages.preview = { state: "not_applicable", reason: ru.processing.noPreview(mime) };
+
+  const props: Record<string, unknown> = { mime, size: v.contentSize };
+  for (const key of ["width", "height", "duration", "page_count"] as const) if (fields[key] !== undefined) props[key] = fields[key];
+  if (Array.isArray(fields.codecs)) props.codecs = fields.codecs.join(",");
+  await runBatch(ctx.rc.db, [
+    techFieldsPatch(ctx.rc.db, v.id, fields, stages, props),
+    text ? upsertContentSql(source.asset.id, source.main.version, text, Date.now()) : deleteContentSql(source.asset.id),
+  ]);
+  if (text) await indexVector(ctx.rc, source.asset.id, `${source.asset.name}\n${text}`);
+  if (refused) await ctx.log("error", ru.tasks.log.refused(source.asset.name, refused));
+  else await ctx.log("info", ru.tasks.log.techFields(source.asset.name, techSummary(fields as never)));
+  return refused;
 }
 
 /**
  * `tech-fields`: technical metadata of each asset's main variant (latest version), from its bytes: dimensions,
- * duration, codecs, EXIF/XMP/IPTC, page count. Stored as JSON on the variant (`tech_fields`, the full set;
- * `tech_props`, the few numbers lists show) and served by GET /api/asset/tech-fields and variant-tech-*. The text of
- * documents (extract-text) is stored for the search index in the same batch.
+ * duration, codecs, EXIF/XMP/IPTC, page count. Stored as JSON on the variant (`tech_fields`, the full set with the
+ * stages' outcome in `processing`; `tech_props`, the few numbers lists show) and served by GET
+ * /api/asset/tech-fields and variant-tech-*. The text of documents is stored for the search index in the same
+ * batch. Every parser keeps the limits of media/extract/limits.ts: a hostile file fails its stage with the reason,
+ * is not retried into the same wall, and the task ends as error naming it after the other files are done.
  */
 export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = {
   name: "tech-fields",
@@ -32,47 +112,37 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
   options: TechFieldsOptionsSchema,
   title: (entities, names) => `${ru.tasks.operations["tech-fields"]}: ${titleOf(entities, names)}`,
   async start() {
-    return { index: 0 };
+    return { index: 0, failed: [] };
   },
   async step(ctx, state) {
     const ids = assetIdsOf(ctx.task.affected);
     const id = ids[state.index];
+    const failed = [...(state.failed ?? [])];
     if (id) {
       const { asset, source } = await loadAssetSource(ctx.rc, id);
       if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
       else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
       else {
-        const v = source.main.variant;
-        const head = await readVariantBytes(ctx.rc, source, TECH_HEAD_BYTES);
-        if (!head) throw new Error(`object of variant ${v.id} is missing from its storage`);
-        const fields = await probeMedia({
-          mime: v.mimeType.split(";")[0].trim().toLowerCase(),
-          size: v.contentSize,
-          head,
-          read: (offset, length) =>
-            offset >= v.contentSize
-              ? Promise.resolve(null)
-              : readVariantRange(ctx.rc, source, offset, Math.min(length, v.contentSize - offset)),
-        });
-        const props: Record<string, unknown> = { mime: fields.mime, size: fields.size };
-        for (const key of ["width", "height", "duration", "page_count"] as const) if (fields[key] !== undefined) props[key] = fields[key];
-        if (fields.codecs) props.codecs = fields.codecs.join(",");
-        // The document's text feeds the search index (decision 011); a zip-based office file needs all its bytes.
-        const whole = v.contentSize <= head.length;
-        const text =
-          whole || textKind(v.mimeType, v.fileName) === "plain" ? await extractText(v.mimeType, v.fileName, head).catch(() => null) : null;
-        await runBatch(ctx.rc.db, [
-          ctx.rc.db
-            .update(variants)
-            .set({ techFields: fields as unknown as Record<string, unknown>, techProps: props })
-            .where(eq(variants.id, v.id)),
-          text ? upsertContentSql(asset.id, source.main.version, text, Date.now()) : deleteContentSql(asset.id),
-        ]);
-        if (text) await indexVector(ctx.rc, asset.id, `${asset.name}\n${text}`);
-        await ctx.log("info", ru.tasks.log.techFields(asset.name, techSummary(fields)));
+        try {
+          const refused = await processOne(ctx, source);
+          if (refused) failed.push(refused);
+        } catch (error) {
+          // A transient failure is retried; on the last attempt the stages end as failed instead of staying «processing».
+          if (ctx.task.attempts + 1 < MAX_TASK_ATTEMPTS) throw error;
+          const stage: StageState = { state: "failed", reason: ru.processing.internal };
+          await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { tech: stage, text: stage })]);
+          throw error;
+        }
       }
     }
     const index = state.index + 1;
-    return { state: { index }, done: index >= ids.length, progress: percent(index, ids.length), info: `${index} / ${ids.length}` };
+    const done = index >= ids.length;
+    return {
+      state: { index, failed },
+      done,
+      progress: percent(index, ids.length),
+      info: `${index} / ${ids.length}`,
+      failed: done && failed.length > 0 ? (ids.length === 1 ? failed[0] : ru.tasks.log.someFailed(failed.length, ids.length)) : null,
+    };
   },
 };

@@ -1,0 +1,72 @@
+import type { Page } from "playwright-core";
+import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { billionLaughsXml, docxOf } from "../hostile/corpus.mjs";
+import { expect, login, test, type E2EServer } from "./fixtures";
+
+/**
+ * Issue 25, honest processing states: the viewer's «Технические данные» ends as done, not applicable (with why) or
+ * failed (with why) once the tech-fields task has ended — never «Ещё не извлечены» for a plain-text file whose job
+ * says «Выполнена», and a hostile document names the limit that stopped it.
+ */
+
+async function upload(server: E2EServer, bearer: string, group: string, name: string, mime: string, body: Uint8Array<ArrayBuffer>) {
+  const response = await fetch(`${server.baseUrl}/api/asset/upload?${new URLSearchParams({ in_group: group, name })}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": mime },
+    body,
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { asset_id: string }).asset_id;
+}
+
+/** Reopens the file until the tech-fields task has ended with it (its stage has a state), then answers the text. */
+async function techNote(page: Page, path: string): Promise<string> {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(path);
+        await page.getByTestId("tech-data").waitFor();
+        return page.locator('[data-testid="tech-data"] [data-stage="text"]').count();
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(1);
+  return (await page.getByTestId("tech-data").textContent()) ?? "";
+}
+
+test("a .txt ends as «Нет: …» with its text done, and a billion-laughs .docx names its limit", async ({ page, server }) => {
+  const login_ = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: server.adminLogin, passwd: server.adminPassword }),
+  });
+  const { bearer } = (await login_.json()) as { bearer: string };
+  const made = await fetch(`${server.baseUrl}/api/group/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Состояния ${Date.now()}` }),
+  });
+  const { group_id } = (await made.json()) as { group_id: string };
+  const txt = await upload(server, bearer, group_id, "заметка.txt", "text/plain", new TextEncoder().encode("Просто текст"));
+  const bomb = await upload(
+    server,
+    bearer,
+    group_id,
+    "смешки.docx",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    docxOf(billionLaughsXml()),
+  );
+  await login(page, server.adminLogin, server.adminPassword);
+
+  const plain = await techNote(page, `/mam/${group_id}/asset/${txt}`);
+  expect(plain).not.toContain("Ещё не извлечены");
+  expect(plain).toContain("Нет: у файлов этого типа нет технических данных");
+  expect(await page.locator('[data-stage="text"]').getAttribute("data-state")).toBe("done");
+  expect(await page.locator('[data-stage="preview"]').getAttribute("data-state")).toBe("not_applicable");
+
+  await techNote(page, `/mam/${group_id}/asset/${bomb}`);
+  expect(await page.locator('[data-stage="text"]').getAttribute("data-state")).toBe("failed");
+  expect(await page.locator('[data-stage="text"]').textContent()).toContain(
+    "ошибка: Файл слишком сложно распаковать: XML объявляет сущности",
+  );
+});

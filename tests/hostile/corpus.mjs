@@ -1,0 +1,422 @@
+// The hostile-file corpus (issue 25): every file is generated here by a short function, never checked in as a
+// binary. Each case names the parser limit that stops it (workers/services/media/extract/limits.ts) and the stage
+// outcomes the tier expects (`tech`, `text`, `preview`: "done" | "not_applicable" | "failed"; absent: not checked).
+// Used by the hostile tier (tests/hostile/run.mjs, against `wrangler dev`) and by the unit tests of the limits.
+import { constants, deflateRawSync } from "node:zlib";
+
+const MiB = 1024 * 1024;
+const enc = (s) => Buffer.from(s, "utf8");
+
+/** Raw deflate of `bytes`. */
+export const deflate = (bytes) => deflateRawSync(bytes);
+
+/**
+ * A raw deflate stream of `mib` MiB of zeros made from ONE compressed MiB repeated: each MiB is compressed with a
+ * full flush (byte-aligned, no back-references across it), so the same ~1 KB segment can be repeated, then an empty
+ * final block closes the stream. 1 GiB of output costs about 1 MB and no gigabyte is ever allocated.
+ */
+export function zerosStream(mib) {
+  const segment = deflateRawSync(Buffer.alloc(MiB), { finishFlush: constants.Z_FULL_FLUSH });
+  const out = Buffer.alloc(segment.length * mib + 2);
+  for (let i = 0; i < mib; i++) segment.copy(out, i * segment.length);
+  out[out.length - 2] = 0x03; // fixed-Huffman final block with only the end-of-block code
+  out[out.length - 1] = 0x00;
+  return out;
+}
+
+/**
+ * A ZIP writer that can lie: `entries` are written as local header + data; `central` (default: one record per
+ * entry, honest) lists what the central directory claims — names, methods, declared sizes and local offsets.
+ * @param {{name: string, data: Uint8Array, method?: number, size?: number}[]} entries
+ * @param {(written: {name: string, offset: number, compressed: number, size: number, method: number}[]) => {name: string, offset: number, compressed: number, size: number, method: number}[]} [central]
+ */
+export function zipOf(entries, central = (w) => w) {
+  const parts = [];
+  const written = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = enc(e.name);
+    const method = e.method ?? 8;
+    const size = e.size ?? e.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    parts.push(local, name, e.data);
+    written.push({ name: e.name, offset, compressed: e.data.length, size, method });
+    offset += 30 + name.length + e.data.length;
+  }
+  const dirStart = offset;
+  const records = central(written);
+  for (const r of records) {
+    const name = enc(r.name);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(r.method, 10);
+    c.writeUInt32LE(r.compressed, 20);
+    c.writeUInt32LE(r.size, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE(r.offset, 42);
+    parts.push(c, name);
+    offset += 46 + name.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Math.min(records.length, 0xffff), 8);
+  end.writeUInt16LE(Math.min(records.length, 0xffff), 10);
+  end.writeUInt32LE(offset - dirStart, 12);
+  end.writeUInt32LE(dirStart, 16);
+  parts.push(end);
+  return Buffer.concat(parts);
+}
+
+const DOCUMENT = (body) =>
+  `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="x"><w:body>${body}</w:body></w:document>`;
+const paragraph = (text) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
+/** A small, valid DOCX (deflated entries). */
+export function docxOf(xml = DOCUMENT(paragraph("Обычный документ"))) {
+  return zipOf([
+    { name: "[Content_Types].xml", data: deflate(enc("<Types/>")), size: 8 },
+    { name: "word/document.xml", data: deflate(enc(xml)), size: enc(xml).length },
+  ]);
+}
+
+/** «Billion laughs»: ten levels of entities, each ten of the one below, inside word/document.xml. */
+export function billionLaughsXml() {
+  let dtd = '<!ENTITY lol0 "ха">';
+  for (let i = 1; i <= 10; i++) dtd += `<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`;
+  return `<?xml version="1.0"?><!DOCTYPE w:document [${dtd}]>` + DOCUMENT(paragraph("&lol10;"));
+}
+
+// ---- images -----------------------------------------------------------------------------------------------------
+
+/** A PNG that is only a signature, an IHDR claiming `w` × `h` and IEND (the CRCs are not checked before the size). */
+export function pngHeader(w, h) {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write("IHDR", 4, "latin1");
+  ihdr.writeUInt32BE(w, 8);
+  ihdr.writeUInt32BE(h, 12);
+  ihdr[16] = 8; // bit depth
+  ihdr[17] = 6; // RGBA
+  const iend = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, iend]);
+}
+
+/** A JPEG of SOI, a baseline SOF claiming `w` × `h`, and EOI. */
+export function jpegHeader(w, h) {
+  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, h >> 8, h & 0xff, w >> 8, w & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
+}
+
+/** A 1 × 1 GIF89a of `frames` frames (each a tiny image descriptor with one LZW sub-block). */
+export function gifFrames(frames) {
+  const head = Buffer.concat([enc("GIF89a"), Buffer.from([1, 0, 1, 0, 0x00, 0, 0])]);
+  const frame = Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0x00, 0x02, 0x02, 0x4c, 0x01, 0x00]);
+  return Buffer.concat([head, Buffer.alloc(frame.length * frames).fill(frame), Buffer.from([0x3b])]);
+}
+
+/**
+ * A JPEG whose EXIF (APP1) has IFDs that point at each other in a loop: IFD0's next-IFD pointer and its EXIF
+ * sub-IFD pointer both lead back to IFD0 itself.
+ */
+export function exifLoopJpeg() {
+  const tiff = Buffer.alloc(8 + 2 + 12 * 2 + 4);
+  tiff.write("II", 0, "latin1");
+  tiff.writeUInt16LE(42, 2);
+  tiff.writeUInt32LE(8, 4);
+  tiff.writeUInt16LE(2, 8); // two entries
+  // 0x010f Make, ASCII, 4 bytes inline: "Loop"
+  tiff.writeUInt16LE(0x010f, 10);
+  tiff.writeUInt16LE(2, 12);
+  tiff.writeUInt32LE(4, 14);
+  tiff.write("Loo\0", 18, "latin1");
+  // 0x8769 ExifIFDPointer → IFD0 again
+  tiff.writeUInt16LE(0x8769, 22);
+  tiff.writeUInt16LE(4, 24);
+  tiff.writeUInt32LE(1, 26);
+  tiff.writeUInt32LE(8, 30);
+  tiff.writeUInt32LE(8, 34); // next IFD → IFD0 again
+  const body = Buffer.concat([enc("Exif\0\0"), tiff]);
+  const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, (body.length + 2) >> 8, (body.length + 2) & 0xff]), body]);
+  const jpeg = jpegHeader(1, 1);
+  return Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]);
+}
+
+// ---- PDF, SVG, MP4 ----------------------------------------------------------------------------------------------
+
+/** A PDF whose page tree is described by `pages` (the body of object 2). */
+export function pdfOf(pages) {
+  return enc(
+    "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n" +
+      `2 0 obj << /Type /Pages ${pages} >> endobj\n` +
+      "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >> endobj\n" +
+      "trailer << /Root 1 0 R /Size 4 >>\n%%EOF\n",
+  );
+}
+
+/** An SVG nested `depth` groups deep, with `refs` external references (to `base`, which must never be fetched). */
+export function svgOf(depth, refs, base) {
+  const links = Array.from({ length: refs }, (_, i) => `<image href="${base}/x${i}.png" width="1" height="1"/>`).join("");
+  return enc(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50">${"<g>".repeat(depth)}${links}` +
+      `<rect style="fill:url(${base}/f.svg#p)" width="1" height="1"/>${"</g>".repeat(depth)}</svg>`,
+  );
+}
+
+/** One ISO-BMFF box. */
+export function box(type, body = Buffer.alloc(0)) {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, "latin1");
+  return Buffer.concat([head, body]);
+}
+const ftyp = () => box("ftyp", Buffer.concat([enc("isom"), Buffer.alloc(4), enc("isomiso2")]));
+
+/** An MP4 whose moov nests `trak` boxes `depth` deep. */
+export function mp4Nested(depth) {
+  let inner = box("free");
+  for (let i = 0; i < depth; i++) inner = box("trak", inner);
+  return Buffer.concat([ftyp(), box("moov", inner)]);
+}
+
+/** An MP4 whose moov holds `count` empty boxes. */
+export function mp4ManyBoxes(count) {
+  return Buffer.concat([ftyp(), box("moov", Buffer.alloc(8 * count).fill(box("free")))]);
+}
+
+/** An MP4 with broken atoms: a box smaller than its header, one claiming 4 GiB, one running past the end. */
+export function mp4Broken() {
+  const tiny = Buffer.from([0, 0, 0, 3, 0x74, 0x72, 0x61, 0x6b]);
+  const huge = Buffer.from([0, 0, 0, 1, 0x6d, 0x64, 0x61, 0x74, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0]);
+  return Buffer.concat([ftyp(), box("moov", Buffer.concat([tiny, box("mvhd", Buffer.alloc(4))])), huge]);
+}
+
+// ---- ordinary twins ---------------------------------------------------------------------------------------------
+
+/**
+ * An ordinary file of the same type and about the same size as a hostile one, for the tier's baseline: what the
+ * platform costs for such uploads when nothing is hostile. `fixtures` holds the bytes of tests/fixtures/ files.
+ * @param {{ mime: string, name: string }} c
+ * @param {number} size
+ * @param {{ jpeg: Uint8Array, png: Uint8Array, pdf: Uint8Array }} fixtures
+ */
+export function ordinaryTwin(c, size, fixtures) {
+  const pad = (bytes) => Buffer.concat([bytes, Buffer.alloc(Math.max(0, size - bytes.length))]);
+  const ext = c.name.slice(c.name.lastIndexOf("."));
+  const name = `Обычный-${c.name.slice(0, c.name.lastIndexOf("."))}${ext}`;
+  let build;
+  if (c.mime === "image/png") build = () => pad(Buffer.from(fixtures.png));
+  else if (c.mime === "image/jpeg") build = () => pad(Buffer.from(fixtures.jpeg));
+  else if (c.mime === "image/gif") build = () => pad(gifFrames(1));
+  else if (c.mime === "application/pdf") build = () => pad(Buffer.from(fixtures.pdf));
+  else if (c.mime === "image/svg+xml") build = () => Buffer.concat([svgOf(3, 0, ""), enc(`<!--${"x".repeat(Math.max(0, size - 600))}-->`)]);
+  else if (c.mime.startsWith("video/")) build = () => Buffer.concat([ftyp(), box("moov", box("mvhd", Buffer.alloc(100))), box("mdat", Buffer.alloc(Math.max(0, size - 150)))]);
+  else if (c.mime.startsWith("application/vnd.")) {
+    const xml = DOCUMENT(paragraph("Обычный документ"));
+    build = () =>
+      zipOf([
+        { name: "word/document.xml", data: deflate(enc(xml)), size: enc(xml).length },
+        { name: "word/media/pad.bin", data: Buffer.alloc(Math.max(0, size - 400), 7), method: 0 },
+      ]);
+  } else build = () => enc("Обычный текст, обычная строка.\n".repeat(Math.ceil(size / 55)));
+  return { name, mime: c.mime.startsWith("application/vnd.") ? DOCX : c.mime, build, expect: {} };
+}
+
+// ---- the corpus -------------------------------------------------------------------------------------------------
+
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+
+/**
+ * Every hostile file of the tier. `limit` names what stops it; `expect` the stage outcomes.
+ * @param {{ externalBase?: string }} [options] where SVG external references point (a server that counts hits)
+ */
+export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
+  return [
+    {
+      name: "Презентация-бомба.pptx",
+      mime: PPTX,
+      limit: "ZIP: записи перекрываются (300 слайдов на одном потоке в 64 МиБ)",
+      expect: { text: "failed", preview: "not_applicable" },
+      reason: /перекрываются/,
+      build: () => {
+        const stream = zerosStream(64);
+        return zipOf([{ name: "ppt/slides/slide1.xml", data: stream, size: 64 * MiB }], ([only]) =>
+          Array.from({ length: 300 }, (_, i) => ({ ...only, name: `ppt/slides/slide${i + 1}.xml` })),
+        );
+      },
+    },
+    {
+      name: "Гигабайт.docx",
+      mime: DOCX,
+      limit: "ZIP: заявленное сжатие больше MAX_COMPRESSION_RATIO (1 ГиБ из 1 МиБ)",
+      expect: { text: "failed" },
+      reason: /сжата сильнее/,
+      build: () => zipOf([{ name: "word/document.xml", data: zerosStream(1024), size: 1024 * MiB }]),
+    },
+    {
+      name: "Гигабайт-ложь.docx",
+      mime: DOCX,
+      limit: "ZIP: запись распаковывается больше заявленного размера (проверка во время распаковки)",
+      expect: { text: "failed" },
+      reason: /больше заявленных/,
+      build: () => zipOf([{ name: "word/document.xml", data: zerosStream(1024), size: 4096 }]),
+    },
+    {
+      name: "65535-записей.docx",
+      mime: DOCX,
+      limit: "ZIP: больше MAX_ZIP_ENTRIES записей",
+      expect: { text: "failed" },
+      reason: /записей/,
+      build: () =>
+        zipOf(Array.from({ length: 65_535 }, (_, i) => ({ name: `x/${i.toString(36)}`, data: Buffer.alloc(0), method: 0 }))),
+    },
+    {
+      name: "Матрёшка.docx",
+      mime: DOCX,
+      limit: "ZIP: архив внутри архива (MAX_ZIP_NESTING)",
+      expect: { text: "failed" },
+      reason: /архив внутри архива/,
+      build: () => zipOf([{ name: "word/document.xml", data: docxOf(), method: 0 }]),
+    },
+    {
+      name: "Миллиард-смешков.docx",
+      mime: DOCX,
+      limit: "XML: объявления DOCTYPE/ENTITY отвергаются",
+      expect: { text: "failed" },
+      reason: /сущности/,
+      build: () => docxOf(billionLaughsXml()),
+    },
+    {
+      name: "Обрезанный.docx",
+      mime: DOCX,
+      limit: "ZIP: нет каталога (файл обрезан)",
+      expect: { text: "failed" },
+      reason: /нет каталога/,
+      build: () => {
+        const whole = docxOf();
+        return whole.subarray(0, Math.floor(whole.length / 2));
+      },
+    },
+    {
+      name: "Битый.docx",
+      mime: DOCX,
+      limit: "ZIP: поток deflate не распаковывается",
+      expect: { text: "failed" },
+      reason: /не распаковывается/,
+      build: () => zipOf([{ name: "word/document.xml", data: Buffer.alloc(64, 0xff), size: 1000 }]),
+    },
+    {
+      name: "60000x60000.png",
+      mime: "image/png",
+      limit: "изображение: MAX_IMAGE_PIXELS по заголовку IHDR (и MAX_DECODE_PIXELS для превью)",
+      expect: { tech: "failed", preview: "failed" },
+      reason: /пикселей/,
+      build: () => pngHeader(60_000, 60_000),
+    },
+    {
+      name: "65535x65535.jpg",
+      mime: "image/jpeg",
+      limit: "изображение: MAX_IMAGE_PIXELS по маркеру SOF (и MAX_DECODE_PIXELS для превью)",
+      expect: { tech: "failed", preview: "failed" },
+      reason: /пикселей/,
+      build: () => jpegHeader(65_535, 65_535),
+    },
+    {
+      name: "10000-кадров.gif",
+      mime: "image/gif",
+      limit: "GIF: больше MAX_ANIMATION_FRAMES кадров",
+      expect: { tech: "failed", preview: "not_applicable" },
+      reason: /кадров/,
+      build: () => gifFrames(10_000),
+    },
+    {
+      name: "Петля-EXIF.jpg",
+      mime: "image/jpeg",
+      limit: "EXIF: IFD ссылаются друг на друга по кругу (exifr читает каждый IFD один раз; MAX_EXIF_BYTES, EXIF_TIME_BUDGET_MS)",
+      expect: { tech: "done" },
+      build: () => exifLoopJpeg(),
+    },
+    {
+      name: "Миллиард-страниц.pdf",
+      mime: "application/pdf",
+      limit: "PDF: /Count больше MAX_PDF_DECLARED_PAGES",
+      expect: { tech: "failed", preview: "not_applicable" },
+      reason: /страниц/,
+      build: () => pdfOf("/Kids [3 0 R] /Count 1000000000"),
+    },
+    {
+      name: "Петля-страниц.pdf",
+      mime: "application/pdf",
+      limit: "PDF: дерево страниц ссылается само на себя (PDF.js отвергает, PDF_TIME_BUDGET_MS)",
+      expect: {},
+      build: () => pdfOf("/Kids [2 0 R] /Count 5"),
+    },
+    {
+      name: "Глубокий.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: вложенность больше MAX_SVG_DEPTH",
+      expect: { tech: "failed", preview: "not_applicable" },
+      reason: /SVG вложен/,
+      build: () => svgOf(10_000, 1, externalBase),
+    },
+    {
+      name: "Внешние-ссылки.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: внешние ссылки считаются и никогда не загружаются",
+      expect: { tech: "done" },
+      build: () => svgOf(3, 5, externalBase),
+    },
+    {
+      name: "Вложенные-атомы.mp4",
+      mime: "video/mp4",
+      limit: "MP4: вложенность блоков больше MAX_BOX_DEPTH",
+      expect: { tech: "failed" },
+      reason: /вложен глубже/,
+      build: () => mp4Nested(1_000),
+    },
+    {
+      name: "Много-атомов.mp4",
+      mime: "video/mp4",
+      limit: "MP4: больше MAX_BOXES блоков в moov",
+      expect: { tech: "failed" },
+      reason: /блоков/,
+      build: () => mp4ManyBoxes(30_000),
+    },
+    {
+      name: "Битые-атомы.mov",
+      mime: "video/quicktime",
+      limit: "MP4/MOV: блок меньше заголовка, блок в 16 ЭиБ — чтение останавливается на первом",
+      expect: { tech: "done" },
+      build: () => mp4Broken(),
+    },
+    {
+      name: "Глубокий.json",
+      mime: "application/json",
+      limit: "JSON: вложенность больше MAX_JSON_DEPTH не обходится",
+      expect: { tech: "not_applicable", text: "done" },
+      build: () => enc(`${"[".repeat(500_000)}"дно"${"]".repeat(500_000)}`),
+    },
+    {
+      name: "Длинная-строка.md",
+      mime: "text/markdown",
+      limit: "Markdown: строка длиннее MAX_MARKDOWN_LINE_CHARS не разбирается шаблонами",
+      expect: { tech: "not_applicable", text: "done" },
+      build: () => enc(`# Заголовок\n${"*_`".repeat(350_000)}\n`),
+    },
+    {
+      name: "Широкая.csv",
+      mime: "text/csv",
+      limit: "CSV: текст режется по MAX_INDEX_CHARS до разбора",
+      expect: { tech: "not_applicable", text: "done" },
+      build: () => enc(`${"а,".repeat(400_000)}\n`),
+    },
+  ];
+}

@@ -1,0 +1,130 @@
+/**
+ * Every limit the parsers of uploaded files keep (decision 027, docs/security.md «Parser limits»), in one place with
+ * the attack or accident each one stops. A file that crosses a limit is refused with a ParseLimitError (it is kept:
+ * it is the user's data; only its processing ends as failed with the reason), never half-parsed in a loop.
+ */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+// ---- ZIP containers (DOCX, XLSX, PPTX, ODF) ------------------------------------------------------------------
+
+/** Largest archive read whole for text: the central directory sits at the end, so the bytes are held in memory. */
+export const MAX_ARCHIVE_BYTES = 64 * MiB;
+/** Entries listed in a central directory. Office files have tens to a few thousand; 65,535 tiny entries are a CPU bomb. */
+export const MAX_ZIP_ENTRIES = 10_000;
+/** Bytes one entry may inflate to (the largest XML part we read): one 1 GiB `document.xml` must not fill memory. */
+export const MAX_ENTRY_BYTES = 32 * MiB;
+/** Bytes all entries of one file may inflate to together: 300 entries × 64 MiB (the «pptx bomb») stop here. */
+export const MAX_TOTAL_INFLATED_BYTES = 96 * MiB;
+/**
+ * Inflated/compressed ratio of an entry, declared or reached. Text XML compresses 5–30×; deflate's ceiling is about
+ * 1,032×, reached only by runs of one byte — a bomb. Checked once an entry passes RATIO_GRACE_BYTES, so tiny
+ * entries of zeros (empty sheets) pass.
+ */
+export const MAX_COMPRESSION_RATIO = 100;
+export const RATIO_GRACE_BYTES = 1 * MiB;
+/**
+ * Compressed bytes handed to the inflater at once: its output per push is at most ~1,032× this (16 MiB), so the
+ * limits above are checked at least every 16 MiB of output, never after a whole bomb has been inflated. (Smaller
+ * pushes cost fflate noticeably more per byte.)
+ */
+export const INFLATE_CHUNK_BYTES = 16 * KiB;
+/**
+ * Near a limit the pieces shrink to what the room left can take at deflate's worst ratio (DEFLATE_MAX_RATIO), down
+ * to this: an entry declaring 4 KiB that is really a 1 GiB bomb stops after ~1 MiB of output, not 16 MiB.
+ */
+export const MIN_INFLATE_CHUNK_BYTES = 1 * KiB;
+/** Deflate's ceiling: 258-byte matches coded in about 2 bits each. */
+export const DEFLATE_MAX_RATIO = 1032;
+/** Archives opened inside archives. We never open one (only XML parts are read); a nested ZIP is refused, not walked. */
+export const MAX_ZIP_NESTING = 1;
+
+// ---- XML ------------------------------------------------------------------------------------------------------
+
+/** Characters of one XML part parsed with regular expressions (the same as an entry: bytes ≈ characters). */
+export const MAX_XML_CHARS = MAX_ENTRY_BYTES;
+/**
+ * `<!DOCTYPE` / `<!ENTITY` are refused outright: office XML never declares entities, and declared ones are the
+ * «billion laughs» (entities expanding to entities) and external-entity (XXE) attacks. Only the five predefined
+ * entities and numeric references are decoded.
+ */
+export const XML_DECLARATIONS_REFUSED = /<!(DOCTYPE|ENTITY)\b/i;
+
+// ---- Text output ---------------------------------------------------------------------------------------------
+
+/** Characters of extracted text answered by WOPI `/text`; `blocks` are cut at the same point. */
+export const MAX_VIEW_CHARS = 1_000_000;
+/** Blocks (paragraphs, rows, sheet names) answered by WOPI `/text`. */
+export const MAX_BLOCKS = 20_000;
+/** Characters of a document kept for the search index and RAG passages: enough for passages, one row stays small. */
+export const MAX_INDEX_CHARS = 200_000;
+/** Largest JSON parsed for its string values (bigger ones are indexed as raw text). */
+export const MAX_JSON_BYTES = 4 * MiB;
+/** Nesting of JSON walked for values: deeper levels are skipped (a 1-million-deep `[[[…]]]` never recurses). */
+export const MAX_JSON_DEPTH = 64;
+/** A Markdown line longer than this is kept as it is: the emphasis patterns are not run over megabyte lines. */
+export const MAX_MARKDOWN_LINE_CHARS = 10_000;
+
+// ---- PDF (unpdf / PDF.js) ------------------------------------------------------------------------------------
+
+/** Largest PDF handed to PDF.js for text. */
+export const MAX_PDF_BYTES = 64 * MiB;
+/** Pages read for text: a declared `/Count 100000000` does not make 10^8 page loads. */
+export const MAX_PDF_PAGES = 300;
+/** Wall time for a PDF's text (PDF.js yields between pages, so a reference loop or a huge page stops here). */
+export const PDF_TIME_BUDGET_MS = 20_000;
+/** Page count accepted from a page tree's `/Count`: a larger one is a lie, and the file is refused. */
+export const MAX_PDF_DECLARED_PAGES = 100_000;
+/** `/Type /Pages` dictionaries looked at for the page count (each read from a 8,000-character window). */
+export const MAX_PDF_TREE_NODES = 10_000;
+
+// ---- Images --------------------------------------------------------------------------------------------------
+
+/**
+ * Pixels an image header may declare before anything is decoded (PNG IHDR, JPEG SOF, WebP, GIF screen): a 60,000 ×
+ * 60,000 header would ask the decoder for 14 GB. Decoding for previews has its own lower cap (imaging's
+ * MAX_DECODE_PIXELS, 12 MP); this one refuses to even read on.
+ */
+export const MAX_IMAGE_PIXELS = 268_435_456; // 16,384 × 16,384
+/**
+ * Pixels of a preview a client uploads (thumbnails and video posters made in the browser): a preview is shown in
+ * every grid, so a header claiming more would make each viewer's browser allocate gigabytes. 413 at once.
+ */
+export const MAX_PREVIEW_UPLOAD_PIXELS = 16_777_216; // 4,096 × 4,096
+/** Frames of an animated GIF counted; past this the file is refused (10,000 frames of 1 px is a decoder bomb). */
+export const MAX_ANIMATION_FRAMES = 2_000;
+
+// ---- EXIF / XMP (exifr) ---------------------------------------------------------------------------------------
+
+/**
+ * Bytes of a file handed to exifr: EXIF sits in the first segments; TIFF IFDs past this are not followed. exifr
+ * reads a fixed set of IFDs (IFD0, EXIF, GPS, interop, IFD1) and never walks a chain, so IFDs that point at each
+ * other in a loop are read once each; IFD1's thumbnail is not read.
+ */
+export const MAX_EXIF_BYTES = 4 * MiB;
+/** Wall time for exifr on one file. */
+export const EXIF_TIME_BUDGET_MS = 5_000;
+
+// ---- ISO-BMFF (MP4, MOV, M4A) ---------------------------------------------------------------------------------
+
+/** Largest `moov` box read (bytes); bigger indexes are not read. */
+export const MAX_MOOV_BYTES = 32 * MiB;
+/** Top-level boxes walked looking for `moov` (each is a range read). */
+export const MAX_TOP_LEVEL_BOXES = 64;
+/** Nesting of boxes inside `moov`: real files nest 6–8 deep; a box containing itself 10,000 times is refused. */
+export const MAX_BOX_DEPTH = 16;
+/** Boxes visited inside `moov` in all: a `moov` of 100,000 empty boxes is refused (real ones hold tens to a few hundred). */
+export const MAX_BOXES = 2_000;
+
+// ---- SVG ------------------------------------------------------------------------------------------------------
+
+/** Largest SVG read for its size (width, height, viewBox). */
+export const MAX_SVG_BYTES = 4 * MiB;
+/** Element nesting of an SVG: deeper is refused (renderers and DOM parsers recurse on it). */
+export const MAX_SVG_DEPTH = 256;
+/**
+ * External references of an SVG are never fetched by the server (no parser here loads `href`s); they are counted
+ * and reported, and the file is served with a CSP that forbids loading them (docs/security.md).
+ */
+export const SVG_FETCHES_EXTERNAL = false;
