@@ -4,3 +4,4 @@
  */
 export { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS, previewRef, sortKeyOf } from "./group-tree";
 export type { GroupTreeNode } from "./group-tree";
+export { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
