@@ -697,6 +697,7 @@ export const ru = {
     noDownloadRight: "У вас нет права скачивания этого элемента: ссылка может дать только просмотр",
     notManager: "Изменять и отзывать ссылку могут её автор, владелец элемента и администратор",
     mediaDenied: "Ссылка на файл недействительна или устарела",
+    zipTooLarge: "Папка слишком велика для одного архива (больше 4 ГБ): скачайте файлы по одному",
     noContent: "У файла пока нет содержимого",
     emailSubject: (name: string) => `С вами поделились: ${name}`,
     emailBody: (who: string, name: string, url: string, until: string | null) =>

@@ -12,6 +12,7 @@ import {
   MAX_PASSWORD_LENGTH,
   MAX_RECIPIENTS,
   openShortlink,
+  shortlinkZip,
   revokeShortlink,
   shortlinkMedia,
   unlockCookieName,
@@ -126,6 +127,7 @@ const SharedInfoSchema = z
           page: z.number(),
           page_size: z.number(),
           has_more: z.boolean(),
+          zip_url: z.string().nullable(),
         })
         .optional(),
     }),
@@ -331,5 +333,28 @@ export const slRoutes = createRouter()
         { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range") },
         visitor(c),
       );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/zip/{link}/{folder}",
+      tags: ["Shortlinks"],
+      summary: "A shared folder's files (originals) as one ZIP, through the link's signed URL (links that allow download)",
+      request: {
+        params: z.object({
+          link: z.string().max(64).openapi({ param: { name: "link", in: "path" } }),
+          folder: z.string().max(64).openapi({ param: { name: "folder", in: "path" } }),
+        }),
+        query: z.object({ u: z.string().max(64).optional(), exp: z.string().max(20).optional(), sig: z.string().max(128).optional() }),
+      },
+      responses: {
+        200: { description: "The archive", content: { "application/zip": { schema: binary } } },
+        ...errorResponses(400, 401, 403, 404, 409, 410),
+      },
+    }),
+    async (c) => {
+      const { link, folder } = c.req.valid("param");
+      return shortlinkZip(c.var.rc, link, folder, c.req.valid("query"), getCookie(c, unlockCookieName(link)), visitor(c));
     },
   );

@@ -18,6 +18,7 @@ import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_P
 import type { Actor, RequestContext } from "../access";
 import { findPreview, readPreview } from "../media";
 import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
+import { sharedZipUrl } from "./shortlink-zip.service";
 import {
   LINK_ID_PATTERN,
   UNLOCK_TTL_SECONDS,
@@ -201,6 +202,8 @@ export interface SharedFolderPage {
   page: number;
   page_size: number;
   has_more: boolean;
+  /** the folder's files as one ZIP, when the link allows originals */
+  zip_url: string | null;
 }
 
 async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string, kind: MediaKind, now: number): Promise<string> {
@@ -311,13 +314,14 @@ export async function openShortlink(
       page,
       page_size: GROUP_PAGE_SIZE,
       has_more: items.length > GROUP_PAGE_SIZE,
+      zip_url: files.length > 0 ? await sharedZipUrl(rc, open, shown, now) : null,
     };
   }
   return info;
 }
 
 /** Whether `folder` is a live folder inside the shared one (or the shared one) that the creator may read. */
-async function folderInside(rc: RequestContext, open: OpenLink, folder: string): Promise<boolean> {
+export async function folderInside(rc: RequestContext, open: OpenLink, folder: string): Promise<boolean> {
   if (!LINK_FOLDER_PATTERN.test(folder) || !(await isInSubtree(rc.db, open.entity.id, folder))) return false;
   const row = await findGroup(rc.db, folder);
   if (!row || row.deletedAt != null) return false;
