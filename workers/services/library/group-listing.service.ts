@@ -93,8 +93,8 @@ export interface MembersPage {
   nextCursor: string | null;
 }
 
-/** The tie-breaker slot of a root cursor: its key is the offset of the next page, not a sort key. */
-const ROOT_CURSOR = "~root";
+/** The tie-breaker slot of a root cursor (the root's own id, never a member): its key is the next page's offset. */
+const ROOT_CURSOR = ROOT_GROUP_ID;
 
 const SORT_COLUMN: Record<MemberSort, pagesRepo.MemberSortColumn> = { name: "sort_name", mtime: "el_mtime", size: "el_size" };
 
@@ -161,8 +161,8 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
   const vis = await visibility(rc, actor);
   if (groupId === ROOT_GROUP_ID && vis && listsTopMost(vis)) {
     // The root of a filtered caller lists the top-most entities they read (by name); its cursor carries the offset.
-    if (cursor && cursor.i !== ROOT_CURSOR) throw new AppError("BAD_REQUEST", ru.groups.badCursor);
     const start = cursor ? Number(cursor.k) : skip;
+    if (cursor && (cursor.i !== ROOT_CURSOR || !Number.isSafeInteger(start) || start < 0)) throw new AppError("BAD_REQUEST", ru.groups.badCursor);
     const found = await topMembers(rc, vis, {
       types,
       q: query.q ? sortKeyOf(query.q) : undefined,
@@ -174,7 +174,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     await attachTags(rc, items);
     const last = items.at(-1);
     const nextCursor =
-      items.length === take && last ? encodeCursor({ s: sort, o: order, t: last.el_type, k: start + take, i: ROOT_CURSOR }) : null;
+      items.length === take && last ? encodeCursor({ s: sort, o: order, t: last.el_type, k: sort === "name" ? String(start + take) : start + take, i: ROOT_CURSOR }) : null;
     return { items, nextCursor };
   }
 
