@@ -10,7 +10,7 @@ import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange 
 import { signLink, verifyLink, type SignedPurpose } from "../../lib/signed-url";
 import { canAccess } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
-import { requireAsset, requireOnAsset, requireReadyVariant } from "./asset.service";
+import { requireOnAsset } from "./asset.service";
 import { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
 import type { Actor, RequestContext } from "../access";
 import type { StorageBackend } from "../storage";
@@ -136,13 +136,35 @@ export async function serveVariant(rc: RequestContext, row: ReadyVariant, req: C
 }
 
 /**
- * A ready variant the actor may fetch: 404 when they cannot read the file, 403 when it is an original
- * (`variantLevel` download) and they hold only `read`.
+ * The level a variant needs, checked on its asset: an original needs `download`; a screen rendition `read`, or
+ * `download` (whoever may take the original may take its copy). 404 when the caller holds neither on the file, 403
+ * when they may read it but the variant is an original.
  */
+async function requireVariantLevel(rc: RequestContext, actor: Actor, asset: AssetRow, type: VariantType, notFound?: string) {
+  const level = variantLevel(type);
+  if (level === "read" && (await mayDownload(rc, actor, asset))) return;
+  await requireOnAsset(rc, actor, asset, level, notFound);
+}
+
+const mayDownload = (rc: RequestContext, actor: Actor, asset: AssetRow) =>
+  canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download");
+
+/** A live asset the caller reads or may download (`download` alone fetches bytes by id, decision 007); else 404. */
+async function requireSeenAsset(rc: RequestContext, actor: Actor, assetId: string): Promise<AssetRow> {
+  const asset = await findAsset(rc.db, assetId);
+  if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  if (await mayDownload(rc, actor, asset)) return asset;
+  await requireOnAsset(rc, actor, asset, "read");
+  return asset;
+}
+
+/** A ready variant the actor may fetch (`requireVariantLevel`); a variant they cannot see is missing (404). */
 async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId: string) {
-  const found = await requireReadyVariant(rc, actor, variantId, "read");
-  if (variantLevel(found.row.variant.variantType) === "download") await requireOnAsset(rc, actor, found.asset, "download");
-  return found;
+  const row = await findReadyVariant(rc.db, variantId);
+  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  if (!row || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  await requireVariantLevel(rc, actor, asset, row.variant.variantType, ru.assets.variantNotFound);
+  return { row, asset };
 }
 
 /** Checks a link credential for a resolved variant: valid signature for its id, enabled user, the variant's level. */
@@ -154,7 +176,8 @@ async function requireLinkAccess(
   asset: AssetRow,
 ) {
   const actor = await linkActor(rc, purpose, row.variant.id, link);
-  if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, variantLevel(row.variant.variantType)))) {
+  const allowed = (await mayDownload(rc, actor, asset)) || (variantLevel(row.variant.variantType) === "read" && (await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read")));
+  if (!allowed) {
     throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   }
 }
@@ -177,7 +200,7 @@ export async function downloadAssetContent(
   req: ContentRequest,
 ): Promise<Response> {
   let asset: AssetRow | undefined;
-  if ("actor" in credential) asset = await requireAsset(rc, credential.actor, assetId, "read");
+  if ("actor" in credential) asset = await requireSeenAsset(rc, credential.actor, assetId);
   else {
     asset = await findAsset(rc.db, assetId);
     if (asset?.deletedAt != null) asset = undefined;
@@ -196,9 +219,7 @@ export async function downloadAssetContent(
     await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
   }
   if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  if ("actor" in credential && variantLevel(row.variant.variantType) === "download") {
-    await requireOnAsset(rc, credential.actor, asset!, "download");
-  }
+  if ("actor" in credential) await requireVariantLevel(rc, credential.actor, asset!, row.variant.variantType);
   return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
 }
 
@@ -278,16 +299,16 @@ async function pickVariant(
   if (number === 0) throw new AppError("NOT_FOUND", ru.assets.noContent);
   const rows = await selectReadyVariants(rc.db, asset.id, number);
   if (rows.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
-  const mayDownload = await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download");
-  const order = mayDownload ? VIEWABLE_ORDER : SCREEN_VARIANT_TYPES;
+  const original = await mayDownload(rc, actor, asset);
+  const order = original ? VIEWABLE_ORDER : SCREEN_VARIANT_TYPES;
   const pick = type
     ? rows.find((r) => r.variant.variantType === type)
     : order.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);
   if (!pick) {
-    if (!type && !mayDownload) throw new AppError("FORBIDDEN", ru.assets.screenCopyMissing);
+    if (!type && !original) throw new AppError("FORBIDDEN", ru.assets.screenCopyMissing);
     throw new AppError("NOT_FOUND", type ? ru.assets.variantNotFound : ru.assets.noViewable);
   }
-  if (!mayDownload && variantLevel(pick.variant.variantType) === "download") await requireOnAsset(rc, actor, asset, "download");
+  if (!original && variantLevel(pick.variant.variantType) === "download") await requireOnAsset(rc, actor, asset, "download");
   return pick;
 }
 
@@ -298,7 +319,7 @@ export async function playAsset(
   assetId: string,
   opts: { version?: VersionSelector; variant_type?: VariantType; disposition?: "attachment" | "inline" } = {},
 ): Promise<PlayResult> {
-  const asset = await requireAsset(rc, actor, assetId, "read");
+  const asset = await requireSeenAsset(rc, actor, assetId);
   const pick = await pickVariant(rc, actor, asset, opts.version, opts.variant_type);
   return signPlay(rc, actor, pick.variant.id, opts.disposition);
 }
@@ -313,7 +334,7 @@ export interface ProxyDoc {
 
 /** The best viewable rendition of a version (proxy_lowres, proxy_highres, master, initial …) with a play link. */
 export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<ProxyDoc> {
-  const asset = await requireAsset(rc, actor, assetId, "read");
+  const asset = await requireSeenAsset(rc, actor, assetId);
   const pick = await pickVariant(rc, actor, asset, version, undefined);
   const { link, expire } = await signPlay(rc, actor, pick.variant.id);
   return { variant_id: pick.variant.id, mime_type: pick.variant.mimeType, variant_type: pick.variant.variantType, link, expire };
