@@ -1092,7 +1092,6 @@ export const ru = {
     expiredAt: "Срок действия ссылки истёк",
     opensAt: "Ссылка откроется",
     downloadFolder: "Скачать папку (ZIP)",
-    items: (n: number) => `${n} ${plural(n, "файл", "файла", "файлов")}`,
     pageOf: (page: number) => `Страница ${page}`,
     previous: "Назад",
     next: "Дальше",
