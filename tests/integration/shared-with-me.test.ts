@@ -96,6 +96,20 @@ describe("«Доступные Файлы» lists what was shared, wherever it i
     const hit = found.find((f) => f.group_id === p.summer);
     expect(hit?.path.map((x) => x.group_id)).toEqual([ROOT_GROUP_ID, p.shoots, p.summer]);
 
+    // Full-text search places a file the same way: its path starts at the first folder the user reads.
+    const word = `Натюрморт${Date.now()}`;
+    const made = await send<{ asset_id: string }>("POST", "/api/asset/create", p.boss.bearer, {
+      asset_name: `${word}.jpg`,
+      asset_mime: "image/jpeg",
+      in_group: p.summer,
+    });
+    expect(made.status).toBe(200);
+    const hits = await getJson<{ hits: { id: string; group_id: string | null; path: string }[] }>(`/api/search/query/${encodeURIComponent(word)}`, user.bearer);
+    const fileHit = hits.hits.find((h) => h.id === made.body.asset_id);
+    expect(fileHit).toMatchObject({ group_id: p.summer, path: "Фотосессии/Лето" });
+    const bossHits = await getJson<{ hits: { id: string; path: string }[] }>(`/api/search/query/${encodeURIComponent(word)}`, p.boss.bearer);
+    expect(bossHits.hits[0].path).toMatch(/^Проекты 2026 .*\/Фотосессии\/Лето$/);
+
     // The administrator still sees the top-level folders.
     const bossRoots = await roots(p.boss.bearer, "?take=500");
     expect(bossRoots.map((g) => g.group_id)).toContain(p.top);
