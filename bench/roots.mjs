@@ -41,8 +41,12 @@ function seedSql(now = Date.now()) {
     `INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES ('${TOP}', 'Проекты', '${ROOT_GROUP_ID}', ${admin}, ${now}, ${now})`,
     `INSERT INTO group_closure (ancestor, descendant, depth) VALUES ('${TOP}', '${TOP}', 0), ('${ROOT_GROUP_ID}', '${TOP}', 1)`,
     `INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES ('${ROOT_GROUP_ID}', '${TOP}', 'group', ${now}, 'проекты', ${now}, 0)`,
-    `${seq(HIDDEN)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) SELECT ${hidden("n")}, 'Скрытая ' || n, '${TOP}', ${admin}, ${now}, ${now} FROM seq`,
-    `${seq(HIDDEN)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) SELECT '${TOP}', ${hidden("n")}, 'group', ${now}, 'скрытая ' || n, ${now}, 0 FROM seq`,
+    `${seq(HIDDEN)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) SELECT ${hidden(
+      "n",
+    )}, 'Скрытая ' || n, '${TOP}', ${admin}, ${now}, ${now} FROM seq`,
+    `${seq(HIDDEN)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) SELECT '${TOP}', ${hidden(
+      "n",
+    )}, 'group', ${now}, 'скрытая ' || n, ${now}, 0 FROM seq`,
     `${seq(HIDDEN)} INSERT INTO group_closure (ancestor, descendant, depth) SELECT ${hidden("n")}, ${hidden("n")}, 0 FROM seq
       UNION ALL SELECT '${TOP}', ${hidden("n")}, 1 FROM seq UNION ALL SELECT '${ROOT_GROUP_ID}', ${hidden("n")}, 2 FROM seq`,
     `${seq(SHARED)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime)
@@ -62,7 +66,9 @@ function seedSql(now = Date.now()) {
     `${seq(SHARED)} INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
       SELECT ${id(`${RULE_BASE} + n`)}, '${READER_ID}', 'user', ${shared("n")}, 'group', 2, ${now}, ${admin} FROM seq`,
     `${seq(ASSET_RULES)} INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
-      SELECT ${id(`${RULE_BASE} + ${SHARED} + n`)}, '${READER_ID}', 'user', ${id(`${ASSET_BASE} + n * 37`)}, 'asset', 258, ${now}, ${admin} FROM seq`,
+      SELECT ${id(`${RULE_BASE} + ${SHARED} + n`)}, '${READER_ID}', 'user', ${id(
+      `${ASSET_BASE} + n * 37`,
+    )}, 'asset', 258, ${now}, ${admin} FROM seq`,
     `${seq(OTHER_RULES)} INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
       SELECT ${id(`${RULE_BASE} + 10000 + n`)}, ${id(`${USER_BASE} + 1 + (n / 50) % ${OTHER_USERS}`)}, 'user',
         ${shared(`n % ${SHARED}`)}, 'group', 2, ${now}, ${admin} FROM seq`,
@@ -102,8 +108,12 @@ async function main() {
   buildUnlessSkipped();
   const port = await freePort();
   const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-roots-"));
-  const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");
-  console.log(`> wrangler dev on 127.0.0.1:${port}; reader with ${SHARED} folder rules and ${ASSET_RULES} file rules, ${OTHER_RULES} other rules`);
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  console.log(
+    `> wrangler dev on 127.0.0.1:${port}; reader with ${SHARED} folder rules and ${ASSET_RULES} file rules, ${OTHER_RULES} other rules`,
+  );
   const server = await startDevServer({ port, persistDir, seedSql: seedSql(), migrateTimeoutMs: 600_000 });
   const stop = () => server.stop().finally(() => process.exit(130));
   process.once("SIGINT", stop);
@@ -140,7 +150,11 @@ async function main() {
       );
     }
     printTable(table);
-    console.log(`load average at start ${loadAtStart}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")} (2 cores shared)`);
+    console.log(
+      `load average at start ${loadAtStart}, at end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} (2 cores shared)`,
+    );
   } finally {
     await server.stop();
   }

@@ -1,7 +1,14 @@
 import { useEffect, useState } from "react";
 
 const localFormat = () =>
-  new Intl.DateTimeFormat("ru-RU", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  new Intl.DateTimeFormat("ru-RU", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
 
 /**
  * A moment in the visitor's own time zone. The server does not know it, so the first paint shows `fallback` (the

@@ -23,7 +23,8 @@ function failedRequests(page: Page): string[] {
   const failed: string[] = [];
   page.on("response", (response) => {
     // Chromium probes /favicon.ico on its own: browser behaviour, not the page's.
-    if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico") failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico")
+      failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
   return failed;
 }
@@ -159,7 +160,14 @@ test("an anonymous visitor opens a folder link, walks into a sub-folder and sees
   // The breadcrumbs lead back to the shared folder, never above it.
   const crumbs = page.locator(".shared-crumbs");
   expect(await crumbs.getByRole("link").allTextContents()).toEqual([p.top]);
-  await expect.poll(() => page.locator(".shared-tile img").first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await expect
+    .poll(() =>
+      page
+        .locator(".shared-tile img")
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(320);
   await page.getByTestId("shared-zip").waitFor();
   await shot(page, "shared-visitor-folder");
 

@@ -47,7 +47,14 @@ async function projects() {
   const top = await createGroup(boss, uniqueName("Проекты 2026"));
   const shoots = await createGroup(boss, "Фотосессии", top);
   const summer = await createGroup(boss, "Лето", shoots);
-  const photo = await insertAsset({ ownerId: boss.id, groups: [shoots], name: "Портрет.jpg", mime: "image/jpeg", preview: true, putBytes: true });
+  const photo = await insertAsset({
+    ownerId: boss.id,
+    groups: [shoots],
+    name: "Портрет.jpg",
+    mime: "image/jpeg",
+    preview: true,
+    putBytes: true,
+  });
   const beach = await insertAsset({ ownerId: boss.id, groups: [summer], name: "Пляж.jpg", mime: "image/jpeg", putBytes: true });
   const other = await createGroup(boss, uniqueName("Чужое"));
   return { boss, top, shoots, summer, photo, beach, other };
@@ -104,10 +111,16 @@ describe("«Доступные Файлы» lists what was shared, wherever it i
       in_group: p.summer,
     });
     expect(made.status).toBe(200);
-    const hits = await getJson<{ hits: { id: string; group_id: string | null; path: string }[] }>(`/api/search/query/${encodeURIComponent(word)}`, user.bearer);
+    const hits = await getJson<{ hits: { id: string; group_id: string | null; path: string }[] }>(
+      `/api/search/query/${encodeURIComponent(word)}`,
+      user.bearer,
+    );
     const fileHit = hits.hits.find((h) => h.id === made.body.asset_id);
     expect(fileHit).toMatchObject({ group_id: p.summer, path: "Фотосессии/Лето" });
-    const bossHits = await getJson<{ hits: { id: string; path: string }[] }>(`/api/search/query/${encodeURIComponent(word)}`, p.boss.bearer);
+    const bossHits = await getJson<{ hits: { id: string; path: string }[] }>(
+      `/api/search/query/${encodeURIComponent(word)}`,
+      p.boss.bearer,
+    );
     expect(bossHits.hits[0].path).toMatch(/^Проекты 2026 .*\/Фотосессии\/Лето$/);
 
     // The administrator still sees the top-level folders.
@@ -220,7 +233,10 @@ describe("read plays screen renditions, download gives originals", () => {
     await expectError(await call(`/api/asset/content/play-variant/${s.master}`, { method: "POST", bearer: b, json: {} }), 403);
     await expectError(await call(`/api/asset/content/download-variant/${s.master}`, { bearer: b }), 403);
     await expectError(await call(`/api/asset/content/download/${s.clip.id}/1/master`, { bearer: b }), 403);
-    await expectError(await call(`/api/asset/content/play/${s.clip.id}`, { method: "POST", bearer: b, json: { variant_type: "master" } }), 403);
+    await expectError(
+      await call(`/api/asset/content/play/${s.clip.id}`, { method: "POST", bearer: b, json: { variant_type: "master" } }),
+      403,
+    );
     // A file with only its original: nothing to show at screen quality, said plainly.
     const refused = await expectError(await call(`/api/asset/content/play/${s.bare.id}`, { method: "POST", bearer: b, json: {} }), 403);
     expect(refused.message).toBe(ru.assets.screenCopyMissing);
@@ -229,13 +245,18 @@ describe("read plays screen renditions, download gives originals", () => {
 
   it("download: the original plays and downloads; a stranger gets 404 for either", async () => {
     const s = await clipFor(["read", "download"]);
-    expect((await call(`/api/asset/content/play-variant/${s.master}`, { method: "POST", bearer: s.user.bearer, json: {} })).status).toBe(200);
+    expect((await call(`/api/asset/content/play-variant/${s.master}`, { method: "POST", bearer: s.user.bearer, json: {} })).status).toBe(
+      200,
+    );
     expect((await call(`/api/asset/content/download-variant/${s.master}`, { bearer: s.user.bearer })).status).toBe(200);
     const best = await send<{ link: string }>("POST", `/api/asset/content/play/${s.bare.id}`, s.user.bearer, {});
     expect(best.status).toBe(200);
     const stranger = await ordinaryUser();
     for (const variant of [s.proxy, s.master]) {
-      await expectError(await call(`/api/asset/content/play-variant/${variant}`, { method: "POST", bearer: stranger.bearer, json: {} }), 404);
+      await expectError(
+        await call(`/api/asset/content/play-variant/${variant}`, { method: "POST", bearer: stranger.bearer, json: {} }),
+        404,
+      );
     }
   });
 

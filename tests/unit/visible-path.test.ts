@@ -12,7 +12,12 @@ describe("visiblePath (breadcrumbs never name a hidden folder)", () => {
     expect(visiblePath(chain, new Set(["shoots", "summer"]), ROOT).map((a) => a.id)).toEqual([ROOT, "shoots", "summer"]);
     // A readable folder above a hidden one is cut off too: the path would lead nowhere.
     expect(visiblePath(chain, new Set(["projects", "summer"]), ROOT).map((a) => a.id)).toEqual([ROOT, "summer"]);
-    expect(visiblePath(chain, new Set(["projects", "shoots", "summer"]), ROOT).map((a) => a.id)).toEqual([ROOT, "projects", "shoots", "summer"]);
+    expect(visiblePath(chain, new Set(["projects", "shoots", "summer"]), ROOT).map((a) => a.id)).toEqual([
+      ROOT,
+      "projects",
+      "shoots",
+      "summer",
+    ]);
     // The entity itself is always there (the caller read it to ask).
     expect(visiblePath(chain, new Set(), ROOT).map((a) => a.id)).toEqual([ROOT, "summer"]);
     expect(visiblePath([node(ROOT)], new Set(), ROOT).map((a) => a.id)).toEqual([ROOT]);
@@ -38,7 +43,11 @@ describe("buildTree with adoptOrphans", () => {
 describe("variantLevel", () => {
   it("screen renditions need read, originals download", () => {
     for (const type of VARIANT_TYPES) expect(variantLevel(type)).toBe(SCREEN_VARIANT_TYPES.includes(type) ? "read" : "download");
-    expect(["initial", "master", "untyped"].map((t) => variantLevel(t as (typeof VARIANT_TYPES)[number]))).toEqual(["download", "download", "download"]);
+    expect(["initial", "master", "untyped"].map((t) => variantLevel(t as (typeof VARIANT_TYPES)[number]))).toEqual([
+      "download",
+      "download",
+      "download",
+    ]);
     expect(["proxy_lowres", "proxy_highres"].map((t) => variantLevel(t as (typeof VARIANT_TYPES)[number]))).toEqual(["read", "read"]);
   });
 });

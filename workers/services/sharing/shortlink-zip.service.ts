@@ -11,7 +11,16 @@ import { signLink, verifyLink } from "../../lib/signed-url";
 import { accessibleIds, auditStatement } from "../access";
 import type { RequestContext } from "../access";
 import { backendFor, listMembers, mainVariant } from "../library";
-import { centralDirectory, crc32, dataDescriptor, dosDateTime, localHeader, uniqueEntryName, ZIP_MAX_BYTES, type ZipEntry } from "../tasks/pure";
+import {
+  centralDirectory,
+  crc32,
+  dataDescriptor,
+  dosDateTime,
+  localHeader,
+  uniqueEntryName,
+  ZIP_MAX_BYTES,
+  type ZipEntry,
+} from "../tasks/pure";
 import { allows } from "./shortlink-acl";
 import { closedError, folderInside, resolveLink, unlocked, type OpenLink } from "./shortlink-open.service";
 import { LINK_ID_PATTERN, MEDIA_TTL_SECONDS, type Visitor } from "./shortlink.service";
@@ -83,7 +92,8 @@ export async function shortlinkZip(
   visitor: Visitor,
 ): Promise<Response> {
   const denied = () => new AppError("FORBIDDEN", ru.sharing.mediaDenied);
-  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", zipId(linkId, folderId), params))) throw denied();
+  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", zipId(linkId, folderId), params)))
+    throw denied();
   const open = await resolveLink(rc, linkId);
   if ("state" in open) throw closedError(open);
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
