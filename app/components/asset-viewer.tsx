@@ -123,12 +123,19 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               {ru.library.download}
             </GuardedButton>
           )}
-          {opensInEditor(asset.name, asset.mimetype) && (
-            <Link className="btn" to={`/editor/${asset.asset_id}`}>
-              <Icon name="text" size={16} />
-              {ru.editor.openInEditor}
-            </Link>
-          )}
+          {opensInEditor(asset.name, asset.mimetype) &&
+            (canDo(levels, "download") ? (
+              <Link className="btn" to={`/editor/${asset.asset_id}`}>
+                <Icon name="text" size={16} />
+                {ru.editor.openInEditor}
+              </Link>
+            ) : (
+              // The office editor opens the original (the server mints its token only with download).
+              <GuardedButton reason={levels ? ru.rights.editorDenied : ru.rights.checking} onClick={() => undefined}>
+                <Icon name="text" size={16} />
+                {ru.editor.openInEditor}
+              </GuardedButton>
+            ))}
           <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
