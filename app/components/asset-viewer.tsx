@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { canDo, denial } from "../lib/abilities";
+import { SCREEN_VARIANT_TYPES } from "../../workers/services/library/pure";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
@@ -29,6 +30,15 @@ import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
+
+/** The latest version's screen rendition (a proxy), which `read` may play; null when the file has only originals. */
+function screenVariantOf(asset: lib.AssetInfo): string | null {
+  for (const type of SCREEN_VARIANT_TYPES) {
+    const found = asset.asset_latest_version_variants.find((v) => v.variant_type === type);
+    if (found) return found.variant_id;
+  }
+  return null;
+}
 
 function InfoRow({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -113,12 +123,19 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               {ru.library.download}
             </GuardedButton>
           )}
-          {opensInEditor(asset.name, asset.mimetype) && (
-            <Link className="btn" to={`/editor/${asset.asset_id}`}>
-              <Icon name="text" size={16} />
-              {ru.editor.openInEditor}
-            </Link>
-          )}
+          {opensInEditor(asset.name, asset.mimetype) &&
+            (canDo(levels, "download") ? (
+              <Link className="btn" to={`/editor/${asset.asset_id}`}>
+                <Icon name="text" size={16} />
+                {ru.editor.openInEditor}
+              </Link>
+            ) : (
+              // The office editor opens the original (the server mints its token only with download).
+              <GuardedButton reason={levels ? ru.rights.editorDenied : ru.rights.checking} onClick={() => undefined}>
+                <Icon name="text" size={16} />
+                {ru.editor.openInEditor}
+              </GuardedButton>
+            ))}
           <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
@@ -144,10 +161,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               mime={asset.mimetype}
               name={asset.name}
               onMedia={setMedia}
-              refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
+              screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
             />
           </div>
-          <AssetMetadata assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
+          <AssetMetadata editRefused={why("fields")} assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
         <aside className="panel info-panel">

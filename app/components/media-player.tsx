@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
-import { playLink } from "../lib/library-api";
+import { mediumPreviewLink, playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
 import { Icon } from "./icons";
 import { ImageStage } from "./image-stage";
@@ -10,6 +10,9 @@ const TEXT_PREVIEW_BYTES = 512 * 1024;
 /**
  * Shows a variant the way its type wants: image, HTML5 video or audio (the signed link supports Range, so seeking
  * works), PDF in the browser's viewer, the start of a text file; anything else gets an icon.
+ * With `screen` (a caller holding `read` but not `download`) it shows the file at screen quality instead: its screen
+ * rendition (a proxy) when it has one, else for an image its 1280 px preview, else the reason — never a request the
+ * server would refuse.
  */
 export function MediaPlayer({
   variantId,
@@ -17,10 +20,13 @@ export function MediaPlayer({
   name,
   onMedia,
   refused = null,
+  screen = null,
 }: {
   variantId: string | null;
-  /** why the caller may not play the bytes (no download level): the reason is shown and no link is asked for */
+  /** why the caller may not play the bytes: the reason is shown and no link is asked for */
   refused?: string | null;
+  /** screen quality only: the asset and its screen rendition (null when it has none) */
+  screen?: { assetId: string; variantId: string | null } | null;
   mime: string;
   name: string;
   /** receives the video or audio element (the metadata timeline follows and seeks it) */
@@ -28,13 +34,30 @@ export function MediaPlayer({
 }) {
   const [link, setLink] = useState<string | null>(null);
   const [text, setText] = useState<string | null>(null);
+  const [screenMissing, setScreenMissing] = useState(false);
   const kind = mediaKind(mime);
+  const screenAsset = screen?.assetId ?? null;
+  const screenVariant = screen ? screen.variantId : undefined;
   useEffect(() => {
     setLink(null);
     setText(null);
+    setScreenMissing(false);
     if (!variantId || kind === "other" || refused) return;
     let alive = true;
-    playLink(variantId)
+    if (screenAsset && !screenVariant) {
+      // No screen rendition: an image shows its medium preview; anything else says why nothing plays.
+      if (kind !== "image") {
+        setScreenMissing(true);
+        return;
+      }
+      mediumPreviewLink(screenAsset)
+        .then((preview) => alive && (preview ? setLink(preview) : setScreenMissing(true)))
+        .catch(() => alive && setScreenMissing(true));
+      return () => {
+        alive = false;
+      };
+    }
+    playLink(screenVariant ?? variantId)
       .then(async ({ link }) => {
         if (!alive) return;
         setLink(link);
@@ -47,14 +70,14 @@ export function MediaPlayer({
     return () => {
       alive = false;
     };
-  }, [variantId, kind, refused]);
+  }, [variantId, kind, refused, screenAsset, screenVariant]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
-  if (refused) {
+  if (refused || screenMissing) {
     return (
-      <div className="player player-empty">
+      <div className="player player-empty" data-testid="player-refused">
         <Icon name="lock" size={40} />
-        <span>{refused}</span>
+        <span>{refused ?? ru.rights.screenCopyMissing}</span>
       </div>
     );
   }

@@ -161,7 +161,17 @@ function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
 function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   return (
     <span className="row-actions">
-      {m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && (
+      {m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && props.refusal?.(m, "download") ? (
+        // The editor opens the original: without download it would only fail.
+        <GuardedButton
+          className="icon-btn"
+          reason={ru.rights.editorDenied}
+          aria-label={`${ru.editor.openInEditor}: ${m.el_info.name}`}
+          onClick={() => undefined}
+        >
+          <Icon name="text" size={16} />
+        </GuardedButton>
+      ) : m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && (
         <Link
           className="icon-btn"
           to={`/editor/${m.el_id}`}

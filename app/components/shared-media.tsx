@@ -67,7 +67,8 @@ export function SharedMedia({ asset, inDialog }: { asset: SharedAsset; inDialog?
 
 /** A thumbnail tile of a shared folder: the preview when there is one, else the type's icon. */
 export function SharedTile({ asset, onOpen }: { asset: SharedAsset; onOpen: () => void }) {
-  const [failed, setFailed] = useState(false);
+  // No preview: the type's icon, and no request that could only fail.
+  const [failed, setFailed] = useState(asset.thumb_url === null);
   const img = useRef<HTMLImageElement>(null);
   const kind = mediaKind(asset.mimetype);
   // A thumbnail that failed before hydration fired its error event before React listened: check once mounted.
@@ -77,7 +78,11 @@ export function SharedTile({ asset, onOpen }: { asset: SharedAsset; onOpen: () =
   return (
     <button type="button" className="shared-tile" onClick={onOpen} title={asset.name}>
       <span className="shared-thumb">
-        {failed ? <Icon name={kind} size={40} /> : <img ref={img} src={asset.thumb_url} alt="" loading="lazy" onError={() => setFailed(true)} />}
+        {failed || !asset.thumb_url ? (
+          <Icon name={kind} size={40} />
+        ) : (
+          <img ref={img} src={asset.thumb_url} alt="" loading="lazy" onError={() => setFailed(true)} />
+        )}
         {!failed && (kind === "video" || kind === "audio") && (
           <span className="shared-kind" aria-hidden="true">
             <Icon name={kind} size={14} />

@@ -65,6 +65,18 @@ export const playLink = (variantId: string, disposition?: "attachment") =>
     body: disposition ? { disposition } : {},
   });
 
+/**
+ * A signed link (works in `<img src>`) to an asset's 1280 px preview, or null when it has none: asked through the
+ * list call so a missing preview is a null, not a failing request.
+ */
+export async function mediumPreviewLink(assetId: string): Promise<string | null> {
+  const { list } = await apiRequest<{ base_url: string; list: { asset_id: string; preview: string | null }[] }>(
+    "/api/asset/content/preview-by-list",
+    { method: "POST", body: { ids: [assetId], size: "medium" }, toast: false },
+  );
+  return list[0]?.preview ?? null;
+}
+
 /** Where a trashed item was: the folder a restore puts it back into. */
 export interface TrashLocation {
   group_id: string;

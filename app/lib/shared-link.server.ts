@@ -11,10 +11,10 @@ import {
 
 /** What the public /sl page renders: the item, or why it does not open (each with its HTTP status). */
 export type SharedView =
-  | { state: "ok"; info: SharedInfo; until: string | null; origin: string }
+  | { state: "ok"; info: SharedInfo; until: string | null; untilIso: string | null; origin: string }
   | { state: "password"; error?: string }
-  | { state: "expired"; at: string }
-  | { state: "not_yet"; at: string }
+  | { state: "expired"; at: string; atIso: string }
+  | { state: "not_yet"; at: string; atIso: string }
   | { state: "revoked" }
   | { state: "not_found" };
 
@@ -36,16 +36,27 @@ const visitorOf = (request: Request) => ({ ip: request.headers.get("cf-connectin
 
 /**
  * The page's loader: opens the link through the same service as `GET /api/sl/info/{id}` (every rule, the unlock
- * cookie, counting and audit) and formats moments on the server so the page hydrates without time-zone drift.
+ * cookie, counting and audit). Moments come as ISO plus a UTC text for the first paint; the page shows them in the
+ * visitor's own time zone once hydrated (LocalMoment). `?folder=` walks inside a shared folder (never out of it).
  */
 export async function loadSharedView(request: Request, context: AppLoadContext, id: string): Promise<SharedView> {
-  const page = Math.min(100_000, Math.max(0, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "0", 10) || 0));
-  const result = await openShortlink(context.rc, id, readCookie(request, unlockCookieName(id)), visitorOf(request), page);
+  const params = new URL(request.url).searchParams;
+  const page = Math.min(100_000, Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0));
+  const folder = params.get("folder") ?? undefined;
+  const result = await openShortlink(context.rc, id, readCookie(request, unlockCookieName(id)), visitorOf(request), page, folder);
   if (!isClosed(result)) {
     const end = result.time_range[1];
-    return { state: "ok", info: result, until: end ? formatMoment(Date.parse(end)) : null, origin: new URL(request.url).origin };
+    return {
+      state: "ok",
+      info: result,
+      until: end ? formatMoment(Date.parse(end)) : null,
+      untilIso: end,
+      origin: new URL(request.url).origin,
+    };
   }
-  if (result.state === "expired" || result.state === "not_yet") return { state: result.state, at: formatMoment(result.at) };
+  if (result.state === "expired" || result.state === "not_yet") {
+    return { state: result.state, at: formatMoment(result.at), atIso: new Date(result.at).toISOString() };
+  }
   return { state: result.state };
 }
 

@@ -20,7 +20,8 @@ import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
 import { formatDateTime } from "../lib/format";
 import { userAbilities } from "../../workers/services/access";
-import { GROUP_PAGE_SIZE, listAvailableRoot } from "../../workers/services/library";
+import { GROUP_PAGE_SIZE, listAvailableRoot, listMembers } from "../../workers/services/library";
+import { mediaKind } from "../lib/media-kind";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.name}` }];
 
@@ -32,6 +33,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const actor = await requireActor(request, context);
   const pages = Math.min(Math.max(Number(new URL(request.url).searchParams.get("pages")) || 1, 1), 40);
   const root = await listAvailableRoot(context.rc, actor, { skip: 0, take: pages * GROUP_PAGE_SIZE });
+  // Files shared with the user whose folders they cannot see come after the folders (GET /members of the root).
+  const files = root.complete
+    ? (await listMembers(context.rc, actor, ROOT_GROUP_ID, { type: "asset", take: pages * GROUP_PAGE_SIZE })).items.flatMap((m) =>
+        m.el_type === "asset" ? [{ asset_id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, owner_name: m.el_info.owner_name, mtime: m.el_info.mtime }] : [],
+      )
+    : [];
   const [levels, abilities] = await Promise.all([
     levelsOfEach(
       context.rc,
@@ -40,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ),
     userAbilities(context.rc, actor),
   ]);
-  return { root, pages, levels, mayCreate: abilities.abilities.createGroups };
+  return { root, files, pages, levels, mayCreate: abilities.abilities.createGroups };
 }
 
 type TopGroup = { group_id: string; group_name: string };
@@ -59,7 +66,7 @@ function refusalOn(levels: Record<string, string[]>, id: string, action: Action)
 }
 
 export default function MamRoute() {
-  const { root, pages, levels, mayCreate } = useLoaderData<typeof loader>();
+  const { root, files, pages, levels, mayCreate } = useLoaderData<typeof loader>();
   const diskHelperUrl = useDiskHelperUrl();
   const { revalidate } = useRevalidator();
   const navigate = useNavigate();
@@ -90,7 +97,7 @@ export default function MamRoute() {
     <>
       <PageHeader
         title={root.group_name}
-        subtitle={ru.mam.groupsCount(root.groups.length)}
+        subtitle={files.length > 0 ? `${ru.mam.groupsCount(root.groups.length)} · ${ru.mam.filesCount(files.length)}` : ru.mam.groupsCount(root.groups.length)}
         actions={
           <GuardedButton className="btn btn-primary" reason={mayCreate ? null : ru.rights.rootCreateDenied} onClick={() => setDialog({ kind: "create" })}>
             <Icon name="plus" size={16} />
@@ -98,7 +105,7 @@ export default function MamRoute() {
           </GuardedButton>
         }
       />
-      {root.groups.length === 0 ? (
+      {root.groups.length === 0 && files.length === 0 ? (
         <section className="panel empty">
           <span className="empty-icon">
             <Icon name="folder" size={26} />
@@ -199,6 +206,20 @@ export default function MamRoute() {
                       </button>
                     </span>
                   </td>
+                </tr>
+              ))}
+              {files.map((f) => (
+                <tr key={f.asset_id} data-member={f.asset_id} data-testid="root-file">
+                  <td>
+                    <span className="name-cell">
+                      <Icon name={mediaKind(f.mimetype)} />
+                      <Link to={`/asset/${f.asset_id}`}>{f.name}</Link>
+                    </span>
+                  </td>
+                  <td>{f.owner_name ?? ru.common.dash}</td>
+                  <td className="num">{ru.common.dash}</td>
+                  <td>{formatDateTime(f.mtime)}</td>
+                  <td />
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctio
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Icon } from "../components/icons";
+import { LocalMoment } from "../components/local-moment";
 import { Modal } from "../components/modal";
 import { SharedMedia, SharedTile } from "../components/shared-media";
 import { ru } from "../i18n/ru";
@@ -36,8 +37,9 @@ export const meta: MetaFunction<typeof loader> = ({ data: view }) => {
   if (view?.state === "ok") {
     const first = view.info.asset ?? view.info.group?.items[0];
     // Password links never reach here without the cookie, so their previews never end up in a messenger's cache.
-    if (first) {
-      const image = new URL(first.mimetype.startsWith("image/") ? first.media_url : first.preview_url, view.origin).href;
+    const picture = first && (first.mimetype.startsWith("image/") ? first.media_url : first.preview_url);
+    if (picture) {
+      const image = new URL(picture, view.origin).href;
       tags.push({ property: "og:image", content: image }, { name: "twitter:card", content: "summary_large_image" }, { name: "twitter:image", content: image });
     } else tags.push({ name: "twitter:card", content: "summary" });
   }
@@ -55,7 +57,7 @@ function Brand() {
   );
 }
 
-function Closed({ title, text, icon }: { title: string; text: string; icon: "clock" | "lock" | "other" }) {
+function Closed({ title, text, icon }: { title: string; text: React.ReactNode; icon: "clock" | "lock" | "other" }) {
   return (
     <main className="auth-page">
       <div className="auth-card shared-closed" data-testid="shared-closed">
@@ -105,44 +107,91 @@ export default function SharedLinkRoute() {
     case "revoked":
       return <Closed title={ru.sharing.revokedTitle} text={ru.sharing.revokedText} icon="lock" />;
     case "expired":
-      return <Closed title={ru.sharing.expiredTitle} text={ru.sharing.expired(view.at)} icon="clock" />;
+      return (
+        <Closed title={ru.sharing.expiredTitle} text={<>{ru.sharing.expiredAt} <LocalMoment iso={view.atIso} fallback={view.at} /></>} icon="clock" />
+      );
     case "not_yet":
-      return <Closed title={ru.sharing.notYetTitle} text={ru.sharing.notYet(view.at)} icon="clock" />;
+      return (
+        <Closed title={ru.sharing.notYetTitle} text={<>{ru.sharing.opensAt} <LocalMoment iso={view.atIso} fallback={view.at} /></>} icon="clock" />
+      );
     case "not_found":
       return <Closed title={ru.sharing.notFoundTitle} text={ru.sharing.notFoundText} icon="other" />;
   }
-  const { info, until } = view;
+  const { info, until, untilIso } = view;
   const group = info.group;
   const current = group && open != null ? group.items[open] : null;
+  const here = (page: number) => {
+    const query = new URLSearchParams();
+    if (group && group.folder_id !== info.entity_id) query.set("folder", group.folder_id);
+    if (page > 0) query.set("page", String(page));
+    const text = query.toString();
+    return text ? `?${text}` : ".";
+  };
+  const folderHref = (id: string) => (id === info.entity_id ? `/sl/${info.id}` : `/sl/${info.id}?folder=${id}`);
+  const inSubfolder = group && group.path.length > 1;
   return (
     <main className="shared-page">
       <header className="shared-head">
         <Brand />
         <div className="shared-title">
-          <h1>{info.name}</h1>
+          {inSubfolder && (
+            <nav className="breadcrumbs shared-crumbs" aria-label={ru.sharing.crumbs}>
+              {group.path.slice(0, -1).map((p) => (
+                <span key={p.group_id}>
+                  <Link to={folderHref(p.group_id)}>{p.name}</Link>
+                  <span className="sep" aria-hidden="true">
+                    /
+                  </span>
+                </span>
+              ))}
+            </nav>
+          )}
+          <h1>{inSubfolder ? group.path[group.path.length - 1].name : info.name}</h1>
           <p className="muted">
             {ru.sharing.sharedBy(info.creator_name)}
-            {group && group.items.length > 0 && ` · ${ru.sharing.items(group.items.length + group.page * group.page_size)}${group.has_more ? "+" : ""}`}
-            {until && ` · ${ru.sharing.range(null, until)}`}
+            {until && untilIso && (
+              <>
+                {` · ${ru.sharing.validUntil} `}
+                <LocalMoment iso={untilIso} fallback={until} />
+              </>
+            )}
           </p>
         </div>
+        {group?.zip_url && (
+          <a className="btn" href={group.zip_url} download data-testid="shared-zip">
+            <Icon name="download" size={16} />
+            {ru.sharing.downloadFolder}
+          </a>
+        )}
       </header>
       {info.asset && <SharedMedia asset={info.asset} />}
       {group && (
         <section>
-          {group.items.length === 0 ? (
-            <p className="muted">{ru.sharing.emptyGroup}</p>
-          ) : (
-            <div className="shared-grid">
-              {group.items.map((item, i) => (
-                <SharedTile key={item.asset_id} asset={item} onOpen={() => setOpen(i)} />
+          {group.folders.length > 0 && (
+            <div className="shared-folders" data-testid="shared-folders">
+              {group.folders.map((f) => (
+                <Link key={f.group_id} className="shared-folder" to={folderHref(f.group_id)} data-folder={f.group_id}>
+                  <Icon name="folder" size={20} className="folder-icon" />
+                  <span className="shared-tile-name">{f.name}</span>
+                </Link>
               ))}
             </div>
+          )}
+          {group.items.length === 0 && group.folders.length === 0 && group.page === 0 ? (
+            <p className="muted">{ru.sharing.emptyGroup}</p>
+          ) : (
+            group.items.length > 0 && (
+              <div className="shared-grid">
+                {group.items.map((item, i) => (
+                  <SharedTile key={item.asset_id} asset={item} onOpen={() => setOpen(i)} />
+                ))}
+              </div>
+            )
           )}
           {(group.page > 0 || group.has_more) && (
             <nav className="shared-pager">
               {group.page > 0 ? (
-                <Link className="btn" to={`?page=${group.page - 1}`}>
+                <Link className="btn" to={here(group.page - 1)}>
                   {ru.sharing.previous}
                 </Link>
               ) : (
@@ -150,7 +199,7 @@ export default function SharedLinkRoute() {
               )}
               <span className="muted">{ru.sharing.pageOf(group.page + 1)}</span>
               {group.has_more ? (
-                <Link className="btn" to={`?page=${group.page + 1}`}>
+                <Link className="btn" to={here(group.page + 1)}>
                   {ru.sharing.next}
                 </Link>
               ) : (

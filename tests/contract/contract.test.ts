@@ -780,6 +780,7 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "DELETE /api/lists/delete/{id}": { req: (c) => ({ path: `/api/lists/delete/${c.list2Id as string}` }) },
   "GET /api/wopi/lock/{id}": { req: (c) => ({ path: `/api/wopi/lock/${c.documentId}` }), keys: ["lock"] },
   "GET /api/sl/media/{link}/{asset}/{kind}": { open: true, req: (c) => ({ path: c.sharedMediaPath as string, as: "none" }) },
+  "GET /api/sl/zip/{link}/{folder}": { unchecked: "a ZIP stream through a folder link's signed URL (tests/integration/shared-with-me.test.ts)" },
   "GET /api/sl/list": { req: () => ({ path: "/api/sl/list" }), keys: ["id", "url", "entity_id", "views"], at: first },
   "PATCH /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}`, json: { acl: ["read", "download"] } }), keys: ["id", "acl"] },
   "DELETE /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}` }), keys: ["id", "revoked"] },

@@ -116,7 +116,7 @@ test("a read-only user is offered no change: every action is disabled with its r
   await expectRefused(page.getByRole("button", { name: "Удалить" }), "Нет права на удаление этого файла");
   await expectRefused(page.getByRole("button", { name: "Изменить теги" }), "Нет права менять теги этого файла");
   await expectRefused(page.getByRole("button", { name: "Скачать" }).first(), "Нет права на скачивание этого файла");
-  await page.getByText("Нет права на просмотр содержимого этого файла").waitFor(); // no link is asked for
+  await page.getByText("У этого файла нет копии для просмотра на экране").waitFor(); // only the original: no link is asked for
   expect(await page.getByRole("button", { name: "Поделиться" }).count()).toBe(0);
   expect(await page.getByRole("button", { name: "Доступ", exact: true }).count()).toBe(0);
   await shot(page, "rights-reader-viewer");

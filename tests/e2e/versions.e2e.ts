@@ -233,7 +233,7 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   expect([...new Set(versions.map((v) => v.version))]).toEqual([3, 1]);
 });
 
-test("a read-only user sees the versions but is offered no version action", { timeout: 120_000 }, async ({ page, server, browser }) => {
+test("a read-only user sees the versions; every version action is refused with its reason", { timeout: 120_000 }, async ({ page, server, browser }) => {
   const stamp = Date.now();
   const name = `Только чтение ${stamp}.jpg`;
   await login(page, server.adminLogin, server.adminPassword);
@@ -265,10 +265,17 @@ test("a read-only user sees the versions but is offered no version action", { ti
   await block(reader, 2).waitFor();
   await block(reader, 1).waitFor();
   await reader.waitForTimeout(300);
-  expect(await reader.getByRole("button", { name: "Загрузить новую версию" }).count()).toBe(0);
-  expect(await reader.getByRole("button", { name: "Сделать текущей" }).count()).toBe(0);
-  expect(await reader.getByRole("button", { name: /^Удалить версию/ }).count()).toBe(0);
-  expect(await reader.getByRole("button", { name: /комментарий/ }).count()).toBe(0);
+  // Version actions stay visible, refused with their reason (decision 013, issue 24); downloads are allowed here.
+  const refused = async (button: ReturnType<typeof reader.getByRole>, reason: string) => {
+    expect(await button.getAttribute("aria-disabled")).toBe("true");
+    expect(await button.getAttribute("title")).toBe(reason);
+  };
+  const panel = reader.locator(".versions-panel");
+  await refused(panel.getByRole("button", { name: "Загрузить новую версию" }), "Нет права добавлять версии этого файла");
+  await refused(panel.getByRole("button", { name: "Сделать текущей" }).first(), "Нет права добавлять версии этого файла");
+  await refused(panel.getByRole("button", { name: /^Удалить версию/ }).first(), "Нет права на удаление этого файла");
+  await refused(panel.getByRole("button", { name: /комментарий/ }).first(), "Нет права на изменение этого файла");
+  expect(await panel.locator(".variant-row").getByRole("button", { name: "Скачать" }).first().getAttribute("aria-disabled")).toBeNull();
   await reader.setViewportSize({ width: 1440, height: 900 });
   await reader.locator(".versions-panel").scrollIntoViewIfNeeded();
   await shot(reader, "versions-viewer-readonly-1440");

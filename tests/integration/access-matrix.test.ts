@@ -764,6 +764,12 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/sl/media/${"A".repeat(22)}/${f.asset}/view`),
     why: "the link's signed media URL",
   },
+  "GET /api/sl/zip/{link}/{folder}": {
+    kind: "credential",
+    status: 403,
+    req: (f) => G(`/api/sl/zip/${"A".repeat(22)}/${f.asset}`),
+    why: "the link's signed archive URL",
+  },
   // The shop (decision 022): listing and decisions are the administrators'; the rest is each caller's own basket and
   // orders. The fixture's asset doubles as the id of an order prepared for it (a fresh one per caller).
   "GET /api/shop/catalog": { kind: "signedIn", ok: 200, req: () => G("/api/shop/catalog") },

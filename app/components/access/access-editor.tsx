@@ -6,7 +6,7 @@ import { showToast } from "../../lib/toast";
 import { ErrorBox } from "../admin/error-box";
 import { Icon } from "../icons";
 import * as api from "./access-api";
-import { LevelChecks, useLevelTitles } from "./level-checks";
+import { LevelChecks, LevelLegend, useLevelTitles } from "./level-checks";
 import { draftsOf, emptyDraft, hasChanges, planChanges, type Draft } from "./rule-drafts";
 import { SubjectIcon } from "./subject-icon";
 import { SubjectSearch } from "./subject-search";
@@ -148,6 +148,7 @@ export function AccessEditor({ entityId, onChanged }: { entityId: string; onChan
         />
       </div>
 
+      <LevelLegend titles={titles} />
       <ErrorBox message={error} />
       <div className="acc-actions">
         {dirty && <span className="muted">{t.unsaved}</span>}

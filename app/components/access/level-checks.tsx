@@ -27,6 +27,23 @@ export function useLevelTitles(): Record<string, string> {
   return titles;
 }
 
+/** What each level means, in plain words: a fold-out list under the rules. */
+export function LevelLegend({ titles }: { titles: Record<string, string> }) {
+  return (
+    <details className="acc-legend" data-testid="level-legend">
+      <summary>{ru.admin.accessEditor.legendTitle}</summary>
+      <dl>
+        {LEVELS.map((level) => (
+          <div key={level} className="acc-legend-row">
+            <dt>{titles[level] ?? level}</dt>
+            <dd>{ru.admin.accessEditor.levelHelp[level]}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
 /** The levels of one rule as checkboxes; levels the editor cannot grant are shown but locked. */
 export function LevelChecks({
   titles,
@@ -53,7 +70,7 @@ export function LevelChecks({
           <label
             key={level}
             className={`acc-level${checked ? " on" : ""}${level === "deny" ? " deny" : ""}${locked ? " locked" : ""}`}
-            title={!disabled && locked ? ru.admin.accessEditor.notGrantable : undefined}
+            title={!disabled && locked ? ru.admin.accessEditor.notGrantable : ru.admin.accessEditor.levelHelp[level]}
           >
             <input
               type="checkbox"

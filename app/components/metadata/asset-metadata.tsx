@@ -12,7 +12,10 @@ export function AssetMetadata({
   classId,
   media,
   onClassChanged,
+  editRefused = null,
 }: {
+  /** why the caller may not change field values (no `update`): edits stay visible, disabled, with this reason */
+  editRefused?: string | null;
   assetId: string;
   classId: string | null;
   /** the player's element when the asset plays (video or audio) */
@@ -33,10 +36,11 @@ export function AssetMetadata({
   return (
     <>
       {media && (
-        <Timeline assetId={assetId} video={media} templates={templates} values={values.filter((v) => v.pts)} onChanged={loadValues} />
+        <Timeline editRefused={editRefused} assetId={assetId} video={media} templates={templates} values={values.filter((v) => v.pts)} onChanged={loadValues} />
       )}
       <MetadataPanel
         key={`${classId}`}
+        editRefused={editRefused}
         assetId={assetId}
         classId={classId}
         classes={classes}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ru } from "../../i18n/ru";
 import { ApiError } from "../../lib/api-error";
+import { GuardedButton } from "../guarded-button";
 import { Icon } from "../icons";
 import * as api from "./api";
 import { draftError, formatFieldValue, ValueInput } from "./value-input";
@@ -27,6 +28,8 @@ interface Props {
   /** the untimed values of the asset */
   values: api.FieldValueInfo[];
   onSaved: () => void;
+  /** why the caller may not edit (no `update`): «Изменить» stays visible, disabled, with the reason */
+  editRefused?: string | null;
 }
 
 /** Fields shown for a class: the class's templates in their order, then templates that only have values. */
@@ -45,7 +48,7 @@ function fieldsFor(cls: api.AssetClassInfo | undefined, templates: Map<string, a
  * then shows the new class's fields), each value is checked as it is typed with the server's own validator, and
  * 'Сохранить' applies class and values in one call, so required fields are enforced the same way as in the API.
  */
-export function MetadataPanel({ assetId, classId, classes, templates, values, onSaved }: Props) {
+export function MetadataPanel({ assetId, classId, classes, templates, values, onSaved, editRefused = null }: Props) {
   const [editing, setEditing] = useState(false);
   const [draftClass, setDraftClass] = useState<string | null>(classId);
   const [drafts, setDrafts] = useState<Drafts>({});
@@ -192,10 +195,10 @@ export function MetadataPanel({ assetId, classId, classes, templates, values, on
       <div className="md-panel-head">
         <h2>{t.panelTitle}</h2>
         {!editing && (
-          <button type="button" className="btn btn-ghost" onClick={startEditing}>
+          <GuardedButton className="btn btn-ghost" reason={editRefused} onClick={startEditing} data-testid="md-edit">
             <Icon name="edit" size={16} />
             {t.editFields}
-          </button>
+          </GuardedButton>
         )}
       </div>
       <div className="md-field">

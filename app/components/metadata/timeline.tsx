@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { ru } from "../../i18n/ru";
+import { GuardedButton } from "../guarded-button";
 import { Icon } from "../icons";
 import * as api from "./api";
 import { draftError, formatFieldValue, ValueInput } from "./value-input";
@@ -44,13 +45,15 @@ interface Props {
   /** the asset's time-ranged values */
   values: api.FieldValueInfo[];
   onChanged: () => void;
+  /** why the caller may not add or delete values (no `update`) */
+  editRefused?: string | null;
 }
 
 /**
  * Time-ranged values under the player: each one is a segment on the track (clicking it seeks the player to its
  * start), new ones are made by marking in and out while playing, then choosing a field and a value.
  */
-export function Timeline({ assetId, video, templates, values, onChanged }: Props) {
+export function Timeline({ assetId, video, templates, values, onChanged, editRefused = null }: Props) {
   const { time, duration } = usePlayback(video);
   const [markIn, setMarkIn] = useState<number | null>(null);
   const [markOut, setMarkOut] = useState<number | null>(null);
@@ -125,15 +128,15 @@ export function Timeline({ assetId, video, templates, values, onChanged }: Props
       </div>
 
       <div className="md-mark-bar">
-        <button type="button" className="btn" onClick={() => setMarkIn(video?.currentTime ?? 0)} disabled={!video}>
+        <GuardedButton className="btn" reason={editRefused} onClick={() => setMarkIn(video?.currentTime ?? 0)} disabled={!video}>
           [ {t.markIn}
-        </button>
+        </GuardedButton>
         <span className="num md-mark" data-testid="mark-in">
           {markIn === null ? "--:--" : formatTimecode(markIn)}
         </span>
-        <button type="button" className="btn" onClick={() => setMarkOut(video?.currentTime ?? 0)} disabled={!video}>
+        <GuardedButton className="btn" reason={editRefused} onClick={() => setMarkOut(video?.currentTime ?? 0)} disabled={!video}>
           {t.markOut} ]
-        </button>
+        </GuardedButton>
         <span className="num md-mark" data-testid="mark-out">
           {markOut === null ? "--:--" : formatTimecode(markOut)}
         </span>
@@ -180,15 +183,15 @@ export function Timeline({ assetId, video, templates, values, onChanged }: Props
                   <span className="md-range-field">{tpl?.field_def_name}</span>
                   <span className="md-range-value">{tpl ? formatFieldValue(tpl, v.field_data) : ""}</span>
                 </button>
-                <button
-                  type="button"
+                <GuardedButton
                   className="icon-btn"
+                  reason={editRefused}
                   aria-label={t.deleteRange}
                   title={t.deleteRange}
                   onClick={() => void api.deleteValue(assetId, v.field_id).then(onChanged, () => undefined)}
                 >
                   <Icon name="trash" size={15} />
-                </button>
+                </GuardedButton>
               </li>
             );
           })}

@@ -6,6 +6,9 @@ import { formatBytes, mediaKind } from "../../lib/media-kind";
 import { showToast } from "../../lib/toast";
 import { queueNewVersion } from "../../lib/upload-file";
 import { Icon } from "../icons";
+import { GuardedButton } from "../guarded-button";
+import { denial } from "../../lib/abilities";
+import { variantLevel } from "../../../workers/services/library/pure";
 import { ConfirmDialog, Modal } from "../modal";
 import { useLevels } from "../share-dialog";
 import { VersionCompare } from "./version-compare";
@@ -52,8 +55,8 @@ export function VersionList({
   const [picked, setPicked] = useState<number[]>([]);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  // What the caller may do here (SPEC §7 entity-access): actions they lack the level for are not offered. Unknown
-  // while loading: nothing is offered until the answer is in (the server refuses anyway).
+  // What the caller may do here (SPEC §7 entity-access): actions they lack the level for stay visible, disabled,
+  // with the reason; while the levels load they wait («Проверяем права…»).
   const levels = useLevels(asset.asset_id);
   const may = (level: "create" | "update" | "delete") => !!levels && (levels.includes(level) || levels.includes("superuser"));
   // Versions create-version made whose bytes are not committed (issue 29) are listed apart: never current, no
@@ -119,12 +122,10 @@ export function VersionList({
               if (file) void queueNewVersion(asset.asset_id, groupId ?? null, file, asset.name);
             }}
           />
-          {may("create") && (
-            <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
-              <Icon name="upload" size={16} />
-              {ru.fileVersions.uploadNew}
-            </button>
-          )}
+          <GuardedButton className="btn btn-primary" reason={denial(levels, "newVersion", "asset")} onClick={() => input.current?.click()}>
+            <Icon name="upload" size={16} />
+            {ru.fileVersions.uploadNew}
+          </GuardedButton>
         </div>
       </div>
       {open.map((row) => (
@@ -172,39 +173,37 @@ export function VersionList({
               <span className="muted">{formatDateTime(g.ctime)}</span>
             </div>
             <div className="version-actions">
-              {g.version !== latest && may("create") && (
-                <button
-                  type="button"
+              {g.version !== latest && (
+                <GuardedButton
                   className="btn btn-ghost btn-sm"
+                  reason={denial(levels, "newVersion", "asset")}
                   title={ru.fileVersions.restoreHint}
                   disabled={busy !== null}
                   onClick={() => void restore(g.version)}
                 >
                   <Icon name="restore" size={15} />
                   {ru.fileVersions.restore}
-                </button>
+                </GuardedButton>
               )}
-              {may("update") && (
-              <button
-                type="button"
+              <GuardedButton
                 className="icon-btn"
+                reason={denial(levels, "rename", "asset")}
                 title={g.desc ? ru.fileVersions.editComment : ru.fileVersions.addComment}
                 aria-label={`${g.desc ? ru.fileVersions.editComment : ru.fileVersions.addComment}: ${ru.library.versionN(g.version)}`}
                 onClick={() => setDialog({ kind: "comment", version: g.version, desc: g.desc })}
               >
                 <Icon name="edit" size={15} />
-              </button>
-              )}
-              {versions.length > 1 && may("delete") && (
-                <button
-                  type="button"
+              </GuardedButton>
+              {versions.length > 1 && (
+                <GuardedButton
                   className="icon-btn"
+                  reason={denial(levels, "delete", "asset")}
                   title={ru.fileVersions.delete}
                   aria-label={`${ru.fileVersions.delete}: ${ru.library.versionN(g.version)}`}
                   onClick={() => setDialog({ kind: "delete", version: g.version })}
                 >
                   <Icon name="trash" size={15} />
-                </button>
+                </GuardedButton>
               )}
             </div>
           </div>
@@ -214,10 +213,14 @@ export function VersionList({
               <span className="chip">{row.variant_type}</span>
               <span className="variant-name">{row.variant_name}</span>
               <span className="muted num">{formatBytes(row.content_size)}</span>
-              <button type="button" className="btn btn-ghost" onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}>
+              <GuardedButton
+                className="btn btn-ghost"
+                reason={variantLevel(row.variant_type) === "download" ? denial(levels, "download", "asset") : null}
+                onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}
+              >
                 <Icon name="download" size={16} />
                 {ru.library.download}
-              </button>
+              </GuardedButton>
             </div>
           ))}
         </div>

@@ -12,6 +12,7 @@ import {
   MAX_PASSWORD_LENGTH,
   MAX_RECIPIENTS,
   openShortlink,
+  shortlinkZip,
   revokeShortlink,
   shortlinkMedia,
   unlockCookieName,
@@ -88,14 +89,16 @@ const ShortlinkSchema = z
   })
   .openapi("Shortlink");
 
+const SharedFolderSchema = z.object({ group_id: z.string(), name: z.string() }).openapi("SharedFolder");
+
 const SharedAssetSchema = z
   .object({
     asset_id: z.string(),
     name: z.string(),
     mimetype: z.string(),
     size: z.number().nullable(),
-    thumb_url: z.string(),
-    preview_url: z.string(),
+    thumb_url: z.string().nullable().openapi({ description: "null when the file has no preview (show a type icon)" }),
+    preview_url: z.string().nullable(),
     media_url: z.string(),
     download_url: z.string().nullable(),
     proxy_download_url: z.string().nullable(),
@@ -115,14 +118,32 @@ const SharedInfoSchema = z
       acl: z.array(z.enum(SHARE_ACL)),
       time_range: z.tuple([z.string().nullable(), z.string().nullable()]),
       asset: SharedAssetSchema.optional(),
-      group: z.object({ items: z.array(SharedAssetSchema), page: z.number(), page_size: z.number(), has_more: z.boolean() }).optional(),
+      group: z
+        .object({
+          folder_id: z.string(),
+          path: z.array(SharedFolderSchema),
+          folders: z.array(SharedFolderSchema),
+          items: z.array(SharedAssetSchema),
+          page: z.number(),
+          page_size: z.number(),
+          has_more: z.boolean(),
+          zip_url: z.string().nullable(),
+        })
+        .optional(),
     }),
   ])
   .openapi("SharedInfo");
 
 /** Link ids are checked by the service (malformed ones are the same 404 as unknown ones); this only bounds them. */
 const LinkParams = z.object({ id: z.string().max(64).openapi({ param: { name: "id", in: "path" }, example: "Qm9vTGlua0lkMTIzNDU2Nz" }) });
-const PageQuery = z.object({ page: z.coerce.number().int().min(0).max(100_000).default(0) });
+const PageQuery = z.object({
+  page: z.coerce.number().int().min(0).max(100_000).default(0),
+  folder: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional()
+    .openapi({ description: "a folder inside the shared folder (404 outside it)" }),
+});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
@@ -213,7 +234,8 @@ export const slRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const info = await openShortlink(c.var.rc, id, getCookie(c, unlockCookieName(id)), visitor(c), c.req.valid("query").page);
+      const { page, folder } = c.req.valid("query");
+      const info = await openShortlink(c.var.rc, id, getCookie(c, unlockCookieName(id)), visitor(c), page, folder);
       noStore(c);
       if (isClosed(info)) {
         if (info.state === "password") return c.json({ id, password_required: true as const }, 200);
@@ -245,7 +267,8 @@ export const slRoutes = createRouter()
           maxAge,
         });
       }
-      const info = await openShortlink(c.var.rc, id, cookie || undefined, visitor(c), c.req.valid("query").page);
+      const { page, folder } = c.req.valid("query");
+      const info = await openShortlink(c.var.rc, id, cookie || undefined, visitor(c), page, folder);
       noStore(c);
       if (isClosed(info)) throw closedError(info);
       return c.json(info, 200);
@@ -310,5 +333,28 @@ export const slRoutes = createRouter()
         { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range") },
         visitor(c),
       );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/zip/{link}/{folder}",
+      tags: ["Shortlinks"],
+      summary: "A shared folder's files (originals) as one ZIP, through the link's signed URL (links that allow download)",
+      request: {
+        params: z.object({
+          link: z.string().max(64).openapi({ param: { name: "link", in: "path" } }),
+          folder: z.string().max(64).openapi({ param: { name: "folder", in: "path" } }),
+        }),
+        query: z.object({ u: z.string().max(64).optional(), exp: z.string().max(20).optional(), sig: z.string().max(128).optional() }),
+      },
+      responses: {
+        200: { description: "The archive", content: { "application/zip": { schema: binary } } },
+        ...errorResponses(400, 401, 403, 404, 409, 410),
+      },
+    }),
+    async (c) => {
+      const { link, folder } = c.req.valid("param");
+      return shortlinkZip(c.var.rc, link, folder, c.req.valid("query"), getCookie(c, unlockCookieName(link)), visitor(c));
     },
   );

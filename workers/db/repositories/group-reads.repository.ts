@@ -48,36 +48,6 @@ export function searchGroups(db: Database, o: { q: string; vis: Visibility | nul
     order by m.sort_name, g.id limit ${o.take} offset ${o.skip}`);
 }
 
-/**
- * The highest live groups the caller reads whose parent they cannot read (or is the virtual root): the entry points
- * of what they reach through ownership and rules. Candidates are the groups they own and the objects of their
- * subjects' rules (`access_rules_subj_idx`), so the cost follows the caller's rules, not the size of the tree.
- */
-export function aclRootGroups(db: Database, o: { vis: Visibility; rootId: string; skip: number; take: number }) {
-  const u = o.vis.userId;
-  return db.all<{
-    id: string;
-    name: string;
-    owner_id: string | null;
-    owner_name: string | null;
-    ctime: number;
-    mtime: number;
-    members: number;
-  }>(sql`
-    with candidates(id) as (
-      select id from groups where owner_id = ${u}
-      union select obj_id from access_rules
-        where subj_id in (select ${u} union all select group_id from user_group_members where user_id = ${u}) and obj_type = 'group'
-    )
-    select g.id, g.name, g.owner_id, u.name as owner_name, g.ctime, g.mtime,
-      (select count(*) from group_members c where c.group_id = g.id and c.trashed_at is null) as members
-    from candidates k cross join groups g on g.id = k.id join groups p on p.id = g.parent_id left join users u on u.id = g.owner_id
-    join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id
-    where g.deleted_at is null and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
-      and (p.id = ${o.rootId} or not ${visibleSql(o.vis, "group", sql`p.id`, sql`p.owner_id`)})
-    order by pm.sort_name, g.id limit ${o.take} offset ${o.skip}`);
-}
-
 /** The confinement groups (chroot, else token scope) a confined caller sees at the virtual root, by name. */
 export function chrootRootGroups(db: Database, o: { vis: Visibility; roots: readonly string[]; skip: number; take: number }) {
   return db.all<{

@@ -231,7 +231,7 @@ export function facetLabels(db: Database, ids: { tag: string[]; class: string[];
 
 /** The folder path of each entity (an asset's first live group; a group's parent chain), below the virtual root. */
 export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string) {
-  return db.all<{ id: string; group_id: string | null; path: string | null }>(sql`
+  return db.all<{ id: string; group_id: string | null; path: string | null; chain: string | null }>(sql`
     with e(id, type) as (select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})),
     home(id, group_id) as (
       select e.id, case when e.type = 'group' then (select parent_id from groups where id = e.id)
@@ -239,7 +239,9 @@ export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" 
           where m.el_id = e.id and m.el_type = 'asset' and m.trashed_at is null and pg.deleted_at is null order by m.ctime limit 1) end
       from e)
     select h.id, h.group_id, (select group_concat(name, '/') from (select g.name from group_closure c join groups g on g.id = c.ancestor
-      where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as path
+      where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as path,
+      (select json_group_array(json_array(id, name)) from (select g.id, g.name from group_closure c join groups g on g.id = c.ancestor
+      where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as chain
     from home h`);
 }
 

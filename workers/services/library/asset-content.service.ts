@@ -10,7 +10,8 @@ import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange 
 import { signLink, verifyLink, type SignedPurpose } from "../../lib/signed-url";
 import { canAccess } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
-import { requireAsset, requireReadyVariant } from "./asset.service";
+import { requireOnAsset } from "./asset.service";
+import { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
 import type { Actor, RequestContext } from "../access";
 import type { StorageBackend } from "../storage";
 import { getStorageBackend } from "../storage";
@@ -134,10 +135,49 @@ export async function serveVariant(rc: RequestContext, row: ReadyVariant, req: C
   return new Response(object.body, { status: 200, headers });
 }
 
-/** Checks a link credential for a resolved variant: valid signature for its id, enabled user, download right. */
-async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, variantId: string, asset: AssetRow) {
-  const actor = await linkActor(rc, purpose, variantId, link);
-  if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download"))) {
+/**
+ * The level a variant needs, checked on its asset: an original needs `download`; a screen rendition `read`, or
+ * `download` (whoever may take the original may take its copy). 404 when the caller holds neither on the file, 403
+ * when they may read it but the variant is an original.
+ */
+async function requireVariantLevel(rc: RequestContext, actor: Actor, asset: AssetRow, type: VariantType, notFound?: string) {
+  const level = variantLevel(type);
+  if (level === "read" && (await mayDownload(rc, actor, asset))) return;
+  await requireOnAsset(rc, actor, asset, level, notFound);
+}
+
+const mayDownload = (rc: RequestContext, actor: Actor, asset: AssetRow) =>
+  canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download");
+
+/** A live asset the caller reads or may download (`download` alone fetches bytes by id, decision 007); else 404. */
+async function requireSeenAsset(rc: RequestContext, actor: Actor, assetId: string): Promise<AssetRow> {
+  const asset = await findAsset(rc.db, assetId);
+  if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  if (await mayDownload(rc, actor, asset)) return asset;
+  await requireOnAsset(rc, actor, asset, "read");
+  return asset;
+}
+
+/** A ready variant the actor may fetch (`requireVariantLevel`); a variant they cannot see is missing (404). */
+async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId: string) {
+  const row = await findReadyVariant(rc.db, variantId);
+  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  if (!row || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  await requireVariantLevel(rc, actor, asset, row.variant.variantType, ru.assets.variantNotFound);
+  return { row, asset };
+}
+
+/** Checks a link credential for a resolved variant: valid signature for its id, enabled user, the variant's level. */
+async function requireLinkAccess(
+  rc: RequestContext,
+  link: SignedParams,
+  purpose: SignedPurpose,
+  row: ReadyVariant,
+  asset: AssetRow,
+) {
+  const actor = await linkActor(rc, purpose, row.variant.id, link);
+  const allowed = (await mayDownload(rc, actor, asset)) || (variantLevel(row.variant.variantType) === "read" && (await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read")));
+  if (!allowed) {
     throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   }
 }
@@ -160,7 +200,7 @@ export async function downloadAssetContent(
   req: ContentRequest,
 ): Promise<Response> {
   let asset: AssetRow | undefined;
-  if ("actor" in credential) asset = await requireAsset(rc, credential.actor, assetId, "download");
+  if ("actor" in credential) asset = await requireSeenAsset(rc, credential.actor, assetId);
   else {
     asset = await findAsset(rc.db, assetId);
     if (asset?.deletedAt != null) asset = undefined;
@@ -176,9 +216,10 @@ export async function downloadAssetContent(
   }
   if ("link" in credential) {
     if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-    await requireLinkAccess(rc, credential.link, credential.purpose, row.variant.id, asset);
+    await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
   }
   if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  if ("actor" in credential) await requireVariantLevel(rc, credential.actor, asset!, row.variant.variantType);
   return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
 }
 
@@ -193,13 +234,13 @@ export async function variantContent(
   req: ContentRequest,
 ): Promise<Response> {
   if ("actor" in credential) {
-    const { row } = await requireReadyVariant(rc, credential.actor, variantId, "download");
+    const { row } = await requireVariantAccess(rc, credential.actor, variantId);
     return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
   }
   const row = await findReadyVariant(rc.db, variantId);
   const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  await requireLinkAccess(rc, credential.link, credential.purpose, variantId, asset);
+  await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
   const fallback = credential.purpose === "play" ? "inline" : "attachment";
   return serveVariant(rc, row, { ...req, disposition: req.disposition ?? fallback });
 }
@@ -232,27 +273,42 @@ export async function playLink(
   variantId: string,
   disposition?: "attachment" | "inline",
 ): Promise<PlayResult> {
-  await requireReadyVariant(rc, actor, variantId, "download");
+  await requireVariantAccess(rc, actor, variantId);
   return signPlay(rc, actor, variantId, disposition);
 }
 
 /** A signed download link (1 hour) to `GET /content/download-variant/{variantId}`. Needs download on the asset. */
 export async function downloadLink(rc: RequestContext, actor: Actor, variantId: string): Promise<{ link: string; expire: string }> {
-  await requireReadyVariant(rc, actor, variantId, "download");
+  await requireVariantAccess(rc, actor, variantId);
   const { params, expire } = await signedQuery(rc, "download", variantId, actor.id, DOWNLOAD_LINK_TTL_SECONDS);
   return { link: `/api/asset/content/download-variant/${variantId}?${params}`, expire };
 }
 
-/** The variant to show of one version: of the type asked for, else the most viewable one. */
-async function pickVariant(rc: RequestContext, asset: AssetRow, version: VersionSelector | undefined, type: VariantType | undefined) {
+/**
+ * The variant to show of one version: of the type asked for, else the most viewable one the actor may fetch (a
+ * caller with only `read` gets a screen rendition; none is a 403 naming the download level).
+ */
+async function pickVariant(
+  rc: RequestContext,
+  actor: Actor,
+  asset: AssetRow,
+  version: VersionSelector | undefined,
+  type: VariantType | undefined,
+) {
   const number = version === undefined || version === "latest" ? asset.latestVersion : version;
   if (number === 0) throw new AppError("NOT_FOUND", ru.assets.noContent);
   const rows = await selectReadyVariants(rc.db, asset.id, number);
   if (rows.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  const original = await mayDownload(rc, actor, asset);
+  const order = original ? VIEWABLE_ORDER : SCREEN_VARIANT_TYPES;
   const pick = type
     ? rows.find((r) => r.variant.variantType === type)
-    : VIEWABLE_ORDER.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);
-  if (!pick) throw new AppError("NOT_FOUND", type ? ru.assets.variantNotFound : ru.assets.noViewable);
+    : order.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);
+  if (!pick) {
+    if (!type && !original) throw new AppError("FORBIDDEN", ru.assets.screenCopyMissing);
+    throw new AppError("NOT_FOUND", type ? ru.assets.variantNotFound : ru.assets.noViewable);
+  }
+  if (!original && variantLevel(pick.variant.variantType) === "download") await requireOnAsset(rc, actor, asset, "download");
   return pick;
 }
 
@@ -263,8 +319,8 @@ export async function playAsset(
   assetId: string,
   opts: { version?: VersionSelector; variant_type?: VariantType; disposition?: "attachment" | "inline" } = {},
 ): Promise<PlayResult> {
-  const asset = await requireAsset(rc, actor, assetId, "download");
-  const pick = await pickVariant(rc, asset, opts.version, opts.variant_type);
+  const asset = await requireSeenAsset(rc, actor, assetId);
+  const pick = await pickVariant(rc, actor, asset, opts.version, opts.variant_type);
   return signPlay(rc, actor, pick.variant.id, opts.disposition);
 }
 
@@ -278,8 +334,8 @@ export interface ProxyDoc {
 
 /** The best viewable rendition of a version (proxy_lowres, proxy_highres, master, initial …) with a play link. */
 export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<ProxyDoc> {
-  const asset = await requireAsset(rc, actor, assetId, "download");
-  const pick = await pickVariant(rc, asset, version, undefined);
+  const asset = await requireSeenAsset(rc, actor, assetId);
+  const pick = await pickVariant(rc, actor, asset, version, undefined);
   const { link, expire } = await signPlay(rc, actor, pick.variant.id);
   return { variant_id: pick.variant.id, mime_type: pick.variant.mimeType, variant_type: pick.variant.variantType, link, expire };
 }

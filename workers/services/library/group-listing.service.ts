@@ -27,6 +27,8 @@ import {
 } from "./group-tree";
 import { GROUP_PAGE_SIZE, type Paging } from "./group.service";
 import { loadGroup } from "./group-guard";
+import { ROOT_GROUP_ID } from "../../lib/ids";
+import { listsTopMost, topMembers } from "./root-listing.service";
 
 /** A tag as listings show it. */
 export interface MemberTag {
@@ -91,6 +93,9 @@ export interface MembersPage {
   nextCursor: string | null;
 }
 
+/** The tie-breaker slot of a root cursor (the root's own id, never a member): its key is the next page's offset. */
+const ROOT_CURSOR = ROOT_GROUP_ID;
+
 const SORT_COLUMN: Record<MemberSort, pagesRepo.MemberSortColumn> = { name: "sort_name", mtime: "el_mtime", size: "el_size" };
 
 type Keyed<T> = { item: T; key: string | number };
@@ -153,6 +158,25 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     if (cursor.s !== sort || cursor.o !== order || !types.includes(cursor.t)) throw new AppError("BAD_REQUEST", ru.groups.cursorMismatch);
   }
   await loadGroup(rc, actor, groupId, "read");
+  const vis = await visibility(rc, actor);
+  if (groupId === ROOT_GROUP_ID && vis && listsTopMost(vis)) {
+    // The root of a filtered caller lists the top-most entities they read (by name); its cursor carries the offset.
+    const start = cursor ? Number(cursor.k) : skip;
+    if (cursor && (cursor.i !== ROOT_CURSOR || !Number.isSafeInteger(start) || start < 0)) throw new AppError("BAD_REQUEST", ru.groups.badCursor);
+    const found = await topMembers(rc, vis, {
+      types,
+      q: query.q ? sortKeyOf(query.q) : undefined,
+      mime: query.mime ? query.mime.toLowerCase() : undefined,
+      skip: start,
+      take,
+    });
+    const items = [...found.groups.map(groupMember), ...found.assets.map(assetMember)];
+    await attachTags(rc, items);
+    const last = items.at(-1);
+    const nextCursor =
+      items.length === take && last ? encodeCursor({ s: sort, o: order, t: last.el_type, k: sort === "name" ? String(start + take) : start + take, i: ROOT_CURSOR }) : null;
+    return { items, nextCursor };
+  }
 
   const base = {
     groupId,
@@ -160,7 +184,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     desc: order === "desc",
     q: query.q ? sortKeyOf(query.q) : undefined,
     mime: query.mime ? query.mime.toLowerCase() : undefined,
-    vis: await visibility(rc, actor),
+    vis,
     parentPassesRead: await passesReadDown(rc, actor, groupId),
   };
   const keyOf = (r: { sort_name: string; el_mtime: number; el_size: number }) =>
@@ -334,9 +358,11 @@ export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: strin
 
 async function subtreeOf(rc: RequestContext, id: string, vis: Awaited<ReturnType<typeof visibility>>): Promise<GroupTreeNode> {
   const rows = await readsRepo.subtreeGroups(rc.db, id, vis);
+  // The root's tree shows a folder whose parents are hidden at the top, as «Доступные Файлы» lists it.
   const tree = buildTree(
     rows.map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })),
     id,
+    vis !== null && id === ROOT_GROUP_ID,
   );
   if (!tree) throw new AppError("NOT_FOUND", ru.groups.notFound);
   return tree;

@@ -10,7 +10,7 @@ import { accessibleIds, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { sizesFromRollups } from "./folder-rollups.service";
 import { getStorageInfo, type StorageInfo } from "../storage";
-import { sortKeyOf, splitEntityPath } from "./group-tree";
+import { sortKeyOf, splitEntityPath, visiblePath } from "./group-tree";
 import { GROUP_PAGE_SIZE, type Paging, type GroupPathEntry } from "./group.service";
 import { loadGroup, loadGroups } from "./group-guard";
 
@@ -39,12 +39,14 @@ export async function searchGroups(
     rows.map((r) => r.id),
   );
   const readable = await accessibleIds(rc, actor, "group", [...new Set(ancestors.map((a) => a.id))]);
+  const chains = new Map<string, typeof ancestors>();
+  for (const a of ancestors) chains.set(a.descendant, [...(chains.get(a.descendant) ?? []), a]);
   const paths = new Map<string, GroupPathEntry[]>();
-  for (const a of ancestors) {
-    if (a.id !== ROOT_GROUP_ID && a.id !== a.descendant && !readable.has(a.id)) continue;
-    const path = paths.get(a.descendant) ?? [];
-    path.push({ group_id: a.id, group_name: a.name });
-    paths.set(a.descendant, path);
+  for (const [descendant, chain] of chains) {
+    paths.set(
+      descendant,
+      visiblePath(chain, readable, ROOT_GROUP_ID).map((a) => ({ group_id: a.id, group_name: a.name })),
+    );
   }
   return rows.map((r) => ({
     group_id: r.id,

@@ -119,7 +119,29 @@ export interface FlatGroup {
  * Groups whose parent is not in the list are left out with their descendants (the caller does not see the
  * parent); children are ordered by name, case-insensitively, then id.
  */
-export function buildTree(rows: FlatGroup[], rootId: string): GroupTreeNode | null {
+/**
+ * The breadcrumbs of an entity below `rootId` (ancestors top first, the entity last): the root, then only the
+ * unbroken run of readable folders just above the entity. A hidden folder cuts the path there, so a folder shared
+ * deep in someone's tree reads «Доступные Файлы › Фотосессии», never naming the folders above it.
+ * @example visiblePath([root, a, b, c], new Set([b.id]), root.id) // [root, b, c]
+ */
+export function visiblePath<T extends { id: string }>(ancestors: readonly T[], readable: ReadonlySet<string>, rootId: string): T[] {
+  const kept: T[] = [];
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i];
+    if (a.id === rootId) break;
+    if (i !== ancestors.length - 1 && !readable.has(a.id)) break;
+    kept.unshift(a);
+  }
+  const root = ancestors.find((a) => a.id === rootId);
+  return root ? [root, ...kept] : kept;
+}
+
+/**
+ * With `adoptOrphans`, a node whose parent is not among `rows` (hidden from the caller) hangs on the root, the way
+ * «Доступные Файлы» lists it.
+ */
+export function buildTree(rows: FlatGroup[], rootId: string, adoptOrphans = false): GroupTreeNode | null {
   const nodes = new Map<string, GroupTreeNode>();
   const keys = new Map<string, string>();
   for (const row of rows) {
@@ -137,7 +159,12 @@ export function buildTree(rows: FlatGroup[], rootId: string): GroupTreeNode | nu
   if (!root) return null;
   for (const node of nodes.values()) {
     if (node === root || node.group_id == null) continue;
-    nodes.get(node.group_id)?.subGroups.push(node);
+    const parent = nodes.get(node.group_id);
+    if (parent) parent.subGroups.push(node);
+    else if (adoptOrphans) {
+      node.group_id = rootId;
+      root.subGroups.push(node);
+    }
   }
   const byName = (a: GroupTreeNode, b: GroupTreeNode) => {
     const ka = keys.get(a.element_id)!;

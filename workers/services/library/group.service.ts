@@ -20,8 +20,9 @@ import { purgeAssets } from "./asset-content.service";
 import type { Actor, RequestContext } from "../access";
 import { eventSql } from "../events";
 import { groupTrashLocations, type TrashLocation } from "./trash-location.service";
-import { MAX_GROUP_DEPTH, sortKeyOf } from "./group-tree";
+import { MAX_GROUP_DEPTH, sortKeyOf, visiblePath } from "./group-tree";
 import { requireGroup, loadGroup, loadGroups, rejectRoot, runGuarded } from "./group-guard";
+import { listsTopMost, topGroups } from "./root-listing.service";
 
 /** Page size of group listings (SPEC §9). */
 export const GROUP_PAGE_SIZE = 50;
@@ -50,13 +51,18 @@ export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip
   return { group_id: ROOT_GROUP_ID, group_name: root?.name ?? ru.app.rootGroupName, groups, complete: groups.length < take };
 }
 
-/** GET /roots: the top-level groups the actor sees, by name. */
+/**
+ * GET /roots (and /acl-roots): what the actor finds on «Доступные Файлы», by name. Administrators: the top-level
+ * groups; a confined caller: their chroot (or token scope) groups; anyone else: the top-most groups they read,
+ * wherever they are (their parents hidden from them), so a folder shared deep in someone's tree is found here.
+ */
 export async function listRoots(
   rc: RequestContext,
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
 ): Promise<GroupSummary[]> {
   const vis = await visibility(rc, actor);
+  if (vis && listsTopMost(vis)) return (await topGroups(rc, vis, { skip, take })).map((r) => summaryOf({ ...r, id: r.el_id }));
   const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : vis.scope ?? []) : [];
   if (vis && roots.length > 0) return (await readsRepo.chrootRootGroups(rc.db, { vis, roots, skip, take })).map(summaryOf);
   const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { vis, skip, take });
@@ -73,16 +79,10 @@ export async function listRoots(
 
 /**
  * GET /acl-roots: the highest groups the actor reads (as owner or through rules) whose parent it cannot read or is
- * the virtual root. Administrators hold rights everywhere, so theirs are the top-level groups.
+ * the virtual root — the same list as GET /roots since the root shows exactly those.
  */
-export async function listAclRoots(
-  rc: RequestContext,
-  actor: Actor,
-  { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
-): Promise<GroupSummary[]> {
-  const vis = await visibility(rc, actor);
-  if (!vis) return listRoots(rc, actor, { skip, take });
-  return (await readsRepo.aclRootGroups(rc.db, { vis, rootId: ROOT_GROUP_ID, skip, take })).map(summaryOf);
+export async function listAclRoots(rc: RequestContext, actor: Actor, paging: Paging = {}): Promise<GroupSummary[]> {
+  return listRoots(rc, actor, paging);
 }
 
 function summaryOf(r: {
@@ -162,9 +162,7 @@ export async function getGroup(rc: RequestContext, actor: Actor, id: string): Pr
     group_default_class: g.defaultClass,
     group_tags: tags,
     parent: g.parentId,
-    path: ancestors
-      .filter((a) => a.id === ROOT_GROUP_ID || a.id === id || readable.has(a.id))
-      .map((a) => ({ group_id: a.id, group_name: a.name })),
+    path: visiblePath(ancestors, readable, ROOT_GROUP_ID).map((a) => ({ group_id: a.id, group_name: a.name })),
     ctime: toIso(g.ctime),
     mtime: toIso(g.mtime),
     deleted_at: toIso(g.deletedAt),

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
-import { previewRef } from "../library/pure";
+import { previewRef, visiblePath } from "../library/pure";
 import { cosine, embed } from "./embedding";
 import { parsePrefix, parseQuery } from "./query-parser";
 import { contentWords, normalize, stemPrefix, words } from "./tokenize";
@@ -92,14 +92,35 @@ async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters)
   return visibility(rc, actor);
 }
 
+/**
+ * Where each hit lies, as the caller may know it (issue 24): the path keeps only the unbroken run of folders they
+ * read above the hit (`visiblePath`), and a folder they cannot read is not named as the hit's place. Administrators
+ * see the stored paths.
+ */
+async function visiblePlaces(
+  rc: RequestContext,
+  vis: Visibility | null,
+  places: readonly { id: string; group_id: string | null; path: string | null; chain: string | null }[],
+): Promise<readonly { id: string; group_id: string | null; path: string | null }[]> {
+  if (vis === null) return places;
+  const chains = places.map((p) => ({ place: p, chain: (JSON.parse(p.chain ?? "[]") as [string, string][]).map(([id, name]) => ({ id, name })) }));
+  const readable = await filterVisible(rc.db, vis, "group", [...new Set(chains.flatMap((c) => c.chain.map((a) => a.id)))]);
+  return chains.map(({ place, chain }) => {
+    const home = place.group_id && readable.has(place.group_id) ? place.group_id : null;
+    // visiblePath always keeps the last node; a hidden home folder leaves no path at all.
+    const kept = home ? visiblePath(chain, readable, ROOT_GROUP_ID) : [];
+    return { id: place.id, group_id: home, path: kept.map((a) => a.name).join("/") };
+  });
+}
+
 /** Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). */
-async function toHits(rc: RequestContext, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
+async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
   const [paths, marks] = await Promise.all([
     repo.pathsOf(rc.db, rows, ROOT_GROUP_ID),
     match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
   ]);
-  const pathById = new Map(paths.map((p) => [p.id, p]));
+  const pathById = new Map((await visiblePlaces(rc, vis, paths)).map((p) => [p.id, p]));
   const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
   return rows.map((r) => {
     const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
@@ -252,7 +273,7 @@ export async function searchQuery(
   const rows = found.slice(0, o.take);
   const [total, hits] = await Promise.all([
     totalOf(found, { skip: o.skip, want, matches: sample.matches, count: () => repo.countVisible(rc.db, { ...q, cap: TOTAL_CAP }) }),
-    toHits(rc, rows, match),
+    toHits(rc, vis, rows, match),
   ]);
   // Partial only when the facets counted fewer visible entries than there are (each is counted once by type), so
   // the flag says nothing about matches the caller cannot see.
@@ -401,7 +422,7 @@ async function hitsByIds(
   if (ranked.length === 0) return [];
   // The ids' rows through the same visible, live, filtered conditions as `query` (Vectorize knows no permissions).
   const rows = await repo.pageOfIds(rc.db, { ids: ranked.map((r) => r.id), vis, filters });
-  const hits = await toHits(rc, rows);
+  const hits = await toHits(rc, vis, rows);
   const byId = new Map(hits.map((h) => [h.id, h]));
   return ranked.flatMap((r) => {
     const hit = byId.get(r.id);

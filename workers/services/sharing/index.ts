@@ -17,5 +17,6 @@ export {
   updateShortlink,
 } from "./shortlink.service";
 export { closedError, isClosed, openShortlink, shortlinkMedia, unlockShortlink } from "./shortlink-open.service";
-export type { MediaKind, SharedAsset, SharedInfo } from "./shortlink-open.service";
+export { shortlinkZip } from "./shortlink-zip.service";
+export type { MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";
 export type { ShortlinkView } from "./shortlink.service";

@@ -5,6 +5,8 @@ import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { assetInSubtree, countUseStatement, findShortlink } from "../../db/repositories/shortlink.repository";
 import { findUserById } from "../../db/repositories/user.repository";
+import { ancestorsOf, findGroup, isInSubtree } from "../../db/repositories/group.repository";
+import { previewsOfAssets } from "../../db/repositories/preview.repository";
 import type { ShortlinkRow } from "../../db/schema/index";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
@@ -16,6 +18,7 @@ import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_P
 import type { Actor, RequestContext } from "../access";
 import { findPreview, readPreview } from "../media";
 import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
+import { sharedZipUrl } from "./shortlink-zip.service";
 import {
   LINK_ID_PATTERN,
   UNLOCK_TTL_SECONDS,
@@ -161,8 +164,9 @@ export interface SharedAsset {
   name: string;
   mimetype: string;
   size: number | null;
-  thumb_url: string;
-  preview_url: string;
+  /** null when the file has no preview: the page shows the type's icon and asks for nothing */
+  thumb_url: string | null;
+  preview_url: string | null;
   media_url: string;
   download_url: string | null;
   proxy_download_url: string | null;
@@ -178,13 +182,35 @@ export interface SharedInfo {
   acl: ShareAcl[];
   time_range: [string | null, string | null];
   asset?: SharedAsset;
-  group?: { items: SharedAsset[]; page: number; page_size: number; has_more: boolean };
+  group?: SharedFolderPage;
+}
+
+/** A folder inside a shared folder (the shared one included). */
+export interface SharedFolder {
+  group_id: string;
+  name: string;
+}
+
+/** One page of the folder a visitor is in: its sub-folders first, then its files (50 a page). */
+export interface SharedFolderPage {
+  /** the folder shown: the shared one or a folder below it */
+  folder_id: string;
+  /** from the shared folder down to the one shown (never above the shared folder) */
+  path: SharedFolder[];
+  folders: SharedFolder[];
+  items: SharedAsset[];
+  page: number;
+  page_size: number;
+  has_more: boolean;
+  /** the folder's files as one ZIP, when the link allows originals */
+  zip_url: string | null;
 }
 
 async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string, kind: MediaKind, now: number): Promise<string> {
   const exp = (Math.floor(now / 1000 / MEDIA_TTL_SECONDS) + 2) * MEDIA_TTL_SECONDS;
   const params = new URLSearchParams(
-    await signLink(rc.config.JWT_SECRET, { purpose: "sl-media", id: `${link.id}:${assetId}:${kind}`, userId: link.creatorId, exp }),
+    // The link's own id stands in the user slot: an anonymous URL never names the creator.
+    await signLink(rc.config.JWT_SECRET, { purpose: "sl-media", id: `${link.id}:${assetId}:${kind}`, userId: link.id, exp }),
   );
   return `/api/sl/media/${link.id}/${assetId}/${kind}?${params}`;
 }
@@ -192,7 +218,7 @@ async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string,
 async function sharedAsset(
   rc: RequestContext,
   open: OpenLink,
-  a: { id: string; name: string; mimetype: string; size: number | null },
+  a: { id: string; name: string; mimetype: string; size: number | null; hasPreview: boolean },
   now: number,
 ): Promise<SharedAsset> {
   const url = (kind: MediaKind) => mediaUrl(rc, open.link, a.id, kind, now);
@@ -201,8 +227,8 @@ async function sharedAsset(
     name: a.name,
     mimetype: a.mimetype,
     size: a.size,
-    thumb_url: await url("thumb"),
-    preview_url: await url("medium"),
+    thumb_url: a.hasPreview ? await url("thumb") : null,
+    preview_url: a.hasPreview ? await url("medium") : null,
     media_url: await url("view"),
     download_url: allows(open.mask, "download") ? await url("original") : null,
     proxy_download_url: allows(open.mask, "download") || allows(open.mask, "download_proxy") ? await url("proxy") : null,
@@ -211,8 +237,8 @@ async function sharedAsset(
 
 /**
  * Opens a link for a visitor: its rules (`resolveLink`), then the password (the unlock cookie), then counts the
- * open and audits it with the client IP. Answers what the page shows: the asset, or one page (50) of the assets of
- * the group the creator may read.
+ * open and audits it with the client IP. Answers what the page shows: the asset, or one page (50) of a folder the
+ * creator may read — the shared one, or `folder` below it (anything outside the shared subtree is not found).
  */
 export async function openShortlink(
   rc: RequestContext,
@@ -220,12 +246,15 @@ export async function openShortlink(
   cookie: string | undefined,
   visitor: Visitor,
   page = 0,
+  folder?: string,
 ): Promise<SharedInfo | ClosedState> {
   const now = Date.now();
   const open = await resolveLink(rc, linkId, now);
   if ("state" in open) return open;
   if (!(await unlocked(rc, open.link, cookie, now))) return { state: "password" };
   const { link, entity } = open;
+  const shown = folder ?? entity.id;
+  if (folder !== undefined && (entity.type !== "group" || !(await folderInside(rc, open, folder)))) return { state: "not_found" };
   await rc.db.batch([
     countUseStatement(rc.db, link.id, "view", now),
     auditStatement(rc, {
@@ -250,32 +279,64 @@ export async function openShortlink(
   if (entity.asset) {
     const variants = entity.asset.latestVersion > 0 ? await selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [];
     const main = mainVariant(variants) ?? variants[0];
+    const [thumb] = await previewsOfAssets(rc.db, [entity.id], "thumb", null);
+    const hasPreview = thumb?.preview_id != null;
     info.asset = await sharedAsset(
       rc,
       open,
-      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null },
+      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null, hasPreview },
       now,
     );
   } else {
-    const { items } = await listMembers(rc, open.creator, entity.id, {
-      type: "asset",
-      skip: page * GROUP_PAGE_SIZE,
-      take: GROUP_PAGE_SIZE + 1,
-    });
-    const visible = items.slice(0, GROUP_PAGE_SIZE).flatMap((m) => (m.el_type === "asset" ? [m] : []));
+    const { items } = await listMembers(rc, open.creator, shown, { skip: page * GROUP_PAGE_SIZE, take: GROUP_PAGE_SIZE + 1 });
+    const onPage = items.slice(0, GROUP_PAGE_SIZE);
+    const files = onPage.flatMap((m) => (m.el_type === "asset" ? [m] : []));
     info.group = {
+      folder_id: shown,
+      path: await pathFrom(rc, entity.id, shown),
+      folders: onPage.flatMap((m) => (m.el_type === "group" ? [{ group_id: m.el_id, name: m.el_info.name }] : [])),
       items: await Promise.all(
-        visible.map((m) =>
-          sharedAsset(rc, open, { id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, size: m.el_info.var_size }, now),
+        files.map((m) =>
+          sharedAsset(
+            rc,
+            open,
+            {
+              id: m.el_id,
+              name: m.el_info.name,
+              mimetype: m.el_info.mimetype,
+              size: m.el_info.var_size,
+              hasPreview: m.el_info.preview !== null,
+            },
+            now,
+          ),
         ),
       ),
       page,
       page_size: GROUP_PAGE_SIZE,
       has_more: items.length > GROUP_PAGE_SIZE,
+      zip_url: files.length > 0 ? await sharedZipUrl(rc, open, shown, now) : null,
     };
   }
   return info;
 }
+
+/** Whether `folder` is a live folder inside the shared one (or the shared one) that the creator may read. */
+export async function folderInside(rc: RequestContext, open: OpenLink, folder: string): Promise<boolean> {
+  if (!LINK_FOLDER_PATTERN.test(folder) || !(await isInSubtree(rc.db, open.entity.id, folder))) return false;
+  const row = await findGroup(rc.db, folder);
+  if (!row || row.deletedAt != null) return false;
+  return canAccess(rc, open.creator, { id: row.id, type: "group", ownerId: row.ownerId }, "read");
+}
+
+/** Breadcrumbs from the shared folder down to `folder`: the folders above the shared one are never named. */
+async function pathFrom(rc: RequestContext, sharedId: string, folder: string): Promise<SharedFolder[]> {
+  const chain = await ancestorsOf(rc.db, folder);
+  const start = chain.findIndex((a) => a.id === sharedId);
+  return chain.slice(Math.max(0, start)).map((a) => ({ group_id: a.id, name: a.name }));
+}
+
+/** What a folder id in a visitor's URL may look like (checked before any lookup). */
+const LINK_FOLDER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Password state of an open link for `GET /api/sl/info/{id}`: only that a password is needed. */
 export function isClosed(value: SharedInfo | ClosedState): value is ClosedState {
