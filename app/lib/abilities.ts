@@ -17,6 +17,8 @@ export type Action =
   | "delete"
   /** move-members: delete on the folder the items leave (for a top-level folder: on the folder itself) */
   | "move"
+  /** what is moved or listed elsewhere: its rights change with the folders that list it (decision 026) */
+  | "relist"
   /** asset/create in the folder */
   | "upload"
   /** create-version on the file: 'Загрузить новую версию' */
@@ -42,6 +44,7 @@ export const ACTION_LEVELS: Record<Action, readonly AccessLevel[]> = {
   fields: ["update"],
   delete: ["delete"],
   move: ["delete"],
+  relist: ["acl"],
   upload: ["create"],
   newVersion: ["create"],
   createFolder: ["create"],
@@ -82,6 +85,14 @@ export function denialForAll(items: readonly { levels: Levels; kind: "asset" | "
   if (refused.length === 0) return null;
   if (items.length === 1) return denial(refused[0].levels, action, refused[0].kind);
   return refused.some((item) => !item.levels) ? ru.rights.checking : ru.rights.deniedSelection[action];
+}
+
+/**
+ * Why moving these members out of the folder is refused: `delete` on the folder they leave, then `acl` on each of
+ * them (decision 026: where an entity is listed is part of its rights). A folder's contents are checked by the server.
+ */
+export function moveDenial(folder: Levels, items: readonly { levels: Levels; kind: "asset" | "group" }[]): string | null {
+  return denial(folder, "move", "group") ?? (items.length ? denialForAll(items, "relist") : null);
 }
 
 /**

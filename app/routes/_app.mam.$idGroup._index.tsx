@@ -23,7 +23,7 @@ import { RouteErrorPage } from "../components/route-error-page";
 import { UnavailablePage } from "../components/unavailable-page";
 import { ru } from "../i18n/ru";
 import { ID_PATTERN } from "../../workers/lib/ids";
-import { canDo, denial, denialForAll, memberLevels, type Action } from "../lib/abilities";
+import { canDo, denial, denialForAll, memberLevels, moveDenial, type Action } from "../lib/abilities";
 import { isTypingTarget, overlayOpen } from "../lib/keyboard";
 import * as lib from "../lib/library-api";
 import { selectRange, toggleOne } from "../lib/selection";
@@ -120,7 +120,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const levelsOf = (m: lib.GroupMember) => memberLevels(own, levels, m.el_id);
   /** Why `action` is refused on a member; moving is decided by the folder the member leaves (delete on it). */
   const refusal = (m: lib.GroupMember, action: Action) =>
-    action === "move" ? denial(levels, "move", "group") : denial(levelsOf(m), action, m.el_type);
+    action === "move" ? moveDenial(levels, [{ levels: levelsOf(m), kind: m.el_type }]) : denial(levelsOf(m), action, m.el_type);
   const sentinel = useRef<HTMLDivElement>(null);
   const [dropping, setDropping] = useState(false);
   const dragDepth = useRef(0);
@@ -183,7 +183,9 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const moveInto = (target: string, ids: string[]) => lib.moveMembers(groupId, target, ids).then(() => members.remove(ids));
   const selection = byIds(selected);
   const selectionRefusal = (action: Action) =>
-    action === "move" ? denial(levels, "move", "group") : denialForAll(selection.map((m) => ({ levels: levelsOf(m), kind: m.el_type })), action);
+    action === "move"
+      ? moveDenial(levels, selection.map((m) => ({ levels: levelsOf(m), kind: m.el_type })))
+      : denialForAll(selection.map((m) => ({ levels: levelsOf(m), kind: m.el_type })), action);
   const uploadRefused = denial(levels, "upload", "group");
   /** nothing here may change: said once in the header, next to the disabled buttons' own reasons */
   const readOnly = !(["upload", "rename", "delete"] as const).some((action) => canDo(levels, action));
@@ -195,7 +197,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
     const single = many ? null : m;
     const why = (action: Action) =>
       action === "move"
-        ? denial(levels, "move", "group")
+        ? moveDenial(levels, targets.map((t) => ({ levels: levelsOf(t), kind: t.el_type })))
         : denialForAll(targets.map((t) => ({ levels: levelsOf(t), kind: t.el_type })), action);
     const items = menuItems(
       {
@@ -248,7 +250,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           }
         : undefined,
     onDropInto: (target: string, ids: string[]) => {
-      const refused = denial(levels, "move", "group");
+      const refused = moveDenial(levels, byIds(ids).map((m) => ({ levels: levelsOf(m), kind: m.el_type })));
       if (refused) return showToast({ title: ru.library.move, message: refused });
       void moveInto(target, ids).catch(() => undefined);
     },

@@ -61,7 +61,7 @@ type Dialog =
  */
 function refusalOn(levels: Record<string, string[]>, id: string, action: Action): string | null {
   const own = levels[id] ?? [];
-  if (action === "move") return canDo(own, "move") ? null : ru.rights.moveTopDenied;
+  if (action === "move") return canDo(own, "move") ? denial(own, "relist", "group") : ru.rights.moveTopDenied;
   return denial(own, action, "group");
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { ACTION_LEVELS, canDo, denial, denialForAll, memberLevels, type Action } from "../../app/lib/abilities";
+import { ACTION_LEVELS, canDo, denial, denialForAll, memberLevels, moveDenial, type Action } from "../../app/lib/abilities";
 import { moveFocus, neighbours, selectRange, toggleOne } from "../../app/lib/selection";
 
 const ACTIONS = Object.keys(ACTION_LEVELS) as Action[];
@@ -33,6 +33,18 @@ describe("canDo", () => {
   it("allows nothing while the levels are unknown", () => {
     expect(canDo(null, "rename")).toBe(false);
     expect(canDo(undefined, "rename")).toBe(false);
+  });
+});
+
+describe("moveDenial", () => {
+  it("needs delete on the folder left and acl on every moved item (decision 026)", () => {
+    const mine = { levels: ["read", "acl"], kind: "asset" as const };
+    const foreign = { levels: ["read", "update", "delete"], kind: "asset" as const };
+    expect(moveDenial(["read"], [mine])).toBe(ru.rights.denied.move("group"));
+    expect(moveDenial(["read", "delete"], [mine])).toBeNull();
+    expect(moveDenial(["read", "delete"], [foreign])).toBe(ru.rights.denied.relist("asset"));
+    expect(moveDenial(["read", "delete"], [mine, foreign])).toBe(ru.rights.deniedSelection.relist);
+    expect(moveDenial(["read", "delete"], [{ levels: ["superuser"], kind: "group" }])).toBeNull();
   });
 });
 
