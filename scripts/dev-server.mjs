@@ -19,6 +19,11 @@ function wranglerEnv() {
     WRANGLER_SEND_METRICS: "false",
     NO_COLOR: "1",
     FORCE_COLOR: "0",
+    // Miniflare's local observability capture tails every request into a trace store it never empties, and the local
+    // explorer is a dashboard nobody opens here: both are the simulator's, not the product's, and both add memory per
+    // request to the runtime process (decision record 028). Set them to "true" to get them back.
+    X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
+    X_LOCAL_EXPLORER: process.env.X_LOCAL_EXPLORER ?? "false",
   };
 }
 

@@ -8,7 +8,7 @@ import { createWriteStream } from "node:fs";
  * Connects to the Worker's isolate behind `inspectorPort`; answers { heapUsage, snapshot, close }.
  * @example const isolate = await connectInspector(server.inspectorPort); console.log(await isolate.heapUsage());
  */
-export async function connectInspector(inspectorPort, timeoutMs = 120_000) {
+export async function connectInspector(inspectorPort, timeoutMs = 60_000) {
   const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`, { signal: AbortSignal.timeout(timeoutMs) })).json();
   const url = targets[0]?.webSocketDebuggerUrl;
   if (!url) throw new Error(`the inspector on port ${inspectorPort} lists no target`);
