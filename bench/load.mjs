@@ -431,6 +431,7 @@ async function main() {
     ]);
   } catch (error) {
     console.error(`benchmark failed: ${error.stack ?? error}`);
+    process.exitCode = 1;
     console.error(`--- wrangler dev output (tail) ---\n${server.output()}`);
   } finally {
     await server.stop();
@@ -439,5 +440,8 @@ async function main() {
 }
 
 main()
-  .catch((error) => console.error(`benchmark could not run: ${error.stack ?? error}`))
+  .catch((error) => {
+    console.error(`benchmark could not run: ${error.stack ?? error}`);
+    process.exitCode = 1;
+  })
   .finally(() => process.exit(process.exitCode ?? 0));
