@@ -19,6 +19,11 @@ function wranglerEnv() {
     WRANGLER_SEND_METRICS: "false",
     NO_COLOR: "1",
     FORCE_COLOR: "0",
+    // Miniflare's local observability capture tails every request into a trace store it never empties, and the local
+    // explorer is a dashboard nobody opens here: both are the simulator's, not the product's, and both add memory per
+    // request to the runtime process (decision record 028). Set them to "true" to get them back.
+    X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
+    X_LOCAL_EXPLORER: process.env.X_LOCAL_EXPLORER ?? "false",
   };
 }
 
@@ -172,7 +177,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
     error.message += `\n--- wrangler dev output (tail, full log in ${logPath}) ---\n${tail}`;
     throw error;
   }
-  return { url, coldStartMs: performance.now() - spawnedAt, output: () => tail, stop };
+  return { url, inspectorPort, coldStartMs: performance.now() - spawnedAt, output: () => tail, stop };
 }
 
 /**
@@ -196,7 +201,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
  * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
  * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
  * @param {string} [options.logFile] where wrangler's output goes (default `<persistDir>/wrangler-dev.log`)
- * @returns {Promise<{ url: string, adminLogin: string, adminPassword: string, jwtSecret: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void> }>}
+ * @returns {Promise<{ url: string, inspectorPort: number, adminLogin: string, adminPassword: string, jwtSecret: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void> }>}
  * @example
  *   const server = await startDevServer({ port: 8799, persistDir: await mkdtemp(join(tmpdir(), "mam-")) });
  *   try { await fetch(`${server.url}/api/health`); } finally { await server.stop(); }
@@ -246,5 +251,16 @@ export async function startDevServer({
     for (let waited = 0; (await portInUse(port)) && waited < 30_000; waited += 250) await sleep(250);
     server = await launch(options);
   }
-  return { url: server.url, adminLogin, adminPassword, jwtSecret, coldStartMs, migrateMs, logFile: options.logPath, output: server.output, stop: server.stop };
+  return {
+    url: server.url,
+    inspectorPort: server.inspectorPort,
+    adminLogin,
+    adminPassword,
+    jwtSecret,
+    coldStartMs,
+    migrateMs,
+    logFile: options.logPath,
+    output: server.output,
+    stop: server.stop,
+  };
 }

@@ -82,10 +82,22 @@ export async function withRssSamples(processes, task, sampleMs = 200) {
     const fifths = runtime.length
       ? [0, 1, 2, 3, 4, 5].map((k) => runtime[Math.min(runtime.length - 1, Math.round((k * (runtime.length - 1)) / 5))])
       : [];
-    return { result, runtime: range("runtime"), proxy: range("proxy"), samples: samples.length, fifths };
+    return { result, runtime: range("runtime"), proxy: range("proxy"), samples: samples.length, fifths, fifthMeans: fifthMeans(runtime) };
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * The mean of evenly spaced samples over each fifth of a run (five figures): a sample taken at a bad moment (a burst
+ * of uploads, a collection about to run) weighs less than in the single figure at each fifth's boundary.
+ */
+export function fifthMeans(values) {
+  if (values.length < 5) return [];
+  return [0, 1, 2, 3, 4].map((k) => {
+    const part = values.slice(Math.floor((k * values.length) / 5), Math.floor(((k + 1) * values.length) / 5));
+    return part.reduce((sum, v) => sum + v, 0) / part.length;
+  });
 }
 
 // wrangler dev reloads the Worker whenever a watched source file changes (another editor in the same checkout), which
