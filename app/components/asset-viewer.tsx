@@ -143,6 +143,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               variantId={asset.var}
               mime={asset.mimetype}
               name={asset.name}
+              asset={{ id: asset.asset_id, version: asset.ver }}
               onMedia={setMedia}
               refused={levels && !canDo(levels, "download") ? ru.rights.playDenied : null}
             />

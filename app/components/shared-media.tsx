@@ -65,9 +65,12 @@ export function SharedMedia({ asset, inDialog }: { asset: SharedAsset; inDialog?
   );
 }
 
-/** A thumbnail tile of a shared folder: the preview when there is one, else the type's icon. */
+/**
+ * A thumbnail tile of a shared folder: the preview when there is one, else the type's icon (no request is made for
+ * a preview the asset does not have).
+ */
 export function SharedTile({ asset, onOpen }: { asset: SharedAsset; onOpen: () => void }) {
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState(!asset.thumb_url);
   const img = useRef<HTMLImageElement>(null);
   const kind = mediaKind(asset.mimetype);
   // A thumbnail that failed before hydration fired its error event before React listened: check once mounted.
@@ -77,7 +80,7 @@ export function SharedTile({ asset, onOpen }: { asset: SharedAsset; onOpen: () =
   return (
     <button type="button" className="shared-tile" onClick={onOpen} title={asset.name}>
       <span className="shared-thumb">
-        {failed ? <Icon name={kind} size={40} /> : <img ref={img} src={asset.thumb_url} alt="" loading="lazy" onError={() => setFailed(true)} />}
+        {failed ? <Icon name={kind} size={40} /> : <img ref={img} src={asset.thumb_url ?? undefined} alt="" loading="lazy" onError={() => setFailed(true)} />}
         {!failed && (kind === "video" || kind === "audio") && (
           <span className="shared-kind" aria-hidden="true">
             <Icon name={kind} size={14} />

@@ -36,8 +36,9 @@ export const meta: MetaFunction<typeof loader> = ({ data: view }) => {
   if (view?.state === "ok") {
     const first = view.info.asset ?? view.info.group?.items[0];
     // Password links never reach here without the cookie, so their previews never end up in a messenger's cache.
-    if (first) {
-      const image = new URL(first.mimetype.startsWith("image/") ? first.media_url : first.preview_url, view.origin).href;
+    const src = first && (first.mimetype.startsWith("image/") ? first.media_url : first.preview_url);
+    if (src) {
+      const image = new URL(src, view.origin).href;
       tags.push({ property: "og:image", content: image }, { name: "twitter:card", content: "summary_large_image" }, { name: "twitter:image", content: image });
     } else tags.push({ name: "twitter:card", content: "summary" });
   }

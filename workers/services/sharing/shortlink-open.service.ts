@@ -4,6 +4,7 @@ import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { assetInSubtree, countUseStatement, findShortlink } from "../../db/repositories/shortlink.repository";
+import { findPreviewForAsset } from "../../db/repositories/preview.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import type { ShortlinkRow } from "../../db/schema/index";
 import { timingSafeEqual } from "../../lib/crypto";
@@ -161,8 +162,9 @@ export interface SharedAsset {
   name: string;
   mimetype: string;
   size: number | null;
-  thumb_url: string;
-  preview_url: string;
+  /** null when the asset has no preview: the page shows the type's icon and makes no failing request */
+  thumb_url: string | null;
+  preview_url: string | null;
   media_url: string;
   download_url: string | null;
   proxy_download_url: string | null;
@@ -192,7 +194,7 @@ async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string,
 async function sharedAsset(
   rc: RequestContext,
   open: OpenLink,
-  a: { id: string; name: string; mimetype: string; size: number | null },
+  a: { id: string; name: string; mimetype: string; size: number | null; hasPreview: boolean },
   now: number,
 ): Promise<SharedAsset> {
   const url = (kind: MediaKind) => mediaUrl(rc, open.link, a.id, kind, now);
@@ -201,8 +203,8 @@ async function sharedAsset(
     name: a.name,
     mimetype: a.mimetype,
     size: a.size,
-    thumb_url: await url("thumb"),
-    preview_url: await url("medium"),
+    thumb_url: a.hasPreview ? await url("thumb") : null,
+    preview_url: a.hasPreview ? await url("medium") : null,
     media_url: await url("view"),
     download_url: allows(open.mask, "download") ? await url("original") : null,
     proxy_download_url: allows(open.mask, "download") || allows(open.mask, "download_proxy") ? await url("proxy") : null,
@@ -250,10 +252,11 @@ export async function openShortlink(
   if (entity.asset) {
     const variants = entity.asset.latestVersion > 0 ? await selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [];
     const main = mainVariant(variants) ?? variants[0];
+    const preview = entity.asset.latestVersion > 0 ? await findPreviewForAsset(rc.db, entity.id, entity.asset.latestVersion, "thumb") : null;
     info.asset = await sharedAsset(
       rc,
       open,
-      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null },
+      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null, hasPreview: !!preview?.preview_id },
       now,
     );
   } else {
@@ -266,7 +269,12 @@ export async function openShortlink(
     info.group = {
       items: await Promise.all(
         visible.map((m) =>
-          sharedAsset(rc, open, { id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, size: m.el_info.var_size }, now),
+          sharedAsset(
+            rc,
+            open,
+            { id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, size: m.el_info.var_size, hasPreview: m.el_info.preview !== null },
+            now,
+          ),
         ),
       ),
       page,
