@@ -66,7 +66,7 @@ test("a .txt ends as «Нет: …» with its text done, and a billion-laughs .d
   await expect.poll(async () => {
     await page.reload();
     return page.locator('[data-stage="preview"]').getAttribute("data-state");
-  }).toBe("done");
+  }, { timeout: 30_000, interval: 1_000 }).toBe("done");
 
   await techNote(page, `/mam/${group_id}/asset/${bomb}`);
   expect(await page.locator('[data-stage="text"]').getAttribute("data-state")).toBe("failed");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CARD_SPECS, cleanText, fitText, layoutCard, wrapText, type CardContent, type CardOp } from "../../workers/services/imaging/card/card-layout";
 import { cardFont, measureText } from "../../workers/services/imaging/card/card-font";
 import { renderTextCard } from "../../workers/services/imaging/card/text-card";
-import { documentCard, splitDelimited, utf8Prefix } from "../../workers/services/media/document-card";
+import { documentCard, markdownLine, splitDelimited, utf8Prefix } from "../../workers/services/media/document-card";
 
 const body = cardFont("r10");
 const texts = (ops: CardOp[]) => ops.filter((o): o is Extract<CardOp, { type: "text" }> => o.type === "text");
@@ -94,6 +94,18 @@ describe("documentCard", () => {
     const card = await documentCard(enc("\n# Заметки\nтекст\n## Раздел\n"), "text/markdown", "n.md");
     expect(card).toMatchObject({ badge: "MD", title: "Заметки" });
     expect(card.lines).toEqual([{ type: "paragraph", text: "текст" }, { type: "heading", text: "Раздел" }, { type: "paragraph", text: "" }]);
+  });
+
+  it("shows Markdown as read: no emphasis, code or link marks, list items as bullets", () => {
+    expect(markdownLine("A media library on **Workers**, see [docs](http://x) and `npm start`")).toBe("A media library on Workers, see docs and npm start");
+    expect(markdownLine("- [x] сделано")).toBe("• сделано");
+    expect(markdownLine("snake_case_name stays")).toBe("snake_case_name stays");
+  });
+
+  it("says so on a document with no text", async () => {
+    const card = await documentCard(enc(""), "text/plain", "пусто.txt");
+    expect(card.lines).toEqual([]);
+    expect(texts(layoutCard(card, CARD_SPECS.thumb)).at(-1)?.text).toBe("В документе нет текста");
   });
 
   it("reads CSV rows with the delimiter of the first line, and a TXT is titled by its file name", async () => {

@@ -1,5 +1,6 @@
 import { extractDocument, isMarkdown, textKind, type TextKind } from "./extract/extract";
-import { MAX_ARCHIVE_BYTES, MAX_CARD_LINES, MAX_CARD_PLAIN_BYTES, MAX_PDF_BYTES } from "./extract/limits";
+import { MAX_ARCHIVE_BYTES, MAX_CARD_LINES, MAX_CARD_PLAIN_BYTES, MAX_MARKDOWN_LINE_CHARS, MAX_PDF_BYTES } from "./extract/limits";
+import { ru } from "../../../shared/i18n/ru";
 
 /**
  * What a text-card preview of a document shows (decision 029): built from the one bounded extractor's «card» text,
@@ -11,6 +12,18 @@ export interface DocumentCard {
   accent: string;
   title: string;
   lines: ({ type: "heading" | "paragraph"; text: string } | { type: "row"; cells: string[] })[];
+  /** what the card says when the document has no text (a scanned PDF, an empty file) */
+  empty: string;
+}
+
+/** A Markdown line as a reader sees it on a card: links, emphasis and code marks gone, list items as bullets. */
+export function markdownLine(line: string): string {
+  if (line.length > MAX_MARKDOWN_LINE_CHARS) return line;
+  return line
+    .replace(/^(\s*)[-*+]\s+(\[[ xX]\]\s+)?/, "$1• ")
+    .replace(/^\s{0,3}>\s?/, "")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(^|[^\p{L}\p{N}])(\*\*|__|\*|_|`)(\S(?:.*?\S)?)\2(?![\p{L}\p{N}])/gu, "$1$3");
 }
 
 /** Extensions shown on the badge as they are; other readable types fall back to their kind's name. */
@@ -88,7 +101,10 @@ export async function documentCard(bytes: Uint8Array, mime: string, fileName: st
     if (block.type === "row") lines.push({ type: "row", cells: block.cells });
     else if (block.type === "sheet") lines.push({ type: "heading", text: block.name });
     else if (block.type === "heading") lines.push({ type: "heading", text: block.text });
-    else if (markdown && /^#{1,6}\s/.test(block.text)) lines.push({ type: "heading", text: block.text.replace(/^#{1,6}\s+/, "") });
+    else if (markdown && /^#{1,6}\s/.test(block.text)) lines.push({ type: "heading", text: markdownLine(block.text.replace(/^#{1,6}\s+/, "")) });
+    else if (markdown) {
+      if (!/^\s*(```|~~~)/.test(block.text)) lines.push({ type: "paragraph", text: markdownLine(block.text) });
+    }
     else if (delimiter !== undefined && block.text.trim()) {
       // CSV: the delimiter is whichever of , ; and tab the first line has most of.
       sep ??= delimiter ?? [",", ";", "\t"].sort((a, b) => block.text.split(b).length - block.text.split(a).length)[0];
@@ -100,5 +116,5 @@ export async function documentCard(bytes: Uint8Array, mime: string, fileName: st
   let title = fileName;
   const first = lines.findIndex((l) => l.type === "heading");
   if (first === 0 || (first > 0 && first < 3)) title = (lines.splice(first, 1)[0] as { text: string }).text;
-  return { badge, accent: ACCENTS[badge] ?? "#5f6368", title, lines };
+  return { badge, accent: ACCENTS[badge] ?? "#5f6368", title, lines, empty: ru.processing.cardEmpty };
 }

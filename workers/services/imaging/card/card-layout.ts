@@ -14,6 +14,8 @@ export interface CardContent {
   accent: string;
   title: string;
   lines: CardLine[];
+  /** shown, muted, when there are no lines */
+  empty?: string;
 }
 export type CardLine = { type: "heading" | "paragraph"; text: string } | { type: "row"; cells: string[] };
 
@@ -172,6 +174,6 @@ export function layoutCard(content: CardContent, spec: CardSpec): CardOp[] {
       y += font.lineHeight;
     }
   }
-  if (content.lines.length === 0) ops.push({ type: "text", x: m, y: baseline(body), text: "…", font: spec.body, color: MUTED });
+  if (content.lines.length === 0) ops.push({ type: "text", x: m, y: baseline(body), text: fitText(body, content.empty ?? "…", textWidth), font: spec.body, color: MUTED });
   return ops;
 }
