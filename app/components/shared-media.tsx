@@ -32,7 +32,8 @@ export function SharedMedia({ asset, inDialog }: { asset: SharedAsset; inDialog?
         {kind === "audio" && <audio src={asset.media_url} controls preload="metadata" />}
         {kind === "pdf" && <iframe src={asset.media_url} title={asset.name} />}
         {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
-        {kind === "other" && (
+        {kind === "other" && asset.preview_url && <img src={asset.preview_url} alt={asset.name} data-testid="shared-document-preview" />}
+        {kind === "other" && !asset.preview_url && (
           <div className="player-empty">
             <Icon name="other" size={56} />
             <span>{ru.sharing.noPreview}</span>
