@@ -11,8 +11,8 @@ const regularPath = process.argv[2] ?? "/usr/share/fonts/truetype/dejavu/DejaVuS
 const boldPath = process.argv[3] ?? "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
 const faces = { r: opentype.parse(readFileSync(regularPath).buffer), b: opentype.parse(readFileSync(boldPath).buffer) };
 
-/** Font name → face and pixel size (the em). Thumb: r10/b10/b13; medium: r22/b22/b30. */
-const FONTS = { r10: ["r", 10], b10: ["b", 10], b13: ["b", 13], r22: ["r", 22], b22: ["b", 22], b30: ["b", 30] };
+/** Font name → face and pixel size (the em). Thumb: r10/b10/b13; medium: r26/b26/b36. */
+const FONTS = { r10: ["r", 10], b10: ["b", 10], b13: ["b", 13], r26: ["r", 26], b26: ["b", 26], b36: ["b", 36] };
 
 const chars = [];
 for (let c = 0x20; c <= 0x7e; c++) chars.push(c);

@@ -105,9 +105,11 @@ test("a mixed folder shows text-card thumbnails for documents, icons for the res
   expect(failed).toEqual([]);
 
   // The document's viewer shows its medium card.
+  await page.setViewportSize({ width: 1440, height: 900 });
   const docx = page.locator("[data-member]", { hasText: "Отчёт за квартал.docx" });
   await docx.getByRole("link", { name: "Отчёт за квартал.docx", exact: true }).click();
   await page.getByTestId("document-preview").locator("img").waitFor();
+  await shot(page, "document-previews-viewer-1440");
   expect(failed).toEqual([]);
 
   // The shared-link page of the folder: the same thumbnails, the icon for the rest, nothing failing.

@@ -34,7 +34,7 @@ export interface CardSpec {
 /** Thumb and medium fit the SPEC preview boxes (320 and 1280) as 3:4 pages; each has fonts sized for it. */
 export const CARD_SPECS = {
   thumb: { width: 240, height: 320, margin: 14, body: "r10", bold: "b10", title: "b13", maxColumns: 4 },
-  medium: { width: 960, height: 1280, margin: 56, body: "r22", bold: "b22", title: "b30", maxColumns: 6 },
+  medium: { width: 960, height: 1280, margin: 64, body: "r26", bold: "b26", title: "b36", maxColumns: 5 },
 } as const satisfies Record<string, CardSpec>;
 
 export type CardOp =
