@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { decode as decodePng } from "@jsquash/png/decode";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
+import { createGroup, uniqueName } from "./library-factories";
 import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
@@ -120,5 +121,27 @@ describe("text-card previews (in the Worker)", () => {
     expect(await stageOf(bomb.variantId)).toEqual({ state: "failed", reason: expect.stringContaining("Файл слишком сложно распаковать") });
     const log = await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${task.id}`, user.bearer);
     expect(log.lines).toContainEqual(expect.objectContaining({ level: "error", message: expect.stringMatching(/^«смешки\.docx»: Файл слишком/) }));
+  });
+
+  it("a shared folder's info names thumbnails only for files that have one", async () => {
+    const user = await signIn();
+    const group = await createGroup(user, uniqueName());
+    const docx = await uploadFile(user.bearer, { name: "c.docx", mime: DOCX_MIME, bytes: makeDocx("Третий", ["Текст"]), group });
+    const bin = await uploadFile(user.bearer, { name: "d.bin", mime: "application/octet-stream", bytes: text("\u0000\u0001"), group });
+    await previewTask(docx.assetId);
+    const created = await call(`/api/sl/create/${group}`, { method: "POST", bearer: user.bearer, json: {}, headers: { "cf-connecting-ip": "203.0.113.77" } });
+    expect(created.status).toBe(200);
+    const id = (await created.text()).split("/sl/")[1];
+    const info = await call(`/api/sl/info/${id}`, { headers: { "cf-connecting-ip": "203.0.113.78" } });
+    expect(info.status).toBe(200);
+    const items = ((await info.json()) as { group: { items: { asset_id: string; thumb_url: string | null; preview_url: string | null }[] } }).group.items;
+    const byId = new Map(items.map((i) => [i.asset_id, i]));
+    expect(byId.get(bin.assetId)).toMatchObject({ thumb_url: null, preview_url: null });
+    const thumb = byId.get(docx.assetId)!.thumb_url!;
+    expect(thumb).toContain(`/api/sl/media/${id}/${docx.assetId}/thumb`);
+    const image = await call(thumb, { headers: { "cf-connecting-ip": "203.0.113.79" } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    await image.arrayBuffer();
   });
 });
