@@ -194,7 +194,7 @@ async function mediaUrl(rc: RequestContext, link: ShortlinkRow, assetId: string,
 async function sharedAsset(
   rc: RequestContext,
   open: OpenLink,
-  a: { id: string; name: string; mimetype: string; size: number | null; hasPreview: boolean },
+  a: { id: string; name: string; mimetype: string; size: number | null; hasThumb: boolean; hasMedium: boolean },
   now: number,
 ): Promise<SharedAsset> {
   const url = (kind: MediaKind) => mediaUrl(rc, open.link, a.id, kind, now);
@@ -203,8 +203,8 @@ async function sharedAsset(
     name: a.name,
     mimetype: a.mimetype,
     size: a.size,
-    thumb_url: a.hasPreview ? await url("thumb") : null,
-    preview_url: a.hasPreview ? await url("medium") : null,
+    thumb_url: a.hasThumb ? await url("thumb") : null,
+    preview_url: a.hasMedium ? await url("medium") : null,
     media_url: await url("view"),
     download_url: allows(open.mask, "download") ? await url("original") : null,
     proxy_download_url: allows(open.mask, "download") || allows(open.mask, "download_proxy") ? await url("proxy") : null,
@@ -252,11 +252,19 @@ export async function openShortlink(
   if (entity.asset) {
     const variants = entity.asset.latestVersion > 0 ? await selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [];
     const main = mainVariant(variants) ?? variants[0];
-    const preview = entity.asset.latestVersion > 0 ? await findPreviewForAsset(rc.db, entity.id, entity.asset.latestVersion, "thumb") : null;
+    const has = async (size: "thumb" | "medium") =>
+      entity.asset!.latestVersion > 0 && !!(await findPreviewForAsset(rc.db, entity.id, entity.asset!.latestVersion, size))?.preview_id;
     info.asset = await sharedAsset(
       rc,
       open,
-      { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null, hasPreview: !!preview?.preview_id },
+      {
+        id: entity.id,
+        name: entity.name,
+        mimetype: entity.asset.mime,
+        size: main?.variant.contentSize ?? null,
+        hasThumb: await has("thumb"),
+        hasMedium: await has("medium"),
+      },
       now,
     );
   } else {
@@ -272,7 +280,15 @@ export async function openShortlink(
           sharedAsset(
             rc,
             open,
-            { id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, size: m.el_info.var_size, hasPreview: m.el_info.preview !== null },
+            // The listing knows the thumbnail; the server makes both sizes together (decision 029).
+            {
+              id: m.el_id,
+              name: m.el_info.name,
+              mimetype: m.el_info.mimetype,
+              size: m.el_info.var_size,
+              hasThumb: m.el_info.preview !== null,
+              hasMedium: m.el_info.preview !== null,
+            },
             now,
           ),
         ),
