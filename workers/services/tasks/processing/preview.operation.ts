@@ -39,24 +39,24 @@ interface Outcome {
 }
 
 /**
- * Stores one generated preview: the bytes in R2, then one batch swapping the `previews` row of that version and
- * size (what /api/asset/preview and the group grid read) and, for the proxy size, the version's `proxy_lowres`
- * variant. Replaced objects are deleted afterwards.
+ * Stores one generated preview (JPEG of an image, PNG of a text card): the bytes in R2, then one batch swapping
+ * the `previews` row of that version and size (what /api/asset/preview and the group grid read) and, for the proxy
+ * size of an image, the version's `proxy_lowres` variant. Replaced objects are deleted afterwards.
  */
 async function storePreview(
   ctx: OperationContext<PreviewOptions>,
   source: AssetSource,
   size: PreviewSizeName,
-  jpeg: Uint8Array,
-  kind: { mime: "image/jpeg" | "image/png"; proxy: boolean } = { mime: "image/jpeg", proxy: true },
+  bytes: Uint8Array,
+  kind: { mime: "image/bytes" | "image/png"; proxy: boolean } = { mime: "image/bytes", proxy: true },
 ) {
   const { rc } = ctx;
-  const info = imageInfo(jpeg)!;
+  const info = imageInfo(bytes)!;
   const now = Date.now();
   const id = newId(now);
   const key = previewStorageKey(source.asset.id, id);
   const media = r2Backend(rc.env.MEDIA);
-  await media.put(key, jpeg, { contentType: kind.mime, size: jpeg.length });
+  await media.put(key, bytes, { contentType: kind.mime, size: bytes.length });
   const statements: Statement[] = [
     ...replacePreviewStatements(rc.db, {
       id,
@@ -66,7 +66,7 @@ async function storePreview(
       mimeType: kind.mime,
       width: info.width,
       height: info.height,
-      contentSize: jpeg.length,
+      contentSize: bytes.length,
       storageKey: key,
       ctime: now,
     }),
@@ -75,7 +75,7 @@ async function storePreview(
   // A text card is no proxy of its document (issue 26 item 4 names a PDF or text rendition for that).
   if (size === PROXY_SIZE && kind.proxy) {
     proxyKey = `proxies/${source.asset.id}/${id}`;
-    await media.put(proxyKey, jpeg, { contentType: "image/jpeg", size: jpeg.length });
+    await media.put(proxyKey, bytes, { contentType: "image/bytes", size: bytes.length });
     statements.push(
       rc.db
         .delete(variants)
@@ -88,10 +88,10 @@ async function storePreview(
         variantType: "proxy_lowres",
         status: "ready",
         name: `${info.width}×${info.height}`,
-        mimeType: "image/jpeg",
-        format: "jpeg",
+        mimeType: "image/bytes",
+        format: "bytes",
         fileName: `${source.asset.name}.preview.jpg`,
-        contentSize: jpeg.length,
+        contentSize: bytes.length,
         storageId: "0".repeat(32),
         storageKey: proxyKey,
         techProps: { width: info.width, height: info.height },
