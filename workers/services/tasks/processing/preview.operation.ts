@@ -48,7 +48,7 @@ async function storePreview(
   source: AssetSource,
   size: PreviewSizeName,
   bytes: Uint8Array,
-  kind: { mime: "image/bytes" | "image/png"; proxy: boolean } = { mime: "image/bytes", proxy: true },
+  kind: { mime: "image/jpeg" | "image/png"; proxy: boolean } = { mime: "image/jpeg", proxy: true },
 ) {
   const { rc } = ctx;
   const info = imageInfo(bytes)!;
@@ -75,7 +75,7 @@ async function storePreview(
   // A text card is no proxy of its document (issue 26 item 4 names a PDF or text rendition for that).
   if (size === PROXY_SIZE && kind.proxy) {
     proxyKey = `proxies/${source.asset.id}/${id}`;
-    await media.put(proxyKey, bytes, { contentType: "image/bytes", size: bytes.length });
+    await media.put(proxyKey, bytes, { contentType: "image/jpeg", size: bytes.length });
     statements.push(
       rc.db
         .delete(variants)
@@ -88,8 +88,8 @@ async function storePreview(
         variantType: "proxy_lowres",
         status: "ready",
         name: `${info.width}×${info.height}`,
-        mimeType: "image/bytes",
-        format: "bytes",
+        mimeType: "image/jpeg",
+        format: "jpeg",
         fileName: `${source.asset.name}.preview.jpg`,
         contentSize: bytes.length,
         storageId: "0".repeat(32),
