@@ -160,6 +160,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               variantId={asset.var}
               mime={asset.mimetype}
               name={asset.name}
+              asset={{ id: asset.asset_id, version: asset.ver }}
               onMedia={setMedia}
               screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
             />

@@ -1,11 +1,63 @@
 import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
+import { apiBlobUrl, apiRequest } from "../lib/api-client";
 import { mediumPreviewLink, playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
 import { Icon } from "./icons";
 import { ImageStage } from "./image-stage";
 
 const TEXT_PREVIEW_BYTES = 512 * 1024;
+
+/**
+ * The stream link with the file's own name as its last path segment: browsers' PDF viewers title a document by its
+ * URL's last segment, which otherwise is the variant id (the route ignores the name).
+ */
+export function namedLink(link: string, name: string): string {
+  const at = link.indexOf("?");
+  const [path, query] = at < 0 ? [link, ""] : [link.slice(0, at), link.slice(at)];
+  return `${path}/${encodeURIComponent(name)}${query}`;
+}
+
+/**
+ * A file the browser cannot show itself (office documents and others): its medium preview when its preview stage
+ * is done (a text card for documents, decision 029), else «Превью недоступно: <why>» from the stage.
+ */
+function DocumentPreview({ assetId, version, variantId, kind }: { assetId: string; version: number; variantId: string; kind: string }) {
+  const [state, setState] = useState<{ src: string | null; why: string | null } | null>(null);
+  useEffect(() => {
+    setState(null);
+    const controller = new AbortController();
+    let src: string | null = null;
+    apiRequest<{ processing?: { preview?: { state: string; reason?: string | null } } }>(`/api/asset/tech-fields/${assetId}/${variantId}`, {
+      toast: false,
+    })
+      .then(async (fields) => {
+        const stage = fields.processing?.preview;
+        if (stage?.state === "done") {
+          src = await apiBlobUrl(`/api/asset/content/preview/${assetId}/${version}/medium`, controller.signal);
+          if (!controller.signal.aborted) setState({ src, why: null });
+        } else if (!controller.signal.aborted) setState({ src: null, why: stage?.reason ?? null });
+      })
+      .catch(() => !controller.signal.aborted && setState({ src: null, why: null }));
+    return () => {
+      controller.abort();
+      if (src) URL.revokeObjectURL(src);
+    };
+  }, [assetId, version, variantId]);
+  if (state?.src) {
+    return (
+      <div className="player player-document" data-testid="document-preview">
+        <img src={state.src} alt="" />
+      </div>
+    );
+  }
+  return (
+    <div className="player player-empty">
+      <Icon name={kind === "other" ? "other" : "text"} size={56} />
+      {state && <span data-testid="preview-unavailable">{state.why ? ru.library.previewUnavailable(state.why) : ru.library.noPreview}</span>}
+    </div>
+  );
+}
 
 /**
  * Shows a variant the way its type wants: image, HTML5 video or audio (the signed link supports Range, so seeking
@@ -21,8 +73,11 @@ export function MediaPlayer({
   onMedia,
   refused = null,
   screen = null,
+  asset,
 }: {
   variantId: string | null;
+  /** the asset and version, for the preview of a file the browser cannot show */
+  asset?: { id: string; version: number };
   /** why the caller may not play the bytes: the reason is shown and no link is asked for */
   refused?: string | null;
   /** screen quality only: the asset and its screen rendition (null when it has none) */
@@ -73,6 +128,8 @@ export function MediaPlayer({
   }, [variantId, kind, refused, screenAsset, screenVariant]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
+  // A document's card needs only `read`, so it is shown before any refusal of the original's bytes.
+  if (kind === "other" && asset) return <DocumentPreview assetId={asset.id} version={asset.version} variantId={variantId} kind={kind} />;
   if (refused || screenMissing) {
     return (
       <div className="player player-empty" data-testid="player-refused">
@@ -94,7 +151,7 @@ export function MediaPlayer({
       {kind === "image" && <ImageStage src={link} alt={name} />}
       {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" />}
       {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" />}
-      {kind === "pdf" && <iframe src={link} title={name} />}
+      {kind === "pdf" && <iframe src={namedLink(link, name)} title={name} />}
       {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
     </div>
   );

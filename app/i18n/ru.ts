@@ -220,6 +220,18 @@ export const ru = {
     memberOf: "Входит в папки",
     noBytes: "У файла пока нет загруженного содержимого.",
     noPreview: "Предпросмотр для этого типа файлов недоступен — скачайте файл.",
+    /** «Превью недоступно: <why>» under the icon when a file's preview stage ended without one */
+    previewUnavailable: (why: string) => `Превью недоступно: ${why}`,
+    /** Variant types (SPEC §1) as people read them; an unknown type is shown as it is. */
+    variantTypes: {
+      initial: "Исходный",
+      master: "Мастер",
+      proxy_lowres: "Прокси (низкое)",
+      proxy_highres: "Прокси (высокое)",
+      watermarked: "С водяным знаком",
+      untyped: "Без типа",
+      preview: "Превью",
+    } as Record<string, string>,
     fields: {
       name: "Название",
       owner: "Владелец",

@@ -226,6 +226,8 @@ export const ru = {
     emptyText: "в файле нет текста",
     textTooLarge: (maxMiB: number) => `файл больше ${maxMiB} МиБ: текст из него не извлекается`,
     noPreview: (mime: string) => `для типа «${mime}» превью не делаются`,
+    /** the line a text-card preview shows for a document with no text (decision 029) */
+    cardEmpty: "В документе нет текста",
     internal: "внутренняя ошибка обработки",
   },
   /** Why a file was refused by a parser's limits (workers/services/media/extract/limits.ts, decision 027). */

@@ -738,6 +738,11 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     open: true,
     req: (c) => ({ path: c.streamPath as string, as: "none" }),
   },
+  "GET /api/asset/content/stream/{variantId}/{fileName}": {
+    open: true,
+    // The same link with the file's name as the last segment (a PDF viewer's title).
+    req: (c) => ({ path: (c.streamPath as string).replace("?", `/${encodeURIComponent("Отчёт.pdf")}?`), as: "none" }),
+  },
   "POST /api/tags/attach": { req: (c) => ({ path: "/api/tags/attach", json: { tag_ids: [c.tagId], entities: [{ id: c.assetId, type: "asset" }] } }) },
   "GET /api/tags/for-entity/{id}": { req: (c) => ({ path: `/api/tags/for-entity/${c.assetId}` }) },
   "POST /api/tags/detach": { req: (c) => ({ path: "/api/tags/detach", json: { tag_ids: [c.tagId], entities: [{ id: c.assetId, type: "asset" }] } }) },

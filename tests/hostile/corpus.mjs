@@ -244,7 +244,8 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       name: "Презентация-бомба.pptx",
       mime: PPTX,
       limit: "ZIP: записи перекрываются (300 слайдов на одном потоке в 64 МиБ)",
-      expect: { text: "failed", preview: "not_applicable" },
+      // Its text-card preview (decision 029) reads the same archive and is refused the same way.
+      expect: { text: "failed", preview: "failed" },
       reason: /перекрываются/,
       build: () => {
         const stream = zerosStream(64);
@@ -348,7 +349,8 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       name: "Миллиард-страниц.pdf",
       mime: "application/pdf",
       limit: "PDF: /Count больше MAX_PDF_DECLARED_PAGES",
-      expect: { tech: "failed", preview: "not_applicable" },
+      // PDF.js opens it (one page, no text): its text card is made and says «В документе нет текста» (decision 029).
+      expect: { tech: "failed", preview: "done" },
       reason: /страниц/,
       build: () => pdfOf("/Kids [3 0 R] /Count 1000000000"),
     },

@@ -76,7 +76,8 @@ describe("process-variant messages of one queue batch", () => {
     expect(await stages(bomb.variantId)).toEqual({
       tech: { state: "not_applicable", reason: expect.stringContaining("нет технических данных") },
       text: { state: "failed", reason: "Файл слишком сложно распаковать: XML объявляет сущности (DOCTYPE/ENTITY): такие документы не читаются" },
-      preview: { state: "not_applicable", reason: expect.stringContaining("превью не делаются") },
+      // The document's text-card preview (decision 029) reads it with the same extractor and fails the same way.
+      preview: { state: "failed", reason: "Файл слишком сложно распаковать: XML объявляет сущности (DOCTYPE/ENTITY): такие документы не читаются" },
     });
     expect((await stages(plain.variantId)).text).toEqual({ state: "done" });
     const lines = await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${task.id}?take=100`, owner.bearer);

@@ -106,7 +106,8 @@ describe("preview operation after an upload (real codecs in workerd)", () => {
     const photo = await uploadFile(user.bearer, { name: "exif.jpg", mime: "image/jpeg", bytes: fixture("photo") });
     const pdf = await uploadFile(user.bearer, { name: "doc.pdf", mime: "application/pdf", bytes: fixture("pdf") });
     for (const { assetId } of [photo, pdf]) await taskAfterUpload(assetId, "tech-fields");
-    expect((await tasksOf(pdf.assetId)).map((t) => t.operation_class)).toEqual(["tech-fields"]);
+    // A PDF gets a text-card preview task too (decision 029).
+    expect((await tasksOf(pdf.assetId)).map((t) => t.operation_class).sort()).toEqual(["preview", "tech-fields"]);
     const fields = await getJson<Record<string, unknown>>(`/api/asset/variant-tech-fields/${photo.variantId}`, user.bearer);
     expect(fields).toMatchObject({ width: 1600, height: 1200, exif: { Make: "EdgeCam", Model: "Fixture 1" } });
     const props = await getJson<Record<string, unknown>>(`/api/asset/variant-tech-props/${pdf.variantId}`, user.bearer);

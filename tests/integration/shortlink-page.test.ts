@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { bytesOf, createAsset, rows, uploadVersion } from "./asset-fixtures";
+import { fixture } from "./processing-fixtures";
 import { call } from "./factories";
 import { createGroup, ordinaryUser, uniqueName } from "./library-factories";
 
@@ -20,7 +21,7 @@ async function sharedVideo(body: Record<string, unknown> = {}) {
   const res = await call(`/api/sl/create/${asset}`, { method: "POST", bearer: owner.bearer, json: body });
   const text = await res.text();
   expect(res.status, text).toBe(200);
-  return { id: LINK_URL.exec(text)![1], name, owner };
+  return { id: LINK_URL.exec(text)![1], name, owner, asset };
 }
 
 function page(id: string, init: { cookie?: string; method?: string; body?: URLSearchParams } = {}) {
@@ -47,7 +48,20 @@ async function html(res: Response, status: number): Promise<string> {
 
 describe("GET /sl/{id}", () => {
   it("renders an open link with the player, Open Graph and Twitter tags, and counts the open", async () => {
-    const { id, name } = await sharedVideo({ acl: ["read", "download"] });
+    const { id, name, owner, asset } = await sharedVideo({ acl: ["read", "download"] });
+    // Without a preview there is no og:image (it would point at nothing): a summary card.
+    const bare = await html(await page(id), 200);
+    expect(bare).not.toContain("og:image");
+    expect(bare).toContain('<meta name="twitter:card" content="summary"/>');
+    // With its poster (the browser uploads one for videos), the large card.
+    const poster = await call(`/api/asset/upload-preview/${asset}?size=medium`, {
+      method: "POST",
+      bearer: owner.bearer,
+      body: fixture("png"),
+      headers: { "content-type": "image/png" },
+    });
+    expect(poster.status, await poster.clone().text()).toBe(200);
+    await poster.arrayBuffer();
     const text = await html(await page(id), 200);
     expect(text).toContain(`<meta property="og:title" content="${name}"/>`);
     // The video has no preview: no og:image that could only answer 404 (issue 24), a plain summary card.
@@ -58,7 +72,7 @@ describe("GET /sl/{id}", () => {
     // No bearer and no app API in the page: only the link's own signed media URLs.
     expect(text).not.toMatch(/\/api\/asset\/content\//);
     const [row] = await rows<{ views: number }>("SELECT views FROM shortlinks WHERE id = ?", id);
-    expect(row.views).toBe(1);
+    expect(row.views).toBe(2);
   });
 
   it("a view-only link offers no download", async () => {

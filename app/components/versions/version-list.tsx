@@ -210,7 +210,9 @@ export function VersionList({
           {g.desc && <p className="version-desc">{g.desc}</p>}
           {g.rows.map((row) => (
             <div key={row.variant_id} className="variant-row">
-              <span className="chip">{row.variant_type}</span>
+              <span className="chip" title={row.variant_type}>
+                {ru.library.variantTypes[row.variant_type] ?? row.variant_type}
+              </span>
               <span className="variant-name">{row.variant_name}</span>
               <span className="muted num">{formatBytes(row.content_size)}</span>
               <GuardedButton

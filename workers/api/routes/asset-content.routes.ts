@@ -227,6 +227,23 @@ export const assetContentRoutes = createRouter()
   )
   .openapi(
     createRoute({
+      method: "get",
+      path: "/content/stream/{variantId}/{fileName}",
+      tags: ["Assets"],
+      summary: "The same as /content/stream/{variantId}; the file name is only for the browser (a PDF viewer's title)",
+      request: {
+        params: z.object({ variantId: pathId("variantId"), fileName: z.string().min(1).max(512) }),
+        query: SignedQuerySchema.extend({ disposition: DispositionSchema.optional() }),
+      },
+      responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 409) },
+    }),
+    async (c) => {
+      const { disposition, ...link } = c.req.valid("query");
+      return variantContent(c.var.rc, credentialOf(c, link, "play"), c.req.valid("param").variantId, contentRequest(c, disposition));
+    },
+  )
+  .openapi(
+    createRoute({
       method: "post",
       path: "/content/play/{id}",
       tags: ["Assets"],

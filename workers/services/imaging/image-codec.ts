@@ -3,6 +3,7 @@ import encodeJpegWasm, { init as initJpegEncode } from "@jsquash/jpeg/encode";
 import jpegDecModule from "@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm";
 import jpegEncModule from "@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm";
 import { decode as decodePngWasm, init as initPngDecode } from "@jsquash/png/decode";
+import encodePngWasm, { init as initPngEncode } from "@jsquash/png/encode";
 // @ts-expect-error the package types this file as the wasm instance's exports; the bundler imports it as a WebAssembly.Module
 import pngModule from "@jsquash/png/codec/pkg/squoosh_png_bg.wasm";
 import resizeImage, { initResize } from "@jsquash/resize";
@@ -49,6 +50,7 @@ function initCodecs(): Promise<unknown> {
     withOptions(initJpegDecode)(jpegDecModule, quiet),
     withOptions(initJpegEncode)(jpegEncModule, quiet),
     initPngDecode(pngModule),
+    initPngEncode(pngModule),
     initResize(resizeModule),
     initWebpDecode(webpDecModule),
   ]).catch((error) => {
@@ -109,4 +111,10 @@ export async function resizePixels(image: Pixels, width: number, height: number,
 export async function encodeJpeg(image: Pixels, quality: number): Promise<Uint8Array> {
   await initCodecs();
   return new Uint8Array(await encodeJpegWasm(image as ImageData, { quality, progressive: false }));
+}
+
+/** Encodes pixels as an 8-bit RGBA PNG (lossless: text cards stay sharp; the same wasm module as the PNG decoder). */
+export async function encodePng(image: Pixels): Promise<Uint8Array> {
+  await initCodecs();
+  return new Uint8Array(await encodePngWasm(image as ImageData));
 }

@@ -4,5 +4,7 @@
  *
  * The domain's public face (decision record 025): code outside workers/services/imaging/ imports only this file.
  */
-export { DECODABLE_TYPES, MAX_DECODE_PIXELS, decodeImage, encodeJpeg, fitInside, resizePixels } from "./image-codec";
+export { DECODABLE_TYPES, MAX_DECODE_PIXELS, decodeImage, encodeJpeg, encodePng, fitInside, resizePixels } from "./image-codec";
 export type { DecodableType, Pixels } from "./image-codec";
+export { renderTextCard, type CardSize } from "./card/text-card";
+export { CARD_SPECS, layoutCard, wrapText, type CardContent, type CardLine } from "./card/card-layout";

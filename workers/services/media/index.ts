@@ -21,3 +21,5 @@ export {
 export type { PreviewSizeName } from "./preview.service";
 export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, viewKind } from "./extract/index";
 export type { ExtractedText, TextBlock } from "./extract/index";
+export { cardReadBytes, documentCard, hasTextCard } from "./document-card";
+export type { DocumentCard } from "./document-card";

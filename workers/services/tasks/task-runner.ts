@@ -14,7 +14,7 @@ import type { TaskRow } from "../../db/schema/index";
 import { newId } from "../../lib/ids";
 import type { ProcessVariantMessage, TaskWakeupMessage } from "../../queue/messages";
 import type { Actor, RequestContext } from "../access";
-import { ParseLimitError } from "../media";
+import { hasTextCard, ParseLimitError } from "../media";
 import { loadAssetSource } from "./processing/asset-source";
 import { OPERATION_CLASSES, PermanentTaskError, type OperationContext } from "./processing/operation";
 import { titleOf } from "./processing/preview.operation";
@@ -294,7 +294,7 @@ export async function runProcessVariants(rc: RequestContext, messages: readonly 
       continue;
     }
     const mime = source.main.variant.mimeType.toLowerCase();
-    if (mime.startsWith("image/") || mime.startsWith("video/")) {
+    if (mime.startsWith("image/") || mime.startsWith("video/") || hasTextCard(mime, source.main.variant.fileName || asset.name)) {
       const { job_id } = await createTask(rc, {
         operationClass: "preview",
         name: `${ru.tasks.operations.preview}: ${asset.name}`,

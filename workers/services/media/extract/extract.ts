@@ -1,7 +1,7 @@
 import { ru } from "../../../../shared/i18n/ru";
 import { Collector, type ExtractedText } from "./collector";
 import { ParseLimitError } from "./parse-limit";
-import { MAX_INDEX_CHARS, MAX_VIEW_CHARS } from "./limits";
+import { MAX_CARD_CHARS, MAX_INDEX_CHARS, MAX_VIEW_CHARS } from "./limits";
 import { OFFICE_KINDS, readOffice, type OfficeKind } from "./office";
 import { decodeText, jsonText, markdownText, subtitleText } from "./plain";
 import { pdfPages } from "./pdf";
@@ -15,10 +15,11 @@ import { BoundedZip } from "./zip";
  *
  * Two purposes: "view" (WOPI `/text`: the document's shape as blocks, raw Markdown and JSON as written, up to
  * MAX_VIEW_CHARS) and "index" (what a reader sees: Markdown marks, JSON keys and subtitle timings dropped, PDF
- * pages, headers, footers and notes included, up to MAX_INDEX_CHARS).
+ * pages, headers, footers and notes included, up to MAX_INDEX_CHARS); and "card" (the first MAX_CARD_CHARS of any
+ * readable type, PDF included, shaped as for "view": what a text-card preview draws, decision 029).
  */
 
-export type ExtractPurpose = "view" | "index";
+export type ExtractPurpose = "view" | "index" | "card";
 export type TextKind = "plain" | "json" | "subtitles" | "pdf" | OfficeKind;
 
 const PLAIN_TYPES = new Set([
@@ -63,7 +64,7 @@ export function viewKind(mime: string, fileName: string): "plain" | OfficeKind |
   return kind === "json" || kind === "subtitles" ? "plain" : kind;
 }
 
-const isMarkdown = (mime: string, fileName: string) => /\.(md|markdown)$/i.test(fileName) || /^text\/(x-)?markdown\b/i.test(mime);
+export const isMarkdown = (mime: string, fileName: string) => /\.(md|markdown)$/i.test(fileName) || /^text\/(x-)?markdown\b/i.test(mime);
 
 function linesInto(c: Collector, text: string): void {
   for (const line of text.split(/\r?\n/)) if (!c.add({ type: "paragraph", text: line })) break;
@@ -75,7 +76,7 @@ function linesInto(c: Collector, text: string): void {
  */
 export async function extractDocument(bytes: Uint8Array, mime: string, fileName: string, purpose: ExtractPurpose = "view"): Promise<ExtractedText> {
   const kind = purpose === "view" ? viewKind(mime, fileName) : textKind(mime, fileName);
-  const maxChars = purpose === "view" ? MAX_VIEW_CHARS : MAX_INDEX_CHARS;
+  const maxChars = purpose === "view" ? MAX_VIEW_CHARS : purpose === "card" ? MAX_CARD_CHARS : MAX_INDEX_CHARS;
   const c = new Collector(maxChars);
   const empty: ExtractedText = { kind: null, text: "", blocks: [], truncated: false };
   if (kind === null) return empty;

@@ -59,6 +59,12 @@ export const MAX_VIEW_CHARS = 1_000_000;
 export const MAX_BLOCKS = 20_000;
 /** Characters of a document kept for the search index and RAG passages: enough for passages, one row stays small. */
 export const MAX_INDEX_CHARS = 200_000;
+/** Characters of a document read for its text-card preview (decision 029): a page shows a few hundred at most. */
+export const MAX_CARD_CHARS = 6_000;
+/** Bytes read from the start of a plain-text file for its card (the rest is never decoded). */
+export const MAX_CARD_PLAIN_BYTES = 64 * KiB;
+/** Blocks of a document drawn on a card: wrapping and fitting never walk more than these. */
+export const MAX_CARD_LINES = 200;
 /** Largest JSON parsed for its string values (bigger ones are indexed as raw text). */
 export const MAX_JSON_BYTES = 4 * MiB;
 /** Nesting of JSON walked for values: deeper levels are skipped (a 1-million-deep `[[[…]]]` never recurses). */

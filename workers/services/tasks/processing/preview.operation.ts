@@ -5,10 +5,10 @@ import { replacePreviewStatements } from "../../../db/repositories/preview.repos
 import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
 import { previews, variants } from "../../../db/schema/index";
 import { newId } from "../../../lib/ids";
-import { imageInfo, PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "../../media";
+import { cardReadBytes, documentCard, hasTextCard, imageInfo, ParseLimitError, PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "../../media";
 import { r2Backend } from "../../storage";
 import { assetIdsOf, loadAssetSource, readVariantBytes, type AssetSource } from "./asset-source";
-import { DECODABLE_TYPES, decodeImage, encodeJpeg, fitInside, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
+import { DECODABLE_TYPES, decodeImage, encodeJpeg, encodePng, fitInside, renderTextCard, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { techFieldsPatch, type StageState } from "./processing-state";
 
@@ -39,36 +39,43 @@ interface Outcome {
 }
 
 /**
- * Stores one generated preview: the bytes in R2, then one batch swapping the `previews` row of that version and
- * size (what /api/asset/preview and the group grid read) and, for the proxy size, the version's `proxy_lowres`
- * variant. Replaced objects are deleted afterwards.
+ * Stores one generated preview (JPEG of an image, PNG of a text card): the bytes in R2, then one batch swapping
+ * the `previews` row of that version and size (what /api/asset/preview and the group grid read) and, for the proxy
+ * size of an image, the version's `proxy_lowres` variant. Replaced objects are deleted afterwards.
  */
-async function storePreview(ctx: OperationContext<PreviewOptions>, source: AssetSource, size: PreviewSizeName, jpeg: Uint8Array) {
+async function storePreview(
+  ctx: OperationContext<PreviewOptions>,
+  source: AssetSource,
+  size: PreviewSizeName,
+  bytes: Uint8Array,
+  kind: { mime: "image/jpeg" | "image/png"; proxy: boolean } = { mime: "image/jpeg", proxy: true },
+) {
   const { rc } = ctx;
-  const info = imageInfo(jpeg)!;
+  const info = imageInfo(bytes)!;
   const now = Date.now();
   const id = newId(now);
   const key = previewStorageKey(source.asset.id, id);
   const media = r2Backend(rc.env.MEDIA);
-  await media.put(key, jpeg, { contentType: "image/jpeg", size: jpeg.length });
+  await media.put(key, bytes, { contentType: kind.mime, size: bytes.length });
   const statements: Statement[] = [
     ...replacePreviewStatements(rc.db, {
       id,
       assetId: source.asset.id,
       versionId: source.main.versionId,
       size,
-      mimeType: "image/jpeg",
+      mimeType: kind.mime,
       width: info.width,
       height: info.height,
-      contentSize: jpeg.length,
+      contentSize: bytes.length,
       storageKey: key,
       ctime: now,
     }),
   ];
   let proxyKey: string | null = null;
-  if (size === PROXY_SIZE) {
+  // A text card is no proxy of its document (issue 26 item 4 names a PDF or text rendition for that).
+  if (size === PROXY_SIZE && kind.proxy) {
     proxyKey = `proxies/${source.asset.id}/${id}`;
-    await media.put(proxyKey, jpeg, { contentType: "image/jpeg", size: jpeg.length });
+    await media.put(proxyKey, bytes, { contentType: "image/jpeg", size: bytes.length });
     statements.push(
       rc.db
         .delete(variants)
@@ -84,7 +91,7 @@ async function storePreview(ctx: OperationContext<PreviewOptions>, source: Asset
         mimeType: "image/jpeg",
         format: "jpeg",
         fileName: `${source.asset.name}.preview.jpg`,
-        contentSize: jpeg.length,
+        contentSize: bytes.length,
         storageId: "0".repeat(32),
         storageKey: proxyKey,
         techProps: { width: info.width, height: info.height },
@@ -144,6 +151,40 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
   return { outcome: "made" };
 }
 
+/**
+ * Documents with no page renderer (office, PDF, the plain-text family): a text card of the document's own first
+ * lines in each size (decision 029), drawn in the Worker and stored as PNG. A file past the extractor's limits
+ * fails its preview with the extractor's reason; it is never retried.
+ */
+async function previewOfDocument(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
+  const v = source.main.variant;
+  const name = source.asset.name;
+  const read = cardReadBytes(v.mimeType, v.fileName || name, v.contentSize);
+  if ("tooLarge" in read) {
+    const reason = ru.processing.textTooLarge(Math.round(read.tooLarge / 1048576));
+    await ctx.log("error", ru.tasks.log.refused(name, reason));
+    return { outcome: "failed", reason };
+  }
+  const bytes = await readVariantBytes(ctx.rc, source, read.bytes);
+  if (!bytes) throw new Error(`object of variant ${v.id} is missing from its storage`);
+  let card;
+  try {
+    card = await documentCard(bytes, v.mimeType, v.fileName || name, read.bytes < v.contentSize);
+  } catch (error) {
+    if (!(error instanceof ParseLimitError)) throw error;
+    await ctx.log("error", ru.tasks.log.refused(name, error.reason));
+    return { outcome: "failed", reason: error.reason };
+  }
+  const made: string[] = [];
+  for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name))) {
+    const png = await encodePng(renderTextCard(card, size.name));
+    const info = await storePreview(ctx, source, size.name, png, { mime: "image/png", proxy: false });
+    made.push(`${size.name} ${info.width}×${info.height}`);
+  }
+  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
+  return { outcome: "made" };
+}
+
 /** Video: the poster the client made at upload is the preview; a proxy is transcoded only by Cloudflare Stream. */
 async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
   const poster = await ctx.rc.db
@@ -161,7 +202,8 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
 
 /**
  * `preview`: previews in the sizes of the preview config for each asset (latest version), made with WebAssembly
- * codecs in the Worker: JPEG, PNG and WebP are decoded, resized (Lanczos3) to fit each size and stored as JPEG.
+ * codecs in the Worker: JPEG, PNG and WebP are decoded, resized (Lanczos3) to fit each size and stored as JPEG;
+ * documents get a text card of their first lines (PNG, decision 029).
  * A corrupt image is logged and counted; the others go on, and the task ends as error if any failed.
  */
 export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
@@ -185,6 +227,7 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
         let result: Outcome;
         if ((DECODABLE_TYPES as readonly string[]).includes(mime)) result = await previewOfImage(ctx, source, mime as DecodableType);
         else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
+        else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
         else {
           result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };
           await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));

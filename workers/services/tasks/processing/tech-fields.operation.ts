@@ -4,7 +4,7 @@ import { runBatch } from "../../../db/repositories/asset.repository";
 import { deleteContentSql, upsertContentSql } from "../../../db/repositories/search.repository";
 import { indexVector } from "../../search";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
-import { extractSearchText, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media";
+import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
 import { techFieldsPatch, type StageName, type StageState } from "./processing-state";
@@ -82,8 +82,8 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
       }
     }
   }
-  // Only images and videos get a preview task; every other type's preview stage ends here.
-  if (!mime.startsWith("image/") && !mime.startsWith("video/")) stages.preview = { state: "not_applicable", reason: ru.processing.noPreview(mime) };
+  // Only images, videos and documents with a text card get a preview task; every other type's preview stage ends here.
+  if (!mime.startsWith("image/") && !mime.startsWith("video/") && !hasTextCard(mime, v.fileName)) stages.preview = { state: "not_applicable", reason: ru.processing.noPreview(mime) };
 
   const props: Record<string, unknown> = { mime, size: v.contentSize };
   for (const key of ["width", "height", "duration", "page_count"] as const) if (fields[key] !== undefined) props[key] = fields[key];

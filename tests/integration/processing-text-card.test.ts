@@ -1,0 +1,147 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { decode as decodePng } from "@jsquash/png/decode";
+import { rows } from "./asset-fixtures";
+import { call, signIn } from "./factories";
+import { createGroup, uniqueName } from "./library-factories";
+import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { imageInfo } from "../../workers/services/media/preview.service";
+import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
+
+const LAUGHS =
+  '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "ха"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><w:document><w:body><w:p><w:r><w:t>&b;</w:t></w:r></w:p></w:body></w:document>';
+
+/** Text-card previews (decision 029): documents uploaded through the API get a thumb and a medium PNG made in workerd. */
+
+interface PreviewRow {
+  size: string;
+  width: number;
+  height: number;
+  mime_type: string;
+  storage_key: string;
+}
+const previewsOf = (assetId: string) =>
+  rows<PreviewRow>("select size, width, height, mime_type, storage_key from previews where asset_id = ? order by size", assetId);
+
+async function previewTask(assetId: string, statuses: ("done" | "error")[] = ["done"]) {
+  const task = await vi.waitFor(
+    async () => {
+      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
+      if (!found) throw new Error("no preview task was made after the upload");
+      return found;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return waitForTask(task.id, statuses, 30_000);
+}
+
+async function stageOf(variantId: string) {
+  const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", variantId);
+  return JSON.parse(row.t ?? "{}").processing?.preview;
+}
+
+async function pixelsOf(key: string) {
+  const bytes = await (await env.MEDIA.get(key))!.arrayBuffer();
+  return decodePng(bytes);
+}
+
+const text = (s: string) => new TextEncoder().encode(s) as Uint8Array<ArrayBuffer>;
+
+describe("text-card previews (in the Worker)", () => {
+  it("a DOCX, a TXT and a CSV get PNG previews of the SPEC sizes; different documents give different pixels", async () => {
+    const user = await signIn();
+    const docx = await uploadFile(user.bearer, {
+      name: "Отчёт.docx",
+      mime: DOCX_MIME,
+      bytes: makeDocx("Квартальный отчёт", ["Выручка выросла на 12 %.", "Расходы остались прежними."]),
+    });
+    const txt = await uploadFile(user.bearer, { name: "заметка.txt", mime: "text/plain", bytes: text("Список покупок\nхлеб\nмолоко\nсыр") });
+    const csv = await uploadFile(user.bearer, { name: "цены.csv", mime: "text/csv", bytes: text("Товар;Цена\nЯблоки;120\nГруши;150\n") });
+
+    const keys: Record<string, string> = {};
+    for (const [name, a] of Object.entries({ docx, txt, csv })) {
+      await previewTask(a.assetId);
+      const previews = await previewsOf(a.assetId);
+      expect(previews.map((p) => [p.size, p.width, p.height, p.mime_type])).toEqual([
+        ["medium", 960, 1280, "image/png"],
+        ["thumb", 240, 320, "image/png"],
+      ]);
+      for (const p of previews) {
+        const bytes = new Uint8Array(await (await env.MEDIA.get(p.storage_key))!.arrayBuffer());
+        expect(imageInfo(bytes)).toEqual({ mime: "image/png", width: p.width, height: p.height });
+        // A mostly-white page of text compresses well: cards stay small in every grid.
+        expect(bytes.length).toBeLessThan(p.size === "thumb" ? 40_000 : 300_000);
+      }
+      keys[name] = previews.find((p) => p.size === "thumb")!.storage_key;
+      expect(await stageOf(a.variantId)).toEqual({ state: "done" });
+      // No proxy_lowres variant: a card is not a proxy of the document.
+      expect(await rows("select id from variants where asset_id = ? and variant_type = 'proxy_lowres'", a.assetId)).toEqual([]);
+    }
+
+    const [d, t, c] = await Promise.all([pixelsOf(keys.docx), pixelsOf(keys.txt), pixelsOf(keys.csv)]);
+    const differing = (a: ImageData, b: ImageData) => a.data.reduce((n, v, i) => n + (v !== b.data[i] ? 1 : 0), 0);
+    expect(differing(d, t)).toBeGreaterThan(1000);
+    expect(differing(t, c)).toBeGreaterThan(1000);
+    // Dark text on a light page: most pixels are light, and some are dark.
+    const luma = (p: ImageData, i: number) => (p.data[i] + p.data[i + 1] + p.data[i + 2]) / 3;
+    let light = 0;
+    let dark = 0;
+    for (let i = 0; i < d.data.length; i += 4) luma(d, i) > 200 ? light++ : luma(d, i) < 90 && dark++;
+    expect(light / (d.width * d.height)).toBeGreaterThan(0.7);
+    expect(dark).toBeGreaterThan(200);
+
+    // The grid's listing and the preview endpoint serve it.
+    const res = await call(`/api/asset/content/preview/${docx.assetId}/1/thumb`, { bearer: user.bearer });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    await res.arrayBuffer();
+  });
+
+  it("the same DOCX template with another heading gives another card", async () => {
+    const user = await signIn();
+    const a = await uploadFile(user.bearer, { name: "a.docx", mime: DOCX_MIME, bytes: makeDocx("Первый", ["Текст"]) });
+    const b = await uploadFile(user.bearer, { name: "b.docx", mime: DOCX_MIME, bytes: makeDocx("Второй", ["Текст"]) });
+    await previewTask(a.assetId);
+    await previewTask(b.assetId);
+    const [pa, pb] = await Promise.all([a, b].map(async (x) => pixelsOf((await previewsOf(x.assetId)).find((p) => p.size === "thumb")!.storage_key)));
+    expect(pa.data.some((v, i) => v !== pb.data[i])).toBe(true);
+  });
+
+  it("a hostile DOCX fails its preview with the extractor's reason, promptly, and the task ends", async () => {
+    const user = await signIn();
+    const bomb = await uploadFile(user.bearer, {
+      name: "смешки.docx",
+      mime: DOCX_MIME,
+      bytes: makeZip([{ name: "word/document.xml", text: LAUGHS }]),
+    });
+    const task = await previewTask(bomb.assetId, ["error", "done"]);
+    expect(task.status).toBe("error");
+    expect(task.attempts).toBe(0);
+    expect(await previewsOf(bomb.assetId)).toEqual([]);
+    expect(await stageOf(bomb.variantId)).toEqual({ state: "failed", reason: expect.stringContaining("Файл слишком сложно распаковать") });
+    const log = await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${task.id}`, user.bearer);
+    expect(log.lines).toContainEqual(expect.objectContaining({ level: "error", message: expect.stringMatching(/^«смешки\.docx»: Файл слишком/) }));
+  });
+
+  it("a shared folder's info names thumbnails only for files that have one", async () => {
+    const user = await signIn();
+    const group = await createGroup(user, uniqueName());
+    const docx = await uploadFile(user.bearer, { name: "c.docx", mime: DOCX_MIME, bytes: makeDocx("Третий", ["Текст"]), group });
+    const bin = await uploadFile(user.bearer, { name: "d.bin", mime: "application/octet-stream", bytes: text("\u0000\u0001"), group });
+    await previewTask(docx.assetId);
+    const created = await call(`/api/sl/create/${group}`, { method: "POST", bearer: user.bearer, json: {}, headers: { "cf-connecting-ip": "203.0.113.77" } });
+    expect(created.status).toBe(200);
+    const id = (await created.text()).split("/sl/")[1];
+    const info = await call(`/api/sl/info/${id}`, { headers: { "cf-connecting-ip": "203.0.113.78" } });
+    expect(info.status).toBe(200);
+    const items = ((await info.json()) as { group: { items: { asset_id: string; thumb_url: string | null; preview_url: string | null }[] } }).group.items;
+    const byId = new Map(items.map((i) => [i.asset_id, i]));
+    expect(byId.get(bin.assetId)).toMatchObject({ thumb_url: null, preview_url: null });
+    const thumb = byId.get(docx.assetId)!.thumb_url!;
+    expect(thumb).toContain(`/api/sl/media/${id}/${docx.assetId}/thumb`);
+    const image = await call(thumb, { headers: { "cf-connecting-ip": "203.0.113.79" } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    await image.arrayBuffer();
+  });
+});
