@@ -7,6 +7,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
+import type { AssetMemberRow } from "./group-pages.repository";
 
 /** The user and every group of users they belong to (the subjects their rules name). */
 function subjects(userId: string): SQL {
@@ -80,24 +81,8 @@ export async function countRootGroups(db: Database, o: Omit<RootPageOptions, "sk
   return row.n;
 }
 
-export interface RootAssetRow {
-  el_id: string;
-  sort_name: string;
-  el_mtime: number;
-  el_size: number;
-  name: string;
-  mime: string;
-  ctime: number;
-  mtime: number;
-  atime: number;
-  owner_id: string;
-  owner_name: string | null;
-  ver: number;
-  var: string | null;
-  var_size: number | null;
-  var_hash: string | null;
-  has_preview: number;
-}
+/** A root file has the same shape as a folder page's asset row, so both map to the same member. */
+export type RootAssetRow = AssetMemberRow;
 
 /**
  * Files the caller reads none of whose folders they read (the virtual root does not count): files shared with them
