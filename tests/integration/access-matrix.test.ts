@@ -513,6 +513,12 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/asset/content/stream/${f.variant}`),
     why: "signed play link",
   },
+  "GET /api/asset/content/stream/{variantId}/{fileName}": {
+    kind: "credential",
+    status: 401,
+    req: (f) => G(`/api/asset/content/stream/${f.variant}/${encodeURIComponent("Отчёт.pdf")}`),
+    why: "signed play link with the file's name for the PDF viewer's title",
+  },
   "POST /api/asset/content/play/{id}": {
     kind: "entity",
     needs: [["asset", "download"]],
