@@ -7,7 +7,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
-import type { AssetMemberRow } from "./group-pages.repository";
+import type { AssetMemberRow, GroupMemberRow } from "./group-pages.repository";
 
 /** The user and every group of users they belong to (the subjects their rules name). */
 function subjects(userId: string): SQL {
@@ -25,18 +25,8 @@ export interface RootPageOptions {
   take: number;
 }
 
-export interface RootGroupRow {
-  el_id: string;
-  sort_name: string;
-  el_mtime: number;
-  el_size: number;
-  name: string;
-  ctime: number;
-  mtime: number;
-  owner_id: string | null;
-  owner_name: string | null;
-  groups: number;
-  assets: number;
+/** A root folder row is a folder page's group row plus its member count. */
+export interface RootGroupRow extends GroupMemberRow {
   members: number;
 }
 
