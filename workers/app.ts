@@ -10,6 +10,9 @@ import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { getConfig } from "./lib/config";
+import { applyBookmark, sessionStartOf } from "./lib/d1-bookmark";
+import { applyServerTiming } from "./lib/server-timing";
+import type { RoundTripMeter } from "./db/round-trips";
 import { reportError, withErrorTracking } from "./lib/sentry";
 import {
   CSP_REPORT_PATH,
@@ -79,16 +82,23 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
   const started = performance.now();
   const nonce = newNonce();
   let response: Response;
+  let meter: RoundTripMeter | null = null;
+  let bookmark: string | null = null;
   if (request.method !== "GET" && request.method !== "HEAD" && isCrossSiteRequest(request)) {
     response = crossSiteRefusal();
   } else {
     const requestId = request.headers.get("cf-ray") ?? newId();
-    const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId);
+    const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId, sessionStartOf(request));
     await ensureAdministrator(rc);
     response = await handleRemix(request, { rc, cspNonce: nonce, reportError: (error) => reportError(error, { requestId }) });
+    meter = rc.dbSession.meter;
+    bookmark = rc.dbSession.bookmark();
   }
   requestMetrics.observe(request.method, "page", response.status, (performance.now() - started) / 1000);
-  return securePageResponse(request, env, response, nonce);
+  const secured = securePageResponse(request, env, response, nonce);
+  applyBookmark(request, secured.headers, bookmark);
+  applyServerTiming(secured.headers, meter, performance.now() - started);
+  return secured;
 }
 
 /**
@@ -117,11 +127,9 @@ export default withErrorTracking({
         { body: { op: "abort-stale-multipart" } satisfies TaskMessageInput },
       ]);
     }
-    await runDueSchedules(
-      createRequestContext(env, (p) => ctx.waitUntil(p), newId()),
-      controller.scheduledTime,
-    );
-    await wakeStrandedTasks(env, controller.scheduledTime);
+    const rc = createRequestContext(env, (p) => ctx.waitUntil(p), newId());
+    await runDueSchedules(rc, controller.scheduledTime);
+    await wakeStrandedTasks(rc, controller.scheduledTime);
     // The outbox sweeper: events whose queue wake-up was lost (the Worker died after the commit) are delivered here.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-events", summary: await runDeliverEvents(env) }));
   },

@@ -1,5 +1,4 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
-import { createDb } from "../db/client";
 import { findVariant } from "../db/repositories/asset-versions.repository";
 import { selectExpiredTrash } from "../db/repositories/asset.repository";
 import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repository";
@@ -21,7 +20,7 @@ import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, Task
 export async function runOperation(env: Env, message: TaskMessage): Promise<string> {
   switch (message.op) {
     case "cleanup-sessions": {
-      const db = createDb(env.DB);
+      const db = backgroundDb(env, message.op);
       const cutoff = Date.now() - message.olderThanDays * DAY_MS;
       const [sessions, tokens] = await db.batch([
         deleteDeadSessions(db, cutoff),
@@ -71,7 +70,7 @@ export function runProcessVariants(env: Env, messages: readonly ProcessVariantMe
  * variant that is gone, or an upload R2 no longer knows leaves nothing to do.
  */
 export async function runAbortUpload(env: Env, message: AbortUploadMessage): Promise<string> {
-  const db = createDb(env.DB);
+  const db = backgroundDb(env, message.op);
   const variant = await findVariant(db, message.variantId);
   if (!variant || variant.status !== "pending") return `variant ${message.variantId}: nothing to abort`;
   const r2 = variant.storageId === DEFAULT_STORAGE_ID || (await findStorage(db, variant.storageId))?.kind === "r2";
@@ -83,6 +82,11 @@ export async function runAbortUpload(env: Env, message: AbortUploadMessage): Pro
     return `variant ${message.variantId}: the upload was already gone`;
   }
   return `variant ${message.variantId}: multipart upload aborted`;
+}
+
+/** Drizzle over a fresh D1 session of its own, for an operation that needs nothing else of a request context. */
+function backgroundDb(env: Env, op: string) {
+  return createRequestContext(env, () => {}, `${op}-${newId()}`).db;
 }
 
 /**

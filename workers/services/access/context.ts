@@ -1,5 +1,6 @@
 import { type Config, getConfig } from "../../lib/config";
-import { createDb, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
+import { DbSession, benchDelayOf } from "../../db/session";
 
 /** Who is calling: resolved from a bearer token or the session cookie. */
 export interface Actor {
@@ -26,11 +27,31 @@ export interface Actor {
 export interface RequestContext {
   env: Env;
   config: Config;
+  /** Drizzle over this request's own D1 session (`dbSession.db`) */
   db: Database;
+  /** the request's D1 session: its bookmark, its round-trip meter, and the raw D1 API for the few raw statements */
+  dbSession: DbSession;
   requestId: string;
   waitUntil: (promise: Promise<unknown>) => void;
 }
 
-export function createRequestContext(env: Env, waitUntil: (p: Promise<unknown>) => void, requestId: string): RequestContext {
-  return { env, config: getConfig(env), db: createDb(env.DB), requestId, waitUntil };
+/** Where the D1 session starts (workers/lib/d1-bookmark.ts for requests); background runs start at the primary. */
+export interface SessionStartOptions {
+  bookmark?: string | null;
+  constraint: D1SessionConstraint;
+}
+
+/**
+ * The one place a D1 session is opened (decision 030): API requests, pages, queue consumers, workflows and crons all
+ * come through here, so every query runs in `env.DB.withSession(…)` and is counted. Background work has no bookmark
+ * to carry and writes, so it starts `first-primary`.
+ */
+export function createRequestContext(
+  env: Env,
+  waitUntil: (p: Promise<unknown>) => void,
+  requestId: string,
+  start: SessionStartOptions = { constraint: "first-primary" },
+): RequestContext {
+  const dbSession = new DbSession(env.DB, { ...start, delay: benchDelayOf(env) });
+  return { env, config: getConfig(env), db: dbSession.db, dbSession, requestId, waitUntil };
 }

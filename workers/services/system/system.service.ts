@@ -26,7 +26,7 @@ async function timed(check: () => Promise<unknown>): Promise<HealthCheck> {
 /** Real round trips to D1 and R2; the answer says which one failed. */
 export async function checkHealth(rc: RequestContext) {
   const [d1, r2] = await Promise.all([
-    timed(() => rc.env.DB.prepare("select 1 as ok").first()),
+    timed(() => rc.dbSession.client.prepare("select 1 as ok").first()),
     timed(() => rc.env.MEDIA.head("health/probe")),
   ]);
   return { status: d1.ok && r2.ok ? ("ok" as const) : ("fail" as const), checks: { d1, r2 } };

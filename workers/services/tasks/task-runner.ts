@@ -260,14 +260,14 @@ export async function failDeadLetter(rc: RequestContext, taskId: string | undefi
  * The periodic safety net (cron, every minute): a runnable task nobody is waking — its wake-up lost with a crashed
  * or reloaded runtime, or a run that died holding it — gets one wake-up. One D1 query when all is well.
  */
-export async function wakeStrandedTasks(env: Env, now = Date.now()): Promise<boolean> {
-  const row = await env.DB.prepare(
+export async function wakeStrandedTasks(rc: RequestContext, now = Date.now()): Promise<boolean> {
+  const row = await rc.dbSession.client.prepare(
     `select 1 as x from tasks where (status = 'inqueue' and schedule_time <= ?1 and mtime < ?2) or (status = 'running' and heartbeat < ?3) limit 1`,
   )
     .bind(now, now - 30_000, now - STALE_RUN_MS)
     .first<{ x: number }>();
   if (!row) return false;
-  await wakeUp(env, undefined);
+  await wakeUp(rc.env, undefined);
   return true;
 }
 

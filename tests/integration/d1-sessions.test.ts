@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { BOOKMARK_COOKIE, BOOKMARK_HEADER, BookmarkSchema, sessionStartOf } from "../../workers/lib/d1-bookmark";
+import { roundTripsOf } from "../../workers/db/round-trips";
+import { ORIGIN, REFRESH_COOKIE, call, signIn } from "./factories";
+import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+
+// Decision 030: every request runs in its own D1 session (env.DB.withSession) that starts from the caller's bookmark
+// and hands the latest one back — header for API clients, HttpOnly cookie for browsers. Locally there are no
+// replicas, so these tests pin the plumbing: what is sent, what is accepted, what is ignored.
+
+function bookmarkCookie(res: Response): string | undefined {
+  return res.headers.getSetCookie().find((c) => c.startsWith(`${BOOKMARK_COOKIE}=`));
+}
+
+async function createFolder(bearer: string, name: string, headers: Record<string, string> = {}) {
+  return call("/api/group/create", { method: "POST", bearer, json: { parent: ROOT_GROUP_ID, group_name: name }, headers });
+}
+
+describe("D1 sessions and bookmarks", () => {
+  it("answers an API call with a well-formed x-d1-bookmark and no cookie for a bearer caller", async () => {
+    const user = await signIn();
+    const res = await call("/api/auth/whoami", { bearer: user.bearer });
+    expect(res.status).toBe(200);
+    const bookmark = res.headers.get(BOOKMARK_HEADER);
+    expect(BookmarkSchema.safeParse(bookmark).success, String(bookmark)).toBe(true);
+    expect(bookmarkCookie(res)).toBeUndefined();
+  });
+
+  it("reads its own write in the next request when the bookmark is sent back", async () => {
+    const user = await signIn();
+    const name = `Папка ${crypto.randomUUID()}`;
+    const created = await createFolder(user.bearer, name);
+    expect(created.status).toBe(200);
+    const { group_id: id } = (await created.json()) as { group_id: string };
+    const afterWrite = created.headers.get(BOOKMARK_HEADER)!;
+    expect(BookmarkSchema.safeParse(afterWrite).success).toBe(true);
+
+    const read = await call(`/api/group/get/${id}`, { bearer: user.bearer, headers: { [BOOKMARK_HEADER]: afterWrite } });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { group_name: string }).group_name).toBe(name);
+    // a session never goes back in time: the read's bookmark is at least the write's (bookmarks sort in commit order)
+    expect(read.headers.get(BOOKMARK_HEADER)! >= afterWrite).toBe(true);
+  });
+
+  it("gives a browser the bookmark as an HttpOnly, SameSite=Lax cookie on pages and API calls, and takes it back", async () => {
+    const user = await signIn();
+    const page = await call("/mam", { refresh: user.refresh });
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    const cookie = bookmarkCookie(page)!;
+    expect(cookie).toMatch(/^mam_d1b=[0-9a-f-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    const value = cookie.split(";")[0]!.slice(BOOKMARK_COOKIE.length + 1);
+
+    // the same bookmark coming back as a cookie is not set again; the answer still carries it in the header
+    const again = await call("/mam", { headers: { cookie: `${REFRESH_COOKIE}=${user.refresh}; ${BOOKMARK_COOKIE}=${value}` } });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    expect(again.headers.get(BOOKMARK_HEADER)! >= value).toBe(true);
+    if (again.headers.get(BOOKMARK_HEADER) === value) expect(bookmarkCookie(again)).toBeUndefined();
+  });
+
+  it.each([
+    ["garbage", "not a bookmark; drop table users"],
+    ["an oversized value", "0".repeat(5_000)],
+    ["a well-formed bookmark of another database", `ffffffff-ffffffff-ffffffff-${"ab".repeat(16)}`],
+    ["a stale bookmark", `00000000-00000000-00000000-${"00".repeat(16)}`],
+  ])("ignores %s in the header or the cookie: a normal answer, a fresh bookmark", async (_label, bad) => {
+    const user = await signIn();
+    const viaHeader = await call("/api/auth/whoami", { bearer: user.bearer, headers: { [BOOKMARK_HEADER]: bad } });
+    expect(viaHeader.status).toBe(200);
+    expect(((await viaHeader.json()) as { id: string }).id).toBe(user.id);
+    expect(BookmarkSchema.safeParse(viaHeader.headers.get(BOOKMARK_HEADER)).success).toBe(true);
+
+    const write = await createFolder(user.bearer, `Папка ${crypto.randomUUID()}`, { [BOOKMARK_HEADER]: bad });
+    expect(write.status).toBe(200);
+
+    const viaCookie = await call("/login", { headers: { cookie: `${BOOKMARK_COOKIE}=${encodeURIComponent(bad)}` } });
+    expect(viaCookie.status).toBe(200);
+    await viaCookie.body?.cancel();
+  });
+
+  it("starts anonymous reads anywhere, everything signed in or writing at the primary, a valid bookmark where it points", () => {
+    const at = (init: RequestInit & { headers?: Record<string, string> }) => sessionStartOf(new Request(`${ORIGIN}/sl/x`, init));
+    expect(at({})).toEqual({ bookmark: null, constraint: "first-unconstrained" });
+    expect(at({ method: "POST" })).toEqual({ bookmark: null, constraint: "first-primary" });
+    expect(at({ headers: { authorization: "Bearer x" } })).toEqual({ bookmark: null, constraint: "first-primary" });
+    expect(at({ headers: { cookie: `${REFRESH_COOKIE}=abc` } })).toEqual({ bookmark: null, constraint: "first-primary" });
+    const valid = `0000000a-00000002-00004e5e-${"c1".repeat(16)}`;
+    expect(at({ headers: { [BOOKMARK_HEADER]: valid } }).bookmark).toBe(valid);
+    expect(at({ headers: { cookie: `other=1; ${BOOKMARK_COOKIE}=${valid}` } }).bookmark).toBe(valid);
+    expect(at({ headers: { cookie: `${BOOKMARK_COOKIE}=${valid}'--` } }).bookmark).toBeNull();
+  });
+
+  it("reports the request's D1 round trips in Server-Timing on API answers, error answers and pages", async () => {
+    const user = await signIn();
+    for (const res of [
+      await call("/api/auth/whoami", { bearer: user.bearer }),
+      await call("/api/group/get/00000000000000000000000000000000", { bearer: user.bearer }),
+      await call("/login"),
+      await call("/api/ping"),
+    ]) {
+      await res.body?.cancel();
+      const timing = res.headers.get("server-timing");
+      expect(timing).toMatch(/db;dur=\d+\.\d;desc="\d+ round trips?, \d+ queries", total;dur=\d+\.\d/);
+      expect(roundTripsOf(timing)).toBeGreaterThanOrEqual(0);
+    }
+  });
+});

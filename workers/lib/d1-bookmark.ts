@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/**
+ * Carrying a request's D1 bookmark to the next one (decision 030). Browsers keep it in an HttpOnly cookie; API
+ * clients get it in the `x-d1-bookmark` answer header and may send it back in the same request header. A bookmark
+ * that is not of D1's shape is ignored — never an error: a cookie is not something the user can fix.
+ */
+export const BOOKMARK_COOKIE = "mam_d1b";
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * D1 bookmarks are dash-separated hex fields (e.g. `00000001-00000002-00004e5e-<32 hex>`); the exact layout is the
+ * database's business, so only the alphabet and a sane length are checked here. One that passes but is stale or from
+ * another database is refused by the runtime and the session starts again without it (workers/db/session.ts).
+ */
+export const BookmarkSchema = z
+  .string()
+  .min(16)
+  .max(160)
+  .regex(/^[0-9a-f]{8}(?:-[0-9a-f]{4,64}){1,7}$/i);
+
+function cookieValue(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A request with credentials: a bearer, or the browser's refresh cookie (plain or `__Host-` on https). */
+function isSignedIn(request: Request): boolean {
+  if (request.headers.has("authorization")) return true;
+  return /(?:^|;\s*)(?:__Host-)?mam_refresh=/.test(request.headers.get("cookie") ?? "");
+}
+
+export interface SessionStart {
+  bookmark: string | null;
+  constraint: D1SessionConstraint;
+}
+
+/**
+ * Where a request's session starts. A valid bookmark (header first, then cookie) wins. Without one, a signed-in
+ * caller or any write starts `first-primary`: its first read sees every committed write, so a change made in another
+ * tab or just before is never missing from what it reads and then writes over. An anonymous GET/HEAD (the shared-link
+ * page, the login page) starts `first-unconstrained`: any replica may answer, nobody is writing after reading.
+ */
+export function sessionStartOf(request: Request): SessionStart {
+  const candidate = request.headers.get(BOOKMARK_HEADER) ?? cookieValue(request, BOOKMARK_COOKIE);
+  const parsed = BookmarkSchema.safeParse(candidate);
+  const bookmark = parsed.success ? parsed.data : null;
+  const readOnly = request.method === "GET" || request.method === "HEAD";
+  return { bookmark, constraint: readOnly && !isSignedIn(request) ? "first-unconstrained" : "first-primary" };
+}
+
+/**
+ * Hands the session's latest bookmark back: the `x-d1-bookmark` header always, and the cookie when the caller is a
+ * browser (no bearer) and the bookmark moved. A response a shared cache may keep never gets the cookie.
+ */
+export function applyBookmark(request: Request, headers: Headers, bookmark: string | null): void {
+  if (!bookmark) return;
+  headers.set(BOOKMARK_HEADER, bookmark);
+  if (request.headers.has("authorization")) return;
+  if (cookieValue(request, BOOKMARK_COOKIE) === bookmark) return;
+  if (/\bpublic\b|\bimmutable\b/i.test(headers.get("cache-control") ?? "")) return;
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  headers.append("Set-Cookie", `${BOOKMARK_COOKIE}=${bookmark}; Path=/; HttpOnly; SameSite=Lax${secure}`);
+}
