@@ -1,12 +1,14 @@
 import { AppError } from "../../workers/lib/errors";
-import { callerAccess, userAccess } from "../../workers/services/access";
+import { callerAccess, prefetchAccess, userAccess } from "../../workers/services/access";
 import type { Actor, RequestContext } from "../../workers/services/access";
 
 /**
  * The caller's levels on an entity for a page loader, through the same check as GET /api/auth/entity-access. An
- * entity the caller cannot read (or that does not exist) has no levels: the page offers no action on it.
+ * entity the caller cannot read (or that does not exist) has no levels: the page offers no action on it. A page that
+ * knows what the id is (`type`: a folder page, a viewer) lets the check's rows load beside the entity (decision 030).
  */
-export async function levelsOrNone(rc: RequestContext, actor: Actor, id: string): Promise<string[]> {
+export async function levelsOrNone(rc: RequestContext, actor: Actor, id: string, type?: "asset" | "group"): Promise<string[]> {
+  if (type) prefetchAccess(rc, actor, { id, type });
   try {
     return (await callerAccess(rc, actor, id)).acl;
   } catch (error) {

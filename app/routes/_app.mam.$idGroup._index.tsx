@@ -44,7 +44,7 @@ export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!ID_PATTERN.test(params.idGroup ?? "")) throw new Response(ru.groups.notFound, { status: 404 });
   const actor = await requireActor(request, context);
-  return { groupId: params.idGroup!, levels: await levelsOrNone(context.rc, actor, params.idGroup!) };
+  return { groupId: params.idGroup!, levels: await levelsOrNone(context.rc, actor, params.idGroup!, "group") };
 }
 
 /** A just-uploaded asset as the folder lists it: among the most recently changed files of the folder. */

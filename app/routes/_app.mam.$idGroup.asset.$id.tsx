@@ -13,7 +13,7 @@ export const meta: MetaFunction = () => [{ title: `${ru.mam.viewer} — ${ru.app
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!ID_PATTERN.test(params.idGroup ?? "") || !ID_PATTERN.test(params.id ?? "")) throw new Response(ru.assets.notFound, { status: 404 });
   const actor = await requireActor(request, context);
-  return { groupId: params.idGroup!, assetId: params.id!, levels: await levelsOrNone(context.rc, actor, params.id!) };
+  return { groupId: params.idGroup!, assetId: params.id!, levels: await levelsOrNone(context.rc, actor, params.id!, "asset") };
 }
 
 /** MamViewerAsset: an asset opened from a folder; 'back' returns to that folder. */

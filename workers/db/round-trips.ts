@@ -39,7 +39,7 @@ export class RoundTripMeter {
   /** The `db` entry of a Server-Timing header: `db;dur=12.3;desc="3 round trips, 4 queries"`. */
   serverTiming(): string {
     const trips = `${this.roundTrips} round trip${this.roundTrips === 1 ? "" : "s"}`;
-    return `db;dur=${this.dbMs.toFixed(1)};desc="${trips}, ${this.statements} queries"`;
+    return `db;dur=${this.dbMs.toFixed(1)};desc="${trips}, ${this.statements} quer${this.statements === 1 ? "y" : "ies"}"`;
   }
 }
 

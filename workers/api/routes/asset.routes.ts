@@ -21,6 +21,7 @@ import {
   variantTechProps,
   versionsByIds,
 } from "../../services/library";
+import { prefetchAccess } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -299,7 +300,12 @@ export const assetRoutes = createRouter()
       },
       responses: { 200: json(AssetSchema, "The asset"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getAsset(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      // a read of one asset: its access rows load beside the asset's own rows (decision 030)
+      prefetchAccess(c.var.rc, c.var.actor, { id, type: "asset" });
+      return c.json(await getAsset(c.var.rc, c.var.actor, id, c.req.valid("query")), 200);
+    },
   )
   .openapi(
     createRoute({

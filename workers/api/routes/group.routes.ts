@@ -23,6 +23,7 @@ import {
   trashGroups,
   updateGroup,
 } from "../../services/library";
+import { prefetchAccess } from "../../services/access";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -99,6 +100,8 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
+      // a read-only call on a group: its access rows load beside the group itself (decision 030)
+      prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
       const page = await listMembers(c.var.rc, c.var.actor, id, c.req.valid("query"));
       if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
       return c.json(page.items, 200);
@@ -140,7 +143,11 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
+      return c.json(await getGroup(c.var.rc, c.var.actor, id), 200);
+    },
   )
   .openapi(
     createRoute({

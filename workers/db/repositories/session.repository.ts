@@ -10,6 +10,11 @@ export function findSessionByHash(db: Database, tokenHash: string): Promise<Sess
   return db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
 }
 
+/** A refresh token's session with its user, in one statement (the page loaders' actor lookup). */
+export function findSessionWithUser(db: Database, tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  return db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, tokenHash)).get();
+}
+
 /** Marks a refresh token used if nobody has yet; the returned change count tells who won a race. */
 export function markSessionUsed(db: Database, id: string, now: number) {
   return db

@@ -5,6 +5,7 @@ import { findUserById, findUserByLogin } from "../../db/repositories/user.reposi
 import {
   findLiveFamilyUser,
   findSessionByHash,
+  findSessionWithUser,
   insertSession,
   markSessionUsed,
   revokeFamily,
@@ -17,6 +18,7 @@ import { decoyPasswordHash, verifyPassword } from "../../lib/password";
 import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
 import { auditStatement, recordAudit, type AuditEntry } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
+import { preloadCaller } from "./access.service";
 import { ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "./robot-token.service";
 
 /** Name of the HttpOnly cookie holding the opaque refresh token (over plain http, as in a local run). */
@@ -188,7 +190,8 @@ export async function logout(
 export async function authenticateBearer(rc: RequestContext, token: string): Promise<Actor> {
   const claims = await verifyAccessToken(rc.config, token);
   if (!claims) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  const user = await findLiveFamilyUser(rc.db, claims.sub, claims.sid, Date.now());
+  // the caller's access row is read beside the user (same round trip), so the request's first check needs no extra one
+  const [user] = await Promise.all([findLiveFamilyUser(rc.db, claims.sub, claims.sid, Date.now()), preloadCaller(rc, claims.sub)]);
   if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   return toActor(user, claims.sid);
 }
@@ -210,13 +213,14 @@ export async function actorOfSession(rc: RequestContext, userId: string, familyI
  */
 export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: string | undefined): Promise<Actor | null> {
   if (!refreshToken) return null;
-  const session = await findSessionByHash(rc.db, await sha256Hex(refreshToken));
+  // the session and its user in one statement: a page pays one round trip to know who renders
+  const found = await findSessionWithUser(rc.db, await sha256Hex(refreshToken));
   const now = Date.now();
+  const session = found?.session;
   // A page request may still carry the token another tab rotated a moment ago: honour it briefly.
   const recentlyRotated = session?.usedAt != null && now - session.usedAt < ROTATION_GRACE_MS;
   if (!session || session.revokedAt != null || session.expiresAt <= now || (session.usedAt != null && !recentlyRotated)) return null;
-  const user = await findUserById(rc.db, session.userId);
-  return user?.enabled ? toActor(user, session.familyId) : null;
+  return found.user.enabled ? toActor(found.user, session.familyId) : null;
 }
 
 /**

@@ -30,6 +30,7 @@ export {
   forgetCallers,
   hasAnyRules,
   passesReadDown,
+  prefetchAccess,
   requireEntityAccess,
   userAbilities,
   visibility,

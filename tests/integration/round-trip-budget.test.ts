@@ -1,0 +1,91 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { roundTripsOf } from "../../workers/db/round-trips";
+import { ROUND_TRIP_BUDGETS, type BudgetedRoute } from "../../workers/lib/round-trip-budget";
+import { newId } from "../../workers/lib/ids";
+import { maskOf } from "../../workers/services/access/access-policy";
+import { bytesOf, createAsset, uploadVersion } from "./asset-fixtures";
+import { REFRESH_COOKIE, call, signInAdmin, type Session } from "./factories";
+import { createGroup, ordinaryUser, uniqueName } from "./library-factories";
+
+// Decision 030: each budgeted route, called as a realistic user, must stay within its sequential D1 round trips
+// (read back from the Server-Timing header every answer carries). Two callers: a non-admin whose rights come from a
+// rule on an ancestor two levels up, and the administrator.
+
+interface World {
+  admin: Session & { id: string };
+  reader: Session & { id: string };
+  top: string;
+  leaf: string;
+  asset: string;
+  assetName: string;
+  link: string;
+}
+
+let world: World;
+
+beforeAll(async () => {
+  const adminSession = await signInAdmin();
+  const adminId = ((await (await call("/api/auth/whoami", { bearer: adminSession.bearer })).json()) as { id: string }).id;
+  const admin = { ...adminSession, id: adminId };
+  const top = await createGroup(admin, uniqueName("Проект"));
+  const mid = await createGroup(admin, uniqueName("Съёмка"), top);
+  const leaf = await createGroup(admin, uniqueName("Исходники"), mid);
+  for (let i = 0; i < 5; i++) await createGroup(admin, uniqueName("Дубль"), leaf);
+  const assetName = `закат-${newId().slice(-6)}.mp4`;
+  const asset = await createAsset(admin.bearer, { in_group: leaf, asset_name: assetName });
+  await uploadVersion(admin.bearer, asset, bytesOf(4000, 5), { file_name: assetName, mime_type: "video/mp4" });
+  const reader = await ordinaryUser();
+  await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)")
+    .bind(newId(), reader.id, top, maskOf(["read", "download"]), Date.now())
+    .run();
+  const linkRes = await call(`/api/sl/create/${asset}`, { method: "POST", bearer: admin.bearer, json: {} });
+  const link = /\/sl\/([A-Za-z0-9_-]{22})$/.exec(await linkRes.text())![1];
+  world = { admin, reader, top, leaf, asset, assetName, link };
+});
+
+type Who = "reader" | "admin" | "anonymous";
+
+/** How each budgeted route is called: API calls with the bearer, pages with the browser's refresh cookie. */
+const CALLS: Record<BudgetedRoute, { path: () => string; page: boolean; who: Who[] }> = {
+  ping: { path: () => "/api/ping", page: false, who: ["anonymous"] },
+  whoami: { path: () => "/api/auth/whoami", page: false, who: ["reader", "admin"] },
+  members: { path: () => `/api/group/members/${world.leaf}`, page: false, who: ["reader", "admin"] },
+  groupInfo: { path: () => `/api/group/get/${world.leaf}`, page: false, who: ["reader", "admin"] },
+  assetInfo: { path: () => `/api/asset/${world.asset}`, page: false, who: ["reader", "admin"] },
+  searchApi: { path: () => `/api/search/query/${encodeURIComponent("закат")}`, page: false, who: ["reader", "admin"] },
+  loginPage: { path: () => "/login", page: true, who: ["anonymous"] },
+  folderPage: { path: () => `/mam/${world.leaf}`, page: true, who: ["reader", "admin"] },
+  viewerPage: { path: () => `/mam/${world.leaf}/asset/${world.asset}`, page: true, who: ["reader", "admin"] },
+  searchPage: { path: () => `/search?q=${encodeURIComponent("закат")}`, page: true, who: ["reader", "admin"] },
+  shortlinkPage: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
+};
+
+async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number; trips: number | null; timing: string | null }> {
+  const spec = CALLS[route];
+  const session = who === "anonymous" ? null : world[who];
+  const res = await call(spec.path(), {
+    bearer: spec.page ? undefined : session?.bearer,
+    headers: spec.page && session ? { cookie: `${REFRESH_COOKIE}=${session.refresh}` } : { "cf-connecting-ip": `192.0.2.${Math.floor(Math.random() * 250)}` },
+  });
+  await res.body?.cancel();
+  const timing = res.headers.get("server-timing");
+  return { status: res.status, trips: roundTripsOf(timing), timing };
+}
+
+describe("round-trip budgets", () => {
+  for (const route of Object.keys(CALLS) as BudgetedRoute[]) {
+    for (const who of CALLS[route].who) {
+      it(`${ROUND_TRIP_BUDGETS[route].route} as ${who}: within ${ROUND_TRIP_BUDGETS[route].budget} round trips`, async () => {
+        (globalThis as any).__TRACE_SQL = true;
+        console.log(`ROUTE ${route} ${who}`);
+        const { status, trips, timing } = await measure(route, who);
+        (globalThis as any).__TRACE_SQL = false;
+        console.log(`ROUNDTRIPS ${route} ${who} ${status} ${trips} ${timing}`);
+        expect(status).toBe(200);
+        expect(trips, timing ?? "no Server-Timing").not.toBeNull();
+        expect(trips!).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS[route].budget);
+      });
+    }
+  }
+});

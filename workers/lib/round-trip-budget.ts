@@ -1,0 +1,31 @@
+/**
+ * Round-trip budgets (decision 030): the most sequential D1 round trips each main screen and API call may take, as
+ * counted by the request's RoundTripMeter and reported in Server-Timing. A far user waits about one database
+ * distance per round trip, so these are latency budgets; tests/integration/round-trip-budget.test.ts fails a route
+ * that goes over, and bench/edge.mjs shows what each one costs at a distance. `before` is what the route took before
+ * issue 27 (measured the same way), kept so the benchmark and the decision record can show the change.
+ */
+export interface RoundTripBudget {
+  /** what the route is, as the test and the benchmark name it */
+  route: string;
+  /** the most sequential round trips allowed */
+  budget: number;
+  /** measured before issue 27 */
+  before: number;
+}
+
+export const ROUND_TRIP_BUDGETS = {
+  ping: { route: "GET /api/ping", budget: 0, before: 0 },
+  whoami: { route: "GET /api/auth/whoami", budget: 99, before: 0 },
+  members: { route: "GET /api/group/members/{id}", budget: 99, before: 0 },
+  groupInfo: { route: "GET /api/group/get/{id}", budget: 99, before: 0 },
+  assetInfo: { route: "GET /api/asset/{id}", budget: 99, before: 0 },
+  searchApi: { route: "GET /api/search/query/{x}", budget: 99, before: 0 },
+  loginPage: { route: "page /login", budget: 99, before: 0 },
+  folderPage: { route: "page /mam/{id}", budget: 99, before: 0 },
+  viewerPage: { route: "page /mam/{g}/asset/{id}", budget: 99, before: 0 },
+  searchPage: { route: "page /search?q=…", budget: 99, before: 0 },
+  shortlinkPage: { route: "page /sl/{id}", budget: 99, before: 0 },
+} satisfies Record<string, RoundTripBudget>;
+
+export type BudgetedRoute = keyof typeof ROUND_TRIP_BUDGETS;
