@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DbSession } from "../../workers/db/session";
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, BookmarkSchema, sessionStartOf } from "../../workers/lib/d1-bookmark";
 import { roundTripsOf } from "../../workers/db/round-trips";
 import { ORIGIN, REFRESH_COOKIE, call, signIn } from "./factories";
@@ -104,5 +106,31 @@ describe("D1 sessions and bookmarks", () => {
       expect(timing).toMatch(/db;dur=\d+\.\d;desc="\d+ round trips?, \d+ quer(?:y|ies)", total;dur=\d+\.\d/);
       expect(roundTripsOf(timing)).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it("counts calls made together as one round trip and calls made after each other as more", async () => {
+    const session = new DbSession(env.DB, { constraint: "first-primary" });
+    const one = () => session.client.prepare("select 1 as x").first();
+    await Promise.all([one(), one(), session.client.batch([session.client.prepare("select 2"), session.client.prepare("select 3")])]);
+    expect(session.meter).toMatchObject({ roundTrips: 1, calls: 3, statements: 4 });
+    await one();
+    await one();
+    expect(session.meter).toMatchObject({ roundTrips: 3, calls: 5, statements: 6 });
+    expect(roundTripsOf(session.meter.serverTiming())).toBe(3);
+  });
+
+  it("starts again without a bookmark the database refuses, once, and keeps other errors", async () => {
+    // The runtime's refusal of a bookmark it cannot honour, as production D1 answers it: the first call fails.
+    const refusing = {
+      withSession(start: string) {
+        if (start === "first-primary" || start === "first-unconstrained") return env.DB.withSession(start);
+        return { prepare: () => ({ bind: () => ({ first: () => Promise.reject(new Error("D1_ERROR: invalid bookmark")) }) }), getBookmark: () => null };
+      },
+    } as unknown as D1Database;
+    const session = new DbSession(refusing, { bookmark: `0000000a-00000002-00004e5e-${"c1".repeat(16)}`, constraint: "first-primary" });
+    expect(await session.client.prepare("select ? as x").bind(7).first("x")).toBe(7);
+    expect(session.meter.bookmarkRetried).toBe(true);
+    expect(BookmarkSchema.safeParse(session.bookmark()).success).toBe(true);
+    await expect(session.client.prepare("select * from no_such_table").all()).rejects.toThrow(/no such table/);
   });
 });

@@ -77,11 +77,7 @@ describe("round-trip budgets", () => {
   for (const route of Object.keys(CALLS) as BudgetedRoute[]) {
     for (const who of CALLS[route].who) {
       it(`${ROUND_TRIP_BUDGETS[route].route} as ${who}: within ${ROUND_TRIP_BUDGETS[route].budget} round trips`, async () => {
-        (globalThis as any).__TRACE_SQL = true;
-        console.log(`ROUTE ${route} ${who}`);
         const { status, trips, timing } = await measure(route, who);
-        (globalThis as any).__TRACE_SQL = false;
-        console.log(`ROUNDTRIPS ${route} ${who} ${status} ${trips} ${timing}`);
         expect(status).toBe(200);
         expect(trips, timing ?? "no Server-Timing").not.toBeNull();
         expect(trips!).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS[route].budget);

@@ -64,7 +64,6 @@ export class DbSession {
   /** Runs one call (a statement or a batch) against the session, counted, delayed in benchmarks, retried once without a refused bookmark. */
   async call<T>(sqls: readonly string[], run: (session: D1DatabaseSession) => Promise<T>): Promise<T> {
     const depth = this.meter.begin(sqls.length);
-    if ((globalThis as any).__TRACE_SQL) console.log(`SQL d${depth} ${sqls.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join(' || ')}`);
     try {
       const delay = this.start.delay;
       if (delay) {

@@ -255,7 +255,9 @@ export async function openShortlink(
   const { link, entity } = open;
   const shown = folder ?? entity.id;
   if (folder !== undefined && (entity.type !== "group" || !(await folderInside(rc, open, folder)))) return { state: "not_found" };
-  await rc.db.batch([
+  // The count and the audit row are written while the page's own rows are read (decision 030): nothing read
+  // below depends on them, and the answer still waits for the write.
+  const counted = rc.db.batch([
     countUseStatement(rc.db, link.id, "view", now),
     auditStatement(rc, {
       action: "shortlink.open",
@@ -266,6 +268,7 @@ export async function openShortlink(
       ip: visitor.ip,
     }),
   ]);
+  counted.catch(() => {});
   const info: SharedInfo = {
     id: link.id,
     password_required: false,
@@ -277,9 +280,12 @@ export async function openShortlink(
     time_range: [iso(link.notBefore), iso(link.notAfter)],
   };
   if (entity.asset) {
-    const variants = entity.asset.latestVersion > 0 ? await selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [];
+    const [variants, [thumb]] = await Promise.all([
+      entity.asset.latestVersion > 0 ? selectReadyVariants(rc.db, entity.id, entity.asset.latestVersion) : [],
+      previewsOfAssets(rc.db, [entity.id], "thumb", null),
+      counted,
+    ]);
     const main = mainVariant(variants) ?? variants[0];
-    const [thumb] = await previewsOfAssets(rc.db, [entity.id], "thumb", null);
     const hasPreview = thumb?.preview_id != null;
     info.asset = await sharedAsset(
       rc,
@@ -288,7 +294,10 @@ export async function openShortlink(
       now,
     );
   } else {
-    const { items } = await listMembers(rc, open.creator, shown, { skip: page * GROUP_PAGE_SIZE, take: GROUP_PAGE_SIZE + 1 });
+    const [{ items }] = await Promise.all([
+      listMembers(rc, open.creator, shown, { skip: page * GROUP_PAGE_SIZE, take: GROUP_PAGE_SIZE + 1 }),
+      counted,
+    ]);
     const onPage = items.slice(0, GROUP_PAGE_SIZE);
     const files = onPage.flatMap((m) => (m.el_type === "asset" ? [m] : []));
     info.group = {
