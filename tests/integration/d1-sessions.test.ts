@@ -59,6 +59,13 @@ describe("D1 sessions and bookmarks", () => {
     await again.body?.cancel();
     expect(again.headers.get(BOOKMARK_HEADER)! >= value).toBe(true);
     if (again.headers.get(BOOKMARK_HEADER) === value) expect(bookmarkCookie(again)).toBeUndefined();
+
+    // the UI's API calls carry a bearer and the cookies: a write there moves the cookie too, so the next page sees it
+    const write = await createFolder(user.bearer, `Папка ${crypto.randomUUID()}`, {
+      cookie: `${REFRESH_COOKIE}=${user.refresh}; ${BOOKMARK_COOKIE}=${value}`,
+    });
+    expect(write.status).toBe(200);
+    expect(bookmarkCookie(write)).toBe(`${BOOKMARK_COOKIE}=${write.headers.get(BOOKMARK_HEADER)}; Path=/; HttpOnly; SameSite=Lax; Secure`);
   });
 
   it.each([

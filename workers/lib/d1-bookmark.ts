@@ -27,10 +27,14 @@ function cookieValue(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** A request with credentials: a bearer, or the browser's refresh cookie (plain or `__Host-` on https). */
-function isSignedIn(request: Request): boolean {
-  if (request.headers.has("authorization")) return true;
+/** A browser's request with the refresh cookie (plain or `__Host-` on https). */
+function isSignedInBrowser(request: Request): boolean {
   return /(?:^|;\s*)(?:__Host-)?mam_refresh=/.test(request.headers.get("cookie") ?? "");
+}
+
+/** A request with credentials: a bearer, or the browser's refresh cookie. */
+function isSignedIn(request: Request): boolean {
+  return request.headers.has("authorization") || isSignedInBrowser(request);
 }
 
 export interface SessionStart {
@@ -54,13 +58,16 @@ export function sessionStartOf(request: Request): SessionStart {
 
 /**
  * Hands the session's latest bookmark back: the `x-d1-bookmark` header always, and the cookie when the caller is a
- * browser (no bearer) and the bookmark moved. A response a shared cache may keep never gets the cookie.
+ * browser and the bookmark moved. A browser is a caller without a bearer, or one that carries our cookies: the UI's
+ * API calls come with a bearer *and* the refresh cookie, and the page it loads next must see what they wrote. A
+ * response a shared cache may keep never gets the cookie.
  */
 export function applyBookmark(request: Request, headers: Headers, bookmark: string | null): void {
   if (!bookmark) return;
   headers.set(BOOKMARK_HEADER, bookmark);
-  if (request.headers.has("authorization")) return;
-  if (cookieValue(request, BOOKMARK_COOKIE) === bookmark) return;
+  const carried = cookieValue(request, BOOKMARK_COOKIE);
+  const browser = !request.headers.has("authorization") || carried !== undefined || isSignedInBrowser(request);
+  if (!browser || carried === bookmark) return;
   if (/\bpublic\b|\bimmutable\b/i.test(headers.get("cache-control") ?? "")) return;
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   headers.append("Set-Cookie", `${BOOKMARK_COOKIE}=${bookmark}; Path=/; HttpOnly; SameSite=Lax${secure}`);
