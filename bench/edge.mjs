@@ -19,6 +19,7 @@ import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { ROOT_GROUP_ID } from "./lib/library-seed.mjs";
 import { buildUnlessSkipped, login, ms } from "./lib/measure.mjs";
 
 const PRIMARY_MS = Number(process.env.EDGE_PRIMARY_MS ?? "80");
@@ -57,7 +58,7 @@ async function api(url, path, { bearer, method = "GET", json } = {}) {
 
 /** A reader with a rule two levels up, a folder of 20 sub-folders and 30 files, one file, a link to it. */
 async function seed(url, adminBearer) {
-  const group = async (name, parent = "0".repeat(32)) => (await api(url, "/api/group/create", { bearer: adminBearer, method: "POST", json: { parent, group_name: name } })).group_id;
+  const group = async (name, parent = ROOT_GROUP_ID) => (await api(url, "/api/group/create", { bearer: adminBearer, method: "POST", json: { parent, group_name: name } })).group_id;
   const top = await group(`Проект ${randomBytes(3).toString("hex")}`);
   const mid = await group("Съёмка", top);
   const leaf = await group("Исходники", mid);

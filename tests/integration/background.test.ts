@@ -114,6 +114,10 @@ describe("TASKS queue consumer", () => {
   it("retries a failing operation with backoff instead of acking it", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const brokenDb = {
+      // a session of a broken database is as broken
+      withSession() {
+        return this;
+      },
       prepare() {
         throw new Error("D1 is down");
       },
