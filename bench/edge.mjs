@@ -52,7 +52,7 @@ async function api(url, path, { bearer, method = "GET", json } = {}) {
     signal: AbortSignal.timeout(30_000),
   });
   const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text;
 }
 
