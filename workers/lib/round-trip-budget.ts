@@ -18,7 +18,7 @@ export interface RoundTripBudget {
 export const ROUND_TRIP_BUDGETS = {
   ping: { route: "GET /api/ping", budget: 0, before: 0 },
   whoami: { route: "GET /api/auth/whoami", budget: 1, before: 2 },
-  members: { route: "GET /api/group/members/{id}", budget: 4, before: 6 },
+  members: { route: "GET /api/group/members/{id}", budget: 3, before: 6 },
   groupInfo: { route: "GET /api/group/get/{id}", budget: 3, before: 5 },
   assetInfo: { route: "GET /api/asset/{id}", budget: 3, before: 5 },
   searchApi: { route: "GET /api/search/query/{x}", budget: 5, before: 6 },

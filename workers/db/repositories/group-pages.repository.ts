@@ -28,6 +28,15 @@ export interface MemberPageOptions {
    * after the nearest boundary with at most `skip` members up to it and offsets only the rest.
    */
   seekList?: string;
+  /** each row also carries its tags, as a JSON array of {tag_id, tag_name} in `tags_json` (one round trip less) */
+  withTags?: boolean;
+}
+
+/** The `tags_json` column of `withTags`: a correlated lookup per listed row, on the `entity_tags` primary key. */
+function tagsColumn(o: MemberPageOptions): SQL {
+  return o.withTags
+    ? sql`, (select json_group_array(json_object('tag_id', t.id, 'tag_name', t.name)) from entity_tags e join tags t on t.id = e.tag_id where e.entity_id = m.el_id) as tags_json`
+    : sql``;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -69,6 +78,7 @@ export interface AssetMemberRow {
   var_size: number | null;
   var_hash: string | null;
   has_preview: number;
+  tags_json?: string;
 }
 
 /**
@@ -83,7 +93,7 @@ export function assetMembersPageSql(o: MemberPageOptions): SQL {
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
-      exists (select 1 from previews p where p.asset_id = a.id) as has_preview
+      exists (select 1 from previews p where p.asset_id = a.id) as has_preview${tagsColumn(o)}
     from group_members m
     cross join assets a on a.id = m.el_id
     left join users u on u.id = a.owner_id
@@ -108,6 +118,7 @@ export interface GroupMemberRow {
   owner_name: string | null;
   groups: number;
   assets: number;
+  tags_json?: string;
 }
 
 /**
@@ -120,7 +131,7 @@ export function groupMembersPageSql(o: MemberPageOptions): SQL {
   if (o.vis) where.push(visibleMemberSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, g.name, g.ctime, g.mtime, g.owner_id, u.name as owner_name,
-      coalesce(r.groups, 0) as groups, coalesce(r.assets, 0) as assets
+      coalesce(r.groups, 0) as groups, coalesce(r.assets, 0) as assets${tagsColumn(o)}
     from group_members m
     cross join groups g on g.id = m.el_id
     left join users u on u.id = g.owner_id
