@@ -231,6 +231,23 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       >
         <Icon name="trash" size={16} />
       </GuardedButton>
+      {props.onMenu && (
+        // Phones: a tile has no room for every action, so it shows this one button opening the member's menu.
+        <button
+          type="button"
+          className="icon-btn row-actions-more"
+          aria-haspopup="menu"
+          title={ru.common.moreActions}
+          aria-label={`${ru.common.moreActions}: ${m.el_info.name}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            const box = e.currentTarget.getBoundingClientRect();
+            props.onMenu?.(m, box.left, box.bottom);
+          }}
+        >
+          <Icon name="more" size={16} />
+        </button>
+      )}
     </span>
   );
 }
