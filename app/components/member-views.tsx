@@ -327,7 +327,8 @@ export function MemberGrid(props: MemberViewProps) {
           {...dragProps(m, props)}
         >
           <SelectBox m={m} props={props} className="tile-check" />
-          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1}>
+          {/* Out of the tab order (the name below is the stop); a pointer or a screen reader still needs its name. */}
+          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-label={m.el_info.name}>
             <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">
