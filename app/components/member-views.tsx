@@ -327,8 +327,9 @@ export function MemberGrid(props: MemberViewProps) {
           {...dragProps(m, props)}
         >
           <SelectBox m={m} props={props} className="tile-check" />
-          {/* Out of the tab order (the name below is the stop); a pointer or a screen reader still needs its name. */}
-          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-label={m.el_info.name}>
+          {/* A second way in for the pointer only: out of the tab order and of the accessibility tree (the name below is the
+              item's one link there), so a screen reader does not meet a nameless link. */}
+          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-hidden="true">
             <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">
