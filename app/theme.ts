@@ -19,6 +19,8 @@ export const palette = {
   accentSoft: "rgba(76, 141, 255, 0.14)",
   danger: "#f0506e",
   dangerSoft: "rgba(240, 80, 110, 0.14)",
+  /** danger as text on dangerSoft (badges «Ошибка», «не удалось»): `danger` there is 4.0–4.4:1, this 5.6:1 */
+  dangerText: "#ff7a90",
   success: "#2fbf71",
   warning: "#f5a524",
   folder: "#f2b84b",
