@@ -3,6 +3,7 @@ import type { HelperStatus, MountStatus } from "../../helper/schemas";
 import { ru } from "../i18n/ru";
 import { DiskHelperError, helperStatus, mountOnDisk } from "../lib/disk-helper";
 import { showToast } from "../lib/toast";
+import { DiskHelperInstall } from "./disk-helper-install";
 import { Modal } from "./modal";
 
 const t = ru.diskHelper;
@@ -30,7 +31,7 @@ function MountFacts({ mount }: { mount: MountStatus }) {
 /**
  * «Открыть на компьютере» for one folder: asks the local disk helper for its status, mounts the folder (token first,
  * then the mount) and shows where it lives on disk. A failure shows SPEC §8's toast with the helper's error text; a
- * helper that does not answer also gets the install steps.
+ * helper that does not answer also gets the install steps (the downloadable program, DiskHelperInstall).
  */
 export function DiskHelperDialog({ helperUrl, groupId, folderName, onClose }: { helperUrl: string; groupId: string; folderName: string; onClose: () => void }) {
   const [probe, setProbe] = useState<Probe>({ kind: "checking" });
@@ -115,14 +116,7 @@ export function DiskHelperDialog({ helperUrl, groupId, folderName, onClose }: { 
               {t.notRunning}
             </p>
             <h3>{t.installTitle}</h3>
-            <ol>
-              {t.installSteps.map((step) => (
-                <li key={step}>{step}</li>
-              ))}
-            </ol>
-            <pre>
-              <code>{t.installCommand(typeof location === "undefined" ? "" : location.origin)}</code>
-            </pre>
+            <DiskHelperInstall />
           </div>
         )}
         {shown ? (

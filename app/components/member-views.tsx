@@ -231,6 +231,23 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       >
         <Icon name="trash" size={16} />
       </GuardedButton>
+      {props.onMenu && (
+        // Phones: a tile has no room for every action, so it shows this one button opening the member's menu.
+        <button
+          type="button"
+          className="icon-btn row-actions-more"
+          aria-haspopup="menu"
+          title={ru.common.moreActions}
+          aria-label={`${ru.common.moreActions}: ${m.el_info.name}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            const box = e.currentTarget.getBoundingClientRect();
+            props.onMenu?.(m, box.left, box.bottom);
+          }}
+        >
+          <Icon name="more" size={16} />
+        </button>
+      )}
     </span>
   );
 }
@@ -310,7 +327,9 @@ export function MemberGrid(props: MemberViewProps) {
           {...dragProps(m, props)}
         >
           <SelectBox m={m} props={props} className="tile-check" />
-          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1}>
+          {/* A second way in for the pointer only: out of the tab order and of the accessibility tree (the name below is the
+              item's one link there), so a screen reader does not meet a nameless link. */}
+          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-hidden="true">
             <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">

@@ -18,7 +18,9 @@ export type SharedView =
   | { state: "revoked" }
   | { state: "not_found" };
 
-const STATUS: Record<SharedView["state"], number> = { ok: 200, password: 401, expired: 410, not_yet: 403, revoked: 410, not_found: 404 };
+// The password form is an ordinary page (200), not an error: a 401 document makes the browser log a console error on
+// every visit to a password link.
+const STATUS: Record<SharedView["state"], number> = { ok: 200, password: 200, expired: 410, not_yet: 403, revoked: 410, not_found: 404 };
 
 export function statusOf(view: SharedView): number {
   return STATUS[view.state];

@@ -31,7 +31,9 @@ export const fetchOrders = (query: { all?: boolean; status?: string; skip?: numb
 export const fetchOrder = (id: string) => apiRequest<OrderView>(`/api/shop/order/${id}`);
 export const decideOrder = (id: string, decision: "approve" | "refund" | "cancel") =>
   apiRequest<OrderView>(`/api/shop/order/${id}/${decision}`, { method: "POST", body: {} });
-export const fetchListing = (entityId: string) => apiRequest<CatalogItem>(`/api/shop/listing/${entityId}`, { toast: false });
+/** The item's listing, or null when it is not for sale (204: no 404 in the console for a normal answer). */
+export const fetchListing = (entityId: string) =>
+  apiRequest<CatalogItem | null>(`/api/shop/listing/${entityId}`, { query: { if_listed: 1 }, toast: false });
 export const saveListing = (entityId: string, listing: { price: number; currency: string; licence: string }) =>
   apiRequest<CatalogItem>(`/api/shop/listing/${entityId}`, { method: "PUT", body: listing });
 export const withdrawListing = (entityId: string) => apiRequest(`/api/shop/listing/${entityId}`, { method: "DELETE" });

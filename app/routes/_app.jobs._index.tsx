@@ -97,16 +97,16 @@ export default function JobsScreen() {
                   <td className="name-cell">
                     <Link to={`/jobs/${t.job_id}`}>{t.name}</Link>
                   </td>
-                  <td>{t.operation_name}</td>
-                  <td>
+                  <td className="job-operation">{t.operation_name}</td>
+                  <td className="job-status-cell">
                     <TaskStatusBadge status={t.status} />
                   </td>
                   <td className="job-progress-cell">
                     <TaskProgress progress={t.progress} status={t.status} info={t.progress_info} />
                   </td>
-                  <td className="num">{t.priority}</td>
+                  <td className="num job-priority-cell">{t.priority}</td>
                   <td className="job-date">{formatDateTime(t.ctime)}</td>
-                  <td>
+                  <td className="job-controls-cell">
                     <TaskControls task={t} onChange={(fresh) => merge([fresh])} />
                   </td>
                 </tr>

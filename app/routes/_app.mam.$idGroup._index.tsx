@@ -35,6 +35,7 @@ import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine/index";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useDiskHelperUrl } from "../lib/disk-helper";
+import { useIsDesktop } from "../lib/helper-platform";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
 
@@ -111,6 +112,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const diskHelperUrl = useDiskHelperUrl();
+  const desktop = useIsDesktop();
   const [menu, setMenu] = useState<MenuAt | null>(null);
   /** the item of the last plain selection click: shift-click selects from here */
   const anchor = useRef<string | null>(null);
@@ -215,7 +217,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         share: single ? () => setDialog({ kind: "share", member: single }) : undefined,
         access: single ? () => setDialog({ kind: "access", member: single }) : undefined,
         sell: single && user?.isAdmin ? () => setDialog({ kind: "sell", member: single }) : undefined,
-        openOnDisk: single?.el_type === "group" ? () => setDialog({ kind: "disk", groupId: single.el_id, name: single.el_info.name }) : undefined,
+        openOnDisk: desktop && single?.el_type === "group" ? () => setDialog({ kind: "disk", groupId: single.el_id, name: single.el_info.name }) : undefined,
         delete: () => setDialog({ kind: "delete", members: targets }),
       },
       why,
@@ -309,14 +311,16 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
             {ru.rights.readOnly}
           </span>
         )}
-        <GuardedButton
-          className="btn btn-ghost"
-          reason={denial(levels, "openOnDisk", "group")}
-          onClick={() => setDialog({ kind: "disk", groupId, name: group?.group_name ?? ru.mam.group })}
-        >
-          <Icon name="download" size={16} />
-          {ru.diskHelper.action}
-        </GuardedButton>
+        {desktop && (
+          <GuardedButton
+            className="btn btn-ghost"
+            reason={denial(levels, "openOnDisk", "group")}
+            onClick={() => setDialog({ kind: "disk", groupId, name: group?.group_name ?? ru.mam.group })}
+          >
+            <Icon name="download" size={16} />
+            {ru.diskHelper.action}
+          </GuardedButton>
+        )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}

@@ -16,6 +16,7 @@ import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
 import { canDo, denial, type Action } from "../lib/abilities";
 import { useDiskHelperUrl } from "../lib/disk-helper";
+import { useIsDesktop } from "../lib/helper-platform";
 import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
 import { formatDateTime } from "../lib/format";
@@ -68,6 +69,7 @@ function refusalOn(levels: Record<string, string[]>, id: string, action: Action)
 export default function MamRoute() {
   const { root, files, pages, levels, mayCreate } = useLoaderData<typeof loader>();
   const diskHelperUrl = useDiskHelperUrl();
+  const desktop = useIsDesktop();
   const { revalidate } = useRevalidator();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -86,7 +88,7 @@ export default function MamRoute() {
           move: () => setDialog({ kind: "move", group: g }),
           share: () => setDialog({ kind: "share", group: g }),
           access: () => setDialog({ kind: "access", group: g }),
-          openOnDisk: () => setDialog({ kind: "disk", group: g }),
+          openOnDisk: desktop ? () => setDialog({ kind: "disk", group: g }) : undefined,
           delete: () => setDialog({ kind: "delete", group: g }),
         },
         (action) => why(g, action),

@@ -3,6 +3,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { Icon } from "../components/icons";
 import { OrderStatus } from "../components/shop/order-status";
+import { ShopItemMedia } from "../components/shop/shop-item-media";
 import { UnavailablePage } from "../components/unavailable-page";
 import { ru } from "../i18n/ru";
 import { ApiError } from "../lib/api-error";
@@ -83,11 +84,7 @@ export default function OrderReceiptRoute() {
         {order.items.map((item) => (
           <li key={item.entity_id} className="shop-line">
             <span className="shop-line-media">
-              <Icon
-                name={item.entity_type === "group" ? "folder" : "image"}
-                size={22}
-                className={item.entity_type === "group" ? "folder-icon" : "thumb-image"}
-              />
+              <ShopItemMedia url={item.preview_url} type={item.entity_type} name={item.name} />
             </span>
             <span className="shop-line-main">
               <span className="shop-name">{item.name}</span>

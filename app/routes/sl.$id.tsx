@@ -17,7 +17,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const result = await unlockSharedView(request, context, params.id ?? "");
   if (result instanceof Response) return result;
-  return data(result, { status: 401 });
+  // A wrong password re-renders the form with its message; 200 like the form itself (no console error).
+  return data(result, { status: 200 });
 }
 
 /** Per visitor (cookie, counts): never cached, never indexed. */

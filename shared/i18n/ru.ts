@@ -755,6 +755,10 @@ export const ru = {
     emailBody: (who: string, name: string, url: string, until: string | null) =>
       `${who} поделился с вами «${name}».\n\nОткрыть: ${url}\n${until ? `Ссылка действует до ${until}.\n` : ""}`,
   },
+  /** The local disk helper's downloads (GET /api/helper/download/{platform}, `npm run helper:build`). */
+  helperBuilds: {
+    notUploaded: "Помощник для этой системы пока не выложен администратором",
+  },
   errors: {
     unknown: "Неизвестная ошибка",
     server: "Ошибка на сервере",

@@ -828,6 +828,12 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     then: (b, c) => void (c.orderId = (b as { id: string }).id),
   },
   "GET /api/shop/orders": { req: () => ({ path: "/api/shop/orders" }), keys: ["id", "status"], at: first },
+  // The helper programs (`npm run helper:build -- --upload`): none is uploaded in the test environment.
+  "GET /api/helper/builds": { req: () => ({ path: "/api/helper/builds" }) },
+  "GET /api/helper/download/{platform}": {
+    req: () => ({ path: "/api/helper/download/windows-x64" }),
+    refusal: { status: 404, why: "no helper program is uploaded in the test environment (tests/integration/helper-download.test.ts uploads one)" },
+  },
   "GET /api/shop/order/{id}": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}` }), keys: ["id", "status", "items"] },
   "POST /api/shop/order/{id}/approve": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}/approve`, json: {} }), keys: ["status"] },
   "POST /api/shop/order/{id}/refund": { req: (c) => ({ path: `/api/shop/order/${c.orderId as string}/refund`, json: {} }), keys: ["status"] },

@@ -63,6 +63,10 @@ test("a text file opens in /editor, is changed and saved as version 2, which the
   await page.getByRole("button", { name: "Сохранить" }).click();
   await expect.poll(() => page.locator(".editor-meta").textContent()).toContain("версия 2");
   await expect.poll(() => page.getByRole("button", { name: "Сохранить" }).isDisabled()).toBe(true);
+  // The «Сохранено…» toast starts below the editor's bar: it never covers the Save button.
+  const saveBox = (await page.getByRole("button", { name: "Сохранить" }).boundingBox())!;
+  const toastBox = (await page.locator(".toast").first().boundingBox())!;
+  expect(toastBox.y).toBeGreaterThanOrEqual(saveBox.y + saveBox.height);
 
   // back in the viewer: version 2 is there, and its bytes are what was typed
   await page.getByRole("link", { name: "← К папке" }).click();

@@ -221,6 +221,10 @@ test("restore version 1 as version 3, compare two versions, comment and delete a
   await expect.poll(() => compare.locator(".compare-stack img").evaluateAll((els) => els.map((e) => (e as HTMLImageElement).naturalWidth))).toEqual([200, 1600]);
   await shot(page, "versions-compare-curtain-1440");
   await compare.getByRole("button", { name: "Закрыть" }).click();
+  // Closing the comparison clears its two ticks.
+  await compare.waitFor({ state: "detached" });
+  expect(await page.getByLabel("Сравнить версию 2").isChecked()).toBe(false);
+  expect(await page.getByLabel("Сравнить версию 3").isChecked()).toBe(false);
 
   // Delete version 2 with its variants.
   await page.getByRole("button", { name: "Удалить версию: Версия 2" }).click();

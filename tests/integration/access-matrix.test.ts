@@ -778,6 +778,9 @@ const ROWS: Record<string, Row> = {
   },
   // The shop (decision 022): listing and decisions are the administrators'; the rest is each caller's own basket and
   // orders. The fixture's asset doubles as the id of an order prepared for it (a fresh one per caller).
+  // The helper programs: any signed-in user (none is uploaded here, so the download is the same 404 for everyone).
+  "GET /api/helper/builds": { kind: "signedIn", ok: 200, req: () => G("/api/helper/builds") },
+  "GET /api/helper/download/{platform}": { kind: "probe", signedIn: 404, req: () => G("/api/helper/download/linux-x64") },
   "GET /api/shop/catalog": { kind: "signedIn", ok: 200, req: () => G("/api/shop/catalog") },
   "GET /api/shop/listing/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/shop/listing/${X}`) },
   "PUT /api/shop/listing/{id}": {

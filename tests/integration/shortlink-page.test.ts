@@ -99,11 +99,11 @@ describe("GET /sl/{id}", () => {
 
   it("a password link shows only the form (no name, no preview); the right password opens it through a cookie", async () => {
     const { id, name } = await sharedVideo({ password: "пароль-1" });
-    const locked = await html(await page(id), 401);
+    const locked = await html(await page(id), 200);
     expect(locked).toContain('data-testid="shared-password"');
     expect(locked).not.toContain(name);
     expect(locked).not.toContain("og:image");
-    const wrong = await html(await page(id, { method: "POST", body: new URLSearchParams({ password: "нет" }) }), 401);
+    const wrong = await html(await page(id, { method: "POST", body: new URLSearchParams({ password: "нет" }) }), 200);
     expect(wrong).toContain(ru.sharing.wrongPassword);
     const right = await page(id, { method: "POST", body: new URLSearchParams({ password: "пароль-1" }) });
     expect(right.status).toBe(302);

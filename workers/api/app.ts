@@ -37,6 +37,7 @@ import { slRoutes } from "./routes/sl.routes";
 import { wopiRoutes } from "./routes/wopi.routes";
 import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
+import { helperRoutes } from "./routes/helper.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -85,6 +86,7 @@ export function createApiApp() {
   app.route("/api/wopi", wopiRoutes);
   app.route("/api/pqi", pqiRoutes);
   app.route("/api/shop", shopRoutes);
+  app.route("/api/helper", helperRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);

@@ -53,7 +53,7 @@ export function SubjectSearch({
         value={text}
         placeholder={placeholder}
         aria-label={label ?? placeholder}
-        aria-controls={listId}
+        aria-controls={shown ? listId : undefined}
         autoComplete="off"
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

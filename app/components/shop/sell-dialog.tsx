@@ -43,6 +43,7 @@ export function SellDialog({ entityId, name, onClose }: { entityId: string; name
     fetchListing(entityId).then(
       (found) => {
         setListing(found);
+        if (!found) return;
         setPrice(priceInput(found.price, found.currency));
         setCurrency(found.currency);
         setLicence(found.licence);

@@ -251,7 +251,17 @@ export function VersionList({
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog?.kind === "compare" && <VersionCompare name={asset.name} pair={dialog.pair} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "compare" && (
+        <VersionCompare
+          name={asset.name}
+          pair={dialog.pair}
+          onClose={() => {
+            // The comparison is done: its two ticks go with it, so the next one starts from a clean list.
+            setPicked([]);
+            setDialog(null);
+          }}
+        />
+      )}
     </section>
   );
 }

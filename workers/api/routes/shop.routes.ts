@@ -10,6 +10,7 @@ import {
   checkout,
   getListing,
   getOrder,
+  isListed,
   listForSale,
   listingPreview,
   listOrders,
@@ -124,6 +125,7 @@ const OrderSchema = z
         price_text: z.string(),
         licence: z.string(),
         granted: z.boolean(),
+        preview_url: z.string().nullable().openapi({ description: "The watermarked preview while the item is still listed (the receipt)" }),
       }),
     ),
   })
@@ -190,12 +192,17 @@ export const shopRoutes = createRouter()
       path: "/listing/{id}",
       tags,
       summary: "One item for sale",
+      description: "With `if_listed=1` an item that is not for sale answers 204 instead of 404 (the sell dialog's first look, which is no error).",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema },
-      responses: { 200: json(CatalogItemSchema, "The item"), ...errorResponses(400, 401, 404) },
+      request: { params: IdParamsSchema, query: z.object({ if_listed: z.enum(["1"]).optional() }) },
+      responses: { 200: json(CatalogItemSchema, "The item"), 204: { description: "Not for sale (with `if_listed=1`)" }, ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getListing(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      if (c.req.valid("query").if_listed && !(await isListed(c.var.rc, id))) return c.body(null, 204);
+      return c.json(await getListing(c.var.rc, c.var.actor, id), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -5,7 +5,7 @@
  * ./pure.
  */
 export { handleStripeWebhook } from "./shop-webhook.service";
-export { addToBasket, basket, catalog, getListing, listForSale, listingPreview, removeFromBasket, withdraw } from "./shop.service";
+export { addToBasket, basket, catalog, getListing, isListed, listForSale, listingPreview, removeFromBasket, withdraw } from "./shop.service";
 export { approveOrder, cancelOrder, checkout, getOrder, listOrders, refundOrder } from "./shop-orders.service";
 export type { BasketView, CatalogItem } from "./shop.service";
 export type { OrderView } from "./shop-orders.service";

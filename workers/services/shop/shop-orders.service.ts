@@ -12,7 +12,7 @@ import type { Actor, RequestContext } from "../access";
 import { sendEmail } from "../sharing";
 import { formatMoney, orderTotal } from "./money";
 import { CheckoutSessionAnswerSchema, checkoutSessionRequest, refundRequest } from "./stripe";
-import { PURCHASE_LEVELS, requireShopAdmin, audit } from "./shop.service";
+import { PURCHASE_LEVELS, previewUrls, requireShopAdmin, audit } from "./shop.service";
 
 const t = ru.shop;
 
@@ -44,6 +44,8 @@ export interface OrderView {
     licence: string;
     /** the bought right is in force (the order is paid or approved) */
     granted: boolean;
+    /** the listing's watermarked preview while it is still listed (the receipt's picture), else null */
+    preview_url: string | null;
   }[];
 }
 
@@ -79,6 +81,7 @@ function toOrder(o: repo.OrderRow, items: readonly repo.OrderItemRow[]): OrderVi
         price_text: formatMoney(i.price, i.currency),
         licence: i.licence,
         granted: i.rule_id != null,
+        preview_url: null,
       })),
   };
 }
@@ -98,7 +101,10 @@ async function loadOrder(rc: RequestContext, id: string): Promise<OrderView> {
 export async function getOrder(rc: RequestContext, actor: Actor, id: string): Promise<OrderView> {
   const order = await loadOrder(rc, id);
   if (!actor.isAdmin && order.buyer_id !== actor.id) throw new AppError("NOT_FOUND", t.orderNotFound);
-  return order;
+  // The receipt shows the pictures the catalogue showed, for the items still listed.
+  const listed = await repo.listingsOf(rc.db, order.items.map((i) => i.entity_id));
+  const urls = await previewUrls(rc, actor, listed);
+  return { ...order, items: order.items.map((i) => ({ ...i, preview_url: urls.get(i.entity_id) ?? null })) };
 }
 
 /** GET /shop/orders: the caller's orders; with `all` (administrators only) everyone's, optionally of one status. */

@@ -62,7 +62,7 @@ async function previewUrl(rc: RequestContext, actor: Actor, entityId: string): P
 }
 
 /** Preview URLs of the rows that have a preview, by entity id. */
-async function previewUrls(rc: RequestContext, actor: Actor, rows: readonly { entity_id: string; has_preview: number | null }[]) {
+export async function previewUrls(rc: RequestContext, actor: Actor, rows: readonly { entity_id: string; has_preview: number | null }[]) {
   const withPreview = rows.filter((r) => r.has_preview);
   const urls = await Promise.all(withPreview.map((r) => previewUrl(rc, actor, r.entity_id)));
   return new Map(withPreview.map((r, i) => [r.entity_id, urls[i]]));
@@ -151,6 +151,11 @@ export async function withdraw(rc: RequestContext, actor: Actor, entityId: strin
 }
 
 /** GET /shop/listing/{id}: one item for sale (404 when it is not, or its asset or folder is in the trash). */
+/** Whether the item is for sale now (a live listing). */
+export async function isListed(rc: RequestContext, entityId: string): Promise<boolean> {
+  return (await repo.findListing(rc.db, entityId)) !== undefined;
+}
+
 export async function getListing(rc: RequestContext, actor: Actor, entityId: string): Promise<CatalogItem> {
   const listing = await repo.findListing(rc.db, entityId);
   if (!listing) throw new AppError("NOT_FOUND", t.notListed);
