@@ -201,6 +201,7 @@ export const ru = {
     accountDisabled: "Учётная запись отключена",
     settingsTooLarge: (kib: number) => `Настройки не должны превышать ${kib} КиБ`,
     settingsBusy: "Настройки одновременно меняются в другом месте, повторите попытку",
+    settingValue: (key: string) => `Недопустимое значение настройки «${key}»`,
   },
   /** Owned by the sso capability. */
   sso: {

@@ -60,3 +60,27 @@ describe.each(["ui_settings", "bookmarks"] as const)("GET and PATCH /api/user/%s
     expect(stored).toEqual([{ doc: JSON.stringify({ keep: true }) }]);
   });
 });
+
+describe("PATCH /api/user/ui_settings: the screens' view settings", () => {
+  it("keeps view mode, sort and panel state; refuses malformed bodies and wrong values (400) and huge ones (413), keeping what was saved", async () => {
+    const user = await signIn();
+    const saved = { mamView: "list", mamSort: "mtime", mamOrder: "desc", uploadPanelCollapsed: "1" };
+    expect(await ok(await call("/api/user/ui_settings", { method: "PATCH", bearer: user.bearer, json: saved }))).toEqual(saved);
+
+    const raw = (body: string) =>
+      call("/api/user/ui_settings", { method: "PATCH", bearer: user.bearer, body, headers: { "content-type": "application/json" } });
+    for (const body of ['{"mamView": "list"', "{mamView: list}", "", "\u0000"]) await expectError(await raw(body), 400);
+    for (const json of [{ mamView: "table" }, { mamSort: 3 }, { mamOrder: ["asc"] }, { uploadPanelCollapsed: true }]) {
+      const error = await expectError(await call("/api/user/ui_settings", { method: "PATCH", bearer: user.bearer, json }), 400);
+      expect(error.message).toContain(Object.keys(json)[0]);
+    }
+    await expectError(await raw(JSON.stringify({ mamView: "grid", blob: "x".repeat(70_000) })), 413);
+    expect(await ok(await call("/api/user/ui_settings", { bearer: user.bearer }))).toEqual(saved);
+    // null still removes a known key.
+    expect(await ok(await call("/api/user/ui_settings", { method: "PATCH", bearer: user.bearer, json: { mamView: null } }))).toEqual({
+      mamSort: "mtime",
+      mamOrder: "desc",
+      uploadPanelCollapsed: "1",
+    });
+  });
+});
