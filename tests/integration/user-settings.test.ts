@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { rows } from "./catalog-fixtures";
+import { newId } from "../../workers/lib/ids";
+import { exec, rows } from "./catalog-fixtures";
 import { call, expectError, signIn } from "./factories";
+import { createGroup, insertAsset, uniqueName } from "./library-factories";
 
 async function ok<T>(res: Response): Promise<T> {
   const body = await res.json();
@@ -81,6 +83,43 @@ describe("PATCH /api/user/ui_settings: the screens' view settings", () => {
       mamSort: "mtime",
       mamOrder: "desc",
       uploadPanelCollapsed: "1",
+    });
+  });
+});
+
+describe("GET /api/user/bookmarks: favourites filtered on read", () => {
+  it("shows starred folders and files with their current names; drops silently what was trashed, deleted or is not readable", async () => {
+    const owner = await signIn();
+    const stranger = await signIn();
+    const kept = await createGroup(owner, uniqueName("Избранное"));
+    const trashed = await createGroup(owner, uniqueName("В корзину"));
+    const file = await insertAsset({ ownerId: owner.id, groups: [kept] });
+    const missing = newId();
+    const stars = {
+      [kept]: { type: "group", at: 1 },
+      [trashed]: { type: "group", at: 2 },
+      [file.id]: { type: "asset", at: 3 },
+      [missing]: { type: "asset", at: 4 },
+      order: "name",
+    };
+    for (const who of [owner, stranger]) {
+      await ok(await call("/api/user/bookmarks", { method: "PATCH", bearer: who.bearer, json: stars }));
+    }
+    const del = await call(`/api/group/delete/${trashed}`, { method: "DELETE", bearer: owner.bearer });
+    expect(del.status, await del.text()).toBe(204);
+    await exec("update groups set name = ? where id = ?", "Переименована", kept);
+
+    expect(await ok(await call("/api/user/bookmarks", { bearer: owner.bearer }))).toEqual({
+      [kept]: { type: "group", at: 1, name: "Переименована" },
+      [file.id]: { type: "asset", at: 3, name: file.name },
+      order: "name",
+    });
+    // Someone who cannot read them sees none of them, not even their names: only the key that is not a favourite.
+    expect(await ok(await call("/api/user/bookmarks", { bearer: stranger.bearer }))).toEqual({ order: "name" });
+    // The PATCH answer is filtered the same way; removing a star is `null`.
+    expect(await ok(await call("/api/user/bookmarks", { method: "PATCH", bearer: owner.bearer, json: { [file.id]: null } }))).toEqual({
+      [kept]: { type: "group", at: 1, name: "Переименована" },
+      order: "name",
     });
   });
 });
