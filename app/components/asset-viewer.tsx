@@ -13,6 +13,7 @@ import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine/index";
 import { AccessButton } from "./access/access-dialog";
+import { FavouriteStar } from "./favourite-star";
 import { ShareButton, useLevels } from "./share-dialog";
 import { SellButton } from "./shop/sell-dialog";
 import { GuardedButton } from "./guarded-button";
@@ -109,7 +110,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <Link to={back}>← {ru.library.backToFolder}</Link>
             {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
-          <h1 className="page-title">{asset.name}</h1>
+          <div className="fav-title-row">
+            <h1 className="page-title">{asset.name}</h1>
+            <FavouriteStar id={asset.asset_id} type="asset" name={asset.name} />
+          </div>
         </div>
         <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
           {asset.var && (

@@ -433,6 +433,13 @@ export const ru = {
     } as Record<string, string>,
     never: "бессрочно",
   },
+  /** Favourites: the star on folders and files and the sidebar section (app/lib/favourites.ts). */
+  favourites: {
+    title: "Избранное",
+    empty: "Отметьте папку или файл звёздочкой — они появятся здесь.",
+    star: (name: string) => `Добавить «${name}» в избранное`,
+    unstar: (name: string) => `Убрать «${name}» из избранного`,
+  },
   /** Owned by the admin capability. */
   admin: {
     audit: "Журнал аудита",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../workers/lib/ids";
 import { exec } from "./catalog-fixtures";
 import { call, createUser, expectError, signIn, signInAdmin } from "./factories";
-import { createGroup, uniqueName } from "./library-factories";
+import { admin as libraryAdmin, createGroup, uniqueName } from "./library-factories";
 
 interface Entry {
   id: string;
@@ -100,7 +100,7 @@ describe("GET /api/audit", () => {
     const actor = await createUser({ name: "Раздающий" });
     const subject = await createUser({ name: "Получатель прав" });
     const folderName = uniqueName("Аудит");
-    const folder = await createGroup(admin, folderName);
+    const folder = await createGroup(await libraryAdmin(), folderName);
     const gone = newId();
     await exec(
       `insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details) values (?, ?, ?, 'acl.create', 'group', ?, ?)`,
