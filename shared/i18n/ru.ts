@@ -76,6 +76,18 @@ export const ru = {
     storageUnavailable: "Внешнее хранилище недоступно, повторите попытку позже",
     storageUrlRefused: (problem: string) => `Хранилище недоступно: ${problem}. Администратор должен указать другой адрес`,
     storageCredsUnreadable: "Ключи доступа хранилища не удаётся расшифровать: задайте их заново",
+    /** The connection check before an external storage is saved (workers/services/storage/connection-check.ts). */
+    storageCheck: {
+      noAnswer: "Хранилище не отвечает: проверьте адрес и доступность сервера",
+      badKeys: "Неверные ключи доступа",
+      denied: "Ключи приняты, но доступа к бакету с ними нет",
+      noBucket: "Бакет не найден",
+      notS3: "По этому адресу отвечает не S3-совместимое хранилище",
+      redirect: "Хранилище перенаправляет запрос на другой адрес: укажите адрес региона бакета",
+      serverError: (status: number) => `Хранилище ответило ошибкой сервера (${status})`,
+      unexpected: (status: number, code: string | null) => `Хранилище ответило неожиданно (${status}${code ? `, ${code}` : ""})`,
+      failed: (reason: string) => `Проверка соединения не пройдена: ${reason}. Ничего не сохранено`,
+    },
     rangeNotSatisfiable: "Запрошенный диапазон выходит за пределы файла",
     urlScheme: "ожидается адрес http:// или https:// без логина, пароля, параметров и якоря",
     bucketName: "ожидается имя бакета: 2–63 латинские буквы, цифры, «.», «-» или «_»",

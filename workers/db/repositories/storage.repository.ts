@@ -113,3 +113,15 @@ export function resolveStorageRow(db: Database, entity: { type: "asset" | "group
         where s.id = coalesce(${own}, (${fromGroups}), ${DEFAULT_STORAGE_ID})`,
   );
 }
+
+/**
+ * Folders (not in the trash) that name this storage as their own default, by name, at most `limit`: where new files
+ * of those folders and their subfolders go. For administrators' storage screen.
+ */
+export function foldersUsingStorage(db: Database, storageId: string, limit: number) {
+  return db.all<{ id: string; name: string }>(
+    sql`select ${groups.id} as id, ${groups.name} as name from ${groups}
+        where ${groups.defaultStorage} = ${storageId} and ${groups.deletedAt} is null
+        order by ${groups.name} limit ${limit}`,
+  );
+}
