@@ -9,6 +9,7 @@ import * as lib from "../lib/library-api";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { formatBytes } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
+import { similarHref } from "../lib/similar-search";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine/index";
@@ -148,6 +149,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </GuardedButton>
+          <Link className="btn" to={similarHref({ id: asset.asset_id, name: asset.name })}>
+            <Icon name="search" size={16} />
+            {ru.similar.find}
+          </Link>
           <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
           <SellButton entityId={asset.asset_id} name={asset.name} />

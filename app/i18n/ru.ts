@@ -468,6 +468,16 @@ export const ru = {
     builtInLocked: "Встроенное хранилище можно только переименовать",
     empty: "Внешних хранилищ нет",
   },
+  /** «Похожие по смыслу» on /search and «Найти похожие» in the viewer (app/lib/similar-search.ts). */
+  similar: {
+    tab: "Похожие по смыслу",
+    find: "Найти похожие",
+    titleLike: (name: string) => `Похожие на «${name}»`,
+    found: (n: number) => `${n} ${plural(n, "совпадение", "совпадения", "совпадений")} по смыслу`,
+    hint: "Файлы и папки, близкие по смыслу названия, описания и текста, — только те, что вам доступны.",
+    enterHint: "Опишите словами, что ищете: найдутся близкие по смыслу файлы, даже если слова в названии другие.",
+    nothing: "Похожего не нашлось",
+  },
   /** Favourites: the star on folders and files and the sidebar section (app/lib/favourites.ts). */
   favourites: {
     title: "Избранное",
