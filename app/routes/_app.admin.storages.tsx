@@ -108,7 +108,7 @@ export default function StoragesRoute() {
                       <span className="muted">{t.defaultHint}</span>
                     )}
                   </td>
-                  <td>{s.kind === "s3" ? (s.has_creds ? t.keysSet : <span className="muted">{t.keysMissing}</span>) : ru.common.dash}</td>
+                  <td className="st-keys">{s.kind === "s3" ? (s.has_creds ? t.keysSet : <span className="muted">{t.keysMissing}</span>) : ru.common.dash}</td>
                   <td className="num" data-testid="storage-files">
                     {u ? u.assets : ru.common.dash}
                   </td>
@@ -198,7 +198,7 @@ function StorageDialog({ storage, onClose, onSaved }: { storage: Storage | null;
     <div className="field">
       <label htmlFor={`st-${name}`}>{label}</label>
       <input id={`st-${name}`} className="input" name={name} autoComplete="off" onChange={() => error && setError(null)} {...props} />
-      {hint && <div className="field-hint muted">{hint}</div>}
+      {hint && <div className="md-hint">{hint}</div>}
     </div>
   );
 
