@@ -141,7 +141,7 @@ export default function StoragesRoute() {
           onClose={() => setEditing(null)}
           onSaved={(name) => {
             setEditing(null);
-            showToast({ kind: "info", title: t.saved(name), message: "" });
+            showToast({ kind: "info", title: t.savedTitle, message: t.saved(name) });
             load().catch(() => undefined);
           }}
         />
