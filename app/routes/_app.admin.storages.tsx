@@ -20,6 +20,7 @@ interface Storage {
   storage_setup: { url: string | null; bucket: string | null; region: string | null };
   kind: "r2" | "s3";
   has_creds: boolean;
+  is_default: boolean;
 }
 
 interface Usage {
@@ -87,7 +88,7 @@ export default function StoragesRoute() {
                     </div>
                     <div className="st-kind muted">
                       {s.kind === "r2" ? t.builtIn : t.s3}
-                      {s.kind === "r2" && (
+                      {s.is_default && (
                         <span className="chip st-default" title={t.defaultHint}>
                           {t.isDefault}
                         </span>
@@ -105,7 +106,7 @@ export default function StoragesRoute() {
                         </span>
                       </>
                     ) : (
-                      <span className="muted">{t.defaultHint}</span>
+                      <span className="muted">{t.builtInWhere}</span>
                     )}
                   </td>
                   <td className="st-keys">{s.kind === "s3" ? (s.has_creds ? t.keysSet : <span className="muted">{t.keysMissing}</span>) : ru.common.dash}</td>
@@ -124,6 +125,22 @@ export default function StoragesRoute() {
                     {u && u.folders.length > FOLDERS_IN_ROW && <span className="muted"> {t.foldersMore(u.folders.length - FOLDERS_IN_ROW)}</span>}
                   </td>
                   <td className="adm-row-actions">
+                    {!s.is_default && (
+                      <button
+                        type="button"
+                        className="btn btn-ghost"
+                        aria-label={t.makeDefaultOf(s.storage_name)}
+                        title={t.defaultHint}
+                        onClick={() =>
+                          apiRequest(`/api/storage/update/${s.storage_id}`, { method: "PATCH", body: { default: true } }).then(
+                            () => load(),
+                            () => undefined,
+                          )
+                        }
+                      >
+                        {t.makeDefault}
+                      </button>
+                    )}
                     <button type="button" className="btn btn-ghost" aria-label={t.edit(s.storage_name)} onClick={() => setEditing(s)}>
                       <Icon name="edit" size={16} />
                       {ru.admin.edit}

@@ -97,6 +97,15 @@ test("storages: add with a connection check (refused keys and a missing bucket s
     // Every check was a signed listing of the bucket; the last one used the stored key.
     expect(s3.seen.at(-1)).toBe("GET /media?list-type=2&max-keys=1 GOODKEY");
 
+    // Choosing the default: the badge moves to the new storage, then back to the built-in one.
+    const renamed = page.getByTestId("storage-row").filter({ hasText: `${name} (основной)` });
+    await page.getByRole("button", { name: `Сделать «${name} (основной)» основным хранилищем` }).click();
+    await renamed.getByText("По умолчанию").waitFor();
+    expect(await r2.getByText("По умолчанию").count()).toBe(0);
+    await page.getByRole("button", { name: "Сделать «R2» основным хранилищем" }).click();
+    await r2.getByText("По умолчанию").waitFor();
+    expect(await renamed.getByText("По умолчанию").count()).toBe(0);
+
     // An endpoint that does not answer: a clear message, the storage unchanged.
     await page.getByRole("button", { name: `Изменить «${name} (основной)»` }).click();
     const broken = page.getByRole("dialog", { name: `Хранилище «${name} (основной)»` });
@@ -108,6 +117,9 @@ test("storages: add with a connection check (refused keys and a missing bucket s
     )!;
     expect(after.storage_setup.url).toBe(s3.url);
   } finally {
+    // Every later test uploads to the default storage: make sure it is the built-in one again.
+    const api = await adminApi(server);
+    await api.call(`/api/storage/update/${"0".repeat(32)}`, { method: "PATCH", json: { default: true } });
     s3.server.close();
   }
 });

@@ -35,7 +35,7 @@ async function createStorage(bearer: string, overrides: Record<string, unknown> 
   const body = (await res.json()) as { storage_id: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
   // SPEC §3 Storage: create answers the whole storage, never its credentials.
-  expect(Object.keys(body).sort()).toEqual(["has_creds", "kind", "storage_id", "storage_name", "storage_setup"]);
+  expect(Object.keys(body).sort()).toEqual(["has_creds", "is_default", "kind", "storage_id", "storage_name", "storage_setup"]);
   return { id: body.storage_id, name: (overrides.name as string) ?? name };
 }
 
@@ -166,7 +166,7 @@ describe("GET /api/storage/list", () => {
       kind: "r2",
       has_creds: false,
     });
-    expect(list.find((s) => s.storage_id === id)).toEqual({ storage_id: id, storage_name: name, storage_setup: SETUP, kind: "s3", has_creds: true });
+    expect(list.find((s) => s.storage_id === id)).toEqual({ storage_id: id, storage_name: name, storage_setup: SETUP, kind: "s3", has_creds: true, is_default: false });
   });
 
   it("shows ordinary users names and kinds but not where the buckets are", async () => {
@@ -180,6 +180,7 @@ describe("GET /api/storage/list", () => {
       storage_setup: { url: null, bucket: null, region: null },
       kind: "s3",
       has_creds: true,
+      is_default: false,
     });
   });
 
@@ -204,6 +205,7 @@ describe("PATCH /api/storage/update/{id}", () => {
       storage_setup: { url: "https://other.test", bucket: "moved", region: null },
       kind: "s3",
       has_creds: true,
+      is_default: false,
     });
     const row = await storageRow(id);
     expect(row.creds_encrypted).not.toBe(sealedBefore);
@@ -336,7 +338,7 @@ describe("GET /api/storage/for-entity/{id}", () => {
     expect(await forEntity(user.bearer, plain)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
     expect(await forEntity(user.bearer, ROOT_GROUP_ID)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
     // SPEC §3 Storage: the whole storage as the list answers it, where it is only for administrators.
-    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name, storage_setup: { url: null, bucket: null, region: null }, kind: "s3", has_creds: true });
+    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name, storage_setup: { url: null, bucket: null, region: null }, kind: "s3", has_creds: true, is_default: false });
     expect(await forEntity(admin.bearer, top)).toMatchObject({ storage_setup: SETUP });
   });
 
@@ -529,5 +531,35 @@ describe("connection check (verify) before a storage is saved", () => {
     );
     expect(error.message).toContain("«setup.url»");
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe("the default storage (PATCH /api/storage/update/{id} with default: true)", () => {
+  it("makes a storage the default for everything without its own choice, and the built-in one the default again", async () => {
+    const admin = await signInAdmin();
+    const user = await signIn();
+    const { id } = await createStorage(admin.bearer);
+    const own = await createStorage(admin.bearer);
+    const top = await insertGroup({ ownerId: user.id, name: uniqueName("Верхняя") });
+    const chosen = await insertGroup({ ownerId: user.id, name: uniqueName("Своя"), defaultStorage: own.id });
+    try {
+      const res = await call(`/api/storage/update/${id}`, { method: "PATCH", bearer: admin.bearer, json: { default: true } });
+      const body = (await res.json()) as StorageJson & { is_default: boolean };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.is_default).toBe(true);
+      const list = (await (await call("/api/storage/list", { bearer: user.bearer })).json()) as (StorageJson & { is_default: boolean })[];
+      expect(list.filter((s) => s.is_default).map((s) => s.storage_id)).toEqual([id]);
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: top })).id).toBe(id);
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: ROOT_GROUP_ID })).id).toBe(id);
+      // A folder's own choice still wins.
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: chosen })).id).toBe(own.id);
+      // Only administrators choose it.
+      await expectError(await call(`/api/storage/update/${own.id}`, { method: "PATCH", bearer: user.bearer, json: { default: true } }), 403);
+    } finally {
+      const back = await call(`/api/storage/update/${DEFAULT_STORAGE_ID}`, { method: "PATCH", bearer: admin.bearer, json: { default: true } });
+      expect(back.status, await back.text()).toBe(200);
+    }
+    expect((await resolveEntityStorage(testContext(), { type: "group", id: top })).id).toBe(DEFAULT_STORAGE_ID);
+    await expectError(await call(`/api/storage/update/${id}`, { method: "PATCH", bearer: admin.bearer, json: { default: false } }), 400);
   });
 });

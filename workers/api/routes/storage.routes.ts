@@ -90,12 +90,16 @@ export const StorageUpdateSchema = z
     name: StorageNameSchema.optional(),
     setup: StorageSetupSchema.optional(),
     creds: StorageCredsSchema.optional(),
+    default: z
+      .literal(true)
+      .optional()
+      .openapi({ description: "make it the default storage: new files go here unless a folder or file on their way chooses another" }),
     verify: z
       .boolean()
       .optional()
       .openapi({ description: "try the endpoint with the keys first (a signed ListObjectsV2, 5 s): 400 with the reason and nothing saved when it fails" }),
   })
-  .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined, ru.catalog.nothingToChange)
+  .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined || v.default === true, ru.catalog.nothingToChange)
   .openapi("StorageUpdate");
 
 export const StorageSchema = z
@@ -107,6 +111,7 @@ export const StorageSchema = z
       .openapi({ description: "where the bucket is; null for the built-in R2 storage and for callers who are not administrators" }),
     kind: z.enum(["r2", "s3"]),
     has_creds: z.boolean(),
+    is_default: z.boolean().openapi({ description: "the default storage: new files go here unless a folder or file on their way chooses another" }),
   })
   .openapi("Storage");
 

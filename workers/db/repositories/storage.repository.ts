@@ -125,3 +125,19 @@ export function foldersUsingStorage(db: Database, storageId: string, limit: numb
         order by ${groups.name} limit ${limit}`,
   );
 }
+
+/**
+ * The storage chosen as the default for everything (the virtual root folder's own `default_storage`, which every
+ * folder and file inherits unless one on its way sets another); the built-in R2 storage when none is chosen.
+ */
+export async function defaultStorageId(db: Database, rootId: string): Promise<string> {
+  const row = await db.get<{ id: string | null }>(
+    sql`select g.default_storage as id from ${groups} g join ${storages} s on s.id = g.default_storage where g.id = ${rootId}`,
+  );
+  return row?.id ?? DEFAULT_STORAGE_ID;
+}
+
+/** Makes a storage the default for everything (null: back to the built-in R2 storage). */
+export async function setDefaultStorage(db: Database, rootId: string, storageId: string | null): Promise<void> {
+  await db.run(sql`update ${groups} set default_storage = ${storageId} where id = ${rootId}`);
+}

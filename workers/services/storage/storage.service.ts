@@ -3,11 +3,13 @@ import { ru } from "../../../shared/i18n/ru";
 import {
   DEFAULT_STORAGE_ID,
   findStorage,
+  defaultStorageId,
   findStorageEntity,
   foldersUsingStorage,
   insertStorageIfNameFree,
   listStorages,
   resolveStorageRow,
+  setDefaultStorage,
   storageUsage,
   updateStorageIfNameFree,
 } from "../../db/repositories/storage.repository";
@@ -44,6 +46,8 @@ export interface StorageInfo {
   storage_setup: { url: string | null; bucket: string | null; region: string | null };
   kind: "r2" | "s3";
   has_creds: boolean;
+  /** new files go here unless a folder or file on their way chooses another */
+  is_default: boolean;
 }
 
 /**
@@ -86,7 +90,7 @@ function requireAdmin(actor: Actor): void {
 }
 
 /** Administrators see where a storage is; others only its name and kind. */
-function toInfo(row: StorageRow, actor: Actor): StorageInfo {
+function toInfo(row: StorageRow, actor: Actor, defaultId: string): StorageInfo {
   const showSetup = actor.isAdmin;
   return {
     storage_id: row.id,
@@ -98,6 +102,7 @@ function toInfo(row: StorageRow, actor: Actor): StorageInfo {
     },
     kind: row.kind,
     has_creds: row.credsEncrypted != null,
+    is_default: row.id === defaultId,
   };
 }
 
@@ -109,14 +114,15 @@ function sealCreds(rc: RequestContext, storageId: string, creds: StorageCreds): 
 
 /** Every storage, the default R2 first. Any signed-in user may list them (to choose one); setup is for admins. */
 export async function listStorageInfos(rc: RequestContext, actor: Actor): Promise<StorageInfo[]> {
-  return (await listStorages(rc.db)).map((row) => toInfo(row, actor));
+  const [rows, defaultId] = await Promise.all([listStorages(rc.db), defaultStorageId(rc.db, ROOT_GROUP_ID)]);
+  return rows.map((row) => toInfo(row, actor, defaultId));
 }
 
 /** One storage; 404 when unknown. */
 export async function getStorageInfo(rc: RequestContext, actor: Actor, id: string): Promise<StorageInfo> {
-  const row = await findStorage(rc.db, id);
+  const [row, defaultId] = await Promise.all([findStorage(rc.db, id), defaultStorageId(rc.db, ROOT_GROUP_ID)]);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
-  return toInfo(row, actor);
+  return toInfo(row, actor, defaultId);
 }
 
 /**
@@ -157,7 +163,7 @@ export async function updateStorage(
   rc: RequestContext,
   actor: Actor,
   id: string,
-  change: { name?: string; setup?: StorageSetup; creds?: StorageCreds; verify?: boolean },
+  change: { name?: string; setup?: StorageSetup; creds?: StorageCreds; verify?: boolean; default?: boolean },
 ): Promise<StorageInfo> {
   requireAdmin(actor);
   const row = await findStorage(rc.db, id);
@@ -172,6 +178,11 @@ export async function updateStorage(
     requireCallableEndpoint(rc, setup.url);
     await requireConnection(setup, change.creds ?? (await openCreds(rc, row)));
   }
+  if (change.name === undefined && change.setup === undefined && change.creds === undefined) {
+    // Only «make it the default» (the schema refuses an empty change).
+    if (change.default) await setDefaultStorage(rc.db, ROOT_GROUP_ID, id === DEFAULT_STORAGE_ID ? null : id);
+    return getStorageInfo(rc, actor, id);
+  }
   const updated = await updateStorageIfNameFree(rc.db, id, {
     name: change.name,
     url: change.setup?.url,
@@ -184,6 +195,8 @@ export async function updateStorage(
     if (!(await findStorage(rc.db, id))) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
     throw new AppError("CONFLICT", ru.catalog.storageExists(change.name ?? row.name));
   }
+  // After the change was checked and saved: a storage that failed its check never becomes the default.
+  if (change.default) await setDefaultStorage(rc.db, ROOT_GROUP_ID, id === DEFAULT_STORAGE_ID ? null : id);
   return getStorageInfo(rc, actor, id);
 }
 
