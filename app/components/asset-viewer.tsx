@@ -9,10 +9,12 @@ import * as lib from "../lib/library-api";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
 import { formatBytes } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
+import { similarHref } from "../lib/similar-search";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
 import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine/index";
 import { AccessButton } from "./access/access-dialog";
+import { FavouriteStar } from "./favourite-star";
 import { ShareButton, useLevels } from "./share-dialog";
 import { SellButton } from "./shop/sell-dialog";
 import { GuardedButton } from "./guarded-button";
@@ -109,7 +111,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <Link to={back}>← {ru.library.backToFolder}</Link>
             {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
-          <h1 className="page-title">{asset.name}</h1>
+          <div className="fav-title-row">
+            <h1 className="page-title">{asset.name}</h1>
+            <FavouriteStar id={asset.asset_id} type="asset" name={asset.name} />
+          </div>
         </div>
         <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
           {asset.var && (
@@ -144,6 +149,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </GuardedButton>
+          <Link className="btn" to={similarHref({ id: asset.asset_id, name: asset.name })}>
+            <Icon name="search" size={16} />
+            {ru.similar.find}
+          </Link>
           <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
           <AccessButton entityId={asset.asset_id} name={asset.name} />
           <SellButton entityId={asset.asset_id} name={asset.name} />

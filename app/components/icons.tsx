@@ -36,6 +36,8 @@ const PATHS = {
   "zoom-in": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6M11 8v6",
   "zoom-out": "M11 4a7 7 0 105.3 11.6L20 19.3M11 4a7 7 0 017 7M8 11h6",
   fullscreen: "M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5",
+  star: "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9L12 3.5z",
+  storage: "M4 6c0-1.7 3.6-3 8-3s8 1.3 8 3-3.6 3-8 3-8-1.3-8-3zm0 0v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -8,6 +8,7 @@ import { formatBytes } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
 import { moveFocus, type MoveKey } from "../lib/selection";
 import { longPress } from "./context-menu";
+import { FavouriteStar } from "./favourite-star";
 import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
@@ -161,6 +162,7 @@ function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
 function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   return (
     <span className="row-actions">
+      <FavouriteStar id={m.el_id} type={m.el_type} name={m.el_info.name} />
       {m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && props.refusal?.(m, "download") ? (
         // The editor opens the original: without download it would only fail.
         <GuardedButton

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import type { PickerEntry } from "../components/access/access-api";
 import { SubjectSearch } from "../components/access/subject-search";
 import * as api from "../components/admin/admin-api";
+import { AuditDetails, entityHref } from "../components/admin/audit-details";
 import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
@@ -17,15 +18,6 @@ const f = t.auditFilters;
 /** Day boundaries in UTC (the times in the table are shown in UTC too). */
 const dayStart = (d: string) => (d ? `${d}T00:00:00.000Z` : undefined);
 const dayEnd = (d: string) => (d ? `${d}T23:59:59.999Z` : undefined);
-
-/** `details` as short "key: value" text; long values are cut (the full entry is in the API). */
-function describeDetails(details: Record<string, unknown> | null): string {
-  if (!details) return "";
-  return Object.entries(details)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join(" · ")
-    .slice(0, 240);
-}
 
 /** /admin/audit: security-relevant actions, newest first, filtered by action, actor and dates, 25 per page. */
 export default function AuditRoute() {
@@ -139,9 +131,11 @@ export default function AuditRoute() {
                   </td>
                   <td className="adm-sub-cell">
                     {e.object_type && <span className="adm-sub">{t.auditObjects[e.object_type] ?? e.object_type}</span>}
-                    {e.object_id && <span className="mono adm-id">{e.object_id.slice(0, 12)}…</span>}
+                    {e.object_id && <AuditObject entry={e} />}
                   </td>
-                  <td className="adm-details">{describeDetails(e.details)}</td>
+                  <td className="adm-details">
+                    <AuditDetails entry={e} />
+                  </td>
                   <td className="mono">{e.ip ?? ""}</td>
                 </tr>
               ))}
@@ -152,4 +146,15 @@ export default function AuditRoute() {
       {page && <Pager skip={skip} take={api.PAGE_SIZE} count={page.items.length} total={page.total} onSkip={setSkip} />}
     </section>
   );
+}
+
+/** The entry's object by name with a link; «удалён» when it is gone; a short id for objects that have no name. */
+function AuditObject({ entry }: { entry: api.AuditEntry }) {
+  const id = entry.object_id as string;
+  const named = entry.names[id];
+  if (named) return <Link to={entityHref(named.type, id)}>{named.name}</Link>;
+  if (entry.object_type === "user" || entry.object_type === "group" || entry.object_type === "asset") {
+    return <span className="muted">{ru.audit.deleted}</span>;
+  }
+  return <span className="mono adm-id">{id.slice(0, 12)}…</span>;
 }

@@ -6,6 +6,7 @@ import { AccessModal } from "../components/access/access-modal";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { ContextMenu, type MenuAt } from "../components/context-menu";
 import { DiskHelperDialog } from "../components/disk-helper-dialog";
+import { FavouriteStar } from "../components/favourite-star";
 import { GuardedButton } from "../components/guarded-button";
 import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
@@ -321,6 +322,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
             {ru.diskHelper.action}
           </GuardedButton>
         )}
+        {groupId !== ROOT_GROUP_ID && group && <FavouriteStar id={groupId} type="group" name={group.group_name} />}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}

@@ -9,6 +9,7 @@ import { SearchResults } from "../components/search/search-results";
 import { ru } from "../i18n/ru";
 import { ApiError } from "../lib/api-error";
 import { FILTER_PARAMS, folderName, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
+import { similarTo, type SimilarResult } from "../lib/similar-search";
 
 export const meta: MetaFunction = () => [{ title: `${ru.search.title} — ${ru.app.name}` }];
 
@@ -16,13 +17,20 @@ type State =
   | { kind: "idle" }
   | { kind: "loading" }
   | { kind: "done"; result: SearchResult }
+  | { kind: "similar"; result: SimilarResult }
   | { kind: "error"; message: string; status: number };
 
-/** Search (SPEC §2 /search): results of `q` with facets and filters kept in the URL, and the "Спросить" tab. */
+/**
+ * Search (SPEC §2 /search): results of `q` with facets and filters kept in the URL, «Похожие по смыслу» (the vector
+ * search; `like` is the file «Найти похожие» started from, left out) and the "Спросить" tab.
+ */
 export default function SearchRoute() {
   const [params, setParams] = useSearchParams();
   const q = params.get("q") ?? "";
-  const tab = params.get("tab") === "ask" ? "ask" : "results";
+  const tabParam = params.get("tab");
+  const tab = tabParam === "ask" ? "ask" : tabParam === "similar" ? "similar" : "results";
+  const like = params.get("like");
+  const likeName = params.get("like_name");
   const skip = Math.max(0, Number(params.get("skip")) || 0);
   const filters = Object.fromEntries(FILTER_PARAMS.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
   const filterKey = JSON.stringify(filters);
@@ -38,16 +46,20 @@ export default function SearchRoute() {
   }, [filters.group]);
 
   useEffect(() => {
-    if (tab !== "results" || !q.trim()) return setState({ kind: "idle" });
+    if (tab === "ask" || !q.trim()) return setState({ kind: "idle" });
     const controller = new AbortController();
     setState({ kind: "loading" });
-    searchQuery(q, JSON.parse(filterKey) as Record<string, string>, skip, controller.signal).then(
-      (result) => setState({ kind: "done", result }),
+    const filtersNow = JSON.parse(filterKey) as Record<string, string>;
+    (tab === "similar"
+      ? similarTo(q, filtersNow, like, controller.signal).then((result): State => ({ kind: "similar", result }))
+      : searchQuery(q, filtersNow, skip, controller.signal).then((result): State => ({ kind: "done", result }))
+    ).then(
+      (next) => setState(next),
       (error: Error) =>
         !controller.signal.aborted && setState({ kind: "error", message: error.message, status: error instanceof ApiError ? error.status : 0 }),
     );
     return () => controller.abort();
-  }, [q, filterKey, skip, tab]);
+  }, [q, filterKey, skip, tab, like]);
 
   /** Changes URL parameters (a new filter or query starts at the first page). */
   function update(changes: Record<string, string | null>) {
@@ -58,27 +70,40 @@ export default function SearchRoute() {
   }
 
   const result = state.kind === "done" ? state.result : null;
+  const similar = state.kind === "similar" ? state.result : null;
   const activeFilters = Object.keys(filters).length > 0;
   return (
     <div className="search-screen">
       <PageHeader
-        title={q && tab === "results" ? `${ru.search.title}: «${q}»` : ru.search.title}
-        subtitle={result && tab === "results" ? ru.search.found(result.total, result.total_exact) : undefined}
+        title={
+          tab === "similar" && likeName
+            ? ru.similar.titleLike(likeName)
+            : q && tab !== "ask"
+            ? `${tab === "similar" ? ru.similar.tab : ru.search.title}: «${q}»`
+            : ru.search.title
+        }
+        subtitle={
+          result && tab === "results"
+            ? ru.search.found(result.total, result.total_exact)
+            : similar && tab === "similar"
+            ? ru.similar.found(similar.hits.length)
+            : undefined
+        }
       />
       <nav className="tabs search-tabs" aria-label={ru.search.title}>
-        {(["results", "ask"] as const).map((t) => (
+        {(["results", "similar", "ask"] as const).map((t) => (
           <button
             key={t}
             type="button"
             aria-current={tab === t ? "page" : undefined}
             className={`tab${tab === t ? " active" : ""}`}
-            onClick={() => update({ tab: t === "ask" ? "ask" : null })}
+            onClick={() => update({ tab: t === "results" ? null : t, ...(t !== "similar" ? { like: null, like_name: null } : {}) })}
           >
-            {t === "ask" ? ru.search.tabAsk : ru.search.tabResults}
+            {t === "ask" ? ru.search.tabAsk : t === "similar" ? ru.similar.tab : ru.search.tabResults}
           </button>
         ))}
       </nav>
-      {activeFilters && tab === "results" && (
+      {activeFilters && tab !== "ask" && (
         <div className="search-active-filters">
           {filters.group && <span className="chip active">{`${ru.search.inFolder}: ${folder?.name ?? (folder?.loading ? "…" : ru.search.folderUnavailable)}`}</span>}
           {Object.entries(filters)
@@ -95,6 +120,15 @@ export default function SearchRoute() {
       )}
       {tab === "ask" ? (
         <SearchAsk initial={q} />
+      ) : tab === "similar" ? (
+        <div className="search-main" data-testid="similar-results">
+          <p className="muted similar-hint">{ru.similar.hint}</p>
+          {state.kind === "idle" && <Empty title={ru.search.enterQuery} hint={ru.similar.enterHint} />}
+          {state.kind === "loading" && <p className="muted">{ru.common.loading}</p>}
+          {state.kind === "error" && <Empty title={state.message} hint={state.status === 404 ? ru.search.noAccessHint : undefined} />}
+          {similar && similar.hits.length === 0 && <Empty title={ru.similar.nothing} hint={ru.search.nothingHint} />}
+          {similar && similar.hits.length > 0 && <SearchResults hits={similar.hits} />}
+        </div>
       ) : (
         <div className="search-layout">
           {result?.facets && result.total > 0 && (

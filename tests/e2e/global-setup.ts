@@ -50,7 +50,12 @@ export default async function setup(project: TestProject) {
     port,
     persistDir,
     seedSql: await loadSeedSql(),
-    vars: { SSO_PROVIDERS: sso.ssoProvidersVar, DISK_HELPER_URL: `http://127.0.0.1:${diskHelperPort}` },
+    vars: {
+      SSO_PROVIDERS: sso.ssoProvidersVar,
+      DISK_HELPER_URL: `http://127.0.0.1:${diskHelperPort}`,
+      // The storages test (storages.e2e.ts) runs its fake S3 endpoint on 127.0.0.1.
+      STORAGE_ALLOW_LOOPBACK: "true",
+    },
   }).catch(async (error) => {
     await sso.stop();
     throw error;

@@ -90,9 +90,9 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   const card = page.getByTestId("shop-card").filter({ hasText: "Закат над морем.png" });
   await card.waitFor();
   await expect.poll(() => page.getByTestId("shop-card").count()).toBe(1);
-  await card.getByRole("button", { name: "В корзину" }).click();
-  await card.getByRole("link", { name: "В корзине" }).waitFor();
-  await page.getByRole("link", { name: "Корзина (1)" }).click();
+  await card.getByRole("button", { name: "В корзину покупок" }).click();
+  await card.getByRole("link", { name: "В корзине покупок" }).waitFor();
+  await page.getByRole("link", { name: "Корзина покупок (1)" }).click();
   await page.getByTestId("basket-total").filter({ hasText: "1 500,50 ₽" }).waitFor();
   await page.getByLabel("Почта для квитанции (необязательно)").fill("maria@example.com");
   await shot(page, "shop-basket");
@@ -158,8 +158,8 @@ test("list for sale, buy, download only after approval, refund revokes", async (
   await page.goto("/shop");
   await page.getByTestId("shop-card").first().waitFor();
   await shot(page, "shop-catalogue-phone");
-  await page.getByTestId("shop-card").filter({ hasText: "Горы на рассвете.png" }).getByRole("button", { name: "В корзину" }).click();
-  await page.getByRole("link", { name: "Корзина (1)" }).click();
+  await page.getByTestId("shop-card").filter({ hasText: "Горы на рассвете.png" }).getByRole("button", { name: "В корзину покупок" }).click();
+  await page.getByRole("link", { name: "Корзина покупок (1)" }).click();
   await page.getByTestId("basket").waitFor();
   await shot(page, "shop-basket-phone");
   await page.getByRole("button", { name: "Оформить заказ" }).click();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../workers/lib/ids";
 import { exec } from "./catalog-fixtures";
 import { call, createUser, expectError, signIn, signInAdmin } from "./factories";
+import { admin as libraryAdmin, createGroup, uniqueName } from "./library-factories";
 
 interface Entry {
   id: string;
@@ -92,6 +93,30 @@ describe("GET /api/audit", () => {
     );
     expect(entry.details).toMatchObject({ login });
     expect(entry.actor_name).toBe("Администратор");
+  });
+
+  it("names the users and folders an entry mentions (object and ids in details), in one answer; deleted ones are left out", async () => {
+    const admin = await signInAdmin();
+    const actor = await createUser({ name: "Раздающий" });
+    const subject = await createUser({ name: "Получатель прав" });
+    const folderName = uniqueName("Аудит");
+    const folder = await createGroup(await libraryAdmin(), folderName);
+    const gone = newId();
+    await exec(
+      `insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details) values (?, ?, ?, 'acl.create', 'group', ?, ?)`,
+      newId(),
+      Date.UTC(2032, 0, 1),
+      actor.id,
+      folder,
+      JSON.stringify({ rule_id: newId(), subj_id: subject.id, acl: ["read"], users: [subject.id, gone] }),
+    );
+    const [entry] = await ok<(Entry & { names: Record<string, { type: string; name: string }> })[]>(
+      await call(`/api/audit?actor=${actor.id}`, { bearer: admin.bearer }),
+    );
+    expect(entry.names).toEqual({
+      [folder]: { type: "group", name: folderName },
+      [subject.id]: { type: "user", name: "Получатель прав" },
+    });
   });
 
   it("refuses bad filters (400), non-administrators and robots (403), anonymous callers (401)", async () => {

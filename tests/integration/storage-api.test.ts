@@ -35,7 +35,7 @@ async function createStorage(bearer: string, overrides: Record<string, unknown> 
   const body = (await res.json()) as { storage_id: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
   // SPEC §3 Storage: create answers the whole storage, never its credentials.
-  expect(Object.keys(body).sort()).toEqual(["has_creds", "kind", "storage_id", "storage_name", "storage_setup"]);
+  expect(Object.keys(body).sort()).toEqual(["has_creds", "is_default", "kind", "storage_id", "storage_name", "storage_setup"]);
   return { id: body.storage_id, name: (overrides.name as string) ?? name };
 }
 
@@ -166,7 +166,7 @@ describe("GET /api/storage/list", () => {
       kind: "r2",
       has_creds: false,
     });
-    expect(list.find((s) => s.storage_id === id)).toEqual({ storage_id: id, storage_name: name, storage_setup: SETUP, kind: "s3", has_creds: true });
+    expect(list.find((s) => s.storage_id === id)).toEqual({ storage_id: id, storage_name: name, storage_setup: SETUP, kind: "s3", has_creds: true, is_default: false });
   });
 
   it("shows ordinary users names and kinds but not where the buckets are", async () => {
@@ -180,6 +180,7 @@ describe("GET /api/storage/list", () => {
       storage_setup: { url: null, bucket: null, region: null },
       kind: "s3",
       has_creds: true,
+      is_default: false,
     });
   });
 
@@ -204,6 +205,7 @@ describe("PATCH /api/storage/update/{id}", () => {
       storage_setup: { url: "https://other.test", bucket: "moved", region: null },
       kind: "s3",
       has_creds: true,
+      is_default: false,
     });
     const row = await storageRow(id);
     expect(row.creds_encrypted).not.toBe(sealedBefore);
@@ -281,17 +283,30 @@ describe("GET /api/storage/usage/{id}", () => {
       expect(res.status).toBe(200);
       return res.json();
     };
-    expect(await usage(admin.bearer)).toEqual({ storage_id: storageId, bytes: 390, variants: 3, assets: 2 });
-    expect(await usage(alice.bearer)).toEqual({ storage_id: storageId, bytes: 350, variants: 2, assets: 1 });
-    expect(await usage(bob.bearer)).toEqual({ storage_id: storageId, bytes: 40, variants: 1, assets: 1 });
+    expect(await usage(admin.bearer)).toEqual({ storage_id: storageId, bytes: 390, variants: 3, assets: 2, folders: [] });
+    expect(await usage(alice.bearer)).toEqual({ storage_id: storageId, bytes: 350, variants: 2, assets: 1, folders: [] });
+    expect(await usage(bob.bearer)).toEqual({ storage_id: storageId, bytes: 40, variants: 1, assets: 1, folders: [] });
   });
 
   it("answers zeros for an empty storage, 404 for an unknown one, 400 for a bad id", async () => {
     const admin = await signInAdmin();
     const { id } = await createStorage(admin.bearer);
-    expect(await (await call(`/api/storage/usage/${id}`, { bearer: admin.bearer })).json()).toEqual({ storage_id: id, bytes: 0, variants: 0, assets: 0 });
+    expect(await (await call(`/api/storage/usage/${id}`, { bearer: admin.bearer })).json()).toEqual({ storage_id: id, bytes: 0, variants: 0, assets: 0, folders: [] });
     await expectError(await call(`/api/storage/usage/${newId()}`, { bearer: admin.bearer }), 404);
     await expectError(await call(`/api/storage/usage/zzz`, { bearer: admin.bearer }), 400);
+  });
+
+  it("names the folders that use the storage as their own default, for administrators only; trashed ones are left out", async () => {
+    const admin = await signInAdmin();
+    const user = await signIn();
+    const { id } = await createStorage(admin.bearer);
+    const kept = await insertGroup({ ownerId: user.id, name: uniqueName("Архивная") });
+    const trashed = await insertGroup({ ownerId: user.id, name: uniqueName("Удалённая") });
+    await exec("update groups set default_storage = ? where id in (?, ?)", id, kept, trashed);
+    await exec("update groups set deleted_at = ? where id = ?", Date.now(), trashed);
+    const folders = async (bearer: string) => ((await (await call(`/api/storage/usage/${id}`, { bearer })).json()) as { folders: unknown[] }).folders;
+    expect(await folders(admin.bearer)).toEqual([{ id: kept, name: expect.stringContaining("Архивная") }]);
+    expect(await folders(user.bearer)).toEqual([]);
   });
 
   it("requires sign-in", async () => {
@@ -323,7 +338,7 @@ describe("GET /api/storage/for-entity/{id}", () => {
     expect(await forEntity(user.bearer, plain)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
     expect(await forEntity(user.bearer, ROOT_GROUP_ID)).toMatchObject({ storage_id: DEFAULT_STORAGE_ID, storage_name: "R2" });
     // SPEC §3 Storage: the whole storage as the list answers it, where it is only for administrators.
-    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name, storage_setup: { url: null, bucket: null, region: null }, kind: "s3", has_creds: true });
+    expect(await forEntity(user.bearer, top)).toEqual({ storage_id: far.id, storage_name: far.name, storage_setup: { url: null, bucket: null, region: null }, kind: "s3", has_creds: true, is_default: false });
     expect(await forEntity(admin.bearer, top)).toMatchObject({ storage_setup: SETUP });
   });
 
@@ -439,5 +454,112 @@ describe("getStorageBackend", () => {
     await expect(getStorageBackend(testContext(), id)).rejects.toMatchObject({ status: 503, message: ru.catalog.storageCredsUnreadable });
     await exec(`update storages set creds_encrypted = 'v1.garbage.garbage' where id = ?`, id);
     await expect(getStorageBackend(testContext(), id)).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe("connection check (verify) before a storage is saved", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** The endpoint answers each request with `answer`; the requests it saw are kept. */
+  function endpoint(answer: () => Response | Promise<Response>) {
+    const seen: Request[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(new Request(input, init));
+      return answer();
+    });
+    return seen;
+  }
+  const xml = (status: number, code: string) =>
+    new Response(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>x</Message></Error>`, { status });
+
+  it.each([
+    ["no answer", () => Promise.reject(new TypeError("connect ECONNREFUSED")), ru.catalog.storageCheck.noAnswer],
+    ["wrong keys", () => xml(403, "InvalidAccessKeyId"), ru.catalog.storageCheck.badKeys],
+    ["bad signature", () => xml(403, "SignatureDoesNotMatch"), ru.catalog.storageCheck.badKeys],
+    ["no such bucket", () => xml(404, "NoSuchBucket"), ru.catalog.storageCheck.noBucket],
+    ["keys without access", () => xml(403, "AccessDenied"), ru.catalog.storageCheck.denied],
+    ["not S3", () => new Response("<html>hello</html>", { status: 200 }), ru.catalog.storageCheck.notS3],
+  ] as const)("%s: 400 with a clear Russian reason, nothing saved (create and update)", async (_, answer, reason) => {
+    const admin = await signInAdmin();
+    const { id } = await createStorage(admin.bearer);
+    const before = await rows(`select id, name, url, bucket, region, creds_encrypted from storages order by id`);
+    endpoint(answer);
+    const created = await expectError(
+      await call("/api/storage/create", { method: "POST", bearer: admin.bearer, json: { name: uniqueName("Проверка"), setup: SETUP, creds: CREDS, verify: true } }),
+      400,
+    );
+    expect(created.message).toBe(ru.catalog.storageCheck.failed(reason));
+    const updated = await expectError(
+      await call(`/api/storage/update/${id}`, {
+        method: "PATCH",
+        bearer: admin.bearer,
+        json: { name: uniqueName("Новое имя"), setup: { ...SETUP, bucket: "other-bucket" }, verify: true },
+      }),
+      400,
+    );
+    expect(updated.message).toBe(ru.catalog.storageCheck.failed(reason));
+    expect(await rows(`select id, name, url, bucket, region, creds_encrypted from storages order by id`)).toEqual(before);
+  });
+
+  it("saves when the bucket answers a signed listing; an update without new keys is checked with the stored ones", async () => {
+    const admin = await signInAdmin();
+    const seen = endpoint(() => new Response('<?xml version="1.0"?><ListBucketResult><Name>media-archive</Name></ListBucketResult>'));
+    const res = await call("/api/storage/create", { method: "POST", bearer: admin.bearer, json: { name: uniqueName("Живое"), setup: SETUP, creds: CREDS, verify: true } });
+    const body = (await res.json()) as StorageJson;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].url).toBe(`${SETUP.url}/${SETUP.bucket}?list-type=2&max-keys=1`);
+    expect(seen[0].headers.get("authorization")).toContain(`Credential=${CREDS.user}/`);
+    expect(seen[0].headers.get("x-amz-security-token")).toBe(CREDS.token);
+
+    const renamed = await call(`/api/storage/update/${body.storage_id}`, { method: "PATCH", bearer: admin.bearer, json: { setup: { ...SETUP, bucket: "next-bucket" }, verify: true } });
+    expect(renamed.status, await renamed.text()).toBe(200);
+    expect(seen[1].url).toBe(`${SETUP.url}/next-bucket?list-type=2&max-keys=1`);
+    expect(seen[1].headers.get("authorization")).toContain(`Credential=${CREDS.user}/`);
+  });
+
+  it("refuses a loopback endpoint unless the deployment allows it (STORAGE_ALLOW_LOOPBACK, local e2e only), before any call", async () => {
+    const admin = await signInAdmin();
+    const seen = endpoint(() => new Response("<ListBucketResult/>"));
+    const error = await expectError(
+      await call("/api/storage/create", {
+        method: "POST",
+        bearer: admin.bearer,
+        json: { name: uniqueName("Локальное"), setup: { url: "http://127.0.0.1:9000", bucket: "b1" }, creds: CREDS, verify: true },
+      }),
+      400,
+    );
+    expect(error.message).toContain("«setup.url»");
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe("the default storage (PATCH /api/storage/update/{id} with default: true)", () => {
+  it("makes a storage the default for everything without its own choice, and the built-in one the default again", async () => {
+    const admin = await signInAdmin();
+    const user = await signIn();
+    const { id } = await createStorage(admin.bearer);
+    const own = await createStorage(admin.bearer);
+    const top = await insertGroup({ ownerId: user.id, name: uniqueName("Верхняя") });
+    const chosen = await insertGroup({ ownerId: user.id, name: uniqueName("Своя"), defaultStorage: own.id });
+    try {
+      const res = await call(`/api/storage/update/${id}`, { method: "PATCH", bearer: admin.bearer, json: { default: true } });
+      const body = (await res.json()) as StorageJson & { is_default: boolean };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.is_default).toBe(true);
+      const list = (await (await call("/api/storage/list", { bearer: user.bearer })).json()) as (StorageJson & { is_default: boolean })[];
+      expect(list.filter((s) => s.is_default).map((s) => s.storage_id)).toEqual([id]);
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: top })).id).toBe(id);
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: ROOT_GROUP_ID })).id).toBe(id);
+      // A folder's own choice still wins.
+      expect((await resolveEntityStorage(testContext(), { type: "group", id: chosen })).id).toBe(own.id);
+      // Only administrators choose it.
+      await expectError(await call(`/api/storage/update/${own.id}`, { method: "PATCH", bearer: user.bearer, json: { default: true } }), 403);
+    } finally {
+      const back = await call(`/api/storage/update/${DEFAULT_STORAGE_ID}`, { method: "PATCH", bearer: admin.bearer, json: { default: true } });
+      expect(back.status, await back.text()).toBe(200);
+    }
+    expect((await resolveEntityStorage(testContext(), { type: "group", id: top })).id).toBe(DEFAULT_STORAGE_ID);
+    await expectError(await call(`/api/storage/update/${id}`, { method: "PATCH", bearer: admin.bearer, json: { default: false } }), 400);
   });
 });

@@ -62,6 +62,8 @@ export interface AuditEntry {
   object_id: string | null;
   details: Record<string, unknown> | null;
   ip: string | null;
+  /** users, folders and files the entry mentions that still exist, by id */
+  names: Record<string, { type: "user" | "group" | "asset"; name: string }>;
 }
 
 /** A page and the total over all pages (from `X-Total-Count`). */

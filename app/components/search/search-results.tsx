@@ -17,9 +17,11 @@ export function SearchResults({ hits }: { hits: SearchHit[] }) {
             </Link>
             {hit.path && <div className="search-hit-path">{hit.path.split("/").join(" / ")}</div>}
             {hit.snippet && <Highlighted className="search-hit-snippet" html={hit.snippet} />}
-            <div className="search-hit-why">
-              {ru.search.whyLabel}: {hit.why.map((w) => ru.search.why[w]).join(", ")}
-            </div>
+            {hit.why.length > 0 && (
+              <div className="search-hit-why">
+                {ru.search.whyLabel}: {hit.why.map((w) => ru.search.why[w]).join(", ")}
+              </div>
+            )}
           </div>
         </li>
       ))}

@@ -33,6 +33,9 @@ export const AuditEntrySchema = z
     object_id: z.string().nullable(),
     details: z.record(z.string(), z.unknown()).nullable(),
     ip: z.string().nullable(),
+    names: z
+      .record(z.string(), z.object({ type: z.enum(["user", "group", "asset"]), name: z.string() }))
+      .openapi({ description: "names of the users, folders and files the entry mentions (object, ids in details) that still exist" }),
   })
   .openapi("AuditEntry");
 

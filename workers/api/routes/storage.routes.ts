@@ -42,8 +42,9 @@ const EndpointUrlSchema = z
     }
   }, ru.catalog.urlScheme)
   .superRefine((value, ctx) => {
-    // An address that does not parse was already reported by the check above; this one judges the host.
-    const problem = outboundUrlProblem(value, { allowLoopback: false });
+    // An address that does not parse was already reported by the check above; this one judges the host. Loopback is
+    // judged by the service, where the deployment's STORAGE_ALLOW_LOOPBACK is known (only the local e2e run sets it).
+    const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
   })
   .openapi({ example: "https://s3.eu-central-1.amazonaws.com" });
@@ -73,12 +74,32 @@ export const StorageCredsSchema = z
   .openapi("StorageCreds");
 
 export const StorageCreateSchema = z
-  .object({ name: StorageNameSchema, setup: StorageSetupSchema, creds: StorageCredsSchema })
+  .object({
+    name: StorageNameSchema,
+    setup: StorageSetupSchema,
+    creds: StorageCredsSchema,
+    verify: z
+      .boolean()
+      .optional()
+      .openapi({ description: "try the endpoint with the keys first (a signed ListObjectsV2, 5 s): 400 with the reason and nothing saved when it fails" }),
+  })
   .openapi("StorageCreate");
 
 export const StorageUpdateSchema = z
-  .object({ name: StorageNameSchema.optional(), setup: StorageSetupSchema.optional(), creds: StorageCredsSchema.optional() })
-  .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined, ru.catalog.nothingToChange)
+  .object({
+    name: StorageNameSchema.optional(),
+    setup: StorageSetupSchema.optional(),
+    creds: StorageCredsSchema.optional(),
+    default: z
+      .literal(true)
+      .optional()
+      .openapi({ description: "make it the default storage: new files go here unless a folder or file on their way chooses another" }),
+    verify: z
+      .boolean()
+      .optional()
+      .openapi({ description: "try the endpoint with the keys first (a signed ListObjectsV2, 5 s): 400 with the reason and nothing saved when it fails" }),
+  })
+  .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined || v.default === true, ru.catalog.nothingToChange)
   .openapi("StorageUpdate");
 
 export const StorageSchema = z
@@ -90,6 +111,7 @@ export const StorageSchema = z
       .openapi({ description: "where the bucket is; null for the built-in R2 storage and for callers who are not administrators" }),
     kind: z.enum(["r2", "s3"]),
     has_creds: z.boolean(),
+    is_default: z.boolean().openapi({ description: "the default storage: new files go here unless a folder or file on their way chooses another" }),
   })
   .openapi("Storage");
 
@@ -150,7 +172,15 @@ export const storageRoutes = createRouter()
       responses: {
         200: json(
           z
-            .object({ storage_id: z.string(), bytes: z.number().int(), variants: z.number().int(), assets: z.number().int() })
+            .object({
+              storage_id: z.string(),
+              bytes: z.number().int(),
+              variants: z.number().int(),
+              assets: z.number().int(),
+              folders: z
+                .array(z.object({ id: z.string(), name: z.string() }))
+                .openapi({ description: "folders (at most 50, by name) whose own default storage this is; empty for non-administrators" }),
+            })
             .openapi("StorageUsage"),
           "Usage",
         ),

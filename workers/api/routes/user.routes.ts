@@ -172,6 +172,27 @@ const SettingsSchema = z.record(z.string().min(1).max(200), z.unknown()).openapi
   description: `JSON object of at most ${SETTINGS_MAX_BYTES / 1024} KiB`,
 });
 
+/**
+ * The view settings the screens keep in `ui_settings` (app/lib/use-persistent-state.ts): a value of the wrong kind is
+ * refused with 400 rather than stored, so a broken client cannot leave a setting the screens would misread. `null`
+ * removes a key, as for any key; other keys are free.
+ */
+const UI_SETTING_VALUES: Record<string, readonly string[]> = {
+  mamView: ["grid", "list"],
+  mamSort: ["name", "mtime", "size"],
+  mamOrder: ["asc", "desc"],
+  uploadPanelCollapsed: ["0", "1"],
+};
+
+const UiSettingsSchema = SettingsSchema.superRefine((doc, ctx) => {
+  for (const [key, allowed] of Object.entries(UI_SETTING_VALUES)) {
+    const value = doc[key];
+    if (value !== undefined && value !== null && !(typeof value === "string" && allowed.includes(value))) {
+      ctx.addIssue({ code: "custom", message: ru.users.settingValue(key), path: [key] });
+    }
+  }
+});
+
 const PickerEntrySchema = z
   .object({
     id: z.string(),
@@ -195,7 +216,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ descrip
 const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
 const totalHeader = { "X-Total-Count": { schema: { type: "integer" as const }, description: "matching items over all pages" } };
 
-function settingsRoutes(kind: SettingsKind, title: string) {
+function settingsRoutes(kind: SettingsKind, title: string, schema: z.ZodType<Record<string, unknown>> = SettingsSchema) {
   return [
     createRoute({
       method: "get",
@@ -214,13 +235,13 @@ function settingsRoutes(kind: SettingsKind, title: string) {
       description: "Each top-level key replaces the stored one, `null` removes it, other keys stay. Answers the whole document.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: body(SettingsSchema),
+      request: body(schema),
       responses: { 200: json(SettingsSchema, title), ...errorResponses(400, 401, 409, 415), 413: json(z.any(), "Too large") },
     }),
   ] as const;
 }
 
-const [getUi, patchUi] = settingsRoutes("ui_settings", "UI settings");
+const [getUi, patchUi] = settingsRoutes("ui_settings", "UI settings", UiSettingsSchema);
 const [getBookmarks, patchBookmarks] = settingsRoutes("bookmarks", "bookmarks");
 
 /** Users, robots and their tokens, settings and bookmarks (SPEC §7 Users). Fixed paths come before `/{id}`. */

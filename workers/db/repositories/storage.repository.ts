@@ -113,3 +113,31 @@ export function resolveStorageRow(db: Database, entity: { type: "asset" | "group
         where s.id = coalesce(${own}, (${fromGroups}), ${DEFAULT_STORAGE_ID})`,
   );
 }
+
+/**
+ * Folders (not in the trash) that name this storage as their own default, by name, at most `limit`: where new files
+ * of those folders and their subfolders go. For administrators' storage screen.
+ */
+export function foldersUsingStorage(db: Database, storageId: string, limit: number) {
+  return db.all<{ id: string; name: string }>(
+    sql`select ${groups.id} as id, ${groups.name} as name from ${groups}
+        where ${groups.defaultStorage} = ${storageId} and ${groups.deletedAt} is null
+        order by ${groups.name} limit ${limit}`,
+  );
+}
+
+/**
+ * The storage chosen as the default for everything (the virtual root folder's own `default_storage`, which every
+ * folder and file inherits unless one on its way sets another); the built-in R2 storage when none is chosen.
+ */
+export async function defaultStorageId(db: Database, rootId: string): Promise<string> {
+  const row = await db.get<{ id: string | null }>(
+    sql`select g.default_storage as id from ${groups} g join ${storages} s on s.id = g.default_storage where g.id = ${rootId}`,
+  );
+  return row?.id ?? DEFAULT_STORAGE_ID;
+}
+
+/** Makes a storage the default for everything (null: back to the built-in R2 storage). */
+export async function setDefaultStorage(db: Database, rootId: string, storageId: string | null): Promise<void> {
+  await db.run(sql`update ${groups} set default_storage = ${storageId} where id = ${rootId}`);
+}

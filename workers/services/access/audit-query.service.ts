@@ -1,4 +1,4 @@
-import { countAudit, listAuditPage, type AuditFilter } from "../../db/repositories/audit.repository";
+import { countAudit, listAuditPage, namesByIds, type AuditFilter, type NamedEntity } from "../../db/repositories/audit.repository";
 import type { Actor, RequestContext } from "./context";
 import { requireAdmin } from "./user.service";
 
@@ -16,6 +16,21 @@ export interface AuditEntryInfo {
   object_id: string | null;
   details: Record<string, unknown> | null;
   ip: string | null;
+  /** the users, folders and files this entry mentions (its object and ids in `details`) that still exist, by id */
+  names: Record<string, { type: NamedEntity["type"]; name: string }>;
+}
+
+/** Detail keys whose values are ids (or lists of ids) of users, folders or files. */
+const ID_DETAILS = ["subj_id", "users", "items", "new_owner", "scope_groups", "user_id", "group_id", "asset_id"];
+
+/** The ids an entry mentions: its object and the id-valued details. */
+function mentionedIds(objectId: string | null, details: Record<string, unknown> | null | undefined): string[] {
+  const ids: string[] = objectId ? [objectId] : [];
+  for (const key of ID_DETAILS) {
+    const value = details?.[key];
+    for (const v of Array.isArray(value) ? value : [value]) if (typeof v === "string" && v.length <= 64) ids.push(v);
+  }
+  return ids;
 }
 
 /**
@@ -29,8 +44,11 @@ export async function listAudit(
 ): Promise<{ items: AuditEntryInfo[]; total: number }> {
   requireAdmin(actor);
   const [rows, total] = await Promise.all([listAuditPage(rc.db, filter), countAudit(rc.db, filter)]);
+  const mentioned = rows.map(({ entry }) => mentionedIds(entry.objectId, entry.details as Record<string, unknown> | null));
+  // Every name on the page in one query, not one per row.
+  const named = new Map((await namesByIds(rc.db, [...new Set(mentioned.flat())])).map((n) => [n.id, n]));
   return {
-    items: rows.map(({ entry, actorName, actorLogin }) => ({
+    items: rows.map(({ entry, actorName, actorLogin }, i) => ({
       id: entry.id,
       ctime: new Date(entry.ctime).toISOString(),
       action: entry.action,
@@ -41,6 +59,12 @@ export async function listAudit(
       object_id: entry.objectId,
       details: entry.details ?? null,
       ip: entry.ip,
+      names: Object.fromEntries(
+        mentioned[i].flatMap((id) => {
+          const n = named.get(id);
+          return n ? [[id, { type: n.type, name: n.name }]] : [];
+        }),
+      ),
     })),
     total,
   };

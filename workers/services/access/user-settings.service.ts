@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { userSettings } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
+import { visibleBookmarks } from "./bookmarks.service";
 import type { Actor, RequestContext } from "./context";
 
 /** The two per-user documents (SPEC §7 Users: ui_settings, bookmarks). */
@@ -27,7 +28,8 @@ async function read(rc: RequestContext, userId: string): Promise<Record<Settings
 /** The caller's document; `{}` until something was saved. */
 export async function getSettings(rc: RequestContext, actor: Actor, kind: SettingsKind): Promise<Record<string, unknown>> {
   const stored = (await read(rc, actor.id))?.[kind];
-  return stored ? (JSON.parse(stored) as Record<string, unknown>) : {};
+  const doc = stored ? (JSON.parse(stored) as Record<string, unknown>) : {};
+  return kind === "bookmarks" ? visibleBookmarks(rc, actor, doc) : doc;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function patchSettings(
         })
         .onConflictDoNothing()
         .run();
-      if (inserted.meta.changes > 0) return next;
+      if (inserted.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next) : next;
       continue;
     }
     const updated = await rc.db
@@ -75,7 +77,7 @@ export async function patchSettings(
       .set({ [kind === "ui_settings" ? "uiSettings" : "bookmarks"]: next, mtime: now })
       .where(and(eq(userSettings.userId, actor.id), sql`${column[kind]} = ${before}`))
       .run();
-    if (updated.meta.changes > 0) return next;
+    if (updated.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next) : next;
   }
   throw new AppError("CONFLICT", ru.users.settingsBusy);
 }

@@ -3,10 +3,13 @@ import { ru } from "../../../shared/i18n/ru";
 import {
   DEFAULT_STORAGE_ID,
   findStorage,
+  defaultStorageId,
   findStorageEntity,
+  foldersUsingStorage,
   insertStorageIfNameFree,
   listStorages,
   resolveStorageRow,
+  setDefaultStorage,
   storageUsage,
   updateStorageIfNameFree,
 } from "../../db/repositories/storage.repository";
@@ -16,6 +19,7 @@ import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { open, seal } from "../../lib/secret-box";
 import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
+import { checkConnection } from "./connection-check";
 import { type Fetcher, s3Backend } from "./s3-backend";
 import { r2Backend, type StorageBackend } from "./storage-backend";
 
@@ -42,6 +46,43 @@ export interface StorageInfo {
   storage_setup: { url: string | null; bucket: string | null; region: string | null };
   kind: "r2" | "s3";
   has_creds: boolean;
+  /** new files go here unless a folder or file on their way chooses another */
+  is_default: boolean;
+}
+
+/**
+ * Whether storage endpoints may be on loopback addresses: only when `STORAGE_ALLOW_LOOPBACK` is "true", which the
+ * local end-to-end run sets for its fake S3 server; private and metadata addresses are refused regardless.
+ */
+function allowsLoopback(rc: RequestContext): boolean {
+  return (rc.env as unknown as { STORAGE_ALLOW_LOOPBACK?: string }).STORAGE_ALLOW_LOOPBACK === "true";
+}
+
+/** 400 (as a validation error of `setup.url`) unless the endpoint may be called under this deployment's rules. */
+function requireCallableEndpoint(rc: RequestContext, url: string): void {
+  const problem = outboundUrlProblem(url, { allowLoopback: allowsLoopback(rc) });
+  if (problem) throw new AppError("BAD_REQUEST", ru.errors.invalidField("setup.url", problem));
+}
+
+/** Tries the endpoint with the keys; 400 with the reason when it fails, so nothing is saved. */
+async function requireConnection(setup: StorageSetup, creds: StorageCreds): Promise<void> {
+  const problem = await checkConnection(setup, {
+    accessKeyId: creds.user,
+    secretAccessKey: creds.passwd,
+    sessionToken: creds.token ?? undefined,
+  });
+  if (problem) throw new AppError("BAD_REQUEST", ru.catalog.storageCheck.failed(problem));
+}
+
+/** The stored keys of a storage, decrypted (never answered; for the connection check and the backend). */
+async function openCreds(rc: RequestContext, row: StorageRow): Promise<StorageCreds> {
+  if (!row.credsEncrypted) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);
+  try {
+    return JSON.parse(await open(rc.config.JWT_SECRET, row.credsEncrypted, { context: row.id })) as StorageCreds;
+  } catch {
+    // The secret changed since the credentials were stored, or the row was altered: an admin must set them again.
+    throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);
+  }
 }
 
 function requireAdmin(actor: Actor): void {
@@ -49,7 +90,7 @@ function requireAdmin(actor: Actor): void {
 }
 
 /** Administrators see where a storage is; others only its name and kind. */
-function toInfo(row: StorageRow, actor: Actor): StorageInfo {
+function toInfo(row: StorageRow, actor: Actor, defaultId: string): StorageInfo {
   const showSetup = actor.isAdmin;
   return {
     storage_id: row.id,
@@ -61,6 +102,7 @@ function toInfo(row: StorageRow, actor: Actor): StorageInfo {
     },
     kind: row.kind,
     has_creds: row.credsEncrypted != null,
+    is_default: row.id === defaultId,
   };
 }
 
@@ -72,14 +114,15 @@ function sealCreds(rc: RequestContext, storageId: string, creds: StorageCreds): 
 
 /** Every storage, the default R2 first. Any signed-in user may list them (to choose one); setup is for admins. */
 export async function listStorageInfos(rc: RequestContext, actor: Actor): Promise<StorageInfo[]> {
-  return (await listStorages(rc.db)).map((row) => toInfo(row, actor));
+  const [rows, defaultId] = await Promise.all([listStorages(rc.db), defaultStorageId(rc.db, ROOT_GROUP_ID)]);
+  return rows.map((row) => toInfo(row, actor, defaultId));
 }
 
 /** One storage; 404 when unknown. */
 export async function getStorageInfo(rc: RequestContext, actor: Actor, id: string): Promise<StorageInfo> {
-  const row = await findStorage(rc.db, id);
+  const [row, defaultId] = await Promise.all([findStorage(rc.db, id), defaultStorageId(rc.db, ROOT_GROUP_ID)]);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
-  return toInfo(row, actor);
+  return toInfo(row, actor, defaultId);
 }
 
 /**
@@ -89,9 +132,11 @@ export async function getStorageInfo(rc: RequestContext, actor: Actor, id: strin
 export async function createStorage(
   rc: RequestContext,
   actor: Actor,
-  input: { name: string; setup: StorageSetup; creds: StorageCreds },
+  input: { name: string; setup: StorageSetup; creds: StorageCreds; verify?: boolean },
 ): Promise<StorageInfo> {
   requireAdmin(actor);
+  requireCallableEndpoint(rc, input.setup.url);
+  if (input.verify) await requireConnection(input.setup, input.creds);
   const now = Date.now();
   const id = newId(now);
   const inserted = await insertStorageIfNameFree(rc.db, {
@@ -118,13 +163,25 @@ export async function updateStorage(
   rc: RequestContext,
   actor: Actor,
   id: string,
-  change: { name?: string; setup?: StorageSetup; creds?: StorageCreds },
+  change: { name?: string; setup?: StorageSetup; creds?: StorageCreds; verify?: boolean; default?: boolean },
 ): Promise<StorageInfo> {
   requireAdmin(actor);
   const row = await findStorage(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
   if (row.kind === "r2" && (change.setup !== undefined || change.creds !== undefined)) {
     throw new AppError("CONFLICT", ru.catalog.defaultStorageLocked);
+  }
+  if (change.setup) requireCallableEndpoint(rc, change.setup.url);
+  if (change.verify && row.kind === "s3") {
+    // The storage as it would be after the change: new address or keys where given, the stored ones otherwise.
+    const setup = change.setup ?? { url: row.url ?? "", bucket: row.bucket ?? "", region: row.region };
+    requireCallableEndpoint(rc, setup.url);
+    await requireConnection(setup, change.creds ?? (await openCreds(rc, row)));
+  }
+  if (change.name === undefined && change.setup === undefined && change.creds === undefined) {
+    // Only «make it the default» (the schema refuses an empty change).
+    if (change.default) await setDefaultStorage(rc.db, ROOT_GROUP_ID, id === DEFAULT_STORAGE_ID ? null : id);
+    return getStorageInfo(rc, actor, id);
   }
   const updated = await updateStorageIfNameFree(rc.db, id, {
     name: change.name,
@@ -138,8 +195,13 @@ export async function updateStorage(
     if (!(await findStorage(rc.db, id))) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
     throw new AppError("CONFLICT", ru.catalog.storageExists(change.name ?? row.name));
   }
+  // After the change was checked and saved: a storage that failed its check never becomes the default.
+  if (change.default) await setDefaultStorage(rc.db, ROOT_GROUP_ID, id === DEFAULT_STORAGE_ID ? null : id);
   return getStorageInfo(rc, actor, id);
 }
+
+/** How many of the folders using a storage the usage answer names. */
+const FOLDERS_SHOWN = 50;
 
 /**
  * What a storage holds: bytes, variants and assets over ready variants (one aggregate query). Administrators see
@@ -148,8 +210,12 @@ export async function updateStorage(
 export async function getStorageUsage(rc: RequestContext, actor: Actor, id: string) {
   const row = await findStorage(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
-  const usage = await storageUsage(rc.db, id, await visibility(rc, actor));
-  return { storage_id: id, ...usage };
+  const [usage, folders] = await Promise.all([
+    storageUsage(rc.db, id, await visibility(rc, actor)),
+    // Which folders send their files here: administrators only (the names of others' folders are not for everyone).
+    actor.isAdmin ? foldersUsingStorage(rc.db, id, FOLDERS_SHOWN) : Promise.resolve([]),
+  ]);
+  return { storage_id: id, ...usage, folders };
 }
 
 /**
@@ -184,15 +250,9 @@ async function openBackend(rc: RequestContext, storageId: string, fetcher?: Fetc
   if (row.kind === "r2") return r2Backend(rc.env.MEDIA);
   if (!row.url || !row.bucket || !row.credsEncrypted) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);
   // A row written before endpoints were filtered (or by hand) is never called on an internal address either.
-  const problem = outboundUrlProblem(row.url, { allowLoopback: false });
+  const problem = outboundUrlProblem(row.url, { allowLoopback: allowsLoopback(rc) });
   if (problem) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageUrlRefused(problem));
-  let creds: StorageCreds;
-  try {
-    creds = JSON.parse(await open(rc.config.JWT_SECRET, row.credsEncrypted, { context: row.id })) as StorageCreds;
-  } catch {
-    // The secret changed since the credentials were stored, or the row was altered: an admin must set them again.
-    throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);
-  }
+  const creds = await openCreds(rc, row);
   return s3Backend(
     { url: row.url, bucket: row.bucket, region: row.region },
     { accessKeyId: creds.user, secretAccessKey: creds.passwd, sessionToken: creds.token ?? undefined },
