@@ -103,15 +103,18 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
 
   return (
     <div className="viewer">
-      <div className="page-header">
+      {/* One row at desktop widths (issue 28): the actions that do not fit go into «Ещё», the title is cut. */}
+      <div className="page-header viewer-head">
         <div>
           <div className="breadcrumbs">
             <Link to={back}>← {ru.library.backToFolder}</Link>
             {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
-          <h1 className="page-title">{asset.name}</h1>
+          <h1 className="page-title" title={asset.name}>
+            {asset.name}
+          </h1>
         </div>
-        <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
+        <OverflowToolbar className="toolbar" label={ru.library.fileActions} everyWidth>
           {asset.var && (
             <GuardedButton
               className="btn btn-primary"
@@ -136,18 +139,18 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
                 {ru.editor.openInEditor}
               </GuardedButton>
             ))}
-          <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
+          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} className="btn viewer-secondary" />
+          <GuardedButton className="btn viewer-secondary" title={ru.library.rename} reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
           </GuardedButton>
-          <GuardedButton reason={why("copy")} onClick={() => setDialog("copy")}>
+          <GuardedButton className="btn viewer-secondary" title={ru.library.copy} reason={why("copy")} onClick={() => setDialog("copy")}>
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </GuardedButton>
-          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
-          <AccessButton entityId={asset.asset_id} name={asset.name} />
-          <SellButton entityId={asset.asset_id} name={asset.name} />
-          <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={() => setDialog("delete")}>
+          <AccessButton entityId={asset.asset_id} name={asset.name} className="btn viewer-secondary" />
+          <SellButton entityId={asset.asset_id} name={asset.name} className="btn viewer-secondary" />
+          <GuardedButton className="btn btn-danger-outline viewer-secondary" title={ru.library.delete} reason={why("delete")} onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}
           </GuardedButton>
