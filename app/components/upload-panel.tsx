@@ -177,7 +177,11 @@ export function UploadPanel() {
     }
   }, [needsFile, setCollapsed]);
 
+  /** failures of the previous render: the last one dismissed leaves a finished batch, which steps aside too */
+  const hadErrors = useRef(0);
   useEffect(() => {
+    const cleared = hadErrors.current > 0 && errors === 0;
+    hadErrors.current = errors;
     if (views.length === 0) return;
     if (!summary.finished) {
       sawWork.current = true;
@@ -185,6 +189,7 @@ export function UploadPanel() {
       return;
     }
     setPhase((now) => {
+      if (cleared) return "pill";
       if (now === "open" || now === "fading" || now === "gone") return now;
       if (errors > 0) return sawWork.current ? (now === "pill" ? now : "panel") : "pill";
       return sawWork.current ? "pill" : "gone";
