@@ -122,7 +122,7 @@ function UploadRowView({ view, onPick, hidden }: { view: UploadView; onPick: (id
 }
 
 /** How long the pill of a finished batch stays before it fades, and how long the fade takes (app.css `.upload-pill`). */
-const PILL_MS = 6_000;
+const PILL_MS = 8_000;
 const FADE_MS = 600;
 
 /** Where toolbars fold and the panel becomes a bottom bar (app.css phone rules). */

@@ -58,7 +58,7 @@ test(
     // Search the word itself: the folder and both files; the 'Папки' facet narrows to the folder, 'Файлы' to the files.
     await box.fill(word);
     await box.press("Enter");
-    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(word);
+    await expect.poll(() => new URL(page.url()).searchParams.get("q"), { timeout: 10_000 }).toBe(word);
     const hits = page.getByTestId("search-hits").locator(".search-hit");
     await expect.poll(() => hits.count()).toBe(3);
     await page.locator(".search-facet-value", { hasText: "Папки" }).click();
