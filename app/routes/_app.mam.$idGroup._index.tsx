@@ -61,6 +61,8 @@ async function findRecentAssets(groupId: string, ids: ReadonlySet<string>): Prom
  * six connections on listings instead of uploads.
  */
 const REREAD_FINISHED_AFTER_MS = 600;
+/** Finished files' tiles are put in together after this pause (one render for a batch's files). */
+const SHOW_LANDED_AFTER_MS = 60;
 
 type Dialog =
   | { kind: "create" }
@@ -136,12 +138,27 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   // A finished upload into this folder shows up at once (SPEC §4), in its sorted place; its thumbnail follows with
   // the re-read of the files that finished within a moment of each other (one request).
   const finished = useRef<{ ids: Set<string>; timer: ReturnType<typeof setTimeout> | null }>({ ids: new Set(), timer: null });
-  useEffect(() => () => void (finished.current.timer && clearTimeout(finished.current.timer)), []);
+  // Tiles of files that commit together (a batch request answers for many) are put in with one render.
+  const landed = useRef<{ members: lib.GroupMember[]; timer: ReturnType<typeof setTimeout> | null }>({ members: [], timer: null });
+  useEffect(
+    () => () => {
+      if (finished.current.timer) clearTimeout(finished.current.timer);
+      if (landed.current.timer) clearTimeout(landed.current.timer);
+    },
+    [],
+  );
   useUploadEvents((event) => {
     if (event.type !== "uploadCompleted" || event.groupId !== groupId) return;
     const item = uploadController().getSnapshot().views.find((v) => v.item.id === event.id)?.item;
     if (item && !item.versionOf && !members.items.some((m) => m.el_id === event.assetId)) {
-      members.upsert(landedMember(item, event.assetId, event.variantId));
+      const shown = landed.current;
+      shown.members.push(landedMember(item, event.assetId, event.variantId));
+      shown.timer ??= setTimeout(() => {
+        const batch = shown.members;
+        shown.members = [];
+        shown.timer = null;
+        members.upsert(...batch);
+      }, SHOW_LANDED_AFTER_MS);
     }
     const pending = finished.current;
     pending.ids.add(event.assetId);
@@ -150,7 +167,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
       pending.ids = new Set();
       pending.timer = null;
       findRecentAssets(groupId, ids).then(
-        (found) => found.forEach((m) => members.upsert(m)),
+        (found) => members.upsert(...found),
         () => undefined,
       );
     }, REREAD_FINISHED_AFTER_MS);
