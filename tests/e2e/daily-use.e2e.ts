@@ -25,9 +25,9 @@ async function api(page: Page, server: E2EServer, path: string, init: RequestIni
 }
 
 /** Stores a small file in a folder in one request (POST /api/asset/upload); answers its id. */
-async function putFile(page: Page, server: E2EServer, groupId: string, name: string, mime: string, body: Uint8Array): Promise<string> {
+async function putFile(page: Page, server: E2EServer, groupId: string, name: string, mime: string, body: Buffer): Promise<string> {
   const query = new URLSearchParams({ in_group: groupId, name, mime });
-  const done = await api(page, server, `/api/asset/upload?${query}`, { method: "POST", body, headers: { "content-type": mime } });
+  const done = await api(page, server, `/api/asset/upload?${query}`, { method: "POST", body: new Uint8Array(body), headers: { "content-type": mime } });
   return done.asset_id as string;
 }
 
@@ -55,8 +55,9 @@ test(
 
     // Watch the page: when each row says «Готово», when each tile appears, whether the grid ever emptied or said «Загрузка…».
     await page.evaluate(() => {
-      const w = window as unknown as { __watch: { done: Record<string, number>; tile: Record<string, number>; blanked: boolean; most: number } };
-      const watch = (w.__watch = { done: {}, tile: {}, blanked: false, most: 0 });
+      type Watch = { done: Record<string, number>; tile: Record<string, number>; blanked: boolean; most: number };
+      const w = window as unknown as { __watch: Watch };
+      const watch: Watch = (w.__watch = { done: {}, tile: {}, blanked: false, most: 0 });
       const note = () => {
         const now = performance.now();
         for (const row of document.querySelectorAll<HTMLElement>(".upload-row[data-status=completed]")) watch.done[row.getAttribute("aria-label")!] ??= now;
@@ -195,7 +196,7 @@ test(
     const groupId = await openNewFolder(page, `Съёмка ${word}`);
     const fileId = await putFile(page, server, groupId, `План ${word}.png`, "image/png", png(32, 24, 90));
     const text = `Итоги дня ${word}. Отчёт по съёмке на пляже готов, всё снято.`;
-    await putFile(page, server, groupId, `Итоги ${word}.txt`, "text/plain", new TextEncoder().encode(text));
+    await putFile(page, server, groupId, `Итоги ${word}.txt`, "text/plain", Buffer.from(text));
 
     // Enter right after typing: the list does not come back over the results.
     const box = page.getByRole("combobox", { name: "Поиск по файлам" });
@@ -228,7 +229,7 @@ test(
           await page.goto(`/search?q=${encodeURIComponent(`съемке ${word}`)}`);
           return snippet.textContent({ timeout: 3_000 }).catch(() => null);
         },
-        { timeout: 60_000, intervals: [1_000] },
+        { timeout: 60_000, interval: 1_000 },
       )
       .toContain("Отчёт по съёмке");
     expect(await snippet.locator("mark").allTextContents()).toContain("съёмке");
