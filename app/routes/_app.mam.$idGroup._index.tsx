@@ -61,6 +61,8 @@ async function findRecentAssets(groupId: string, ids: ReadonlySet<string>): Prom
  * six connections on listings instead of uploads.
  */
 const REREAD_FINISHED_AFTER_MS = 600;
+/** Files that had no thumbnail yet at the re-read are read again after this. */
+const REREAD_BARE_AFTER_MS = 3_000;
 /** Finished files' tiles are put in together after this pause (one render for a batch's files). */
 const SHOW_LANDED_AFTER_MS = 60;
 
@@ -166,10 +168,12 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
       const ids = pending.ids;
       pending.ids = new Set();
       pending.timer = null;
-      findRecentAssets(groupId, ids).then(
-        (found) => members.upsert(...found),
-        () => undefined,
-      );
+      findRecentAssets(groupId, ids).then((found) => {
+        members.upsert(...found);
+        // A thumbnail still being stored (or made on the server) is read once more a little later.
+        const bare = new Set(found.filter((m) => m.el_type === "asset" && !m.el_info.preview).map((m) => m.el_id));
+        if (bare.size) setTimeout(() => findRecentAssets(groupId, bare).then((again) => members.upsert(...again), () => undefined), REREAD_BARE_AFTER_MS);
+      }, () => undefined);
     }, REREAD_FINISHED_AFTER_MS);
   });
 
