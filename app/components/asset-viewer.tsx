@@ -105,18 +105,21 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
 
   return (
     <div className="viewer">
-      <div className="page-header">
+      {/* One row at desktop widths (issue 28): the actions that do not fit go into «Ещё», the title is cut. */}
+      <div className="page-header viewer-head">
         <div>
           <div className="breadcrumbs">
             <Link to={back}>← {ru.library.backToFolder}</Link>
             {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
           </div>
           <div className="fav-title-row">
-            <h1 className="page-title">{asset.name}</h1>
+            <h1 className="page-title" title={asset.name}>
+              {asset.name}
+            </h1>
             <FavouriteStar id={asset.asset_id} type="asset" name={asset.name} />
           </div>
         </div>
-        <OverflowToolbar className="toolbar" label={ru.library.fileActions}>
+        <OverflowToolbar className="toolbar" label={ru.library.fileActions} everyWidth>
           {asset.var && (
             <GuardedButton
               className="btn btn-primary"
@@ -141,22 +144,22 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
                 {ru.editor.openInEditor}
               </GuardedButton>
             ))}
-          <GuardedButton reason={why("rename")} onClick={() => setDialog("rename")}>
+          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} className="btn viewer-secondary" />
+          <GuardedButton className="btn viewer-secondary" title={ru.library.rename} reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}
           </GuardedButton>
-          <GuardedButton reason={why("copy")} onClick={() => setDialog("copy")}>
+          <GuardedButton className="btn viewer-secondary" title={ru.library.copy} reason={why("copy")} onClick={() => setDialog("copy")}>
             <Icon name="copy" size={16} />
             {ru.library.copy}
           </GuardedButton>
-          <Link className="btn" to={similarHref({ id: asset.asset_id, name: asset.name })}>
+          <Link className="btn viewer-secondary" title={ru.similar.find} to={similarHref({ id: asset.asset_id, name: asset.name })}>
             <Icon name="search" size={16} />
             {ru.similar.find}
           </Link>
-          <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} />
-          <AccessButton entityId={asset.asset_id} name={asset.name} />
-          <SellButton entityId={asset.asset_id} name={asset.name} />
-          <GuardedButton className="btn btn-danger-outline" reason={why("delete")} onClick={() => setDialog("delete")}>
+          <AccessButton entityId={asset.asset_id} name={asset.name} className="btn viewer-secondary" />
+          <SellButton entityId={asset.asset_id} name={asset.name} className="btn viewer-secondary" />
+          <GuardedButton className="btn btn-danger-outline viewer-secondary" title={ru.library.delete} reason={why("delete")} onClick={() => setDialog("delete")}>
             <Icon name="trash" size={16} />
             {ru.library.delete}
           </GuardedButton>

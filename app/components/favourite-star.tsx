@@ -3,7 +3,20 @@ import { useFavourite } from "../lib/favourites";
 import { Icon } from "./icons";
 
 /** The star that adds a folder or file to «Избранное» or takes it out (a toggle button, pressed when starred). */
-export function FavouriteStar({ id, type, name, className = "" }: { id: string; type: "group" | "asset"; name: string; className?: string }) {
+export function FavouriteStar({
+  id,
+  type,
+  name,
+  className = "",
+  tabIndex,
+}: {
+  id: string;
+  type: "group" | "asset";
+  name: string;
+  className?: string;
+  /** -1 on a tile: the grid has one tab stop (roving tabindex) */
+  tabIndex?: number;
+}) {
   const [starred, toggle] = useFavourite({ id, type, name });
   const label = starred ? ru.favourites.unstar(name) : ru.favourites.star(name);
   return (
@@ -11,6 +24,7 @@ export function FavouriteStar({ id, type, name, className = "" }: { id: string; 
       type="button"
       className={`icon-btn fav-star${starred ? " on" : ""} ${className}`}
       aria-pressed={starred}
+      tabIndex={tabIndex}
       aria-label={label}
       title={label}
       data-testid="favourite-star"

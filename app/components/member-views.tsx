@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useState } from "react";
 import { ru } from "../i18n/ru";
 import type { Action } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
@@ -74,11 +75,35 @@ function SelectBox({ m, props, className }: { m: GroupMember; props: MemberViewP
       onChange={() => (props.onPick ? undefined : props.onToggle(m.el_id))}
       onClick={(e) => props.onPick?.(m.el_id, e.shiftKey)}
       aria-label={`${ru.library.select}: ${m.el_info.name}`}
+      // One tab stop per grid (the item's name): Space selects from there.
+      tabIndex={-1}
     />
   );
 }
 
-const MOVE_KEYS = new Set<string>(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
+const MOVE_KEYS = new Set<string>(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
+/** Items of a screenful: PageUp/PageDown move by this many (whole rows of the grid). */
+function pageOf(items: HTMLElement[], columns: number): number {
+  const rowHeight = items[0]?.getBoundingClientRect().height || 1;
+  return Math.max(1, Math.floor(window.innerHeight / rowHeight)) * Math.max(1, columns);
+}
+
+/**
+ * The roving tab stop of a grid or list (issue 28): one item's name is in the tab order, the others are reached with
+ * the keys; the stop follows the focus, and stays on the first item until one is focused (or when it left the list).
+ */
+function useTabStop(items: GroupMember[]) {
+  const [current, setCurrent] = useState<string | null>(null);
+  const stop = current && items.some((m) => m.el_id === current) ? current : (items[0]?.el_id ?? null);
+  return {
+    tabIndexOf: (id: string) => (id === stop ? 0 : -1),
+    onFocus: (e: React.FocusEvent<HTMLElement>) => {
+      const id = (e.target as HTMLElement).closest<HTMLElement>("[data-member]")?.dataset.member;
+      if (id && id !== current) setCurrent(id);
+    },
+  };
+}
 
 /** How many items the first row of a grid holds (1 for a list, whose rows stack). */
 function columnsOf(items: HTMLElement[]): number {
@@ -89,7 +114,8 @@ function columnsOf(items: HTMLElement[]): number {
 }
 
 /**
- * Keyboard use of a grid or list: arrows (and Home/End) move the focus between items' links, Enter opens the focused
+ * Keyboard use of a grid or list: arrows, Home/End and PageUp/PageDown move the focus between items' names (the one tab
+ * stop, `useTabStop`), Enter opens the focused
  * one (the link's own behaviour), Space selects it, the context-menu key or Shift+F10 opens its menu.
  */
 function keyboardProps(props: MemberViewProps, grid: boolean) {
@@ -104,7 +130,8 @@ function keyboardProps(props: MemberViewProps, grid: boolean) {
       if (MOVE_KEYS.has(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
         if (!grid && (e.key === "ArrowLeft" || e.key === "ArrowRight")) return;
         e.preventDefault();
-        const next = moveFocus(index, e.key as MoveKey, grid ? columnsOf(items) : 1, items.length);
+        const columns = grid ? columnsOf(items) : 1;
+        const next = moveFocus(index, e.key as MoveKey, columns, items.length, pageOf(items, columns));
         items[next]?.querySelector<HTMLElement>("[data-focus-target]")?.focus();
       } else if (e.key === " " && member) {
         e.preventDefault();
@@ -162,11 +189,13 @@ function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
 function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
   return (
     <span className="row-actions">
-      <FavouriteStar id={m.el_id} type={m.el_type} name={m.el_info.name} />
+      {/* Not tab stops: the item's menu (Shift+F10, the context-menu key) offers the same actions. */}
+      <FavouriteStar id={m.el_id} type={m.el_type} name={m.el_info.name} tabIndex={-1} />
       {m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && props.refusal?.(m, "download") ? (
         // The editor opens the original: without download it would only fail.
         <GuardedButton
           className="icon-btn"
+        tabIndex={-1}
           reason={ru.rights.editorDenied}
           aria-label={`${ru.editor.openInEditor}: ${m.el_info.name}`}
           onClick={() => undefined}
@@ -176,6 +205,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       ) : m.el_type === "asset" && opensInEditor(m.el_info.name, m.el_info.mimetype) && (
         <Link
           className="icon-btn"
+        tabIndex={-1}
           to={`/editor/${m.el_id}`}
           title={ru.editor.openInEditor}
           aria-label={`${ru.editor.openInEditor}: ${m.el_info.name}`}
@@ -186,6 +216,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       )}
       <GuardedButton
         className="icon-btn"
+        tabIndex={-1}
         reason={props.refusal?.(m, "rename") ?? null}
         title={ru.library.rename}
         aria-label={`${ru.library.rename}: ${m.el_info.name}`}
@@ -197,6 +228,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
         <button
           type="button"
           className="icon-btn"
+        tabIndex={-1}
           title={ru.fileVersions.uploadNew}
           aria-label={ru.fileVersions.uploadNewOf(m.el_info.name)}
           onClick={() => props.onNewVersion?.(m)}
@@ -206,6 +238,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       )}
       <GuardedButton
         className="icon-btn"
+        tabIndex={-1}
         reason={props.refusal?.(m, "move") ?? null}
         title={ru.library.move}
         aria-label={`${ru.library.move}: ${m.el_info.name}`}
@@ -217,6 +250,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
         <button
           type="button"
           className="icon-btn"
+        tabIndex={-1}
           title={ru.sharing.share}
           aria-label={`${ru.sharing.share}: ${m.el_info.name}`}
           onClick={() => props.onShare?.(m)}
@@ -226,6 +260,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
       )}
       <GuardedButton
         className="icon-btn"
+        tabIndex={-1}
         reason={props.refusal?.(m, "delete") ?? null}
         title={ru.library.delete}
         aria-label={`${ru.library.delete}: ${m.el_info.name}`}
@@ -273,8 +308,9 @@ function MemberTags({ tags }: { tags: GroupMember["el_info"]["tags"] }) {
 }
 
 export function MemberList(props: MemberViewProps) {
+  const tabStop = useTabStop(props.items);
   return (
-    <table className="table members-table" {...keyboardProps(props, false)}>
+    <table className="table members-table" {...keyboardProps(props, false)} onFocus={tabStop.onFocus}>
       <thead>
         <tr>
           <th className="check-col" />
@@ -296,7 +332,7 @@ export function MemberList(props: MemberViewProps) {
             <td>
               <span className="name-cell">
                 <MemberThumbnail m={m} size={32} />
-                <Link to={hrefOf(props.groupId, m)} data-focus-target>
+                <Link to={hrefOf(props.groupId, m)} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
                   {m.el_info.name}
                 </Link>
               </span>
@@ -319,8 +355,9 @@ export function MemberList(props: MemberViewProps) {
 }
 
 export function MemberGrid(props: MemberViewProps) {
+  const tabStop = useTabStop(props.items);
   return (
-    <div className="member-grid" {...keyboardProps(props, true)}>
+    <div className="member-grid" {...keyboardProps(props, true)} onFocus={tabStop.onFocus}>
       {props.items.map((m) => (
         <div
           key={m.el_id}
@@ -335,7 +372,7 @@ export function MemberGrid(props: MemberViewProps) {
             <MemberThumbnail m={m} size={96} />
           </Link>
           <div className="tile-meta">
-            <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target>
+            <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
               {m.el_info.name}
             </Link>
             <div className="tile-sub">

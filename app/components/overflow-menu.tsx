@@ -57,12 +57,12 @@ export function hideOrder<T>(items: { item: T; priority: number; keep: boolean }
  * `data-overflow-priority` first, then from the end — with «Ещё» shown after the rest. `data-overflow="never"` keeps an
  * item (a label, the main action).
  */
-function layOut(bar: HTMLElement, more: HTMLElement) {
+function layOut(bar: HTMLElement, more: HTMLElement, everyWidth: boolean) {
   const children = [...bar.children].filter((el): el is HTMLElement => el instanceof HTMLElement && el !== more);
   for (const el of children) el.removeAttribute(OVERFLOWED);
   more.setAttribute(OVERFLOWED, "");
-  // Wider screens keep their wrapping toolbars exactly as they were.
-  if (!window.matchMedia(FOLD_QUERY).matches) return;
+  // Wider screens keep their wrapping toolbars exactly as they were, unless the toolbar folds at every width.
+  if (!everyWidth && !window.matchMedia(FOLD_QUERY).matches) return;
   const row = children.filter(inFlow);
   if (!wraps(row)) return;
   more.removeAttribute(OVERFLOWED);
@@ -158,7 +158,18 @@ function EntryIcon({ icon }: { icon: MenuEntry["icon"] }) {
  * which works the hidden controls themselves — so every handler, dialog and rights check stays the toolbar's own.
  * Wider screens, and a phone where everything fits, see the plain wrapping toolbar.
  */
-export function OverflowToolbar({ className, label, children }: { className: string; label: string; children: React.ReactNode }) {
+export function OverflowToolbar({
+  className,
+  label,
+  children,
+  everyWidth = false,
+}: {
+  className: string;
+  label: string;
+  children: React.ReactNode;
+  /** fold at every width, not only on a phone: the row never wraps (the viewer's header, issue 28) */
+  everyWidth?: boolean;
+}) {
   const bar = useRef<HTMLDivElement>(null);
   const more = useRef<HTMLDivElement>(null);
   const moreButton = useRef<HTMLButtonElement>(null);
@@ -171,7 +182,7 @@ export function OverflowToolbar({ className, label, children }: { className: str
 
   // Every render can change the items (a selection, a right that arrived), so lay out after each one.
   useIsomorphicLayoutEffect(() => {
-    if (bar.current && more.current && !menuOpen.current) layOut(bar.current, more.current);
+    if (bar.current && more.current && !menuOpen.current) layOut(bar.current, more.current, everyWidth);
   });
   useEffect(() => {
     const el = bar.current;
@@ -180,7 +191,7 @@ export function OverflowToolbar({ className, label, children }: { className: str
     let frame = 0;
     const again = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => !menuOpen.current && layOut(el, moreEl));
+      frame = requestAnimationFrame(() => !menuOpen.current && layOut(el, moreEl, everyWidth));
     };
     const resize = new ResizeObserver(again);
     resize.observe(el);
@@ -193,7 +204,7 @@ export function OverflowToolbar({ className, label, children }: { className: str
       resize.disconnect();
       mutation.disconnect();
     };
-  }, []);
+  }, [everyWidth]);
 
   // Open: the first entry takes the focus (arrows move it, Escape gives it back to «Ещё»).
   useEffect(() => {

@@ -39,6 +39,9 @@ export const ru = {
     retry: "Повторить",
     remove: "Убрать из списка",
     clear: "Убрать готовые",
+    /** the pill a finished batch leaves (issue 28) */
+    showFinished: "Показать загрузки",
+    showAll: "Показать все",
     collapse: "Свернуть",
     expand: "Развернуть",
     cancelling: "Отмена…",

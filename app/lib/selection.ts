@@ -25,13 +25,14 @@ export function toggleOne(selected: ReadonlySet<string>, id: string): Set<string
   return next;
 }
 
-export type MoveKey = "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Home" | "End";
+export type MoveKey = "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Home" | "End" | "PageUp" | "PageDown";
 
 /**
- * The index focus moves to in a grid of `columns` columns holding `count` items (a list is one column). Moves stop at
- * the edges instead of wrapping; from nothing focused (-1) any key goes to the first item.
+ * The index focus moves to in a grid of `columns` columns holding `count` items (a list is one column); PageUp/PageDown
+ * move by `page` items (a screenful). Moves stop at the edges instead of wrapping; from nothing focused (-1) any key
+ * goes to the first item.
  */
-export function moveFocus(index: number, key: MoveKey, columns: number, count: number): number {
+export function moveFocus(index: number, key: MoveKey, columns: number, count: number, page = columns): number {
   if (count === 0) return -1;
   if (index < 0) return 0;
   const cols = Math.max(1, columns);
@@ -49,8 +50,20 @@ export function moveFocus(index: number, key: MoveKey, columns: number, count: n
       return 0;
     case "End":
       return last;
+    // A screenful of whole rows, keeping the column; stops at the first or last row.
+    case "PageUp":
+      return index - pageStep(page, cols) >= 0 ? index - pageStep(page, cols) : index % cols;
+    case "PageDown": {
+      const to = index + pageStep(page, cols);
+      if (to <= last) return to;
+      const lastRowStart = last - (last % cols);
+      return Math.min(last, lastRowStart + (index % cols));
+    }
   }
 }
+
+/** `page` items rounded down to whole rows, at least one row. */
+const pageStep = (page: number, cols: number) => Math.max(cols, page - (page % cols));
 
 /** The neighbours of a file among the folder's files in screen order (null at either end or when it is not there). */
 export function neighbours(order: readonly string[], id: string): { prev: string | null; next: string | null; index: number } {

@@ -2,7 +2,7 @@ import { ru } from "../i18n/ru";
 import { showToast } from "./toast";
 import { uploadController, type PickedFile } from "./upload-engine/index";
 import { askClash } from "./upload-engine/clash-prompt";
-import { findClashes, resolveClashes } from "./upload-engine/name-clash";
+import { findClashes, nameKeptBothIn, resolveClashes } from "./upload-engine/name-clash";
 
 /**
  * The one way files get uploaded: into the user's upload queue, from where the upload engine sends them (multipart
@@ -15,7 +15,8 @@ import { findClashes, resolveClashes } from "./upload-engine/name-clash";
 export async function queueUploads(groupId: string, picked: PickedFile[], groupName?: string): Promise<void> {
   try {
     const clashes = await findClashes(groupId, picked);
-    const queued = clashes.size ? await resolveClashes(picked, clashes, (name, pending) => askClash(name, pending, groupName ?? null)) : picked;
+    const resolved = clashes.size ? await resolveClashes(picked, clashes, (name, pending) => askClash(name, pending, groupName ?? null)) : picked;
+    const queued = resolved.some((p) => p.keepBoth) ? await nameKeptBothIn(groupId, resolved) : resolved;
     const skipped = picked.length - queued.length;
     if (skipped > 0) showToast({ title: ru.uploads.title, message: ru.fileVersions.skippedAll(skipped), kind: "info" });
     if (queued.length) await uploadController().enqueue(groupId, queued, groupName);

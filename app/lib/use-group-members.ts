@@ -104,15 +104,23 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
     [setState],
   );
 
+  /** Puts members in their sorted places (replacing those already listed), in one render however many. */
   const upsert = useCallback(
-    (member: GroupMember) => {
+    (...members: GroupMember[]) => {
       setState((s) => {
-        const index = s.items.findIndex((i) => i.el_id === member.el_id);
-        if (index >= 0) return { ...s, items: s.items.map((i, n) => (n === index ? member : i)) };
-        const at = s.items.findIndex((i) => sortsBefore(member, i, sort, order));
-        // Past the last loaded member of an unfinished listing: the next page brings it.
-        if (at === -1) return s.phase === "done" ? { ...s, items: [...s.items, member] } : s;
-        return { ...s, items: [...s.items.slice(0, at), member, ...s.items.slice(at)] };
+        let items = s.items;
+        for (const member of members) {
+          const index = items.findIndex((i) => i.el_id === member.el_id);
+          if (index >= 0) {
+            items = items.map((i, n) => (n === index ? member : i));
+            continue;
+          }
+          const at = items.findIndex((i) => sortsBefore(member, i, sort, order));
+          // Past the last loaded member of an unfinished listing: the next page brings it.
+          if (at === -1) items = s.phase === "done" ? [...items, member] : items;
+          else items = [...items.slice(0, at), member, ...items.slice(at)];
+        }
+        return items === s.items ? s : { ...s, items };
       });
     },
     [setState, sort, order],

@@ -33,7 +33,8 @@ import { showToast } from "../lib/toast";
 import { useMemberLevels } from "../lib/use-member-levels";
 import { levelsOrNone } from "../lib/levels.server";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
-import { pickedFromDrop, pickedFromFiles, useUploadEvents } from "../lib/upload-engine/index";
+import { pickedFromDrop, pickedFromFiles, uploadController, useUploadEvents } from "../lib/upload-engine/index";
+import { landedMember } from "../lib/upload-engine/landed-member";
 import { queueNewVersion, queueUploads } from "../lib/upload-file";
 import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useIsDesktop } from "../lib/helper-platform";
@@ -49,7 +50,6 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   return { groupId: params.idGroup!, levels: await levelsOrNone(context.rc, actor, params.idGroup!, "group") };
 }
 
-/** A just-uploaded asset as the folder lists it: among the most recently changed files of the folder. */
 /** The folder's most recently changed files, enough to hold `ids` (just-finished uploads); answers those found. */
 async function findRecentAssets(groupId: string, ids: ReadonlySet<string>): Promise<lib.GroupMember[]> {
   const page = await lib.fetchMembers(groupId, { type: "asset", sort: "mtime", order: "desc", take: Math.min(500, ids.size + 20) });
@@ -57,10 +57,16 @@ async function findRecentAssets(groupId: string, ids: ReadonlySet<string>): Prom
 }
 
 /**
- * Finished uploads are shown together after this pause: a batch of small files finishes dozens per second, and each
- * refresh costs requests (the listing, rights, route discovery) that share the browser's six connections with the uploads.
+ * A finished upload's tile is shown at once from the commit's answer (issue 28); the files that finish within this
+ * pause are then re-read in one request (thumbnail, owner), which replaces their tiles in place — the grid is never
+ * reloaded for them. The pause keeps a batch of small files, finishing dozens per second, from spending the browser's
+ * six connections on listings instead of uploads.
  */
-const SHOW_FINISHED_AFTER_MS = 1500;
+const REREAD_FINISHED_AFTER_MS = 600;
+/** Files that had no thumbnail yet at the re-read are read again after this. */
+const REREAD_BARE_AFTER_MS = 3_000;
+/** Finished files' tiles are put in together after this pause (one render for a batch's files). */
+const SHOW_LANDED_AFTER_MS = 60;
 
 type Dialog =
   | { kind: "create" }
@@ -134,23 +140,44 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const upload = (picked: Parameters<typeof queueUploads>[1]) =>
     queueUploads(groupId, picked, group?.group_name).then(() => picked.some((p) => p.folders.length > 0) && members.reload());
 
-  // A finished upload into this folder shows up at once (SPEC §4), in its sorted place, with its thumbnail; the files
-  // that finish within a moment of each other are read in one request.
+  // A finished upload into this folder shows up at once (SPEC §4), in its sorted place; its thumbnail follows with
+  // the re-read of the files that finished within a moment of each other (one request).
   const finished = useRef<{ ids: Set<string>; timer: ReturnType<typeof setTimeout> | null }>({ ids: new Set(), timer: null });
-  useEffect(() => () => void (finished.current.timer && clearTimeout(finished.current.timer)), []);
+  // Tiles of files that commit together (a batch request answers for many) are put in with one render.
+  const landed = useRef<{ members: lib.GroupMember[]; timer: ReturnType<typeof setTimeout> | null }>({ members: [], timer: null });
+  useEffect(
+    () => () => {
+      if (finished.current.timer) clearTimeout(finished.current.timer);
+      if (landed.current.timer) clearTimeout(landed.current.timer);
+    },
+    [],
+  );
   useUploadEvents((event) => {
     if (event.type !== "uploadCompleted" || event.groupId !== groupId) return;
+    const item = uploadController().getSnapshot().views.find((v) => v.item.id === event.id)?.item;
+    if (item && !item.versionOf && !members.items.some((m) => m.el_id === event.assetId)) {
+      const shown = landed.current;
+      shown.members.push(landedMember(item, event.assetId, event.variantId));
+      shown.timer ??= setTimeout(() => {
+        const batch = shown.members;
+        shown.members = [];
+        shown.timer = null;
+        members.upsert(...batch);
+      }, SHOW_LANDED_AFTER_MS);
+    }
     const pending = finished.current;
     pending.ids.add(event.assetId);
     pending.timer ??= setTimeout(() => {
       const ids = pending.ids;
       pending.ids = new Set();
       pending.timer = null;
-      findRecentAssets(groupId, ids).then(
-        (found) => (found.length === ids.size ? found.forEach((m) => members.upsert(m)) : members.reload()),
-        () => undefined,
-      );
-    }, SHOW_FINISHED_AFTER_MS);
+      findRecentAssets(groupId, ids).then((found) => {
+        members.upsert(...found);
+        // A thumbnail still being stored (or made on the server) is read once more a little later.
+        const bare = new Set(found.filter((m) => m.el_type === "asset" && !m.el_info.preview).map((m) => m.el_id));
+        if (bare.size) setTimeout(() => findRecentAssets(groupId, bare).then((again) => members.upsert(...again), () => undefined), REREAD_BARE_AFTER_MS);
+      }, () => undefined);
+    }, REREAD_FINISHED_AFTER_MS);
   });
 
   const refresh = useCallback(() => {

@@ -41,7 +41,7 @@ test(
     await page.locator("[data-member]", { hasText: `Отчёт ${word}.txt` }).waitFor();
     await page.locator("[data-member]", { hasText: `Фото-${word}.jpg` }).waitFor();
 
-    // Type in the top bar: suggestions appear; ↓ and Enter take the first one to /search.
+    // Type in the top bar: suggestions appear; ↓ and Enter open the first one (a name: that folder or file).
     const box = page.getByRole("combobox", { name: "Поиск по файлам" });
     await box.fill(word.slice(0, 7));
     const list = page.getByRole("listbox", { name: "Подсказки" });
@@ -52,12 +52,13 @@ test(
     await box.press("ArrowDown");
     await expect.poll(() => list.getByRole("option").first().getAttribute("aria-selected")).toBe("true");
     await box.press("Enter");
-    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(first);
+    await expect.poll(() => heading(page), { timeout: 10_000 }).toBe(first);
+    expect(new URL(page.url()).pathname).toMatch(/^\/(mam|asset)\/[0-9a-f]{32}$/);
 
     // Search the word itself: the folder and both files; the 'Папки' facet narrows to the folder, 'Файлы' to the files.
     await box.fill(word);
     await box.press("Enter");
-    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(word);
+    await expect.poll(() => new URL(page.url()).searchParams.get("q"), { timeout: 10_000 }).toBe(word);
     const hits = page.getByTestId("search-hits").locator(".search-hit");
     await expect.poll(() => hits.count()).toBe(3);
     await page.locator(".search-facet-value", { hasText: "Папки" }).click();

@@ -84,7 +84,8 @@ test("«Загрузить новую версию» in the viewer goes through 
 
   await page.getByTestId("new-version-input").setInputFiles(second);
   // The status panel shows the upload like any other; the list shows the new version once it is committed.
-  await page.locator(".upload-row", { hasText: `Фото новое ${stamp}.jpg` }).waitFor();
+  // (attached: once the batch is done the panel steps aside to a pill)
+  await page.locator(".upload-row", { hasText: `Фото новое ${stamp}.jpg` }).waitFor({ state: "attached" });
   await expect.poll(() => block(page, 2).locator("strong").first().textContent(), { timeout: 30_000 }).toBe("Версия 2");
   await expect.poll(() => block(page, 2).locator(".version-current").count()).toBe(1);
   expect(await assetsIn(page, server, groupId)).toEqual([{ id: expect.any(String), name: `Фото ${stamp}.jpg`, ver: 2 }]);
@@ -145,7 +146,7 @@ test("same-name upload: one question for the batch, «Новая версия» 
   expect(await page.getByRole("dialog").count()).toBe(0);
 });
 
-test("same-name upload: «Пропустить» uploads nothing, «Оставить оба» adds a second file", { timeout: 120_000 }, async ({ page, server }) => {
+test("same-name upload: «Пропустить» uploads nothing, «Оставить оба» adds a second, numbered file", { timeout: 120_000 }, async ({ page, server }) => {
   const stamp = Date.now();
   const name = `Скан ${stamp}.jpg`;
   await login(page, server.adminLogin, server.adminPassword);
@@ -167,7 +168,8 @@ test("same-name upload: «Пропустить» uploads nothing, «Остави
   await dialog.waitFor();
   await dialog.getByRole("button", { name: "Оставить оба" }).click();
   await expect.poll(async () => (await assetsIn(page, server, groupId)).length, { timeout: 30_000 }).toBe(2);
-  expect((await assetsIn(page, server, groupId)).map((x) => x.name)).toEqual([name, name]);
+  // The new one is numbered (issue 28): never two files of the same name.
+  expect((await assetsIn(page, server, groupId)).map((x) => x.name).sort()).toEqual([name, `Скан ${stamp} (2).jpg`].sort());
 });
 
 test("restore version 1 as version 3, compare two versions, comment and delete a version", { timeout: 150_000 }, async ({ page, server }) => {

@@ -30,7 +30,7 @@ export function AccessButton({ entityId, name, className = "btn" }: { entityId: 
   if (!may) return null;
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)}>
+      <button type="button" className={className} title={t.button} onClick={() => setOpen(true)}>
         <Icon name="admin" size={16} />
         {t.button}
       </button>

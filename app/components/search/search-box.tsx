@@ -9,7 +9,7 @@ const DEBOUNCE_MS = 150;
 
 /**
  * The top bar's search box: suggestions (names, tags, field values) as you type, ↑/↓ to move, Enter to search
- * (the highlighted suggestion or what was typed) on /search?q=…, Escape to close. On /search it is the screen's
+ * (what was typed, or the highlighted tag or value) or to open the highlighted file or folder; the list closes on Enter on /search?q=…, Escape to close. On /search it is the screen's
  * query box: it shows the query of the URL and a new query keeps the screen's filters (e.g. "search in this folder").
  */
 export function SearchBox() {
@@ -25,6 +25,8 @@ export function SearchBox() {
   const [active, setActive] = useState(-1);
   const listId = useId();
   const typed = useRef(false);
+  /** bumped when a search or a suggestion is chosen: a suggestion request still under way must not reopen the list */
+  const asked = useRef(0);
 
   // The screen's query changed (a link, back/forward): show it; an empty /search (e.g. "search in this folder")
   // waits for typing here.
@@ -44,9 +46,11 @@ export function SearchBox() {
       return;
     }
     const controller = new AbortController();
+    const generation = asked.current;
     const timer = setTimeout(() => {
       suggest(text, controller.signal).then(
         (list) => {
+          if (generation !== asked.current || !typed.current) return;
           setItems(list);
           setActive(-1);
           setOpen(list.length > 0);
@@ -60,11 +64,28 @@ export function SearchBox() {
     };
   }, [text]);
 
+  /** Closes the list for good: until the next keystroke nothing reopens it over the results. */
+  function settle() {
+    asked.current += 1;
+    typed.current = false;
+    setOpen(false);
+    setActive(-1);
+    setItems([]);
+  }
+
+  /** A file or folder suggestion opens that file or folder; a tag or field value searches for it. */
+  function choose(s: Suggestion) {
+    if (s.kind === "name" && s.id && s.type) {
+      settle();
+      setText(s.text);
+      navigate(s.type === "group" ? `/mam/${s.id}` : `/asset/${s.id}`);
+    } else go(s.text);
+  }
+
   function go(q: string) {
     const value = q.trim();
     if (!value) return;
-    setOpen(false);
-    typed.current = false;
+    settle();
     setText(value);
     const next = new URLSearchParams(onSearch ? params : undefined);
     for (const key of ["skip", "tab"]) next.delete(key);
@@ -82,7 +103,8 @@ export function SearchBox() {
       setActive((i) => (i <= 0 ? items.length - 1 : i - 1));
     } else if (e.key === "Enter") {
       e.preventDefault();
-      go(open && active >= 0 ? items[active].text : text);
+      if (open && active >= 0 && items[active]) choose(items[active]);
+      else go(text);
     } else if (e.key === "Escape" && open) {
       // Closes the list only (a search input would also clear its text).
       e.preventDefault();
@@ -125,7 +147,7 @@ export function SearchBox() {
               className={i === active ? "active" : undefined}
               onMouseDown={(e) => {
                 e.preventDefault();
-                go(s.text);
+                choose(s);
               }}
             >
               <Icon name={s.kind === "tag" ? "tag" : s.type === "group" ? "folder" : s.kind === "field" ? "docs" : "other"} size={14} />

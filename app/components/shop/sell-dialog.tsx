@@ -21,7 +21,7 @@ export function SellButton({ entityId, name, className = "btn" }: { entityId: st
   if (!user?.isAdmin) return null;
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)}>
+      <button type="button" className={className} title={t.sell} onClick={() => setOpen(true)}>
         <Icon name="shop" size={16} />
         {t.sell}
       </button>

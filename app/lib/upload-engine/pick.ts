@@ -10,6 +10,8 @@ export interface PickedFile {
   folders: string[];
   /** upload it as a new version of this asset instead of a new file (the same-name choice, or the viewer) */
   versionOf?: string;
+  /** «Оставить оба» was chosen for its name clash: it is queued under a free numbered name (`nameKeptBoth`) */
+  keepBoth?: boolean;
 }
 
 /** Folders of files handed over as plain `File`s (the Uppy Dashboard knows them; a `File` cannot carry them). */

@@ -8,6 +8,7 @@ import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { previewRef, visiblePath } from "../library/pure";
 import { cosine, embed } from "./embedding";
+import { restoreSnippet } from "./snippet";
 import { parsePrefix, parseQuery } from "./query-parser";
 import { contentWords, normalize, stemPrefix, words } from "./tokenize";
 
@@ -113,6 +114,20 @@ async function visiblePlaces(
   });
 }
 
+/**
+ * The extracted text of the page's assets whose text snippet may hold a folded ё (an е inside a mark or around it):
+ * the snippet is shown in the original's words (`restoreSnippet`). Read only for those rows.
+ */
+async function originalTexts(
+  rc: RequestContext,
+  rows: readonly repo.HitRow[],
+  marks: ReadonlyMap<number, { content_snip: string }>,
+): Promise<Map<string, string>> {
+  const ids = rows.filter((r) => r.type === "asset" && /[еЕ]/.test(marks.get(r.doc_id)?.content_snip ?? "")).map((r) => r.id);
+  if (ids.length === 0) return new Map();
+  return new Map((await repo.contentsOf(rc.db, ids)).map((c) => [c.asset_id, c.text]));
+}
+
 /** Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). */
 async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
@@ -122,13 +137,15 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
   ]);
   const pathById = new Map((await visiblePlaces(rc, vis, paths)).map((p) => [p.id, p]));
   const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
+  const originals = await originalTexts(rc, rows, marksByDoc);
   return rows.map((r) => {
     const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
     const why: MatchedIn[] = [];
     if (marked(m.name_hl)) why.push("name");
     if (marked(m.meta_snip)) why.push("meta");
     if (marked(m.content_snip)) why.push("content");
-    const snippet = marked(m.content_snip) ? m.content_snip : marked(m.meta_snip) ? m.meta_snip : "";
+    const original = originals.get(r.id);
+    const snippet = marked(m.content_snip) ? (original ? restoreSnippet(original, m.content_snip) : m.content_snip) : marked(m.meta_snip) ? m.meta_snip : "";
     const place = pathById.get(r.id);
     return {
       type: r.type,
