@@ -273,6 +273,7 @@ function RowActions({ m, props }: { m: GroupMember; props: MemberViewProps }) {
         <button
           type="button"
           className="icon-btn row-actions-more"
+          tabIndex={-1}
           aria-haspopup="menu"
           title={ru.common.moreActions}
           aria-label={`${ru.common.moreActions}: ${m.el_info.name}`}
