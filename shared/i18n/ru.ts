@@ -96,6 +96,9 @@ export const ru = {
     previewTooLarge: (mib: number) => `Превью больше ${mib} МиБ`,
     previewEmpty: "Пустое тело запроса: пришлите байты изображения",
     previewCorrupt: (mime: string) => `Содержимое не похоже на изображение ${mime}`,
+    previewOutOfBounds: (width: number, height: number, maxWidth: number, maxHeight: number) =>
+      `Превью ${width} × ${height} больше допустимого размера ${maxWidth} × ${maxHeight}`,
+    previewExists: "У этой версии уже есть такое превью: заменить его может только тот, кто может изменять файл",
   },
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/uploads/multipart*.ts). */
   s3: {

@@ -68,6 +68,8 @@ async function storePreview(
       height: info.height,
       contentSize: bytes.length,
       storageKey: key,
+      // A text card may be replaced once by a browser's page render (heal-on-view, decision 029); a codec's never.
+      maker: kind.proxy ? "codec" : "card",
       ctime: now,
     }),
   ];
