@@ -11,6 +11,7 @@ import { longPress } from "./context-menu";
 import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
+import { healable, type HealTarget } from "../lib/heal-preview";
 
 export interface MemberViewProps {
   groupId: string;
@@ -150,9 +151,25 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
   };
 }
 
-function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
+/** Types the Worker's own codecs preview: a fresh one of these is left to its task before a browser heals it. */
+const WORKER_PREVIEWED = new Set(["image/jpeg", "image/png", "image/webp"]);
+const SETTLE_MS = 2 * 60_000;
+
+/**
+ * What a grid tile may heal (decision 029): a file without a preview whose original this caller may fetch; a type
+ * the Worker previews itself only once its processing has had time to finish.
+ */
+function healTargetOf(m: GroupMember, props: MemberViewProps): HealTarget | null {
+  if (m.el_type !== "asset" || !m.el_info.var || !m.el_info.ver || !healable(m.el_info.mimetype)) return null;
+  if (props.refusal?.(m, "download")) return null;
+  const mime = m.el_info.mimetype.split(";")[0].trim().toLowerCase();
+  if (!m.el_info.preview && WORKER_PREVIEWED.has(mime) && Date.now() - (Date.parse(m.el_info.mtime ?? "") || 0) < SETTLE_MS) return null;
+  return { assetId: m.el_id, version: m.el_info.ver, variantId: m.el_info.var, mime: m.el_info.mimetype, bytes: m.el_info.var_size };
+}
+
+function MemberThumbnail({ m, size, props, scrub = false }: { m: GroupMember; size: number; props: MemberViewProps; scrub?: boolean }) {
   return m.el_type === "asset" ? (
-    <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} />
+    <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} heal={healTargetOf(m, props)} scrub={scrub} />
   ) : (
     <Thumbnail type="group" size={size} />
   );
@@ -276,7 +293,7 @@ export function MemberList(props: MemberViewProps) {
             </td>
             <td>
               <span className="name-cell">
-                <MemberThumbnail m={m} size={32} />
+                <MemberThumbnail m={m} size={32} props={props} />
                 <Link to={hrefOf(props.groupId, m)} data-focus-target>
                   {m.el_info.name}
                 </Link>
@@ -311,7 +328,7 @@ export function MemberGrid(props: MemberViewProps) {
         >
           <SelectBox m={m} props={props} className="tile-check" />
           <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1}>
-            <MemberThumbnail m={m} size={96} />
+            <MemberThumbnail m={m} size={96} props={props} scrub />
           </Link>
           <div className="tile-meta">
             <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target>

@@ -9,10 +9,8 @@ import {
   PREVIEW_KIND_NAMES,
   PREVIEW_MAX_BYTES,
   PREVIEW_MIME_TYPES,
-  PREVIEW_SIZE_NAMES,
   PREVIEW_SIZES,
   type PreviewKindName,
-  type PreviewSizeName,
   actorFromPlayLink,
   findPreview,
   previewsByAssets,
@@ -54,13 +52,12 @@ export const ClassChangeSchema = z
   .openapi("AssetClassChange");
 
 const IdListSchema = z.object({ ids: z.array(IdSchema).max(500) });
-const PreviewSizeNameSchema = z.enum(PREVIEW_SIZE_NAMES);
 
 export const PreviewSizeSchema = z
   .object({ name: z.string(), width: z.number().int(), height: z.number().int(), quality: z.number().int() })
   .openapi("PreviewSize");
 
-const PreviewListSchema = IdListSchema.extend({ size: PreviewSizeNameSchema.default("thumb") }).openapi("PreviewListRequest");
+const PreviewListSchema = IdListSchema.extend({ size: z.enum(PREVIEW_KIND_NAMES).default("thumb") }).openapi("PreviewListRequest");
 
 const UploadPreviewQuerySchema = z.object({
   version: z.coerce.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "version number; default: the latest" }),
@@ -239,7 +236,7 @@ export const assetCatalogRoutes = createRouter()
           z
             .object({
               preview_id: z.string(),
-              size: PreviewSizeNameSchema,
+              size: z.enum(PREVIEW_KIND_NAMES),
               width: z.number().int().optional(),
               height: z.number().int().optional(),
               mime_type: z.string(),

@@ -373,7 +373,7 @@ export async function actorFromPlayLink(
  * Preview links for the latest version of each readable asset among `ids` (one query); unreadable and unknown ids
  * are left out, assets without a preview answer null.
  */
-export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewKindName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
   const rows = await previewsOfAssets(rc.db, unique, size, await visibility(rc, actor));
@@ -391,7 +391,7 @@ export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: re
 }
 
 /** Preview links for the versions of ready variants among `ids` whose assets the actor may read (one query). */
-export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewKindName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
   const rows = await previewsOfVariants(rc.db, unique, size, await visibility(rc, actor));
