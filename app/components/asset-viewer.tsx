@@ -20,7 +20,7 @@ import { ViewerKeys } from "./viewer-keys";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { Waveform } from "./waveform";
-import { healable, healPreview, type HealOutcome } from "../lib/heal-preview";
+import { healable, healPreview, untilSettled, type HealOutcome } from "../lib/heal-preview";
 import { classesByIds } from "./metadata/api";
 import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
@@ -97,14 +97,15 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
   useEffect(() => {
     if (!asset?.var || !asset.ver || !healable(asset.mimetype) || !mayDownload) return;
     let alive = true;
+    const target = { assetId: asset.asset_id, version: asset.ver, variantId: asset.var, mime: asset.mimetype, bytes: asset.var_size };
     setHeal("running");
-    void healPreview({ assetId: asset.asset_id, version: asset.ver, variantId: asset.var, mime: asset.mimetype, bytes: asset.var_size }).then(
-      (outcome) => alive && setHeal(outcome),
-    );
+    // A file changed a moment ago is still being pictured by its uploader's page and its processing.
+    const timer = setTimeout(() => void healPreview(target).then((outcome) => alive && setHeal(outcome)), untilSettled(asset.mtime));
     return () => {
       alive = false;
+      clearTimeout(timer);
     };
-  }, [asset?.asset_id, asset?.ver, asset?.var, asset?.mimetype, asset?.var_size, mayDownload]);
+  }, [asset?.asset_id, asset?.ver, asset?.var, asset?.mimetype, asset?.var_size, asset?.mtime, mayDownload]);
   // A new version of this file finished uploading (here or in another tab's queue): show it.
   useUploadEvents((event) => event.type === "uploadCompleted" && event.assetId === assetId && load());
   useEffect(() => {

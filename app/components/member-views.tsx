@@ -11,7 +11,7 @@ import { longPress } from "./context-menu";
 import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
-import { healable, type HealTarget } from "../lib/heal-preview";
+import { healable, SETTLE_MS, untilSettled, type HealTarget } from "../lib/heal-preview";
 
 export interface MemberViewProps {
   groupId: string;
@@ -151,9 +151,9 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
   };
 }
 
-/** Types the Worker's own codecs preview: a fresh one of these is left to its task before a browser heals it. */
-const WORKER_PREVIEWED = new Set(["image/jpeg", "image/png", "image/webp"]);
-const SETTLE_MS = 2 * 60_000;
+/** Types the Worker previews itself (codecs, text cards): a fresh one is left to its task before a browser heals it. */
+const WORKER_PREVIEWED = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
+const WORKER_SETTLE_MS = 2 * 60_000;
 
 /**
  * What a grid tile may heal (decision 029): a file without a preview whose original this caller may fetch; a type
@@ -161,9 +161,10 @@ const SETTLE_MS = 2 * 60_000;
  */
 function healTargetOf(m: GroupMember, props: MemberViewProps): HealTarget | null {
   if (m.el_type !== "asset" || !m.el_info.var || !m.el_info.ver || !healable(m.el_info.mimetype)) return null;
-  if (props.refusal?.(m, "download")) return null;
+  // Only where the rights are known to allow fetching the original (no refused request for a picture).
+  if (!props.refusal || props.refusal(m, "download")) return null;
   const mime = m.el_info.mimetype.split(";")[0].trim().toLowerCase();
-  if (!m.el_info.preview && WORKER_PREVIEWED.has(mime) && Date.now() - (Date.parse(m.el_info.mtime ?? "") || 0) < SETTLE_MS) return null;
+  if (untilSettled(m.el_info.mtime, WORKER_PREVIEWED.has(mime) ? WORKER_SETTLE_MS : SETTLE_MS) > 0) return null;
   return { assetId: m.el_id, version: m.el_info.ver, variantId: m.el_info.var, mime: m.el_info.mimetype, bytes: m.el_info.var_size };
 }
 

@@ -7,7 +7,8 @@ import { Icon } from "./icons";
 
 /** A video's strip link: the thumb link with the `strip` kind (the signature is for the asset, not the size). */
 export function stripLink(preview: string): string | null {
-  return preview.includes("/thumb?") ? preview.replace("/thumb?", "/strip?") : null;
+  const at = preview.search(/\/thumb(\?|$)/);
+  return at < 0 ? null : `${preview.slice(0, at)}/strip${preview.slice(at + "/thumb".length)}`;
 }
 
 /** A freshly listed thumb link of one asset, once a heal has made it. */

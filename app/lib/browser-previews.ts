@@ -109,6 +109,9 @@ export async function videoPreviews(src: string, want: { poster: boolean; strip:
     const w = video.videoWidth;
     const h = video.videoHeight;
     if (!w || !h) throw new UnreadableMediaError("no video track");
+    // A WebM recorded by a browser (MediaRecorder) declares no duration: seeking far past the end makes the
+    // element find it.
+    if (!Number.isFinite(video.duration)) await seek(video, 1e7).catch(() => undefined);
     const duration = Number.isFinite(video.duration) && video.duration > 0 ? video.duration : 0;
     const out: PreviewBlobs = {};
     if (want.poster) {

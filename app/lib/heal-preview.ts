@@ -28,6 +28,18 @@ export interface Missing {
   page: boolean;
 }
 
+/**
+ * How long after a change a file is left alone: its uploader's page is still making its pictures (a poster, a
+ * strip) and its processing its previews; a heal in that window would only lose the race (409).
+ */
+export const SETTLE_MS = 15_000;
+
+/** Milliseconds until a file changed at `mtime` (ISO) may be healed; 0 when it may now. */
+export function untilSettled(mtime: string | null | undefined, settle = SETTLE_MS, now = Date.now()): number {
+  const changed = Date.parse(mtime ?? "") || 0;
+  return Math.max(0, changed + settle - now);
+}
+
 /** Whole files (images, PDFs) a heal reads into memory at most. Videos are read by the player with Range. */
 export const MAX_HEAL_BYTES = 64 * 1024 * 1024;
 
