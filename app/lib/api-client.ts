@@ -140,10 +140,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 /** A GET of a protected binary with the bearer (refreshed once on 401), as the raw response. */
-export async function apiResponse(path: string, signal?: AbortSignal): Promise<Response> {
-  let response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
+export async function apiResponse(path: string, signal?: AbortSignal, cache?: RequestCache): Promise<Response> {
+  let response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal, cache });
   if (response.status === 401) {
-    if (await refreshAccessToken()) response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
+    if (await refreshAccessToken()) response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal, cache });
   }
   return response;
 }

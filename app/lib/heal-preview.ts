@@ -71,7 +71,8 @@ export async function missingPreviews(target: HealTarget): Promise<Missing> {
   const strip = kind === "video" ? await hasPreview(target.assetId, "strip") : true;
   let page = false;
   if (kind === "pdf" && thumb) {
-    const response = await apiResponse(`/api/asset/content/preview/${target.assetId}/${target.version}/thumb`);
+    // Not kept in the HTTP cache: the grid would otherwise show this card for a minute after the page replaced it.
+    const response = await apiResponse(`/api/asset/content/preview/${target.assetId}/${target.version}/thumb`, undefined, "no-store");
     page = response.headers.get("x-preview-maker") === "card";
     await response.body?.cancel();
   }

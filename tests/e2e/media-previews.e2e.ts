@@ -205,6 +205,9 @@ test(
           .poll(() => tile.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0).catch(() => false), { timeout: 15_000 })
           .toBe(true);
       }
+      // The PDF's tile is its first page (A4: 226 × 320), no longer its text card (240 × 320).
+      const pdfTile = page.locator("[data-member]", { hasText: "отчёт.pdf" }).locator("img");
+      expect(await pdfTile.evaluate((img: HTMLImageElement) => `${img.naturalWidth}×${img.naturalHeight}`)).toBe("226×320");
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, `media-previews-folder-${width}`);
     }
