@@ -91,6 +91,10 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
     onLeft: () => neighbours.next && navigate(`/mam/${groupId}/asset/${neighbours.next}`),
     onRight: () => neighbours.previous && navigate(`/mam/${groupId}/asset/${neighbours.previous}`),
   });
+  // The tab's title is the file's own name (the route's meta only knows the screen).
+  useEffect(() => {
+    if (asset?.name) document.title = `${asset.name} — ${ru.app.name}`;
+  }, [asset?.name]);
   // Heal on view (decision 029): a file without a preview gets one from this browser when it can decode it.
   const [heal, setHeal] = useState<HealOutcome | "running" | null>(null);
   const mayDownload = canDo(levels, "download");

@@ -155,6 +155,7 @@ test(
     const pdf = await upload(server, bearer, group_id, "отчёт.pdf", "application/pdf", makePdf());
     const wav = await upload(server, bearer, group_id, "тон.wav", "audio/wav", makeWav());
     await upload(server, bearer, group_id, "обложка.png", "image/png", new Uint8Array(png(640, 400, 200)));
+    const avi = await upload(server, bearer, group_id, "старая съёмка.avi", "video/x-msvideo", enc("RIFF\u0000\u0010\u0000\u0000AVI LIST не видео, а его обломок"));
     await upload(server, bearer, group_id, "заметка.txt", "text/plain", enc("Список дел\n\n1. Смонтировать клип\n2. Отправить отчёт"));
 
     // The PDF's processing makes its text card first; the video has no picture at all (uploaded through the API).
@@ -171,6 +172,14 @@ test(
     expect(await previewOf(server, bearer, video, "thumb")).not.toBeNull();
     expect(await previewOf(server, bearer, video, "medium")).not.toBeNull();
     expect(await previewOf(server, bearer, video, "strip")).not.toBeNull();
+    expect(await page.title()).toContain("клип.webm");
+    await shot(page, "media-previews-video-1440");
+
+    // A video this browser cannot read: nothing is made, and the viewer says why.
+    await page.goto(`/mam/${group_id}/asset/${avi}`);
+    await page.locator('[data-heal="unreadable"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId("preview-unavailable").textContent()).toBe("Превью недоступно: браузер не умеет читать этот формат");
+    expect(await previewOf(server, bearer, avi, "thumb")).toBeNull();
 
     // Viewing the PDF replaces its text card with its first page, once.
     await page.goto(`/mam/${group_id}/asset/${pdf}`);
