@@ -22,7 +22,11 @@ function usePeaks(asset: { id: string; version: number; variantId: string; mime:
       if (stored) return setState({ peaks: stored, why: null });
       if (!mayFetch) return setState({ peaks: null, why: null });
       if (asset.bytes && asset.bytes > MAX_DECODE_BYTES) return setState({ peaks: null, why: ru.library.waveformTooLarge });
-      const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${asset.variantId}`, { method: "POST", body: {}, toast: false });
+      const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${asset.variantId}`, {
+        method: "POST",
+        body: {},
+        toast: false,
+      });
       const response = await fetch(link, { signal: controller.signal });
       const peaks = response.ok ? await decodePeaks(await response.arrayBuffer()) : null;
       if (controller.signal.aborted) return;

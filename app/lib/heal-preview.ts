@@ -82,7 +82,12 @@ export async function missingPreviews(target: HealTarget): Promise<Missing> {
 /** Stores one picture as a heal; a 409 (someone was first) counts as done. */
 export async function storeHealed(assetId: string, version: number, size: "thumb" | "medium" | "strip", blob: Blob): Promise<boolean> {
   try {
-    await apiRequest(`/api/asset/upload-preview/${assetId}`, { method: "POST", body: blob, query: { version, size, heal: "true" }, toast: false });
+    await apiRequest(`/api/asset/upload-preview/${assetId}`, {
+      method: "POST",
+      body: blob,
+      query: { version, size, heal: "true" },
+      toast: false,
+    });
     return true;
   } catch {
     return false;
@@ -98,7 +103,11 @@ async function pdfPreviews(bytes: ArrayBuffer): Promise<PreviewBlobs | null> {
 
 async function playUrl(variantId: string): Promise<string | null> {
   try {
-    const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${variantId}`, { method: "POST", body: {}, toast: false });
+    const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${variantId}`, {
+      method: "POST",
+      body: {},
+      toast: false,
+    });
     return link;
   } catch {
     return null; // no `download` on the file: its original cannot be read here

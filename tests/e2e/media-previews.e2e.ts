@@ -52,7 +52,9 @@ async function previewOf(server: E2EServer, bearer: string, assetId: string, siz
 
 /** Who made the asset's thumb (X-Preview-Maker) and its width. */
 async function thumbMaker(server: E2EServer, bearer: string, assetId: string): Promise<{ maker: string | null; status: number }> {
-  const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${assetId}/1/thumb`, { headers: { authorization: `Bearer ${bearer}` } });
+  const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${assetId}/1/thumb`, {
+    headers: { authorization: `Bearer ${bearer}` },
+  });
   await res.arrayBuffer();
   return { maker: res.headers.get("x-preview-maker"), status: res.status };
 }
@@ -137,104 +139,123 @@ function makeWav(): Uint8Array<ArrayBuffer> {
   return new Uint8Array(buffer);
 }
 
-test(
-  "viewing heals: a video's poster and scrub strip, a PDF's first page, an audio waveform; video tiles scrub on hover",
-  async ({ page, server, pageErrors }) => {
-    const bearer = await bearerOf(server);
-    const made = await fetch(`${server.baseUrl}/api/group/create`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-      body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Медиа ${Date.now()}` }),
-    });
-    const { group_id } = (await made.json()) as { group_id: string };
+test("viewing heals: a video's poster and scrub strip, a PDF's first page, an audio waveform; video tiles scrub on hover", async ({
+  page,
+  server,
+  pageErrors,
+}) => {
+  const bearer = await bearerOf(server);
+  const made = await fetch(`${server.baseUrl}/api/group/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Медиа ${Date.now()}` }),
+  });
+  const { group_id } = (await made.json()) as { group_id: string };
 
-    await login(page, server.adminLogin, server.adminPassword);
-    const webm = await recordWebm(page, 3000);
-    const uploadedAt = Date.now();
-    const video = await upload(server, bearer, group_id, "клип.webm", "video/webm", webm);
-    const pdf = await upload(server, bearer, group_id, "отчёт.pdf", "application/pdf", makePdf());
-    const wav = await upload(server, bearer, group_id, "тон.wav", "audio/wav", makeWav());
-    await upload(server, bearer, group_id, "обложка.png", "image/png", new Uint8Array(png(640, 400, 200)));
-    const avi = await upload(server, bearer, group_id, "старая съёмка.avi", "video/x-msvideo", enc("RIFF\u0000\u0010\u0000\u0000AVI LIST не видео, а его обломок"));
-    await upload(server, bearer, group_id, "заметка.txt", "text/plain", enc("Список дел\n\n1. Смонтировать клип\n2. Отправить отчёт"));
+  await login(page, server.adminLogin, server.adminPassword);
+  const webm = await recordWebm(page, 3000);
+  const uploadedAt = Date.now();
+  const video = await upload(server, bearer, group_id, "клип.webm", "video/webm", webm);
+  const pdf = await upload(server, bearer, group_id, "отчёт.pdf", "application/pdf", makePdf());
+  const wav = await upload(server, bearer, group_id, "тон.wav", "audio/wav", makeWav());
+  await upload(server, bearer, group_id, "обложка.png", "image/png", new Uint8Array(png(640, 400, 200)));
+  const avi = await upload(
+    server,
+    bearer,
+    group_id,
+    "старая съёмка.avi",
+    "video/x-msvideo",
+    enc("RIFF\u0000\u0010\u0000\u0000AVI LIST не видео, а его обломок"),
+  );
+  await upload(server, bearer, group_id, "заметка.txt", "text/plain", enc("Список дел\n\n1. Смонтировать клип\n2. Отправить отчёт"));
 
-    // The PDF's processing makes its text card first; the video has no picture at all (uploaded through the API).
-    await expect.poll(async () => (await thumbMaker(server, bearer, pdf)).maker, { timeout: 60_000, interval: 1_000 }).toBe("card");
-    expect(await previewOf(server, bearer, video, "thumb")).toBeNull();
-    expect(await previewOf(server, bearer, video, "strip")).toBeNull();
-    // A file changed a moment ago is left to its uploader and processing for 15 s (SETTLE_MS).
-    await new Promise((r) => setTimeout(r, Math.max(0, uploadedAt + 16_000 - Date.now())));
+  // The PDF's processing makes its text card first; the video has no picture at all (uploaded through the API).
+  await expect.poll(async () => (await thumbMaker(server, bearer, pdf)).maker, { timeout: 60_000, interval: 1_000 }).toBe("card");
+  expect(await previewOf(server, bearer, video, "thumb")).toBeNull();
+  expect(await previewOf(server, bearer, video, "strip")).toBeNull();
+  // A file changed a moment ago is left to its uploader and processing for 15 s (SETTLE_MS).
+  await new Promise((r) => setTimeout(r, Math.max(0, uploadedAt + 16_000 - Date.now())));
 
-    // Viewing the video makes its poster and its strip.
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(`/mam/${group_id}/asset/${video}`);
-    await page.locator('[data-heal="healed"]').waitFor({ timeout: 30_000 });
-    expect(await previewOf(server, bearer, video, "thumb")).not.toBeNull();
-    expect(await previewOf(server, bearer, video, "medium")).not.toBeNull();
-    expect(await previewOf(server, bearer, video, "strip")).not.toBeNull();
-    expect(await page.title()).toContain("клип.webm");
-    await shot(page, "media-previews-video-1440");
+  // Viewing the video makes its poster and its strip.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/mam/${group_id}/asset/${video}`);
+  await page.locator('[data-heal="healed"]').waitFor({ timeout: 30_000 });
+  expect(await previewOf(server, bearer, video, "thumb")).not.toBeNull();
+  expect(await previewOf(server, bearer, video, "medium")).not.toBeNull();
+  expect(await previewOf(server, bearer, video, "strip")).not.toBeNull();
+  expect(await page.title()).toContain("клип.webm");
+  await shot(page, "media-previews-video-1440");
 
-    // A video this browser cannot read: nothing is made, and the viewer says why.
-    await page.goto(`/mam/${group_id}/asset/${avi}`);
-    await page.locator('[data-heal="unreadable"]').waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.getByTestId("preview-unavailable").textContent()).toBe("Превью недоступно: браузер не умеет читать этот формат");
-    expect(await previewOf(server, bearer, avi, "thumb")).toBeNull();
+  // A video this browser cannot read: nothing is made, and the viewer says why.
+  await page.goto(`/mam/${group_id}/asset/${avi}`);
+  await page.locator('[data-heal="unreadable"]').waitFor({ timeout: 30_000 });
+  await expect
+    .poll(() => page.getByTestId("preview-unavailable").textContent())
+    .toBe("Превью недоступно: браузер не умеет читать этот формат");
+  expect(await previewOf(server, bearer, avi, "thumb")).toBeNull();
 
-    // Viewing the PDF replaces its text card with its first page, once.
-    await page.goto(`/mam/${group_id}/asset/${pdf}`);
-    await page.locator('[data-heal="healed"]').waitFor({ timeout: 30_000 });
-    expect((await thumbMaker(server, bearer, pdf)).maker).toBe("page");
+  // Viewing the PDF replaces its text card with its first page, once.
+  await page.goto(`/mam/${group_id}/asset/${pdf}`);
+  await page.locator('[data-heal="healed"]').waitFor({ timeout: 30_000 });
+  expect((await thumbMaker(server, bearer, pdf)).maker).toBe("page");
 
-    // The audio viewer draws the waveform under the player; a click seeks; the waveform becomes the grid thumbnail.
-    // Stored peaks come from the in-Worker makers; while there are none the route answers 404 (which the browser logs)
-    // and the browser decodes the file itself.
-    const stored = await fetch(`${server.baseUrl}/api/asset/waveform/${wav}/1`, { headers: { authorization: `Bearer ${bearer}` } });
-    await stored.arrayBuffer();
-    if (stored.status === 404) pageErrors.expect(/status of 404/);
-    await page.goto(`/mam/${group_id}/asset/${wav}`);
-    const wave = page.getByTestId("waveform");
-    await wave.waitFor({ timeout: 20_000 });
-    expect(Number(await wave.getAttribute("data-peaks"))).toBeGreaterThan(100);
-    await page.locator("audio").evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? null : new Promise((r) => (a.onloadedmetadata = r))));
-    const box = (await wave.boundingBox())!;
-    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
-    expect(await page.locator("audio").evaluate((a: HTMLAudioElement) => a.currentTime)).toBeCloseTo(1, 0);
-    expect(Number(await wave.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(45);
-    await shot(page, "media-previews-audio-1440");
-    await expect.poll(() => previewOf(server, bearer, wav, "thumb"), { timeout: 15_000 }).not.toBeNull();
+  // The audio viewer draws the waveform under the player; a click seeks; the waveform becomes the grid thumbnail.
+  // Stored peaks come from the in-Worker makers; while there are none the route answers 404 (which the browser logs)
+  // and the browser decodes the file itself.
+  const stored = await fetch(`${server.baseUrl}/api/asset/waveform/${wav}/1`, { headers: { authorization: `Bearer ${bearer}` } });
+  await stored.arrayBuffer();
+  if (stored.status === 404) pageErrors.expect(/status of 404/);
+  await page.goto(`/mam/${group_id}/asset/${wav}`);
+  const wave = page.getByTestId("waveform");
+  await wave.waitFor({ timeout: 20_000 });
+  expect(Number(await wave.getAttribute("data-peaks"))).toBeGreaterThan(100);
+  await page.locator("audio").evaluate((a: HTMLAudioElement) => (a.readyState >= 1 ? null : new Promise((r) => (a.onloadedmetadata = r))));
+  const box = (await wave.boundingBox())!;
+  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+  expect(await page.locator("audio").evaluate((a: HTMLAudioElement) => a.currentTime)).toBeCloseTo(1, 0);
+  expect(Number(await wave.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(45);
+  await shot(page, "media-previews-audio-1440");
+  await expect.poll(() => previewOf(server, bearer, wav, "thumb"), { timeout: 15_000 }).not.toBeNull();
 
-    // The folder: every tile with a picture; hovering the video tile scrubs through its strip.
-    for (const [width, height] of [[1440, 900], [390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      await page.goto(`/mam/${group_id}`);
-      for (const name of ["клип.webm", "отчёт.pdf", "тон.wav", "обложка.png", "заметка.txt"]) {
-        const tile = page.locator("[data-member]", { hasText: name });
-        await expect
-          .poll(() => tile.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0).catch(() => false), { timeout: 15_000 })
-          .toBe(true);
-      }
-      // The PDF's tile is its first page (A4: 226 × 320), no longer its text card (240 × 320).
-      const pdfTile = page.locator("[data-member]", { hasText: "отчёт.pdf" }).locator("img");
-      expect(await pdfTile.evaluate((img: HTMLImageElement) => `${img.naturalWidth}×${img.naturalHeight}`)).toBe("226×320");
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await shot(page, `media-previews-folder-${width}`);
+  // The folder: every tile with a picture; hovering the video tile scrubs through its strip.
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/mam/${group_id}`);
+    for (const name of ["клип.webm", "отчёт.pdf", "тон.wav", "обложка.png", "заметка.txt"]) {
+      const tile = page.locator("[data-member]", { hasText: name });
+      await expect
+        .poll(
+          () =>
+            tile
+              .locator("img")
+              .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)
+              .catch(() => false),
+          { timeout: 15_000 },
+        )
+        .toBe(true);
     }
-    await page.setViewportSize({ width: 1440, height: 900 });
-    const thumb = page.locator("[data-member]", { hasText: "клип.webm" }).locator(".thumb");
-    const area = (await thumb.boundingBox())!;
-    const frameAt = async (fraction: number) => {
-      // Along the bottom of the picture: the file's actions, shown on hover, cover the top right corner.
-      await page.mouse.move(area.x + area.width * fraction, area.y + area.height * 0.9, { steps: 3 });
-      await expect.poll(() => thumb.getAttribute("data-scrub-frame")).toBe(String(Math.min(9, Math.floor(fraction * 10))));
-      return thumb.locator("canvas").evaluate((c: HTMLCanvasElement) => c.toDataURL());
-    };
-    const first = await frameAt(0.05);
-    const last = await frameAt(0.95);
-    expect(last).not.toBe(first);
-    await shot(page, "media-previews-scrub-1440");
-    await page.mouse.move(0, 0);
-    await expect.poll(() => thumb.getAttribute("data-scrub-frame")).toBeNull();
-  },
-  180_000,
-);
+    // The PDF's tile is its first page (A4: 226 × 320), no longer its text card (240 × 320).
+    const pdfTile = page.locator("[data-member]", { hasText: "отчёт.pdf" }).locator("img");
+    expect(await pdfTile.evaluate((img: HTMLImageElement) => `${img.naturalWidth}×${img.naturalHeight}`)).toBe("226×320");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `media-previews-folder-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const thumb = page.locator("[data-member]", { hasText: "клип.webm" }).locator(".thumb");
+  const area = (await thumb.boundingBox())!;
+  const frameAt = async (fraction: number) => {
+    // Along the bottom of the picture: the file's actions, shown on hover, cover the top right corner.
+    await page.mouse.move(area.x + area.width * fraction, area.y + area.height * 0.9, { steps: 3 });
+    await expect.poll(() => thumb.getAttribute("data-scrub-frame")).toBe(String(Math.min(9, Math.floor(fraction * 10))));
+    return thumb.locator("canvas").evaluate((c: HTMLCanvasElement) => c.toDataURL());
+  };
+  const first = await frameAt(0.05);
+  const last = await frameAt(0.95);
+  expect(last).not.toBe(first);
+  await shot(page, "media-previews-scrub-1440");
+  await page.mouse.move(0, 0);
+  await expect.poll(() => thumb.getAttribute("data-scrub-frame")).toBeNull();
+}, 180_000);

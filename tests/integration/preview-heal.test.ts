@@ -15,7 +15,12 @@ async function grant(subj: string, obj: string, acl: string[]) {
 }
 
 function heal(bearer: string, assetId: string, bytes: Uint8Array<ArrayBuffer>, size = "thumb", type = "image/png") {
-  return call(`/api/asset/upload-preview/${assetId}?heal=true&size=${size}`, { method: "POST", bearer, body: bytes, headers: { "content-type": type } });
+  return call(`/api/asset/upload-preview/${assetId}?heal=true&size=${size}`, {
+    method: "POST",
+    bearer,
+    body: bytes,
+    headers: { "content-type": type },
+  });
 }
 
 const previewRows = (assetId: string) =>
@@ -38,7 +43,15 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
   it("lets a reader store a missing preview once, and never overwrite it", async () => {
     const { reader, owner, asset } = await readerOfFile();
     // Without heal a reader may not store a preview at all.
-    await expectError(await call(`/api/asset/upload-preview/${asset.id}`, { method: "POST", bearer: reader.bearer, body: pngBytes(8, 8), headers: { "content-type": "image/png" } }), 403);
+    await expectError(
+      await call(`/api/asset/upload-preview/${asset.id}`, {
+        method: "POST",
+        bearer: reader.bearer,
+        body: pngBytes(8, 8),
+        headers: { "content-type": "image/png" },
+      }),
+      403,
+    );
 
     const first = await heal(reader.bearer, asset.id, pngBytes(320, 180));
     expect(first.status, await first.clone().text()).toBe(200);
@@ -59,7 +72,10 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
 
   it("stores exactly one of two heals racing for the same slot", async () => {
     const { reader, asset } = await readerOfFile();
-    const answers = await Promise.all([heal(reader.bearer, asset.id, pngBytes(300, 200)), heal(reader.bearer, asset.id, pngBytes(200, 300))]);
+    const answers = await Promise.all([
+      heal(reader.bearer, asset.id, pngBytes(300, 200)),
+      heal(reader.bearer, asset.id, pngBytes(200, 300)),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     await Promise.all(answers.map((r) => r.text()));
     expect(await previewRows(asset.id)).toHaveLength(1);
@@ -93,10 +109,20 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
     const { reader, asset } = await readerOfFile();
     const junk = new TextEncoder().encode("<svg onload=alert(1)>") as Uint8Array<ArrayBuffer>;
     expect((await expectError(await heal(reader.bearer, asset.id, junk), 400)).message).toBe(ru.catalog.previewCorrupt("image/png"));
-    expect((await expectError(await heal(reader.bearer, asset.id, pngBytes(321, 10)), 400)).message).toBe(ru.catalog.previewOutOfBounds(321, 10, 320, 320));
+    expect((await expectError(await heal(reader.bearer, asset.id, pngBytes(321, 10)), 400)).message).toBe(
+      ru.catalog.previewOutOfBounds(321, 10, 320, 320),
+    );
     await expectError(await heal(reader.bearer, asset.id, pngBytes(1601, 10), "strip"), 400);
     await expectError(await heal(reader.bearer, asset.id, pngBytes(1281, 10), "medium"), 400);
-    await expectError(await call(`/api/asset/upload-preview/${asset.id}?heal=maybe`, { method: "POST", bearer: reader.bearer, body: pngBytes(1, 1), headers: { "content-type": "image/png" } }), 400);
+    await expectError(
+      await call(`/api/asset/upload-preview/${asset.id}?heal=maybe`, {
+        method: "POST",
+        bearer: reader.bearer,
+        body: pngBytes(1, 1),
+        headers: { "content-type": "image/png" },
+      }),
+      400,
+    );
     expect(await previewRows(asset.id)).toEqual([]);
   });
 

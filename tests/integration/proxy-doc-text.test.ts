@@ -18,7 +18,8 @@ async function documentWithText(text: string | null, versions = 1) {
   const owner = await signIn();
   const asset = await insertAsset({ ownerId: owner.id, versions, name: "Отчёт за квартал.pdf" });
   await exec(`update assets set mime = 'application/pdf' where id = ?`, asset.id);
-  if (text !== null) await exec(`insert into search_content (asset_id, version, text, mtime) values (?, ?, ?, ?)`, asset.id, versions, text, Date.now());
+  if (text !== null)
+    await exec(`insert into search_content (asset_id, version, text, mtime) values (?, ?, ?, ?)`, asset.id, versions, text, Date.now());
   return { owner, asset };
 }
 
@@ -42,16 +43,16 @@ describe("GET /api/asset/asset-proxy-doc/{id}/{version}?as=text", () => {
 
   it("answers 404 without extracted text, for another version's text, for unknown versions and for strangers", async () => {
     const none = await documentWithText(null);
-    expect((await expectError(await call(`/api/asset/asset-proxy-doc/${none.asset.id}/1?as=text`, { bearer: none.owner.bearer }), 404)).message).toBe(
-      ru.assets.noTextRendition,
-    );
+    expect(
+      (await expectError(await call(`/api/asset/asset-proxy-doc/${none.asset.id}/1?as=text`, { bearer: none.owner.bearer }), 404)).message,
+    ).toBe(ru.assets.noTextRendition);
     const two = await documentWithText("вторая версия", 2);
-    expect((await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/1?as=text`, { bearer: two.owner.bearer }), 404)).message).toBe(
-      ru.assets.noTextRendition,
-    );
-    expect((await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/3?as=text`, { bearer: two.owner.bearer }), 404)).message).toBe(
-      ru.assets.versionNotFound,
-    );
+    expect(
+      (await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/1?as=text`, { bearer: two.owner.bearer }), 404)).message,
+    ).toBe(ru.assets.noTextRendition);
+    expect(
+      (await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/3?as=text`, { bearer: two.owner.bearer }), 404)).message,
+    ).toBe(ru.assets.versionNotFound);
     const stranger = await signIn();
     await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/2?as=text`, { bearer: stranger.bearer }), 404);
     await expectError(await call(`/api/asset/asset-proxy-doc/${two.asset.id}/2?as=pdf`, { bearer: two.owner.bearer }), 400);
