@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { exec, insertAsset, pngBytes, rows } from "./catalog-fixtures";
+import { exec, insertAsset, insertVariant, pngBytes, rows } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 
 /**
@@ -133,5 +133,18 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-preview-maker")).toBe("browser");
     await res.arrayBuffer();
+  });
+});
+
+describe("a healed thumb", () => {
+  it("marks the version's preview stage done, dropping the earlier reason", async () => {
+    const { reader, owner, asset } = await readerOfFile();
+    const variant = await insertVariant({ assetId: asset.id, versionId: asset.versionIds[0], ownerId: owner.id });
+    const before = { processing: { preview: { state: "not_applicable", reason: "нет постера" }, text: { state: "done", reason: null } } };
+    await exec(`update variants set tech_fields = ? where id = ?`, JSON.stringify(before), variant);
+    const res = await heal(reader.bearer, asset.id, pngBytes(320, 180));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [row] = await rows<{ t: string }>(`select tech_fields as t from variants where id = ?`, variant);
+    expect(JSON.parse(row.t).processing).toEqual({ preview: { state: "done" }, text: { state: "done", reason: null } });
   });
 });

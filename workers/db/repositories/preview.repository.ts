@@ -118,3 +118,14 @@ export function previewsOfVariants(db: Database, ids: readonly string[], size: s
 export function deletePreviewsOfAssetsStatement(db: Database, assetIds: readonly string[]) {
   return db.delete(previews).where(inIds(previews.assetId, assetIds)).returning({ storageKey: previews.storageKey });
 }
+
+/**
+ * After a heal stored a version's thumb: its variants' preview stage (decision 027) says done, dropping the reason an
+ * earlier run gave («нет постера …»). Only a stage that exists and is not done yet is touched; raw SQL for `runBatch`.
+ */
+export function healedStageSql(versionId: string) {
+  return sql`update ${variants} set tech_fields = json_patch(coalesce(tech_fields, '{}'), '{"processing":{"preview":{"state":"done","reason":null}}}')
+             where version_id = ${versionId} and json_valid(tech_fields)
+               and json_extract(tech_fields, '$.processing.preview.state') is not null
+               and json_extract(tech_fields, '$.processing.preview.state') <> 'done'`;
+}

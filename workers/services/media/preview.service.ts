@@ -7,6 +7,7 @@ import {
   findAssetForPreview,
   findPreviewForAsset,
   healPreviewStatements,
+  healedStageSql,
   previewsOfAssets,
   previewsOfVariants,
   replacePreviewStatements,
@@ -276,7 +277,8 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
   let replaced: { storageKey: string }[];
   try {
     if (input.heal) {
-      const [dropped, inserted] = await runBatch(rc.db, [...healPreviewStatements(rc.db, row, isPdf && input.size !== "strip")]);
+      const stage = input.size === "thumb" && row.versionId ? [healedStageSql(row.versionId)] : [];
+      const [dropped, inserted] = await runBatch(rc.db, [...healPreviewStatements(rc.db, row, isPdf && input.size !== "strip"), ...stage]);
       if (returnedRows(inserted) === 0) {
         await media.delete([storageKey]);
         throw new AppError("CONFLICT", ru.catalog.previewExists);
