@@ -8,6 +8,8 @@ export const RATE_LIMITS = {
   rag: { perMinute: 20 },
   "group-size": { perMinute: 120 },
   previews: { perMinute: 600 },
+  /** heal-on-view previews (a reader's browser stores a missing preview: thumb, medium, strip per file) */
+  "preview-heal": { perMinute: 120 },
   enqueue: { perMinute: 60 },
   "csp-report": { perMinute: 60 },
   /** survey answers (POST /api/pqi): a person answers once a month; this only stops scripted floods */

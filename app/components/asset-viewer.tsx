@@ -7,7 +7,7 @@ import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
-import { formatBytes } from "../lib/media-kind";
+import { formatBytes, mediaKind } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
 import { similarHref } from "../lib/similar-search";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
@@ -21,6 +21,8 @@ import { GuardedButton } from "./guarded-button";
 import { ViewerKeys } from "./viewer-keys";
 import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
+import { Waveform } from "./waveform";
+import { healable, healPreview, untilSettled, type HealOutcome } from "../lib/heal-preview";
 import { classesByIds } from "./metadata/api";
 import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
@@ -91,6 +93,25 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
     onLeft: () => neighbours.next && navigate(`/mam/${groupId}/asset/${neighbours.next}`),
     onRight: () => neighbours.previous && navigate(`/mam/${groupId}/asset/${neighbours.previous}`),
   });
+  // The tab's title is the file's own name (the route's meta only knows the screen).
+  useEffect(() => {
+    if (asset?.name) document.title = `${asset.name} — ${ru.app.name}`;
+  }, [asset?.name]);
+  // Heal on view (decision 029): a file without a preview gets one from this browser when it can decode it.
+  const [heal, setHeal] = useState<HealOutcome | "running" | null>(null);
+  const mayDownload = canDo(levels, "download");
+  useEffect(() => {
+    if (!asset?.var || !asset.ver || !healable(asset.mimetype) || !mayDownload) return;
+    let alive = true;
+    const target = { assetId: asset.asset_id, version: asset.ver, variantId: asset.var, mime: asset.mimetype, bytes: asset.var_size };
+    setHeal("running");
+    // A file changed a moment ago is still being pictured by its uploader's page and its processing.
+    const timer = setTimeout(() => void healPreview(target).then((outcome) => alive && setHeal(outcome)), untilSettled(asset.mtime));
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [asset?.asset_id, asset?.ver, asset?.var, asset?.mimetype, asset?.var_size, asset?.mtime, mayDownload]);
   // A new version of this file finished uploading (here or in another tab's queue): show it.
   useUploadEvents((event) => event.type === "uploadCompleted" && event.assetId === assetId && load());
   useEffect(() => {
@@ -167,7 +188,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
       </div>
       <div className="viewer-grid">
         <div>
-          <div className="viewer-stage" ref={swipeArea} data-previous={neighbours.previous ?? undefined} data-next={neighbours.next ?? undefined}>
+          <div className="viewer-stage" ref={swipeArea} data-heal={heal ?? undefined} data-previous={neighbours.previous ?? undefined} data-next={neighbours.next ?? undefined}>
             <MediaPlayer
               variantId={asset.var}
               mime={asset.mimetype}
@@ -177,6 +198,13 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
             />
           </div>
+          {mediaKind(asset.mimetype) === "audio" && asset.var && asset.ver > 0 && (
+            <Waveform
+              asset={{ id: asset.asset_id, version: asset.ver, variantId: asset.var, mime: asset.mimetype, bytes: asset.var_size }}
+              media={media}
+              mayFetch={mayDownload}
+            />
+          )}
           <AssetMetadata editRefused={why("fields")} assetId={asset.asset_id} classId={asset.class} media={media} onClassChanged={load} />
           <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>

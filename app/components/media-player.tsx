@@ -90,6 +90,8 @@ export function MediaPlayer({
   const [link, setLink] = useState<string | null>(null);
   const [text, setText] = useState<string | null>(null);
   const [screenMissing, setScreenMissing] = useState(false);
+  // The browser could not decode the video or audio (a codec or container it lacks: ProRes, MXF, AVI, HEVC …).
+  const [unreadable, setUnreadable] = useState(false);
   const kind = mediaKind(mime);
   const screenAsset = screen?.assetId ?? null;
   const screenVariant = screen ? screen.variantId : undefined;
@@ -97,6 +99,7 @@ export function MediaPlayer({
     setLink(null);
     setText(null);
     setScreenMissing(false);
+    setUnreadable(false);
     if (!variantId || kind === "other" || refused) return;
     let alive = true;
     if (screenAsset && !screenVariant) {
@@ -138,6 +141,18 @@ export function MediaPlayer({
       </div>
     );
   }
+  if (unreadable) {
+    return (
+      <div className="player player-empty" data-testid="preview-unavailable">
+        <Icon name={kind} size={56} />
+        <span>{ru.library.previewUnavailable(ru.library.unreadableFormat)}</span>
+      </div>
+    );
+  }
+  const failed = (e: React.SyntheticEvent<HTMLMediaElement>) => {
+    const code = e.currentTarget.error?.code;
+    if (code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED || code === MediaError.MEDIA_ERR_DECODE) setUnreadable(true);
+  };
   if (kind === "other" || !link) {
     return (
       <div className="player player-empty">
@@ -149,8 +164,8 @@ export function MediaPlayer({
   return (
     <div className={`player player-${kind}`}>
       {kind === "image" && <ImageStage src={link} alt={name} />}
-      {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" />}
-      {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" />}
+      {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" onError={failed} />}
+      {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" onError={failed} />}
       {kind === "pdf" && <iframe src={namedLink(link, name)} title={name} />}
       {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
     </div>

@@ -13,6 +13,7 @@ import { FavouriteStar } from "./favourite-star";
 import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
+import { healable, SETTLE_MS, untilSettled, type HealTarget } from "../lib/heal-preview";
 
 export interface MemberViewProps {
   groupId: string;
@@ -178,9 +179,26 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
   };
 }
 
-function MemberThumbnail({ m, size }: { m: GroupMember; size: number }) {
+/** Types the Worker previews itself (codecs, text cards): a fresh one is left to its task before a browser heals it. */
+const WORKER_PREVIEWED = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
+const WORKER_SETTLE_MS = 2 * 60_000;
+
+/**
+ * What a grid tile may heal (decision 029): a file without a preview whose original this caller may fetch; a type
+ * the Worker previews itself only once its processing has had time to finish.
+ */
+function healTargetOf(m: GroupMember, props: MemberViewProps): HealTarget | null {
+  if (m.el_type !== "asset" || !m.el_info.var || !m.el_info.ver || !healable(m.el_info.mimetype)) return null;
+  // Only where the rights are known to allow fetching the original (no refused request for a picture).
+  if (!props.refusal || props.refusal(m, "download")) return null;
+  const mime = m.el_info.mimetype.split(";")[0].trim().toLowerCase();
+  if (untilSettled(m.el_info.mtime, WORKER_PREVIEWED.has(mime) ? WORKER_SETTLE_MS : SETTLE_MS) > 0) return null;
+  return { assetId: m.el_id, version: m.el_info.ver, variantId: m.el_info.var, mime: m.el_info.mimetype, bytes: m.el_info.var_size };
+}
+
+function MemberThumbnail({ m, size, props, scrub = false }: { m: GroupMember; size: number; props: MemberViewProps; scrub?: boolean }) {
   return m.el_type === "asset" ? (
-    <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} />
+    <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} heal={healTargetOf(m, props)} scrub={scrub} />
   ) : (
     <Thumbnail type="group" size={size} />
   );
@@ -332,7 +350,7 @@ export function MemberList(props: MemberViewProps) {
             </td>
             <td>
               <span className="name-cell">
-                <MemberThumbnail m={m} size={32} />
+                <MemberThumbnail m={m} size={32} props={props} />
                 <Link to={hrefOf(props.groupId, m)} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
                   {m.el_info.name}
                 </Link>
@@ -370,7 +388,7 @@ export function MemberGrid(props: MemberViewProps) {
           {/* A second way in for the pointer only: out of the tab order and of the accessibility tree (the name below is the
               item's one link there), so a screen reader does not meet a nameless link. */}
           <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-hidden="true">
-            <MemberThumbnail m={m} size={96} />
+            <MemberThumbnail m={m} size={96} props={props} scrub />
           </Link>
           <div className="tile-meta">
             <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>

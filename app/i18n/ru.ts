@@ -225,6 +225,10 @@ export const ru = {
     noPreview: "Предпросмотр для этого типа файлов недоступен — скачайте файл.",
     /** «Превью недоступно: <why>» under the icon when a file's preview stage ended without one */
     previewUnavailable: (why: string) => `Превью недоступно: ${why}`,
+    /** browser-made previews (decision 029): why a file has no picture here, the waveform's label */
+    unreadableFormat: "браузер не умеет читать этот формат",
+    waveformTooLarge: "файл слишком большой, чтобы построить волну в браузере",
+    waveform: "Волна звука: щёлкните, чтобы перейти",
     /** Variant types (SPEC §1) as people read them; an unknown type is shown as it is. */
     variantTypes: {
       initial: "Исходный",

@@ -139,12 +139,18 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return (await apiCall<T>(path, options)).data;
 }
 
+/** A GET of a protected binary with the bearer (refreshed once on 401), as the raw response. */
+export async function apiResponse(path: string, signal?: AbortSignal, cache?: RequestCache): Promise<Response> {
+  let response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal, cache });
+  if (response.status === 401) {
+    if (await refreshAccessToken()) response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal, cache });
+  }
+  return response;
+}
+
 /** Fetches a protected binary (a preview image) with the bearer and answers an object URL for `<img src>`. */
 export async function apiBlobUrl(path: string, signal?: AbortSignal): Promise<string | null> {
-  let response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
-  if (response.status === 401) {
-    if (await refreshAccessToken()) response = await fetch(path, { headers: headers({}), credentials: "same-origin", signal });
-  }
+  const response = await apiResponse(path, signal);
   if (!response.ok) return null;
   return URL.createObjectURL(await response.blob());
 }

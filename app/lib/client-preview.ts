@@ -1,4 +1,5 @@
 import { apiRequest, type RequestOptions } from "./api-client";
+import { videoPreviews } from "./browser-previews";
 import { mediaKind } from "./media-kind";
 
 /** Longest side of the preview the browser makes (the server's 'thumb' size). */
@@ -68,6 +69,16 @@ export async function uploadClientPreview(
     const preview = await makePreview(file);
     if (preview)
       await request(`/api/asset/upload-preview/${assetId}`, { method: "POST", body: preview, query: { size: "thumb" }, toast: false });
+    // A video's hover-scrub strip (decision 029), made while the file is still at hand.
+    if (mediaKind(file.type) === "video" && typeof document !== "undefined") {
+      const url = URL.createObjectURL(file);
+      try {
+        const { strip } = await videoPreviews(url, { poster: false, strip: true });
+        if (strip) await request(`/api/asset/upload-preview/${assetId}`, { method: "POST", body: strip, query: { size: "strip" }, toast: false });
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    }
   } catch (error) {
     console.warn("preview not made", error);
   }

@@ -47,6 +47,7 @@ export const ru = {
     classNotFound: "Класс файлов не найден",
     noContent: "У файла ещё нет загруженного содержимого",
     noViewable: "У этой версии нет варианта для просмотра",
+    noTextRendition: "У этой версии нет извлечённого текста: он появится, когда обработка прочтёт файл",
     screenCopyMissing: "У файла нет копии для просмотра на экране, а оригинал открывается только с уровнем «Скачивание»",
     notInRoot: "Файл нельзя положить прямо в «Доступные Файлы»: выберите папку",
     tooMany: (max: number) => `Не больше ${max} элементов за один запрос`,
@@ -108,6 +109,9 @@ export const ru = {
     previewTooLarge: (mib: number) => `Превью больше ${mib} МиБ`,
     previewEmpty: "Пустое тело запроса: пришлите байты изображения",
     previewCorrupt: (mime: string) => `Содержимое не похоже на изображение ${mime}`,
+    previewOutOfBounds: (width: number, height: number, maxWidth: number, maxHeight: number) =>
+      `Превью ${width} × ${height} больше допустимого размера ${maxWidth} × ${maxHeight}`,
+    previewExists: "У этой версии уже есть такое превью: заменить его может только тот, кто может изменять файл",
   },
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/uploads/multipart*.ts). */
   s3: {

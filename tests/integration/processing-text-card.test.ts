@@ -4,7 +4,7 @@ import { decode as decodePng } from "@jsquash/png/decode";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { createGroup, uniqueName } from "./library-factories";
-import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { getJson, postJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
 
@@ -105,6 +105,20 @@ describe("text-card previews (in the Worker)", () => {
     await previewTask(b.assetId);
     const [pa, pb] = await Promise.all([a, b].map(async (x) => pixelsOf((await previewsOf(x.assetId)).find((p) => p.size === "thumb")!.storage_key)));
     expect(pa.data.some((v, i) => v !== pb.data[i])).toBe(true);
+  });
+
+  it("never replaces a first page a browser drew (heal on view) with a card", async () => {
+    const user = await signIn();
+    const txt = await uploadFile(user.bearer, { name: "план.txt", mime: "text/plain", bytes: text("План на неделю\nсмонтировать клип") });
+    await previewTask(txt.assetId);
+    await rows("update previews set maker = 'page' where asset_id = ?", txt.assetId);
+    const before = await rows<{ id: string }>("select id from previews where asset_id = ? order by id", txt.assetId);
+    expect(before).toHaveLength(2);
+    const queued = await postJson<{ job_id: string }>(`/api/tasklist/enqueue-task/00000000000000000000000000000701`, user.bearer, {
+      entities: [{ id: txt.assetId, type: "asset" }],
+    });
+    expect((await waitForTask(queued.job_id, ["done"], 30_000)).status).toBe("done");
+    expect(await rows<{ id: string }>("select id from previews where asset_id = ? order by id", txt.assetId)).toEqual(before);
   });
 
   it("a hostile DOCX fails its preview with the extractor's reason, promptly, and the task ends", async () => {

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ru } from "../../../shared/i18n/ru";
 import type { RateLimitBucket } from "../../../durable-objects/rate-limit.policy";
@@ -18,16 +19,20 @@ function take(env: Env, bucket: RateLimitBucket, subject: "user" | "ip", key: st
  */
 export function rateLimit(bucket: RateLimitBucket) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (getConfig(c.env).RATE_LIMITS === "on") {
-      const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-      const userId = c.get("actor")?.id;
-      const waits = await Promise.all([take(c.env, bucket, "ip", ip), userId ? take(c.env, bucket, "user", userId) : 0]);
-      const wait = Math.max(...waits);
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
-        throw new AppError("TOO_MANY_REQUESTS", ru.errors.rateLimited(seconds), { "Retry-After": String(seconds) });
-      }
-    }
+    await enforceRateLimit(c, bucket);
     await next();
   });
+}
+
+/** The same limit taken inside a handler, for a call that is limited only in one of its modes (heal-on-view). */
+export async function enforceRateLimit(c: Context<AppEnv>, bucket: RateLimitBucket): Promise<void> {
+  if (getConfig(c.env).RATE_LIMITS !== "on") return;
+  const ip = c.req.header("cf-connecting-ip") ?? "unknown";
+  const userId = c.get("actor")?.id;
+  const waits = await Promise.all([take(c.env, bucket, "ip", ip), userId ? take(c.env, bucket, "user", userId) : 0]);
+  const wait = Math.max(...waits);
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    throw new AppError("TOO_MANY_REQUESTS", ru.errors.rateLimited(seconds), { "Retry-After": String(seconds) });
+  }
 }

@@ -6,11 +6,11 @@ import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { changeClass, classesByIds, createClass, deleteClass, listClasses } from "../../services/metadata";
 import {
+  PREVIEW_KIND_NAMES,
   PREVIEW_MAX_BYTES,
   PREVIEW_MIME_TYPES,
-  PREVIEW_SIZE_NAMES,
   PREVIEW_SIZES,
-  type PreviewSizeName,
+  type PreviewKindName,
   actorFromPlayLink,
   findPreview,
   previewsByAssets,
@@ -18,7 +18,7 @@ import {
   readPreview,
   uploadPreview,
 } from "../../services/media";
-import { rateLimit } from "../middleware/rate-limit";
+import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
@@ -52,17 +52,21 @@ export const ClassChangeSchema = z
   .openapi("AssetClassChange");
 
 const IdListSchema = z.object({ ids: z.array(IdSchema).max(500) });
-const PreviewSizeNameSchema = z.enum(PREVIEW_SIZE_NAMES);
 
 export const PreviewSizeSchema = z
   .object({ name: z.string(), width: z.number().int(), height: z.number().int(), quality: z.number().int() })
   .openapi("PreviewSize");
 
-const PreviewListSchema = IdListSchema.extend({ size: PreviewSizeNameSchema.default("thumb") }).openapi("PreviewListRequest");
+const PreviewListSchema = IdListSchema.extend({ size: z.enum(PREVIEW_KIND_NAMES).default("thumb") }).openapi("PreviewListRequest");
 
 const UploadPreviewQuerySchema = z.object({
   version: z.coerce.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "version number; default: the latest" }),
-  size: PreviewSizeNameSchema.default("thumb"),
+  size: z.enum(PREVIEW_KIND_NAMES).default("thumb").openapi({ description: "a preview size, or `strip` (a video's hover-scrub sprite of 10 frames)" }),
+  heal: z
+    .enum(["true", "false", "1", "0"])
+    .transform((v) => v === "true" || v === "1")
+    .optional()
+    .openapi({ description: "heal-on-view: `read` suffices, stored only when the version has no such preview (409 otherwise; a PDF's text card gives way once)" }),
 });
 
 const PreviewParamsSchema = z.object({
@@ -78,18 +82,18 @@ const PreviewParamsSchema = z.object({
   variant: z
     .string()
     .max(32)
-    .refine((v) => (PREVIEW_SIZE_NAMES as readonly string[]).includes(v) || (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), {
+    .refine((v) => (PREVIEW_KIND_NAMES as readonly string[]).includes(v) || (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), {
       message: "ожидается размер превью, тип варианта или его идентификатор",
     })
-    .transform((v): { size: PreviewSizeName; variantId: string | null } =>
-      (PREVIEW_SIZE_NAMES as readonly string[]).includes(v)
-        ? { size: v as PreviewSizeName, variantId: null }
+    .transform((v): { size: PreviewKindName; variantId: string | null } =>
+      (PREVIEW_KIND_NAMES as readonly string[]).includes(v)
+        ? { size: v as PreviewKindName, variantId: null }
         : { size: "thumb", variantId: ID_PATTERN.test(v) ? v : null },
     )
     .openapi({
       param: { name: "variant", in: "path" },
       type: "string",
-      description: "preview size (thumb, medium), a variant type (initial, master, …) or a variant id of that version, for the default size thumb",
+      description: "preview size (thumb, medium, strip), a variant type (initial, master, …) or a variant id of that version, for the default size thumb",
       example: "thumb",
     }),
 });
@@ -219,7 +223,7 @@ export const assetCatalogRoutes = createRouter()
       summary: "Upload a preview image for an asset version",
       description: `The body is the image (${PREVIEW_MIME_TYPES.join(", ")}; at most ${
         PREVIEW_MAX_BYTES / 1024 / 1024
-      } MiB). Needs update rights on the asset. Replaces the previous preview of that version and size.`,
+      } MiB). Needs update rights on the asset and replaces the previous preview of that version and size; with \`heal=true\` (heal-on-view) read rights suffice, the image must fit the size's box, it is stored only when the version has no such preview (409 otherwise; a PDF's text card is replaced once) and calls are rate-limited.`,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
@@ -232,7 +236,7 @@ export const assetCatalogRoutes = createRouter()
           z
             .object({
               preview_id: z.string(),
-              size: PreviewSizeNameSchema,
+              size: z.enum(PREVIEW_KIND_NAMES),
               width: z.number().int().optional(),
               height: z.number().int().optional(),
               mime_type: z.string(),
@@ -241,17 +245,20 @@ export const assetCatalogRoutes = createRouter()
             .openapi("UploadedPreview"),
           "Stored",
         ),
-        ...errorResponses(400, 401, 403, 404, 415),
+        ...errorResponses(400, 401, 403, 404, 409, 415, 429),
         ...tooLarge,
       },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const { version, size } = c.req.valid("query");
+      const { version, size, heal } = c.req.valid("query");
+      // Only healing is limited: an upload from a page is one call per file its uploader chose.
+      if (heal) await enforceRateLimit(c, "preview-heal");
       const result = await uploadPreview(c.var.rc, c.var.actor, {
         assetId: id,
         version,
         size,
+        heal,
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
@@ -284,6 +291,8 @@ export const assetCatalogRoutes = createRouter()
         ETag: preview.etag,
         "Cache-Control": c.req.query("sig") ? "private, max-age=3600" : "private, max-age=60",
         "X-Content-Type-Options": "nosniff",
+        // Who made it (decision 029): a viewer heals a PDF whose picture is still its text card.
+        ...(preview.maker ? { "X-Preview-Maker": preview.maker } : {}),
       };
       const ifNoneMatch = c.req.header("if-none-match");
       if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === preview.etag)) {

@@ -12,6 +12,7 @@ import {
   playAsset,
   playLink,
   proxyDoc,
+  proxyDocText,
   receiveUpload,
   variantContent,
   type ContentCredential,
@@ -291,7 +292,9 @@ export const assetContentRoutes = createRouter()
       method: "get",
       path: "/asset-proxy-doc/{id}/{version}",
       tags: ["Assets"],
-      summary: "The best viewable rendition of a version, with a play link",
+      summary: "The best viewable rendition of a version, with a play link; or, with `as=text`, the document's text rendition",
+      description:
+        "Without `as` (or `as=link`): the best viewable rendition (a proxy, else the master or original — for a PDF its PDF) with a play link; a caller with only `read` gets a screen rendition or 403. With `as=text`: the text the extractor read from that version, as `text/plain; charset=utf-8` named after the file (`read` suffices; 404 when no text was extracted).",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
@@ -299,17 +302,25 @@ export const assetContentRoutes = createRouter()
           id: pathId("id"),
           version: VersionSelectorSchema.openapi({ param: { name: "version", in: "path" }, type: "string" }),
         }),
+        query: z.object({ as: z.enum(["link", "text"]).optional().openapi({ description: "`text`: the text rendition itself" }) }),
       },
       responses: {
-        200: json(
-          z.object({ variant_id: z.string(), mime_type: z.string(), variant_type: VariantTypeSchema, link: z.string(), expire: IsoDate }),
-          "Rendition",
-        ),
+        200: {
+          description: "Rendition (JSON), or the text rendition with `as=text`",
+          content: {
+            "application/json": {
+              schema: z.object({ variant_id: z.string(), mime_type: z.string(), variant_type: VariantTypeSchema, link: z.string(), expire: IsoDate }),
+            },
+            "text/plain": { schema: z.string() },
+          },
+        },
         ...errorResponses(400, 401, 403, 404),
       },
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
+      // The text rendition is a plain-text body, outside the JSON answer's typing.
+      if (c.req.valid("query").as === "text") return (await proxyDocText(c.var.rc, c.var.actor, id, version)) as never;
       return c.json(absolute(c, await proxyDoc(c.var.rc, c.var.actor, id, version)), 200);
     },
   );

@@ -6,8 +6,8 @@ import { inIds } from "./tag.repository";
 
 /** What a preview upload needs of an asset: owner, and the id of the requested (or latest) version, in one query. */
 export function findAssetForPreview(db: Database, assetId: string, version: number | null) {
-  return db.get<{ owner_id: string; latest_version: number; version_id: string | null }>(
-    sql`select a.owner_id as owner_id, a.latest_version as latest_version,
+  return db.get<{ owner_id: string; latest_version: number; version_id: string | null; mime: string }>(
+    sql`select a.owner_id as owner_id, a.latest_version as latest_version, a.mime as mime,
                (select v.id from ${assetVersions} v where v.asset_id = a.id and v.version = ${version ?? sql`a.latest_version`}) as version_id
         from ${assets} a where a.id = ${assetId} and a.deleted_at is null`,
   );
@@ -32,9 +32,10 @@ export function findPreviewForAsset(db: Database, assetId: string, version: numb
     mime_type: string | null;
     storage_key: string | null;
     content_size: number | null;
+    maker: string | null;
   }>(
     sql`select a.owner_id as owner_id, p.id as preview_id, p.mime_type as mime_type, p.storage_key as storage_key,
-               p.content_size as content_size
+               p.content_size as content_size, p.maker as maker
         from ${assets} a left join ${previews} p on p.id = ${previewIdFor(sql`a.id`, versionId, size)}
         where a.id = ${assetId} and a.deleted_at is null`,
   );
@@ -58,6 +59,33 @@ export function replacePreviewStatements(db: Database, row: typeof previews.$inf
       )
       .returning({ storageKey: previews.storageKey }),
     db.insert(previews).values(row),
+  ] as const;
+}
+
+/**
+ * Heal-on-view (decision 029): stores a browser-made preview only when the version has none of that size — or,
+ * with `replaceCard`, only a text card — in one batch, so of two browsers healing at once exactly one wins. The
+ * first statement drops a replaceable card (answering its storage key), the second inserts only when no row of that
+ * version and size is left (answering the new id, or nothing when another preview was already there).
+ * Raw SQL with parameters: run with `runBatch` (rows come back with their column names, `storage_key`).
+ */
+export function healPreviewStatements(db: Database, row: typeof previews.$inferInsert & { versionId: string | null }, replaceCard: boolean) {
+  const sameSlot = and(
+    eq(previews.assetId, row.assetId),
+    eq(previews.size, row.size),
+    row.versionId ? eq(previews.versionId, row.versionId) : isNull(previews.versionId),
+  );
+  return [
+    db
+      .delete(previews)
+      .where(and(sameSlot, replaceCard ? eq(previews.maker, "card") : sql`0`))
+      .returning({ storageKey: previews.storageKey }),
+    sql`insert into ${previews} (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, ctime)
+          select ${row.id}, ${row.assetId}, ${row.versionId}, ${row.size}, ${row.mimeType}, ${row.width ?? null}, ${row.height ?? null},
+                 ${row.contentSize}, ${row.storageKey}, ${row.maker ?? null}, ${row.ctime}
+          where not exists (select 1 from ${previews} p where p.asset_id = ${row.assetId} and p.size = ${row.size}
+                            and ${row.versionId ? sql`p.version_id = ${row.versionId}` : sql`p.version_id is null`})
+          returning id`,
   ] as const;
 }
 
@@ -89,4 +117,15 @@ export function previewsOfVariants(db: Database, ids: readonly string[], size: s
  */
 export function deletePreviewsOfAssetsStatement(db: Database, assetIds: readonly string[]) {
   return db.delete(previews).where(inIds(previews.assetId, assetIds)).returning({ storageKey: previews.storageKey });
+}
+
+/**
+ * After a heal stored a version's thumb: its variants' preview stage (decision 027) says done, dropping the reason an
+ * earlier run gave («нет постера …»). Only a stage that exists and is not done yet is touched; raw SQL for `runBatch`.
+ */
+export function healedStageSql(versionId: string) {
+  return sql`update ${variants} set tech_fields = json_patch(coalesce(tech_fields, '{}'), '{"processing":{"preview":{"state":"done","reason":null}}}')
+             where version_id = ${versionId} and json_valid(tech_fields)
+               and json_extract(tech_fields, '$.processing.preview.state') is not null
+               and json_extract(tech_fields, '$.processing.preview.state') <> 'done'`;
 }

@@ -18,6 +18,12 @@ export const previews = sqliteTable(
     height: integer("height", { mode: "number" }),
     contentSize: integer("content_size", { mode: "number" }).notNull(),
     storageKey: text("storage_key").notNull(),
+    /**
+     * who made it: "codec" (the Worker's image codecs), "card" (a text card), "browser" (a page: at upload or by
+     * healing on view), "page" (a browser's render of a PDF's first page); null for rows made before migration 0026.
+     * Heal-on-view may replace a "card" of a PDF once with a "page" render, nothing else (decision 029).
+     */
+    maker: text("maker"),
     ctime: integer("ctime", { mode: "number" }).notNull(),
   },
   (t) => [index("previews_asset_idx").on(t.assetId, t.versionId), index("previews_storage_key_idx").on(t.storageKey)],

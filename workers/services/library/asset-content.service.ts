@@ -2,6 +2,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { returnedRows, findAsset, purgeAssetsStatements, runBatch, selectAssetObjects, unreferencedKeys } from "../../db/repositories/asset.repository";
 import { findReadyVariant, findReadyVariantOfType, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { findUserById } from "../../db/repositories/user.repository";
+import { contentsOf } from "../../db/repositories/search.repository";
 import type { AssetRow, VariantType } from "../../db/schema/index";
 import { VARIANT_TYPES } from "../../db/schema/index";
 import { contentDisposition } from "../../lib/content-disposition";
@@ -386,4 +387,27 @@ export async function purgeAssets(rc: RequestContext, assetIds: readonly string[
     assets += returnedRows(results[results.length - 1]);
   }
   return { assets, objects };
+}
+
+/**
+ * `GET /asset-proxy-doc/{id}/{version}?as=text`: a document's text rendition — the text the extractor read from that
+ * version (the one kept for search), as UTF-8 plain text named after the file. A screen rendition: `read` suffices
+ * (decision 007). 404 when the version is unknown or its text was not extracted (or belongs to another version).
+ */
+export async function proxyDocText(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<Response> {
+  const asset = await requireSeenAsset(rc, actor, assetId);
+  const number = version === "latest" ? asset.latestVersion : version;
+  if (number < 1 || number > asset.latestVersion) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  const [row] = await contentsOf(rc.db, [assetId]);
+  if (!row || row.version !== number) throw new AppError("NOT_FOUND", ru.assets.noTextRendition);
+  const name = `${asset.name.replace(/\.[^./]{1,16}$/, "") || asset.name}.txt`;
+  return new Response(row.text, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Disposition": contentDisposition(name, "inline"),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "private, no-cache",
+    },
+  });
 }

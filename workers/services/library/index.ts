@@ -14,6 +14,7 @@ export {
   playAsset,
   playLink,
   proxyDoc,
+  proxyDocText,
   purgeAssets,
   serveVariant,
   variantContent,

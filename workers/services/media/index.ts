@@ -5,6 +5,8 @@
  */
 export { probeMedia, techSummary } from "./media-probe";
 export {
+  PREVIEW_BOUNDS,
+  PREVIEW_KIND_NAMES,
   PREVIEW_MAX_BYTES,
   PREVIEW_MIME_TYPES,
   PREVIEW_SIZES,
@@ -18,7 +20,7 @@ export {
   readPreview,
   uploadPreview,
 } from "./preview.service";
-export type { PreviewSizeName } from "./preview.service";
+export type { PreviewKindName, PreviewSizeName } from "./preview.service";
 export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, viewKind } from "./extract/index";
 export type { ExtractedText, TextBlock } from "./extract/index";
 export { cardReadBytes, documentCard, hasTextCard } from "./document-card";

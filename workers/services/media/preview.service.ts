@@ -1,10 +1,13 @@
 import { ru } from "../../../shared/i18n/ru";
 import { findUserById } from "../../db/repositories/user.repository";
 import { findReadyVariant } from "../../db/repositories/asset-versions.repository";
+import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import {
   deletePreviewsOfAssetsStatement,
   findAssetForPreview,
   findPreviewForAsset,
+  healPreviewStatements,
+  healedStageSql,
   previewsOfAssets,
   previewsOfVariants,
   replacePreviewStatements,
@@ -30,6 +33,20 @@ export const PREVIEW_SIZES = [
 
 export type PreviewSizeName = (typeof PREVIEW_SIZES)[number]["name"];
 export const PREVIEW_SIZE_NAMES = PREVIEW_SIZES.map((s) => s.name) as [PreviewSizeName, ...PreviewSizeName[]];
+
+/**
+ * Previews only a browser makes (decision 029), kept out of the preview config (`preview-size`, the Worker's task):
+ * `strip`, a video's hover-scrub sprite — `STRIP_FRAMES` frames side by side, each inside 160 × 160.
+ */
+export const STRIP_FRAMES = 10;
+export const PREVIEW_KIND_NAMES = [...PREVIEW_SIZE_NAMES, "strip"] as [PreviewSizeName | "strip", ...(PreviewSizeName | "strip")[]];
+export type PreviewKindName = (typeof PREVIEW_KIND_NAMES)[number];
+
+/** The box each kind must fit in when a browser heals it (the SPEC sizes; the strip: ten 160 px frames). */
+export const PREVIEW_BOUNDS: Record<PreviewKindName, { width: number; height: number }> = {
+  ...(Object.fromEntries(PREVIEW_SIZES.map((s) => [s.name, { width: s.width, height: s.height }])) as Record<PreviewSizeName, { width: number; height: number }>),
+  strip: { width: 160 * STRIP_FRAMES, height: 160 },
+};
 
 /** Image types a preview may have. */
 export const PREVIEW_MIME_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
@@ -177,21 +194,29 @@ export interface PreviewUpload {
   assetId: string;
   /** version number; omitted: the latest version (or the asset itself while it has none) */
   version?: number;
-  size: PreviewSizeName;
+  size: PreviewKindName;
+  /**
+   * heal-on-view: `read` suffices, but only a missing preview is stored (a PDF's text card may be replaced once by
+   * a page render); the image must fit the kind's box. Without it the caller needs `update` and replaces.
+   */
+  heal?: boolean;
   contentType: string | undefined;
   contentLength: string | undefined;
   body: ReadableStream<Uint8Array> | null;
 }
 
 /**
- * Stores a client-made preview image for an asset version (needs update on the asset), replacing the previous one
- * of that version and size. Checks in order: asset (404/403), content type (415), size (413), image bytes (400).
- * The bytes go to R2 first, then one D1 batch swaps the row; the replaced objects are removed afterwards.
+ * Stores a client-made preview image for an asset version. Without `heal` it needs update on the asset and replaces
+ * the previous one of that version and size; with `heal` (decision 029) `read` suffices and it is stored only when the
+ * version has none of that size (409 otherwise), except that a PDF's text card gives way once to a page render.
+ * Checks in order: asset (404/403), content type (415), size (413), image bytes (400), the kind's box when healing (400).
+ * The bytes go to R2 first, then one D1 batch swaps (or conditionally inserts) the row; replaced objects go afterwards.
  */
 export async function uploadPreview(rc: RequestContext, actor: Actor, input: PreviewUpload) {
   const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, "update", ru.assets.notFound);
+  const level = input.heal ? "read" : "update";
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, level, ru.assets.notFound);
   if (input.version !== undefined && !asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
 
   const mime = previewMimeType(input.contentType);
@@ -215,6 +240,11 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
       ru.parse.tooComplex(ru.parse.pixels(info.width, info.height, Math.round(MAX_PREVIEW_UPLOAD_PIXELS / 1e6))),
     );
   }
+  // A healer is anyone who may look: what they store must be no bigger than what the Worker would have made.
+  const bounds = PREVIEW_BOUNDS[input.size];
+  if ((input.heal || input.size === "strip") && (info.width > bounds.width || info.height > bounds.height)) {
+    throw new AppError("BAD_REQUEST", ru.catalog.previewOutOfBounds(info.width, info.height, bounds.width, bounds.height));
+  }
   if (info.mime === "image/gif") {
     try {
       gifFrames(bytes);
@@ -229,24 +259,36 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
   const storageKey = previewStorageKey(input.assetId, id);
   const media = r2Backend(rc.env.MEDIA);
   await media.put(storageKey, bytes, { contentType: mime, size: bytes.length });
+  const isPdf = asset.mime.split(";")[0].trim().toLowerCase() === "application/pdf";
+  const row = {
+    id,
+    assetId: input.assetId,
+    versionId: asset.version_id,
+    size: input.size,
+    mimeType: mime,
+    width: info.width,
+    height: info.height,
+    contentSize: bytes.length,
+    storageKey,
+    // A healed PDF's picture is its first page: marked so no later healer replaces it (a card may be replaced once).
+    maker: input.heal && isPdf && input.size !== "strip" ? "page" : "browser",
+    ctime: now,
+  };
   let replaced: { storageKey: string }[];
   try {
-    [replaced] = await rc.db.batch(
-      replacePreviewStatements(rc.db, {
-        id,
-        assetId: input.assetId,
-        versionId: asset.version_id,
-        size: input.size,
-        mimeType: mime,
-        width: info.width,
-        height: info.height,
-        contentSize: bytes.length,
-        storageKey,
-        ctime: now,
-      }),
-    );
+    if (input.heal) {
+      const stage = input.size === "thumb" && row.versionId ? [healedStageSql(row.versionId)] : [];
+      const [dropped, inserted] = await runBatch(rc.db, [...healPreviewStatements(rc.db, row, isPdf && input.size !== "strip"), ...stage]);
+      if (returnedRows(inserted) === 0) {
+        await media.delete([storageKey]);
+        throw new AppError("CONFLICT", ru.catalog.previewExists);
+      }
+      replaced = ((dropped.results ?? []) as { storage_key: string }[]).map((r) => ({ storageKey: r.storage_key }));
+    } else {
+      [replaced] = await rc.db.batch(replacePreviewStatements(rc.db, row));
+    }
   } catch (error) {
-    await media.delete([storageKey]);
+    if (!(error instanceof AppError)) await media.delete([storageKey]);
     throw error;
   }
   if (replaced.length > 0) await media.delete(replaced.map((r) => r.storageKey));
@@ -264,7 +306,7 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
 export async function findPreview(
   rc: RequestContext,
   actor: Actor,
-  input: { assetId: string; version: number; size: PreviewSizeName; variantId?: string | null },
+  input: { assetId: string; version: number; size: PreviewKindName; variantId?: string | null },
 ) {
   const row = await findPreviewForAsset(rc.db, input.assetId, input.version, input.size);
   if (!row) throw new AppError("NOT_FOUND", ru.assets.notFound);
@@ -277,7 +319,14 @@ export async function findPreview(
     }
   }
   if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
-  return { id: row.preview_id, etag: `"${row.preview_id}"`, mimeType: row.mime_type, storageKey: row.storage_key, size: row.content_size ?? 0 };
+  return {
+    id: row.preview_id,
+    etag: `"${row.preview_id}"`,
+    mimeType: row.mime_type,
+    storageKey: row.storage_key,
+    size: row.content_size ?? 0,
+    maker: row.maker,
+  };
 }
 
 /** The bytes of a preview found by `findPreview`; 404 if the object has gone. */
@@ -297,7 +346,7 @@ export async function readPreview(rc: RequestContext, storageKey: string) {
 export async function previewUrl(
   rc: RequestContext,
   actor: Actor,
-  input: { assetId: string; version: number; size?: PreviewSizeName; previewId?: string | null },
+  input: { assetId: string; version: number; size?: PreviewKindName; previewId?: string | null },
   now = Date.now(),
 ): Promise<string> {
   const exp = (Math.floor(now / 1000 / LINK_TTL_SECONDS) + 2) * LINK_TTL_SECONDS;
@@ -326,7 +375,7 @@ export async function actorFromPlayLink(
  * Preview links for the latest version of each readable asset among `ids` (one query); unreadable and unknown ids
  * are left out, assets without a preview answer null.
  */
-export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewKindName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
   const rows = await previewsOfAssets(rc.db, unique, size, await visibility(rc, actor));
@@ -344,7 +393,7 @@ export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: re
 }
 
 /** Preview links for the versions of ready variants among `ids` whose assets the actor may read (one query). */
-export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewSizeName = "thumb") {
+export async function previewsByVariants(rc: RequestContext, actor: Actor, ids: readonly string[], size: PreviewKindName = "thumb") {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
   const rows = await previewsOfVariants(rc.db, unique, size, await visibility(rc, actor));

@@ -68,6 +68,8 @@ async function storePreview(
       height: info.height,
       contentSize: bytes.length,
       storageKey: key,
+      // A text card may be replaced once by a browser's page render (heal-on-view, decision 029); a codec's never.
+      maker: kind.proxy ? "codec" : "card",
       ctime: now,
     }),
   ];
@@ -167,6 +169,13 @@ async function previewOfDocument(ctx: OperationContext<PreviewOptions>, source: 
   }
   const bytes = await readVariantBytes(ctx.rc, source, read.bytes);
   if (!bytes) throw new Error(`object of variant ${v.id} is missing from its storage`);
+  // A browser already drew this version's first page (heal-on-view, decision 029): a card would be a step back.
+  const page = await ctx.rc.db
+    .select({ id: previews.id })
+    .from(previews)
+    .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId), eq(previews.maker, "page")))
+    .get();
+  if (page) return { outcome: "made" };
   let card;
   try {
     card = await documentCard(bytes, v.mimeType, v.fileName || name, read.bytes < v.contentSize);

@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { ru } from "../../app/i18n/ru";
+import { exec, insertAsset, insertVariant, pngBytes, rows } from "./catalog-fixtures";
+import { call, expectError, signIn, signInAdmin } from "./factories";
+
+/**
+ * Heal-on-view (decision 029): the next browser with the right to see a file without a preview makes one and stores
+ * it with `heal=true` — `read` suffices, the first preview wins, a PDF's text card gives way once to a page render.
+ */
+
+async function grant(subj: string, obj: string, acl: string[]) {
+  const admin = await signInAdmin();
+  const res = await call("/api/user/acl", { method: "POST", bearer: admin.bearer, json: { subj, obj, acl } });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+function heal(bearer: string, assetId: string, bytes: Uint8Array<ArrayBuffer>, size = "thumb", type = "image/png") {
+  return call(`/api/asset/upload-preview/${assetId}?heal=true&size=${size}`, {
+    method: "POST",
+    bearer,
+    body: bytes,
+    headers: { "content-type": type },
+  });
+}
+
+const previewRows = (assetId: string) =>
+  rows<{ id: string; size: string; width: number; maker: string | null; storage_key: string }>(
+    `select id, size, width, maker, storage_key from previews where asset_id = ? order by ctime, id`,
+    assetId,
+  );
+
+/** An owner's file with one version, and a reader who may only look at it. */
+async function readerOfFile(mime = "video/mp4") {
+  const owner = await signIn();
+  const reader = await signIn();
+  const asset = await insertAsset({ ownerId: owner.id, versions: 1 });
+  await exec(`update assets set mime = ? where id = ?`, mime, asset.id);
+  await grant(reader.id, asset.id, ["read"]);
+  return { owner, reader, asset };
+}
+
+describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
+  it("lets a reader store a missing preview once, and never overwrite it", async () => {
+    const { reader, owner, asset } = await readerOfFile();
+    // Without heal a reader may not store a preview at all.
+    await expectError(
+      await call(`/api/asset/upload-preview/${asset.id}`, {
+        method: "POST",
+        bearer: reader.bearer,
+        body: pngBytes(8, 8),
+        headers: { "content-type": "image/png" },
+      }),
+      403,
+    );
+
+    const first = await heal(reader.bearer, asset.id, pngBytes(320, 180));
+    expect(first.status, await first.clone().text()).toBe(200);
+    const [row] = await previewRows(asset.id);
+    expect(row).toMatchObject({ size: "thumb", width: 320, maker: "browser" });
+
+    const second = await expectError(await heal(reader.bearer, asset.id, pngBytes(100, 100)), 409);
+    expect(second.message).toBe(ru.catalog.previewExists);
+    // Healing is first-writer-wins for writers too; the replacing upload stays theirs.
+    await expectError(await heal(owner.bearer, asset.id, pngBytes(100, 100)), 409);
+    expect((await previewRows(asset.id)).map((r) => r.id)).toEqual([row.id]);
+
+    // Another size of the same version is still missing, so it may be healed.
+    const strip = await heal(reader.bearer, asset.id, pngBytes(1600, 90), "strip");
+    expect(strip.status, await strip.clone().text()).toBe(200);
+    expect((await previewRows(asset.id)).map((r) => r.size).sort()).toEqual(["strip", "thumb"]);
+  });
+
+  it("stores exactly one of two heals racing for the same slot", async () => {
+    const { reader, asset } = await readerOfFile();
+    const answers = await Promise.all([
+      heal(reader.bearer, asset.id, pngBytes(300, 200)),
+      heal(reader.bearer, asset.id, pngBytes(200, 300)),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    await Promise.all(answers.map((r) => r.text()));
+    expect(await previewRows(asset.id)).toHaveLength(1);
+  });
+
+  it("lets a PDF's page render replace its text card once, and nothing replace the render", async () => {
+    const { reader, asset } = await readerOfFile("application/pdf");
+    const [{ id: versionId }] = await rows<{ id: string }>(`select id from asset_versions where asset_id = ?`, asset.id);
+    await exec(
+      `insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, ctime)
+       values ('00000000000000000000000000000c01', ?, ?, 'thumb', 'image/png', 240, 320, 10, 'previews/x/card', 'card', 1)`,
+      asset.id,
+      versionId,
+    );
+    const page = await heal(reader.bearer, asset.id, pngBytes(226, 320));
+    expect(page.status, await page.clone().text()).toBe(200);
+    expect(await previewRows(asset.id)).toEqual([expect.objectContaining({ width: 226, maker: "page" })]);
+    await expectError(await heal(reader.bearer, asset.id, pngBytes(240, 320)), 409);
+    expect(await previewRows(asset.id)).toEqual([expect.objectContaining({ width: 226, maker: "page" })]);
+  });
+
+  it("answers 404 to a user who may not read the file, and stores nothing", async () => {
+    const { asset } = await readerOfFile();
+    const stranger = await signIn();
+    const error = await expectError(await heal(stranger.bearer, asset.id, pngBytes(10, 10)), 404);
+    expect(error.message).toBe(ru.assets.notFound);
+    expect(await previewRows(asset.id)).toEqual([]);
+  });
+
+  it("refuses bad bytes and pictures larger than the size's box (400), storing nothing", async () => {
+    const { reader, asset } = await readerOfFile();
+    const junk = new TextEncoder().encode("<svg onload=alert(1)>") as Uint8Array<ArrayBuffer>;
+    expect((await expectError(await heal(reader.bearer, asset.id, junk), 400)).message).toBe(ru.catalog.previewCorrupt("image/png"));
+    expect((await expectError(await heal(reader.bearer, asset.id, pngBytes(321, 10)), 400)).message).toBe(
+      ru.catalog.previewOutOfBounds(321, 10, 320, 320),
+    );
+    await expectError(await heal(reader.bearer, asset.id, pngBytes(1601, 10), "strip"), 400);
+    await expectError(await heal(reader.bearer, asset.id, pngBytes(1281, 10), "medium"), 400);
+    await expectError(
+      await call(`/api/asset/upload-preview/${asset.id}?heal=maybe`, {
+        method: "POST",
+        bearer: reader.bearer,
+        body: pngBytes(1, 1),
+        headers: { "content-type": "image/png" },
+      }),
+      400,
+    );
+    expect(await previewRows(asset.id)).toEqual([]);
+  });
+
+  it("tells who made a preview in X-Preview-Maker, and serves the strip", async () => {
+    const { reader, asset } = await readerOfFile();
+    await heal(reader.bearer, asset.id, pngBytes(1600, 90), "strip").then((r) => r.text());
+    const res = await call(`/api/asset/content/preview/${asset.id}/1/strip`, { bearer: reader.bearer });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-preview-maker")).toBe("browser");
+    await res.arrayBuffer();
+  });
+});
+
+describe("a healed thumb", () => {
+  it("marks the version's preview stage done, dropping the earlier reason", async () => {
+    const { reader, owner, asset } = await readerOfFile();
+    const variant = await insertVariant({ assetId: asset.id, versionId: asset.versionIds[0], ownerId: owner.id });
+    const before = { processing: { preview: { state: "not_applicable", reason: "нет постера" }, text: { state: "done", reason: null } } };
+    await exec(`update variants set tech_fields = ? where id = ?`, JSON.stringify(before), variant);
+    const res = await heal(reader.bearer, asset.id, pngBytes(320, 180));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [row] = await rows<{ t: string }>(`select tech_fields as t from variants where id = ?`, variant);
+    expect(JSON.parse(row.t).processing).toEqual({ preview: { state: "done" }, text: { state: "done", reason: null } });
+  });
+});
