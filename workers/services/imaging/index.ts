@@ -8,3 +8,4 @@ export { DECODABLE_TYPES, MAX_DECODE_PIXELS, decodeImage, encodeJpeg, encodePng,
 export type { DecodableType, Pixels } from "./image-codec";
 export { renderTextCard, type CardSize } from "./card/text-card";
 export { CARD_SPECS, layoutCard, wrapText, type CardContent, type CardLine } from "./card/card-layout";
+export { WAVEFORM_IMAGE_SIZES, renderWaveform, renderWaveformPng } from "./waveform-image";

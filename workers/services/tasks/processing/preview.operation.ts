@@ -5,10 +5,38 @@ import { replacePreviewStatements } from "../../../db/repositories/preview.repos
 import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
 import { previews, variants } from "../../../db/schema/index";
 import { newId } from "../../../lib/ids";
-import { cardReadBytes, documentCard, hasTextCard, imageInfo, ParseLimitError, PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "../../media";
+import {
+  cardReadBytes,
+  documentCard,
+  hasTextCard,
+  imageInfo,
+  limits,
+  looksLikeWav,
+  ParseLimitError,
+  parseWav,
+  PeakAccumulator,
+  PREVIEW_SIZES,
+  previewStorageKey,
+  storeGeneratedPreview,
+  storeWaveform,
+  WavError,
+  type PreviewSizeName,
+} from "../../media";
+import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
-import { assetIdsOf, loadAssetSource, readVariantBytes, type AssetSource } from "./asset-source";
-import { DECODABLE_TYPES, decodeImage, encodeJpeg, encodePng, fitInside, renderTextCard, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
+import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
+import {
+  DECODABLE_TYPES,
+  decodeImage,
+  encodeJpeg,
+  encodePng,
+  fitInside,
+  renderTextCard,
+  renderWaveformPng,
+  MAX_DECODE_PIXELS,
+  resizePixels,
+  type DecodableType,
+} from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { techFieldsPatch, type StageState } from "./processing-state";
 
@@ -185,6 +213,74 @@ async function previewOfDocument(ctx: OperationContext<PreviewOptions>, source: 
   return { outcome: "made" };
 }
 
+/** True when a version already has a preview (a poster or a waveform a client made at upload). */
+async function hasPreview(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<boolean> {
+  const row = await ctx.rc.db
+    .select({ id: previews.id })
+    .from(previews)
+    .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId)))
+    .get();
+  return !!row;
+}
+
+/**
+ * Audio: a WAV's peaks are computed here, read from storage in pieces (the whole data chunk up to
+ * MAX_WAV_STREAM_BYTES, else evenly spaced windows), stored as the version's waveform JSON and drawn as its thumb and
+ * medium previews. Other audio is decoded by the browser (decodeAudioData), which posts the peaks.
+ */
+async function previewOfAudio(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
+  const name = source.asset.name;
+  const v = source.main.variant;
+  const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
+  if (!head) throw new Error(`object of variant ${v.id} is missing from its storage`);
+  if (!looksLikeWav(head)) {
+    if (await hasPreview(ctx, source)) return { outcome: "made" };
+    const mime = v.mimeType.split(";")[0].trim().toLowerCase();
+    const claimsWav = /wav|wave/.test(mime) || /\.wav$/i.test(v.fileName || name);
+    const reason = claimsWav ? ru.makers.notWhatItSays("WAV") : ru.makers.audioInBrowser;
+    await ctx.log(claimsWav ? "error" : "info", ru.tasks.log.refused(name, reason));
+    return { outcome: claimsWav ? "failed" : "skipped", reason };
+  }
+  let format;
+  try {
+    format = parseWav(head, v.contentSize);
+  } catch (error) {
+    if (!(error instanceof WavError)) throw error;
+    await ctx.log("error", ru.tasks.log.refused(name, error.reason));
+    return { outcome: "failed", reason: error.reason };
+  }
+  const peaks = new PeakAccumulator(format, WAVEFORM_BUCKETS);
+  const sampled = format.dataBytes > limits.MAX_WAV_STREAM_BYTES;
+  const read = async (offset: number, length: number) => {
+    const bytes = await readVariantRange(ctx.rc, source, offset, length);
+    if (!bytes) throw new Error(`object of variant ${v.id} is missing from its storage`);
+    return bytes;
+  };
+  if (!sampled) {
+    for (let at = 0; at < format.dataBytes; at += limits.PREVIEW_READ_CHUNK_BYTES) {
+      peaks.add(await read(format.dataOffset + at, Math.min(limits.PREVIEW_READ_CHUNK_BYTES, format.dataBytes - at)));
+    }
+  } else {
+    const frames = format.dataBytes / format.blockAlign;
+    const windowFrames = Math.max(1, Math.floor(limits.WAV_SAMPLE_WINDOW_BYTES / format.blockAlign));
+    for (let w = 0; w < limits.WAV_SAMPLE_WINDOWS; w++) {
+      const start = Math.floor(((frames - windowFrames) * w) / Math.max(1, limits.WAV_SAMPLE_WINDOWS - 1));
+      peaks.add(await read(format.dataOffset + start * format.blockAlign, windowFrames * format.blockAlign), start);
+    }
+  }
+  const waveform = { version: 1 as const, sampleRate: format.sampleRate, durationSec: format.durationSec, peaks: Array.from(peaks.result()) };
+  await storeWaveform(ctx.rc, source.asset.id, source.main.versionId, waveform);
+  const made: string[] = [];
+  for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name))) {
+    const png = await renderWaveformPng(waveform, size.name);
+    const info = await storeGeneratedPreview(ctx.rc, { assetId: source.asset.id, versionId: source.main.versionId, size: size.name, bytes: png, mime: "image/png" });
+    made.push(`${size.name} ${info.width}×${info.height}`);
+  }
+  await ctx.log("info", ru.makers.waveformMade(name, format.durationSec, sampled));
+  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
+  return { outcome: "made" };
+}
+
 /** Video: the poster the client made at upload is the preview; a proxy is transcoded only by Cloudflare Stream. */
 async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
   const poster = await ctx.rc.db
@@ -227,6 +323,7 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
         let result: Outcome;
         if ((DECODABLE_TYPES as readonly string[]).includes(mime)) result = await previewOfImage(ctx, source, mime as DecodableType);
         else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
+        else if (mime.startsWith("audio/")) result = await previewOfAudio(ctx, source);
         else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
         else {
           result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };
