@@ -245,14 +245,6 @@ const CONTRACT: Record<SpecCall, Entry> = {
   "POST /api/asset/upload-preview/{id}": {
     req: (c) => ({ path: `/api/asset/upload-preview/${c.assetId}`, body: PNG_1X1, headers: { "content-type": "image/png" } }),
   },
-  "POST /api/asset/waveform/{id}": {
-    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}`, json: { version: 1, sampleRate: 44100, durationSec: 2, peaks: [0.2, 0.8] } }),
-    keys: ["buckets", "previews"],
-  },
-  "GET /api/asset/waveform/{id}/{version}": {
-    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}/0` }),
-    keys: ["version", "sampleRate", "durationSec", "peaks"],
-  },
   "GET /api/asset/content/preview/{id}/{version}/{variant}": { req: (c) => ({ path: `/api/asset/content/preview/${c.assetId}/1/initial` }) },
   "POST /api/asset/content/preview-by-list": {
     req: (c) => ({ path: "/api/asset/content/preview-by-list", json: { ids: [c.assetId] } }),
@@ -745,6 +737,14 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/asset/content/stream/{variantId}": {
     open: true,
     req: (c) => ({ path: c.streamPath as string, as: "none" }),
+  },
+  "POST /api/asset/waveform/{id}": {
+    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}`, json: { version: 1, sampleRate: 44100, durationSec: 2, peaks: [0.2, 0.8] } }),
+    keys: ["buckets", "previews"],
+  },
+  "GET /api/asset/waveform/{id}/{version}": {
+    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}/0` }),
+    keys: ["version", "sampleRate", "durationSec", "peaks"],
   },
   "GET /api/asset/content/stream/{variantId}/{fileName}": {
     open: true,

@@ -124,7 +124,7 @@ const WaveformBodySchema = z
     durationSec: z.number().min(0).max(1_000_000),
     peaks: z.array(z.number().min(0).max(1)).min(1).max(WAVEFORM_MAX_BUCKETS),
   })
-  .openapi("Waveform");
+  .openapi("Waveform", { example: { version: 1, sampleRate: 44100, durationSec: 212.5, peaks: [0.02, 0.41, 0.87, 0.65, 0.3] } });
 
 /** A bearer token, or — for `<img src>` — a signed `play` link (`u`, `exp`, `sig`) for the asset in the path. */
 const bearerOrPlayLink = createMiddleware<AppEnv>(async (c, next) => {
