@@ -1,5 +1,4 @@
-import type { Waveform } from "../../../shared/waveform";
-import { encodePng, type Pixels } from "./image-codec";
+import type { Pixels } from "./image-codec";
 
 /** Picture sizes of a waveform preview: 2:1, inside the SPEC boxes (thumb 320 × 320, medium 1280 × 1280). */
 export const WAVEFORM_IMAGE_SIZES = { thumb: { width: 320, height: 160 }, medium: { width: 1280, height: 640 } } as const;
@@ -38,10 +37,4 @@ export function renderWaveform(peaks: ArrayLike<number>, width: number, height: 
     }
   }
   return { data, width, height };
-}
-
-/** A waveform's preview of one size, as PNG (flat colours compress to a few KB). */
-export async function renderWaveformPng(waveform: Pick<Waveform, "peaks">, size: keyof typeof WAVEFORM_IMAGE_SIZES): Promise<Uint8Array> {
-  const box = WAVEFORM_IMAGE_SIZES[size];
-  return encodePng(renderWaveform(waveform.peaks, box.width, box.height));
 }

@@ -26,8 +26,12 @@ import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
 import {
-  DECODABLE_TYPES,
   decodeImage,
+  decodePhoto,
+  PreviewUnavailable,
+  sniffImage,
+  type ByteSource,
+  type Pixels,
   encodeJpeg,
   encodePng,
   fitInside,
@@ -163,20 +167,65 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
     await ctx.log("error", reason);
     return { outcome: "failed", reason };
   }
+  await storeImagePreviews(ctx, source, pixels, type !== "image/jpeg");
+  return { outcome: "made" };
+}
+
+/** Resizes decoded pixels to each preview size (largest first, each from the previous one) and stores them as JPEG. */
+async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source: AssetSource, pixels: Pixels, alpha: boolean, via?: string) {
   const made: string[] = [];
-  // Largest first; each smaller size is resized from the previous one (a fraction of the pixels, same look).
   const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
   let from = pixels;
   for (const size of sizes) {
     const box = fitInside(pixels.width, pixels.height, size);
-    const resized = await resizePixels(from, box.width, box.height, { alpha: type !== "image/jpeg" });
+    const resized = await resizePixels(from, box.width, box.height, { alpha });
     from = resized;
     const jpeg = await encodeJpeg(resized, size.quality);
     const info = await storePreview(ctx, source, size.name, jpeg);
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
-  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
-  return { outcome: "made" };
+  await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, made.join(", ") + (via ? ` (${via})` : "")));
+}
+
+/** A stored file read in pieces by range reads (the streaming decoders never hold it whole). */
+function variantSource(ctx: OperationContext<PreviewOptions>, source: AssetSource): ByteSource {
+  const size = source.main.variant.contentSize;
+  return {
+    size,
+    async read(offset, length) {
+      if (offset >= size || length <= 0) return new Uint8Array(0);
+      const bytes = await readVariantRange(ctx.rc, source, offset, Math.min(length, size - offset));
+      if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+      return bytes;
+    },
+  };
+}
+
+/**
+ * Images by what their bytes are (the name and the declared type may lie): PNG and WebP decoded whole (up to
+ * 12 MP); JPEG, TIFF, camera RAW, HEIC/HEIF/AVIF and SVG through imaging's decodePhoto (scaled and strip-wise
+ * decoding, embedded previews), each failing with its reason when it cannot be read.
+ */
+async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source: AssetSource, mime: string): Promise<Outcome> {
+  const name = source.asset.name;
+  const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
+  if (!head) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+  const kind = sniffImage(head);
+  if (kind === "png" || kind === "webp") return previewOfImage(ctx, source, `image/${kind}`);
+  if (kind === "gif" || kind === "bmp") {
+    await ctx.log("info", ru.tasks.log.unsupportedType(name, `image/${kind}`));
+    return { outcome: "skipped", reason: ru.processing.noPreview(`image/${kind}`) };
+  }
+  try {
+    if (!kind) throw new PreviewUnavailable(ru.makers.notWhatItSays(mime));
+    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head);
+    await storeImagePreviews(ctx, source, pixels, kind !== "jpeg", via);
+    return { outcome: "made" };
+  } catch (error) {
+    if (!(error instanceof PreviewUnavailable)) throw error;
+    await ctx.log("error", ru.tasks.log.refused(name, error.reason));
+    return { outcome: "failed", reason: error.reason };
+  }
 }
 
 /**
@@ -321,7 +370,7 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
       else {
         const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
         let result: Outcome;
-        if ((DECODABLE_TYPES as readonly string[]).includes(mime)) result = await previewOfImage(ctx, source, mime as DecodableType);
+        if (mime.startsWith("image/")) result = await previewOfImageFile(ctx, source, mime);
         else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
         else if (mime.startsWith("audio/")) result = await previewOfAudio(ctx, source);
         else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
