@@ -275,7 +275,7 @@ export const ru = {
     noEmbeddedPreview: (format: string) => `в файле ${format} нет встроенного JPEG-превью`,
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
-    svgUnsupported: "растеризатора SVG в Worker нет (он не помещается в сборку)",
+    svgUnsupported: "растеризатора SVG в Worker нет: превью SVG рисует браузер при загрузке со страницы",
     wavUnsupported: (what: string) => `WAV этого вида не читается (${what})`,
     audioInBrowser: "волну этого аудио строит браузер при загрузке или просмотре",
     waveformMade: (name: string, seconds: number, sampled: boolean) =>

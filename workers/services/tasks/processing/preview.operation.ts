@@ -24,6 +24,7 @@ import {
 } from "../../media";
 import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
+import { backendFor } from "../../library";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
 import {
   decodeImage,
@@ -202,6 +203,36 @@ function variantSource(ctx: OperationContext<PreviewOptions>, source: AssetSourc
 }
 
 /**
+ * With the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings»), JPEG, PNG and WebP previews are
+ * made by Images (scale-down to each size, JPEG out) instead of the WebAssembly codecs: any size it accepts, no
+ * isolate memory. Answers false (the WASM path then runs) when the binding is absent or refuses the file.
+ */
+async function previewWithImagesBinding(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<boolean> {
+  const images = (ctx.rc.env as { IMAGES?: ImagesBinding }).IMAGES;
+  if (!images) return false;
+  const v = source.main.variant;
+  const made: string[] = [];
+  try {
+    for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width)) {
+      const object = await (await backendFor(ctx.rc, v.storageId)).get(v.storageKey);
+      if (!object?.body) throw new Error(`object of variant ${v.id} is missing from its storage`);
+      const result = await images
+        .input(object.body)
+        .transform({ width: size.width, height: size.height, fit: "scale-down" })
+        .output({ format: "image/jpeg", quality: size.quality });
+      const jpeg = new Uint8Array(await result.response().arrayBuffer());
+      const info = await storePreview(ctx, source, size.name, jpeg);
+      made.push(`${size.name} ${info.width}×${info.height}`);
+    }
+  } catch (error) {
+    await ctx.log("warn", `Cloudflare Images: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, `${made.join(", ")} (Cloudflare Images)`));
+  return true;
+}
+
+/**
  * Images by what their bytes are (the name and the declared type may lie): PNG and WebP decoded whole (up to
  * 12 MP); JPEG, TIFF, camera RAW, HEIC/HEIF/AVIF and SVG through imaging's decodePhoto (scaled and strip-wise
  * decoding, embedded previews), each failing with its reason when it cannot be read.
@@ -211,7 +242,13 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
   if (!head) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
   const kind = sniffImage(head);
+  if ((kind === "jpeg" || kind === "png" || kind === "webp") && (await previewWithImagesBinding(ctx, source))) return { outcome: "made" };
   if (kind === "png" || kind === "webp") return previewOfImage(ctx, source, `image/${kind}`);
+  // No rasteriser fits the bundle here: an SVG's preview is not applicable (a page uploading it draws its thumbnail).
+  if (kind === "svg") {
+    await ctx.log("info", ru.tasks.log.refused(name, ru.makers.svgUnsupported));
+    return { outcome: "skipped", reason: ru.makers.svgUnsupported };
+  }
   if (kind === "gif" || kind === "bmp") {
     await ctx.log("info", ru.tasks.log.unsupportedType(name, `image/${kind}`));
     return { outcome: "skipped", reason: ru.processing.noPreview(`image/${kind}`) };
