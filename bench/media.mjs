@@ -278,7 +278,7 @@ async function main() {
       }
       const page = await r.json();
       listed += page.length;
-      const urls = page.map((m) => m.preview).filter(Boolean);
+      const urls = page.map((m) => m.el_info?.preview).filter(Boolean);
       await pool(urls.length, 8, async (k) => {
         const p = await fetch(`${base}${urls[k]}`);
         await p.arrayBuffer();

@@ -465,7 +465,7 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       mime: "image/jpeg",
       limit: "масштабированный JPEG: нет данных скана (обрезан) — превью с причиной, без зависания",
       expect: { preview: "failed" },
-      previewReason: /JPEG/,
+      previewReason: /повреждён/,
       build: () => jpegHeader(6_000, 4_000),
     },
     {

@@ -260,8 +260,10 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
     return { outcome: "made" };
   } catch (error) {
     if (!(error instanceof PreviewUnavailable)) throw error;
-    await ctx.log("error", ru.tasks.log.refused(name, error.reason));
-    return { outcome: "failed", reason: error.reason };
+    // A broken JPEG reads as it always has («Не удалось декодировать изображение …»).
+    const reason = kind === "jpeg" && error.reason === ru.makers.corrupt("JPEG") ? ru.tasks.log.corruptImage(name, "image/jpeg") : error.reason;
+    await ctx.log("error", reason === error.reason ? ru.tasks.log.refused(name, reason) : reason);
+    return { outcome: "failed", reason };
   }
 }
 
