@@ -280,7 +280,8 @@ async function main() {
       listed += page.length;
       const urls = page.map((m) => m.el_info?.preview).filter(Boolean);
       await pool(urls.length, 8, async (k) => {
-        const p = await fetch(`${base}${urls[k]}`);
+        // The listing's preview path is root-relative and unsigned: the grid sends its bearer, as the app does.
+        const p = await fetch(`${base}${urls[k]}`, { headers: { authorization: `Bearer ${bearer}` } });
         await p.arrayBuffer();
         previews++;
         if (p.status !== 200) failedRequests++;
