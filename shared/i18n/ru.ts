@@ -104,6 +104,7 @@ export const ru = {
         "папок",
       )}. Сначала смените им класс`,
     previewNotFound: "Превью не найдено",
+    waveformNotFound: "Волна этого аудио ещё не построена",
     previewVersionNotFound: (version: number) => `Версия ${version} не найдена`,
     previewType: "Превью должно быть изображением JPEG, PNG, WebP или GIF",
     previewTooLarge: (mib: number) => `Превью больше ${mib} МиБ`,
@@ -279,6 +280,23 @@ export const ru = {
     svgDepth: (max: number) => `SVG вложен глубже ${max} уровней`,
     svgTooLarge: (max: number) => `SVG больше ${max} МиБ`,
     exifTime: (seconds: number) => `EXIF не прочитан за ${seconds} с`,
+  },
+  /** Why an in-Worker preview maker (decision 029) could not make a picture; shown as «Превью недоступно: …». */
+  makers: {
+    corrupt: (what: string) => `файл ${what} повреждён или обрезан`,
+    notWhatItSays: (declared: string) => `содержимое файла не похоже на «${declared}» (расширение или тип не совпадают с данными)`,
+    tooManyPixels: (w: number, h: number, maxMp: number) => `изображение ${w} × ${h} пикселей (не больше ${maxMp} Мп)`,
+    tooLarge: (maxMiB: number) => `файл больше ${maxMiB} МиБ`,
+    jpegUnsupported: (what: string) => `JPEG этого вида не читается (${what})`,
+    tiffUnsupported: (what: string) => `TIFF этого вида не читается (${what})`,
+    noEmbeddedPreview: (format: string) => `в файле ${format} нет встроенного JPEG-превью`,
+    hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
+    avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
+    svgUnsupported: "растеризатора SVG в Worker нет: превью SVG рисует браузер при загрузке со страницы",
+    wavUnsupported: (what: string) => `WAV этого вида не читается (${what})`,
+    audioInBrowser: "волну этого аудио строит браузер при загрузке или просмотре",
+    waveformMade: (name: string, seconds: number, sampled: boolean) =>
+      `Волна «${name}»: ${Math.round(seconds)} с${sampled ? " (по выборке: файл длинный)" : ""}`,
   },
   tasks: {
     notFound: "Задача не найдена",

@@ -738,6 +738,14 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     open: true,
     req: (c) => ({ path: c.streamPath as string, as: "none" }),
   },
+  "POST /api/asset/waveform/{id}": {
+    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}`, json: { version: 1, sampleRate: 44100, durationSec: 2, peaks: [0.2, 0.8] } }),
+    keys: ["buckets", "previews"],
+  },
+  "GET /api/asset/waveform/{id}/{version}": {
+    req: (c) => ({ path: `/api/asset/waveform/${c.assetId}/0` }),
+    keys: ["version", "sampleRate", "durationSec", "peaks"],
+  },
   "GET /api/asset/content/stream/{variantId}/{fileName}": {
     open: true,
     // The same link with the file's name as the last segment (a PDF viewer's title).

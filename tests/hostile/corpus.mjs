@@ -1,6 +1,8 @@
 // The hostile-file corpus (issue 25): every file is generated here by a short function, never checked in as a
 // binary. Each case names the parser limit that stops it (workers/services/media/extract/limits.ts) and the stage
 // outcomes the tier expects (`tech`, `text`, `preview`: "done" | "not_applicable" | "failed"; absent: not checked).
+// `reason` matches a parser-limit refusal (any stage); `previewReason` only the preview stage's reason (decision 029's
+// makers say «Превью недоступно: …» in their own words).
 // Used by the hostile tier (tests/hostile/run.mjs, against `wrangler dev`) and by the unit tests of the limits.
 import { constants, deflateRawSync } from "node:zlib";
 
@@ -113,6 +115,56 @@ export function pngHeader(w, h) {
 export function jpegHeader(w, h) {
   const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, h >> 8, h & 0xff, w >> 8, w & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), sof, Buffer.from([0xff, 0xd9])]);
+}
+
+/**
+ * A little-endian TIFF of one IFD with `entries` ([tag, type, values]; SHORT 3 / LONG 4, at most one value each)
+ * and `next` as its next-IFD pointer (8: itself). No pixel data: the header is the attack.
+ */
+export function tiffIfd(entries, next = 0) {
+  const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
+  ifd.writeUInt16LE(entries.length, 0);
+  entries.forEach(([tag, type, value], i) => {
+    ifd.writeUInt16LE(tag, 2 + i * 12);
+    ifd.writeUInt16LE(type, 4 + i * 12);
+    ifd.writeUInt32LE(1, 6 + i * 12);
+    if (type === 3) ifd.writeUInt16LE(value, 10 + i * 12);
+    else ifd.writeUInt32LE(value, 10 + i * 12);
+  });
+  ifd.writeUInt32LE(next, 2 + entries.length * 12);
+  return Buffer.concat([Buffer.from([0x49, 0x49, 42, 0, 8, 0, 0, 0]), ifd, Buffer.alloc(64)]);
+}
+
+/** A 16-bit mono WAV at 8 kHz holding `seconds` of a tone, whose `data` header declares `declaredBytes`. */
+export function wavOf(seconds, declaredBytes) {
+  const frames = Math.round(seconds * 8000);
+  const out = Buffer.alloc(44 + frames * 2);
+  out.write("RIFF", 0);
+  out.writeUInt32LE(36 + frames * 2, 4);
+  out.write("WAVEfmt ", 8);
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(8000, 24);
+  out.writeUInt32LE(16000, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write("data", 36);
+  out.writeUInt32LE(declaredBytes ?? frames * 2, 40);
+  for (let f = 0; f < frames; f++) out.writeInt16LE(Math.round(12000 * Math.sin(f / 3)), 44 + f * 2);
+  return out;
+}
+
+/** An ISO-BMFF file of brand `brand` with no embedded JPEG (a HEIC whose pictures are HEVC only). */
+export function isoBmff(brand) {
+  const ftyp = Buffer.alloc(24);
+  ftyp.writeUInt32BE(24, 0);
+  ftyp.write(`ftyp${brand}`, 4);
+  ftyp.write(`${brand}mif1`, 16);
+  const mdat = Buffer.alloc(4096, 0x5a);
+  mdat.writeUInt32BE(4096, 0);
+  mdat.write("mdat", 4);
+  return Buffer.concat([ftyp, mdat]);
 }
 
 /** A 1 × 1 GIF89a of `frames` frames (each a tiny image descriptor with one LZW sub-block). */
@@ -398,6 +450,62 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       limit: "MP4/MOV: блок меньше заголовка, блок в 16 ЭиБ — чтение останавливается на первом",
       expect: { tech: "done" },
       build: () => mp4Broken(),
+    },
+    // ---- In-Worker preview makers (decision 029) ----
+    {
+      name: "300-Мп.jpg",
+      mime: "image/jpeg",
+      limit: "фото: MAX_PREVIEW_SOURCE_PIXELS (200 Мп) по маркеру SOF, до декодирования",
+      expect: { tech: "failed", preview: "failed" },
+      reason: /пикселей/,
+      build: () => jpegHeader(20_000, 15_000),
+    },
+    {
+      name: "24-Мп-без-данных.jpg",
+      mime: "image/jpeg",
+      limit: "масштабированный JPEG: нет данных скана (обрезан) — превью с причиной, без зависания",
+      expect: { preview: "failed" },
+      previewReason: /повреждён/,
+      build: () => jpegHeader(6_000, 4_000),
+    },
+    {
+      name: "Петля-IFD-100000x100000.tif",
+      mime: "image/tiff",
+      limit: "TIFF: цепочка IFD по кругу читается один раз (MAX_TIFF_IFDS); 10 Гп по заголовку — MAX_PREVIEW_SOURCE_PIXELS",
+      expect: { preview: "failed" },
+      previewReason: /пикселей/,
+      build: () => tiffIfd([[256, 4, 100_000], [257, 4, 100_000], [258, 3, 8], [262, 3, 1], [273, 4, 100], [277, 3, 1], [279, 4, 10]], 8),
+    },
+    {
+      name: "Не-TIFF.tif",
+      mime: "image/tiff",
+      limit: "расширение и тип лгут: содержимое сверяется по сигнатуре",
+      expect: { preview: "failed" },
+      previewReason: /не похоже/,
+      build: () => enc("Это текст, а не TIFF. ".repeat(100)),
+    },
+    {
+      name: "Только-HEVC.heic",
+      mime: "image/heic",
+      limit: "HEIC без встроенного JPEG: декодера HEVC в Worker нет — причина в превью",
+      expect: { preview: "failed" },
+      previewReason: /HEVC/,
+      build: () => isoBmff("heic"),
+    },
+    {
+      name: "10-часов.wav",
+      mime: "audio/wav",
+      limit: "WAV: заголовок объявляет 10 часов, данных на секунду — читается то, что есть (MAX_WAV_STREAM_BYTES, выборка окнами)",
+      expect: { preview: "done" },
+      build: () => wavOf(1, 10 * 3600 * 16_000),
+    },
+    {
+      name: "Битый.wav",
+      mime: "audio/wav",
+      limit: "WAV без fmt/data: превью с причиной",
+      expect: { preview: "failed" },
+      previewReason: /WAV/,
+      build: () => Buffer.concat([enc("RIFF"), Buffer.alloc(4, 0xff), enc("WAVEjunk"), Buffer.alloc(64, 0xff)]),
     },
     {
       name: "Глубокий.json",

@@ -119,7 +119,7 @@ async function uploadAndProcess(bearer, group, files, onFirst) {
       const list = Array.isArray(tasks) ? tasks : (tasks.items ?? tasks.tasks ?? []);
       const open = list.filter((t) => !["done", "error", "canceled"].includes(t.status));
       const stages = (await api(`/api/asset/tech-fields/${u.assetId}/${u.variantId}`, { bearer })).processing ?? {};
-      const stagesDone = stages.tech && stages.text && (!u.c.mime.startsWith("image/") || stages.preview);
+      const stagesDone = stages.tech && stages.text && (!/^(image|audio)\//.test(u.c.mime) || stages.preview);
       if (list.length > 0 && open.length === 0 && stagesDone) {
         ended.set(u, { ms: Math.round(performance.now() - u.started), stages, tasks: list });
         pending.delete(u);
@@ -132,11 +132,11 @@ async function uploadAndProcess(bearer, group, files, onFirst) {
   return { uploaded, ended, during };
 }
 
-/** Waits until the tech and text stages (and, for images, the preview) of a variant have ended; its stages or null. */
+/** Waits until the tech and text stages (and, for images and audio, the preview) of a variant have ended; its stages or null. */
 async function stagesEnded(bearer, assetId, variantId, mime, boundMs) {
   for (const until = Date.now() + boundMs; Date.now() < until; await sleep(300)) {
     const stages = (await api(`/api/asset/tech-fields/${assetId}/${variantId}`, { bearer })).processing ?? {};
-    if (stages.tech && stages.text && (!mime.startsWith("image/") || stages.preview)) return stages;
+    if (stages.tech && stages.text && (!/^(image|audio)\//.test(mime) || stages.preview)) return stages;
   }
   return null;
 }
@@ -202,6 +202,9 @@ try {
       const reasons = Object.values(end.stages).map((s) => s.reason ?? "").join(" | ");
       if (!u.c.reason.test(reasons)) problems.push(`no reason matching ${u.c.reason} in «${reasons}»`);
       if (!/Файл слишком сложно распаковать/.test(reasons) && !/слишком большое/.test(reasons)) problems.push("the reason is not the parser-limit line");
+    }
+    if (u.c.previewReason && !u.c.previewReason.test(end.stages.preview?.reason ?? "")) {
+      problems.push(`no preview reason matching ${u.c.previewReason} in «${end.stages.preview?.reason ?? ""}»`);
     }
     // A refusal is final: a task that ran its step more than once on a hostile file was retried into the wall.
     const retried = end.tasks.filter((t) => (t.attempts ?? 0) > 1);

@@ -399,6 +399,20 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => ({ method: "POST", path: `/api/asset/upload-preview/${f.asset}`, body: PNG, headers: { "content-type": "image/png" } }),
   },
+  "POST /api/asset/waveform/{id}": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/asset/waveform/${f.asset}`, { version: 1, sampleRate: 44100, durationSec: 1, peaks: [0.1, 0.9] }),
+  },
+  "GET /api/asset/waveform/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    prepare: async (f) =>
+      void (await env.MEDIA.put(`waveforms/${f.asset}/${f.version}.json`, JSON.stringify({ version: 1, sampleRate: 8000, durationSec: 1, peaks: [0.5] }))),
+    req: (f) => G(`/api/asset/waveform/${f.asset}/0`),
+  },
   "GET /api/asset/content/preview/{id}/{version}/{variant}": {
     kind: "entity",
     needs: [["asset", "read"]],

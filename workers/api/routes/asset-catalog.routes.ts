@@ -17,7 +17,11 @@ import {
   previewsByVariants,
   readPreview,
   uploadPreview,
+  acceptWaveform,
+  readWaveform,
 } from "../../services/media";
+import { renderWaveformPng } from "../../services/imaging";
+import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
@@ -115,6 +119,16 @@ const previewList = <T extends z.ZodType>(item: T) =>
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const tooLarge = { 413: { description: "Body too large", content: { "application/json": { schema: ErrorSchema } } } };
 const binary = z.string().openapi({ type: "string", format: "binary" });
+
+/** shared/waveform.ts as a request/response body: bounded buckets, each 0..1. */
+const WaveformBodySchema = z
+  .object({
+    version: z.literal(1),
+    sampleRate: z.number().int().min(1).max(1_536_000),
+    durationSec: z.number().min(0).max(1_000_000),
+    peaks: z.array(z.number().min(0).max(1)).min(1).max(WAVEFORM_MAX_BUCKETS),
+  })
+  .openapi("Waveform", { example: { version: 1, sampleRate: 44100, durationSec: 212.5, peaks: [0.02, 0.41, 0.87, 0.65, 0.3] } });
 
 /** A bearer token, or — for `<img src>` — a signed `play` link (`u`, `exp`, `sig`) for the asset in the path. */
 const bearerOrPlayLink = createMiddleware<AppEnv>(async (c, next) => {
@@ -264,6 +278,56 @@ export const assetCatalogRoutes = createRouter()
         body: c.req.raw.body,
       });
       return c.json(result, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/waveform/{id}",
+      tags: ["Previews"],
+      summary: "Post an audio file's waveform (peaks computed by a browser)",
+      description: `For formats the Worker does not decode (MP3, AAC, OGG, FLAC): the page decodes the audio and posts its peaks (at most ${WAVEFORM_MAX_BUCKETS} buckets, each 0..1). Needs update rights on the asset, like upload-preview. Stores the peaks for GET /waveform and draws them as the version's thumb and medium previews (PNG).`,
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        params: IdParamsSchema,
+        query: z.object({ version: z.coerce.number().int().min(1).max(1_000_000).optional() }),
+        body: { required: true, content: { "application/json": { schema: WaveformBodySchema } } },
+      },
+      responses: {
+        200: json(
+          z
+            .object({
+              buckets: z.number().int(),
+              previews: z.array(z.object({ size: PreviewSizeNameSchema, width: z.number().int(), height: z.number().int() })),
+            })
+            .openapi("StoredWaveform"),
+          "Stored",
+        ),
+        ...errorResponses(400, 401, 403, 404, 415),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { version } = c.req.valid("query");
+      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform: c.req.valid("json") }, renderWaveformPng), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/waveform/{id}/{version}",
+      tags: ["Previews"],
+      summary: "An audio file's waveform (peaks per bucket)",
+      description: "`version` 0 means the latest. 404 while none is made (WAV: by the preview task; other audio: by a browser).",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: z.object({ id: IdSchema, version: z.coerce.number().int().min(0).max(1_000_000) }) },
+      responses: { 200: json(WaveformBodySchema, "Peaks"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => {
+      const { id, version } = c.req.valid("param");
+      return c.json(await readWaveform(c.var.rc, c.var.actor, id, version), 200, { "Cache-Control": "private, max-age=60" });
     },
   )
   .openapi(

@@ -8,3 +8,9 @@ export { DECODABLE_TYPES, MAX_DECODE_PIXELS, decodeImage, encodeJpeg, encodePng,
 export type { DecodableType, Pixels } from "./image-codec";
 export { renderTextCard, type CardSize } from "./card/text-card";
 export { CARD_SPECS, layoutCard, wrapText, type CardContent, type CardLine } from "./card/card-layout";
+export { WAVEFORM_IMAGE_SIZES, renderWaveform } from "./waveform-image";
+export { renderWaveformPng } from "./waveform-png";
+export { bufferSource, type ByteSource } from "./byte-source";
+export { PreviewUnavailable } from "./preview-unavailable";
+export { sniffImage, type ImageKind } from "./sniff";
+export { decodePhoto, type PhotoPixels } from "./photo-decoder";

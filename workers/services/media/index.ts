@@ -25,3 +25,6 @@ export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, 
 export type { ExtractedText, TextBlock } from "./extract/index";
 export { cardReadBytes, documentCard, hasTextCard } from "./document-card";
 export type { DocumentCard } from "./document-card";
+export { acceptWaveform, readWaveform, storeGeneratedPreview, storeWaveform, waveformStorageKey } from "./waveform.service";
+export type { WaveformRenderer } from "./waveform.service";
+export { PeakAccumulator, WavError, looksLikeWav, parseWav, type WavFormat } from "./wav-peaks";

@@ -294,7 +294,7 @@ export async function runProcessVariants(rc: RequestContext, messages: readonly 
       continue;
     }
     const mime = source.main.variant.mimeType.toLowerCase();
-    if (mime.startsWith("image/") || mime.startsWith("video/") || hasTextCard(mime, source.main.variant.fileName || asset.name)) {
+    if (mime.startsWith("image/") || mime.startsWith("video/") || mime.startsWith("audio/") || hasTextCard(mime, source.main.variant.fileName || asset.name)) {
       const { job_id } = await createTask(rc, {
         operationClass: "preview",
         name: `${ru.tasks.operations.preview}: ${asset.name}`,

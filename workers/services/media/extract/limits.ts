@@ -134,3 +134,39 @@ export const MAX_SVG_DEPTH = 256;
  * and reported, and the file is served with a CSP that forbids loading them (docs/security.md).
  */
 export const SVG_FETCHES_EXTERNAL = false;
+
+// ---- Preview makers in the Worker (decision 029) ---------------------------------------------------------------
+
+/**
+ * Pixels a photo may have for its preview. Past imaging's MAX_DECODE_PIXELS (12 MP, decoded whole by mozjpeg) a
+ * JPEG is decoded scaled (1/2, 1/4 or 1/8 per side, from its DCT coefficients) and a TIFF strip by strip into a
+ * downsampled buffer, so memory follows the preview, not the photo; this caps the work (every coefficient is still
+ * Huffman-decoded). A 300 MP image or a header declaring more fails its preview with the reason.
+ */
+export const MAX_PREVIEW_SOURCE_PIXELS = 200_000_000;
+/** Pixels a scaled decode may produce (then resized to the preview sizes): ~6 MP, about 24 MB of RGBA. */
+export const MAX_SCALED_DECODE_PIXELS = 6_500_000;
+/** Largest photo (bytes) read for a preview: read in pieces, never held whole. */
+export const MAX_PREVIEW_SOURCE_BYTES = 512 * MiB;
+/** Bytes of compressed image data read ahead at once by the streaming decoders (range reads of this size). */
+export const PREVIEW_READ_CHUNK_BYTES = 4 * MiB;
+/** Bytes one TIFF strip or tile may decompress to: a strip declaring 4 GiB of LZW output stops here. */
+export const MAX_TIFF_STRIP_BYTES = 64 * MiB;
+/** Strips and tiles of a TIFF page read; IFDs of a TIFF/RAW walked (a chain of IFDs in a loop stops here). */
+export const MAX_TIFF_STRIPS = 100_000;
+export const MAX_TIFF_IFDS = 64;
+/** Bytes searched for an embedded JPEG preview of a camera RAW (CR3) or HEIC: previews sit near the start. */
+export const MAX_EMBEDDED_SCAN_BYTES = 16 * MiB;
+
+// ---- Audio waveforms (WAV) -----------------------------------------------------------------------------------
+
+/** Bytes of a WAV's header searched for its `fmt ` and `data` chunks. */
+export const MAX_WAV_HEADER_BYTES = 64 * KiB;
+/**
+ * Sample bytes read for a WAV's peaks. Up to this the whole data chunk is streamed (about 25 minutes of CD audio);
+ * past it the peaks come from WAV_SAMPLE_WINDOWS evenly spaced windows of WAV_SAMPLE_WINDOW_BYTES (a 10-hour file
+ * reads 40 MiB in 40 range reads, not 6 GB).
+ */
+export const MAX_WAV_STREAM_BYTES = 256 * MiB;
+export const WAV_SAMPLE_WINDOWS = 40;
+export const WAV_SAMPLE_WINDOW_BYTES = 1 * MiB;

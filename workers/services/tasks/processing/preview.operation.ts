@@ -5,10 +5,43 @@ import { replacePreviewStatements } from "../../../db/repositories/preview.repos
 import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
 import { previews, variants } from "../../../db/schema/index";
 import { newId } from "../../../lib/ids";
-import { cardReadBytes, documentCard, hasTextCard, imageInfo, ParseLimitError, PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "../../media";
+import {
+  cardReadBytes,
+  documentCard,
+  hasTextCard,
+  imageInfo,
+  limits,
+  looksLikeWav,
+  ParseLimitError,
+  parseWav,
+  PeakAccumulator,
+  PREVIEW_SIZES,
+  previewStorageKey,
+  storeGeneratedPreview,
+  storeWaveform,
+  WavError,
+  type PreviewSizeName,
+} from "../../media";
+import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
-import { assetIdsOf, loadAssetSource, readVariantBytes, type AssetSource } from "./asset-source";
-import { DECODABLE_TYPES, decodeImage, encodeJpeg, encodePng, fitInside, renderTextCard, MAX_DECODE_PIXELS, resizePixels, type DecodableType } from "../../imaging";
+import { backendFor } from "../../library";
+import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
+import {
+  decodeImage,
+  decodePhoto,
+  PreviewUnavailable,
+  sniffImage,
+  type ByteSource,
+  type Pixels,
+  encodeJpeg,
+  encodePng,
+  fitInside,
+  renderTextCard,
+  renderWaveformPng,
+  MAX_DECODE_PIXELS,
+  resizePixels,
+  type DecodableType,
+} from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { techFieldsPatch, type StageState } from "./processing-state";
 
@@ -137,20 +170,103 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
     await ctx.log("error", reason);
     return { outcome: "failed", reason };
   }
+  await storeImagePreviews(ctx, source, pixels, type !== "image/jpeg");
+  return { outcome: "made" };
+}
+
+/** Resizes decoded pixels to each preview size (largest first, each from the previous one) and stores them as JPEG. */
+async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source: AssetSource, pixels: Pixels, alpha: boolean, via?: string) {
   const made: string[] = [];
-  // Largest first; each smaller size is resized from the previous one (a fraction of the pixels, same look).
   const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
   let from = pixels;
   for (const size of sizes) {
     const box = fitInside(pixels.width, pixels.height, size);
-    const resized = await resizePixels(from, box.width, box.height, { alpha: type !== "image/jpeg" });
+    const resized = await resizePixels(from, box.width, box.height, { alpha });
     from = resized;
     const jpeg = await encodeJpeg(resized, size.quality);
     const info = await storePreview(ctx, source, size.name, jpeg);
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
-  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
-  return { outcome: "made" };
+  await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, made.join(", ") + (via ? ` (${via})` : "")));
+}
+
+/** A stored file read in pieces by range reads (the streaming decoders never hold it whole). */
+function variantSource(ctx: OperationContext<PreviewOptions>, source: AssetSource): ByteSource {
+  const size = source.main.variant.contentSize;
+  return {
+    size,
+    async read(offset, length) {
+      if (offset >= size || length <= 0) return new Uint8Array(0);
+      const bytes = await readVariantRange(ctx.rc, source, offset, Math.min(length, size - offset));
+      if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+      return bytes;
+    },
+  };
+}
+
+/**
+ * With the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings»), JPEG, PNG and WebP previews are
+ * made by Images (scale-down to each size, JPEG out) instead of the WebAssembly codecs: any size it accepts, no
+ * isolate memory. Answers false (the WASM path then runs) when the binding is absent or refuses the file.
+ */
+async function previewWithImagesBinding(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<boolean> {
+  const images = (ctx.rc.env as { IMAGES?: ImagesBinding }).IMAGES;
+  if (!images) return false;
+  const v = source.main.variant;
+  const made: string[] = [];
+  try {
+    for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width)) {
+      const object = await (await backendFor(ctx.rc, v.storageId)).get(v.storageKey);
+      if (!object?.body) throw new Error(`object of variant ${v.id} is missing from its storage`);
+      const result = await images
+        .input(object.body)
+        .transform({ width: size.width, height: size.height, fit: "scale-down" })
+        .output({ format: "image/jpeg", quality: size.quality });
+      const jpeg = new Uint8Array(await result.response().arrayBuffer());
+      const info = await storePreview(ctx, source, size.name, jpeg);
+      made.push(`${size.name} ${info.width}×${info.height}`);
+    }
+  } catch (error) {
+    await ctx.log("warn", `Cloudflare Images: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, `${made.join(", ")} (Cloudflare Images)`));
+  return true;
+}
+
+/**
+ * Images by what their bytes are (the name and the declared type may lie): PNG and WebP decoded whole (up to
+ * 12 MP); JPEG, TIFF, camera RAW, HEIC/HEIF/AVIF and SVG through imaging's decodePhoto (scaled and strip-wise
+ * decoding, embedded previews), each failing with its reason when it cannot be read.
+ */
+async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source: AssetSource, mime: string): Promise<Outcome> {
+  const name = source.asset.name;
+  const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
+  if (!head) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+  const kind = sniffImage(head);
+  if ((kind === "jpeg" || kind === "png" || kind === "webp") && (await previewWithImagesBinding(ctx, source))) return { outcome: "made" };
+  if (kind === "png" || kind === "webp") return previewOfImage(ctx, source, `image/${kind}`);
+  // No rasteriser fits the bundle here: an SVG's preview is not applicable (a page uploading it draws its thumbnail).
+  if (kind === "svg") {
+    await ctx.log("info", ru.tasks.log.refused(name, ru.makers.svgUnsupported));
+    return { outcome: "skipped", reason: ru.makers.svgUnsupported };
+  }
+  if (kind === "gif" || kind === "bmp") {
+    await ctx.log("info", ru.tasks.log.unsupportedType(name, `image/${kind}`));
+    return { outcome: "skipped", reason: ru.processing.noPreview(`image/${kind}`) };
+  }
+  try {
+    if (!kind) throw new PreviewUnavailable(ru.makers.notWhatItSays(mime));
+    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head);
+    await storeImagePreviews(ctx, source, pixels, kind !== "jpeg", via);
+    return { outcome: "made" };
+  } catch (error) {
+    if (!(error instanceof PreviewUnavailable)) throw error;
+    // A broken JPEG reads as it always has («Не удалось декодировать изображение …»).
+    const reason = kind === "jpeg" && error.reason === ru.makers.corrupt("JPEG") ? ru.tasks.log.corruptImage(name, "image/jpeg") : error.reason;
+    await ctx.log("error", reason === error.reason ? ru.tasks.log.refused(name, reason) : reason);
+    return { outcome: "failed", reason };
+  }
 }
 
 /**
@@ -190,6 +306,74 @@ async function previewOfDocument(ctx: OperationContext<PreviewOptions>, source: 
     const info = await storePreview(ctx, source, size.name, png, { mime: "image/png", proxy: false });
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
+  await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
+  return { outcome: "made" };
+}
+
+/** True when a version already has a preview (a poster or a waveform a client made at upload). */
+async function hasPreview(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<boolean> {
+  const row = await ctx.rc.db
+    .select({ id: previews.id })
+    .from(previews)
+    .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId)))
+    .get();
+  return !!row;
+}
+
+/**
+ * Audio: a WAV's peaks are computed here, read from storage in pieces (the whole data chunk up to
+ * MAX_WAV_STREAM_BYTES, else evenly spaced windows), stored as the version's waveform JSON and drawn as its thumb and
+ * medium previews. Other audio is decoded by the browser (decodeAudioData), which posts the peaks.
+ */
+async function previewOfAudio(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
+  const name = source.asset.name;
+  const v = source.main.variant;
+  const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
+  if (!head) throw new Error(`object of variant ${v.id} is missing from its storage`);
+  if (!looksLikeWav(head)) {
+    if (await hasPreview(ctx, source)) return { outcome: "made" };
+    const mime = v.mimeType.split(";")[0].trim().toLowerCase();
+    const claimsWav = /wav|wave/.test(mime) || /\.wav$/i.test(v.fileName || name);
+    const reason = claimsWav ? ru.makers.notWhatItSays("WAV") : ru.makers.audioInBrowser;
+    await ctx.log(claimsWav ? "error" : "info", ru.tasks.log.refused(name, reason));
+    return { outcome: claimsWav ? "failed" : "skipped", reason };
+  }
+  let format;
+  try {
+    format = parseWav(head, v.contentSize);
+  } catch (error) {
+    if (!(error instanceof WavError)) throw error;
+    await ctx.log("error", ru.tasks.log.refused(name, error.reason));
+    return { outcome: "failed", reason: error.reason };
+  }
+  const peaks = new PeakAccumulator(format, WAVEFORM_BUCKETS);
+  const sampled = format.dataBytes > limits.MAX_WAV_STREAM_BYTES;
+  const read = async (offset: number, length: number) => {
+    const bytes = await readVariantRange(ctx.rc, source, offset, length);
+    if (!bytes) throw new Error(`object of variant ${v.id} is missing from its storage`);
+    return bytes;
+  };
+  if (!sampled) {
+    for (let at = 0; at < format.dataBytes; at += limits.PREVIEW_READ_CHUNK_BYTES) {
+      peaks.add(await read(format.dataOffset + at, Math.min(limits.PREVIEW_READ_CHUNK_BYTES, format.dataBytes - at)));
+    }
+  } else {
+    const frames = format.dataBytes / format.blockAlign;
+    const windowFrames = Math.max(1, Math.floor(limits.WAV_SAMPLE_WINDOW_BYTES / format.blockAlign));
+    for (let w = 0; w < limits.WAV_SAMPLE_WINDOWS; w++) {
+      const start = Math.floor(((frames - windowFrames) * w) / Math.max(1, limits.WAV_SAMPLE_WINDOWS - 1));
+      peaks.add(await read(format.dataOffset + start * format.blockAlign, windowFrames * format.blockAlign), start);
+    }
+  }
+  const waveform = { version: 1 as const, sampleRate: format.sampleRate, durationSec: format.durationSec, peaks: Array.from(peaks.result()) };
+  await storeWaveform(ctx.rc, source.asset.id, source.main.versionId, waveform);
+  const made: string[] = [];
+  for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name))) {
+    const png = await renderWaveformPng(waveform, size.name);
+    const info = await storeGeneratedPreview(ctx.rc, { assetId: source.asset.id, versionId: source.main.versionId, size: size.name, bytes: png, mime: "image/png" });
+    made.push(`${size.name} ${info.width}×${info.height}`);
+  }
+  await ctx.log("info", ru.makers.waveformMade(name, format.durationSec, sampled));
   await ctx.log("info", ru.tasks.log.previewMade(name, made.join(", ")));
   return { outcome: "made" };
 }
@@ -234,8 +418,9 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
       else {
         const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
         let result: Outcome;
-        if ((DECODABLE_TYPES as readonly string[]).includes(mime)) result = await previewOfImage(ctx, source, mime as DecodableType);
+        if (mime.startsWith("image/")) result = await previewOfImageFile(ctx, source, mime);
         else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
+        else if (mime.startsWith("audio/")) result = await previewOfAudio(ctx, source);
         else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
         else {
           result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };

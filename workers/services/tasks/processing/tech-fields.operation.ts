@@ -82,8 +82,8 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
       }
     }
   }
-  // Only images, videos and documents with a text card get a preview task; every other type's preview stage ends here.
-  if (!mime.startsWith("image/") && !mime.startsWith("video/") && !hasTextCard(mime, v.fileName)) stages.preview = { state: "not_applicable", reason: ru.processing.noPreview(mime) };
+  // Only images, videos, audio and documents with a text card get a preview task; every other type's preview stage ends here.
+  if (!mime.startsWith("image/") && !mime.startsWith("video/") && !mime.startsWith("audio/") && !hasTextCard(mime, v.fileName)) stages.preview = { state: "not_applicable", reason: ru.processing.noPreview(mime) };
 
   const props: Record<string, unknown> = { mime, size: v.contentSize };
   for (const key of ["width", "height", "duration", "page_count"] as const) if (fields[key] !== undefined) props[key] = fields[key];

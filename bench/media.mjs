@@ -1,0 +1,307 @@
+// `npm run bench -- media` (issue 26): the in-Worker preview makers under a mixed upload. Uploads through the API,
+// type by type, 20 × 24 MP JPEG, 20 PDFs, 10 DOCX, 10 TIFF, 10 SVG, 10 WAV and 20 small JPEGs (the floor: the
+// cheapest preview there is), then prints per type upload → thumbnail p50/p95 and previews per second, and the
+// workerd runtime's peak RSS while each type's previews were made. No videos: the machine has no ffmpeg to make
+// them, and the Worker makes no video previews (the browser does, decision 029). Then fills the folder to 500 files
+// and lists its grid through the members API, fetching every preview URL it answers: no request may fail.
+// Targets: every type gets a thumbnail; a 24 MP JPEG's within 5 s p95; the grid without failing requests.
+import { readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { docxOf } from "../tests/hostile/corpus.mjs";
+import { ROOT, buildUnlessSkipped, percentile, printTable, verdict } from "./lib/measure.mjs";
+import { withRssSamples, workerdProcesses } from "./lib/workerd.mjs";
+
+const ROOT_GROUP = "f".repeat(32);
+const CONCURRENCY = 4;
+const THUMB_TIMEOUT_MS = 180_000;
+const GRID_FILES = 500;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mib = (n) => `${(n / 1048576).toFixed(0)} MiB`;
+const sec = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : "n/a");
+
+let base = "";
+async function api(path, { method = "GET", bearer, json, body, headers = {} } = {}, expected = 200) {
+  const h = { ...headers };
+  if (bearer) h.authorization = `Bearer ${bearer}`;
+  if (json !== undefined) h["content-type"] = "application/json";
+  const response = await fetch(`${base}${path}`, { method, headers: h, body: json !== undefined ? JSON.stringify(json) : body, signal: AbortSignal.timeout(120_000) });
+  const text = await response.text();
+  if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}
+const pathOf = (url) => {
+  const u = new URL(url, base);
+  return `${u.pathname}${u.search}`;
+};
+
+async function pool(count, concurrency, task) {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) await task(i);
+  };
+  await Promise.all(Array.from({ length: Math.min(count, concurrency) }, worker));
+}
+
+async function uploadFile(bearer, group, name, mime, bytes) {
+  const asset = await api("/api/asset/create", { method: "POST", bearer, json: { asset_name: name, asset_mime: mime, in_group: group } });
+  const info = await api(`/api/asset/create-version/${asset.asset_id}`, {
+    method: "POST",
+    bearer,
+    json: { file_name: name, mime_type: mime, size: bytes.byteLength, to_group: group },
+  });
+  await api(pathOf(info.upload_url), { method: "PUT", body: bytes, headers: { "content-type": mime } }, 201);
+  return { assetId: asset.asset_id, variantId: info.variant_id };
+}
+
+/** Waits for the asset's thumb (200) or its preview stage to end without one; answers ms from `started` or null. */
+async function thumbAfter(bearer, a, started) {
+  for (const until = Date.now() + THUMB_TIMEOUT_MS; Date.now() < until; await sleep(100)) {
+    const r = await fetch(`${base}/api/asset/content/preview/${a.assetId}/1/thumb`, { headers: { authorization: `Bearer ${bearer}` } });
+    await r.arrayBuffer();
+    if (r.status === 200) return { ms: performance.now() - started };
+    const stages = (await api(`/api/asset/tech-fields/${a.assetId}/${a.variantId}`, { bearer })).processing ?? {};
+    if (stages.preview && stages.preview.state !== "done") return { ms: null, reason: stages.preview.reason ?? stages.preview.state };
+  }
+  return { ms: null, reason: "timeout" };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files, generated here
+
+const require = createRequire(import.meta.url);
+async function jpegEncoder() {
+  const { default: encode, init } = await import("@jsquash/jpeg/encode.js");
+  await init(new WebAssembly.Module(readFileSync(require.resolve("@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm"))), { print() {}, printErr() {} });
+  return encode;
+}
+
+/** A photo-like 6000 × 4000 picture (gradients, shapes and grain): about 5–8 MB as a quality-85 JPEG. */
+function photo(width, height, seed) {
+  const data = new Uint8ClampedArray(width * height * 4);
+  let s = seed * 2654435761;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      const grain = (s >>> 24) / 16 - 8;
+      const at = (y * width + x) * 4;
+      const r = Math.hypot(x - width * 0.6, y - height * 0.4) / width;
+      data[at] = 200 * (x / width) + 40 * Math.sin(y / 37) + grain;
+      data[at + 1] = 180 * (1 - r) + grain;
+      data[at + 2] = 120 + 80 * Math.sin((x + y) / 91) + grain;
+      data[at + 3] = 255;
+    }
+  }
+  return { data, width, height };
+}
+
+/** The same JPEG with a unique comment after SOI (different bytes, same decode work). */
+const uniqueJpeg = (jpeg, i) => {
+  const text = Buffer.from(`bench ${i} ${Date.now()}`);
+  const com = Buffer.alloc(4);
+  com.writeUInt16BE(0xfffe, 0);
+  com.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), com, text, jpeg.subarray(2)]);
+};
+
+/** An uncompressed 8-bit RGB TIFF of width × height, 64 rows per strip. */
+function tiff(width, height, seed) {
+  const rows = 64;
+  const strips = Math.ceil(height / rows);
+  const rowBytes = width * 3;
+  const pixels = Buffer.alloc(rowBytes * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set([(x + seed * 40) & 255, (y * 255) / height, 128], y * rowBytes + x * 3);
+  const dataAt = 8;
+  const offsetsAt = dataAt + pixels.length;
+  const countsAt = offsetsAt + strips * 4;
+  const bitsAt = countsAt + strips * 4;
+  const ifdAt = bitsAt + 6 + ((bitsAt + 6) & 1);
+  const entries = [
+    [256, 4, 1, width],
+    [257, 4, 1, height],
+    [258, 3, 3, bitsAt],
+    [259, 3, 1, 1],
+    [262, 3, 1, 2],
+    [273, 4, strips, offsetsAt],
+    [277, 3, 1, 3],
+    [278, 4, 1, rows],
+    [279, 4, strips, countsAt],
+  ];
+  const out = Buffer.alloc(ifdAt + 2 + entries.length * 12 + 4);
+  out.write("II", 0);
+  out.writeUInt16LE(42, 2);
+  out.writeUInt32LE(ifdAt, 4);
+  pixels.copy(out, dataAt);
+  for (let i = 0; i < strips; i++) {
+    out.writeUInt32LE(dataAt + i * rows * rowBytes, offsetsAt + i * 4);
+    out.writeUInt32LE(Math.min(rows, height - i * rows) * rowBytes, countsAt + i * 4);
+  }
+  for (let i = 0; i < 3; i++) out.writeUInt16LE(8, bitsAt + i * 2);
+  out.writeUInt16LE(entries.length, ifdAt);
+  entries.forEach(([tag, type, count, value], i) => {
+    const at = ifdAt + 2 + i * 12;
+    out.writeUInt16LE(tag, at);
+    out.writeUInt16LE(type, at + 2);
+    out.writeUInt32LE(count, at + 4);
+    if (type === 3 && count === 1) out.writeUInt16LE(value, at + 8);
+    else out.writeUInt32LE(value, at + 8);
+  });
+  return out;
+}
+
+/** A 30-second 44.1 kHz 16-bit stereo WAV (5 MiB). */
+function wav(seconds, seed) {
+  const rate = 44100;
+  const frames = seconds * rate;
+  const out = Buffer.alloc(44 + frames * 4);
+  out.write("RIFF", 0);
+  out.writeUInt32LE(36 + frames * 4, 4);
+  out.write("WAVEfmt ", 8);
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20);
+  out.writeUInt16LE(2, 22);
+  out.writeUInt32LE(rate, 24);
+  out.writeUInt32LE(rate * 4, 28);
+  out.writeUInt16LE(4, 32);
+  out.writeUInt16LE(16, 34);
+  out.write("data", 36);
+  out.writeUInt32LE(frames * 4, 40);
+  for (let f = 0; f < frames; f++) {
+    const v = Math.round(20000 * Math.sin(f / (8 + seed)) * Math.abs(Math.sin(f / rate)));
+    out.writeInt16LE(v, 44 + f * 4);
+    out.writeInt16LE(v, 46 + f * 4);
+  }
+  return out;
+}
+
+const svg = (i) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600" viewBox="0 0 800 600"><rect width="800" height="600" fill="#234"/><circle cx="${200 + i * 30}" cy="300" r="150" fill="#5fb3ff"/><text x="40" y="80" font-size="48" fill="#fff">Схема ${i}</text></svg>`,
+  );
+
+const paragraph = (text) => `<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`;
+const docx = (i) =>
+  docxOf(
+    `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraph(`Отчёт № ${i}`)}${paragraph(
+      "Квартальные итоги и планы. ".repeat(30),
+    )}</w:body></w:document>`,
+  );
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  buildUnlessSkipped();
+  const port = Number(process.env.MEDIA_PORT) || (await freePort());
+  const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-media-"));
+  console.log(`> load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on this machine (2 cores shared with other agents)`);
+  console.log("> generating files…");
+  const encode = await jpegEncoder();
+  const big = Buffer.from(await encode(photo(6000, 4000, 1), { quality: 85, progressive: false }));
+  const small = readFileSync(join(ROOT, "tests/fixtures/tiny-200x100.jpg"));
+  const pdf = readFileSync(join(ROOT, "tests/fixtures/three-pages.pdf"));
+  console.log(`> 24 MP JPEG: ${(big.length / 1048576).toFixed(1)} MiB; TIFF 3000 × 2000: ${((3000 * 2000 * 3) / 1048576).toFixed(1)} MiB; WAV 30 s: 5 MiB`);
+  const TYPES = [
+    { type: "small JPEG (floor)", n: 20, name: (i) => `мелкий ${i}.jpg`, mime: "image/jpeg", bytes: (i) => uniqueJpeg(small, i) },
+    { type: "JPEG 24 MP", n: 20, name: (i) => `фото ${i}.jpg`, mime: "image/jpeg", bytes: (i) => uniqueJpeg(big, i) },
+    { type: "PDF", n: 20, name: (i) => `документ ${i}.pdf`, mime: "application/pdf", bytes: () => pdf },
+    { type: "DOCX", n: 10, name: (i) => `отчёт ${i}.docx`, mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", bytes: docx },
+    { type: "TIFF 6 MP", n: 10, name: (i) => `скан ${i}.tif`, mime: "image/tiff", bytes: (i) => tiff(3000, 2000, i) },
+    { type: "SVG", n: 10, name: (i) => `схема ${i}.svg`, mime: "image/svg+xml", bytes: svg },
+    { type: "WAV 30 s", n: 10, name: (i) => `запись ${i}.wav`, mime: "audio/wav", bytes: (i) => wav(30, i) },
+  ];
+
+  console.log(`> wrangler dev on 127.0.0.1:${port} (state in ${persistDir})`);
+  const server = await startDevServer({ port, persistDir });
+  base = server.url;
+  try {
+    const bearer = (await api("/api/auth/login", { method: "POST", json: { user: server.adminLogin, passwd: server.adminPassword } })).bearer;
+    const folder = (await api("/api/group/create", { method: "POST", bearer, json: { parent: ROOT_GROUP, group_name: `Медиа ${Date.now()}` } })).group_id;
+    const pids = workerdProcesses(persistDir, port);
+    const rows = [];
+    let uploaded = 0;
+    for (const t of TYPES) {
+      const results = [];
+      const began = performance.now();
+      const sampled = await withRssSamples(
+        pids,
+        () =>
+          pool(t.n, CONCURRENCY, async (i) => {
+            const started = performance.now();
+            const a = await uploadFile(bearer, folder, t.name(i), t.mime, t.bytes(i));
+            results.push(await thumbAfter(bearer, a, started));
+          }),
+        250,
+      );
+      uploaded += t.n;
+      const wall = performance.now() - began;
+      const times = results.filter((r) => r.ms !== null).map((r) => r.ms).sort((a, b) => a - b);
+      const failed = results.filter((r) => r.ms === null);
+      rows.push({ t, times, failed, wall, peak: sampled.runtime.max });
+      console.log(`> ${t.type}: ${times.length}/${t.n} thumbnails in ${sec(wall)}${failed.length ? `; none for ${failed.length}: ${[...new Set(failed.map((f) => f.reason))].join(" | ")}` : ""}`);
+    }
+    const floor = rows[0];
+    const table = [];
+    for (const r of rows) {
+      const p95 = percentile(r.times, 95);
+      const target = r.t.type === "JPEG 24 MP" ? "p95 < 5 s" : "every file";
+      const ok = r.t.type === "JPEG 24 MP" ? verdict(p95, 5000) : r.failed.length === 0 ? "PASS" : "MISS";
+      table.push([
+        `${r.t.type}: upload → thumb p50 / p95`,
+        `${sec(percentile(r.times, 50))} / ${sec(p95)} (floor ${sec(percentile(floor.times, 50))} / ${sec(percentile(floor.times, 95))})`,
+        target,
+        r.failed.length > 0 && r.t.type === "JPEG 24 MP" ? "MISS" : ok,
+      ]);
+      table.push([`${r.t.type}: thumbnails, previews/s, peak RSS`, `${r.times.length}/${r.t.n}, ${((r.times.length / r.wall) * 1000).toFixed(2)}/s (floor ${((floor.times.length / floor.wall) * 1000).toFixed(2)}/s), ${mib(r.peak)}`, "reported", "—"]);
+    }
+
+    // The grid of a 500-file mixed folder: fill it with small files, then page the members API and fetch every preview.
+    console.log(`> filling the folder to ${GRID_FILES} files…`);
+    const fill = GRID_FILES - uploaded;
+    await pool(fill, 8, async (i) =>
+      i % 2 === 0
+        ? uploadFile(bearer, folder, `кадр ${i}.jpg`, "image/jpeg", uniqueJpeg(small, 1000 + i))
+        : uploadFile(bearer, folder, `заметка ${i}.txt`, "text/plain", Buffer.from(`Заметка ${i}: ${"текст ".repeat(50)}`)),
+    );
+    await sleep(15_000);
+    let listed = 0;
+    let previews = 0;
+    let failedRequests = 0;
+    const gridStarted = performance.now();
+    for (let skip = 0; ; skip += 50) {
+      const r = await fetch(`${base}/api/group/members/${folder}?skip=${skip}&take=50`, { headers: { authorization: `Bearer ${bearer}` } });
+      if (r.status !== 200) {
+        failedRequests++;
+        break;
+      }
+      const page = await r.json();
+      listed += page.length;
+      const urls = page.map((m) => m.el_info?.preview).filter(Boolean);
+      await pool(urls.length, 8, async (k) => {
+        // The listing's preview path is root-relative and unsigned: the grid sends its bearer, as the app does.
+        const p = await fetch(`${base}${urls[k]}`, { headers: { authorization: `Bearer ${bearer}` } });
+        await p.arrayBuffer();
+        previews++;
+        if (p.status !== 200) failedRequests++;
+      });
+      if (page.length < 50) break;
+    }
+    table.push([
+      `grid of ${GRID_FILES} mixed files: members pages + preview URLs`,
+      `${listed} listed, ${previews} previews fetched in ${sec(performance.now() - gridStarted)}, ${failedRequests} failed`,
+      "0 failed",
+      failedRequests === 0 && listed >= GRID_FILES ? "PASS" : "MISS",
+    ]);
+    table.push(["videos", "not made: no ffmpeg on this machine; video previews come from the browser (WebCodecs)", "—", "—"]);
+    printTable(table);
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

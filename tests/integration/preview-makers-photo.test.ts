@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { rows } from "./asset-fixtures";
+import { signIn } from "./factories";
+import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { decodeImage, encodeJpeg, type Pixels } from "../../workers/services/imaging/image-codec";
+import { imageInfo } from "../../workers/services/media/preview.service";
+import { makeIsoBmff, makeRaw, makeTiff } from "../fixtures/media-makers";
+
+/**
+ * In-Worker photo makers (decision 029), with files generated in the test: a 24 MP JPEG (scaled decoding), TIFF
+ * 8/16-bit and multi-page, a TIFF-based RAW and a CR3 with embedded JPEG previews, and the ones that cannot be made.
+ */
+
+const previewsOf = (assetId: string) =>
+  rows<{ size: string; width: number; height: number; mime_type: string; storage_key: string }>(
+    "select size, width, height, mime_type, storage_key from previews where asset_id = ? order by size",
+    assetId,
+  );
+
+async function previewTask(assetId: string, statuses: ("done" | "error")[] = ["done"]) {
+  const task = await vi.waitFor(
+    async () => {
+      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
+      if (!found) throw new Error("no preview task was made after the upload");
+      return found;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return waitForTask(task.id, statuses, 60_000);
+}
+
+async function stageOf(variantId: string) {
+  const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", variantId);
+  return JSON.parse(row.t ?? "{}").processing?.preview;
+}
+
+/** A picture: a colour per quarter, so the preview's corners say whether it was decoded right side up. */
+function quarters(width: number, height: number): Pixels {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4;
+      const right = x >= width / 2;
+      const bottom = y >= height / 2;
+      data[at] = right ? 230 : 20;
+      data[at + 1] = bottom ? 220 : 30;
+      data[at + 2] = right !== bottom ? 200 : 40;
+      // A little texture so the JPEG has AC coefficients to decode.
+      data[at + 1] += ((x ^ y) & 7) * 2;
+      data[at + 3] = 255;
+    }
+  }
+  return { data, width, height };
+}
+
+async function thumbPixels(assetId: string) {
+  const thumb = (await previewsOf(assetId)).find((p) => p.size === "thumb")!;
+  const bytes = new Uint8Array(await (await env.MEDIA.get(thumb.storage_key))!.arrayBuffer());
+  return decodeImage("image/jpeg", bytes);
+}
+
+function expectQuarters(p: Pixels) {
+  const at = (fx: number, fy: number) => Array.from(p.data.subarray((Math.floor(fy * p.height) * p.width + Math.floor(fx * p.width)) * 4, (Math.floor(fy * p.height) * p.width + Math.floor(fx * p.width)) * 4 + 3));
+  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) < 30);
+  expect(near(at(0.2, 0.2), [20, 30, 40]), `top left ${at(0.2, 0.2)}`).toBe(true);
+  expect(near(at(0.8, 0.2), [230, 30, 200]), `top right ${at(0.8, 0.2)}`).toBe(true);
+  expect(near(at(0.2, 0.8), [20, 220, 200]), `bottom left ${at(0.2, 0.8)}`).toBe(true);
+  expect(near(at(0.8, 0.8), [230, 220, 40]), `bottom right ${at(0.8, 0.8)}`).toBe(true);
+}
+
+describe("photo previews past 12 MP", () => {
+  it("a 24 MP JPEG (6000 × 4000) gets thumb and medium through scaled decoding", async () => {
+    const user = await signIn();
+    const jpeg = (await encodeJpeg(quarters(6000, 4000), 85)) as Uint8Array<ArrayBuffer>;
+    const a = await uploadFile(user.bearer, { name: "24-Мп.jpg", mime: "image/jpeg", bytes: jpeg });
+    const started = Date.now();
+    await previewTask(a.assetId);
+    const took = Date.now() - started;
+    expect(await stageOf(a.variantId)).toEqual({ state: "done" });
+    expect((await previewsOf(a.assetId)).map((p) => [p.size, p.width, p.height])).toEqual([
+      ["medium", 1280, 853],
+      ["thumb", 320, 213],
+    ]);
+    expectQuarters(await thumbPixels(a.assetId));
+    expect(took).toBeLessThan(20_000);
+  }, 120_000);
+});
+
+describe("TIFF and RAW previews", () => {
+  const q = (w: number, h: number) => (x: number, y: number, c: number) => {
+    const right = x >= w / 2;
+    const bottom = y >= h / 2;
+    return (c === 0 ? (right ? 230 : 20) : c === 1 ? (bottom ? 220 : 30) : right !== bottom ? 200 : 40) / 255;
+  };
+
+  it("8-bit LZW, 16-bit Deflate and a multi-page TIFF (its first page) get JPEG previews", async () => {
+    const user = await signIn();
+    const cases = [
+      { name: "8-бит.tif", bytes: makeTiff([{ width: 800, height: 600, compression: 5, predictor: true, pixel: q(800, 600) }]) },
+      { name: "16-бит.tiff", bytes: makeTiff([{ width: 640, height: 480, bits: 16, compression: 8, pixel: q(640, 480) }]) },
+      {
+        name: "страницы.tif",
+        bytes: makeTiff([
+          { width: 400, height: 300, compression: 32773, pixel: q(400, 300) },
+          { width: 50, height: 50, pixel: () => 1 },
+        ]),
+      },
+    ];
+    for (const c of cases) {
+      const a = await uploadFile(user.bearer, { name: c.name, mime: "image/tiff", bytes: c.bytes });
+      await previewTask(a.assetId);
+      expect(await stageOf(a.variantId), c.name).toEqual({ state: "done" });
+      const previews = await previewsOf(a.assetId);
+      expect(previews.map((p) => p.size)).toEqual(["medium", "thumb"]);
+      expect(previews[1].width).toBe(320);
+      expectQuarters(await thumbPixels(a.assetId));
+    }
+  });
+
+  it("a TIFF-based RAW (.nef) and a CR3 get their embedded JPEG preview; a HEIC without one and an AVIF say why", async () => {
+    const user = await signIn();
+    const preview = (await encodeJpeg(quarters(1620, 1080), 85)) as Uint8Array<ArrayBuffer>;
+    const thumb = (await encodeJpeg(quarters(160, 120), 80)) as Uint8Array<ArrayBuffer>;
+    const raw = await uploadFile(user.bearer, { name: "снимок.nef", mime: "image/x-nikon-nef", bytes: makeRaw(preview) });
+    const cr3 = await uploadFile(user.bearer, { name: "снимок.cr3", mime: "image/x-canon-cr3", bytes: makeIsoBmff("crx ", [thumb, preview]) });
+    for (const a of [raw, cr3]) {
+      await previewTask(a.assetId);
+      expect(await stageOf(a.variantId)).toEqual({ state: "done" });
+      expect((await previewsOf(a.assetId)).map((p) => [p.size, p.width, p.height])).toEqual([
+        ["medium", 1280, 853],
+        ["thumb", 320, 213],
+      ]);
+      expectQuarters(await thumbPixels(a.assetId));
+    }
+    const heic = await uploadFile(user.bearer, { name: "фото.heic", mime: "image/heic", bytes: makeIsoBmff("heic", [new Uint8Array(300).fill(7)]) });
+    const avif = await uploadFile(user.bearer, { name: "фото.avif", mime: "image/avif", bytes: makeIsoBmff("avif", []) });
+    for (const [a, reason] of [
+      [heic, /HEVC/],
+      [avif, /AVIF/],
+    ] as const) {
+      await previewTask(a.assetId, ["error"]);
+      expect(await stageOf(a.variantId)).toMatchObject({ state: "failed", reason: expect.stringMatching(reason) });
+    }
+  });
+
+  it("a file whose name and type lie is judged by its bytes: a TIFF named .jpg is made, text named .tif fails with the reason", async () => {
+    const user = await signIn();
+    const tiffAsJpeg = await uploadFile(user.bearer, { name: "на-самом-деле-tiff.jpg", mime: "image/jpeg", bytes: makeTiff([{ width: 64, height: 64 }]) });
+    await previewTask(tiffAsJpeg.assetId);
+    expect(await stageOf(tiffAsJpeg.variantId)).toEqual({ state: "done" });
+    const text = await uploadFile(user.bearer, { name: "текст.tif", mime: "image/tiff", bytes: new TextEncoder().encode("это не TIFF ".repeat(50)) as Uint8Array<ArrayBuffer> });
+    await previewTask(text.assetId, ["error"]);
+    expect(await stageOf(text.variantId)).toMatchObject({ state: "failed", reason: expect.stringMatching(/не похоже на «image\/tiff»/) });
+    const truncated = await uploadFile(user.bearer, { name: "обрезан.tif", mime: "image/tiff", bytes: makeTiff([{ width: 300, height: 300 }]).slice(0, 5000) });
+    await previewTask(truncated.assetId, ["error"]);
+    expect(await stageOf(truncated.variantId)).toMatchObject({ state: "failed", reason: expect.stringMatching(/TIFF/) });
+    expect(imageInfo(new Uint8Array(0))).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { ru } from "../../../shared/i18n/ru";
+import { WAVEFORM_MAX_BUCKETS, roundPeaks, type Waveform } from "../../../shared/waveform";
+import { findAssetForPreview, replacePreviewStatements } from "../../db/repositories/preview.repository";
+import { AppError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { requireEntityAccess } from "../access";
+import type { Actor, RequestContext } from "../access";
+import { r2Backend } from "../storage";
+import { PREVIEW_SIZES, imageInfo, previewStorageKey, type PreviewSizeName } from "./preview.service";
+
+/** A waveform as posted by a browser (shared/waveform.ts): bounded buckets, each 0..1. */
+export const WaveformSchema = z
+  .object({
+    version: z.literal(1),
+    sampleRate: z.number().int().min(1).max(1_536_000),
+    durationSec: z.number().min(0).max(1_000_000),
+    peaks: z.array(z.number().min(0).max(1)).min(1).max(WAVEFORM_MAX_BUCKETS),
+  });
+
+/** R2 key of a version's waveform JSON: one per version, replaced in place. */
+export function waveformStorageKey(assetId: string, versionId: string): string {
+  return `waveforms/${assetId}/${versionId}.json`;
+}
+
+/** Draws a waveform as a PNG of a preview size (imaging's, passed in so media does not load the codecs). */
+export type WaveformRenderer = (waveform: Waveform, size: PreviewSizeName) => Promise<Uint8Array>;
+
+/** Stores a version's peaks JSON (rounded to 3 decimals). */
+export async function storeWaveform(rc: RequestContext, assetId: string, versionId: string, waveform: Waveform): Promise<void> {
+  const json = JSON.stringify({ ...waveform, peaks: roundPeaks(waveform.peaks) });
+  await r2Backend(rc.env.MEDIA).put(waveformStorageKey(assetId, versionId), new TextEncoder().encode(json), {
+    contentType: "application/json",
+    size: new TextEncoder().encode(json).length,
+  });
+}
+
+/**
+ * Stores a generated preview (PNG of a waveform) for a version and size: the bytes in R2, then the `previews` row
+ * swapped; the replaced object is deleted afterwards.
+ */
+export async function storeGeneratedPreview(
+  rc: RequestContext,
+  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; mime: "image/png" | "image/jpeg" },
+) {
+  const info = imageInfo(input.bytes);
+  if (!info) throw new Error("generated preview has no image header");
+  const now = Date.now();
+  const id = newId(now);
+  const key = previewStorageKey(input.assetId, id);
+  const media = r2Backend(rc.env.MEDIA);
+  await media.put(key, input.bytes, { contentType: input.mime, size: input.bytes.length });
+  let replaced: { storageKey: string }[];
+  try {
+    [replaced] = await rc.db.batch(
+      replacePreviewStatements(rc.db, {
+        id,
+        assetId: input.assetId,
+        versionId: input.versionId,
+        size: input.size,
+        mimeType: input.mime,
+        width: info.width,
+        height: info.height,
+        contentSize: input.bytes.length,
+        storageKey: key,
+        ctime: now,
+      }),
+    );
+  } catch (error) {
+    await media.delete([key]);
+    throw error;
+  }
+  const stale = replaced.map((r) => r.storageKey).filter((k) => k !== key);
+  if (stale.length > 0) await media.delete(stale);
+  return info;
+}
+
+/**
+ * A waveform a browser computed (MP3, AAC, OGG, FLAC: decodeAudioData) for a version of an asset: the same rights as
+ * uploading a preview (`update` on the asset). Stores the peaks and draws them as the version's thumb and medium
+ * previews (PNG).
+ */
+export async function acceptWaveform(
+  rc: RequestContext,
+  actor: Actor,
+  input: { assetId: string; version?: number; waveform: Waveform },
+  render: WaveformRenderer,
+) {
+  const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
+  if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, "update", ru.assets.notFound);
+  if (!asset.version_id) {
+    if (input.version !== undefined) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
+    throw new AppError("NOT_FOUND", ru.assets.notFound);
+  }
+  await storeWaveform(rc, input.assetId, asset.version_id, input.waveform);
+  const previews: { size: PreviewSizeName; width: number; height: number }[] = [];
+  for (const size of PREVIEW_SIZES) {
+    const info = await storeGeneratedPreview(rc, {
+      assetId: input.assetId,
+      versionId: asset.version_id,
+      size: size.name,
+      bytes: await render(input.waveform, size.name),
+      mime: "image/png",
+    });
+    previews.push({ size: size.name, width: info.width, height: info.height });
+  }
+  return { buckets: input.waveform.peaks.length, previews };
+}
+
+/** The waveform of a version (0 or the latest number: the latest) for a caller who may read the asset; 404 without one. */
+export async function readWaveform(rc: RequestContext, actor: Actor, assetId: string, version: number): Promise<Waveform> {
+  const asset = await findAssetForPreview(rc.db, assetId, version === 0 ? null : version);
+  if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  await requireEntityAccess(rc, actor, { id: assetId, type: "asset", ownerId: asset.owner_id }, "read", ru.assets.notFound);
+  if (!asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);
+  const object = await r2Backend(rc.env.MEDIA).get(waveformStorageKey(assetId, asset.version_id));
+  if (!object?.body) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);
+  const parsed = WaveformSchema.safeParse(await new Response(object.body).json().catch(() => null));
+  if (!parsed.success) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);
+  return parsed.data;
+}
