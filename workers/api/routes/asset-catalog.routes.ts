@@ -299,7 +299,7 @@ export const assetCatalogRoutes = createRouter()
           z
             .object({
               buckets: z.number().int(),
-              previews: z.array(z.object({ size: PreviewSizeNameSchema, width: z.number().int(), height: z.number().int() })),
+              previews: z.array(z.object({ size: z.enum(PREVIEW_KIND_NAMES), width: z.number().int(), height: z.number().int() })),
             })
             .openapi("StoredWaveform"),
           "Stored",
