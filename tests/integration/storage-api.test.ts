@@ -165,6 +165,7 @@ describe("GET /api/storage/list", () => {
       storage_setup: { url: null, bucket: null, region: null },
       kind: "r2",
       has_creds: false,
+      is_default: true,
     });
     expect(list.find((s) => s.storage_id === id)).toEqual({ storage_id: id, storage_name: name, storage_setup: SETUP, kind: "s3", has_creds: true, is_default: false });
   });
