@@ -100,13 +100,27 @@ export function svgDrawSize(natural: { width: number; height: number }, root: Sv
 }
 
 /**
+ * The SVG without the links of the pictures it would fetch: `href`/`xlink:href` of `<image>` and `<feImage>` tags
+ * that are not inline (`data:`) or local (`#…`). In an `<img>` they are never fetched anyway, but Chromium paints a
+ * broken-image icon in their place. Done on the text: a DOMParser would compile the file's event handlers (the
+ * page's CSP refuses them, but nothing of a hostile file should get that far), and whatever this yields only ever
+ * goes into an `<img>`.
+ */
+export function withoutExternalImages(text: string): string {
+  return text.replace(/<(?:image|feImage)\b[^>]*>/gi, (tag) =>
+    tag.replace(/\s(?:xlink:)?href\s*=\s*("[^"]*"|'[^']*')/gi, (attr, value: string) => (/^["']\s*(data:|#)/i.test(value) ? attr : "")),
+  );
+}
+
+/**
  * An SVG's pictures, drawn by this browser (the Worker has no rasteriser, decision 029). The bytes go into an
  * `<img>` as a Blob of type image/svg+xml: an image-context SVG runs no scripts and fetches nothing external, so a
- * hostile file can only draw itself. Given up (null) when it does not load within `SVG_LOAD_MS`.
+ * hostile file can only draw itself (external pictures are dropped first: see withoutExternalImages). Given up
+ * (null) when it does not load within `SVG_LOAD_MS`.
  */
 export async function svgPreviews(blob: Blob): Promise<PreviewBlobs | null> {
-  const text = await blob.slice(0, 64 * 1024).text();
-  const url = URL.createObjectURL(new Blob([blob], { type: "image/svg+xml" }));
+  const text = withoutExternalImages(await blob.text());
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
   const image = new Image();
   try {
     const loaded = await new Promise<boolean>((resolve) => {
