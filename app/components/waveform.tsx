@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
-import { decodePeaks, drawPeaks, MAX_DECODE_BYTES, storedWaveform, waveformThumb, type Waveform as Peaks } from "../lib/audio-peaks";
+import { decodePeaks, drawPeaks, MAX_DECODE_BYTES, storeDecodedPeaks, storedWaveform, waveformThumb, type Waveform as Peaks } from "../lib/audio-peaks";
 import { hasPreview, storeHealed } from "../lib/heal-preview";
 
 const COLORS = { wave: "#4a5468", played: "#7aa2ff" };
@@ -10,7 +10,8 @@ const HEIGHT = 72;
 /**
  * The peaks of an audio version: the stored ones (GET /api/asset/waveform/{id}/{version}), else — when this caller
  * may fetch the original and it is small enough — decoded here with `decodeAudioData`. A browser that decoded them
- * also heals the file's missing grid thumbnail with the waveform picture (decision 029).
+ * stores them (a heal: the server keeps the first and draws the missing pictures); when the server refuses, it
+ * heals the file's missing grid thumbnail with its own picture of them (decision 029).
  */
 function usePeaks(asset: { id: string; version: number; variantId: string; mime: string; bytes: number | null }, mayFetch: boolean) {
   const [state, setState] = useState<{ peaks: Peaks | null; why: string | null } | null>(null);
@@ -32,6 +33,8 @@ function usePeaks(asset: { id: string; version: number; variantId: string; mime:
       if (controller.signal.aborted) return;
       setState({ peaks, why: peaks ? null : ru.library.unreadableFormat });
       if (peaks) {
+        // Stored peaks spare the next viewer the decode, and the server draws them as the missing pictures.
+        if (await storeDecodedPeaks(asset.id, asset.version, peaks)) return;
         const lacksThumb = !(await hasPreview(asset.id, "thumb").catch(() => true));
         const thumb = lacksThumb ? await waveformThumb(peaks.peaks) : null;
         if (thumb) await storeHealed(asset.id, asset.version, "thumb", thumb);

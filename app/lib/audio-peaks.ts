@@ -1,16 +1,12 @@
 import { apiRequest } from "./api-client";
 import { ApiError } from "./api-error";
+import type { Waveform } from "../../shared/waveform";
 
 /**
- * An audio file's peaks, as the Worker serves them (`GET /api/asset/waveform/{id}/{version}`; the shape of
- * shared/waveform.ts, made by the in-Worker WAV maker or sent by a browser): `peaks` are 0..1 per column.
+ * An audio file's peaks, as the Worker serves and accepts them (`GET`/`POST /api/asset/waveform/…`): the shape of
+ * shared/waveform.ts, made by the in-Worker WAV maker or sent by a browser; `peaks` are 0..1 per column.
  */
-export interface Waveform {
-  version: 1;
-  sampleRate: number;
-  durationSec: number;
-  peaks: number[];
-}
+export type { Waveform } from "../../shared/waveform";
 
 /** How many columns a browser computes: enough for a 1440 px viewer at one column per 2 px. */
 export const PEAK_COLUMNS = 720;
@@ -65,7 +61,22 @@ export async function decodePeaks(bytes: ArrayBuffer): Promise<Waveform | null> 
     return null;
   }
   const channels = Array.from({ length: audio.numberOfChannels }, (_, i) => audio.getChannelData(i));
-  return { version: 1, sampleRate: audio.sampleRate, durationSec: audio.duration, peaks: peaksOf(channels) };
+  return { version: 1, sampleRate: Math.round(audio.sampleRate), durationSec: audio.duration, peaks: peaksOf(channels) };
+}
+
+/**
+ * Stores peaks this browser decoded, so the next view reads them instead of decoding again, and the server draws
+ * them as the version's missing thumb and medium pictures. Posted as a heal (decision 029), like every picture a
+ * viewing browser stores: `read` suffices, the first peaks of a version win (409 afterwards), rate-limited.
+ * Answers whether they were stored.
+ */
+export async function storeDecodedPeaks(assetId: string, version: number, waveform: Waveform): Promise<boolean> {
+  try {
+    await apiRequest(`/api/asset/waveform/${assetId}`, { method: "POST", body: waveform, query: { version, heal: "true" }, toast: false });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

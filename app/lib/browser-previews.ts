@@ -1,7 +1,7 @@
 /**
  * Pictures a browser makes of a file it can decode (decision 029): the SPEC preview sizes of an image, a video's
- * poster and its hover-scrub strip, a PDF's first page (pdf.js, loaded only when needed). Each answers JPEG blobs
- * that fit the server's boxes exactly, so a heal is never refused for its size.
+ * poster and its hover-scrub strip, a PDF's first page (pdf.js, loaded only when needed), an SVG drawn through an
+ * `<img>`. Each answers JPEG blobs that fit the server's boxes exactly, so a heal is never refused for its size.
  */
 
 /** The server's preview boxes (GET /api/asset/preview-size) and the strip's: ten frames, each inside 160 × 160. */
@@ -57,6 +57,92 @@ export async function imagePreviews(blob: Blob): Promise<PreviewBlobs | null> {
     return await sizesOf(bitmap, bitmap.width, bitmap.height);
   } finally {
     bitmap.close();
+  }
+}
+
+/** An SVG without width and height (and no viewBox to size it) is drawn this large before fitting. */
+export const SVG_DEFAULT_SIDE = 1024;
+/** An SVG that has not loaded in its `<img>` by then is given up. */
+export const SVG_LOAD_MS = 5_000;
+
+/** What an SVG's root element says of its size: an absolute width and height (not %), and its viewBox. */
+export interface SvgRootSize {
+  sized: boolean;
+  viewBox: { width: number; height: number } | null;
+}
+
+/** Reads the root `<svg …>` tag's size attributes from the text (nothing is run or fetched). */
+export function svgRootSize(text: string): SvgRootSize {
+  const tag = /<svg\b[^>]*>/i.exec(text)?.[0] ?? "";
+  const attr = (name: string) => new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`, "i").exec(tag)?.[1].trim() ?? null;
+  const absolute = (v: string | null) => v !== null && v !== "" && !v.endsWith("%") && Number.parseFloat(v) > 0;
+  const parts = attr("viewBox")
+    ?.split(/[\s,]+/)
+    .map(Number);
+  const viewBox =
+    parts && parts.length === 4 && parts.every(Number.isFinite) && parts[2] > 0 && parts[3] > 0
+      ? { width: parts[2], height: parts[3] }
+      : null;
+  return { sized: absolute(attr("width")) && absolute(attr("height")), viewBox };
+}
+
+/**
+ * The size an SVG is drawn at before fitting: its own (as the `<img>` resolved it) when the root declares an
+ * absolute width and height; otherwise `SVG_DEFAULT_SIDE` on the long side, in the viewBox's proportions when it
+ * has one (browsers disagree on the natural size of an unsized SVG: 300 × 150, 0 × 0 or the viewBox).
+ */
+export function svgDrawSize(natural: { width: number; height: number }, root: SvgRootSize): { width: number; height: number } {
+  if (root.sized && natural.width > 0 && natural.height > 0) return natural;
+  const box = root.viewBox;
+  if (!box) return { width: SVG_DEFAULT_SIDE, height: SVG_DEFAULT_SIDE };
+  const scale = SVG_DEFAULT_SIDE / Math.max(box.width, box.height);
+  return { width: Math.max(1, Math.round(box.width * scale)), height: Math.max(1, Math.round(box.height * scale)) };
+}
+
+/**
+ * The SVG without the links of the pictures it would fetch: `href`/`xlink:href` of `<image>` and `<feImage>` tags
+ * that are not inline (`data:`) or local (`#…`). In an `<img>` they are never fetched anyway, but Chromium paints a
+ * broken-image icon in their place. Done on the text: a DOMParser would compile the file's event handlers (the
+ * page's CSP refuses them, but nothing of a hostile file should get that far), and whatever this yields only ever
+ * goes into an `<img>`.
+ */
+export function withoutExternalImages(text: string): string {
+  return text.replace(/<(?:image|feImage)\b[^>]*>/gi, (tag) =>
+    tag.replace(/\s(?:xlink:)?href\s*=\s*("[^"]*"|'[^']*')/gi, (attr, value: string) => (/^["']\s*(data:|#)/i.test(value) ? attr : "")),
+  );
+}
+
+/**
+ * An SVG's pictures, drawn by this browser (the Worker has no rasteriser, decision 029). The bytes go into an
+ * `<img>` as a Blob of type image/svg+xml: an image-context SVG runs no scripts and fetches nothing external, so a
+ * hostile file can only draw itself (external pictures are dropped first: see withoutExternalImages). Given up
+ * (null) when it does not load within `SVG_LOAD_MS`.
+ */
+export async function svgPreviews(blob: Blob): Promise<PreviewBlobs | null> {
+  const text = withoutExternalImages(await blob.text());
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  const image = new Image();
+  try {
+    const loaded = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), SVG_LOAD_MS);
+      image.onload = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      image.onerror = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      image.decoding = "async";
+      image.src = url;
+    });
+    if (!loaded) return null;
+    const { width, height } = svgDrawSize({ width: image.naturalWidth, height: image.naturalHeight }, svgRootSize(text));
+    return await sizesOf(image, width, height);
+  } finally {
+    image.onload = image.onerror = null;
+    image.removeAttribute("src");
+    URL.revokeObjectURL(url);
   }
 }
 

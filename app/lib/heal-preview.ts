@@ -1,10 +1,10 @@
 import { apiRequest, apiResponse } from "./api-client";
-import { BOXES, imagePreviews, sizesOf, UnreadableMediaError, videoPreviews, type PreviewBlobs } from "./browser-previews";
+import { BOXES, imagePreviews, sizesOf, svgPreviews, UnreadableMediaError, videoPreviews, type PreviewBlobs } from "./browser-previews";
 import { mediaKind } from "./media-kind";
 
 /**
  * Heal on view (decision 029): a file without a preview gets one from the next browser that shows it and can
- * decode it — images, video posters and scrub strips, PDF first pages, audio waveforms. The pictures are stored with
+ * decode it — images (SVG too), video posters and scrub strips, PDF first pages, audio waveforms. The pictures are stored with
  * `POST /api/asset/upload-preview/{id}?heal=true`: the server keeps the first one (409 afterwards), so a browser that
  * lost the race or tried in vain simply stops. One heal runs at a time, and each file is tried once per tab.
  */
@@ -52,6 +52,10 @@ let chain: Promise<unknown> = Promise.resolve();
 export function healable(mime: string): "image" | "video" | "pdf" | null {
   const kind = mediaKind(mime);
   return kind === "image" || kind === "video" || kind === "pdf" ? kind : null;
+}
+
+function isSvg(mime: string): boolean {
+  return mime.split(";")[0].trim().toLowerCase() === "image/svg+xml";
 }
 
 /** Whether the asset has a preview of that kind (`POST /api/asset/content/preview-by-list`: null is none, no 404). */
@@ -130,7 +134,11 @@ async function make(target: HealTarget, missing: Missing): Promise<PreviewBlobs 
   }
   const response = await fetch(link);
   if (!response.ok) return "refused";
-  if (kind === "image") return (await imagePreviews(await response.blob())) ?? "unreadable";
+  if (kind === "image") {
+    const blob = await response.blob();
+    // createImageBitmap does not take SVG: it is drawn through an <img> (no scripts, nothing fetched).
+    return (isSvg(target.mime) ? await svgPreviews(blob) : await imagePreviews(blob)) ?? "unreadable";
+  }
   return (await pdfPreviews(await response.arrayBuffer())) ?? "unreadable";
 }
 

@@ -113,6 +113,7 @@ export const ru = {
     previewOutOfBounds: (width: number, height: number, maxWidth: number, maxHeight: number) =>
       `Превью ${width} × ${height} больше допустимого размера ${maxWidth} × ${maxHeight}`,
     previewExists: "У этой версии уже есть такое превью: заменить его может только тот, кто может изменять файл",
+    waveformExists: "Волна этой версии уже построена: заменить её может только тот, кто может изменять файл",
   },
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/uploads/multipart*.ts). */
   s3: {
@@ -292,7 +293,7 @@ export const ru = {
     noEmbeddedPreview: (format: string) => `в файле ${format} нет встроенного JPEG-превью`,
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
-    svgUnsupported: "растеризатора SVG в Worker нет: превью SVG рисует браузер при загрузке со страницы",
+    svgUnsupported: "превью SVG делает браузер при первом просмотре (растеризатора SVG в Worker нет)",
     wavUnsupported: (what: string) => `WAV этого вида не читается (${what})`,
     audioInBrowser: "волну этого аудио строит браузер при загрузке или просмотре",
     waveformMade: (name: string, seconds: number, sampled: boolean) =>

@@ -399,6 +399,7 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => ({ method: "POST", path: `/api/asset/upload-preview/${f.asset}`, body: PNG, headers: { "content-type": "image/png" } }),
   },
+  // The plain call replaces (update); `?heal=true` lets a reader store missing peaks once (preview-heal.test.ts).
   "POST /api/asset/waveform/{id}": {
     kind: "entity",
     needs: [["asset", "update"]],

@@ -148,3 +148,74 @@ describe("a healed thumb", () => {
     expect(JSON.parse(row.t).processing).toEqual({ preview: { state: "done" }, text: { state: "done", reason: null } });
   });
 });
+
+describe("POST /api/asset/waveform/{id}?heal=true", () => {
+  const peaksBody = (n: number) => ({ version: 1, sampleRate: 44100, durationSec: 12.5, peaks: Array.from({ length: n }, (_, i) => (i % 10) / 10) });
+  const postPeaks = (bearer: string, assetId: string, body: unknown, query = "?heal=true") =>
+    call(`/api/asset/waveform/${assetId}${query}`, { method: "POST", bearer, json: body });
+  const readPeaks = (bearer: string, assetId: string) => call(`/api/asset/waveform/${assetId}/0`, { bearer });
+
+  it("lets a reader store a version's peaks once; a second heal gets 409 and changes nothing", async () => {
+    const { reader, owner, asset } = await readerOfFile("audio/mpeg");
+    // Without heal a reader may not post peaks at all.
+    await expectError(await postPeaks(reader.bearer, asset.id, peaksBody(10), ""), 403);
+
+    const first = await postPeaks(reader.bearer, asset.id, peaksBody(720));
+    expect(first.status, await first.clone().text()).toBe(200);
+    expect(await first.json()).toEqual({
+      buckets: 720,
+      previews: [
+        { size: "thumb", width: 320, height: 160 },
+        { size: "medium", width: 1280, height: 640 },
+      ],
+    });
+    const stored = await readPeaks(reader.bearer, asset.id);
+    expect(stored.status).toBe(200);
+    expect(await stored.json()).toEqual(peaksBody(720));
+    const made = await previewRows(asset.id);
+    expect(made.map((r) => [r.size, r.maker])).toEqual(expect.arrayContaining([["thumb", "browser"], ["medium", "browser"]]));
+
+    const second = await expectError(await postPeaks(reader.bearer, asset.id, peaksBody(5)), 409);
+    expect(second.message).toBe(ru.catalog.waveformExists);
+    // Healing is first-writer-wins for writers too; replacing stays the plain (update) call.
+    await expectError(await postPeaks(owner.bearer, asset.id, peaksBody(5)), 409);
+    expect(await (await readPeaks(owner.bearer, asset.id)).json()).toEqual(peaksBody(720));
+    expect((await previewRows(asset.id)).map((r) => r.id).sort()).toEqual(made.map((r) => r.id).sort());
+
+    const replaced = await postPeaks(owner.bearer, asset.id, peaksBody(5), "");
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    expect(await (await readPeaks(reader.bearer, asset.id)).json()).toEqual(peaksBody(5));
+  });
+
+  it("fills only the sizes the version lacks: a preview already there stays", async () => {
+    const { reader, asset } = await readerOfFile("audio/ogg");
+    const thumb = await heal(reader.bearer, asset.id, pngBytes(320, 160));
+    expect(thumb.status, await thumb.clone().text()).toBe(200);
+    const [kept] = await previewRows(asset.id);
+    const res = await postPeaks(reader.bearer, asset.id, peaksBody(100));
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json()) as { previews: unknown[] }).toMatchObject({ previews: [{ size: "medium", width: 1280, height: 640 }] });
+    const after = await previewRows(asset.id);
+    expect(after.find((r) => r.size === "thumb")?.id).toBe(kept.id);
+    expect(after.map((r) => r.size).sort()).toEqual(["medium", "thumb"]);
+  });
+
+  it("stores exactly one of two heals racing for the same version", async () => {
+    const { reader, asset } = await readerOfFile("audio/flac");
+    const answers = await Promise.all([postPeaks(reader.bearer, asset.id, peaksBody(50)), postPeaks(reader.bearer, asset.id, peaksBody(60))]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    await Promise.all(answers.map((r) => r.text()));
+    const stored = (await (await readPeaks(reader.bearer, asset.id)).json()) as { peaks: number[] };
+    const winner = answers.find((r) => r.status === 200) === answers[0] ? 50 : 60;
+    expect(stored.peaks).toHaveLength(winner);
+  });
+
+  it("answers 404 to a user who may not read the file, and stores nothing", async () => {
+    const { owner, asset } = await readerOfFile("audio/mpeg");
+    const stranger = await signIn();
+    const error = await expectError(await postPeaks(stranger.bearer, asset.id, peaksBody(10)), 404);
+    expect(error.message).toBe(ru.assets.notFound);
+    await expectError(await readPeaks(owner.bearer, asset.id), 404);
+    expect(await previewRows(asset.id)).toEqual([]);
+  });
+});

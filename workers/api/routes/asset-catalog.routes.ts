@@ -286,12 +286,19 @@ export const assetCatalogRoutes = createRouter()
       path: "/waveform/{id}",
       tags: ["Previews"],
       summary: "Post an audio file's waveform (peaks computed by a browser)",
-      description: `For formats the Worker does not decode (MP3, AAC, OGG, FLAC): the page decodes the audio and posts its peaks (at most ${WAVEFORM_MAX_BUCKETS} buckets, each 0..1). Needs update rights on the asset, like upload-preview. Stores the peaks for GET /waveform and draws them as the version's thumb and medium previews (PNG).`,
+      description: `For formats the Worker does not decode (MP3, AAC, OGG, FLAC): the page decodes the audio and posts its peaks (at most ${WAVEFORM_MAX_BUCKETS} buckets, each 0..1). Needs update rights on the asset, like upload-preview: stores the peaks for GET /waveform and draws them as the version's thumb and medium previews (PNG), replacing earlier ones. With \`heal=true\` (heal on view) read rights suffice: the peaks are stored only when the version has none (409 otherwise), their pictures only fill missing sizes, and calls are rate-limited like preview heals.`,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: {
         params: IdParamsSchema,
-        query: z.object({ version: z.coerce.number().int().min(1).max(1_000_000).optional() }),
+        query: z.object({
+          version: z.coerce.number().int().min(1).max(1_000_000).optional(),
+          heal: z
+            .enum(["true", "false", "1", "0"])
+            .transform((v) => v === "true" || v === "1")
+            .optional()
+            .openapi({ description: "heal-on-view: `read` suffices, stored only when the version has no waveform (409 otherwise)" }),
+        }),
         body: { required: true, content: { "application/json": { schema: WaveformBodySchema } } },
       },
       responses: {
@@ -304,13 +311,16 @@ export const assetCatalogRoutes = createRouter()
             .openapi("StoredWaveform"),
           "Stored",
         ),
-        ...errorResponses(400, 401, 403, 404, 415),
+        ...errorResponses(400, 401, 403, 404, 409, 415, 429),
       },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const { version } = c.req.valid("query");
-      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform: c.req.valid("json") }, renderWaveformPng), 200);
+      const { version, heal } = c.req.valid("query");
+      // The same bucket as preview heals: a reader's page stores a file's peaks once, with its thumb.
+      if (heal) await enforceRateLimit(c, "preview-heal");
+      const waveform = c.req.valid("json");
+      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform, heal }, renderWaveformPng), 200);
     },
   )
   .openapi(

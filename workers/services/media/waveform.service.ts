@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ru } from "../../../shared/i18n/ru";
 import { WAVEFORM_MAX_BUCKETS, roundPeaks, type Waveform } from "../../../shared/waveform";
-import { findAssetForPreview, replacePreviewStatements } from "../../db/repositories/preview.repository";
+import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import { findAssetForPreview, healPreviewStatements, healedStageSql, replacePreviewStatements } from "../../db/repositories/preview.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { requireEntityAccess } from "../access";
@@ -76,34 +77,93 @@ export async function storeGeneratedPreview(
 }
 
 /**
- * A waveform a browser computed (MP3, AAC, OGG, FLAC: decodeAudioData) for a version of an asset: the same rights as
- * uploading a preview (`update` on the asset). Stores the peaks and draws them as the version's thumb and medium
- * previews (PNG).
+ * A healer's waveform JSON: stored only when the version has none (an R2 conditional put, so of two healers
+ * exactly one wins); false when one was already there.
+ */
+async function storeWaveformIfAbsent(rc: RequestContext, assetId: string, versionId: string, waveform: Waveform): Promise<boolean> {
+  const json = new TextEncoder().encode(JSON.stringify({ ...waveform, peaks: roundPeaks(waveform.peaks) }));
+  const stored = await rc.env.MEDIA.put(waveformStorageKey(assetId, versionId), json, {
+    httpMetadata: { contentType: "application/json" },
+    onlyIf: { etagDoesNotMatch: "*" },
+  });
+  return stored !== null;
+}
+
+/**
+ * A healer's waveform picture: inserted only where the version has no preview of that size (a heal never replaces
+ * one, decision 029); a stored thumb marks the version's preview stage done. Answers whether it was stored.
+ */
+async function healGeneratedPreview(
+  rc: RequestContext,
+  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array },
+): Promise<{ width: number; height: number } | null> {
+  const info = imageInfo(input.bytes);
+  if (!info) throw new Error("generated preview has no image header");
+  const now = Date.now();
+  const id = newId(now);
+  const key = previewStorageKey(input.assetId, id);
+  const media = r2Backend(rc.env.MEDIA);
+  await media.put(key, input.bytes, { contentType: "image/png", size: input.bytes.length });
+  const row = {
+    id,
+    assetId: input.assetId,
+    versionId: input.versionId,
+    size: input.size,
+    mimeType: "image/png",
+    width: info.width,
+    height: info.height,
+    contentSize: input.bytes.length,
+    storageKey: key,
+    maker: "browser",
+    ctime: now,
+  };
+  try {
+    const stage = input.size === "thumb" ? [healedStageSql(input.versionId)] : [];
+    const [, inserted] = await runBatch(rc.db, [...healPreviewStatements(rc.db, row, false), ...stage]);
+    if (returnedRows(inserted) > 0) return info;
+  } catch (error) {
+    await media.delete([key]);
+    throw error;
+  }
+  await media.delete([key]);
+  return null;
+}
+
+/**
+ * A waveform a browser computed (MP3, AAC, OGG, FLAC: decodeAudioData) for a version of an asset. Without `heal`
+ * it needs `update` (as uploading a preview) and replaces the stored peaks and the version's thumb and medium
+ * previews (PNG). With `heal` (decision 029, heal on view) `read` suffices, but the peaks are stored only when the
+ * version has none (409 otherwise) and their pictures only fill sizes the version lacks; the route rate-limits it.
  */
 export async function acceptWaveform(
   rc: RequestContext,
   actor: Actor,
-  input: { assetId: string; version?: number; waveform: Waveform },
+  input: { assetId: string; version?: number; waveform: Waveform; heal?: boolean },
   render: WaveformRenderer,
 ) {
   const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, "update", ru.assets.notFound);
+  const level = input.heal ? "read" : "update";
+  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, level, ru.assets.notFound);
   if (!asset.version_id) {
     if (input.version !== undefined) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
     throw new AppError("NOT_FOUND", ru.assets.notFound);
   }
-  await storeWaveform(rc, input.assetId, asset.version_id, input.waveform);
+  const versionId = asset.version_id;
+  if (input.heal) {
+    if (!(await storeWaveformIfAbsent(rc, input.assetId, versionId, input.waveform))) {
+      throw new AppError("CONFLICT", ru.catalog.waveformExists);
+    }
+  } else {
+    await storeWaveform(rc, input.assetId, versionId, input.waveform);
+  }
   const previews: { size: PreviewSizeName; width: number; height: number }[] = [];
   for (const size of PREVIEW_SIZES) {
-    const info = await storeGeneratedPreview(rc, {
-      assetId: input.assetId,
-      versionId: asset.version_id,
-      size: size.name,
-      bytes: await render(input.waveform, size.name),
-      mime: "image/png",
-    });
-    previews.push({ size: size.name, width: info.width, height: info.height });
+    const bytes = await render(input.waveform, size.name);
+    const info = input.heal
+      ? await healGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes })
+      : await storeGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes, mime: "image/png" });
+    if (info) previews.push({ size: size.name, width: info.width, height: info.height });
   }
   return { buckets: input.waveform.peaks.length, previews };
 }
