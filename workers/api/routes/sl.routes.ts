@@ -240,7 +240,8 @@ export const slRoutes = createRouter()
       const { page, folder } = c.req.valid("query");
       // Links without a password go through the edge cache (keyed on the link's revision, never on the cookie).
       const cached = await cachedSharedInfo(c.var.rc, origin(c), id, { page, folder }, visitor(c));
-      if (cached.hit) return cached.hit;
+      // A hit is the stored SharedInfo JSON as it was serialised (the typed answer cannot express that, hence the cast).
+      if (cached.hit) return cached.hit as never;
       const info = await openShortlink(c.var.rc, id, getCookie(c, unlockCookieName(id)), visitor(c), page, folder);
       noStore(c);
       c.header(CACHE_STATUS_HEADER, cached.slot ? "miss" : "bypass");
