@@ -89,6 +89,14 @@ export function countUseStatement(db: Database, id: string, kind: "view" | "down
     .where(eq(shortlinks.id, id));
 }
 
+/** Counts `n` opens at once (the edge cache gathers the opens it answered and writes them together). */
+export function countViewsStatement(db: Database, id: string, n: number, lastAt: number) {
+  return db
+    .update(shortlinks)
+    .set({ views: sql`${shortlinks.views} + ${n}`, lastOpenedAt: sql`max(coalesce(${shortlinks.lastOpenedAt}, 0), ${lastAt})` })
+    .where(eq(shortlinks.id, id));
+}
+
 /** Whether an asset is listed in the group or anywhere in its subtree (what a group link may show). */
 export async function assetInSubtree(db: Database, groupId: string, assetId: string): Promise<boolean> {
   const row = await db.get<{ one: number }>(sql`

@@ -13,7 +13,7 @@
  *   the signed-in user), and entries live at most five minutes and never past the link's end.
  */
 import { ru } from "../../../shared/i18n/ru";
-import { countUseStatement, probeShortlink, type ShortlinkProbe } from "../../db/repositories/shortlink.repository";
+import { countViewsStatement, probeShortlink, type ShortlinkProbe } from "../../db/repositories/shortlink.repository";
 import { ifNoneMatch } from "../../lib/http-range";
 import { verifyLink } from "../../lib/signed-url";
 import { auditStatement, refreshCookieName, type RequestContext } from "../access";
@@ -86,22 +86,56 @@ function store(rc: RequestContext, slot: SharedCacheSlot, body: BodyInit, header
   rc.waitUntil(cache.put(slot.key, new Response(body, { status: 200, headers: stored })));
 }
 
-/** An answer from the cache is still an open: counted and audited like `openShortlink` does, after the answer. */
+/** How long opens answered from the cache are gathered before they are written together. */
+const COUNT_FLUSH_MS = 250;
+
+interface CachedOpen {
+  probe: ShortlinkProbe;
+  page: number;
+  ip: string | null;
+  at: number;
+}
+
+/** Opens answered from the cache in this isolate and not yet written; the flush that will write them is scheduled. */
+let pendingOpens: CachedOpen[] = [];
+let flushScheduled = false;
+
+/**
+ * An answer from the cache is still an open: counted and audited like `openShortlink` does, after the answer. The
+ * opens of the next quarter second are gathered and written in one batch (one counter update per link, one audit
+ * row per open), from the `waitUntil` of the request that started the window — the same guarantee as a write of
+ * its own, at one round trip for many opens instead of one each.
+ */
 function countCachedOpen(rc: RequestContext, probe: ShortlinkProbe, page: number, visitor: Visitor): void {
-  const now = Date.now();
-  rc.waitUntil(
-    rc.db.batch([
-      countUseStatement(rc.db, probe.id, "view", now),
-      auditStatement(rc, {
-        action: "shortlink.open",
-        actorId: null,
-        objectType: probe.entityType,
-        objectId: probe.entityId,
-        details: { shortlink: probe.id, page },
-        ip: visitor.ip,
-      }),
-    ]),
+  pendingOpens.push({ probe, page, ip: visitor.ip, at: Date.now() });
+  if (flushScheduled) return;
+  flushScheduled = true;
+  rc.waitUntil(new Promise((resolve) => setTimeout(resolve, COUNT_FLUSH_MS)).then(() => flushOpens(rc)));
+}
+
+async function flushOpens(rc: RequestContext): Promise<void> {
+  const opens = pendingOpens;
+  pendingOpens = [];
+  flushScheduled = false;
+  if (opens.length === 0) return;
+  const perLink = new Map<string, { n: number; last: number }>();
+  for (const open of opens) {
+    const seen = perLink.get(open.probe.id) ?? { n: 0, last: 0 };
+    perLink.set(open.probe.id, { n: seen.n + 1, last: Math.max(seen.last, open.at) });
+  }
+  const counts = [...perLink].map(([id, { n, last }]) => countViewsStatement(rc.db, id, n, last));
+  const audits = opens.map((open) =>
+    auditStatement(rc, {
+      action: "shortlink.open",
+      actorId: null,
+      objectType: open.probe.entityType,
+      objectId: open.probe.entityId,
+      details: { shortlink: open.probe.id, page: open.page },
+      ip: open.ip,
+    }),
   );
+  const [first, ...rest] = [...counts, ...audits];
+  await rc.db.batch([first, ...rest]);
 }
 
 /** The parts of a page or info query an answer depends on, normalised; null when `folder` is malformed. */
