@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { buildUnlessSkipped, load, login, ms, printTable, unexpected, verdict, warmUp } from "./lib/measure.mjs";
@@ -93,7 +93,7 @@ async function seedFile(url, auth) {
 
 /** Interleaved full reads of GetFile and the plain download (which goes first alternates by round). */
 async function throughput(getFileUrl, downloadUrl, auth) {
-  const runs = { getFile: [], download: [] };
+  const runs = { getFile: [], download: [], ratios: [] };
   for (let round = 1; round <= ROUNDS; round++) {
     const order = [
       ["download", downloadUrl, auth],
@@ -106,8 +106,11 @@ async function throughput(getFileUrl, downloadUrl, auth) {
       runs[kind].push(mbps(run.bytes, run.ms));
       console.log(`  round ${round} ${kind.padEnd(8)} ${(run.ms / 1000).toFixed(2)} s, ${mbps(run.bytes, run.ms).toFixed(0)} MiB/s`);
     }
+    // Issue 27 item 6: GetFile keeps 0.9× the plain download in every round, not only in the median.
+    runs.ratios.push(runs.getFile[round - 1] / runs.download[round - 1]);
+    console.log(`  round ${round} GetFile / download ${runs.ratios[round - 1].toFixed(2)}×`);
   }
-  return { getFile: median(runs.getFile), download: median(runs.download) };
+  return { getFile: median(runs.getFile), download: median(runs.download), worstRatio: Math.min(...runs.ratios) };
 }
 
 function pair(run) {
@@ -117,6 +120,9 @@ function pair(run) {
 
 async function main() {
   buildUnlessSkipped();
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
   const port = await freePort();
   const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-wopi-"));
   console.log(`> wrangler dev on 127.0.0.1:${port} (state in ${persistDir}); scale ${SCALE}, file ${(FILE_BYTES / MiB).toFixed(1)} MiB`);
@@ -173,8 +179,15 @@ async function main() {
       ]),
       [`GetFile, ${(FILE_BYTES / MiB).toFixed(1)} MiB (median of ${ROUNDS})`, `${tp.getFile.toFixed(0)} MiB/s`, "-", "-"],
       ["download-variant, same bytes (median)", `${tp.download.toFixed(0)} MiB/s`, "-", "-"],
-      ["GetFile / download", `${(ratio * 100).toFixed(0)} %`, `≥ ${TARGETS.getFileRatio * 100} %`, verdict(ratio, TARGETS.getFileRatio, { atLeast: true })],
+      ["GetFile / download (medians)", `${ratio.toFixed(2)}×`, `≥ ${TARGETS.getFileRatio}×`, verdict(ratio, TARGETS.getFileRatio, { atLeast: true })],
+      [
+        `GetFile / download, worst of ${ROUNDS} rounds`,
+        `${tp.worstRatio.toFixed(2)}×`,
+        `≥ ${TARGETS.getFileRatio}×`,
+        verdict(tp.worstRatio, TARGETS.getFileRatio, { atLeast: true }),
+      ],
     ]);
+    console.log(`load average at start ${loadAtStart}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")} (2 cores shared)`);
     if (SCALE < 1) console.log(`note: BENCH_SCALE=${SCALE}: a functional check, not figures to compare`);
   } finally {
     process.removeListener("SIGINT", stopOnSignal);

@@ -9,6 +9,7 @@ import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
 import { ensureAdministrator, createRequestContext } from "./services/access";
+import { cachedSharedPage } from "./services/sharing";
 import { getConfig } from "./lib/config";
 import { applyBookmark, sessionStartOf } from "./lib/d1-bookmark";
 import { applyServerTiming } from "./lib/server-timing";
@@ -42,6 +43,11 @@ const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 /** Paths the API owns; every other path is a page rendered by Remix (static files never reach the Worker). */
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/") || pathname === "/metrics" || pathname.startsWith("/internal/");
+}
+
+/** The public shared-link page (`/sl/{id}`), the one page the edge cache may answer. */
+function isSharedPagePath(pathname: string): boolean {
+  return pathname.startsWith("/sl/");
 }
 
 /** A page form posted from another site never reaches an action (CSRF); the answer is a plain 403 page. */
@@ -89,8 +95,12 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
   } else {
     const requestId = request.headers.get("cf-ray") ?? newId();
     const rc = createRequestContext(env, (p) => ctx.waitUntil(p), requestId, sessionStartOf(request));
-    await ensureAdministrator(rc);
-    response = await handleRemix(request, { rc, cspNonce: nonce, reportError: (error) => reportError(error, { requestId }) });
+    const render = async () => {
+      await ensureAdministrator(rc);
+      return handleRemix(request, { rc, cspNonce: nonce, reportError: (error) => reportError(error, { requestId }) });
+    };
+    // Anonymous shared-link pages may come from the edge cache (docs/security.md «Edge cache»); nothing else does.
+    response = isSharedPagePath(new URL(request.url).pathname) ? await cachedSharedPage(rc, request, nonce, render) : await render();
     meter = rc.dbSession.meter;
     bookmark = rc.dbSession.bookmark();
   }

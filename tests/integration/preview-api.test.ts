@@ -328,7 +328,7 @@ describe("signed preview links", () => {
     expect(link).toMatch(new RegExp(`^/api/asset/content/preview/${asset.id}/1/thumb\\?u=[0-9a-f]{32}&exp=\\d+&sig=[\\w-]+&p=${uploaded.preview_id}$`));
     const res = await call(link);
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("private, max-age=3600");
+    expect(res.headers.get("cache-control")).toBe("private, max-age=3600, immutable");
     expect(res.headers.get("etag")).toBe(`"${uploaded.preview_id}"`);
     await res.arrayBuffer();
   });

@@ -106,7 +106,7 @@ const PreviewLinkQuerySchema = z.object({
   u: z.string().max(64).optional(),
   exp: z.string().max(16).optional(),
   sig: z.string().max(128).optional(),
-  p: z.string().max(64).optional().openapi({ description: "cache buster (preview id), ignored" }),
+  p: z.string().max(64).optional().openapi({ description: "the preview id the link was made for: when it is still the current one, the answer is immutable" }),
 });
 
 /** SPEC §3 Preview list: `list` holds links relative to `base_url` (the API's origin). */
@@ -360,10 +360,16 @@ export const assetCatalogRoutes = createRouter()
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
       const preview = await findPreview(c.var.rc, c.var.actor, { assetId: id, version, size: variant.size, variantId: variant.variantId });
-      // Signed links carry the preview id, so their URL changes when the preview does: they may be cached longer.
+      // Signed links carry the preview id, so their URL changes when the preview does (content-addressed): the
+      // browser keeps them without revalidating until the link expires. Private: each was signed for one user.
       const headers = {
         ETag: preview.etag,
-        "Cache-Control": c.req.query("sig") ? "private, max-age=3600" : "private, max-age=60",
+        "Cache-Control":
+          c.req.query("sig") && c.req.query("p") === preview.id
+            ? "private, max-age=3600, immutable"
+            : c.req.query("sig")
+              ? "private, max-age=3600"
+              : "private, max-age=60",
         "X-Content-Type-Options": "nosniff",
         // Who made it (decision 029): a viewer heals a PDF whose picture is still its text card.
         ...(preview.maker ? { "X-Preview-Maker": preview.maker } : {}),

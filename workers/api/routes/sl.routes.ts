@@ -4,6 +4,9 @@ import { getCookie, setCookie } from "hono/cookie";
 import { ru } from "../../../shared/i18n/ru";
 import { SHARE_ACL } from "../../services/sharing/pure";
 import {
+  CACHE_STATUS_HEADER,
+  cachedSharedInfo,
+  cachedShortlinkMedia,
   closedError,
   createShortlink,
   isClosed,
@@ -14,7 +17,7 @@ import {
   openShortlink,
   shortlinkZip,
   revokeShortlink,
-  shortlinkMedia,
+  storeSharedInfo,
   unlockCookieName,
   unlockShortlink,
   updateShortlink,
@@ -235,12 +238,18 @@ export const slRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const { page, folder } = c.req.valid("query");
+      // Links without a password go through the edge cache (keyed on the link's revision, never on the cookie).
+      const cached = await cachedSharedInfo(c.var.rc, origin(c), id, { page, folder }, visitor(c));
+      // A hit is the stored SharedInfo JSON as it was serialised (the typed answer cannot express that, hence the cast).
+      if (cached.hit) return cached.hit as never;
       const info = await openShortlink(c.var.rc, id, getCookie(c, unlockCookieName(id)), visitor(c), page, folder);
       noStore(c);
+      c.header(CACHE_STATUS_HEADER, cached.slot ? "miss" : "bypass");
       if (isClosed(info)) {
         if (info.state === "password") return c.json({ id, password_required: true as const }, 200);
         throw closedError(info);
       }
+      if (cached.slot) storeSharedInfo(c.var.rc, cached.slot, info);
       return c.json(info, 200);
     },
   )
@@ -323,8 +332,9 @@ export const slRoutes = createRouter()
     }),
     async (c) => {
       const { link, asset, kind } = c.req.valid("param");
-      return shortlinkMedia(
+      return cachedShortlinkMedia(
         c.var.rc,
+        origin(c),
         link,
         asset,
         kind as MediaKind,

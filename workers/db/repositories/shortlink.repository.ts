@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { assets, groups, outgoingEmails, shortlinks, users } from "../schema/index";
+import { assets, cacheRevisions, groups, outgoingEmails, shortlinks, users } from "../schema/index";
 
 /** Queries of shortlinks and of the outbox of mailed invitations. */
 
@@ -11,6 +11,30 @@ export function insertShortlinkStatement(db: Database, row: typeof shortlinks.$i
 export function findShortlink(db: Database, id: string) {
   return db.select().from(shortlinks).where(eq(shortlinks.id, id)).get();
 }
+
+/**
+ * What the edge cache needs to know about a link before it may look anything up (one indexed read): whether it is
+ * open by its own rules (revoked, window), whether it has a password, and the current `shared` cache revision.
+ */
+export function probeShortlink(db: Database, id: string) {
+  return db
+    .select({
+      id: shortlinks.id,
+      entityId: shortlinks.entityId,
+      entityType: shortlinks.entityType,
+      locked: sql<number>`${shortlinks.passwordHash} is not null`,
+      revokedAt: shortlinks.revokedAt,
+      notBefore: shortlinks.notBefore,
+      notAfter: shortlinks.notAfter,
+      revision: cacheRevisions.revision,
+    })
+    .from(shortlinks)
+    .innerJoin(cacheRevisions, eq(cacheRevisions.scope, "shared"))
+    .where(eq(shortlinks.id, id))
+    .get();
+}
+
+export type ShortlinkProbe = NonNullable<Awaited<ReturnType<typeof probeShortlink>>>;
 
 /** Columns every listing shows: the link, its creator's name and the shared item's name (one join each). */
 const listColumns = {
@@ -62,6 +86,14 @@ export function countUseStatement(db: Database, id: string, kind: "view" | "down
         ? { views: sql`${shortlinks.views} + 1`, lastOpenedAt: now }
         : { downloads: sql`${shortlinks.downloads} + 1`, lastOpenedAt: now },
     )
+    .where(eq(shortlinks.id, id));
+}
+
+/** Counts `n` opens at once (the edge cache gathers the opens it answered and writes them together). */
+export function countViewsStatement(db: Database, id: string, n: number, lastAt: number) {
+  return db
+    .update(shortlinks)
+    .set({ views: sql`${shortlinks.views} + ${n}`, lastOpenedAt: sql`max(coalesce(${shortlinks.lastOpenedAt}, 0), ${lastAt})` })
     .where(eq(shortlinks.id, id));
 }
 

@@ -39,3 +39,4 @@ export * from "./shop-basket-items";
 export * from "./shop-orders";
 export * from "./shop-order-items";
 export * from "./shop-webhook-events";
+export * from "./cache-revisions";

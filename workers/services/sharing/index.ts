@@ -17,6 +17,7 @@ export {
   updateShortlink,
 } from "./shortlink.service";
 export { closedError, isClosed, openShortlink, shortlinkMedia, unlockShortlink } from "./shortlink-open.service";
+export { CACHE_STATUS_HEADER, cachedSharedInfo, cachedSharedPage, cachedShortlinkMedia, storeSharedInfo, type CacheStatus } from "./shortlink-cache.service";
 export { shortlinkZip } from "./shortlink-zip.service";
 export type { MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";
 export type { ShortlinkView } from "./shortlink.service";

@@ -10,6 +10,7 @@ import { previewsOfAssets } from "../../db/repositories/preview.repository";
 import type { ShortlinkRow } from "../../db/schema/index";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
+import { ifNoneMatch } from "../../lib/http-range";
 import { verifyPassword } from "../../lib/password";
 import { signLink, verifyLink } from "../../lib/signed-url";
 import { canAccess, entityMask, auditStatement, recordAudit } from "../access";
@@ -396,7 +397,7 @@ export async function shortlinkMedia(
   }
   if (kind === "thumb" || kind === "medium") {
     const preview = await findPreview(rc, open.creator, { assetId, version: asset.latestVersion, size: kind });
-    if (req.ifNoneMatch === preview.etag) return new Response(null, { status: 304, headers: { ETag: preview.etag } });
+    if (ifNoneMatch(req.ifNoneMatch, preview.etag)) return new Response(null, { status: 304, headers: { ETag: preview.etag } });
     const object = await readPreview(rc, preview.storageKey);
     return new Response(object.body, {
       headers: {
