@@ -3,7 +3,9 @@
 // 10 top folders × 100 subfolders, starts the product under `wrangler dev` on a free loopback port and measures
 // GET /api/search/query (one word, two words, with a filter, with facets), /autocomplete and /vector for the
 // administrator and for a user whose read access comes from a rule on one top folder (an ancestor), beside the
-// whoami floor of the same run. Then indexing: small text files uploaded through the single-PUT flow (create asset,
+// whoami floor of the same run. Repeated queries are answered from the cache of recent answers (decision 031), so
+// each user also asks 8 other words (one word, two words, with facets) once each: the "cold" rows, computed from
+// the index. Then indexing: small text files uploaded through the single-PUT flow (create asset,
 // create-version, PUT; the index rows are written by the triggers in the batches of those writes), 8 at a time, as
 // uploads per second against the 50/s target, a name query right after the last upload that must find every one of
 // them, and the seconds until the background text extraction has made all their contents searchable.
@@ -23,7 +25,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
-import { buildUnlessSkipped, load, login, ms, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
+import { buildUnlessSkipped, load, login, ms, percentile, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
 import { retried } from "./lib/workerd.mjs";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? "1");
@@ -207,6 +209,24 @@ async function measure(name, url, headers) {
   return { name, run };
 }
 
+/**
+ * Answers nobody asked for before (decision 031 caches recent answers per access class): each of `texts` once, as the
+ * first request of its kind since the server started, so every one is computed from the index. p50 / p95 of those.
+ */
+async function measureCold(name, texts, target, headers) {
+  console.log(`> ${name}`);
+  const times = [];
+  for (const text of texts) {
+    const started = performance.now();
+    const response = await fetch(target(text), { headers, signal: AbortSignal.timeout(60_000) });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    if (response.status !== 200) console.log(`  note: ${name} '${text}' answered ${response.status}`);
+  }
+  times.sort((a, b) => a - b);
+  return { name, run: { count: times.length, p50: percentile(times, 50), p95: percentile(times, 95) } };
+}
+
 async function api(url, path, bearer, init = {}) {
   const response = await fetch(`${url}${path}`, {
     ...init,
@@ -319,6 +339,16 @@ async function main() {
       ["autocomplete: 'инт'", `${url}/api/search/autocomplete/${encodeURIComponent("инт")}`],
       ["vector: 'фотки пляжа'", `${url}/api/search/vector/${encodeURIComponent("фотки пляжа")}`],
     ];
+    // Other words than the repeated cases, asked once each: the cost of an answer that is not cached.
+    const cold = [
+      ["query, cold: one word (8 other words, once each)", ["город", "музыка", "портрет", "зима", "river", "garden", "отчет", "кадр"], (t) => q(t)],
+      [
+        "query, cold: two words (8 other pairs, once each)",
+        ["город мост", "музыка концерт", "зима снег", "river bridge", "портрет фото", "отчет бюджет", "кадр видео", "лето солнце"],
+        (t) => q(t),
+      ],
+      ["query, cold: one word with facets (8 other words, once each)", ["горы", "озеро", "улица", "парк", "интервью", "sunset", "window", "дождь"], (t) => q(t, "?facets=true")],
+    ];
     const results = [];
     for (const [who, headers] of [
       ["admin", admin],
@@ -327,6 +357,7 @@ async function main() {
       const floor = await measure(`${who}: GET /api/auth/whoami (floor)`, `${url}/api/auth/whoami`, headers);
       const runs = [];
       for (const [name, target] of cases) runs.push(await measure(`${who}: ${name}`, target, headers));
+      for (const [name, texts, target] of cold) runs.push(await measureCold(`${who}: ${name}`, texts, target, headers));
       results.push({ who, floor, runs });
     }
     const indexed = UPLOADS > 0 ? await indexing(url, admin.authorization.slice("Bearer ".length)) : null;
