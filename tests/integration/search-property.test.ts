@@ -85,14 +85,14 @@ function nonce(): string {
 }
 
 /** Runs of the property; each builds its own folders, files, tags and rules. */
-const RUNS = 12;
+const RUNS = 40;
 
 /** The service as the route calls it, in a request context of its own (the route adds rate limits and zod only). */
 async function ask(actor: Actor, text: string, filters: SearchFilters, o: { skip: number; take: number; facets: boolean }) {
   try {
     return { status: 200, body: (await searchQuery(testContext(), actor, text, filters, o)) as Answer };
   } catch (error) {
-    if (error instanceof AppError) return { status: error.statusCode, body: null };
+    if (error instanceof AppError) return { status: error.status as number, body: null };
     throw error;
   }
 }
