@@ -27,6 +27,15 @@ export interface SearchFilters {
   fields?: { defId: string; value: string }[];
 }
 
+/**
+ * The search epoch (migration 0024, decision 031): a counter that every write able to change a search answer moves
+ * in its own statement. Cached answers are keyed by it.
+ */
+export async function searchEpoch(db: Database): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`select n from search_epoch where id = 1`);
+  return row?.n ?? 0;
+}
+
 /** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
 export const MARK_START = "\u0002";
 export const MARK_END = "\u0003";
@@ -317,6 +326,8 @@ export function deleteContentSql(assetId: string) {
 export function refreshDocsStatements(ids: readonly string[]): SQL[] {
   const list = sql`(select value from json_each(${JSON.stringify(ids)}))`;
   return [
+    // a repaired document may answer differently: cached answers computed before it must not be served (decision 031)
+    sql`update search_epoch set n = n + 1 where id = 1`,
     sql`insert into search_docs (entity_id, entity_type)
       select entity_id, entity_type from search_source_asset where entity_id in ${list}
       union all select entity_id, entity_type from search_source_group where entity_id in ${list}

@@ -27,6 +27,7 @@ export * from "./event-deliveries";
 export * from "./automations";
 export * from "./search-docs";
 export * from "./search-content";
+export * from "./search-epoch";
 export * from "./shortlinks";
 export * from "./outgoing-emails";
 export * from "./asset-totals";

@@ -7,6 +7,7 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { previewRef, visiblePath } from "../library/pure";
+import { cachedAnswer, rememberAnswer } from "./answer-cache";
 import { cosine, embed } from "./embedding";
 import { restoreSnippet } from "./snippet";
 import { parsePrefix, parseQuery } from "./query-parser";
@@ -273,6 +274,32 @@ export async function searchQuery(
 ): Promise<SearchResult> {
   const vis = await scopeOf(rc, actor, filters);
   const { match } = parseQuery(text);
+  // Read before the answer's own statements, so a cached answer is never older than its epoch (decision 031).
+  const epoch = await repo.searchEpoch(rc.db);
+  const key = JSON.stringify(["query", accessClass(vis), match, filters, o.skip, o.take, o.facets]);
+  const known = cachedAnswer<SearchResult>(key, epoch);
+  if (known) return known;
+  const answer = await computeQuery(rc, vis, match, filters, o);
+  rememberAnswer(key, epoch, answer);
+  return answer;
+}
+
+/**
+ * Who an answer may be shown to: every administrator alike (null visibility), otherwise the one user with their
+ * chroot, rules and token scope (a robot token's scope narrows what its user sees).
+ */
+function accessClass(vis: Visibility | null): string {
+  return vis === null ? "admin" : JSON.stringify([vis.userId, vis.chroot, vis.scope ?? [], vis.rules, vis.deny ?? null]);
+}
+
+/** The answer of `searchQuery`, computed from the index and the live tables (decision 011). */
+async function computeQuery(
+  rc: RequestContext,
+  vis: Visibility | null,
+  match: string | null,
+  filters: SearchFilters,
+  o: { skip: number; take: number; facets: boolean },
+): Promise<SearchResult> {
   const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] } } : {}) };
   if (!match) return empty;
   const phrase = tagPhrase(filters.tag);
@@ -324,6 +351,21 @@ export async function autocomplete(rc: RequestContext, actor: Actor, text: strin
   const parsed = parsePrefix(text);
   if (!parsed.match) return { suggestions: [] };
   const vis = await visibility(rc, actor);
+  const epoch = await repo.searchEpoch(rc.db);
+  const key = JSON.stringify(["autocomplete", accessClass(vis), parsed.match, normalize(parsed.prefix)]);
+  const known = cachedAnswer<{ suggestions: Suggestion[] }>(key, epoch);
+  if (known) return known;
+  const answer = await computeAutocomplete(rc, vis, parsed);
+  rememberAnswer(key, epoch, answer);
+  return answer;
+}
+
+async function computeAutocomplete(
+  rc: RequestContext,
+  vis: Visibility | null,
+  parsed: ReturnType<typeof parsePrefix>,
+): Promise<{ suggestions: Suggestion[] }> {
+  if (!parsed.match) return { suggestions: [] };
   const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0, order: "newest" });
   const prefix = normalize(parsed.prefix);
   const out: Suggestion[] = [];
