@@ -59,6 +59,8 @@ const CALLS: Record<BudgetedRoute, { path: () => string; page: boolean; who: Who
   viewerPage: { path: () => `/mam/${world.leaf}/asset/${world.asset}`, page: true, who: ["reader", "admin"] },
   searchPage: { path: () => `/search?q=${encodeURIComponent("закат")}`, page: true, who: ["reader", "admin"] },
   shortlinkPage: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
+  // measured after the miss above stored the page
+  shortlinkPageCached: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
 };
 
 async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number; trips: number | null; timing: string | null }> {

@@ -26,7 +26,10 @@ export const ROUND_TRIP_BUDGETS = {
   folderPage: { route: "page /mam/{id}", budget: 2, before: 4 },
   viewerPage: { route: "page /mam/{g}/asset/{id}", budget: 2, before: 4 },
   searchPage: { route: "page /search?q=…", budget: 1, before: 2 },
-  shortlinkPage: { route: "page /sl/{id}", budget: 3, before: 5 },
+  // A miss pays the edge cache's probe (the link's password flag, state and revision: one indexed read) before the
+  // page's own three; every later open until something changes is answered after that probe alone.
+  shortlinkPage: { route: "page /sl/{id} (edge cache miss)", budget: 4, before: 5 },
+  shortlinkPageCached: { route: "page /sl/{id} (edge cache hit)", budget: 1, before: 5 },
 } satisfies Record<string, RoundTripBudget>;
 
 export type BudgetedRoute = keyof typeof ROUND_TRIP_BUDGETS;

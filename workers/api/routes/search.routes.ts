@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
-import { askQuestion, autocomplete, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
+import { createMiddleware } from "hono/factory";
+import { askQuestion, autocomplete, prefetchSearchEpoch, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
+import type { AppEnv } from "../types";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
 
@@ -10,6 +12,12 @@ import { IdSchema } from "../schemas";
 export const MAX_QUERY_CHARS = 2000;
 /** Longest RAG question accepted. */
 export const MAX_QUESTION_CHARS = 2000;
+
+/** Reads the search epoch while the caller is authenticated (only for calls that carry a credential). */
+const epochAlongsideAuth = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.header("authorization")) prefetchSearchEpoch(c.var.rc);
+  await next();
+});
 
 const FIELD_FILTER = /^field\.([0-9a-f]{32})$/;
 
@@ -136,7 +144,7 @@ export const searchRoutes = createRouter()
       description:
         "Every word must match (Russian and English stems, prefixes). Ranked by bm25 with names above metadata above document text. Filters: type, mime, tag, class, group (subtree), owner, from/to (creation), field.<template id>=value; `facets=true` adds counts over the visible matching set. Unknown filters are a 400.",
       security: bearerSecurity,
-      middleware: [requireAuth, rateLimit("search")] as const,
+      middleware: [epochAlongsideAuth, requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema, query: SearchQuerySchema },
       responses: { 200: json(SearchResultSchema, "Hits"), ...errorResponses(400, 401, 404) },
     }),
@@ -156,7 +164,7 @@ export const searchRoutes = createRouter()
       tags: ["Search"],
       summary: "Up to 10 suggestions (names, tags, field values) for what is being typed",
       security: bearerSecurity,
-      middleware: [requireAuth, rateLimit("search")] as const,
+      middleware: [epochAlongsideAuth, requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema },
       responses: {
         200: json(

@@ -4,5 +4,5 @@
  * The domain's public face (decision record 025): code outside workers/services/search/ imports only this file.
  */
 export { askQuestion } from "./rag.service";
-export { autocomplete, indexVector, searchQuery, vectorSearch } from "./search.service";
+export { autocomplete, indexVector, prefetchSearchEpoch, searchQuery, vectorSearch } from "./search.service";
 export type { SearchFilters } from "./search.service";

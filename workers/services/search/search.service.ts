@@ -136,9 +136,9 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
     repo.pathsOf(rc.db, rows, ROOT_GROUP_ID),
     match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
   ]);
-  const pathById = new Map((await visiblePlaces(rc, vis, paths)).map((p) => [p.id, p]));
   const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
-  const originals = await originalTexts(rc, rows, marksByDoc);
+  const [places, originals] = await Promise.all([visiblePlaces(rc, vis, paths), originalTexts(rc, rows, marksByDoc)]);
+  const pathById = new Map(places.map((p) => [p.id, p]));
   return rows.map((r) => {
     const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
     const why: MatchedIn[] = [];
@@ -261,6 +261,24 @@ async function totalOf(
   return { total: Math.max(TOTAL_CAP, o.skip + found.length), total_exact: false };
 }
 
+/** Epoch reads started before the caller was authenticated (`prefetchSearchEpoch`), by request. */
+const prefetched = new WeakMap<RequestContext, Promise<number>>();
+
+/**
+ * Starts reading the search epoch alongside authentication, so the read costs no round trip of its own (decision
+ * 031). Read earlier than the answer's statements is still safe: an answer stored under an older epoch is never served.
+ */
+export function prefetchSearchEpoch(rc: RequestContext): void {
+  const read = repo.searchEpoch(rc.db);
+  read.catch(() => {});
+  prefetched.set(rc, read);
+}
+
+/** The epoch read for this request: the prefetched one, else read now. */
+function searchEpochOf(rc: RequestContext): Promise<number> {
+  return prefetched.get(rc) ?? repo.searchEpoch(rc.db);
+}
+
 /**
  * GET /api/search/query/{x}: visible, live assets and groups matching every word of `text` (stemmed), best first
  * (bm25, names above metadata above text), one page with the total and, when asked, facet counts (decision 011).
@@ -272,10 +290,9 @@ export async function searchQuery(
   filters: SearchFilters,
   o: { skip: number; take: number; facets: boolean },
 ): Promise<SearchResult> {
-  const vis = await scopeOf(rc, actor, filters);
   const { match } = parseQuery(text);
   // Read before the answer's own statements, so a cached answer is never older than its epoch (decision 031).
-  const epoch = await repo.searchEpoch(rc.db);
+  const [vis, epoch] = await Promise.all([scopeOf(rc, actor, filters), searchEpochOf(rc)]);
   const key = JSON.stringify(["query", accessClass(vis), match, filters, o.skip, o.take, o.facets]);
   const known = cachedAnswer<SearchResult>(key, epoch);
   if (known) return known;
@@ -350,8 +367,7 @@ const hasWordStarting = (text: string, prefix: string) => words(text).some((w) =
 export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
   const parsed = parsePrefix(text);
   if (!parsed.match) return { suggestions: [] };
-  const vis = await visibility(rc, actor);
-  const epoch = await repo.searchEpoch(rc.db);
+  const [vis, epoch] = await Promise.all([visibility(rc, actor), searchEpochOf(rc)]);
   const key = JSON.stringify(["autocomplete", accessClass(vis), parsed.match, normalize(parsed.prefix)]);
   const known = cachedAnswer<{ suggestions: Suggestion[] }>(key, epoch);
   if (known) return known;
