@@ -45,8 +45,9 @@ function screenVariantOf(asset: lib.AssetInfo): string | null {
 }
 
 /** The latest version's playable proxy made for a video the browser could not play (decision 029), if stored. */
-function videoProxyOf(asset: lib.AssetInfo): string | null {
-  return asset.asset_latest_version_variants.find((v) => v.variant_type === "proxy_lowres" && v.mime_type.startsWith("video/"))?.variant_id ?? null;
+function videoProxyOf(asset: lib.AssetInfo): { id: string; mime: string } | null {
+  const found = asset.asset_latest_version_variants.find((v) => v.variant_type === "proxy_lowres" && v.mime_type.startsWith("video/"));
+  return found ? { id: found.variant_id, mime: found.mime_type } : null;
 }
 
 function InfoRow({ label, children }: { label: string; children: React.ReactNode }) {

@@ -78,7 +78,7 @@ export function MediaPlayer({
   videoProxy = null,
 }: {
   /** the version's stored video `proxy_lowres`, played when the browser refuses the original (decision 029) */
-  videoProxy?: string | null;
+  videoProxy?: { id: string; mime: string } | null;
   variantId: string | null;
   /** the asset and version, for the preview of a file the browser cannot show */
   asset?: { id: string; version: number };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import { playLink } from "../lib/library-api";
+import { healPreview } from "../lib/heal-preview";
 import { followVideoProxy, type ProxyState } from "../lib/video-proxy";
 import { Icon } from "./icons";
 
@@ -21,23 +22,31 @@ export function VideoProxyStage({
   /** the original's signed play link */
   sourceLink: string;
   /** the version's video `proxy_lowres` variant, when one is stored already */
-  storedProxy: string | null;
+  storedProxy: { id: string; mime: string } | null;
   onMedia?: (element: HTMLMediaElement | null) => void;
 }) {
   const [state, setState] = useState<ProxyState>({ phase: "converting", percent: null });
+  const storedId = storedProxy?.id ?? null;
+  const storedMime = storedProxy?.mime ?? null;
   useEffect(() => {
-    if (storedProxy) {
+    if (storedId && storedMime) {
       let alive = true;
       setState({ phase: "converting", percent: null });
-      playLink(storedProxy)
-        .then(({ link }) => alive && setState({ phase: "ready", link }))
+      playLink(storedId)
+        .then(({ link }) => alive && setState({ phase: "ready", link, variantId: storedId, mime: storedMime }))
         .catch(() => alive && setState({ phase: "failed", reason: ru.library.unreadableFormat }));
       return () => {
         alive = false;
       };
     }
     return followVideoProxy({ assetId, version, sourceLink }, setState);
-  }, [assetId, version, sourceLink, storedProxy]);
+  }, [assetId, version, sourceLink, storedId, storedMime]);
+  // The original gave no poster or scrub strip either: they are made from the proxy now (heal on view, once per tab).
+  const healFrom = state.phase === "ready" ? state.variantId : null;
+  const healMime = state.phase === "ready" ? state.mime : null;
+  useEffect(() => {
+    if (healFrom && healMime) void healPreview({ assetId, version, variantId: healFrom, mime: healMime });
+  }, [assetId, version, healFrom, healMime]);
 
   if (state.phase === "ready") {
     return (

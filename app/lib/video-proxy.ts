@@ -13,7 +13,8 @@ import { ru } from "../i18n/ru";
 export type ProxyState =
   | { phase: "converting"; percent: number | null }
   | { phase: "uploading" }
-  | { phase: "ready"; link: string }
+  /** `variantId`: the stored proxy (null when it could not be stored and a local copy plays) */
+  | { phase: "ready"; link: string; variantId: string | null; mime: string }
   | { phase: "failed"; reason: string };
 
 export interface ProxyTarget {
@@ -67,9 +68,9 @@ async function run(target: ProxyTarget, set: (state: ProxyState) => void): Promi
   }
   if (variantId) {
     const { link } = await playLink(variantId);
-    return set({ phase: "ready", link });
+    return set({ phase: "ready", link, variantId, mime: made.mime });
   }
-  set({ phase: "ready", link: URL.createObjectURL(made.blob) });
+  set({ phase: "ready", link: URL.createObjectURL(made.blob), variantId: null, mime: made.mime });
 }
 
 /**

@@ -130,6 +130,8 @@ test("a video the browser cannot play is converted by a reader's browser, stored
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, "proxy-converting-1440.png") });
   await page.setViewportSize({ width: 390, height: 844 });
+  // The layout switches to the phone's (its menu drawer slides away) before the picture is taken.
+  await page.waitForTimeout(800);
   if (await progress.isVisible()) await page.screenshot({ path: join(SHOTS, "proxy-converting-390.png") });
 
   // Then it plays: the proxy's stream, with frames.
@@ -147,6 +149,17 @@ test("a video the browser cannot play is converted by a reader's browser, stored
   expect(size).toMatchObject({ width: 640, height: 360 });
   expect(size.duration).toBeGreaterThan(11);
   expect(uploads).toEqual([201]);
+  // The poster the original could not give is made from the proxy (heal on view), by this reader's browser.
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${asset}/1/thumb`, { headers: { authorization: `Bearer ${api.bearer}` } });
+        await res.arrayBuffer();
+        return `${res.status} ${res.headers.get("x-preview-maker")}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe("200 browser");
   await video.evaluate((v: HTMLVideoElement) => v.pause());
   await page.screenshot({ path: join(SHOTS, "proxy-playing-390.png") });
   await page.setViewportSize({ width: 1440, height: 900 });
