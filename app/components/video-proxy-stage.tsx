@@ -68,7 +68,11 @@ export function VideoProxyStage({
     <div className="player player-empty video-proxy-progress" data-testid="video-proxy-progress" aria-live="polite">
       <Icon name="video" size={56} />
       <span className="video-proxy-title">
-        {state.phase === "uploading" ? ru.library.videoProxy.uploading : percent === null ? ru.library.videoProxy.starting : ru.library.videoProxy.converting(percent)}
+        {state.phase === "uploading"
+          ? ru.library.videoProxy.uploading
+          : percent === null
+          ? ru.library.videoProxy.starting
+          : ru.library.videoProxy.converting(percent)}
       </span>
       <progress max={100} value={percent ?? undefined} aria-label={ru.library.videoProxy.starting} />
       <span className="muted">{ru.library.videoProxy.hint}</span>

@@ -67,7 +67,8 @@ function proxySize(width: number, height: number): { width: number; height: numb
  * platform support), the source is longer than the cap, the output would pass the size cap, or it took too long.
  */
 export async function makeVideoProxy(link: string, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ProxyMade> {
-  if (typeof VideoDecoder === "undefined" || typeof VideoEncoder === "undefined") return { ok: false, reason: ru.library.videoProxy.noWebCodecs };
+  if (typeof VideoDecoder === "undefined" || typeof VideoEncoder === "undefined")
+    return { ok: false, reason: ru.library.videoProxy.noWebCodecs };
   const input = new Input({ source: new UrlSource(new URL(link, window.location.href)), formats: ALL_FORMATS });
   try {
     let track;
@@ -78,15 +79,18 @@ export async function makeVideoProxy(link: string, onProgress: (fraction: number
     }
     if (!track) return { ok: false, reason: ru.library.videoProxy.noVideoTrack };
     if (!(await track.canDecode())) {
-      const name = track.codec ? (CODEC_NAMES[track.codec] ?? track.codec) : ru.library.videoProxy.unknownCodec;
+      const name = track.codec ? CODEC_NAMES[track.codec] ?? track.codec : ru.library.videoProxy.unknownCodec;
       return { ok: false, reason: ru.library.videoProxy.cannotDecode(name) };
     }
     const seconds = await input.computeDuration();
-    if (seconds > VIDEO_PROXY_MAX_SOURCE_SECONDS) return { ok: false, reason: ru.library.videoProxy.tooLong(VIDEO_PROXY_MAX_SOURCE_SECONDS / 60) };
+    if (seconds > VIDEO_PROXY_MAX_SOURCE_SECONDS)
+      return { ok: false, reason: ru.library.videoProxy.tooLong(VIDEO_PROXY_MAX_SOURCE_SECONDS / 60) };
     const size = proxySize(track.displayWidth, track.displayHeight);
     const encoder = await pickEncoder(size.width, size.height);
     if (!encoder) return { ok: false, reason: ru.library.videoProxy.noEncoder };
-    const audioCodec = (await canEncodeAudio("opus", { numberOfChannels: 2, sampleRate: 48_000, bitrate: AUDIO_BITS_PER_SECOND })) ? "opus" : null;
+    const audioCodec = (await canEncodeAudio("opus", { numberOfChannels: 2, sampleRate: 48_000, bitrate: AUDIO_BITS_PER_SECOND }))
+      ? "opus"
+      : null;
 
     // The output is collected by position (muxers go back to patch sizes and cues) and capped as it grows.
     const chunks: StreamTargetChunk[] = [];
@@ -110,7 +114,14 @@ export async function makeVideoProxy(link: string, onProgress: (fraction: number
       input,
       output,
       tracks: "primary",
-      video: { width: size.width, height: size.height, fit: "contain", codec: encoder.codec, quality: new Quality({ bitrate: VIDEO_BITS_PER_SECOND }), forceTranscode: true },
+      video: {
+        width: size.width,
+        height: size.height,
+        fit: "contain",
+        codec: encoder.codec,
+        quality: new Quality({ bitrate: VIDEO_BITS_PER_SECOND }),
+        forceTranscode: true,
+      },
       audio: audioCodec ? { codec: audioCodec, quality: new Quality({ bitrate: AUDIO_BITS_PER_SECOND }) } : { discard: true },
       showWarnings: false,
     });

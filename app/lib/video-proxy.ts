@@ -36,9 +36,12 @@ let chain: Promise<unknown> = Promise.resolve();
 
 /** The version's stored proxy, when another browser stored one first (the heal answered 409). */
 async function existingProxy(assetId: string, version: number): Promise<string | null> {
-  const rows = await apiRequest<{ variant_id: string; variant_type: string; mime_type: string }[]>(`/api/asset/variants/${assetId}/${version}`, {
-    toast: false,
-  });
+  const rows = await apiRequest<{ variant_id: string; variant_type: string; mime_type: string }[]>(
+    `/api/asset/variants/${assetId}/${version}`,
+    {
+      toast: false,
+    },
+  );
   return rows.find((r) => r.variant_type === "proxy_lowres" && r.mime_type.startsWith("video/"))?.variant_id ?? null;
 }
 
@@ -63,7 +66,8 @@ async function run(target: ProxyTarget, set: (state: ProxyState) => void): Promi
     variantId = stored.variant_id;
   } catch (error) {
     // Someone was first: play theirs. Anything else (a limit, the network): play what was made here, unsaved.
-    if (error instanceof ApiError && error.status === 409) variantId = await existingProxy(target.assetId, target.version).catch(() => null);
+    if (error instanceof ApiError && error.status === 409)
+      variantId = await existingProxy(target.assetId, target.version).catch(() => null);
     else console.warn("video proxy not stored", error);
   }
   if (variantId) {

@@ -153,7 +153,9 @@ test("a video the browser cannot play is converted by a reader's browser, stored
   await expect
     .poll(
       async () => {
-        const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${asset}/1/thumb`, { headers: { authorization: `Bearer ${api.bearer}` } });
+        const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${asset}/1/thumb`, {
+          headers: { authorization: `Bearer ${api.bearer}` },
+        });
         await res.arrayBuffer();
         return `${res.status} ${res.headers.get("x-preview-maker")}`;
       },
@@ -168,7 +170,9 @@ test("a video the browser cannot play is converted by a reader's browser, stored
   // The next view plays the stored proxy at once: no conversion, no second upload.
   await page.reload();
   await video.waitFor({ timeout: 30_000 });
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc)).toContain(`/api/asset/content/stream/${proxy!.variant_id}?`);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc))
+    .toContain(`/api/asset/content/stream/${proxy!.variant_id}?`);
   expect(uploads).toEqual([201]);
   // The original is still the file's main variant, downloadable as it was.
   expect(variants.map((v) => v.variant_type).sort()).toEqual(["initial", "proxy_lowres"]);

@@ -16,8 +16,8 @@ import { insertAsset } from "./library-factories";
 /** A WebM's EBML header (doc type `webm`) followed by filler: what the route sniffs. */
 function webm(bytes = 200, fill = 7): Uint8Array<ArrayBuffer> {
   const head = [
-    0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82,
-    0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02,
+    0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42,
+    0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02,
   ];
   const out = new Uint8Array(bytes).fill(fill);
   out.set(head);
@@ -37,7 +37,12 @@ async function grant(subj: string, obj: string, acl: string[]) {
   expect(res.status, await res.clone().text()).toBe(201);
 }
 
-function upload(bearer: string, assetId: string, body: BodyInit, opts: { heal?: boolean; type?: string; version?: number; headers?: Record<string, string> } = {}) {
+function upload(
+  bearer: string,
+  assetId: string,
+  body: BodyInit,
+  opts: { heal?: boolean; type?: string; version?: number; headers?: Record<string, string> } = {},
+) {
   const query = new URLSearchParams();
   if (opts.heal ?? true) query.set("heal", "true");
   if (opts.version !== undefined) query.set("version", String(opts.version));
@@ -73,9 +78,21 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
   it("lets a reader store a missing proxy once; it is listed, played, and the original stays downloadable", async () => {
     const { owner, reader, asset } = await readerOfVideo();
     const first = await upload(reader.bearer, asset.id, webm(4096));
-    const stored = (await first.json()) as { variant_id: string; version: number; variant_type: string; mime_type: string; content_size: number };
+    const stored = (await first.json()) as {
+      variant_id: string;
+      version: number;
+      variant_type: string;
+      mime_type: string;
+      content_size: number;
+    };
     expect(first.status, JSON.stringify(stored)).toBe(201);
-    expect(stored).toMatchObject({ version: 1, variant_type: "proxy_lowres", mime_type: "video/webm", content_size: 4096, replaced: false });
+    expect(stored).toMatchObject({
+      version: 1,
+      variant_type: "proxy_lowres",
+      mime_type: "video/webm",
+      content_size: 4096,
+      replaced: false,
+    });
     const [row] = await proxyRows(asset.id);
     expect(row).toMatchObject({ id: stored.variant_id, mime_type: "video/webm", content_size: 4096, user_id: reader.id, status: "ready" });
     expect(await storedKeys(asset.id)).toEqual([...asset.storageKeys, row.storage_key].sort());
@@ -102,7 +119,11 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
     expect(new Uint8Array(await streamed.arrayBuffer())).toEqual(webm(4096));
 
     // The original stays downloadable by those who may download.
-    const original = await call(`/api/asset/content/play/${asset.id}`, { method: "POST", bearer: owner.bearer, json: { variant_type: "master" } });
+    const original = await call(`/api/asset/content/play/${asset.id}`, {
+      method: "POST",
+      bearer: owner.bearer,
+      json: { variant_type: "master" },
+    });
     const originalLink = ((await original.json()) as { link: string }).link;
     expect(originalLink).toContain(`/api/asset/content/stream/${asset.variantId}?`);
     const bytes = await call(originalLink.replace(/^https?:\/\/[^/]+/, ""));
@@ -111,7 +132,10 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
 
   it("stores exactly one of two heals racing for the same version", async () => {
     const { reader, asset } = await readerOfVideo();
-    const answers = await Promise.all([upload(reader.bearer, asset.id, webm(300, 1)), upload(reader.bearer, asset.id, mp4(300), { type: "video/mp4" })]);
+    const answers = await Promise.all([
+      upload(reader.bearer, asset.id, webm(300, 1)),
+      upload(reader.bearer, asset.id, mp4(300), { type: "video/mp4" }),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     await Promise.all(answers.map((r) => r.text()));
     expect(await proxyRows(asset.id)).toHaveLength(1);
@@ -129,11 +153,16 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
 
   it("refuses wrong types (415), bad bytes (400), oversize (413), a missing version (404) and non-videos (400), storing nothing", async () => {
     const { reader, asset } = await readerOfVideo();
-    expect((await expectError(await upload(reader.bearer, asset.id, webm(), { type: "video/quicktime" }), 415)).message).toBe(ru.videoProxy.type);
+    expect((await expectError(await upload(reader.bearer, asset.id, webm(), { type: "video/quicktime" }), 415)).message).toBe(
+      ru.videoProxy.type,
+    );
     await expectError(await upload(reader.bearer, asset.id, webm(), { type: "image/png" }), 415);
     // Bytes that are not of the declared container: written, sniffed, deleted.
     expect((await expectError(await upload(reader.bearer, asset.id, mp4()), 400)).message).toBe(ru.videoProxy.corrupt("video/webm"));
-    await expectError(await upload(reader.bearer, asset.id, new TextEncoder().encode("<html>").buffer as ArrayBuffer, { type: "video/mp4" }), 400);
+    await expectError(
+      await upload(reader.bearer, asset.id, new TextEncoder().encode("<html>").buffer as ArrayBuffer, { type: "video/mp4" }),
+      400,
+    );
     await expectError(await upload(reader.bearer, asset.id, new Uint8Array(0)), 400);
     // A declared length past the cap is refused before a byte is read.
     const big = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(64 * 1024)) });
@@ -141,7 +170,12 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
     expect((await expectError(tooLarge, 413)).message).toBe(ru.videoProxy.tooLarge(VIDEO_PROXY_MAX_BYTES / 1024 / 1024));
     await expectError(await upload(reader.bearer, asset.id, webm(), { version: 2 }), 404);
     await expectError(
-      await call(`/api/asset/upload-proxy/${asset.id}?heal=maybe`, { method: "POST", bearer: reader.bearer, body: webm(), headers: { "content-type": "video/webm" } }),
+      await call(`/api/asset/upload-proxy/${asset.id}?heal=maybe`, {
+        method: "POST",
+        bearer: reader.bearer,
+        body: webm(),
+        headers: { "content-type": "video/webm" },
+      }),
       400,
     );
     expect(await proxyRows(asset.id)).toEqual([]);

@@ -5,7 +5,19 @@ import { variants } from "../schema/index";
 /** The columns of a browser-made proxy row (a ready `proxy_lowres` variant of one version). */
 export type ProxyRow = Pick<
   VariantRow,
-  "id" | "assetId" | "versionId" | "name" | "mimeType" | "format" | "fileName" | "contentSize" | "sha256" | "storageId" | "storageKey" | "userId" | "ctime"
+  | "id"
+  | "assetId"
+  | "versionId"
+  | "name"
+  | "mimeType"
+  | "format"
+  | "fileName"
+  | "contentSize"
+  | "sha256"
+  | "storageId"
+  | "storageKey"
+  | "userId"
+  | "ctime"
 > & { versionId: string; techProps: Record<string, unknown> };
 
 function insertSql(row: ProxyRow) {

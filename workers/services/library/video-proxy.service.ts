@@ -56,7 +56,8 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
   const isVideo = (mime: string) => mime.toLowerCase().startsWith("video/");
   if (!isVideo(asset.mime) && !isVideo(main.variant.mimeType)) return refuse(new AppError("BAD_REQUEST", ru.videoProxy.notVideo));
   // Cheap refusal before any byte is stored; the conditional insert below still settles a race.
-  if (input.heal && rows.some((r) => r.variant.variantType === "proxy_lowres")) return refuse(new AppError("CONFLICT", ru.videoProxy.exists));
+  if (input.heal && rows.some((r) => r.variant.variantType === "proxy_lowres"))
+    return refuse(new AppError("CONFLICT", ru.videoProxy.exists));
 
   const mime = videoProxyMime(input.contentType);
   if (!mime) return refuse(new AppError("UNSUPPORTED_MEDIA_TYPE", ru.videoProxy.type));
@@ -64,7 +65,8 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
   if (input.contentLength === undefined || !Number.isSafeInteger(declared) || declared < 0) {
     return refuse(new AppError("LENGTH_REQUIRED", ru.assets.lengthRequired));
   }
-  if (declared > VIDEO_PROXY_MAX_BYTES) return refuse(new AppError("PAYLOAD_TOO_LARGE", ru.videoProxy.tooLarge(VIDEO_PROXY_MAX_BYTES / MIB)));
+  if (declared > VIDEO_PROXY_MAX_BYTES)
+    return refuse(new AppError("PAYLOAD_TOO_LARGE", ru.videoProxy.tooLarge(VIDEO_PROXY_MAX_BYTES / MIB)));
   if (declared === 0 || !input.body) return refuse(new AppError("BAD_REQUEST", ru.videoProxy.empty));
 
   const now = Date.now();
@@ -119,5 +121,12 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     const orphans = await unreferencedKeys(rc.db, storage, keys);
     if (orphans.length > 0) await (await backendFor(rc, storage)).delete(orphans);
   }
-  return { variant_id: id, version: main.version, variant_type: "proxy_lowres", mime_type: mime, content_size: declared, replaced: replaced.length > 0 };
+  return {
+    variant_id: id,
+    version: main.version,
+    variant_type: "proxy_lowres",
+    mime_type: mime,
+    content_size: declared,
+    replaced: replaced.length > 0,
+  };
 }
