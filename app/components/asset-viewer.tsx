@@ -44,6 +44,12 @@ function screenVariantOf(asset: lib.AssetInfo): string | null {
   return null;
 }
 
+/** The latest version's playable proxy made for a video the browser could not play (decision 029), if stored. */
+function videoProxyOf(asset: lib.AssetInfo): { id: string; mime: string } | null {
+  const found = asset.asset_latest_version_variants.find((v) => v.variant_type === "proxy_lowres" && v.mime_type.startsWith("video/"));
+  return found ? { id: found.variant_id, mime: found.mime_type } : null;
+}
+
 function InfoRow({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <>
@@ -195,6 +201,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               name={asset.name}
               asset={{ id: asset.asset_id, version: asset.ver }}
               onMedia={setMedia}
+              videoProxy={videoProxyOf(asset)}
               screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
             />
           </div>

@@ -5,6 +5,7 @@ import { mediumPreviewLink, playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
 import { Icon } from "./icons";
 import { ImageStage } from "./image-stage";
+import { VideoProxyStage } from "./video-proxy-stage";
 
 const TEXT_PREVIEW_BYTES = 512 * 1024;
 
@@ -74,7 +75,10 @@ export function MediaPlayer({
   refused = null,
   screen = null,
   asset,
+  videoProxy = null,
 }: {
+  /** the version's stored video `proxy_lowres`, played when the browser refuses the original (decision 029) */
+  videoProxy?: { id: string; mime: string } | null;
   variantId: string | null;
   /** the asset and version, for the preview of a file the browser cannot show */
   asset?: { id: string; version: number };
@@ -140,6 +144,10 @@ export function MediaPlayer({
         <span>{refused ?? ru.rights.screenCopyMissing}</span>
       </div>
     );
+  }
+  // A video the browser refuses is converted here into a proxy (or its stored proxy is played): «The proxy maker».
+  if (unreadable && kind === "video" && asset && link && !screenAsset) {
+    return <VideoProxyStage assetId={asset.id} version={asset.version} sourceLink={link} storedProxy={videoProxy} onMedia={onMedia} />;
   }
   if (unreadable) {
     return (

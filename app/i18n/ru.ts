@@ -228,6 +228,23 @@ export const ru = {
     /** browser-made previews (decision 029): why a file has no picture here, the waveform's label */
     unreadableFormat: "браузер не умеет читать этот формат",
     waveformTooLarge: "файл слишком большой, чтобы построить волну в браузере",
+    /** The browser-made video proxy (decision 029, «The proxy maker»): progress in the player and why none was made. */
+    videoProxy: {
+      converting: (percent: number) => `Готовим прокси для просмотра… ${percent} %`,
+      starting: "Готовим прокси для просмотра…",
+      uploading: "Сохраняем прокси…",
+      hint: "Браузер не воспроизводит этот файл как есть: делаем из него лёгкую копию, это займёт немного времени.",
+      cannotDecode: (codec: string) => `браузер не умеет декодировать ${codec}`,
+      unknownCodec: "неизвестный кодек",
+      noVideoTrack: "в файле нет видеодорожки",
+      noEncoder: "браузер не умеет кодировать видео (нет ни VP9, ни VP8, ни H.264)",
+      tooLong: (minutes: number) => `видео длиннее ${minutes} минут: прокси в браузере не делается`,
+      tooLarge: (mib: number) => `прокси вышло бы больше ${mib} МиБ`,
+      tooSlow: (minutes: number) => `прокси не удалось сделать за ${minutes} минут`,
+      failed: "прокси сделать не удалось",
+      notStored: "прокси сделано, но не сохранилось",
+      noWebCodecs: "в этом браузере нет WebCodecs",
+    },
     waveform: "Волна звука: щёлкните, чтобы перейти",
     /** Variant types (SPEC §1) as people read them; an unknown type is shown as it is. */
     variantTypes: {

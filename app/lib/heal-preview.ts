@@ -147,7 +147,8 @@ async function make(target: HealTarget, missing: Missing): Promise<PreviewBlobs 
  * heals of this tab; a file already tried in this tab answers "nothing".
  */
 export function healPreview(target: HealTarget, missing?: Missing): Promise<HealOutcome> {
-  const key = `${target.assetId}:${target.version}`;
+  // Per source: a video the browser could not read is tried again from its proxy once one is made (decision 029).
+  const key = `${target.assetId}:${target.version}:${target.variantId}`;
   if (tried.has(key) || !healable(target.mime)) return Promise.resolve("nothing");
   tried.add(key);
   const run = async (): Promise<HealOutcome> => {

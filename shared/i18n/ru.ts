@@ -115,6 +115,16 @@ export const ru = {
     previewExists: "У этой версии уже есть такое превью: заменить его может только тот, кто может изменять файл",
     waveformExists: "Волна этой версии уже построена: заменить её может только тот, кто может изменять файл",
   },
+  /** API messages of the browser-made video proxy (POST /api/asset/upload-proxy, decision 029). */
+  videoProxy: {
+    type: "Прокси должно быть видео WebM или MP4",
+    tooLarge: (mib: number) => `Прокси больше ${mib} МиБ`,
+    empty: "Пустое тело запроса: пришлите байты видео",
+    corrupt: (mime: string) => `Содержимое не похоже на видео ${mime}`,
+    notVideo: "Прокси делается только для видео",
+    exists: "У этой версии уже есть прокси: заменить его может только тот, кто может изменять файл",
+    fileName: (name: string, ext: string) => `${name}.proxy.${ext}`,
+  },
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/uploads/multipart*.ts). */
   s3: {
     uploadNotFound: "Загрузка не найдена",

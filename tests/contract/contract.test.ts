@@ -154,6 +154,10 @@ const DIR_ENTRY = ["id", "type", "name", "ctime", "mtime", "atime", "mime", "siz
 const UPLOAD_COMPLETE = ["asset_id", "asset_version", "asset_variant_id", "storage_id", "storage_path", "mime_type", "checksum", "file_name", "file_size"];
 
 /** 1×1 transparent PNG: a preview a client uploads. */
+/** A WebM's EBML header (doc type `webm`) and filler: what upload-proxy sniffs. */
+const WEBM_HEAD = Uint8Array.from(
+  [0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02, ...new Array<number>(64).fill(0)],
+);
 const PNG_1X1 = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
   (ch) => ch.charCodeAt(0),
@@ -623,6 +627,11 @@ beforeAll(async () => {
   const doc = await post<{ upload_url: string }>(`/api/asset/create-version/${ctx.documentId}`, { to_group: ctx.groupId, variant_type: "initial" });
   const docUrl = new URL(doc.upload_url);
   await must(await call(`${docUrl.pathname}${docUrl.search}`, { method: "PUT", body: "Договор поставки", headers: { "content-type": "text/plain" } }), 201);
+  // A video for upload-proxy (a browser-made playable copy is stored only for videos).
+  ctx.videoId = (await post<{ asset_id: string }>("/api/asset/create", { asset_name: "Съёмка.mts", asset_mime: "video/mp2t", in_group: ctx.groupId })).asset_id;
+  const video = await post<{ upload_url: string }>(`/api/asset/create-version/${ctx.videoId as string}`, { to_group: ctx.groupId, variant_type: "initial" });
+  const videoUrl = new URL(video.upload_url);
+  await must(await call(`${videoUrl.pathname}${videoUrl.search}`, { method: "PUT", body: "MPEG-TS", headers: { "content-type": "video/mp2t" } }), 201);
   ctx.tagId = (await post<{ tag_id: string }>("/api/tags/create", { tag_name: "контракт-фикстура" })).tag_id;
   const list = await post<{ list_id: string }>("/api/lists/create", { name: "Языки" });
   ctx.listId = list.list_id;
@@ -741,6 +750,11 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "POST /api/asset/waveform/{id}": {
     req: (c) => ({ path: `/api/asset/waveform/${c.assetId}`, json: { version: 1, sampleRate: 44100, durationSec: 2, peaks: [0.2, 0.8] } }),
     keys: ["buckets", "previews"],
+  },
+  "POST /api/asset/upload-proxy/{id}": {
+    req: (c) => ({ path: `/api/asset/upload-proxy/${c.videoId as string}`, body: WEBM_HEAD, headers: { "content-type": "video/webm" } }),
+    status: 201,
+    keys: ["variant_id", "version", "variant_type", "mime_type", "content_size"],
   },
   "GET /api/asset/waveform/{id}/{version}": {
     req: (c) => ({ path: `/api/asset/waveform/${c.assetId}/0` }),

@@ -399,6 +399,13 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => ({ method: "POST", path: `/api/asset/upload-preview/${f.asset}`, body: PNG, headers: { "content-type": "image/png" } }),
   },
+  // The plain call replaces (update); `?heal=true` lets a reader store a missing proxy once (video-proxy-heal.test.ts).
+  "POST /api/asset/upload-proxy/{id}": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 201,
+    req: (f) => ({ method: "POST", path: `/api/asset/upload-proxy/${f.asset}`, body: WEBM, headers: { "content-type": "video/webm" } }),
+  },
   // The plain call replaces (update); `?heal=true` lets a reader store missing peaks once (preview-heal.test.ts).
   "POST /api/asset/waveform/{id}": {
     kind: "entity",
@@ -851,6 +858,11 @@ const PROBE_PREFIXES = [
 // A 1×1 PNG.
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
   c.charCodeAt(0),
+);
+
+// A WebM's EBML header (doc type `webm`) and filler: what upload-proxy sniffs before committing the variant.
+const WEBM = Uint8Array.from(
+  [0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02, ...new Array<number>(64).fill(0)],
 );
 
 const logins = new Map<string, string>();

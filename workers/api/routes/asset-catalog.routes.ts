@@ -21,6 +21,8 @@ import {
   readWaveform,
 } from "../../services/media";
 import { renderWaveformPng } from "../../services/imaging";
+import { uploadVideoProxy } from "../../services/library";
+import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
@@ -278,6 +280,64 @@ export const assetCatalogRoutes = createRouter()
         body: c.req.raw.body,
       });
       return c.json(result, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/upload-proxy/{id}",
+      tags: ["Previews"],
+      summary: "Store a browser-made playable copy of a video version (its proxy_lowres variant)",
+      description: `For videos the browser cannot play (MPEG-TS/AVCHD, some MOV/MKV): the viewing page converts the file (WebCodecs) and posts the result. The body is the video (${VIDEO_PROXY_MIME_TYPES.join(", ")}; Content-Length required, at most ${
+        VIDEO_PROXY_MAX_BYTES / 1024 / 1024
+      } MiB). Needs update rights on the asset and replaces the version's previous proxy; with \`heal=true\` (heal on view) read rights suffice, it is stored only when the version has no \`proxy_lowres\` yet (409 otherwise: first writer wins) and calls are rate-limited like preview heals. The bytes are stored in the version's storage first; the variant row is committed only after they are (nothing is left behind on a refusal).`,
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        params: IdParamsSchema,
+        query: z.object({
+          version: z.coerce.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "version number; default: the latest" }),
+          heal: z
+            .enum(["true", "false", "1", "0"])
+            .transform((v) => v === "true" || v === "1")
+            .optional()
+            .openapi({ description: "heal-on-view: `read` suffices, stored only when the version has no proxy_lowres (409 otherwise)" }),
+        }),
+        body: { required: true, content: Object.fromEntries(VIDEO_PROXY_MIME_TYPES.map((type) => [type, { schema: binary }])) },
+      },
+      responses: {
+        201: json(
+          z
+            .object({
+              variant_id: z.string(),
+              version: z.number().int(),
+              variant_type: z.literal("proxy_lowres"),
+              mime_type: z.string(),
+              content_size: z.number().int(),
+              replaced: z.boolean(),
+            })
+            .openapi("StoredVideoProxy"),
+          "Stored",
+        ),
+        ...errorResponses(400, 401, 403, 404, 409, 415, 429),
+        411: { description: "Content-Length missing", content: { "application/json": { schema: ErrorSchema } } },
+        ...tooLarge,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { version, heal } = c.req.valid("query");
+      // The same bucket as preview heals: a reader's page stores a video's proxy once.
+      if (heal) await enforceRateLimit(c, "preview-heal");
+      const result = await uploadVideoProxy(c.var.rc, c.var.actor, {
+        assetId: id,
+        version,
+        heal,
+        contentType: c.req.header("content-type"),
+        contentLength: c.req.header("content-length"),
+        body: c.req.raw.body,
+      });
+      return c.json(result, 201);
     },
   )
   .openapi(

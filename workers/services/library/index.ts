@@ -20,6 +20,9 @@ export {
   variantContent,
 } from "./asset-content.service";
 export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
+// Browser-made video proxies (decision 029, «The proxy maker»).
+export { uploadVideoProxy } from "./video-proxy.service";
+export type { StoredVideoProxy } from "./video-proxy.service";
 export {
   createVersionUpload,
   fileFormatOf,

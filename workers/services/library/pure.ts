@@ -8,3 +8,13 @@ export { uploadState } from "./version-state";
 export type { UploadProgress } from "./version-state";
 export type { VersionState } from "./asset-shapes";
 export { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
+export {
+  VIDEO_PROXY_MAX_BYTES,
+  VIDEO_PROXY_MAX_MILLIS,
+  VIDEO_PROXY_MAX_SOURCE_SECONDS,
+  VIDEO_PROXY_MAX_WIDTH,
+  VIDEO_PROXY_MIME_TYPES,
+  sniffVideoProxy,
+  videoProxyMime,
+} from "./video-proxy-limits";
+export type { VideoProxyMime } from "./video-proxy-limits";
