@@ -30,6 +30,8 @@ export interface RequestOptions {
   toast?: boolean;
   /** an explicit bearer instead of the stored one (sign-in by `?token=`) */
   bearer?: string;
+  /** sent even if the page is being left (a small body: the browser caps keepalive bodies at 64 KB) */
+  keepalive?: boolean;
 }
 
 function headers(options: RequestOptions, contentType: string | null = null): Headers {
@@ -55,6 +57,7 @@ function send(path: string, options: RequestOptions): Promise<Response> {
     body,
     credentials: "same-origin",
     signal: options.signal,
+    keepalive: options.keepalive,
   });
 }
 

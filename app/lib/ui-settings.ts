@@ -44,10 +44,13 @@ export function onUiSetting(listener: Listener): () => void {
 }
 
 function flush() {
+  if (timer) clearTimeout(timer);
   timer = null;
   const body = pending;
   pending = {};
-  void apiRequest("/api/user/ui_settings", { method: "PATCH", body, toast: false }).catch(() => {
+  if (Object.keys(body).length === 0) return;
+  // keepalive: a change made just before leaving the page still reaches the server.
+  void apiRequest("/api/user/ui_settings", { method: "PATCH", body, toast: false, keepalive: true }).catch(() => {
     // Not saved on the server: this browser keeps it locally, and the next change sends it again.
   });
 }
@@ -58,5 +61,6 @@ export function saveUiSetting(key: string, value: string) {
   apply(key, value);
   pending[key] = value;
   if (timer) clearTimeout(timer);
+  else window.addEventListener("pagehide", flush, { once: true });
   timer = setTimeout(flush, SAVE_DELAY_MS);
 }

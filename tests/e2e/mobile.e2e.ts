@@ -193,6 +193,9 @@ test("folder toolbar on a phone: what does not fit is under «Ещё»; its dial
   await menu.getByRole("menuitem", { name: "По убыванию" }).tap();
   await expect.poll(leading, { timeout: 15_000 }).toBe("first");
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  // The order follows the administrator to every device (ui_settings): wait until the server has «ascending» again,
+  // so the files after this one see the folder in its usual order.
+  await expect.poll(async () => (await api.call<Record<string, string>>("/api/user/ui_settings")).mamOrder, { timeout: 10_000 }).toBe("asc");
 });
 
 test("viewer on a phone: the player is as wide as the screen, and a swipe steps to the next and previous file", async ({ browser }) => {
@@ -235,11 +238,13 @@ test("upload on a phone: the status panel is a bottom sheet and the upload finis
     // The panel, or the pill it becomes once the file is done (issue 28): a bar along the bottom either way.
     const panel = page.locator('[data-testid="upload-panel"], [data-testid="upload-pill"]').first();
     await panel.waitFor();
-    await settled(panel);
-    const sheet = (await panel.boundingBox())!;
-    expect(Math.round(sheet.x)).toBe(0);
-    expect(Math.round(sheet.width)).toBe(390);
-    expect(Math.round(sheet.y + sheet.height)).toBe(844);
+    // The panel turns into the pill as the file finishes (each slides in): measure whichever is shown once it is still.
+    const bar = async () => {
+      await settled(panel).catch(() => undefined);
+      const box = await panel.boundingBox().catch(() => null);
+      return box && [Math.round(box.x), Math.round(box.width), Math.round(box.y + box.height)];
+    };
+    await expect.poll(bar, { timeout: 10_000 }).toEqual([0, 390, 844]);
     // Done: the panel steps aside (issue 28); the file is in the folder.
     await page.locator("[data-member]", { hasText: "с телефона.png" }).waitFor({ timeout: 30_000 });
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);

@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 // Proves the harness: the dev server answers, Chromium launches, and the API reference renders.
 test("the API reference renders Swagger UI", async ({ page, server }) => {
   await page.goto("/api/docs");
-  await expect.poll(() => page.title()).toContain("API");
+  await expect.poll(() => page.title(), { timeout: 15_000 }).toContain("API");
   await page.locator(".swagger-ui .info .title").waitFor();
   expect(await page.locator(".swagger-ui .info .title").textContent()).toContain("Edge MAM API");
   // The operations come from /api/openapi.json. The UI renders only what is on screen: filter to the Auth tag, whose
