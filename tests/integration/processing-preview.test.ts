@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
+import { decodeImage } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
@@ -79,6 +80,12 @@ describe("preview operation after an upload (real codecs in workerd)", () => {
       ["medium", 400, 300],
       ["thumb", 320, 240],
     ]);
+    // The logo's transparent top-left corner is white in the JPEG previews, not black.
+    for (const preview of await previewsOf(assetId)) {
+      const object = await env.MEDIA.get(preview.storage_key);
+      const pixels = await decodeImage("image/jpeg", new Uint8Array(await object!.arrayBuffer()));
+      expect([...pixels.data.subarray(0, 3)].every((c) => c > 240), preview.size).toBe(true);
+    }
   });
 
   it("ends the task of a corrupt JPEG as error with a clear Russian log line; the next upload still works", async () => {

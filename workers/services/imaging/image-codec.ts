@@ -105,12 +105,33 @@ export async function resizePixels(image: Pixels, width: number, height: number,
 }
 
 /**
- * Encodes pixels as a baseline JPEG (transparent areas come out as the colour the pixels carry). Baseline, not
- * progressive: previews are small, and progressive encoding takes mozjpeg 2.5 times as long.
+ * JPEG has no alpha: transparent areas are laid on white, as a page or a browser shows a transparent logo (left to
+ * the encoder, they come out in the colour the transparent pixels happen to carry — black for most files).
+ */
+export function onWhite(image: Pixels): Pixels {
+  const d = image.data;
+  let i = 3;
+  while (i < d.length && d[i] === 255) i += 4;
+  if (i >= d.length) return image;
+  const out = new Uint8ClampedArray(d.length);
+  for (let p = 0; p < d.length; p += 4) {
+    const a = d[p + 3] / 255;
+    const white = 255 * (1 - a);
+    out[p] = d[p] * a + white;
+    out[p + 1] = d[p + 1] * a + white;
+    out[p + 2] = d[p + 2] * a + white;
+    out[p + 3] = 255;
+  }
+  return { data: out, width: image.width, height: image.height };
+}
+
+/**
+ * Encodes pixels as a baseline JPEG, transparent areas on white (`onWhite`). Baseline, not progressive: previews are
+ * small, and progressive encoding takes mozjpeg 2.5 times as long.
  */
 export async function encodeJpeg(image: Pixels, quality: number): Promise<Uint8Array> {
   await initCodecs();
-  return new Uint8Array(await encodeJpegWasm(image as ImageData, { quality, progressive: false }));
+  return new Uint8Array(await encodeJpegWasm(onWhite(image) as ImageData, { quality, progressive: false }));
 }
 
 /** Encodes pixels as an 8-bit RGBA PNG (lossless: text cards stay sharp; the same wasm module as the PNG decoder). */
