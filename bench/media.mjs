@@ -246,7 +246,8 @@ async function measureVideos(bearer, folder, context, videos) {
     page.on("console", (m) => m.type() === "error" && errors.push(`${v.name}: ${m.text()}`));
     page.on("pageerror", (e) => errors.push(`${v.name}: ${e.message}`));
     const opened = Date.now();
-    await page.goto(`/mam/${folder}/asset/${a.assetId}`);
+    // A slow first paint is recorded, not fatal: the thumb wait below still tells whether the page made one.
+    await page.goto(`/mam/${folder}/asset/${a.assetId}`, { timeout: 60_000 }).catch((e) => errors.push(`${v.name}: ${e.message.split("\n")[0]}`));
     const [thumb, proxy] = await Promise.all([
       thumbAfter(bearer, a, committed, { byBrowser: true }),
       v.mime === "video/mp2t" ? proxyAfter(bearer, a, committed) : null,
@@ -362,6 +363,7 @@ async function main() {
     const sorted = (list) => list.filter((x) => x !== null).sort((a, b) => a - b);
     const plainTimes = sorted(plain.map((r) => r.thumb.ms));
     const plainHeal = sorted(plain.map((r) => r.healMs));
+    const allThumbs = video.results.filter((r) => r.thumb.ms !== null).length;
     const label = "video (browser, heal on view)";
     table.push([
       `${label}: commit → thumb p50 / p95`,
@@ -376,8 +378,8 @@ async function main() {
       "—",
     ]);
     table.push([
-      `${label}: thumbnails, previews/s, workerd peak RSS`,
-      `${plainTimes.length}/${plain.length}, ${((plainTimes.length / video.wall) * 1000).toFixed(2)}/s with the settle window (floor ${floorRate}), ${mib(shown.runtime.max)}`,
+      `${label}: thumbnails of all ${videos.length} videos, previews/s, workerd peak RSS`,
+      `${allThumbs}/${videos.length}, ${((allThumbs / video.wall) * 1000).toFixed(2)}/s settle window included (floor ${floorRate}), ${mib(shown.runtime.max)}`,
       "reported",
       "—",
     ]);
