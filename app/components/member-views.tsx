@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import type { Action } from "../lib/abilities";
 import { formatDateTime } from "../lib/format";
@@ -183,6 +183,12 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
 const WORKER_PREVIEWED = new Set(["image/jpeg", "image/png", "image/webp", "application/pdf"]);
 const WORKER_SETTLE_MS = 2 * 60_000;
 
+/** Milliseconds until a grid tile may heal the file (0: now). */
+function untilHealable(m: Extract<GroupMember, { el_type: "asset" }>): number {
+  const mime = m.el_info.mimetype.split(";")[0].trim().toLowerCase();
+  return untilSettled(m.el_info.mtime, WORKER_PREVIEWED.has(mime) ? WORKER_SETTLE_MS : SETTLE_MS);
+}
+
 /**
  * What a grid tile may heal (decision 029): a file without a preview whose original this caller may fetch; a type
  * the Worker previews itself only once its processing has had time to finish.
@@ -191,12 +197,22 @@ function healTargetOf(m: GroupMember, props: MemberViewProps): HealTarget | null
   if (m.el_type !== "asset" || !m.el_info.var || !m.el_info.ver || !healable(m.el_info.mimetype)) return null;
   // Only where the rights are known to allow fetching the original (no refused request for a picture).
   if (!props.refusal || props.refusal(m, "download")) return null;
-  const mime = m.el_info.mimetype.split(";")[0].trim().toLowerCase();
-  if (untilSettled(m.el_info.mtime, WORKER_PREVIEWED.has(mime) ? WORKER_SETTLE_MS : SETTLE_MS) > 0) return null;
+  if (untilHealable(m) > 0) return null;
   return { assetId: m.el_id, version: m.el_info.ver, variantId: m.el_info.var, mime: m.el_info.mimetype, bytes: m.el_info.var_size };
 }
 
 function MemberThumbnail({ m, size, props, scrub = false }: { m: GroupMember; size: number; props: MemberViewProps; scrub?: boolean }) {
+  // A tile shown while its file is still settling (uploaded a moment ago elsewhere) is rendered again once it has,
+  // so it heals then rather than on the next reload of the folder.
+  const settling = m.el_type === "asset" && !m.el_info.preview && healable(m.el_info.mimetype) ? untilHealable(m) : 0;
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (settling <= 0) return;
+    const timer = setTimeout(() => setTick((n) => n + 1), settling + 100);
+    return () => clearTimeout(timer);
+    // `settling` shrinks on every render: the timer is set per file, per change and per tick, not per render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [m.el_id, m.el_info.mtime, settling > 0, tick]);
   return m.el_type === "asset" ? (
     <Thumbnail type="asset" mime={m.el_info.mimetype} preview={m.el_info.preview} size={size} heal={healTargetOf(m, props)} scrub={scrub} />
   ) : (

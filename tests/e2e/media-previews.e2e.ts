@@ -259,3 +259,35 @@ test("viewing heals: a video's poster and scrub strip, a PDF's first page, an au
   await page.mouse.move(0, 0);
   await expect.poll(() => thumb.getAttribute("data-scrub-frame")).toBeNull();
 }, 180_000);
+
+test("a folder opened while a video is still settling heals its tile once it has, without a reload", async ({ page, server }) => {
+  const bearer = await bearerOf(server);
+  const made = await fetch(`${server.baseUrl}/api/group/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Свежее ${Date.now()}` }),
+  });
+  const { group_id } = (await made.json()) as { group_id: string };
+  await login(page, server.adminLogin, server.adminPassword);
+  const video = await upload(server, bearer, group_id, "свежий клип.webm", "video/webm", await recordWebm(page, 2000));
+  // Opened at once: the tile is seen within the 15 s settle window (SETTLE_MS), when it may not heal yet.
+  await page.goto(`/mam/${group_id}`);
+  const tile = page.locator("[data-member]", { hasText: "свежий клип.webm" });
+  await tile.waitFor();
+  expect(await previewOf(server, bearer, video, "thumb")).toBeNull();
+  // The same page, never reloaded, makes the poster once the window has passed and shows it.
+  await expect.poll(() => previewOf(server, bearer, video, "thumb"), { timeout: 45_000, interval: 1_000 }).not.toBeNull();
+  await expect
+    .poll(
+      () =>
+        tile
+          .locator("img")
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)
+          .catch(() => false),
+      {
+        timeout: 15_000,
+      },
+    )
+    .toBe(true);
+  expect((await thumbMaker(server, bearer, video)).maker).toBe("browser");
+}, 120_000);
