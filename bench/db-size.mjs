@@ -11,6 +11,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./lib/measure.mjs";
+import { REBUILD_SEARCH_INDEX } from "./lib/search-index.mjs";
 
 const ASSETS = Math.max(1000, Number(process.env.BENCH_ASSETS ?? "1000000") || 1_000_000);
 /** Assets per folder: 1,000 folders for a million assets, under one top folder. */
@@ -117,13 +118,7 @@ function seedStatements(now) {
         '{"ok":true}', ${now}, ${now}, ${now}, ${now}, ${now} FROM s`);
   }
   // The search index in bulk, from the views its triggers read (migration 0011).
-  s.push("DELETE FROM search_fts", "DELETE FROM search_docs");
-  s.push("INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_asset");
-  s.push("INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_group");
-  s.push(`INSERT INTO search_fts (rowid, name, meta, content)
-    SELECT d.doc_id, s.name, s.meta, s.content FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id
-    UNION ALL SELECT d.doc_id, s.name, s.meta, s.content FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id`);
-  s.push("INSERT INTO search_fts (search_fts) VALUES ('optimize')");
+  s.push(...REBUILD_SEARCH_INDEX);
   return s;
 }
 

@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { buildUnlessSkipped, load, login, ms, percentile, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
 import { retried } from "./lib/workerd.mjs";
+import { REBUILD_SEARCH_INDEX } from "./lib/search-index.mjs";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_SCALE must be in (0, 1], got ${process.env.BENCH_SCALE}`);
@@ -167,13 +168,7 @@ function seedSql(now = Date.now()) {
       VALUES ('${hexId(0xd7_0000_0000)}', '${READER_ID}', 'user', '${topId(READER_TOP)}', 'group', 2, ${now}, ${admin})`,
   );
   // The index in bulk, from the triggers' own views, then the triggers again.
-  s.push("DELETE FROM search_fts", "DELETE FROM search_docs");
-  s.push("INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_asset");
-  s.push("INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_group");
-  s.push(`INSERT INTO search_fts (rowid, name, meta, content)
-    SELECT d.doc_id, s.name, s.meta, s.content FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id
-    UNION ALL SELECT d.doc_id, s.name, s.meta, s.content FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id`);
-  s.push("INSERT INTO search_fts (search_fts) VALUES ('optimize')");
+  s.push(...REBUILD_SEARCH_INDEX);
   s.push(...triggers.map((t) => t.replace(/;\s*$/, "")));
   s.push("ANALYZE");
   return `${s.join(";\n")};\n`;
