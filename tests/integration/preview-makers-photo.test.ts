@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { rows } from "./asset-fixtures";
 import { signIn } from "./factories";
-import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 import { decodeImage, encodeJpeg, type Pixels } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { makeIsoBmff, makeRaw, makeTiff } from "../fixtures/media-makers";
@@ -75,9 +75,12 @@ describe("photo previews past 12 MP", () => {
     const jpeg = (await encodeJpeg(quarters(6000, 4000), 85)) as Uint8Array<ArrayBuffer>;
     const a = await uploadFile(user.bearer, { name: "24-Мп.jpg", mime: "image/jpeg", bytes: jpeg });
     const started = Date.now();
-    await previewTask(a.assetId);
+    const task = await previewTask(a.assetId);
     const took = Date.now() - started;
     expect(await stageOf(a.variantId)).toEqual({ state: "done" });
+    // Decoded at 1/4, the least that still covers the 1280 px medium (1/2 would decode 6 MP only to shrink them).
+    const log = await getJson<{ lines: { message: string }[] }>(`/api/tasklist/log/${task.id}?take=50`, user.bearer);
+    expect(log.lines.map((l) => l.message).join("\n")).toContain("JPEG 1500×1000 из 6000×4000");
     expect((await previewsOf(a.assetId)).map((p) => [p.size, p.width, p.height])).toEqual([
       ["medium", 1280, 853],
       ["thumb", 320, 213],

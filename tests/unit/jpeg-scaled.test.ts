@@ -122,6 +122,15 @@ describe("decodeJpegScaled", () => {
     expect(jpegScale(6000, 4000, true)).toBe(1);
   });
 
+  it("decodes no more than the largest preview needs", () => {
+    expect(jpegScale(6000, 4000, false, 1280)).toBe(2); // 1500 × 1000 covers 1280
+    expect(jpegScale(12000, 8333, false, 1280)).toBe(1); // 1500 × 1042
+    expect(jpegScale(4000, 3000, false, 1280)).toBe(4); // 1/8 would be 500 px: too small
+    expect(jpegScale(6000, 4000, false, 320)).toBe(1);
+    expect(jpegScale(2000, 1000, false, 4000)).toBe(8); // nothing covers it: the full size
+    expect(jpegScale(20000, 15000, false, 1280)).toBe(1); // over the cap even at 1/8: the smallest
+  });
+
   it("refuses a truncated file, a declared 300 MP frame and a file that is not a JPEG, with a reason", async () => {
     const bytes = await encode(picture(320, 240));
     await expect(decodeJpegScaled(bufferSource(bytes.slice(0, 200)))).rejects.toBeInstanceOf(PreviewUnavailable);

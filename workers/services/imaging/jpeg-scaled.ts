@@ -176,18 +176,24 @@ export function jpegFrameSize(head: Uint8Array): { width: number; height: number
   return null;
 }
 
-/** Picks the scale (pixels per block side) that keeps the output under MAX_SCALED_DECODE_PIXELS. */
-export function jpegScale(width: number, height: number, progressive: boolean): 1 | 2 | 4 | 8 {
+/**
+ * Picks the scale (pixels per block side): the smallest whose longer side still reaches `cover` (the largest preview's
+ * side, so nothing is decoded only to be thrown away by the resize), never over MAX_SCALED_DECODE_PIXELS.
+ * Without `cover`, the largest scale under the cap.
+ */
+export function jpegScale(width: number, height: number, progressive: boolean, cover = Infinity): 1 | 2 | 4 | 8 {
   if (progressive) return 1;
-  for (const n of [8, 4, 2] as const) if (Math.ceil((width * n) / 8) * Math.ceil((height * n) / 8) <= limits.MAX_SCALED_DECODE_PIXELS) return n;
-  return 1;
+  const fits = ([8, 4, 2, 1] as const).filter((n) => Math.ceil((width * n) / 8) * Math.ceil((height * n) / 8) <= limits.MAX_SCALED_DECODE_PIXELS);
+  if (fits.length === 0) return 1;
+  const covering = fits.filter((n) => Math.ceil((Math.max(width, height) * n) / 8) >= cover);
+  return covering.length ? covering[covering.length - 1] : fits[0];
 }
 
 /**
  * Decodes a JPEG from a ByteSource at a reduced scale; answers RGBA pixels of about width·n/8 × height·n/8.
- * `scale` forces n (tests); by default the largest n under MAX_SCALED_DECODE_PIXELS.
+ * `scale` forces n (tests); otherwise `cover`, the longest side wanted, picks it (jpegScale).
  */
-export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2 | 4 | 8 } = {}): Promise<Pixels> {
+export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2 | 4 | 8; cover?: number } = {}): Promise<Pixels> {
   const chunk = limits.PREVIEW_READ_CHUNK_BYTES;
   const w = new Window(source, chunk);
   await w.ensure(4);
@@ -283,7 +289,7 @@ export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2
         throw new PreviewUnavailable(ru.makers.tooManyPixels(width, height, limits.MAX_PREVIEW_SOURCE_PIXELS / 1e6));
       }
       if (count !== 1 && count !== 3) throw new PreviewUnavailable(ru.makers.jpegUnsupported(count === 4 ? "CMYK" : `${count} каналов`));
-      n = opts.scale ?? jpegScale(width, height, progressive);
+      n = opts.scale ?? jpegScale(width, height, progressive, opts.cover);
       if (progressive) n = 1;
       T = basis(n);
       const raw = Array.from({ length: count }, (_, k) => ({ id: body[6 + 3 * k], h: body[7 + 3 * k] >> 4, v: body[7 + 3 * k] & 15, tq: body[8 + 3 * k] }));

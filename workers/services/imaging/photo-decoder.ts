@@ -25,7 +25,7 @@ const sliceOf = (source: ByteSource, offset: number, length = source.size - offs
  * A JPEG (a whole file or one embedded in a RAW/HEIC): up to MAX_DECODE_PIXELS and 64 MiB decoded whole by mozjpeg;
  * larger, or when mozjpeg refuses it, decoded scaled from range reads.
  */
-async function jpegPixels(source: ByteSource, width: number, height: number, length: number | null): Promise<PhotoPixels> {
+async function jpegPixels(source: ByteSource, width: number, height: number, length: number | null, cover: number): Promise<PhotoPixels> {
   if (width * height > limits.MAX_PREVIEW_SOURCE_PIXELS) {
     throw new PreviewUnavailable(ru.makers.tooManyPixels(width, height, limits.MAX_PREVIEW_SOURCE_PIXELS / 1e6));
   }
@@ -37,19 +37,20 @@ async function jpegPixels(source: ByteSource, width: number, height: number, len
       // mozjpeg refused it (e.g. an embedded preview whose end was misjudged): the scaled decoder reads to its own end.
     }
   }
-  const pixels = await decodeJpegScaled(source);
+  const pixels = await decodeJpegScaled(source, { cover });
   return { pixels, via: `JPEG ${pixels.width}×${pixels.height} из ${width}×${height}` };
 }
 
-async function embedded(source: ByteSource, found: EmbeddedJpeg | null, format: string): Promise<PhotoPixels> {
+async function embedded(source: ByteSource, found: EmbeddedJpeg | null, format: string, cover: number): Promise<PhotoPixels> {
   if (!found) throw new PreviewUnavailable(ru.makers.noEmbeddedPreview(format));
-  const result = await jpegPixels(sliceOf(source, found.offset, found.length ?? undefined), found.width, found.height, found.length);
+  const result = await jpegPixels(sliceOf(source, found.offset, found.length ?? undefined), found.width, found.height, found.length, cover);
   return { pixels: result.pixels, via: `${format}: встроенный JPEG ${found.width}×${found.height}` };
 }
 
 /**
  * Decodes a photo of a sniffed kind for its previews, bounded in memory and work (decision 029):
- * - JPEG: whole up to 12 MP, else scaled (1/2, 1/4, 1/8) from its coefficients;
+ * - JPEG: whole up to 12 MP, else scaled (1/2, 1/4, 1/8) from its coefficients, no larger than `cover` (the longest
+ *   preview side) needs;
  * - TIFF: the first page strip by strip, downsampled; a TIFF-based camera RAW (CR2, NEF, ARW, DNG): its largest
  *   embedded JPEG preview when that is larger than the first page (a RAW's IFD0 is a thumbnail or sensor data);
  * - CR3, HEIC/HEIF, AVIF (ISO-BMFF): the largest JPEG embedded in their first MAX_EMBEDDED_SCAN_BYTES (CR3's
@@ -57,12 +58,12 @@ async function embedded(source: ByteSource, found: EmbeddedJpeg | null, format: 
  *   with the reason.
  * Throws PreviewUnavailable with a Russian reason for everything it cannot read.
  */
-export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uint8Array): Promise<PhotoPixels> {
+export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uint8Array, cover: number): Promise<PhotoPixels> {
   if (source.size > limits.MAX_PREVIEW_SOURCE_BYTES) throw new PreviewUnavailable(ru.makers.tooLarge(limits.MAX_PREVIEW_SOURCE_BYTES / 1048576));
   if (kind === "jpeg") {
     const frame = jpegFrameSize(head);
-    if (!frame) return jpegPixels(source, 0, 0, null);
-    return jpegPixels(source, frame.width, frame.height, null);
+    if (!frame) return jpegPixels(source, 0, 0, null, cover);
+    return jpegPixels(source, frame.width, frame.height, null, cover);
   }
   if (kind === "tiff") {
     const file = await readTiff(source);
@@ -75,7 +76,7 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
       if (frame.width * frame.height > limits.MAX_PREVIEW_SOURCE_PIXELS) continue;
       if (!best || frame.width * frame.height > best.width * best.height) best = { offset: c.offset, length: c.length, width: frame.width, height: frame.height };
     }
-    if (best && best.width * best.height > pagePixels) return embedded(source, best, "RAW/TIFF");
+    if (best && best.width * best.height > pagePixels) return embedded(source, best, "RAW/TIFF", cover);
     const pixels = await decodeTiffPage(source, file, page);
     const { width, height } = pageSize(page);
     return { pixels, via: `TIFF ${width}×${height}, стр. 1 из ${Math.max(1, file.ifds.length)}` };
@@ -86,7 +87,7 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
     if (!found) {
       throw new PreviewUnavailable(kind === "heif" ? ru.makers.hevcOnly : kind === "avif" ? ru.makers.avifUnsupported : ru.makers.noEmbeddedPreview("CR3"));
     }
-    return embedded(source, found, kind === "cr3" ? "CR3" : kind === "heif" ? "HEIC" : "AVIF");
+    return embedded(source, found, kind === "cr3" ? "CR3" : kind === "heif" ? "HEIC" : "AVIF", cover);
   }
   if (kind === "svg") throw new PreviewUnavailable(ru.makers.svgUnsupported);
   throw new PreviewUnavailable(ru.processing.noPreview(kind));

@@ -174,12 +174,15 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
   return { outcome: "made" };
 }
 
+/** The preview sizes this task makes, the largest first (each smaller one is resized from the one before). */
+const sizesLargestFirst = (ctx: OperationContext<PreviewOptions>) =>
+  PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
+
 /** Resizes decoded pixels to each preview size (largest first, each from the previous one) and stores them as JPEG. */
 async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source: AssetSource, pixels: Pixels, alpha: boolean, via?: string) {
   const made: string[] = [];
-  const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
   let from = pixels;
-  for (const size of sizes) {
+  for (const size of sizesLargestFirst(ctx)) {
     const box = fitInside(pixels.width, pixels.height, size);
     const resized = await resizePixels(from, box.width, box.height, { alpha });
     from = resized;
@@ -257,7 +260,8 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   }
   try {
     if (!kind) throw new PreviewUnavailable(ru.makers.notWhatItSays(mime));
-    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head);
+    const largest = sizesLargestFirst(ctx)[0];
+    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head, largest ? Math.max(largest.width, largest.height) : 0);
     await storeImagePreviews(ctx, source, pixels, kind !== "jpeg", via);
     return { outcome: "made" };
   } catch (error) {
