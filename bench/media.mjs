@@ -1,5 +1,5 @@
 // `npm run bench -- media` (issue 26): the preview makers under a mixed upload. Uploads through the API, type by
-// type, 20 × 24 MP JPEG, 20 PDFs, 10 DOCX, 10 TIFF, 10 SVG, 10 WAV and 20 small JPEGs (the floor: the cheapest
+// type, 20 × 24 MP JPEG, 20 PDFs, 10 DOCX, 10 TIFF, 10 SVG of shapes, 10 WAV and 20 small JPEGs (the floor: the cheapest
 // preview there is), then prints per type upload → thumbnail p50/p95 and previews per second, and the workerd
 // runtime's peak RSS while each type's previews were made.
 // Then 5 videos, made before the server starts in Debian's Chromium with mediabunny (WebCodecs H.264 from canvas
@@ -10,6 +10,7 @@
 // poster and scrub strip and stores them (heal on view); the MPEG-TS is converted at once into a `proxy_lowres`
 // (WebM) and its poster made from that. Printed: commit → thumb p50/p95 and the page's share after the settle
 // window, previews per second, commit → proxy_lowres, beside the small-JPEG floor and the load average.
+// 5 SVGs with text go the videos' way: the Worker leaves them to the first viewing browser (heal on view).
 // Then fills the folder (videos included) to 500 files and lists its grid through the members API, fetching every
 // preview URL it answers: no request may fail.
 // Targets: every type gets a thumbnail; a 24 MP JPEG's within 5 s p95; the MPEG-TS a proxy; the grid without
@@ -203,7 +204,12 @@ function wav(seconds, seed) {
   return out;
 }
 
-const svg = (i) =>
+/** An SVG of shapes (drawn by the Worker's resvg) and one with text (left to the viewing browser: no fonts there). */
+const svgShapes = (i) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600" viewBox="0 0 800 600"><rect width="800" height="600" fill="#234"/><circle cx="${200 + i * 30}" cy="300" r="150" fill="#5fb3ff"/><path d="M40 560 L400 ${100 + i * 20} L760 560 Z" fill="#e8402a" fill-opacity="0.7"/></svg>`,
+  );
+const svgText = (i) =>
   Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600" viewBox="0 0 800 600"><rect width="800" height="600" fill="#234"/><circle cx="${200 + i * 30}" cy="300" r="150" fill="#5fb3ff"/><text x="40" y="80" font-size="48" fill="#fff">Схема ${i}</text></svg>`,
   );
@@ -233,7 +239,7 @@ const SETTLE_MS = 15_000;
  * window, then makes the poster and the scrub strip; for the MPEG-TS it first converts a `proxy_lowres`. Answers
  * per file the times from its commit to its thumb (and proxy), and the heal's own share after the settle window.
  */
-async function measureVideos(bearer, folder, context, videos) {
+async function measureHealOnView(bearer, folder, context, videos) {
   const results = [];
   const errors = [];
   const began = performance.now();
@@ -279,7 +285,7 @@ async function main() {
     { type: "PDF", n: 20, name: (i) => `документ ${i}.pdf`, mime: "application/pdf", bytes: () => pdf },
     { type: "DOCX", n: 10, name: (i) => `отчёт ${i}.docx`, mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", bytes: docx },
     { type: "TIFF 6 MP", n: 10, name: (i) => `скан ${i}.tif`, mime: "image/tiff", bytes: (i) => tiff(3000, 2000, i) },
-    { type: "SVG", n: 10, name: (i) => `схема ${i}.svg`, mime: "image/svg+xml", bytes: svg },
+    { type: "SVG (shapes, Worker)", n: 10, name: (i) => `схема ${i}.svg`, mime: "image/svg+xml", bytes: svgShapes },
     { type: "WAV 30 s", n: 10, name: (i) => `запись ${i}.wav`, mime: "audio/wav", bytes: (i) => wav(30, i) },
   ];
 
@@ -330,7 +336,11 @@ async function main() {
     const videoLoad = loadavg()[0];
     console.log(`> videos: ${videos.length} uploads, each opened in its viewer page (load average ${videoLoad.toFixed(2)})`);
     const context = await signedInContext(browser, base, server.adminLogin, server.adminPassword);
-    const shown = await withRssSamples(pids, () => measureVideos(bearer, folder, context, videos), 250);
+    const shown = await withRssSamples(pids, () => measureHealOnView(bearer, folder, context, videos), 250);
+    // SVGs with text: the Worker leaves them to the first viewing browser (resvg there has no fonts).
+    const texts = Array.from({ length: QUICK ? 0 : 5 }, (_, i) => ({ name: `надпись ${i}.svg`, mime: "image/svg+xml", bytes: svgText(i) }));
+    const textSvg = await measureHealOnView(bearer, folder, context, texts);
+    uploaded += texts.length;
     await context.close();
     const video = shown.result;
     uploaded += videos.length;
@@ -390,6 +400,15 @@ async function main() {
         `${sec(r.proxy.ms)} (${r.proxy.mime ?? "none"}, ${r.proxy.ms ? `${(1000 / r.proxy.ms).toFixed(2)} proxies/s` : "—"}), thumb ${sec(r.thumb.ms)}, 1 file (floor ${floorRate})`,
         "proxy and thumb",
         ok ? "PASS" : "MISS",
+      ]);
+    }
+    if (texts.length) {
+      const textTimes = sorted(textSvg.results.map((r) => r.thumb.ms));
+      table.push([
+        "SVG with text (browser, heal on view): commit → thumb p50 / p95",
+        `${sec(percentile(textTimes, 50))} / ${sec(percentile(textTimes, 95))}, ${textTimes.length}/${texts.length} ${floorTimes}`,
+        "every file",
+        textTimes.length === texts.length ? "PASS" : "MISS",
       ]);
     }
     table.push([

@@ -62,6 +62,7 @@ const HOSTILE_SVG = `<?xml version="1.0" encoding="UTF-8"?>
   <rect width="200" height="100" fill="#1e6fd9"/>
   <circle cx="60" cy="50" r="34" fill="#ffcc33"/>
   <polygon points="120,85 160,15 195,85" fill="#e8402a"/>
+  <text x="8" y="96" font-size="10" fill="#ffffff">ЭМБЛЕМА</text>
   <image href="http://example.invalid/x.png" xlink:href="http://example.invalid/x.png" x="0" y="0" width="200" height="100"/>
 </svg>`;
 
@@ -132,7 +133,8 @@ test("viewing an SVG heals its thumbnail without running it or fetching for it; 
   const svg = await upload(server, bearer, group_id, "эмблема.svg", "image/svg+xml", enc(HOSTILE_SVG));
   const audio = await upload(server, bearer, group_id, "голос.wav", "audio/wav", makeMuLawWav());
 
-  // The Worker makes neither: no SVG rasteriser, no μ-law reader. Both answers are logged by the browser as 404s.
+  // The Worker makes neither: an SVG with text is left to the browser (no fonts in its resvg), and it has no μ-law
+  // reader. Both answers are logged by the browser as 404s.
   await expect.poll(async () => (await thumbOf(server, bearer, svg)).status).toBe(404);
   const before = await fetch(`${server.baseUrl}/api/asset/waveform/${audio}/1`, { headers: { authorization: `Bearer ${bearer}` } });
   await before.arrayBuffer();

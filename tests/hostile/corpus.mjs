@@ -417,7 +417,7 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       name: "Глубокий.svg",
       mime: "image/svg+xml",
       limit: "SVG: вложенность больше MAX_SVG_DEPTH",
-      expect: { tech: "failed", preview: "not_applicable" },
+      expect: { tech: "failed", preview: "failed" },
       reason: /SVG вложен/,
       build: () => svgOf(10_000, 1, externalBase),
     },

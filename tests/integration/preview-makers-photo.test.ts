@@ -161,3 +161,56 @@ describe("TIFF and RAW previews", () => {
     expect(imageInfo(new Uint8Array(0))).toBeNull();
   });
 });
+
+describe("SVG previews drawn in the Worker", () => {
+  const QUARTERS_SVG = (extra = "") =>
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 400 200">` +
+    `<rect width="200" height="100" fill="rgb(20,30,40)"/><rect x="200" width="200" height="100" fill="rgb(230,30,200)"/>` +
+    `<rect y="100" width="200" height="100" fill="rgb(20,220,200)"/><rect x="200" y="100" width="200" height="100" fill="rgb(230,220,40)"/>` +
+    `${extra}</svg>`;
+  const enc = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+
+  it("an SVG of shapes gets thumb and medium from its viewBox, external references unresolved", async () => {
+    const user = await signIn();
+    const a = await uploadFile(user.bearer, { name: "схема.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<use xlink:href="http://example.invalid/x.svg#p"/>`)) });
+    const task = await previewTask(a.assetId);
+    expect(await stageOf(a.variantId)).toEqual({ state: "done" });
+    expect((await previewsOf(a.assetId)).map((p) => [p.size, p.width, p.height, p.mime_type])).toEqual([
+      ["medium", 1280, 640, "image/jpeg"],
+      ["thumb", 320, 160, "image/jpeg"],
+    ]);
+    expectQuarters(await thumbPixels(a.assetId));
+    const log = await getJson<{ lines: { message: string }[] }>(`/api/tasklist/log/${task.id}?take=50`, user.bearer);
+    expect(log.lines.map((l) => l.message).join("\n")).toContain("SVG, resvg");
+  });
+
+  it("half-transparent areas are laid on white (resvg's premultiplied pixels made straight first)", async () => {
+    const user = await signIn();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="rgb(0,0,255)" fill-opacity="0.5"/></svg>`;
+    const a = await uploadFile(user.bearer, { name: "полупрозрачный.svg", mime: "image/svg+xml", bytes: enc(svg) });
+    await previewTask(a.assetId);
+    const p = await thumbPixels(a.assetId);
+    const mid = Array.from(p.data.subarray(((p.height >> 1) * p.width + (p.width >> 1)) * 4, ((p.height >> 1) * p.width + (p.width >> 1)) * 4 + 3));
+    expect(mid.every((v, i) => Math.abs(v - [128, 128, 255][i]) < 12), `centre ${mid}`).toBe(true);
+  });
+
+  it("text or embedded pictures are left to the viewing browser; a too-deep SVG fails with the limit", async () => {
+    const user = await signIn();
+    const text = await uploadFile(user.bearer, { name: "надпись.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<text x="10" y="50">Привет</text>`)) });
+    const picture = await uploadFile(user.bearer, {
+      name: "вложение.svg",
+      mime: "image/svg+xml",
+      bytes: enc(QUARTERS_SVG(`<image href="data:image/png;base64,iVBORw0KGgo=" width="10" height="10"/>`)),
+    });
+    for (const a of [text, picture]) {
+      await previewTask(a.assetId);
+      expect(await stageOf(a.variantId)).toMatchObject({ state: "not_applicable", reason: expect.stringMatching(/делает браузер/) });
+      expect(await previewsOf(a.assetId)).toEqual([]);
+    }
+    const deep = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">${"<g>".repeat(300)}<rect width="5" height="5"/>${"</g>".repeat(300)}</svg>`;
+    const tooDeep = await uploadFile(user.bearer, { name: "глубокий.svg", mime: "image/svg+xml", bytes: enc(deep) });
+    await previewTask(tooDeep.assetId, ["error"]);
+    expect(await stageOf(tooDeep.variantId)).toMatchObject({ state: "failed", reason: expect.stringMatching(/SVG вложен глубже/) });
+    expect(await previewsOf(tooDeep.assetId)).toEqual([]);
+  });
+});

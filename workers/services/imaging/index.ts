@@ -14,3 +14,4 @@ export { bufferSource, type ByteSource } from "./byte-source";
 export { PreviewUnavailable } from "./preview-unavailable";
 export { sniffImage, type ImageKind } from "./sniff";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
+export { rasteriseSvg } from "./svg-raster";

@@ -89,6 +89,5 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
     }
     return embedded(source, found, kind === "cr3" ? "CR3" : kind === "heif" ? "HEIC" : "AVIF", cover);
   }
-  if (kind === "svg") throw new PreviewUnavailable(ru.makers.svgUnsupported);
   throw new PreviewUnavailable(ru.processing.noPreview(kind));
 }

@@ -4,6 +4,7 @@
  * The domain's public face (decision record 025): code outside workers/services/media/ imports only this file.
  */
 export { probeMedia, techSummary } from "./media-probe";
+export { svgInfo } from "./svg-probe";
 export {
   PREVIEW_BOUNDS,
   PREVIEW_KIND_NAMES,

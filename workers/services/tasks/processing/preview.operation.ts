@@ -19,6 +19,7 @@ import {
   previewStorageKey,
   storeGeneratedPreview,
   storeWaveform,
+  svgInfo,
   WavError,
   type PreviewSizeName,
 } from "../../media";
@@ -30,6 +31,7 @@ import {
   decodeImage,
   decodePhoto,
   PreviewUnavailable,
+  rasteriseSvg,
   sniffImage,
   type ByteSource,
   type Pixels,
@@ -249,11 +251,7 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   const kind = sniffImage(head);
   if ((kind === "jpeg" || kind === "png" || kind === "webp") && (await previewWithImagesBinding(ctx, source))) return { outcome: "made" };
   if (kind === "png" || kind === "webp") return previewOfImage(ctx, source, `image/${kind}`);
-  // No rasteriser fits the bundle here: an SVG's preview is not applicable (a page uploading it draws its thumbnail).
-  if (kind === "svg") {
-    await ctx.log("info", ru.tasks.log.refused(name, ru.makers.svgUnsupported));
-    return { outcome: "skipped", reason: ru.makers.svgUnsupported };
-  }
+  if (kind === "svg") return previewOfSvg(ctx, source);
   if (kind === "gif" || kind === "bmp") {
     await ctx.log("info", ru.tasks.log.unsupportedType(name, `image/${kind}`));
     return { outcome: "skipped", reason: ru.processing.noPreview(`image/${kind}`) };
@@ -269,6 +267,35 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
     // A broken JPEG reads as it always has («Не удалось декодировать изображение …»).
     const reason = kind === "jpeg" && error.reason === ru.makers.corrupt("JPEG") ? ru.tasks.log.corruptImage(name, "image/jpeg") : error.reason;
     await ctx.log("error", reason === error.reason ? ru.tasks.log.refused(name, reason) : reason);
+    return { outcome: "failed", reason };
+  }
+}
+
+/**
+ * SVG drawn by resvg in the Worker (decision 029), after the size and depth checks of svgInfo. An SVG with text or
+ * raster images is left to the first browser that views it (skipped with the reason, so heal-on-view makes it).
+ */
+async function previewOfSvg(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
+  const name = source.asset.name;
+  const size = source.main.variant.contentSize;
+  try {
+    if (size > limits.MAX_SVG_BYTES) throw new PreviewUnavailable(ru.parse.svgTooLarge(limits.MAX_SVG_BYTES / 1048576));
+    const bytes = await readVariantBytes(ctx.rc, source, size);
+    if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
+    const info = svgInfo(bytes);
+    if (!info) throw new PreviewUnavailable(ru.makers.notWhatItSays("image/svg+xml"));
+    const largest = sizesLargestFirst(ctx)[0];
+    const pixels = await rasteriseSvg(bytes, largest ? Math.max(largest.width, largest.height) : 0);
+    await storeImagePreviews(ctx, source, pixels, true, "SVG, resvg");
+    return { outcome: "made" };
+  } catch (error) {
+    const reason = error instanceof PreviewUnavailable || error instanceof ParseLimitError ? error.reason : null;
+    if (reason === null) throw error;
+    if (reason === ru.makers.svgForBrowser) {
+      await ctx.log("info", ru.tasks.log.refused(name, reason));
+      return { outcome: "skipped", reason };
+    }
+    await ctx.log("error", ru.tasks.log.refused(name, reason));
     return { outcome: "failed", reason };
   }
 }
