@@ -13,4 +13,5 @@ export { renderWaveformPng } from "./waveform-png";
 export { bufferSource, type ByteSource } from "./byte-source";
 export { PreviewUnavailable } from "./preview-unavailable";
 export { sniffImage, type ImageKind } from "./sniff";
+export { declaredSize } from "./declared-size";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
