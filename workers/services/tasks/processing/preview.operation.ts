@@ -430,7 +430,8 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
 
 /**
  * `preview`: previews in the sizes of the preview config for each asset (latest version), made with WebAssembly
- * codecs in the Worker: JPEG, PNG and WebP are decoded, resized (Lanczos3) to fit each size and stored as JPEG;
+ * codecs in the Worker (or by Cloudflare Images when bound, previewWithImagesBinding): JPEG, PNG and WebP are
+ * decoded, resized (Lanczos3) to fit each size and stored as JPEG;
  * documents get a text card of their first lines (PNG, decision 029).
  * A corrupt image is logged and counted; the others go on, and the task ends as error if any failed.
  */
