@@ -1,5 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -9,32 +9,33 @@ export const TEST_ADMIN_PASSWORD = "test-admin-password-0123";
 export const TEST_JWT_SECRET = "test-jwt-secret-for-vitest-only-0123456789-abcdefghij";
 export const TEST_METRICS_TOKEN = "test-metrics-token-0123456789";
 
+/** The pool's options (wrangler.toml plus the test bindings), shared with vitest.images.config.ts. */
+export const workersPoolOptions = async () => ({
+  wrangler: { configPath: "./wrangler.toml" },
+  miniflare: {
+    // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
+    bindings: {
+      TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+      JWT_SECRET: TEST_JWT_SECRET,
+      ADMIN_LOGIN: "admin",
+      ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      // /metrics answers only with this bearer (404 without a configured token)
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
+      ULDL_SERVERS: "",
+      SSO_PROVIDERS: "",
+      // The shop's webhook tests sign their bodies with this; no secret key, so checkout takes the invoice path.
+      STRIPE_WEBHOOK_SECRET: "whsec_test_secret_for_vitest_only",
+      STRIPE_SECRET_KEY: "",
+    },
+  },
+});
+
 /**
  * Integration tier: tests run inside workerd next to the Worker (wrangler.toml bindings: D1, R2, Durable Objects,
  * Queues, Workflows). Storage is isolated per test file; migrations are applied by tests/setup/apply-migrations.ts.
  */
 export default defineConfig({
-  plugins: [
-    cloudflareTest(async () => ({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
-        bindings: {
-          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-          JWT_SECRET: TEST_JWT_SECRET,
-          ADMIN_LOGIN: "admin",
-          ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-          // /metrics answers only with this bearer (404 without a configured token)
-          METRICS_TOKEN: TEST_METRICS_TOKEN,
-          ULDL_SERVERS: "",
-          SSO_PROVIDERS: "",
-          // The shop's webhook tests sign their bodies with this; no secret key, so checkout takes the invoice path.
-          STRIPE_WEBHOOK_SECRET: "whsec_test_secret_for_vitest_only",
-          STRIPE_SECRET_KEY: "",
-        },
-      },
-    })),
-  ],
+  plugins: [cloudflareTest(workersPoolOptions)],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
@@ -42,6 +43,8 @@ export default defineConfig({
   test: {
     // tests/contract: the API as SPEC-shaped clients call it (issue 10), with the same bindings as the integration tier.
     include: ["tests/integration/**/*.test.ts", "tests/contract/**/*.test.ts"],
+    // These need the Cloudflare Images binding: vitest.images.config.ts runs them with it.
+    exclude: [...configDefaults.exclude, "tests/integration/images-binding*.test.ts"],
     globalSetup: ["./tests/setup/check-build.ts"],
     setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },

@@ -15,12 +15,15 @@
 // preview URL it answers: no request may fail.
 // Targets: every type gets a thumbnail; a 24 MP JPEG's within 5 s p95; the MPEG-TS a proxy; the grid without
 // failing requests. MEDIA_QUICK=1 runs only the floor, the videos and a 100-file grid (a check of the bench itself).
+// MEDIA_IMAGES=1 runs it with the optional Cloudflare Images binding (scripts/images-config.mjs: wrangler's local
+// stand-in, sharp in Node): the JPEG rows are then labelled «[Cloudflare Images]».
 import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { imagesRequested, writeImagesConfig } from "../scripts/images-config.mjs";
 import { docxOf } from "../tests/hostile/corpus.mjs";
 import { launchChromium, makeVideos, signedInContext } from "./lib/browser-videos.mjs";
 import { ROOT, buildUnlessSkipped, percentile, printTable, verdict } from "./lib/measure.mjs";
@@ -31,6 +34,9 @@ const CONCURRENCY = 4;
 const THUMB_TIMEOUT_MS = 180_000;
 /** MEDIA_QUICK=1: only the small-JPEG floor and the videos, and a grid of 100 files (a check of the bench itself). */
 const QUICK = process.env.MEDIA_QUICK === "1";
+/** MEDIA_IMAGES=1: JPEG previews by the Cloudflare Images binding (its local stand-in); the label of their rows. */
+const IMAGES = imagesRequested();
+const via = (t) => (IMAGES && t.mime === "image/jpeg" ? " [Cloudflare Images]" : "");
 const GRID_FILES = QUICK ? 100 : 500;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mib = (n) => `${(n / 1048576).toFixed(0)} MiB`;
@@ -300,7 +306,9 @@ async function main() {
 
   if (QUICK) TYPES.splice(1);
   console.log(`> wrangler dev on 127.0.0.1:${port} (state in ${persistDir})`);
-  const server = await startDevServer({ port, persistDir }).catch(async (error) => {
+  console.log(`> photo previews: ${IMAGES ? "Cloudflare Images binding (MEDIA_IMAGES=1, wrangler's local sharp stand-in)" : "the in-Worker WebAssembly makers"}`);
+  const config = IMAGES ? await writeImagesConfig() : undefined;
+  const server = await startDevServer({ port, persistDir, config }).catch(async (error) => {
     await browser.close();
     throw error;
   });
@@ -329,7 +337,7 @@ async function main() {
       const times = results.filter((r) => r.ms !== null).map((r) => r.ms).sort((a, b) => a - b);
       const failed = results.filter((r) => r.ms === null);
       rows.push({ t, times, failed, wall, peak: sampled.runtime.max });
-      console.log(`> ${t.type}: ${times.length}/${t.n} thumbnails in ${sec(wall)}${failed.length ? `; none for ${failed.length}: ${[...new Set(failed.map((f) => f.reason))].join(" | ")}` : ""}`);
+      console.log(`> ${t.type}${via(t)}: ${times.length}/${t.n} thumbnails in ${sec(wall)}${failed.length ? `; none for ${failed.length}: ${[...new Set(failed.map((f) => f.reason))].join(" | ")}` : ""}`);
     }
 
     // Videos: one viewer page per file in a signed-in Chromium, up to CONCURRENCY at a time.
@@ -360,12 +368,12 @@ async function main() {
       const target = r.t.type === "JPEG 24 MP" ? "p95 < 5 s" : "every file";
       const ok = r.t.type === "JPEG 24 MP" ? verdict(p95, 5000) : r.failed.length === 0 ? "PASS" : "MISS";
       table.push([
-        `${r.t.type}: upload → thumb p50 / p95`,
+        `${r.t.type}${via(r.t)}: upload → thumb p50 / p95`,
         `${sec(percentile(r.times, 50))} / ${sec(p95)} (floor ${sec(percentile(floor.times, 50))} / ${sec(percentile(floor.times, 95))})`,
         target,
         r.failed.length > 0 && r.t.type === "JPEG 24 MP" ? "MISS" : ok,
       ]);
-      table.push([`${r.t.type}: thumbnails, previews/s, peak RSS`, `${r.times.length}/${r.t.n}, ${((r.times.length / r.wall) * 1000).toFixed(2)}/s (floor ${((floor.times.length / floor.wall) * 1000).toFixed(2)}/s), ${mib(r.peak)}`, "reported", "—"]);
+      table.push([`${r.t.type}${via(r.t)}: thumbnails, previews/s, peak RSS`, `${r.times.length}/${r.t.n}, ${((r.times.length / r.wall) * 1000).toFixed(2)}/s (floor ${((floor.times.length / floor.wall) * 1000).toFixed(2)}/s), ${mib(r.peak)}`, "reported", "—"]);
     }
 
     const floorRate = `${((floor.times.length / floor.wall) * 1000).toFixed(2)}/s`;

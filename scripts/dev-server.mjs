@@ -96,12 +96,13 @@ function portInUse(port) {
 }
 
 /** Spawns `wrangler dev` and waits for the first 200 on /api/health; on failure the process group is stopped. */
-async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, vars, startTimeoutMs, logPath }) {
+async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, vars, startTimeoutMs, logPath, config }) {
   // Never mistake another server (another run, `npm start`) for ours.
   if (await portInUse(port)) throw new Error(`startDevServer: port ${port} on 127.0.0.1 is already in use`);
   const inspectorPort = await freePort();
   const args = [
     "wrangler", "dev",
+    ...(config ? ["--config", config] : []),
     "--ip", "127.0.0.1",
     "--port", String(port),
     "--inspector-port", String(inspectorPort),
@@ -201,6 +202,8 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
  * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
  * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
  * @param {string} [options.logFile] where wrangler's output goes (default `<persistDir>/wrangler-dev.log`)
+ * @param {string} [options.config] another wrangler config for `wrangler dev` (e.g. wrangler.images.toml, the same
+ *   bindings plus `IMAGES`: scripts/images-config.mjs); migrations always come from wrangler.toml
  * @returns {Promise<{ url: string, inspectorPort: number, adminLogin: string, adminPassword: string, jwtSecret: string, coldStartMs: number, migrateMs: number, logFile: string, output: () => string, stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void> }>}
  * @example
  *   const server = await startDevServer({ port: 8799, persistDir: await mkdtemp(join(tmpdir(), "mam-")) });
@@ -217,6 +220,7 @@ export async function startDevServer({
   startTimeoutMs = 120_000,
   migrateTimeoutMs = 120_000,
   logFile,
+  config,
 }) {
   if (!Number.isInteger(port) || port <= 0) throw new Error(`startDevServer: invalid port ${port}`);
   if (!persistDir) throw new Error("startDevServer: persistDir is required");
@@ -241,6 +245,7 @@ export async function startDevServer({
     vars,
     startTimeoutMs,
     logPath: logFile ?? join(persistDir, "wrangler-dev.log"),
+    config,
   };
   let server = await launch(options);
   const { coldStartMs } = server;

@@ -3,6 +3,7 @@
 // the build only speaks up on warnings, and a framed block with the address and the login ends the start-up.
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
+import { imagesRequested, writeImagesConfig } from "./images-config.mjs";
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const port = process.env.PORT ?? "8787";
@@ -62,7 +63,10 @@ applyMigrations();
 console.log("Сборка…");
 run("npm", ["run", "build", "--", "--logLevel", "warn"]);
 
-const dev = spawn("npx", ["wrangler", "dev", "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
+// MEDIA_IMAGES=1: previews of photos by the local Cloudflare Images stand-in (README «Optional bindings»).
+const config = imagesRequested() ? ["--config", await writeImagesConfig()] : [];
+if (config.length > 0) console.log("Cloudflare Images: привязка IMAGES включена (локально — через sharp).");
+const dev = spawn("npx", ["wrangler", "dev", ...config, "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
 if (await waitUntilReady()) printBanner(vars);

@@ -371,6 +371,8 @@ export const ru = {
       assetGone: (id: string) => `Файл ${id} не найден или удалён, пропущен`,
       noOriginal: (name: string) => `У файла «${name}» нет загруженного оригинала, пропущен`,
       previewMade: (name: string, sizes: string) => `Превью для «${name}»: ${sizes}`,
+      imagesBindingFailed: (name: string, error: string) =>
+        `Cloudflare Images не сделал превью «${name}» (${error}): их делают кодеки WebAssembly`,
       corruptImage: (name: string, mime: string) =>
         `Не удалось декодировать изображение «${name}» (${mime}): файл повреждён или это не изображение`,
       imageTooLarge: (name: string, megapixels: number, max: number) =>

@@ -13,5 +13,6 @@ export { renderWaveformPng } from "./waveform-png";
 export { bufferSource, type ByteSource } from "./byte-source";
 export { PreviewUnavailable } from "./preview-unavailable";
 export { sniffImage, type ImageKind } from "./sniff";
+export { declaredSize } from "./declared-size";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
 export { rasteriseSvg } from "./svg-raster";

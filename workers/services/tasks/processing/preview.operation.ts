@@ -33,6 +33,8 @@ import {
   PreviewUnavailable,
   rasteriseSvg,
   sniffImage,
+  declaredSize,
+  type ImageKind,
   type ByteSource,
   type Pixels,
   encodeJpeg,
@@ -209,31 +211,64 @@ function variantSource(ctx: OperationContext<PreviewOptions>, source: AssetSourc
   };
 }
 
+/** Kinds Cloudflare Images takes as input; TIFF, camera RAW and SVG stay with the in-Worker makers. */
+const IMAGES_BINDING_KINDS: ReadonlySet<ImageKind> = new Set(["jpeg", "png", "webp", "avif", "heif"]);
+
+/** Bytes read to find a JPEG's frame header when its metadata segments (Exif, ICC, MPF) fill the first read. */
+const JPEG_FRAME_SCAN_BYTES = 1024 * 1024;
+
+/** One transform by the binding, JPEG out; throws when Images refuses it or answers something else. */
+async function imagesJpeg(images: ImagesBinding, input: ReadableStream<Uint8Array>, size: (typeof PREVIEW_SIZES)[number]) {
+  const result = await images
+    .input(input)
+    // White under transparency, as the codecs' encodeJpeg does (Images flattens onto `background`).
+    .transform({ width: size.width, height: size.height, fit: "scale-down", background: "#ffffff" })
+    .output({ format: "image/jpeg", quality: size.quality });
+  const bytes = new Uint8Array(await result.response().arrayBuffer());
+  if (sniffImage(bytes) !== "jpeg" || !imageInfo(bytes)) throw new Error(`no JPEG in the answer (${result.contentType()})`);
+  return bytes;
+}
+
 /**
- * With the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings»), JPEG, PNG and WebP previews are
- * made by Images (scale-down to each size, JPEG out) instead of the WebAssembly codecs: any size it accepts, no
- * isolate memory. Answers false (the WASM path then runs) when the binding is absent or refuses the file.
+ * With the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings»), JPEG, PNG, WebP, AVIF and HEIC
+ * previews are made by Images (scale-down, JPEG out) instead of the in-Worker makers: any size it accepts, no isolate
+ * memory. Bounded like those makers: a file past MAX_PREVIEW_SOURCE_BYTES, or whose header does not declare its size
+ * or declares more than MAX_PREVIEW_SOURCE_PIXELS, is never handed to Images. The original is streamed to Images
+ * once, for the largest size; each smaller size is scaled from the previous output (at most 1280 px). Nothing is
+ * stored until every size is made. Answers false (the in-Worker makers then run) when the binding is absent, the
+ * file is not for it, or Images refuses it (logged as a warning).
  */
-async function previewWithImagesBinding(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<boolean> {
+async function previewWithImagesBinding(ctx: OperationContext<PreviewOptions>, source: AssetSource, kind: ImageKind, head: Uint8Array): Promise<boolean> {
   const images = (ctx.rc.env as { IMAGES?: ImagesBinding }).IMAGES;
-  if (!images) return false;
+  if (!images || !IMAGES_BINDING_KINDS.has(kind)) return false;
   const v = source.main.variant;
-  const made: string[] = [];
+  if (v.contentSize > limits.MAX_PREVIEW_SOURCE_BYTES) return false;
+  let frame = declaredSize(kind, head);
+  if (!frame && kind === "jpeg" && v.contentSize > head.length) {
+    const more = await readVariantBytes(ctx.rc, source, JPEG_FRAME_SCAN_BYTES);
+    frame = more && declaredSize(kind, more);
+  }
+  if (!frame || frame.width * frame.height > limits.MAX_PREVIEW_SOURCE_PIXELS) return false;
+  const object = await (await backendFor(ctx.rc, v.storageId)).get(v.storageKey);
+  if (!object?.body) throw new Error(`object of variant ${v.id} is missing from its storage`);
+  const sizes = PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
+  const outputs: { name: PreviewSizeName; bytes: Uint8Array }[] = [];
   try {
-    for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width)) {
-      const object = await (await backendFor(ctx.rc, v.storageId)).get(v.storageKey);
-      if (!object?.body) throw new Error(`object of variant ${v.id} is missing from its storage`);
-      const result = await images
-        .input(object.body)
-        .transform({ width: size.width, height: size.height, fit: "scale-down" })
-        .output({ format: "image/jpeg", quality: size.quality });
-      const jpeg = new Uint8Array(await result.response().arrayBuffer());
-      const info = await storePreview(ctx, source, size.name, jpeg);
-      made.push(`${size.name} ${info.width}×${info.height}`);
+    let input: ReadableStream<Uint8Array> = object.body;
+    for (const size of sizes) {
+      const bytes = await imagesJpeg(images, input, size);
+      outputs.push({ name: size.name, bytes });
+      input = new Blob([bytes]).stream();
     }
   } catch (error) {
-    await ctx.log("warn", `Cloudflare Images: ${error instanceof Error ? error.message : String(error)}`);
+    await object.body.cancel().catch(() => undefined);
+    await ctx.log("warn", ru.tasks.log.imagesBindingFailed(source.asset.name, error instanceof Error ? error.message : String(error)));
     return false;
+  }
+  const made: string[] = [];
+  for (const output of outputs) {
+    const info = await storePreview(ctx, source, output.name, output.bytes);
+    made.push(`${output.name} ${info.width}×${info.height}`);
   }
   await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, `${made.join(", ")} (Cloudflare Images)`));
   return true;
@@ -249,7 +284,7 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   const head = await readVariantBytes(ctx.rc, source, limits.MAX_WAV_HEADER_BYTES);
   if (!head) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
   const kind = sniffImage(head);
-  if ((kind === "jpeg" || kind === "png" || kind === "webp") && (await previewWithImagesBinding(ctx, source))) return { outcome: "made" };
+  if (kind && (await previewWithImagesBinding(ctx, source, kind, head))) return { outcome: "made" };
   if (kind === "png" || kind === "webp") return previewOfImage(ctx, source, `image/${kind}`);
   if (kind === "svg") return previewOfSvg(ctx, source);
   if (kind === "gif" || kind === "bmp") {
@@ -426,7 +461,8 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
 
 /**
  * `preview`: previews in the sizes of the preview config for each asset (latest version), made with WebAssembly
- * codecs in the Worker: JPEG, PNG and WebP are decoded, resized (Lanczos3) to fit each size and stored as JPEG;
+ * codecs in the Worker (or by Cloudflare Images when bound, previewWithImagesBinding): JPEG, PNG and WebP are
+ * decoded, resized (Lanczos3) to fit each size and stored as JPEG;
  * documents get a text card of their first lines (PNG, decision 029).
  * A corrupt image is logged and counted; the others go on, and the task ends as error if any failed.
  */

@@ -1,0 +1,19 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import integration, { workersPoolOptions } from "./vitest.config";
+
+/**
+ * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
+ * miniflare answers it locally with `sharp` (a devDependency for this). Only tests/integration/images-binding*.test.ts
+ * run here; the main run (vitest.config.ts) excludes them and tests the default, binding-less setup.
+ */
+export default defineConfig({
+  ...integration,
+  plugins: [
+    cloudflareTest(async () => {
+      const options = await workersPoolOptions();
+      return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
+    }),
+  ],
+  test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },
+});
