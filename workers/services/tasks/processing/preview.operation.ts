@@ -182,6 +182,12 @@ async function previewOfImage(ctx: OperationContext<PreviewOptions>, source: Ass
 const sizesLargestFirst = (ctx: OperationContext<PreviewOptions>) =>
   PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name)).sort((a, b) => b.width - a.width);
 
+/** The longer side of the largest preview this task makes: what a scaled decoder or a rasteriser needs to reach. */
+function largestSide(ctx: OperationContext<PreviewOptions>): number {
+  const largest = sizesLargestFirst(ctx)[0];
+  return largest ? Math.max(largest.width, largest.height) : 0;
+}
+
 /** Resizes decoded pixels to each preview size (largest first, each from the previous one) and stores them as JPEG. */
 async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source: AssetSource, pixels: Pixels, alpha: boolean, via?: string) {
   const made: string[] = [];
@@ -293,8 +299,7 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   }
   try {
     if (!kind) throw new PreviewUnavailable(ru.makers.notWhatItSays(mime));
-    const largest = sizesLargestFirst(ctx)[0];
-    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head, largest ? Math.max(largest.width, largest.height) : 0);
+    const { pixels, via } = await decodePhoto(kind, variantSource(ctx, source), head, largestSide(ctx));
     await storeImagePreviews(ctx, source, pixels, kind !== "jpeg", via);
     return { outcome: "made" };
   } catch (error) {
@@ -319,8 +324,7 @@ async function previewOfSvg(ctx: OperationContext<PreviewOptions>, source: Asset
     if (!bytes) throw new Error(`object of variant ${source.main.variant.id} is missing from its storage`);
     const info = svgInfo(bytes);
     if (!info) throw new PreviewUnavailable(ru.makers.notWhatItSays("image/svg+xml"));
-    const largest = sizesLargestFirst(ctx)[0];
-    const pixels = await rasteriseSvg(bytes, largest ? Math.max(largest.width, largest.height) : 0);
+    const pixels = await rasteriseSvg(bytes, largestSide(ctx));
     await storeImagePreviews(ctx, source, pixels, true, "SVG, resvg");
     return { outcome: "made" };
   } catch (error) {
