@@ -213,6 +213,23 @@ export function pdfOf(pages) {
   );
 }
 
+/**
+ * A one-page PDF whose FlateDecode content stream inflates to `mib` MiB of zero bytes (whitespace to a PDF reader):
+ * the zlib header and zerosStream's repeated segment, so 1 GiB of output is about 1 MB on disk.
+ */
+export function pdfFlateBomb(mib) {
+  const data = Buffer.concat([Buffer.from([0x78, 0x9c]), zerosStream(mib)]);
+  return Buffer.concat([
+    enc(
+      "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n" +
+        "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 4 0 R >> endobj\n" +
+        `4 0 obj << /Length ${data.length} /Filter /FlateDecode >>\nstream\n`,
+    ),
+    data,
+    enc("\nendstream\nendobj\ntrailer << /Root 1 0 R /Size 5 >>\n%%EOF\n"),
+  ]);
+}
+
 /** An SVG nested `depth` groups deep, with `refs` external references (to `base`, which must never be fetched). */
 export function svgOf(depth, refs, base) {
   const links = Array.from({ length: refs }, (_, i) => `<image href="${base}/x${i}.png" width="1" height="1"/>`).join("");
@@ -412,6 +429,15 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       limit: "PDF: дерево страниц ссылается само на себя (PDF.js отвергает, PDF_TIME_BUDGET_MS)",
       expect: {},
       build: () => pdfOf("/Kids [2 0 R] /Count 5"),
+    },
+    {
+      name: "Бомба-сжатия.pdf",
+      mime: "application/pdf",
+      limit: "PDF: поток FlateDecode распаковывается больше MAX_PDF_STREAM_BYTES (1 ГиБ из 1 МБ; PDF.js не получает файл)",
+      // Text and card read the PDF through the same stream check: both are refused before PDF.js inflates anything.
+      expect: { text: "failed", preview: "failed" },
+      reason: /поток PDF 4 0 R распаковывается/,
+      build: () => pdfFlateBomb(1024),
     },
     {
       name: "Глубокий.svg",

@@ -7,6 +7,11 @@ import { createGroup, uniqueName } from "./library-factories";
 import { getJson, postJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
+import { cyrillicPdf, flateBombPdf, flateTextPdf } from "../fixtures/text-pdf";
+import { documentCard } from "../../workers/services/media/document-card";
+import { extractSearchText } from "../../workers/services/media/extract/extract";
+import { fixture } from "./processing-fixtures";
+import { ru } from "../../shared/i18n/ru";
 
 const LAUGHS =
   '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "ха"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><w:document><w:body><w:p><w:r><w:t>&b;</w:t></w:r></w:p></w:body></w:document>';
@@ -135,6 +140,56 @@ describe("text-card previews (in the Worker)", () => {
     expect(await stageOf(bomb.variantId)).toEqual({ state: "failed", reason: expect.stringContaining("Файл слишком сложно распаковать") });
     const log = await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${task.id}`, user.bearer);
     expect(log.lines).toContainEqual(expect.objectContaining({ level: "error", message: expect.stringMatching(/^«смешки\.docx»: Файл слишком/) }));
+  });
+
+  it("PDFs with compressed (FlateDecode) content get cards of their own words, Cyrillic read through ToUnicode", async () => {
+    const latin = await flateTextPdf([["Expedition report", "The coral reef was bright orange."], ["Second page"]]);
+    const cyrillic = await cyrillicPdf(["Отчёт об экспедиции", "Коралловый риф был ярко-оранжевым."]);
+    const a = await documentCard(latin, "application/pdf", "report.pdf");
+    const b = await documentCard(cyrillic, "application/pdf", "отчёт.pdf");
+    expect(a.lines.map((l) => ("text" in l ? l.text : "")).join("\n")).toBe("Expedition report\nThe coral reef was bright orange.\nSecond page");
+    expect(b.lines.map((l) => ("text" in l ? l.text : "")).join("\n")).toBe("Отчёт об экспедиции\nКоралловый риф был ярко-оранжевым.");
+    expect(await extractSearchText("application/pdf", "отчёт.pdf", cyrillic)).toContain("Коралловый риф");
+    // The fixture three-pages.pdf is three blank pages (no content streams at all): its card honestly has no text.
+    expect(await documentCard(fixture("pdf"), "application/pdf", "three-pages.pdf")).toMatchObject({ lines: [], empty: ru.processing.cardEmpty });
+
+    // Uploaded, both get PNG cards, and they differ.
+    const user = await signIn();
+    const [ua, ub] = [
+      await uploadFile(user.bearer, { name: "report.pdf", mime: "application/pdf", bytes: latin }),
+      await uploadFile(user.bearer, { name: "отчёт.pdf", mime: "application/pdf", bytes: cyrillic }),
+    ];
+    await previewTask(ua.assetId);
+    await previewTask(ub.assetId);
+    const [pa, pb] = await Promise.all([ua, ub].map(async (x) => pixelsOf((await previewsOf(x.assetId)).find((p) => p.size === "thumb")!.storage_key)));
+    expect(pa.data.reduce((n, v, i) => n + (v !== pb.data[i] ? 1 : 0), 0)).toBeGreaterThan(1000);
+  });
+
+  it("a PDF deflate bomb (64 KiB inflating to 64 MiB) fails its card and its search text at the stream limit, promptly", async () => {
+    const user = await signIn();
+    const bytes = await flateBombPdf("Bomb start", 64);
+    expect(bytes.length).toBeLessThan(100_000);
+    const started = Date.now();
+    const bomb = await uploadFile(user.bearer, { name: "бомба.pdf", mime: "application/pdf", bytes });
+    const task = await previewTask(bomb.assetId, ["error", "done"]);
+    expect(task.status).toBe("error");
+    expect(task.attempts).toBe(0);
+    expect(await previewsOf(bomb.assetId)).toEqual([]);
+    const reason = "Файл слишком сложно распаковать: поток PDF 5 0 R распаковывается больше чем в 16 МиБ";
+    expect(await stageOf(bomb.variantId)).toEqual({ state: "failed", reason });
+    // The search text (tech-fields task) reads the PDF through the same check and fails the same way.
+    const tech = await vi.waitFor(
+      async () => {
+        const found = (await tasksOf(bomb.assetId)).find((t) => t.operation_class === "tech-fields");
+        if (!found) throw new Error("no tech-fields task");
+        return waitForTask(found.id, ["error", "done"], 30_000);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(tech.status).toBe("error");
+    const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", bomb.variantId);
+    expect(JSON.parse(row.t).processing.text).toEqual({ state: "failed", reason });
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("a shared folder's info names thumbnails only for files that have one", async () => {

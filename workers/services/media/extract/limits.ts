@@ -84,6 +84,19 @@ export const PDF_TIME_BUDGET_MS = 20_000;
 export const MAX_PDF_DECLARED_PAGES = 100_000;
 /** `/Type /Pages` dictionaries looked at for the page count (each read from a 8,000-character window). */
 export const MAX_PDF_TREE_NODES = 10_000;
+/**
+ * Bytes one compressed (FlateDecode) stream of a PDF may inflate to. PDF.js inflates a content stream, font, CMap or
+ * object stream whole into one growing buffer, so a 250 KiB stream of spaces would become 256 MiB in the isolate:
+ * every such stream is inflated first by a counting pass (pdf-streams.ts, output discarded) and the file is refused
+ * past this. Real content streams are kilobytes to a few MiB; image streams are not read for text and are skipped.
+ */
+export const MAX_PDF_STREAM_BYTES = 16 * MiB;
+/** Bytes all counted streams of one PDF may inflate to together (bounds the counting pass to about a second). */
+export const MAX_PDF_INFLATED_BYTES = 256 * MiB;
+/** `stream` keywords looked at in one PDF: a file of a million empty streams is refused, not walked. */
+export const MAX_PDF_STREAMS = 100_000;
+/** Bytes before a `stream` keyword read for its dictionary (filters, type, object number). */
+export const PDF_DICT_WINDOW_BYTES = 4 * KiB;
 
 // ---- Images --------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 import { ru } from "../../../../shared/i18n/ru";
 import { MAX_PDF_BYTES, MAX_PDF_PAGES, PDF_TIME_BUDGET_MS } from "./limits";
 import { mib, ParseLimitError } from "./parse-limit";
+import { checkPdfStreams } from "./pdf-streams";
 
 /** A promise that rejects with `error` after `ms` (the timer is cleared when `work` settles first). */
 export async function withinTime<T>(work: Promise<T>, ms: number, error: () => Error): Promise<T> {
@@ -16,9 +17,12 @@ export async function withinTime<T>(work: Promise<T>, ms: number, error: () => E
  * The text of a PDF's pages through unpdf (a serverless build of PDF.js, loaded only when a PDF comes), one string
  * per page: at most MAX_PDF_PAGES pages, until `maxChars`, within PDF_TIME_BUDGET_MS (checked between pages and
  * raced against the whole read, so a reference loop inside one page also ends). Larger than MAX_PDF_BYTES: refused.
+ * PDF.js inflates compressed streams without an output limit, so they are counted first (pdf-streams.ts): a
+ * deflate bomb is refused before PDF.js sees it.
  */
 export async function pdfPages(bytes: Uint8Array, maxChars: number): Promise<string[]> {
   if (bytes.length > MAX_PDF_BYTES) throw new ParseLimitError(ru.parse.pdfTooLarge(mib(MAX_PDF_BYTES)), 413);
+  checkPdfStreams(bytes);
   const { getDocumentProxy } = await import("unpdf");
   const started = Date.now();
   const timeUp = () => new ParseLimitError(ru.parse.pdfTime(PDF_TIME_BUDGET_MS / 1000));
