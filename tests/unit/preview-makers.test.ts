@@ -73,6 +73,16 @@ describe("TIFF reader", () => {
     await expect(readTiff(bufferSource(makeTiff([{ width: 4, height: 4 }]).slice(0, 12)))).rejects.toBeInstanceOf(PreviewUnavailable);
   });
 
+  it("decodes no larger than the largest preview needs: a factor of 2 for a 64 px preview of 160 × 48", async () => {
+    const bytes = makeTiff([{ width: 160, height: 48, pixel: (x) => (x < 80 ? 0 : 1) }]);
+    const file = await readTiff(bufferSource(bytes));
+    const pixels = await decodeTiffPage(bufferSource(bytes), file, file.ifds[0], 64);
+    expect([pixels.width, pixels.height]).toEqual([80, 24]);
+    expect([pixelAt(pixels, 10, 10)[0], pixelAt(pixels, 70, 10)[0]]).toEqual([0, 255]);
+    const whole = await decodeTiffPage(bufferSource(bytes), file, file.ifds[0], 160);
+    expect([whole.width, whole.height]).toEqual([160, 48]);
+  });
+
   it("an LZW round trip of a long, repetitive input (the code width grows to 12 bits and the table resets)", async () => {
     const input = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 7 + (i >> 9)) & 255);
     const bytes = makeTiff([{ width: 1000, height: 200, spp: 1, compression: 5, pixel: (x, y) => input[y * 1000 + x] / 255 }]);

@@ -77,7 +77,7 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
       if (!best || frame.width * frame.height > best.width * best.height) best = { offset: c.offset, length: c.length, width: frame.width, height: frame.height };
     }
     if (best && best.width * best.height > pagePixels) return embedded(source, best, "RAW/TIFF", cover);
-    const pixels = await decodeTiffPage(source, file, page);
+    const pixels = await decodeTiffPage(source, file, page, cover);
     const { width, height } = pageSize(page);
     return { pixels, via: `TIFF ${width}×${height}, стр. 1 из ${Math.max(1, file.ifds.length)}` };
   }

@@ -261,9 +261,10 @@ function inflateInto(src: Uint8Array, out: Uint8Array): number {
 
 /**
  * Decodes a TIFF page downsampled by an integer factor (box filter) so its output stays under
- * MAX_SCALED_DECODE_PIXELS; strips are read and decompressed one at a time.
+ * MAX_SCALED_DECODE_PIXELS and is no larger than its longer side reaching `cover` needs (the largest preview's);
+ * strips are read and decompressed one at a time.
  */
-export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: Ifd): Promise<Pixels> {
+export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: Ifd, cover = 0): Promise<Pixels> {
   const { width, height } = pageSize(ifd);
   if (!width || !height) throw corrupt();
   if (width * height > limits.MAX_PREVIEW_SOURCE_PIXELS) throw new PreviewUnavailable(ru.makers.tooManyPixels(width, height, limits.MAX_PREVIEW_SOURCE_PIXELS / 1e6));
@@ -290,7 +291,8 @@ export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: If
   if (offsets.length < stripCount || (compression !== 1 && counts.length < stripCount)) throw corrupt();
   if (rowsPerStrip * rowBytes > limits.MAX_TIFF_STRIP_BYTES) throw tiffError(`полоса больше ${limits.MAX_TIFF_STRIP_BYTES / 1048576} МиБ`);
 
-  const factor = Math.max(1, Math.ceil(Math.sqrt((width * height) / limits.MAX_SCALED_DECODE_PIXELS)));
+  const underCap = Math.ceil(Math.sqrt((width * height) / limits.MAX_SCALED_DECODE_PIXELS));
+  const factor = Math.max(1, underCap, cover > 0 ? Math.floor(Math.max(width, height) / cover) : 1);
   const ow = Math.ceil(width / factor);
   const oh = Math.ceil(height / factor);
   const data = new Uint8ClampedArray(ow * oh * 4);
