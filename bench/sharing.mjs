@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { DEFAULT_STORAGE_ID, hexId } from "./lib/library-seed.mjs";
 import { buildUnlessSkipped, load, login, ms, printTable, unexpected, verdict, warmUp } from "./lib/measure.mjs";
+import { serverCpuMs } from "./lib/server-cpu.mjs";
 import { retried } from "./lib/workerd.mjs";
 
 const SCALE = Math.min(1, Math.max(0.001, Number(process.env.BENCH_SCALE ?? "1") || 1));
@@ -81,8 +82,11 @@ async function measure(name, url, headers = {}) {
     }),
   );
   // The same client settings for the floor and the page: connections, duration, no headers, autocannon's defaults.
+  const cpuBefore = serverCpuMs();
   const run = await load({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS });
-  console.log(`  ${name}: ${pair(run)}`);
+  // Server CPU per answer: what the platform spends on each, whatever else the machine runs (throughput is shared).
+  run.cpuMsPerRequest = (serverCpuMs() - cpuBefore) / run.count;
+  console.log(`  ${name}: ${pair(run)}, server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/answer`);
   if (unexpected(run) > 0 || run.errors > 0 || run.timeouts > 0) {
     console.log(`  note: ${name}: answers ${JSON.stringify(run.statuses)}, errors ${run.errors}, timeouts ${run.timeouts}`);
   }
@@ -196,6 +200,12 @@ async function main() {
       [`  /sl throughput / floor's, median round`, `${medianRound.ratio.toFixed(2)}×`, `≥ ${TARGET_PAGE_RATIO}×`, verdict(medianRound.ratio, TARGET_PAGE_RATIO, { atLeast: true })],
       [`  /sl throughput / floor's, worst round`, `${worstRound.toFixed(2)}×`, `≥ ${TARGET_PAGE_RATIO}×`, verdict(worstRound, TARGET_PAGE_RATIO, { atLeast: true })],
       [`  /sl p95 over the floor's, median round`, `${(medianRound.page.p95 / medianRound.floor.p95).toFixed(1)}×`, "-", "-"],
+      [
+        `  server CPU per answer, /sl over the floor's (rounds)`,
+        rounds.map((r) => `${(r.page.cpuMsPerRequest / r.floor.cpuMsPerRequest).toFixed(2)}×`).join(", "),
+        "-",
+        "-",
+      ],
       ["authenticated download-variant (median)", `${speeds.app.toFixed(0)} MiB/s`, "-", "-"],
       ["download through the link (median)", `${speeds.link.toFixed(0)} MiB/s`, "-", "-"],
       ["  link / authenticated", `${ratio.toFixed(2)}×`, `≥ ${TARGET_DOWNLOAD_RATIO}×`, verdict(ratio, TARGET_DOWNLOAD_RATIO, { atLeast: true })],
