@@ -79,6 +79,42 @@ describe("edge cache of /sl pages", () => {
     expect(audit.n).toBe(2);
   });
 
+  it("repeated hits (the isolate's copy) each get their own nonce and count; a password or a revocation stops them at once", async () => {
+    const { id, name, owner } = await sharedImage({ acl: ["read"] });
+    const first = await read(await page(`/sl/${id}`));
+    expect(first.cache).toBe("miss");
+    const nonces = new Set([first.nonce]);
+    for (let open = 0; open < 4; open++) {
+      const again = await read(await page(`/sl/${id}`));
+      expect(again.cache).toBe("hit");
+      expect(again.body).toBe(first.body);
+      expect(again.csp).toContain(`'nonce-${again.nonce}'`);
+      nonces.add(again.nonce);
+    }
+    expect(nonces.size).toBe(5);
+    await vi.waitFor(async () => expect(await views(id)).toBe(5));
+
+    // A password set on the link: the next open is the password form, never the held page.
+    const locked = await call(`/api/sl/${id}`, { method: "PATCH", bearer: owner.bearer, json: { password: "пароль-9" } });
+    expect(locked.status, await locked.text()).toBe(200);
+    const form = await read(await page(`/sl/${id}`));
+    expect(form.cache).toBe("bypass");
+    expect(form.body).toContain('data-testid="shared-password"');
+    expect(form.body).not.toContain(name);
+  });
+
+  it("a revoked link is gone (410) on the next open though its page was held", async () => {
+    const { id, owner, name } = await sharedImage({ acl: ["read"] });
+    await read(await page(`/sl/${id}`));
+    expect((await read(await page(`/sl/${id}`))).cache).toBe("hit");
+    const revoked = await call(`/api/sl/${id}`, { method: "DELETE", bearer: owner.bearer });
+    expect(revoked.status, await revoked.text()).toBe(200);
+    const closed = await read(await page(`/sl/${id}`));
+    expect(closed.status).toBe(410);
+    expect(closed.cache).not.toBe("hit");
+    expect(closed.body).not.toContain(name);
+  });
+
   it("a change to the link, the file or the creator's rights makes the next answer fresh", async () => {
     const { id, owner, asset, name } = await sharedImage({ acl: ["read", "download"] });
     await read(await page(`/sl/${id}`));

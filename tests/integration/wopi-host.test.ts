@@ -116,6 +116,24 @@ describe("GetFile", () => {
     expect(small.status).toBe(412);
     await small.arrayBuffer();
   });
+
+  it("answers the plain download's bytes and Content-Length, its file read in the token check's round trip", async () => {
+    const f = await officeFile({ name: "same.docx", bytes: bytesOf(150_000, 7) });
+    const t = await wopiToken(f.owner.bearer, f.assetId);
+    const getFile = await hit(fileUrl(f.assetId, t.access_token, "/contents"));
+    const download = await hit(`/api/asset/content/download/${f.assetId}/latest/initial`, { headers: { authorization: `Bearer ${f.owner.bearer}` } });
+    expect(getFile.status).toBe(200);
+    expect(download.status).toBe(200);
+    expect(getFile.headers.get("content-length")).toBe(String(f.bytes.length));
+    expect(getFile.headers.get("content-length")).toBe(download.headers.get("content-length"));
+    const [fromGetFile, fromDownload] = await Promise.all([getFile.arrayBuffer(), download.arrayBuffer()]);
+    expect(new Uint8Array(fromGetFile)).toEqual(new Uint8Array(fromDownload));
+    expect(new Uint8Array(fromGetFile)).toEqual(f.bytes);
+    // The session, the asset and its current variants together, then the rights: no third trip before the bytes.
+    const trips = (res: Response) => Number(/desc="(\d+) round trip/.exec(res.headers.get("server-timing") ?? "")?.[1]);
+    expect(trips(getFile)).toBeLessThanOrEqual(2);
+    expect(trips(getFile)).toBeLessThanOrEqual(trips(download));
+  });
 });
 
 describe("locks", () => {

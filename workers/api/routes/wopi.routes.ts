@@ -105,10 +105,10 @@ function originOf(c: Context<AppEnv>): string {
 }
 
 /** The WOPI token of a request (query first, as editors send it; else the Authorization header), checked and proved. */
-async function wopiCaller(c: Context<AppEnv>, assetId: string): Promise<WopiCaller> {
+async function wopiCaller(c: Context<AppEnv>, assetId: string, options: { variants?: boolean } = {}): Promise<WopiCaller> {
   const bearer = /^Bearer ([^\s]+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
   const token = c.req.query("access_token") || bearer;
-  const caller = await resolveCaller(c.var.rc, token, assetId);
+  const caller = await resolveCaller(c.var.rc, token, assetId, options);
   await requireProof(c.var.rc, caller, c.req.url, {
     proof: c.req.header("x-wopi-proof"),
     proofOld: c.req.header("x-wopi-proofold"),
@@ -209,7 +209,7 @@ export const wopiRoutes = createRouter()
       },
     }),
     async (c) => {
-      const caller = await wopiCaller(c, c.req.valid("param").id);
+      const caller = await wopiCaller(c, c.req.valid("param").id, { variants: true });
       return getFile(c.var.rc, caller, c.req.header("x-wopi-maxexpectedsize"));
     },
   )

@@ -31,6 +31,8 @@ export const EDGE_TTL_SECONDS = 300;
 
 /** The page's CSP nonce the stored HTML was rendered with: replaced by each answer's own nonce on a hit. */
 const NONCE_HEADER = "x-mam-nonce";
+/** When a stored page stops being served (epoch ms), so a copy kept in memory never outlives the stored entry. */
+const EXPIRES_HEADER = "x-mam-expires";
 const FOLDER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const PAGE_PATH = /^\/sl\/([A-Za-z0-9_-]{22})$/;
 
@@ -151,8 +153,65 @@ function hasCookie(request: Request, name: string): boolean {
 }
 
 /**
+ * A page entry as the isolate keeps it: the HTML already cut at its nonce (an answer joins the pieces with its own),
+ * the headers to answer with, and when it stops being served.
+ */
+interface HeldPage {
+  pieces: string[];
+  headers: [string, string][];
+  expires: number;
+  bytes: number;
+}
+
+/**
+ * The isolate's copies of pages it stored or read from `caches.default`, under the same key (link id, revision,
+ * normalised query): an entry is only ever looked up after this request's probe said the link is open and named the
+ * revision, exactly like the shared cache, so it adds no staleness; it saves the shared cache's lookup and the copy
+ * of the body on a hit (issue 27 item 6). Bounded: the most recently stored pages, up to HELD_MAX_BYTES.
+ */
+const held = new Map<string, HeldPage>();
+const HELD_MAX_ENTRIES = 64;
+const HELD_MAX_BYTES = 4 * 1024 * 1024;
+let heldBytes = 0;
+
+function holdPage(key: string, page: HeldPage): void {
+  if (page.bytes > HELD_MAX_BYTES / 8) return;
+  const previous = held.get(key);
+  if (previous) {
+    held.delete(key);
+    heldBytes -= previous.bytes;
+  }
+  held.set(key, page);
+  heldBytes += page.bytes;
+  for (const [oldest, entry] of held) {
+    if (held.size <= HELD_MAX_ENTRIES && heldBytes <= HELD_MAX_BYTES) break;
+    held.delete(oldest);
+    heldBytes -= entry.bytes;
+  }
+}
+
+function heldPage(key: string, now: number): HeldPage | undefined {
+  const page = held.get(key);
+  if (!page || page.expires > now) return page;
+  held.delete(key);
+  heldBytes -= page.bytes;
+  return undefined;
+}
+
+/** A page to keep: its HTML cut at `nonce`, its answer headers without the cache's own. */
+function pageToHold(html: string, nonce: string | null, headers: Headers, expires: number): HeldPage {
+  const kept: [string, string][] = [];
+  for (const [name, value] of headers) {
+    if (name !== NONCE_HEADER && name !== EXPIRES_HEADER && name !== "cache-control" && name !== "content-length") kept.push([name, value]);
+  }
+  kept.push(["cache-control", "no-store"], [CACHE_STATUS_HEADER, "hit"]);
+  return { pieces: nonce ? html.split(nonce) : [html], headers: kept, expires, bytes: html.length * 2 };
+}
+
+/**
  * The `/sl/{id}` page through the cache. `render` is the page as Remix answers it with this request's nonce; a hit
- * answers the stored HTML with its nonce replaced by this answer's own, so a nonce is never served twice.
+ * answers the stored HTML with its nonce replaced by this answer's own, so a nonce is never served twice. The
+ * isolate's copy (`held`) is tried first, then the shared cache; both only under the key this request's probe built.
  */
 export async function cachedSharedPage(
   rc: RequestContext,
@@ -168,16 +227,22 @@ export async function cachedSharedPage(
     request.method === "GET" && id && parts && !signedIn
       ? await sharedCacheSlot(rc, url.origin, "page", id, { page: parts.page, folder: parts.folder })
       : null;
-  const hit = slot && (await read(slot));
-  if (slot && hit) {
-    const stored = hit.headers.get(NONCE_HEADER);
-    const html = await hit.text();
-    const headers = new Headers(hit.headers);
-    headers.delete(NONCE_HEADER);
-    headers.set("Cache-Control", "no-store");
-    headers.set(CACHE_STATUS_HEADER, "hit");
-    countCachedOpen(rc, slot.probe, parts?.page ?? 0, { ip: request.headers.get("cf-connecting-ip") });
-    return new Response(stored ? html.replaceAll(stored, nonce) : html, { status: 200, headers });
+  if (slot) {
+    const now = Date.now();
+    let page = heldPage(slot.key.url, now);
+    if (!page) {
+      const hit = await read(slot);
+      if (hit) {
+        // Entries stored before the expiry header existed live their Cache-Control; the copy then lives the slot's.
+        const expires = Math.min(Number(hit.headers.get(EXPIRES_HEADER)) || Infinity, now + slot.ttl * 1000);
+        page = pageToHold(await hit.text(), hit.headers.get(NONCE_HEADER), hit.headers, expires);
+        holdPage(slot.key.url, page);
+      }
+    }
+    if (page) {
+      countCachedOpen(rc, slot.probe, parts?.page ?? 0, { ip: request.headers.get("cf-connecting-ip") });
+      return new Response(page.pieces.join(nonce), { status: 200, headers: page.headers });
+    }
   }
   const response = await render();
   const contentType = response.headers.get("content-type") ?? "";
@@ -189,7 +254,9 @@ export async function cachedSharedPage(
   const html = await response.text();
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  store(rc, slot, html, [...headers, [NONCE_HEADER, nonce]], 200, false);
+  const expires = Date.now() + slot.ttl * 1000;
+  store(rc, slot, html, [...headers, [NONCE_HEADER, nonce], [EXPIRES_HEADER, String(expires)]], 200, false);
+  holdPage(slot.key.url, pageToHold(html, nonce, headers, expires));
   headers.set(CACHE_STATUS_HEADER, "miss");
   return new Response(html, { status: 200, headers });
 }

@@ -41,6 +41,11 @@ export interface WopiCaller {
   asset: AssetRow;
   /** an edit token and `update` on the asset right now */
   canWrite: boolean;
+  /**
+   * The current version's ready variants, when the route asked for them (GetFile): read beside the token's session
+   * and the asset, so serving the bytes adds no round trip after the check.
+   */
+  variants?: ReadyVariant[];
 }
 
 export function lockStub(rc: RequestContext, assetId: string) {
@@ -57,9 +62,14 @@ export function extOf(name: string): string {
 }
 
 /** The version's main variant (master, initial, untyped), else any ready one. */
-export async function currentVariant(rc: RequestContext, asset: AssetRow): Promise<ReadyVariant | undefined> {
+export async function currentVariant(rc: RequestContext, asset: AssetRow, prefetched?: ReadyVariant[]): Promise<ReadyVariant | undefined> {
   if (asset.latestVersion === 0) return undefined;
-  const rows = await selectReadyVariants(rc.db, asset.id, asset.latestVersion);
+  // Rows read beside the asset belong to the version it names unless a new version landed in between (or none were
+  // ready): read again by the number the asset row names.
+  const rows =
+    prefetched?.length && prefetched.every((row) => row.version === asset.latestVersion)
+      ? prefetched
+      : await selectReadyVariants(rc.db, asset.id, asset.latestVersion);
   return mainVariant(rows) ?? rows[0];
 }
 
@@ -189,7 +199,12 @@ export async function lockInfo(rc: RequestContext, actor: Actor, assetId: string
  * → 401, a session or robot token ended since (logout, new password, disabled user, revocation) → 401; the asset
  * must be live and still readable and downloadable by the user (404).
  */
-export async function resolveCaller(rc: RequestContext, token: string | undefined, assetId: string): Promise<WopiCaller> {
+export async function resolveCaller(
+  rc: RequestContext,
+  token: string | undefined,
+  assetId: string,
+  options: { variants?: boolean } = {},
+): Promise<WopiCaller> {
   if (!token) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
   const claims = await verifyWopiToken(rc.config.JWT_SECRET, token);
   if (!claims) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
@@ -197,9 +212,11 @@ export async function resolveCaller(rc: RequestContext, token: string | undefine
   // The actor is rebuilt from the credential the token was minted under, which must still be live: the session
   // (logout, a new password, a disabled account and reuse detection end it) or the robot token (revocation, expiry),
   // with the same administrator flag and robot scope the minting request had.
-  const [actor, asset] = await Promise.all([
+  // The variants (GetFile) are read in the same round trip; nothing of them is answered before the checks pass.
+  const [actor, asset, variants] = await Promise.all([
     claims.via === "session" ? actorOfSession(rc, claims.userId, claims.sid) : actorOfRobotToken(rc, claims.userId, claims.sid),
     findAsset(rc.db, assetId),
+    options.variants ? selectReadyVariants(rc.db, assetId, "latest") : undefined,
   ]).catch((error: unknown) => {
     if (error instanceof AppError && error.status === 401) throw new AppError("UNAUTHORIZED", ru.wopi.sessionEnded);
     throw error;
@@ -212,7 +229,7 @@ export async function resolveCaller(rc: RequestContext, token: string | undefine
     claims.right === "edit" ? canAccess(rc, actor, entity, "update") : false,
   ]);
   if (!read || !download) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  return { token, claims, actor, asset, canWrite: update };
+  return { token, claims, actor, asset, canWrite: update, ...(variants ? { variants } : {}) };
 }
 
 /**
@@ -300,7 +317,7 @@ export async function checkFileInfo(rc: RequestContext, caller: WopiCaller, orig
  * answers 412 when the file is larger.
  */
 export async function getFile(rc: RequestContext, caller: WopiCaller, maxExpected: string | undefined): Promise<Response> {
-  const variant = await currentVariant(rc, caller.asset);
+  const variant = await currentVariant(rc, caller.asset, caller.variants);
   const headers = new Headers({
     "X-WOPI-ItemVersion": String(caller.asset.latestVersion),
     "Cache-Control": "private, no-cache",
