@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import { decodeImage, encodeJpeg, encodePng, MAX_DECODE_PIXELS, type Pixels } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/preview.service";
@@ -8,7 +8,7 @@ import avif from "../fixtures/quarters-1600x1200.avif?inline";
 import { rows } from "./asset-fixtures";
 import { signIn } from "./factories";
 import { fixture } from "./processing-fixtures";
-import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { getJson, previewTask, uploadFile } from "./task-fixtures";
 
 /**
  * Previews made by the optional Cloudflare Images binding (run by vitest.images.config.ts, where miniflare answers
@@ -27,18 +27,6 @@ const previewsOf = (assetId: string) =>
 
 const proxiesOf = (assetId: string) =>
   rows<{ id: string }>("select id from variants where asset_id = ? and variant_type = 'proxy_lowres'", assetId);
-
-async function previewTask(assetId: string, statuses: ("done" | "error")[] = ["done"]) {
-  const task = await vi.waitFor(
-    async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
-      if (!found) throw new Error("no preview task was made after the upload");
-      return found;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  return waitForTask(task.id, statuses, 60_000);
-}
 
 async function logOf(taskId: string, bearer: string) {
   return (await getJson<{ lines: { level: string; message: string }[] }>(`/api/tasklist/log/${taskId}`, bearer)).lines;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "./asset-fixtures";
 import { call, expectError, signIn } from "./factories";
-import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { previewTask, uploadFile } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { makeWav } from "../fixtures/media-makers";
 import type { Waveform } from "../../shared/waveform";
@@ -14,18 +14,6 @@ const previewsOf = (assetId: string) =>
     "select size, width, height, mime_type, storage_key from previews where asset_id = ? order by size",
     assetId,
   );
-
-async function previewTask(assetId: string, statuses: ("done" | "error")[] = ["done"]) {
-  const task = await vi.waitFor(
-    async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
-      if (!found) throw new Error("no preview task was made after the upload");
-      return found;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  return waitForTask(task.id, statuses, 30_000);
-}
 
 async function stageOf(variantId: string) {
   const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", variantId);

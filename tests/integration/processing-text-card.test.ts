@@ -4,7 +4,7 @@ import { decode as decodePng } from "@jsquash/png/decode";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { createGroup, uniqueName } from "./library-factories";
-import { getJson, postJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { getJson, postJson, previewTask, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
 import { cyrillicPdf, flateBombPdf, flateTextPdf } from "../fixtures/text-pdf";
@@ -27,18 +27,6 @@ interface PreviewRow {
 }
 const previewsOf = (assetId: string) =>
   rows<PreviewRow>("select size, width, height, mime_type, storage_key from previews where asset_id = ? order by size", assetId);
-
-async function previewTask(assetId: string, statuses: ("done" | "error")[] = ["done"]) {
-  const task = await vi.waitFor(
-    async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
-      if (!found) throw new Error("no preview task was made after the upload");
-      return found;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  return waitForTask(task.id, statuses, 30_000);
-}
 
 async function stageOf(variantId: string) {
   const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", variantId);

@@ -53,6 +53,19 @@ export async function uploadFile(
   return { assetId, variantId: done.asset_variant_id };
 }
 
+/** The asset's preview task (made by the commit's process-variant), once it has ended in one of `statuses`. */
+export async function previewTask(assetId: string, statuses: TaskStatus[] = ["done"], timeout = 60_000): Promise<TaskRowJson> {
+  const task = await vi.waitFor(
+    async () => {
+      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
+      if (!found) throw new Error("no preview task was made after the upload");
+      return found;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return waitForTask(task.id, statuses, timeout);
+}
+
 /** The tasks made for an asset (newest first). */
 export async function tasksOf(assetId: string): Promise<TaskRowJson[]> {
   return rows<TaskRowJson>(
