@@ -96,6 +96,9 @@ function useScrub(strip: string | null, heal: HealTarget | null | undefined) {
  * preview that this browser can decode gets one made when it is seen (decision 029); with `scrub`, a video's tile
  * shows the frame under the pointer.
  */
+/** How long a replaced thumbnail's blob URL is kept before it is revoked. */
+const BLOB_GRACE_MS = 5_000;
+
 export function Thumbnail({
   type,
   mime,
@@ -135,6 +138,10 @@ export function Thumbnail({
       }
       apiBlobUrl(link, controller.signal)
         .then((u) => {
+          if (controller.signal.aborted) {
+            if (u) URL.revokeObjectURL(u);
+            return;
+          }
           url = u;
           setSrc(u);
         })
@@ -144,7 +151,11 @@ export function Thumbnail({
     return () => {
       observer.disconnect();
       controller.abort();
-      if (url) URL.revokeObjectURL(url);
+      if (!url) return;
+      setSrc(null);
+      // Revoked once the <img> has let go of it: revoking while it still loads logs «ERR_FILE_NOT_FOUND».
+      const stale = url;
+      setTimeout(() => URL.revokeObjectURL(stale), BLOB_GRACE_MS);
     };
     // `heal` is identified by its key: a new object for the same file must not restart the observer.
     // eslint-disable-next-line react-hooks/exhaustive-deps
