@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
-import { decodeImage, encodeJpeg, encodePng, MAX_DECODE_PIXELS, type Pixels } from "../../workers/services/imaging/image-codec";
+import { decodeImage, encodeJpeg, encodePng, MAX_DECODE_PIXELS } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import webp from "../fixtures/quarters-1600x1200.webp?inline";
 import avif from "../fixtures/quarters-1600x1200.avif?inline";
+import { expectQuarters, quarters } from "../fixtures/quarters";
 import { rows } from "./asset-fixtures";
 import { signIn } from "./factories";
 import { fixture } from "./processing-fixtures";
@@ -39,36 +40,10 @@ async function stageOf(variantId: string) {
 
 const bytesOfDataUrl = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 
-/** A colour per quarter, flat (a small file however large), so the preview's corners say it was made right side up. */
-function quarters(width: number, height: number, alpha = false): Pixels {
-  const data = new Uint8ClampedArray(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = (y * width + x) * 4;
-      const right = x >= width / 2;
-      const bottom = y >= height / 2;
-      data[at] = right ? 230 : 20;
-      data[at + 1] = bottom ? 220 : 30;
-      data[at + 2] = right !== bottom ? 200 : 40;
-      data[at + 3] = alpha && x < width / 8 && y < height / 8 ? 0 : 255;
-    }
-  }
-  return { data, width, height };
-}
-
 async function expectQuartersIn(storageKey: string) {
   const bytes = new Uint8Array(await (await env.MEDIA.get(storageKey))!.arrayBuffer());
   expect(imageInfo(bytes)?.mime).toBe("image/jpeg");
-  const p = await decodeImage("image/jpeg", bytes);
-  const at = (fx: number, fy: number) => {
-    const i = (Math.floor(fy * p.height) * p.width + Math.floor(fx * p.width)) * 4;
-    return Array.from(p.data.subarray(i, i + 3));
-  };
-  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) < 30);
-  expect(near(at(0.3, 0.3), [20, 30, 40]), `top left ${at(0.3, 0.3)}`).toBe(true);
-  expect(near(at(0.8, 0.2), [230, 30, 200]), `top right ${at(0.8, 0.2)}`).toBe(true);
-  expect(near(at(0.2, 0.8), [20, 220, 200]), `bottom left ${at(0.2, 0.8)}`).toBe(true);
-  expect(near(at(0.8, 0.8), [230, 220, 40]), `bottom right ${at(0.8, 0.8)}`).toBe(true);
+  expectQuarters(await decodeImage("image/jpeg", bytes));
 }
 
 /** Uploads a photo, waits for its preview task and checks both previews: JPEG, each fitting its box, Images' log line. */
@@ -103,7 +78,7 @@ describe("previews by the Cloudflare Images binding", () => {
 
   it("a PNG with alpha past the codecs' 12 MP (4200 × 3000) and a WebP with alpha", async () => {
     expect(4200 * 3000).toBeGreaterThan(MAX_DECODE_PIXELS);
-    const png = (await encodePng(quarters(4200, 3000, true))) as Uint8Array<ArrayBuffer>;
+    const png = (await encodePng(quarters(4200, 3000, { alpha: true }))) as Uint8Array<ArrayBuffer>;
     await expectImagesPreviews({ name: "прозрачный.png", mime: "image/png", bytes: png }, [1280, 914], [320, 229]);
     await expectImagesPreviews({ name: "фото.webp", mime: "image/webp", bytes: bytesOfDataUrl(webp) }, [1280, 960], [320, 240]);
   }, 120_000);

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { rows } from "./asset-fixtures";
 import { signIn } from "./factories";
 import { getJson, previewTask, uploadFile } from "./task-fixtures";
-import { decodeImage, encodeJpeg, type Pixels } from "../../workers/services/imaging/image-codec";
+import { decodeImage, encodeJpeg } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/preview.service";
 import { makeIsoBmff, makeRaw, makeTiff } from "../fixtures/media-makers";
+import { expectQuarters, quarters } from "../fixtures/quarters";
 
 /**
  * In-Worker photo makers (decision 029), with files generated in the test: a 24 MP JPEG (scaled decoding), TIFF
@@ -23,44 +24,16 @@ async function stageOf(variantId: string) {
   return JSON.parse(row.t ?? "{}").processing?.preview;
 }
 
-/** A picture: a colour per quarter, so the preview's corners say whether it was decoded right side up. */
-function quarters(width: number, height: number): Pixels {
-  const data = new Uint8ClampedArray(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = (y * width + x) * 4;
-      const right = x >= width / 2;
-      const bottom = y >= height / 2;
-      data[at] = right ? 230 : 20;
-      data[at + 1] = bottom ? 220 : 30;
-      data[at + 2] = right !== bottom ? 200 : 40;
-      // A little texture so the JPEG has AC coefficients to decode.
-      data[at + 1] += ((x ^ y) & 7) * 2;
-      data[at + 3] = 255;
-    }
-  }
-  return { data, width, height };
-}
-
 async function thumbPixels(assetId: string) {
   const thumb = (await previewsOf(assetId)).find((p) => p.size === "thumb")!;
   const bytes = new Uint8Array(await (await env.MEDIA.get(thumb.storage_key))!.arrayBuffer());
   return decodeImage("image/jpeg", bytes);
 }
 
-function expectQuarters(p: Pixels) {
-  const at = (fx: number, fy: number) => Array.from(p.data.subarray((Math.floor(fy * p.height) * p.width + Math.floor(fx * p.width)) * 4, (Math.floor(fy * p.height) * p.width + Math.floor(fx * p.width)) * 4 + 3));
-  const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]) < 30);
-  expect(near(at(0.2, 0.2), [20, 30, 40]), `top left ${at(0.2, 0.2)}`).toBe(true);
-  expect(near(at(0.8, 0.2), [230, 30, 200]), `top right ${at(0.8, 0.2)}`).toBe(true);
-  expect(near(at(0.2, 0.8), [20, 220, 200]), `bottom left ${at(0.2, 0.8)}`).toBe(true);
-  expect(near(at(0.8, 0.8), [230, 220, 40]), `bottom right ${at(0.8, 0.8)}`).toBe(true);
-}
-
 describe("photo previews past 12 MP", () => {
   it("a 24 MP JPEG (6000 × 4000) gets thumb and medium through scaled decoding", async () => {
     const user = await signIn();
-    const jpeg = (await encodeJpeg(quarters(6000, 4000), 85)) as Uint8Array<ArrayBuffer>;
+    const jpeg = (await encodeJpeg(quarters(6000, 4000, { texture: true }), 85)) as Uint8Array<ArrayBuffer>;
     const a = await uploadFile(user.bearer, { name: "24-Мп.jpg", mime: "image/jpeg", bytes: jpeg });
     const started = Date.now();
     const task = await previewTask(a.assetId);
@@ -111,8 +84,8 @@ describe("TIFF and RAW previews", () => {
 
   it("a TIFF-based RAW (.nef) and a CR3 get their embedded JPEG preview; a HEIC without one and an AVIF say why", async () => {
     const user = await signIn();
-    const preview = (await encodeJpeg(quarters(1620, 1080), 85)) as Uint8Array<ArrayBuffer>;
-    const thumb = (await encodeJpeg(quarters(160, 120), 80)) as Uint8Array<ArrayBuffer>;
+    const preview = (await encodeJpeg(quarters(1620, 1080, { texture: true }), 85)) as Uint8Array<ArrayBuffer>;
+    const thumb = (await encodeJpeg(quarters(160, 120, { texture: true }), 80)) as Uint8Array<ArrayBuffer>;
     const raw = await uploadFile(user.bearer, { name: "снимок.nef", mime: "image/x-nikon-nef", bytes: makeRaw(preview) });
     const cr3 = await uploadFile(user.bearer, { name: "снимок.cr3", mime: "image/x-canon-cr3", bytes: makeIsoBmff("crx ", [thumb, preview]) });
     for (const a of [raw, cr3]) {
