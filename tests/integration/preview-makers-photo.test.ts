@@ -133,7 +133,7 @@ describe("SVG previews drawn in the Worker", () => {
 
   it("an SVG of shapes gets thumb and medium from its viewBox, external references unresolved", async () => {
     const user = await signIn();
-    const a = await uploadFile(user.bearer, { name: "схема.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<use xlink:href="http://example.invalid/x.svg#p"/>`)) });
+    const a = await uploadFile(user.bearer, { name: "схема.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<rect width="1" height="1" fill="url(http://example.invalid/f.svg#p)"/>`)) });
     const task = await previewTask(a.assetId);
     expect(await stageOf(a.variantId)).toEqual({ state: "done" });
     expect((await previewsOf(a.assetId)).map((p) => [p.size, p.width, p.height, p.mime_type])).toEqual([
@@ -155,7 +155,7 @@ describe("SVG previews drawn in the Worker", () => {
     expect(mid.every((v, i) => Math.abs(v - [128, 128, 255][i]) < 12), `centre ${mid}`).toBe(true);
   });
 
-  it("text or embedded pictures are left to the viewing browser; a too-deep SVG fails with the limit", async () => {
+  it("text, embedded pictures and <use> are left to the viewing browser; a too-deep SVG fails with the limit", async () => {
     const user = await signIn();
     const text = await uploadFile(user.bearer, { name: "надпись.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<text x="10" y="50">Привет</text>`)) });
     const picture = await uploadFile(user.bearer, {
@@ -163,7 +163,16 @@ describe("SVG previews drawn in the Worker", () => {
       mime: "image/svg+xml",
       bytes: enc(QUARTERS_SVG(`<image href="data:image/png;base64,iVBORw0KGgo=" width="10" height="10"/>`)),
     });
-    for (const a of [text, picture]) {
+    // A "billion laughs" of <use>: eight levels of ten references to the level below.
+    const levels = Array.from({ length: 8 }, (_, k) =>
+      `<g id="l${k + 1}">${Array.from({ length: 10 }, (_, i) => `<use href="#l${k}" x="${i}"/>`).join("")}</g>`,
+    ).join("");
+    const uses = await uploadFile(user.bearer, {
+      name: "ссылки.svg",
+      mime: "image/svg+xml",
+      bytes: enc(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>${levels}</defs><use href="#l8"/></svg>`),
+    });
+    for (const a of [text, picture, uses]) {
       await previewTask(a.assetId);
       expect(await stageOf(a.variantId)).toMatchObject({ state: "not_applicable", reason: expect.stringMatching(/делает браузер/) });
       expect(await previewsOf(a.assetId)).toEqual([]);
