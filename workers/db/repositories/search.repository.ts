@@ -88,10 +88,13 @@ function commonFilters(f: SearchFilters): SQL[] {
 
 const and = (parts: SQL[]) => (parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``);
 
-/** The visible, live, filtered condition on `d` (search_docs), `a` (its asset) and `g` (its group). */
+/**
+ * The visible, live, filtered condition on `d` (search_docs), `a` (its asset) and `g` (its group). Visibility,
+ * which drops most rows for a reader, is tested before liveness (about a tenth less per row walked).
+ */
 function allowedSql(vis: Visibility | null, f: SearchFilters): SQL {
   return sql`${and(commonFilters(f))}
-      and ((a.id is not null and ${assetLive} and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}${and(assetFilters(f))})
+      and ((a.id is not null and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)} and ${assetLive}${and(assetFilters(f))})
         or (g.id is not null and g.deleted_at is null and ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)}${and(groupFilters(f))}))`;
 }
 
@@ -113,8 +116,17 @@ const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0)`;
  * the per-row work (joins, access, snippets) to the rows a page shows instead of every match.
  */
 function candidatesCte(match: string, limit: number | null): SQL {
-  return sql`c as materialized (select rowid as doc_id, ${RANK} as rank from search_fts where search_fts match ${match}
-    order by rank, rowid${limit === null ? sql`` : sql` limit ${limit}`})`;
+  return sql`c as materialized (${rankedSql(match, limit)})`;
+}
+
+/** `candidatesCte` with each candidate's place in that order (1 for the best), which costs a second sort. */
+function placedCandidatesCte(match: string, limit: number | null): SQL {
+  return sql`c as materialized (select doc_id, rank, row_number() over (order by rank, doc_id) as pos from (${rankedSql(match, limit)}))`;
+}
+
+function rankedSql(match: string, limit: number | null): SQL {
+  return sql`select rowid as doc_id, ${RANK} as rank from search_fts where search_fts match ${match}
+    order by rank, rowid${limit === null ? sql`` : sql` limit ${limit}`}`;
 }
 
 /** The visible, live, filtered candidates joined to their entities (`c`, `d`, `a`, `g`). */
@@ -139,10 +151,19 @@ export interface HitRow {
   window_visible: number;
 }
 
+/** A hit row with what the facets count: its place among the ranked candidates, its class and tags. */
+export interface FacetedHitRow extends HitRow, FacetSourceRow {
+  /** 1 for the best candidate of the index, visible or not */
+  pos: number;
+}
+
 const HIT_COLUMNS = sql`coalesce(a.name, g.name) as name, a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id,
   a.latest_version as latest_version,
   case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
   coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime`;
+
+const PAGE_COLUMNS = sql`c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
+  (select count(*) from c) as candidates, count(*) over () as window_visible`;
 
 /** One page of hits, best first, among the best `candidates` matches of the index (all when null). */
 export function searchPage(
@@ -151,10 +172,22 @@ export function searchPage(
 ) {
   return db.all<HitRow>(sql`
     with ${candidatesCte(o.match, o.candidates)}
-    select c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
-      (select count(*) from c) as candidates, count(*) over () as window_visible
+    select ${PAGE_COLUMNS}
     ${visibleCandidatesSql(o.vis, o.filters)}
     order by c.rank, c.doc_id limit ${o.take} offset ${o.skip}`);
+}
+
+/**
+ * Every visible candidate among the best `candidates` matches (all when null), best first, with what the facets
+ * count: a page and its facets from one ranking of the index instead of two (bm25 scores every match each time).
+ */
+export function searchWindow(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; candidates: number | null }) {
+  return db.all<FacetedHitRow>(sql`
+    with ${placedCandidatesCte(o.match, o.candidates)}
+    select ${PAGE_COLUMNS}, c.pos as pos, a.class_id as class_id,
+      (select json_group_array(et.tag_id) from entity_tags et where et.entity_id = d.entity_id) as tag_ids
+    ${visibleCandidatesSql(o.vis, o.filters)}
+    order by c.rank, c.doc_id`);
 }
 
 /** The highlighted name and the snippets of metadata and text of the given index rows (a page's hits). */
@@ -216,19 +249,6 @@ export interface FacetSourceRow {
   tag_ids: string;
 }
 
-/**
- * What the facets count, for the visible ones of the best `candidates` matches (all when null): one row per entity,
- * counted in the Worker. Grouping in SQL would take one pass per facet, as SQLite materializes a shared CTE again
- * for each branch of a compound select.
- */
-export function facetSources(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; candidates: number | null }) {
-  return db.all<FacetSourceRow>(sql`
-    with ${candidatesCte(o.match, o.candidates)}
-    select d.entity_type as type, coalesce(a.owner_id, g.owner_id) as owner_id, a.class_id as class_id,
-      (select json_group_array(et.tag_id) from entity_tags et where et.entity_id = d.entity_id) as tag_ids
-    ${visibleCandidatesSql(o.vis, o.filters)}`);
-}
-
 /** Names of the given tags, classes and owners (the facets' labels). */
 export function facetLabels(db: Database, ids: { tag: string[]; class: string[]; owner: string[] }) {
   const list = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
@@ -238,18 +258,25 @@ export function facetLabels(db: Database, ids: { tag: string[]; class: string[];
     union all select 'owner', id, name from users where id in ${list(ids.owner)}`);
 }
 
-/** The folder path of each entity (an asset's first live group; a group's parent chain), below the virtual root. */
-export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string) {
-  return db.all<{ id: string; group_id: string | null; path: string | null; chain: string | null }>(sql`
+/**
+ * The folder of each entity (an asset's first live group; a group's parent) with its chain of folders below the
+ * virtual root, each with whether the caller may read it (`vis`; every folder for administrators), so the places
+ * shown can leave out what the caller may not know of without another statement. Only administrators are told that
+ * a hit lies in the virtual root itself.
+ */
+export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string, vis: Visibility | null) {
+  return db.all<{ id: string; group_id: string | null; home_readable: number; chain: string | null }>(sql`
     with e(id, type) as (select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})),
     home(id, group_id) as (
       select e.id, case when e.type = 'group' then (select parent_id from groups where id = e.id)
         else (select m.group_id from group_members m join groups pg on pg.id = m.group_id
           where m.el_id = e.id and m.el_type = 'asset' and m.trashed_at is null and pg.deleted_at is null order by m.ctime limit 1) end
       from e)
-    select h.id, h.group_id, (select group_concat(name, '/') from (select g.name from group_closure c join groups g on g.id = c.ancestor
-      where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as path,
-      (select json_group_array(json_array(id, name)) from (select g.id, g.name from group_closure c join groups g on g.id = c.ancestor
+    select h.id, h.group_id,
+      coalesce((select ${visibleSql(vis, "group", sql`hg.id`, sql`hg.owner_id`)} from groups hg
+        where hg.id = h.group_id${vis === null ? sql`` : sql` and hg.id <> ${rootId}`}), 0) as home_readable,
+      (select json_group_array(json_array(id, name, readable)) from (select g.id, g.name,
+        ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)} as readable from group_closure c join groups g on g.id = c.ancestor
       where c.descendant = h.group_id and c.ancestor <> ${rootId} order by c.depth desc)) as chain
     from home h`);
 }

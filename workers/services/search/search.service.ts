@@ -97,18 +97,13 @@ async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters)
 /**
  * Where each hit lies, as the caller may know it (issue 24): the path keeps only the unbroken run of folders they
  * read above the hit (`visiblePath`), and a folder they cannot read is not named as the hit's place. Administrators
- * see the stored paths.
+ * read every folder, so they see the stored paths.
  */
-async function visiblePlaces(
-  rc: RequestContext,
-  vis: Visibility | null,
-  places: readonly { id: string; group_id: string | null; path: string | null; chain: string | null }[],
-): Promise<readonly { id: string; group_id: string | null; path: string | null }[]> {
-  if (vis === null) return places;
-  const chains = places.map((p) => ({ place: p, chain: (JSON.parse(p.chain ?? "[]") as [string, string][]).map(([id, name]) => ({ id, name })) }));
-  const readable = await filterVisible(rc.db, vis, "group", [...new Set(chains.flatMap((c) => c.chain.map((a) => a.id)))]);
-  return chains.map(({ place, chain }) => {
-    const home = place.group_id && readable.has(place.group_id) ? place.group_id : null;
+function visiblePlaces(places: Awaited<ReturnType<typeof repo.pathsOf>>): { id: string; group_id: string | null; path: string }[] {
+  return places.map((place) => {
+    const chain = (JSON.parse(place.chain ?? "[]") as [string, string, number][]).map(([id, name, readable]) => ({ id, name, readable }));
+    const readable = new Set(chain.filter((a) => a.readable).map((a) => a.id));
+    const home = place.group_id && place.home_readable ? place.group_id : null;
     // visiblePath always keeps the last node; a hidden home folder leaves no path at all.
     const kept = home ? visiblePath(chain, readable, ROOT_GROUP_ID) : [];
     return { id: place.id, group_id: home, path: kept.map((a) => a.name).join("/") };
@@ -133,12 +128,12 @@ async function originalTexts(
 async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
   const [paths, marks] = await Promise.all([
-    repo.pathsOf(rc.db, rows, ROOT_GROUP_ID),
+    repo.pathsOf(rc.db, rows, ROOT_GROUP_ID, vis),
     match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
   ]);
   const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
-  const [places, originals] = await Promise.all([visiblePlaces(rc, vis, paths), originalTexts(rc, rows, marksByDoc)]);
-  const pathById = new Map(places.map((p) => [p.id, p]));
+  const originals = await originalTexts(rc, rows, marksByDoc);
+  const pathById = new Map(visiblePlaces(paths).map((p) => [p.id, p]));
   return rows.map((r) => {
     const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
     const why: MatchedIn[] = [];
@@ -170,8 +165,7 @@ type Facets = NonNullable<SearchResult["facets"]>;
 const FACET_TOP = 20;
 
 /** Facet counts over the visible candidates: every type, and the `FACET_TOP` most frequent tags, classes and owners. */
-async function facetsOf(rc: RequestContext, q: Parameters<typeof repo.facetSources>[1]): Promise<Facets> {
-  const rows = await repo.facetSources(rc.db, q);
+async function facetsOf(rc: RequestContext, rows: readonly repo.FacetSourceRow[]): Promise<Facets> {
   const counts = { type: new Map<string, number>(), tag: new Map<string, number>(), class: new Map<string, number>(), owner: new Map<string, number>() };
   const add = (facet: keyof typeof counts, value: string | null) => {
     if (value) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
@@ -251,11 +245,11 @@ export const TOTAL_CAP = 1000;
  */
 async function totalOf(
   found: repo.HitRow[],
-  o: { skip: number; want: number; matches: number; count: () => Promise<number> },
+  o: { skip: number; want: number; heldAll: boolean; count: () => Promise<number> },
 ): Promise<{ total: number; total_exact: boolean }> {
   if (found.length < o.want && (found.length > 0 || o.skip === 0)) return { total: o.skip + found.length, total_exact: true };
   const head = found[0];
-  if (head && head.candidates === o.matches) return { total: head.window_visible, total_exact: true };
+  if (head && o.heldAll) return { total: head.window_visible, total_exact: true };
   const visible = await o.count();
   if (visible <= TOTAL_CAP) return { total: visible, total_exact: true };
   return { total: Math.max(TOTAL_CAP, o.skip + found.length), total_exact: false };
@@ -317,24 +311,29 @@ async function computeQuery(
   filters: SearchFilters,
   o: { skip: number; take: number; facets: boolean },
 ): Promise<SearchResult> {
-  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] } } : {}) };
+  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] }, facets_partial: false } : {}) };
   if (!match) return empty;
   const phrase = tagPhrase(filters.tag);
   const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };
-  const sample = await repo.matchSample(rc.db, { ...q, size: SAMPLE });
-  const sampledAll = sample.seen === sample.matches;
-  if (sampledAll && sample.visible === 0) return empty;
-  const share = sample.seen ? sample.visible / sample.seen : 0;
   // One row past the page tells whether the list goes on.
   const want = o.take + 1;
-  const [found, facets] = await Promise.all([
-    widening(sampledAll ? null : firstWindow(o.skip + want, share), want, (candidates) => repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates })),
-    o.facets ? facetsOf(rc, { ...q, candidates: sample.matches > FACET_CANDIDATES ? FACET_CANDIDATES : null }) : undefined,
-  ]);
+  const window = await firstCandidates(rc, q, o.skip + want, o.facets);
+  if (window === "none") return empty;
+  let last = window;
+  const ranked = (candidates: number | null) => {
+    last = candidates;
+    return o.facets ? repo.searchWindow(rc.db, { ...q, candidates }) : repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates });
+  };
+  // With facets, every visible candidate of the window comes back (the page is cut here), so the page and the facets
+  // share one ranking of the index.
+  const windowRows = await widening(window, o.facets ? o.skip + want : want, ranked);
+  const found = o.facets ? windowRows.slice(o.skip, o.skip + want) : windowRows;
+  const heldAll = last === null || (windowRows.length > 0 && windowRows[0].candidates < last);
   const rows = found.slice(0, o.take);
-  const [total, hits] = await Promise.all([
-    totalOf(found, { skip: o.skip, want, matches: sample.matches, count: () => repo.countVisible(rc.db, { ...q, cap: TOTAL_CAP }) }),
+  const [total, hits, facets] = await Promise.all([
+    totalOf(found, { skip: o.skip, want, heldAll, count: () => repo.countVisible(rc.db, { ...q, cap: TOTAL_CAP }) }),
     toHits(rc, vis, rows, match),
+    o.facets ? facetsOf(rc, (windowRows as repo.FacetedHitRow[]).filter((r) => r.pos <= FACET_CANDIDATES)) : undefined,
   ]);
   // Partial only when the facets counted fewer visible entries than there are (each is counted once by type), so
   // the flag says nothing about matches the caller cannot see.
@@ -346,6 +345,25 @@ async function computeQuery(
     hits,
     ...(facets ? { facets, facets_partial: !total.total_exact || counted < total.total } : {}),
   };
+}
+
+/**
+ * The first window of ranked candidates for `need` visible rows, or "none" when no match is visible. Administrators
+ * see every live match, so their window is sized without looking; others' from the visible share of a sample of the
+ * index's matches (one statement more, but a reader who sees a tenth of the corpus is not ranked twice). A faceted
+ * query needs the best FACET_CANDIDATES matches anyway.
+ */
+async function firstCandidates(
+  rc: RequestContext,
+  q: { match: string; vis: Visibility | null; filters: SearchFilters },
+  need: number,
+  facets = false,
+): Promise<number | null | "none"> {
+  const atLeast = (n: number) => (facets ? Math.max(n, FACET_CANDIDATES) : n);
+  if (q.vis === null) return atLeast(firstWindow(need, 1));
+  const sample = await repo.matchSample(rc.db, { ...q, size: SAMPLE });
+  if (sample.seen === sample.matches) return sample.visible === 0 ? "none" : null;
+  return atLeast(firstWindow(need, sample.visible / sample.seen));
 }
 
 export interface Suggestion {
