@@ -154,6 +154,8 @@ const BenchDelaySchema = z.object({
 });
 
 export function benchDelayOf(env: Env): BenchDelay | null {
+  // Read on every request: a deployment (no BENCH_TOKEN) skips the parse.
+  if (!(env as { BENCH_TOKEN?: unknown }).BENCH_TOKEN) return null;
   const vars = BenchDelaySchema.parse(env);
   if (!vars.BENCH_TOKEN) return null;
   const primaryMs = vars.X_BENCH_D1_DELAY_PRIMARY_MS ?? 0;

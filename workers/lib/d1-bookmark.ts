@@ -50,8 +50,9 @@ export interface SessionStart {
  */
 export function sessionStartOf(request: Request): SessionStart {
   const candidate = request.headers.get(BOOKMARK_HEADER) ?? cookieValue(request, BOOKMARK_COOKIE);
-  const parsed = BookmarkSchema.safeParse(candidate);
-  const bookmark = parsed.success ? parsed.data : null;
+  // Most requests carry none: the parse is skipped for them.
+  const parsed = candidate ? BookmarkSchema.safeParse(candidate) : null;
+  const bookmark = parsed?.success ? parsed.data : null;
   const readOnly = request.method === "GET" || request.method === "HEAD";
   return { bookmark, constraint: readOnly && !isSignedIn(request) ? "first-unconstrained" : "first-primary" };
 }
