@@ -230,6 +230,62 @@ export function pdfFlateBomb(mib) {
   ]);
 }
 
+/**
+ * LZW codes (PDF's LZWDecode, EarlyChange 1) that decode to at least `mib` MiB of spaces: a space, then each new
+ * dictionary code in turn (each one byte longer than the last), then the longest code (3,839 bytes) over and over:
+ * about 1.5 bytes on disk per 3.8 KB of output.
+ */
+export function lzwBombCodes(mib) {
+  const out = [];
+  let acc = 0;
+  let bits = 0;
+  let codeLength = 9;
+  let nextCode = 258;
+  const put = (code) => {
+    acc = (acc << codeLength) | code;
+    bits += codeLength;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push((acc >>> bits) & 0xff);
+    }
+    acc &= (1 << bits) - 1;
+  };
+  const grow = () => {
+    nextCode++;
+    const n = nextCode + 1;
+    if ((n & (n - 1)) === 0) codeLength = Math.min(Math.log2(n) + 1, 12);
+  };
+  put(0x20);
+  let bytes = 1;
+  for (let length = 2; nextCode < 4096; length++) {
+    put(nextCode);
+    bytes += length;
+    grow();
+  }
+  while (bytes < mib * 1024 * 1024) {
+    put(4095);
+    bytes += 3839;
+    grow();
+  }
+  put(257);
+  if (bits > 0) out.push((acc << (8 - bits)) & 0xff);
+  return Buffer.from(out);
+}
+
+/** A one-page PDF whose LZWDecode content stream decodes to `mib` MiB of spaces (see lzwBombCodes). */
+export function pdfLzwBomb(mib) {
+  const data = lzwBombCodes(mib);
+  return Buffer.concat([
+    enc(
+      "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n" +
+        "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents 4 0 R >> endobj\n" +
+        `4 0 obj << /Length ${data.length} /Filter /LZWDecode >>\nstream\n`,
+    ),
+    data,
+    enc("\nendstream\nendobj\ntrailer << /Root 1 0 R /Size 5 >>\n%%EOF\n"),
+  ]);
+}
+
 /** An SVG nested `depth` groups deep, with `refs` external references (to `base`, which must never be fetched). */
 export function svgOf(depth, refs, base) {
   const links = Array.from({ length: refs }, (_, i) => `<image href="${base}/x${i}.png" width="1" height="1"/>`).join("");
@@ -438,6 +494,14 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       expect: { text: "failed", preview: "failed" },
       reason: /поток PDF 4 0 R распаковывается/,
       build: () => pdfFlateBomb(1024),
+    },
+    {
+      name: "Бомба-LZW.pdf",
+      mime: "application/pdf",
+      limit: "PDF: поток LZWDecode раскрывается больше MAX_PDF_STREAM_BYTES (512 МиБ из 210 КБ; PDF.js не получает файл)",
+      expect: { text: "failed", preview: "failed" },
+      reason: /поток PDF 4 0 R распаковывается/,
+      build: () => pdfLzwBomb(512),
     },
     {
       name: "Глубокий.svg",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_PDF_INFLATED_BYTES, MAX_PDF_STREAM_BYTES, MAX_PDF_STREAMS } from "../../workers/services/media/extract/limits";
 import { ParseLimitError } from "../../workers/services/media/extract/parse-limit";
-import { checkPdfStreams, filtersOf } from "../../workers/services/media/extract/pdf-streams";
+import { checkPdfStreams, filtersOf, lzwDecodedLength, runLengthDecodedLength } from "../../workers/services/media/extract/pdf-streams";
+import { lzwBombCodes, pdfLzwBomb } from "../hostile/corpus.mjs";
 import { assemblePdf, deflate, flateBombPdf, flateTextPdf } from "../fixtures/text-pdf";
 
 const MiB = 1024 * 1024;
@@ -58,6 +59,37 @@ describe("PDF stream check (deflate bombs before PDF.js)", () => {
     const hex = [...data].map((b) => b.toString(16).padStart(2, "0")).join("") + ">";
     const pdf = assemblePdf([...HEAD, `${PAGE} /Contents 4 0 R >>`, { dict: "/Filter [/AHx /Fl]", data: new TextEncoder().encode(hex) }]);
     expect(filtersOf("<< /Filter [/AHx /Fl] >>")).toEqual(["ASCIIHexDecode", "FlateDecode"]);
+    expect(refusal(pdf)).toMatch(/поток PDF 4 0 R/);
+  });
+
+  it("counts what LZW codes decode to without decoding them, and refuses an LZW bomb", () => {
+    const sum = (feed: (add: (n: number) => void) => void) => {
+      let n = 0;
+      feed((bytes) => (n += bytes));
+      return n;
+    };
+    // "ABC", then code 258 (= "AB", learnt from A then B), then end of data: 9-bit codes 65 66 67 258 257.
+    const codes = [65, 66, 67, 258, 257];
+    let bits = "";
+    for (const c of codes) bits += c.toString(2).padStart(9, "0");
+    const abc = Uint8Array.from(bits.padEnd(Math.ceil(bits.length / 8) * 8, "0").match(/.{8}/g)!, (b) => parseInt(b, 2));
+    expect(sum((add) => lzwDecodedLength(abc, 1, add))).toBe(5);
+    // The bomb's codes grow to 12 bits and then repeat the longest entry.
+    const eight = sum((add) => lzwDecodedLength(lzwBombCodes(8), 1, add));
+    expect(eight).toBeGreaterThanOrEqual(8 * MiB);
+    expect(eight).toBeLessThan(8 * MiB + 3839);
+    const bomb = pdfLzwBomb(64);
+    expect(bomb.length).toBeLessThan(30_000);
+    expect(refusal(bomb)).toMatch(/поток PDF 4 0 R распаковывается больше чем в 16 МиБ/);
+    expect(filtersOf("<< /Filter [/A85 /LZW] >>")).toEqual(["ASCII85Decode", "LZWDecode"]);
+  });
+
+  it("counts RunLength runs (literal and repeated) and refuses many of them past the cap", () => {
+    let n = 0;
+    runLengthDecodedLength(Uint8Array.from([2, 97, 98, 99, 255, 120, 128, 1, 1]), (bytes) => (n += bytes));
+    expect(n).toBe(3 + 2);
+    const runs = new Uint8Array(2 * 300_000).map((_, i) => (i % 2 === 0 ? 129 : 0x20)); // 128 spaces per 2 bytes
+    const pdf = assemblePdf([...HEAD, `${PAGE} /Contents 4 0 R >>`, { dict: "/Filter /RunLengthDecode", data: runs }]);
     expect(refusal(pdf)).toMatch(/поток PDF 4 0 R/);
   });
 

@@ -23,7 +23,8 @@ import { mib, ParseLimitError } from "./parse-limit";
  * images) unless the same object is also named as page contents, a font file, a ToUnicode or encoding CMap or a
  * Type 3 glyph: PDF.js reads those whatever their /Subtype says. Streams are found by their `stream` keyword after a
  * `>>`, searched from one stream's `endstream` on, so a search never walks a stream's own binary data. Filter chains
- * that start with ASCIIHex/ASCII85 before Flate are decoded (bounded) first; other chains are not inflated here.
+ * that start with ASCIIHex/ASCII85 are decoded (bounded) first. LZW and RunLength streams are counted too, by their
+ * decoded length alone (LZW reaches about 2,700 times its input); other filters do not expand enough to matter.
  */
 
 export interface PdfStreamCount {
@@ -55,7 +56,13 @@ export function latin1(bytes: Uint8Array): string {
   return out;
 }
 
-const FILTER_NAMES: Record<string, string> = { Fl: "FlateDecode", AHx: "ASCIIHexDecode", A85: "ASCII85Decode" };
+const FILTER_NAMES: Record<string, string> = {
+  Fl: "FlateDecode",
+  AHx: "ASCIIHexDecode",
+  A85: "ASCII85Decode",
+  LZW: "LZWDecode",
+  RL: "RunLengthDecode",
+};
 
 /** A stream dictionary's filter chain, long names (abbreviations of inline images resolved). */
 export function filtersOf(dict: string): string[] {
@@ -103,6 +110,63 @@ function ascii85(data: Uint8Array, object: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/**
+ * How many bytes PDF.js's LZWDecode makes of `data`, reported code by code to `add` and never produced: the same
+ * code reading, dictionary growth and code-length switch as PDF.js (`LZWStream`), keeping only each entry's length.
+ * One 12-bit code can stand for about 4,000 bytes, so a 100 KiB stream can claim 300 MiB.
+ */
+export function lzwDecodedLength(data: Uint8Array, earlyChange: 0 | 1, add: (bytes: number) => void): void {
+  const lengths = new Uint16Array(4096).fill(1, 0, 256);
+  let cached = 0;
+  let bits = 0;
+  let at = 0;
+  let codeLength = 9;
+  let nextCode = 258;
+  let prevCode = 0;
+  let sequence = 0;
+  for (;;) {
+    while (bits < codeLength) {
+      if (at >= data.length) return;
+      cached = ((cached << 8) | data[at++]) & 0xffffff;
+      bits += 8;
+    }
+    bits -= codeLength;
+    const code = (cached >>> bits) & ((1 << codeLength) - 1);
+    const hasPrev = sequence > 0;
+    if (code < 256) sequence = 1;
+    else if (code >= 258) sequence = code < nextCode ? lengths[code] : sequence + 1;
+    else if (code === 256) {
+      codeLength = 9;
+      nextCode = 258;
+      sequence = 0;
+      continue;
+    } else return;
+    if (hasPrev) {
+      if (nextCode < 4096) lengths[nextCode] = lengths[prevCode] + 1;
+      nextCode++;
+      const n = nextCode + earlyChange;
+      if ((n & (n - 1)) === 0) codeLength = Math.min(Math.log2(n) + 1, 12) | 0;
+    }
+    prevCode = code;
+    add(sequence);
+  }
+}
+
+/** How many bytes RunLengthDecode makes of `data` (at most 64 times its size), reported run by run. */
+export function runLengthDecodedLength(data: Uint8Array, add: (bytes: number) => void): void {
+  for (let at = 0; at + 1 < data.length; ) {
+    const n = data[at];
+    if (n === 128) return;
+    if (n < 128) {
+      add(Math.min(n + 1, data.length - at - 1));
+      at += n + 2;
+    } else {
+      add(257 - n);
+      at += 2;
+    }
+  }
+}
+
 /** Object numbers a PDF names where PDF.js reads a stream whatever its /Subtype (contents, fonts, CMaps, glyphs). */
 const READ_AS_STREAM = /\/(?:Contents|ToUnicode|FontFile[23]?|Encoding)\s*(\d+)\s+\d+\s+R|\/(?:Contents|CharProcs)\s*(\[[^\]]*\]|<<[^>]*>>)/g;
 
@@ -138,16 +202,22 @@ export function checkPdfStreams(bytes: Uint8Array): PdfStreamCount {
     for (; chain[i] === "ASCIIHexDecode" || chain[i] === "ASCII85Decode"; i++) {
       data = chain[i] === "ASCIIHexDecode" ? asciiHex(data) : ascii85(data, name);
     }
+    let size = 0;
+    const count = (bytes: number) => {
+      size += bytes;
+      total += bytes;
+      if (size > MAX_PDF_STREAM_BYTES) throw new ParseLimitError(ru.parse.pdfStreamTooLarge(name, mib(MAX_PDF_STREAM_BYTES)), 413);
+      if (total > MAX_PDF_INFLATED_BYTES) throw new ParseLimitError(ru.parse.pdfInflatedTooLarge(mib(MAX_PDF_INFLATED_BYTES)), 413);
+    };
+    // The other expanding filters are counted without their output (what they decode to is not read for references).
+    if (chain[i] === "LZWDecode") lzwDecodedLength(data, /\/EarlyChange\s+0\b/.test(found.dict) ? 0 : 1, count);
+    if (chain[i] === "RunLengthDecode") runLengthDecodedLength(data, count);
     if (chain[i] !== "FlateDecode") return null;
     // A zlib header (what /FlateDecode means) is skipped: fflate's Inflate reads the raw deflate data after it.
     if (data.length >= 2 && (data[0] & 0x0f) === 8 && ((data[0] << 8) | data[1]) % 31 === 0) data = data.subarray(data[1] & 0x20 ? 6 : 2);
     const kept: Uint8Array[] = [];
-    let size = 0;
     const inflater = new Inflate((chunk) => {
-      size += chunk.length;
-      total += chunk.length;
-      if (size > MAX_PDF_STREAM_BYTES) throw new ParseLimitError(ru.parse.pdfStreamTooLarge(name, mib(MAX_PDF_STREAM_BYTES)), 413);
-      if (total > MAX_PDF_INFLATED_BYTES) throw new ParseLimitError(ru.parse.pdfInflatedTooLarge(mib(MAX_PDF_INFLATED_BYTES)), 413);
+      count(chunk.length);
       if (keep) kept.push(chunk);
     });
     try {
