@@ -286,6 +286,15 @@ export function pdfLzwBomb(mib) {
   ]);
 }
 
+/** Five rectangles blurred by 200 and dilated by 100 on a 4000 × 4000 canvas: a rasteriser's cost is radius × canvas. */
+export function svgBlurBomb() {
+  const rects = Array.from({ length: 5 }, (_, i) => `<rect x="${i * 700}" y="${i * 700}" width="500" height="500" filter="url(#b)"/>`).join("");
+  return enc(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"><filter id="b">` +
+      `<feGaussianBlur stdDeviation="200"/><feMorphology operator="dilate" radius="100"/></filter>${rects}</svg>`,
+  );
+}
+
 /** An SVG nested `depth` groups deep, with `refs` external references (to `base`, which must never be fetched). */
 export function svgOf(depth, refs, base) {
   const links = Array.from({ length: refs }, (_, i) => `<image href="${base}/x${i}.png" width="1" height="1"/>`).join("");
@@ -517,6 +526,14 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       limit: "SVG: внешние ссылки считаются и никогда не загружаются",
       expect: { tech: "done" },
       build: () => svgOf(3, 5, externalBase),
+    },
+    {
+      name: "Размытие.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: фильтры (размытие, расширение) не рисуются в Worker — их цена радиус × холст (607 байт держали resvg 192 с)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /фильтрами делает браузер/,
+      build: () => svgBlurBomb(),
     },
     {
       name: "Вложенные-атомы.mp4",

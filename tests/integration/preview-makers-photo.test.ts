@@ -155,7 +155,7 @@ describe("SVG previews drawn in the Worker", () => {
     expect(mid.every((v, i) => Math.abs(v - [128, 128, 255][i]) < 12), `centre ${mid}`).toBe(true);
   });
 
-  it("text, embedded pictures and <use> are left to the viewing browser; a too-deep SVG fails with the limit", async () => {
+  it("text, embedded pictures, <use> and filters are left to the viewing browser; a too-deep SVG fails with the limit", async () => {
     const user = await signIn();
     const text = await uploadFile(user.bearer, { name: "надпись.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(`<text x="10" y="50">Привет</text>`)) });
     const picture = await uploadFile(user.bearer, {
@@ -172,7 +172,18 @@ describe("SVG previews drawn in the Worker", () => {
       mime: "image/svg+xml",
       bytes: enc(`<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>${levels}</defs><use href="#l8"/></svg>`),
     });
-    for (const a of [text, picture, uses]) {
+    // Blur and dilation cost radius × canvas, not file size: a few hundred bytes of this kept resvg busy for minutes.
+    const blurred = await uploadFile(user.bearer, {
+      name: "размытие.svg",
+      mime: "image/svg+xml",
+      bytes: enc(QUARTERS_SVG(`<filter id="b"><feGaussianBlur stdDeviation="200"/><feMorphology radius="100"/></filter><rect width="50" height="50" filter="url(#b)"/>`)),
+    });
+    const styled = await uploadFile(user.bearer, {
+      name: "стиль.svg",
+      mime: "image/svg+xml",
+      bytes: enc(QUARTERS_SVG(`<rect width="50" height="50" style="filter: blur(200px)"/>`)),
+    });
+    for (const a of [text, picture, uses, blurred, styled]) {
       await previewTask(a.assetId);
       expect(await stageOf(a.variantId)).toMatchObject({ state: "not_applicable", reason: expect.stringMatching(/делает браузер/) });
       expect(await previewsOf(a.assetId)).toEqual([]);

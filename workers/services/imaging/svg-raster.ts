@@ -18,10 +18,12 @@ function initResvg(): Promise<void> {
  * What the Worker's rasteriser must leave to the viewing browser (decision 029): text (resvg here has no fonts and
  * would draw nothing), raster images (an embedded PNG or JPEG is decoded at whatever size it claims, past an isolate's
  * memory), foreign HTML, and `<use>` (ten levels of ten `<use>`s of the level below expand to 10¹⁰ shapes: a
- * rendering that would never end inside one synchronous wasm call). The browser draws those in an `<img>`, where
- * nothing runs or is fetched.
+ * rendering that would never end inside one synchronous wasm call), and filters, as `<filter>` elements or CSS filter
+ * functions in a `filter` attribute or style (a 607-byte file of five blurred, dilated rectangles kept resvg busy for
+ * 192 s: its cost grows with the radius times the canvas, not with the file). The browser draws those in an `<img>`,
+ * where nothing runs or is fetched.
  */
-const NEEDS_BROWSER = /<(?:[a-z]+:)?(?:text|image|foreignObject|use)\b/i;
+const NEEDS_BROWSER = /<(?:[a-z]+:)?(?:text|image|foreignObject|use|filter)\b|\bfilter\s*[=:]/i;
 
 /**
  * Draws an SVG (already checked by svgInfo for size and depth) to RGBA pixels whose longer side is `longSide`, the
