@@ -34,6 +34,7 @@ const BEFORE = {
   groupInfo: 5,
   assetInfo: 5,
   searchApi: 6,
+  searchApiCold: 6,
   loginPage: 0,
   folderPage: 4,
   viewerPage: 4,
@@ -97,6 +98,8 @@ function routes(world) {
     ["groupInfo", "GET /api/group/get/{id}", `/api/group/get/${world.leaf}`, "api"],
     ["assetInfo", "GET /api/asset/{id}", `/api/asset/${world.asset}`, "api"],
     ["searchApi", "GET /api/search/query/{x}", `/api/search/query/${q}`, "api"],
+    // Another page size each round: a key the answer cache (decision 031) has not seen, so the index is asked.
+    ["searchApiCold", "GET /api/search/query/{x} (not cached)", (round) => `/api/search/query/${q}?take=${10 + round}`, "api"],
     ["loginPage", "page /login", "/login", "anonymous"],
     ["folderPage", "page /mam/{id}", `/mam/${world.leaf}`, "page"],
     ["viewerPage", "page /mam/{g}/asset/{id}", `/mam/${world.leaf}/asset/${world.asset}`, "page"],
@@ -112,7 +115,8 @@ async function measureAll(url, world, who) {
   const trips = new Map();
   const list = routes(world);
   for (let round = 0; round < ROUNDS + 2; round++) {
-    for (const [key, , path, kind] of list) {
+    for (const [key, , pathOf, kind] of list) {
+      const path = typeof pathOf === "function" ? pathOf(round) : pathOf;
       const headers = {};
       if (kind === "api") headers.authorization = `Bearer ${who.bearer}`;
       if (kind === "page") headers.cookie = who.cookie;
