@@ -292,6 +292,8 @@ export const ru = {
     boxDepth: (max: number) => `контейнер MP4/MOV вложен глубже ${max} уровней`,
     boxCount: (max: number) => `в контейнере MP4/MOV больше ${max} блоков`,
     svgDepth: (max: number) => `SVG вложен глубже ${max} уровней`,
+    jpegScans: (max: number) => `в JPEG больше ${max} сканов`,
+    jpegRescan: "скан JPEG повторяет канал, уже прочитанный (в последовательном JPEG каждый канал читается один раз)",
     svgTooLarge: (max: number) => `SVG больше ${max} МиБ`,
     exifTime: (seconds: number) => `EXIF не прочитан за ${seconds} с`,
   },

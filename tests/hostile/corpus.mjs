@@ -118,6 +118,19 @@ export function jpegHeader(w, h) {
 }
 
 /**
+ * A progressive greyscale JPEG of `w` × `h` whose `scans` DC scans carry no data: each still walks every block
+ * (missing bits read as zeros), so 10,000 scans of 10 bytes each make 100 KB cost minutes of decoding.
+ */
+export function jpegScanBomb(w, h, scans) {
+  const dqt = Buffer.concat([Buffer.from([0xff, 0xdb, 0x00, 0x43, 0x00]), Buffer.alloc(64, 1)]);
+  // One DC code and one AC code, each a single bit "0": category 0 and end of block.
+  const dht = (cls) => Buffer.from([0xff, 0xc4, 0x00, 0x14, cls << 4, 1, ...Array(15).fill(0), 0]);
+  const sof = Buffer.from([0xff, 0xc2, 0x00, 0x0b, 0x08, h >> 8, h & 0xff, w >> 8, w & 0xff, 0x01, 1, 0x11, 0]);
+  const sos = Buffer.from([0xff, 0xda, 0x00, 0x08, 0x01, 1, 0x00, 0, 0, 0]);
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), dqt, dht(0), dht(1), sof, ...Array(scans).fill(sos), Buffer.from([0xff, 0xd9])]);
+}
+
+/**
  * A little-endian TIFF of one IFD with `entries` ([tag, type, values]; SHORT 3 / LONG 4, at most one value each)
  * and `next` as its next-IFD pointer (8: itself). No pixel data: the header is the attack.
  */
@@ -574,6 +587,22 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       expect: { preview: "failed" },
       previewReason: /повреждён/,
       build: () => jpegHeader(6_000, 4_000),
+    },
+    {
+      name: "Сканы-24-Мп.jpg",
+      mime: "image/jpeg",
+      limit: "масштабированный JPEG: больше MAX_JPEG_SCANS сканов (10 000 пустых сканов в 100 КБ, каждый проходит все блоки)",
+      expect: { preview: "failed" },
+      reason: /больше 100 сканов/,
+      build: () => jpegScanBomb(6_000, 4_000, 10_000),
+    },
+    {
+      name: "Сканы-12-Мп.jpg",
+      mime: "image/jpeg",
+      limit: "JPEG для mozjpeg: сканы считаются до декодирования (MAX_JPEG_SCANS)",
+      expect: { preview: "failed" },
+      reason: /больше 100 сканов/,
+      build: () => jpegScanBomb(4_000, 3_000, 10_000),
     },
     {
       name: "Петля-IFD-100000x100000.tif",

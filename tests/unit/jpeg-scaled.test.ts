@@ -5,6 +5,8 @@ import decodeJpeg, { init as initDecode } from "@jsquash/jpeg/decode";
 import encodeJpeg, { init as initEncode } from "@jsquash/jpeg/encode";
 import { bufferSource } from "../../workers/services/imaging/byte-source";
 import { decodeJpegScaled, jpegFrameSize, jpegScale } from "../../workers/services/imaging/jpeg-scaled";
+import { jpegScanCount } from "../../workers/services/imaging/jpeg-scans";
+import { MAX_JPEG_SCANS } from "../../workers/services/media/extract/limits";
 import { PreviewUnavailable } from "../../workers/services/imaging/preview-unavailable";
 
 /** The scaled JPEG decoder (decision 029) against mozjpeg's full decode, box-downsampled the same way. */
@@ -142,5 +144,32 @@ describe("decodeJpegScaled", () => {
     huge[sof + 8] = 0x98;
     await expect(decodeJpegScaled(bufferSource(huge))).rejects.toThrow(/15000 × 20000 пикселей/);
     await expect(decodeJpegScaled(bufferSource(new TextEncoder().encode("not a jpeg at all")))).rejects.toThrow(/не похоже на «JPEG»/);
+  });
+
+  it("counts scans over stuffed bytes and restarts, and refuses a scan bomb before walking the blocks again", async () => {
+    const baseline = await encode(picture(320, 240));
+    const progressive = await encode(picture(320, 240), { progressive: true });
+    expect(jpegScanCount(baseline, MAX_JPEG_SCANS)).toBe(1);
+    expect(jpegScanCount(progressive, MAX_JPEG_SCANS)).toBeGreaterThan(5);
+    expect(jpegScanCount(progressive, MAX_JPEG_SCANS)).toBeLessThan(20);
+    // A restart marker and a stuffed 0xFF00 inside a scan's data are not markers.
+    const marked = Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0, 2, 0x12, 0xff, 0, 0xff, 0xd3, 0x34, 0xff, 0xda, 0, 2, 0xff, 0xd9]);
+    expect(jpegScanCount(marked, 10)).toBe(2);
+    expect(jpegScanCount(marked, 1)).toBe(2);
+
+    // Copies of a scan header with no data behind them: each copy would decode every block again (zeros).
+    const bomb = (bytes: Uint8Array, copies: number) => {
+      const at = bytes.findIndex((b, i) => b === 0xff && bytes[i + 1] === 0xda);
+      const header = bytes.subarray(at, at + 2 + ((bytes[at + 2] << 8) | bytes[at + 3]));
+      const out = new Uint8Array(bytes.length - 2 + header.length * copies + 2);
+      out.set(bytes.subarray(0, bytes.length - 2));
+      for (let k = 0; k < copies; k++) out.set(header, bytes.length - 2 + k * header.length);
+      out.set([0xff, 0xd9], out.length - 2);
+      return out;
+    };
+    expect(jpegScanCount(bomb(progressive, 500), MAX_JPEG_SCANS)).toBe(MAX_JPEG_SCANS + 1);
+    await expect(decodeJpegScaled(bufferSource(bomb(progressive, 500)))).rejects.toThrow(/в JPEG больше 100 сканов/);
+    // A sequential JPEG reads each channel once: the first repeat is refused.
+    await expect(decodeJpegScaled(bufferSource(bomb(baseline, 2)))).rejects.toThrow(/повторяет канал/);
   });
 });

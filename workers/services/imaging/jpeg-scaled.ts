@@ -176,6 +176,9 @@ export function jpegFrameSize(head: Uint8Array): { width: number; height: number
   return null;
 }
 
+/** A JPEG past MAX_JPEG_SCANS: each scan walks every block of the image again, data or not. */
+export const tooManyScans = () => new PreviewUnavailable(ru.parse.tooComplex(ru.parse.jpegScans(limits.MAX_JPEG_SCANS)));
+
 /**
  * Picks the scale (pixels per block side): the smallest whose longer side still reaches `cover` (the largest preview's
  * side, so nothing is decoded only to be thrown away by the resize), never over MAX_SCALED_DECODE_PIXELS.
@@ -215,6 +218,8 @@ export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2
   let restart = 0;
   let adobeTransform = -1;
   let sawScan = false;
+  let scans = 0;
+  const scanned = new Set<number>();
 
   const readSegment = async (): Promise<Uint8Array> => {
     await w.ensure(2);
@@ -317,6 +322,7 @@ export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2
     } else if (marker === 0xda) {
       if (!comps.length) throw corrupt();
       sawScan = true;
+      if (++scans > limits.MAX_JPEG_SCANS) throw tooManyScans();
       const count = body[0];
       const scan: Component[] = [];
       for (let k = 0; k < count; k++) {
@@ -324,6 +330,9 @@ export async function decodeJpegScaled(source: ByteSource, opts: { scale?: 1 | 2
         if (!c) throw corrupt();
         c.dcTable = body[2 + 2 * k] >> 4;
         c.acTable = body[2 + 2 * k] & 15;
+        // Each scan walks every block again: a sequential JPEG reads each channel once, so a repeat is refused.
+        if (!progressive && scanned.has(c.id)) throw new PreviewUnavailable(ru.parse.tooComplex(ru.parse.jpegRescan));
+        scanned.add(c.id);
         scan.push(c);
       }
       const at = 1 + 2 * count;

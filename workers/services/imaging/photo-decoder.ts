@@ -3,7 +3,8 @@ import { limits } from "../media";
 import type { ByteSource } from "./byte-source";
 import { findEmbeddedJpegs, largestJpeg, type EmbeddedJpeg } from "./embedded-jpeg";
 import { MAX_DECODE_PIXELS, decodeImage, type Pixels } from "./image-codec";
-import { decodeJpegScaled, jpegFrameSize } from "./jpeg-scaled";
+import { decodeJpegScaled, jpegFrameSize, tooManyScans } from "./jpeg-scaled";
+import { jpegScanCount } from "./jpeg-scans";
 import { PreviewUnavailable } from "./preview-unavailable";
 import type { ImageKind } from "./sniff";
 import { decodeTiffPage, jpegCandidates, pageDecodable, pageSize, readTiff } from "./tiff";
@@ -31,8 +32,10 @@ async function jpegPixels(source: ByteSource, width: number, height: number, len
   }
   const size = length ?? source.size;
   if (width && width * height <= MAX_DECODE_PIXELS && size <= 64 * 1024 * 1024) {
+    const bytes = await source.read(0, size);
+    if (jpegScanCount(bytes, limits.MAX_JPEG_SCANS) > limits.MAX_JPEG_SCANS) throw tooManyScans();
     try {
-      return { pixels: await decodeImage("image/jpeg", await source.read(0, size)), via: "JPEG" };
+      return { pixels: await decodeImage("image/jpeg", bytes), via: "JPEG" };
     } catch {
       // mozjpeg refused it (e.g. an embedded preview whose end was misjudged): the scaled decoder reads to its own end.
     }
