@@ -308,6 +308,16 @@ export function svgBlurBomb() {
   );
 }
 
+/**
+ * An SVG that is cheap to send and dear to draw: `rects` canvas-sized rectangles (4.3 ms each in resvg at 1280 px),
+ * or a zigzag polygon of `points` points across the whole canvas (100,000 took 22 s).
+ */
+export function svgDrawingBomb({ rects = 0, points = 0 }) {
+  const shapes = Array.from({ length: rects }, (_, i) => `<rect x="${i % 9}" width="4000" height="4000" fill="#${(i % 4096).toString(16).padStart(3, "0")}"/>`).join("");
+  const zigzag = points ? `<polygon fill="red" points="${Array.from({ length: points }, (_, i) => `${i % 2 ? 0 : 4000},${(i * 7919) % 4000}`).join(" ")}"/>` : "";
+  return enc(`<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000">${shapes}${zigzag}</svg>`);
+}
+
 /** An SVG nested `depth` groups deep, with `refs` external references (to `base`, which must never be fetched). */
 export function svgOf(depth, refs, base) {
   const links = Array.from({ length: refs }, (_, i) => `<image href="${base}/x${i}.png" width="1" height="1"/>`).join("");
@@ -549,6 +559,22 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       build: () => svgBlurBomb(),
     },
     {
+      name: "Двадцать-тысяч-фигур.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: больше MAX_SVG_RASTER_SHAPES фигур не рисуются в Worker (20 000 во весь холст — 86 с в resvg)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /больше 1000 фигур/,
+      build: () => svgDrawingBomb({ rects: 20_000 }),
+    },
+    {
+      name: "Зигзаг.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: больше MAX_SVG_RASTER_NUMBERS чисел в геометрии (многоугольник в 100 000 точек — 22 с в resvg)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /чисел в геометрии/,
+      build: () => svgDrawingBomb({ points: 100_000 }),
+    },
+    {
       name: "Вложенные-атомы.mp4",
       mime: "video/mp4",
       limit: "MP4: вложенность блоков больше MAX_BOX_DEPTH",
@@ -593,7 +619,7 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       mime: "image/jpeg",
       limit: "масштабированный JPEG: больше MAX_JPEG_SCANS сканов (10 000 пустых сканов в 100 КБ, каждый проходит все блоки)",
       expect: { preview: "failed" },
-      reason: /больше 100 сканов/,
+      previewReason: /больше 100 сканов/,
       build: () => jpegScanBomb(6_000, 4_000, 10_000),
     },
     {
@@ -601,7 +627,7 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       mime: "image/jpeg",
       limit: "JPEG для mozjpeg: сканы считаются до декодирования (MAX_JPEG_SCANS)",
       expect: { preview: "failed" },
-      reason: /больше 100 сканов/,
+      previewReason: /больше 100 сканов/,
       build: () => jpegScanBomb(4_000, 3_000, 10_000),
     },
     {

@@ -194,4 +194,23 @@ describe("SVG previews drawn in the Worker", () => {
     expect(await stageOf(tooDeep.variantId)).toMatchObject({ state: "failed", reason: expect.stringMatching(/SVG вложен глубже/) });
     expect(await previewsOf(tooDeep.assetId)).toEqual([]);
   });
+  it("an SVG past the drawing budget (shapes, layers, points) is left to the browser; one just under it is drawn", async () => {
+    const user = await signIn();
+    const rects = (n: number, attrs = "") => Array.from({ length: n }, (_, i) => `<rect x="${i % 400}" width="1" height="1"${attrs}/>`).join("");
+    const cases = [
+      ["фигуры.svg", QUARTERS_SVG(rects(1_000)), /больше 1000 фигур/],
+      ["слои.svg", QUARTERS_SVG(rects(9, ` opacity="0.5"`)), /слоёв прозрачности/],
+      ["стиль-слоёв.svg", QUARTERS_SVG(`<style>rect { opacity: .5 }</style>${rects(5)}`), /слоёв прозрачности/],
+      ["зигзаг.svg", QUARTERS_SVG(`<polygon points="${Array.from({ length: 10_001 }, (_, i) => `${i % 2 ? 0 : 400},${i % 200}`).join(" ")}"/>`), /чисел в геометрии/],
+    ] as const;
+    for (const [name, text, why] of cases) {
+      const a = await uploadFile(user.bearer, { name, mime: "image/svg+xml", bytes: enc(text) });
+      await previewTask(a.assetId);
+      expect(await stageOf(a.variantId), name).toMatchObject({ state: "not_applicable", reason: expect.stringMatching(why) });
+      expect(await stageOf(a.variantId), name).toMatchObject({ reason: expect.stringMatching(/слишком сложен для рисования на сервере/) });
+    }
+    const under = await uploadFile(user.bearer, { name: "почти.svg", mime: "image/svg+xml", bytes: enc(QUARTERS_SVG(rects(990) + rects(4, ` opacity="0.5"`))) });
+    await previewTask(under.assetId);
+    expect(await stageOf(under.variantId)).toEqual({ state: "done" });
+  });
 });

@@ -15,4 +15,4 @@ export { PreviewUnavailable } from "./preview-unavailable";
 export { sniffImage, type ImageKind } from "./sniff";
 export { declaredSize } from "./declared-size";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
-export { rasteriseSvg } from "./svg-raster";
+export { LeftToBrowser, rasteriseSvg } from "./svg-raster";

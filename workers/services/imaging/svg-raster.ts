@@ -1,6 +1,7 @@
 import { Resvg, initWasm } from "@resvg/resvg-wasm";
 import resvgModule from "@resvg/resvg-wasm/index_bg.wasm";
 import { ru } from "../../../shared/i18n/ru";
+import { limits } from "../media";
 import type { Pixels } from "./image-codec";
 import { PreviewUnavailable } from "./preview-unavailable";
 
@@ -25,6 +26,37 @@ function initResvg(): Promise<void> {
  */
 const NEEDS_BROWSER = /<(?:[a-z]+:)?(?:text|image|foreignObject|use|filter)\b|\bfilter\s*[=:]/i;
 
+/** An SVG the viewing browser draws instead (its first view heals the preview): not a failure of the file. */
+export class LeftToBrowser extends PreviewUnavailable {}
+
+const SHAPES = /<(?:[a-z]+:)?(?:path|rect|circle|ellipse|line|polyline|polygon)\b/gi;
+/** Effects that make resvg draw a canvas-sized layer or dash a stroke (`fill-opacity` and `stop-opacity` do not). */
+const EFFECTS = /(?<![\w-])(?:opacity|mask|clip-path|stroke-dasharray)\s*[=:]/gi;
+const NUMBERS = /[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
+const STYLE_EFFECT = /<style\b[^>]*>(?:(?!<\/style)[\s\S])*?(?<![\w-])(?:opacity|mask|clip-path|stroke-dasharray)\s*:/i;
+
+/** Matches of `pattern` in `text`, counted no further than one past `max`. */
+function countUpTo(text: string, pattern: RegExp, max: number): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (n <= max && pattern.exec(text)) n++;
+  return n;
+}
+
+/**
+ * Why this SVG is more than the Worker may draw (limits.MAX_SVG_RASTER_*), or null. resvg's time grows with the shapes
+ * times the area they cover, the layers and dashes, and the points it fills, none of which the file's size bounds;
+ * the count is taken from the text because nothing can stop resvg once it draws.
+ */
+function pastDrawingBudget(text: string): string | null {
+  const shapes = countUpTo(text, SHAPES, limits.MAX_SVG_RASTER_SHAPES);
+  if (shapes > limits.MAX_SVG_RASTER_SHAPES) return `больше ${limits.MAX_SVG_RASTER_SHAPES} фигур`;
+  const effects = countUpTo(text, EFFECTS, limits.MAX_SVG_RASTER_EFFECTS) + (STYLE_EFFECT.test(text) ? shapes : 0);
+  if (effects > limits.MAX_SVG_RASTER_EFFECTS) return `больше ${limits.MAX_SVG_RASTER_EFFECTS} слоёв прозрачности, масок, обрезок или пунктиров`;
+  if (countUpTo(text, NUMBERS, limits.MAX_SVG_RASTER_NUMBERS) > limits.MAX_SVG_RASTER_NUMBERS) return `больше ${limits.MAX_SVG_RASTER_NUMBERS} чисел в геометрии`;
+  return null;
+}
+
 /**
  * Draws an SVG (already checked by svgInfo for size and depth) to RGBA pixels whose longer side is `longSide`, the
  * largest preview's. resvg fetches nothing (no resolver is given for external images), runs no script and renders
@@ -32,7 +64,9 @@ const NEEDS_BROWSER = /<(?:[a-z]+:)?(?:text|image|foreignObject|use|filter)\b|\b
  */
 export async function rasteriseSvg(bytes: Uint8Array, longSide: number): Promise<Pixels> {
   const text = new TextDecoder().decode(bytes);
-  if (NEEDS_BROWSER.test(text)) throw new PreviewUnavailable(ru.makers.svgForBrowser);
+  if (NEEDS_BROWSER.test(text)) throw new LeftToBrowser(ru.makers.svgForBrowser);
+  const busy = pastDrawingBudget(text);
+  if (busy) throw new LeftToBrowser(ru.makers.svgTooBusy(busy));
   await initResvg();
   let svg: InstanceType<typeof Resvg> | null = null;
   try {

@@ -143,6 +143,17 @@ export const MAX_SVG_BYTES = 4 * MiB;
 /** Element nesting of an SVG: deeper is refused (renderers and DOM parsers recurse on it). */
 export const MAX_SVG_DEPTH = 256;
 /**
+ * What the Worker's SVG rasteriser (resvg, one synchronous wasm call that cannot be stopped) draws; past any of these
+ * the SVG is left to the viewing browser. Measured at the 1280 px preview in resvg-wasm: a shape covering the canvas
+ * costs 4.3 ms (10,000 of them 43 s); a group with opacity, a mask or a clip path 85–200 ms each (a layer of the
+ * canvas), a finely dashed stroke 200–300 ms; a zigzag polygon of 10,000 points 0.9 s, of 100,000 points 22 s.
+ * A style sheet that sets one of those effects counts it once per shape.
+ */
+export const MAX_SVG_RASTER_SHAPES = 1_000;
+export const MAX_SVG_RASTER_EFFECTS = 8;
+/** Numbers in the whole text (coordinates of paths and points, sizes): the geometry resvg flattens and fills. */
+export const MAX_SVG_RASTER_NUMBERS = 20_000;
+/**
  * External references of an SVG are never fetched by the server (no parser here loads `href`s); they are counted
  * and reported, and the file is served with a CSP that forbids loading them (docs/security.md).
  */

@@ -30,6 +30,7 @@ import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type A
 import {
   decodeImage,
   decodePhoto,
+  LeftToBrowser,
   PreviewUnavailable,
   rasteriseSvg,
   sniffImage,
@@ -330,7 +331,7 @@ async function previewOfSvg(ctx: OperationContext<PreviewOptions>, source: Asset
   } catch (error) {
     const reason = error instanceof PreviewUnavailable || error instanceof ParseLimitError ? error.reason : null;
     if (reason === null) throw error;
-    if (reason === ru.makers.svgForBrowser) {
+    if (error instanceof LeftToBrowser) {
       await ctx.log("info", ru.tasks.log.refused(name, reason));
       return { outcome: "skipped", reason };
     }
