@@ -309,7 +309,8 @@ export const ru = {
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
     svgForBrowser: "превью SVG с текстом, растровыми картинками, ссылками <use> или фильтрами делает браузер при первом просмотре",
-    svgTooBusy: (what: string) => `SVG слишком сложен для рисования на сервере (${what}): превью делает браузер при первом просмотре`,
+    svgTooBusy: (what: "shapes" | "effects" | "numbers", max: number) =>
+      `SVG слишком сложен для рисования на сервере (больше ${max} ${{ shapes: "фигур", effects: "слоёв прозрачности, масок, обрезок или пунктиров", numbers: "чисел в геометрии" }[what]}): превью делает браузер при первом просмотре`,
     wavUnsupported: (what: string) => `WAV этого вида не читается (${what})`,
     audioInBrowser: "волну этого аудио строит браузер при загрузке или просмотре",
     waveformMade: (name: string, seconds: number, sampled: boolean) =>

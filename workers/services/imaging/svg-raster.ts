@@ -44,17 +44,17 @@ function countUpTo(text: string, pattern: RegExp, max: number): number {
 }
 
 /**
- * Why this SVG is more than the Worker may draw (limits.MAX_SVG_RASTER_*), or null. resvg's time grows with the shapes
- * times the area they cover, the layers and dashes, and the points it fills, none of which the file's size bounds;
- * the count is taken from the text because nothing can stop resvg once it draws.
+ * Throws LeftToBrowser when this SVG is more than the Worker may draw (limits.MAX_SVG_RASTER_*). resvg's time grows
+ * with the shapes times the area they cover, the layers and dashes, and the points it fills, none of which the file's
+ * size bounds; the count is taken from the text because nothing can stop resvg once it draws.
  */
-function pastDrawingBudget(text: string): string | null {
+function checkDrawingBudget(text: string): void {
+  const past = (what: "shapes" | "effects" | "numbers", max: number) => new LeftToBrowser(ru.makers.svgTooBusy(what, max));
   const shapes = countUpTo(text, SHAPES, limits.MAX_SVG_RASTER_SHAPES);
-  if (shapes > limits.MAX_SVG_RASTER_SHAPES) return `больше ${limits.MAX_SVG_RASTER_SHAPES} фигур`;
+  if (shapes > limits.MAX_SVG_RASTER_SHAPES) throw past("shapes", limits.MAX_SVG_RASTER_SHAPES);
   const effects = countUpTo(text, EFFECTS, limits.MAX_SVG_RASTER_EFFECTS) + (STYLE_EFFECT.test(text) ? shapes : 0);
-  if (effects > limits.MAX_SVG_RASTER_EFFECTS) return `больше ${limits.MAX_SVG_RASTER_EFFECTS} слоёв прозрачности, масок, обрезок или пунктиров`;
-  if (countUpTo(text, NUMBERS, limits.MAX_SVG_RASTER_NUMBERS) > limits.MAX_SVG_RASTER_NUMBERS) return `больше ${limits.MAX_SVG_RASTER_NUMBERS} чисел в геометрии`;
-  return null;
+  if (effects > limits.MAX_SVG_RASTER_EFFECTS) throw past("effects", limits.MAX_SVG_RASTER_EFFECTS);
+  if (countUpTo(text, NUMBERS, limits.MAX_SVG_RASTER_NUMBERS) > limits.MAX_SVG_RASTER_NUMBERS) throw past("numbers", limits.MAX_SVG_RASTER_NUMBERS);
 }
 
 /**
@@ -65,8 +65,7 @@ function pastDrawingBudget(text: string): string | null {
 export async function rasteriseSvg(bytes: Uint8Array, longSide: number): Promise<Pixels> {
   const text = new TextDecoder().decode(bytes);
   if (NEEDS_BROWSER.test(text)) throw new LeftToBrowser(ru.makers.svgForBrowser);
-  const busy = pastDrawingBudget(text);
-  if (busy) throw new LeftToBrowser(ru.makers.svgTooBusy(busy));
+  checkDrawingBudget(text);
   await initResvg();
   let svg: InstanceType<typeof Resvg> | null = null;
   try {
