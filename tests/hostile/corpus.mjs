@@ -575,6 +575,13 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       build: () => svgDrawingBomb({ points: 100_000 }),
     },
     {
+      name: "Пустые-стили.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: 400 000 пустых <style/> — бюджет рисования читает каждый стиль один раз (шаблон от <style> до свойства был квадратичным)",
+      expect: { tech: "done", preview: "done" },
+      build: () => enc(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">${"<style/>".repeat(400_000)}<rect width="20" height="20" fill="red"/></svg>`),
+    },
+    {
       name: "Вложенные-атомы.mp4",
       mime: "video/mp4",
       limit: "MP4: вложенность блоков больше MAX_BOX_DEPTH",

@@ -33,7 +33,23 @@ const SHAPES = /<(?:[a-z]+:)?(?:path|rect|circle|ellipse|line|polyline|polygon)\
 /** Effects that make resvg draw a canvas-sized layer or dash a stroke (`fill-opacity` and `stop-opacity` do not). */
 const EFFECTS = /(?<![\w-])(?:opacity|mask|clip-path|stroke-dasharray)\s*[=:]/gi;
 const NUMBERS = /[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi;
-const STYLE_EFFECT = /<style\b[^>]*>(?:(?!<\/style)[\s\S])*?(?<![\w-])(?:opacity|mask|clip-path|stroke-dasharray)\s*:/i;
+const EFFECT_PROPERTY = /(?<![\w-])(?:opacity|mask|clip-path|stroke-dasharray)\s*:/i;
+
+/**
+ * Whether a `<style>` element sets one of the EFFECTS (then it may apply to every shape). Each element's text is
+ * found with indexOf and tested once: one pattern spanning `<style>` to the property would rescan the rest of the
+ * file from every unclosed `<style>` (600,000 of them fit in 4 MiB).
+ */
+function styleSetsEffect(text: string): boolean {
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf("<style"); at >= 0; ) {
+    const end = lower.indexOf("</style", at);
+    if (EFFECT_PROPERTY.test(text.slice(at, end < 0 ? text.length : end))) return true;
+    if (end < 0) return false;
+    at = lower.indexOf("<style", end);
+  }
+  return false;
+}
 
 /** Matches of `pattern` in `text`, counted no further than one past `max`. */
 function countUpTo(text: string, pattern: RegExp, max: number): number {
@@ -52,7 +68,7 @@ function checkDrawingBudget(text: string): void {
   const past = (what: "shapes" | "effects" | "numbers", max: number) => new LeftToBrowser(ru.makers.svgTooBusy(what, max));
   const shapes = countUpTo(text, SHAPES, limits.MAX_SVG_RASTER_SHAPES);
   if (shapes > limits.MAX_SVG_RASTER_SHAPES) throw past("shapes", limits.MAX_SVG_RASTER_SHAPES);
-  const effects = countUpTo(text, EFFECTS, limits.MAX_SVG_RASTER_EFFECTS) + (STYLE_EFFECT.test(text) ? shapes : 0);
+  const effects = countUpTo(text, EFFECTS, limits.MAX_SVG_RASTER_EFFECTS) + (styleSetsEffect(text) ? shapes : 0);
   if (effects > limits.MAX_SVG_RASTER_EFFECTS) throw past("effects", limits.MAX_SVG_RASTER_EFFECTS);
   if (countUpTo(text, NUMBERS, limits.MAX_SVG_RASTER_NUMBERS) > limits.MAX_SVG_RASTER_NUMBERS) throw past("numbers", limits.MAX_SVG_RASTER_NUMBERS);
 }
