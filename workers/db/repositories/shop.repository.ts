@@ -186,8 +186,10 @@ export function removeFromBasketSql(userId: string, entityId: string): SQL {
   return sql`delete from shop_basket_items where user_id = ${userId} and entity_id = ${entityId}`;
 }
 
-export function clearBasketSql(userId: string, entityIds: readonly string[]): SQL {
-  return sql`delete from shop_basket_items where user_id = ${userId} and entity_id in ${inList(entityIds)}`;
+/** Empties the ordered lines of a basket, only when the batch's guarded order insert happened. */
+export function clearBasketSql(userId: string, entityIds: readonly string[], orderId: string): SQL {
+  return sql`delete from shop_basket_items where user_id = ${userId} and entity_id in ${inList(entityIds)}
+    and ${orderExistsSql(orderId)}`;
 }
 
 /** Items of the ids the buyer already holds through an open order (bought, or waiting for payment or approval). */
@@ -269,6 +271,12 @@ export function itemsOfOrders(db: Database, orderIds: readonly string[]) {
     from shop_order_items where order_id in ${inList(orderIds)} order by order_id, name`);
 }
 
+/**
+ * Inserts an order only if, when the batch runs, the buyer holds no open order for any of its items and every item is
+ * still listed at the price and currency checkout read: two checkouts of one basket sent at once make one order
+ * (not two charges), and a price changed between the read and the write orders nothing at the old price. The
+ * statements after it in the batch are guarded by `orderExistsSql`; the caller reads whether the order exists.
+ */
 export function insertOrderSql(o: {
   id: string;
   buyerId: string;
@@ -278,14 +286,36 @@ export function insertOrderSql(o: {
   email: string | null;
   payment: "stripe" | "invoice";
   now: number;
+  items: readonly { entity_id: string; price: number; currency: string }[];
 }): SQL {
+  const items = JSON.stringify(o.items.map((i) => ({ id: i.entity_id, price: i.price, currency: i.currency })));
   return sql`insert into shop_orders (id, buyer_id, status, currency, total, email, payment, ctime, mtime)
-    values (${o.id}, ${o.buyerId}, ${o.status}, ${o.currency}, ${o.total}, ${o.email}, ${o.payment}, ${o.now}, ${o.now})`;
+    select ${o.id}, ${o.buyerId}, ${o.status}, ${o.currency}, ${o.total}, ${o.email}, ${o.payment}, ${o.now}, ${o.now}
+     where not exists (select 1 from shop_order_items i join shop_orders x on x.id = i.order_id
+                        where x.buyer_id = ${o.buyerId} and x.status in ${inList(OPEN_STATUSES)}
+                          and i.entity_id in (select json_extract(value, '$.id') from json_each(${items})))
+       and not exists (select 1 from json_each(${items}) j
+                        where not exists (select 1 from shop_listings l where l.entity_id = json_extract(j.value, '$.id')
+                                            and l.price = json_extract(j.value, '$.price')
+                                            and l.currency = json_extract(j.value, '$.currency')))`;
+}
+
+/** The guard of the statements that follow a guarded order insert: the order was written by this batch. */
+export function orderExistsSql(orderId: string): SQL {
+  return sql`exists (select 1 from shop_orders where id = ${orderId})`;
 }
 
 export function insertOrderItemSql(orderId: string, i: Omit<OrderItemRow, "order_id" | "rule_id">): SQL {
   return sql`insert into shop_order_items (order_id, entity_id, entity_type, name, price, currency, licence)
-    values (${orderId}, ${i.entity_id}, ${i.entity_type}, ${i.name}, ${i.price}, ${i.currency}, ${i.licence})`;
+    select ${orderId}, ${i.entity_id}, ${i.entity_type}, ${i.name}, ${i.price}, ${i.currency}, ${i.licence}
+     where ${orderExistsSql(orderId)}`;
+}
+
+/** An audit entry written only when the batch's guarded order insert happened (a lost race leaves no entry). */
+export function auditOrderSql(e: { id: string; actorId: string; action: string; orderId: string; details: Record<string, unknown>; now: number }): SQL {
+  return sql`insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details)
+    select ${e.id}, ${e.now}, ${e.actorId}, ${e.action}, 'order', ${e.orderId}, ${JSON.stringify(e.details)}
+     where ${orderExistsSql(e.orderId)}`;
 }
 
 /**
@@ -318,12 +348,18 @@ export function grantRuleSql(r: {
 }): SQL {
   return sql`insert into access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime, created_by)
     select ${r.ruleId}, ${r.buyerId}, 'user', ${r.entityId}, ${r.entityType}, ${r.acl}, ${r.now}, ${r.by}
-     where exists (select 1 from shop_orders where id = ${r.orderId} and status = ${r.status} and mtime = ${r.now})`;
+     where exists (select 1 from shop_orders where id = ${r.orderId} and status = ${r.status} and mtime = ${r.now})
+       and not exists (select 1 from shop_order_items where order_id = ${r.orderId} and entity_id = ${r.entityId} and rule_id is not null)`;
 }
 
+/**
+ * Links the item to the rule its settlement granted. Two settlements of one order in the same millisecond (two
+ * approvals, an approval and the webhook) both pass the status-and-mtime guard; the item's own link decides: the
+ * first batch links its rule, the second grants and links nothing, so a refund always finds every rule it must end.
+ */
 export function setItemRuleSql(orderId: string, entityId: string, ruleId: string, now: number): SQL {
   return sql`update shop_order_items set rule_id = ${ruleId}
-    where order_id = ${orderId} and entity_id = ${entityId}
+    where order_id = ${orderId} and entity_id = ${entityId} and rule_id is null
       and exists (select 1 from access_rules where id = ${ruleId} and ctime = ${now})`;
 }
 

@@ -153,6 +153,8 @@ export async function checkout(rc: RequestContext, actor: Actor, input: Checkout
   const id = newId(now);
   const total = orderTotal(items);
   const status: OrderStatus = secretKey ? "pending_payment" : "awaiting_approval";
+  // Every statement is guarded by the order insert, which re-checks claims and prices inside the batch: what was read
+  // above may have changed by now (a second checkout of the same basket, an administrator's new price).
   await runBatch(rc.db, [
     repo.insertOrderSql({
       id,
@@ -163,6 +165,7 @@ export async function checkout(rc: RequestContext, actor: Actor, input: Checkout
       email: input.email ?? null,
       payment: secretKey ? "stripe" : "invoice",
       now,
+      items,
     }),
     ...items.map((i) =>
       repo.insertOrderItemSql(id, {
@@ -174,13 +177,25 @@ export async function checkout(rc: RequestContext, actor: Actor, input: Checkout
         licence: i.licence,
       }),
     ),
-    repo.clearBasketSql(actor.id, ids),
-    audit(rc, actor, "shop.order.create", "order", id, { total, currency, items: ids, status }),
+    repo.clearBasketSql(actor.id, ids, id),
+    repo.auditOrderSql({ id: newId(now), actorId: actor.id, action: "shop.order.create", orderId: id, details: { total, currency, items: ids, status }, now }),
   ]);
+  if (!(await repo.findOrder(rc.db, id))) await refuseLostCheckout(rc, actor, ids);
   if (secretKey) await startStripeCheckout(rc, actor, id, { currency, items, email: input.email ?? null, origin: input.origin, secretKey });
   const order = await loadOrder(rc, id);
   await mailOrder(rc, order, "created");
   return order;
+}
+
+/** Why a checkout's guarded insert wrote nothing: a concurrent order took the items, or a price changed (409 either way). */
+async function refuseLostCheckout(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<never> {
+  const claims = await repo.openClaims(rc.db, actor.id, ids);
+  const listings = new Map((await repo.listingsOf(rc.db, ids)).map((l) => [l.entity_id, l]));
+  const claimed = ids.find((i) => claims.has(i));
+  if (claimed) throw new AppError("CONFLICT", t.alreadyOrdered(listings.get(claimed)?.name ?? claimed));
+  const gone = ids.find((i) => !listings.has(i));
+  if (gone) throw new AppError("CONFLICT", t.notForSale(gone));
+  throw new AppError("CONFLICT", t.priceChanged);
 }
 
 /** Creates the order's Checkout Session; if Stripe cannot be reached the order is cancelled and the basket restored. */
