@@ -183,7 +183,11 @@ export async function abortVariantUpload(
   variant: Pick<VariantRow, "id" | "storageId" | "storageKey" | "uploadId">,
 ): Promise<void> {
   if (variant.uploadId) await (await multipartStoreFor(rc, variant.storageId)).abort(variant.storageKey, variant.uploadId);
-  await runBatch(rc.db, markAbortedStatements(rc.db, variant.id, "pending", Date.now()));
+  const [aborted] = await runBatch(rc.db, markAbortedStatements(rc.db, variant.id, "pending", Date.now()));
+  // The variant read as pending may have been completed since (a Complete that ran between that read and now): its
+  // object is then a committed version's bytes, and storage's abort of a completed upload is a no-op. Only an upload
+  // this call really aborted may lose the object under its key.
+  if (changesOf(aborted) === 0) return;
   // A Complete that died between assembling the object and recording it (a restarted Worker) left the object under
   // the key of this never-committed variant: nothing references it.
   await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
