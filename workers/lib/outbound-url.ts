@@ -56,9 +56,20 @@ function ipv6Kind(g: number[]): AddressKind {
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address.
   const embedded = [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff];
   if (allZeroUntil(5) && (g[5] === 0xffff || g[5] === 0)) return ipv4Kind(embedded);
+  // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765): another spelling of an IPv4 address.
+  if (allZeroUntil(4) && g[4] === 0xffff && g[5] === 0) return ipv4Kind(embedded);
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Kind(embedded);
+  // Local-use NAT64 (64:ff9b:1::/48, RFC 8215): translated inside the operator's own network.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "private";
+  // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits, which a 6to4 relay delivers to.
+  if (g[0] === 0x2002) return ipv4Kind([g[1] >> 8, g[1] & 0xff, g[2] >> 8, g[2] & 0xff]);
+  // Teredo (2001::/32) tunnels to a client address stored inverted; there is no public service to reach through it.
+  if (g[0] === 0x2001 && g[1] === 0) return "private";
+  if (g[0] === 0x2001 && g[1] === 0xdb8) return "private"; // documentation
+  if (g[0] === 0x100 && g.slice(1, 4).every((x) => x === 0)) return "private"; // discard
   if ((g[0] & 0xfe00) === 0xfc00) return "private"; // unique local
   if ((g[0] & 0xffc0) === 0xfe80) return "private"; // link-local
+  if ((g[0] & 0xffc0) === 0xfec0) return "private"; // site-local (deprecated, still routed inside some networks)
   if ((g[0] & 0xff00) === 0xff00) return "private"; // multicast
   return "public";
 }
