@@ -94,7 +94,9 @@ export function s3Backend(location: S3Location, credentials: S3Credentials, fetc
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
-        res = await send(await client.sign(`${s3ObjectUrl(location, key)}${query}`, init));
+        // Never follow a redirect: the endpoint was judged by the outbound-address rules, its Location was not (a
+        // public endpoint answering 302 towards 169.254.169.254 would otherwise be fetched, signed). A 3xx is a failure.
+        res = await send(await client.sign(`${s3ObjectUrl(location, key)}${query}`, { ...init, redirect: "manual" }));
       } catch {
         if (retryable && attempt < RETRIES) continue;
         throw new S3Error(operation, null, null);
