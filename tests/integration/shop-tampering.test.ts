@@ -1,9 +1,12 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../workers/db/client";
 import { runBatch } from "../../workers/db/repositories/asset.repository";
 import { insertOrderSql, insertOrderItemSql } from "../../workers/db/repositories/shop.repository";
+import { AppError } from "../../workers/lib/errors";
 import { newId } from "../../workers/lib/ids";
+import { createRequestContext, type Actor } from "../../workers/services/access/context";
+import { cancelOrder, checkout } from "../../workers/services/shop/shop-orders.service";
 import { call, expectError } from "./factories";
 import { admin, ordinaryUser } from "./library-factories";
 import {
@@ -240,5 +243,53 @@ describe("requests that race", () => {
       insertOrderItemSql(id, fresh),
     ]);
     expect(await orderRow(id)).toMatchObject({ total: 90_000 });
+  });
+});
+
+describe("cancelling an order Stripe may still take money for", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const stripeContext = () => createRequestContext({ ...env, STRIPE_SECRET_KEY: "sk_test_tampering" } as Env, () => undefined, "test-stripe");
+
+  async function stripeOrder() {
+    const { asset } = await listed(2990, "USD");
+    const user = await ordinaryUser();
+    await call("/api/shop/basket", { method: "POST", bearer: user.bearer, json: { entity_id: asset.id } });
+    const actor: Actor = { id: user.id, name: user.name, login: user.login, isAdmin: false, isRobot: false, sessionFamily: null };
+    vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(Response.json({ id: "cs_test_open", url: "https://checkout.stripe.com/c/pay/cs_test_open" }));
+    const order = await checkout(stripeContext(), actor, { origin: "https://mam.test" });
+    vi.restoreAllMocks();
+    return { user, actor, asset, order };
+  }
+
+  it("a session the buyer already paid cannot be cancelled under him (409), and the payment then grants the item", async () => {
+    const { user, actor, asset, order } = await stripeOrder();
+    const sent: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url) => {
+      sent.push(String(url));
+      return String(url).endsWith("/expire")
+        ? Response.json({ error: { message: "Only Checkout Sessions with a status of open can be expired." } }, { status: 400 })
+        : Response.json({ id: "cs_test_open", status: "complete" });
+    });
+    const error = await cancelOrder(stripeContext(), actor, order.id).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(409);
+    expect(sent[0]).toBe("https://api.stripe.com/v1/checkout/sessions/cs_test_open/expire");
+    expect((await orderRow(order.id))?.status).toBe("pending_payment");
+    expect((await postWebhook(sessionCompleted({ id: order.id, total: order.total, currency: order.currency }))).body.outcome).toBe("paid");
+    expect(await rulesOf(user.id, asset.id)).toHaveLength(1);
+  });
+
+  it("an open session is expired at Stripe first, then the order is cancelled; Stripe unreachable cancels nothing (503)", async () => {
+    const { actor, order } = await stripeOrder();
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new Error("network down"));
+    const down = await cancelOrder(stripeContext(), actor, order.id).catch((e: unknown) => e);
+    vi.restoreAllMocks();
+    expect((down as AppError).status).toBe(503);
+    expect((await orderRow(order.id))?.status).toBe("pending_payment");
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ id: "cs_test_open", status: "expired" }));
+    const view = await cancelOrder(stripeContext(), actor, order.id);
+    vi.restoreAllMocks();
+    expect(view.status).toBe("cancelled");
   });
 });

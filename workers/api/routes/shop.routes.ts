@@ -367,10 +367,12 @@ export const shopRoutes = createRouter()
       path: "/order/{id}/cancel",
       tags,
       summary: "Cancel an order not yet paid or approved (its buyer or administrators)",
+      description:
+        "An order awaiting payment has its Stripe Checkout Session expired first, so it can no longer be paid: 409 when Stripe already took the payment (the webhook settles the order), 503 when Stripe cannot be reached (nothing is cancelled).",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(OrderSchema, "The cancelled order"), ...errorResponses(400, 401, 404, 409) },
+      responses: { 200: json(OrderSchema, "The cancelled order"), ...errorResponses(400, 401, 404, 409, 503) },
     }),
     async (c) => c.json(await cancelOrder(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
   )

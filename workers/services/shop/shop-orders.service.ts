@@ -11,7 +11,14 @@ import { forgetCallers } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { sendEmail } from "../sharing";
 import { formatMoney, orderTotal } from "./money";
-import { CheckoutSessionAnswerSchema, checkoutSessionRequest, refundRequest } from "./stripe";
+import {
+  CheckoutSessionAnswerSchema,
+  checkoutSessionRequest,
+  expireSessionRequest,
+  refundRequest,
+  SessionStatusSchema,
+  sessionStatusRequest,
+} from "./stripe";
 import { PURCHASE_LEVELS, previewUrls, requireShopAdmin, audit } from "./shop.service";
 
 const t = ru.shop;
@@ -341,6 +348,7 @@ export async function cancelOrder(rc: RequestContext, actor: Actor, id: string):
   if (!actor.isAdmin && order.buyer_id !== actor.id) throw new AppError("NOT_FOUND", t.orderNotFound);
   if (order.status !== "pending_payment" && order.status !== "awaiting_approval")
     throw new AppError("CONFLICT", t.cannotCancel(t.statuses[order.status]));
+  if (order.status === "pending_payment" && order.stripe_session_id) await expireStripeSession(rc, order.stripe_session_id);
   const now = Date.now();
   await runBatch(rc.db, [
     repo.setOrderStatusSql(
@@ -353,6 +361,27 @@ export async function cancelOrder(rc: RequestContext, actor: Actor, id: string):
     audit(rc, actor, "shop.order.cancel", "order", id, {}),
   ]);
   return loadOrder(rc, id);
+}
+
+/**
+ * Ends the order's Checkout Session at Stripe before the order is cancelled: a session left open could still be paid,
+ * and the webhook would find a cancelled order and grant nothing for the money. A session Stripe already completed is
+ * a 409 (the payment's webhook settles the order); Stripe unreachable or not configured is a 503, nothing cancelled.
+ */
+async function expireStripeSession(rc: RequestContext, sessionId: string): Promise<void> {
+  const secretKey = rc.config.STRIPE_SECRET_KEY;
+  if (!secretKey) throw new AppError("SERVICE_UNAVAILABLE", t.paymentUnavailable);
+  const expire = expireSessionRequest(sessionId, secretKey);
+  const expired = await fetch(expire.url, expire.init).catch(() => null);
+  await expired?.body?.cancel();
+  if (expired?.ok) return;
+  // Refused: the session is no longer open. Whether it was paid or had already expired decides.
+  const lookup = sessionStatusRequest(sessionId, secretKey);
+  const res = await fetch(lookup.url, lookup.init).catch(() => null);
+  const parsed = SessionStatusSchema.safeParse(res?.ok ? await res.json().catch(() => null) : null);
+  if (!parsed.success) throw new AppError("SERVICE_UNAVAILABLE", t.paymentUnavailable);
+  if (parsed.data.status === "complete") throw new AppError("CONFLICT", t.alreadyPaidAtStripe);
+  if (parsed.data.status === "open") throw new AppError("SERVICE_UNAVAILABLE", t.paymentUnavailable);
 }
 
 /** Receipt and status mails go to the address given at checkout, if any; they never fail the call (email.service). */

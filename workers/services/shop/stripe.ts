@@ -79,6 +79,28 @@ export function refundRequest(paymentIntent: string, orderId: string, secretKey:
   };
 }
 
+/**
+ * The `POST /v1/checkout/sessions/{id}/expire` request: an expired session can no longer be paid, so an order is
+ * cancelled only after its session is (else the buyer could pay on the still-open page for an order that grants
+ * nothing).
+ */
+export function expireSessionRequest(sessionId: string, secretKey: string) {
+  return {
+    url: `${STRIPE_API}/v1/checkout/sessions/${encodeURIComponent(sessionId)}/expire`,
+    init: { method: "POST", headers: { authorization: `Bearer ${secretKey}` } },
+  };
+}
+
+/** The `GET /v1/checkout/sessions/{id}` request: what an expire that was refused says about the session. */
+export function sessionStatusRequest(sessionId: string, secretKey: string) {
+  return {
+    url: `${STRIPE_API}/v1/checkout/sessions/${encodeURIComponent(sessionId)}`,
+    init: { method: "GET", headers: { authorization: `Bearer ${secretKey}` } },
+  };
+}
+
+export const SessionStatusSchema = z.object({ status: z.enum(["open", "complete", "expired"]) });
+
 export const CheckoutSessionAnswerSchema = z.object({ id: z.string().min(1), url: z.string().url() });
 
 function hex(bytes: ArrayBuffer): string {
