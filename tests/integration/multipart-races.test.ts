@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { findVariant } from "../../workers/db/repositories/asset-versions.repository";
 import { createDb } from "../../workers/db/client";
 import { createRequestContext } from "../../workers/services/access/context";
@@ -172,5 +172,41 @@ describe("Completes that overlap", () => {
     const download = await call(`/api/asset/content/download-variant/${info.variant_id}`, { bearer: user.bearer });
     expect(download.status).toBe(200);
     expect(await sha256Of(new Uint8Array(await download.arrayBuffer()))).toBe(await sha256Of(partBytes(3000, 11)));
+  });
+
+  it("an Abort that lands between storage's assembly and the Complete's commit wins: the Complete answers NoSuchUpload, not 'saving'", async () => {
+    captureTasks();
+    const { user, id, info, uploadId } = await openUpload(1500);
+    const etag = await putPart(user.bearer, info.variant_id, uploadId, 1, partBytes(1500, 13));
+    const abort = await sign(user.bearer, info.variant_id, "abort", { upload_id: uploadId });
+    // The real R2 upload does the work; the Abort is sent the moment R2 has assembled the object, before the
+    // Complete records it (the interleaving two requests on two machines can take).
+    const resume = env.MEDIA.resumeMultipartUpload.bind(env.MEDIA);
+    let aborted: number | null = null;
+    vi.spyOn(env.MEDIA, "resumeMultipartUpload").mockImplementation((key: string, upload: string) => {
+      const real = resume(key, upload);
+      return {
+        key: real.key,
+        uploadId: real.uploadId,
+        uploadPart: real.uploadPart.bind(real),
+        abort: real.abort.bind(real),
+        complete: async (parts: R2UploadedPart[]) => {
+          const object = await real.complete(parts);
+          if (aborted === null) {
+            const res = await s3(abort.url, { method: "DELETE" });
+            aborted = res.status;
+            await res.body?.cancel();
+          }
+          return object;
+        },
+      } as R2MultipartUpload;
+    });
+    const res = await complete(user.bearer, info.variant_id, uploadId, [{ partNumber: 1, etag }]);
+    vi.restoreAllMocks();
+    expect(aborted).toBe(204);
+    await expectS3Error(res, 404, "NoSuchUpload");
+    expect(await rows("select status from variants where id = ?", info.variant_id)).toEqual([{ status: "aborted" }]);
+    expect(await readyVersions(id)).toEqual([{ n: 0 }]);
+    expect(await env.MEDIA.head(info.key)).toBeNull();
   });
 });

@@ -98,7 +98,11 @@ export async function completeMultipart(rc: RequestContext, call: S3Call, readBo
     deletePartsStatement(rc.db, variant.id),
   ]);
   const current = (await findVariant(rc.db, variant.id)) ?? variant;
-  if (changesOf(saving) === 0) return completedAnswer(rc, current);
+  if (changesOf(saving) === 0) {
+    // An Abort that ran between storage's assembly and this step won: the upload is gone, whatever storage said.
+    if (current.status !== "saving" && current.status !== "ready") throw new S3Error("NoSuchUpload", ru.s3.uploadNotFound);
+    return completedAnswer(rc, current);
+  }
 
   const etag = normalizeEtag(assembled.etag);
   if (variant.contentSize <= INLINE_HASH_MAX_BYTES) {
