@@ -209,4 +209,20 @@ describe("Completes that overlap", () => {
     expect(await readyVersions(id)).toEqual([{ n: 0 }]);
     expect(await env.MEDIA.head(info.key)).toBeNull();
   });
+
+  it("a 2 MiB Complete body of parts that never close answers 400 MalformedXML at once, and the upload stays open", async () => {
+    captureTasks();
+    const { user, info, uploadId } = await openUpload(100);
+    const etag = await putPart(user.bearer, info.variant_id, uploadId, 1, partBytes(100, 21));
+    const signed = await sign(user.bearer, info.variant_id, "complete", { upload_id: uploadId });
+    const unit = "<Part><PartNumber>1</PartNumber><ETag>a</ETag><X>";
+    const body = `<CompleteMultipartUpload>${unit.repeat(Math.floor((2 * MIB - 60) / unit.length))}</CompleteMultipartUpload>`;
+    const started = Date.now();
+    const res = await s3(signed.url, { method: "POST", body, headers: { "content-type": "application/xml" } });
+    await expectS3Error(res, 400, "MalformedXML");
+    expect(Date.now() - started).toBeLessThan(3000);
+    const done = await complete(user.bearer, info.variant_id, uploadId, [{ partNumber: 1, etag }]);
+    expect(done.status, await done.clone().text()).toBe(200);
+    await done.body?.cancel();
+  });
 });
