@@ -56,3 +56,32 @@ describe("hostile CompleteMultipartUpload bodies end quickly", () => {
     expect(parseCompleteMultipartUpload("")).toBeNull();
   });
 });
+
+describe("generated bodies (fuzz)", () => {
+  it("mutations of a valid body never throw and each ends in a few milliseconds", async () => {
+    const fc = await import("fast-check");
+    const valid = `<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${[1, 2, 3]
+      .map((n) => `<Part><PartNumber>${n}</PartNumber><ETag>&quot;e${n}&quot;</ETag><ChecksumCRC32>AA==</ChecksumCRC32></Part>`)
+      .join("")}</CompleteMultipartUpload>`;
+    const pieces = ["<", ">", "</", "/>", "<Part>", "</Part>", "<!--", "-->", "<![CDATA[", "]]>", "&", "&#", ";", '"', "<!DOCTYPE x>", "\u0000", "\uFFFF"];
+    const mutation = fc.record({
+      at: fc.nat({ max: valid.length }),
+      cut: fc.nat({ max: 40 }),
+      insert: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 })),
+      repeat: fc.integer({ min: 1, max: 2000 }),
+    });
+    const started = performance.now();
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
+        let body = valid;
+        for (const m of mutations) body = body.slice(0, m.at) + m.insert.repeat(m.repeat) + body.slice(m.at + m.cut);
+        const t = performance.now();
+        const parts = parseCompleteMultipartUpload(body);
+        expect(parts === null || Array.isArray(parts)).toBe(true);
+        expect(performance.now() - t).toBeLessThan(250);
+      }),
+      { numRuns: 400, seed: 37 },
+    );
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
