@@ -36,7 +36,7 @@ export const EntityNameSchema = z
 export const MimeSchema = z
   .string()
   .max(255)
-  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?$/i, "ожидается MIME-тип, например video/mp4")
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*\/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*(;.*)?$/, "ожидается MIME-тип, например video/mp4")
   .openapi({ example: "video/mp4" });
 
 /** skip/take paging; take defaults to the group page size and is capped. */
