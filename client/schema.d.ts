@@ -10755,7 +10755,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "*/*": string;
+                "*/*": Blob;
             };
         };
         responses: {
@@ -10853,7 +10853,7 @@ export interface operations {
             content: {
                 "multipart/form-data": {
                     /** @description the files, one part each, named by their filename */
-                    file: string | string[];
+                    file: Blob | Blob[];
                 };
             };
         };
@@ -11307,10 +11307,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/jpeg": string;
-                "image/png": string;
-                "image/webp": string;
-                "image/gif": string;
+                "image/jpeg": Blob;
+                "image/png": Blob;
+                "image/webp": Blob;
+                "image/gif": Blob;
             };
         };
         responses: {
@@ -11413,8 +11413,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "video/webm": string;
-                "video/mp4": string;
+                "video/webm": Blob;
+                "video/mp4": Blob;
             };
         };
         responses: {
@@ -11680,10 +11680,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/webp": string;
-                    "image/gif": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/webp": Blob;
+                    "image/gif": Blob;
                 };
             };
             /** @description Not modified (If-None-Match) */
@@ -11944,7 +11944,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "*/*": string;
+                "*/*": Blob;
             };
         };
         responses: {
@@ -12120,7 +12120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description One byte range (Content-Range) */
@@ -12129,7 +12129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (If-None-Match) */
@@ -12216,7 +12216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description One byte range (Content-Range) */
@@ -12225,7 +12225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (If-None-Match) */
@@ -12313,7 +12313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description One byte range (Content-Range) */
@@ -12322,7 +12322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (If-None-Match) */
@@ -12402,7 +12402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description One byte range (Content-Range) */
@@ -12411,7 +12411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (If-None-Match) */
@@ -16695,7 +16695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid input */
@@ -20039,7 +20039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description One byte range */
@@ -20048,7 +20048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified */
@@ -20127,7 +20127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid input */
@@ -20579,7 +20579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Invalid input */
@@ -20641,7 +20641,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "*/*": string;
+                "*/*": Blob;
             };
         };
         responses: {
@@ -21255,7 +21255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
+                    "image/jpeg": Blob;
                 };
             };
             /** @description Invalid input */
@@ -21862,7 +21862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Invalid input */
