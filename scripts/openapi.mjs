@@ -14,6 +14,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { acknowledgedKeys, breakingChanges } from "./openapi/breaking-changes.mjs";
+import { documentRuleProblems } from "./openapi/document-rules.mjs";
 import { withApiApp } from "./openapi/load-app.mjs";
 import { routeCoverage } from "./openapi/route-coverage.mjs";
 
@@ -90,6 +91,8 @@ async function check() {
     } catch (error) {
       failures.push(`swagger-parser: ${error.message}`);
     }
+
+    failures.push(...documentRuleProblems(doc));
 
     const problems = lint(doc, dir);
     for (const problem of problems) {

@@ -158,7 +158,10 @@ export function breakingChanges(oldDoc, newDoc) {
 
 /** The keys docs/api.md acknowledges: each bullet of its «Breaking changes» section starting with a `key`. */
 export function acknowledgedKeys(markdown) {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith("Breaking changes"));
-  if (!section) return new Set();
+  const heading = /^#{2,4} Breaking changes[ \t]*$/m.exec(markdown);
+  if (!heading) return new Set();
+  const rest = markdown.slice(heading.index + heading[0].length);
+  const next = /^#{1,4} /m.exec(rest);
+  const section = next ? rest.slice(0, next.index) : rest;
   return new Set([...section.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]));
 }
