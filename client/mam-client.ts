@@ -17,9 +17,9 @@ export interface MamClientOptions {
 
 export type MamClient = Client<paths>;
 
-/** Bodies as fetch takes them: a file's bytes (Blob, buffer, stream) and forms as they are, anything else as JSON. */
+/** Bodies as fetch takes them: a file's bytes (Blob, ArrayBuffer, stream) and forms as they are, anything else as JSON. */
 function serializeBody(body: unknown): BodyInit {
-  if (body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof FormData || body instanceof ReadableStream) {
+  if (body instanceof Blob || body instanceof ArrayBuffer || body instanceof FormData || body instanceof ReadableStream) {
     return body;
   }
   return JSON.stringify(body);

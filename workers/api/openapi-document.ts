@@ -20,7 +20,6 @@ const objectConfig = (): Parameters<OpenAPIHono["getOpenAPI31Document"]>[0] => (
     version: API_VERSION,
     description:
       "REST API of the media asset manager. Send `Authorization: Bearer <token>` (from /api/auth/login), `x-api-version: 1.0` and optionally `prefer-uldl-server`. Errors are `{ statusCode, message, error, requestId }`. Operation ids are `<method><Path segments>` (docs/api.md, «Operation ids»); they are part of the contract.",
-    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     contact: { name: "Edge MAM API", url: "https://github.com/edge-mam/edge-mam" },
   },
   servers: [{ url: "/", description: "The origin serving this document" }],
@@ -133,6 +132,8 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
     }
   }
   doc.tags = API_TAGS.map((tag) => ({ ...tag }));
+  // OpenAPI 3.1's SPDX `identifier` (the config's type is 3.0's, which knows only `url`).
+  doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
   return doc;
 }
 
