@@ -82,6 +82,11 @@ function numberArbitrary(s: Schema, integer: boolean): fc.Arbitrary<number> {
 /** Values the schema allows. */
 export function allowedValue(doc: Doc, schema: unknown, depth = 0): fc.Arbitrary<unknown> {
   const s = resolve(doc, schema);
+  const not = isObject(s.not) && Array.isArray(s.not.enum) ? s.not.enum : undefined;
+  if (not) {
+    const { not: _not, ...rest } = s;
+    return allowedValue(doc, rest, depth).filter((value) => !not.includes(value));
+  }
   if (depth > MAX_DEPTH) return fc.constant(null);
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
@@ -102,6 +107,7 @@ export function allowedValue(doc: Doc, schema: unknown, depth = 0): fc.Arbitrary
     case "null":
       return fc.constant(null);
     case "array": {
+      if (Array.isArray(s.prefixItems)) return fc.tuple(...s.prefixItems.map((item) => allowedValue(doc, item, depth + 1)));
       const minLength = num(s.minItems) ?? 0;
       const maxLength = Math.min(num(s.maxItems) ?? minLength + 3, minLength + 3);
       return fc.array(allowedValue(doc, s.items ?? {}, depth + 1), { minLength, maxLength });

@@ -92,6 +92,25 @@ function pathParameterSchema(schema: unknown): unknown {
   return { ...schema, type: types.length === 1 ? types[0] : types };
 }
 
+/** Nesting budget of the schema walk: the document is a few dozen levels deep at most. */
+const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * zod tuples are published as `prefixItems` alone, which JSON Schema reads as "at least these, then anything":
+ * a tuple has exactly its items, so the bounds are stated (`minItems` = `maxItems` = the number of items).
+ */
+function closeTuples(node: unknown, depth = 0): void {
+  if (depth > MAX_SCHEMA_DEPTH || typeof node !== "object" || node === null) return;
+  if (!Array.isArray(node)) {
+    const schema = node as Json;
+    if (Array.isArray(schema.prefixItems) && schema.items === undefined) {
+      schema.minItems ??= schema.prefixItems.length;
+      schema.maxItems ??= schema.prefixItems.length;
+    }
+  }
+  for (const value of Object.values(node)) closeTuples(value, depth + 1);
+}
+
 const BAD_HEADER_ANSWER = {
   description: "Invalid `x-api-version` (another major version) or `prefer-uldl-server` header",
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -104,6 +123,7 @@ const BAD_HEADER_ANSWER = {
  * - `security: []` on operations that declare none: they take no bearer (SPEC §7's exceptions, signed links,
  *   webhooks); everything else declares `bearer` in its route;
  * - a 400 on operations that describe no 4xx: the protocol headers are checked on every call;
+ * - tuples closed at their length;
  * - the tag list with descriptions, `info` and `servers`.
  */
 export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
@@ -131,6 +151,8 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
       operation.responses = responses;
     }
   }
+  closeTuples(doc.paths);
+  closeTuples(doc.components);
   doc.tags = API_TAGS.map((tag) => ({ ...tag }));
   // OpenAPI 3.1's SPDX `identifier` (the config's type is 3.0's, which knows only `url`).
   doc.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" };
