@@ -8,7 +8,7 @@ import fc from "fast-check";
  */
 
 export type Schema = Record<string, unknown>;
-type Doc = { components?: { schemas?: Record<string, Schema> } };
+export type Doc = { components?: { schemas?: Record<string, Schema> } };
 
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 

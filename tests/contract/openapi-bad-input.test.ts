@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { createApiApp } from "../../workers/api/app";
 import { openApiDocument } from "../../workers/api/openapi-document";
 import { call, signInAdmin, type Session } from "../integration/factories";
-import { allowedValue, forbiddenVariants, resolve, type Forbidden, type Schema } from "./json-schema-samples";
+import { allowedValue, forbiddenVariants, resolve, type Doc, type Forbidden, type Schema } from "./json-schema-samples";
 
 /**
  * The document and the product agree on bad input, both ways, for every operation's request schema (path and query
@@ -66,7 +66,7 @@ interface Operation {
 }
 
 const app = createApiApp();
-const doc = structuredClone(openApiDocument(app)) as unknown as Json & { paths: Record<string, Record<string, Json>> };
+const doc = structuredClone(openApiDocument(app)) as unknown as Doc & { paths: Record<string, Record<string, Json>> };
 const defs = new Map<string, RouteDef>();
 for (const def of app.openAPIRegistry.definitions) {
   if (def.type === "route") defs.set(`${def.route.method.toUpperCase()} ${def.route.path}`, def.route as unknown as RouteDef);

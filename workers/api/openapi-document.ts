@@ -20,7 +20,8 @@ const objectConfig = (): Parameters<OpenAPIHono["getOpenAPI31Document"]>[0] => (
     version: API_VERSION,
     description:
       "REST API of the media asset manager. Send `Authorization: Bearer <token>` (from /api/auth/login), `x-api-version: 1.0` and optionally `prefer-uldl-server`. Errors are `{ statusCode, message, error, requestId }`. Operation ids are `<method><Path segments>` (docs/api.md, «Operation ids»); they are part of the contract.",
-    contact: { name: "Edge MAM API", url: "https://github.com/edge-mam/edge-mam" },
+    // Each installation is run by its own administrators; the document names no address it cannot vouch for.
+    contact: { name: "The administrators of this Edge MAM installation" },
   },
   servers: [{ url: "/", description: "The origin serving this document" }],
 });
