@@ -65,6 +65,47 @@ export const OPERATION_ID_OVERRIDES: Readonly<Record<string, string>> = {
   "GET /api/asset/content/stream/{variantId}/{fileName}": "getAssetContentStreamFile",
 };
 
+/**
+ * The calls that take no bearer, and so are published with `security: []`: SPEC §7's exceptions (sign-in, SSO,
+ * version, health), calls authorised by a credential of their own (signed links and upload URLs, the S3 facade's
+ * signature, WOPI's access_token, the upload socket's subprotocol, a share link's password) and webhooks. Every other
+ * operation declares `bearer` in its route; one that declares nothing fails the lint (`security-defined`), so being
+ * public is always a decision written here.
+ */
+export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
+  "GET /api/version",
+  "GET /api/health",
+  "GET /api/ping",
+  "GET /api/auth/sso/{provider}",
+  "GET /api/auth/sso-cb/{provider}",
+  "POST /api/auth/login",
+  "GET /api/auth/refresh",
+  "GET /api/auth/logout",
+  "POST /api/auth/exchange-token",
+  "GET /api/auth/sso-providers",
+  "PUT /api/asset/content/upload/{variantId}",
+  "GET /api/asset/content/stream/{variantId}",
+  "GET /api/asset/content/stream/{variantId}/{fileName}",
+  "POST /api/s3/{bucket}/assets/{assetId}/{variantId}",
+  "PUT /api/s3/{bucket}/assets/{assetId}/{variantId}",
+  "GET /api/s3/{bucket}/assets/{assetId}/{variantId}",
+  "DELETE /api/s3/{bucket}/assets/{assetId}/{variantId}",
+  "GET /api/uploads/ws",
+  "GET /api/tasklist/export/{id}",
+  "GET /api/sl/info/{id}",
+  "POST /api/sl/info/{id}",
+  "GET /api/sl/media/{link}/{asset}/{kind}",
+  "GET /api/sl/zip/{link}/{folder}",
+  "GET /api/wopi/files/{id}",
+  "POST /api/wopi/files/{id}",
+  "GET /api/wopi/files/{id}/contents",
+  "POST /api/wopi/files/{id}/contents",
+  "GET /api/wopi/files/{id}/text",
+  "GET /api/shop/preview/{id}",
+  "POST /api/shop/stripe/webhook",
+  "POST /api/csp-report",
+]);
+
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /**
@@ -121,8 +162,7 @@ const BAD_HEADER_ANSWER = {
  * Completes the registry's document in place and returns it:
  * - `operationId` on every operation (the route's own, else `OPERATION_ID_OVERRIDES`, else `deriveOperationId`);
  * - every `{name}` of a path declared once as a required path parameter;
- * - `security: []` on operations that declare none: they take no bearer (SPEC §7's exceptions, signed links,
- *   webhooks); everything else declares `bearer` in its route;
+ * - `security: []` on the `PUBLIC_CALLS` (everything else declares `bearer` in its route);
  * - a 400 on operations that describe no 4xx: the protocol headers are checked on every call;
  * - tuples closed at their length;
  * - the tag list with descriptions, `info` and `servers`.
@@ -146,7 +186,7 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
         }
       }
       if (parameters.length > 0) operation.parameters = parameters;
-      operation.security ??= [];
+      if (operation.security === undefined && PUBLIC_CALLS.has(`${method.toUpperCase()} ${path}`)) operation.security = [];
       const responses = isObject(operation.responses) ? operation.responses : {};
       if (!Object.keys(responses).some((code) => code.startsWith("4"))) responses["400"] = BAD_HEADER_ANSWER;
       operation.responses = responses;
