@@ -100,6 +100,9 @@ const ROWS: Record<string, Row> = {
   "GET /api/version": { kind: "open", status: 200, req: () => G("/api/version") },
   "GET /api/health": { kind: "open", status: 200, req: () => G("/api/health") },
   "GET /api/ping": { kind: "open", status: 200, req: () => G("/api/ping") },
+  // the API reference, listed in its own document
+  "GET /api/openapi.json": { kind: "open", status: 200, req: () => G("/api/openapi.json") },
+  "GET /api/docs": { kind: "open", status: 200, req: () => G("/api/docs") },
   "POST /api/csp-report": {
     kind: "open",
     status: 204,

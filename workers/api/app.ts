@@ -2,7 +2,8 @@ import { HTTPException } from "hono/http-exception";
 import { ru } from "../../shared/i18n/ru";
 import { AppError, errorBody } from "../lib/errors";
 import { reportError } from "../lib/sentry";
-import { API_VERSION, protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
+import { protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
+import { openApiDocument, registerReferenceRoutes } from "./openapi-document";
 import { addRequestExamples } from "./request-examples";
 import { createRouter } from "./router";
 import { authRoutes } from "./routes/auth.routes";
@@ -94,16 +95,8 @@ export function createApiApp() {
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", bearerFormat: "JWT" });
   addRequestExamples(app.openAPIRegistry);
-  app.doc31("/api/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Edge MAM API",
-      version: API_VERSION,
-      description:
-        "REST API of the media asset manager. Send `Authorization: Bearer <token>` (from /api/auth/login), `x-api-version: 1.0` and optionally `prefer-uldl-server`. Errors are `{ statusCode, message, error, requestId }`.",
-    },
-    servers: [{ url: "/" }],
-  });
+  registerReferenceRoutes(app.openAPIRegistry);
+  app.get("/api/openapi.json", (c) => c.json(openApiDocument(app)));
 
   app.notFound((c) => {
     const requestId = c.get("requestId");

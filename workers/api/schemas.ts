@@ -18,6 +18,11 @@ export const IdParamsSchema = z.object({ id: IdSchema.openapi({ param: { name: "
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f/]/;
 
+const NAME_CHAR = String.raw`[^\s\u0000-\u001f\u007f-\u009f/\p{Cf}\u2028\u2029\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\uffa0]`;
+const NAME_INNER = String.raw`[^\u0000-\u001f\u007f-\u009f/\p{Cf}\u2028\u2029\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\uffa0]`;
+/** A name as JSON Schema (ECMA-262, Unicode) states it: a visible first and last character, none forbidden between. */
+const ENTITY_NAME_PATTERN = `^${NAME_CHAR}(?:${NAME_INNER}*${NAME_CHAR})?$`;
+
 /**
  * A group or asset name: 1–255 characters, no '/', no control characters, not '.' or '..', no surrounding
  * whitespace. Stored exactly as given (Cyrillic, emoji and any other Unicode round-trip unchanged).
@@ -30,13 +35,19 @@ export const EntityNameSchema = z
   .refine((v) => v !== "." && v !== "..", "имя не может быть «.» или «..»")
   .refine((v) => v.trim() === v, "имя не может начинаться или заканчиваться пробелом")
   .check(visibleName)
-  .openapi({ example: "Съёмка 2026 🎬" });
+  .openapi({
+    example: "Съёмка 2026 🎬",
+    // the refinements above, published: no '/', control or invisible character, no surrounding whitespace, not '.'
+    // or '..' (a joiner inside an emoji sequence, which the product also takes, is the one thing this leaves out)
+    pattern: ENTITY_NAME_PATTERN,
+    not: { enum: [".", ".."] },
+  });
 
 /** A MIME type such as `video/mp4`. */
 export const MimeSchema = z
   .string()
   .max(255)
-  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(;.*)?$/i, "ожидается MIME-тип, например video/mp4")
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*\/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*(;.*)?$/, "ожидается MIME-тип, например video/mp4")
   .openapi({ example: "video/mp4" });
 
 /** skip/take paging; take defaults to the group page size and is capped. */

@@ -28,7 +28,7 @@ const VersionParamSchema = z
   .regex(/^\d{1,9}$/, "ожидается номер версии")
   .transform(Number)
   .refine((n) => n >= 1, "номер версии начинается с 1")
-  .openapi({ param: { name: "version", in: "path" }, type: "integer", example: "1" });
+  .openapi({ param: { name: "version", in: "path" }, type: "integer", minimum: 1, maximum: 999_999_999, example: 1 });
 
 const VersionParams = z.object({ id: pathId("id"), version: VersionParamSchema });
 

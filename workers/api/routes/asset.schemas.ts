@@ -20,14 +20,17 @@ export const VersionNumberSchema = z
   .string()
   .regex(/^\d{1,9}$/, "ожидается номер версии")
   .transform(Number)
-  .refine((n) => n >= 1, "номер версии начинается с 1");
+  .refine((n) => n >= 1, "номер версии начинается с 1")
+  .openapi({ type: "integer", minimum: 1, maximum: 999_999_999 });
 
 /** A version in a path: a number or `latest`. */
 export const VersionSelectorSchema = z
   .string()
   .regex(/^(\d{1,9}|latest)$/, "ожидается номер версии или latest")
   .transform((v) => (v === "latest" ? ("latest" as const) : Number(v)))
-  .refine((v) => v === "latest" || v >= 1, "номер версии начинается с 1");
+  .refine((v) => v === "latest" || v >= 1, "номер версии начинается с 1")
+  // the regex above is lost with the transform: published as the parameter's pattern
+  .openapi({ pattern: "^([1-9][0-9]{0,8}|latest)$" });
 
 export const VariantTypeSchema = z.enum(VARIANT_TYPES).openapi({ example: "initial" });
 export const DispositionSchema = z.enum(["attachment", "inline"]);

@@ -30,7 +30,11 @@ const EventListQuerySchema = z.object({
       (v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(",")).filter(Boolean)),
       z.array(EventTypeSchema).max(50).optional(),
     )
-    .openapi({ type: "string", description: "comma-separated event types; `asset.*` matches every asset event" }),
+    .openapi({
+      type: "string",
+      description: "comma-separated event types; `asset.*` matches every asset event",
+      pattern: String.raw`^[a-z_]+(?:\.[a-z_]+|\.\*)(?:,[a-z_]+(?:\.[a-z_]+|\.\*)){0,49}$`,
+    }),
 });
 
 /** Global events and worker task decoding (SPEC §7 Storage and worker). */

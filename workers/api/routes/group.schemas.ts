@@ -72,7 +72,7 @@ export const MembersQuerySchema = PagingQuerySchema.extend({
   mime: z
     .string()
     .max(255)
-    .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*(\/[a-z0-9!#$&^_.+-]*)?$/i, "ожидается начало MIME-типа, например video/")
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*(\/[a-zA-Z0-9!#$&^_.+-]*)?$/, "ожидается начало MIME-типа, например video/")
     .optional()
     .openapi({ description: "MIME prefix such as `video/`; lists assets only" }),
   after: z.string().min(1).max(2048).optional().openapi({ description: "`X-Next-Cursor` of the previous page (key-based paging)" }),

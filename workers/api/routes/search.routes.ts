@@ -55,7 +55,7 @@ export const SearchQuerySchema = z
     mime: z
       .string()
       .max(255)
-      .regex(/^[a-z0-9.+-]+(\/[a-z0-9.+-]+)?$/i)
+      .regex(/^[a-zA-Z0-9.+-]+(\/[a-zA-Z0-9.+-]+)?$/)
       .optional()
       .openapi({ description: "MIME family (image) or type (image/png)" }),
     tag: z.string().min(1).max(100).optional().openapi({ description: "tag name" }),

@@ -87,7 +87,11 @@ const listParam = <T extends [string, ...string[]]>(values: T) =>
       (v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(",")).filter(Boolean)),
       z.array(z.enum(values)).max(20).optional(),
     )
-    .openapi({ type: "string", description: `comma-separated: ${values.join(", ")}` });
+    .openapi({
+      type: "string",
+      description: `comma-separated: ${values.join(", ")}`,
+      pattern: `^(?:${values.join("|")})(?:,(?:${values.join("|")})){0,19}$`,
+    });
 
 const TaskFilterQuerySchema = z.object({
   name: z.string().max(200).optional().openapi({ description: "part of the task name, case-insensitive" }),
