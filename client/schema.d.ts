@@ -3922,7 +3922,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an order not yet paid or approved (its buyer or administrators) */
+        /**
+         * Cancel an order not yet paid or approved (its buyer or administrators)
+         * @description An order awaiting payment has its Stripe Checkout Session expired first, so it can no longer be paid: 409 when Stripe already took the payment (the webhook settles the order), 503 when Stripe cannot be reached (nothing is cancelled).
+         */
         post: operations["postShopOrderCancel"];
         delete?: never;
         options?: never;
@@ -21762,6 +21765,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
