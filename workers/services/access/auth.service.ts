@@ -16,7 +16,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { signAccessToken, verifyAccessToken } from "../../lib/jwt";
 import { decoyPasswordHash, verifyPassword } from "../../lib/password";
-import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
+import { accountThrottleKey, ipThrottleKey } from "../../../durable-objects/login-throttle.policy";
 import { auditStatement, recordAudit, type AuditEntry } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
 import { preloadCaller } from "./access.service";
@@ -108,8 +108,8 @@ async function issue(rc: RequestContext, user: UserRow, familyId: string, client
   return { bearer: token, expire: new Date(exp * 1000).toISOString(), refreshToken, refreshExpiresAt, user };
 }
 
-function throttle(rc: RequestContext, kind: ThrottleKind, key: string) {
-  return rc.env.LOGIN_THROTTLE.get(rc.env.LOGIN_THROTTLE.idFromName(`${kind}:${key}`));
+function throttle(rc: RequestContext, key: string) {
+  return rc.env.LOGIN_THROTTLE.get(rc.env.LOGIN_THROTTLE.idFromName(key));
 }
 
 function tooManyAttempts(ms: number): AppError {
@@ -119,12 +119,13 @@ function tooManyAttempts(ms: number): AppError {
 
 /**
  * Signs in with login and password. Unknown logins, disabled users and wrong passwords all answer the same 401
- * after the same amount of work; repeated failures per account and per client IP are throttled with 429.
+ * after the same amount of work; repeated failures are throttled with 429 per (account, client address) and per
+ * client address, and a failure that starts a lock is audited (`auth.login_locked`) so administrators see it.
  */
 export async function login(rc: RequestContext, login: string, password: string, client: ClientInfo): Promise<IssuedSession> {
   const accountKey = login.trim().toLowerCase();
-  const account = throttle(rc, "account", accountKey);
-  const ip = client.ip ? throttle(rc, "ip", client.ip) : null;
+  const account = throttle(rc, accountThrottleKey(accountKey, client.ip));
+  const ip = client.ip ? throttle(rc, ipThrottleKey(client.ip)) : null;
   const waits = await Promise.all([account.begin("account"), ip?.begin("ip") ?? 0]);
   const wait = Math.max(...waits);
   if (wait > 0) throw tooManyAttempts(wait);
@@ -132,20 +133,35 @@ export async function login(rc: RequestContext, login: string, password: string,
   const user = await findUserByLogin(rc.db, accountKey);
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !passwordOk || !user.enabled || user.isRobot) {
+    // `begin` counted this attempt before the check: a lock in place now is the one this failure started
+    const [accountLock, ipLock] = await Promise.all([account.retryAfterMs(), ip?.retryAfterMs() ?? 0]);
     // Never the password; the login as typed (trimmed, bounded) so administrators can see what was tried.
-    await recordAudit(rc, { action: "auth.login_failed", actorId: null, details: { login: login.trim().slice(0, 256) }, ip: client.ip });
+    const typed = login.trim().slice(0, 256);
+    const failed: AuditEntry = { action: "auth.login_failed", actorId: null, details: { login: typed }, ip: client.ip };
+    const locks: AuditEntry[] = [];
+    if (accountLock > 0 || ipLock > 0) {
+      locks.push({
+        action: "auth.login_locked",
+        actorId: null,
+        objectType: user ? "user" : undefined,
+        objectId: user?.id,
+        details: { login: typed, scope: accountLock > 0 ? "account_address" : "address", seconds: Math.ceil(Math.max(accountLock, ipLock) / 1000) },
+        ip: client.ip,
+      });
+    }
+    await rc.db.batch([auditStatement(rc, failed), ...locks.map((entry) => auditStatement(rc, entry))]);
     throw new AppError("UNAUTHORIZED", ru.errors.badCredentials);
   }
   rc.waitUntil(Promise.all([account.succeeded("account"), ip?.succeeded("ip")]));
   const familyId = newId();
   return issue(rc, user, familyId, client, {
     audit: {
-    action: "auth.login",
-    actorId: user.id,
-    objectType: "user",
-    objectId: user.id,
-    details: { method: "password", session: familyId },
-    ip: client.ip,
+      action: "auth.login",
+      actorId: user.id,
+      objectType: "user",
+      objectId: user.id,
+      details: { method: "password", session: familyId },
+      ip: client.ip,
     },
   });
 }
