@@ -145,6 +145,16 @@ describe("sign-in by a handed-over token", () => {
       403,
     );
   });
+
+  it("serves the sign-in link's page with no Referer policy, so the token in its address never leaves in a header", async () => {
+    const page = await call(`/login?token=${"t".repeat(43)}&to=%2Fmam`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    const plain = await call("/login", { headers: { accept: "text/html" } });
+    await plain.body?.cancel();
+    expect(plain.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
 });
 
 function createOneTimeTokenFor(userId: string): Promise<string> {
