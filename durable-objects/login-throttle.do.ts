@@ -1,7 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { THROTTLE_POLICY, lockDuration, type ThrottleKind } from "./login-throttle.policy";
 
-export { THROTTLE_POLICY, lockDuration, type ThrottleKind } from "./login-throttle.policy";
+export {
+  THROTTLE_POLICY,
+  accountThrottleKey,
+  ipThrottleKey,
+  lockDuration,
+  shortlinkThrottleKey,
+  type ThrottleKind,
+} from "./login-throttle.policy";
 
 interface ThrottleState {
   failures: number;
@@ -10,7 +17,7 @@ interface ThrottleState {
 }
 
 /**
- * Login throttling for one key (an account login or a client IP), one object per key.
+ * Login throttling for one key (an account login from one address, or a client address), one object per key.
  * Responsibilities: count recent failures, answer how long the key stays locked, forget after success or a quiet hour.
  * Locks are temporary by design: a flood of wrong passwords slows an attacker without locking the owner out forever.
  */

@@ -81,6 +81,9 @@ export function securePageResponse(request: Request, env: Env, response: Respons
     shortlinkFrameAncestors: config.SL_FRAME_ANCESTORS,
     reportUri: CSP_REPORT_PATH,
   });
+  // A sign-in link's page holds a credential in its address until the script takes it out: no request it makes
+  // (its own scripts and styles included) may carry that address as a Referer.
+  if (url.searchParams.has("token")) secured.headers.set("Referrer-Policy", "no-referrer");
   return secured;
 }
 

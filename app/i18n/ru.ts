@@ -76,6 +76,12 @@ export const ru = {
     throttledOver: "Можно попробовать снова.",
     /** a wait counted down on the login form: «42 с», «1 мин 05 с» */
     wait: (minutes: number, seconds: number) => (minutes === 0 ? `${seconds} с` : `${minutes} мин ${String(seconds).padStart(2, "0")} с`),
+    // sign-in by a link the page did not ask for itself: asked, never silent
+    tokenConfirmTitle: (name: string) => `Войти как ${name}?`,
+    tokenConfirmHint: "Ссылка открывает сеанс этой учётной записи. Если вы не запрашивали вход, нажмите «Отмена».",
+    tokenConfirm: "Войти",
+    tokenCancel: "Отмена",
+    tokenChecking: "Проверяется ссылка для входа…",
   },
   nav: {
     files: "Файлы",
@@ -671,6 +677,8 @@ export const ru = {
       "auth.login_failed": "Неудачный вход",
       "auth.logout": "Выход",
       "auth.sso_login": "Вход через единый вход",
+      "auth.token_exchange": "Вход по ссылке с токеном",
+      "auth.login_locked": "Вход заблокирован после неудачных попыток",
       "user.*": "Пользователи (все)",
       "user.create": "Создание пользователя",
       "user.update": "Изменение пользователя",
@@ -696,6 +704,7 @@ export const ru = {
       "shortlink.open": "Открытие общей ссылки",
       "shortlink.download": "Скачивание по общей ссылке",
       "shortlink.password_failed": "Неверный пароль общей ссылки",
+      "shortlink.password_locked": "Пароль общей ссылки заблокирован после неудачных попыток",
       "shop.*": "Магазин (все)",
       "shop.listing.create": "Выставление на продажу",
       "shop.listing.update": "Изменение цены или лицензии",

@@ -13,12 +13,12 @@ export const ULDL_SERVER_KEY = "uldlServer";
 /** Paths whose failures are not toasted (SPEC §8). */
 const SILENT_PATHS = new Set(["/api/auth/whoami", "/api/auth/refresh"]);
 /** Paths whose 401 must not trigger a token refresh (the refresh itself, and calls made without a session). */
-const NO_REFRESH_PATHS = new Set(["/api/auth/refresh", "/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token"]);
+const NO_REFRESH_PATHS = new Set(["/api/auth/refresh", "/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token", "/api/auth/token-owner"]);
 /**
  * Calls SPEC §7 says carry no bearer (sign-in, refresh, sign-out): the refresh cookie or the body is their credential,
  * so a stored (perhaps stale, perhaps another user's) access token is never sent along.
  */
-const BEARERLESS_PATHS = new Set(["/api/auth/login", "/api/auth/refresh", "/api/auth/logout", "/api/auth/exchange-token"]);
+const BEARERLESS_PATHS = new Set(["/api/auth/login", "/api/auth/refresh", "/api/auth/logout", "/api/auth/exchange-token", "/api/auth/token-owner"]);
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";

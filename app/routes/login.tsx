@@ -7,6 +7,7 @@ import { apiRequest } from "../lib/api-client";
 import { ApiError } from "../lib/api-error";
 import { safeReturnPath } from "../lib/guard";
 import { formatWait, retryAt } from "../lib/retry-after";
+import { startSignInNonce, takeSignInNonce } from "../lib/sign-in-nonce";
 import { dismissAllToasts } from "../lib/toast";
 import { storeTokens, type Tokens } from "../lib/tokens";
 
@@ -26,6 +27,19 @@ export function loader({ context }: LoaderFunctionArgs) {
 async function signInWithToken(token: string): Promise<void> {
   storeTokens(await apiRequest<Tokens>("/api/auth/exchange-token", { method: "POST", body: { token }, toast: false }));
   await apiRequest("/api/auth/whoami", { toast: false });
+}
+
+/** The account a token would open, asked before trading a token this page did not request (nothing is spent). */
+function tokenOwner(token: string): Promise<{ name: string }> {
+  return apiRequest<{ name: string }>("/api/auth/token-owner", { method: "POST", body: { token }, toast: false });
+}
+
+/** The address without the token and the nonce: the credential leaves the address bar and history at once. */
+function withoutToken(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.delete("token");
+  url.searchParams.delete("n");
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** The clock, ticking each second while `running` (the throttle countdown). */
@@ -56,18 +70,56 @@ export default function LoginRoute() {
   const to = safeReturnPath(params.get("to"));
   const token = params.get("token");
   const tokenHandled = useRef(false);
+  // a token this page did not ask for: whose it is, until the visitor confirms or cancels
+  const [confirming, setConfirming] = useState<{ token: string; name: string } | null>(null);
   // `?sso_error=<reason>` from the SSO calls: a known code only, so a crafted link cannot put its own words here.
   const ssoError = ssoErrorMessage(params.get("sso_error"));
+
+  const failToken = () => navigate(`/login?to=${encodeURIComponent(to)}&sso_error=token_invalid`, { replace: true });
 
   useEffect(() => {
     if (!token || tokenHandled.current) return;
     tokenHandled.current = true;
+    window.history.replaceState(window.history.state, "", withoutToken());
     setBusy(true);
-    signInWithToken(token)
-      .then(() => navigate(to, { replace: true }))
-      .catch(() => navigate(`/login?to=${encodeURIComponent(to)}&sso_error=token_invalid`, { replace: true }))
+    if (takeSignInNonce(params.get("n"))) {
+      signInWithToken(token)
+        .then(() => navigate(to, { replace: true }))
+        .catch(failToken)
+        .finally(() => setBusy(false));
+      return;
+    }
+    tokenOwner(token)
+      .then(({ name }) => setConfirming({ token, name }))
+      .catch(failToken)
       .finally(() => setBusy(false));
+    // `params` and `failToken` change exactly when `token` and `to` do
   }, [token, to, navigate]);
+
+  function confirmToken() {
+    if (!confirming) return;
+    setBusy(true);
+    signInWithToken(confirming.token)
+      .then(() => navigate(to, { replace: true }))
+      .catch(() => {
+        setConfirming(null);
+        failToken();
+      })
+      .finally(() => setBusy(false));
+  }
+
+  function cancelToken() {
+    setConfirming(null);
+    navigate(`/login?to=${encodeURIComponent(to)}`, { replace: true });
+  }
+
+  /** SSO starts from this page: the nonce it keeps marks the token that comes back as requested. */
+  function startSso(event: React.MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    const href = new URL(event.currentTarget.href);
+    href.searchParams.set("n", startSignInNonce());
+    window.location.assign(href.toString());
+  }
 
   // Empty fields are answered on the form (no browser bubble); the server's refusals come as the 'Ошибка' toast
   // (SPEC §8), and a throttled sign-in also counts down on the form until the next attempt is allowed.
@@ -115,7 +167,23 @@ export default function LoginRoute() {
           </div>
         </div>
         <h1 className="auth-title">{ru.login.title}</h1>
-        <p className="auth-subtitle">{token && busy ? ru.login.tokenSignIn : ru.login.subtitle}</p>
+        <p className="auth-subtitle">{token && busy ? (confirming ? ru.login.tokenSignIn : ru.login.tokenChecking) : ru.login.subtitle}</p>
+        {confirming && (
+          <section className="auth-confirm" role="alertdialog" aria-labelledby="token-confirm-title" data-testid="token-confirm">
+            <h2 id="token-confirm-title" className="auth-confirm-title">
+              {ru.login.tokenConfirmTitle(confirming.name)}
+            </h2>
+            <p className="muted">{ru.login.tokenConfirmHint}</p>
+            <div className="auth-confirm-actions">
+              <button type="button" className="btn btn-primary" onClick={confirmToken} disabled={busy} autoFocus>
+                {ru.login.tokenConfirm}
+              </button>
+              <button type="button" className="btn" onClick={cancelToken} disabled={busy}>
+                {ru.login.tokenCancel}
+              </button>
+            </div>
+          </section>
+        )}
         {ssoError && !busy && (
           <p className="auth-error" role="alert">
             {ssoError}
@@ -133,7 +201,7 @@ export default function LoginRoute() {
             {error}
           </p>
         )}
-        <form method="post" onSubmit={onSubmit} noValidate>
+        <form method="post" onSubmit={onSubmit} noValidate hidden={confirming !== null}>
           <div className="field">
             <label htmlFor="login-user">{ru.login.user}</label>
             <input id="login-user" className="input" name="user" autoComplete="username" required maxLength={256} autoFocus />
@@ -154,12 +222,12 @@ export default function LoginRoute() {
             {busy ? ru.login.submitting : ru.login.submit}
           </button>
         </form>
-        {providers.length > 0 && (
+        {providers.length > 0 && !confirming && (
           <>
             <div className="auth-divider">{ru.login.ssoDivider}</div>
             <div className="auth-sso">
               {providers.map((p) => (
-                <a key={p.id} className="btn btn-block" href={`/api/auth/sso/${p.id}?to=${encodeURIComponent(to)}`}>
+                <a key={p.id} className="btn btn-block" href={`/api/auth/sso/${p.id}?to=${encodeURIComponent(to)}`} onClick={startSso}>
                   {ru.login.sso(p.name)}
                 </a>
               ))}

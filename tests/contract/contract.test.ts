@@ -869,6 +869,11 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     refusal: { status: 400, why: "unsigned: only Stripe's signed events are accepted (tests/integration/shop-security.test.ts signs them)" },
     req: () => ({ path: "/api/shop/stripe/webhook", json: { id: "evt_contract", type: "checkout.session.completed" }, as: "none" }),
   },
+  "POST /api/auth/token-owner": {
+    open: true,
+    refusal: { status: 401, why: "names the account of a sign-in token without trading it; an unknown token is refused (tests/integration/token-sign-in-binding.test.ts)" },
+    req: () => ({ path: "/api/auth/token-owner", json: { token: "0123456789abcdef0123456789abcdef" }, as: "none" }),
+  },
   "POST /api/csp-report": {
     open: true,
     status: 204,

@@ -1,10 +1,12 @@
 import { expect, test, type E2EServer } from "./fixtures";
 
 /**
- * `/login?token=` with an ACCESS token (issue 29, item 5): a robot's API token or one an integration hands over
- * starts a real session — the refresh cookie the server-side page guard trusts — so the next full page load stays
- * signed in; the token leaves the address bar. A forged token ends on the sign-in page with a Russian message and
- * nothing stored.
+ * `/login?token=` with an ACCESS token: a robot's API token or one an integration hands over starts a real session —
+ * the refresh cookie the server-side page guard trusts — so the next full page load stays signed in; the token leaves
+ * the address bar at once. A token the page did not ask for itself is traded only after the visitor confirms
+ * «Войти как …?» (a link must not sign anyone into somebody else's account silently); cancelling stores nothing. A
+ * token coming back with the page's own nonce (single sign-on started here) is traded without asking. A forged token
+ * ends on the sign-in page with a Russian message and nothing stored.
  */
 
 /** A robot with a fresh API token, made through the API as an administrator would. */
@@ -26,9 +28,19 @@ async function robotToken(server: E2EServer): Promise<{ token: string; name: str
   return { token: ((await made.json()) as { token: string }).token, name };
 }
 
-test("/login?token= with a robot's access token starts a real session: the next page load stays signed in", async ({ page, server }) => {
+test("/login?token= with a robot's access token asks «Войти как …?», then starts a real session: the next page load stays signed in", async ({
+  page,
+  server,
+}) => {
   const { token, name } = await robotToken(server);
   await page.goto(`/login?token=${encodeURIComponent(token)}&to=%2Fsearch`);
+  const confirm = page.getByTestId("token-confirm");
+  await expect.poll(() => confirm.getByRole("heading").textContent()).toBe(`Войти как ${name}?`);
+  // Nothing is traded or stored while the page asks, and the token is already gone from the address bar.
+  expect(page.url()).not.toContain(token);
+  expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+  expect((await page.context().cookies()).some((c) => c.name.includes("mam_refresh"))).toBe(false);
+  await confirm.getByRole("button", { name: "Войти" }).click();
   await page.waitForURL((url) => url.pathname === "/search");
   // The token is gone from the address bar (and from history: the sign-in page was replaced).
   expect(page.url()).not.toContain(token);
@@ -54,4 +66,29 @@ test("/login?token= with a forged token shows the sign-in page with a message an
   await expect.poll(() => page.getByText("Ссылка для входа недействительна или уже использована: войдите снова").count()).toBe(1);
   expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
   expect((await page.context().cookies()).some((c) => c.name.includes("mam_refresh"))).toBe(false);
+});
+
+test("/login?token= cancelled at «Войти как …?» signs nobody in and leaves the sign-in form", async ({ page, server }) => {
+  const { token, name } = await robotToken(server);
+  await page.goto(`/login?token=${encodeURIComponent(token)}&to=%2Fsearch`);
+  const confirm = page.getByTestId("token-confirm");
+  await expect.poll(() => confirm.getByRole("heading").textContent()).toBe(`Войти как ${name}?`);
+  await confirm.getByRole("button", { name: "Отмена" }).click();
+  await page.waitForURL((url) => url.pathname === "/login" && !url.searchParams.has("token"));
+  await expect.poll(() => page.getByTestId("token-confirm").count()).toBe(0);
+  await expect.poll(() => page.getByLabel("Логин").isVisible()).toBe(true);
+  expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();
+  expect((await page.context().cookies()).some((c) => c.name.includes("mam_refresh"))).toBe(false);
+});
+
+test("/login?token= that comes back with this tab's own nonce is traded without asking", async ({ page, server }) => {
+  const { token, name } = await robotToken(server);
+  await page.goto("/login");
+  const nonce = "page-nonce-0123456789abcdef";
+  await page.evaluate((n) => sessionStorage.setItem("mam_sign_in_nonce", n), nonce);
+  await page.goto(`/login?token=${encodeURIComponent(token)}&n=${nonce}&to=%2Fsearch`);
+  await page.waitForURL((url) => url.pathname === "/search");
+  expect(await page.getByTestId("current-user").textContent()).toBe(name);
+  // the nonce works once
+  expect(await page.evaluate(() => sessionStorage.getItem("mam_sign_in_nonce"))).toBeNull();
 });

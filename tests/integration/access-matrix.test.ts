@@ -127,6 +127,12 @@ const ROWS: Record<string, Row> = {
     req: () => J("POST", "/api/auth/exchange-token", { token: "x".repeat(32) }),
     why: "one-time token",
   },
+  "POST /api/auth/token-owner": {
+    kind: "credential",
+    status: 401,
+    req: () => J("POST", "/api/auth/token-owner", { token: "x".repeat(32) }),
+    why: "the sign-in token it names",
+  },
   "GET /api/auth/whoami": { kind: "signedIn", ok: 200, req: () => G("/api/auth/whoami") },
   "GET /api/auth/list-acl-perms": { kind: "signedIn", ok: 200, req: () => G("/api/auth/list-acl-perms") },
   "GET /api/auth/user-abilities": { kind: "signedIn", ok: 200, req: () => G("/api/auth/user-abilities") },

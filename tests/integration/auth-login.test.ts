@@ -3,15 +3,15 @@ import { env } from "cloudflare:workers";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { THROTTLE_POLICY } from "../../durable-objects/login-throttle.policy";
+import { THROTTLE_POLICY, accountThrottleKey, ipThrottleKey } from "../../durable-objects/login-throttle.policy";
 import { call, createUser, DEFAULT_PASSWORD, expectError, REFRESH_COOKIE, refreshTokenFrom, setCookies, signInAdmin } from "./factories";
 
 function postLogin(body: unknown, headers?: Record<string, string>) {
   return call("/api/auth/login", { method: "POST", json: body, headers });
 }
 
-function throttleStub(kind: "account" | "ip", key: string) {
-  return env.LOGIN_THROTTLE.get(env.LOGIN_THROTTLE.idFromName(`${kind}:${key}`));
+function throttleStub(kind: "account" | "ip", key: string, ip: string | null = null) {
+  return env.LOGIN_THROTTLE.get(env.LOGIN_THROTTLE.idFromName(kind === "account" ? accountThrottleKey(key, ip) : ipThrottleKey(key)));
 }
 
 interface ThrottleState {
@@ -223,5 +223,31 @@ describe("POST /api/auth/login: security", () => {
       async (_i, state) => (await state.storage.get<ThrottleState>("state"))?.failures,
     );
     expect(failures).toBe(THROTTLE_POLICY.ip.freeFailures);
+  });
+
+  it("locks an account per (login, address): failures from one address never keep the owner out elsewhere, and the lock is audited", async () => {
+    const user = await createUser({ isAdmin: true });
+    const attacker = "203.0.113.66";
+    const owner = "198.51.100.77";
+    for (let i = 0; i < THROTTLE_POLICY.account.freeFailures + 3; i++) {
+      const res = await postLogin({ user: user.login.toUpperCase(), passwd: `wrong-${i}` }, { "cf-connecting-ip": attacker });
+      expect([401, 429]).toContain(res.status);
+      await res.body?.cancel();
+    }
+    // the attacker's address is locked out of the account, even with the right password
+    await expectError(await postLogin({ user: user.login, passwd: user.password }, { "cf-connecting-ip": attacker }), 429);
+    // the owner, from an address that has not failed, signs in at once
+    const ok = await postLogin({ user: user.login, passwd: user.password }, { "cf-connecting-ip": owner });
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
+    // the lock was recorded once, when it began, naming the account and the address; administrators read it in the audit log
+    const admin = await signInAdmin();
+    const audit = await call(`/api/audit?action=auth.login_locked&take=500`, { bearer: admin.bearer });
+    expect(audit.status).toBe(200);
+    const rows = ((await audit.json()) as { action: string; object_id: string | null; ip: string | null; details: Record<string, unknown> }[]).filter(
+      (r) => r.object_id === user.id,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: "auth.login_locked", ip: attacker, details: { scope: "account_address" } });
   });
 });

@@ -52,6 +52,15 @@ async function seedSessions() {
       now + 300_000,
     ),
   ]);
+  await env.DB.batch(
+    [
+      ["traded-expired", now - 8 * DAY],
+      ["traded-fresh", now + 900_000],
+      ["traded-robot", null],
+    ].map(([hash, expiresAt]) =>
+      env.DB.prepare("INSERT INTO traded_tokens (token_hash, user_id, traded_at, expires_at) VALUES (?, ?, ?, ?)").bind(`${hash}-${user.id}`, user.id, now - 9 * DAY, expiresAt),
+    ),
+  );
   return { user, ids, tokens };
 }
 
@@ -80,6 +89,9 @@ describe("TASKS queue consumer", () => {
     expect(result.retryMessages).toEqual([]);
     expect(await remaining("sessions", user.id)).toEqual([ids.live, ids.revokedRecently].sort());
     expect(await remaining("one_time_tokens", user.id)).toEqual([tokens.fresh]);
+    // records of traded access tokens go once the token has long expired; a robot token's (no expiry) stays
+    const traded = await env.DB.prepare("SELECT token_hash FROM traded_tokens WHERE user_id = ? ORDER BY token_hash").bind(user.id).all<{ token_hash: string }>();
+    expect(traded.results.map((r) => r.token_hash)).toEqual([`traded-fresh-${user.id}`, `traded-robot-${user.id}`]);
   });
 
   it("uses the default age of seven days", async () => {

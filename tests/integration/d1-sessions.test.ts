@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DbSession } from "../../workers/db/session";
@@ -5,6 +6,8 @@ import { BOOKMARK_COOKIE, BOOKMARK_HEADER, BookmarkSchema, sessionStartOf } from
 import { roundTripsOf } from "../../workers/db/round-trips";
 import { ORIGIN, REFRESH_COOKIE, call, signIn } from "./factories";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { authenticateBearer } from "../../workers/services/access/auth.service";
+import { createRequestContext } from "../../workers/services/access/context";
 
 // Decision 030: every request runs in its own D1 session (env.DB.withSession) that starts from the caller's bookmark
 // and hands the latest one back — header for API clients, HttpOnly cookie for browsers. Locally there are no
@@ -95,9 +98,40 @@ describe("D1 sessions and bookmarks", () => {
     expect(at({ headers: { authorization: "Bearer x" } })).toEqual({ bookmark: null, constraint: "first-primary" });
     expect(at({ headers: { cookie: `${REFRESH_COOKIE}=abc` } })).toEqual({ bookmark: null, constraint: "first-primary" });
     const valid = `0000000a-00000002-00004e5e-${"c1".repeat(16)}`;
-    expect(at({ headers: { [BOOKMARK_HEADER]: valid } }).bookmark).toBe(valid);
+    expect(at({ headers: { [BOOKMARK_HEADER]: valid } })).toEqual({ bookmark: valid, constraint: "first-unconstrained" });
     expect(at({ headers: { cookie: `other=1; ${BOOKMARK_COOKIE}=${valid}` } }).bookmark).toBe(valid);
     expect(at({ headers: { cookie: `${BOOKMARK_COOKIE}=${valid}'--` } }).bookmark).toBeNull();
+  });
+
+  it("never lets a client bookmark move a signed-in request or a write off the primary", () => {
+    const at = (init: RequestInit & { headers?: Record<string, string> }) => sessionStartOf(new Request(`${ORIGIN}/api/x`, init));
+    const valid = `0000000a-00000002-00004e5e-${"c1".repeat(16)}`;
+    const primary = { bookmark: null, constraint: "first-primary" };
+    expect(at({ headers: { authorization: "Bearer x", [BOOKMARK_HEADER]: valid } })).toEqual(primary);
+    expect(at({ headers: { authorization: "Bearer mamr_x", cookie: `${BOOKMARK_COOKIE}=${valid}` } })).toEqual(primary);
+    expect(at({ headers: { cookie: `${REFRESH_COOKIE}=abc; ${BOOKMARK_COOKIE}=${valid}` } })).toEqual(primary);
+    expect(at({ headers: { cookie: `mam_refresh=abc`, [BOOKMARK_HEADER]: valid } })).toEqual(primary);
+    // an anonymous sign-in or token trade reads users and tokens too: a write, so the primary
+    expect(at({ method: "POST", headers: { [BOOKMARK_HEADER]: valid } })).toEqual(primary);
+  });
+
+  it("authenticates a bearer carrying an old bookmark in a session that started at the primary", async () => {
+    const user = await signIn();
+    const starts: string[] = [];
+    const recording = {
+      withSession(start: string) {
+        starts.push(start);
+        // local D1 has no replicas: the real session is started at the primary whatever was asked, the ask is what is tested
+        return env.DB.withSession("first-primary");
+      },
+    } as unknown as D1Database;
+    const stale = `00000001-00000001-00000001-${"ab".repeat(16)}`;
+    const request = new Request(`${ORIGIN}/api/auth/whoami`, { headers: { authorization: `Bearer ${user.bearer}`, [BOOKMARK_HEADER]: stale } });
+    const ctx = createExecutionContext();
+    const rc = createRequestContext({ ...env, DB: recording }, (p) => ctx.waitUntil(p), "test", sessionStartOf(request));
+    const actor = await authenticateBearer(rc, user.bearer);
+    expect(actor.id).toBe(user.id);
+    expect(starts).toEqual(["first-primary"]);
   });
 
   it("reports the request's D1 round trips in Server-Timing on API answers, error answers and pages", async () => {

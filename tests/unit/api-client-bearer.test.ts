@@ -34,7 +34,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the API client and the calls SPEC sends without a bearer", () => {
-  it.each(["/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token"])("%s goes without the stored bearer", async (path) => {
+  it.each(["/api/auth/login", "/api/auth/logout", "/api/auth/exchange-token", "/api/auth/token-owner"])("%s goes without the stored bearer", async (path) => {
     await apiRequest(path, { method: path === "/api/auth/logout" ? "GET" : "POST", body: path === "/api/auth/logout" ? undefined : {} });
     expect(sent).toEqual([{ path, authorization: null }]);
   });

@@ -69,6 +69,12 @@ describe("guard helpers", () => {
     ["https://evil.example", "/mam"],
     ["javascript:alert(1)", "/mam"],
     ["/login?to=/x", "/mam"],
+    // a browser drops tabs and line breaks while parsing and reads \ as /: each of these would open evil.example
+    ["/\t/evil.example", "/mam"],
+    ["/\n/evil.example", "/mam"],
+    ["/\r\n/evil.example", "/mam"],
+    ["/x\\..\\\\evil.example", "/mam"],
+    ["/папка/файл?x=1#y", "/папка/файл?x=1#y"],
   ])("safeReturnPath(%j) is %j: never off-site", (to, expected) => {
     expect(safeReturnPath(to)).toBe(expected);
   });

@@ -19,6 +19,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   "POST /api/shop/checkout": { email: "buyer@example.com" },
   "POST /api/auth/login": { user: "admin", passwd: "пароль" },
   "POST /api/auth/exchange-token": { token: "9c1f0e2d4b6a48e0a1b2c3d4e5f60718" },
+  "POST /api/auth/token-owner": { token: "9c1f0e2d4b6a48e0a1b2c3d4e5f60718" },
   "POST /api/auth/access-inheritance/{id}": { inherit: false },
   "POST /api/user/acl": { subj: A, obj: B, acl: ["read", "download"] },
   "PATCH /api/user/acl-list": { create: [{ subj: A, obj: B, acl: ["read"] }], update: [{ rule_id: B, acl: ["read", "update"] }], delete: [] },

@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /**
  * Carrying a request's D1 bookmark to the next one (decision 030). Browsers keep it in an HttpOnly cookie; API
- * clients get it in the `x-d1-bookmark` answer header and may send it back in the same request header. A bookmark
+ * clients get it in the `x-d1-bookmark` answer header and may send it back in the same request header; it is
+ * honoured only where it can make reads fresher, never where it would let rights be read from an older replica. A bookmark
  * that is not of D1's shape is ignored — never an error: a cookie is not something the user can fix.
  */
 export const BOOKMARK_COOKIE = "mam_d1b";
@@ -43,18 +44,22 @@ export interface SessionStart {
 }
 
 /**
- * Where a request's session starts. A valid bookmark (header first, then cookie) wins. Without one, a signed-in
- * caller or any write starts `first-primary`: its first read sees every committed write, so a change made in another
- * tab or just before is never missing from what it reads and then writes over. An anonymous GET/HEAD (the shared-link
- * page, the login page) starts `first-unconstrained`: any replica may answer, nobody is writing after reading.
+ * Where a request's session starts. A signed-in caller (bearer or refresh cookie) or any write starts
+ * `first-primary`, whatever bookmark it carries: its first read — the session, user, token and the caller's access
+ * rows, which every such request reads first — sees every committed write, so a logout, a revoked token or a removed
+ * rule is never read from a replica that predates it; the reads after follow from there (a session never goes back),
+ * which is at least as fresh as any bookmark the client could send, so read-your-writes holds without it. A client
+ * bookmark only ever tightens a session that could start anywhere: an anonymous GET/HEAD (the shared-link page, the
+ * login page) starts at the bookmark when it carries a valid one (header first, then cookie), else
+ * `first-unconstrained` (any replica may answer; nobody is writing after reading).
  */
 export function sessionStartOf(request: Request): SessionStart {
+  const readOnly = request.method === "GET" || request.method === "HEAD";
+  if (!readOnly || isSignedIn(request)) return { bookmark: null, constraint: "first-primary" };
   const candidate = request.headers.get(BOOKMARK_HEADER) ?? cookieValue(request, BOOKMARK_COOKIE);
   // Most requests carry none: the parse is skipped for them.
   const parsed = candidate ? BookmarkSchema.safeParse(candidate) : null;
-  const bookmark = parsed?.success ? parsed.data : null;
-  const readOnly = request.method === "GET" || request.method === "HEAD";
-  return { bookmark, constraint: readOnly && !isSignedIn(request) ? "first-unconstrained" : "first-primary" };
+  return { bookmark: parsed?.success ? parsed.data : null, constraint: "first-unconstrained" };
 }
 
 /**

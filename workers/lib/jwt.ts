@@ -43,7 +43,7 @@ export async function signAccessToken(config: Config, claims: AccessClaims, now 
  * Verifies signature (HS256 only, so `alg: none` and key confusion fail), type, issuer, audience and expiry.
  * Returns null for any invalid token.
  */
-export async function verifyAccessToken(config: Config, token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(config: Config, token: string): Promise<(AccessClaims & { exp: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, await key(config), {
       algorithms: ["HS256"],
@@ -52,8 +52,8 @@ export async function verifyAccessToken(config: Config, token: string): Promise<
       typ: ACCESS_TOKEN_TYPE,
       requiredClaims: ["sub", "exp", "sid"],
     });
-    if (typeof payload.sub !== "string" || typeof payload.sid !== "string") return null;
-    return { sub: payload.sub, sid: payload.sid };
+    if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
+    return { sub: payload.sub, sid: payload.sid, exp: payload.exp };
   } catch {
     return null;
   }

@@ -5,7 +5,7 @@ import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repo
 import { detachFromParentStatement, runBatch } from "../db/repositories/group.repository";
 import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
-import { oneTimeTokens } from "../db/schema/index";
+import { oneTimeTokens, tradedTokens } from "../db/schema/index";
 import { newId, ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets, runPurgeGroup } from "../services/library";
@@ -22,13 +22,15 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
     case "cleanup-sessions": {
       const db = backgroundDb(env, message.op);
       const cutoff = Date.now() - message.olderThanDays * DAY_MS;
-      const [sessions, tokens] = await db.batch([
+      const [sessions, tokens, traded] = await db.batch([
         deleteDeadSessions(db, cutoff),
         db
           .delete(oneTimeTokens)
           .where(or(lt(oneTimeTokens.expiresAt, cutoff), and(isNotNull(oneTimeTokens.usedAt), lt(oneTimeTokens.usedAt, cutoff)))),
+        // a traded access token that can no longer verify needs no record of its trade (robot tokens have no expiry here: kept)
+        db.delete(tradedTokens).where(lt(tradedTokens.expiresAt, cutoff)),
       ]);
-      return `removed ${sessions.meta.changes} dead refresh tokens and ${tokens.meta.changes} one-time tokens`;
+      return `removed ${sessions.meta.changes} dead refresh tokens, ${tokens.meta.changes} one-time tokens and ${traded.meta.changes} traded-token records`;
     }
     case "purge-group":
       return withTaskContext(env, message.op, (rc) => runPurgeGroup(rc, message));

@@ -24,7 +24,7 @@ export const AuditEntrySchema = z
     ctime: z.string(),
     action: z.string().openapi({
       description:
-        "auth.login, auth.login_failed, auth.logout, auth.sso_login, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions",
+        "auth.login, auth.login_failed, auth.login_locked, auth.logout, auth.sso_login, auth.token_exchange, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions",
     }),
     actor_id: z.string().nullable(),
     actor_name: z.string().nullable(),

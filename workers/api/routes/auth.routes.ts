@@ -5,6 +5,7 @@ import {
   type IssuedSession,
   exchangeToken,
   refreshCookieName,
+  signInTokenOwner,
   login,
   logout,
   refresh,
@@ -32,6 +33,10 @@ export const TokensSchema = z
     expire: z.string().openapi({ description: "expiry of the access token, ISO 8601", example: "2026-11-22T10:15:00.000Z" }),
   })
   .openapi("Tokens");
+
+export const TokenOwnerSchema = z
+  .object({ id: z.string(), name: z.string(), login: z.string() })
+  .openapi("SignInTokenOwner", { description: "the account a sign-in token would open" });
 
 export const WhoamiSchema = z.object({ id: z.string(), name: z.string(), is_admin: z.boolean(), any_acls: z.boolean() }).openapi("Whoami");
 
@@ -127,6 +132,26 @@ export const authRoutes = createRouter()
       responses: { ...tokensAnswer, ...errorResponses(400, 401, 403) },
     }),
     async (c) => answerWithSession(c, await exchangeToken(c.var.rc, c.req.valid("json").token, clientInfo(c))),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/token-owner",
+      tags: ["Auth"],
+      summary: "Whose a sign-in token is, without trading it",
+      description:
+        "What the sign-in page shows in «Войти как …?» before trading a token it did not request itself (a link from someone else must not sign a visitor in silently). Spends nothing; refuses exactly what `exchange-token` would refuse.",
+      middleware: [rejectCrossSite] as const,
+      request: { body: { required: true, content: { "application/json": { schema: ExchangeSchema } } } },
+      responses: {
+        200: { description: "The account", content: { "application/json": { schema: TokenOwnerSchema } } },
+        ...errorResponses(400, 401, 403),
+      },
+    }),
+    async (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json(await signInTokenOwner(c.var.rc, c.req.valid("json").token), 200);
+    },
   )
   .openapi(
     createRoute({

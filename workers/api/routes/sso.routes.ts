@@ -13,8 +13,16 @@ const ProviderParamsSchema = z.object({
     .openapi({ param: { name: "provider", in: "path" }, example: "corp" }),
 });
 
+/** The sign-in page's own nonce (kept in its tab's storage), handed back beside the one-time token. */
+export const PAGE_NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
 const StartQuerySchema = z.object({
   to: z.string().max(2048).optional().openapi({ description: "local path to open after signing in (default /mam)", example: "/mam" }),
+  n: z
+    .string()
+    .regex(PAGE_NONCE_PATTERN, "ожидается 16–64 символа A–Z, a–z, 0–9, _ или -")
+    .optional()
+    .openapi({ description: "the sign-in page's nonce: handed back as `n` with the one-time token, so the page trades it without asking" }),
 });
 
 const CallbackQuerySchema = z.object({
@@ -57,12 +65,12 @@ export const ssoRoutes = createRouter()
     }),
     async (c) => {
       const { provider } = c.req.valid("param");
-      const { to } = c.req.valid("query");
+      const { to, n } = c.req.valid("query");
       // Reusing the browser's binding lets two tabs sign in at once without invalidating each other.
       const existing = getCookie(c, SSO_BROWSER_COOKIE);
       const binding = existing && BINDING_SHAPE.test(existing) ? existing : randomToken();
       try {
-        const { location } = await startSso(c.var.rc, provider, { to, origin: new URL(c.req.url).origin, browserBinding: binding });
+        const { location } = await startSso(c.var.rc, provider, { to, origin: new URL(c.req.url).origin, browserBinding: binding, pageNonce: n });
         setCookie(c, SSO_BROWSER_COOKIE, binding, {
           httpOnly: true,
           sameSite: "Lax",
@@ -97,12 +105,14 @@ export const ssoRoutes = createRouter()
       const query = c.req.valid("query");
       const binding = getCookie(c, SSO_BROWSER_COOKIE);
       try {
-        const { token, to } = await finishSso(c.var.rc, provider, query, {
+        const { token, to, pageNonce } = await finishSso(c.var.rc, provider, query, {
           browserBinding: binding,
           ip: c.req.header("cf-connecting-ip") ?? null,
         });
         c.header("Cache-Control", "no-store");
-        return c.redirect(`/login?${new URLSearchParams({ token, to })}`, 302);
+        const target = new URLSearchParams({ token, to });
+        if (pageNonce) target.set("n", pageNonce);
+        return c.redirect(`/login?${target}`, 302);
       } catch (error) {
         if (error instanceof SsoError && wantsHtml(c)) return loginWithError(c, error.reason);
         throw error;

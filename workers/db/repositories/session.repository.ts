@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { sessions, users, type SessionRow, type UserRow } from "../schema/index";
 
@@ -10,9 +10,31 @@ export function findSessionByHash(db: Database, tokenHash: string): Promise<Sess
   return db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
 }
 
-/** A refresh token's session with its user, in one statement (the page loaders' actor lookup). */
-export function findSessionWithUser(db: Database, tokenHash: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  return db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, tokenHash)).get();
+/**
+ * Whether the source a session was made from still stands (true for sessions signed in directly): the family of the
+ * access token traded for it has a live refresh token, and the robot token traded for it is neither revoked nor
+ * expired. Part of every lookup that lets a session act (bearer, page loaders, refresh, WOPI), so ending the source
+ * ends the session at the next request, with no list of derived sessions to keep in step.
+ */
+export function sessionSourceLive(now: number): SQL {
+  return sql`(${sessions.parentFamilyId} is null or exists (select 1 from sessions parent where parent.family_id = ${sessions.parentFamilyId} and parent.revoked_at is null and parent.used_at is null and parent.expires_at > ${now}))
+    and (${sessions.robotTokenId} is null or exists (select 1 from robot_tokens source where source.id = ${sessions.robotTokenId} and source.revoked_at is null and (source.expires_at is null or source.expires_at > ${now})
+      and exists (select 1 from users robot where robot.id = source.user_id and robot.is_robot = 1 and robot.enabled = 1)))`;
+}
+
+/** A refresh token's session with its user and whether its source still stands, in one statement (the page loaders' actor lookup). */
+export async function findSessionWithUser(
+  db: Database,
+  tokenHash: string,
+  now: number,
+): Promise<{ session: SessionRow; user: UserRow; sourceLive: boolean } | undefined> {
+  const row = await db
+    .select({ session: sessions, user: users, sourceLive: sql<number>`${sessionSourceLive(now)}` })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, tokenHash))
+    .get();
+  return row && { session: row.session, user: row.user, sourceLive: Number(row.sourceLive) === 1 };
 }
 
 /** Marks a refresh token used if nobody has yet; the returned change count tells who won a race. */
@@ -21,6 +43,16 @@ export function markSessionUsed(db: Database, id: string, now: number) {
     .update(sessions)
     .set({ usedAt: now })
     .where(and(eq(sessions.id, id), isNull(sessions.usedAt), isNull(sessions.revokedAt)));
+}
+
+/** What a session family was made from (null fields: signed in directly); undefined for an unknown family. */
+export function findFamilySource(db: Database, familyId: string) {
+  return db
+    .select({ parentFamilyId: sessions.parentFamilyId, robotTokenId: sessions.robotTokenId })
+    .from(sessions)
+    .where(eq(sessions.familyId, familyId))
+    .limit(1)
+    .get();
 }
 
 export function revokeFamily(db: Database, familyId: string, now: number) {
@@ -46,6 +78,7 @@ export async function findLiveFamilyUser(db: Database, userId: string, familyId:
         isNull(sessions.revokedAt),
         isNull(sessions.usedAt),
         gt(sessions.expiresAt, now),
+        sessionSourceLive(now),
       ),
     )
     .limit(1)

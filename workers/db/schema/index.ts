@@ -41,3 +41,4 @@ export * from "./shop-orders";
 export * from "./shop-order-items";
 export * from "./shop-webhook-events";
 export * from "./cache-revisions";
+export * from "./traded-tokens";

@@ -21,6 +21,13 @@ export const sessions = sqliteTable(
     revokedAt: integer("revoked_at", { mode: "number" }),
     userAgent: text("user_agent"),
     ip: text("ip"),
+    /**
+     * A session made by trading a handed-over access token: the family that token belonged to. The family lives only
+     * while that one does (logout, a new password, reuse detection or expiry of the source end it too).
+     */
+    parentFamilyId: text("parent_family_id"),
+    /** A session made by trading a robot's API token: that token. Revoking or expiring the token ends the session. */
+    robotTokenId: text("robot_token_id"),
   },
   (t) => [index("sessions_family_idx").on(t.familyId), index("sessions_user_idx").on(t.userId)],
 );

@@ -16,6 +16,11 @@ export const ssoStates = sqliteTable(
     browserHash: text("browser_hash").notNull(),
     returnTo: text("return_to").notNull(),
     redirectUri: text("redirect_uri").notNull(),
+    /**
+     * A random value the sign-in page put in its own tab's storage before starting: handed back beside the one-time
+     * token so the page knows it asked for this sign-in (and trades it without asking «Войти как …?»).
+     */
+    pageNonce: text("page_nonce"),
     ctime: integer("ctime", { mode: "number" }).notNull(),
     expiresAt: integer("expires_at", { mode: "number" }).notNull(),
   },

@@ -40,7 +40,17 @@ export { listAudit } from "./audit-query.service";
 export { requireRelistable, requireRelistableSubtree } from "./invariant.service";
 export type { RelistedEntity } from "./invariant.service";
 export { auditStatement, recordAudit } from "./audit.service";
-export { actorFromRefreshCookie, actorOfSession, authenticateBearer, exchangeToken, login, logout, refresh, refreshCookieName } from "./auth.service";
+export {
+  actorFromRefreshCookie,
+  actorOfSession,
+  authenticateBearer,
+  exchangeToken,
+  login,
+  logout,
+  refresh,
+  refreshCookieName,
+  signInTokenOwner,
+} from "./auth.service";
 export type { IssuedSession } from "./auth.service";
 export { ensureAdministrator } from "./bootstrap.service";
 export { createRequestContext } from "./context";

@@ -117,7 +117,7 @@ function jwksFor(uri: string) {
 export async function startSso(
   rc: RequestContext,
   providerId: string,
-  opts: { to?: string; origin: string; browserBinding: string },
+  opts: { to?: string; origin: string; browserBinding: string; pageNonce?: string },
 ): Promise<{ location: string }> {
   const provider = findProvider(rc, providerId);
   const doc = await discover(provider);
@@ -137,6 +137,7 @@ export async function startSso(
       browserHash: await sha256Hex(opts.browserBinding),
       returnTo: safeReturnPath(opts.to),
       redirectUri,
+      pageNonce: opts.pageNonce ?? null,
       ctime: now,
       expiresAt: now + STATE_TTL_MS,
     }),
@@ -237,15 +238,18 @@ function loginFrom(provider: SsoProvider, claims: Record<string, unknown>): stri
 export async function finishSso(
   rc: RequestContext,
   providerId: string,
-  query: { code?: string; state?: string; error?: string },
+  query: { code?: string; state?: string; error?: string; iss?: string },
   opts: { browserBinding: string | undefined; ip: string | null },
-): Promise<{ token: string; to: string }> {
+): Promise<{ token: string; to: string; pageNonce: string | null }> {
   const provider = findProvider(rc, providerId);
   if (!query.state) throw new SsoError("bad_callback");
   const stored = await takeState(rc, provider.id, query.state, opts.browserBinding);
   if (query.error) throw new SsoError("provider_error", query.error.slice(0, 100));
   if (!query.code) throw new SsoError("bad_callback");
   const doc = await discover(provider);
+  // Mix-up defence (RFC 9207): a provider that names itself must be the one this state was sent to, so a code another
+  // provider issued is never spent at this provider's token endpoint.
+  if (query.iss !== undefined && trimSlash(query.iss) !== trimSlash(doc.issuer)) throw new SsoError("bad_callback");
   const tokens = await exchangeCode(provider, doc, query.code, stored.redirectUri, stored.codeVerifier);
   const idClaims = await verifyIdToken(provider, doc, tokens.id_token, stored.nonce);
   const claims = await claimsFor(doc, idClaims, provider.claim ? [provider.claim] : ["preferred_username", "email"], tokens.access_token);
@@ -295,7 +299,7 @@ export async function finishSso(
       } else {
         await rc.db.batch([statement, signIn]);
       }
-      return { token, to: stored.returnTo };
+      return { token, to: stored.returnTo, pageNonce: stored.pageNonce };
     } catch (error) {
       // Someone else provisioned the same login a moment ago: take that user on the second pass.
       if (!(created && isUniqueViolation(error))) throw error;

@@ -1,6 +1,6 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
-import type { ThrottleKind } from "../../../durable-objects/login-throttle.do";
+import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { assetInSubtree, countUseStatement, findShortlink } from "../../db/repositories/shortlink.repository";
@@ -117,8 +117,10 @@ function throttle(rc: RequestContext, key: string) {
 
 /**
  * `POST /api/sl/info/{id}` and the page's password form: checks the password of an open link and answers the
- * unlock cookie (value and lifetime). Attempts are throttled per link (5 free, then doubling locks) and per client
- * IP (20 free) with the login throttle's Durable Object under keys of their own; every wrong one is audited.
+ * unlock cookie (value and lifetime). Attempts are throttled per (link, client address) — 5 free, then doubling
+ * locks, so failing from one address never locks the link for visitors elsewhere — and per client address (20 free)
+ * with the login throttle's Durable Object under keys of their own; every wrong one is audited, and so is the
+ * failure that starts a lock (`shortlink.password_locked`).
  */
 export async function unlockShortlink(
   rc: RequestContext,
@@ -130,8 +132,8 @@ export async function unlockShortlink(
   if ("state" in open) throw closedError(open);
   const { link } = open;
   if (link.passwordHash == null) return { cookie: "", maxAge: 0 };
-  const perLink = throttle(rc, `shortlink:${link.id}`);
-  const perIp = visitor.ip ? throttle(rc, `shortlink-ip:${visitor.ip}`) : null;
+  const perLink = throttle(rc, shortlinkThrottleKey(link.id, visitor.ip));
+  const perIp = visitor.ip ? throttle(rc, `shortlink-${ipThrottleKey(visitor.ip)}`) : null;
   const kinds: [ThrottleKind, ThrottleKind] = ["account", "ip"];
   const wait = Math.max(await perLink.begin(kinds[0]), perIp ? await perIp.begin(kinds[1]) : 0);
   if (wait > 0) {
@@ -139,14 +141,21 @@ export async function unlockShortlink(
     throw new AppError("TOO_MANY_REQUESTS", ru.sharing.tooManyAttempts(seconds), { "Retry-After": String(seconds) });
   }
   if (!(await verifyPassword(password, link.passwordHash))) {
-    await recordAudit(rc, {
-      action: "shortlink.password_failed",
-      actorId: null,
-      objectType: link.entityType,
-      objectId: link.entityId,
-      details: { shortlink: link.id },
-      ip: visitor.ip,
-    });
+    // `begin` counted this attempt before the check: a lock in place now is the one this failure started
+    const [linkLock, ipLock] = await Promise.all([perLink.retryAfterMs(), perIp?.retryAfterMs() ?? 0]);
+    const failed = { actorId: null, objectType: link.entityType, objectId: link.entityId, ip: visitor.ip };
+    await rc.db.batch([
+      auditStatement(rc, { ...failed, action: "shortlink.password_failed", details: { shortlink: link.id } }),
+      ...(linkLock > 0 || ipLock > 0
+        ? [
+            auditStatement(rc, {
+              ...failed,
+              action: "shortlink.password_locked",
+              details: { shortlink: link.id, scope: linkLock > 0 ? "link_address" : "address", seconds: Math.ceil(Math.max(linkLock, ipLock) / 1000) },
+            }),
+          ]
+        : []),
+    ]);
     throw new AppError("UNAUTHORIZED", ru.sharing.wrongPassword);
   }
   rc.waitUntil(Promise.all([perLink.succeeded(kinds[0]), perIp?.succeeded(kinds[1])]));
