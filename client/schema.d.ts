@@ -426,6 +426,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/token-owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whose a sign-in token is, without trading it
+         * @description What the sign-in page shows in «Войти как …?» before trading a token it did not request itself (a link from someone else must not sign a visitor in silently). Spends nothing; refuses exactly what `exchange-token` would refuse.
+         */
+        post: operations["postAuthTokenOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/whoami": {
         parameters: {
             query?: never;
@@ -4221,6 +4241,12 @@ export interface components {
             /** @description a one-time sign-in token, or an access token handed over (a session's JWT, a robot's `mamr_…` token) */
             token: string;
         };
+        /** @description the account a sign-in token would open */
+        SignInTokenOwner: {
+            id: string;
+            name: string;
+            login: string;
+        };
         Whoami: {
             id: string;
             name: string;
@@ -4339,7 +4365,7 @@ export interface components {
         AuditEntry: {
             id: string;
             ctime: string;
-            /** @description auth.login, auth.login_failed, auth.logout, auth.sso_login, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions */
+            /** @description auth.login, auth.login_failed, auth.login_locked, auth.logout, auth.sso_login, auth.token_exchange, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions */
             action: string;
             actor_id: string | null;
             actor_name: string | null;
@@ -7553,6 +7579,8 @@ export interface operations {
             query?: {
                 /** @description local path to open after signing in (default /mam) */
                 to?: string;
+                /** @description the sign-in page's nonce: handed back as `n` with the one-time token, so the page trades it without asking */
+                n?: string;
             };
             header?: never;
             path: {
@@ -7819,6 +7847,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tokens"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthTokenOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "9c1f0e2d4b6a48e0a1b2c3d4e5f60718"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExchangeTokenPayload"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInTokenOwner"];
                 };
             };
             /** @description Invalid input */

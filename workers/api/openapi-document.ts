@@ -82,6 +82,7 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   "GET /api/auth/refresh",
   "GET /api/auth/logout",
   "POST /api/auth/exchange-token",
+  "POST /api/auth/token-owner",
   "GET /api/auth/sso-providers",
   "PUT /api/asset/content/upload/{variantId}",
   "GET /api/asset/content/stream/{variantId}",
