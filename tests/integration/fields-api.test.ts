@@ -652,7 +652,7 @@ describe("entities-by-field and bulk set", () => {
 
     const timed = await call("/api/fields/entities-by-field", {
       method: "POST",
-      bearer: owner.bearer,
+      bearer: admin.bearer,
       json: { def_id: shot.field_def_id, condition: { op: "eq", value: "2025-03-01" } },
     });
     // The route's own SQL timing leads; the request-wide db/total entries follow it.
