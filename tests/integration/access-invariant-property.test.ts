@@ -231,7 +231,7 @@ function levels(s: Snap, w: World, user: string, e: Ent): number {
 
 /** Who may change who does what with an entity: acl on it, or on a folder whose rules reach it. */
 function controllers(s: Snap, w: World, e: Ent): Set<string> {
-  const nodes: Ent[] = [e, ...reach(s, e).map((id) => ({ id, type: "group" as const, name: id }))];
+  const nodes: Ent[] = [e, ...reach(s, e).map((id) => ({ id, type: "group" as const, name: id, marker: "" }))];
   return new Set(Object.values(w.users).filter((u) => nodes.some((n) => levels(s, w, u, n) & bit("acl"))));
 }
 
