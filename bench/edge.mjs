@@ -108,6 +108,9 @@ function routes(world) {
   ];
 }
 
+/** The operator's metrics token of the measured server, sent as `x-timing-key` (workers/lib/server-timing.ts). */
+const TIMING_KEY = randomBytes(24).toString("base64url");
+
 /** Median wait and round trips of each route, called ROUNDS times in turn (interleaved), as the reader. */
 async function measureAll(url, world, who) {
   const bookmark = { value: null };
@@ -117,7 +120,8 @@ async function measureAll(url, world, who) {
   for (let round = 0; round < ROUNDS + 2; round++) {
     for (const [key, , pathOf, kind] of list) {
       const path = typeof pathOf === "function" ? pathOf(round) : pathOf;
-      const headers = {};
+      // the reader gets the database detail of Server-Timing only with the operator's key
+      const headers = { "x-timing-key": TIMING_KEY };
       if (kind === "api") headers.authorization = `Bearer ${who.bearer}`;
       if (kind === "page") headers.cookie = who.cookie;
       if (kind !== "anonymous" && bookmark.value) headers["x-d1-bookmark"] = bookmark.value;
@@ -138,7 +142,7 @@ async function measureAll(url, world, who) {
 
 async function run(label, vars, persistDir, jwtSecret, adminPassword, prepare) {
   const port = await freePort();
-  const server = await startDevServer({ port, persistDir, jwtSecret, adminPassword, vars: { BENCH_TOKEN: randomBytes(24).toString("base64url"), ...vars } });
+  const server = await startDevServer({ port, persistDir, jwtSecret, adminPassword, vars: { BENCH_TOKEN: randomBytes(24).toString("base64url"), METRICS_TOKEN: TIMING_KEY, ...vars } });
   try {
     const world = await prepare(server);
     console.log(`> ${label}: measuring ${ROUNDS} rounds`);

@@ -12,7 +12,7 @@ import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
 import { getConfig } from "./lib/config";
 import { applyBookmark, sessionStartOf } from "./lib/d1-bookmark";
-import { applyServerTiming } from "./lib/server-timing";
+import { applyServerTiming, timingDetailAllowed } from "./lib/server-timing";
 import type { RoundTripMeter } from "./db/round-trips";
 import { reportError, withErrorTracking } from "./lib/sentry";
 import {
@@ -93,6 +93,7 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
   let response: Response;
   let meter: RoundTripMeter | null = null;
   let bookmark: string | null = null;
+  let admin = false;
   if (request.method !== "GET" && request.method !== "HEAD" && isCrossSiteRequest(request)) {
     response = crossSiteRefusal();
   } else {
@@ -106,11 +107,12 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
     response = isSharedPagePath(new URL(request.url).pathname) ? await cachedSharedPage(rc, request, nonce, render) : await render();
     meter = rc.dbSession.meter;
     bookmark = rc.dbSession.bookmark();
+    admin = rc.viewerIsAdmin === true;
   }
   requestMetrics.observe(request.method, "page", response.status, (performance.now() - started) / 1000);
   const secured = securePageResponse(request, env, response, nonce);
   applyBookmark(request, secured.headers, bookmark);
-  applyServerTiming(secured.headers, meter, performance.now() - started);
+  applyServerTiming(secured.headers, meter, performance.now() - started, timingDetailAllowed(request, getConfig(env).METRICS_TOKEN, admin));
   return secured;
 }
 

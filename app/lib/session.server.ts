@@ -23,7 +23,11 @@ const actorOfRequest = new WeakMap<object, Promise<Actor | null>>();
 export function getActor(request: Request, context: AppLoadContext): Promise<Actor | null> {
   const known = actorOfRequest.get(context.rc);
   if (known) return known;
-  const actor = actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url)));
+  const actor = actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url))).then((found) => {
+    // the page's Server-Timing carries the database detail for administrators only
+    context.rc.viewerIsAdmin = found?.isAdmin === true;
+    return found;
+  });
   actorOfRequest.set(context.rc, actor);
   return actor;
 }

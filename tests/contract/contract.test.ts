@@ -938,9 +938,16 @@ const BAD: Bad[] = [
   { call: "POST /api/fields/create/{id}", req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { asset_version_id: null, data: "x" } }), status: 400, field: "def_id" },
   {
     call: "POST /api/fields/create/{id}",
-    req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", asset_version: "1", data: "x" } }),
+    req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", asset_version_id: null, asset_version: "1", data: "x" } }),
     status: 400,
     field: "asset_version",
+  },
+  // SPEC lists asset_version_id among the required fields of entity field creation (null: the file as a whole).
+  {
+    call: "POST /api/fields/create/{id}",
+    req: (c) => ({ path: `/api/fields/create/${c.assetId}`, json: { def_id: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f", data: "x" } }),
+    status: 400,
+    field: "asset_version_id",
   },
   { call: "POST /api/taxonomy/create/{treeId}", req: () => ({ path: `/api/taxonomy/create/${ROOT_GROUP_ID}`, json: {} }), status: 400, field: "path" },
   { call: "POST /api/auth/login", req: () => ({ path: "/api/auth/login", json: { user: "admin" }, as: "none" }), status: 400, field: "passwd" },

@@ -17,6 +17,7 @@ import {
   trashGroups,
 } from "../../workers/services/library";
 import { createShortlink } from "../../workers/services/sharing/shortlink.service";
+import { call, createUser, login } from "./factories";
 import { admin } from "./library-factories";
 
 /**
@@ -66,7 +67,8 @@ type Step =
   | { op: "copy"; by: number; asset: number; group: number }
   | { op: "unlink"; by: number; asset: number }
   | { op: "trash"; by: number; obj: number }
-  | { op: "share"; by: number; obj: number };
+  | { op: "share"; by: number; obj: number }
+  | { op: "task"; by: number; asset: number };
 
 // Plain users call most: the invariant is about what they may not do.
 const by = fc.constantFrom(0, 1, 1, 2, 2, 3, 4);
@@ -97,7 +99,15 @@ interface Ent {
   id: string;
   type: "group" | "asset";
   name: string;
+  /**
+   * A random word inside the entity's stored name (a copy keeps its source's): the learned-facts property looks for
+   * it in everything a user receives.
+   */
+  marker: string;
 }
+
+/** A marker word: `mk` and 10 hex characters, unlikely in anything else an answer holds. */
+const mk = () => `mk${newId().slice(-10)}`;
 
 /** What the model reads from the tables after each call. */
 interface Snap {
@@ -221,7 +231,7 @@ function levels(s: Snap, w: World, user: string, e: Ent): number {
 
 /** Who may change who does what with an entity: acl on it, or on a folder whose rules reach it. */
 function controllers(s: Snap, w: World, e: Ent): Set<string> {
-  const nodes: Ent[] = [e, ...reach(s, e).map((id) => ({ id, type: "group" as const, name: id }))];
+  const nodes: Ent[] = [e, ...reach(s, e).map((id) => ({ id, type: "group" as const, name: id, marker: "" }))];
   return new Set(Object.values(w.users).filter((u) => nodes.some((n) => levels(s, w, u, n) & bit("acl"))));
 }
 
@@ -239,14 +249,17 @@ function view(s: Snap, w: World): View {
   return v;
 }
 
-async function setup(adminId: string): Promise<World> {
+/** A fresh world; `given` reuses users made (and signed in) once for the whole property. */
+async function setup(adminId: string, given?: Omit<World["users"], "admin">): Promise<World> {
   const now = Date.now();
-  const users = { admin: adminId, alice: newId(), bob: newId(), carol: newId(), robot: newId() };
-  await env.DB.batch(
-    (["alice", "bob", "carol", "robot"] as const).map((n) =>
-      env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, ?, ?, ?)").bind(users[n], `${n}-${users[n]}`, n, now, now),
-    ),
-  );
+  const users = given ? { admin: adminId, ...given } : { admin: adminId, alice: newId(), bob: newId(), carol: newId(), robot: newId() };
+  if (!given) {
+    await env.DB.batch(
+      (["alice", "bob", "carol", "robot"] as const).map((n) =>
+        env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, ?, ?, ?)").bind(users[n], `${n}-${users[n]}`, n, now, now),
+      ),
+    );
+  }
   const actors: Actor[] = CALLERS.map((n) => ({
     id: users[n],
     name: n,
@@ -259,10 +272,11 @@ async function setup(adminId: string): Promise<World> {
   const rc = createRequestContext(env, () => undefined, "invariant-setup");
   const boss = actors[0];
   const tag = newId().slice(-8);
+  const m = { shared: mk(), projects: mk(), file: mk(), sheet: mk(), alices: mk(), bobs: mk() };
   const { group_id: team } = await createGroup(rc, boss, { parent: ROOT_GROUP_ID, group_name: `Команда ${tag}` });
-  const { group_id: shared } = await createGroup(rc, boss, { parent: ROOT_GROUP_ID, group_name: `Общее ${tag}` });
-  const { group_id: projects } = await createGroup(rc, boss, { parent: shared, group_name: "Проекты" });
-  const { asset_id: file } = await createAsset(rc, boss, { asset_name: "Отчёт.pdf", asset_mime: "application/pdf", in_group: shared });
+  const { group_id: shared } = await createGroup(rc, boss, { parent: ROOT_GROUP_ID, group_name: `Общее ${tag} ${m.shared}` });
+  const { group_id: projects } = await createGroup(rc, boss, { parent: shared, group_name: `Проекты ${m.projects}` });
+  const { asset_id: file } = await createAsset(rc, boss, { asset_name: `Отчёт ${m.file}.pdf`, asset_mime: "application/pdf", in_group: shared });
   await env.DB.batch([
     env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?), (?, ?, ?)").bind(
       team,
@@ -277,20 +291,20 @@ async function setup(adminId: string): Promise<World> {
   await createRule(rc, boss, { subj: users.alice, subj_type: "user", obj: shared, obj_type: "group", acl: ["read"] });
   await createRule(rc, boss, { subj: team, subj_type: "group", obj: projects, obj_type: "group", acl: ["read", "create"] });
   await createRule(rc, boss, { subj: users.robot, subj_type: "user", obj: shared, obj_type: "group", acl: ["read", "create", "delete"] });
-  const { asset_id: sheet } = await createAsset(rc, boss, { asset_name: "Смета.xlsx", asset_mime: "application/pdf", in_group: projects });
+  const { asset_id: sheet } = await createAsset(rc, boss, { asset_name: `Смета ${m.sheet}.xlsx`, asset_mime: "application/pdf", in_group: projects });
   // Folders of their own, as a new user makes first: where the issue's attack lists other people's files.
-  const { group_id: alices } = await createGroup(rc, actors[1], { parent: ROOT_GROUP_ID, group_name: `Моё ${tag}` });
-  const { group_id: bobs } = await createGroup(rc, actors[2], { parent: ROOT_GROUP_ID, group_name: `Бобово ${tag}` });
+  const { group_id: alices } = await createGroup(rc, actors[1], { parent: ROOT_GROUP_ID, group_name: `Моё ${tag} ${m.alices}` });
+  const { group_id: bobs } = await createGroup(rc, actors[2], { parent: ROOT_GROUP_ID, group_name: `Бобово ${tag} ${m.bobs}` });
   w.team = team;
   w.scope.set(users.robot, [projects]);
   actors[4].scopeGroups = [projects];
   w.ents.push(
-    { id: shared, type: "group", name: "Общее" },
-    { id: projects, type: "group", name: "Проекты" },
-    { id: alices, type: "group", name: "Моё (alice)" },
-    { id: bobs, type: "group", name: "Бобово (bob)" },
-    { id: file, type: "asset", name: "Отчёт.pdf" },
-    { id: sheet, type: "asset", name: "Смета.xlsx" },
+    { id: shared, type: "group", name: "Общее", marker: m.shared },
+    { id: projects, type: "group", name: "Проекты", marker: m.projects },
+    { id: alices, type: "group", name: "Моё (alice)", marker: m.alices },
+    { id: bobs, type: "group", name: "Бобово (bob)", marker: m.bobs },
+    { id: file, type: "asset", name: "Отчёт.pdf", marker: m.file },
+    { id: sheet, type: "asset", name: "Смета.xlsx", marker: m.sheet },
   );
   return w;
 }
@@ -322,20 +336,22 @@ async function perform(w: World, step: Step, n: number): Promise<{ line: string;
     case "mkdir": {
       const parent = step.parent === null ? null : of("group", step.parent);
       const name = `П${n}`;
+      const marker = mk();
       line = `${who}: папка «${name}» в «${label(parent)}»`;
       refused = await run(async () => {
-        const { group_id } = await createGroup(rc, actor, { parent: parent?.id ?? ROOT_GROUP_ID, group_name: name });
-        created = { id: group_id, type: "group", name };
+        const { group_id } = await createGroup(rc, actor, { parent: parent?.id ?? ROOT_GROUP_ID, group_name: `${name} ${marker}` });
+        created = { id: group_id, type: "group", name, marker };
       });
       break;
     }
     case "upload": {
       const group = of("group", step.group)!;
       const name = `Ф${n}.jpg`;
+      const marker = mk();
       line = `${who}: файл «${name}» в «${group.name}»`;
       refused = await run(async () => {
-        const { asset_id } = await createAsset(rc, actor, { asset_name: name, asset_mime: "image/jpeg", in_group: group.id });
-        created = { id: asset_id, type: "asset", name };
+        const { asset_id } = await createAsset(rc, actor, { asset_name: `Ф${n} ${marker}.jpg`, asset_mime: "image/jpeg", in_group: group.id });
+        created = { id: asset_id, type: "asset", name, marker };
       });
       break;
     }
@@ -390,7 +406,7 @@ async function perform(w: World, step: Step, n: number): Promise<{ line: string;
       line = `${who}: copy «${asset.name}» в «${group.name}»`;
       refused = await run(async () => {
         const { asset_id } = await copyAsset(rc, actor, asset.id, group.id);
-        created = { id: asset_id, type: "asset", name: `${asset.name} (копия ${n})` };
+        created = { id: asset_id, type: "asset", name: `${asset.name} (копия ${n})`, marker: asset.marker };
       });
       break;
     }
@@ -414,6 +430,23 @@ async function perform(w: World, step: Step, n: number): Promise<{ line: string;
       const obj = of(null, step.obj)!;
       line = `${who}: ссылка на «${obj.name}»`;
       refused = await run(() => createShortlink(rc, actor, obj.id, { acl: ["read"] }, "https://mam.test", { ip: null }));
+      break;
+    }
+    case "task": {
+      // A task about a file, owned by the caller: what an automation or a processing run leaves behind, named after
+      // the file. Made as the system makes them (no check): whether the owner may still read the file decides what
+      // he learns from it.
+      const asset = of("asset", step.asset)!;
+      line = `${who}: задача о «${asset.name}»`;
+      const id = newId();
+      const now = Date.now();
+      await env.DB.prepare(
+        `insert into tasks (id, job_num, operation_class, name, owner_id, affected, options, schedule_time, status, priority, attempts, ctime, mtime)
+         values (?, (select coalesce(max(job_num), 0) + 1 from tasks), 'automation', ?, ?, ?, '{}', ?, 'done', 5, 0, ?, ?)`,
+      )
+        .bind(id, `Слежка: ${asset.marker}`, actor.id, JSON.stringify([{ id: asset.id, type: "asset" }]), now, now, now)
+        .run();
+      await env.TASKS_DO.get(env.TASKS_DO.idFromName(id)).appendLog("info", `Файл: ${asset.marker}`);
       break;
     }
   }
@@ -492,4 +525,93 @@ describe("the access invariant under random calls of several users", () => {
     expect(steps).toBeGreaterThan(100);
     // Passing takes ~20 s; a failure's shrinking may take longer.
   }, 300_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// What people learn
+
+/** Steps of the learned-facts property: the calls above, and tasks left behind about files. */
+const learnStepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 6, arbitrary: stepArb },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("task" as const), by, asset: pick }) },
+);
+
+/** The users who answer over HTTP in the learned-facts property (the robot's scoped token is the first property's). */
+const LEARNERS = ["alice", "bob", "carol"] as const;
+
+/** Everything a user receives for one request: status, every header value and the body, as text. */
+async function received(path: string, bearer: string, init: { method?: string; json?: unknown } = {}) {
+  const res = await call(path, { bearer, ...init });
+  const headers = [...res.headers].map(([name, value]) => `${name}: ${value}`).join("\n");
+  return { path, status: res.status, text: `${headers}\n${await res.text()}` };
+}
+
+describe("the access invariant covers what people learn", () => {
+  it("nothing a user receives — bodies, counts, task names and logs, headers — names a file or folder the model says he cannot read", async () => {
+    const boss = await admin();
+    const made = await Promise.all(["alice", "bob", "carol", "robot"].map(() => createUser()));
+    const given = { alice: made[0].id, bob: made[1].id, carol: made[2].id, robot: made[3].id };
+    const bearers = new Map<string, string>();
+    for (const [i, n] of LEARNERS.entries()) bearers.set(n, (await login(made[i].login, made[i].password)).bearer);
+    let probes = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(learnStepArb, { minLength: 1, maxLength: 8 }), async (plan) => {
+        const w = await setup(boss.id, given);
+        const log: string[] = [];
+        for (const [n, step] of plan.entries()) {
+          const { line, created } = await perform(w, step, n);
+          log.push(line);
+          if (created) w.ents.push(created);
+        }
+        const snap = await snapshot(w);
+        const model = view(snap, w);
+        // A tag on every entity of this world: its count is what each user may read of them, alive.
+        const tag = newId();
+        await env.DB.batch([
+          env.DB.prepare("insert into tags (id, name, ctime) values (?, ?, ?)").bind(tag, `Метка ${tag.slice(-10)}`, Date.now()),
+          ...w.ents.map((e) => env.DB.prepare("insert or ignore into entity_tags (tag_id, entity_id, entity_type) values (?, ?, ?)").bind(tag, e.id, e.type)),
+        ]);
+        const tasks = await env.DB.prepare("select id, owner_id from tasks where name like 'Слежка: mk%' and owner_id in (select value from json_each(?))")
+          .bind(JSON.stringify(Object.values(given)))
+          .all<{ id: string; owner_id: string }>();
+        const story = `\n  ${log.join("\n  ")}`;
+        for (const learner of LEARNERS) {
+          const user = w.users[learner];
+          const bearer = bearers.get(learner)!;
+          const reads = (e: Ent) => (model.levels.get(e.id)!.get(user)! & bit("read")) !== 0;
+          // A marker is his to see when he may read some entity carrying it (a copy shares its source's).
+          const allowed = new Set(w.ents.filter(reads).map((e) => e.marker));
+          const hidden = [...new Set(w.ents.map((e) => e.marker))].filter((m) => !allowed.has(m));
+          const answers = [
+            await received("/api/group/roots", bearer),
+            await received(`/api/group/members/${ROOT_GROUP_ID}`, bearer),
+            await received("/api/tasklist/current", bearer),
+            await received("/api/tasklist/names", bearer),
+            await received("/api/tags/list-by-ids", bearer, { method: "POST", json: { ids: [tag] } }),
+          ];
+          for (const e of w.ents) {
+            answers.push(await received(e.type === "group" ? `/api/group/members/${e.id}` : `/api/asset/${e.id}`, bearer));
+            if (e.type === "group") answers.push(await received(`/api/group/get/${e.id}`, bearer));
+          }
+          for (const t of tasks.results.filter((t) => t.owner_id === user)) {
+            answers.push(await received(`/api/tasklist/task/${t.id}`, bearer), await received(`/api/tasklist/log/${t.id}`, bearer));
+          }
+          probes += answers.length;
+          for (const answer of answers) {
+            if (answer.status >= 500) throw new Error(`${learner}: ${answer.path} answered ${answer.status}${story}`);
+            const leaked = hidden.filter((m) => answer.text.includes(m));
+            if (leaked.length > 0) {
+              const names = leaked.map((m) => w.ents.find((e) => e.marker === m)!.name).join(", ");
+              throw new Error(`${learner} learned of «${names}» (cannot read) from ${answer.path}${story}`);
+            }
+          }
+          const counted = (JSON.parse(answers[4].text.slice(answers[4].text.indexOf("\n["))) as { count: number }[])[0]?.count;
+          const readable = w.ents.filter((e) => snap.live.has(e.id) && reads(e)).length;
+          if (counted !== readable) throw new Error(`${learner}: tag count ${counted}, may read ${readable} of them${story}`);
+        }
+      }),
+      { numRuns: 8 },
+    );
+    expect(probes).toBeGreaterThan(100);
+  }, 120_000);
 });

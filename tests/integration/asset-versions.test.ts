@@ -75,6 +75,28 @@ describe("POST /api/asset/restore-version/{id}", () => {
     expect(a.latest_version).toBe(4);
   });
 
+  it("lists the variant of a version create-version reserved (awaiting its bytes), then the committed one", async () => {
+    const { owner, assetId } = await twoVersions();
+    const started = await json<{ version: number; variant_id: string; upload_url: string }>(
+      await call(`/api/asset/create-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { file_name: "Обложка.png", mime_type: "image/png", size: 4 } }),
+    );
+    const awaiting = await json<{ variant_id: string; version: number; sha256: string | null; file_name: string; content_size: number }[]>(
+      await call(`/api/asset/variants/${assetId}/${started.version}`, { bearer: owner.bearer }),
+    );
+    expect(awaiting).toEqual([expect.objectContaining({ variant_id: started.variant_id, version: started.version, sha256: null, file_name: "Обложка.png", content_size: 4 })]);
+    // Only a number that exists (committed or reserved) is a version; others stay 404, and strangers learn nothing.
+    await expectError(await call(`/api/asset/variants/${assetId}/${started.version + 1}`, { bearer: owner.bearer }), 404);
+    await expectError(await call(`/api/asset/variants/${assetId}/${started.version}`, { bearer: (await signIn()).bearer }), 404);
+    const url = new URL(started.upload_url);
+    await json(await call(`${url.pathname}${url.search}`, { method: "PUT", body: bytesOf(4), headers: { "content-type": "image/png" } }), 201);
+    const committed = await json<{ variant_id: string; sha256: string | null }[]>(
+      await call(`/api/asset/variants/${assetId}/${started.version}`, { bearer: owner.bearer }),
+    );
+    expect(committed).toHaveLength(1);
+    expect(committed[0].variant_id).toBe(started.variant_id);
+    expect(committed[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("copies the restored version's previews to objects of their own", async () => {
     const { owner, assetId } = await twoVersions();
     const [v1] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 1", assetId);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { DbSession } from "../../workers/db/session";
 import { BOOKMARK_COOKIE, BOOKMARK_HEADER, BookmarkSchema, sessionStartOf } from "../../workers/lib/d1-bookmark";
 import { roundTripsOf } from "../../workers/db/round-trips";
-import { ORIGIN, REFRESH_COOKIE, call, signIn } from "./factories";
+import { ORIGIN, REFRESH_COOKIE, call, signIn, signInAdmin } from "./factories";
+import { TIMING_KEY_HEADER } from "../../workers/lib/server-timing";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { authenticateBearer } from "../../workers/services/access/auth.service";
 import { createRequestContext } from "../../workers/services/access/context";
@@ -134,19 +135,54 @@ describe("D1 sessions and bookmarks", () => {
     expect(starts).toEqual(["first-primary"]);
   });
 
-  it("reports the request's D1 round trips in Server-Timing on API answers, error answers and pages", async () => {
+  it("reports the request's D1 round trips in Server-Timing on API answers, error answers and pages (to the operator)", async () => {
     const user = await signIn();
+    const operator = { [TIMING_KEY_HEADER]: env.METRICS_TOKEN };
     for (const res of [
-      await call("/api/auth/whoami", { bearer: user.bearer }),
-      await call("/api/group/get/00000000000000000000000000000000", { bearer: user.bearer }),
-      await call("/login"),
-      await call("/api/ping"),
+      await call("/api/auth/whoami", { bearer: user.bearer, headers: operator }),
+      await call("/api/group/get/00000000000000000000000000000000", { bearer: user.bearer, headers: operator }),
+      await call("/login", { headers: operator }),
+      await call("/api/ping", { headers: operator }),
     ]) {
       await res.body?.cancel();
       const timing = res.headers.get("server-timing");
       expect(timing).toMatch(/db;dur=\d+\.\d;desc="\d+ round trips?, \d+ quer(?:y|ies)", total;dur=\d+\.\d/);
       expect(roundTripsOf(timing)).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it("gives the database detail of Server-Timing to administrators only: others get the plain total", async () => {
+    const user = await signIn();
+    const admin = await signInAdmin();
+    const missing = "/api/group/get/00000000000000000000000000000000";
+    const plain = /^total;dur=\d+\.\d$/;
+    for (const res of [
+      await call("/api/auth/whoami", { bearer: user.bearer }),
+      await call(missing, { bearer: user.bearer }),
+      await call("/api/ping"),
+      await call("/login"),
+      await call("/mam", { refresh: user.refresh }),
+      await call(missing, { bearer: user.bearer, headers: { [TIMING_KEY_HEADER]: "wrong-key-0123456789" } }),
+    ]) {
+      await res.body?.cancel();
+      expect(res.headers.get("server-timing")).toMatch(plain);
+    }
+    for (const res of [await call(missing, { bearer: admin.bearer }), await call("/mam", { refresh: admin.refresh })]) {
+      await res.body?.cancel();
+      expect(roundTripsOf(res.headers.get("server-timing"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("never hands a bookmark to an anonymous caller (header or cookie); signed-in callers get it", async () => {
+    const user = await signIn();
+    for (const res of [await call("/login"), await call("/api/ping"), await call("/api/health"), await call("/sl/AAAAAAAAAAAAAAAAAAAAAA")]) {
+      await res.body?.cancel();
+      expect(res.headers.get(BOOKMARK_HEADER)).toBeNull();
+      expect(bookmarkCookie(res)).toBeUndefined();
+    }
+    const signedIn = await call("/api/auth/whoami", { bearer: user.bearer });
+    await signedIn.body?.cancel();
+    expect(BookmarkSchema.safeParse(signedIn.headers.get(BOOKMARK_HEADER)).success).toBe(true);
   });
 
   it("counts calls made together as one round trip and calls made after each other as more", async () => {

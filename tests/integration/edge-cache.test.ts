@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { bytesOf, createAsset, rows, uploadVersion } from "./asset-fixtures";
 import { fixture } from "./processing-fixtures";
 import { call } from "./factories";
+import { expectConsoleError } from "../setup/fail-on-console-error";
 import { createGroup, ordinaryUser, uniqueName } from "./library-factories";
 
 /**
@@ -232,6 +233,28 @@ describe("edge cache of /sl pages", () => {
     expect(a.cache).toBe("miss");
     expect(b.cache).toBe("hit");
     expect(b.body).toBe(a.body);
+  });
+
+  it("Remix data requests (?_data=, ?_routes=) are never answered with the cached page nor stored", async () => {
+    const { id, name } = await sharedImage();
+    const plain = await read(await page(`/sl/${id}`));
+    expect(plain.cache).toBe("miss");
+    expect((await read(await page(`/sl/${id}`))).cache).toBe("hit");
+    // Remix warns that ?_data is legacy under single fetch, and still answers it with JSON.
+    expectConsoleError();
+    for (const variant of [`/sl/${id}?_data=${encodeURIComponent("routes/sl.$id")}`, `/sl/${id}?_data=root&page=0`]) {
+      const res = await page(variant);
+      const answer = await read(res);
+      expect(answer.cache, variant).toBe("bypass");
+      expect(answer.body, variant).not.toContain("<!DOCTYPE html>");
+      expect(res.headers.get("content-type") ?? "", variant).not.toMatch(/^text\/html/);
+    }
+    expect((await read(await page(`/sl/${id}?_routes=root`))).cache).toBe("bypass");
+    // The data answers were not stored under the page's key: the document is still the document.
+    const again = await read(await page(`/sl/${id}`));
+    expect(again.cache).toBe("hit");
+    expect(again.body).toBe(plain.body);
+    expect(again.body).toContain(name);
   });
 
   it("a signed-in request is never answered from the cache nor stored", async () => {

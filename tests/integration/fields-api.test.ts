@@ -175,7 +175,7 @@ describe("field values", () => {
     expect(onScreen).toMatchObject({ pts: [12, 47], asset_version: 2, asset_version_id: versionIds[1] });
     // SPEC §3 names a version by its number: asset_version alone, or both forms agreeing; the answer carries both.
     const byNumber = await ok<Value>(`/api/fields/create/${assetId}`, owner.bearer, {
-      json: { def_id: person.field_def_id, data: "Вера", pts: [1, 2], asset_version: 2 },
+      json: { def_id: person.field_def_id, data: "Вера", pts: [1, 2], asset_version_id: null, asset_version: 2 },
     });
     expect(byNumber).toMatchObject({ asset_version: 2, asset_version_id: versionIds[1] });
     const mismatch = await expectError(
@@ -188,9 +188,15 @@ describe("field values", () => {
     );
     expect(mismatch.message).toContain("asset_version");
     await expectError(
-      await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json: { def_id: person.field_def_id, data: "x", asset_version: 9 } }),
+      await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json: { def_id: person.field_def_id, data: "x", asset_version_id: null, asset_version: 9 } }),
       404,
     );
+    // SPEC §7 lists asset_version_id among the required fields: absent is a 400 naming it; null is the whole file.
+    const absent = await expectError(
+      await call(`/api/fields/create/${assetId}`, { method: "POST", bearer: owner.bearer, json: { def_id: person.field_def_id, data: "x" } }),
+      400,
+    );
+    expect(absent.message).toContain("asset_version_id");
     // SPEC §5 sends the number as asset_version_id itself (issue 29); asset_version, when sent too, must agree.
     const specShaped = await ok<Value>(`/api/fields/create/${assetId}`, owner.bearer, {
       json: { def_id: person.field_def_id, data: "Глеб", pts: [3, 4], asset_version_id: 2 },
@@ -652,7 +658,7 @@ describe("entities-by-field and bulk set", () => {
 
     const timed = await call("/api/fields/entities-by-field", {
       method: "POST",
-      bearer: owner.bearer,
+      bearer: admin.bearer,
       json: { def_id: shot.field_def_id, condition: { op: "eq", value: "2025-03-01" } },
     });
     // The route's own SQL timing leads; the request-wide db/total entries follow it.

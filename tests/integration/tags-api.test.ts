@@ -129,6 +129,28 @@ describe("GET /api/tags/list", () => {
   });
 });
 
+describe("tag counts cover only what the caller may read", () => {
+  it("list, list-by-ids and list-by-filter count the caller's readable files and folders; an administrator counts all", async () => {
+    const owner = await signIn();
+    const other = await signIn();
+    const admin = await signInAdmin();
+    const tag = await createTag(owner.bearer, `Счёт ${newId().slice(-8)}`);
+    const hiddenAsset = (await insertAsset({ ownerId: owner.id })).id;
+    const hiddenGroup = await insertGroup({ ownerId: owner.id });
+    const ownAsset = (await insertAsset({ ownerId: other.id })).id;
+    for (const [id, type] of [[hiddenAsset, "asset"], [hiddenGroup, "group"], [ownAsset, "asset"]] as const) await tagEntity(tag.id, id, type);
+
+    const countOf = (list: Tag[]) => list.find((t) => t.tag_id === tag.id)?.count;
+    const q = encodeURIComponent(tag.name);
+    expect(countOf(await get<Tag[]>(`/api/tags/list?q=${q}`, other.bearer))).toBe(1);
+    expect(countOf(await post<Tag[]>("/api/tags/list-by-ids", other.bearer, { ids: [tag.id] }))).toBe(1);
+    expect(countOf(await post<Tag[]>("/api/tags/list-by-filter", other.bearer, { q: tag.name }))).toBe(1);
+    expect(countOf(await post<Tag[]>("/api/tags/list-by-filter", other.bearer, { entity_ids: [ownAsset] }))).toBe(1);
+    expect(countOf(await get<Tag[]>(`/api/tags/list?q=${q}`, owner.bearer))).toBe(2);
+    expect(countOf(await get<Tag[]>(`/api/tags/list?q=${q}`, admin.bearer))).toBe(3);
+  });
+});
+
 describe("POST /api/tags/list-by-ids", () => {
   it("answers the known tags among the ids (unknown ones left out)", async () => {
     const user = await signIn();

@@ -147,6 +147,31 @@ describe("taxonomy trees", () => {
   });
 });
 
+describe("taxonomy member counts", () => {
+  it("tree-list and tree count only the members the caller may read; an administrator counts all", async () => {
+    const admin = await signInAdmin();
+    const owner = await signIn();
+    const stranger = await signIn();
+    const tree = await newTree(admin.bearer, "Счёт");
+    const leaf = await ok<{ taxon_id: string }>(`/api/taxonomy/create/${tree.tree_id}`, admin.bearer, { json: { path: "Лист" } });
+    const { id: assetId } = await insertAsset({ ownerId: owner.id });
+    const groupId = await insertGroup({ ownerId: owner.id });
+    const { id: ownAsset } = await insertAsset({ ownerId: stranger.id });
+    await ok(`/api/taxonomy/add-member/${tree.tree_id}`, owner.bearer, { json: { objectId: assetId } });
+    await ok(`/api/taxonomy/add-member/${leaf.taxon_id}`, owner.bearer, { json: { objectId: groupId } });
+    await ok(`/api/taxonomy/add-member/${leaf.taxon_id}`, stranger.bearer, { json: { objectId: ownAsset } });
+
+    const counts = async (bearer: string) => {
+      const listed = (await ok<{ tree_id: string; members: number }[]>("/api/taxonomy/tree-list", bearer)).find((t) => t.tree_id === tree.tree_id);
+      const root = await ok<Node>(`/api/taxonomy/tree/${tree.tree_id}`, bearer);
+      return [listed?.members, root.members, root.children[0].members];
+    };
+    expect(await counts(stranger.bearer)).toEqual([0, 0, 1]);
+    expect(await counts(owner.bearer)).toEqual([1, 1, 1]);
+    expect(await counts(admin.bearer)).toEqual([1, 1, 2]);
+  });
+});
+
 describe("taxon members", () => {
   it("adds, lists (with deep) and removes members; needs update on the object", async () => {
     const admin = await signInAdmin();

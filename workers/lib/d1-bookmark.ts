@@ -63,13 +63,15 @@ export function sessionStartOf(request: Request): SessionStart {
 }
 
 /**
- * Hands the session's latest bookmark back: the `x-d1-bookmark` header always, and the cookie when the caller is a
+ * Hands the session's latest bookmark back to a signed-in caller — never to an anonymous one: a bookmark shows how
+ * far the whole library's writes have gone, and a visitor reads anywhere anyway (`first-unconstrained`). To a
+ * signed-in caller it goes as the `x-d1-bookmark` header always, and as the cookie when the caller is a
  * browser and the bookmark moved. A browser is a caller without a bearer, or one that carries our cookies: the UI's
  * API calls come with a bearer *and* the refresh cookie, and the page it loads next must see what they wrote. A
  * response a shared cache may keep never gets the cookie.
  */
 export function applyBookmark(request: Request, headers: Headers, bookmark: string | null): void {
-  if (!bookmark) return;
+  if (!bookmark || !isSignedIn(request)) return;
   headers.set(BOOKMARK_HEADER, bookmark);
   const carried = cookieValue(request, BOOKMARK_COOKIE);
   const browser = !request.headers.has("authorization") || carried !== undefined || isSignedInBrowser(request);

@@ -7,7 +7,7 @@ import { applyBaseHeaders } from "../../lib/security-headers";
 import { requestMetrics } from "../../lib/metrics";
 import { createRequestContext, ensureAdministrator } from "../../services/access";
 import { applyBookmark, sessionStartOf } from "../../lib/d1-bookmark";
-import { applyServerTiming } from "../../lib/server-timing";
+import { applyServerTiming, timingDetailAllowed } from "../../lib/server-timing";
 import type { AppEnv } from "../types";
 
 /** API description version (SPEC §9); clients send it in `x-api-version` and get it back. */
@@ -16,7 +16,8 @@ const SERVER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * First middleware of every API request: request id, per-request context (its D1 session starts from the caller's
- * bookmark), the answer's version, request-id, D1 bookmark, Server-Timing and browser-safety headers (nosniff,
+ * bookmark), the answer's version, request-id, D1 bookmark (signed-in callers), Server-Timing (its database detail
+ * for administrators and the operator only) and browser-safety headers (nosniff,
  * framing, referrer, HSTS over https), and the metrics observation once the answer (error answers included) is known.
  */
 export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
@@ -30,7 +31,8 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   c.header("x-request-id", requestId);
   // c.header made the answer's headers writable (a binding's Response has immutable ones)
   applyBookmark(c.req.raw, c.res.headers, rc.dbSession.bookmark());
-  applyServerTiming(c.res.headers, rc.dbSession.meter, performance.now() - started);
+  const detailed = timingDetailAllowed(c.req.raw, rc.config.METRICS_TOKEN, c.var.actor?.isAdmin === true);
+  applyServerTiming(c.res.headers, rc.dbSession.meter, performance.now() - started, detailed);
   const base = new Headers();
   applyBaseHeaders(base, new URL(c.req.url), "SAMEORIGIN");
   for (const [name, value] of base) if (!c.res.headers.has(name)) c.header(name, value);

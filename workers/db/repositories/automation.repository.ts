@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { automations, type AutomationRow } from "../schema/index";
 import { inIds } from "./tag.repository";
@@ -32,16 +32,26 @@ export function deleteAutomation(db: Database, id: string) {
   return db.delete(automations).where(eq(automations.id, id)).returning({ id: automations.id });
 }
 
-/** Enabled automations whose trigger is one of `types` (the event hook reads these once per batch of events). */
+/**
+ * SQL condition on an `automations` row: its owner may still own automations — an enabled administrator. Runs act
+ * with the owner's rights over the whole library, so an automation whose owner was demoted, disabled or deleted
+ * (or passed to a non-administrator with the user's files) never starts again.
+ */
+const ownerMayOwnSql = sql`exists (select 1 from users ou where ou.id = ${automations.ownerId} and ou.is_admin = 1 and ou.enabled = 1)`;
+
+/**
+ * Enabled automations whose trigger is one of `types` and whose owner may own them (the event hook reads these once
+ * per batch of events): the owner's right is checked again at every match, not only when it changed.
+ */
 export function enabledByTriggerTypes(db: Database, types: readonly string[]) {
   return db
     .select()
     .from(automations)
-    .where(and(eq(automations.enabled, true), inIds(automations.triggerType, types)))
+    .where(and(eq(automations.enabled, true), inIds(automations.triggerType, types), ownerMayOwnSql))
     .orderBy(asc(automations.id));
 }
 
-/** Enabled schedule automations due at `now`. */
+/** Enabled schedule automations due at `now` whose owner may own them. */
 export function dueSchedules(db: Database, now: number, limit: number) {
   return db
     .select()
@@ -52,6 +62,7 @@ export function dueSchedules(db: Database, now: number, limit: number) {
         eq(automations.triggerType, "schedule"),
         isNotNull(automations.nextRunAt),
         lte(automations.nextRunAt, now),
+        ownerMayOwnSql,
       ),
     )
     .orderBy(asc(automations.nextRunAt))
@@ -133,4 +144,23 @@ export async function defaultTemplate(db: Database, operationClass: string): Pro
     sql`select id, name from task_templates where operation_class = ${operationClass} and disabled = 0 order by id limit 1`,
   );
   return row;
+}
+
+/**
+ * The statements (for one batch) that switch off the enabled automations of owners who may no longer own them —
+ * one owner (`ownerId`, when an administrator demotes or disables him) or all of them (null, the cron's sweep, which
+ * also catches an owner changed by any other path) — each with an `automation.disable` audit row naming the owner
+ * and why. The audit rows are written first, from the same condition, so every switched-off automation has one.
+ */
+export function disableUnownedAutomationsStatements(o: { ownerId: string | null; actorId: string | null; reason: string; now: number }): SQL[] {
+  const scope = o.ownerId === null ? sql`not ${ownerMayOwnSql}` : sql`${automations.ownerId} = ${o.ownerId}`;
+  // Audit ids keep the time-ordered prefix of `newId` and a random tail per row.
+  const idPrefix = o.now.toString(16).padStart(12, "0").slice(-12);
+  return [
+    sql`insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details, ip)
+        select ${idPrefix} || lower(hex(randomblob(10))), ${o.now}, ${o.actorId}, 'automation.disable', 'automation', ${automations.id},
+          json_object('owner', ${automations.ownerId}, 'name', ${automations.name}, 'reason', ${o.reason}), null
+        from ${automations} where ${automations.enabled} = 1 and ${scope}`,
+    sql`update ${automations} set enabled = 0, next_run_at = null, mtime = ${o.now} where ${automations.enabled} = 1 and ${scope}`,
+  ];
 }

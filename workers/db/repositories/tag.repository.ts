@@ -40,12 +40,19 @@ export function containsFolded(column: SQLWrapper, q: string): SQL {
   return sql`instr(${foldedSql(column)}, ${foldName(q)}) > 0`;
 }
 
-const taggedCount = sql<number>`(select count(*) from ${entityTags} where ${entityTags.tagId} = ${tags.id})`.mapWith(Number);
+/**
+ * How many entities carry the tag, counting only those the caller may read: a count is something people learn, so
+ * it obeys the same visibility as the lists (`visibleTaggedEntity`). Administrators (null) count every row.
+ */
+function taggedCount(vis: Visibility | null) {
+  const visible = vis === null ? sql`` : sql` and ${visibleTaggedEntity(vis)}`;
+  return sql<number>`(select count(*) from ${entityTags} where ${entityTags.tagId} = ${tags.id}${visible})`.mapWith(Number);
+}
 
 /** One page of tags with the number of entities carrying each, optionally filtered by a name fragment. */
-export function listTagsWithCounts(db: Database, opts: { q?: string; skip: number; take: number }) {
+export function listTagsWithCounts(db: Database, opts: { q?: string; vis: Visibility | null; skip: number; take: number }) {
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis) })
     .from(tags)
     .where(opts.q ? containsFolded(tags.name, opts.q) : undefined)
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id))
@@ -53,9 +60,10 @@ export function listTagsWithCounts(db: Database, opts: { q?: string; skip: numbe
     .offset(opts.skip);
 }
 
-export function findTagsByIds(db: Database, ids: readonly string[]) {
+/** The tags among `ids`; `vis` decides what their counts include (null: every entity, for administrators and checks). */
+export function findTagsByIds(db: Database, ids: readonly string[], vis: Visibility | null = null) {
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(vis) })
     .from(tags)
     .where(inIds(tags.id, ids))
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id));
@@ -91,7 +99,7 @@ export function listTagsByFilter(
         }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.vis)})`
       : undefined;
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis) })
     .from(tags)
     .where(and(opts.q ? containsFolded(tags.name, opts.q) : undefined, byEntity))
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id))

@@ -3,6 +3,7 @@ import type { Database } from "../client";
 import { taskTemplates, tasks, type TaskEntityRef, type TaskRow, type TaskStatus, type TaskTemplateRow } from "../schema/index";
 import { runStatement } from "./group.repository";
 import { inIds } from "./tag.repository";
+import { visibleSql, type Visibility } from "./access.repository";
 
 /**
  * Queries of the task capability. D1 is the source of truth for what runs next: the consumer claims the highest
@@ -108,14 +109,40 @@ export async function findTask(db: Database, id: string): Promise<TaskRow | null
   return row ? fromRaw(row) : null;
 }
 
-export async function findTasks(db: Database, ids: readonly string[]): Promise<TaskRow[]> {
+/**
+ * SQL condition on a `tasks` row: the caller may read every file and folder the task is about (its `affected`
+ * entities). A task's name, log and source name the files it works on, so owning the task is not enough: someone
+ * who lost read on a file (a demoted administrator whose automation ran on it) learns nothing more through it. An
+ * entity that no longer exists counts as unreadable. Null visibility (administrators): no condition.
+ */
+export function taskSubjectsVisibleSql(vis: Visibility | null): SQL {
+  if (vis === null) return sql`1`;
+  return sql`not exists (select 1 from json_each(tasks.affected) te
+      where json_extract(te.value, '$.type') in ('asset', 'group') and not (
+        (json_extract(te.value, '$.type') = 'asset' and exists (select 1 from assets ta where ta.id = json_extract(te.value, '$.id')
+          and ${visibleSql(vis, "asset", sql`ta.id`, sql`ta.owner_id`)}))
+        or (json_extract(te.value, '$.type') = 'group' and exists (select 1 from groups tg where tg.id = json_extract(te.value, '$.id')
+          and ${visibleSql(vis, "group", sql`tg.id`, sql`tg.owner_id`)}))))`;
+}
+
+/** The tasks among `ids`; with `vis`, only those whose files and folders the caller may read. */
+export async function findTasks(db: Database, ids: readonly string[], vis: Visibility | null = null): Promise<TaskRow[]> {
   if (ids.length === 0) return [];
-  return (await db.all<RawTask>(sql`select * from tasks where ${inIds(sql`id`, ids)}`)).map(fromRaw);
+  return (await db.all<RawTask>(sql`select * from tasks where ${inIds(sql`id`, ids)} and ${taskSubjectsVisibleSql(vis)}`)).map(fromRaw);
+}
+
+/** Whether the caller may read every file and folder task `id` is about (one indexed read). */
+export async function taskSubjectsVisible(db: Database, id: string, vis: Visibility | null): Promise<boolean> {
+  if (vis === null) return true;
+  const row = await db.get<{ ok: number } | undefined>(sql`select 1 as ok from tasks where id = ${id} and ${taskSubjectsVisibleSql(vis)}`);
+  return row !== undefined;
 }
 
 export interface TaskFilter {
   /** null: every task (administrators); otherwise only tasks owned by this user */
   ownerId: string | null;
+  /** the caller's visibility: only tasks about files and folders it may read (null: administrators, all) */
+  vis: Visibility | null;
   name?: string;
   status?: TaskStatus[];
   op?: string[];
@@ -125,6 +152,7 @@ export interface TaskFilter {
 function filterSql(f: TaskFilter): SQL {
   const parts: SQL[] = [sql`1 = 1`];
   if (f.ownerId !== null) parts.push(sql`owner_id = ${f.ownerId}`);
+  if (f.vis !== null) parts.push(taskSubjectsVisibleSql(f.vis));
   if (f.name) parts.push(sql`instr(lower(name), ${f.name.toLowerCase()}) > 0`);
   if (f.status?.length) parts.push(inIds(sql`status`, f.status));
   if (f.op?.length) parts.push(inIds(sql`operation_class`, f.op));
@@ -150,9 +178,9 @@ export async function countTasks(db: Database, f: TaskFilter): Promise<number> {
 }
 
 /** Distinct task names (for the name filter), most recent first. */
-export async function taskNames(db: Database, ownerId: string | null, limit: number): Promise<string[]> {
+export async function taskNames(db: Database, ownerId: string | null, vis: Visibility | null, limit: number): Promise<string[]> {
   const rows = await db.all<{ name: string }>(
-    sql`select name from tasks where ${ownerId === null ? sql`1 = 1` : sql`owner_id = ${ownerId}`}
+    sql`select name from tasks where ${ownerId === null ? sql`1 = 1` : sql`owner_id = ${ownerId}`} and ${taskSubjectsVisibleSql(vis)}
         group by name order by max(job_num) desc limit ${limit}`,
   );
   return rows.map((r) => r.name);

@@ -4,21 +4,41 @@ import { assets, groups, taxa, taxonMembers } from "../schema/index";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
 
-const memberCount = sql<number>`(select count(*) from ${taxonMembers} where ${taxonMembers.taxonId} = ${taxa.id})`.mapWith(Number);
+/**
+ * The taxon's direct members the caller may read (null visibility, administrators: every member). A count is
+ * something people learn, so it is filtered exactly like `membersOf` lists them.
+ */
+function memberCount(vis: Visibility | null) {
+  const visible =
+    vis === null
+      ? sql``
+      : sql` and ((mc.object_type = 'asset' and exists (select 1 from ${assets} ca where ca.id = mc.object_id and ca.deleted_at is null and ${visibleSql(
+          vis,
+          "asset",
+          sql`ca.id`,
+          sql`ca.owner_id`,
+        )})) or (mc.object_type = 'group' and exists (select 1 from ${groups} cg where cg.id = mc.object_id and cg.deleted_at is null and ${visibleSql(
+          vis,
+          "group",
+          sql`cg.id`,
+          sql`cg.owner_id`,
+        )})))`;
+  return sql<number>`(select count(*) from ${taxonMembers} mc where mc.taxon_id = ${taxa.id}${visible})`.mapWith(Number);
+}
 
-/** Trees: the taxa without a parent, by name. */
-export function listTrees(db: Database) {
+/** Trees: the taxa without a parent, by name, each with its root's members the caller may read. */
+export function listTrees(db: Database, vis: Visibility | null) {
   return db
-    .select({ id: taxa.id, name: taxa.name, ctime: taxa.ctime, members: memberCount })
+    .select({ id: taxa.id, name: taxa.name, ctime: taxa.ctime, members: memberCount(vis) })
     .from(taxa)
     .where(isNull(taxa.parentId))
     .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));
 }
 
-/** Every taxon of a tree with its direct member count, by name (the service assembles the nesting). */
-export function taxaOfTree(db: Database, treeId: string) {
+/** Every taxon of a tree with its direct member count (of what the caller may read), by name (the service nests them). */
+export function taxaOfTree(db: Database, treeId: string, vis: Visibility | null) {
   return db
-    .select({ id: taxa.id, parentId: taxa.parentId, name: taxa.name, members: memberCount })
+    .select({ id: taxa.id, parentId: taxa.parentId, name: taxa.name, members: memberCount(vis) })
     .from(taxa)
     .where(eq(taxa.treeId, treeId))
     .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));

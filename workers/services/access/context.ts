@@ -33,6 +33,11 @@ export interface RequestContext {
   dbSession: DbSession;
   requestId: string;
   waitUntil: (promise: Promise<unknown>) => void;
+  /**
+   * Set by the page's session lookup once the signed-in viewer is known to be an administrator: only then does a page
+   * answer's Server-Timing carry the database detail (workers/lib/server-timing.ts).
+   */
+  viewerIsAdmin?: boolean;
 }
 
 /** Where the D1 session starts (workers/lib/d1-bookmark.ts for requests); background runs start at the primary. */

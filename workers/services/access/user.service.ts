@@ -26,6 +26,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { visibleSql } from "../../db/repositories/access.repository";
+import { disableUnownedAutomationsStatements } from "../../db/repositories/automation.repository";
 import { visibility } from "./access.service";
 import { auditByActor } from "./audit.service";
 import type { Actor, RequestContext } from "./context";
@@ -238,12 +239,19 @@ export async function patchUser(rc: RequestContext, actor: Actor, id: string, pa
     endAll || patch.user_passwd !== undefined
       ? [revokeUserSessionsStatement(rc.db, id, now, endAll ? null : self ? actor.sessionFamily : null).getSQL()]
       : [];
+  // Automations act with their owner's rights over the whole library: an owner who stops being an enabled
+  // administrator loses them in the same write, each switched off with an audit row (docs/security.md).
+  const mayOwnAutomations = (u: { isAdmin: boolean; enabled: boolean }) => u.isAdmin && u.enabled;
+  const automationsOff =
+    mayOwnAutomations(user) && !mayOwnAutomations(after)
+      ? disableUnownedAutomationsStatements({ ownerId: id, actorId: actor.id, reason: after.enabled ? "owner_demoted" : "owner_disabled", now })
+      : [];
   // The guard runs inside the batch (a transaction): it fails the whole write if, by then, no other active
   // administrator would be left.
   const guard = isActiveAdmin(user) && !isActiveAdmin(after) ? [abortIf(sql`not ${otherActiveAdminExistsSql(id)}`)] : [];
 
   try {
-    await runBatch(rc.db, [...guard, updateUserStatement(rc.db, id, set).getSQL(), ...sessions, ...audits]);
+    await runBatch(rc.db, [...guard, updateUserStatement(rc.db, id, set).getSQL(), ...sessions, ...audits, ...automationsOff]);
   } catch (error) {
     if (isAssertionFailure(error)) throw new AppError("CONFLICT", ru.users.lastAdmin);
     if (isUniqueViolation(error)) throw new AppError("CONFLICT", ru.users.loginTaken(patch.user_login ?? user.login));

@@ -4,11 +4,13 @@ import { ru } from "../../../shared/i18n/ru";
 import {
   assetFactsRows,
   claimScheduleRun,
+  disableUnownedAutomationsStatements,
   dueSchedules,
   enabledByTriggerTypes,
   recordRunStatement,
   type AutomationRow,
 } from "../../db/repositories/automation.repository";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Actor, RequestContext } from "../access";
@@ -327,6 +329,8 @@ export async function handOverDelivery(
  * next firing time past `now` (a tick that came late fires once, not once per missed time).
  */
 export async function runDueSchedules(rc: RequestContext, now = Date.now()): Promise<StartedRun[]> {
+  // The sweep: automations whose owner can no longer own them (however that came about) are switched off, audited.
+  await runBatch(rc.db, disableUnownedAutomationsStatements({ ownerId: null, actorId: null, reason: "owner_not_admin", now }));
   const due = await dueSchedules(rc.db, now, 100);
   const started: StartedRun[] = [];
   for (const row of due) {

@@ -85,7 +85,37 @@ export async function getVersion(
 
 /** Ready variants of one version of an asset. */
 export async function listVariants(rc: RequestContext, actor: Actor, id: string, version: number): Promise<VariantView[]> {
-  return (await versionWithVariants(rc, actor, id, version)).variants.map(toVariantView);
+  await requireAsset(rc, actor, id, "read");
+  const [versionRows, variants, reserved] = await Promise.all([
+    selectVersion(rc.db, id, version),
+    selectReadyVariants(rc.db, id, version),
+    selectReservedUploads(rc.db, id),
+  ]);
+  // A number create-version reserved is a version too (listed `state: "empty"` until its bytes commit): its
+  // variants are the uploads awaiting their bytes, shown with no hash and the size declared so far.
+  const awaiting = reserved.filter((u) => u.reservedVersion === version);
+  if (!versionRows[0] && awaiting.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
+  return [
+    ...variants.map(toVariantView),
+    ...awaiting.map(
+      (u): VariantView => ({
+        variant_id: u.id,
+        storage: u.storageId,
+        name: u.name,
+        mime_type: u.mimeType,
+        format: null,
+        variant_type: u.variantType,
+        content_size: Math.max(u.contentSize, 0),
+        file_name: u.fileName,
+        preview_storage_id: null,
+        metadata_storage_id: null,
+        user_id: u.userId,
+        sha256: null,
+        ctime: iso(u.ctime),
+        version,
+      }),
+    ),
+  ];
 }
 
 /** Versions by id (up to 500) that the actor may read; others are left out. */

@@ -44,20 +44,21 @@ function notFoundMessage(type: TaggableEntity["type"]): string {
 
 /**
  * Tags by name (optionally those whose name contains `q`, case-insensitively, Cyrillic included), one page, each
- * with the number of entities carrying it. Tag names are a shared vocabulary every signed-in user sees.
+ * with the number of entities carrying it that the caller may read. Tag names are a shared vocabulary every
+ * signed-in user sees; how many files carry one is not.
  */
 export async function listTags(
   rc: RequestContext,
-  _actor: Actor,
+  actor: Actor,
   opts: { q?: string; skip: number; take: number },
 ): Promise<TagWithCount[]> {
-  return (await listTagsWithCounts(rc.db, opts)).map(toInfo);
+  return (await listTagsWithCounts(rc.db, { ...opts, vis: await visibility(rc, actor) })).map(toInfo);
 }
 
-/** The known tags among `ids`; unknown ids are left out. */
-export async function listTagsByIds(rc: RequestContext, _actor: Actor, ids: readonly string[]): Promise<TagWithCount[]> {
+/** The known tags among `ids` (unknown ids are left out), counted over what the caller may read. */
+export async function listTagsByIds(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<TagWithCount[]> {
   if (ids.length === 0) return [];
-  return (await findTagsByIds(rc.db, [...new Set(ids)])).map(toInfo);
+  return (await findTagsByIds(rc.db, [...new Set(ids)], await visibility(rc, actor))).map(toInfo);
 }
 
 /**

@@ -55,9 +55,9 @@ export function parseTaxonPath(path: string): string[] {
   return segments;
 }
 
-/** The taxonomies, each with the members of its root. Any signed-in user. */
-export async function treeList(rc: RequestContext, _actor: Actor): Promise<TreeInfo[]> {
-  return (await listTrees(rc.db)).map((t) => ({ tree_id: t.id, name: t.name, members: t.members }));
+/** The taxonomies, each with the members of its root the caller may read. Any signed-in user. */
+export async function treeList(rc: RequestContext, actor: Actor): Promise<TreeInfo[]> {
+  return (await listTrees(rc.db, await visibility(rc, actor))).map((t) => ({ tree_id: t.id, name: t.name, members: t.members }));
 }
 
 async function requireTree(rc: RequestContext, treeId: string): Promise<TaxonRow> {
@@ -72,10 +72,10 @@ async function requireTaxonOfTree(rc: RequestContext, treeId: string, taxonId: s
   return taxon;
 }
 
-/** One taxonomy as a nested tree (children by name), built from one query. */
-export async function taxonomyTree(rc: RequestContext, _actor: Actor, treeId: string): Promise<TaxonNode> {
-  await requireTree(rc, treeId);
-  const rows = await taxaOfTree(rc.db, treeId);
+/** One taxonomy as a nested tree (children by name), built from one query; counts cover what the caller may read. */
+export async function taxonomyTree(rc: RequestContext, actor: Actor, treeId: string): Promise<TaxonNode> {
+  const [, vis] = await Promise.all([requireTree(rc, treeId), visibility(rc, actor)]);
+  const rows = await taxaOfTree(rc.db, treeId, vis);
   const nodes = new Map(rows.map((r) => [r.id, { taxon_id: r.id, name: r.name, members: r.members, children: [] as TaxonNode[] }]));
   for (const r of rows) if (r.parentId) nodes.get(r.parentId)?.children.push(nodes.get(r.id)!);
   return nodes.get(treeId)!;

@@ -148,6 +148,17 @@ export function viewParts(params: URLSearchParams): { page: number; folder?: str
   return { page, folder };
 }
 
+/**
+ * Remix answers the same path with loader data instead of the document when asked by a query parameter (`_data`,
+ * and single fetch's `_routes`): those answers are not the page the cache holds, and the key drops unknown
+ * parameters, so they must never be looked up nor stored.
+ */
+const DATA_REQUEST_PARAMS = ["_data", "_routes"];
+
+function isDataRequest(params: URLSearchParams): boolean {
+  return DATA_REQUEST_PARAMS.some((name) => params.has(name));
+}
+
 function hasCookie(request: Request, name: string): boolean {
   return (request.headers.get("cookie") ?? "").split(";").some((part) => part.trim().startsWith(`${name}=`));
 }
@@ -224,7 +235,7 @@ export async function cachedSharedPage(
   const parts = viewParts(url.searchParams);
   const signedIn = request.headers.has("authorization") || hasCookie(request, refreshCookieName(url));
   const slot =
-    request.method === "GET" && id && parts && !signedIn
+    request.method === "GET" && id && parts && !signedIn && !isDataRequest(url.searchParams)
       ? await sharedCacheSlot(rc, url.origin, "page", id, { page: parts.page, folder: parts.folder })
       : null;
   if (slot) {

@@ -204,7 +204,7 @@ export { OPERATION_CLASSES };
 /**
  * GET /api/worker-task/upload-decode/{task}: what a worker processing task `task` needs to fetch its bytes: the
  * task's source (the variant it was made for, else the main variant of its first asset's latest version) as a
- * SPEC §3 Worker upload-complete. Needs read on the task; 404 when the task has no committed source.
+ * SPEC §3 Worker upload-complete. Needs read on the task and on the file; 404 when the task has no committed source.
  */
 export async function uploadDecode(rc: RequestContext, actor: Actor, id: string): Promise<UploadComplete & { job_id: string }> {
   const task = await requireTask(rc, actor, id, "read");
@@ -219,6 +219,8 @@ export async function uploadDecode(rc: RequestContext, actor: Actor, id: string)
     }
   }
   if (!found || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.tasks.entityNotFound);
+  // The answer names the file, its size, hash and storage path: the caller must read the file itself, whoever owns the task.
+  await requireEntityAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read", ru.tasks.entityNotFound);
   const v = found.variant;
   return { job_id: task.id, ...uploadCompleteOf(asset, v, found.version, v.sha256 ?? "", v.contentSize) };
 }

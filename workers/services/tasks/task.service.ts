@@ -10,6 +10,7 @@ import {
   listTemplates,
   setPriority,
   taskNames,
+  taskSubjectsVisible,
   transitionTask,
   type TaskFilter,
 } from "../../db/repositories/task.repository";
@@ -17,7 +18,7 @@ import type { TaskEntityRef, TaskRow, TaskStatus, TaskTemplateRow } from "../../
 import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { requireEntityAccess } from "../access";
+import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { exportKey } from "./processing/export.operation";
 import { type OperationClass } from "./processing/operation";
@@ -121,11 +122,17 @@ function visibleTaskOwner(actor: Actor): string | null {
   return actor.isAdmin ? null : actor.id;
 }
 
-/** A task the actor may act on at `level` (404 when it may not even read it). */
+/**
+ * A task the actor may act on at `level` (404 when it may not even read it). Reading a task also needs read on every
+ * file and folder it is about: its name, log, result and source describe them.
+ */
 export async function requireTask(rc: RequestContext, actor: Actor, id: string, level: "read" | "execute"): Promise<TaskRow> {
   const task = await findTask(rc.db, id);
   if (!task) throw new AppError("NOT_FOUND", ru.tasks.notFound);
   await requireEntityAccess(rc, actor, { id: task.id, type: "task", ownerId: task.ownerId }, level, ru.tasks.notFound);
+  if (!actor.isAdmin && !(await taskSubjectsVisible(rc.db, id, await visibility(rc, actor)))) {
+    throw new AppError("NOT_FOUND", ru.tasks.notFound);
+  }
   return task;
 }
 
@@ -141,13 +148,13 @@ export interface TaskListQuery {
   asset?: string;
 }
 
-function filterOf(actor: Actor, q: Omit<TaskListQuery, "skip" | "take">): TaskFilter {
-  return { ownerId: visibleTaskOwner(actor), name: q.name, status: q.status as TaskStatus[] | undefined, op: q.op, asset: q.asset };
+async function filterOf(rc: RequestContext, actor: Actor, q: Omit<TaskListQuery, "skip" | "take">): Promise<TaskFilter> {
+  return { ownerId: visibleTaskOwner(actor), vis: await visibility(rc, actor), name: q.name, status: q.status as TaskStatus[] | undefined, op: q.op, asset: q.asset };
 }
 
 /** GET /current: one page of the tasks the actor sees, newest first. */
 export async function listCurrentTasks(rc: RequestContext, actor: Actor, q: TaskListQuery): Promise<TaskView[]> {
-  return (await listTasks(rc.db, filterOf(actor, q), { skip: q.skip, take: q.take })).map(toTaskView);
+  return (await listTasks(rc.db, await filterOf(rc, actor, q), { skip: q.skip, take: q.take })).map(toTaskView);
 }
 
 export async function countCurrentTasks(
@@ -155,17 +162,17 @@ export async function countCurrentTasks(
   actor: Actor,
   q: Omit<TaskListQuery, "skip" | "take">,
 ): Promise<{ count: number }> {
-  return { count: await countTasks(rc.db, filterOf(actor, q)) };
+  return { count: await countTasks(rc.db, await filterOf(rc, actor, q)) };
 }
 
-/** GET /names: distinct names of the actor's tasks, for the name filter. */
+/** GET /names: distinct names of the actor's tasks (about files it may read), for the name filter. */
 export async function listTaskNames(rc: RequestContext, actor: Actor): Promise<string[]> {
-  return taskNames(rc.db, visibleTaskOwner(actor), 200);
+  return taskNames(rc.db, visibleTaskOwner(actor), await visibility(rc, actor), 200);
 }
 
 /** POST /task-status: the tasks among `ids` the actor sees (unknown and unseen ids are left out). */
 export async function taskStatuses(rc: RequestContext, actor: Actor, ids: string[]): Promise<TaskView[]> {
-  const rows = await findTasks(rc.db, [...new Set(ids)]);
+  const rows = await findTasks(rc.db, [...new Set(ids)], await visibility(rc, actor));
   const visible = rows.filter((t) => actor.isAdmin || (t.ownerId !== null && t.ownerId === actor.id));
   const byId = new Map(visible.map((t) => [t.id, t]));
   return ids.filter((id, i) => ids.indexOf(id) === i && byId.has(id)).map((id) => toTaskView(byId.get(id)!));
@@ -223,6 +230,7 @@ export async function openExport(rc: RequestContext, id: string, link: { u?: str
     sessionFamily: null,
   };
   await requireEntityAccess(rc, actor, { id: task.id, type: "task", ownerId: task.ownerId }, "read", ru.tasks.notFound);
+  if (!actor.isAdmin && !(await taskSubjectsVisible(rc.db, id, await visibility(rc, actor)))) throw new AppError("NOT_FOUND", ru.tasks.notFound);
   if (task.status !== "done") throw new AppError("NOT_FOUND", ru.tasks.exportNotReady);
   const object = await rc.env.MEDIA.get(exportKey(task.id));
   if (!object) throw new AppError("NOT_FOUND", ru.tasks.exportGone);

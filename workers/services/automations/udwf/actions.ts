@@ -21,13 +21,15 @@ export interface RunContext {
   step: number;
 }
 
-/** A run stops (no retry) when its owner can no longer act: the owner was deleted or disabled. */
+/** A run stops (no retry) when its owner can no longer act: the owner was deleted, disabled or demoted. */
 export class RunStopped extends Error {}
 
 /** The owner of a workflow as an actor: runs act with their rights, checked by the same services as any request. */
 export async function ownerActor(rc: RequestContext, ownerId: string): Promise<Actor> {
   const user = await findUserById(rc.db, ownerId);
   if (!user || !user.enabled) throw new RunStopped(ru.automations.log.ownerGone);
+  // Only administrators own automations: a run in flight stops at its next step once its owner is demoted.
+  if (!user.isAdmin) throw new RunStopped(ru.automations.log.ownerNotAdmin);
   return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
 }
 
