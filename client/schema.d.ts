@@ -5757,8 +5757,8 @@ export interface components {
         FieldValueCreate: {
             /** @example 01936f0c8a4b7c3d9e2f0a1b2c3d4e5f */
             def_id: string;
-            /** @description a version of the asset: its number (1, 2 …) or its id; null or absent for the entity as a whole */
-            asset_version_id?: string | number | null;
+            /** @description required: a version of the asset (its number 1, 2 … or its id), or null for the entity as a whole */
+            asset_version_id: string | number | null;
             /** @description a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent */
             asset_version?: number | null;
             data: unknown;
