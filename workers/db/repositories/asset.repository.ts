@@ -333,7 +333,8 @@ export async function selectAssetObjects(db: Database, assetIds: readonly string
   const ids = inList(assetIds);
   return db.all<{ storageId: string; storageKey: string }>(sql`
     select storage_id as storageId, storage_key as storageKey from ${variants} where asset_id in ${ids}
-    union select ${DEFAULT_STORAGE_ID}, storage_key from ${previews} where asset_id in ${ids}`);
+    union select ${DEFAULT_STORAGE_ID}, storage_key from ${previews} where asset_id in ${ids}
+    union select storage_id, storage_key from heal_candidates where asset_id in ${ids}`);
 }
 
 /**
@@ -352,6 +353,8 @@ export function purgeAssetsStatements(db: Database, assetIds: readonly string[])
     db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
     sql`delete from field_values where entity_id in ${ids}`,
     sql`delete from taxon_members where object_id in ${ids}`,
+    // Pending heals (browser-made pictures and proxies awaiting acceptance) go with their file.
+    sql`delete from heal_candidates where asset_id in ${ids}`,
     // Rules on a purged asset and its inheritance switch go with it.
     sql`delete from access_rules where obj_id in ${ids}`,
     sql`delete from access_inheritance where entity_id in ${ids}`,
