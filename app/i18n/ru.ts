@@ -1354,6 +1354,20 @@ export const ru = {
     colAcl: "Права",
     colUse: "Открытия / скачивания",
   },
+  /** Who made a file's browser-made pictures and proxy, and heals awaiting acceptance (decision 029, «Who sees a heal»). */
+  healReview: {
+    previewMadeBy: (name: string) => `Превью сделал(а) ${name}`,
+    proxyMadeBy: (name: string) => `Прокси сделал(а) ${name}`,
+    acceptedBy: (name: string) => `принял(а) ${name}`,
+    pendingMine: "Ожидает подтверждения",
+    pendingMineHint: "Пока его видите только вы: его покажут всем, когда подтвердит тот, кто может изменять файл",
+    pendingOf: (what: string, name: string) => `Ожидает подтверждения: ${what} от ${name}`,
+    kinds: { proxy: "прокси", thumb: "превью", medium: "превью", strip: "раскадровка", waveform: "волна" },
+    accept: "Принять",
+    accepted: "Принято: теперь это видят все",
+    acceptFailed: "Не удалось принять",
+    unknownUser: "пользователь",
+  },
   errors: {
     ...shared.errors,
     title: "Ошибка",
