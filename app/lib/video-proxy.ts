@@ -51,6 +51,11 @@ async function existingProxy(assetId: string, version: number): Promise<string |
 /** This user's own proxy of the version awaiting acceptance (play answers it to him alone), if he made one. */
 async function ownPendingProxy(target: ProxyTarget): Promise<{ link: string; variantId: string } | null> {
   try {
+    // Asked first, so a viewer without one makes no failing request (a 404 in the console on every conversion).
+    const state = await apiRequest<{ pending: { kind: string; mine: boolean }[] }>(`/api/asset/heal/${target.assetId}/${target.version}`, {
+      toast: false,
+    });
+    if (!state.pending.some((p) => p.kind === "proxy" && p.mine)) return null;
     const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play/${target.assetId}`, {
       method: "POST",
       body: { version: target.version, variant_type: "proxy_lowres" },
