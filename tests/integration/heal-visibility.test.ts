@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { exec, pngBytes, rows } from "./catalog-fixtures";
+import { purgeAssets } from "../../workers/services/library/asset-content.service";
+import { exec, pngBytes, rows, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { insertAsset } from "./library-factories";
 
@@ -241,5 +242,16 @@ describe("heal on view by a user without update", () => {
     expect(hidden.message).toBe(ru.assets.notFound);
     await expectError(await call(`/api/asset/heal/${asset.id}/1`, { bearer: stranger.bearer }), 404);
     expect(await rows(`select made_by from heal_candidates where asset_id = ?`, asset.id)).toEqual([{ made_by: maker.id }]);
+  });
+
+  it("purging the file removes its pending heals and their bytes", async () => {
+    const { maker, asset } = await videoWithReaders();
+    expect((await healProxy(maker.bearer, asset.id, webm(300))).status).toBe(201);
+    expect((await healThumb(maker.bearer, asset.id, pngBytes(100, 100))).status).toBe(200);
+    const keys = (await rows<{ storage_key: string }>(`select storage_key from heal_candidates where asset_id = ?`, asset.id)).map((r) => r.storage_key);
+    expect(keys).toHaveLength(2);
+    await purgeAssets(testContext(), [asset.id]);
+    expect(await rows(`select id from heal_candidates where asset_id = ?`, asset.id)).toEqual([]);
+    for (const key of keys) expect(await env.MEDIA.head(key)).toBeNull();
   });
 });
