@@ -148,7 +148,7 @@ const HealParamsSchema = z.object({ id: IdSchema, version: z.coerce.number().int
 const HealAcceptSchema = z
   .object({ kind: z.enum(HEAL_KINDS), maker: IdSchema.openapi({ description: "the user whose heal is accepted" }) })
   .strict()
-  .openapi("HealAccept");
+  .openapi("HealAccept", { example: { kind: "proxy", maker: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f" } });
 const HealPersonSchema = z.object({ id: z.string(), name: z.string().nullable() });
 const HealStateSchema = z
   .object({
