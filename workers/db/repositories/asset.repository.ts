@@ -312,10 +312,11 @@ export function copyAssetStatements(db: Database, p: CopyPlan): Statement[] {
       select json_extract(m.value, '$[1]'), ${newId}, v.version, v.description, v.user_id, v.ctime
       from json_each(${JSON.stringify(p.versions)}) m join asset_versions v on v.id = json_extract(m.value, '$[0]')`,
     sql`insert into variants (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size,
-        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime)
+        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime,
+        made_by, accepted_by)
       select json_extract(m.value, '$[1]'), ${newId}, json_extract(m.value, '$[2]'), v.variant_type, 'ready', v.name, v.mime_type,
         v.format, v.file_name, v.content_size, v.sha256, v.storage_id, v.storage_key, v.preview_storage_id, v.metadata_storage_id,
-        v.tech_fields, v.tech_props, null, v.user_id, v.ctime
+        v.tech_fields, v.tech_props, null, v.user_id, v.ctime, v.made_by, v.accepted_by
       from json_each(${JSON.stringify(p.variants)}) m join variants v on v.id = json_extract(m.value, '$[0]')
       where v.status = 'ready'`,
     sql`insert into entity_tags (tag_id, entity_id, entity_type)
