@@ -254,4 +254,30 @@ describe("heal on view by a user without update", () => {
     expect(await rows(`select id from heal_candidates where asset_id = ?`, asset.id)).toEqual([]);
     for (const key of keys) expect(await env.MEDIA.head(key)).toBeNull();
   });
+
+  it("a reader's page render of a PDF is his until accepted: the others keep the text card", async () => {
+    const { owner, maker, other, asset } = await videoWithReaders();
+    await exec(`update assets set mime = 'application/pdf' where id = ?`, asset.id);
+    await exec(
+      `insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, ctime)
+       values (?, ?, ?, 'thumb', 'image/png', 240, 320, 33, ?, 'card', 1)`,
+      asset.id.slice(0, 31) + "c",
+      asset.id,
+      asset.versionId,
+      `previews/${asset.id}/card`,
+    );
+    await env.MEDIA.put(`previews/${asset.id}/card`, pngBytes(240, 320));
+    expect((await healThumb(maker.bearer, asset.id, pngBytes(226, 320))).status).toBe(200);
+    const makerOf = async (bearer: string) => {
+      const res = await call(`/api/asset/content/preview/${asset.id}/1/thumb`, { bearer });
+      await res.arrayBuffer();
+      return `${res.status} ${res.headers.get("x-preview-maker")} ${res.headers.get("x-preview-pending")}`;
+    };
+    expect(await makerOf(maker.bearer)).toBe("200 page 1");
+    expect(await makerOf(other.bearer)).toBe("200 card null");
+    expect(await makerOf(owner.bearer)).toBe("200 card null");
+    expect((await accept(owner.bearer, asset.id, "thumb", maker.id)).status).toBe(200);
+    expect(await makerOf(other.bearer)).toBe("200 page null");
+    expect(await env.MEDIA.head(`previews/${asset.id}/card`)).toBeNull();
+  });
 });

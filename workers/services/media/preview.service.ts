@@ -375,12 +375,14 @@ export async function findPreview(
       throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
     }
   }
-  if (!row.preview_id || !row.storage_key || !row.mime_type) {
-    // Nothing shown to everyone: the caller's own pending heal, if he made one (decision 029, «Who sees a heal»).
+  const shared = row.preview_id && row.storage_key && row.mime_type ? row : null;
+  // Nothing shown to everyone (or only a PDF's text card): the caller's own pending heal, if he made one (decision
+  // 029, «Who sees a heal») — his page render of a PDF is what he sees instead of the card, so he does not render again.
+  if (!shared || shared.maker === "card") {
     const own = input.version > 0 ? await ownCandidateOfVersion(rc.db, input.assetId, input.version, input.size, actor.id) : undefined;
-    if (!own) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
-    return { id: own.id, etag: `"${own.id}"`, mimeType: own.mime_type, storageKey: own.storage_key, size: own.content_size, maker: own.maker, pending: true };
+    if (own) return { id: own.id, etag: `"${own.id}"`, mimeType: own.mime_type, storageKey: own.storage_key, size: own.content_size, maker: own.maker, pending: true };
   }
+  if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
   return {
     id: row.preview_id,
     etag: `"${row.preview_id}"`,
