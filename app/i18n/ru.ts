@@ -689,6 +689,7 @@ export const ru = {
       "group.*": "Группы пользователей (все)",
       "group.users_add": "Добавление в группу",
       "group.users_remove": "Исключение из группы",
+      "asset.heal_accept": "Принятие превью или прокси, сделанного зрителем",
       "shortlink.*": "Общие ссылки (все)",
       "shortlink.create": "Создание общей ссылки",
       "shortlink.update": "Изменение общей ссылки",

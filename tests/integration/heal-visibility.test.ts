@@ -143,6 +143,12 @@ describe("heal on view by a user without update", () => {
       { made_by: maker.id, accepted_by: owner.id },
     ]);
     expect(await rows(`select id from heal_candidates where asset_id = ?`, asset.id)).toEqual([]);
+    const [entry] = await rows<{ actor_id: string; details: string }>(
+      `select actor_id, details from audit_log where action = 'asset.heal_accept' and object_id = ?`,
+      asset.id,
+    );
+    expect(entry.actor_id).toBe(owner.id);
+    expect(JSON.parse(entry.details)).toMatchObject({ kind: "proxy", made_by: maker.id });
     const after = (await (await call(`/api/asset/heal/${asset.id}/1`, { bearer: other.bearer })).json()) as { made: unknown[] };
     expect(after.made).toEqual([expect.objectContaining({ kind: "proxy", made_by: expect.objectContaining({ id: maker.id }) })]);
   });

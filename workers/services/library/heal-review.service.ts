@@ -11,7 +11,7 @@ import { findAssetForPreview, healedStageSql, replacePreviewStatements } from ".
 import { replaceProxyStatements } from "../../db/repositories/video-proxy.repository";
 import type { HealKind } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
-import { canAccess, requireEntityAccess } from "../access";
+import { auditStatement, canAccess, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { waveformStorageKey } from "../media";
 import { r2Backend } from "../storage";
@@ -90,7 +90,7 @@ export async function acceptHeal(
   if (!candidate) throw new AppError("NOT_FOUND", ru.heal.candidateNotFound);
   let dropped: { storage_id: string; storage_key: string }[];
   if (candidate.kind === "proxy") dropped = await acceptProxy(rc, actor, candidate);
-  else if (candidate.kind === "waveform") dropped = await acceptWaveformCandidate(rc, candidate);
+  else if (candidate.kind === "waveform") dropped = await acceptWaveformCandidate(rc, actor, candidate);
   else dropped = await acceptPicture(rc, actor, candidate);
   // The accepted bytes stay (they are the shared copy now, except a waveform's, which was copied); the rest go.
   const keep = candidate.kind === "waveform" ? "" : candidate.storage_key;
@@ -103,6 +103,16 @@ export async function acceptHeal(
 }
 
 type Dropped = { storage_id: string; storage_key: string }[];
+/** The audit entry of an acceptance, in the same batch as the change: who let everyone see whose heal. */
+const acceptedEntry = (rc: RequestContext, actor: Actor, c: CandidateSqlRow) =>
+  auditStatement(rc, {
+    action: "asset.heal_accept",
+    actorId: actor.id,
+    objectType: "asset",
+    objectId: c.asset_id,
+    details: { version_id: c.version_id, kind: c.kind, made_by: c.made_by },
+  });
+
 /** Rows a batch's `returning` answered, by their column names. */
 const droppedRows = (result: { results?: unknown[] } | undefined): Dropped => (result?.results ?? []) as Dropped;
 
@@ -125,6 +135,7 @@ async function acceptPicture(rc: RequestContext, actor: Actor, c: CandidateSqlRo
       ctime: Date.now(),
     }),
     deleteCandidatesOfSlotStatement(c.version_id, c.kind),
+    acceptedEntry(rc, actor, c),
     ...(c.kind === "thumb" ? [healedStageSql(c.version_id)] : []),
   ]);
   // Previews always live in the default R2 storage, as the candidate's picture does.
@@ -155,16 +166,17 @@ async function acceptProxy(rc: RequestContext, actor: Actor, c: CandidateSqlRow)
       ctime: Date.now(),
     }),
     deleteCandidatesOfSlotStatement(c.version_id, "proxy"),
+    acceptedEntry(rc, actor, c),
   ]);
   return [...droppedRows(replaced), ...droppedRows(slot)];
 }
 
-async function acceptWaveformCandidate(rc: RequestContext, c: CandidateSqlRow): Promise<Dropped> {
+async function acceptWaveformCandidate(rc: RequestContext, actor: Actor, c: CandidateSqlRow): Promise<Dropped> {
   const media = r2Backend(rc.env.MEDIA);
   const object = await media.get(c.storage_key);
   if (!object?.body) throw new AppError("NOT_FOUND", ru.heal.candidateNotFound);
   const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
   await media.put(waveformStorageKey(c.asset_id, c.version_id), bytes, { contentType: "application/json", size: bytes.length });
-  const [slot] = await runBatch(rc.db, [deleteCandidatesOfSlotStatement(c.version_id, "waveform")]);
+  const [slot] = await runBatch(rc.db, [deleteCandidatesOfSlotStatement(c.version_id, "waveform"), acceptedEntry(rc, actor, c)]);
   return droppedRows(slot);
 }
