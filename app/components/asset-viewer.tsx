@@ -23,6 +23,7 @@ import { Icon } from "./icons";
 import { MediaPlayer } from "./media-player";
 import { Waveform } from "./waveform";
 import { healable, healPreview, untilSettled, type HealOutcome } from "../lib/heal-preview";
+import { HealMakers } from "./heal-makers";
 import { classesByIds } from "./metadata/api";
 import { AssetMetadata } from "./metadata/asset-metadata";
 import { ConfirmDialog, NameDialog } from "./modal";
@@ -205,6 +206,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
             />
           </div>
+          {asset.ver > 0 && <HealMakers assetId={asset.asset_id} version={asset.ver} />}
           {mediaKind(asset.mimetype) === "audio" && asset.var && asset.ver > 0 && (
             <Waveform
               asset={{ id: asset.asset_id, version: asset.ver, variantId: asset.var, mime: asset.mimetype, bytes: asset.var_size }}

@@ -132,7 +132,9 @@ export function Thumbnail({
         // Seen without a preview: this browser makes one if it can, then shows it.
         if (heal)
           void healPreview(heal).then(async (outcome) => {
-            if (outcome === "healed" && !controller.signal.aborted) setLink(await thumbLink(heal.assetId));
+            // «nothing»: the server has a thumb for this viewer after all — his own heal awaiting acceptance, which
+            // the folder listing (shared pictures only) does not carry, or one stored meanwhile.
+            if ((outcome === "healed" || outcome === "nothing") && !controller.signal.aborted) setLink(await thumbLink(heal.assetId));
           });
         return;
       }

@@ -44,9 +44,11 @@ export function VideoProxyStage({
   // The original gave no poster or scrub strip either: they are made from the proxy now (heal on view, once per tab).
   const healFrom = state.phase === "ready" ? state.variantId : null;
   const healMime = state.phase === "ready" ? state.mime : null;
+  // A pending proxy has no variant of its own yet: the poster is read through its play link.
+  const healLink = state.phase === "ready" && state.pending ? state.link : undefined;
   useEffect(() => {
-    if (healFrom && healMime) void healPreview({ assetId, version, variantId: healFrom, mime: healMime });
-  }, [assetId, version, healFrom, healMime]);
+    if (healFrom && healMime) void healPreview({ assetId, version, variantId: healFrom, mime: healMime, sourceLink: healLink });
+  }, [assetId, version, healFrom, healMime, healLink]);
 
   if (state.phase === "ready") {
     return (

@@ -697,6 +697,7 @@ export const ru = {
       "group.*": "Группы пользователей (все)",
       "group.users_add": "Добавление в группу",
       "group.users_remove": "Исключение из группы",
+      "asset.heal_accept": "Принятие превью или прокси, сделанного зрителем",
       "shortlink.*": "Общие ссылки (все)",
       "shortlink.create": "Создание общей ссылки",
       "shortlink.update": "Изменение общей ссылки",
@@ -1362,6 +1363,20 @@ export const ru = {
     colRange: "Срок",
     colAcl: "Права",
     colUse: "Открытия / скачивания",
+  },
+  /** Who made a file's browser-made pictures and proxy, and heals awaiting acceptance (decision 029, «Who sees a heal»). */
+  healReview: {
+    previewMadeBy: (name: string) => `Превью сделал(а) ${name}`,
+    proxyMadeBy: (name: string) => `Прокси сделал(а) ${name}`,
+    acceptedBy: (name: string) => `принял(а) ${name}`,
+    pendingMine: "Ожидает подтверждения",
+    pendingMineHint: "Пока его видите только вы: его покажут всем, когда подтвердит тот, кто может изменять файл",
+    pendingOf: (what: string, name: string) => `Ожидает подтверждения: ${what} от ${name}`,
+    kinds: { proxy: "прокси", thumb: "превью", medium: "превью", strip: "раскадровка", waveform: "волна" },
+    accept: "Принять",
+    accepted: "Принято: теперь это видят все",
+    acceptFailed: "Не удалось принять",
+    unknownUser: "пользователь",
   },
   errors: {
     ...shared.errors,

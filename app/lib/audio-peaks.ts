@@ -1,5 +1,6 @@
 import { apiRequest } from "./api-client";
 import { ApiError } from "./api-error";
+import { announceHealed } from "./heal-events";
 import type { Waveform } from "../../shared/waveform";
 
 /**
@@ -73,6 +74,7 @@ export async function decodePeaks(bytes: ArrayBuffer): Promise<Waveform | null> 
 export async function storeDecodedPeaks(assetId: string, version: number, waveform: Waveform): Promise<boolean> {
   try {
     await apiRequest(`/api/asset/waveform/${assetId}`, { method: "POST", body: waveform, query: { version, heal: "true" }, toast: false });
+    announceHealed(assetId);
     return true;
   } catch {
     return false;

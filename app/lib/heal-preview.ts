@@ -1,4 +1,5 @@
 import { apiRequest, apiResponse } from "./api-client";
+import { announceHealed } from "./heal-events";
 import { BOXES, imagePreviews, sizesOf, svgPreviews, UnreadableMediaError, videoPreviews, type PreviewBlobs } from "./browser-previews";
 import { mediaKind } from "./media-kind";
 
@@ -18,6 +19,8 @@ export interface HealTarget {
   mime: string;
   /** its size in bytes, when known (large files are not fetched whole) */
   bytes?: number | null;
+  /** a play link to read instead of the variant's (the maker's own pending proxy has no variant of its own yet) */
+  sourceLink?: string;
 }
 
 /** What a file still lacks. */
@@ -92,6 +95,7 @@ export async function storeHealed(assetId: string, version: number, size: "thumb
       query: { version, size, heal: "true" },
       toast: false,
     });
+    announceHealed(assetId);
     return true;
   } catch {
     return false;
@@ -122,7 +126,7 @@ async function make(target: HealTarget, missing: Missing): Promise<PreviewBlobs 
   const kind = healable(target.mime);
   if (!kind) return "unreadable";
   if (kind !== "video" && target.bytes && target.bytes > MAX_HEAL_BYTES) return "refused";
-  const link = await playUrl(target.variantId);
+  const link = target.sourceLink ?? (await playUrl(target.variantId));
   if (!link) return "refused";
   if (kind === "video") {
     try {

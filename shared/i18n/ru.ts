@@ -125,6 +125,11 @@ export const ru = {
     exists: "У этой версии уже есть прокси: заменить его может только тот, кто может изменять файл",
     fileName: (name: string, ext: string) => `${name}.proxy.${ext}`,
   },
+  /** API messages of heal review (decision 029, «Who sees a heal»): accepting a pending browser-made picture or proxy. */
+  heal: {
+    candidateNotFound: "Ожидающего подтверждения превью этого пользователя нет",
+    versionNotFound: (version: number) => `Версия ${version} не найдена`,
+  },
   /** API messages of the S3-compatible upload endpoints and signing (workers/services/uploads/multipart*.ts). */
   s3: {
     uploadNotFound: "Загрузка не найдена",

@@ -632,6 +632,16 @@ beforeAll(async () => {
   const video = await post<{ upload_url: string }>(`/api/asset/create-version/${ctx.videoId as string}`, { to_group: ctx.groupId, variant_type: "initial" });
   const videoUrl = new URL(video.upload_url);
   await must(await call(`${videoUrl.pathname}${videoUrl.search}`, { method: "PUT", body: "MPEG-TS", headers: { "content-type": "video/mp2t" } }), 201);
+  // A heal by a user without update waits for acceptance (heal review calls): a strip of the video, made by ctx.user.
+  await must(await call("/api/user/acl", { method: "POST", bearer: b, json: { subj: ctx.user.id, obj: ctx.videoId, acl: ["read"] } }), 201);
+  await must(
+    await call(`/api/asset/upload-preview/${ctx.videoId as string}?heal=true&size=strip`, {
+      method: "POST",
+      bearer: ctx.user.bearer,
+      body: PNG_1X1,
+      headers: { "content-type": "image/png" },
+    }),
+  );
   ctx.tagId = (await post<{ tag_id: string }>("/api/tags/create", { tag_name: "контракт-фикстура" })).tag_id;
   const list = await post<{ list_id: string }>("/api/lists/create", { name: "Языки" });
   ctx.listId = list.list_id;
@@ -755,6 +765,14 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
     req: (c) => ({ path: `/api/asset/upload-proxy/${c.videoId as string}`, body: WEBM_HEAD, headers: { "content-type": "video/webm" } }),
     status: 201,
     keys: ["variant_id", "version", "variant_type", "mime_type", "content_size"],
+  },
+  "GET /api/asset/heal/{id}/{version}": {
+    req: (c) => ({ path: `/api/asset/heal/${c.videoId as string}/0` }),
+    keys: ["version", "can_accept", "made", "pending"],
+  },
+  "POST /api/asset/heal/{id}/{version}/accept": {
+    req: (c) => ({ path: `/api/asset/heal/${c.videoId as string}/0/accept`, json: { kind: "strip", maker: c.user.id } }),
+    keys: ["kind", "made_by", "accepted_by"],
   },
   "GET /api/asset/waveform/{id}/{version}": {
     req: (c) => ({ path: `/api/asset/waveform/${c.assetId}/0` }),

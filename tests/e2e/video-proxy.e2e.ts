@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { adminApi, ROOT } from "./admin-seed";
-import { expect, login, test } from "./fixtures";
+import { expect, login, newPage, test } from "./fixtures";
 
 /**
  * The browser's proxy maker (decision 029, «The proxy maker»): a video Chromium's `<video>` refuses but WebCodecs
@@ -134,49 +134,71 @@ test("a video the browser cannot play is converted by a reader's browser, stored
   await page.waitForTimeout(800);
   if (await progress.isVisible()) await page.screenshot({ path: join(SHOTS, "proxy-converting-390.png") });
 
-  // Then it plays: the proxy's stream, with frames.
+  // Then it plays: the proxy's stream, with frames. The reader has no `update`: the proxy is his alone until the
+  // administrator accepts it («Who sees a heal»), so it plays from the link signed for him and nobody else lists it.
   const video = page.locator('[data-testid="video-player"][data-proxy="true"]');
   await video.waitFor({ timeout: 120_000 });
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-  const variants = await variantsOf(api, asset);
-  const proxy = variants.find((v) => v.variant_type === "proxy_lowres");
-  expect(proxy, JSON.stringify(variants)).toBeDefined();
-  expect(proxy!.mime_type).toMatch(/^video\/(webm|mp4)$/);
-  expect(proxy!.content_size).toBeGreaterThan(1000);
-  expect(proxy!.content_size).toBeLessThan(source.bytes.length);
-  expect(await video.evaluate((v: HTMLVideoElement) => v.currentSrc)).toContain(`/api/asset/content/stream/${proxy!.variant_id}?`);
+  const pendingSrc = await video.evaluate((v: HTMLVideoElement) => v.currentSrc);
+  const pendingId = /\/content\/stream\/([0-9a-f]{32})\?/.exec(pendingSrc)?.[1];
+  expect(pendingId, pendingSrc).toBeDefined();
+  expect((await variantsOf(api, asset)).map((v) => v.variant_type)).toEqual(["initial"]);
   const size = await video.evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight, duration: v.duration }));
   expect(size).toMatchObject({ width: 640, height: 360 });
   expect(size.duration).toBeGreaterThan(11);
   expect(uploads).toEqual([201]);
-  // The poster the original could not give is made from the proxy (heal on view), by this reader's browser.
-  await expect
-    .poll(
-      async () => {
-        const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${asset}/1/thumb`, {
-          headers: { authorization: `Bearer ${api.bearer}` },
-        });
-        await res.arrayBuffer();
-        return `${res.status} ${res.headers.get("x-preview-maker")}`;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe("200 browser");
+  // The viewer tells its maker that it waits for acceptance.
+  await expect.poll(() => page.getByTestId("heal-pending-mine").first().textContent().catch(() => ""), { timeout: 30_000 }).toMatch(
+    /^Прокси сделал\(а\) Зритель .* · Ожидает подтверждения$/,
+  );
+  // The poster the original could not give is made from the proxy (heal on view) by this reader's browser: his too.
+  const thumbFor = async (bearer: string) => {
+    const res = await fetch(`${server.baseUrl}/api/asset/content/preview/${asset}/1/thumb`, { headers: { authorization: `Bearer ${bearer}` } });
+    await res.arrayBuffer();
+    return `${res.status} ${res.headers.get("x-preview-maker")}`;
+  };
+  const signedIn = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: reader.login, passwd: reader.password }),
+  });
+  const readerBearer = ((await signedIn.json()) as { bearer: string }).bearer;
+  await expect.poll(() => thumbFor(readerBearer), { timeout: 30_000 }).toBe("200 browser");
+  expect(await thumbFor(api.bearer)).toBe("404 null");
   await video.evaluate((v: HTMLVideoElement) => v.pause());
   await page.screenshot({ path: join(SHOTS, "proxy-playing-390.png") });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: join(SHOTS, "proxy-playing-1440.png") });
 
-  // The next view plays the stored proxy at once: no conversion, no second upload.
+  // The next view plays his proxy at once: no conversion, no second upload.
   await page.reload();
   await video.waitFor({ timeout: 30_000 });
-  await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc))
-    .toContain(`/api/asset/content/stream/${proxy!.variant_id}?`);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc)).toContain(`/api/asset/content/stream/${pendingId}?`);
   expect(uploads).toEqual([201]);
+
+  // The administrator (update) sees it waiting, with its maker, and accepts it: now it is everyone's.
+  const { page: adminPage } = await newPage(page.context().browser()!, { server });
+  await login(adminPage, server.adminLogin, server.adminPassword);
+  await adminPage.goto(`/mam/${folder}/asset/${asset}`);
+  const waiting = adminPage.getByTestId("heal-pending");
+  await expect.poll(() => waiting.textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/^Ожидает подтверждения: прокси.* от Зритель /);
+  await adminPage.getByTestId("heal-accept").click();
+  await expect.poll(() => adminPage.getByRole("status").textContent().catch(() => ""), { timeout: 30_000 }).toBe("Принято: теперь это видят все");
+  const variants = await variantsOf(api, asset);
+  const proxy = variants.find((v) => v.variant_type === "proxy_lowres");
+  expect(proxy, JSON.stringify(variants)).toBeDefined();
+  expect(proxy!.variant_id).toBe(pendingId);
+  expect(proxy!.mime_type).toMatch(/^video\/(webm|mp4)$/);
+  expect(proxy!.content_size).toBeGreaterThan(1000);
+  expect(proxy!.content_size).toBeLessThan(source.bytes.length);
+  expect(await thumbFor(api.bearer)).toBe("200 browser");
+  // Everyone's viewer now names its maker and who accepted it.
+  await expect
+    .poll(() => adminPage.getByTestId("heal-made").first().textContent().catch(() => ""), { timeout: 30_000 })
+    .toMatch(/^Прокси сделал\(а\) Зритель .*, принял\(а\) /);
   // The original is still the file's main variant, downloadable as it was.
   expect(variants.map((v) => v.variant_type).sort()).toEqual(["initial", "proxy_lowres"]);
-}, 240_000);
+}, 300_000);
 
 test("a codec the browser cannot decode (ProRes) gets the reason in Russian, and nothing is stored", async ({ page, server }) => {
   const api = await adminApi(server);

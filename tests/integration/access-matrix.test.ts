@@ -422,6 +422,21 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => J("POST", `/api/asset/waveform/${f.asset}`, { version: 1, sampleRate: 44100, durationSec: 1, peaks: [0.1, 0.9] }),
   },
+  // Heal review (decision 029, «Who sees a heal»): readers see who made what; accepting a pending heal needs update.
+  "GET /api/asset/heal/{id}/{version}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/heal/${f.asset}/0`) },
+  "POST /api/asset/heal/{id}/{version}/accept": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 200,
+    prepare: async (f) =>
+      void (await env.DB.prepare(
+        `INSERT INTO heal_candidates (id, asset_id, version_id, kind, made_by, storage_id, storage_key, mime_type, width, height, content_size, maker, ctime)
+         VALUES (?, ?, ?, 'strip', ?, ?, ?, 'image/png', 1600, 90, 10, 'browser', 0)`,
+      )
+        .bind(newId(), f.asset, f.version, f.owner, "0".repeat(32), `previews/${f.asset}/matrix-strip`)
+        .run()),
+    req: (f) => J("POST", `/api/asset/heal/${f.asset}/0/accept`, { kind: "strip", maker: f.owner }),
+  },
   "GET /api/asset/waveform/{id}/{version}": {
     kind: "entity",
     needs: [["asset", "read"]],

@@ -75,7 +75,7 @@ describe("POST /api/asset/upload-preview/{id}", () => {
     const asset = await insertAsset({ ownerId: user.id, versions: 2 });
     const bytes = pngBytes(320, 180, 100);
     const body = await uploadOk(user.bearer, asset.id, bytes);
-    expect(body).toEqual({ preview_id: expect.stringMatching(/^[0-9a-f]{32}$/), size: "thumb", width: 320, height: 180, mime_type: "image/png", content_size: bytes.length });
+    expect(body).toEqual({ preview_id: expect.stringMatching(/^[0-9a-f]{32}$/), size: "thumb", width: 320, height: 180, mime_type: "image/png", content_size: bytes.length, pending: false });
     const [row] = await previewRows(asset.id);
     expect(row).toEqual({
       id: body.preview_id,

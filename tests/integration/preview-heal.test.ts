@@ -6,6 +6,8 @@ import { call, expectError, signIn, signInAdmin } from "./factories";
 /**
  * Heal-on-view (decision 029): the next browser with the right to see a file without a preview makes one and stores
  * it with `heal=true` — `read` suffices, the first preview wins, a PDF's text card gives way once to a page render.
+ * What a user without `update` heals is his alone until accepted (heal-visibility.test.ts); the shared slot's rules
+ * below are those of heals by users with `update` (an editor).
  */
 
 async function grant(subj: string, obj: string, acl: string[]) {
@@ -29,19 +31,21 @@ const previewRows = (assetId: string) =>
     assetId,
   );
 
-/** An owner's file with one version, and a reader who may only look at it. */
+/** An owner's file with one version, a reader who may only look at it, and an editor who may change it. */
 async function readerOfFile(mime = "video/mp4") {
   const owner = await signIn();
   const reader = await signIn();
+  const editor = await signIn();
   const asset = await insertAsset({ ownerId: owner.id, versions: 1 });
   await exec(`update assets set mime = ? where id = ?`, mime, asset.id);
   await grant(reader.id, asset.id, ["read"]);
-  return { owner, reader, asset };
+  await grant(editor.id, asset.id, ["read", "update"]);
+  return { owner, reader, editor, asset };
 }
 
 describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
-  it("lets a reader store a missing preview once, and never overwrite it", async () => {
-    const { reader, owner, asset } = await readerOfFile();
+  it("lets an editor's heal store a missing preview once, and never overwrite it", async () => {
+    const { reader, editor, owner, asset } = await readerOfFile();
     // Without heal a reader may not store a preview at all.
     await expectError(
       await call(`/api/asset/upload-preview/${asset.id}`, {
@@ -53,28 +57,29 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
       403,
     );
 
-    const first = await heal(reader.bearer, asset.id, pngBytes(320, 180));
+    const first = await heal(editor.bearer, asset.id, pngBytes(320, 180));
     expect(first.status, await first.clone().text()).toBe(200);
     const [row] = await previewRows(asset.id);
     expect(row).toMatchObject({ size: "thumb", width: 320, maker: "browser" });
 
-    const second = await expectError(await heal(reader.bearer, asset.id, pngBytes(100, 100)), 409);
+    const second = await expectError(await heal(editor.bearer, asset.id, pngBytes(100, 100)), 409);
     expect(second.message).toBe(ru.catalog.previewExists);
-    // Healing is first-writer-wins for writers too; the replacing upload stays theirs.
+    // Healing is first-writer-wins for writers too; the replacing upload stays theirs. A reader is refused alike.
     await expectError(await heal(owner.bearer, asset.id, pngBytes(100, 100)), 409);
+    await expectError(await heal(reader.bearer, asset.id, pngBytes(100, 100)), 409);
     expect((await previewRows(asset.id)).map((r) => r.id)).toEqual([row.id]);
 
     // Another size of the same version is still missing, so it may be healed.
-    const strip = await heal(reader.bearer, asset.id, pngBytes(1600, 90), "strip");
+    const strip = await heal(editor.bearer, asset.id, pngBytes(1600, 90), "strip");
     expect(strip.status, await strip.clone().text()).toBe(200);
     expect((await previewRows(asset.id)).map((r) => r.size).sort()).toEqual(["strip", "thumb"]);
   });
 
   it("stores exactly one of two heals racing for the same slot", async () => {
-    const { reader, asset } = await readerOfFile();
+    const { editor, asset } = await readerOfFile();
     const answers = await Promise.all([
-      heal(reader.bearer, asset.id, pngBytes(300, 200)),
-      heal(reader.bearer, asset.id, pngBytes(200, 300)),
+      heal(editor.bearer, asset.id, pngBytes(300, 200)),
+      heal(editor.bearer, asset.id, pngBytes(200, 300)),
     ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     await Promise.all(answers.map((r) => r.text()));
@@ -82,7 +87,7 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
   });
 
   it("lets a PDF's page render replace its text card once, and nothing replace the render", async () => {
-    const { reader, asset } = await readerOfFile("application/pdf");
+    const { editor: reader, asset } = await readerOfFile("application/pdf");
     const [{ id: versionId }] = await rows<{ id: string }>(`select id from asset_versions where asset_id = ?`, asset.id);
     await exec(
       `insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, ctime)
@@ -138,7 +143,7 @@ describe("POST /api/asset/upload-preview/{id}?heal=true", () => {
 
 describe("a healed thumb", () => {
   it("marks the version's preview stage done, dropping the earlier reason", async () => {
-    const { reader, owner, asset } = await readerOfFile();
+    const { editor: reader, owner, asset } = await readerOfFile();
     const variant = await insertVariant({ assetId: asset.id, versionId: asset.versionIds[0], ownerId: owner.id });
     const before = { processing: { preview: { state: "not_applicable", reason: "нет постера" }, text: { state: "done", reason: null } } };
     await exec(`update variants set tech_fields = ? where id = ?`, JSON.stringify(before), variant);
@@ -155,12 +160,12 @@ describe("POST /api/asset/waveform/{id}?heal=true", () => {
     call(`/api/asset/waveform/${assetId}${query}`, { method: "POST", bearer, json: body });
   const readPeaks = (bearer: string, assetId: string) => call(`/api/asset/waveform/${assetId}/0`, { bearer });
 
-  it("lets a reader store a version's peaks once; a second heal gets 409 and changes nothing", async () => {
-    const { reader, owner, asset } = await readerOfFile("audio/mpeg");
+  it("lets an editor's heal store a version's peaks once; a second heal gets 409 and changes nothing", async () => {
+    const { reader, editor, owner, asset } = await readerOfFile("audio/mpeg");
     // Without heal a reader may not post peaks at all.
     await expectError(await postPeaks(reader.bearer, asset.id, peaksBody(10), ""), 403);
 
-    const first = await postPeaks(reader.bearer, asset.id, peaksBody(720));
+    const first = await postPeaks(editor.bearer, asset.id, peaksBody(720));
     expect(first.status, await first.clone().text()).toBe(200);
     expect(await first.json()).toEqual({
       buckets: 720,
@@ -168,6 +173,7 @@ describe("POST /api/asset/waveform/{id}?heal=true", () => {
         { size: "thumb", width: 320, height: 160 },
         { size: "medium", width: 1280, height: 640 },
       ],
+      pending: false,
     });
     const stored = await readPeaks(reader.bearer, asset.id);
     expect(stored.status).toBe(200);
@@ -188,7 +194,7 @@ describe("POST /api/asset/waveform/{id}?heal=true", () => {
   });
 
   it("fills only the sizes the version lacks: a preview already there stays", async () => {
-    const { reader, asset } = await readerOfFile("audio/ogg");
+    const { editor: reader, asset } = await readerOfFile("audio/ogg");
     const thumb = await heal(reader.bearer, asset.id, pngBytes(320, 160));
     expect(thumb.status, await thumb.clone().text()).toBe(200);
     const [kept] = await previewRows(asset.id);
@@ -201,7 +207,7 @@ describe("POST /api/asset/waveform/{id}?heal=true", () => {
   });
 
   it("stores exactly one of two heals racing for the same version", async () => {
-    const { reader, asset } = await readerOfFile("audio/flac");
+    const { editor: reader, asset } = await readerOfFile("audio/flac");
     const answers = await Promise.all([postPeaks(reader.bearer, asset.id, peaksBody(50)), postPeaks(reader.bearer, asset.id, peaksBody(60))]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     await Promise.all(answers.map((r) => r.text()));

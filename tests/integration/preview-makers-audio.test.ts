@@ -111,6 +111,7 @@ describe("POST /api/asset/waveform/{id} (peaks from a browser)", () => {
         { size: "thumb", width: 320, height: 160 },
         { size: "medium", width: 1280, height: 640 },
       ],
+      pending: false,
     });
     expect(await waveformOf(a.assetId, user.bearer)).toEqual(body);
     expect((await previewsOf(a.assetId)).map((p) => p.mime_type)).toEqual(["image/png", "image/png"]);

@@ -65,18 +65,24 @@ async function storedKeys(assetId: string): Promise<string[]> {
   return (await env.MEDIA.list({ prefix: `assets/${assetId}/` })).objects.map((o) => o.key).sort();
 }
 
-/** An owner's video (version 1, a `master` with bytes in R2) and a reader who may look at it and fetch it. */
+/**
+ * An owner's video (version 1, a `master` with bytes in R2), a reader who may look at it and fetch it, and an editor
+ * who may also change it: the shared slot's rules are those of heals by users with `update` (a reader's heal is his
+ * alone until accepted: heal-visibility.test.ts).
+ */
 async function readerOfVideo(mime = "video/mp2t") {
   const owner = await signIn();
   const reader = await signIn();
+  const editor = await signIn();
   const asset = await insertAsset({ ownerId: owner.id, name: "Съёмка.mts", mime, putBytes: true });
   await grant(reader.id, asset.id, ["read", "download"]);
-  return { owner, reader, asset };
+  await grant(editor.id, asset.id, ["read", "download", "update"]);
+  return { owner, reader, editor, asset };
 }
 
 describe("POST /api/asset/upload-proxy/{id}", () => {
-  it("lets a reader store a missing proxy once; it is listed, played, and the original stays downloadable", async () => {
-    const { owner, reader, asset } = await readerOfVideo();
+  it("lets an editor's heal store a missing proxy once; it is listed, played, and the original stays downloadable", async () => {
+    const { owner, reader: viewer, editor: reader, asset } = await readerOfVideo();
     const first = await upload(reader.bearer, asset.id, webm(4096));
     const stored = (await first.json()) as {
       variant_id: string;
@@ -92,13 +98,15 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
       mime_type: "video/webm",
       content_size: 4096,
       replaced: false,
+      pending: false,
     });
     const [row] = await proxyRows(asset.id);
     expect(row).toMatchObject({ id: stored.variant_id, mime_type: "video/webm", content_size: 4096, user_id: reader.id, status: "ready" });
     expect(await storedKeys(asset.id)).toEqual([...asset.storageKeys, row.storage_key].sort());
 
-    // Second heal: 409 for the reader and for the owner alike, nothing more stored.
+    // Second heal: 409 for the editor, a reader and the owner alike, nothing more stored.
     expect((await expectError(await upload(reader.bearer, asset.id, webm(100)), 409)).message).toBe(ru.videoProxy.exists);
+    await expectError(await upload(viewer.bearer, asset.id, webm(100)), 409);
     await expectError(await upload(owner.bearer, asset.id, webm(100)), 409);
     expect((await proxyRows(asset.id)).map((r) => r.id)).toEqual([row.id]);
     expect(await storedKeys(asset.id)).toHaveLength(2);
@@ -131,7 +139,7 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
   });
 
   it("stores exactly one of two heals racing for the same version", async () => {
-    const { reader, asset } = await readerOfVideo();
+    const { editor: reader, asset } = await readerOfVideo();
     const answers = await Promise.all([
       upload(reader.bearer, asset.id, webm(300, 1)),
       upload(reader.bearer, asset.id, mp4(300), { type: "video/mp4" }),
@@ -189,7 +197,7 @@ describe("POST /api/asset/upload-proxy/{id}", () => {
   });
 
   it("lets the owner (update) replace the proxy; the replaced bytes are deleted", async () => {
-    const { owner, reader, asset } = await readerOfVideo();
+    const { owner, editor: reader, asset } = await readerOfVideo();
     const healed = (await (await upload(reader.bearer, asset.id, webm(500))).json()) as { variant_id: string };
     const [before] = await proxyRows(asset.id);
     expect(before.id).toBe(healed.variant_id);

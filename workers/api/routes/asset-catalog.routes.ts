@@ -21,7 +21,8 @@ import {
   readWaveform,
 } from "../../services/media";
 import { renderWaveformPng } from "../../services/imaging";
-import { uploadVideoProxy } from "../../services/library";
+import { acceptHeal, healState, uploadVideoProxy } from "../../services/library";
+import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
@@ -143,6 +144,21 @@ const bearerOrPlayLink = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** Asset classes and previews (SPEC §7 Assets: class-*, content/preview*, upload-preview, preview-size). */
+const HealParamsSchema = z.object({ id: IdSchema, version: z.coerce.number().int().min(0).max(1_000_000_000) });
+const HealAcceptSchema = z
+  .object({ kind: z.enum(HEAL_KINDS), maker: IdSchema.openapi({ description: "the user whose heal is accepted" }) })
+  .strict()
+  .openapi("HealAccept", { example: { kind: "proxy", maker: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f" } });
+const HealPersonSchema = z.object({ id: z.string(), name: z.string().nullable() });
+const HealStateSchema = z
+  .object({
+    version: z.number().int(),
+    can_accept: z.boolean(),
+    made: z.array(z.object({ kind: z.string(), made_by: HealPersonSchema, accepted_by: HealPersonSchema.nullable() })),
+    pending: z.array(z.object({ kind: z.enum(HEAL_KINDS), made_by: HealPersonSchema, ctime: z.string(), mine: z.boolean() })),
+  })
+  .openapi("HealState");
+
 export const assetCatalogRoutes = createRouter()
   .openapi(
     createRoute({
@@ -257,6 +273,7 @@ export const assetCatalogRoutes = createRouter()
               height: z.number().int().optional(),
               mime_type: z.string(),
               content_size: z.number().int(),
+              pending: z.boolean().openapi({ description: "a heal by a caller without update: shown to him alone until accepted" }),
             })
             .openapi("UploadedPreview"),
           "Stored",
@@ -315,6 +332,8 @@ export const assetCatalogRoutes = createRouter()
               mime_type: z.string(),
               content_size: z.number().int(),
               replaced: z.boolean(),
+              pending: z.boolean().openapi({ description: "a heal by a caller without update: played to him alone until accepted" }),
+              link: z.string().optional().openapi({ description: "a signed play link to a pending proxy (its maker's page plays it)" }),
             })
             .openapi("StoredVideoProxy"),
           "Stored",
@@ -367,6 +386,7 @@ export const assetCatalogRoutes = createRouter()
             .object({
               buckets: z.number().int(),
               previews: z.array(z.object({ size: z.enum(PREVIEW_KIND_NAMES), width: z.number().int(), height: z.number().int() })),
+              pending: z.boolean().openapi({ description: "a heal by a caller without update: shown to him alone until accepted" }),
             })
             .openapi("StoredWaveform"),
           "Stored",
@@ -381,6 +401,49 @@ export const assetCatalogRoutes = createRouter()
       if (heal) await enforceRateLimit(c, "preview-heal");
       const waveform = c.req.valid("json");
       return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform, heal }, renderWaveformPng), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/heal/{id}/{version}",
+      tags: ["Previews"],
+      summary: "Who made a version's browser-made pictures and proxy, and which heals await acceptance",
+      description:
+        "`version` 0 means the latest. Read rights. A heal by a user without update on the file (heal on view) is shown to him alone until a user with update accepts it: `pending` lists every waiting heal for a caller with update (`can_accept`), only the caller's own otherwise.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: HealParamsSchema },
+      responses: { 200: json(HealStateSchema, "Makers and pending heals"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => {
+      const { id, version } = c.req.valid("param");
+      return c.json(await healState(c.var.rc, c.var.actor, id, version), 200, { "Cache-Control": "private, no-store" });
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/heal/{id}/{version}/accept",
+      tags: ["Previews"],
+      summary: "Accept a pending heal: the maker's picture, proxy or waveform becomes the one everyone sees",
+      description:
+        "Needs update rights on the file (403 otherwise; 404 when the caller cannot read it or nothing of that maker and kind waits). The accepted heal replaces the shared one of its kind, and every other pending heal of that kind and version is deleted.",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: HealParamsSchema, body: { required: true, content: { "application/json": { schema: HealAcceptSchema } } } },
+      responses: {
+        200: json(
+          z.object({ kind: z.enum(HEAL_KINDS), made_by: z.string(), accepted_by: z.string() }).openapi("AcceptedHeal"),
+          "Accepted",
+        ),
+        ...errorResponses(400, 401, 403, 404, 415),
+      },
+    }),
+    async (c) => {
+      const { id, version } = c.req.valid("param");
+      const { kind, maker } = c.req.valid("json");
+      return c.json(await acceptHeal(c.var.rc, c.var.actor, { assetId: id, version, kind, maker }), 200);
     },
   )
   .openapi(
@@ -433,6 +496,8 @@ export const assetCatalogRoutes = createRouter()
         "X-Content-Type-Options": "nosniff",
         // Who made it (decision 029): a viewer heals a PDF whose picture is still its text card.
         ...(preview.maker ? { "X-Preview-Maker": preview.maker } : {}),
+        // The caller's own heal that nobody with `update` has accepted yet: only he is shown it.
+        ...(preview.pending ? { "X-Preview-Pending": "1" } : {}),
       };
       const ifNoneMatch = c.req.header("if-none-match");
       if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === preview.etag)) {

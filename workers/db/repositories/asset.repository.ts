@@ -312,10 +312,11 @@ export function copyAssetStatements(db: Database, p: CopyPlan): Statement[] {
       select json_extract(m.value, '$[1]'), ${newId}, v.version, v.description, v.user_id, v.ctime
       from json_each(${JSON.stringify(p.versions)}) m join asset_versions v on v.id = json_extract(m.value, '$[0]')`,
     sql`insert into variants (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size,
-        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime)
+        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime,
+        made_by, accepted_by)
       select json_extract(m.value, '$[1]'), ${newId}, json_extract(m.value, '$[2]'), v.variant_type, 'ready', v.name, v.mime_type,
         v.format, v.file_name, v.content_size, v.sha256, v.storage_id, v.storage_key, v.preview_storage_id, v.metadata_storage_id,
-        v.tech_fields, v.tech_props, null, v.user_id, v.ctime
+        v.tech_fields, v.tech_props, null, v.user_id, v.ctime, v.made_by, v.accepted_by
       from json_each(${JSON.stringify(p.variants)}) m join variants v on v.id = json_extract(m.value, '$[0]')
       where v.status = 'ready'`,
     sql`insert into entity_tags (tag_id, entity_id, entity_type)
@@ -333,7 +334,8 @@ export async function selectAssetObjects(db: Database, assetIds: readonly string
   const ids = inList(assetIds);
   return db.all<{ storageId: string; storageKey: string }>(sql`
     select storage_id as storageId, storage_key as storageKey from ${variants} where asset_id in ${ids}
-    union select ${DEFAULT_STORAGE_ID}, storage_key from ${previews} where asset_id in ${ids}`);
+    union select ${DEFAULT_STORAGE_ID}, storage_key from ${previews} where asset_id in ${ids}
+    union select storage_id, storage_key from heal_candidates where asset_id in ${ids}`);
 }
 
 /**
@@ -352,6 +354,8 @@ export function purgeAssetsStatements(db: Database, assetIds: readonly string[])
     db.delete(groupMembers).where(and(sql`${groupMembers.elId} in ${ids}`, eq(groupMembers.elType, "asset"))),
     sql`delete from field_values where entity_id in ${ids}`,
     sql`delete from taxon_members where object_id in ${ids}`,
+    // Pending heals (browser-made pictures and proxies awaiting acceptance) go with their file.
+    sql`delete from heal_candidates where asset_id in ${ids}`,
     // Rules on a purged asset and its inheritance switch go with it.
     sql`delete from access_rules where obj_id in ${ids}`,
     sql`delete from access_inheritance where entity_id in ${ids}`,

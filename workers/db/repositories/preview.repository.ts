@@ -80,13 +80,20 @@ export function healPreviewStatements(db: Database, row: typeof previews.$inferI
       .delete(previews)
       .where(and(sameSlot, replaceCard ? eq(previews.maker, "card") : sql`0`))
       .returning({ storageKey: previews.storageKey }),
-    sql`insert into ${previews} (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, ctime)
+    sql`insert into ${previews} (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, maker, made_by, accepted_by, ctime)
           select ${row.id}, ${row.assetId}, ${row.versionId}, ${row.size}, ${row.mimeType}, ${row.width ?? null}, ${row.height ?? null},
-                 ${row.contentSize}, ${row.storageKey}, ${row.maker ?? null}, ${row.ctime}
+                 ${row.contentSize}, ${row.storageKey}, ${row.maker ?? null}, ${row.madeBy ?? null}, ${row.acceptedBy ?? null}, ${row.ctime}
           where not exists (select 1 from ${previews} p where p.asset_id = ${row.assetId} and p.size = ${row.size}
                             and ${row.versionId ? sql`p.version_id = ${row.versionId}` : sql`p.version_id is null`})
           returning id`,
   ] as const;
+}
+
+/** The maker kind of the preview everyone sees for a version and size, if there is one. */
+export function sharedPreviewMaker(db: Database, assetId: string, versionId: string, size: string) {
+  return db.get<{ maker: string | null }>(
+    sql`select maker from ${previews} where asset_id = ${assetId} and version_id = ${versionId} and size = ${size} limit 1`,
+  );
 }
 
 /** Latest-version previews of readable assets (not in the trash) among `ids`, in one query. */

@@ -45,15 +45,17 @@ export function restoreVersionStatements(p: RestorePlan): Statement[] {
       where exists (select 1 from asset_versions where id = ${p.sourceVersionId} and asset_id = ${p.assetId})
         and exists (select 1 from assets where id = ${p.assetId} and deleted_at is null)`,
     sql`insert into variants (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size,
-        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime)
+        sha256, storage_id, storage_key, preview_storage_id, metadata_storage_id, tech_fields, tech_props, to_group, user_id, ctime,
+        made_by, accepted_by)
       select json_extract(m.value, '$[1]'), ${p.assetId}, ${p.versionId}, v.variant_type, 'ready', v.name, v.mime_type,
         v.format, v.file_name, v.content_size, v.sha256, v.storage_id, v.storage_key, v.preview_storage_id, v.metadata_storage_id,
-        v.tech_fields, v.tech_props, null, ${p.userId}, ${p.now}
+        v.tech_fields, v.tech_props, null, ${p.userId}, ${p.now}, v.made_by, v.accepted_by
       from json_each(${JSON.stringify(p.variants)}) m join variants v on v.id = json_extract(m.value, '$[0]')
       where v.status = 'ready' and v.version_id = ${p.sourceVersionId} and ${made}`,
-    sql`insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, ctime)
+    sql`insert into previews (id, asset_id, version_id, size, mime_type, width, height, content_size, storage_key, ctime,
+        maker, made_by, accepted_by)
       select json_extract(m.value, '$[1]'), ${p.assetId}, ${p.versionId}, pv.size, pv.mime_type, pv.width, pv.height,
-        pv.content_size, json_extract(m.value, '$[2]'), ${p.now}
+        pv.content_size, json_extract(m.value, '$[2]'), ${p.now}, pv.maker, pv.made_by, pv.accepted_by
       from json_each(${JSON.stringify(p.previews)}) m join previews pv on pv.id = json_extract(m.value, '$[0]')
       where ${made}`,
     sql`update assets set latest_version = (select version from asset_versions where id = ${p.versionId}), mtime = ${p.now}

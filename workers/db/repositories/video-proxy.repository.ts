@@ -17,15 +17,17 @@ export type ProxyRow = Pick<
   | "storageId"
   | "storageKey"
   | "userId"
+  | "madeBy"
+  | "acceptedBy"
   | "ctime"
 > & { versionId: string; techProps: Record<string, unknown> };
 
 function insertSql(row: ProxyRow) {
   return sql`insert into ${variants} (id, asset_id, version_id, variant_type, status, name, mime_type, format, file_name, content_size,
-                                      sha256, storage_id, storage_key, tech_props, user_id, ctime)
+                                      sha256, storage_id, storage_key, tech_props, user_id, made_by, accepted_by, ctime)
              select ${row.id}, ${row.assetId}, ${row.versionId}, 'proxy_lowres', 'ready', ${row.name}, ${row.mimeType}, ${row.format},
                     ${row.fileName}, ${row.contentSize}, ${row.sha256}, ${row.storageId}, ${row.storageKey},
-                    ${JSON.stringify(row.techProps)}, ${row.userId}, ${row.ctime}`;
+                    ${JSON.stringify(row.techProps)}, ${row.userId}, ${row.madeBy}, ${row.acceptedBy}, ${row.ctime}`;
 }
 
 /**

@@ -8,6 +8,7 @@ export * from "./assets";
 export * from "./asset-versions";
 export * from "./variants";
 export * from "./previews";
+export * from "./heal-candidates";
 export * from "./asset-classes";
 export * from "./tags";
 export * from "./storages";

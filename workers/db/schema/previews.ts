@@ -24,6 +24,10 @@ export const previews = sqliteTable(
      * Heal-on-view may replace a "card" of a PDF once with a "page" render, nothing else (decision 029).
      */
     maker: text("maker"),
+    /** the user whose browser made it; null for the Worker and for rows before migration 0029 */
+    madeBy: text("made_by"),
+    /** who let everyone see it: its maker when he held `update`, else the user who accepted it (heal_candidates) */
+    acceptedBy: text("accepted_by"),
     ctime: integer("ctime", { mode: "number" }).notNull(),
   },
   (t) => [index("previews_asset_idx").on(t.assetId, t.versionId), index("previews_storage_key_idx").on(t.storageKey)],

@@ -61,6 +61,10 @@ export const variants = sqliteTable(
      * bytes are committed, which writes the version row with this number); null for uploads committed in one request
      */
     reservedVersion: integer("reserved_version", { mode: "number" }),
+    /** a browser-made rendition (a heal's proxy): the user whose browser made it; null for the Worker and uploads */
+    madeBy: text("made_by"),
+    /** who let everyone see it: its maker when he held `update`, else the user who accepted it (heal_candidates) */
+    acceptedBy: text("accepted_by"),
   },
   (t) => [
     index("variants_asset_version_idx").on(t.assetId, t.versionId),

@@ -3,6 +3,7 @@ import { returnedRows, findAsset, purgeAssetsStatements, runBatch, selectAssetOb
 import { findReadyVariant, findReadyVariantOfType, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import { contentsOf } from "../../db/repositories/search.repository";
+import { findCandidateById, ownCandidateOfVersion, type CandidateSqlRow } from "../../db/repositories/heal-candidate.repository";
 import type { AssetRow, VariantType } from "../../db/schema/index";
 import { VARIANT_TYPES } from "../../db/schema/index";
 import { contentDisposition } from "../../lib/content-disposition";
@@ -239,11 +240,78 @@ export async function variantContent(
     return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
   }
   const row = await findReadyVariant(rc.db, variantId);
+  const fallback = credential.purpose === "play" ? "inline" : "attachment";
+  if (!row && credential.purpose === "play") {
+    const pending = await pendingProxyForLink(rc, credential.link, variantId);
+    if (pending) return serveVariant(rc, pending, { ...req, disposition: req.disposition ?? fallback });
+  }
   const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
-  const fallback = credential.purpose === "play" ? "inline" : "attachment";
   return serveVariant(rc, row, { ...req, disposition: req.disposition ?? fallback });
+}
+
+/**
+ * A pending proxy (decision 029, «Who sees a heal») shaped as a ready variant so it streams like one. Only its maker
+ * is ever handed it: by `play` when nothing is shared yet, and through a play link signed for him.
+ */
+function candidateAsVariant(c: CandidateSqlRow & { version: number }, asset: AssetRow): ReadyVariant {
+  const fileName = ru.videoProxy.fileName(asset.name.replace(/\.[^.]*$/, ""), c.mime_type === "video/mp4" ? "mp4" : "webm");
+  return {
+    variant: {
+      id: c.id,
+      assetId: c.asset_id,
+      versionId: c.version_id,
+      variantType: "proxy_lowres",
+      status: "ready",
+      name: fileName,
+      mimeType: c.mime_type,
+      format: null,
+      fileName,
+      contentSize: c.content_size,
+      sha256: c.sha256,
+      storageId: c.storage_id,
+      storageKey: c.storage_key,
+      previewStorageId: null,
+      metadataStorageId: null,
+      techFields: null,
+      techProps: { maker: "browser-heal", pending: true },
+      toGroup: null,
+      userId: c.made_by,
+      ctime: c.ctime,
+      uploadId: null,
+      partSize: null,
+      hashState: null,
+      hashOffset: null,
+      progressAt: null,
+      reservedVersion: null,
+      madeBy: c.made_by,
+      acceptedBy: null,
+    },
+    versionId: c.version_id,
+    version: c.version,
+    versionDesc: null,
+    versionUser: c.made_by,
+    versionCtime: c.ctime,
+  };
+}
+
+/** A play link's pending proxy: only for the user the link was signed for, its maker, while he may still read the file. */
+async function pendingProxyForLink(rc: RequestContext, link: SignedParams, candidateId: string): Promise<ReadyVariant | null> {
+  const candidate = await findCandidateById(rc.db, candidateId);
+  if (!candidate || candidate.kind !== "proxy") return null;
+  const actor = await linkActor(rc, "play", candidateId, link);
+  const asset = await findAsset(rc.db, candidate.asset_id);
+  if (!asset || asset.deletedAt != null || actor.id !== candidate.made_by) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read"))) {
+    throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  }
+  return candidateAsVariant(candidate, asset);
+}
+
+/** A play link to the maker's own pending proxy (answered by `upload-proxy?heal=true` to a caller without update). */
+export async function pendingProxyPlayLink(rc: RequestContext, actor: Actor, candidateId: string): Promise<PlayResult> {
+  return signPlay(rc, actor, candidateId);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -302,6 +370,12 @@ async function pickVariant(
   if (rows.length === 0) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
   const original = await mayDownload(rc, actor, asset);
   const order = original ? VIEWABLE_ORDER : SCREEN_VARIANT_TYPES;
+  // Nothing shared to play yet: the caller's own pending proxy, which only he is shown (decision 029).
+  const ownProxy =
+    (type === undefined || type === "proxy_lowres") && !rows.some((r) => r.variant.variantType === "proxy_lowres")
+      ? await ownCandidateOfVersion(rc.db, asset.id, number, "proxy", actor.id)
+      : undefined;
+  if (ownProxy) return candidateAsVariant({ ...ownProxy, version: number }, asset);
   const pick = type
     ? rows.find((r) => r.variant.variantType === type)
     : order.map((t) => rows.find((r) => r.variant.variantType === t)).find(Boolean);

@@ -89,3 +89,5 @@ export {
   restoreVersion,
   setVersionComment,
 } from "./version.service";
+export { acceptHeal, healState } from "./heal-review.service";
+export type { HealState } from "./heal-review.service";

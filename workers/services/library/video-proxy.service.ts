@@ -2,10 +2,12 @@ import { ru } from "../../../shared/i18n/ru";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { returnedRows, runBatch, unreferencedKeys } from "../../db/repositories/asset.repository";
 import { healProxyStatements, replaceProxyStatements, type ProxyRow } from "../../db/repositories/video-proxy.repository";
+import { putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { canAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
-import { backendFor } from "./asset-content.service";
+import { backendFor, pendingProxyPlayLink } from "./asset-content.service";
 import { mainVariant, requireAsset } from "./asset.service";
 import { storeStream } from "./asset-upload.service";
 import { VIDEO_PROXY_MAX_BYTES, sniffVideoProxy, videoProxyExtension, videoProxyMime } from "./video-proxy-limits";
@@ -28,6 +30,10 @@ export interface StoredVideoProxy {
   mime_type: string;
   content_size: number;
   replaced: boolean;
+  /** a heal by a caller without `update`: played to him alone until a user with `update` accepts it */
+  pending: boolean;
+  /** for a pending proxy: a play link signed for its maker */
+  link?: string;
 }
 
 const MIB = 1024 * 1024;
@@ -49,6 +55,8 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     await input.body?.cancel().catch(() => undefined);
     throw error;
   });
+  // A heal by someone without `update` is his alone until accepted (decision 029, «Who sees a heal»).
+  const pending = input.heal === true && !(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "update"));
   const number = input.version ?? asset.latestVersion;
   const rows = number > 0 ? await selectReadyVariants(rc.db, asset.id, number) : [];
   const main = mainVariant(rows);
@@ -100,11 +108,35 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     // Who made it (decision 029): a healer is anyone who may look, so the maker is recorded beside the bytes.
     techProps: { maker: input.heal ? "browser-heal" : "browser" },
     userId: actor.id,
+    madeBy: actor.id,
+    acceptedBy: actor.id,
     ctime: now,
   };
   let replaced: { storage_id: string; storage_key: string }[] = [];
   try {
-    if (input.heal) {
+    if (pending) {
+      const [dropped] = await runBatch(
+        rc.db,
+        putCandidateStatements({
+          id,
+          assetId: asset.id,
+          versionId: main.versionId,
+          kind: "proxy",
+          madeBy: actor.id,
+          storageId,
+          storageKey,
+          mimeType: mime,
+          width: null,
+          height: null,
+          contentSize: declared,
+          sha256,
+          maker: "browser-heal",
+          ctime: now,
+        }),
+      );
+      // The maker's earlier pending proxy of this version gives way (one per maker); its bytes go with it.
+      replaced = (dropped.results ?? []) as { storage_id: string; storage_key: string }[];
+    } else if (input.heal) {
       const [inserted] = await runBatch(rc.db, healProxyStatements(row));
       if (returnedRows(inserted) === 0) throw new AppError("CONFLICT", ru.videoProxy.exists);
     } else {
@@ -127,6 +159,8 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     variant_type: "proxy_lowres",
     mime_type: mime,
     content_size: declared,
-    replaced: replaced.length > 0,
+    replaced: !pending && replaced.length > 0,
+    pending,
+    ...(pending ? { link: (await pendingProxyPlayLink(rc, actor, id)).link } : {}),
   };
 }

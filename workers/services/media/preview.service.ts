@@ -1,7 +1,7 @@
 import { ru } from "../../../shared/i18n/ru";
 import { findUserById } from "../../db/repositories/user.repository";
 import { findReadyVariant } from "../../db/repositories/asset-versions.repository";
-import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import { DEFAULT_STORAGE_ID, returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import {
   deletePreviewsOfAssetsStatement,
   findAssetForPreview,
@@ -11,11 +11,13 @@ import {
   previewsOfAssets,
   previewsOfVariants,
   replacePreviewStatements,
+  sharedPreviewMaker,
 } from "../../db/repositories/preview.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { requireEntityAccess, visibility } from "../access";
+import { ownCandidateOfVersion, ownCandidatesOfLatest, putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
+import { canAccess, requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { r2Backend } from "../storage";
 import { MAX_PREVIEW_UPLOAD_PIXELS } from "./extract/limits";
@@ -159,6 +161,8 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Upload
 
+type PreviewInsert = Parameters<typeof replacePreviewStatements>[1];
+
 /** `image/PNG; charset=x` → `image/png`; null when not one of the preview types. */
 export function previewMimeType(contentType: string | undefined | null): PreviewMimeType | null {
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
@@ -216,8 +220,13 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
   const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
   const level = input.heal ? "read" : "update";
-  await requireEntityAccess(rc, actor, { id: input.assetId, type: "asset", ownerId: asset.owner_id }, level, ru.assets.notFound);
+  const ref = { id: input.assetId, type: "asset", ownerId: asset.owner_id } as const;
+  await requireEntityAccess(rc, actor, ref, level, ru.assets.notFound);
   if (input.version !== undefined && !asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version));
+  // A heal by someone without `update` is his alone until a user with `update` accepts it (decision 029, «Who sees
+  // a heal»): what a reader posts never becomes what everyone else is shown.
+  const pending = input.heal === true && !(await canAccess(rc, actor, ref, "update"));
+  if (pending && !asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.previewVersionNotFound(input.version ?? 0));
 
   const mime = previewMimeType(input.contentType);
   if (!mime) {
@@ -272,10 +281,16 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
     storageKey,
     // A healed PDF's picture is its first page: marked so no later healer replaces it (a card may be replaced once).
     maker: input.heal && isPdf && input.size !== "strip" ? "page" : "browser",
+    madeBy: actor.id,
+    acceptedBy: actor.id,
     ctime: now,
   };
   let replaced: { storageKey: string }[];
   try {
+    if (pending && row.versionId) {
+      await storePendingPreview(rc, { ...row, versionId: row.versionId }, isPdf && input.size !== "strip");
+      return { preview_id: id, size: input.size, width: info.width, height: info.height, mime_type: mime, content_size: bytes.length, pending: true };
+    }
     if (input.heal) {
       const stage = input.size === "thumb" && row.versionId ? [healedStageSql(row.versionId)] : [];
       const [dropped, inserted] = await runBatch(rc.db, [...healPreviewStatements(rc.db, row, isPdf && input.size !== "strip"), ...stage]);
@@ -292,7 +307,49 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
     throw error;
   }
   if (replaced.length > 0) await media.delete(replaced.map((r) => r.storageKey));
-  return { preview_id: id, size: input.size, width: info.width, height: info.height, mime_type: mime, content_size: bytes.length };
+  return { preview_id: id, size: input.size, width: info.width, height: info.height, mime_type: mime, content_size: bytes.length, pending: false };
+}
+
+/**
+ * A pending heal of a picture (its bytes already in R2): refused with 409 when the version already shows one of
+ * that kind to everyone (a PDF's text card excepted: a page render may still be proposed), else stored as the
+ * maker's candidate, replacing his earlier one (whose object goes). Nothing changes for anyone else.
+ */
+async function storePendingPreview(
+  rc: RequestContext,
+  row: PreviewInsert & { versionId: string; madeBy: string },
+  overCard: boolean,
+): Promise<void> {
+  const media = r2Backend(rc.env.MEDIA);
+  const shared = await sharedPreviewMaker(rc.db, row.assetId, row.versionId, row.size);
+  if (shared && !(overCard && shared.maker === "card")) {
+    await media.delete([row.storageKey]);
+    throw new AppError("CONFLICT", ru.catalog.previewExists);
+  }
+  const [dropped] = await runBatch(
+    rc.db,
+    putCandidateStatements({
+      id: row.id!,
+      assetId: row.assetId,
+      versionId: row.versionId,
+      kind: row.size as PreviewKindName,
+      madeBy: row.madeBy,
+      storageId: DEFAULT_STORAGE_ID,
+      storageKey: row.storageKey,
+      mimeType: row.mimeType,
+      width: row.width ?? null,
+      height: row.height ?? null,
+      contentSize: row.contentSize,
+      sha256: null,
+      maker: row.maker ?? null,
+      ctime: row.ctime,
+    }),
+  ).catch(async (error: unknown) => {
+    await media.delete([row.storageKey]);
+    throw error;
+  });
+  const stale = ((dropped.results ?? []) as { storage_key: string }[]).map((r) => r.storage_key);
+  if (stale.length > 0) await media.delete(stale);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -318,6 +375,13 @@ export async function findPreview(
       throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
     }
   }
+  const shared = row.preview_id && row.storage_key && row.mime_type ? row : null;
+  // Nothing shown to everyone (or only a PDF's text card): the caller's own pending heal, if he made one (decision
+  // 029, «Who sees a heal») — his page render of a PDF is what he sees instead of the card, so he does not render again.
+  if (!shared || shared.maker === "card") {
+    const own = input.version > 0 ? await ownCandidateOfVersion(rc.db, input.assetId, input.version, input.size, actor.id) : undefined;
+    if (own) return { id: own.id, etag: `"${own.id}"`, mimeType: own.mime_type, storageKey: own.storage_key, size: own.content_size, maker: own.maker, pending: true };
+  }
   if (!row.preview_id || !row.storage_key || !row.mime_type) throw new AppError("NOT_FOUND", ru.catalog.previewNotFound);
   return {
     id: row.preview_id,
@@ -326,6 +390,7 @@ export async function findPreview(
     storageKey: row.storage_key,
     size: row.content_size ?? 0,
     maker: row.maker,
+    pending: false,
   };
 }
 
@@ -380,13 +445,17 @@ export async function previewsByAssets(rc: RequestContext, actor: Actor, ids: re
   const unique = [...new Set(ids)];
   const rows = await previewsOfAssets(rc.db, unique, size, await visibility(rc, actor));
   const byId = new Map(rows.map((r) => [r.asset_id, r]));
+  // Files with nothing shared yet may hold the caller's own pending heal: shown to him alone.
+  const bare = rows.filter((r) => !r.preview_id && r.version > 0).map((r) => r.asset_id);
+  const own = new Map(bare.length > 0 ? (await ownCandidatesOfLatest(rc.db, bare, size, actor.id)).map((c) => [c.asset_id, c.id]) : []);
   const out: { asset_id: string; preview: string | null }[] = [];
   for (const id of unique) {
     const row = byId.get(id);
     if (!row) continue;
+    const previewId = row.preview_id ?? own.get(id) ?? null;
     out.push({
       asset_id: id,
-      preview: row.preview_id ? await previewUrl(rc, actor, { assetId: id, version: row.version, size, previewId: row.preview_id }) : null,
+      preview: previewId ? await previewUrl(rc, actor, { assetId: id, version: row.version, size, previewId }) : null,
     });
   }
   return out;

@@ -1,11 +1,18 @@
 import { z } from "zod";
 import { ru } from "../../../shared/i18n/ru";
 import { WAVEFORM_MAX_BUCKETS, roundPeaks, type Waveform } from "../../../shared/waveform";
-import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
-import { findAssetForPreview, healPreviewStatements, healedStageSql, replacePreviewStatements } from "../../db/repositories/preview.repository";
+import { DEFAULT_STORAGE_ID, returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import { ownCandidateOfVersion, putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
+import {
+  findAssetForPreview,
+  healPreviewStatements,
+  healedStageSql,
+  replacePreviewStatements,
+  sharedPreviewMaker,
+} from "../../db/repositories/preview.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { requireEntityAccess } from "../access";
+import { canAccess, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { r2Backend } from "../storage";
 import { PREVIEW_SIZES, imageInfo, previewStorageKey, type PreviewSizeName } from "./preview.service";
@@ -26,6 +33,45 @@ export function waveformStorageKey(assetId: string, versionId: string): string {
 
 /** Draws a waveform as a PNG of a preview size (imaging's, passed in so media does not load the codecs). */
 export type WaveformRenderer = (waveform: Waveform, size: PreviewSizeName) => Promise<Uint8Array>;
+
+/** R2 key of a maker's pending waveform of a version (heal by a user without `update`): one per maker, replaced. */
+function pendingWaveformKey(assetId: string, versionId: string, makerId: string): string {
+  return `waveforms/${assetId}/${versionId}.pending.${makerId}.json`;
+}
+
+/**
+ * A pending heal stored for its maker alone (decision 029, «Who sees a heal»): the object is written, then his
+ * candidate row of that kind replaces his earlier one (whose object goes unless it is the same key).
+ */
+async function putPending(
+  rc: RequestContext,
+  input: { assetId: string; versionId: string; kind: "waveform" | PreviewSizeName; makerId: string; key: string; bytes: Uint8Array; mime: string; width?: number; height?: number },
+): Promise<void> {
+  const media = r2Backend(rc.env.MEDIA);
+  await media.put(input.key, input.bytes, { contentType: input.mime, size: input.bytes.length });
+  const now = Date.now();
+  const [dropped] = await runBatch(
+    rc.db,
+    putCandidateStatements({
+      id: newId(now),
+      assetId: input.assetId,
+      versionId: input.versionId,
+      kind: input.kind,
+      madeBy: input.makerId,
+      storageId: DEFAULT_STORAGE_ID,
+      storageKey: input.key,
+      mimeType: input.mime,
+      width: input.width ?? null,
+      height: input.height ?? null,
+      contentSize: input.bytes.length,
+      sha256: null,
+      maker: "browser",
+      ctime: now,
+    }),
+  );
+  const stale = ((dropped.results ?? []) as { storage_key: string }[]).map((r) => r.storage_key).filter((k) => k !== input.key);
+  if (stale.length > 0) await media.delete(stale);
+}
 
 /** Stores a version's peaks JSON (rounded to 3 decimals). */
 export async function storeWaveform(rc: RequestContext, assetId: string, versionId: string, waveform: Waveform): Promise<void> {
@@ -95,7 +141,7 @@ async function storeWaveformIfAbsent(rc: RequestContext, assetId: string, versio
  */
 async function healGeneratedPreview(
   rc: RequestContext,
-  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array },
+  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; makerId: string },
 ): Promise<{ width: number; height: number } | null> {
   const info = imageInfo(input.bytes);
   if (!info) throw new Error("generated preview has no image header");
@@ -115,6 +161,8 @@ async function healGeneratedPreview(
     contentSize: input.bytes.length,
     storageKey: key,
     maker: "browser",
+    madeBy: input.makerId,
+    acceptedBy: input.makerId,
     ctime: now,
   };
   try {
@@ -150,6 +198,8 @@ export async function acceptWaveform(
     throw new AppError("NOT_FOUND", ru.assets.notFound);
   }
   const versionId = asset.version_id;
+  const ref = { id: input.assetId, type: "asset", ownerId: asset.owner_id } as const;
+  if (input.heal && !(await canAccess(rc, actor, ref, "update"))) return pendingWaveform(rc, actor, { ...input, versionId }, render);
   if (input.heal) {
     if (!(await storeWaveformIfAbsent(rc, input.assetId, versionId, input.waveform))) {
       throw new AppError("CONFLICT", ru.catalog.waveformExists);
@@ -161,11 +211,41 @@ export async function acceptWaveform(
   for (const size of PREVIEW_SIZES) {
     const bytes = await render(input.waveform, size.name);
     const info = input.heal
-      ? await healGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes })
+      ? await healGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes, makerId: actor.id })
       : await storeGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes, mime: "image/png" });
     if (info) previews.push({ size: size.name, width: info.width, height: info.height });
   }
-  return { buckets: input.waveform.peaks.length, previews };
+  return { buckets: input.waveform.peaks.length, previews, pending: false };
+}
+
+/**
+ * A heal by a caller without `update`: the peaks and the pictures of sizes the version lacks are stored as his
+ * pending candidates, seen by him alone until a user with `update` accepts them; 409 when the version already has
+ * shared peaks (as for any heal).
+ */
+async function pendingWaveform(
+  rc: RequestContext,
+  actor: Actor,
+  input: { assetId: string; versionId: string; waveform: Waveform },
+  render: WaveformRenderer,
+) {
+  if (await r2Backend(rc.env.MEDIA).head(waveformStorageKey(input.assetId, input.versionId))) {
+    throw new AppError("CONFLICT", ru.catalog.waveformExists);
+  }
+  const json = new TextEncoder().encode(JSON.stringify({ ...input.waveform, peaks: roundPeaks(input.waveform.peaks) }));
+  const base = { assetId: input.assetId, versionId: input.versionId, makerId: actor.id };
+  await putPending(rc, { ...base, kind: "waveform", key: pendingWaveformKey(input.assetId, input.versionId, actor.id), bytes: json, mime: "application/json" });
+  const previews: { size: PreviewSizeName; width: number; height: number }[] = [];
+  for (const size of PREVIEW_SIZES) {
+    if (await sharedPreviewMaker(rc.db, input.assetId, input.versionId, size.name)) continue;
+    const bytes = await render(input.waveform, size.name);
+    const info = imageInfo(bytes);
+    if (!info) throw new Error("generated preview has no image header");
+    const key = previewStorageKey(input.assetId, newId());
+    await putPending(rc, { ...base, kind: size.name, key, bytes, mime: "image/png", width: info.width, height: info.height });
+    previews.push({ size: size.name, width: info.width, height: info.height });
+  }
+  return { buckets: input.waveform.peaks.length, previews, pending: true };
 }
 
 /** The waveform of a version (0 or the latest number: the latest) for a caller who may read the asset; 404 without one. */
@@ -174,7 +254,13 @@ export async function readWaveform(rc: RequestContext, actor: Actor, assetId: st
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
   await requireEntityAccess(rc, actor, { id: assetId, type: "asset", ownerId: asset.owner_id }, "read", ru.assets.notFound);
   if (!asset.version_id) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);
-  const object = await r2Backend(rc.env.MEDIA).get(waveformStorageKey(assetId, asset.version_id));
+  const media = r2Backend(rc.env.MEDIA);
+  let object = await media.get(waveformStorageKey(assetId, asset.version_id));
+  if (!object?.body) {
+    // None shared: the caller's own pending peaks, which only he is shown (decision 029, «Who sees a heal»).
+    const own = await ownCandidateOfVersion(rc.db, assetId, version === 0 ? asset.latest_version : version, "waveform", actor.id);
+    object = own ? await media.get(own.storage_key) : null;
+  }
   if (!object?.body) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);
   const parsed = WaveformSchema.safeParse(await new Response(object.body).json().catch(() => null));
   if (!parsed.success) throw new AppError("NOT_FOUND", ru.catalog.waveformNotFound);

@@ -112,6 +112,8 @@ export async function uploadBatch(
       hashOffset: null,
       progressAt: null,
       reservedVersion: null,
+      madeBy: null,
+      acceptedBy: null,
     };
     return { file, asset, variant, versionId: newId(now), sha256: "" };
   });
