@@ -1386,6 +1386,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/asset/heal/{id}/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who made a version's browser-made pictures and proxy, and which heals await acceptance
+         * @description `version` 0 means the latest. Read rights. A heal by a user without update on the file (heal on view) is shown to him alone until a user with update accepts it: `pending` lists every waiting heal for a caller with update (`can_accept`), only the caller's own otherwise.
+         */
+        get: operations["getAssetHeal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset/heal/{id}/{version}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a pending heal: the maker's picture, proxy or waveform becomes the one everyone sees
+         * @description Needs update rights on the file (403 otherwise; 404 when the caller cannot read it or nothing of that maker and kind waits). The accepted heal replaces the shared one of its kind, and every other pending heal of that kind and version is deleted.
+         */
+        post: operations["postAssetHealAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/asset/waveform/{id}/{version}": {
         parameters: {
             query?: never;
@@ -4724,6 +4764,8 @@ export interface components {
             height?: number;
             mime_type: string;
             content_size: number;
+            /** @description a heal by a caller without update: shown to him alone until accepted */
+            pending: boolean;
         };
         StoredVideoProxy: {
             variant_id: string;
@@ -4733,6 +4775,10 @@ export interface components {
             mime_type: string;
             content_size: number;
             replaced: boolean;
+            /** @description a heal by a caller without update: played to him alone until accepted */
+            pending: boolean;
+            /** @description a signed play link to a pending proxy (its maker's page plays it) */
+            link?: string;
         };
         StoredWaveform: {
             buckets: number;
@@ -4742,6 +4788,8 @@ export interface components {
                 width: number;
                 height: number;
             }[];
+            /** @description a heal by a caller without update: shown to him alone until accepted */
+            pending: boolean;
         };
         /**
          * @example {
@@ -4763,6 +4811,52 @@ export interface components {
             sampleRate: number;
             durationSec: number;
             peaks: number[];
+        };
+        HealState: {
+            version: number;
+            can_accept: boolean;
+            made: {
+                kind: string;
+                made_by: {
+                    id: string;
+                    name: string | null;
+                };
+                accepted_by: {
+                    id: string;
+                    name: string | null;
+                } | null;
+            }[];
+            pending: {
+                /** @enum {string} */
+                kind: "proxy" | "thumb" | "medium" | "strip" | "waveform";
+                made_by: {
+                    id: string;
+                    name: string | null;
+                };
+                ctime: string;
+                mine: boolean;
+            }[];
+        };
+        AcceptedHeal: {
+            /** @enum {string} */
+            kind: "proxy" | "thumb" | "medium" | "strip" | "waveform";
+            made_by: string;
+            accepted_by: string;
+        };
+        /**
+         * @example {
+         *       "kind": "proxy",
+         *       "maker": "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f"
+         *     }
+         */
+        HealAccept: {
+            /** @enum {string} */
+            kind: "proxy" | "thumb" | "medium" | "strip" | "waveform";
+            /**
+             * @description the user whose heal is accepted
+             * @example 01936f0c8a4b7c3d9e2f0a1b2c3d4e5f
+             */
+            maker: string;
         };
         AssetPreviewList: {
             /**
@@ -11681,6 +11775,128 @@ export interface operations {
             };
             /** @description Too many attempts */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetHeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Makers and pending heals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealState"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAssetHealAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HealAccept"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedHeal"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
