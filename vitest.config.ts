@@ -12,7 +12,14 @@ export const TEST_METRICS_TOKEN = "test-metrics-token-0123456789";
 /** The pool's options (wrangler.toml plus the test bindings), shared with vitest.images.config.ts. */
 export const workersPoolOptions = async () => ({
   wrangler: { configPath: "./wrangler.toml" },
+  // The API Worker plus the media Worker's queue handler (decision 032: deployed, the queue is the media Worker's).
+  main: "./tests/setup/integration-worker.ts",
   miniflare: {
+    // workers/media/wrangler.toml's consumers, on the Worker under test.
+    queueConsumers: {
+      "edge-mam-tasks": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "edge-mam-tasks-dlq" },
+      "edge-mam-tasks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+    },
     // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
     bindings: {
       TEST_MIGRATIONS: await readD1Migrations("./migrations"),
