@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
@@ -57,5 +58,9 @@ export default defineConfig({
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Vitest's default (cores − 1) runs ONE file at a time on the 2-core CI machine, and a file spends ~5 s starting
+    // its runner and applying the migrations, much of it waiting: two files at once keep both cores busy. Each file
+    // has its own storage, so files never see each other's data.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
