@@ -18,7 +18,7 @@
  *
  * Needs `npm run build` first (the bundle imports the Remix server build). Run: `npm run deploy:check`.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,16 +75,26 @@ export const WORKER_CONFIGS = [
   { name: "edge-mam-media", config: "workers/media/wrangler.toml" },
 ];
 
-/** Dry-runs one Worker's deploy; answers its problems (empty when it passes). */
-function checkWorker({ name, config }, readme) {
-  const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
-  try {
-    const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--config", config, "--outdir", outdir], {
+/** Runs `wrangler deploy --dry-run` for one config; its exit status and everything it printed. */
+function dryRun(config, outdir) {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["wrangler", "deploy", "--dry-run", "--config", config, "--outdir", outdir], {
       cwd: root,
-      encoding: "utf8",
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
     });
-    const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("close", (status) => resolve({ status, output }));
+  });
+}
+
+/** Dry-runs one Worker's deploy; answers its problems (empty when it passes). */
+async function checkWorker({ name, config }, readme) {
+  const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
+  try {
+    const run = await dryRun(config, outdir);
+    const output = run.output;
     if (run.status !== 0) {
       console.error(output);
       return [`${name}: wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`];
@@ -113,9 +123,10 @@ function checkWorker({ name, config }, readme) {
   }
 }
 
-function main() {
+async function main() {
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const problems = WORKER_CONFIGS.flatMap((worker) => checkWorker(worker, readme));
+  // The two bundles are built at the same time: each wrangler run is mostly one core of esbuild.
+  const problems = (await Promise.all(WORKER_CONFIGS.map((worker) => checkWorker(worker, readme)))).flat();
   if (problems.length > 0) {
     for (const p of problems) console.error(`deploy check: ${p}`);
     process.exitCode = 1;
@@ -124,4 +135,4 @@ function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();
