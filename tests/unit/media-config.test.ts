@@ -29,6 +29,20 @@ describe("media Worker dev config", () => {
     expect(() => mediaConfigFor(config.replace('main = "media-worker.ts"', 'main = "other.ts"'), "/tmp/x")).toThrow(/main = "media-worker.ts"/);
   });
 
+  it("has the same [vars] as the API Worker (both read one configuration, workers/lib/config.ts)", () => {
+    /** The `NAME = "value"` lines of a config's [vars] table, comments left out. */
+    const varsOf = (text: string) => {
+      const table = text.slice(text.indexOf("\n[vars]\n") + 8);
+      return table
+        .slice(0, table.search(/\n\[/))
+        .split("\n")
+        .filter((line) => /^[A-Z][A-Z0-9_]* = /.test(line));
+    };
+    const api = varsOf(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
+    expect(api.length).toBeGreaterThan(5);
+    expect(varsOf(config)).toEqual(api);
+  });
+
   it("writes the secrets as .dev.vars lines", () => {
     expect(devVarsText({ JWT_SECRET: "s".repeat(40), ADMIN_PASSWORD: "p" })).toBe(`JWT_SECRET=${"s".repeat(40)}\nADMIN_PASSWORD=p\n`);
   });
