@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
@@ -12,7 +13,14 @@ export const TEST_METRICS_TOKEN = "test-metrics-token-0123456789";
 /** The pool's options (wrangler.toml plus the test bindings), shared with vitest.images.config.ts. */
 export const workersPoolOptions = async () => ({
   wrangler: { configPath: "./wrangler.toml" },
+  // The API Worker plus the media Worker's queue handler (decision 032: deployed, the queue is the media Worker's).
+  main: "./tests/setup/integration-worker.ts",
   miniflare: {
+    // workers/media/wrangler.toml's consumers, on the Worker under test.
+    queueConsumers: {
+      "edge-mam-tasks": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "edge-mam-tasks-dlq" },
+      "edge-mam-tasks-dlq": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 3 },
+    },
     // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
     bindings: {
       TEST_MIGRATIONS: await readD1Migrations("./migrations"),
@@ -50,5 +58,9 @@ export default defineConfig({
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Vitest's default (cores − 1) runs ONE file at a time on the 2-core CI machine, and a file spends ~5 s starting
+    // its runner and applying the migrations, much of it waiting: two files at once keep both cores busy. Each file
+    // has its own storage, so files never see each other's data.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -12,6 +12,9 @@ export default defineConfig({
     globalSetup: ["./tests/e2e/global-setup.ts"],
     // One server, one browser per file: files run one after another.
     fileParallelism: false,
+    // Files run in one Node worker instead of a fresh one each (playwright-core and the fixtures load once, not 45
+    // times); each file still launches its own Chromium and every page its own context.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,

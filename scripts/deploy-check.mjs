@@ -13,9 +13,12 @@
  * limit is 64 MiB. The gzip size is each uploaded module (the bundle and its WebAssembly files; not the source map)
  * compressed with gzip's default level, summed — what wrangler reports as "Total Upload … gzip".
  *
+ * Both Workers are checked (decision 032): the API Worker (wrangler.toml) and the media Worker
+ * (workers/media/wrangler.toml), each a separate upload with its own size limit.
+ *
  * Needs `npm run build` first (the bundle imports the Remix server build). Run: `npm run deploy:check`.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,48 +69,70 @@ export function bundleSize(dir) {
 
 const mib = (n) => `${(n / MiB).toFixed(2)} MiB`;
 
-function main() {
-  const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
-  try {
-    const run = spawnSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], {
+/** The Workers `wrangler deploy` uploads: the API Worker first (it defines the Durable Objects the media Worker binds). */
+export const WORKER_CONFIGS = [
+  { name: "edge-mam", config: "wrangler.toml" },
+  { name: "edge-mam-media", config: "workers/media/wrangler.toml" },
+];
+
+/** Runs `wrangler deploy --dry-run` for one config; its exit status and everything it printed. */
+function dryRun(config, outdir) {
+  return new Promise((resolve) => {
+    const child = spawn("npx", ["wrangler", "deploy", "--dry-run", "--config", config, "--outdir", outdir], {
       cwd: root,
-      encoding: "utf8",
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
     });
-    const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("close", (status) => resolve({ status, output }));
+  });
+}
+
+/** Dry-runs one Worker's deploy; answers its problems (empty when it passes). */
+async function checkWorker({ name, config }, readme) {
+  const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
+  try {
+    const run = await dryRun(config, outdir);
+    const output = run.output;
     if (run.status !== 0) {
       console.error(output);
-      throw new Error(`wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`);
+      return [`${name}: wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`];
     }
     const problems = [];
 
     const size = bundleSize(outdir);
-    if (size.modules.length === 0) problems.push("wrangler wrote no modules");
+    if (size.modules.length === 0) problems.push(`${name}: wrangler wrote no modules`);
     for (const m of size.modules) console.log(`  ${m.file}: ${mib(m.raw)} raw, ${mib(m.gzip)} gzip`);
     console.log(
-      `Worker bundle: ${mib(size.raw)} raw, ${mib(size.gzip)} gzip (Paid plan limit ${mib(PAID_GZIP_LIMIT)} gzip, ${mib(RAW_LIMIT)} raw)`,
+      `Worker ${name} (${config}): ${mib(size.raw)} raw, ${mib(size.gzip)} gzip (Paid plan limit ${mib(PAID_GZIP_LIMIT)} gzip, ${mib(RAW_LIMIT)} raw)`,
     );
     if (size.gzip > PAID_GZIP_LIMIT)
-      problems.push(`the bundle is ${mib(size.gzip)} gzip, above the Workers Paid limit of ${mib(PAID_GZIP_LIMIT)}`);
-    if (size.raw > RAW_LIMIT) problems.push(`the bundle is ${mib(size.raw)} uncompressed, above the limit of ${mib(RAW_LIMIT)}`);
+      problems.push(`${name}: the bundle is ${mib(size.gzip)} gzip, above the Workers Paid limit of ${mib(PAID_GZIP_LIMIT)}`);
+    if (size.raw > RAW_LIMIT) problems.push(`${name}: the bundle is ${mib(size.raw)} uncompressed, above the limit of ${mib(RAW_LIMIT)}`);
     if (size.gzip > FREE_GZIP_LIMIT) console.log(`  (above the Free plan's ${mib(FREE_GZIP_LIMIT)}: deploy on Workers Paid)`);
 
     const names = bindingsOf(output);
-    if (names.length === 0) problems.push("could not read the binding list from wrangler's output");
-    const readme = readFileSync(join(root, "README.md"), "utf8");
+    if (names.length === 0) problems.push(`${name}: could not read the binding list from wrangler's output`);
     const missing = undocumented(names, readme);
-    console.log(`Bindings in wrangler.toml: ${names.length}, documented in README.md: ${names.length - missing.length}`);
-    for (const name of missing) problems.push(`binding ${name} (wrangler.toml) has no README.md entry`);
-
-    if (problems.length > 0) {
-      for (const p of problems) console.error(`deploy check: ${p}`);
-      process.exitCode = 1;
-    } else {
-      console.log("deploy check: ok");
-    }
+    console.log(`Bindings in ${config}: ${names.length}, documented in README.md: ${names.length - missing.length}`);
+    for (const binding of missing) problems.push(`binding ${binding} (${config}) has no README.md entry`);
+    return problems;
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+async function main() {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  // The two bundles are built at the same time: each wrangler run is mostly one core of esbuild.
+  const problems = (await Promise.all(WORKER_CONFIGS.map((worker) => checkWorker(worker, readme)))).flat();
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`deploy check: ${p}`);
+    process.exitCode = 1;
+  } else {
+    console.log("deploy check: ok");
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,11 +1,15 @@
 // Starts the built product under `wrangler dev` with its own state directory: what the e2e tests and the
-// benchmarks run against. Assumes `npm run build` has already produced build/.
+// benchmarks run against. Both Workers run, as deployed (decision 032): the API Worker (wrangler.toml, or the
+// `config` given) answers requests and the media Worker (workers/media/wrangler.toml) consumes the queue and decodes.
+// Assumes `npm run build` has already produced build/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { IMAGES_CONFIG } from "./images-config.mjs";
+import { writeMediaDevConfig } from "./media-config.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -100,9 +104,16 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
   // Never mistake another server (another run, `npm start`) for ours.
   if (await portInUse(port)) throw new Error(`startDevServer: port ${port} on 127.0.0.1 is already in use`);
   const inspectorPort = await freePort();
+  // The media Worker gets the same secrets and overrides through its own .dev.vars (scripts/media-config.mjs).
+  const mediaConfig = writeMediaDevConfig(
+    join(persistDir, "media-worker"),
+    { ADMIN_LOGIN: adminLogin, ADMIN_PASSWORD: adminPassword, JWT_SECRET: jwtSecret, ...(process.env.RATE_LIMITS ? { RATE_LIMITS: process.env.RATE_LIMITS } : {}), ...vars },
+    { images: config === IMAGES_CONFIG },
+  );
   const args = [
     "wrangler", "dev",
-    ...(config ? ["--config", config] : []),
+    "--config", config ?? "wrangler.toml",
+    "--config", mediaConfig,
     "--ip", "127.0.0.1",
     "--port", String(port),
     "--inspector-port", String(inspectorPort),

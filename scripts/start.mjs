@@ -1,9 +1,11 @@
-// npm start: .dev.vars, local D1 migrations, production build, then `wrangler dev` on http://localhost:8787.
+// npm start: .dev.vars, local D1 migrations, production build, then `wrangler dev` on http://localhost:8787 with both
+// Workers (decision 032): the API Worker answers requests, the media Worker consumes the queue and decodes files.
 // The output stays short: migrations are summed up in one line (wrangler prints its table once per migration),
 // the build only speaks up on warnings, and a framed block with the address and the login ends the start-up.
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
 import { imagesRequested, writeImagesConfig } from "./images-config.mjs";
+import { writeMediaDevConfig } from "./media-config.mjs";
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const port = process.env.PORT ?? "8787";
@@ -64,9 +66,12 @@ console.log("Сборка…");
 run("npm", ["run", "build", "--", "--logLevel", "warn"]);
 
 // MEDIA_IMAGES=1: previews of photos by the local Cloudflare Images stand-in (README «Optional bindings»).
-const config = imagesRequested() ? ["--config", await writeImagesConfig()] : [];
-if (config.length > 0) console.log("Cloudflare Images: привязка IMAGES включена (локально — через sharp).");
-const dev = spawn("npx", ["wrangler", "dev", ...config, "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
+const images = imagesRequested();
+const config = images ? await writeImagesConfig() : "wrangler.toml";
+if (images) console.log("Cloudflare Images: привязка IMAGES включена (локально — через sharp).");
+// The media Worker reads only the .dev.vars next to its own config: it gets a copy of ours (scripts/media-config.mjs).
+const mediaConfig = writeMediaDevConfig(".wrangler/media-worker", vars, { images });
+const dev = spawn("npx", ["wrangler", "dev", "--config", config, "--config", mediaConfig, "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
 if (await waitUntilReady()) printBanner(vars);

@@ -3,7 +3,6 @@ import * as remixBuild from "remix-server-build";
 import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
-import { handleTaskBatch } from "./queue/consumer";
 import { runDeliverEvents } from "./queue/operations";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
@@ -117,17 +116,15 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
 }
 
 /**
- * The Worker's handlers, wrapped by error tracking when SENTRY_DSN is set (workers/lib/sentry.ts): an error
- * thrown out of any of them is reported with the request's trace; without a DSN they run exactly as written.
+ * The API Worker's handlers: requests and cron triggers. It answers requests and never decodes media: the TASKS
+ * queue is consumed by the media Worker (workers/media/media-worker.ts, decision 032). Wrapped by error tracking
+ * when SENTRY_DSN is set (workers/lib/sentry.ts): an error thrown out of any of them is reported with the request's
+ * trace; without a DSN they run exactly as written.
  */
 export default withErrorTracking({
   fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     return isApiPath(pathname) ? api.fetch(request, env, ctx) : renderPage(request, env, ctx);
-  },
-
-  queue(batch, env) {
-    return handleTaskBatch(batch, env);
   },
 
   /**

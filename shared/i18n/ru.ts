@@ -263,6 +263,8 @@ export const ru = {
     /** the line a text-card preview shows for a document with no text (decision 029) */
     cardEmpty: "В документе нет текста",
     internal: "внутренняя ошибка обработки",
+    /** a run ended by the platform (the media Worker's CPU limit, or memory) on every attempt with this file */
+    platformStopped: "Обработка превысила лимит процессора или памяти и была остановлена",
   },
   /** Why a file was refused by a parser's limits (workers/services/media/extract/limits.ts, decision 027). */
   parse: {
@@ -379,6 +381,8 @@ export const ru = {
         `Ошибка (попытка ${attempt} из ${max}), повтор через ${delay} с: ${error}`,
       failed: (error: string) => `Задача завершилась с ошибкой: ${error}`,
       deadLetter: "Сообщение очереди не удалось обработать после всех повторов: задача завершена с ошибкой",
+      itemStopped: (name: string, attempts: number) =>
+        `Обработка «${name}» превысила лимит процессора или памяти и была остановлена (попыток: ${attempts}); файл пропущен`,
       internal: "внутренняя ошибка обработчика",
       assetGone: (id: string) => `Файл ${id} не найден или удалён, пропущен`,
       noOriginal: (name: string) => `У файла «${name}» нет загруженного оригинала, пропущен`,

@@ -1,6 +1,6 @@
 // The hostile-file tier (issue 25): every file of tests/hostile/corpus.mjs is generated, uploaded through the real
-// one-request upload API into ONE shared `wrangler dev` on the built product, and processed by the real queue
-// consumer. For each file the tier asserts
+// one-request upload API into ONE shared `wrangler dev` on the built product — both Workers, as deployed (decision
+// 032) — and processed by the real queue consumer in the media Worker. For each file the tier asserts
 //   - every task on it ends (done or error) within TASK_BOUND_MS, and each processing stage ends as the corpus
 //     expects (done / not_applicable / failed, with the refusal reason in Russian);
 //   - `/api/ping` stays quick while the files are processed: p95 ≤ max(2 × idle p95, idle p95 + 50 ms, 2 × p95 while
@@ -12,7 +12,8 @@
 //     seconds — the bug of issue 25 — still fails both bounds;
 //   - the SVG's external references are never fetched (they point at a local server that counts requests);
 //   - WOPI `/text` of the «pptx bomb» answers 413 within a second or two instead of working for minutes;
-//   - afterwards the server answers normally: ping, a listing, and an ordinary DOCX read to its end.
+//   - afterwards the server answers normally: ping, a listing, and an ordinary DOCX read to its end;
+//   - every queue batch ran in the media Worker (`[edge-mam-media]` in wrangler's log), none in the API Worker.
 // Prints one line per file (name / limit that stops it / outcome / ms) and «N passed, N failed»; exits 1 on any
 // failure.
 //
@@ -156,10 +157,13 @@ try {
     ["Разогрев.pdf", "application/pdf", await fixture("three-pages.pdf")],
     ["Разогрев.docx", DOCX, docxOf()],
   ];
+  // All uploaded first, then awaited: the consumer takes them in one batch instead of one wait per file.
+  const warming = [];
   for (const [name, mime, bytes] of warm) {
     const up = await api(`/api/asset/upload?${new URLSearchParams({ in_group: group, name })}`, { method: "POST", bearer, body: bytes, headers: { "content-type": mime } }, [201]);
-    await stagesEnded(bearer, up.asset_id, up.asset_variant_id, mime, 60_000);
+    warming.push({ up, mime });
   }
+  for (const { up, mime } of warming) await stagesEnded(bearer, up.asset_id, up.asset_variant_id, mime, 60_000);
 
   // Idle first: the ping's own cost on this machine, now.
   for (let i = 0; i < 5; i++) await ping();
@@ -240,6 +244,14 @@ try {
     const fields = await api(`/api/asset/tech-fields/${normal.asset_id}/${normal.asset_variant_id}`, { bearer });
     normalText = fields.processing?.text?.state ?? null;
   }
+  // wrangler prefixes what an auxiliary Worker logs with its name; the consumer logs one line per operation.
+  const consumerLines = (await readFile(server.logFile, "utf8")).split("\n").filter((line) => line.includes('"queue":"edge-mam-tasks'));
+  const elsewhere = consumerLines.filter((line) => !line.startsWith("[edge-mam-media] "));
+  check(
+    "every file was processed by the media Worker, none in the API Worker",
+    consumerLines.length > 0 && elsewhere.length === 0,
+    `${consumerLines.length} consumer log lines, ${elsewhere.length} outside edge-mam-media${elsewhere[0] ? `: ${elsewhere[0].slice(0, 160)}` : ""}`,
+  );
   check(
     "the server answers normally afterwards",
     p95(after) <= bound && listing.status === 200 && normalText === "done",

@@ -6,12 +6,10 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { newId } from "../../workers/lib/ids";
 import { createUser } from "./factories";
 
-/** The Worker module's handlers, called the way the runtime calls them (with an execution context). */
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 const DAY = 86_400_000;
 const QUEUE = "edge-mam-tasks";
 

@@ -7,7 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { newId } from "../../workers/lib/ids";
 import { eventStatement } from "../../workers/services/events/events.service";
 import { deliverEvents, type StepHook } from "../../workers/services/automations/event-outbox.service";
@@ -23,9 +23,6 @@ import { deliveriesOf, insertOutboxEvents } from "./outbox-fixtures";
  */
 
 const BASE = "/api/tasklist/udwf";
-
-/** The Worker module's handlers, called the way the runtime calls them (with an execution context). */
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 
 class InjectedCrash extends Error {}
 

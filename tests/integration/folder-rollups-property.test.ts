@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { rollupDrift } from "../../workers/db/repositories/folder-rollup.repository";
 import { subtreeSize } from "../../workers/db/repositories/group-reads.repository";
 import { createDb } from "../../workers/db/client";
@@ -15,8 +15,6 @@ import { admin, createGroup, insertAsset, send, uniqueName } from "./library-fac
 // move, trash, restore and purge; asset insert, listing, unlisting, moving, copying, trashing, restoring; variants
 // appearing and failing. After every sequence the stored totals equal a from-scratch recomputation (drift 0) and
 // group-size from the rollups equals the old aggregate scan for every group.
-
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue">>;
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import type { TaskMessageInput } from "../../workers/queue/messages";
 import { call, expectError } from "./factories";
 import {
@@ -23,7 +23,6 @@ import {
 
 // Trash (delete, delete-list, restore, trash list) and the permanent purge with its background operation.
 
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue">>;
 const DAY = 86_400_000;
 
 /** Captures what the API sends to the TASKS queue instead of letting the local queue deliver it. */

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { createRequestContext } from "../../workers/services/access/context";
 import { runAbortStaleMultipart, runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
 import { createAsset, json, rows, sha256Of, snapshot } from "./asset-fixtures";
@@ -24,7 +24,6 @@ import {
 /** CompleteMultipartUpload's rules, hashing in the queue ('saving' → 'ready'), and the stale-upload cleanup. */
 
 const rc = () => createRequestContext(env, () => undefined, `test-${crypto.randomUUID()}`);
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 const HOUR = 3600_000;
 
 async function openUpload(size: number) {

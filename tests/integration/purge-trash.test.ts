@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { TRASH_RETENTION_DAYS } from "../../workers/lib/trash";
 import type { TaskMessageInput } from "../../workers/queue/messages";
 import { call } from "./factories";
@@ -22,7 +22,6 @@ import {
 // The retention purge: `purge-trash`, queued by the cron trigger, deletes what has been in the trash for longer than
 // TRASH_RETENTION_DAYS: group subtrees (through purge-group) and individually trashed assets.
 
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 const DAY = 86_400_000;
 const EXPIRED = TRASH_RETENTION_DAYS + 1;
 const RESTORABLE = TRASH_RETENTION_DAYS - 1;

@@ -3,15 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import type { TaskStateDO } from "../../durable-objects/task-state.do";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { MAX_TASK_ATTEMPTS, runTaskNow } from "../../workers/services/tasks/task-runner";
 import { taskStub } from "../../workers/services/tasks/task-live";
 import { testContext } from "./catalog-fixtures";
 import { call, signIn } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { getJson, insertStoredAsset, insertTask, postJson, taskRow, waitForTask } from "./task-fixtures";
-
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue">>;
 
 function batchOf(queue: string, ...bodies: unknown[]) {
   return createMessageBatch(

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { toBase64 } from "../../workers/lib/crypto";
 import { createAsset, createGroup, json, put, rows, sha256Of, startUpload, type Uploaded } from "./asset-fixtures";
 import { call, expectError, signIn } from "./factories";
@@ -27,7 +27,6 @@ import {
 // once the cron has run, no multipart upload, part record or stray object is left. (A Worker restarted between parts
 // and a socket destroyed mid-part over real HTTP: tests/faults/upload-restart.mjs.)
 
-const worker = app as ExportedHandler<Env> as Required<Pick<ExportedHandler<Env>, "queue" | "scheduled">>;
 const HOUR = 3600_000;
 
 const digest = async (algorithm: "MD5" | "SHA-256", bytes: Uint8Array<ArrayBuffer>) =>

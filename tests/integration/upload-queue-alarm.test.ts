@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import type { UploadQueueDO } from "../../durable-objects/upload-queue.do";
 import { QUEUE_POLICY } from "../../durable-objects/upload-queue.rules";
-import app from "../../workers/app";
+import { worker } from "./worker-handlers";
 import { runAbortUpload } from "../../workers/queue/operations";
 import type { QueueState } from "../../workers/services/uploads/upload-queue.service";
 import { createAsset, startUpload } from "./asset-fixtures";
@@ -159,7 +159,7 @@ describe("abort-upload operation", () => {
     const batch = createMessageBatch("edge-mam-tasks", [{ id: "m-1", timestamp: new Date(), attempts: 1, body: message }]);
     const ctx = createExecutionContext();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    await (app as Required<Pick<ExportedHandler<Env>, "queue">>).queue(batch, env, ctx);
+    await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["m-1"]);
     log.mockRestore();
   });

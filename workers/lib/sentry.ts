@@ -44,19 +44,25 @@ export function reportError(error: unknown, context?: Record<string, unknown>): 
   sdk.captureException(error, context ? { extra: context } : undefined);
 }
 
+/** What each Worker exports: fetch and cron handlers, and a queue handler in the Worker that consumes one. */
+type TrackedHandlers = Required<Pick<ExportedHandler<Env>, "fetch" | "scheduled">> & Pick<ExportedHandler<Env>, "queue">;
+
 /**
  * The exported handlers with Sentry around them when a DSN is configured, and exactly the plain handlers when not:
  * without a DSN the SDK is never loaded or initialised and no request pays for it.
  */
-export function withErrorTracking<H extends Required<Pick<ExportedHandler<Env>, "fetch" | "queue" | "scheduled">>>(handler: H): H {
+export function withErrorTracking<H extends TrackedHandlers>(handler: H): H {
   let instrumented: Promise<H> | null = null;
   // withSentry patches the object it is given in place: it gets a copy, so `handler` stays uninstrumented.
   const tracked = () => (instrumented ??= loadSdk().then((Sentry) => Sentry.withSentry(sentryOptions, { ...handler } as ExportedHandler<Env>) as H));
-  return {
+  const wrapped = {
     ...handler,
     fetch: async (request, env, ctx) => (trackingEnabled(env) ? (await tracked()).fetch(request, env, ctx) : handler.fetch(request, env, ctx)),
-    queue: async (batch, env, ctx) => (trackingEnabled(env) ? (await tracked()).queue(batch, env, ctx) : handler.queue(batch, env, ctx)),
     scheduled: async (controller, env, ctx) =>
       trackingEnabled(env) ? (await tracked()).scheduled(controller, env, ctx) : handler.scheduled(controller, env, ctx),
   } as H;
+  // Only the media Worker consumes a queue (decision 032); the API Worker has no queue handler.
+  const queue = handler.queue;
+  if (queue) wrapped.queue = async (batch, env, ctx) => (trackingEnabled(env) ? (await tracked()).queue!(batch, env, ctx) : queue(batch, env, ctx));
+  return wrapped;
 }

@@ -193,7 +193,10 @@ export async function taskNames(db: Database, ownerId: string | null, vis: Visib
 export async function claimNextTask(db: Database, c: { now: number; staleBefore: number; worker: string; runnable: readonly string[] }) {
   const row = await db.get<RawTask | undefined>(sql`
     update tasks set status = 'running', worker_info = ${c.worker}, heartbeat = ${c.now}, mtime = ${c.now},
-      start_time = coalesce(start_time, ${c.now})
+      start_time = coalesce(start_time, ${c.now}),
+      -- taking over a run that stopped checking in: that run died (the platform ended it for CPU or memory, or the
+      -- runtime restarted) and counts as a failed attempt, so a file that kills every run cannot loop for ever
+      attempts = attempts + (case when status = 'running' then 1 else 0 end)
     where id = (
       select id from tasks
       where ((status = 'inqueue' and schedule_time <= ${c.now}) or (status = 'running' and heartbeat < ${c.staleBefore}))

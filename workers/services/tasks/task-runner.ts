@@ -80,6 +80,8 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
   const op = operationOf(task.operationClass)!;
   let state: Record<string, unknown> | null = task.cursor;
   const started = Date.now();
+  // the task as this run counts its attempts (a skipped stuck item starts the count again)
+  let claimed = task;
   try {
     const parsed = op.options.safeParse(task.options);
     if (!parsed.success) throw new PermanentTaskError(ru.tasks.badOptions(parsed.error.issues[0]?.message ?? ""));
@@ -94,6 +96,14 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
       },
     };
     await live.appendLog("info", state ? ru.tasks.log.resumedAt(task.progress) : ru.tasks.log.started(worker));
+    if (task.attempts >= MAX_TASK_ATTEMPTS) {
+      // Every run so far died where no catch could see it (a takeover counts as an attempt: claimNextTask): the
+      // platform ended it for CPU or memory. The item it died on fails with that reason and the others go on.
+      if (!op.skipStuckItem) throw new PermanentTaskError(ru.processing.platformStopped);
+      state = await op.skipStuckItem(ctx, state ?? (await op.start(ctx)), ru.processing.platformStopped);
+      await runStatement(rc.db, sql`update tasks set attempts = 0, cursor = ${JSON.stringify(state)} where id = ${task.id}`);
+      claimed = ctx.task = { ...task, attempts: 0 };
+    }
     state ??= await op.start(ctx);
     let lastWrite = Date.now();
     for (;;) {
@@ -137,7 +147,7 @@ async function runClaimed(rc: RequestContext, task: TaskRow, worker: string, bud
       }
     }
   } catch (error) {
-    return failOrRetry(rc, task, worker, state, error);
+    return failOrRetry(rc, claimed, worker, state, error);
   }
 }
 

@@ -59,6 +59,12 @@ export interface TaskOperation<O = Record<string, unknown>, S = Record<string, u
   /** where a fresh run starts */
   start(ctx: OperationContext<O>): Promise<S>;
   step(ctx: OperationContext<O>, state: S): Promise<StepResult<S>>;
+  /**
+   * Every run died on the item at `state` (the platform ended it: the media Worker's CPU limit, or memory) and no
+   * step could catch it: record that item's stages as failed with `reason` and answer the state past it, so the
+   * other items still run. Without it such a task ends as error.
+   */
+  skipStuckItem?(ctx: OperationContext<O>, state: S, reason: string): Promise<S>;
 }
 
 /** Progress of the `index`-th of `total` items, as a percentage with one decimal. */

@@ -49,6 +49,7 @@ import {
 } from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { techFieldsPatch, type StageState } from "./processing-state";
+import { failStuckAsset } from "./stuck-item";
 
 /** Largest source image read for a preview (bytes). */
 export const PREVIEW_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
@@ -516,6 +517,10 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
       result: done ? { assets: ids.length, made: next.made, failed: next.failed.length } : undefined,
       failed: done && next.failed.length > 0 ? ru.tasks.log.someFailed(next.failed.length, ids.length) : null,
     };
+  },
+  async skipStuckItem(ctx, state, reason) {
+    const name = await failStuckAsset(ctx, assetIdsOf(ctx.task.affected)[state.index], ["preview"], reason);
+    return { index: state.index + 1, made: state.made, failed: name ? [...state.failed, name] : state.failed };
   },
 };
 

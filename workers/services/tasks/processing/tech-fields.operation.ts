@@ -8,6 +8,7 @@ import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, te
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
 import { techFieldsPatch, type StageName, type StageState } from "./processing-state";
+import { failStuckAsset } from "./stuck-item";
 import { MAX_TASK_ATTEMPTS } from "../task-runner";
 
 /** Bytes read from the start of a file for headers, EXIF/XMP and PDF page trees. */
@@ -144,5 +145,9 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
       info: `${index} / ${ids.length}`,
       failed: done && failed.length > 0 ? (ids.length === 1 ? failed[0] : ru.tasks.log.someFailed(failed.length, ids.length)) : null,
     };
+  },
+  async skipStuckItem(ctx, state, reason) {
+    const name = await failStuckAsset(ctx, assetIdsOf(ctx.task.affected)[state.index], ["tech", "text"], reason);
+    return { index: state.index + 1, failed: name ? [...(state.failed ?? []), `${name}: ${reason}`] : state.failed };
   },
 };
