@@ -4,11 +4,13 @@ import { limits } from "../media";
 import type { ByteSource } from "./byte-source";
 import type { Pixels } from "./image-codec";
 import { PreviewUnavailable } from "./preview-unavailable";
+import { StripReader } from "./strip-reader";
 
 /**
  * A bounded TIFF reader (decision 029): the IFDs of a TIFF or a TIFF-based camera RAW (CR2, NEF, ARW, DNG), and the
  * first page decoded strip by strip into a box-downsampled buffer, so a 100 MP TIFF costs a few MB besides its
- * preview. Strips are read with range reads, one at a time. Uncompressed, PackBits, LZW and Deflate; 8 and 16 bits;
+ * preview. Strips are read through merged runs (strip-reader.ts: neighbouring and repeated strips share one range
+ * read). Uncompressed, PackBits, LZW and Deflate; 8 and 16 bits;
  * grey, RGB(A) and palette; the horizontal predictor. Every count, size and chain is bounded (limits.ts); what is
  * not read (tiles, planar, float, JPEG-in-TIFF pages, CMYK) is refused with a reason. Camera RAWs carry a JPEG
  * preview (JPEGInterchangeFormat in IFD0/IFD1/SubIFDs, or a JPEG-compressed strip): `jpegCandidates` lists them.
@@ -314,14 +316,20 @@ export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: If
   };
   const hasAlpha = (photometric === 2 && spp >= 4) || (photometric <= 1 && spp >= 2);
 
+  const stored: number[] = new Array(stripCount);
+  for (let s = 0; s < stripCount; s++) {
+    const length = compression === 1 ? Math.min(rowsPerStrip, height - s * rowsPerStrip) * rowBytes : counts[s];
+    if (length > limits.MAX_TIFF_STRIP_BYTES || offsets[s] + Math.min(length, 1) > source.size) throw corrupt();
+    stored[s] = Math.min(length, source.size - offsets[s]);
+  }
+  const strips = new StripReader(source, offsets.slice(0, stripCount), stored);
+
   let y = 0;
   const strip = new Uint8Array(rowsPerStrip * rowBytes);
   for (let s = 0; s < stripCount; s++) {
     const rows = Math.min(rowsPerStrip, height - s * rowsPerStrip);
     const expected = rows * rowBytes;
-    const stored = compression === 1 ? expected : counts[s];
-    if (stored > limits.MAX_TIFF_STRIP_BYTES || offsets[s] + Math.min(stored, 1) > source.size) throw corrupt();
-    const raw = await source.read(offsets[s], stored);
+    const raw = await strips.strip(s);
     strip.fill(0);
     const out = strip.subarray(0, expected);
     if (compression === 1) out.set(raw.subarray(0, expected));

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { bufferSource, type ByteSource } from "../../workers/services/imaging/byte-source";
+import { PreviewUnavailable } from "../../workers/services/imaging/preview-unavailable";
+import { readCapped } from "../../workers/services/imaging/strip-reader";
+import { decodeTiffPage, readTiff } from "../../workers/services/imaging/tiff";
+import { tiffStrips } from "../hostile/corpus.mjs";
+
+/** A buffer source that counts its range reads (what R2 would bill). */
+function counted(bytes: Uint8Array): ByteSource & { reads: number } {
+  const inner = bufferSource(bytes);
+  const source = {
+    size: inner.size,
+    reads: 0,
+    read(offset: number, length: number) {
+      source.reads++;
+      return inner.read(offset, length);
+    },
+  };
+  return source;
+}
+
+describe("TIFF strips are read through merged runs, under a cap on reads", () => {
+  it("100,000 strips at one offset cost one strip read, not 100,000", async () => {
+    const source = counted(new Uint8Array(tiffStrips(100_000, () => 0)));
+    const file = await readTiff(source);
+    const before = source.reads;
+    const pixels = await decodeTiffPage(source, file, file.ifds[0], 1280);
+    expect(source.reads - before).toBe(1);
+    expect(pixels.width).toBe(1);
+    expect(pixels.data[0]).toBe(0x80);
+  });
+
+  it("neighbouring strips share reads; strips scattered to defeat the merging stop at MAX_TIFF_READS", async () => {
+    const ordered = counted(new Uint8Array(tiffStrips(4_000, (i) => i * 100, { width: 100, area: 400_000 })));
+    const file = await readTiff(ordered);
+    const before = ordered.reads;
+    await decodeTiffPage(ordered, file, file.ifds[0], 1280);
+    expect(ordered.reads - before).toBe(1);
+
+    const scattered = readCapped(bufferSource(new Uint8Array(tiffStrips(20_000, (i) => (i % 2) * 200_000, { area: 200_016 }))));
+    const page = await readTiff(scattered);
+    const error = await decodeTiffPage(scattered, page, page.ifds[0], 1280).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreviewUnavailable);
+    expect((error as PreviewUnavailable).reason).toMatch(/больше 1000 чтений из хранилища/);
+    expect(scattered.reads).toBe(1_001);
+  });
+});
