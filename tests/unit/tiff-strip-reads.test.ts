@@ -44,4 +44,15 @@ describe("TIFF strips are read through merged runs, under a cap on reads", () =>
     expect((error as PreviewUnavailable).reason).toMatch(/больше 1000 чтений из хранилища/);
     expect(scattered.reads).toBe(1_001);
   });
+
+  it("a page whose strips hold fewer rows than it declares is broken, not drawn blank pixel by pixel", async () => {
+    // 2,000,000 × 16 declared over 16 bytes of pixels: the decoder used to walk 32 M blank pixels (found by the fuzzer).
+    const source = bufferSource(new Uint8Array(tiffStrips(16, () => 0, { width: 2_000_000, area: 16 })));
+    const file = await readTiff(source);
+    const started = performance.now();
+    const error = await decodeTiffPage(source, file, file.ifds[0], 1280).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreviewUnavailable);
+    expect((error as PreviewUnavailable).reason).toMatch(/TIFF повреждён/);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });

@@ -332,10 +332,16 @@ export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: If
     const raw = await strips.strip(s);
     strip.fill(0);
     const out = strip.subarray(0, expected);
-    if (compression === 1) out.set(raw.subarray(0, expected));
-    else if (compression === 32773) unpackBits(raw, out);
-    else if (compression === 5) unLzw(raw, out);
-    else inflateInto(raw, out);
+    let produced: number;
+    if (compression === 1) {
+      out.set(raw.subarray(0, expected));
+      produced = Math.min(raw.length, expected);
+    } else if (compression === 32773) produced = unpackBits(raw, out);
+    else if (compression === 5) produced = unLzw(raw, out);
+    else produced = inflateInto(raw, out);
+    // A strip that holds fewer rows than the page declares is a broken file: its missing rows are not drawn as
+    // blank (a 300-byte header declaring 47 MP of empty strips kept the loop below busy for seconds).
+    if (produced < expected) throw corrupt();
     if (predictor === 2) {
       for (let r = 0; r < rows; r++) {
         const base = r * rowBytes;
