@@ -632,8 +632,9 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
     {
       name: "Пустые-стили.svg",
       mime: "image/svg+xml",
-      limit: "SVG: 400 000 пустых <style/> — бюджет рисования читает каждый стиль один раз (шаблон от <style> до свойства был квадратичным)",
-      expect: { tech: "done", preview: "done" },
+      limit: "SVG: 400 000 пустых <style/> — каждый стиль — элемент дерева: больше MAX_SVG_RASTER_ELEMENTS не рисуются в Worker (шаблон от <style> до свойства был квадратичным)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /больше 10000 элементов/,
       build: () => enc(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">${"<style/>".repeat(400_000)}<rect width="20" height="20" fill="red"/></svg>`),
     },
     {

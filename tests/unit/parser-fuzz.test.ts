@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bufferSource } from "../../workers/services/imaging/byte-source";
 import { declaredSize } from "../../workers/services/imaging/declared-size";
@@ -24,6 +23,7 @@ import { exifLoopJpeg, gifFrames as gifOf } from "../hostile/corpus.mjs";
 import { makeIsoBmff, makeRaw, makeTiff, makeWav } from "../fixtures/media-makers";
 import { makeDocx, makeOdt, makeXlsx } from "../fixtures/office-docs";
 import { textPdf } from "../fixtures/text-pdf";
+import { fuzz } from "../fixtures/byte-fuzz";
 
 /**
  * The hostile tier grows with the parsers: every parser that runs in Node gets a seeded, time-bounded fuzz run over
@@ -32,96 +32,8 @@ import { textPdf } from "../fixtures/text-pdf";
  * failure reproduces; fast-check prints the shrunk input.
  */
 
-const SEED = 37;
-/** Wall time one parser's run may take in all (then it stops, passing, with the inputs it tried). */
-const RUN_MS = 3_000;
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));
 const enc = (s: string) => new TextEncoder().encode(s);
-
-type Mutation =
-  | { kind: "set"; at: number; value: number }
-  | { kind: "cut"; at: number }
-  | { kind: "insert"; at: number; bytes: Uint8Array }
-  | { kind: "boundary"; at: number; width: 1 | 2 | 4; value: number }
-  | { kind: "repeat"; at: number; length: number; times: number }
-  | { kind: "token"; at: number; token: number };
-
-function mutation(tokens: Uint8Array[]): fc.Arbitrary<Mutation> {
-  const at = fc.nat();
-  const kinds: fc.Arbitrary<Mutation>[] = [
-    fc.record({ kind: fc.constant("set" as const), at, value: fc.integer({ min: 0, max: 255 }) }),
-    fc.record({ kind: fc.constant("cut" as const), at }),
-    fc.record({ kind: fc.constant("insert" as const), at, bytes: fc.uint8Array({ maxLength: 24 }) }),
-    fc.record({ kind: fc.constant("boundary" as const), at, width: fc.constantFrom(1 as const, 2 as const, 4 as const), value: fc.constantFrom(0, 1, 0x7f, 0x80, 0xff, 0xffff, 0x7fffffff, 0xffffffff) }),
-    fc.record({ kind: fc.constant("repeat" as const), at, length: fc.integer({ min: 1, max: 64 }), times: fc.integer({ min: 2, max: 200 }) }),
-  ];
-  if (tokens.length > 0) kinds.push(fc.record({ kind: fc.constant("token" as const), at, token: fc.nat({ max: tokens.length - 1 }) }));
-  return fc.oneof(...kinds);
-}
-
-function apply(sample: Uint8Array, mutations: Mutation[], tokens: Uint8Array[]): Uint8Array {
-  let b = sample;
-  for (const m of mutations) {
-    const at = b.length === 0 ? 0 : m.at % b.length;
-    if (m.kind === "set") {
-      b = b.slice();
-      if (b.length > 0) b[at] = m.value;
-    } else if (m.kind === "cut") b = b.slice(0, at);
-    else if (m.kind === "insert" || m.kind === "token") {
-      const piece = m.kind === "insert" ? m.bytes : tokens[m.token];
-      const out = new Uint8Array(b.length + piece.length);
-      out.set(b.subarray(0, at));
-      out.set(piece, at);
-      out.set(b.subarray(at), at + piece.length);
-      b = out;
-    } else if (m.kind === "boundary") {
-      b = b.slice();
-      for (let k = 0; k < m.width && at + k < b.length; k++) b[at + k] = (m.value >>> (8 * k)) & 255;
-    } else {
-      const piece = b.slice(at, at + m.length);
-      const out = new Uint8Array(b.length + piece.length * (m.times - 1));
-      out.set(b.subarray(0, at));
-      for (let t = 0; t < m.times; t++) out.set(piece, at + t * piece.length);
-      out.set(b.subarray(at + piece.length), at + piece.length * m.times);
-      b = out;
-    }
-  }
-  return b;
-}
-
-interface FuzzCase {
-  samples: Uint8Array[];
-  /** format words spliced in whole (tags, markers, box names) */
-  tokens?: string[] | Uint8Array[];
-  run: (bytes: Uint8Array) => unknown;
-  /** the module's own errors; anything else escaping is a finding */
-  allowed: (error: unknown) => boolean;
-  /** most one call may take */
-  budgetMs: number;
-}
-
-async function fuzz(c: FuzzCase): Promise<number> {
-  const tokens = (c.tokens ?? []).map((t) => (typeof t === "string" ? enc(t) : t));
-  let tried = 0;
-  const input = fc
-    .tuple(fc.nat({ max: c.samples.length - 1 }), fc.array(mutation(tokens), { minLength: 1, maxLength: 6 }))
-    .map(([i, ms]) => apply(c.samples[i], ms, tokens));
-  await fc.assert(
-    fc.asyncProperty(input, async (bytes) => {
-      tried++;
-      const started = performance.now();
-      try {
-        await c.run(bytes);
-      } catch (error) {
-        if (!c.allowed(error)) throw error;
-      }
-      const ms = performance.now() - started;
-      expect(ms, `one call took ${Math.round(ms)} ms`).toBeLessThan(c.budgetMs);
-    }),
-    { seed: SEED, numRuns: 100_000, interruptAfterTimeLimit: RUN_MS, markInterruptAsFailure: false, endOnFailure: true },
-  );
-  return tried;
-}
 
 const preview = (e: unknown) => e instanceof PreviewUnavailable;
 const parseLimit = (e: unknown) => e instanceof ParseLimitError;

@@ -41,6 +41,8 @@ describe("svg-gate: what resvg may draw", () => {
     expect((refusal(doc(rects(9, ` style="opa&#99;ity:.5"`))) as LeftToBrowser).reason).toMatch(/слоёв прозрачности/);
     expect((refusal(doc(`<style>rect{opa\\63 ity:.5}</style>${rects(9)}`)) as LeftToBrowser).reason).toMatch(/слоёв прозрачности/);
     expect(refusal(doc(rects(990) + rects(4, ` opacity="0.5"`)))).toBeNull();
+    // Style sheets are elements of the tree (and CSS parses): 400,000 empty ones stop at the element budget.
+    expect((refusal(doc("<style/>".repeat(400_000))) as LeftToBrowser).reason).toMatch(/больше 10000 элементов/);
   });
 
   it("resvg is handed only what the gate decided on: SVG elements, checked attributes and CSS, no DTD or prefixes", () => {

@@ -128,7 +128,7 @@ function cleanSheets(element: SvgElement, budget: Budget): number {
       return true;
     }
     const type = child.attributes.find((a) => a.uri === "" && a.local === "type")?.value.trim().toLowerCase();
-    if (type && type !== "text/css") return false;
+    if ((type && type !== "text/css") || child.text.trim() === "") return false;
     const clean = cleanStyleSheet(child.text);
     budget.css(clean);
     if (clean.declared.size > 0 && clean.kept.some((p) => EFFECTS.has(p))) budget.sheetSetsEffect = true;
@@ -161,6 +161,8 @@ export function svgForResvg(bytes: Uint8Array): string {
         }
         if (FOR_BROWSER.has(element.local) || /^fe[A-Z]/.test(element.local)) throw forBrowser();
         if (element.local === "style") {
+          // Every sheet (even an empty one) is a node in the tree and possibly a CSS parse: it counts as an element.
+          budget.element("style");
           element.attributes = element.attributes.filter((a) => a.uri === "" && a.local === "type");
           return true;
         }
