@@ -55,4 +55,28 @@ describe("TIFF strips are read through merged runs, under a cap on reads", () =>
     expect((error as PreviewUnavailable).reason).toMatch(/TIFF повреждён/);
     expect(performance.now() - started).toBeLessThan(500);
   });
+
+  it("tag values are budgeted across all IFDs (64 IFDs of 100,000-value tables would fill the isolate)", async () => {
+    // Every IFD declares StripOffsets and StripByteCounts of 100,000 LONGs over one shared table, and chains to the next.
+    const ifds = 8;
+    const table = 8 + ifds * (2 + 2 * 12 + 4);
+    const out = new Uint8Array(table + 400_000);
+    const view = new DataView(out.buffer);
+    out.set([0x49, 0x49, 42, 0]);
+    view.setUint32(4, 8, true);
+    for (let k = 0; k < ifds; k++) {
+      const at = 8 + k * 30;
+      view.setUint16(at, 2, true);
+      for (const [e, tag] of [273, 279].entries()) {
+        view.setUint16(at + 2 + e * 12, tag, true);
+        view.setUint16(at + 4 + e * 12, 4, true);
+        view.setUint32(at + 6 + e * 12, 100_000, true);
+        view.setUint32(at + 10 + e * 12, table, true);
+      }
+      view.setUint32(at + 26, k + 1 < ifds ? at + 30 : 0, true);
+    }
+    const error = await readTiff(bufferSource(out)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PreviewUnavailable);
+    expect((error as PreviewUnavailable).reason).toMatch(/больше 300000 значений в тегах/);
+  });
 });

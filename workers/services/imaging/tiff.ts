@@ -52,6 +52,7 @@ export async function readTiff(source: ByteSource): Promise<TiffFile> {
   const u32 = (b: Uint8Array, i: number) => view(b).getUint32(i, little);
   const ifds: Ifd[] = [];
   const seen = new Set<number>();
+  let valuesRead = 0;
   const queue: number[] = [u32(head, 4)];
   while (queue.length > 0) {
     const offset = queue.shift()!;
@@ -74,6 +75,9 @@ export async function readTiff(source: ByteSource): Promise<TiffFile> {
       const size = TYPE_SIZES[type];
       if (!size || n === 0) continue;
       if (n > MAX_VALUES) throw tiffError(`${n} значений в теге ${tag}`);
+      // All IFDs together: 64 IFDs of 23 tags of 100,000 values each would be 147 M numbers in memory.
+      valuesRead += n;
+      if (valuesRead > limits.MAX_TIFF_VALUES) throw tiffError(`больше ${limits.MAX_TIFF_VALUES} значений в тегах`);
       const bytes = n * size <= 4 ? table.subarray(at + 8, at + 12) : await source.read(u32(table, at + 8), n * size);
       if (bytes.length < n * size) throw corrupt();
       const values: number[] = new Array(n);

@@ -183,6 +183,8 @@ export const MAX_TIFF_STRIP_BYTES = 64 * MiB;
 /** Strips and tiles of a TIFF page read; IFDs of a TIFF/RAW walked (a chain of IFDs in a loop stops here). */
 export const MAX_TIFF_STRIPS = 100_000;
 export const MAX_TIFF_IFDS = 64;
+/** Tag values read from all IFDs of one TIFF together (a page of MAX_TIFF_STRIPS strips needs twice that). */
+export const MAX_TIFF_VALUES = 300_000;
 /**
  * Storage reads one TIFF/RAW decode may make (IFDs, tag values, embedded previews and strips). Strips are read
  * through merged runs of up to TIFF_RUN_BYTES (neighbouring strips closer than TIFF_RUN_GAP_BYTES share a read, a
