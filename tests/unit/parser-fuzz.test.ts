@@ -47,16 +47,17 @@ const JPEG = fixture("tiny-200x100.jpg");
 
 describe("parser fuzz (seeded, bounded in time)", { timeout: 30_000 }, () => {
   it("SVG: probe and rasteriser gate", async () => {
-    const tokens = ["<s1:filter>", "</s1:filter>", ' xmlns:s1="http://www.w3.org/2000/svg"', "&#116;", "&amp;", "<![CDATA[", "]]>", "<style>", "</style>", "fil\\74 er:", "<!DOCTYPE svg [<!ENTITY a 'b'>]>", "<g>", "</g>", "<use/>", ' style="opacity:1"', "url(#g)", "<!--", "-->"];
+    const tokens = ["<s1:filter>", "</s1:filter>", ' xmlns:s1="http://www.w3.org/2000/svg"', "&#116;", "&amp;", "<![CDATA[", "]]>", "<style>", "</style>", "fil\\74 er:", "<!DOCTYPE svg [<!ENTITY a 'b'>]>", "<g>", "</g>", "<use/>", ' style="opacity:1"', "url(#g)", "<!--", "-->", "<!---->"];
     const tried = await fuzz({
       samples: [SVG_SAMPLE],
       tokens,
       run: (b) => {
+        sniffImage(b);
         svgInfo(b);
         svgForResvg(b);
       },
       allowed: (e) => preview(e) || parseLimit(e),
-      budgetMs: 500,
+      budgetMs: 1_500,
     });
     expect(tried).toBeGreaterThan(50);
   });
@@ -110,7 +111,7 @@ describe("parser fuzz (seeded, bounded in time)", { timeout: 30_000 }, () => {
         findEmbeddedJpegs(b);
       },
       allowed: parseLimit,
-      budgetMs: 300,
+      budgetMs: 1_000,
     });
     expect(tried).toBeGreaterThan(50);
   });
@@ -125,7 +126,7 @@ describe("parser fuzz (seeded, bounded in time)", { timeout: 30_000 }, () => {
         peaks.add(b.subarray(format.dataOffset, format.dataOffset + format.dataBytes));
       },
       allowed: (e) => e instanceof WavError,
-      budgetMs: 300,
+      budgetMs: 1_000,
     });
     expect(tried).toBeGreaterThan(50);
   });

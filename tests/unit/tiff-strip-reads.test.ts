@@ -31,13 +31,13 @@ describe("TIFF strips are read through merged runs, under a cap on reads", () =>
   });
 
   it("neighbouring strips share reads; strips scattered to defeat the merging stop at MAX_TIFF_READS", async () => {
-    const ordered = counted(new Uint8Array(tiffStrips(4_000, (i) => i * 100, { width: 100, area: 400_000 })));
+    const ordered = counted(new Uint8Array(tiffStrips(4_000, (i: number) => i * 100, { width: 100, area: 400_000 })));
     const file = await readTiff(ordered);
     const before = ordered.reads;
     await decodeTiffPage(ordered, file, file.ifds[0], 1280);
     expect(ordered.reads - before).toBe(1);
 
-    const scattered = readCapped(bufferSource(new Uint8Array(tiffStrips(20_000, (i) => (i % 2) * 200_000, { area: 200_016 }))));
+    const scattered = readCapped(bufferSource(new Uint8Array(tiffStrips(20_000, (i: number) => (i % 2) * 200_000, { area: 200_016 }))));
     const page = await readTiff(scattered);
     const error = await decodeTiffPage(scattered, page, page.ifds[0], 1280).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PreviewUnavailable);
