@@ -303,6 +303,7 @@ export const ru = {
     jpegRescan: "скан JPEG повторяет канал, уже прочитанный (в последовательном JPEG каждый канал читается один раз)",
     svgTooLarge: (max: number) => `SVG больше ${max} МиБ`,
     exifTime: (seconds: number) => `EXIF не прочитан за ${seconds} с`,
+    svgAttributes: (max: number) => `у элемента SVG больше ${max} атрибутов`,
   },
   /** Why an in-Worker preview maker (decision 029) could not make a picture; shown as «Превью недоступно: …». */
   makers: {
@@ -316,9 +317,10 @@ export const ru = {
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
     svgForBrowser: "превью SVG с текстом, растровыми картинками, ссылками <use> или фильтрами делает браузер при первом просмотре",
-    svgTooBusy: (what: "shapes" | "effects" | "numbers", max: number) =>
-      `SVG слишком сложен для рисования на сервере (больше ${max} ${{ shapes: "фигур", effects: "слоёв прозрачности, масок, обрезок или пунктиров", numbers: "чисел в геометрии" }[what]}): превью делает браузер при первом просмотре`,
+    svgTooBusy: (what: "shapes" | "effects" | "numbers" | "elements", max: number) =>
+      `SVG слишком сложен для рисования на сервере (больше ${max} ${{ shapes: "фигур", effects: "слоёв прозрачности, масок, обрезок или пунктиров", numbers: "чисел в геометрии", elements: "элементов" }[what]}): превью делает браузер при первом просмотре`,
     wavUnsupported: (what: string) => `WAV этого вида не читается (${what})`,
+    tiffReads: (max: number) => `TIFF требует больше ${max} чтений из хранилища (полосы разбросаны по файлу)`,
     audioInBrowser: "волну этого аудио строит браузер при загрузке или просмотре",
     waveformMade: (name: string, seconds: number, sampled: boolean) =>
       `Волна «${name}»: ${Math.round(seconds)} с${sampled ? " (по выборке: файл длинный)" : ""}`,

@@ -148,6 +148,61 @@ export function tiffIfd(entries, next = 0) {
   return Buffer.concat([Buffer.from([0x49, 0x49, 42, 0, 8, 0, 0, 0]), ifd, Buffer.alloc(64)]);
 }
 
+/**
+ * A little-endian 8-bit grey TIFF `width` wide of `strips` one-row strips, uncompressed, whose StripOffsets table
+ * points strip i at `offsetOf(i)` within a pixel area of `area` bytes (the table is the attack: 100,000 strips at
+ * one byte are 400 KB).
+ */
+export function tiffStrips(strips, offsetOf, { width = 1, area = 16 } = {}) {
+  const entries = 7;
+  const ifdAt = 8;
+  const tableAt = ifdAt + 2 + entries * 12 + 4;
+  const pixelsAt = tableAt + strips * 4;
+  const out = Buffer.alloc(pixelsAt + area, 0x80);
+  out.write("II", 0, "latin1");
+  out.writeUInt16LE(42, 2);
+  out.writeUInt32LE(ifdAt, 4);
+  out.writeUInt16LE(entries, ifdAt);
+  const entry = (i, tag, type, count, value) => {
+    const at = ifdAt + 2 + i * 12;
+    out.writeUInt16LE(tag, at);
+    out.writeUInt16LE(type, at + 2);
+    out.writeUInt32LE(count, at + 4);
+    if (type === 3 && count === 1) out.writeUInt16LE(value, at + 8);
+    else out.writeUInt32LE(value, at + 8);
+  };
+  entry(0, 256, 4, 1, width);
+  entry(1, 257, 4, 1, strips);
+  entry(2, 258, 3, 1, 8);
+  entry(3, 259, 3, 1, 1);
+  entry(4, 262, 3, 1, 1);
+  entry(5, 273, 4, strips, tableAt);
+  entry(6, 278, 4, 1, 1);
+  out.writeUInt32LE(0, ifdAt + 2 + entries * 12);
+  for (let i = 0; i < strips; i++) out.writeUInt32LE(pixelsAt + offsetOf(i), tableAt + i * 4);
+  return out;
+}
+
+/**
+ * An SVG past the old text gate: `<s1:filter>` with `s1` bound to the SVG namespace (the pattern only knew prefixes of
+ * letters) applied by a `<style>` whose property is spelled with a character reference (`fil&#116;er`), five
+ * rectangles blurred and dilated over a 4000 px canvas — resvg ran it for ~80 s.
+ */
+export function svgPrefixedFilterBomb() {
+  const rects = Array.from({ length: 5 }, (_, i) => `<rect x="${i * 700}" y="${i * 700}" width="500" height="500"/>`).join("");
+  return enc(
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:s1="http://www.w3.org/2000/svg" width="4000" height="4000">` +
+      `<s1:filter id="b"><s1:feGaussianBlur stdDeviation="200"/><s1:feMorphology operator="dilate" radius="100"/></s1:filter>` +
+      `<style>rect{fil&#116;er:url(#b)}</style>${rects}</svg>`,
+  );
+}
+
+/** A CSS filter function in a `<style>` property spelled with a character reference: no filter element at all. */
+export function svgStyleFilterBomb() {
+  const rects = Array.from({ length: 5 }, (_, i) => `<rect x="${i * 700}" y="${i * 700}" width="500" height="500"/>`).join("");
+  return enc(`<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"><style>rect{fil&#116;er:blur(200px)}</style>${rects}</svg>`);
+}
+
 /** A 16-bit mono WAV at 8 kHz holding `seconds` of a tone, whose `data` header declares `declaredBytes`. */
 export function wavOf(seconds, declaredBytes) {
   const frames = Math.round(seconds * 8000);
@@ -577,9 +632,26 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
     {
       name: "Пустые-стили.svg",
       mime: "image/svg+xml",
-      limit: "SVG: 400 000 пустых <style/> — бюджет рисования читает каждый стиль один раз (шаблон от <style> до свойства был квадратичным)",
-      expect: { tech: "done", preview: "done" },
+      limit: "SVG: 400 000 пустых <style/> — каждый стиль — элемент дерева: больше MAX_SVG_RASTER_ELEMENTS не рисуются в Worker (шаблон от <style> до свойства был квадратичным)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /больше 10000 элементов/,
       build: () => enc(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">${"<style/>".repeat(400_000)}<rect width="20" height="20" fill="red"/></svg>`),
+    },
+    {
+      name: "Фильтр-под-префиксом.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: <s1:filter> под префиксом SVG и свойство fil&#116;er в <style> — ворота решают по разобранному дереву (было ~80 с в resvg)",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /фильтрами делает браузер/,
+      build: () => svgPrefixedFilterBomb(),
+    },
+    {
+      name: "Фильтр-в-стиле.svg",
+      mime: "image/svg+xml",
+      limit: "SVG: fil&#116;er: blur() в <style> — свойство читается после разбора XML и CSS",
+      expect: { tech: "done", preview: "not_applicable" },
+      previewReason: /фильтрами делает браузер/,
+      build: () => svgStyleFilterBomb(),
     },
     {
       name: "Вложенные-атомы.mp4",
@@ -644,6 +716,21 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       expect: { preview: "failed" },
       previewReason: /пикселей/,
       build: () => tiffIfd([[256, 4, 100_000], [257, 4, 100_000], [258, 3, 8], [262, 3, 1], [273, 4, 100], [277, 3, 1], [279, 4, 10]], 8),
+    },
+    {
+      name: "Сто-тысяч-полос.tif",
+      mime: "image/tiff",
+      limit: "TIFF: 100 000 полос в одном байте читаются одним чтением (полосы через окно, сливающее соседние и повторные; было 100 000 чтений R2)",
+      expect: { preview: "done" },
+      build: () => tiffStrips(100_000, () => 0),
+    },
+    {
+      name: "Разбросанные-полосы.tif",
+      mime: "image/tiff",
+      limit: "TIFF: полосы попеременно в двух далёких местах не сливаются — MAX_TIFF_READS чтений на разбор, дальше отказ",
+      expect: { preview: "failed" },
+      previewReason: /чтений из хранилища/,
+      build: () => tiffStrips(20_000, (i) => (i % 2) * 200_000, { area: 200_016 }),
     },
     {
       name: "Не-TIFF.tif",

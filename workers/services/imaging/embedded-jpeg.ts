@@ -21,6 +21,18 @@ const MAX_CANDIDATES = 64;
 export function findEmbeddedJpegs(bytes: Uint8Array, base = 0): EmbeddedJpeg[] {
   const out: EmbeddedJpeg[] = [];
   let looked = 0;
+  // The first FF D9 at or after a position, remembered: candidates come in file order, so the search only moves
+  // forward (64 candidates over 16 MiB of D9 bytes would otherwise walk them 64 times).
+  let endFrom = -1;
+  let endAt = -1;
+  const endAfter = (from: number): number => {
+    if (endFrom >= 0 && from >= endFrom && (endAt < 0 || endAt >= from)) return endAt;
+    let e = bytes.indexOf(0xd9, Math.max(from, endAt + 1, 1));
+    while (e >= 0 && bytes[e - 1] !== 0xff) e = bytes.indexOf(0xd9, e + 1);
+    endFrom = from;
+    endAt = e;
+    return e;
+  };
   for (let at = bytes.indexOf(0xff); at >= 0 && at + 3 < bytes.length && looked < MAX_CANDIDATES; at = bytes.indexOf(0xff, at + 1)) {
     if (bytes[at + 1] !== 0xd8 || bytes[at + 2] !== 0xff) continue;
     looked++;
@@ -28,14 +40,8 @@ export function findEmbeddedJpegs(bytes: Uint8Array, base = 0): EmbeddedJpeg[] {
     if (!frame || (frame.sof !== 0xc0 && frame.sof !== 0xc1 && frame.sof !== 0xc2) || !frame.width || !frame.height) continue;
     if (frame.width * frame.height > limits.MAX_PREVIEW_SOURCE_PIXELS) continue;
     // Its end: the first FF D9 after the header (entropy-coded data never holds FF D9 unescaped).
-    const end = bytes.indexOf(0xd9, at + 4);
-    let stop = -1;
-    for (let e = end; e >= 0; e = bytes.indexOf(0xd9, e + 1)) {
-      if (bytes[e - 1] === 0xff) {
-        stop = e + 1;
-        break;
-      }
-    }
+    const end = endAfter(at + 4);
+    const stop = end >= 0 ? end + 1 : -1;
     out.push({ offset: base + at, width: frame.width, height: frame.height, length: stop > 0 ? stop - at : null });
     if (stop > 0) at = stop - 1;
   }

@@ -15,4 +15,5 @@ export { PreviewUnavailable } from "./preview-unavailable";
 export { sniffImage, type ImageKind } from "./sniff";
 export { declaredSize } from "./declared-size";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
-export { LeftToBrowser, rasteriseSvg } from "./svg-raster";
+export { rasteriseSvg } from "./svg-raster";
+export { LeftToBrowser, svgForResvg } from "./svg-gate";

@@ -6,6 +6,7 @@ import { MAX_DECODE_PIXELS, decodeImage, type Pixels } from "./image-codec";
 import { decodeJpegScaled, jpegFrameSize, tooManyScans } from "./jpeg-scaled";
 import { jpegScanCount } from "./jpeg-scans";
 import { PreviewUnavailable } from "./preview-unavailable";
+import { readCapped } from "./strip-reader";
 import type { ImageKind } from "./sniff";
 import { decodeTiffPage, jpegCandidates, pageDecodable, pageSize, readTiff } from "./tiff";
 
@@ -51,6 +52,27 @@ async function embedded(source: ByteSource, found: EmbeddedJpeg | null, format: 
 }
 
 /**
+ * A TIFF or TIFF-based camera RAW: its largest embedded JPEG preview when that is larger than the first page, else
+ * the first page strip by strip.
+ */
+async function tiffPixels(source: ByteSource, cover: number): Promise<PhotoPixels> {
+  const file = await readTiff(source);
+  const page = file.ifds[0];
+  const pagePixels = pageDecodable(page) ? pageSize(page).width * pageSize(page).height : 0;
+  let best: EmbeddedJpeg | null = null;
+  for (const c of jpegCandidates(file, source.size)) {
+    const frame = jpegFrameSize(await source.read(c.offset, Math.min(c.length, 256 * 1024)));
+    if (!frame || (frame.sof !== 0xc0 && frame.sof !== 0xc1 && frame.sof !== 0xc2)) continue;
+    if (frame.width * frame.height > limits.MAX_PREVIEW_SOURCE_PIXELS) continue;
+    if (!best || frame.width * frame.height > best.width * best.height) best = { offset: c.offset, length: c.length, width: frame.width, height: frame.height };
+  }
+  if (best && best.width * best.height > pagePixels) return embedded(source, best, "RAW/TIFF", cover);
+  const pixels = await decodeTiffPage(source, file, page, cover);
+  const { width, height } = pageSize(page);
+  return { pixels, via: `TIFF ${width}×${height}, стр. 1 из ${Math.max(1, file.ifds.length)}` };
+}
+
+/**
  * Decodes a photo of a sniffed kind for its previews, bounded in memory and work (decision 029):
  * - JPEG: whole up to 12 MP, else scaled (1/2, 1/4, 1/8) from its coefficients, no larger than `cover` (the longest
  *   preview side) needs;
@@ -69,20 +91,8 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
     return jpegPixels(source, frame.width, frame.height, null, cover);
   }
   if (kind === "tiff") {
-    const file = await readTiff(source);
-    const page = file.ifds[0];
-    const pagePixels = pageDecodable(page) ? pageSize(page).width * pageSize(page).height : 0;
-    let best: EmbeddedJpeg | null = null;
-    for (const c of jpegCandidates(file, source.size)) {
-      const frame = jpegFrameSize(await source.read(c.offset, Math.min(c.length, 256 * 1024)));
-      if (!frame || (frame.sof !== 0xc0 && frame.sof !== 0xc1 && frame.sof !== 0xc2)) continue;
-      if (frame.width * frame.height > limits.MAX_PREVIEW_SOURCE_PIXELS) continue;
-      if (!best || frame.width * frame.height > best.width * best.height) best = { offset: c.offset, length: c.length, width: frame.width, height: frame.height };
-    }
-    if (best && best.width * best.height > pagePixels) return embedded(source, best, "RAW/TIFF", cover);
-    const pixels = await decodeTiffPage(source, file, page, cover);
-    const { width, height } = pageSize(page);
-    return { pixels, via: `TIFF ${width}×${height}, стр. 1 из ${Math.max(1, file.ifds.length)}` };
+    // Every read of this decode (IFDs, tag values, previews, strips) counts against MAX_TIFF_READS.
+    return tiffPixels(readCapped(source), cover);
   }
   if (kind === "cr3" || kind === "heif" || kind === "avif") {
     const scanned = await source.read(0, Math.min(source.size, limits.MAX_EMBEDDED_SCAN_BYTES));

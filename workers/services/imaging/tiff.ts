@@ -4,11 +4,13 @@ import { limits } from "../media";
 import type { ByteSource } from "./byte-source";
 import type { Pixels } from "./image-codec";
 import { PreviewUnavailable } from "./preview-unavailable";
+import { StripReader } from "./strip-reader";
 
 /**
  * A bounded TIFF reader (decision 029): the IFDs of a TIFF or a TIFF-based camera RAW (CR2, NEF, ARW, DNG), and the
  * first page decoded strip by strip into a box-downsampled buffer, so a 100 MP TIFF costs a few MB besides its
- * preview. Strips are read with range reads, one at a time. Uncompressed, PackBits, LZW and Deflate; 8 and 16 bits;
+ * preview. Strips are read through merged runs (strip-reader.ts: neighbouring and repeated strips share one range
+ * read). Uncompressed, PackBits, LZW and Deflate; 8 and 16 bits;
  * grey, RGB(A) and palette; the horizontal predictor. Every count, size and chain is bounded (limits.ts); what is
  * not read (tiles, planar, float, JPEG-in-TIFF pages, CMYK) is refused with a reason. Camera RAWs carry a JPEG
  * preview (JPEGInterchangeFormat in IFD0/IFD1/SubIFDs, or a JPEG-compressed strip): `jpegCandidates` lists them.
@@ -50,6 +52,7 @@ export async function readTiff(source: ByteSource): Promise<TiffFile> {
   const u32 = (b: Uint8Array, i: number) => view(b).getUint32(i, little);
   const ifds: Ifd[] = [];
   const seen = new Set<number>();
+  let valuesRead = 0;
   const queue: number[] = [u32(head, 4)];
   while (queue.length > 0) {
     const offset = queue.shift()!;
@@ -72,6 +75,9 @@ export async function readTiff(source: ByteSource): Promise<TiffFile> {
       const size = TYPE_SIZES[type];
       if (!size || n === 0) continue;
       if (n > MAX_VALUES) throw tiffError(`${n} значений в теге ${tag}`);
+      // All IFDs together: 64 IFDs of 23 tags of 100,000 values each would be 147 M numbers in memory.
+      valuesRead += n;
+      if (valuesRead > limits.MAX_TIFF_VALUES) throw tiffError(`больше ${limits.MAX_TIFF_VALUES} значений в тегах`);
       const bytes = n * size <= 4 ? table.subarray(at + 8, at + 12) : await source.read(u32(table, at + 8), n * size);
       if (bytes.length < n * size) throw corrupt();
       const values: number[] = new Array(n);
@@ -314,20 +320,32 @@ export async function decodeTiffPage(source: ByteSource, file: TiffFile, ifd: If
   };
   const hasAlpha = (photometric === 2 && spp >= 4) || (photometric <= 1 && spp >= 2);
 
+  const stored: number[] = new Array(stripCount);
+  for (let s = 0; s < stripCount; s++) {
+    const length = compression === 1 ? Math.min(rowsPerStrip, height - s * rowsPerStrip) * rowBytes : counts[s];
+    if (length > limits.MAX_TIFF_STRIP_BYTES || offsets[s] + Math.min(length, 1) > source.size) throw corrupt();
+    stored[s] = Math.min(length, source.size - offsets[s]);
+  }
+  const strips = new StripReader(source, offsets.slice(0, stripCount), stored);
+
   let y = 0;
   const strip = new Uint8Array(rowsPerStrip * rowBytes);
   for (let s = 0; s < stripCount; s++) {
     const rows = Math.min(rowsPerStrip, height - s * rowsPerStrip);
     const expected = rows * rowBytes;
-    const stored = compression === 1 ? expected : counts[s];
-    if (stored > limits.MAX_TIFF_STRIP_BYTES || offsets[s] + Math.min(stored, 1) > source.size) throw corrupt();
-    const raw = await source.read(offsets[s], stored);
+    const raw = await strips.strip(s);
     strip.fill(0);
     const out = strip.subarray(0, expected);
-    if (compression === 1) out.set(raw.subarray(0, expected));
-    else if (compression === 32773) unpackBits(raw, out);
-    else if (compression === 5) unLzw(raw, out);
-    else inflateInto(raw, out);
+    let produced: number;
+    if (compression === 1) {
+      out.set(raw.subarray(0, expected));
+      produced = Math.min(raw.length, expected);
+    } else if (compression === 32773) produced = unpackBits(raw, out);
+    else if (compression === 5) produced = unLzw(raw, out);
+    else produced = inflateInto(raw, out);
+    // A strip that holds fewer rows than the page declares is a broken file: its missing rows are not drawn as
+    // blank (a 300-byte header declaring 47 MP of empty strips kept the loop below busy for seconds).
+    if (produced < expected) throw corrupt();
     if (predictor === 2) {
       for (let r = 0; r < rows; r++) {
         const base = r * rowBytes;

@@ -1,6 +1,4 @@
-import { ru } from "../../../shared/i18n/ru";
-import { MAX_SVG_BYTES, MAX_SVG_DEPTH } from "./extract/limits";
-import { mib, ParseLimitError } from "./extract/parse-limit";
+import { parseSvgDocument, SvgNotWellFormed, type SvgAttribute, type SvgElement } from "./svg-document";
 
 export interface SvgInfo {
   width?: number;
@@ -14,28 +12,60 @@ const number = (v: string | undefined) => {
   return Number.isFinite(n) && n > 0 ? Math.round(n) : undefined;
 };
 
+const EXTERNAL = ["http:", "https:", "file:", "//"];
+const external = (target: string) => {
+  const t = target.trim().replace(/^["']\s*/, "").toLowerCase();
+  return EXTERNAL.some((scheme) => t.startsWith(scheme));
+};
+
+/** External `url(…)` references in one attribute value or style sheet (each `url(` looked at once). */
+function externalUrls(value: string): number {
+  let n = 0;
+  const lower = value.toLowerCase();
+  for (let at = lower.indexOf("url("); at >= 0; at = lower.indexOf("url(", at + 4)) if (external(value.slice(at + 4, at + 4 + 16))) n++;
+  return n;
+}
+
+function externalRefsOf(attributes: SvgAttribute[]): number {
+  let n = 0;
+  for (const a of attributes) n += a.local === "href" && external(a.value) ? 1 : externalUrls(a.value);
+  return n;
+}
+
 /**
- * Size and external references of an SVG, read with one linear scan of its tags (no XML parser, no DOM, nothing
- * fetched). Refused past MAX_SVG_BYTES or MAX_SVG_DEPTH of nesting; null when the bytes hold no `<svg` element.
+ * Size and external references of an SVG, read from its parsed document (svg-document.ts: a strict namespace-aware
+ * XML parser under a budget of bytes, depth and attributes; nothing fetched, no element kept but the root). Refused
+ * past those budgets (ParseLimitError); null when the bytes are not well-formed XML or their root is no `svg`.
+ * What a browser reads and this parser does not (entities declared in the file's DTD) gives no size.
  */
 export function svgInfo(bytes: Uint8Array): SvgInfo | null {
-  if (bytes.length > MAX_SVG_BYTES) throw new ParseLimitError(ru.parse.svgTooLarge(mib(MAX_SVG_BYTES)), 413);
-  const text = new TextDecoder().decode(bytes);
-  const root = /<svg\b([^<>]*)>/i.exec(text);
-  if (!root) return null;
-  let depth = 0;
-  for (const tag of text.matchAll(/<(\/?)[a-zA-Z][^<>]*?(\/?)>/g)) {
-    if (tag[1]) depth--;
-    else if (!tag[2] && ++depth > MAX_SVG_DEPTH) throw new ParseLimitError(ru.parse.svgDepth(MAX_SVG_DEPTH), 413);
+  let externalRefs = 0;
+  let root: SvgElement | null;
+  try {
+    // Only the root is built; every element's attributes and every text (style sheets' url(…)s) are read as the
+    // parser passes.
+    root = parseSvgDocument(bytes, {
+      keep: (element, _parent, isRoot) => {
+        externalRefs += externalRefsOf(element.attributes);
+        return isRoot;
+      },
+      onText: (text) => {
+        externalRefs += externalUrls(text);
+      },
+    });
+  } catch (error) {
+    // A document with its own DTD (Illustrator's entities) is an SVG this parser does not read: no size, no refusal.
+    if (error instanceof SvgNotWellFormed) return error.declaresEntities ? { externalRefs } : null;
+    throw error;
   }
-  const externalRefs = text.match(/(?:href\s*=\s*["']\s*|url\(\s*["']?\s*)(?:https?:|file:|\/\/)/gi)?.length ?? 0;
-  const attrs = root[1];
-  let width = number(/\swidth\s*=\s*["']([\d.]+)/.exec(attrs)?.[1]);
-  let height = number(/\sheight\s*=\s*["']([\d.]+)/.exec(attrs)?.[1]);
-  const box = /\sviewBox\s*=\s*["']\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)/.exec(attrs);
-  if ((!width || !height) && box) {
-    width = number(box[1]);
-    height = number(box[2]);
+  if (!root) return null;
+  const attr = (name: string) => root.attributes.find((a) => a.uri === "" && a.local === name)?.value;
+  let width = number(attr("width"));
+  let height = number(attr("height"));
+  const box = (attr("viewBox") ?? "").trim().split(/[\s,]+/).map(Number.parseFloat);
+  if ((!width || !height) && box.length === 4) {
+    width = number(String(box[2]));
+    height = number(String(box[3]));
   }
   return { width, height, externalRefs };
 }

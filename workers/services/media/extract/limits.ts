@@ -142,6 +142,8 @@ export const MAX_BOXES = 2_000;
 export const MAX_SVG_BYTES = 4 * MiB;
 /** Element nesting of an SVG: deeper is refused (renderers and DOM parsers recurse on it). */
 export const MAX_SVG_DEPTH = 256;
+/** Attributes of one SVG element, counted as the parser reads them (300,000 on one tag cost the parser seconds). */
+export const MAX_SVG_ATTRIBUTES = 1_000;
 /**
  * What the Worker's SVG rasteriser (resvg, one synchronous wasm call that cannot be stopped) draws; past any of these
  * the SVG is left to the viewing browser. Measured at the 1280 px preview in resvg-wasm: a shape covering the canvas
@@ -153,6 +155,8 @@ export const MAX_SVG_RASTER_SHAPES = 1_000;
 export const MAX_SVG_RASTER_EFFECTS = 8;
 /** Numbers in the whole text (coordinates of paths and points, sizes): the geometry resvg flattens and fills. */
 export const MAX_SVG_RASTER_NUMBERS = 20_000;
+/** Elements handed to resvg (groups, gradient stops, shapes…): the tree rebuilt for it stays small. */
+export const MAX_SVG_RASTER_ELEMENTS = 10_000;
 /**
  * External references of an SVG are never fetched by the server (no parser here loads `href`s); they are counted
  * and reported, and the file is served with a CSP that forbids loading them (docs/security.md).
@@ -179,6 +183,17 @@ export const MAX_TIFF_STRIP_BYTES = 64 * MiB;
 /** Strips and tiles of a TIFF page read; IFDs of a TIFF/RAW walked (a chain of IFDs in a loop stops here). */
 export const MAX_TIFF_STRIPS = 100_000;
 export const MAX_TIFF_IFDS = 64;
+/** Tag values read from all IFDs of one TIFF together (a page of MAX_TIFF_STRIPS strips needs twice that). */
+export const MAX_TIFF_VALUES = 300_000;
+/**
+ * Storage reads one TIFF/RAW decode may make (IFDs, tag values, embedded previews and strips). Strips are read
+ * through merged runs of up to TIFF_RUN_BYTES (neighbouring strips closer than TIFF_RUN_GAP_BYTES share a read, a
+ * strip repeated at one offset is read once), so a 200 MP page needs a few hundred; 100,000 strips scattered to
+ * defeat the merging stop here instead of making 100,000 R2 operations.
+ */
+export const MAX_TIFF_READS = 1_000;
+export const TIFF_RUN_BYTES = 4 * MiB;
+export const TIFF_RUN_GAP_BYTES = 64 * 1024;
 /**
  * Scans (SOS segments) a JPEG may have. Each scan walks every block of the image again, even with no data behind it
  * (missing bits read as zeros, as in libjpeg): 1,000 copies of a 14-byte scan header made a 24 MP photo cost 80 s
