@@ -36,7 +36,9 @@ beforeAll(async () => {
   const asset = await createAsset(admin.bearer, { in_group: leaf, asset_name: assetName });
   await uploadVersion(admin.bearer, asset, bytesOf(4000, 5), { file_name: assetName, mime_type: "video/mp4" });
   const reader = await ordinaryUser();
-  await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+  )
     .bind(newId(), reader.id, top, maskOf(["read", "download"]), Date.now())
     .run();
   const linkRes = await call(`/api/sl/create/${asset}`, { method: "POST", bearer: admin.bearer, json: {} });
@@ -61,6 +63,9 @@ const CALLS: Record<BudgetedRoute, { path: () => string; page: boolean; who: Who
   shortlinkPage: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
   // measured after the miss above stored the page
   shortlinkPageCached: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
+  subtree: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["reader", "admin"] },
+  // measured after the administrator's miss above stored the tree
+  subtreeCached: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["admin"] },
 };
 
 async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number; trips: number | null; timing: string | null }> {
@@ -68,7 +73,10 @@ async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number
   const session = who === "anonymous" ? null : world[who];
   const res = await call(spec.path(), {
     bearer: spec.page ? undefined : session?.bearer,
-    headers: spec.page && session ? { cookie: `${REFRESH_COOKIE}=${session.refresh}` } : { "cf-connecting-ip": `192.0.2.${Math.floor(Math.random() * 250)}` },
+    headers:
+      spec.page && session
+        ? { cookie: `${REFRESH_COOKIE}=${session.refresh}` }
+        : { "cf-connecting-ip": `192.0.2.${Math.floor(Math.random() * 250)}` },
   });
   await res.body?.cancel();
   const timing = res.headers.get("server-timing");
