@@ -1,14 +1,16 @@
-// The library benchmark (issues 3 and 17; `npm run bench -- library`): seeds 100,000 assets in one group and a tree
-// of 11,111 groups into a fresh local D1, writes a 1 GiB object into local R2, starts the product under `wrangler dev`
-// on a free loopback port and measures member pages (first, deep by cursor, deep by skip from the seek checkpoints),
-// subtree, group-size from the folder rollups, entity-by-path, Range requests, 1 GiB downloads (throughput against a
-// plain R2 read, and workerd's memory) and the write cost of the rollups: 1,000 × 10 KB uploads/s into the big
-// group, once on a second server whose database had the triggers of migration 0014 dropped before the same seed
-// ("before", dropped by the benchmark through `wrangler d1 execute` on its own throwaway state: the product has no
-// switch for it) and once on the main server with them ("after").
-// Prints a table with PASS/MISS per target beside the floors (ping, whoami) of the same run; always exits 0 once it
-// has run (a benchmark is not a test), 1 only when it could not run. Only loopback traffic; every loop is bounded;
-// the servers are always stopped.
+// The library benchmark (issues 3, 17 and 42; `npm run bench -- library`): seeds 100,000 assets in one group and a
+// tree of 11,111 groups into a fresh local D1, writes a 1 GiB object into local R2, starts the product under
+// `wrangler dev` on a free loopback port and measures member pages (first, deep by cursor, deep by skip from the seek
+// checkpoints), subtree (the tree form with files, as the UI asks for it), group-size from the folder rollups,
+// entity-by-path, Range requests, 1 GiB downloads (throughput against a plain R2 read, and workerd's memory) and the
+// write cost of the rollups: 1,000 × 10 KB uploads into the big group on a second server whose database had the
+// rollup triggers (migrations 0014, 0042, 0043) dropped before the same seed ("before", dropped by the benchmark
+// through the seed on its own throwaway state: the product has no switch for it) and as many on the main server
+// with them ("after"), in interleaved rounds so the machine's other work weighs on both alike.
+// Prints a table with PASS/MISS per target beside the floors (ping, whoami) of the same run, then the regression
+// check against the figures recorded in bench/targets/library.json (MISS with the recorded figure when more than
+// 20 % worse; BENCH_RECORD=1 records this run's). Always exits 0 once it has run (a benchmark is not a test), 1 only
+// when it could not run. Only loopback traffic; every loop is bounded; the servers are always stopped.
 //
 //   node bench/library.mjs                 (builds first; SKIP_BUILD=1 to reuse build/)
 //   BENCH_SCALE=0.01 node bench/library.mjs   (a quick check that it works: 1,200 assets, 111 groups, 10 MiB, 20 uploads)
@@ -34,6 +36,7 @@ import {
   treePath,
 } from "./lib/library-seed.mjs";
 import { buildUnlessSkipped, load, login, ms, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
+import { recordFigures, regressionRows } from "./lib/recorded-figures.mjs";
 import { reloadsIn, retried, rssByRole, waitForHealth, withRssSamples, workerdProcesses } from "./lib/workerd.mjs";
 
 /** Targets of the issues. */
@@ -68,6 +71,8 @@ const UPLOADS = Math.max(20, Math.round(1_000 * SCALE));
 const UPLOAD_BYTES = 10 * 1000;
 const UPLOAD_CONCURRENCY = 16;
 const UPLOAD_WARMUP = 5;
+/** The uploads with and without rollups run in this many interleaved rounds each. */
+const UPLOAD_ROUNDS = FULL ? 4 : 2;
 /** Loaded runs: moderate concurrency for a few seconds; single-connection runs: the service time without queueing. */
 const LOADED = { connections: 10, durationSeconds: FULL ? 6 : 1 };
 const SINGLE = { connections: 1, durationSeconds: FULL ? 3 : 1 };
@@ -213,22 +218,28 @@ async function verifySeed(url, auth) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Write cost of the rollups: small uploads into the big group with and without the triggers of migration 0014.
+// Write cost of the rollups: small uploads into the big group with and without the triggers that keep the rollups,
+// the seek checkpoints and the subtree cache's versions (migrations 0014, 0042 and 0043).
 
-/** The names of the triggers migration 0014 creates, read from the migration itself (so the list cannot go stale). */
+/** The migrations whose triggers keep the rollups, seek checkpoints and tree versions. */
+const ROLLUP_MIGRATIONS = ["0014_", "0042_", "0043_"];
+
+/** The names of the triggers those migrations create, read from the migrations themselves (so the list cannot go stale). */
 function rollupTriggers() {
-  const file = readdirSync(join(ROOT, "migrations")).find((name) => name.startsWith("0014_"));
-  if (!file) throw new Error("migrations/0014_*.sql not found");
-  const names = [...readFileSync(join(ROOT, "migrations", file), "utf8").matchAll(/CREATE TRIGGER `(\w+)`/g)].map((m) => m[1]);
-  if (names.length === 0) throw new Error(`${file} creates no triggers`);
-  return names;
+  const files = readdirSync(join(ROOT, "migrations")).filter((name) => ROLLUP_MIGRATIONS.some((p) => name.startsWith(p)));
+  if (files.length !== ROLLUP_MIGRATIONS.length) throw new Error(`migrations ${ROLLUP_MIGRATIONS.join(", ")} not all found`);
+  const names = files.flatMap((file) =>
+    [...readFileSync(join(ROOT, "migrations", file), "utf8").matchAll(/CREATE TRIGGER `(\w+)`/g)].map((m) => m[1]),
+  );
+  if (names.length === 0) throw new Error(`${files.join(", ")} create no triggers`);
+  return [...new Set(names)];
 }
 
 /**
  * `UPLOADS` files of 10 KB through the single-PUT flow (create asset in the group → create-version → PUT),
  * `UPLOAD_CONCURRENCY` at a time; answers files per second and failures.
  */
-async function smallUploads(url, auth, groupId, label) {
+async function smallUploads(url, auth, groupId, label, count = UPLOADS, { warmUp = true, from = 0 } = {}) {
   const body = randomBytes(UPLOAD_BYTES);
   const json = { ...auth, "content-type": "application/json" };
   let next = 0;
@@ -262,11 +273,11 @@ async function smallUploads(url, auth, groupId, label) {
     if (put.status !== 201) throw new Error(`PUT answered ${put.status}: ${answer.slice(0, 200)}`);
   };
   // Uncounted warm-up, one at a time: the first uploads of a fresh server pay for loading modules and objects.
-  for (let i = 0; i < UPLOAD_WARMUP; i++) await upload(`${label}-warm-${i}.bin`);
+  if (warmUp) for (let i = 0; i < UPLOAD_WARMUP; i++) await upload(`${label}-warm-${i}.bin`);
   const worker = async () => {
-    for (let i = next++; i < UPLOADS; i = next++) {
+    for (let i = next++; i < count; i = next++) {
       try {
-        await upload(`${label}-${String(i).padStart(5, "0")}.bin`);
+        await upload(`${label}-${String(from + i).padStart(5, "0")}.bin`);
       } catch (error) {
         failed++;
         firstError ||= String(error);
@@ -276,13 +287,13 @@ async function smallUploads(url, auth, groupId, label) {
   const started = performance.now();
   await Promise.all(Array.from({ length: UPLOAD_CONCURRENCY }, worker));
   const took = performance.now() - started;
-  const perSecond = (UPLOADS - failed) / (took / 1000);
+  const perSecond = (count - failed) / (took / 1000);
   console.log(
-    `  ${label}: ${UPLOADS} uploads in ${(took / 1000).toFixed(1)} s, ${perSecond.toFixed(1)}/s, ${failed} failed${
+    `  ${label}: ${count} uploads in ${(took / 1000).toFixed(1)} s, ${perSecond.toFixed(1)}/s, ${failed} failed${
       firstError ? ` (first: ${firstError})` : ""
     }`,
   );
-  return { perSecond, failed };
+  return { perSecond, failed, took, done: count - failed };
 }
 
 /** group-size of the big group as the administrator sees it (from the rollups). */
@@ -296,11 +307,11 @@ async function bigGroupSize(url, auth) {
 }
 
 /**
- * The "before" figure: a second server on its own throwaway state, the same seed but with every trigger of
- * migration 0014 dropped first, then the same uploads. Its group-size answering no assets shows the triggers were
- * off (nothing maintains the rollups there).
+ * The "before" server: a second server on its own throwaway state, the same seed but with every rollup trigger
+ * dropped first. Its group-size answering no assets shows the triggers were off (nothing maintains the rollups
+ * there). It stays up, idle, until the uploads run interleaved with the main server's (`interleavedUploads`).
  */
-async function uploadsWithoutRollups(seedSql) {
+async function startWithoutRollups(seedSql) {
   const port = await freePort();
   const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-library-before-"));
   const drop = rollupTriggers()
@@ -310,19 +321,49 @@ async function uploadsWithoutRollups(seedSql) {
     `> "before": a second wrangler dev on 127.0.0.1:${port}, the same seed with the ${rollupTriggers().length} rollup triggers dropped`,
   );
   const server = await startDevServer({ port, persistDir, seedSql: `${drop}\n${seedSql}`, migrateTimeoutMs: 600_000 });
+  const stop = async () => {
+    await server.stop();
+    await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
+  };
   try {
     const auth = { authorization: `Bearer ${await login(server.url, server.adminLogin, server.adminPassword)}`, "x-api-version": "1.0" };
     const size = await retried(server.url, "group-size without rollups", () => bigGroupSize(server.url, auth));
     if (size.assets !== 0)
       throw new Error(`"before" server: group-size answered ${JSON.stringify(size)}; the rollup triggers were not dropped`);
-    return await smallUploads(server.url, auth, BIG_GROUP_ID, "before");
+    return { server, stop };
   } catch (error) {
     console.error(`--- wrangler dev output ("before", tail) ---\n${server.output().slice(-4000)}`);
+    await stop();
     throw error;
-  } finally {
-    await server.stop();
-    await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/**
+ * The uploads with and without the rollups, interleaved so the machine's other work weighs on both alike: rounds of
+ * UPLOADS / UPLOAD_ROUNDS files into each server in turn (which goes first alternates). Answers files per second
+ * over all rounds for each.
+ */
+async function interleavedUploads(before, after) {
+  const perRound = Math.ceil(UPLOADS / UPLOAD_ROUNDS);
+  const totals = { before: { took: 0, done: 0, failed: 0 }, after: { took: 0, done: 0, failed: 0 } };
+  const sides = { before, after };
+  for (let round = 0; round < UPLOAD_ROUNDS; round++) {
+    const order = round % 2 === 0 ? ["before", "after"] : ["after", "before"];
+    for (const label of order) {
+      const side = sides[label];
+      // A fresh token per round: the access token lives 15 minutes.
+      const auth = { authorization: `Bearer ${await login(side.url, side.adminLogin, side.adminPassword)}`, "x-api-version": "1.0" };
+      const run = await smallUploads(side.url, auth, BIG_GROUP_ID, `${label} round ${round + 1}`, perRound, {
+        warmUp: round === 0,
+        from: round * perRound,
+      });
+      totals[label].took += run.took;
+      totals[label].done += run.done;
+      totals[label].failed += run.failed;
+    }
+  }
+  const rate = (t) => ({ perSecond: t.done / (t.took / 1000), failed: t.failed, done: t.done });
+  return { before: rate(totals.before), after: rate(totals.after), perRound };
 }
 
 /** Single-connection then loaded run of one request; warm-up first. */
@@ -410,15 +451,21 @@ async function main() {
   const benchToken = randomBytes(24).toString("hex");
   const seedSql = librarySeedSql({ assets: ASSETS, levels: TREE_LEVELS, bigBytes: BIG_BYTES });
   if (!FULL) console.log(`> BENCH_SCALE=${SCALE}: a quick check that the benchmark runs; its figures are not the issue's`);
-  // First the "before" server (its own state, stopped before the main one starts), so the two never share the CPU.
-  const before = await uploadsWithoutRollups(seedSql);
+  // First the "before" server (its own state); it stays idle while the main one is seeded and measured, and the
+  // uploads into both run last, interleaved.
+  const beforeServer = await startWithoutRollups(seedSql);
   console.log(
     `> wrangler dev on 127.0.0.1:${port} (state in ${persistDir}); seeding ${ASSETS} assets and ${TREE_GROUPS} groups (${seedSql.length} bytes of SQL)`,
   );
   const startedAt = performance.now();
-  const server = await startDevServer({ port, persistDir, seedSql, vars: { BENCH_TOKEN: benchToken }, migrateTimeoutMs: 600_000 });
+  const server = await startDevServer({ port, persistDir, seedSql, vars: { BENCH_TOKEN: benchToken }, migrateTimeoutMs: 600_000 }).catch(
+    async (error) => {
+      await beforeServer.stop();
+      throw error;
+    },
+  );
   const seedAndStartMs = performance.now() - startedAt;
-  const stopOnSignal = () => server.stop().finally(() => process.exit(130));
+  const stopOnSignal = () => Promise.allSettled([server.stop(), beforeServer.stop()]).finally(() => process.exit(130));
   process.once("SIGINT", stopOnSignal);
   process.once("SIGTERM", stopOnSignal);
   try {
@@ -516,12 +563,18 @@ async function main() {
       () => `no answer within ${TREE_SIZE_TIMEOUT_MS / 1000} s`,
     );
 
-    // Last of all, the write cost with the rollups (and the seven seek lists the checks and runs above built).
-    console.log(`> "after": ${UPLOADS} uploads of ${UPLOAD_BYTES / 1000} KB into the big group, rollup triggers in place`);
+    // Last of all, the write cost of the rollups (with the seven seek lists the checks and runs above built), in
+    // rounds alternating between the server without them and this one.
+    console.log(
+      `> uploads of ${
+        UPLOAD_BYTES / 1000
+      } KB into the big group: ${UPLOADS} into each server in ${UPLOAD_ROUNDS} interleaved rounds ("before": no rollup triggers, "after": this server)`,
+    );
+    const uploads = await interleavedUploads(beforeServer.server, server);
+    const { before, after } = uploads;
     auth = await signIn();
-    const after = await smallUploads(url, auth, BIG_GROUP_ID, "after");
     const sizeAfter = await bigGroupSize(url, auth);
-    const expectedAssets = ASSETS + UPLOAD_WARMUP + UPLOADS - after.failed;
+    const expectedAssets = ASSETS + UPLOAD_WARMUP + after.done;
     if (sizeAfter.assets !== expectedAssets) {
       console.log(`note: group-size after the uploads answered ${sizeAfter.assets} assets, expected ${expectedAssets}`);
     }
@@ -550,6 +603,28 @@ async function main() {
       target,
       limit === undefined ? "-" : verdict(run.p95, limit),
     ];
+
+    // The figures the regression check compares with bench/targets/library.json (BENCH_RECORD=1 records them).
+    const figures = {
+      subtreeP95Loaded: { label: `subtree p95 ${cN}`, value: subtree.loaded.p95, unit: "ms", better: "lower" },
+      subtreeP95Single: { label: `subtree p95 ${c1}`, value: subtree.single.p95, unit: "ms", better: "lower" },
+      subtreeOverWhoamiLoaded: {
+        label: `subtree p95 ÷ whoami p95 ${cN}`,
+        value: subtree.loaded.p95 / whoami.loaded.p95,
+        unit: "×",
+        better: "lower",
+      },
+      uploadsAfterOverBefore: { label: "uploads/s with rollups ÷ without", value: uploadRatio, unit: "%", better: "higher" },
+      membersFirstP95Loaded: { label: `members page 1 p95 ${cN}`, value: first.loaded.p95, unit: "ms", better: "lower" },
+      skipOverCursorLoaded: { label: `skip ÷ cursor p95 ${cN}`, value: skip.loaded.p95 / deep.loaded.p95, unit: "×", better: "lower" },
+      groupSizeOverWhoamiLoaded: {
+        label: `group-size p95 ÷ whoami p95 ${cN}`,
+        value: groupSize.loaded.p95 / whoami.loaded.p95,
+        unit: "×",
+        better: "lower",
+      },
+      downloadOverR2: { label: "download ÷ plain R2 read", value: ratio, unit: "%", better: "higher" },
+    };
 
     console.log(`\nLibrary benchmark: ${ASSETS} assets in one group, ${TREE_GROUPS} groups in a tree, a ${mib(BIG_BYTES)} variant`);
     console.log(
@@ -582,6 +657,7 @@ async function main() {
       skipRow(`skip at ${DEEP_POSITION}, ${lastSort} ${lastOrder} ${cN}`, skipOther.loaded, deep.loaded),
       row(`subtree, ${TREE_GROUPS} groups ${c1}`, subtree.single, `p95 < ${TARGETS.subtreeP95Ms} ms`, TARGETS.subtreeP95Ms),
       row(`subtree, ${TREE_GROUPS} groups ${cN}`, subtree.loaded, `p95 < ${TARGETS.subtreeP95Ms} ms`, TARGETS.subtreeP95Ms),
+      [`subtree p95 ÷ whoami p95 ${cN} (the machine's load divides out)`, times(subtree.loaded.p95, whoami.loaded.p95), "-", "-"],
       row(
         `group-size, ${ASSETS} assets ${c1}`,
         groupSize.single,
@@ -595,8 +671,13 @@ async function main() {
         TARGETS.groupSizeOverWhoami * whoami.loaded.p95,
       ),
       [`group-size, ${TREE_GROUPS} groups, no assets (1 request)`, treeSize, "-", "-"],
-      [`${UPLOADS} × ${UPLOAD_BYTES / 1000} KB uploads, rollup triggers dropped ("before")`, `${before.perSecond.toFixed(1)} /s`, "-", "-"],
-      [`${UPLOADS} × ${UPLOAD_BYTES / 1000} KB uploads, rollups kept ("after")`, `${after.perSecond.toFixed(1)} /s`, "-", "-"],
+      [
+        `${UPLOADS} × ${UPLOAD_BYTES / 1000} KB uploads, rollup triggers dropped ("before", ${UPLOAD_ROUNDS} rounds)`,
+        `${before.perSecond.toFixed(1)} /s`,
+        "-",
+        "-",
+      ],
+      [`${UPLOADS} × ${UPLOAD_BYTES / 1000} KB uploads, rollups kept ("after", interleaved)`, `${after.perSecond.toFixed(1)} /s`, "-", "-"],
       [
         "uploads/s after ÷ before",
         `${(uploadRatio * 100).toFixed(0)} %`,
@@ -629,7 +710,9 @@ async function main() {
         verdict(productRss.max - baselineRss.max, TARGETS.rssGrowthBytes),
       ],
       ["workerd dev proxy RSS during downloads (min … max)", `${mib(proxyRss.min)} … ${mib(proxyRss.max)}`, "-", "-"],
+      ...regressionRows("library", SCALE, figures),
     ]);
+    if (process.env.BENCH_RECORD === "1") recordFigures("library", SCALE, figures, `load average at start ${loadAtStart}`);
     const reloads = reloadsIn(server.logFile);
     if (reloads > 0)
       console.log(
@@ -643,6 +726,7 @@ async function main() {
   } finally {
     process.removeListener("SIGINT", stopOnSignal);
     process.removeListener("SIGTERM", stopOnSignal);
+    await beforeServer.stop();
     await server.stop();
     await rm(persistDir, { recursive: true, force: true, maxRetries: 3 });
   }

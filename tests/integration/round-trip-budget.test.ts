@@ -37,7 +37,9 @@ beforeAll(async () => {
   const asset = await createAsset(admin.bearer, { in_group: leaf, asset_name: assetName });
   await uploadVersion(admin.bearer, asset, bytesOf(4000, 5), { file_name: assetName, mime_type: "video/mp4" });
   const reader = await ordinaryUser();
-  await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+  )
     .bind(newId(), reader.id, top, maskOf(["read", "download"]), Date.now())
     .run();
   const linkRes = await call(`/api/sl/create/${asset}`, { method: "POST", bearer: admin.bearer, json: {} });
@@ -62,6 +64,9 @@ const CALLS: Record<BudgetedRoute, { path: () => string; page: boolean; who: Who
   shortlinkPage: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
   // measured after the miss above stored the page
   shortlinkPageCached: { path: () => `/sl/${world.link}`, page: true, who: ["anonymous"] },
+  subtree: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["reader", "admin"] },
+  // measured after the administrator's miss above stored the tree
+  subtreeCached: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["admin"] },
 };
 
 async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number; trips: number | null; timing: string | null }> {

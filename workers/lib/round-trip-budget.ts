@@ -30,6 +30,11 @@ export const ROUND_TRIP_BUDGETS = {
   // page's own three; every later open until something changes is answered after that probe alone.
   shortlinkPage: { route: "page /sl/{id} (edge cache miss)", budget: 4, before: 5 },
   shortlinkPageCached: { route: "page /sl/{id} (edge cache hit)", budget: 1, before: 5 },
+  // The tree form with files (decision record 032): after the access check (group row, then its rights), a miss reads
+  // the versions with the folders in one batch, then the files of the folders that hold any in one more; an
+  // administrator's cache hit reads only the versions, beside the group row. `before`: the tree built every time.
+  subtree: { route: "GET /api/group/subtree/{id}", budget: 5, before: 5 },
+  subtreeCached: { route: "GET /api/group/subtree/{id} (cache hit)", budget: 3, before: 5 },
 } satisfies Record<string, RoundTripBudget>;
 
 export type BudgetedRoute = keyof typeof ROUND_TRIP_BUDGETS;

@@ -16,19 +16,19 @@ export interface FolderRollupRow {
   sub_bytes: number;
   sub_groups: number;
   tree_version: number;
+  files_version: number;
 }
 
 /** The rollup rows of some groups, in one query. */
 export function rollupsOf(db: Database, ids: readonly string[]) {
   return db.all<FolderRollupRow>(sql`
-    select group_id, assets, bytes, groups, sub_assets, sub_bytes, sub_groups, tree_version from folder_rollups
+    select group_id, assets, bytes, groups, sub_assets, sub_bytes, sub_groups, tree_version, files_version from folder_rollups
     where group_id in (select value from json_each(${JSON.stringify(ids)}))`);
 }
 
-/** The tree version of a group (0 when it has no row yet). */
-export async function treeVersionOf(db: Database, id: string): Promise<number> {
-  const row = await db.get<{ v: number } | undefined>(sql`select tree_version as v from folder_rollups where group_id = ${id}`);
-  return row?.v ?? 0;
+/** The versions the subtree cache keys on, of one group (no row when the group has none). */
+export function treeVersionsSql(id: string): SQL {
+  return sql`select tree_version, files_version from folder_rollups where group_id = ${id}`;
 }
 
 /**

@@ -1,15 +1,36 @@
 /** Reading groups as a whole: subtrees, search by name, roots, the trash, sizes and ancestors. */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 
-/** Every live group of a subtree (self included) the caller sees, from one closure query. */
-export function subtreeGroups(db: Database, id: string, vis: Visibility | null) {
-  return db.all<{ id: string; name: string; parent_id: string | null }>(sql`
-    select g.id, g.name, g.parent_id from group_closure c join groups g on g.id = c.descendant
+/** A row of `subtreeGroupsSql`; `files` (with counts) is the group's live file listings, unfiltered (its rollup). */
+export interface SubtreeGroupRow {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  files?: number;
+}
+
+/**
+ * Every live group of a subtree (self included) the caller sees, from one closure query. With `withCounts`, each row also carries the group's direct
+ * count of live file listings from its rollup row: a folder counting none can list no file to anybody, so the tree
+ * form asks only about the others.
+ */
+export function subtreeGroupsSql(id: string, vis: Visibility | null, withCounts: boolean): SQL {
+  return sql`
+    select g.id, g.name, g.parent_id${withCounts ? sql`, coalesce(r.assets, 0) as files` : sql``}
+    from group_closure c join groups g on g.id = c.descendant${withCounts ? sql` left join folder_rollups r on r.group_id = g.id` : sql``}
     where c.ancestor = ${id} and g.deleted_at is null ${
     vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``
-  }`);
+  }`;
+}
+
+export interface TreeAssetRow {
+  group_id: string;
+  asset_id: string;
+  name: string;
+  mime: string;
+  ver: number | null;
 }
 
 /**
@@ -17,8 +38,8 @@ export function subtreeGroups(db: Database, id: string, vis: Visibility | null) 
  * One statement; each folder is a range of the `group_members_by_name` index (a correlated, limited subquery), so a
  * folder of 100,000 files costs `perFolder` rows. Rows come folder by folder in the order of `folderIds`.
  */
-export function treeAssets(db: Database, folderIds: readonly string[], perFolder: number, vis: Visibility | null) {
-  return db.all<{ group_id: string; asset_id: string; name: string; mime: string; ver: number | null }>(sql`
+export function treeAssetsSql(folderIds: readonly string[], perFolder: number, vis: Visibility | null): SQL {
+  return sql`
     select j.value as group_id, a.id as asset_id, a.name, a.mime, a.latest_version as ver
     from json_each(${JSON.stringify(folderIds)}) j
     join group_members m on m.group_id = j.value and m.el_type = 'asset' and m.trashed_at is null and m.el_id in (
@@ -27,7 +48,7 @@ export function treeAssets(db: Database, folderIds: readonly string[], perFolder
         and ${visibleSql(vis, "asset", sql`a2.id`, sql`a2.owner_id`)}
       order by m2.sort_name, m2.el_id limit ${perFolder})
     cross join assets a on a.id = m.el_id
-    order by j.key, m.sort_name, m.el_id`);
+    order by j.key, m.sort_name, m.el_id`;
 }
 
 /** Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. */

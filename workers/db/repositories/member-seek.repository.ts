@@ -5,8 +5,9 @@ import type { MemberSortColumn } from "./group-pages.repository";
 
 /**
  * Queries of the seek lists behind `skip` paging (decision record 017). A list holds every `SEEK_SPACING`-th member
- * boundary of one group listing (type, sort column, direction, MIME prefix) with the number of listed members at or
- * before it; triggers (migration 0014) keep those numbers exact in the same statement as every change.
+ * boundary of one group listing (type, sort column, direction, MIME prefix) with its span: the listed members after
+ * the previous boundary up to and including it. Triggers (migrations 0014, 0043) keep the spans exact in the same
+ * statement as every change, moving one boundary per list; the members up to a boundary are the sum of the spans.
  */
 
 const dialect = new SQLiteAsyncDialect();
@@ -76,12 +77,11 @@ export function buildSeekListStatements(k: SeekListKey, now: number): SQL[] {
     sql`insert into member_seek_lists (id, group_id, el_type, col, descending, mime, built_at)
       values (${id}, ${k.groupId}, ${k.elType}, ${k.col}, ${desc}, ${k.mime}, ${now})
       on conflict (id) do update set built_at = excluded.built_at`,
-    sql`insert into member_seek (list_id, pos, n, sort_key, el_id, group_id, el_type, col, descending, mime)
-      select ${id}, rn, rn, k, i, ${k.groupId}, ${k.elType}, ${k.col}, ${desc}, ${k.mime}
+    sql`insert into member_seek (list_id, pos, span, sort_key, el_id, group_id, el_type, col, descending, mime)
+      select ${id}, rn, rn - coalesce(lag(rn) over (order by rn), 0), k, i, ${k.groupId}, ${k.elType}, ${k.col}, ${desc}, ${k.mime}
       from (${listedSql(k)}) where rn % ${SEEK_SPACING} = 0 or rn = total`,
-    sql`insert into member_seek (list_id, pos, n, sort_key, el_id, group_id, el_type, col, descending, mime)
-      values (${id}, 0, (select coalesce(max(n), 0) from member_seek where list_id = ${id}), ${end.key}, ${end.id},
-        ${k.groupId}, ${k.elType}, ${k.col}, ${desc}, ${k.mime})`,
+    sql`insert into member_seek (list_id, pos, span, sort_key, el_id, group_id, el_type, col, descending, mime)
+      values (${id}, 0, 0, ${end.key}, ${end.id}, ${k.groupId}, ${k.elType}, ${k.col}, ${desc}, ${k.mime})`,
     sql`delete from member_seek where list_id in (select id from member_seek_lists where group_id = ${k.groupId} and id not in
       (select id from member_seek_lists where group_id = ${k.groupId} order by built_at desc, id limit ${SEEK_LISTS_PER_GROUP}))`,
     sql`delete from member_seek_lists where group_id = ${k.groupId} and id not in
@@ -89,9 +89,18 @@ export function buildSeekListStatements(k: SeekListKey, now: number): SQL[] {
   ];
 }
 
+/**
+ * A list's boundaries with `n`, the members up to each: the running sum of the spans in list order (the sentinel,
+ * `pos` 0, last). A list has about one boundary per SEEK_SPACING members, so this reads a few hundred rows.
+ */
+function countedSql(listId: string): SQL {
+  return sql`(select sort_key, el_id, pos, sum(span) over (order by pos = 0, pos rows unbounded preceding) as n
+    from member_seek where list_id = ${listId})`;
+}
+
 /** `(select <column> of the checkpoint a skip starts from)`: the nearest boundary with at most `skip` members up to it. */
 export function seekPick(listId: string, skip: number, column: "sort_key" | "el_id" | "n"): SQL {
-  return sql`(select ${sql.raw(column)} from member_seek where list_id = ${listId} and n <= ${skip} order by n desc, pos desc limit 1)`;
+  return sql`(select ${sql.raw(column)} from ${countedSql(listId)} where n <= ${skip} order by n desc, pos desc limit 1)`;
 }
 
 export interface SeekProbe {
@@ -106,7 +115,7 @@ export interface SeekProbe {
 /** Where a skip starts and how far the next checkpoint is (run in the same batch as the page, so both agree). */
 export function seekProbeSql(listId: string, skip: number): SQL {
   return sql`select exists (select 1 from member_seek_lists where id = ${listId}) as live, ${seekPick(listId, skip, "n")} as n,
-    (select min(n) from member_seek where list_id = ${listId} and n > ${skip}) as next_n`;
+    (select min(n) from ${countedSql(listId)} where n > ${skip}) as next_n`;
 }
 
 /**

@@ -1,25 +1,20 @@
 /**
- * Reading a group's contents: members pages (cursor or skip), the directory form, previews and subtrees. Nothing here
+ * Reading a group's contents: members pages (cursor or skip), the directory form, previews. Nothing here
  * changes a group.
  */
 import { ru } from "../../../shared/i18n/ru";
 import * as repo from "../../db/repositories/group.repository";
 import * as pagesRepo from "../../db/repositories/group-pages.repository";
-import * as readsRepo from "../../db/repositories/group-reads.repository";
 import { AppError } from "../../lib/errors";
 import { toIso } from "../../lib/time";
 import { passesReadDown, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
-import { treeVersionOf } from "../../db/repositories/folder-rollup.repository";
 import { pageBySkip } from "./member-seek.service";
-import { cachedSubtree } from "./subtree-cache";
 import {
-  buildTree,
   decodeCursor,
   encodeCursor,
   previewRef,
   sortKeyOf,
-  type GroupTreeNode,
   type ListedType,
   type MemberCursor,
   type MemberSort,
@@ -162,7 +157,8 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
   if (groupId === ROOT_GROUP_ID && vis && listsTopMost(vis)) {
     // The root of a filtered caller lists the top-most entities they read (by name); its cursor carries the offset.
     const start = cursor ? Number(cursor.k) : skip;
-    if (cursor && (cursor.i !== ROOT_CURSOR || !Number.isSafeInteger(start) || start < 0)) throw new AppError("BAD_REQUEST", ru.groups.badCursor);
+    if (cursor && (cursor.i !== ROOT_CURSOR || !Number.isSafeInteger(start) || start < 0))
+      throw new AppError("BAD_REQUEST", ru.groups.badCursor);
     const found = await topMembers(rc, vis, {
       types,
       q: query.q ? sortKeyOf(query.q) : undefined,
@@ -174,7 +170,9 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     await attachTags(rc, items);
     const last = items.at(-1);
     const nextCursor =
-      items.length === take && last ? encodeCursor({ s: sort, o: order, t: last.el_type, k: sort === "name" ? String(start + take) : start + take, i: ROOT_CURSOR }) : null;
+      items.length === take && last
+        ? encodeCursor({ s: sort, o: order, t: last.el_type, k: sort === "name" ? String(start + take) : start + take, i: ROOT_CURSOR })
+        : null;
     return { items, nextCursor };
   }
 
@@ -204,26 +202,27 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     const nextCursor =
       page.length === take && last ? encodeCursor({ s: sort, o: order, t: last.item.el_type, k: last.key, i: last.item.el_id }) : null;
     return { items: page.map((p) => p.item), nextCursor };
-  } else for (const type of types) {
-    const remaining = take - page.length;
-    if (remaining === 0) break;
-    // A cursor in the asset phase means the groups are done.
-    if (cursor && cursor.t === "asset" && type === "group") continue;
-    const after = cursor && cursor.t === type ? { key: cursor.k, id: cursor.i } : null;
-    const options = { ...base, after, skip: after ? 0 : skip, take: remaining };
-    if (type === "group") {
-      const rows = await pageBySkip<pagesRepo.GroupMemberRow>(rc.db, "group", options, pagesRepo.groupMembersPageSql);
-      page.push(...rows.map((r) => ({ item: groupMember(r), key: keyOf(r) })));
-      if (!cursor && skip > 0 && rows.length < remaining) {
-        // The page reached past the groups: continue into the assets, skipping what the groups did not use up.
-        const groupCount = rows.length > 0 ? skip + rows.length : await pagesRepo.countGroupMembers(rc.db, base);
-        skip = Math.max(0, skip - groupCount);
+  } else
+    for (const type of types) {
+      const remaining = take - page.length;
+      if (remaining === 0) break;
+      // A cursor in the asset phase means the groups are done.
+      if (cursor && cursor.t === "asset" && type === "group") continue;
+      const after = cursor && cursor.t === type ? { key: cursor.k, id: cursor.i } : null;
+      const options = { ...base, after, skip: after ? 0 : skip, take: remaining };
+      if (type === "group") {
+        const rows = await pageBySkip<pagesRepo.GroupMemberRow>(rc.db, "group", options, pagesRepo.groupMembersPageSql);
+        page.push(...rows.map((r) => ({ item: groupMember(r), key: keyOf(r) })));
+        if (!cursor && skip > 0 && rows.length < remaining) {
+          // The page reached past the groups: continue into the assets, skipping what the groups did not use up.
+          const groupCount = rows.length > 0 ? skip + rows.length : await pagesRepo.countGroupMembers(rc.db, base);
+          skip = Math.max(0, skip - groupCount);
+        }
+      } else {
+        const rows = await pageBySkip<pagesRepo.AssetMemberRow>(rc.db, "asset", options, pagesRepo.assetMembersPageSql);
+        page.push(...rows.map((r) => ({ item: assetMember(r), key: keyOf(r) })));
       }
-    } else {
-      const rows = await pageBySkip<pagesRepo.AssetMemberRow>(rc.db, "asset", options, pagesRepo.assetMembersPageSql);
-      page.push(...rows.map((r) => ({ item: assetMember(r), key: keyOf(r) })));
     }
-  }
   await attachTags(
     rc,
     page.map((p) => p.item),
@@ -345,85 +344,4 @@ export async function listPreviews(
   };
   const rows = await pageBySkip<pagesRepo.AssetMemberRow>(rc.db, "asset", options, pagesRepo.assetMembersPageSql);
   return { base_url: baseUrl, list: rows.map((r) => ({ el_id: r.el_id, preview: r.has_preview ? previewRef(r.el_id, r.ver) : null })) };
-}
-
-/** Files a folder of the tree form lists at most (SPEC's page size): the rest are paged with GET /members/{id}. */
-export const TREE_ASSETS_PER_FOLDER = GROUP_PAGE_SIZE;
-/** Files the whole tree form lists at most: folders past it (breadth first) list none and say `assets_more`. */
-export const TREE_ASSETS_TOTAL = 2000;
-/** Folders asked about per statement (one JSON parameter). */
-const TREE_FOLDERS_PER_QUERY = 200;
-
-/** GET /subtree/{id}: the tree form of every live descendant the actor sees, from one closure query. */
-export async function getSubtree(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<GroupTreeNode> {
-  await loadGroup(rc, actor, id, "read");
-  const vis = await visibility(rc, actor);
-  const tree = await subtreeOf(rc, id, vis);
-  if (withAssets) await addTreeAssets(rc, tree, vis);
-  return tree;
-}
-
-/**
- * GET /subtree/{id} as JSON text. Unfiltered trees of folders only (administrators', `assets=false`) come from the
- * per-isolate cache keyed by the group's tree version, so a large tree under load costs two indexed reads instead of
- * a closure scan and a sort. Trees with files are built each time: files change without changing the tree version.
- */
-export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<string> {
-  if (withAssets) return JSON.stringify(await getSubtree(rc, actor, id, true));
-  await loadGroup(rc, actor, id, "read");
-  const vis = await visibility(rc, actor);
-  const build = async () => JSON.stringify(await subtreeOf(rc, id, vis));
-  if (vis !== null) return build();
-  return cachedSubtree(id, await treeVersionOf(rc.db, id), build);
-}
-
-async function subtreeOf(rc: RequestContext, id: string, vis: Awaited<ReturnType<typeof visibility>>): Promise<GroupTreeNode> {
-  const rows = await readsRepo.subtreeGroups(rc.db, id, vis);
-  // The root's tree shows a folder whose parents are hidden at the top, as «Доступные Файлы» lists it.
-  const tree = buildTree(
-    rows.map((r) => ({ id: r.id, name: r.name, parentId: r.parent_id })),
-    id,
-    vis !== null && id === ROOT_GROUP_ID,
-  );
-  if (!tree) throw new AppError("NOT_FOUND", ru.groups.notFound);
-  return tree;
-}
-
-/**
- * Fills the tree form's `assets`: each folder's first files by name (up to TREE_ASSETS_PER_FOLDER), folders taken
- * breadth first (the top of the tree first) until the tree lists TREE_ASSETS_TOTAL files; folders past the cap list
- * none. `assets_more` tells a client to page a folder with GET /members/{id}; the root states the caps.
- */
-async function addTreeAssets(rc: RequestContext, root: GroupTreeNode, vis: Awaited<ReturnType<typeof visibility>>): Promise<void> {
-  const order: GroupTreeNode[] = [];
-  for (let i = 0, queue = [root]; i < queue.length; i++) {
-    order.push(queue[i]);
-    queue.push(...queue[i].subGroups);
-  }
-  for (const node of order) {
-    node.assets = [];
-    node.assets_more = true;
-  }
-  let listed = 0;
-  for (let start = 0; start < order.length && listed < TREE_ASSETS_TOTAL; start += TREE_FOLDERS_PER_QUERY) {
-    const chunk = order.slice(start, start + TREE_FOLDERS_PER_QUERY);
-    // One more than the cap per folder tells whether there are more.
-    const rows = await readsRepo.treeAssets(
-      rc.db,
-      chunk.map((n) => n.element_id),
-      TREE_ASSETS_PER_FOLDER + 1,
-      vis,
-    );
-    const byFolder = new Map<string, typeof rows>();
-    for (const r of rows) byFolder.set(r.group_id, [...(byFolder.get(r.group_id) ?? []), r]);
-    for (const node of chunk) {
-      const found = byFolder.get(node.element_id) ?? [];
-      const room = Math.min(TREE_ASSETS_PER_FOLDER, TREE_ASSETS_TOTAL - listed);
-      if (room <= 0) break;
-      node.assets = found.slice(0, room).map((r) => ({ asset_id: r.asset_id, name: r.name, mimetype: r.mime, ver: r.ver ?? 0 }));
-      node.assets_more = found.length > room;
-      listed += node.assets.length;
-    }
-  }
-  root.assets_cap = { per_folder: TREE_ASSETS_PER_FOLDER, total: TREE_ASSETS_TOTAL };
 }
