@@ -97,6 +97,76 @@ describe("POST /api/asset/restore-version/{id}", () => {
     expect(committed[0].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("takes field values on a version create-version reserved; they follow it into the commit, and go when it is cancelled", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const admin = await signInAdmin();
+    const template = await json<{ field_def_id: string }>(
+      await call("/api/fields/template", {
+        method: "POST",
+        bearer: admin.bearer,
+        json: { field_def_name: `Автор ${newId().slice(-8)}`, field_type: "text", field_setup: { multiple: true } },
+      }),
+    );
+    const reserve = () =>
+      call(`/api/asset/create-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { file_name: "Обложка.png", mime_type: "image/png", size: 4 } }).then(
+        (r) => json<{ version: number; variant_id: string; upload_url: string }>(r),
+      );
+    type Value = { field_id: string; asset_version: number | null; asset_version_id: string | null; field_data: unknown };
+    const attach = (bearer: string, versionRef: string | number, data: string) =>
+      call(`/api/fields/create/${assetId}`, { method: "POST", bearer, json: { def_id: template.field_def_id, asset_version_id: versionRef, data } });
+    const valuesOf = (version: number) =>
+      call(`/api/fields/for-entity/${assetId}?version=${version}`, { bearer: owner.bearer }).then((r) => json<Value[]>(r));
+
+    const started = await reserve();
+    expect(started.version).toBe(3);
+    // By number (SPEC's form) and by the id the version listing shows for it (its variant_id): both name the reservation.
+    const byNumber = await json<Value>(await attach(owner.bearer, started.version, "Вера"));
+    expect(byNumber).toMatchObject({ asset_version: 3, asset_version_id: started.variant_id, field_data: "Вера" });
+    const byId = await json<Value>(await attach(owner.bearer, started.variant_id, "Глеб"));
+    expect(byId).toMatchObject({ asset_version: 3, asset_version_id: started.variant_id });
+    // fields/apply names it the same way.
+    await json(
+      await call(`/api/fields/apply/${assetId}`, {
+        method: "POST",
+        bearer: owner.bearer,
+        json: { values: [{ def_id: template.field_def_id, data: "Ада", asset_version_id: started.version }] },
+      }),
+    );
+    expect((await valuesOf(3)).map((v) => v.field_data).sort()).toEqual(["Ада", "Вера", "Глеб"]);
+    expect(await valuesOf(2)).toEqual([]);
+    // The same rights as on a committed version: read only is 403, a stranger learns nothing (404); other numbers stay 404.
+    const reader = await signIn();
+    await grant(reader.id, group, ["read"]);
+    await expectError(await attach(reader.bearer, started.version, "x"), 403);
+    await expectError(await attach((await signIn()).bearer, started.version, "x"), 404);
+    await expectError(await attach(owner.bearer, started.version + 1, "x"), 404);
+    await expectError(await attach(owner.bearer, newId(), "x"), 404);
+
+    // The upload commits: the values now belong to the version row, under the same number.
+    const url = new URL(started.upload_url);
+    await json(await call(`${url.pathname}${url.search}`, { method: "PUT", body: bytesOf(4), headers: { "content-type": "image/png" } }), 201);
+    const [committed] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 3", assetId);
+    const after = await valuesOf(3);
+    expect(after.map((v) => [v.field_data, v.asset_version, v.asset_version_id]).sort()).toEqual([
+      ["Ада", 3, committed.id],
+      ["Вера", 3, committed.id],
+      ["Глеб", 3, committed.id],
+    ]);
+    expect(await rows("select id from field_values where version_id = ?", started.variant_id)).toEqual([]);
+
+    // A reservation that is cancelled takes its values with it; the committed version's stay.
+    const cancelled = await reserve();
+    await json(await attach(owner.bearer, cancelled.version, "Лев"));
+    expect(await json(await call(`/api/asset/drop-empty-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: cancelled.version } }))).toEqual({
+      dropped: 1,
+      versions: [cancelled.version],
+    });
+    expect(await rows("select id from field_values where version_id = ? or (entity_id = ? and version = ?)", cancelled.variant_id, assetId, cancelled.version)).toEqual([]);
+    expect(await valuesOf(cancelled.version)).toEqual([]);
+    expect(await valuesOf(3)).toHaveLength(3);
+    await expectError(await attach(owner.bearer, cancelled.version, "x"), 404);
+  });
+
   it("copies the restored version's previews to objects of their own", async () => {
     const { owner, assetId } = await twoVersions();
     const [v1] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 1", assetId);
