@@ -1,7 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
+import { runBatch } from "../../workers/db/repositories/asset.repository";
+import { settleReservationValuesStatements } from "../../workers/db/repositories/field.repository";
 import { newId } from "../../workers/lib/ids";
+import { createRequestContext } from "../../workers/services/access/context";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { bytesOf, createAsset, createGroup, json, rows, sha256Of, snapshot, uploadVersion } from "./asset-fixtures";
 
@@ -165,6 +168,23 @@ describe("POST /api/asset/restore-version/{id}", () => {
     expect(await valuesOf(cancelled.version)).toEqual([]);
     expect(await valuesOf(3)).toHaveLength(3);
     await expectError(await attach(owner.bearer, cancelled.version, "x"), 404);
+
+    // A write that checked the reservation just before its commit or cancel lands keyed by it: the statements that end
+    // such a write's batch move it to the committed version, or drop it with the cancelled one.
+    const rc = createRequestContext(env, () => undefined, `test-${crypto.randomUUID()}`);
+    const late = (key: string) =>
+      env.DB.prepare("insert into field_values (id, entity_id, entity_type, def_id, version_id, version, data, ctime, mtime) values (?, ?, 'asset', ?, ?, 3, '\"поздно\"', 0, 0)").bind(
+        newId(),
+        assetId,
+        template.field_def_id,
+        key,
+      );
+    await late(started.variant_id).run();
+    await late(cancelled.variant_id).run();
+    await runBatch(rc.db, settleReservationValuesStatements(rc.db, [started.variant_id, cancelled.variant_id]));
+    expect(await rows("select version_id, version from field_values where entity_id = ? and data = '\"поздно\"'", assetId)).toEqual([
+      { version_id: committed.id, version: 3 },
+    ]);
   });
 
   it("copies the restored version's previews to objects of their own", async () => {
