@@ -1,7 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
+import { runBatch } from "../../workers/db/repositories/asset.repository";
+import { settleReservationValuesStatements } from "../../workers/db/repositories/field.repository";
 import { newId } from "../../workers/lib/ids";
+import { createRequestContext } from "../../workers/services/access/context";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { bytesOf, createAsset, createGroup, json, rows, sha256Of, snapshot, uploadVersion } from "./asset-fixtures";
 
@@ -95,6 +98,93 @@ describe("POST /api/asset/restore-version/{id}", () => {
     expect(committed).toHaveLength(1);
     expect(committed[0].variant_id).toBe(started.variant_id);
     expect(committed[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("takes field values on a version create-version reserved; they follow it into the commit, and go when it is cancelled", async () => {
+    const { owner, group, assetId } = await twoVersions();
+    const admin = await signInAdmin();
+    const template = await json<{ field_def_id: string }>(
+      await call("/api/fields/template", {
+        method: "POST",
+        bearer: admin.bearer,
+        json: { field_def_name: `Автор ${newId().slice(-8)}`, field_type: "text", field_setup: { multiple: true } },
+      }),
+    );
+    const reserve = () =>
+      call(`/api/asset/create-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { file_name: "Обложка.png", mime_type: "image/png", size: 4 } }).then(
+        (r) => json<{ version: number; variant_id: string; upload_url: string }>(r),
+      );
+    type Value = { field_id: string; asset_version: number | null; asset_version_id: string | null; field_data: unknown };
+    const attach = (bearer: string, versionRef: string | number, data: string) =>
+      call(`/api/fields/create/${assetId}`, { method: "POST", bearer, json: { def_id: template.field_def_id, asset_version_id: versionRef, data } });
+    const valuesOf = (version: number) =>
+      call(`/api/fields/for-entity/${assetId}?version=${version}`, { bearer: owner.bearer }).then((r) => json<Value[]>(r));
+
+    const started = await reserve();
+    expect(started.version).toBe(3);
+    // By number (SPEC's form) and by the id the version listing shows for it (its variant_id): both name the reservation.
+    const byNumber = await json<Value>(await attach(owner.bearer, started.version, "Вера"));
+    expect(byNumber).toMatchObject({ asset_version: 3, asset_version_id: started.variant_id, field_data: "Вера" });
+    const byId = await json<Value>(await attach(owner.bearer, started.variant_id, "Глеб"));
+    expect(byId).toMatchObject({ asset_version: 3, asset_version_id: started.variant_id });
+    // fields/apply names it the same way.
+    await json(
+      await call(`/api/fields/apply/${assetId}`, {
+        method: "POST",
+        bearer: owner.bearer,
+        json: { values: [{ def_id: template.field_def_id, data: "Ада", asset_version_id: started.version }] },
+      }),
+    );
+    expect((await valuesOf(3)).map((v) => v.field_data).sort()).toEqual(["Ада", "Вера", "Глеб"]);
+    expect(await valuesOf(2)).toEqual([]);
+    // The same rights as on a committed version: read only is 403, a stranger learns nothing (404); other numbers stay 404.
+    const reader = await signIn();
+    await grant(reader.id, group, ["read"]);
+    await expectError(await attach(reader.bearer, started.version, "x"), 403);
+    await expectError(await attach((await signIn()).bearer, started.version, "x"), 404);
+    await expectError(await attach(owner.bearer, started.version + 1, "x"), 404);
+    await expectError(await attach(owner.bearer, newId(), "x"), 404);
+
+    // The upload commits: the values now belong to the version row, under the same number.
+    const url = new URL(started.upload_url);
+    await json(await call(`${url.pathname}${url.search}`, { method: "PUT", body: bytesOf(4), headers: { "content-type": "image/png" } }), 201);
+    const [committed] = await rows<{ id: string }>("select id from asset_versions where asset_id = ? and version = 3", assetId);
+    const after = await valuesOf(3);
+    expect(after.map((v) => [v.field_data, v.asset_version, v.asset_version_id]).sort()).toEqual([
+      ["Ада", 3, committed.id],
+      ["Вера", 3, committed.id],
+      ["Глеб", 3, committed.id],
+    ]);
+    expect(await rows("select id from field_values where version_id = ?", started.variant_id)).toEqual([]);
+
+    // A reservation that is cancelled takes its values with it; the committed version's stay.
+    const cancelled = await reserve();
+    await json(await attach(owner.bearer, cancelled.version, "Лев"));
+    expect(await json(await call(`/api/asset/drop-empty-version/${assetId}`, { method: "POST", bearer: owner.bearer, json: { version: cancelled.version } }))).toEqual({
+      dropped: 1,
+      versions: [cancelled.version],
+    });
+    expect(await rows("select id from field_values where version_id = ? or (entity_id = ? and version = ?)", cancelled.variant_id, assetId, cancelled.version)).toEqual([]);
+    expect(await valuesOf(cancelled.version)).toEqual([]);
+    expect(await valuesOf(3)).toHaveLength(3);
+    await expectError(await attach(owner.bearer, cancelled.version, "x"), 404);
+
+    // A write that checked the reservation just before its commit or cancel lands keyed by it: the statements that end
+    // such a write's batch move it to the committed version, or drop it with the cancelled one.
+    const rc = createRequestContext(env, () => undefined, `test-${crypto.randomUUID()}`);
+    const late = (key: string) =>
+      env.DB.prepare("insert into field_values (id, entity_id, entity_type, def_id, version_id, version, data, ctime, mtime) values (?, ?, 'asset', ?, ?, 3, '\"поздно\"', 0, 0)").bind(
+        newId(),
+        assetId,
+        template.field_def_id,
+        key,
+      );
+    await late(started.variant_id).run();
+    await late(cancelled.variant_id).run();
+    await runBatch(rc.db, settleReservationValuesStatements(rc.db, [started.variant_id, cancelled.variant_id]));
+    expect(await rows("select version_id, version from field_values where entity_id = ? and data = '\"поздно\"'", assetId)).toEqual([
+      { version_id: committed.id, version: 3 },
+    ]);
   });
 
   it("copies the restored version's previews to objects of their own", async () => {

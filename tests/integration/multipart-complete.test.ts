@@ -6,7 +6,7 @@ import { worker } from "./worker-handlers";
 import { createRequestContext } from "../../workers/services/access/context";
 import { runAbortStaleMultipart, runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
 import { createAsset, json, rows, sha256Of, snapshot } from "./asset-fixtures";
-import { call, signIn } from "./factories";
+import { call, signIn, signInAdmin } from "./factories";
 import {
   MIB,
   captureTasks,
@@ -204,6 +204,19 @@ describe("abort-stale-multipart (cron)", () => {
     const live = await openUpload(12 * MIB);
     const stuck = await openUpload(12 * MIB);
     const old = await openUpload(12 * MIB);
+    // A value attached to the stale upload's reserved version goes when the upload is aborted.
+    const admin = await signInAdmin();
+    const template = await json<{ field_def_id: string }>(
+      await call("/api/fields/template", { method: "POST", bearer: admin.bearer, json: { field_def_name: `Заметка ${crypto.randomUUID().slice(0, 8)}`, field_type: "text" } }),
+    );
+    const attached = await json<{ asset_version_id: string }>(
+      await call(`/api/fields/create/${stale.id}`, {
+        method: "POST",
+        bearer: stale.user.bearer,
+        json: { def_id: template.field_def_id, asset_version_id: stale.info.variant_id, data: "черновик" },
+      }),
+    );
+    expect(attached.asset_version_id).toBe(stale.info.variant_id);
     const now = Date.now();
     await env.DB.batch([
       env.DB.prepare("update variants set progress_at = ? where id = ?").bind(now - 25 * HOUR, stale.info.variant_id),
@@ -214,6 +227,7 @@ describe("abort-stale-multipart (cron)", () => {
     expect(summary).toMatch(/^aborted \d+ stale uploads, re-queued \d+ hashing runs, forgot \d+ aborted uploads, dropped \d+ expired uploads$/);
     expect(await rows("select status from variants where id = ?", stale.info.variant_id)).toEqual([{ status: "aborted" }]);
     expect(await rows("select * from upload_parts where variant_id = ?", stale.info.variant_id)).toEqual([]);
+    expect(await rows("select id from field_values where entity_id = ?", stale.id)).toEqual([]);
     await expect(env.MEDIA.resumeMultipartUpload(stale.info.key, stale.uploadId).uploadPart(2, "x")).rejects.toThrow();
     expect(await rows("select status from variants where id = ?", live.info.variant_id)).toEqual([{ status: "pending" }]);
     expect(await rows("select id from variants where id = ?", old.info.variant_id)).toEqual([]);

@@ -268,3 +268,12 @@ export function commitUploadStatements(_db: Database, c: UploadCommit): Statemen
       : []),
   ];
 }
+
+/**
+ * Values attached to a version while create-version held it reserved (keyed by its upload) belong to the version
+ * row once the upload commits, under the number it finally took: run in the commit's batch, after its statements.
+ */
+export function carryReservationValuesStatement(c: Pick<UploadCommit, "versionId" | "variantId" | "assetId">) {
+  return sql`update field_values set version_id = ${c.versionId}, version = (select version from asset_versions where id = ${c.versionId})
+    where version_id = ${c.variantId} and entity_id = ${c.assetId} and exists (select 1 from asset_versions where id = ${c.versionId})`;
+}

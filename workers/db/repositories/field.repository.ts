@@ -3,6 +3,7 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema/index";
 import type { FieldEntityType } from "../schema/field-values";
+import type { Statement } from "./asset.repository";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName, inIds } from "./tag.repository";
 
@@ -145,6 +146,59 @@ export function findVersionByNumber(db: Database, assetId: string, version: numb
     .from(assetVersions)
     .where(and(eq(assetVersions.assetId, assetId), eq(assetVersions.version, version)))
     .get();
+}
+
+/**
+ * A version create-version reserved and whose bytes have not committed (its upload pending or saving), by the
+ * reserving upload's id (the `variant_id` the version listing shows) or by its number. Values attached to it are
+ * keyed by that upload id until the commit carries them to the version row.
+ */
+export function findReservation(db: Database, assetId: string, by: { id: string } | { version: number }) {
+  return db
+    .select({ id: variants.id, version: sql<number>`${variants.reservedVersion}` })
+    .from(variants)
+    .where(
+      and(
+        eq(variants.assetId, assetId),
+        sql`${variants.status} in ('pending', 'saving')`,
+        "id" in by ? eq(variants.id, by.id) : eq(variants.reservedVersion, by.version),
+        sql`${variants.reservedVersion} is not null`,
+      ),
+    )
+    .get();
+}
+
+/**
+ * Forgets the values attached to reservations among `variantIds` that no longer hold a version (cancelled, aborted or
+ * deleted): run in the same batch as the statement that ends them, after it, so no value outlives its version.
+ */
+export function dropReservationValuesStatement(db: Database, variantIds: readonly string[]) {
+  return db
+    .delete(fieldValues)
+    .where(
+      and(
+        inIds(fieldValues.versionId, variantIds),
+        sql`not exists (select 1 from ${variants} v where v.id = ${fieldValues.versionId} and v.status in ('pending', 'saving'))`,
+      ),
+    );
+}
+
+/**
+ * Settles values just written against reservations among `variantIds`, at the end of the batch that wrote them: an
+ * upload that committed between the check and the write moves them to its version row; one that was cancelled
+ * meanwhile takes them with it. So a value never stays keyed by a reservation that no longer holds a version.
+ */
+export function settleReservationValuesStatements(db: Database, variantIds: readonly string[]): Statement[] {
+  if (variantIds.length === 0) return [];
+  const ids = JSON.stringify([...new Set(variantIds)]);
+  return [
+    sql`update ${fieldValues}
+      set version = (select av.version from variants v join asset_versions av on av.id = v.version_id where v.id = field_values.version_id),
+          version_id = (select v.version_id from variants v where v.id = field_values.version_id)
+      where version_id in (select value from json_each(${ids}))
+        and exists (select 1 from variants v where v.id = field_values.version_id and v.status = 'ready' and v.version_id is not null)`,
+    dropReservationValuesStatement(db, variantIds),
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { uploadParts, variants } from "../schema/index";
 import type { Statement } from "./asset.repository";
+import { dropReservationValuesStatement } from "./field.repository";
 
 /**
  * Queries of multipart uploads (queries only: rules live in multipart.service): the upload id and part size on the
@@ -95,6 +96,8 @@ export function markAbortedStatements(db: Database, variantId: string, from: "pe
       .set({ status: "aborted", hashState: null, progressAt: now })
       .where(and(eq(variants.id, variantId), eq(variants.status, from))),
     deletePartsStatement(db, variantId),
+    // An aborted upload no longer holds its version: values attached to that version go with it.
+    dropReservationValuesStatement(db, [variantId]),
   ];
 }
 

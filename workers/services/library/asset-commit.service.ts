@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { changesOf, returnedRows, runBatch, type Statement } from "../../db/repositories/asset.repository";
 import {
+  carryReservationValuesStatement,
   commitUploadStatements,
   deleteEmptyUploadsStatement,
   findReadyVariant,
@@ -11,6 +12,7 @@ import {
   selectVersion,
   type ReservedUpload,
 } from "../../db/repositories/asset-versions.repository";
+import { dropReservationValuesStatement } from "../../db/repositories/field.repository";
 import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -99,6 +101,7 @@ export async function commitUpload(
       now,
       from: c.from,
     }),
+    ...(c.variant.reservedVersion === null ? [] : [carryReservationValuesStatement({ versionId, variantId: c.variant.id, assetId: c.asset.id })]),
     ...(c.extra ?? []),
     eventStatement(rc, {
       type: "asset.uploaded",
@@ -163,6 +166,11 @@ export async function dropEmptyVersions(
   if (targets.length === 0) return { dropped: 0, versions: [] };
   const [deleted] = await runBatch(rc.db, [
     deleteEmptyUploadsStatement(
+      rc.db,
+      targets.map((v) => v.id),
+    ),
+    // The values attached to a version that goes go with it (a reservation that began receiving meanwhile keeps its own).
+    dropReservationValuesStatement(
       rc.db,
       targets.map((v) => v.id),
     ),

@@ -16,6 +16,7 @@ import {
   findValue,
   insertValueStatement,
   listValuesOfEntity,
+  settleReservationValuesStatements,
   updateValueStatement,
   type ValueCondition,
 } from "../../db/repositories/field.repository";
@@ -60,6 +61,8 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
   if (input.asset_class && !(await findClassDefs(rc.db, input.asset_class))) throw new AppError("NOT_FOUND", ru.catalog.classNotFound);
   const now = Date.now();
   const statements: Statement[] = [];
+  // Reservations the new values name: settled at the end of the batch (see settleReservationValuesStatements).
+  const reservations: string[] = [];
   const touched = new Set<string>();
   const changed: { defId: string; value: unknown }[] = [];
   const newUntimed = new Map<string, number>();
@@ -92,6 +95,7 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
       continue;
     }
     const version = await resolveVersion(rc, entity, v.asset_version_id, v.asset_version);
+    if (version.reserved && version.id) reservations.push(version.id);
     const pts = await checkedPts(rc, entity, version.id, v.pts);
     if (pts === null) {
       const key = `${template.id}:${version.id}`;
@@ -113,6 +117,7 @@ export async function applyFields(rc: RequestContext, actor: Actor, entityId: st
   }
   for (const c of changed) statements.push(...fieldEventStatements(rc, actor.id, [entity], c.defId, c.value));
   for (const defId of removedDefs) if (!touched.has(defId)) statements.push(...fieldEventStatements(rc, actor.id, [entity], defId, null));
+  statements.push(...settleReservationValuesStatements(rc.db, reservations));
   await runBatch(rc.db, statements);
   return (await listValuesOfEntity(rc.db, entityId, {})).map(toValueInfo);
 }

@@ -11,7 +11,9 @@ import {
   findTemplatesByIds,
   findUsersByIds,
   findValue,
+  findReservation,
   findVersionById,
+  settleReservationValuesStatements,
   findVersionByNumber,
   insertValueStatement,
   listValuesOfEntity,
@@ -196,16 +198,24 @@ export async function resolveVersion(
     return resolveVersion(rc, entity, null, ref);
   }
   const versionId = ref;
-  if (!versionId && versionNumber == null) return { id: null, version: null };
+  if (!versionId && versionNumber == null) return { id: null, version: null, reserved: false };
   const byId = versionId && entity.type === "asset" ? await findVersionById(rc.db, entity.id, versionId) : undefined;
-  const row = versionId
+  const committed = versionId
     ? byId
     : entity.type === "asset" && versionNumber != null
     ? await findVersionByNumber(rc.db, entity.id, versionNumber)
     : undefined;
+  // A version create-version reserved is a version too, before its bytes commit: its values are keyed by the
+  // reserving upload (its id is the version's `variant_id` in the listing) and move to the version row in the commit's
+  // own batch, or go with the reservation when it is cancelled.
+  const row =
+    committed ??
+    (entity.type === "asset" && (versionId || versionNumber != null)
+      ? await findReservation(rc.db, entity.id, versionId ? { id: versionId } : { version: versionNumber ?? 0 })
+      : undefined);
   if (!row) throw new AppError("NOT_FOUND", ru.metadata.versionNotFound);
   if (versionNumber != null && row.version !== versionNumber) throw new AppError("BAD_REQUEST", ru.apiContract.versionMismatch);
-  return { id: row.id, version: row.version };
+  return { id: row.id, version: row.version, reserved: !committed };
 }
 
 export async function checkedPts(
@@ -254,7 +264,17 @@ export async function createValue(rc: RequestContext, actor: Actor, entityId: st
   if (pts === null) requireSingleFree(await countUntimedValues(rc.db, entityId, template.id, version.id), template, pts);
   const now = Date.now();
   const row = newValueRow({ entityId, entityType: entity.type, defId: template.id, version, pts, checked, userId: actor.id, now });
-  await runBatch(rc.db, [insertValueStatement(rc.db, row), ...fieldEventStatements(rc, actor.id, [entity], template.id, checked.data)]);
+  await runBatch(rc.db, [
+    insertValueStatement(rc.db, row),
+    ...settleReservationValuesStatements(rc.db, version.reserved && version.id ? [version.id] : []),
+    ...fieldEventStatements(rc, actor.id, [entity], template.id, checked.data),
+  ]);
+  if (version.reserved) {
+    // The reservation may have committed or gone while this request ran: answer the value as it now stands.
+    const stored = await findValue(rc.db, entityId, row.id);
+    if (!stored) throw new AppError("NOT_FOUND", ru.metadata.versionNotFound);
+    return toValueInfo(stored);
+  }
   return toValueInfo({ ...row, data: checked.data } as FieldValueRow);
 }
 
@@ -291,9 +311,13 @@ export async function changeValue(
   }
   await runBatch(rc.db, [
     updateValueStatement(rc.db, fieldId, set),
+    ...settleReservationValuesStatements(rc.db, version?.reserved && version.id ? [version.id] : []),
     ...fieldEventStatements(rc, actor.id, [entity], template.id, set.data !== undefined ? set.data : current.data),
   ]);
-  return toValueInfo((await findValue(rc.db, entityId, fieldId))!);
+  // Gone only when the value was moved to a reservation cancelled while this request ran.
+  const stored = await findValue(rc.db, entityId, fieldId);
+  if (!stored) throw new AppError("NOT_FOUND", ru.metadata.versionNotFound);
+  return toValueInfo(stored);
 }
 
 /** Required templates of an asset class (those of `def_fields` whose setup says `required`). */

@@ -4,6 +4,7 @@
  */
 import { changesOf, findAsset, returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import { deletePendingVariantsStatement, findVariant } from "../../db/repositories/asset-versions.repository";
+import { dropReservationValuesStatement } from "../../db/repositories/field.repository";
 import {
   forgetOldAbortsStatements,
   markAbortedStatements,
@@ -201,6 +202,10 @@ export async function runAbortStaleMultipart(rc: RequestContext, message: AbortS
   if (abandoned.length > 0) {
     const [deleted] = await runBatch(rc.db, [
       deletePendingVariantsStatement(
+        rc.db,
+        abandoned.map((v) => v.id),
+      ),
+      dropReservationValuesStatement(
         rc.db,
         abandoned.map((v) => v.id),
       ),
