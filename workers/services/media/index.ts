@@ -5,6 +5,8 @@
  */
 export { probeMedia, techSummary } from "./media-probe";
 export { svgInfo } from "./svg-probe";
+export { parseSvgDocument, SVG_NS, SvgNotWellFormed, XLINK_NS } from "./svg-document";
+export type { SvgAttribute, SvgElement } from "./svg-document";
 export {
   PREVIEW_BOUNDS,
   PREVIEW_KIND_NAMES,
