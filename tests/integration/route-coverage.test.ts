@@ -22,8 +22,6 @@ interface UndocumentedRow {
 }
 
 const UNDOCUMENTED: Record<string, UndocumentedRow> = {
-  "GET /api/openapi.json": { who: "everyone: the API description", method: "GET", path: "/api/openapi.json", anonymous: 200, stranger: 200 },
-  "GET /api/docs": { who: "everyone: the API reference page", method: "GET", path: "/api/docs", anonymous: 200, stranger: 200 },
   "GET /metrics": { who: "the operator's METRICS_TOKEN only", method: "GET", path: "/metrics", anonymous: 401, stranger: 401 },
   "ALL /api/s3/*": {
     who: "an S3 signature of a storage's access key (SigV4) only",
