@@ -6200,6 +6200,7 @@ export interface components {
         };
         ShopCheckout: {
             /**
+             * Format: email
              * @description where the receipt goes (optional)
              * @example buyer@example.com
              */

@@ -30,17 +30,6 @@ const WORDED_RULES: Record<string, string> = {
   "POST /api/asset/upload": "exactly one of `in_group` (a new file) and `asset_id` (a new version)",
   "POST /api/asset/drop-empty-version/{id}": "`version` or `variant_id`, not both",
   "GET /api/fields/for-entity/{id}": "`range`: its start is not after its end",
-  // refinements the document states in the parameter's or field's description only
-  "GET /api/asset/content/preview/{id}/{version}/{variant}": "`variant`: a preview size, a variant type or a variant id",
-  "GET /api/asset/content/download/{id}/{version}/{variant}": "`variant`: a variant type or a variant id",
-  "POST /api/storage/create": "`setup.url`: http(s) without credentials, query or fragment",
-  "PATCH /api/storage/update/{id}": "`setup.url`: http(s) without credentials, query or fragment",
-  "PATCH /api/tasklist/udwf/workflow-setup/{id}": "a webhook action's `url` is a URL; `cron` is a cron expression",
-  "PUT /api/lists/record/{listId}": "`rec_id`: no control characters",
-  "GET /api/search/query/{x}": "`from`/`to`: a date (an empty value is refused)",
-  "GET /api/search/vector/{x}": "`from`/`to`: a date (an empty value is refused)",
-  "POST /api/tasklist/udwf/workflow": "a schedule trigger's `cron` is a five-field cron expression",
-  "POST /api/shop/checkout": "`email`: an e-mail address (checked by zod, published as a string)",
 };
 
 type Json = Record<string, unknown>;

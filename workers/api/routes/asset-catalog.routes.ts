@@ -98,6 +98,8 @@ const PreviewParamsSchema = z.object({
     )
     .openapi({
       param: { name: "variant", in: "path" },
+      // the refinement above, published
+      pattern: `^(?:${[...PREVIEW_KIND_NAMES, ...VARIANT_TYPES].join("|")}|[0-9a-f]{32})$`,
       type: "string",
       description: "preview size (thumb, medium, strip), a variant type (initial, master, …) or a variant id of that version, for the default size thumb",
       example: "thumb",

@@ -80,7 +80,9 @@ function absolute<T extends { link: string }>(c: Context<AppEnv>, value: T): T {
 const VariantSelectorSchema = z
   .string()
   .max(32)
-  .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор");
+  .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор")
+  // the refinement above, published: a variant type or a variant id
+  .openapi({ pattern: `^(?:${VARIANT_TYPES.join("|")}|[0-9a-f]{32})$` });
 
 const DropEmptyVersionSchema = z
   .object({

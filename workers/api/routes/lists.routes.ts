@@ -12,7 +12,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, VISIBLE_TEXT_PATTERN, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -32,7 +32,8 @@ export const RecIdSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v) && v.trim() === v, ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "ru" });
+  // the refinements above, published (a joiner inside an emoji sequence, which the product also takes, is left out)
+  .openapi({ example: "ru", pattern: VISIBLE_TEXT_PATTERN });
 
 export const ListRecordSchema = z
   .object({ list_id: z.string(), rec_id: z.string(), rec_data: z.record(z.string(), z.unknown()) })

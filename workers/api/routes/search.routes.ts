@@ -40,6 +40,12 @@ const DateSchema = z.string().transform((v, ctx) => {
   return ms;
 });
 
+/**
+ * What the document promises DateSchema takes: epoch milliseconds, or an ISO date with an optional time and offset
+ * (the product also takes other forms Date.parse reads; every value this matches parses).
+ */
+const DATE_PATTERN = String.raw`^(?:\d{1,15}|\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?)$`;
+
 const KNOWN = ["skip", "take", "facets", "type", "mime", "tag", "class", "group", "owner", "from", "to"];
 
 /**
@@ -62,8 +68,8 @@ export const SearchQuerySchema = z
     class: IdSchema.optional(),
     group: IdSchema.optional().openapi({ description: "only inside this group's subtree" }),
     owner: IdSchema.optional(),
-    from: DateSchema.optional().openapi({ type: "string", description: "created at or after (date or epoch ms)" }),
-    to: DateSchema.optional().openapi({ type: "string", description: "created at or before (date or epoch ms)" }),
+    from: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or after (date or epoch ms)" }),
+    to: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or before (date or epoch ms)" }),
   })
   .catchall(z.string().max(500))
   .superRefine((q, ctx) => {

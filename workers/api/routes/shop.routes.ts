@@ -137,7 +137,8 @@ const CheckoutBodySchema = z
       .union([z.literal("").transform(() => null), z.email(ru.sharing.badEmail).max(254)])
       .nullable()
       .optional()
-      .openapi({ type: "string", example: "buyer@example.com", description: "where the receipt goes (optional)" }),
+      // format and bound publish z.email() (an empty value, which the product takes as none, is left out)
+      .openapi({ type: "string", format: "email", maxLength: 254, example: "buyer@example.com", description: "where the receipt goes (optional)" }),
   })
   .openapi("ShopCheckout");
 

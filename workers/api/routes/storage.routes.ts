@@ -3,7 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { outboundUrlProblem } from "../../lib/outbound-url";
+import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../lib/outbound-url";
 import { IdParamsSchema, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
@@ -47,7 +47,8 @@ const EndpointUrlSchema = z
     const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
   })
-  .openapi({ example: "https://s3.eu-central-1.amazonaws.com" });
+  // the checks above, published as a pattern (a subset: host names only, no IP address)
+  .openapi({ example: "https://s3.eu-central-1.amazonaws.com", pattern: PUBLIC_HTTP_URL_PATTERN });
 
 export const StorageSetupSchema = z
   .object({
