@@ -91,7 +91,8 @@ const DropEmptyVersionSchema = z
   })
   .strict()
   .refine((b) => b.version === undefined || b.variant_id === undefined, { message: "укажите либо version, либо variant_id", path: ["version"] })
-  .openapi("DropEmptyVersion", { example: { version: 3 } });
+  // "not both", published: the object has no other field (strict), so at most one property
+  .openapi("DropEmptyVersion", { example: { version: 3 }, maxProperties: 1 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Routes
