@@ -5080,6 +5080,7 @@ export interface components {
             /** @description session token (temporary credentials) */
             token?: string | null;
         };
+        /** @description at least one of `name`, `setup`, `creds`, `default`; `verify` alone changes nothing (400) */
         StorageUpdate: {
             /** @example Архив S3 */
             name?: string;
@@ -5776,7 +5777,7 @@ export interface components {
             condition: {
                 /** @enum {string} */
                 op: "eq";
-                value?: unknown;
+                value: unknown;
             } | {
                 /** @enum {string} */
                 op: "range";

@@ -119,8 +119,9 @@ export function allowedValue(doc: Doc, schema: unknown, depth = 0): fc.Arbitrary
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(s.properties)) record[name] = allowedValue(doc, property, depth + 1);
       const objects = fc.record(record, { requiredKeys: required.filter((name) => name in record) });
-      const most = num(s.maxProperties);
-      return most === undefined ? objects : objects.filter((value) => Object.keys(value).length <= most);
+      const most = num(s.maxProperties) ?? Infinity;
+      const least = num(s.minProperties) ?? 0;
+      return most === Infinity && least === 0 ? objects : objects.filter((value) => Object.keys(value).length <= most && Object.keys(value).length >= least);
     }
     default:
       return fc.constant("x");

@@ -27,7 +27,7 @@ import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 import type { AppEnv } from "../types";
 
 // eslint-disable-next-line no-control-regex
@@ -41,7 +41,7 @@ export const ClassNameSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "Интервью" });
+  .openapi({ example: "Интервью", pattern: TRIMMED_TEXT_PATTERN });
 
 /** Field template ids an asset of the class shows; duplicates are dropped, order kept. */
 const DefFieldsSchema = z
@@ -55,7 +55,7 @@ export const ClassCreateSchema = z.object({ name: ClassNameSchema, def_fields: D
 export const ClassChangeSchema = z
   .object({ name: ClassNameSchema.optional(), def_fields: DefFieldsSchema.optional() })
   .refine((v) => v.name !== undefined || v.def_fields !== undefined, ru.catalog.nothingToChange)
-  .openapi("AssetClassChange");
+  .openapi("AssetClassChange", { minProperties: 1 });
 
 const IdListSchema = z.object({ ids: z.array(IdSchema).max(500) });
 

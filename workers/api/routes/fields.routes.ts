@@ -18,7 +18,7 @@ import {
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -29,9 +29,10 @@ const NameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
-  .check(visibleName);
+  .check(visibleName)
+  .openapi({ pattern: TRIMMED_TEXT_PATTERN });
 
-const ExtsysSchema = z.string().trim().min(1).max(200).nullable();
+const ExtsysSchema = z.string().trim().min(1).max(200).nullable().openapi({ pattern: NON_BLANK_PATTERN });
 
 /** Seconds on the media; null or [start, end]. Bounds against the duration are checked by the service. */
 const PtsSchema = z
@@ -67,7 +68,7 @@ export const FieldTemplateCreateSchema = z
 
 export const FieldTemplateChangeSchema = FieldTemplateCreateSchema.partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), ru.catalog.nothingToChange)
-  .openapi("FieldTemplateChange");
+  .openapi("FieldTemplateChange", { minProperties: 1 });
 
 export const FieldValueSchema = z
   .object({
@@ -123,7 +124,7 @@ export const FieldValueChangeSchema = z
     (v) => v.data !== undefined || v.pts !== undefined || v.asset_version_id !== undefined || v.asset_version !== undefined,
     ru.catalog.nothingToChange,
   )
-  .openapi("FieldValueChange");
+  .openapi("FieldValueChange", { minProperties: 1 });
 
 const csvIds = z
   .string()
@@ -145,7 +146,8 @@ export const ForEntityQuerySchema = z.object({
 });
 
 const ConditionSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("eq"), value: z.unknown() }),
+  // zod requires the key even though its value may be anything (null included), so the document says so
+  z.object({ op: z.literal("eq"), value: z.unknown() }).openapi({ required: ["op", "value"] }),
   z.object({ op: z.literal("range"), min: z.unknown().optional(), max: z.unknown().optional() }),
   z.object({ op: z.literal("prefix"), value: z.string().min(1).max(500) }),
 ]);

@@ -6,7 +6,7 @@ import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import type { AppEnv } from "../types";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdSchema } from "../schemas";
+import { IdSchema, NON_BLANK_PATTERN } from "../schemas";
 
 /** Longest query text accepted (a longer one is a 400: nobody types it, and only the first words count anyway). */
 export const MAX_QUERY_CHARS = 2000;
@@ -133,7 +133,8 @@ export const RagBodySchema = z
       .string({ error: ru.search.questionRequired })
       .trim()
       .min(1, ru.search.questionRequired)
-      .max(MAX_QUESTION_CHARS, ru.search.questionTooLong(MAX_QUESTION_CHARS)),
+      .max(MAX_QUESTION_CHARS, ru.search.questionTooLong(MAX_QUESTION_CHARS))
+      .openapi({ pattern: NON_BLANK_PATTERN }),
   })
   .openapi("RagQuestion");
 

@@ -22,7 +22,7 @@ import {
 import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN } from "../schemas";
 
 const t = ru.shop;
 
@@ -48,7 +48,7 @@ export const ListingBodySchema = z
       .trim()
       .min(1, t.licenceRequired)
       .max(4000)
-      .openapi({ example: "Редакционное использование, без ограничения срока" }),
+      .openapi({ example: "Редакционное использование, без ограничения срока", pattern: NON_BLANK_PATTERN }),
   })
   .openapi("ShopListingRequest");
 

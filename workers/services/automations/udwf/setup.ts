@@ -2,6 +2,7 @@ import { z } from "zod";
 import { cronProblem } from "./cron";
 import { visibleName } from "../../../lib/visible-name";
 import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../../lib/outbound-url";
+import { NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN } from "../../../api/schemas";
 
 /**
  * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
@@ -65,7 +66,7 @@ export const ConditionSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("mimetype"),
     op: z.enum(["is", "starts-with", "is-not"]),
-    value: z.string().trim().min(1).max(255),
+    value: z.string().trim().min(1).max(255).meta({ pattern: NON_BLANK_PATTERN }),
   }),
   z.object({
     kind: z.literal("size"),
@@ -136,7 +137,8 @@ export const WorkflowNameSchema = z
   .min(1, "название не может быть пустым")
   .max(200)
   .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы")
-  .check(visibleName);
+  .check(visibleName)
+  .meta({ pattern: TRIMMED_TEXT_PATTERN });
 
 export const WorkflowMetaSchema = z.object({
   name: WorkflowNameSchema,
