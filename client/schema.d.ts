@@ -5203,6 +5203,7 @@ export interface components {
             /** @description session token (temporary credentials) */
             token?: string | null;
         };
+        /** @description at least one of `name`, `setup`, `creds`, `default`; `verify` alone changes nothing (400) */
         StorageUpdate: {
             /** @example Архив S3 */
             name?: string;
@@ -5899,7 +5900,7 @@ export interface components {
             condition: {
                 /** @enum {string} */
                 op: "eq";
-                value?: unknown;
+                value: unknown;
             } | {
                 /** @enum {string} */
                 op: "range";
@@ -6323,6 +6324,7 @@ export interface components {
         };
         ShopCheckout: {
             /**
+             * Format: email
              * @description where the receipt goes (optional)
              * @example buyer@example.com
              */

@@ -4,7 +4,7 @@ import fc from "fast-check";
  * Requests from the published document's JSON Schemas: fast-check arbitraries of values a schema allows
  * (`allowedValue`), and values it forbids, made by one mutation of an allowed one (`forbiddenVariants`). Covers the
  * JSON Schema the API's zod contracts publish (types, enums, const, bounds, patterns, formats, objects, arrays,
- * anyOf/oneOf, local $refs); anything else is generated as a plain string and reported by the test that uses it.
+ * anyOf/oneOf, maxProperties, local $refs); anything else is generated as a plain string and reported by the test that uses it.
  */
 
 export type Schema = Record<string, unknown>;
@@ -118,7 +118,10 @@ export function allowedValue(doc: Doc, schema: unknown, depth = 0): fc.Arbitrary
       const required = Array.isArray(s.required) ? s.required.map(String) : [];
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(s.properties)) record[name] = allowedValue(doc, property, depth + 1);
-      return fc.record(record, { requiredKeys: required.filter((name) => name in record) });
+      const objects = fc.record(record, { requiredKeys: required.filter((name) => name in record) });
+      const most = num(s.maxProperties) ?? Infinity;
+      const least = num(s.minProperties) ?? 0;
+      return most === Infinity && least === 0 ? objects : objects.filter((value) => Object.keys(value).length <= most && Object.keys(value).length >= least);
     }
     default:
       return fc.constant("x");
@@ -157,6 +160,15 @@ export function forbiddenVariants(doc: Doc, schema: unknown, valid: unknown, whe
   if (typeof s.minimum === "number") out.push({ what: `${where}: below ${s.minimum}`, value: s.minimum - 1 });
   if (typeof s.maxItems === "number" && s.maxItems < 10_000 && Array.isArray(valid) && valid.length > 0) {
     out.push({ what: `${where}: more than ${s.maxItems} items`, value: Array.from({ length: s.maxItems + 1 }, () => valid[0]) });
+  }
+  const properties = s.properties;
+  if (typeof s.maxProperties === "number" && isObject(valid) && isObject(properties)) {
+    // every declared property at once (each an allowed value), past maxProperties
+    const names = Object.keys(properties);
+    if (names.length > s.maxProperties) {
+      const full = Object.fromEntries(names.map((name) => [name, name in valid ? valid[name] : fc.sample(allowedValue(doc, properties[name], depth + 1), { numRuns: 1, seed: 1 })[0]]));
+      out.push({ what: `${where}: more than ${s.maxProperties} properties`, value: full });
+    }
   }
   if (isObject(valid) && isObject(s.properties)) {
     const required = Array.isArray(s.required) ? s.required.map(String) : [];

@@ -22,6 +22,15 @@ const NAME_CHAR = String.raw`[^\s\u0000-\u001f\u007f-\u009f/\p{Cf}\u2028\u2029\u
 const NAME_INNER = String.raw`[^\u0000-\u001f\u007f-\u009f/\p{Cf}\u2028\u2029\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\uffa0]`;
 /** A name as JSON Schema (ECMA-262, Unicode) states it: a visible first and last character, none forbidden between. */
 const ENTITY_NAME_PATTERN = `^${NAME_CHAR}(?:${NAME_INNER}*${NAME_CHAR})?$`;
+/** The same without the '/' rule: text that is not a path segment (record keys) but is still visible and trimmed. */
+export const VISIBLE_TEXT_PATTERN = ENTITY_NAME_PATTERN.replaceAll(String.raw`\u009f/`, String.raw`\u009f`);
+/**
+ * Text the product trims before checking it (`.trim().min(1)` and the visible-text rules): whitespace around is taken
+ * and dropped, but there must be a visible character; `\s` is exactly what String.prototype.trim removes.
+ */
+export const TRIMMED_TEXT_PATTERN = String.raw`^\s*` + VISIBLE_TEXT_PATTERN.slice(1, -1) + String.raw`\s*$`;
+/** Text that must hold something besides whitespace (`.trim().min(1)` with no other character rule). */
+export const NON_BLANK_PATTERN = String.raw`\S`;
 
 /**
  * A group or asset name: 1–255 characters, no '/', no control characters, not '.' or '..', no surrounding

@@ -109,3 +109,37 @@ export function outboundUrlProblem(value: string, policy: OutboundUrlPolicy): st
   if (kind === "loopback" && !policy.allowLoopback) return "адрес указывает на локальный компьютер (loopback)";
   return null;
 }
+
+/** Lowercase words of length `n` other than `words`, as a regular expression source (no lookahead: generators need none). */
+function lettersExcept(words: readonly string[], n: number): string | null {
+  if (words.length === 0) return n === 0 ? "" : `[a-z]{${n}}`;
+  if (n === 0) return null;
+  const firsts = [...new Set(words.map((w) => w[0]))].sort();
+  const others = [..."abcdefghijklmnopqrstuvwxyz"].filter((c) => !firsts.includes(c)).join("");
+  const tail = n === 1 ? "" : n === 2 ? "[a-z]" : `[a-z]{${n - 1}}`;
+  const branches = others ? [`[${others}]${tail}`] : [];
+  for (const c of firsts) {
+    const rest = lettersExcept(words.filter((w) => w[0] === c).map((w) => w.slice(1)), n - 1);
+    if (rest !== null) branches.push(`${c}${rest}`);
+  }
+  return branches.length === 0 ? null : `(?:${branches.join("|")})`;
+}
+
+/** Top-level names that are never public: the suffixes above (and `arpa`, which only `home.arpa` would use). */
+const PRIVATE_TOP_LEVEL = ["local", "internal", "lan", "arpa", "intranet", "corp", "localhost"];
+
+/**
+ * What the document promises `outboundUrlProblem` accepts, as a JSON Schema pattern: an http(s) address of a public
+ * host name (labels of letters, digits and single hyphens; a top-level name of letters, none of the private ones),
+ * an optional port 1–9999 and a plain path, without credentials, query or fragment. The product takes more (IP
+ * addresses, other ports, queries for webhooks); every address this matches it takes.
+ */
+export const PUBLIC_HTTP_URL_PATTERN = (() => {
+  const topLevel: string[] = [];
+  for (let n = 2; n <= 24; n++) {
+    const words = PRIVATE_TOP_LEVEL.filter((w) => w.length === n);
+    topLevel.push(lettersExcept(words, n) ?? "");
+  }
+  const label = "[a-z0-9]+(?:-[a-z0-9]+)*";
+  return `^https?://(?:${label}\\.)+(?:${topLevel.filter(Boolean).join("|")})(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~-]*)*$`;
+})();

@@ -28,7 +28,7 @@ import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 import type { AppEnv } from "../types";
 
 // eslint-disable-next-line no-control-regex
@@ -42,7 +42,7 @@ export const ClassNameSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "Интервью" });
+  .openapi({ example: "Интервью", pattern: TRIMMED_TEXT_PATTERN });
 
 /** Field template ids an asset of the class shows; duplicates are dropped, order kept. */
 const DefFieldsSchema = z
@@ -56,7 +56,7 @@ export const ClassCreateSchema = z.object({ name: ClassNameSchema, def_fields: D
 export const ClassChangeSchema = z
   .object({ name: ClassNameSchema.optional(), def_fields: DefFieldsSchema.optional() })
   .refine((v) => v.name !== undefined || v.def_fields !== undefined, ru.catalog.nothingToChange)
-  .openapi("AssetClassChange");
+  .openapi("AssetClassChange", { minProperties: 1 });
 
 const IdListSchema = z.object({ ids: z.array(IdSchema).max(500) });
 
@@ -99,6 +99,8 @@ const PreviewParamsSchema = z.object({
     )
     .openapi({
       param: { name: "variant", in: "path" },
+      // the refinement above, published
+      pattern: `^(?:${[...PREVIEW_KIND_NAMES, ...VARIANT_TYPES].join("|")}|[0-9a-f]{32})$`,
       type: "string",
       description: "preview size (thumb, medium, strip), a variant type (initial, master, …) or a variant id of that version, for the default size thumb",
       example: "thumb",

@@ -80,7 +80,9 @@ function absolute<T extends { link: string }>(c: Context<AppEnv>, value: T): T {
 const VariantSelectorSchema = z
   .string()
   .max(32)
-  .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор");
+  .refine((v) => (VARIANT_TYPES as readonly string[]).includes(v) || ID_PATTERN.test(v), "ожидается тип варианта или его идентификатор")
+  // the refinement above, published: a variant type or a variant id
+  .openapi({ pattern: `^(?:${VARIANT_TYPES.join("|")}|[0-9a-f]{32})$` });
 
 const DropEmptyVersionSchema = z
   .object({
@@ -89,7 +91,8 @@ const DropEmptyVersionSchema = z
   })
   .strict()
   .refine((b) => b.version === undefined || b.variant_id === undefined, { message: "укажите либо version, либо variant_id", path: ["version"] })
-  .openapi("DropEmptyVersion", { example: { version: 3 } });
+  // "not both", published: the object has no other field (strict), so at most one property
+  .openapi("DropEmptyVersion", { example: { version: 3 }, maxProperties: 1 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Routes

@@ -63,7 +63,7 @@ export const CreateAssetSchema = z
 export const UpdateAssetSchema = z
   .object({ asset_name: AssetNameSchema.optional(), asset_mime: MimeSchema.optional(), asset_class: IdSchema.nullable().optional() })
   .refine((v) => Object.values(v).some((x) => x !== undefined), "нужно передать хотя бы одно поле для изменения")
-  .openapi("AssetUpdate");
+  .openapi("AssetUpdate", { minProperties: 1 });
 
 export const IdListSchema = z.object({ ids: z.array(IdSchema).min(1).max(MAX_LIST_ITEMS) });
 

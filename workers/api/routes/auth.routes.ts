@@ -17,12 +17,13 @@ import {
 } from "../../services/access";
 import { requireAuth, rejectCrossSite } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
+import { NON_BLANK_PATTERN } from "../schemas";
 import type { AppEnv } from "../types";
 
 /** Login payload (SPEC §3): the same schema validates the sign-in form in the browser. */
 export const LoginSchema = z
   .object({
-    user: z.string().trim().min(1).max(256).openapi({ example: "admin" }),
+    user: z.string().trim().min(1).max(256).openapi({ example: "admin", pattern: NON_BLANK_PATTERN }),
     passwd: z.string().min(1).max(1024).openapi({ example: "secret" }),
   })
   .openapi("LoginPayload");

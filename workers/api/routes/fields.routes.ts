@@ -19,7 +19,7 @@ import { FIELD_TYPES } from "../../services/metadata/pure";
 import { timingDetailAllowed } from "../../lib/server-timing";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -30,9 +30,10 @@ const NameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
-  .check(visibleName);
+  .check(visibleName)
+  .openapi({ pattern: TRIMMED_TEXT_PATTERN });
 
-const ExtsysSchema = z.string().trim().min(1).max(200).nullable();
+const ExtsysSchema = z.string().trim().min(1).max(200).nullable().openapi({ pattern: NON_BLANK_PATTERN });
 
 /** Seconds on the media; null or [start, end]. Bounds against the duration are checked by the service. */
 const PtsSchema = z
@@ -68,7 +69,7 @@ export const FieldTemplateCreateSchema = z
 
 export const FieldTemplateChangeSchema = FieldTemplateCreateSchema.partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), ru.catalog.nothingToChange)
-  .openapi("FieldTemplateChange");
+  .openapi("FieldTemplateChange", { minProperties: 1 });
 
 export const FieldValueSchema = z
   .object({
@@ -133,7 +134,7 @@ export const FieldValueChangeSchema = z
     (v) => v.data !== undefined || v.pts !== undefined || v.asset_version_id !== undefined || v.asset_version !== undefined,
     ru.catalog.nothingToChange,
   )
-  .openapi("FieldValueChange");
+  .openapi("FieldValueChange", { minProperties: 1 });
 
 const csvIds = z
   .string()
@@ -155,7 +156,8 @@ export const ForEntityQuerySchema = z.object({
 });
 
 const ConditionSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("eq"), value: z.unknown() }),
+  // zod requires the key even though its value may be anything (null included), so the document says so
+  z.object({ op: z.literal("eq"), value: z.unknown() }).openapi({ required: ["op", "value"] }),
   z.object({ op: z.literal("range"), min: z.unknown().optional(), max: z.unknown().optional() }),
   z.object({ op: z.literal("prefix"), value: z.string().min(1).max(500) }),
 ]);

@@ -12,7 +12,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, VISIBLE_TEXT_PATTERN, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -23,7 +23,8 @@ const ListNameSchema = z
   .min(1)
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
-  .check(visibleName);
+  .check(visibleName)
+  .openapi({ pattern: TRIMMED_TEXT_PATTERN });
 
 /** A record key: what field values store; short and without control characters or surrounding spaces. */
 export const RecIdSchema = z
@@ -32,14 +33,15 @@ export const RecIdSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v) && v.trim() === v, ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "ru" });
+  // the refinements above, published (a joiner inside an emoji sequence, which the product also takes, is left out)
+  .openapi({ example: "ru", pattern: VISIBLE_TEXT_PATTERN });
 
 export const ListRecordSchema = z
   .object({ list_id: z.string(), rec_id: z.string(), rec_data: z.record(z.string(), z.unknown()) })
   .openapi("ListRecord");
 
 const RecDataSchema = z
-  .object({ label: z.string().trim().min(1).max(200).check(visibleName) })
+  .object({ label: z.string().trim().min(1).max(200).check(visibleName).openapi({ pattern: TRIMMED_TEXT_PATTERN }) })
   .catchall(z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
   .refine((v) => Object.keys(v).length <= 20, "не больше 20 свойств")
   .openapi({ example: { label: "Русский" } });

@@ -6,7 +6,7 @@ import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import type { AppEnv } from "../types";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdSchema } from "../schemas";
+import { IdSchema, NON_BLANK_PATTERN } from "../schemas";
 
 /** Longest query text accepted (a longer one is a 400: nobody types it, and only the first words count anyway). */
 export const MAX_QUERY_CHARS = 2000;
@@ -40,6 +40,12 @@ const DateSchema = z.string().transform((v, ctx) => {
   return ms;
 });
 
+/**
+ * What the document promises DateSchema takes: epoch milliseconds, or an ISO date with an optional time and offset
+ * (the product also takes other forms Date.parse reads; every value this matches parses).
+ */
+const DATE_PATTERN = String.raw`^(?:\d{1,15}|\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?)$`;
+
 const KNOWN = ["skip", "take", "facets", "type", "mime", "tag", "class", "group", "owner", "from", "to"];
 
 /**
@@ -62,8 +68,8 @@ export const SearchQuerySchema = z
     class: IdSchema.optional(),
     group: IdSchema.optional().openapi({ description: "only inside this group's subtree" }),
     owner: IdSchema.optional(),
-    from: DateSchema.optional().openapi({ type: "string", description: "created at or after (date or epoch ms)" }),
-    to: DateSchema.optional().openapi({ type: "string", description: "created at or before (date or epoch ms)" }),
+    from: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or after (date or epoch ms)" }),
+    to: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or before (date or epoch ms)" }),
   })
   .catchall(z.string().max(500))
   .superRefine((q, ctx) => {
@@ -127,7 +133,8 @@ export const RagBodySchema = z
       .string({ error: ru.search.questionRequired })
       .trim()
       .min(1, ru.search.questionRequired)
-      .max(MAX_QUESTION_CHARS, ru.search.questionTooLong(MAX_QUESTION_CHARS)),
+      .max(MAX_QUESTION_CHARS, ru.search.questionTooLong(MAX_QUESTION_CHARS))
+      .openapi({ pattern: NON_BLANK_PATTERN }),
   })
   .openapi("RagQuestion");
 

@@ -22,7 +22,7 @@ import {
 import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema } from "../schemas";
+import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN } from "../schemas";
 
 const t = ru.shop;
 
@@ -48,7 +48,7 @@ export const ListingBodySchema = z
       .trim()
       .min(1, t.licenceRequired)
       .max(4000)
-      .openapi({ example: "Редакционное использование, без ограничения срока" }),
+      .openapi({ example: "Редакционное использование, без ограничения срока", pattern: NON_BLANK_PATTERN }),
   })
   .openapi("ShopListingRequest");
 
@@ -137,7 +137,8 @@ const CheckoutBodySchema = z
       .union([z.literal("").transform(() => null), z.email(ru.sharing.badEmail).max(254)])
       .nullable()
       .optional()
-      .openapi({ type: "string", example: "buyer@example.com", description: "where the receipt goes (optional)" }),
+      // format and bound publish z.email() (an empty value, which the product takes as none, is left out)
+      .openapi({ type: "string", format: "email", maxLength: 254, example: "buyer@example.com", description: "where the receipt goes (optional)" }),
   })
   .openapi("ShopCheckout");
 

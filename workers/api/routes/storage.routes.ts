@@ -3,8 +3,8 @@ import { ru } from "../../../shared/i18n/ru";
 import { createStorage, getStorageUsage, listStorageInfos, storageForEntity, updateStorage } from "../../services/storage";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { outboundUrlProblem } from "../../lib/outbound-url";
-import { IdParamsSchema, visibleName } from "../schemas";
+import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../lib/outbound-url";
+import { IdParamsSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
@@ -16,7 +16,7 @@ export const StorageNameSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "Архив S3" });
+  .openapi({ example: "Архив S3", pattern: TRIMMED_TEXT_PATTERN });
 
 /**
  * An endpoint URL: http(s), no user info, query or fragment (the bucket and key are appended path-style), and never a
@@ -47,7 +47,8 @@ const EndpointUrlSchema = z
     const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
   })
-  .openapi({ example: "https://s3.eu-central-1.amazonaws.com" });
+  // the checks above, published as a pattern (a subset: host names only, no IP address)
+  .openapi({ example: "https://s3.eu-central-1.amazonaws.com", pattern: PUBLIC_HTTP_URL_PATTERN });
 
 export const StorageSetupSchema = z
   .object({
@@ -100,7 +101,11 @@ export const StorageUpdateSchema = z
       .openapi({ description: "try the endpoint with the keys first (a signed ListObjectsV2, 5 s): 400 with the reason and nothing saved when it fails" }),
   })
   .refine((v) => v.name !== undefined || v.setup !== undefined || v.creds !== undefined || v.default === true, ru.catalog.nothingToChange)
-  .openapi("StorageUpdate");
+  .openapi("StorageUpdate", {
+    minProperties: 1,
+    // a rule across fields the generated schema cannot state (anyOf of required keys is not generated): said in words
+    description: "at least one of `name`, `setup`, `creds`, `default`; `verify` alone changes nothing (400)",
+  });
 
 export const StorageSchema = z
   .object({

@@ -13,7 +13,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 // Control characters (C0, DEL, C1) never belong in a name.
 // eslint-disable-next-line no-control-regex
@@ -27,7 +27,7 @@ export const TagNameSchema = z
   .max(100)
   .refine((v) => !CONTROL_CHARS.test(v), ru.catalog.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "Интервью" });
+  .openapi({ example: "Интервью", pattern: TRIMMED_TEXT_PATTERN });
 
 export const TagSchema = z.object({ tag_id: z.string(), tag_name: z.string() }).openapi("Tag");
 export const TagWithCountSchema = z

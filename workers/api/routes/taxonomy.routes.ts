@@ -14,7 +14,7 @@ import {
 } from "../../services/metadata";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 const param = (name: string) => IdSchema.openapi({ param: { name, in: "path" } });
 
@@ -27,9 +27,9 @@ export const TaxonCreateSchema = z
   .openapi("TaxonCreate");
 
 export const TaxonChangeSchema = z
-  .object({ name: z.string().trim().min(1).max(100).check(visibleName).optional(), parent_id: IdSchema.optional() })
+  .object({ name: z.string().trim().min(1).max(100).check(visibleName).openapi({ pattern: TRIMMED_TEXT_PATTERN }).optional(), parent_id: IdSchema.optional() })
   .refine((v) => v.name !== undefined || v.parent_id !== undefined, ru.catalog.nothingToChange)
-  .openapi("TaxonChange");
+  .openapi("TaxonChange", { minProperties: 1 });
 
 const MemberSchema = z.object({
   taxon_id: z.string(),

@@ -17,7 +17,7 @@ import {
 } from "../../services/access";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
-import { IdParamsSchema, IdSchema, visibleName } from "../schemas";
+import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
 // Control characters (C0, DEL, C1) never belong in a name or login.
 // eslint-disable-next-line no-control-regex
@@ -31,7 +31,7 @@ export const UserNameSchema = z
   .max(200)
   .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
   .check(visibleName)
-  .openapi({ example: "Мария Иванова" });
+  .openapi({ example: "Мария Иванова", pattern: TRIMMED_TEXT_PATTERN });
 
 /** A login: 1–100 characters, no spaces or control characters; unique regardless of case. */
 export const LoginNameSchema = z
@@ -132,7 +132,7 @@ const TokenCreateSchema = z
       .max(100)
       .refine((v) => !CONTROL_CHARS.test(v), ru.users.nameControlChars)
       .check(visibleName)
-      .openapi({ example: "CI" }),
+      .openapi({ example: "CI", pattern: TRIMMED_TEXT_PATTERN }),
     expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; absent: never expires" }),
     scope_groups: z
       .array(IdSchema)
@@ -209,7 +209,7 @@ const SearchParamsSchema = z.object({
     .trim()
     .min(1)
     .max(100)
-    .openapi({ param: { name: "name", in: "path" }, example: "мар" }),
+    .openapi({ param: { name: "name", in: "path" }, example: "мар", pattern: NON_BLANK_PATTERN }),
 });
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { cronProblem } from "./cron";
 import { visibleName } from "../../../lib/visible-name";
-import { outboundUrlProblem } from "../../../lib/outbound-url";
+import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../../lib/outbound-url";
+import { NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN } from "../../../api/schemas";
 
 /**
  * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
@@ -22,6 +23,21 @@ export const AssetUploadedTriggerSchema = z.object({
 });
 export const TagAddedTriggerSchema = z.object({ type: z.literal("tag.added"), tag_id: Id.optional() });
 export const FieldChangedTriggerSchema = z.object({ type: z.literal("field.changed"), field_def_id: Id.optional() });
+/**
+ * What the document promises `cronProblem` accepts: a macro, or five fields, each `*` (with an optional step) or a list of values
+ * within bounds (month and weekday names in capitals). Days of the month stop at 28, so every expression this
+ * matches fires; the product also takes ranges, other steps and days 29–31.
+ */
+const CRON_PATTERN = (() => {
+  const field = (value: string) => `(?:\\*(?:/[1-9][0-9]?)?|${value}(?:,${value})*)`;
+  const minute = "[1-5]?[0-9]";
+  const hour = "(?:1?[0-9]|2[0-3])";
+  const day = "(?:[1-9]|1[0-9]|2[0-8])";
+  const month = "(?:[1-9]|1[0-2]|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)";
+  const weekday = "(?:[0-7]|SUN|MON|TUE|WED|THU|FRI|SAT)";
+  const macro = "@(?:hourly|daily|midnight|weekly|monthly|yearly|annually)";
+  return `^(?:${macro}|${[minute, hour, day, month, weekday].map(field).join(" ")})$`;
+})();
 export const ScheduleTriggerSchema = z.object({
   type: z.literal("schedule"),
   cron: z
@@ -30,7 +46,8 @@ export const ScheduleTriggerSchema = z.object({
     .superRefine((value, ctx) => {
       const problem = cronProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: `неверное выражение cron: ${problem}` });
-    }),
+    })
+    .meta({ pattern: CRON_PATTERN }),
 });
 export const ManualTriggerSchema = z.object({ type: z.literal("manual") });
 
@@ -49,7 +66,7 @@ export const ConditionSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("mimetype"),
     op: z.enum(["is", "starts-with", "is-not"]),
-    value: z.string().trim().min(1).max(255),
+    value: z.string().trim().min(1).max(255).meta({ pattern: NON_BLANK_PATTERN }),
   }),
   z.object({
     kind: z.literal("size"),
@@ -72,7 +89,9 @@ const WebhookUrlSchema = z
   .superRefine((value, ctx) => {
     const problem = outboundUrlProblem(value, { allowLoopback: true });
     if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+  })
+  // published for the document: a subset of what the check above takes
+  .meta({ pattern: PUBLIC_HTTP_URL_PATTERN });
 
 export const ActionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("add-tag"), tag_id: Id }),
@@ -118,7 +137,8 @@ export const WorkflowNameSchema = z
   .min(1, "название не может быть пустым")
   .max(200)
   .refine((v) => !CONTROL_CHARS.test(v), "название не может содержать управляющие символы")
-  .check(visibleName);
+  .check(visibleName)
+  .meta({ pattern: TRIMMED_TEXT_PATTERN });
 
 export const WorkflowMetaSchema = z.object({
   name: WorkflowNameSchema,
