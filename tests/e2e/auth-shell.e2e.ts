@@ -148,8 +148,12 @@ test("an access token about to expire is refreshed before the next navigation", 
   expect(Date.parse((await page.evaluate(() => localStorage.getItem("expireToken")))!)).toBeGreaterThan(Date.now() + 10 * 60_000);
 });
 
-test("/login?token= signs in with a one-time token and goes to `to`; the token works once", async ({ page, browser, server }) => {
+test("/login?token= signs in with a one-time token after «Войти как …?» and goes to `to`; the token works once", async ({ page, browser, server }) => {
   await page.goto(`/login?token=${EDITOR_ONE_TIME_TOKEN}&to=%2Fsearch`);
+  // the page did not start this sign-in (no SSO nonce of this tab), so it names the account and waits for a click
+  const confirm = page.getByTestId("token-confirm");
+  await expect.poll(() => confirm.getByRole("heading").textContent()).toBe(`Войти как ${EDITOR.name}?`);
+  await confirm.getByRole("button", { name: "Войти" }).click();
   await page.waitForURL((url) => url.pathname === "/search");
   await expect.poll(() => page.locator("h1").textContent()).toBe("Поиск");
   expect(await page.getByTestId("current-user").textContent()).toBe(EDITOR.name);
