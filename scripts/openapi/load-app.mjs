@@ -4,23 +4,23 @@
 import { existsSync } from "node:fs";
 import { createServer } from "vite";
 
-const STUB = "\0openapi-stub";
-const BUILD_INFO_STUB = "\0openapi-build-info";
+const STAND_IN = "\0openapi-stand-in";
+const BUILD_INFO_STAND_IN = "\0openapi-build-info";
 // Written by `npm run build`; the document does not depend on it, so a checkout that was never built still works.
 const hasBuildInfo = existsSync(new URL("../../shared/generated/build-info.ts", import.meta.url));
 
 /** Vite plugin: `*.wasm` and `cloudflare:*` imports resolve to an empty module (and build-info, before a build). */
-const stubWorkerOnlyModules = {
-  name: "openapi-stub-worker-only-modules",
+const standInsForWorkerOnlyModules = {
+  name: "openapi-stand-ins-for-worker-only-modules",
   enforce: "pre",
   resolveId(id) {
-    if (id.endsWith(".wasm") || id.startsWith("cloudflare:")) return STUB;
-    if (!hasBuildInfo && id.endsWith("/generated/build-info")) return BUILD_INFO_STUB;
+    if (id.endsWith(".wasm") || id.startsWith("cloudflare:")) return STAND_IN;
+    if (!hasBuildInfo && id.endsWith("/generated/build-info")) return BUILD_INFO_STAND_IN;
     return null;
   },
   load(id) {
-    if (id === BUILD_INFO_STUB) return 'export const BUILD_INFO = { version: "unbuilt", builtAt: "" };\n';
-    if (id !== STUB) return null;
+    if (id === BUILD_INFO_STAND_IN) return 'export const BUILD_INFO = { version: "unbuilt", builtAt: "" };\n';
+    if (id !== STAND_IN) return null;
     return "class Base {}\nexport default {};\nexport const DurableObject = Base;\nexport const WorkflowEntrypoint = Base;\nexport const WorkerEntrypoint = Base;\nexport const env = {};\n";
   },
 };
@@ -34,7 +34,7 @@ export async function withApiApp(use) {
     configFile: false,
     logLevel: "error",
     root: new URL("../..", import.meta.url).pathname,
-    plugins: [stubWorkerOnlyModules],
+    plugins: [standInsForWorkerOnlyModules],
     server: { middlewareMode: true, hmr: false, watch: null },
     optimizeDeps: { noDiscovery: true, include: [] },
     ssr: { noExternal: [/@jsquash/, /@resvg/] },
