@@ -6,7 +6,7 @@ import { causeOf } from "./cause";
 import { canTrigger } from "./event-triggers";
 
 /** Entity types events are about. */
-export type EventEntityType = "asset" | "group" | "tag" | "field" | "user";
+export type EventEntityType = "asset" | "group" | "tag" | "field" | "user" | "collection";
 
 /**
  * A change to record. Types are dotted names: asset.created, asset.uploaded (data.group_id: where it landed,
