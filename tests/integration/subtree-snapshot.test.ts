@@ -130,6 +130,22 @@ describe("GET /api/group/subtree with files: cached and exact", () => {
     expect(tree.subGroups.find((g) => g.group_name === "Большая")!.assets_more).toBe(true);
   });
 
+  it("a remembered tree goes out gzipped, compressed once, to a client that accepts gzip, and plain to one that does not", async () => {
+    const expected = await oracle(top);
+    const ask = (encoding: string) =>
+      call(`/api/group/subtree/${top}`, { bearer: who.bearer, headers: { "accept-encoding": encoding } });
+    await ask("identity");
+    const zipped = await ask("gzip, deflate, br");
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toContain("accept-encoding");
+    // fetch decodes the body as a browser does: what arrives must be the tree itself.
+    expect(await zipped.text()).toBe(expected);
+    const plain = await ask("br;q=1, gzip;q=0");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(expected);
+  });
+
   it("a cache hit costs the administrator no round trip past the access check (the versions are read beside it)", async () => {
     await subtree(who, top);
     const hit = await subtree(who, top);

@@ -23,6 +23,7 @@ import {
   trashGroups,
   updateGroup,
 } from "../../services/library";
+import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
@@ -129,9 +130,14 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       // The service answers the tree already serialised (cached per tree version), so it goes out as it is; the
-      // text is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the cast).
-      const text = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").assets ?? true);
-      return c.body(text, 200, { "content-type": "application/json" }) as never;
+      // body is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the casts).
+      const answer = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").assets ?? true);
+      if (typeof answer === "string") return c.body(answer, 200, { "content-type": "application/json" }) as never;
+      const headers = { "content-type": "application/json", vary: "accept-encoding" };
+      if (!acceptsGzip(c.req.header("accept-encoding"))) return c.body(answer.bytes, 200, headers) as never;
+      // A remembered tree is compressed once, not per answer: the bytes go out as they are (`encodeBody: manual`).
+      const gzipped = await answer.gzipped();
+      return new Response(gzipped, { status: 200, headers: { ...headers, "content-encoding": "gzip" }, encodeBody: "manual" }) as never;
     },
   )
   .openapi(

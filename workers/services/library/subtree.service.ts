@@ -15,7 +15,7 @@ import type { Actor, RequestContext } from "../access";
 import { loadGroup } from "./group-guard";
 import { buildTree, type GroupTreeNode } from "./group-tree";
 import { GROUP_PAGE_SIZE } from "./group.service";
-import { cachedSubtree, rememberSubtree } from "./subtree-cache";
+import { cachedSubtree, rememberSubtree, type SubtreeBody } from "./subtree-cache";
 
 /** Files a folder of the tree form lists at most (SPEC's page size): the rest are paged with GET /members/{id}. */
 export const TREE_ASSETS_PER_FOLDER = GROUP_PAGE_SIZE;
@@ -46,12 +46,12 @@ const cacheKey = (id: string, v: TreeVersions, withAssets: boolean) =>
   withAssets ? `${id}:t${v.tree_version}:f${v.files_version}` : `${id}:t${v.tree_version}`;
 
 /**
- * GET /subtree/{id} as JSON text. An administrator's tree (unfiltered) comes from the cache when the group's versions
- * name an entry: one indexed read. Otherwise it is read (`readSubtree`) and, when unfiltered, remembered under the
- * versions it was read at.
- * @example const json = await getSubtreeJson(rc, actor, groupId)
+ * GET /subtree/{id}: JSON text for a filtered caller, a remembered body (bytes, gzip on demand) for an administrator.
+ * An administrator's tree (unfiltered) comes from the cache when the group's versions name an entry: one indexed
+ * read. Otherwise it is read (`readSubtree`) and, when unfiltered, remembered under the versions it was read at.
+ * @example const answer = await getSubtreeJson(rc, actor, groupId)
  */
-export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<string> {
+export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: string, withAssets = true): Promise<string | SubtreeBody> {
   // The versions are read beside the access check (one round trip, as getGroup reads its path); nothing is answered
   // from them unless the check passes.
   const versionsRead = actor.isAdmin ? rc.db.get<TreeVersions | undefined>(treeVersionsSql(id)) : undefined;
@@ -64,8 +64,7 @@ export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: strin
   if (hit !== undefined) return hit;
   const { tree, versions } = await readSubtree(rc, id, vis, withAssets);
   const json = JSON.stringify(tree);
-  if (versions) rememberSubtree(cacheKey(id, versions, withAssets), json);
-  return json;
+  return versions ? rememberSubtree(cacheKey(id, versions, withAssets), json) : json;
 }
 
 /**
