@@ -3,6 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, dryRunMetadataCsv, exportMetadataCsv, readCsvBody } from "../../services/metadata";
+import { searchAssetIdPages } from "../../services/search";
 import { startMetadataCsvImport } from "../../services/tasks";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
@@ -62,7 +63,8 @@ export const metadataCsvRoutes = createRouter()
     }),
     async (c) => {
       const { group_id, q } = c.req.valid("query");
-      const { stream, filename } = await exportMetadataCsv(c.var.rc, c.var.actor, { group_id, q });
+      const source = group_id ? { group_id } : { pages: searchAssetIdPages(c.var.rc, c.var.actor, q ?? ""), filename: "search.csv" };
+      const { stream, filename } = await exportMetadataCsv(c.var.rc, c.var.actor, source);
       return new Response(stream, {
         status: 200,
         headers: {

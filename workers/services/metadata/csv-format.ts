@@ -20,10 +20,13 @@ export const MULTI_SEPARATOR = ";";
  */
 const FORMULA_START = new Set(["=", "+", "-", "@", "\t", "\r"]);
 
-/** One cell as RFC 4180 wants it: quoted when it holds a comma, a quote, a line break or edge spaces. */
+/**
+ * One cell as RFC 4180 wants it: quoted when it holds a comma, a quote, a line break or edge spaces — and a semicolon
+ * or a tab too, so the importer's delimiter guess (Russian Excel uses «;») never mistakes a value for a separator.
+ */
 export function csvCell(value: string): string {
   const safe = value.length > 0 && FORMULA_START.has(value[0]) ? `'${value}` : value;
-  const needsQuotes = /[",\r\n]/.test(safe) || safe !== safe.trim();
+  const needsQuotes = /[",;\t\r\n]/.test(safe) || safe !== safe.trim();
   return needsQuotes ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

@@ -11,7 +11,6 @@ import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { accessibleIds, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
-import { searchQuery } from "../search";
 import { CSV_BOM, FIXED_COLUMNS, csvRow, valuesToCell } from "./csv-format";
 
 /** Pages of candidate asset ids; the writer itself keeps only those the caller may read. */
@@ -21,11 +20,8 @@ export type AssetIdPages = AsyncIterable<readonly string[]>;
 export const CSV_PAGE = 500;
 /** Most files one export writes (the bench's 50,000 and room to spare); the loop over pages stops there. */
 export const MAX_EXPORT_FILES = 100_000;
-/** Most search hits one export walks (the search pages by relevance, not by id, so it is bounded lower). */
-export const MAX_SEARCH_EXPORT = 10_000;
 /** Field columns at most (templates in form order). */
 export const MAX_CSV_FIELDS = 500;
-const SEARCH_PAGE = 200;
 
 /** The files of a folder and its subfolders, by id, in pages. */
 export async function* folderAssetPages(rc: RequestContext, groupId: string): AssetIdPages {
@@ -36,16 +32,6 @@ export async function* folderAssetPages(rc: RequestContext, groupId: string): As
     seen += ids.length;
     after = ids[ids.length - 1];
     yield ids;
-  }
-}
-
-/** The files a search finds (the search already shows only what the caller may see), in pages. */
-export async function* searchAssetPages(rc: RequestContext, actor: Actor, q: string): AssetIdPages {
-  for (let skip = 0; skip < MAX_SEARCH_EXPORT; skip += SEARCH_PAGE) {
-    const page = await searchQuery(rc, actor, q, { type: "asset" }, { skip, take: SEARCH_PAGE, facets: false });
-    const ids = page.hits.filter((h) => h.type === "asset").map((h) => h.id);
-    if (ids.length > 0) yield ids;
-    if (page.hits.length < SEARCH_PAGE) return;
   }
 }
 
@@ -129,22 +115,20 @@ export function metadataCsvStream(rc: RequestContext, actor: Actor, templates: r
 
 /**
  * GET /api/metadata/csv: the CSV of a folder (with its subfolders; the folder must be readable, else the same 404 as
- * for none) or of a search. Exactly one source.
+ * for none) or of any other source of asset ids (a search; later a collection), which the caller passes in so this
+ * domain need not depend on it.
  */
 export async function exportMetadataCsv(
   rc: RequestContext,
   actor: Actor,
-  source: { group_id?: string; q?: string },
+  source: { group_id: string } | { pages: AssetIdPages; filename: string },
 ): Promise<{ stream: ReadableStream<Uint8Array>; filename: string }> {
   const templates = await csvTemplates(rc);
-  if (source.group_id) {
-    const id = source.group_id;
-    // A deleted folder is the same 404 as a folder that never was.
-    const group = await liveGroup(rc.db, id);
-    if (!group) throw new AppError("NOT_FOUND", ru.metadataCsv.folderNotFound);
-    await requireEntityAccess(rc, actor, { id, type: "group", ownerId: group.owner_id }, "read", ru.metadataCsv.folderNotFound);
-    return { stream: metadataCsvStream(rc, actor, templates, folderAssetPages(rc, id)), filename: `${group.name}.csv` };
-  }
-  const q = source.q ?? "";
-  return { stream: metadataCsvStream(rc, actor, templates, searchAssetPages(rc, actor, q)), filename: "search.csv" };
+  if ("pages" in source) return { stream: metadataCsvStream(rc, actor, templates, source.pages), filename: source.filename };
+  const id = source.group_id;
+  // A deleted folder is the same 404 as a folder that never was.
+  const group = await liveGroup(rc.db, id);
+  if (!group) throw new AppError("NOT_FOUND", ru.metadataCsv.folderNotFound);
+  await requireEntityAccess(rc, actor, { id, type: "group", ownerId: group.owner_id }, "read", ru.metadataCsv.folderNotFound);
+  return { stream: metadataCsvStream(rc, actor, templates, folderAssetPages(rc, id)), filename: `${group.name}.csv` };
 }
