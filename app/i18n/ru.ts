@@ -1380,10 +1380,14 @@ export const ru = {
   },
   /** Metadata CSV: export button and import dialog (app/components/metadata/metadata-csv-actions.tsx). */
   metadataCsvUi: {
-    export: "Экспорт CSV",
+    open: "CSV",
+    openHint: "Метаданные файлов в CSV: выгрузка и загрузка",
+    export: "Скачать CSV",
     exporting: "Готовим CSV…",
-    import: "Импорт CSV",
-    dialogTitle: "Импорт метаданных из CSV",
+    exportTitle: "Выгрузка",
+    exportHint: "Поля всех файлов, которые вам доступны, — по строке на файл. Открывается в Excel.",
+    importTitle: "Загрузка",
+    dialogTitle: "Метаданные в CSV",
     pickFile: "Файл CSV",
     pickHint: "Столбцы asset_id, name, path и названия полей — как в экспорте. UTF-8 или Windows-1251, разделитель — запятая или точка с запятой.",
     checking: "Проверяем файл…",

@@ -50,8 +50,11 @@ test("a fresh file's metadata editor offers «Описание» from the defaul
   await page.getByRole("region", { name: "Метаданные" }).locator('[data-field="Описание"]').getByText("Закат над морем, съёмка с дрона").waitFor();
 });
 
+/** Opens the folder's «CSV» dialog, downloads the export and answers an edited copy of it. */
 async function exportAndEdit(page: Page): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("csv-export").click()]);
+  await page.getByTestId("csv-open").click();
+  const dialog = page.getByRole("dialog", { name: "Метаданные в CSV" });
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByTestId("csv-export").click()]);
   const path = await download.path();
   const text = (await import("node:fs")).readFileSync(path, "utf8");
   expect(text.startsWith("\uFEFFasset_id,name,path,")).toBe(true);
@@ -75,8 +78,7 @@ test("at 1440 px: export a folder's CSV, check an edited file in the dry-run tab
   const body = await exportAndEdit(page);
   await shot(page, "folder-with-csv-buttons-1440");
 
-  await page.getByTestId("csv-import").click();
-  const dialog = page.getByRole("dialog", { name: "Импорт метаданных из CSV" });
+  const dialog = page.getByRole("dialog", { name: "Метаданные в CSV" });
   await dialog.getByTestId("csv-file").setInputFiles({ name: "правка.csv", mimeType: "text/csv", buffer: Buffer.from(body) });
   const summary = dialog.getByTestId("csv-summary");
   await summary.waitFor();
@@ -100,8 +102,7 @@ test("at 390 px: the CSV buttons and the dry-run table fit the screen", async ({
   await page.locator("[data-member]", { hasText: "кадр.png" }).waitFor();
   expect(await pageWidth(page)).toBeLessThanOrEqual(390);
   const body = await exportAndEdit(page);
-  await page.getByTestId("csv-import").click();
-  const dialog = page.getByRole("dialog", { name: "Импорт метаданных из CSV" });
+  const dialog = page.getByRole("dialog", { name: "Метаданные в CSV" });
   await dialog.getByTestId("csv-file").setInputFiles({ name: "правка.csv", mimeType: "text/csv", buffer: Buffer.from(body) });
   await dialog.getByTestId("csv-errors").waitFor();
   expect(await pageWidth(page)).toBeLessThanOrEqual(390);

@@ -28,36 +28,43 @@ async function downloadCsv(source: CsvSource, name: string) {
 }
 
 /**
- * «Экспорт CSV» and «Импорт CSV» for a folder or a search result (reusable for collections): the export downloads the
- * field values of every file the caller may read; the import checks a file first (a dry run whose table lists rows,
- * changes and errors) and applies it only on «Применить», then follows the task's progress.
+ * One «CSV» button for a folder or a search result (reusable for collections), so the page's action row stays short:
+ * it opens a dialog that downloads the field values of every file the caller may read («Скачать CSV») and imports a
+ * file — checked first (a dry run whose table lists rows, changes and errors), applied only on «Применить», with the
+ * task's progress.
  */
 export function MetadataCsvActions({ source, name }: { source: CsvSource; name: string }) {
-  const [busy, setBusy] = useState(false);
-  const [importing, setImporting] = useState(false);
+  const [open, setOpen] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        className="btn btn-ghost"
-        data-testid="csv-export"
-        disabled={busy}
-        onClick={() => {
-          setBusy(true);
-          downloadCsv(source, name)
-            .catch(() => undefined)
-            .finally(() => setBusy(false));
-        }}
-      >
+      <button type="button" className="btn btn-ghost" data-testid="csv-open" title={t.openHint} onClick={() => setOpen(true)}>
         <Icon name="download" size={16} />
-        {busy ? t.exporting : t.export}
+        {t.open}
       </button>
-      <button type="button" className="btn btn-ghost" data-testid="csv-import" onClick={() => setImporting(true)}>
-        <Icon name="upload" size={16} />
-        {t.import}
-      </button>
-      {importing && <CsvImportDialog onClose={() => setImporting(false)} />}
+      {open && <CsvDialog source={source} name={name} onClose={() => setOpen(false)} />}
     </>
+  );
+}
+
+/** «Скачать CSV»: busy while the file is made. */
+function ExportButton({ source, name }: { source: CsvSource; name: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="btn"
+      data-testid="csv-export"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        downloadCsv(source, name)
+          .catch(() => undefined)
+          .finally(() => setBusy(false));
+      }}
+    >
+      <Icon name="download" size={16} />
+      {busy ? t.exporting : t.export}
+    </button>
   );
 }
 
@@ -74,8 +81,8 @@ interface TaskJson {
   error?: string | null;
 }
 
-/** The import dialog: pick a file, read the dry run's table, then «Применить» and watch the task. */
-export function CsvImportDialog({ onClose }: { onClose: () => void }) {
+/** The dialog: download the CSV; or pick a file, read the dry run's table, then «Применить» and watch the task. */
+function CsvDialog({ source, name, onClose }: { source: CsvSource; name: string; onClose: () => void }) {
   const [phase, setPhase] = useState<Phase>({ kind: "pick" });
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
   useEffect(() => () => void (timer.current && clearInterval(timer.current)), []);
@@ -132,6 +139,14 @@ export function CsvImportDialog({ onClose }: { onClose: () => void }) {
   return (
     <Modal title={t.dialogTitle} onClose={onClose} footer={footer} wide>
       <div className="csv-import" data-testid="csv-import-dialog">
+        <section className="csv-section">
+          <h3>{t.exportTitle}</h3>
+          <p className="muted">{t.exportHint}</p>
+          <div>
+            <ExportButton source={source} name={name} />
+          </div>
+        </section>
+        <h3>{t.importTitle}</h3>
         {(phase.kind === "pick" || phase.kind === "failed" || phase.kind === "checked") && (
           <label className="csv-import-pick">
             <span>{t.pickFile}</span>
