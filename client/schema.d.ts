@@ -3107,6 +3107,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/metadata/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the field values of a folder's or a search's files as CSV
+         * @description UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id and q.
+         */
+        get: operations["getMetadataCsv"];
+        put?: never;
+        /**
+         * Import field values from CSV: a dry run, or a task that applies it
+         * @description The body is a CSV as the export writes it (UTF-8; Windows-1251 is detected and decoded; comma, semicolon or tab), at most 20 MiB (413 above) and 50000 rows. Columns name and path are ignored; every other column must be a field's name. A row changes the fields whose cell differs from the file's values (an empty cell removes them). Rows with errors (unknown column, unknown or unreadable file — the same message —, no update right, a value the field's type refuses, an open quote) are listed and never applied. With dry_run=1 nothing is written; otherwise the rows are applied by a task (202 with its id), each row whole, with field.changed events.
+         */
+        post: operations["postMetadataCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/taxonomy/tree-list": {
         parameters: {
             query?: never;
@@ -5957,6 +5981,25 @@ export interface components {
             }[];
             /** @default [] */
             remove: string[];
+        };
+        MetadataCsvReport: {
+            rows: number;
+            /** @description fields that rows without errors would change */
+            changes: number;
+            changed_rows: number;
+            errors: {
+                /** @description the row as a spreadsheet numbers it (the header is row 1) */
+                row: number;
+                message: string;
+            }[];
+            error_rows: number;
+            /** @enum {string} */
+            encoding: "utf-8" | "windows-1251";
+        };
+        MetadataCsvImport: {
+            job_id: string;
+            job_num: number;
+            report: components["schemas"]["MetadataCsvReport"];
         };
         TaxonCreate: {
             /** @example Спорт/Футбол/Клубы */
@@ -16710,7 +16753,7 @@ export interface operations {
                 name?: string;
                 /** @description comma-separated: none, inqueue, running, paused, canceled, done, error */
                 status?: string;
-                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, automation */
+                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, automation */
                 op?: string;
                 /** @description tasks working on this asset (or group) */
                 asset?: string;
@@ -16759,7 +16802,7 @@ export interface operations {
                 name?: string;
                 /** @description comma-separated: none, inqueue, running, paused, canceled, done, error */
                 status?: string;
-                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, automation */
+                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, automation */
                 op?: string;
                 /** @description tasks working on this asset (or group) */
                 asset?: string;
@@ -18484,6 +18527,130 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetadataCsv: {
+        parameters: {
+            query?: {
+                /** @description a folder: its files and those of its subfolders */
+                group_id?: string;
+                /** @description a search query: the files it finds (at most 10,000) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMetadataCsv: {
+        parameters: {
+            query?: {
+                /** @description 1: check and report only, nothing is written */
+                dry_run?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The dry run's report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataCsvReport"];
+                };
+            };
+            /** @description The import task, and the report of the check made before it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataCsvImport"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 20 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-fi
 import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
 import { SellButton, SellDialog } from "../components/shop/sell-dialog";
+import { MetadataCsvActions } from "../components/metadata/metadata-csv-actions";
 import { ROOT_GROUP_ID } from "../lib/root-group";
 import { useCurrentUser } from "../lib/use-current-user";
 import { TagDialog } from "../components/tag-dialog";
@@ -353,6 +354,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
+        {groupId !== ROOT_GROUP_ID && <MetadataCsvActions source={{ group_id: groupId }} name={group?.group_name ?? ru.mam.group} />}
       </div>
       <GroupToolbar
         title={group?.group_name ?? ru.mam.group}

@@ -1,3 +1,4 @@
+import { MetadataCsvActions } from "../components/metadata/metadata-csv-actions";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
@@ -139,6 +140,11 @@ export default function SearchRoute() {
             {state.kind === "loading" && <p className="muted">{ru.common.loading}</p>}
             {state.kind === "error" && <Empty title={state.message} hint={state.status === 404 ? ru.search.noAccessHint : undefined} />}
             {result && result.total === 0 && <Empty title={ru.search.nothing} hint={ru.search.nothingHint} />}
+            {result && result.hits.length > 0 && (
+              <div className="csv-search-actions">
+                <MetadataCsvActions source={{ q }} name={q} />
+              </div>
+            )}
             {result && result.hits.length > 0 && <SearchResults hits={result.hits} />}
             {result && result.total > PAGE_SIZE && (
               <div className="search-pager">

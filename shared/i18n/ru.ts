@@ -366,6 +366,7 @@ export const ru = {
       export: "Экспорт в ZIP",
       reindex: "Переиндексация",
       automation: "Автоматизация",
+      "metadata-csv": "Импорт метаданных из CSV",
     } as Record<string, string>,
     /** Log lines written by the runner and the operations. */
     log: {
@@ -859,6 +860,35 @@ export const ru = {
     metricsToken: "Нужен токен доступа к метрикам",
     metricsOff: "Метрики выключены: задайте METRICS_TOKEN, чтобы их читать",
     unknownServer: "Неизвестный сервер загрузки",
+  },
+  /** Metadata CSV export and import (workers/services/metadata/metadata-csv-*.ts). */
+  metadataCsv: {
+    sourceRequired: "Укажите group_id или q: что выгружать",
+    contentType: "Тело запроса должно быть CSV (Content-Type: text/csv)",
+    sourceOne: "Укажите что-то одно: group_id или q",
+    folderNotFound: "Папка не найдена",
+    tooLarge: (mib: number) => `CSV больше ${mib} МиБ: разделите файл на части не больше ${mib} МиБ`,
+    tooManyRows: (max: number) => `В файле больше ${max} строк: разделите его на части`,
+    binary: "Это не текстовый CSV: в файле есть нулевые байты",
+    encoding: "Файл не в UTF-8 и не в Windows-1251: сохраните его в Excel как «CSV UTF-8 (разделитель — запятая)»",
+    empty: "Файл пуст: нужна строка заголовка asset_id,name,path,<поля…>",
+    noAssetColumn: "В заголовке нет столбца asset_id",
+    unknownColumn: (name: string) => `Неизвестный столбец «${name}»: такого поля нет`,
+    duplicateColumn: (name: string) => `Столбец «${name}» повторяется`,
+    headerInvalid: "Исправьте заголовок файла: пока в нём есть ошибки, ничего не применяется",
+    assetNotFound: "Файл не найден",
+    noUpdate: "Недостаточно прав: нужно право изменять поля файла",
+    repeated: (row: number) => `Этот файл уже был в строке ${row}`,
+    cellCount: (got: number, want: number) => `В строке ${got} ячеек, а в заголовке ${want}`,
+    openQuote: "Кавычка не закрыта: строка и всё после неё не разобраны",
+    badQuotes: "Неверные кавычки в строке",
+    numberCell: "ожидается число",
+    boolCell: "ожидается true/false или да/нет",
+    jsonCell: "ожидается JSON",
+    requiredEmpty: (field: string) => `Поле «${field}» обязательно для класса файла и не может быть пустым`,
+    taskTitle: (rows: number) => `Импорт метаданных из CSV: ${rows} строк`,
+    taskGone: "Файл импорта больше не доступен",
+    applied: (changed: number, failed: number) => `Изменено строк: ${changed}, пропущено с ошибками: ${failed}`,
   },
 } as const;
 

@@ -863,6 +863,14 @@ const ROWS: Record<string, Row> = {
   "POST /api/uploads/report": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/uploads/report", { reports: [{ id: X, patch: { status: "error" } }] }) },
   "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },
   "POST /api/uploads/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/uploads/${X}/cancel`) },
+  // Metadata CSV: a folder's export needs read on it (404 otherwise, like an unknown folder); a dry run answers every
+  // signed-in caller, with per-row errors for files they may not change (tests/integration/metadata-csv.test.ts).
+  "GET /api/metadata/csv": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/metadata/csv?group_id=${f.top}`) },
+  "POST /api/metadata/csv": {
+    kind: "signedIn",
+    ok: 200,
+    req: (f) => ({ method: "POST", path: "/api/metadata/csv?dry_run=1", body: `asset_id\r\n${f.asset}\r\n`, headers: { "content-type": "text/csv" } }),
+  },
 };
 
 // Rows of other capabilities whose objects are not assets or groups: the matrix checks that a token is needed and

@@ -29,6 +29,7 @@ import { auditRoutes } from "./routes/audit.routes";
 import { tasksRoutes } from "./routes/tasks.routes";
 import { eventsRoutes } from "./routes/events.routes";
 import { udwfRoutes } from "./routes/udwf.routes";
+import { metadataCsvRoutes } from "./routes/metadata-csv.routes";
 import { fieldsRoutes } from "./routes/fields.routes";
 import { taxonomyRoutes } from "./routes/taxonomy.routes";
 import { listsRoutes } from "./routes/lists.routes";
@@ -80,6 +81,7 @@ export function createApiApp() {
   app.route("/api/tasklist", tasksRoutes);
   app.route("/api", eventsRoutes);
   app.route("/api/fields", fieldsRoutes);
+  app.route("/api/metadata", metadataCsvRoutes);
   app.route("/api/taxonomy", taxonomyRoutes);
   app.route("/api/lists", listsRoutes);
   app.route("/api/search", searchRoutes);

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { DEFAULT_CLASS_ID } from "../../../workers/services/metadata/pure";
 import { ru } from "../../i18n/ru";
 import { ApiError } from "../../lib/api-error";
 import { GuardedButton } from "../guarded-button";
@@ -56,7 +57,8 @@ export function MetadataPanel({ assetId, classId, classes, templates, values, on
   const [busy, setBusy] = useState(false);
 
   const shownClass = classes.find((c) => c.id === (editing ? draftClass : classId));
-  const { classDefs, others } = fieldsFor(shownClass, templates, values);
+  // A file without a class shows the default class's fields (the seeded descriptive set) while that class exists.
+  const { classDefs, others } = fieldsFor(shownClass ?? classes.find((c) => c.id === DEFAULT_CLASS_ID), templates, values);
   const byDef = (defId: string) => values.filter((v) => v.def_id === defId);
 
   function startEditing() {
@@ -82,7 +84,7 @@ export function MetadataPanel({ assetId, classId, classes, templates, values, on
     for (const tpl of defs) {
       const list = draftsOf(tpl.field_def_id);
       const filled = list.filter((d) => d.value !== undefined);
-      if (tpl.field_setup.required && filled.length === 0) out.set(list[0].key, t.requiredMissing);
+      if (shownClass && tpl.field_setup.required && filled.length === 0) out.set(list[0].key, t.requiredMissing);
       for (const d of filled) {
         const message = draftError(tpl, d.value);
         if (message) out.set(d.key, message);
@@ -123,7 +125,7 @@ export function MetadataPanel({ assetId, classId, classes, templates, values, on
   const issues = editing ? problems(allDefs) : new Map<string, string>();
 
   const renderField = (tpl: api.FieldTemplateInfo) => {
-    const required = tpl.field_setup.required && classDefs.includes(tpl);
+    const required = !!shownClass && tpl.field_setup.required && classDefs.includes(tpl);
     const current = byDef(tpl.field_def_id);
     const inputId = `md-${tpl.field_def_id}`;
     return (

@@ -10,6 +10,7 @@ import {
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
+import { addEmbeddedKeys } from "./embedded-keys";
 import { checkedValue, fieldEventStatements } from "./field-value.service";
 import type { FieldSetup } from "./field-types/setup";
 import { coerceImported } from "./field-types/validate";
@@ -59,6 +60,7 @@ export async function importMappedFields(
   const versionRow = version === null ? null : await findVersionByNumber(rc.db, assetId, version);
   if (version !== null && !versionRow) throw new AppError("NOT_FOUND", ru.metadata.versionNotFound);
   const flat = flattenTechFields(techFields);
+  addEmbeddedKeys(flat);
   const report: ImportReport = { imported: [], skipped: [] };
   if (flat.size === 0) return report;
   const templates = await findTemplatesByExtsysKeys(rc.db, [...flat.keys()]);

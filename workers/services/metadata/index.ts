@@ -37,3 +37,9 @@ export {
   treeList,
 } from "./taxonomy.service";
 export type { TaxonNode, TreeInfo } from "./taxonomy.service";
+export { importMappedFields } from "./field-import.service";
+export { DEFAULT_CLASS_ID } from "./default-set";
+export { exportMetadataCsv, metadataCsvStream, csvTemplates } from "./metadata-csv-export.service";
+export type { AssetIdPages } from "./metadata-csv-export.service";
+export { MAX_CSV_BYTES, MAX_CSV_ROWS, applyMetadataCsvRows, dryRunMetadataCsv, planMetadataCsv, readCsvBody } from "./metadata-csv-import.service";
+export type { CsvRecord, CsvReport } from "./metadata-csv-import.service";

@@ -7,3 +7,4 @@ export type { FieldSetup, StructMemberType } from "./field-types/setup";
 export { FIELD_TYPES } from "./field-types/types";
 export type { FieldType } from "./field-types/types";
 export { validateFieldValue } from "./field-types/validate";
+export { DEFAULT_CLASS_ID } from "./default-set";

@@ -29,3 +29,4 @@ export {
 } from "./task.service";
 export { createTask, enqueueTask, reportExternalTask, uploadDecode } from "./task-create.service";
 export type { TaskView } from "./task.service";
+export { startMetadataCsvImport } from "./processing/metadata-csv.operation";

@@ -1,5 +1,6 @@
 import { copyOperation } from "./copy.operation";
 import { exportOperation } from "./export.operation";
+import { metadataCsvOperation } from "./metadata-csv.operation";
 import { OPERATION_CLASSES, type OperationClass, type TaskOperation } from "./operation";
 import { previewOperation } from "./preview.operation";
 import { purgeOperation } from "./purge.operation";
@@ -14,6 +15,7 @@ export const OPERATIONS: Record<OperationClass, TaskOperation<never, never>> = {
   purge: purgeOperation as unknown as TaskOperation<never, never>,
   export: exportOperation as unknown as TaskOperation<never, never>,
   reindex: reindexOperation as unknown as TaskOperation<never, never>,
+  "metadata-csv": metadataCsvOperation as unknown as TaskOperation<never, never>,
 };
 
 export function isOperationClass(value: string): value is OperationClass {

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { runBatch } from "../../../db/repositories/asset.repository";
 import { deleteContentSql, upsertContentSql } from "../../../db/repositories/search.repository";
+import { AppError } from "../../../lib/errors";
+import { importMappedFields } from "../../metadata";
 import { indexVector } from "../../search";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
 import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media";
@@ -94,6 +96,15 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
     text ? upsertContentSql(source.asset.id, source.main.version, text, Date.now()) : deleteContentSql(source.asset.id),
   ]);
   if (text) await indexVector(ctx.rc, source.asset.id, `${source.asset.name}\n${text}`);
+  // Embedded XMP/IPTC/EXIF fills the fields mapped to its keys (the default set maps title, description, creator …).
+  if (fields.exif) {
+    try {
+      await importMappedFields(ctx.rc, source.asset.id, source.main.version, fields);
+    } catch (error) {
+      // The asset or its version went away while the step ran: nothing to fill.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
   if (refused) await ctx.log("error", ru.tasks.log.refused(source.asset.name, refused));
   else await ctx.log("info", ru.tasks.log.techFields(source.asset.name, techSummary(fields as never)));
   return refused;
