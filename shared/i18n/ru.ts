@@ -859,6 +859,7 @@ export const ru = {
     metricsToken: "Нужен токен доступа к метрикам",
     metricsOff: "Метрики выключены: задайте METRICS_TOKEN, чтобы их читать",
     unknownServer: "Неизвестный сервер загрузки",
+    historyNotFound: "Файл или папка не найдены",
   },
 } as const;
 

@@ -13,7 +13,7 @@ import { AppError } from "../../lib/errors";
 import { ifNoneMatch } from "../../lib/http-range";
 import { verifyPassword } from "../../lib/password";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { canAccess, entityMask, auditStatement, recordAudit } from "../access";
+import { auditDownloadStatement, canAccess, entityMask, auditStatement, recordAudit } from "../access";
 import { holds } from "../access/pure";
 import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -432,14 +432,15 @@ export async function shortlinkMedia(
   if (download && firstBytes && response.status < 300) {
     await rc.db.batch([
       countUseStatement(rc.db, open.link.id, "download", Date.now()),
-      auditStatement(rc, {
-        action: "shortlink.download",
-        actorId: null,
-        objectType: "asset",
-        objectId: asset.id,
-        details: { shortlink: open.link.id, variant: row.variant.id, kind },
-        ip: visitor.ip,
-      }),
+      // the file's download, by an anonymous visitor through the link (its id names the link)
+      rc.db.run(
+        auditDownloadStatement(rc, {
+          actorId: null,
+          channel: "link",
+          files: [{ id: asset.id, name: asset.name }],
+          details: { shortlink: open.link.id, variant: row.variant.variantType, kind },
+        }),
+      ),
     ]);
   }
   return response;

@@ -8,7 +8,7 @@ import { selectReadyVariants } from "../../db/repositories/asset-versions.reposi
 import { countUseStatement } from "../../db/repositories/shortlink.repository";
 import { AppError } from "../../lib/errors";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { accessibleIds, auditStatement } from "../access";
+import { accessibleIds, auditDownloadStatement, auditStatement } from "../access";
 import type { RequestContext } from "../access";
 import { backendFor, listMembers, mainVariant } from "../library";
 import {
@@ -41,6 +41,10 @@ export async function sharedZipUrl(rc: RequestContext, open: OpenLink, folderId:
 }
 
 interface ZipFile {
+  /** the file's id, for its download entry */
+  assetId: string;
+  /** the file's name in the library (`name` is its unique entry name) */
+  assetName: string;
   name: string;
   storageId: string;
   storageKey: string;
@@ -68,6 +72,8 @@ async function filesOf(rc: RequestContext, open: OpenLink, folderId: string): Pr
     total += main.variant.contentSize + 200;
     if (total > ZIP_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
     files.push({
+      assetId: m.el_id,
+      assetName: m.el_info.name,
       name: uniqueEntryName(m.el_info.name, taken),
       storageId: main.variant.storageId,
       storageKey: main.variant.storageKey,
@@ -109,6 +115,15 @@ export async function shortlinkZip(
       details: { shortlink: open.link.id, zip: true, files: files.length },
       ip: visitor.ip,
     }),
+    // and each file's download, so a file's count includes the ZIPs it went out in
+    rc.db.run(
+      auditDownloadStatement(rc, {
+        actorId: null,
+        channel: "zip",
+        files: files.map((f) => ({ id: f.assetId, name: f.assetName, folderId })),
+        details: { shortlink: open.link.id },
+      }),
+    ),
   ]);
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   rc.waitUntil(writeZip(rc, files, writable.getWriter()));

@@ -15,7 +15,7 @@ import { randomToken } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { hashPassword } from "../../lib/password";
-import { canAccess, entityMask, auditStatement } from "../access";
+import { canAccess, entityMask, auditStatement, fileAuditStatement } from "../access";
 import { holds } from "../access/pure";
 import { GROUP_PAGE_SIZE } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -220,6 +220,15 @@ export async function createShortlink(
       },
       ip: visitor.ip,
     }),
+    // the share in the file's or folder's own history
+    rc.db.run(
+      fileAuditStatement(rc, {
+        actorId: actor.id,
+        verb: "share",
+        targets: { type: entity.type, id: entity.id },
+        details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
+      }),
+    ),
   ]);
   const url = shortlinkUrl(origin, id);
   if (emails.length > 0) {
