@@ -1,5 +1,6 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
@@ -430,17 +431,15 @@ export async function shortlinkMedia(
   const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
   const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
   if (download && firstBytes && response.status < 300) {
-    await rc.db.batch([
+    await runBatch(rc.db, [
       countUseStatement(rc.db, open.link.id, "download", Date.now()),
       // the file's download, by an anonymous visitor through the link (its id names the link)
-      rc.db.run(
-        auditDownloadStatement(rc, {
-          actorId: null,
-          channel: "link",
-          files: [{ id: asset.id, name: asset.name }],
-          details: { shortlink: open.link.id, variant: row.variant.variantType, kind },
-        }),
-      ),
+      auditDownloadStatement(rc, {
+        actorId: null,
+        channel: "link",
+        files: [{ id: asset.id, name: asset.name }],
+        details: { shortlink: open.link.id, variant: row.variant.variantType, kind },
+      }),
     ]);
   }
   return response;

@@ -4,6 +4,7 @@
  * when the link allows downloading originals and the creator may still download them.
  */
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { countUseStatement } from "../../db/repositories/shortlink.repository";
 import { AppError } from "../../lib/errors";
@@ -105,7 +106,7 @@ export async function shortlinkZip(
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
   if (open.entity.type !== "group" || !allows(open.mask, "download") || !(await folderInside(rc, open, folderId))) throw denied();
   const files = await filesOf(rc, open, folderId);
-  await rc.db.batch([
+  await runBatch(rc.db, [
     countUseStatement(rc.db, open.link.id, "download", Date.now()),
     auditStatement(rc, {
       action: "shortlink.download",
@@ -116,14 +117,12 @@ export async function shortlinkZip(
       ip: visitor.ip,
     }),
     // and each file's download, so a file's count includes the ZIPs it went out in
-    rc.db.run(
-      auditDownloadStatement(rc, {
-        actorId: null,
-        channel: "zip",
-        files: files.map((f) => ({ id: f.assetId, name: f.assetName, folderId })),
-        details: { shortlink: open.link.id },
-      }),
-    ),
+    auditDownloadStatement(rc, {
+      actorId: null,
+      channel: "zip",
+      files: files.map((f) => ({ id: f.assetId, name: f.assetName, folderId })),
+      details: { shortlink: open.link.id },
+    }),
   ]);
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   rc.waitUntil(writeZip(rc, files, writable.getWriter()));

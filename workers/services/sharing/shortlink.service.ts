@@ -1,4 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { findAsset } from "../../db/repositories/asset.repository";
 import {
   activeLinks,
@@ -191,7 +192,7 @@ export async function createShortlink(
   await requireShareRights(rc, actor, entity, mask);
   const id = randomToken(16);
   const emails = [...new Set(input.email ?? [])];
-  await rc.db.batch([
+  await runBatch(rc.db, [
     insertShortlinkStatement(rc.db, {
       id,
       entityId,
@@ -221,14 +222,12 @@ export async function createShortlink(
       ip: visitor.ip,
     }),
     // the share in the file's or folder's own history
-    rc.db.run(
-      fileAuditStatement(rc, {
-        actorId: actor.id,
-        verb: "share",
-        targets: { type: entity.type, id: entity.id },
-        details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
-      }),
-    ),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "share",
+      targets: { type: entity.type, id: entity.id },
+      details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
+    }),
   ]);
   const url = shortlinkUrl(origin, id);
   if (emails.length > 0) {
