@@ -44,6 +44,7 @@ function value(key: string, v: unknown, names: AuditEntry["names"]): ReactNode {
   if (key === "fields" && Array.isArray(v)) return v.map((f) => t.fieldNames[String(f)] ?? String(f)).join(", ");
   if (key === "status" && typeof v === "string") return ru.shop.statuses[v as keyof typeof ru.shop.statuses] ?? v;
   if (key === "channel" && typeof v === "string") return ru.fileHistory.channels[v] ?? v;
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(", ");
   if (typeof v === "boolean") return v ? t.yes : t.no;
   if (v === null || v === undefined) return ru.common.dash;
   return typeof v === "string" || typeof v === "number" ? String(v) : JSON.stringify(v);
