@@ -39,8 +39,8 @@ function mentionedIds(objectId: string | null, details: Record<string, unknown> 
 }
 
 function nameAtTheTime(details: unknown): string | null {
-  const name = (details as Record<string, unknown> | null)?.name;
-  return typeof name === "string" ? name : null;
+  if (typeof details !== "object" || details === null || !("name" in details)) return null;
+  return typeof details.name === "string" ? details.name : null;
 }
 
 /**
