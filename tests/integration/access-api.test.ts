@@ -71,7 +71,7 @@ describe("POST /api/user/acl and GET/PATCH/DELETE /api/user/acl/{id}", () => {
     expect(patched).toMatchObject({ status: 200, body: { acl: ["read", "update"] } });
     expect((await send("DELETE", `/api/user/acl/${rule.rule_id}`, boss.bearer)).status).toBe(204);
     await expectError(await call(`/api/user/acl/${rule.rule_id}`, { bearer: boss.bearer }), 404);
-    const actions = (await rows("SELECT action FROM audit_log WHERE object_id = ? ORDER BY ctime, id", top)).map((r) => r.action);
+    const actions = (await rows("SELECT action FROM audit_log WHERE object_id = ? ORDER BY ctime, id", top)).map((r) => String(r.action));
     // each rule change is also a share in the folder's own history, in the same batch
     expect(actions.filter((a) => a.startsWith("acl."))).toEqual(["acl.create", "acl.update", "acl.delete"]);
     expect(actions.filter((a) => a === "group.share")).toHaveLength(3);
