@@ -4429,7 +4429,7 @@ export interface components {
         AuditEntry: {
             id: string;
             ctime: string;
-            /** @description auth.login, auth.login_failed, auth.login_locked, auth.logout, auth.sso_login, auth.token_exchange, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, and the access rule actions */
+            /** @description auth.login, auth.login_failed, auth.login_locked, auth.logout, auth.sso_login, auth.token_exchange, user.create, user.update, user.disable, user.enable, user.password_change, user.delete, robot_token.create, robot_token.revoke, the access rule actions, and file and folder events: asset.upload, asset.version, asset.restore, asset.rename, asset.update, asset.move, asset.delete, asset.purge, asset.download, asset.tags, asset.fields, asset.share and the same group.* (group.create instead of upload/version); their details hold `name` (at the time), `channel` (app, api, link, zip, wopi) and `ua` */
             action: string;
             actor_id: string | null;
             actor_name: string | null;
@@ -4440,6 +4440,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             ip: string | null;
+            /** @description file and folder events: its name at the time of the entry */
+            object_name: string | null;
             /** @description names of the users, folders and files the entry mentions (object, ids in details) that still exist */
             names: {
                 [key: string]: {
@@ -9023,6 +9025,8 @@ export interface operations {
                 action?: string;
                 /** @description id of the acting user */
                 actor?: string;
+                /** @description history of one file or folder: entries about it and (a folder) about the files and sub-folders that were in it. Open to whoever holds `acl` on it; 404 otherwise */
+                entity?: string;
                 /** @description entries at or after this time (ISO 8601) */
                 from?: string;
                 /** @description entries at or before this time (ISO 8601) */
@@ -9067,6 +9071,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

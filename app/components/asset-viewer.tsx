@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ru } from "../i18n/ru";
 import { canDo, denial } from "../lib/abilities";
+import { AssetHistory } from "./asset-history";
 import { SCREEN_VARIANT_TYPES } from "../../workers/services/library/pure";
 import { formatDateTime } from "../lib/format";
 import { opensInEditor } from "../lib/editor-kind";
@@ -261,6 +262,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               </li>
             ))}
           </ul>
+          <AssetHistory assetId={asset.asset_id} levels={levels} />
         </aside>
       </div>
 

@@ -14,6 +14,8 @@ export const meta: MetaFunction = () => [{ title: `${ru.admin.audit} — ${ru.ap
 
 const t = ru.admin;
 const f = t.auditFilters;
+/** the action filter and labels: the log's own, with file and folder events */
+const ACTIONS: Record<string, string> = { ...t.actions, ...ru.fileHistory.actions };
 
 /** Day boundaries in UTC (the times in the table are shown in UTC too). */
 const dayStart = (d: string) => (d ? `${d}T00:00:00.000Z` : undefined);
@@ -48,7 +50,7 @@ export default function AuditRoute() {
           <span>{f.action}</span>
           <select className="input select" value={action} onChange={(e) => filter(setAction)(e.target.value)}>
             <option value="">{f.any}</option>
-            {Object.entries(t.actions).map(([value, title]) => (
+            {Object.entries(ACTIONS).map(([value, title]) => (
               <option key={value} value={value}>
                 {title}
               </option>
@@ -119,7 +121,7 @@ export default function AuditRoute() {
                   <td className="num adm-nowrap">{formatDateTime(e.ctime)}</td>
                   <td>
                     <span className={`adm-action adm-action-${e.action.split(".")[0]}${e.action.endsWith("failed") ? " failed" : ""}`}>
-                      {t.actions[e.action] ?? e.action}
+                      {ACTIONS[e.action] ?? e.action}
                     </span>
                   </td>
                   <td>
@@ -152,7 +154,9 @@ export default function AuditRoute() {
 function AuditObject({ entry }: { entry: api.AuditEntry }) {
   const id = entry.object_id as string;
   const named = entry.names[id];
-  if (named) return <Link to={entityHref(named.type, id)}>{named.name}</Link>;
+  // a file event names the file as it was then; the link opens it as it is now
+  if (named) return <Link to={entityHref(named.type, id)}>{entry.object_name ?? named.name}</Link>;
+  if (entry.object_name) return <span>{entry.object_name} <span className="muted">({ru.audit.deleted})</span></span>;
   if (entry.object_type === "user" || entry.object_type === "group" || entry.object_type === "asset") {
     return <span className="muted">{ru.audit.deleted}</span>;
   }

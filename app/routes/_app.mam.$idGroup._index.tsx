@@ -8,6 +8,7 @@ import { ContextMenu, type MenuAt } from "../components/context-menu";
 import { DiskHelperDialog } from "../components/disk-helper-dialog";
 import { FavouriteStar } from "../components/favourite-star";
 import { GuardedButton } from "../components/guarded-button";
+import { FolderHistoryButton } from "../components/folder-history-dialog";
 import { GroupToolbar } from "../components/group-toolbar";
 import { Icon } from "../components/icons";
 import { menuItems } from "../components/member-menu";
@@ -353,6 +354,7 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         {groupId !== ROOT_GROUP_ID && group && <FavouriteStar id={groupId} type="group" name={group.group_name} />}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
+        {groupId !== ROOT_GROUP_ID && <FolderHistoryButton groupId={groupId} name={group?.group_name ?? ru.mam.group} levels={levels} />}
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
         {groupId !== ROOT_GROUP_ID && <MetadataCsvActions source={{ group_id: groupId }} name={group?.group_name ?? ru.mam.group} />}
       </div>

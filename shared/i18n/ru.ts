@@ -860,6 +860,7 @@ export const ru = {
     metricsToken: "Нужен токен доступа к метрикам",
     metricsOff: "Метрики выключены: задайте METRICS_TOKEN, чтобы их читать",
     unknownServer: "Неизвестный сервер загрузки",
+    historyNotFound: "Файл или папка не найдены",
   },
   /** Metadata CSV export and import (workers/services/metadata/metadata-csv-*.ts). */
   metadataCsv: {

@@ -159,6 +159,14 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/user/acl/${ruleOf(f)}`),
     prepare: ownerRule,
   },
+  // A file's history: whoever manages its rights (acl) reads it; everyone else gets the 404 of an unknown id.
+  "GET /api/audit": {
+    kind: "entity",
+    needs: [["asset", "acl"]],
+    ok: 200,
+    others: 404,
+    req: (f) => G(`/api/audit?entity=${f.asset}&action=asset.*`),
+  },
   "PATCH /api/user/acl/{id}": {
     kind: "entity",
     needs: [["top", "acl"]],

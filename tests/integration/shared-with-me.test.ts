@@ -364,6 +364,14 @@ describe("a folder link shows the folder as a folder", () => {
     expect(text).toContain("Портрет.jpg");
     expect(text).toContain("bytes");
     expect(text).not.toContain("Пляж.jpg");
+    // each file in the archive is a download of that file, through the ZIP channel, by the anonymous visitor
+    const zipped = await env.DB.prepare(
+      "SELECT json_extract(details, '$.name') AS name, actor_id FROM audit_log WHERE action = 'asset.download' AND json_extract(details, '$.channel') = 'zip' AND folder_id = ?",
+    )
+      .bind(p.shoots)
+      .all<{ name: string; actor_id: string | null }>();
+    expect(zipped.results.map((r) => r.name)).toContain("Портрет.jpg");
+    expect(zipped.results.every((r) => r.actor_id === null)).toBe(true);
     // A ZIP URL for a folder outside the shared tree is refused even when signed for it.
     const forged = page.group!.zip_url!.replace(p.shoots, p.top);
     expect((await call(forged)).status).toBe(403);

@@ -259,7 +259,7 @@ describe("GET /api/sl/info/{id} and media", () => {
     // A resumed download (a later range) is the same download: not counted again.
     expect((await media(asset!.download_url!, { range: "bytes=2500-" })).status).toBe(206);
     expect((await linkRow(id)).downloads).toBe(1);
-    const [entry] = await audits("shortlink.download", id);
+    const [entry] = await audits("asset.download", id);
     expect(entry).toMatchObject({ ip, actor_id: null });
     // No proxy rendition exists: the proxy URL answers 404, not the original.
     await expectError(await media(asset!.proxy_download_url!), 404);

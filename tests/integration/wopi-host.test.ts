@@ -115,6 +115,13 @@ describe("GetFile", () => {
     const small = await hit(fileUrl(f.assetId, t.access_token, "/contents"), { headers: { "x-wopi-maxexpectedsize": "1000" } });
     expect(small.status).toBe(412);
     await small.arrayBuffer();
+    // the editor's fetch is the file's download through WOPI, by the token's user (written just after the answer);
+    // the refused one (412) is none
+    const downloads = () =>
+      env.DB.prepare("SELECT actor_id, json_extract(details, '$.channel') AS channel FROM audit_log WHERE object_id = ? AND action = 'asset.download'")
+        .bind(f.assetId)
+        .all<{ actor_id: string; channel: string }>();
+    await expect.poll(async () => (await downloads()).results, { timeout: 3000 }).toEqual([{ actor_id: f.owner.id, channel: "wopi" }]);
   });
 
   it("answers the plain download's bytes and Content-Length, its file read in the token check's round trip", async () => {

@@ -62,6 +62,8 @@ export interface AuditEntry {
   object_id: string | null;
   details: Record<string, unknown> | null;
   ip: string | null;
+  /** file and folder events: the name it had then */
+  object_name?: string | null;
   /** users, folders and files the entry mentions that still exist, by id */
   names: Record<string, { type: "user" | "group" | "asset"; name: string }>;
 }
@@ -112,5 +114,5 @@ export const groupRules = (groupId: string, skip: number, take = PAGE_SIZE) =>
 export const listStorages = () => apiRequest<{ storage_id: string; storage_name: string }[]>("/api/storage/list");
 export const groupName = (id: string) => apiRequest<{ group_id: string; group_name: string }>(`/api/group/get/${id}`, { toast: false });
 
-export const listAudit = (q: { action?: string; actor?: string; from?: string; to?: string; skip: number; take?: number }) =>
+export const listAudit = (q: { action?: string; actor?: string; entity?: string; from?: string; to?: string; skip: number; take?: number }) =>
   paged<AuditEntry>("/api/audit", { ...q, take: q.take ?? PAGE_SIZE });

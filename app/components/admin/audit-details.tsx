@@ -43,6 +43,8 @@ function value(key: string, v: unknown, names: AuditEntry["names"]): ReactNode {
   if (TIME_KEYS.has(key)) return time(v);
   if (key === "fields" && Array.isArray(v)) return v.map((f) => t.fieldNames[String(f)] ?? String(f)).join(", ");
   if (key === "status" && typeof v === "string") return ru.shop.statuses[v as keyof typeof ru.shop.statuses] ?? v;
+  if (key === "channel" && typeof v === "string") return ru.fileHistory.channels[v] ?? v;
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(", ");
   if (typeof v === "boolean") return v ? t.yes : t.no;
   if (v === null || v === undefined) return ru.common.dash;
   return typeof v === "string" || typeof v === "number" ? String(v) : JSON.stringify(v);
@@ -59,7 +61,9 @@ export function AuditDetails({ entry }: { entry: AuditEntry }) {
   if (typeof details.method === "string") parts.push(t.methods[details.method] ?? details.method);
   if (typeof details.via === "string") parts.push(t.via[details.via] ?? details.via);
   for (const [key, v] of Object.entries(details)) {
-    const label = t.keys[key];
+    // a file event's name is its object (shown beside it); its other details have labels of their own
+    if (key === "name" && entry.object_name) continue;
+    const label = t.keys[key] ?? ru.fileHistory.keys[key];
     if (!label) continue;
     parts.push(
       <>

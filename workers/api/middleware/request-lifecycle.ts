@@ -25,6 +25,11 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const requestId = c.req.header("cf-ray") ?? newId();
   c.set("requestId", requestId);
   const rc = createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), requestId, sessionStartOf(c.req.raw));
+  // A browser marks the app's own calls same-origin; scripts and integrations send no such header. An office
+  // editor's calls (WOPI) are their own channel, whatever program makes them.
+  const wopi = new URL(c.req.url).pathname.startsWith("/api/wopi/");
+  const channel = wopi ? "wopi" : c.req.header("sec-fetch-site") === "same-origin" ? "app" : "api";
+  rc.client = { ip: c.req.header("cf-connecting-ip") ?? null, userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null, channel };
   c.set("rc", rc);
   await next();
   c.header("x-api-version", API_VERSION);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { auditLog, users } from "../schema/index";
 
@@ -8,6 +8,8 @@ export interface AuditFilter {
   actorId?: string;
   from?: number;
   to?: number;
+  /** entries about this file or folder, and (a folder) about what was in it at the time */
+  entity?: string;
 }
 
 function auditWhere(f: AuditFilter): SQL | undefined {
@@ -21,6 +23,7 @@ function auditWhere(f: AuditFilter): SQL | undefined {
     f.actorId !== undefined ? eq(auditLog.actorId, f.actorId) : undefined,
     f.from !== undefined ? gte(auditLog.ctime, f.from) : undefined,
     f.to !== undefined ? lte(auditLog.ctime, f.to) : undefined,
+    f.entity !== undefined ? or(eq(auditLog.objectId, f.entity), eq(auditLog.folderId, f.entity)) : undefined,
   );
 }
 
@@ -60,4 +63,13 @@ export async function namesByIds(db: Database, ids: string[]): Promise<NamedEnti
     select id, 'user' as type, name from users where id in (${list})
     union all select id, 'group' as type, name from groups where id in (${list})
     union all select id, 'asset' as type, name from assets where id in (${list})`);
+}
+
+/** A file or folder by id with its owner, for deciding who may read its history; undefined when there is none. */
+export async function auditedEntity(db: Database, id: string): Promise<{ id: string; type: "asset" | "group"; owner_id: string } | undefined> {
+  const [row] = await db.all<{ id: string; type: "asset" | "group"; owner_id: string }>(sql`
+    select id, 'asset' as type, owner_id from assets where id = ${id}
+    union all select id, 'group' as type, owner_id from groups where id = ${id}
+    limit 1`);
+  return row;
 }

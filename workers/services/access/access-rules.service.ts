@@ -8,6 +8,7 @@ import { toIso } from "../../lib/time";
 import { ACCESS_LEVEL_TITLES, entityMask, forgetCallers, requireEntityAccess } from "./access.service";
 import { ALL_GRANTS, DENY_BIT, holds, levelsOf, maskOf, SELF_PATH, type AccessLevel } from "./access-policy";
 import { auditStatement } from "./audit.service";
+import { fileAuditStatement } from "./file-audit.service";
 import type { Actor, RequestContext } from "./context";
 
 /**
@@ -84,20 +85,33 @@ async function requireAclChange(rc: RequestContext, actor: Actor, obj: repo.Enti
     );
 }
 
-function auditRule(
+function auditRules(
   rc: RequestContext,
   actor: Actor,
   action: string,
   rule: { id: string; objType: string; objId: string },
   details: object,
 ) {
-  return auditStatement(rc, {
-    action,
-    actorId: actor.id,
-    objectType: rule.objType,
-    objectId: rule.objId,
-    details: { rule_id: rule.id, ...details },
-  }).getSQL();
+  const entries: SQL[] = [
+    auditStatement(rc, {
+      action,
+      actorId: actor.id,
+      objectType: rule.objType,
+      objectId: rule.objId,
+      details: { rule_id: rule.id, ...details },
+    }).getSQL(),
+  ];
+  // A rule on a file or folder is also a share in its history (asset.share / group.share), named at the time.
+  if (rule.objType === "asset" || rule.objType === "group")
+    entries.push(
+      fileAuditStatement(rc, {
+        actorId: actor.id,
+        verb: "share",
+        targets: { type: rule.objType, id: rule.objId },
+        details: { rule: action.slice("acl.".length), ...details },
+      }),
+    );
+  return entries;
 }
 
 interface PlannedChanges {
@@ -118,7 +132,7 @@ async function planCreate(rc: RequestContext, actor: Actor, input: NewRuleInput,
   const id = newId(now);
   plan.statements.push(
     repo.insertRuleSql({ id, subjId: subject.id, subjType: subject.type, objId: obj.id, objType: obj.type, acl: mask, now, by: actor.id }),
-    auditRule(
+    ...auditRules(
       rc,
       actor,
       "acl.create",
@@ -151,7 +165,7 @@ async function planUpdate(rc: RequestContext, actor: Actor, id: string, acl: Acc
   await requireAclChangeOrHide(rc, actor, obj, rule.acl ^ mask);
   plan.statements.push(
     repo.updateRuleSql(id, mask),
-    auditRule(
+    ...auditRules(
       rc,
       actor,
       "acl.update",
@@ -167,7 +181,7 @@ async function planDelete(rc: RequestContext, actor: Actor, id: string, plan: Pl
   await requireAclChangeOrHide(rc, actor, obj, rule.acl);
   plan.statements.push(
     repo.deleteRuleSql(id),
-    auditRule(
+    ...auditRules(
       rc,
       actor,
       "acl.delete",

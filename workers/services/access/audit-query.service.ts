@@ -1,4 +1,7 @@
-import { countAudit, listAuditPage, namesByIds, type AuditFilter, type NamedEntity } from "../../db/repositories/audit.repository";
+import { ru } from "../../../shared/i18n/ru";
+import { auditedEntity, countAudit, listAuditPage, namesByIds, type AuditFilter, type NamedEntity } from "../../db/repositories/audit.repository";
+import { AppError } from "../../lib/errors";
+import { canAccess } from "./access.service";
 import type { Actor, RequestContext } from "./context";
 import { requireAdmin } from "./user.service";
 
@@ -16,6 +19,8 @@ export interface AuditEntryInfo {
   object_id: string | null;
   details: Record<string, unknown> | null;
   ip: string | null;
+  /** file and folder events: the name the file or folder had then (it may have been renamed or purged since) */
+  object_name: string | null;
   /** the users, folders and files this entry mentions (its object and ids in `details`) that still exist, by id */
   names: Record<string, { type: NamedEntity["type"]; name: string }>;
 }
@@ -33,16 +38,37 @@ function mentionedIds(objectId: string | null, details: Record<string, unknown> 
   return ids;
 }
 
+function nameAtTheTime(details: unknown): string | null {
+  if (typeof details !== "object" || details === null || !("name" in details)) return null;
+  return typeof details.name === "string" ? details.name : null;
+}
+
 /**
- * One page of the audit log, newest first, with the total for the pager (administrators only).
+ * Who may read the entries of a filter: administrators every entry; anyone else only the history of one file or
+ * folder (`entity`) he holds `acl` on, and a file or folder he cannot manage answers the same 404 as one that does
+ * not exist (its existence must not leak). Without `entity` a non-administrator is refused (403).
+ */
+async function requireAuditReader(rc: RequestContext, actor: Actor, filter: AuditFilter): Promise<void> {
+  if (actor.isAdmin) return;
+  if (filter.entity === undefined) return requireAdmin(actor);
+  const entity = await auditedEntity(rc.db, filter.entity);
+  const notFound = () => new AppError("NOT_FOUND", ru.errors.historyNotFound);
+  if (!entity) throw notFound();
+  if (!(await canAccess(rc, actor, { id: entity.id, type: entity.type, ownerId: entity.owner_id }, "acl"))) throw notFound();
+}
+
+/**
+ * One page of the audit log, newest first, with the total for the pager: every entry for administrators, the
+ * history of a file or folder for whoever holds `acl` on it.
  * @example await listAudit(rc, admin, { action: "auth.*", skip: 0, take: 50 })
+ * @example await listAudit(rc, manager, { entity: assetId, action: "asset.download", skip: 0, take: 1 }) // total: downloads
  */
 export async function listAudit(
   rc: RequestContext,
   actor: Actor,
   filter: AuditFilter & { skip: number; take: number },
 ): Promise<{ items: AuditEntryInfo[]; total: number }> {
-  requireAdmin(actor);
+  await requireAuditReader(rc, actor, filter);
   const [rows, total] = await Promise.all([listAuditPage(rc.db, filter), countAudit(rc.db, filter)]);
   const mentioned = rows.map(({ entry }) => mentionedIds(entry.objectId, entry.details as Record<string, unknown> | null));
   // Every name on the page in one query, not one per row.
@@ -59,6 +85,7 @@ export async function listAudit(
       object_id: entry.objectId,
       details: entry.details ?? null,
       ip: entry.ip,
+      object_name: nameAtTheTime(entry.details) ?? (entry.objectId ? named.get(entry.objectId)?.name ?? null : null),
       names: Object.fromEntries(
         mentioned[i].flatMap((id) => {
           const n = named.get(id);

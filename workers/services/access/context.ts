@@ -38,6 +38,19 @@ export interface RequestContext {
    * answer's Server-Timing carry the database detail (workers/lib/server-timing.ts).
    */
   viewerIsAdmin?: boolean;
+  /**
+   * Where the request came from, for the audit log's file events: set by the API middleware; absent for background
+   * runs (queues, crons), whose entries then carry no address.
+   */
+  client?: ClientInfo;
+}
+
+/** The caller's address and program as the audit log records them. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+  /** `app` for the web app (a same-origin browser request), `wopi` for an office editor, `api` for every other program */
+  channel: "app" | "api" | "wopi";
 }
 
 /** Where the D1 session starts (workers/lib/d1-bookmark.ts for requests); background runs start at the primary. */

@@ -40,6 +40,8 @@ export { listAudit } from "./audit-query.service";
 export { requireRelistable, requireRelistableSubtree } from "./invariant.service";
 export type { RelistedEntity } from "./invariant.service";
 export { auditStatement, recordAudit } from "./audit.service";
+export { FILE_AUDIT_VERBS, auditDownloadStatement, fileAuditStatement } from "./file-audit.service";
+export type { AuditChannel, FileAuditEntry, FileAuditTarget, FileAuditVerb } from "./file-audit.service";
 export {
   actorFromRefreshCookie,
   actorOfSession,
@@ -54,7 +56,7 @@ export {
 export type { IssuedSession } from "./auth.service";
 export { ensureAdministrator } from "./bootstrap.service";
 export { createRequestContext } from "./context";
-export type { Actor, RequestContext } from "./context";
+export type { Actor, ClientInfo, RequestContext } from "./context";
 export { ownedByUser } from "./owned.service";
 export { ROBOT_TOKEN_PREFIX, actorOfRobotToken, authenticateRobotToken, createRobotToken, listTokens, revokeRobotToken } from "./robot-token.service";
 export { SSO_BROWSER_COOKIE, SSO_STATE_TTL_SECONDS, SsoError, finishSso, startSso } from "./sso.service";

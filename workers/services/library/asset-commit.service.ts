@@ -17,7 +17,7 @@ import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { requireAsset } from "./asset.service";
-import type { Actor, RequestContext } from "../access";
+import { fileAuditStatement, type Actor, type RequestContext } from "../access";
 import { sortKeyOf } from "./group-tree";
 import type { TaskMessageInput } from "../../queue/messages";
 import { eventStatement } from "../events";
@@ -110,6 +110,14 @@ export async function commitUpload(
       ownerId: c.asset.ownerId,
       actorId: c.variant.userId,
       data: { group_id: landedIn, variant_id: c.variant.id, mime_type: c.variant.mimeType, size: c.size },
+    }),
+    // Written only when the commit above did create the version (a second PUT changes nothing).
+    fileAuditStatement(rc, {
+      actorId: c.variant.userId,
+      verb: c.asset.latestVersion === 0 ? "upload" : "version",
+      targets: { type: "asset", id: c.asset.id, folderId: landedIn },
+      details: { size: c.size, mime_type: c.variant.mimeType },
+      when: sql`exists (select 1 from asset_versions where id = ${versionId})`,
     }),
     // The new version's number, read inside the same transaction (no extra round trip).
     sql`select version from asset_versions where id = ${versionId}`,

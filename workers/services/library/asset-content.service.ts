@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { returnedRows, findAsset, purgeAssetsStatements, runBatch, selectAssetObjects, unreferencedKeys } from "../../db/repositories/asset.repository";
 import { findReadyVariant, findReadyVariantOfType, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
@@ -10,7 +11,7 @@ import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange } from "../../lib/http-range";
 import { signLink, verifyLink, type SignedPurpose } from "../../lib/signed-url";
-import { canAccess } from "../access";
+import { canAccess, fileAuditStatement } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
 import { requireOnAsset } from "./asset.service";
 import { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
@@ -182,6 +183,30 @@ async function requireLinkAccess(
   if (!allowed) {
     throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   }
+  return actor;
+}
+
+/**
+ * Serves a variant and, when the answer is a download (an attachment, its first bytes: a resumed range is the same
+ * download), records `asset.download` for the file before the bytes flow, so a download the client cancels
+ * halfway is still counted and an answer that failed is not. One write per download; views and players (inline)
+ * write nothing.
+ */
+async function serveCounted(rc: RequestContext, actorId: string, asset: AssetRow, row: ReadyVariant, req: ContentRequest): Promise<Response> {
+  const response = await serveVariant(rc, row, req);
+  // 206 from byte 0 opens a download (a download manager's first range); a later range continues one
+  const firstBytes = response.status === 200 || (response.status === 206 && response.headers.get("Content-Range")?.startsWith("bytes 0-") === true);
+  if (req.disposition === "attachment" && firstBytes) {
+    await rc.db.run(
+      fileAuditStatement(rc, {
+        actorId,
+        verb: "download",
+        targets: { type: "asset", id: asset.id, name: asset.name },
+        details: { version: row.version, variant: row.variant.variantType },
+      }),
+    );
+  }
+  return response;
 }
 
 function isVariantType(value: string): value is VariantType {
@@ -216,13 +241,17 @@ export async function downloadAssetContent(
       if (row && (row.variant.assetId !== assetId || row.version !== number)) row = undefined;
     }
   }
+  let by: Actor | undefined;
   if ("link" in credential) {
     if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-    await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
+    by = await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
   }
   if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  if ("actor" in credential) await requireVariantLevel(rc, credential.actor, asset!, row.variant.variantType);
-  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+  if ("actor" in credential) {
+    await requireVariantLevel(rc, credential.actor, asset!, row.variant.variantType);
+    by = credential.actor;
+  }
+  return serveCounted(rc, by!.id, asset!, row, { ...req, disposition: req.disposition ?? "attachment" });
 }
 
 /**
@@ -236,8 +265,8 @@ export async function variantContent(
   req: ContentRequest,
 ): Promise<Response> {
   if ("actor" in credential) {
-    const { row } = await requireVariantAccess(rc, credential.actor, variantId);
-    return serveVariant(rc, row, { ...req, disposition: req.disposition ?? "attachment" });
+    const { row, asset } = await requireVariantAccess(rc, credential.actor, variantId);
+    return serveCounted(rc, credential.actor.id, asset, row, { ...req, disposition: req.disposition ?? "attachment" });
   }
   const row = await findReadyVariant(rc.db, variantId);
   const fallback = credential.purpose === "play" ? "inline" : "attachment";
@@ -247,8 +276,8 @@ export async function variantContent(
   }
   const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
-  return serveVariant(rc, row, { ...req, disposition: req.disposition ?? fallback });
+  const by = await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
+  return serveCounted(rc, by.id, asset, row, { ...req, disposition: req.disposition ?? fallback });
 }
 
 /**
@@ -448,16 +477,28 @@ const PURGE_BATCH = 500;
  * Deletes assets for good: first the bytes of their variants and previews that no other asset references (on every
  * storage they are on), then in one batch per 500 assets the rows (assets, versions, variants, previews, tag links,
  * memberships). Bytes go first so a failure leaves rows a retry finds again, never bytes nobody can find. No access
- * check: for the purge of trashed assets and of group subtrees, whose callers have decided.
+ * check: for the purge of trashed assets and of group subtrees, whose callers have decided. Each batch carries the
+ * files' `asset.purge` audit entries (by `actorId`, null for the retention purge), written before the rows go so
+ * they keep each file's name and folder.
  * @example const { assets, objects } = await purgeAssets(rc, expiredIds)
  */
-export async function purgeAssets(rc: RequestContext, assetIds: readonly string[]): Promise<{ assets: number; objects: number }> {
+export async function purgeAssets(
+  rc: RequestContext,
+  assetIds: readonly string[],
+  actorId: string | null = null,
+): Promise<{ assets: number; objects: number }> {
   let assets = 0;
   let objects = 0;
   for (let i = 0; i < assetIds.length; i += PURGE_BATCH) {
     const ids = assetIds.slice(i, i + PURGE_BATCH);
     objects += await deleteUnreferencedObjects(rc, await selectAssetObjects(rc.db, ids), ids);
-    const results = await runBatch(rc.db, purgeAssetsStatements(rc.db, ids));
+    const audit = fileAuditStatement(rc, {
+      actorId,
+      verb: "purge",
+      targets: ids.map((id) => ({ type: "asset" as const, id })),
+      when: sql`exists (select 1 from assets where id = json_extract(value, '$.e'))`,
+    });
+    const results = await runBatch(rc.db, [audit, ...purgeAssetsStatements(rc.db, ids)]);
     assets += returnedRows(results[results.length - 1]);
   }
   return { assets, objects };

@@ -1,4 +1,5 @@
 /** Moving assets to the trash, restoring them, and the trash listing of assets. */
+import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { assetTrashLocations } from "./trash-location.service";
 import {
@@ -12,7 +13,7 @@ import {
 } from "../../db/repositories/asset.repository";
 import { AppError } from "../../lib/errors";
 import { TRASH_RETENTION_MS } from "../../lib/trash";
-import { visibility } from "../access";
+import { fileAuditStatement, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { iso, requireOnAsset, unique, requireListSize, requireAsset, getAsset } from "./asset.service";
@@ -41,7 +42,11 @@ export async function trashAssets(rc: RequestContext, actor: Actor, ids: readonl
     ownerId: rows.get(id)!.ownerId,
     actorId: actor.id,
   }));
-  await runBatch(rc.db, [...trashAssetsStatements(rc.db, wanted, Date.now()), eventStatement(rc, trashed)]);
+  await runBatch(rc.db, [
+    ...trashAssetsStatements(rc.db, wanted, Date.now()),
+    eventStatement(rc, trashed),
+    fileAuditStatement(rc, { actorId: actor.id, verb: "delete", targets: wanted.map((id) => ({ type: "asset" as const, id, name: rows.get(id)!.name })) }),
+  ]);
 }
 
 /** Moves one asset to the trash. */
@@ -54,7 +59,11 @@ export async function trashAsset(rc: RequestContext, actor: Actor, id: string): 
     ownerId: asset.ownerId,
     actorId: actor.id,
   });
-  await runBatch(rc.db, [...trashAssetsStatements(rc.db, [id], Date.now()), trashed]);
+  await runBatch(rc.db, [
+    ...trashAssetsStatements(rc.db, [id], Date.now()),
+    trashed,
+    fileAuditStatement(rc, { actorId: actor.id, verb: "delete", targets: { type: "asset", id, name: asset.name } }),
+  ]);
 }
 
 /** Takes an asset out of the trash within `TRASH_RETENTION_DAYS` (409 when it is not in the trash, 404 when expired). */
@@ -72,7 +81,17 @@ export async function restoreAsset(rc: RequestContext, actor: Actor, id: string)
     ownerId: asset.ownerId,
     actorId: actor.id,
   });
-  const [restored] = await runBatch(rc.db, [...restoreAssetStatements(rc.db, id, asset.deletedAt, now), event]);
+  const [restored] = await runBatch(rc.db, [
+    ...restoreAssetStatements(rc.db, id, asset.deletedAt, now),
+    event,
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "restore",
+      targets: { type: "asset", id, name: asset.name, details: { trash: true } },
+      // a restore that found the file out of the trash already (a race) changed nothing: no entry either
+      when: sql`exists (select 1 from assets where id = ${id} and deleted_at is null)`,
+    }),
+  ]);
   if (changesOf(restored) === 0) throw new AppError("CONFLICT", ru.assets.notInTrash);
   return getAsset(rc, actor, id);
 }

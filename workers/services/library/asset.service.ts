@@ -4,7 +4,7 @@ import { findReadyVariant, selectReadyVariants, selectVersions, type ReadyVarian
 import type { AssetRow, VariantType } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID, newId } from "../../lib/ids";
-import { entityLevels, requireEntityAccess, requireRelistable, visibility, type AccessLevel } from "../access";
+import { entityLevels, fileAuditStatement, requireEntityAccess, requireRelistable, visibility, type AccessLevel } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { membershipsIn } from "../../db/repositories/group.repository";
@@ -372,6 +372,15 @@ export async function updateAsset(
       actorId: actor.id,
       data: { ...input },
     }),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: input.asset_name !== undefined && input.asset_name !== before.name ? "rename" : "update",
+      targets: {
+        type: "asset",
+        id,
+        details: input.asset_name !== undefined && input.asset_name !== before.name ? { from: before.name } : { fields: Object.keys(input) },
+      },
+    }),
   ]);
   return getAsset(rc, actor, id);
 }
@@ -423,6 +432,11 @@ export async function copyAsset(rc: RequestContext, actor: Actor, assetId: strin
         ownerId: actor.id,
         actorId: actor.id,
         data: { name: source.name, group_id: groupId, copied_from: assetId },
+      }),
+      fileAuditStatement(rc, {
+        actorId: actor.id,
+        verb: "copy",
+        targets: { type: "asset", id: copyId, name: source.name, folderId: groupId, details: { asset_id: assetId } },
       }),
     ),
   );

@@ -5,7 +5,7 @@ import * as repo from "../../db/repositories/group.repository";
 import { findGroup } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
-import { accessibleIds, requireRelistable, requireRelistableSubtree, userMembersIn, userMembershipStatements } from "../access";
+import { accessibleIds, fileAuditStatement, requireRelistable, requireRelistableSubtree, userMembersIn, userMembershipStatements } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventSql } from "../events";
 import { MAX_GROUP_DEPTH, sortKeyOf } from "./group-tree";
@@ -107,9 +107,8 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
   if (unique.includes(ROOT_GROUP_ID)) throw new AppError("BAD_REQUEST", ru.groups.rootImmutable);
   if (fromId === toId) throw new AppError("BAD_REQUEST", ru.groups.sameGroup);
   // Moving out of the virtual root needs delete on the moved group itself (checked below) instead of the root.
-  if (fromId === ROOT_GROUP_ID) await loadGroup(rc, actor, fromId, "read");
-  else await loadGroup(rc, actor, fromId, "delete");
-  await loadGroup(rc, actor, toId, "create");
+  const fromGroup = fromId === ROOT_GROUP_ID ? await loadGroup(rc, actor, fromId, "read") : await loadGroup(rc, actor, fromId, "delete");
+  const toGroup = await loadGroup(rc, actor, toId, "create");
 
   const memberships = new Map((await repo.membershipsIn(rc.db, fromId, unique)).map((m) => [m.el_id, m]));
   const groupIds = unique.filter((id) => memberships.get(id)?.el_type === "group");
@@ -187,6 +186,15 @@ export async function moveMembers(rc: RequestContext, actor: Actor, fromId: stri
         rc,
         moved.map((e) => ({ ...e, actorId: actor.id, data: { from: fromId, to: toId } })),
       ),
+      fileAuditStatement(rc, {
+        actorId: actor.id,
+        verb: "move",
+        details: { from: fromGroup.name, to: toGroup.name, from_group: fromId },
+        targets: [
+          ...groupIds.map((id) => ({ type: "group" as const, id, name: groupsById.get(id)!.name, folderId: toId })),
+          ...assetIds.map((id) => ({ type: "asset" as const, id, name: assetsById.get(id)!.name, folderId: toId })),
+        ],
+      }),
     );
   await runGuarded(rc.db, statements);
 }

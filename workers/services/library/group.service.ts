@@ -15,7 +15,7 @@ import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { toIso } from "../../lib/time";
 import { TRASH_RETENTION_MS } from "../../lib/trash";
 import type { PurgeGroupMessage, TaskMessageInput } from "../../queue/messages";
-import { accessibleIds, visibility } from "../access";
+import { accessibleIds, fileAuditStatement, visibility } from "../access";
 import { purgeAssets } from "./asset-content.service";
 import type { Actor, RequestContext } from "../access";
 import { eventSql } from "../events";
@@ -227,6 +227,7 @@ export async function createGroup(rc: RequestContext, actor: Actor, input: Creat
       actorId: actor.id,
       data: { name: input.group_name, parent: parent.id },
     }),
+    fileAuditStatement(rc, { actorId: actor.id, verb: "create", targets: { type: "group", id, name: input.group_name, folderId: parent.id } }),
   ]);
   return { group_id: id };
 }
@@ -272,6 +273,15 @@ export async function updateGroup(rc: RequestContext, actor: Actor, id: string, 
   statements.push(
     eventSql(rc, { type: "group.updated", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id, data: { ...input } }),
   );
+  const renamed = input.group_name !== undefined && input.group_name !== g.name;
+  const others = Object.keys(input).filter((k) => k !== "group_name" && k !== "tags");
+  const audits: { verb: "rename" | "tags" | "update"; details: Record<string, unknown> }[] = [
+    ...(renamed ? [{ verb: "rename" as const, details: { from: g.name } }] : []),
+    ...(tags ? [{ verb: "tags" as const, details: { tags: tags.length } }] : []),
+    ...(others.length > 0 ? [{ verb: "update" as const, details: { fields: others } }] : []),
+  ];
+  for (const a of audits)
+    statements.push(fileAuditStatement(rc, { actorId: actor.id, verb: a.verb, targets: { type: "group", id, folderId: parentId, details: a.details } }));
   await runGuarded(rc.db, statements);
   return getGroup(rc, actor, id);
 }
@@ -283,7 +293,8 @@ export async function updateGroup(rc: RequestContext, actor: Actor, id: string, 
 export async function trashGroups(rc: RequestContext, actor: Actor, ids: string[]): Promise<void> {
   const unique = await loadGroups(rc, actor, ids, "delete");
   const now = Date.now();
-  const owners = new Map((await repo.findGroups(rc.db, unique)).map((g) => [g.id, g.owner_id]));
+  const found = await repo.findGroups(rc.db, unique);
+  const owners = new Map(found.map((g) => [g.id, g.owner_id]));
   const events = unique.map((id) => ({
     type: "group.trashed",
     entityType: "group" as const,
@@ -291,7 +302,12 @@ export async function trashGroups(rc: RequestContext, actor: Actor, ids: string[
     ownerId: owners.get(id) ?? null,
     actorId: actor.id,
   }));
-  await repo.runBatch(rc.db, [...unique.flatMap((id) => repo.trashSubtreeStatements(id, now)), eventSql(rc, events)]);
+  await repo.runBatch(rc.db, [
+    // before the subtree is hidden, so the entries find each folder's parent
+    fileAuditStatement(rc, { actorId: actor.id, verb: "delete", targets: found.map((g) => ({ type: "group" as const, id: g.id, name: g.name })) }),
+    ...unique.flatMap((id) => repo.trashSubtreeStatements(id, now)),
+    eventSql(rc, events),
+  ]);
 }
 
 /**
@@ -314,6 +330,7 @@ export async function restoreGroup(rc: RequestContext, actor: Actor, id: string)
     repo.abortIf(repo.siblingNameTakenSql(parentId, sortName, [id])),
     ...repo.restoreSubtreeStatements(id, g.deletedAt),
     eventSql(rc, { type: "group.restored", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
+    fileAuditStatement(rc, { actorId: actor.id, verb: "restore", targets: { type: "group", id, name: g.name, folderId: parentId, details: { trash: true } } }),
   ]);
   return getGroup(rc, actor, id);
 }
@@ -359,6 +376,7 @@ export async function purgeGroup(rc: RequestContext, actor: Actor, id: string): 
   const g = await loadGroup(rc, actor, id, "delete", true);
   const now = Date.now();
   await repo.runBatch(rc.db, [
+    fileAuditStatement(rc, { actorId: actor.id, verb: "purge", targets: { type: "group", id, name: g.name, folderId: g.parentId ?? ROOT_GROUP_ID } }),
     ...repo.trashSubtreeStatements(id, now),
     repo.detachFromParentStatement(id, g.parentId ?? ROOT_GROUP_ID),
     eventSql(rc, { type: "group.purged", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
@@ -393,7 +411,7 @@ export async function runPurgeGroup(rc: RequestContext, job: PurgeGroupMessage):
       const survivors = await purgeRepo.assetsAlsoOutside(rc.db, job.groupId, ids);
       const doomed = ids.filter((id) => !survivors.has(id));
       if (doomed.length > 0) {
-        const purged = await purgeAssets(rc, doomed);
+        const purged = await purgeAssets(rc, doomed, job.actorId ?? null);
         assets += purged.assets;
         objects += purged.objects;
       }

@@ -12,7 +12,7 @@ import {
 } from "../../db/repositories/version.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { requireEntityAccess, visibility } from "../access";
+import { fileAuditStatement, requireEntityAccess, visibility } from "../access";
 import { deleteUnreferencedObjects } from "./asset-content.service";
 import { mainVariant, requireAsset } from "./asset.service";
 import { sortKeyOf } from "./group-tree";
@@ -86,6 +86,12 @@ export async function restoreVersion(rc: RequestContext, actor: Actor, assetId: 
         actorId: actor.id,
         data: { version_id: versionId, restored_from: version },
       })} where exists (select 1 from asset_versions where id = ${versionId})`,
+      fileAuditStatement(rc, {
+        actorId: actor.id,
+        verb: "restore",
+        targets: { type: "asset", id: assetId, details: { version } },
+        when: sql`exists (select 1 from asset_versions where id = ${versionId})`,
+      }),
     ]);
   } catch (error) {
     if (copiedPreviews.length) await rc.env.MEDIA.delete(copiedPreviews.map(([, , key]) => key));
@@ -129,8 +135,14 @@ export async function deleteVersion(rc: RequestContext, actor: Actor, assetId: s
       actorId: actor.id,
       data: { version_id: target.id, version },
     })} where not exists (select 1 from asset_versions where id = ${target.id})`,
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "delete",
+      targets: { type: "asset", id: assetId, details: { version } },
+      when: sql`not exists (select 1 from asset_versions where id = ${target.id})`,
+    }),
   ]);
-  if (changesOf(results[results.length - 2]) === 0) throw new AppError("CONFLICT", ru.fileVersions.lastVersion);
+  if (changesOf(results[results.length - 3]) === 0) throw new AppError("CONFLICT", ru.fileVersions.lastVersion);
   try {
     await deleteUnreferencedObjects(rc, [...objects, ...previews.map((p) => ({ storageId: DEFAULT_STORAGE_ID, storageKey: p.storageKey }))]);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { runBatch, type Statement } from "../../db/repositories/asset.repository";
 import {
@@ -26,7 +27,7 @@ import { recordsByPairs } from "../../db/repositories/list.repository";
 import { type FieldTemplateRow, type FieldValueRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { canAccess, requireEntityAccess, type AccessLevel } from "../access";
+import { canAccess, fileAuditStatement, requireEntityAccess, type AccessLevel } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { eventStatement, type GlobalEventInput } from "../events";
 import { type FieldSetup } from "./field-types/setup";
@@ -84,6 +85,17 @@ export function fieldEventStatements(
   const statements: Statement[] = [];
   for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT)
     statements.push(eventStatement(rc, events.slice(i, i + EVENTS_PER_STATEMENT)));
+  const shown = value === undefined || value === null ? null : typeof value === "string" ? value : JSON.stringify(value);
+  statements.push(
+    fileAuditStatement(rc, {
+      actorId,
+      verb: "fields",
+      targets: entities.flatMap((e) => (e.type === "asset" || e.type === "group" ? [{ type: e.type, id: e.id }] : [])),
+      // the field's name as it is now, and a short form of the value (null: removed)
+      details: { value: shown === null ? null : shown.slice(0, 200) },
+      readDetails: { field: sql`select name from field_templates where id = ${defId}` },
+    }),
+  );
   return statements;
 }
 

@@ -16,7 +16,7 @@ import {
 } from "../../db/repositories/tag.repository";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
-import { requireEntityAccess, visibility } from "../access";
+import { fileAuditStatement, requireEntityAccess, visibility } from "../access";
 import { eventStatement } from "../events";
 import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import type { Actor, RequestContext } from "../access";
@@ -143,7 +143,29 @@ async function checkTagging(rc: RequestContext, actor: Actor, tagIds: string[], 
       notFoundMessage(entity.type),
     );
   }
-  return byId;
+  return Object.assign(byId, { tagNames: new Map(tags.map((t) => [t.id, t.name])) });
+}
+
+/**
+ * The `asset.tags` / `group.tags` audit entries of the tagging events: one per file or folder that changes, naming
+ * the tags (their names now, kept as they were).
+ */
+function taggingAudit(rc: RequestContext, actor: Actor, change: "added" | "removed", events: readonly { entityType: string; entityId: string; data: { tag_id: string } }[], tagNames: Map<string, string>) {
+  const byEntity = new Map<string, { type: "asset" | "group"; names: string[] }>();
+  for (const e of events) {
+    if (e.entityType !== "asset" && e.entityType !== "group") continue;
+    const entry = byEntity.get(e.entityId) ?? { type: e.entityType, names: [] };
+    entry.names.push(tagNames.get(e.data.tag_id) ?? e.data.tag_id);
+    byEntity.set(e.entityId, entry);
+  }
+  if (byEntity.size === 0) return [];
+  return [
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "tags",
+      targets: [...byEntity].map(([id, e]) => ({ type: e.type, id, details: { [change]: e.names } })),
+    }),
+  ];
 }
 
 /** The `tag.attached` / `tag.detached` events of the pairs that change (global events, in the same batch). */
@@ -189,7 +211,11 @@ export async function attachTags(
   if (tagIds.length === 0 || entities.length === 0) return { changed: 0 };
   const owners = await checkTagging(rc, actor, tagIds, entities);
   const events = await taggingEvents(rc, actor, "tag.attached", tagIds, entities, owners);
-  const [result] = await runBatch(rc.db, [attachTagsSql(tagIds, entities), ...(events.length ? [eventStatement(rc, events)] : [])]);
+  const [result] = await runBatch(rc.db, [
+    attachTagsSql(tagIds, entities),
+    ...(events.length ? [eventStatement(rc, events)] : []),
+    ...taggingAudit(rc, actor, "added", events, owners.tagNames),
+  ]);
   return { changed: returnedRows(result) };
 }
 
@@ -209,7 +235,11 @@ export async function detachTags(
     tagIds,
     entities.map((e) => e.id),
   );
-  const [result] = await runBatch(rc.db, [detach, ...(events.length ? [eventStatement(rc, events)] : [])]);
+  const [result] = await runBatch(rc.db, [
+    detach,
+    ...(events.length ? [eventStatement(rc, events)] : []),
+    ...taggingAudit(rc, actor, "removed", events, owners.tagNames),
+  ]);
   return { changed: returnedRows(result) };
 }
 

@@ -1,5 +1,6 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
@@ -13,7 +14,7 @@ import { AppError } from "../../lib/errors";
 import { ifNoneMatch } from "../../lib/http-range";
 import { verifyPassword } from "../../lib/password";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { canAccess, entityMask, auditStatement, recordAudit } from "../access";
+import { auditDownloadStatement, canAccess, entityMask, auditStatement, recordAudit } from "../access";
 import { holds } from "../access/pure";
 import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -430,15 +431,14 @@ export async function shortlinkMedia(
   const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
   const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
   if (download && firstBytes && response.status < 300) {
-    await rc.db.batch([
+    await runBatch(rc.db, [
       countUseStatement(rc.db, open.link.id, "download", Date.now()),
-      auditStatement(rc, {
-        action: "shortlink.download",
+      // the file's download, by an anonymous visitor through the link (its id names the link)
+      auditDownloadStatement(rc, {
         actorId: null,
-        objectType: "asset",
-        objectId: asset.id,
-        details: { shortlink: open.link.id, variant: row.variant.id, kind },
-        ip: visitor.ip,
+        channel: "link",
+        files: [{ id: asset.id, name: asset.name }],
+        details: { shortlink: open.link.id, variant: row.variant.variantType, kind },
       }),
     ]);
   }

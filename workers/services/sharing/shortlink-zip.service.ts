@@ -4,11 +4,12 @@
  * when the link allows downloading originals and the creator may still download them.
  */
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { countUseStatement } from "../../db/repositories/shortlink.repository";
 import { AppError } from "../../lib/errors";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { accessibleIds, auditStatement } from "../access";
+import { accessibleIds, auditDownloadStatement, auditStatement } from "../access";
 import type { RequestContext } from "../access";
 import { backendFor, listMembers, mainVariant } from "../library";
 import {
@@ -41,6 +42,10 @@ export async function sharedZipUrl(rc: RequestContext, open: OpenLink, folderId:
 }
 
 interface ZipFile {
+  /** the file's id, for its download entry */
+  assetId: string;
+  /** the file's name in the library (`name` is its unique entry name) */
+  assetName: string;
   name: string;
   storageId: string;
   storageKey: string;
@@ -68,6 +73,8 @@ async function filesOf(rc: RequestContext, open: OpenLink, folderId: string): Pr
     total += main.variant.contentSize + 200;
     if (total > ZIP_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
     files.push({
+      assetId: m.el_id,
+      assetName: m.el_info.name,
       name: uniqueEntryName(m.el_info.name, taken),
       storageId: main.variant.storageId,
       storageKey: main.variant.storageKey,
@@ -99,7 +106,7 @@ export async function shortlinkZip(
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
   if (open.entity.type !== "group" || !allows(open.mask, "download") || !(await folderInside(rc, open, folderId))) throw denied();
   const files = await filesOf(rc, open, folderId);
-  await rc.db.batch([
+  await runBatch(rc.db, [
     countUseStatement(rc.db, open.link.id, "download", Date.now()),
     auditStatement(rc, {
       action: "shortlink.download",
@@ -108,6 +115,13 @@ export async function shortlinkZip(
       objectId: folderId,
       details: { shortlink: open.link.id, zip: true, files: files.length },
       ip: visitor.ip,
+    }),
+    // and each file's download, so a file's count includes the ZIPs it went out in
+    auditDownloadStatement(rc, {
+      actorId: null,
+      channel: "zip",
+      files: files.map((f) => ({ id: f.assetId, name: f.assetName, folderId })),
+      details: { shortlink: open.link.id },
     }),
   ]);
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();

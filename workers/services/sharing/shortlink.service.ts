@@ -1,4 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
+import { runBatch } from "../../db/repositories/asset.repository";
 import { findAsset } from "../../db/repositories/asset.repository";
 import {
   activeLinks,
@@ -15,7 +16,7 @@ import { randomToken } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { hashPassword } from "../../lib/password";
-import { canAccess, entityMask, auditStatement } from "../access";
+import { canAccess, entityMask, auditStatement, fileAuditStatement } from "../access";
 import { holds } from "../access/pure";
 import { GROUP_PAGE_SIZE } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -191,7 +192,7 @@ export async function createShortlink(
   await requireShareRights(rc, actor, entity, mask);
   const id = randomToken(16);
   const emails = [...new Set(input.email ?? [])];
-  await rc.db.batch([
+  await runBatch(rc.db, [
     insertShortlinkStatement(rc.db, {
       id,
       entityId,
@@ -219,6 +220,13 @@ export async function createShortlink(
         emails: emails.length,
       },
       ip: visitor.ip,
+    }),
+    // the share in the file's or folder's own history
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "share",
+      targets: { type: entity.type, id: entity.id },
+      details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
     }),
   ]);
   const url = shortlinkUrl(origin, id);

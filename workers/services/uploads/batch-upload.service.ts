@@ -11,7 +11,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TaskMessageInput } from "../../queue/messages";
 import { backendFor, fileFormatOf, planAssetCreation, storeStream, uploadCompleteOf, type UploadComplete } from "../library";
-import type { Actor, RequestContext } from "../access";
+import { fileAuditStatement, type Actor, type RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { sortKeyOf } from "../library/pure";
 
@@ -170,6 +170,17 @@ export async function uploadBatch(
         data: { group_id: target.in_group, variant_id: e.variant.id, mime_type: e.variant.mimeType, size: e.file.body.size },
       })),
     ),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "upload",
+      targets: entries.map((e) => ({
+        type: "asset" as const,
+        id: e.asset.id,
+        name: e.asset.name,
+        folderId: target.in_group,
+        details: { size: e.file.body.size, mime_type: e.variant.mimeType },
+      })),
+    }),
     sql`select count(*) as ready from variants where id in (select value from json_each(${JSON.stringify(
       variantIds,
     )})) and status = 'ready'`,

@@ -7,7 +7,7 @@ import type { AssetRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { signWopiToken, verifyWopiToken, type WopiClient, type WopiRight, type WopiTokenClaims, type WopiVia } from "../../lib/wopi-token";
 import { WOPI_LOCK_MAX_LENGTH, type WopiLockResult, type WopiLockState } from "../../../durable-objects/wopi-lock.do";
-import { actorOfRobotToken, actorOfSession, canAccess } from "../access";
+import { actorOfRobotToken, actorOfSession, auditDownloadStatement, canAccess } from "../access";
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
@@ -335,6 +335,20 @@ export async function getFile(rc: RequestContext, caller: WopiCaller, maxExpecte
   }
   const object = await (await backendFor(rc, variant.variant.storageId)).get(variant.variant.storageKey);
   if (!object?.body) throw new AppError("NOT_FOUND", ru.assets.contentMissing);
+  // An editor opening the file takes its bytes: a download by the token's user, through WOPI. Written once the
+  // answer is on its way (a timer turn after it), so the editor, which opens files often, waits for no write.
+  const audit = auditDownloadStatement(rc, {
+    actorId: caller.actor.id,
+    channel: "wopi",
+    files: [{ id: caller.asset.id, name: caller.asset.name }],
+    details: { version: caller.asset.latestVersion },
+  });
+  rc.waitUntil(
+    scheduler
+      .wait(0)
+      .then(() => rc.db.run(audit))
+      .catch((error) => console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "GetFile audit lost", error: String(error) }))),
+  );
   headers.set("Content-Length", String(size));
   return new Response(object.body, { status: 200, headers });
 }

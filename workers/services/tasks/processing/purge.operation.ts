@@ -91,7 +91,7 @@ export const purgeOperation: TaskOperation<PurgeOptions, PurgeState> = {
       if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(entity.id));
       else if (asset.deletedAt == null) await ctx.log("warn", ru.tasks.notTrashed);
       else {
-        const purged = await purgeAssets(ctx.rc, [asset.id]);
+        const purged = await purgeAssets(ctx.rc, [asset.id], ctx.task.ownerId ?? null);
         await ctx.log("info", ru.tasks.log.purgeProgress(`«${asset.name}»: файлов ${purged.assets}, объектов ${purged.objects}`));
       }
     }
