@@ -1386,6 +1386,17 @@ export const ru = {
     noServiceWorker: "No service worker registration",
     unhealthy: "Сервис недоступен",
   },
+  // Audio/video technical data rows and duplicates (upload prompt, viewer section, administrators' page).
+  techAv: {
+    frameRate: "Частота кадров",
+    fps: (n: number) => `${n} кадр/с`,
+    sampleRate: "Частота дискретизации",
+    hz: (n: number) => (n >= 1000 ? `${Number((n / 1000).toFixed(1))} кГц` : `${n} Гц`),
+    channels: "Каналы",
+    channelNames: (n: number) => (n === 1 ? "моно" : n === 2 ? "стерео" : `${n} кан.`),
+    bitRate: "Битрейт",
+    kbps: (bps: number) => (bps >= 1_000_000 ? `${Number((bps / 1_000_000).toFixed(1))} Мбит/с` : `${Math.round(bps / 1000)} кбит/с`),
+  },
 } as const;
 
 export type Dictionary = typeof ru;
