@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BufferSource, Input, ALL_FORMATS } from "mediabunny";
 import { guardReads, probeAv } from "../../workers/services/media/av-probe";
 import { ParseLimitError } from "../../workers/services/media/extract/parse-limit";
-import { makeAvFile, makeLoopingWebm } from "../fixtures/av-makers";
+import { fuzzedLoopingWebm, makeAvFile, makeLoopingWebm } from "../fixtures/av-makers";
 
 const whole = (bytes: Uint8Array) => ({ size: bytes.length, head: bytes, read: async () => null });
 
@@ -29,6 +29,16 @@ describe("audio/video technical data (mediabunny, bounded)", () => {
   it("the crafted 518-byte WebM that spun mediabunny forever ends within a second with «нет данных»", async () => {
     const started = Date.now();
     const error = await probeAv(whole(makeLoopingWebm())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParseLimitError);
+    expect((error as ParseLimitError).reason).toMatch(/нет данных/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("the fuzzer's 518-byte WebM (getPrimaryVideoTrack never returned) ends within a second with «нет данных»", async () => {
+    const bytes = fuzzedLoopingWebm();
+    expect(bytes.length).toBe(518);
+    const started = Date.now();
+    const error = await probeAv(whole(bytes)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ParseLimitError);
     expect((error as ParseLimitError).reason).toMatch(/нет данных/);
     expect(Date.now() - started).toBeLessThan(1000);
