@@ -65,12 +65,9 @@ export const variants = sqliteTable(
     madeBy: text("made_by"),
     /** who let everyone see it: its maker when he held `update`, else the user who accepted it (heal_candidates) */
     acceptedBy: text("accepted_by"),
-    /**
-     * 64-bit difference hash of the version's preview picture (two's complement), for near-duplicates; null until
-     * the media Worker has a picture of it. Seven expression indexes on its bands: migrations/0049_duplicates.sql.
-     * Read and written only in 32-bit halves (duplicates.repository.ts): a JS number cannot hold it.
-     */
-    phash: integer("phash", { mode: "number" }),
+    // `phash` (migrations/0049_duplicates.sql), the 64-bit difference hash of the version's preview picture, is left
+    // out of this model on purpose: a JS number cannot hold it, so it is read and written only in 32-bit halves by
+    // db/repositories/duplicates.repository.ts.
   },
   (t) => [
     index("variants_asset_version_idx").on(t.assetId, t.versionId),
