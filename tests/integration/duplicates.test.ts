@@ -20,7 +20,7 @@ interface Dups {
 }
 
 const dupsOf = async (id: string, bearer: string) => {
-  const res = await call(`/api/asset/${id}/duplicates`, { bearer });
+  const res = await call(`/api/asset/duplicates/${id}`, { bearer });
   expect(res.status).toBe(200);
   return (await res.json()) as Dups;
 };
@@ -71,14 +71,14 @@ describe("duplicates", () => {
     // The reader may read the first copy only: the second is neither listed nor counted, and asking about it is a 404
     // with the same message as an id that names nothing.
     expect(await dupsOf(a.assetId, reader.bearer)).toEqual({ exact: [], similar: [] });
-    const hidden = await expectError(await call(`/api/asset/${b.assetId}/duplicates`, { bearer: reader.bearer }), 404);
-    const unknown = await expectError(await call(`/api/asset/${"f".repeat(32)}/duplicates`, { bearer: reader.bearer }), 404);
+    const hidden = await expectError(await call(`/api/asset/duplicates/${b.assetId}`, { bearer: reader.bearer }), 404);
+    const unknown = await expectError(await call(`/api/asset/duplicates/${"f".repeat(32)}`, { bearer: reader.bearer }), 404);
     expect(hidden.message).toBe(unknown.message);
 
     // The hash lookup of the upload panel answers only readable files.
     const hash = await sha256Of(pdf);
     const lookup = async (bearer: string, sha256: string[]) => {
-      const res = await call("/api/asset/duplicates/lookup", { method: "POST", bearer, json: { sha256 } });
+      const res = await call("/api/asset/duplicate-lookup", { method: "POST", bearer, json: { sha256 } });
       expect(res.status).toBe(200);
       return ((await res.json()) as { matches: { sha256: string; files: DupFile[] }[] }).matches;
     };
@@ -127,14 +127,14 @@ describe("duplicates", () => {
 
   it("refuses bad input with a Russian message naming the field, and callers without a token", async () => {
     const user = await signIn();
-    const lookup = (json: unknown) => call("/api/asset/duplicates/lookup", { method: "POST", bearer: user.bearer, json });
+    const lookup = (json: unknown) => call("/api/asset/duplicate-lookup", { method: "POST", bearer: user.bearer, json });
     expect((await expectError(await lookup({ sha256: ["не-хеш"] }), 400)).message).toMatch(/sha256/);
     await expectError(await lookup({ sha256: [] }), 400);
     await expectError(await lookup({ sha256: Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(64, "0")) }), 400);
     await expectError(await lookup({}), 400);
-    await expectError(await call("/api/asset/duplicates/lookup", { method: "POST", json: { sha256: ["0".repeat(64)] } }), 401);
-    await expectError(await call("/api/asset/not-an-id/duplicates", { bearer: user.bearer }), 400);
+    await expectError(await call("/api/asset/duplicate-lookup", { method: "POST", json: { sha256: ["0".repeat(64)] } }), 401);
+    await expectError(await call("/api/asset/duplicates/not-an-id", { bearer: user.bearer }), 400);
     await expectError(await call("/api/duplicates?kind=близкие", { bearer: user.bearer }), 400);
-    await expectError(await call(`/api/asset/${"a".repeat(32)}/duplicates`), 401);
+    await expectError(await call(`/api/asset/duplicates/${"a".repeat(32)}`), 401);
   });
 });

@@ -3,7 +3,7 @@ import type { PickedFile } from "./pick";
 
 /**
  * The duplicate rule of an upload batch: before anything is created, the SHA-256 of each new file (not a new version)
- * is computed in the browser and asked of the server (`POST /api/asset/duplicates/lookup`, which answers only files
+ * is computed in the browser and asked of the server (`POST /api/asset/duplicate-lookup`, which answers only files
  * the caller may read). For every file the library already holds the user chooses: open the existing file (this one
  * is not uploaded), upload it anyway, or add it as a new version of the existing file.
  */
@@ -55,7 +55,7 @@ export async function findDuplicates(picked: readonly PickedFile[]): Promise<Map
   const byHash = new Map<string, DuplicateMatch[]>();
   const hashes = [...new Set(hashed.map((h) => h.sha256))];
   for (let i = 0; i < hashes.length; i += HASHES_PER_CHECK) {
-    const { matches } = await apiRequest<{ matches: { sha256: string; files: DuplicateMatch[] }[] }>("/api/asset/duplicates/lookup", {
+    const { matches } = await apiRequest<{ matches: { sha256: string; files: DuplicateMatch[] }[] }>("/api/asset/duplicate-lookup", {
       method: "POST",
       body: { sha256: hashes.slice(i, i + HASHES_PER_CHECK) },
     });

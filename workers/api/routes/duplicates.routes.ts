@@ -39,7 +39,7 @@ export const duplicatesRoutes = createRouter()
   .openapi(
     createRoute({
       method: "post",
-      path: "/asset/duplicates/lookup",
+      path: "/asset/duplicate-lookup",
       tags: ["Assets"],
       summary: "Files the caller may read whose current bytes have one of these SHA-256 hashes",
       description: `Asked by the upload panel before it sends a file. A hash held only by files the caller may not read answers nothing. At most ${MAX_DUPLICATES} files per hash.`,
@@ -56,7 +56,7 @@ export const duplicatesRoutes = createRouter()
   .openapi(
     createRoute({
       method: "get",
-      path: "/asset/{id}/duplicates",
+      path: "/asset/duplicates/{id}",
       tags: ["Assets"],
       summary: "Other files with the same bytes (exact) and pictures with a near preview (similar)",
       description: `Needs read on the file. Exact: the same SHA-256 as the current version. Similar: images and video posters whose 64-bit difference hash differs in at most 6 bits. Only files the caller may read, at most ${MAX_DUPLICATES} each.`,

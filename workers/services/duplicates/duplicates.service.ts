@@ -74,7 +74,7 @@ function nearest(hash: bigint, candidates: readonly PhashRow[], exact: ReadonlyS
 }
 
 /**
- * GET /api/asset/{id}/duplicates: the other files with the same bytes (SHA-256 of the current version) and the
+ * GET /api/asset/duplicates/{id}: the other files with the same bytes (SHA-256 of the current version) and the
  * pictures whose preview is near (difference hash at most NEAR_DISTANCE bits apart), only among files the caller may
  * read. The caller needs read on the file itself (404 otherwise, the same as for an unknown id).
  */
@@ -97,7 +97,7 @@ export async function assetDuplicates(rc: RequestContext, actor: Actor, assetId:
 }
 
 /**
- * POST /api/asset/duplicates/lookup: for each SHA-256 the client computed before uploading, the files with those
+ * POST /api/asset/duplicate-lookup: for each SHA-256 the client computed before uploading, the files with those
  * bytes that the caller may read (a hash nobody readable holds answers nothing: the call is no oracle for others'
  * files). Hashes are lower-cased hex, at most MAX_LOOKUP_HASHES.
  */
