@@ -281,6 +281,8 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
     }
     return fields;
   }
+  // The own box walker runs first: its limits name what is wrong with a hostile MP4 (nesting, box count).
+  const movie = await probeIsoBmff(input.read, input.size);
   if (looksLikeAv(input.mime, input.head)) {
     const av = await probeAv({ size: input.size, head: input.head, read: input.read });
     if (av) {
@@ -290,7 +292,6 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
       return fields;
     }
   }
-  const movie = await probeIsoBmff(input.read, input.size);
   if (movie) {
     fields.container = movie.brand;
     if (movie.duration !== undefined) fields.duration = movie.duration;
