@@ -119,6 +119,6 @@ test("«Дубликаты» for administrators: the group of same files, «Ос
   const trash = await api<{ name: string }[]>(page, server, "/api/asset/trash");
   expect(trash.map((t) => t.name)).toContain(a);
   expect(trash.map((t) => t.name)).not.toContain(b);
-  await page.getByRole("button", { name: "Похожие изображения" }).click();
+  await page.getByRole("tab", { name: "Похожие изображения" }).click();
   await page.getByText(/Сравнено изображений: \d+/).waitFor();
 });
