@@ -26,6 +26,8 @@ async function shots(page: Page, name: string) {
     [390, 844],
   ]) {
     await page.setViewportSize({ width, height });
+    // The navigation turns into a drawer below 900 px: its slide ends before the picture is taken.
+    await page.waitForTimeout(600);
     // Nothing may scroll sideways at either width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: false });
