@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
+import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
 
 /**
  * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
@@ -14,6 +15,7 @@ export default defineConfig({
       const options = await workersPoolOptions();
       return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
     }),
+    mediabunnyNodeStub(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },
 });

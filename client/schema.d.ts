@@ -1137,6 +1137,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/asset/duplicate-lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Files the caller may read whose current bytes have one of these SHA-256 hashes
+         * @description Asked by the upload panel before it sends a file. A hash held only by files the caller may not read answers nothing. At most 50 files per hash.
+         */
+        post: operations["postAssetDuplicateLookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset/duplicates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Other files with the same bytes (exact) and pictures with a near preview (similar)
+         * @description Needs read on the file. Exact: the same SHA-256 as the current version. Similar: images and video posters whose 64-bit difference hash differs in at most 6 bits. Only files the caller may read, at most 50 each.
+         */
+        get: operations["getAssetDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The library's duplicate groups (administrators)
+         * @description exact: 50 hashes per page, `next` is the cursor. similar: near pictures clustered over the oldest 20000 pictures (`scanned`). Files oldest first.
+         */
+        get: operations["getDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/asset/restore-version/{id}": {
         parameters: {
             query?: never;
@@ -4721,6 +4781,22 @@ export interface components {
             has_creds: boolean;
             /** @description the default storage: new files go here unless a folder or file on their way chooses another */
             is_default: boolean;
+        };
+        DuplicateFile: {
+            asset_id: string;
+            name: string;
+            mime: string;
+            size: number;
+            version: number;
+            /** @description a folder the file is in, when the caller may read it */
+            folder: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description signed link to the file's thumbnail */
+            preview: string | null;
+            /** @description near pictures: bits of the 64-bit difference hash that differ (0–6) */
+            distance?: number;
         };
         RestoredVersion: {
             asset_id: string;
@@ -10741,6 +10817,177 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAssetDuplicateLookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 100 hashes */
+                    sha256: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Hashes with readable files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            sha256: string;
+                            files: components["schemas"]["DuplicateFile"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Duplicates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exact: components["schemas"]["DuplicateFile"][];
+                        similar: components["schemas"]["DuplicateFile"][];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDuplicates: {
+        parameters: {
+            query?: {
+                kind?: "exact" | "similar";
+                /** @description exact: the `next` of the previous page */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            key: string;
+                            /** @enum {string} */
+                            kind: "exact" | "similar";
+                            files: components["schemas"]["DuplicateFile"][];
+                        }[];
+                        next: string | null;
+                        scanned?: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

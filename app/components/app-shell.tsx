@@ -11,6 +11,7 @@ import { Icon, type IconName } from "./icons";
 import { FavouritesNav } from "./favourites-nav";
 import { SearchBox } from "./search/search-box";
 import { NameClashHost } from "./name-clash-dialog";
+import { DuplicateHost } from "./duplicate-dialog";
 import { SurveyModal } from "./survey-modal";
 import { UploadPanel } from "./upload-panel";
 
@@ -170,6 +171,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
       </div>
       <UploadPanel />
       <NameClashHost />
+      <DuplicateHost />
       <SurveyModal />
     </div>
   );

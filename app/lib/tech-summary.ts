@@ -28,8 +28,8 @@ function shutter(seconds: number): string {
 }
 
 /**
- * The tech-fields task's answer (workers/services/media/media-probe.ts: width/height, duration, codecs,
- * container, page_count and exifr's merged EXIF/GPS) as the viewer lists it; what the file did not have is left out.
+ * The tech-fields task's answer (workers/services/media/media-probe.ts: width/height, duration, codecs, frame and
+ * sample rate, channels, bit rate, container, page_count and exifr's merged EXIF/GPS) as the viewer lists it; what the file did not have is left out.
  */
 export function techRows(fields: Record<string, unknown>): TechRow[] {
   const rows: TechRow[] = [];
@@ -41,6 +41,14 @@ export function techRows(fields: Record<string, unknown>): TechRow[] {
   if (duration !== null && duration > 0) rows.push({ key: "duration", label: ru.techData.duration, value: formatDuration(duration) });
   const codecs = Array.isArray(fields.codecs) ? fields.codecs.filter((c): c is string => typeof c === "string" && c.length > 0) : [];
   if (codecs.length) rows.push({ key: "codecs", label: ru.techData.codecs, value: codecs.join(", ") });
+  const fps = num(fields.frame_rate);
+  if (fps !== null && fps > 0) rows.push({ key: "frame_rate", label: ru.techAv.frameRate, value: ru.techAv.fps(fps) });
+  const rate = num(fields.sample_rate);
+  if (rate !== null && rate > 0) rows.push({ key: "sample_rate", label: ru.techAv.sampleRate, value: ru.techAv.hz(rate) });
+  const channels = num(fields.channels);
+  if (channels !== null && channels > 0) rows.push({ key: "channels", label: ru.techAv.channels, value: ru.techAv.channelNames(channels) });
+  const bits = num(fields.bit_rate);
+  if (bits !== null && bits > 0) rows.push({ key: "bit_rate", label: ru.techAv.bitRate, value: ru.techAv.kbps(bits) });
   const container = str(fields.container);
   if (container) rows.push({ key: "container", label: ru.techData.container, value: container });
   const pages = num(fields.page_count);

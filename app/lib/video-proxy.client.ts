@@ -20,6 +20,7 @@ import {
   type VideoCodec,
 } from "mediabunny";
 import { ru } from "../i18n/ru";
+import { PROBE_DEADLINE_MS, probeVideo } from "./video-probe";
 import {
   VIDEO_PROXY_MAX_BYTES,
   VIDEO_PROXY_MAX_MILLIS,
@@ -69,7 +70,14 @@ function proxySize(width: number, height: number): { width: number; height: numb
 export async function makeVideoProxy(link: string, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<ProxyMade> {
   if (typeof VideoDecoder === "undefined" || typeof VideoEncoder === "undefined")
     return { ok: false, reason: ru.library.videoProxy.noWebCodecs };
-  const input = new Input({ source: new UrlSource(new URL(link, window.location.href)), formats: ALL_FORMATS });
+  // The container is read first in a Web Worker with a deadline: a looping demuxer ends there, not in this tab.
+  const absolute = new URL(link, window.location.href);
+  const probe = await probeVideo(absolute.href, signal);
+  if (!probe.ok) {
+    if (probe.why === "timeout") return { ok: false, reason: ru.techAv.probeTimeout(PROBE_DEADLINE_MS / 1000) };
+    return { ok: false, reason: probe.why === "noVideoTrack" ? ru.library.videoProxy.noVideoTrack : ru.library.unreadableFormat };
+  }
+  const input = new Input({ source: new UrlSource(absolute), formats: ALL_FORMATS });
   try {
     let track;
     try {

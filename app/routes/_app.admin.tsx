@@ -13,6 +13,7 @@ const TABS = [
   { to: "/admin/orders", label: ru.shop.adminTitle },
   { to: "/admin/metadata", label: ru.screens.metadata },
   { to: "/admin/survey", label: ru.survey.adminTitle },
+  { to: "/admin/duplicates", label: ru.duplicates.title },
 ];
 
 /**

@@ -891,6 +891,15 @@ export const ru = {
     taskGone: "Файл импорта больше не доступен",
     applied: (changed: number, failed: number) => `Изменено строк: ${changed}, пропущено с ошибками: ${failed}`,
   },
+  // Duplicates and the audio/video demuxer (technical data of audio and video).
+  dupes: {
+    badHash: "Поле «sha256» должно быть SHA-256 в шестнадцатеричном виде (64 символа 0-9, a-f)",
+  },
+  av: {
+    readBudget: (reads: number) => `разбор контейнера остановлен после ${reads} чтений (похоже на зацикленный или повреждённый файл) — нет данных`,
+    byteBudget: (mib: number) => `разбор контейнера прочитал больше ${mib} МиБ — нет данных`,
+    timeBudget: (seconds: number) => `разбор контейнера не закончился за ${seconds} с — нет данных`,
+  },
 } as const;
 
 export type SharedDictionary = typeof ru;

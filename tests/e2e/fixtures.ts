@@ -91,9 +91,13 @@ export async function newPage(
     server = e2eServer(),
     autoFinish = true,
     contextOptions = {},
-  }: { server?: E2EServer; autoFinish?: boolean; contextOptions?: BrowserContextOptions } = {},
+    duplicateCheck = false,
+  }: { server?: E2EServer; autoFinish?: boolean; contextOptions?: BrowserContextOptions; duplicateCheck?: boolean } = {},
 ): Promise<TrackedPage> {
   const context = await browser.newContext({ ...contextOptions, baseURL: server.baseUrl, locale: "ru-RU" });
+  // Every test uploads the same fixture files again: the «Такой файл уже есть» question is asked only where a test
+  // wants it (tests/e2e/duplicates.e2e.ts); app/lib/upload-file.ts DUPLICATE_CHECK_KEY.
+  if (!duplicateCheck) await context.addInitScript(() => localStorage.setItem("mam.uploads.duplicateCheck", "off"));
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();

@@ -609,6 +609,15 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => G(`/api/asset/tech-fields/${f.asset}/${f.variant}`),
   },
+  // Duplicates: read on the file; the lookup and its answers are filtered to what the caller may read.
+  "GET /api/asset/duplicates/{id}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/duplicates/${f.asset}`),
+  },
+  "POST /api/asset/duplicate-lookup": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/asset/duplicate-lookup", { sha256: ["0".repeat(64)] }) },
+  "GET /api/duplicates": { kind: "admin", ok: 200, req: () => G("/api/duplicates?kind=exact") },
   "GET /api/asset/variant-tech-fields/{variantId}": {
     kind: "entity",
     needs: [["asset", "read"]],

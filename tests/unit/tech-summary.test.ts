@@ -40,6 +40,19 @@ describe("techRows", () => {
     expect(rows.container.value).toBe("mp4");
   });
 
+  it("lists frame rate, sample rate, channels and bit rate of audio and video", () => {
+    const rows = byKey({ mime: "video/webm", size: 1, frame_rate: 29.97, sample_rate: 48000, channels: 2, bit_rate: 2_450_000 });
+    expect(rows.frame_rate.value).toBe("29.97 кадр/с");
+    expect(rows.sample_rate.value).toBe("48 кГц");
+    expect(rows.channels.value).toBe("стерео");
+    expect(rows.bit_rate.value).toBe("2.5 Мбит/с");
+    expect(byKey({ sample_rate: 8000, channels: 1, bit_rate: 128_000 })).toMatchObject({
+      sample_rate: { value: "8 кГц" },
+      channels: { value: "моно" },
+      bit_rate: { value: "128 кбит/с" },
+    });
+  });
+
   it("names the maker when the model does not, and leaves out what the file lacks or what is malformed", () => {
     expect(byKey({ exif: { Make: "FUJIFILM", Model: "X-T5" } }).camera.value).toBe("FUJIFILM X-T5");
     expect(techRows({ mime: "text/plain", size: 5 })).toEqual([]);

@@ -65,12 +65,19 @@ export const variants = sqliteTable(
     madeBy: text("made_by"),
     /** who let everyone see it: its maker when he held `update`, else the user who accepted it (heal_candidates) */
     acceptedBy: text("accepted_by"),
+    // `phash` (migrations/0049_duplicates.sql), the 64-bit difference hash of the version's preview picture, is left
+    // out of this model on purpose: a JS number cannot hold it, so it is read and written only in 32-bit halves by
+    // db/repositories/duplicates.repository.ts.
   },
   (t) => [
     index("variants_asset_version_idx").on(t.assetId, t.versionId),
     index("variants_version_idx").on(t.versionId),
     // Purges ask whether any other variant still references an object before deleting its bytes.
     index("variants_storage_key_idx").on(t.storageKey),
+    // Exact duplicates: other files whose bytes have this SHA-256.
+    index("variants_sha256_idx")
+      .on(t.sha256)
+      .where(sql`sha256 is not null`),
     // Partial: only multipart uploads (the cleanup's scans). A full (status, …) index would tempt SQLite to look up
     // every ready variant by status instead of by version.
     index("variants_upload_progress_idx")

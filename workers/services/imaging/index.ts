@@ -17,3 +17,4 @@ export { declaredSize } from "./declared-size";
 export { decodePhoto, type PhotoPixels } from "./photo-decoder";
 export { rasteriseSvg } from "./svg-raster";
 export { LeftToBrowser, svgForResvg } from "./svg-gate";
+export { NEAR_DISTANCE, PHASH_BANDS, differenceHash, hammingDistance, phashBands, phashHalves, phashOfHalves } from "./perceptual-hash";

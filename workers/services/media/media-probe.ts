@@ -16,12 +16,14 @@ import { withinTime } from "./extract/pdf";
 import { gifFrames } from "./gif-frames";
 import { svgInfo } from "./svg-probe";
 import { imageInfo } from "./preview.service";
+import { probeAv } from "./av-probe";
 
 /**
  * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),
- * EXIF/XMP/IPTC/GPS (`exifr`), ISO-BMFF (MP4/MOV/M4A) boxes (own reader: duration, dimensions, codecs) and the PDF
- * page tree (page count), SVG (size, depth, external references, never fetched). Every reader keeps the limits of
- * extract/limits.ts and throws a ParseLimitError past one.
+ * EXIF/XMP/IPTC/GPS (`exifr`), audio and video through mediabunny (av-probe.ts: duration, codecs, size, frame and
+ * sample rate, channels, bit rate; every demux read-counted), ISO-BMFF boxes (own reader, when mediabunny finds no
+ * track) and the PDF page tree (page count), SVG (size, depth, external references, never fetched). Every reader
+ * keeps the limits of extract/limits.ts (and av-probe.ts) and throws a ParseLimitError past one.
  */
 export interface TechFields {
   mime: string;
@@ -37,6 +39,11 @@ export interface TechFields {
   frames?: number;
   /** external references of an SVG (counted, never fetched) */
   external_refs?: number;
+  /** audio and video (av-probe.ts): frames per second, samples per second, channels, bits per second */
+  frame_rate?: number;
+  sample_rate?: number;
+  channels?: number;
+  bit_rate?: number;
   exif?: Record<string, unknown>;
 }
 
@@ -219,6 +226,23 @@ export function pdfPageCount(bytes: Uint8Array): number | null {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Containers mediabunny reads, by their first bytes: ISO-BMFF, EBML (WebM/MKV), RIFF WAVE, Ogg, FLAC, ID3 (MP3). */
+const AV_MAGIC: readonly { at: number; text: string }[] = [
+  { at: 4, text: "ftyp" },
+  { at: 0, text: "\x1a\x45\xdf\xa3" },
+  { at: 8, text: "WAVE" },
+  { at: 0, text: "OggS" },
+  { at: 0, text: "fLaC" },
+  { at: 0, text: "ID3" },
+];
+
+/** Whether a file is worth a demux: declared audio/video, or a known container's magic (never an image: HEIC is ISO-BMFF too). */
+function looksLikeAv(mime: string, head: Uint8Array): boolean {
+  if (mime.startsWith("image/")) return false;
+  if (mime.startsWith("audio/") || mime.startsWith("video/") || mime === "application/ogg") return true;
+  return AV_MAGIC.some((m) => head.length >= m.at + m.text.length && ascii(head, m.at, m.text.length) === m.text);
+}
+
 /** Technical fields of a file from its first bytes (`head`) and, for ISO-BMFF, range reads of the rest. */
 export async function probeMedia(input: { mime: string; size: number; head: Uint8Array; read: RangeReader }): Promise<TechFields> {
   const fields: TechFields = { mime: input.mime, size: input.size };
@@ -257,7 +281,17 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
     }
     return fields;
   }
+  // The own box walker runs first: its limits name what is wrong with a hostile MP4 (nesting, box count).
   const movie = await probeIsoBmff(input.read, input.size);
+  if (looksLikeAv(input.mime, input.head)) {
+    const av = await probeAv({ size: input.size, head: input.head, read: input.read });
+    if (av) {
+      const { codecs, ...rest } = av;
+      Object.assign(fields, rest);
+      if (codecs.length > 0) fields.codecs = codecs;
+      return fields;
+    }
+  }
   if (movie) {
     fields.container = movie.brand;
     if (movie.duration !== undefined) fields.duration = movie.duration;
@@ -279,6 +313,8 @@ export function techSummary(f: TechFields): string {
   if (f.width && f.height) parts.push(`${f.width}×${f.height}`);
   if (f.duration !== undefined) parts.push(`${f.duration} с`);
   if (f.codecs?.length) parts.push(`кодеки ${f.codecs.join(", ")}`);
+  if (f.frame_rate !== undefined) parts.push(`${f.frame_rate} кадр/с`);
+  if (f.sample_rate !== undefined) parts.push(`${f.sample_rate} Гц × ${f.channels ?? "?"} кан.`);
   if (f.page_count !== undefined) parts.push(`страниц: ${f.page_count}`);
   if (f.frames !== undefined) parts.push(`кадров: ${f.frames}`);
   if (f.external_refs !== undefined) parts.push(`внешних ссылок (не загружаются): ${f.external_refs}`);

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { replacePreviewStatements } from "../../../db/repositories/preview.repository";
+import { setPictureHashSql } from "../../../db/repositories/duplicates.repository";
 import { runBatch, type Statement } from "../../../db/repositories/asset.repository";
 import { previews, variants } from "../../../db/schema/index";
 import { newId } from "../../../lib/ids";
@@ -15,6 +16,7 @@ import {
   ParseLimitError,
   parseWav,
   PeakAccumulator,
+  PREVIEW_MAX_BYTES,
   PREVIEW_SIZES,
   previewStorageKey,
   storeGeneratedPreview,
@@ -30,6 +32,8 @@ import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type A
 import {
   decodeImage,
   decodePhoto,
+  differenceHash,
+  phashHalves,
   LeftToBrowser,
   PreviewUnavailable,
   rasteriseSvg,
@@ -82,6 +86,19 @@ interface Outcome {
  * the `previews` row of that version and size (what /api/asset/preview and the group grid read) and, for the proxy
  * size of an image, the version's `proxy_lowres` variant. Replaced objects are deleted afterwards.
  */
+/**
+ * The statement storing the difference hash of a preview picture on the version's main variant (near-duplicates,
+ * migrations/0049_duplicates.sql); null when the picture does not decode (the preview itself is still stored).
+ */
+async function pictureHashStatement(source: AssetSource, bytes: Uint8Array, mime: DecodableType): Promise<Statement | null> {
+  try {
+    const { hi, lo } = phashHalves(differenceHash(await decodeImage(mime, bytes)));
+    return setPictureHashSql(source.main.variant.id, hi, lo);
+  } catch {
+    return null;
+  }
+}
+
 async function storePreview(
   ctx: OperationContext<PreviewOptions>,
   source: AssetSource,
@@ -112,6 +129,9 @@ async function storePreview(
       ctime: now,
     }),
   ];
+  // The thumbnail of a picture (never a text card) carries the version's near-duplicate hash, in the same batch.
+  const hash = size === "thumb" && kind.proxy ? await pictureHashStatement(source, bytes, kind.mime) : null;
+  if (hash) statements.push(hash);
   let proxyKey: string | null = null;
   // A text card is no proxy of its document (issue 26 item 4 names a PDF or text rendition for that).
   if (size === PROXY_SIZE && kind.proxy) {
@@ -453,10 +473,20 @@ async function previewOfAudio(ctx: OperationContext<PreviewOptions>, source: Ass
 /** Video: the poster the client made at upload is the preview; a proxy is transcoded only by Cloudflare Stream. */
 async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: AssetSource): Promise<Outcome> {
   const poster = await ctx.rc.db
-    .select({ id: previews.id })
+    .select({ id: previews.id, size: previews.size, mimeType: previews.mimeType, storageKey: previews.storageKey })
     .from(previews)
     .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId)))
-    .get();
+    .orderBy(previews.size)
+    .all()
+    .then((rows) => rows.find((r) => r.size === "thumb") ?? rows[0]);
+  // The poster the browser made is the video's picture: its difference hash finds near-duplicate videos.
+  const posterType = poster && (["image/jpeg", "image/png", "image/webp"] as const).find((t) => t === poster.mimeType);
+  if (poster && posterType) {
+    const object = await r2Backend(ctx.rc.env.MEDIA).get(poster.storageKey);
+    const bytes = object?.body ? new Uint8Array(await new Response(object.body).arrayBuffer()) : null;
+    const hash = bytes && bytes.length <= PREVIEW_MAX_BYTES ? await pictureHashStatement(source, bytes, posterType) : null;
+    if (hash) await runBatch(ctx.rc.db, [hash]);
+  }
   await ctx.log(
     poster ? "info" : "warn",
     poster ? ru.tasks.log.videoPoster(source.asset.name) : ru.tasks.log.videoNoPoster(source.asset.name),
