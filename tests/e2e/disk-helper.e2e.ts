@@ -25,7 +25,7 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 20
   }
 }
 
-test("the folder action mounts the folder through a running helper, and a stopped helper gets the toast and the install steps", async ({
+test("the folder action mounts the folder through a running helper, and a stopped helper gets the install steps with «Подключить» off", async ({
   browser,
   server,
 }) => {
