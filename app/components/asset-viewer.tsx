@@ -4,7 +4,7 @@ import { ru } from "../i18n/ru";
 import { canDo, denial } from "../lib/abilities";
 import { AssetHistory } from "./asset-history";
 import { SCREEN_VARIANT_TYPES } from "../../workers/services/library/pure";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "./local-time";
 import { opensInEditor } from "../lib/editor-kind";
 import * as lib from "../lib/library-api";
 import { loadFailure, type LoadFailure } from "../lib/load-failure";
@@ -224,9 +224,9 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             <InfoRow label={ru.library.fields.name}>{asset.name}</InfoRow>
             <InfoRow label={ru.library.fields.owner}>{asset.owner_name ?? ru.common.dash}</InfoRow>
             <InfoRow label={ru.library.fields.creator}>{asset.creator_name ?? ru.common.dash}</InfoRow>
-            <InfoRow label={ru.library.fields.ctime}>{formatDateTime(asset.ctime)}</InfoRow>
-            <InfoRow label={ru.library.fields.mtime}>{formatDateTime(asset.mtime)}</InfoRow>
-            <InfoRow label={ru.library.fields.atime}>{formatDateTime(asset.atime)}</InfoRow>
+            <InfoRow label={ru.library.fields.ctime}><LocalTime iso={asset.ctime} /></InfoRow>
+            <InfoRow label={ru.library.fields.mtime}><LocalTime iso={asset.mtime} /></InfoRow>
+            <InfoRow label={ru.library.fields.atime}><LocalTime iso={asset.atime} /></InfoRow>
             <InfoRow label={ru.library.fields.mimetype}>
               {mimeLabel(asset.mimetype)} <span className="muted">({asset.mimetype})</span>
             </InfoRow>

@@ -92,7 +92,7 @@ export function DiskHelperDialog({ helperUrl, groupId, folderName, onClose }: { 
           {t.retry}
         </button>
       )}
-      <button type="button" className="btn btn-primary" disabled={busy || name.trim() === "" || probe.kind === "checking"} onClick={() => void mount()}>
+      <button type="button" className="btn btn-primary" disabled={busy || name.trim() === "" || probe.kind !== "running"} onClick={() => void mount()}>
         {busy ? t.mounting : t.mount}
       </button>
     </>

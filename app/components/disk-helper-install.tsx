@@ -5,6 +5,7 @@ import { apiBlobUrl, apiRequest } from "../lib/api-client";
 import { ownPlatformCount, platformsByLikelihood } from "../lib/helper-platform";
 import { formatBytes } from "../lib/media-kind";
 import { showToast } from "../lib/toast";
+import { useCurrentUser } from "../lib/use-current-user";
 
 const t = ru.diskHelper;
 
@@ -64,6 +65,8 @@ function PlatformSteps({ platform, build }: { platform: HelperPlatform; build: H
  * visitor's own system first with its steps (download, run, allow), the other systems folded away.
  */
 export function DiskHelperInstall() {
+  // An administrator is the one who uploads the programs: he is told how, not to ask himself.
+  const admin = useCurrentUser()?.isAdmin === true;
   const [builds, setBuilds] = useState<HelperBuild[] | null>(null);
   const [order, setOrder] = useState<{ own: HelperPlatform[]; other: HelperPlatform[] } | null>(null);
   useEffect(() => {
@@ -79,7 +82,7 @@ export function DiskHelperInstall() {
     <div className="disk-helper-platforms">
       {ownMissing && (
         <p className="disk-helper-missing" data-testid="disk-helper-not-uploaded">
-          {t.notUploaded}
+          {admin ? ru.viewerTypes.helperNotUploadedAdmin : t.notUploaded}
         </p>
       )}
       {order.own

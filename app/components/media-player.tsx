@@ -3,6 +3,9 @@ import { ru } from "../i18n/ru";
 import { apiBlobUrl, apiRequest } from "../lib/api-client";
 import { mediumPreviewLink, playLink } from "../lib/library-api";
 import { mediaKind } from "../lib/media-kind";
+import { drawsNatively } from "../lib/browser-images";
+import { TextPreview } from "./text-preview";
+import { PreviewImage } from "./preview-image";
 import { Icon } from "./icons";
 import { ImageStage } from "./image-stage";
 import { VideoProxyStage } from "./video-proxy-stage";
@@ -92,11 +95,13 @@ export function MediaPlayer({
   onMedia?: (element: HTMLMediaElement | null) => void;
 }) {
   const [link, setLink] = useState<string | null>(null);
-  const [text, setText] = useState<string | null>(null);
+  const [text, setText] = useState<{ body: string; cut: boolean } | null>(null);
   const [screenMissing, setScreenMissing] = useState(false);
   // The browser could not decode the video or audio (a codec or container it lacks: ProRes, MXF, AVI, HEVC …).
   const [unreadable, setUnreadable] = useState(false);
   const kind = mediaKind(mime);
+  // TIFF, RAW, HEIC, PSD …: the browser cannot draw the original, its preview is shown instead.
+  const fromPreview = kind === "image" && !drawsNatively(mime) && asset !== undefined;
   const screenAsset = screen?.assetId ?? null;
   const screenVariant = screen ? screen.variantId : undefined;
   useEffect(() => {
@@ -104,7 +109,7 @@ export function MediaPlayer({
     setText(null);
     setScreenMissing(false);
     setUnreadable(false);
-    if (!variantId || kind === "other" || refused) return;
+    if (!variantId || kind === "other" || refused || fromPreview) return;
     let alive = true;
     if (screenAsset && !screenVariant) {
       // No screen rendition: an image shows its medium preview; anything else says why nothing plays.
@@ -125,18 +130,21 @@ export function MediaPlayer({
         setLink(link);
         if (kind === "text") {
           const response = await fetch(link, { headers: { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } });
-          if (alive && response.ok) setText(await response.text());
+          // A 206 naming a larger total: only the file's start is shown (a table says so).
+          const total = Number(response.headers.get("content-range")?.split("/")[1]);
+          if (alive && response.ok) setText({ body: await response.text(), cut: Number.isFinite(total) && total > TEXT_PREVIEW_BYTES });
         }
       })
       .catch(() => undefined);
     return () => {
       alive = false;
     };
-  }, [variantId, kind, refused, screenAsset, screenVariant]);
+  }, [variantId, kind, refused, screenAsset, screenVariant, fromPreview]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
   // A document's card needs only `read`, so it is shown before any refusal of the original's bytes.
   if (kind === "other" && asset) return <DocumentPreview assetId={asset.id} version={asset.version} variantId={variantId} kind={kind} />;
+  if (fromPreview && asset) return <PreviewImage assetId={asset.id} name={name} />;
   if (refused || screenMissing) {
     return (
       <div className="player player-empty" data-testid="player-refused">
@@ -175,7 +183,7 @@ export function MediaPlayer({
       {kind === "video" && <video ref={onMedia} src={link} controls preload="metadata" data-testid="video-player" onError={failed} />}
       {kind === "audio" && <audio ref={onMedia} src={link} controls preload="metadata" onError={failed} />}
       {kind === "pdf" && <iframe src={namedLink(link, name)} title={name} />}
-      {kind === "text" && <pre className="text-preview">{text ?? ru.common.loading}</pre>}
+      {kind === "text" && (text ? <TextPreview source={text.body} cut={text.cut} mime={mime} name={name} /> : <pre className="text-preview">{ru.common.loading}</pre>)}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import type { Action } from "../lib/abilities";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "./local-time";
 import type { GroupMember } from "../lib/library-api";
 import { opensInEditor } from "../lib/editor-kind";
 import { formatBytes } from "../lib/media-kind";
@@ -378,7 +378,7 @@ export function MemberList(props: MemberViewProps) {
             </td>
             <td className="num">{m.el_type === "group" ? "—" : formatBytes(m.el_info.var_size)}</td>
             <td className="num">{m.el_type === "group" || !m.el_info.ver ? "—" : m.el_info.ver}</td>
-            <td className="date-col">{formatDateTime(m.el_info.mtime ?? m.el_info.ctime)}</td>
+            <td className="date-col"><LocalTime iso={m.el_info.mtime ?? m.el_info.ctime} /></td>
             <td>
               <RowActions m={m} props={props} />
             </td>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
-import { formatDateTime } from "../lib/format";
+import { useDateTimeFormat } from "./local-time";
+import { instantOfLocal } from "../lib/local-input";
 import { ROOT_GROUP_ID } from "../lib/root-group";
 import type { ShareAcl } from "../../workers/services/sharing/pure";
 import type { ShortlinkView } from "../../workers/services/sharing";
@@ -73,11 +74,6 @@ export function ShareButton({
   );
 }
 
-function toIso(local: string): string | null {
-  if (!local) return null;
-  const ms = new Date(local).getTime();
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
-}
 
 function aclOf(right: "view" | "download" | "proxy"): ShareAcl[] {
   return right === "download" ? ["read", "download"] : right === "proxy" ? ["read", "download_proxy"] : ["read"];
@@ -96,6 +92,7 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
   /** the link last copied to the clipboard */
   const [copied, setCopied] = useState<string | null>(null);
   const [links, setLinks] = useState<ShortlinkView[]>([]);
+  const formatTime = useDateTimeFormat();
 
   const reload = useCallback(() => {
     apiRequest<ShortlinkView[]>(`/api/sl/for-entity/${entityId}`).then(setLinks, () => undefined);
@@ -116,7 +113,7 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
         .filter(Boolean);
       const url = await apiRequest<string>(`/api/sl/create/${entityId}`, {
         method: "POST",
-        body: { time_range: [toIso(from), toIso(until)], password: password || null, acl: aclOf(right), email },
+        body: { time_range: [instantOfLocal(from), instantOfLocal(until)], password: password || null, acl: aclOf(right), email },
       });
       setCreated({ url, emailed: new Set(email).size });
       setPassword("");
@@ -219,11 +216,11 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
                 )}
                 <span className="share-chip">
                   <Icon name="clock" size={12} />
-                  {l.time_range[0] || l.time_range[1] ? t.range(l.time_range[0] && formatDateTime(l.time_range[0]), l.time_range[1] && formatDateTime(l.time_range[1])) : t.always}
+                  {l.time_range[0] || l.time_range[1] ? t.range(l.time_range[0] && formatTime(l.time_range[0]), l.time_range[1] && formatTime(l.time_range[1])) : t.always}
                 </span>
               </div>
               <div className="muted share-link-meta">
-                {[l.creator_name, formatDateTime(l.created), t.views(l.views), t.downloads(l.downloads), l.last_opened ? t.lastOpened(formatDateTime(l.last_opened)) : null]
+                {[l.creator_name, formatTime(l.created), t.views(l.views), t.downloads(l.downloads), l.last_opened ? t.lastOpened(formatTime(l.last_opened)) : null]
                   .filter(Boolean)
                   .join(" · ")}
               </div>

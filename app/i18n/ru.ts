@@ -862,7 +862,7 @@ export const ru = {
     pick: "Выберите…",
     searchGroup: "Найти папку…",
     anyValue: "Любой",
-    nextRun: (when: string) => `Следующий запуск: ${when} (UTC)`,
+    nextRun: (when: string) => `Следующий запуск: ${when}`,
     secret: "Ключ подписи веб-хуков",
     secretHint: "Получатель проверяет заголовок X-Mam-Signature: sha256=HMAC-SHA256(тело, ключ)",
     runs: "Запуски",
@@ -1474,6 +1474,21 @@ export const ru = {
       size: "Размер",
       rule: "Правило",
     } as Record<string, string>,
+  },
+  /** The viewer for every type, local times, checkerboards and small layout fixes (viewer38). */
+  viewerTypes: {
+    fromPreview: "Показано превью: браузер не умеет показывать этот формат сам",
+    noPreviewYet: "Превью ещё не готово: скачайте файл, чтобы открыть его",
+    markdownLabel: "Документ Markdown",
+    taskDone: "Выполнено",
+    taskOpen: "Не выполнено",
+    image: (what: string) => `[изображение: ${what}]`,
+    csvLabel: "Таблица CSV",
+    csvFirstRows: (shown: number) => `Показаны первые ${shown.toLocaleString("ru-RU")} строк — скачайте файл, чтобы увидеть все`,
+    csvEmpty: "Таблица пуста",
+    timeZone: (zone: string) => `Часовой пояс: ${zone}`,
+    helperNotUploadedAdmin:
+      "Программа помощника для этой системы ещё не выложена. Соберите и выложите её: npm run helper:build -- --upload (README, «Помощник для локального диска»).",
   },
   errors: {
     ...shared.errors,

@@ -8,7 +8,8 @@ import { AuditDetails, entityHref } from "../components/admin/audit-details";
 import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
+import { instantOfLocal } from "../lib/local-input";
 
 export const meta: MetaFunction = () => [{ title: `${ru.admin.audit} — ${ru.app.name}` }];
 
@@ -17,9 +18,9 @@ const f = t.auditFilters;
 /** the action filter and labels: the log's own, with file and folder events */
 const ACTIONS: Record<string, string> = { ...t.actions, ...ru.fileHistory.actions };
 
-/** Day boundaries in UTC (the times in the table are shown in UTC too). */
-const dayStart = (d: string) => (d ? `${d}T00:00:00.000Z` : undefined);
-const dayEnd = (d: string) => (d ? `${d}T23:59:59.999Z` : undefined);
+/** Day boundaries in the browser's zone (the times in the table are shown in it too). */
+const dayStart = (d: string) => instantOfLocal(d, "00:00:00") ?? undefined;
+const dayEnd = (d: string) => instantOfLocal(d, "23:59:59.999") ?? undefined;
 
 /** /admin/audit: security-relevant actions, newest first, filtered by action, actor and dates, 25 per page. */
 export default function AuditRoute() {
@@ -118,7 +119,7 @@ export default function AuditRoute() {
             <tbody>
               {page?.items.map((e) => (
                 <tr key={e.id} data-action={e.action}>
-                  <td className="num adm-nowrap">{formatDateTime(e.ctime)}</td>
+                  <td className="num adm-nowrap"><LocalTime iso={e.ctime} /></td>
                   <td>
                     <span className={`adm-action adm-action-${e.action.split(".")[0]}${e.action.endsWith("failed") ? " failed" : ""}`}>
                       {ACTIONS[e.action] ?? e.action}

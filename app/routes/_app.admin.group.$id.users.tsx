@@ -7,7 +7,7 @@ import { useAdminGroup } from "../components/admin/outlets";
 import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.groupUsers} — ${ru.app.name}` }];
 
@@ -72,7 +72,7 @@ export default function GroupUsersTab() {
                   <td>
                     <span className={`adm-status${u.enabled ? " on" : ""}`}>{u.enabled ? t.status.enabled : t.status.disabled}</span>
                   </td>
-                  <td>{formatDateTime(u.since)}</td>
+                  <td><LocalTime iso={u.since} /></td>
                   <td className="adm-row-actions">
                     <button
                       type="button"

@@ -6,7 +6,7 @@ import { Icon } from "../components/icons";
 import { Modal } from "../components/modal";
 import { OrderStatus } from "../components/shop/order-status";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { decideOrder, fetchOrders, type OrderView } from "../lib/shop-api";
 import { showToast } from "../lib/toast";
 
@@ -95,7 +95,7 @@ export default function AdminOrdersRoute() {
                   <td>
                     <OrderStatus status={o.status} />
                   </td>
-                  <td className="num adm-nowrap">{formatDateTime(o.created)}</td>
+                  <td className="num adm-nowrap"><LocalTime iso={o.created} /></td>
                   <td className="row-actions-cell">
                     {o.status === "awaiting_approval" && (
                       <button type="button" className="btn btn-primary" disabled={busy === o.id} onClick={() => void decide(o, "approve")}>

@@ -4,7 +4,7 @@ import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { apiRequest } from "../lib/api-client";
-import { formatDateTime } from "../lib/format";
+import { LocalTime, useDateTimeFormat } from "../components/local-time";
 import type { ShortlinkView } from "../../workers/services/sharing";
 
 export const meta: MetaFunction = () => [{ title: `${ru.sharing.adminTitle} — ${ru.app.name}` }];
@@ -19,6 +19,7 @@ function rightsOf(l: ShortlinkView): string {
 
 /** /admin/shortlinks: every active link (not revoked, not past its end), newest first, with revoke. */
 export default function AdminShortlinksRoute() {
+  const formatTime = useDateTimeFormat();
   const [skip, setSkip] = useState(0);
   const [links, setLinks] = useState<ShortlinkView[] | null>(null);
   const load = useCallback(() => {
@@ -61,10 +62,10 @@ export default function AdminShortlinksRoute() {
                   </a>
                 </td>
                 <td>{l.creator_name ?? l.creator}</td>
-                <td className="num adm-nowrap">{formatDateTime(l.created)}</td>
+                <td className="num adm-nowrap"><LocalTime iso={l.created} /></td>
                 <td className="adm-nowrap">
                   {l.time_range[0] || l.time_range[1]
-                    ? t.range(l.time_range[0] && formatDateTime(l.time_range[0]), l.time_range[1] && formatDateTime(l.time_range[1]))
+                    ? t.range(l.time_range[0] && formatTime(l.time_range[0]), l.time_range[1] && formatTime(l.time_range[1]))
                     : t.always}
                 </td>
                 <td>{rightsOf(l)}</td>

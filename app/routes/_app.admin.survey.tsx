@@ -5,7 +5,7 @@ import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
 import { apiCall, apiRequest } from "../lib/api-client";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import type { PqiCommentInfo } from "../../workers/services/feedback";
 import { PASSIVE_MIN, PROMOTER_MIN, type SurveySummary } from "../../workers/services/feedback/pure";
 
@@ -180,7 +180,7 @@ export default function AdminSurveyRoute() {
               <tbody>
                 {comments?.items.map((c) => (
                   <tr key={c.id}>
-                    <td className="num adm-nowrap">{formatDateTime(c.ctime)}</td>
+                    <td className="num adm-nowrap"><LocalTime iso={c.ctime} /></td>
                     <td className="adm-nowrap">
                       {c.user_id ? (
                         <Link to={`/admin/user/${c.user_id}/assets`}>{c.user_name ?? c.user_login}</Link>

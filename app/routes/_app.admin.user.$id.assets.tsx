@@ -7,7 +7,7 @@ import { Pager } from "../components/admin/pager";
 import { RulesTable } from "../components/admin/rules-table";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { mimeLabel } from "../lib/mime-label";
 import { requireActor } from "../lib/session.server";
 import { ID_PATTERN } from "../../workers/lib/ids";
@@ -90,7 +90,7 @@ export default function UserAssetsTab() {
                         {g.group_name}
                       </Link>
                     </td>
-                    <td className="adm-nowrap">{formatDateTime(g.mtime)}</td>
+                    <td className="adm-nowrap"><LocalTime iso={g.mtime} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -122,7 +122,7 @@ export default function UserAssetsTab() {
                       </Link>
                       <span className="adm-sub">{mimeLabel(a.mimetype)}</span>
                     </td>
-                    <td className="adm-nowrap">{formatDateTime(a.mtime)}</td>
+                    <td className="adm-nowrap"><LocalTime iso={a.mtime} /></td>
                   </tr>
                 ))}
               </tbody>

@@ -7,7 +7,7 @@ import { useAdminUser } from "../components/admin/outlets";
 import { Pager } from "../components/admin/pager";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.userGroupsTab} — ${ru.app.name}` }];
 
@@ -72,7 +72,7 @@ export default function UserGroupsTab() {
                       {g.group_name}
                     </Link>
                   </td>
-                  <td>{formatDateTime(g.since)}</td>
+                  <td><LocalTime iso={g.since} /></td>
                   <td className="adm-row-actions">
                     <button
                       type="button"

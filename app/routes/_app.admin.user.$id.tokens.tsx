@@ -7,7 +7,7 @@ import { useGroupNames } from "../components/admin/group-chips";
 import { TokenDialog } from "../components/admin/token-dialog";
 import { Icon } from "../components/icons";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 
 export const meta: MetaFunction = () => [{ title: `${ru.admin.tokens} — ${ru.app.name}` }];
 
@@ -66,9 +66,9 @@ export default function UserTokensTab() {
                   <td className="md-strong">{token.name}</td>
                   <td className="mono">{token.prefix}…</td>
                   <td>{token.scope_groups ? token.scope_groups.map((id) => groupNames[id] ?? "…").join(", ") : t.everywhere}</td>
-                  <td>{formatDateTime(token.ctime)}</td>
-                  <td>{token.expires_at ? formatDateTime(token.expires_at) : t.never}</td>
-                  <td>{formatDateTime(token.last_used_at)}</td>
+                  <td><LocalTime iso={token.ctime} /></td>
+                  <td>{token.expires_at ? <LocalTime iso={token.expires_at} /> : t.never}</td>
+                  <td><LocalTime iso={token.last_used_at} /></td>
                   <td>
                     <span className={`adm-status${token.status === "active" ? " on" : ""}`}>{t.tokenStatus[token.status]}</span>
                   </td>

@@ -5,7 +5,7 @@ import { deleteWorkflow, executeWorkflow, fetchWorkflows, setEnabled, type Workf
 import { Icon } from "../components/icons";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { showToast } from "../lib/toast";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.automations} — ${ru.app.name}` }];
@@ -80,8 +80,8 @@ export default function AutomationsScreen() {
                     </button>
                   </td>
                   <td className="num">{w.runs}</td>
-                  <td className="wf-date">{formatDateTime(w.last_run_at)}</td>
-                  <td className="wf-date">{formatDateTime(w.next_run_at)}</td>
+                  <td className="wf-date"><LocalTime iso={w.last_run_at} /></td>
+                  <td className="wf-date"><LocalTime iso={w.next_run_at} /></td>
                   <td>
                     <div className="row-actions wf-row-actions">
                       <button

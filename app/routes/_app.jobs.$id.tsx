@@ -9,7 +9,7 @@ import { TaskStatusBadge } from "../components/jobs/task-status-badge";
 import { LIVE_POLL_MS } from "../components/jobs/use-live-tasks";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.jobs} — ${ru.app.name}` }];
 
@@ -65,10 +65,10 @@ export default function JobScreen() {
             ),
           ),
     ],
-    [f.created, formatDateTime(task.ctime)],
-    [f.scheduled, formatDateTime(task.schedule_time)],
-    [f.started, formatDateTime(task.start_time)],
-    [f.stopped, formatDateTime(task.stop_time)],
+    [f.created, <LocalTime key="c" iso={task.ctime} />],
+    [f.scheduled, <LocalTime key="s" iso={task.schedule_time} />],
+    [f.started, <LocalTime key="b" iso={task.start_time} />],
+    [f.stopped, <LocalTime key="e" iso={task.stop_time} />],
     [f.worker, task.worker_info ?? ru.common.dash],
     [f.attempts, task.attempts],
   ];

@@ -10,7 +10,7 @@ import { TaskStatusBadge } from "../components/jobs/task-status-badge";
 import { useLiveTasks } from "../components/jobs/use-live-tasks";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 
 export const meta: MetaFunction = () => [{ title: `${ru.screens.jobs} — ${ru.app.name}` }];
 
@@ -105,7 +105,7 @@ export default function JobsScreen() {
                     <TaskProgress progress={t.progress} status={t.status} info={t.progress_info} />
                   </td>
                   <td className="num job-priority-cell">{t.priority}</td>
-                  <td className="job-date">{formatDateTime(t.ctime)}</td>
+                  <td className="job-date"><LocalTime iso={t.ctime} /></td>
                   <td className="job-controls-cell">
                     <TaskControls task={t} onChange={(fresh) => merge([fresh])} />
                   </td>

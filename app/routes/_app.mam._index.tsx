@@ -19,7 +19,7 @@ import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useIsDesktop } from "../lib/helper-platform";
 import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { userAbilities } from "../../workers/services/access";
 import { GROUP_PAGE_SIZE, listAvailableRoot, listMembers } from "../../workers/services/library";
 import { mediaKind } from "../lib/media-kind";
@@ -152,7 +152,7 @@ export default function MamRoute() {
                   </td>
                   <td>{g.owner_name ?? ru.common.dash}</td>
                   <td className="num">{g.members}</td>
-                  <td>{formatDateTime(g.mtime)}</td>
+                  <td><LocalTime iso={g.mtime} /></td>
                   <td>
                     <span className="row-actions">
                       <GuardedButton
@@ -220,7 +220,7 @@ export default function MamRoute() {
                   </td>
                   <td>{f.owner_name ?? ru.common.dash}</td>
                   <td className="num">{ru.common.dash}</td>
-                  <td>{formatDateTime(f.mtime)}</td>
+                  <td><LocalTime iso={f.mtime} /></td>
                   <td />
                 </tr>
               ))}

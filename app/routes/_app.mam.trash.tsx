@@ -5,7 +5,7 @@ import { Icon } from "../components/icons";
 import { ConfirmDialog } from "../components/modal";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { fetchTrash, purgeTrashed, restoreAsset, restoreGroup, type TrashLocation } from "../lib/library-api";
 import { mimeLabel } from "../lib/mime-label";
 import { ROOT_GROUP_ID } from "../lib/root-group";
@@ -101,7 +101,7 @@ export default function TrashRoute() {
                       <span className="muted">{ru.library.locationHidden}</span>
                     )}
                   </td>
-                  <td>{formatDateTime(r.deleted)}</td>
+                  <td><LocalTime iso={r.deleted} /></td>
                   <td className="row-actions-cell">
                     <button
                       type="button"

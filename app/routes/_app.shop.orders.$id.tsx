@@ -7,7 +7,7 @@ import { ShopItemMedia } from "../components/shop/shop-item-media";
 import { UnavailablePage } from "../components/unavailable-page";
 import { ru } from "../i18n/ru";
 import { ApiError } from "../lib/api-error";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { decideOrder, fetchOrder, type OrderView } from "../lib/shop-api";
 import { ID_PATTERN } from "../../workers/lib/ids";
 
@@ -62,17 +62,17 @@ export default function OrderReceiptRoute() {
       <p className={`shop-note${order.status === "paid" || order.status === "approved" ? " ok" : ""}`}>{note(order, back)}</p>
       <dl className="shop-facts">
         <dt>{t.created}</dt>
-        <dd className="num">{formatDateTime(order.created)}</dd>
+        <dd className="num"><LocalTime iso={order.created} /></dd>
         {order.paid && (
           <>
             <dt>{order.payment === "invoice" ? t.approvedAt : t.paid}</dt>
-            <dd className="num">{formatDateTime(order.paid)}</dd>
+            <dd className="num"><LocalTime iso={order.paid} /></dd>
           </>
         )}
         {order.refunded && (
           <>
             <dt>{t.refunded}</dt>
-            <dd className="num">{formatDateTime(order.refunded)}</dd>
+            <dd className="num"><LocalTime iso={order.refunded} /></dd>
           </>
         )}
         <dt>{t.payment}</dt>

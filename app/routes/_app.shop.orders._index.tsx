@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Icon } from "../components/icons";
 import { OrderStatus } from "../components/shop/order-status";
 import { ru } from "../i18n/ru";
-import { formatDateTime } from "../lib/format";
+import { LocalTime } from "../components/local-time";
 import { fetchOrders, type OrderView } from "../lib/shop-api";
 
 const t = ru.shop;
@@ -44,7 +44,7 @@ export default function MyOrdersRoute() {
               <td className="shop-order-no">
                 <Link to={`/shop/orders/${o.id}`}>{t.order(o.number)}</Link>
               </td>
-              <td className="num adm-nowrap">{formatDateTime(o.created)}</td>
+              <td className="num adm-nowrap"><LocalTime iso={o.created} /></td>
               <td>{o.items.map((i) => i.name).join(", ")}</td>
               <td className="num adm-nowrap">{o.total_text}</td>
               <td>

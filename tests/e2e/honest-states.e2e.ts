@@ -263,7 +263,9 @@ test("the trash deletes one item for good or empties itself, each after a confir
   for (const name of ["черновик.txt", "копия.txt"]) {
     const tile = page.locator("[data-member]", { hasText: name });
     await tile.waitFor();
-    await tile.getByRole("button", { name: `Удалить: ${name}` }).click();
+    // A tile's single actions are in its menu (its hover cluster is the star and «⋯»).
+    await tile.click({ button: "right" });
+    await page.getByRole("menu", { name: `Действия: ${name}` }).getByRole("menuitem", { name: "Удалить" }).click();
     const confirm = page.getByRole("dialog", { name: `Удалить «${name}»?` });
     await confirm.getByRole("button", { name: "Удалить" }).click();
     await tile.waitFor({ state: "detached" });

@@ -27,15 +27,16 @@ test("folders and files: create, open, rename, move, upload, view, download, del
   // Subfolders: create two, rename one, move it into the other.
   await createFolder(page, "Исходники");
   await createFolder(page, "Архив");
-  await page.locator("[data-member]", { hasText: "Исходники" }).hover();
-  await page.getByRole("button", { name: "Переименовать: Исходники" }).click();
+  // A tile's single actions are in its menu (its hover cluster is the star and «⋯»).
+  await page.locator("[data-member]", { hasText: "Исходники" }).click({ button: "right" });
+  await page.getByRole("menu", { name: "Действия: Исходники" }).getByRole("menuitem", { name: "Переименовать" }).click();
   const rename = page.getByRole("dialog", { name: "Переименовать" });
   await rename.getByLabel("Новое название").fill("Исходники RAW");
   await rename.getByRole("button", { name: "Сохранить" }).click();
   await page.locator("[data-member]", { hasText: "Исходники RAW" }).waitFor();
 
-  await page.locator("[data-member]", { hasText: "Исходники RAW" }).hover();
-  await page.getByRole("button", { name: "Переместить: Исходники RAW" }).click();
+  await page.locator("[data-member]", { hasText: "Исходники RAW" }).click({ button: "right" });
+  await page.getByRole("menu", { name: "Действия: Исходники RAW" }).getByRole("menuitem", { name: "Переместить" }).click();
   const move = page.getByRole("dialog", { name: "Переместить в папку" });
   await move.locator(".tree-row", { hasText: /^Архив$/ }).click();
   await move.getByRole("button", { name: "Переместить сюда" }).click();

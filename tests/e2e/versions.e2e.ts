@@ -93,9 +93,11 @@ test("«Загрузить новую версию» in the viewer goes through 
   // The same from the file's actions in the folder: version 3, still one file.
   await page.getByRole("link", { name: "← К папке" }).click();
   await tileVersion(page, `Фото ${stamp}.jpg`, 2);
+  // A tile's single actions are in its menu (its hover cluster is the star and «⋯»).
+  await tile(page, `Фото ${stamp}.jpg`).click({ button: "right" });
   const [chooser] = await Promise.all([
     page.waitForEvent("filechooser"),
-    page.getByRole("button", { name: `Загрузить новую версию: Фото ${stamp}.jpg` }).click(),
+    page.getByRole("menu", { name: `Действия: Фото ${stamp}.jpg` }).getByRole("menuitem", { name: "Загрузить новую версию" }).click(),
   ]);
   await chooser.setFiles(await fixtureAs("photo-1600x1200.jpg", `Третья ${stamp}.jpg`));
   await tileVersion(page, `Фото ${stamp}.jpg`, 3);

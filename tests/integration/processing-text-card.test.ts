@@ -133,9 +133,10 @@ describe("text-card previews (in the Worker)", () => {
   it("PDFs with compressed (FlateDecode) content get cards of their own words, Cyrillic read through ToUnicode", async () => {
     const latin = await flateTextPdf([["Expedition report", "The coral reef was bright orange."], ["Second page"]]);
     const cyrillic = await cyrillicPdf(["Отчёт об экспедиции", "Коралловый риф был ярко-оранжевым."]);
+    // Each line of a page is a line of the card, and the pages are set apart by an empty line.
     const a = await documentCard(latin, "application/pdf", "report.pdf");
     const b = await documentCard(cyrillic, "application/pdf", "отчёт.pdf");
-    expect(a.lines.map((l) => ("text" in l ? l.text : "")).join("\n")).toBe("Expedition report\nThe coral reef was bright orange.\nSecond page");
+    expect(a.lines.map((l) => ("text" in l ? l.text : "")).join("\n")).toBe("Expedition report\nThe coral reef was bright orange.\n\nSecond page");
     expect(b.lines.map((l) => ("text" in l ? l.text : "")).join("\n")).toBe("Отчёт об экспедиции\nКоралловый риф был ярко-оранжевым.");
     expect(await extractSearchText("application/pdf", "отчёт.pdf", cyrillic)).toContain("Коралловый риф");
     // The fixture three-pages.pdf is three blank pages (no content streams at all): its card honestly has no text.

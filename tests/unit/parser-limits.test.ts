@@ -4,7 +4,7 @@ import { Collector } from "../../workers/services/media/extract/collector";
 import { extractDocument, extractSearchText } from "../../workers/services/media/extract/extract";
 import * as limits from "../../workers/services/media/extract/limits";
 import { ParseLimitError } from "../../workers/services/media/extract/parse-limit";
-import { checkXml, elements } from "../../workers/services/media/extract/xml";
+import { descendants, parseXml, textOf } from "../../workers/services/media/extract/xml";
 import { BoundedZip } from "../../workers/services/media/extract/zip";
 import { probeMedia } from "../../workers/services/media/media-probe";
 import { deflate, docxOf, hostileCorpus, zipOf } from "../hostile/corpus.mjs";
@@ -97,17 +97,24 @@ describe("parser limits: the ZIP reader", () => {
 
 describe("parser limits: XML and output", () => {
   it("refuses DOCTYPE and ENTITY declarations and XML over MAX_XML_CHARS", () => {
-    expect(() => checkXml('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>')).toThrow(/сущности/);
-    expect(() => checkXml("<x>" + "a".repeat(limits.MAX_XML_CHARS) + "</x>")).toThrow(/XML больше/);
-    expect(checkXml("<x>&amp;</x>")).toBe("<x>&amp;</x>");
+    const keep = { elements: new Set(["x"]), text: "kept" as const };
+    expect(() => parseXml('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>', keep)).toThrow(/сущности/);
+    expect(() => parseXml("<x>" + "a".repeat(limits.MAX_XML_CHARS) + "</x>", keep)).toThrow(/XML больше/);
+    expect(textOf(parseXml("<x>&amp;</x>", keep))).toBe("&");
   });
 
-  it("finds elements in one pass, even among a million unclosed tags", () => {
+  it("parses under budgets: depth, element count and kept text; broken XML is refused, not guessed at", () => {
+    const keep = { elements: new Set(["w:p"]), text: "any" as const };
     const started = Date.now();
-    const hostile = "<w:p>".repeat(1_000_000) + "<w:p>конец</w:p>";
-    expect([...elements(hostile, "w:p")]).toHaveLength(1);
-    expect([...elements("<a:p>1</a:p><a:pPr/><a:p/>", "a:p")].map((e) => e.body)).toEqual(["1", ""]);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // A million unclosed tags stop at the depth budget, not after a million-deep walk.
+    expect(() => parseXml("<w:p>".repeat(1_000_000) + "<w:p>конец</w:p>", keep)).toThrow(/глубже 256/);
+    expect(() => parseXml(`<r>${"<e/>".repeat(limits.MAX_XML_ELEMENTS)}</r>`, keep)).toThrow(/больше 1\s000\s000 элементов/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const big = parseXml(`<r><w:p>${"я".repeat(limits.MAX_XML_TEXT_CHARS + 10)}</w:p></r>`, keep);
+    expect(textOf(big)).toHaveLength(limits.MAX_XML_TEXT_CHARS);
+    expect(() => parseXml("<a:p>1</a:p><a:p/>", keep)).toThrow(/XML повреждён/);
+    const doc = parseXml("<r><a:p>1</a:p><a:pPr/><a:p/></r>", { elements: new Set(["a:p"]), text: "kept" });
+    expect([...descendants(doc, new Set(["a:p"]))].map((e) => textOf(e))).toEqual(["1", ""]);
   });
 
   it("cuts blocks together with the text: the blocks never hold more than the text", () => {

@@ -4,7 +4,7 @@ import { cosine, embed } from "../../workers/services/search/embedding";
 import { extractSearchText as extractText, textKind } from "../../workers/services/media/extract/extract";
 import { markdownText } from "../../workers/services/media/extract/plain";
 import { pdfPages } from "../../workers/services/media/extract/pdf";
-import { unescapeXml } from "../../workers/services/media/extract/xml";
+import { parseXml, textOf } from "../../workers/services/media/extract/xml";
 import { BoundedZip } from "../../workers/services/media/extract/zip";
 import { MAX_QUERY_WORDS, parsePrefix, parseQuery, wordExpression } from "../../workers/services/search/query-parser";
 import { contentWords, normalize, stem, stemPrefix, words } from "../../workers/services/search/tokenize";
@@ -204,7 +204,9 @@ describe("text extraction", () => {
     const odt = await zipOf({ "content.xml": "<office:text><text:h>Заголовок</text:h><text:p>Абзац</text:p></office:text>" });
     expect(await extractText("application/vnd.oasis.opendocument.text", "a.odt", odt)).toBe("Заголовок\nАбзац");
     expect(BoundedZip.open(enc("not a zip"))).toBeNull();
-    expect(unescapeXml("a&lt;b&#1071;&custom;")).toBe("a<bЯ&custom;");
+    // XML's five entities and numeric references are decoded by the parser; any other entity is never expanded.
+    expect(textOf(parseXml("<x>a&lt;b&#1071;</x>", { elements: new Set(["x"]), text: "kept" }))).toBe("a<bЯ");
+    expect(() => parseXml("<x>&custom;</x>", { elements: new Set(["x"]), text: "kept" })).toThrow(/XML повреждён/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
 import { ru } from "../../i18n/ru";
-import { formatDateTime } from "../../lib/format";
+import { LocalTime } from "../local-time";
 import type { AuditEntry } from "./admin-api";
 
 const t = ru.audit;
@@ -24,9 +24,9 @@ const ID_KEYS = new Set(["subj_id", "users", "items", "new_owner", "scope_groups
 const LEVEL_KEYS = new Set(["acl", "from", "to"]);
 const TIME_KEYS = new Set(["not_before", "not_after", "expires_at"]);
 
-function time(v: unknown): string {
+function time(v: unknown): ReactNode {
   if (v == null) return t.never;
-  return formatDateTime(typeof v === "number" ? new Date(v).toISOString() : String(v));
+  return <LocalTime iso={typeof v === "number" ? new Date(v).toISOString() : String(v)} />;
 }
 
 function value(key: string, v: unknown, names: AuditEntry["names"]): ReactNode {

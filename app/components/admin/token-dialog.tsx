@@ -6,11 +6,13 @@ import * as api from "./admin-api";
 import { ErrorBox } from "./error-box";
 import { GroupChips } from "./group-chips";
 import { useFieldErrors } from "../../lib/use-field-errors";
+import { instantOfLocal } from "../../lib/local-input";
 
 const t = ru.admin;
 
 /** The end of the chosen day in UTC, so "valid until 31 December" includes that day. */
-const endOfDay = (date: string) => new Date(`${date}T23:59:59.000Z`).toISOString();
+/** The end of the picked day in the administrator's own zone (the picker has no zone). */
+const endOfDay = (date: string) => instantOfLocal(date, "23:59:59") ?? undefined;
 
 /**
  * Creates a robot's API token (name, optional expiry and group scope), then shows the token once with a copy

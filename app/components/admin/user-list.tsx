@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { ru } from "../../i18n/ru";
-import { formatDateTime } from "../../lib/format";
+import { LocalTime } from "../local-time";
 import { showToast } from "../../lib/toast";
 import { Icon } from "../icons";
 import * as api from "./admin-api";
@@ -93,7 +93,7 @@ export function UserList({ enabled }: { enabled: boolean }) {
                     <UserBadges user={user} />
                   </td>
                   <td className="num">{user.acl_count}</td>
-                  <td>{formatDateTime(user.ctime)}</td>
+                  <td><LocalTime iso={user.ctime} /></td>
                   <td className="adm-row-actions">
                     <UserActions user={user} compact onChanged={load} onDeleted={load} />
                   </td>

@@ -1,6 +1,6 @@
 import { cronProblem, nextCronTime, parseCron } from "../../../workers/services/automations/pure";
 import { ru } from "../../i18n/ru";
-import { formatDateTime } from "../../lib/format";
+import { useDateTimeFormat } from "../local-time";
 import type { FormField, Item } from "./automations-api";
 import { FieldPicker, GroupPicker, TagPicker, TemplatePicker } from "./pickers";
 
@@ -18,6 +18,7 @@ export function FormInput({
   error?: string;
   onChange: (value: unknown) => void;
 }) {
+  const formatTime = useDateTimeFormat();
   const id = `wf-${path}`;
   const raw = item[field.name];
   const text = raw === undefined || raw === null ? "" : String(raw);
@@ -94,7 +95,7 @@ export function FormInput({
       {field.help && <div className="muted wf-help">{field.help}</div>}
       {field.type === "cron" && text && !cronProblem(text) && (
         <div className="muted wf-help" data-next-run>
-          {ru.automations.nextRun(formatDateTime(new Date(nextCronTime(parseCron(text), Date.now())!).toISOString()))}
+          {ru.automations.nextRun(formatTime(new Date(nextCronTime(parseCron(text), Date.now())!).toISOString()))}
         </div>
       )}
       {error && <div className="wf-error">{error}</div>}

@@ -5,7 +5,8 @@ import { fetchLog, type LogLine } from "./jobs-api";
 /** How often the log of an unfinished task is read for new lines. */
 export const LOG_POLL_MS = 1_500;
 
-const time = new Intl.DateTimeFormat("ru-RU", { timeStyle: "medium", timeZone: "UTC" });
+// Lines are read by the browser after the page is up (no server HTML to match): its own zone.
+const time = new Intl.DateTimeFormat("ru-RU", { timeStyle: "medium" });
 
 /**
  * The log of a task, following new lines while `live`: each poll asks only for lines after the last one seen, and

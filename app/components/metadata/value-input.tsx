@@ -3,6 +3,7 @@ import { ru } from "../../i18n/ru";
 import type { FieldSetup } from "../../../workers/services/metadata/pure";
 import { validateFieldValue } from "../../../workers/services/metadata/pure";
 import * as api from "./api";
+import { instantOfLocal, localInputOf } from "../../lib/local-input";
 
 const t = ru.metadataAdmin;
 
@@ -143,8 +144,8 @@ export function ValueInput({ template, value, onChange, id, invalid }: Props) {
           aria-label={label}
           type="datetime-local"
           className={cls}
-          value={typeof value === "string" && value.length > 10 ? value.slice(0, 16) : ""}
-          onChange={(e) => onChange(e.target.value ? new Date(e.target.value).toISOString() : undefined)}
+          value={typeof value === "string" && value.length > 10 ? localInputOf(value) : ""}
+          onChange={(e) => onChange(instantOfLocal(e.target.value) ?? undefined)}
         />
       ) : (
         <input

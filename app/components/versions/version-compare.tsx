@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { ru } from "../../i18n/ru";
-import { formatDateTime } from "../../lib/format";
+import { LocalTime } from "../local-time";
 import { playLink } from "../../lib/library-api";
 import { formatBytes } from "../../lib/media-kind";
 import { Modal } from "../modal";
@@ -28,7 +28,7 @@ function Caption({ group }: { group: VersionGroup }) {
     <figcaption>
       <strong>{ru.library.versionN(group.version)}</strong>
       <span className="muted">
-        {formatDateTime(group.ctime)} · {formatBytes(group.rows[0].content_size)}
+        <LocalTime iso={group.ctime} /> · {formatBytes(group.rows[0].content_size)}
       </span>
       {group.desc && <span className="compare-desc">{group.desc}</span>}
     </figcaption>

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { ru } from "../../i18n/ru";
-import { formatDateTime } from "../../lib/format";
+import { LocalTime } from "../local-time";
 import * as lib from "../../lib/library-api";
 import { formatBytes, mediaKind } from "../../lib/media-kind";
 import { showToast } from "../../lib/toast";
@@ -134,7 +134,7 @@ export function VersionList({
             <div className="version-title">
               <strong>{ru.library.versionN(row.version)}</strong>
               <span className={`chip version-state version-state-${row.state}`}>{ru.fileVersions.states[row.state]}</span>
-              <span className="muted">{formatDateTime(row.ctime)}</span>
+              <span className="muted"><LocalTime iso={row.ctime} /></span>
             </div>
             <div className="version-actions">
               {row.state === "empty" && may("update") && (
@@ -170,7 +170,7 @@ export function VersionList({
               )}
               <strong>{ru.library.versionN(g.version)}</strong>
               {g.version === latest && <span className="chip active version-current">{ru.fileVersions.current}</span>}
-              <span className="muted">{formatDateTime(g.ctime)}</span>
+              <span className="muted"><LocalTime iso={g.ctime} /></span>
             </div>
             <div className="version-actions">
               {g.version !== latest && (

@@ -109,8 +109,14 @@ export async function documentCard(bytes: Uint8Array, mime: string, fileName: st
       // CSV: the delimiter is whichever of , ; and tab the first line has most of.
       sep ??= delimiter ?? [",", ";", "\t"].sort((a, b) => block.text.split(b).length - block.text.split(a).length)[0];
       lines.push({ type: "row", cells: splitDelimited(block.text, sep) });
-    } else lines.push({ type: "paragraph", text: block.text });
+    } else {
+      // A card draws each line on its own: a block's line breaks (a PDF page's lines, a DOCX break) would otherwise
+      // be dropped as control characters and run the lines together; a PDF's pages are set apart by a gap.
+      if (kind === "pdf" && lines.length > 0) lines.push({ type: "paragraph", text: "" });
+      for (const line of block.text.split("\n")) lines.push({ type: "paragraph", text: line });
+    }
   }
+  if (lines.length > MAX_CARD_LINES) lines.length = MAX_CARD_LINES;
   // Leading empty lines say nothing on a card.
   while (lines.length && lines[0].type !== "row" && !lines[0].text.trim()) lines.shift();
   let title = fileName;

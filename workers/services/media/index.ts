@@ -27,6 +27,7 @@ export type { PreviewKindName, PreviewSizeName } from "./preview.service";
 export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, viewKind } from "./extract/index";
 export type { ExtractedText, TextBlock } from "./extract/index";
 export { cardReadBytes, documentCard, hasTextCard } from "./document-card";
+export { officeThumbnail } from "./office-thumbnail";
 export type { DocumentCard } from "./document-card";
 export { acceptWaveform, readWaveform, storeGeneratedPreview, storeWaveform, waveformStorageKey } from "./waveform.service";
 export type { WaveformRenderer } from "./waveform.service";

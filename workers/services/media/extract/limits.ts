@@ -42,14 +42,23 @@ export const MAX_ZIP_NESTING = 1;
 
 // ---- XML ------------------------------------------------------------------------------------------------------
 
-/** Characters of one XML part parsed with regular expressions (the same as an entry: bytes ≈ characters). */
+/** Characters of one XML part handed to the XML parser (the same as an entry: bytes ≈ characters). */
 export const MAX_XML_CHARS = MAX_ENTRY_BYTES;
 /**
- * `<!DOCTYPE` / `<!ENTITY` are refused outright: office XML never declares entities, and declared ones are the
- * «billion laughs» (entities expanding to entities) and external-entity (XXE) attacks. Only the five predefined
- * entities and numeric references are decoded.
+ * Elements of one XML part. A 32 MiB `document.xml` of formatted runs holds some 500,000; millions of empty tags
+ * are a CPU and memory bomb for whoever walks them.
  */
-export const XML_DECLARATIONS_REFUSED = /<!(DOCTYPE|ENTITY)\b/i;
+export const MAX_XML_ELEMENTS = 1_000_000;
+/** Nesting of one XML part: office XML nests a few tens deep (tables in text boxes in tables); more is hostile. */
+export const MAX_XML_DEPTH = 256;
+/**
+ * Characters of text kept from one XML part: several times what any purpose shows or indexes (MAX_VIEW_CHARS),
+ * so nothing a reader sees is lost, while a part of pure text is not copied whole into the tree.
+ */
+export const MAX_XML_TEXT_CHARS = 4_000_000;
+// A DOCTYPE is refused outright (xml.ts): office XML never declares one, and its entities are the «billion laughs»
+// (entities expanding to entities) and external-entity (XXE) attacks. Only XML's five entities and numeric
+// references are decoded.
 
 // ---- Text output ---------------------------------------------------------------------------------------------
 

@@ -13,6 +13,44 @@ export async function withinTime<T>(work: Promise<T>, ms: number, error: () => E
   }
 }
 
+/** A text item of PDF.js: its string, whether a line ends after it, and its position (`transform[5]` is y). */
+interface PdfTextItem {
+  str: string;
+  hasEOL: boolean;
+  transform: number[];
+  height: number;
+}
+
+/**
+ * One page's text with its lines: a line ends where PDF.js says so or where the next item sits on another baseline
+ * (a PDF placing each line on its own says nothing else), and a blank line marks a paragraph gap (a step down of
+ * more than 1.5 lines). Items on one line are joined as written; runs of spaces become one.
+ */
+export function pageText(items: readonly (PdfTextItem | { type: string })[]): string {
+  let out = "";
+  let lastY: number | null = null;
+  let lastHeight = 0;
+  let lineEnded = false;
+  for (const item of items) {
+    if (!("str" in item)) continue;
+    const y = item.transform[5];
+    if (lastY !== null && !lineEnded && Math.abs(y - lastY) > Math.max(1, lastHeight / 2)) out += "\n";
+    if (lastY !== null && lastHeight > 0 && lastY - y > lastHeight * 2.2 && out.length > 0 && !out.endsWith("\n\n")) {
+      out += out.endsWith("\n") ? "\n" : "\n\n";
+    }
+    out += item.str;
+    lineEnded = item.hasEOL;
+    if (item.hasEOL) out += "\n";
+    lastY = y;
+    lastHeight = item.height || lastHeight;
+  }
+  return out
+    .split("\n")
+    .map((line) => line.replace(/[ \t]+/g, " ").trim())
+    .join("\n")
+    .trim();
+}
+
 /**
  * The text of a PDF's pages through unpdf (a serverless build of PDF.js, loaded only when a PDF comes), one string
  * per page: at most MAX_PDF_PAGES pages, until `maxChars`, within PDF_TIME_BUDGET_MS (checked between pages and
@@ -43,11 +81,7 @@ export async function pdfPages(bytes: Uint8Array, maxChars: number): Promise<str
         left,
         timeUp,
       ).catch(broken);
-      const text = content.items
-        .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
-        .join("")
-        .replace(/[ \t]+/g, " ")
-        .trim();
+      const text = pageText(content.items);
       pages.push(text);
       chars += text.length;
     }

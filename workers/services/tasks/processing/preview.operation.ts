@@ -13,6 +13,7 @@ import {
   imageInfo,
   limits,
   looksLikeWav,
+  officeThumbnail,
   ParseLimitError,
   parseWav,
   PeakAccumulator,
@@ -82,7 +83,7 @@ interface Outcome {
 }
 
 /**
- * Stores one generated preview (JPEG of an image, PNG of a text card): the bytes in R2, then one batch swapping
+ * Stores one generated preview (JPEG of an image, PNG of a transparent image or a text card): the bytes in R2, then one batch swapping
  * the `previews` row of that version and size (what /api/asset/preview and the group grid read) and, for the proxy
  * size of an image, the version's `proxy_lowres` variant. Replaced objects are deleted afterwards.
  */
@@ -136,7 +137,7 @@ async function storePreview(
   // A text card is no proxy of its document (issue 26 item 4 names a PDF or text rendition for that).
   if (size === PROXY_SIZE && kind.proxy) {
     proxyKey = `proxies/${source.asset.id}/${id}`;
-    await media.put(proxyKey, bytes, { contentType: "image/jpeg", size: bytes.length });
+    await media.put(proxyKey, bytes, { contentType: kind.mime, size: bytes.length });
     statements.push(
       rc.db
         .delete(variants)
@@ -149,9 +150,9 @@ async function storePreview(
         variantType: "proxy_lowres",
         status: "ready",
         name: `${info.width}×${info.height}`,
-        mimeType: "image/jpeg",
-        format: "jpeg",
-        fileName: `${source.asset.name}.preview.jpg`,
+        mimeType: kind.mime,
+        format: kind.mime === "image/png" ? "png" : "jpeg",
+        fileName: `${source.asset.name}.preview.${kind.mime === "image/png" ? "png" : "jpg"}`,
         contentSize: bytes.length,
         storageId: "0".repeat(32),
         storageKey: proxyKey,
@@ -210,6 +211,12 @@ function largestSide(ctx: OperationContext<PreviewOptions>): number {
   return largest ? Math.max(largest.width, largest.height) : 0;
 }
 
+/** Whether any pixel is less than opaque (RGBA bytes: every fourth is alpha). */
+function hasTransparency(image: Pixels): boolean {
+  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] !== 255) return true;
+  return false;
+}
+
 /** Resizes decoded pixels to each preview size (largest first, each from the previous one) and stores them as JPEG. */
 async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source: AssetSource, pixels: Pixels, alpha: boolean, via?: string) {
   const made: string[] = [];
@@ -218,8 +225,13 @@ async function storeImagePreviews(ctx: OperationContext<PreviewOptions>, source:
     const box = fitInside(pixels.width, pixels.height, size);
     const resized = await resizePixels(from, box.width, box.height, { alpha });
     from = resized;
-    const jpeg = await encodeJpeg(resized, size.quality);
-    const info = await storePreview(ctx, source, size.name, jpeg);
+    // A transparent image keeps its alpha (a PNG preview; the viewer and the grid lay it on a checkerboard): JPEG
+    // would flatten it onto one colour. A PNG past the preview limit falls back to JPEG on white.
+    const png = alpha && hasTransparency(resized) ? await encodePng(resized) : null;
+    const info =
+      png && png.length <= PREVIEW_MAX_BYTES
+        ? await storePreview(ctx, source, size.name, png, { mime: "image/png", proxy: true })
+        : await storePreview(ctx, source, size.name, await encodeJpeg(resized, size.quality));
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
   await ctx.log("info", ru.tasks.log.previewMade(source.asset.name, made.join(", ") + (via ? ` (${via})` : "")));
@@ -361,6 +373,36 @@ async function previewOfSvg(ctx: OperationContext<PreviewOptions>, source: Asset
   }
 }
 
+/** The shorter of a page picture's sides below which a text card tells more than the picture does. */
+const MIN_OFFICE_PICTURE_SIDE = 160;
+
+/**
+ * An office document's own picture of its first page (office-thumbnail.ts), stored as its previews like a photo's;
+ * false — the text card follows — when it carries none, a tiny one, or one that does not decode.
+ */
+async function previewOfOfficePicture(ctx: OperationContext<PreviewOptions>, source: AssetSource, bytes: Uint8Array): Promise<boolean> {
+  const v = source.main.variant;
+  let picture;
+  try {
+    picture = officeThumbnail(bytes, v.mimeType, v.fileName || source.asset.name);
+  } catch (error) {
+    // A broken archive is the card's to report (with the extractor's reason), not the picture's.
+    if (error instanceof ParseLimitError) return false;
+    throw error;
+  }
+  const header = picture && imageInfo(picture.bytes);
+  if (!picture || !header || Math.min(header.width, header.height) < MIN_OFFICE_PICTURE_SIDE) return false;
+  if (header.width * header.height > MAX_DECODE_PIXELS) return false;
+  let pixels;
+  try {
+    pixels = await decodeImage(picture.mime, picture.bytes);
+  } catch {
+    return false;
+  }
+  await storeImagePreviews(ctx, source, pixels, picture.mime === "image/png", picture.part);
+  return true;
+}
+
 /**
  * Documents with no page renderer (office, PDF, the plain-text family): a text card of the document's own first
  * lines in each size (decision 029), drawn in the Worker and stored as PNG. A file past the extractor's limits
@@ -384,6 +426,7 @@ async function previewOfDocument(ctx: OperationContext<PreviewOptions>, source: 
     .where(and(eq(previews.assetId, source.asset.id), eq(previews.versionId, source.main.versionId), eq(previews.maker, "page")))
     .get();
   if (page) return { outcome: "made" };
+  if (await previewOfOfficePicture(ctx, source, bytes)) return { outcome: "made" };
   let card;
   try {
     card = await documentCard(bytes, v.mimeType, v.fileName || name, read.bytes < v.contentSize);
