@@ -40,6 +40,7 @@ import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useIsDesktop } from "../lib/helper-platform";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
+import { ZipDownloadButton } from "../components/zip-download-button";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.name}` }];
 
@@ -350,6 +351,9 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           </GuardedButton>
         )}
         {groupId !== ROOT_GROUP_ID && group && <FavouriteStar id={groupId} type="group" name={group.group_name} />}
+        {groupId !== ROOT_GROUP_ID && (
+          <ZipDownloadButton assetIds={[]} groupIds={[groupId]} className="btn btn-ghost" label={ru.zipDownload.downloadFolder} testId="folder-zip" />
+        )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
@@ -379,6 +383,10 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
         }}
         extraBulk={
           <>
+            <ZipDownloadButton
+              assetIds={selection.flatMap((m) => (m.el_type === "asset" ? [m.el_id] : []))}
+              groupIds={selection.flatMap((m) => (m.el_type === "group" ? [m.el_id] : []))}
+            />
             {selected.size === 1 && selection.every((m) => canShare(levelsOf(m) ?? null)) && (
               <button type="button" className="btn" onClick={() => byIds(selected).forEach((member) => setDialog({ kind: "share", member }))}>
                 <Icon name="share" size={16} />
