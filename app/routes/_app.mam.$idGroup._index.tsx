@@ -351,9 +351,6 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           </GuardedButton>
         )}
         {groupId !== ROOT_GROUP_ID && group && <FavouriteStar id={groupId} type="group" name={group.group_name} />}
-        {groupId !== ROOT_GROUP_ID && (
-          <ZipDownloadButton assetIds={[]} groupIds={[groupId]} className="btn btn-ghost" label={ru.zipDownload.downloadFolder} testId="folder-zip" />
-        )}
         <ShareButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" levels={levels} />
         <AccessButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />
         {groupId !== ROOT_GROUP_ID && <SellButton entityId={groupId} name={group?.group_name} className="btn btn-ghost" />}
@@ -381,6 +378,11 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           tags: selectionRefusal("tags"),
           delete: selectionRefusal("delete"),
         }}
+        extraFolder={
+          groupId !== ROOT_GROUP_ID && (
+            <ZipDownloadButton assetIds={[]} groupIds={[groupId]} label={ru.zipDownload.downloadFolder} testId="folder-zip" />
+          )
+        }
         extraBulk={
           <>
             <ZipDownloadButton
