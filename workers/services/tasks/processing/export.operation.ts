@@ -1,13 +1,21 @@
 import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { findGroup } from "../../../db/repositories/group.repository";
+import { saveRunningProgress } from "../../../db/repositories/task.repository";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 import { planStream, planZip, ZIP_TASK_MAX_FILES } from "../../archive";
-import { PermanentTaskError, type TaskOperation } from "./operation";
+import { taskStub } from "../task-live";
+import { PermanentTaskError, percent, type TaskOperation } from "./operation";
 import { titleOf } from "./preview.operation";
 
 /** R2 multipart part size of an export (R2 wants every part but the last of one size). */
 export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
+/**
+ * How often the one long step of an export checks in (heartbeat and progress): well under the runner's STALE_RUN_MS,
+ * so a run streaming a large archive is never taken for a dead one and run twice.
+ */
+const CHECK_IN_MS = 30_000;
+
 /** R2 key of a task's archive. */
 export const exportKey = (taskId: string) => `exports/${taskId}.zip`;
 
@@ -99,11 +107,21 @@ export const exportOperation: TaskOperation<ExportOptions, ExportState> = {
     let files = 0;
     try {
       const reader = planStream(rc, { userId: owner.id, via: "task" }, plan, (n) => (files = n)).getReader();
+      let checkedIn = Date.now();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.length;
         await buffer.push(value);
+        if (Date.now() - checkedIn > CHECK_IN_MS) {
+          checkedIn = Date.now();
+          const progress = Math.min(99, percent(files, total));
+          const info = `${files} / ${total}`;
+          const held = await saveRunningProgress(rc.db, task.id, { progress, info, cursor: { total }, now: checkedIn, worker: task.workerInfo ?? "" });
+          // A pause or cancel took the task from this run: stop writing (the archive starts over on resume).
+          if (!held) throw new Error("export stopped by a command");
+          await taskStub(rc.env, task.id).setProgress({ progress, info });
+        }
       }
       if (buffer.length > 0) await buffer.flush(buffer.length);
       await upload.complete(parts.map(([partNumber, etag]) => ({ partNumber, etag })));
