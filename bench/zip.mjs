@@ -73,7 +73,15 @@ async function main() {
     `> ${TOTAL_GIB} GiB in ${FILES} files of ${mib(FILE_BYTES)} (one generated object in local R2 behind every file); ` +
       `load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; state in ${persistDir}`,
   );
-  const server = await startDevServer({ port, persistDir, seedSql: seedSql(), vars: { BENCH_TOKEN: benchToken } });
+  const server = await startDevServer({
+    port,
+    persistDir,
+    seedSql: seedSql(),
+    vars: { BENCH_TOKEN: benchToken },
+    // A machine shared by several runs: migrations and the first start take minutes, not seconds.
+    migrateTimeoutMs: 600_000,
+    startTimeoutMs: 600_000,
+  });
   const stop = () => server.stop().finally(() => rm(persistDir, { recursive: true, force: true }));
   process.once("SIGINT", () => stop().finally(() => process.exit(130)));
   try {
