@@ -4131,6 +4131,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ZIP of files and folders (recursively): the archive, a signed link to it, or an export task when large
+         * @description Every chosen file the caller may download; folders recursively with their paths; names made unique. What the caller may see but not download (and ids not found) is listed in a «ПРОПУЩЕНО.txt» entry. Zip64, so no 4 GiB or 65,535-entry limit. Above 10,000 files or 32 GiB the answer is 202 with an export task (GET /api/tasklist/task-result/{id} gives its download link).
+         */
+        post: operations["postZip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/zip/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ZIP of a selection, through the signed link POST /api/zip answered (as=url) */
+        get: operations["getZip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/csp-report": {
         parameters: {
             query?: never;
@@ -6460,6 +6497,31 @@ export interface components {
             file: string;
             size: number;
             uploaded_at: string;
+        };
+        ZipLink: {
+            url: string;
+            expires_at: string;
+        };
+        ZipTask: {
+            job_id: string;
+        };
+        ZipRequest: {
+            /**
+             * @description files, at the archive's top
+             * @default []
+             */
+            asset_ids: string[];
+            /**
+             * @description folders, recursively with their paths
+             * @default []
+             */
+            group_ids: string[];
+            /**
+             * @description stream: the archive in the answer; url: a signed link (10 minutes) the browser downloads natively
+             * @default stream
+             * @enum {string}
+             */
+            as: "stream" | "url";
         };
     };
     responses: never;
@@ -22626,6 +22688,120 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postZip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ZipRequest"];
+            };
+        };
+        responses: {
+            /** @description The archive (as=stream), or its signed link (as=url) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                    "application/json": components["schemas"]["ZipLink"];
+                };
+            };
+            /** @description Too large for one request: an export task was queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZipTask"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getZip: {
+        parameters: {
+            query?: {
+                u?: string;
+                exp?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

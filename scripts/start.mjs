@@ -1,11 +1,13 @@
 // npm start: .dev.vars, local D1 migrations, production build, then `wrangler dev` on http://localhost:8787 with both
 // Workers (decision 032): the API Worker answers requests, the media Worker consumes the queue and decodes files.
 // The output stays short: migrations are summed up in one line (wrangler prints its table once per migration),
-// the build only speaks up on warnings, and a framed block with the address and the login ends the start-up.
+// the build only speaks up on warnings, wrangler's own output goes to a log file (errors still reach the terminal,
+// scripts/start-output.mjs), and a framed block with the address and the login ends the start-up.
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
 import { imagesRequested, writeImagesConfig } from "./images-config.mjs";
 import { writeMediaDevConfig } from "./media-config.mjs";
+import { routeOutput, startBanner } from "./start-output.mjs";
 
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 const port = process.env.PORT ?? "8787";
@@ -45,19 +47,6 @@ async function waitUntilReady() {
   return false;
 }
 
-function printBanner(vars) {
-  const lines = [
-    `Медиатека:     http://localhost:${port}`,
-    `Логин:         ${vars.ADMIN_LOGIN}`,
-    `Пароль:        ${vars.ADMIN_PASSWORD}`,
-    "Данные:        .wrangler/state (D1, R2, Durable Objects, очереди)",
-    "Настройки:     .dev.vars и wrangler.toml; остановка — Ctrl+C",
-  ];
-  const width = Math.max(...lines.map((line) => line.length));
-  const border = "─".repeat(width + 2);
-  console.log(`\n┌${border}┐\n${lines.map((line) => `│ ${line.padEnd(width)} │`).join("\n")}\n└${border}┘\n`);
-}
-
 const { vars, added, created } = ensureDevVars();
 if (created) console.log(".dev.vars создан: администратор admin с новым паролем, новый JWT_SECRET.");
 else if (added.length > 0) console.log(`.dev.vars дополнен: ${added.join(", ")} (не было или не годилось).`);
@@ -71,8 +60,13 @@ const config = images ? await writeImagesConfig() : "wrangler.toml";
 if (images) console.log("Cloudflare Images: привязка IMAGES включена (локально — через sharp).");
 // The media Worker reads only the .dev.vars next to its own config: it gets a copy of ours (scripts/media-config.mjs).
 const mediaConfig = writeMediaDevConfig(".wrangler/media-worker", vars, { images });
-const dev = spawn("npx", ["wrangler", "dev", "--config", config, "--config", mediaConfig, "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], { stdio: "inherit", env });
+const dev = spawn("npx", ["wrangler", "dev", "--config", config, "--config", mediaConfig, "--port", port, "--ip", "0.0.0.0", "--show-interactive-dev-session=false"], {
+  stdio: ["inherit", "pipe", "pipe"],
+  env,
+});
+const logPath = routeOutput(dev);
+console.log(`Запуск сервера (API и медиа-обработчик)… подробный вывод — в ${logPath}`);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
-if (await waitUntilReady()) printBanner(vars);
-else console.error(`Сервер не ответил на /api/ping за ${READY_TIMEOUT_MS / 1000} с; смотрите вывод wrangler выше.`);
+if (await waitUntilReady()) console.log(startBanner(port, vars, logPath));
+else console.error(`Сервер не ответил на /api/ping за ${READY_TIMEOUT_MS / 1000} с; смотрите ${logPath}.`);

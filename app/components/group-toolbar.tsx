@@ -25,6 +25,8 @@ interface Props {
   onClearSelection: () => void;
   /** more bulk actions (e.g. setting a metadata field), shown before 'delete' */
   extraBulk?: React.ReactNode;
+  /** the folder's own extra actions (e.g. «Скачать папку»), shown before 'new folder' while nothing is selected */
+  extraFolder?: React.ReactNode;
   /**
    * Why an action is refused (app/lib/abilities.ts): createFolder and upload for the folder, move, tags and delete
    * for the selection. A refused action stays visible, disabled, with the reason as its tooltip.
@@ -105,6 +107,7 @@ export function GroupToolbar(p: Props) {
               <Icon name="list" size={16} />
             </button>
           </div>
+          {p.extraFolder}
           <GuardedButton reason={why("createFolder")} data-overflow-priority="1" onClick={p.onCreate}>
             <Icon name="plus" size={16} />
             {ru.library.newFolder}

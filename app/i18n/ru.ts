@@ -1532,6 +1532,15 @@ export const ru = {
     scanned: (n: number) => `Сравнено изображений: ${n}`,
     noFolder: "папка недоступна",
   },
+  /** «Скачать» as a ZIP: the selection bar, a folder's toolbar, a collection (app/components/zip-download-button.tsx). */
+  zipDownload: {
+    ...shared.zip,
+    download: "Скачать",
+    downloadFolder: "Скачать папку",
+    preparing: "Готовим архив…",
+    queuedTitle: "Архив готовится",
+    queued: "Файлов много: архив собирается в фоне. Ссылка на него появится в «Задачах».",
+  },
 } as const;
 
 export type Dictionary = typeof ru;

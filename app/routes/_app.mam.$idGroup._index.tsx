@@ -42,6 +42,7 @@ import { useDiskHelperUrl } from "../lib/disk-helper";
 import { useIsDesktop } from "../lib/helper-platform";
 import { useGroupMembers } from "../lib/use-group-members";
 import { usePersistentState } from "../lib/use-persistent-state";
+import { ZipDownloadButton } from "../components/zip-download-button";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.group} — ${ru.app.name}` }];
 
@@ -381,8 +382,17 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           tags: selectionRefusal("tags"),
           delete: selectionRefusal("delete"),
         }}
+        extraFolder={
+          groupId !== ROOT_GROUP_ID && (
+            <ZipDownloadButton assetIds={[]} groupIds={[groupId]} label={ru.zipDownload.downloadFolder} testId="folder-zip" />
+          )
+        }
         extraBulk={
           <>
+            <ZipDownloadButton
+              assetIds={selection.flatMap((m) => (m.el_type === "asset" ? [m.el_id] : []))}
+              groupIds={selection.flatMap((m) => (m.el_type === "group" ? [m.el_id] : []))}
+            />
             {selected.size === 1 && selection.every((m) => canShare(levelsOf(m) ?? null)) && (
               <button type="button" className="btn" onClick={() => byIds(selected).forEach((member) => setDialog({ kind: "share", member }))}>
                 <Icon name="share" size={16} />

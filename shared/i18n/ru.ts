@@ -316,6 +316,7 @@ export const ru = {
     tooLarge: (maxMiB: number) => `файл больше ${maxMiB} МиБ`,
     jpegUnsupported: (what: string) => `JPEG этого вида не читается (${what})`,
     tiffUnsupported: (what: string) => `TIFF этого вида не читается (${what})`,
+    pngUnsupported: (what: string) => `PNG этого вида не читается (${what})`,
     noEmbeddedPreview: (format: string) => `в файле ${format} нет встроенного JPEG-превью`,
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
@@ -822,7 +823,7 @@ export const ru = {
     noDownloadRight: "У вас нет права скачивания этого элемента: ссылка может дать только просмотр",
     notManager: "Изменять и отзывать ссылку могут её автор, владелец элемента и администратор",
     mediaDenied: "Ссылка на файл недействительна или устарела",
-    zipTooLarge: "Папка слишком велика для одного архива (больше 4 ГБ): скачайте файлы по одному",
+    zipTooLarge: "В папке слишком много файлов для архива по ссылке: скачайте вложенные папки по одной",
     noContent: "У файла пока нет содержимого",
     emailSubject: (name: string) => `С вами поделились: ${name}`,
     emailBody: (who: string, name: string, url: string, until: string | null) =>
@@ -902,6 +903,20 @@ export const ru = {
     readBudget: (reads: number) => `разбор контейнера остановлен после ${reads} чтений (похоже на зацикленный или повреждённый файл) — нет данных`,
     byteBudget: (mib: number) => `разбор контейнера прочитал больше ${mib} МиБ — нет данных`,
     timeBudget: (seconds: number) => `разбор контейнера не закончился за ${seconds} с — нет данных`,
+  },
+  /** The ZIP of a selection (workers/services/archive): messages and the «ПРОПУЩЕНО.txt» entry. */
+  zip: {
+    empty: "Выберите хотя бы один файл или папку",
+    tooManyIds: (max: number) => `Не больше ${max} файлов и папок в одном запросе`,
+    tooLarge: (files: number) => `Слишком много файлов для одного архива (больше ${files.toLocaleString("ru")}): выберите меньше`,
+    linkInvalid: "Ссылка на архив недействительна или устарела",
+    defaultName: "Файлы",
+    skippedEntry: "ПРОПУЩЕНО.txt",
+    skippedTitle: "Эти файлы и папки не вошли в архив:",
+    noDownloadRight: "нет права на скачивание",
+    notFound: "не найдено или нет доступа",
+    noBytes: "у файла нет сохранённого содержимого",
+    taskTitle: (name: string) => `ZIP: ${name}`,
   },
 } as const;
 

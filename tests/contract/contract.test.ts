@@ -826,6 +826,8 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/wopi/lock/{id}": { req: (c) => ({ path: `/api/wopi/lock/${c.documentId}` }), keys: ["lock"] },
   "GET /api/sl/media/{link}/{asset}/{kind}": { open: true, req: (c) => ({ path: c.sharedMediaPath as string, as: "none" }) },
   "GET /api/sl/zip/{link}/{folder}": { unchecked: "a ZIP stream through a folder link's signed URL (tests/integration/shared-with-me.test.ts)" },
+  "POST /api/zip": { req: (c) => ({ path: "/api/zip", json: { asset_ids: [c.assetId], as: "url" } }), keys: ["url", "expires_at"] },
+  "GET /api/zip/{id}": { unchecked: "a ZIP stream through the signed URL POST /api/zip answers (tests/integration/zip-selection.test.ts)" },
   "GET /api/sl/list": { req: () => ({ path: "/api/sl/list" }), keys: ["id", "url", "entity_id", "views"], at: first },
   "PATCH /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}`, json: { acl: ["read", "download"] } }), keys: ["id", "acl"] },
   "DELETE /api/sl/{id}": { req: (c) => ({ path: `/api/sl/${c.shortlinkId as string}` }), keys: ["id", "revoked"] },

@@ -839,6 +839,10 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/sl/zip/${"A".repeat(22)}/${f.asset}`),
     why: "the link's signed archive URL",
   },
+  // The ZIP of a selection: any signed-in caller gets an archive (or its link) of what they may download; the rest is
+  // listed in «ПРОПУЩЕНО.txt» by the id they gave (tests/integration/zip-selection.test.ts proves what goes in).
+  "POST /api/zip": { kind: "signedIn", ok: 200, req: (f) => J("POST", "/api/zip", { asset_ids: [f.asset], as: "url" }) },
+  "GET /api/zip/{id}": { kind: "credential", status: 404, req: () => G(`/api/zip/${X}`), why: "the signed archive URL POST /api/zip answers" },
   // The shop (decision 022): listing and decisions are the administrators'; the rest is each caller's own basket and
   // orders. The fixture's asset doubles as the id of an order prepared for it (a fresh one per caller).
   // The helper programs: any signed-in user (none is uploaded here, so the download is the same 404 for everyone).

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
@@ -360,10 +361,11 @@ describe("a folder link shows the folder as a folder", () => {
     expect(zip.headers.get("content-type")).toBe("application/zip");
     const bytes = new Uint8Array(await zip.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
-    const text = new TextDecoder().decode(bytes);
-    expect(text).toContain("Портрет.jpg");
-    expect(text).toContain("bytes");
-    expect(text).not.toContain("Пляж.jpg");
+    // The folder with its sub-folders, paths kept (the product's one ZIP writer), read back by fflate.
+    const files = unzipSync(bytes);
+    expect(Object.keys(files).sort()).toEqual(["Фотосессии/Лето/Пляж.jpg", "Фотосессии/Портрет.jpg"]);
+    expect(new TextDecoder().decode(files["Фотосессии/Портрет.jpg"])).toBe("bytes");
+    expect(Object.keys(files).join()).not.toContain("Проекты");
     // each file in the archive is a download of that file, through the ZIP channel, by the anonymous visitor
     const zipped = await env.DB.prepare(
       "SELECT json_extract(details, '$.name') AS name, actor_id FROM audit_log WHERE action = 'asset.download' AND json_extract(details, '$.channel') = 'zip' AND folder_id = ?",
@@ -375,5 +377,17 @@ describe("a folder link shows the folder as a folder", () => {
     // A ZIP URL for a folder outside the shared tree is refused even when signed for it.
     const forged = page.group!.zip_url!.replace(p.shoots, p.top);
     expect((await call(forged)).status).toBe(403);
+  });
+
+  it("a link's top folder holding only sub-folders offers «Скачать» too, with everything below it", async () => {
+    const p = await projects();
+    const link = await shareLink(p.boss.bearer, p.top, ["read", "download"]);
+    const page = await open(link);
+    expect(page.group?.items).toEqual([]);
+    expect(page.group?.zip_url).toMatch(/^\/api\/sl\/zip\//);
+    const zip = await call(page.group!.zip_url!);
+    expect(zip.status).toBe(200);
+    const names = Object.keys(unzipSync(new Uint8Array(await zip.arrayBuffer())));
+    expect(names.map((n) => n.split("/").slice(1).join("/")).sort()).toEqual(["Фотосессии/Лето/Пляж.jpg", "Фотосессии/Портрет.jpg"]);
   });
 });

@@ -8,6 +8,7 @@ import { addRequestExamples } from "./request-examples";
 import { createRouter } from "./router";
 import { authRoutes } from "./routes/auth.routes";
 import { docsRoutes } from "./routes/docs.routes";
+import { zipRoutes } from "./routes/zip.routes";
 import { metricsRoutes } from "./routes/metrics.routes";
 import { miscRoutes } from "./routes/misc.routes";
 import { groupRoutes } from "./routes/group.routes";
@@ -93,6 +94,7 @@ export function createApiApp() {
   app.route("/api/shop", shopRoutes);
   app.route("/api/helper", helperRoutes);
   app.route("/api/docs", docsRoutes);
+  app.route("/api/zip", zipRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);
   app.route("/internal/bench", internalBenchRoutes);

@@ -97,6 +97,7 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   "POST /api/sl/info/{id}",
   "GET /api/sl/media/{link}/{asset}/{kind}",
   "GET /api/sl/zip/{link}/{folder}",
+  "GET /api/zip/{id}",
   "GET /api/wopi/files/{id}",
   "POST /api/wopi/files/{id}",
   "GET /api/wopi/files/{id}/contents",

@@ -5,7 +5,7 @@ import { base64url, timingSafeEqual } from "./crypto";
  * purposes are the calls of the S3-compatible upload endpoints (one per operation; their `id` also binds the upload id
  * and part number, see multipart-signing.ts).
  */
-export type SignedPurpose = "upload" | "play" | "download" | "s3-create" | "s3-part" | "s3-list" | "s3-complete" | "s3-abort" | "s3-put" | "sl-media" | "shop-preview";
+export type SignedPurpose = "upload" | "play" | "download" | "zip" | "s3-create" | "s3-part" | "s3-list" | "s3-complete" | "s3-abort" | "s3-put" | "sl-media" | "shop-preview";
 
 export interface SignedClaims {
   purpose: SignedPurpose;

@@ -5,6 +5,7 @@ import { findEmbeddedJpegs, largestJpeg, type EmbeddedJpeg } from "./embedded-jp
 import { MAX_DECODE_PIXELS, decodeImage, type Pixels } from "./image-codec";
 import { decodeJpegScaled, jpegFrameSize, tooManyScans } from "./jpeg-scaled";
 import { jpegScanCount } from "./jpeg-scans";
+import { decodePngScaled, pngHeader } from "./png-rows";
 import { PreviewUnavailable } from "./preview-unavailable";
 import { readCapped } from "./strip-reader";
 import type { ImageKind } from "./sniff";
@@ -76,6 +77,7 @@ async function tiffPixels(source: ByteSource, cover: number): Promise<PhotoPixel
  * Decodes a photo of a sniffed kind for its previews, bounded in memory and work (decision 029):
  * - JPEG: whole up to 12 MP, else scaled (1/2, 1/4, 1/8) from its coefficients, no larger than `cover` (the longest
  *   preview side) needs;
+ * - PNG (those over 12 MP; smaller ones are decoded whole by the caller): row by row, downsampled (png-rows.ts);
  * - TIFF: the first page strip by strip, downsampled; a TIFF-based camera RAW (CR2, NEF, ARW, DNG): its largest
  *   embedded JPEG preview when that is larger than the first page (a RAW's IFD0 is a thumbnail or sensor data);
  * - CR3, HEIC/HEIF, AVIF (ISO-BMFF): the largest JPEG embedded in their first MAX_EMBEDDED_SCAN_BYTES (CR3's
@@ -89,6 +91,11 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
     const frame = jpegFrameSize(head);
     if (!frame) return jpegPixels(source, 0, 0, null, cover);
     return jpegPixels(source, frame.width, frame.height, null, cover);
+  }
+  if (kind === "png") {
+    const pixels = await decodePngScaled(source, cover);
+    const header = pngHeader(head);
+    return { pixels, via: `PNG ${header?.width ?? "?"}×${header?.height ?? "?"} по строкам → ${pixels.width}×${pixels.height}` };
   }
   if (kind === "tiff") {
     // Every read of this decode (IFDs, tag values, previews, strips) counts against MAX_TIFF_READS.

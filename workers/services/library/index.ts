@@ -35,6 +35,7 @@ export {
 export type { ContentCredential, ContentRequest, SignedParams } from "./asset-content.service";
 export type { MultipartUploadInfo, UploadComplete, UploadInfo } from "./asset-upload.service";
 export {
+  MAIN_VARIANT_TYPES,
   MAX_LIST_ITEMS,
   copyAsset,
   createAsset,

@@ -334,7 +334,7 @@ export async function openShortlink(
       page,
       page_size: GROUP_PAGE_SIZE,
       has_more: items.length > GROUP_PAGE_SIZE,
-      zip_url: files.length > 0 ? await sharedZipUrl(rc, open, shown, now) : null,
+      zip_url: onPage.length > 0 ? await sharedZipUrl(rc, open, shown, now) : null,
     };
   }
   return info;

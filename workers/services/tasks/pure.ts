@@ -4,5 +4,3 @@
  */
 export { retryDelaySeconds } from "./task-backoff";
 export { TASK_COMMANDS } from "./task-status";
-export { centralDirectory, crc32, dataDescriptor, dosDateTime, localHeader, uniqueEntryName, ZIP_MAX_BYTES } from "./processing/zip-writer";
-export type { ZipEntry } from "./processing/zip-writer";
