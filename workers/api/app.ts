@@ -39,6 +39,7 @@ import { wopiRoutes } from "./routes/wopi.routes";
 import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
+import { collectionsRoutes } from "./routes/collections.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -88,6 +89,7 @@ export function createApiApp() {
   app.route("/api/pqi", pqiRoutes);
   app.route("/api/shop", shopRoutes);
   app.route("/api/helper", helperRoutes);
+  app.route("/api/collections", collectionsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);
