@@ -6,6 +6,7 @@ import { PageHeader } from "../components/page-header";
 import { SearchAsk } from "../components/search/search-ask";
 import { SearchFacets } from "../components/search/search-facets";
 import { SearchResults } from "../components/search/search-results";
+import { AddToCollectionButton } from "../components/collections/add-to-collection-dialog";
 import { ru } from "../i18n/ru";
 import { ApiError } from "../lib/api-error";
 import { FILTER_PARAMS, folderName, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
@@ -139,6 +140,12 @@ export default function SearchRoute() {
             {state.kind === "loading" && <p className="muted">{ru.common.loading}</p>}
             {state.kind === "error" && <Empty title={state.message} hint={state.status === 404 ? ru.search.noAccessHint : undefined} />}
             {result && result.total === 0 && <Empty title={ru.search.nothing} hint={ru.search.nothingHint} />}
+            {result && result.hits.some((h) => h.type === "asset") && (
+              // the files of the page shown, all at once: search results have no selection of their own
+              <div className="coll-search-add">
+                <AddToCollectionButton assetIds={result.hits.filter((h) => h.type === "asset").map((h) => h.id)} className="btn btn-ghost" />
+              </div>
+            )}
             {result && result.hits.length > 0 && <SearchResults hits={result.hits} />}
             {result && result.total > PAGE_SIZE && (
               <div className="search-pager">
