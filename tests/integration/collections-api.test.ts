@@ -204,6 +204,8 @@ describe("collections: never wider than the files' own rights", () => {
     const second = await items(reader, c.collection_id, "?skip=1&take=1");
     expect(second).toMatchObject({ total: 3, hidden: 3 });
     expect(second.items.map((i) => i.asset_id)).toEqual([files[3]]);
+    // past the end: no row carries the counts, which are still exact
+    expect(await items(reader, c.collection_id, "?skip=100")).toEqual({ total: 3, hidden: 3, items: [] });
     const listed = await ok<{ items: (Collection & { cover: string | null })[] }>("GET", "/api/collections", reader);
     const entry = listed.items.find((x) => x.collection_id === c.collection_id)!;
     expect(entry).toMatchObject({ role: "view", count: 3 });

@@ -47,9 +47,11 @@ const unique = (ids: readonly string[]) => [...new Set(ids)];
 
 /** `GET /api/collections/{id}/items`: a page of the readable items in collection order. */
 export async function listItems(rc: RequestContext, actor: Actor, id: string, q: { skip: number; take: number }): Promise<ItemsPage> {
-  await requireCollection(rc, actor, id, "view");
+  // The page is read beside the role check: a caller the check refuses gets its 404 and the rows are dropped unseen.
   const vis = await visibility(rc, actor);
-  const [counts, rows] = await Promise.all([repo.itemCounts(rc.db, id, vis), repo.itemsPage(rc.db, id, vis, q.skip, q.take)]);
+  const [, rows] = await Promise.all([requireCollection(rc, actor, id, "view"), repo.itemsPage(rc.db, id, vis, q.skip, q.take)]);
+  // A page past the end has no row to carry the counts: they are read on their own then.
+  const counts = rows[0] ?? (await repo.itemCounts(rc.db, id, vis));
   const total = counts?.total ?? 0;
   return {
     total,
