@@ -6,7 +6,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import { visibleSql, type Visibility } from "./access.repository";
+import { groupGrantsReadSql, visibleAssetViaGroupsSql, visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
 
 /** The caller's subjects: the user and every group of users they belong to. */
@@ -115,10 +115,20 @@ export function itemsPage(db: Database, id: string, vis: Visibility | null, skip
     ? sql`(select count(*) from collection_items lc cross join assets la on la.id = lc.asset_id
         where lc.collection_id = ${id} and la.deleted_at is null)`
     : sql`p.total`;
-  return db.all<ItemRow>(sql`with p as (
+  // A collection's files usually sit in a few folders: whether the reader's rules pass read down to each of them is
+  // decided once per folder (`granting`), not once per file (the same decision, where there is no deny or confinement).
+  const granting = sql`(select group_id from granting)`;
+  const viaGroups = visibleAssetViaGroupsSql(vis, sql`a.id`, sql`a.owner_id`, granting);
+  const filter = viaGroups ? sql`a.deleted_at is null and ${viaGroups}` : readableItem(vis);
+  const grantingCte = viaGroups
+    ? sql`granting as materialized (select g.group_id from (select distinct m.group_id from collection_items gi
+        cross join group_members m on m.el_id = gi.asset_id and m.el_type = 'asset' and m.trashed_at is null
+        where gi.collection_id = ${id}) g where ${groupGrantsReadSql(vis!.userId, sql`g.group_id`)}),`
+    : sql``;
+  return db.all<ItemRow>(sql`with ${grantingCte} p as (
       select ci.asset_id, ci.pos, ci.added_by, ci.added_at, count(*) over () as total
       from collection_items ci cross join assets a on a.id = ci.asset_id
-      where ci.collection_id = ${id} and ${readableItem(vis)}
+      where ci.collection_id = ${id} and ${filter}
       order by ci.pos, ci.asset_id limit ${take} offset ${skip})
     select p.asset_id, p.added_by, ab.name as added_by_name, p.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
