@@ -214,6 +214,14 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
   return (
     <div className="group-page collection-page" data-testid="collection-page">
       <div className="access-entry">
+        <div className="coll-view-switch">
+          <button type="button" className={`icon-btn${view === "grid" ? " active" : ""}`} aria-label={ru.library.gridView} onClick={() => setView("grid")}>
+            <Icon name="grid" size={16} />
+          </button>
+          <button type="button" className={`icon-btn${view === "list" ? " active" : ""}`} aria-label={ru.library.listView} onClick={() => setView("list")}>
+            <Icon name="list" size={16} />
+          </button>
+        </div>
         <span className="chip">{ru.collections.roleOf[info.role]}</span>
         {info.owner_name && info.role !== "owner" && <span className="muted">{ru.collections.owner(info.owner_name)}</span>}
         <button type="button" className="btn btn-ghost" onClick={() => setDialog({ kind: "share" })} data-testid="collection-share">
@@ -243,14 +251,6 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {ru.collections.count(total)}
             {mayEdit && items.length > 1 ? ` · ${ru.collections.reorderHint}` : ""}
           </p>
-        </div>
-        <div className="coll-view-switch">
-          <button type="button" className={`icon-btn${view === "grid" ? " active" : ""}`} aria-label={ru.library.gridView} onClick={() => setView("grid")}>
-            <Icon name="grid" size={16} />
-          </button>
-          <button type="button" className={`icon-btn${view === "list" ? " active" : ""}`} aria-label={ru.library.listView} onClick={() => setView("list")}>
-            <Icon name="list" size={16} />
-          </button>
         </div>
       </div>
       {selected.size > 0 && (
