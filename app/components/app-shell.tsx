@@ -9,6 +9,7 @@ import { useUploadsRunning } from "../lib/upload-engine/index";
 import { chooseUploadServer, ULDL_UPDATE_INTERVAL_MS } from "../lib/upload-servers";
 import { Icon, type IconName } from "./icons";
 import { FavouritesNav } from "./favourites-nav";
+import { CollectionsNav } from "./collections/collections-nav";
 import { SearchBox } from "./search/search-box";
 import { NameClashHost } from "./name-clash-dialog";
 import { DuplicateHost } from "./duplicate-dialog";
@@ -134,6 +135,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
             </Link>
           ))}
         </nav>
+        <CollectionsNav onNavigate={() => nav.setOpen(false)} />
         <FavouritesNav onNavigate={() => nav.setOpen(false)} />
         <div className="sidebar-footer">
           <a className="nav-link" href="/api/docs" target="_blank" rel="noreferrer">

@@ -34,6 +34,7 @@ import { TagDialog } from "./tag-dialog";
 import { TechData } from "./tech-data";
 import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
+import { AddToCollectionButton } from "./collections/add-to-collection-dialog";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -174,6 +175,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               </GuardedButton>
             ))}
           <ShareButton entityId={asset.asset_id} name={asset.name} levels={levels} className="btn viewer-secondary" />
+          <AddToCollectionButton assetIds={[asset.asset_id]} className="btn viewer-secondary" />
           <GuardedButton className="btn viewer-secondary" title={ru.library.rename} reason={why("rename")} onClick={() => setDialog("rename")}>
             <Icon name="edit" size={16} />
             {ru.library.rename}

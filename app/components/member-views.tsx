@@ -35,12 +35,20 @@ export interface MemberViewProps {
   onNewVersion?: (member: GroupMember) => void;
   /** drag and drop: members dragged onto a folder move into it */
   onDropInto: (targetGroupId: string, ids: string[]) => void;
+  /** where an item opens (default: the viewer inside `groupId`); a collection opens its files from its own page */
+  hrefOf?: (member: GroupMember) => string;
+  /** drag and drop among files: the dragged ones are put before the file dropped on (a collection's order) */
+  onReorder?: (ids: string[], beforeId: string) => void;
 }
 
 export const DRAG_TYPE = "application/x-mam-members";
 
-function hrefOf(groupId: string, m: GroupMember) {
+function defaultHref(groupId: string, m: GroupMember) {
   return m.el_type === "group" ? `/mam/${m.el_id}` : `/mam/${groupId}/asset/${m.el_id}`;
+}
+
+function hrefOf(props: MemberViewProps, m: GroupMember) {
+  return props.hrefOf ? props.hrefOf(m) : defaultHref(props.groupId, m);
 }
 
 /** Right click, long press and shift-click on a tile or row (the checkbox handles its own clicks). */
@@ -156,6 +164,26 @@ function dragProps(m: GroupMember, props: MemberViewProps) {
       e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(ids));
       e.dataTransfer.effectAllowed = "move";
     },
+    ...(m.el_type === "asset" && props.onReorder
+      ? {
+          onDragOver: (e: React.DragEvent) => {
+            if (e.dataTransfer.types.includes(DRAG_TYPE)) {
+              e.preventDefault();
+              e.currentTarget.classList.add("drop-target");
+            }
+          },
+          onDragLeave: (e: React.DragEvent) => e.currentTarget.classList.remove("drop-target"),
+          onDrop: (e: React.DragEvent) => {
+            e.currentTarget.classList.remove("drop-target");
+            const raw = e.dataTransfer.getData(DRAG_TYPE);
+            if (!raw) return;
+            e.preventDefault();
+            e.stopPropagation();
+            const ids = (JSON.parse(raw) as string[]).filter((id) => id !== m.el_id);
+            if (ids.length) props.onReorder?.(ids, m.el_id);
+          },
+        }
+      : {}),
     ...(m.el_type === "group"
       ? {
           onDragOver: (e: React.DragEvent) => {
@@ -367,7 +395,7 @@ export function MemberList(props: MemberViewProps) {
             <td>
               <span className="name-cell">
                 <MemberThumbnail m={m} size={32} props={props} />
-                <Link to={hrefOf(props.groupId, m)} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
+                <Link to={hrefOf(props, m)} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
                   {m.el_info.name}
                 </Link>
               </span>
@@ -403,11 +431,11 @@ export function MemberGrid(props: MemberViewProps) {
           <SelectBox m={m} props={props} className="tile-check" />
           {/* A second way in for the pointer only: out of the tab order and of the accessibility tree (the name below is the
               item's one link there), so a screen reader does not meet a nameless link. */}
-          <Link to={hrefOf(props.groupId, m)} className="tile-media" tabIndex={-1} aria-hidden="true">
+          <Link to={hrefOf(props, m)} className="tile-media" tabIndex={-1} aria-hidden="true">
             <MemberThumbnail m={m} size={96} props={props} scrub />
           </Link>
           <div className="tile-meta">
-            <Link to={hrefOf(props.groupId, m)} className="tile-name" title={m.el_info.name} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
+            <Link to={hrefOf(props, m)} className="tile-name" title={m.el_info.name} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
               {m.el_info.name}
             </Link>
             <div className="tile-sub">

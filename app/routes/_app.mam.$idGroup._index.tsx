@@ -15,6 +15,7 @@ import { menuItems } from "../components/member-menu";
 import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
+import { AddToCollectionButton } from "../components/collections/add-to-collection-dialog";
 import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
 import { SellButton, SellDialog } from "../components/shop/sell-dialog";
@@ -401,6 +402,12 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
             )}
             {selection.some((m) => m.el_type === "asset") && selection.every((m) => m.el_type === "group" || canDo(levelsOf(m), "fields")) && (
               <BulkFieldButton onClick={() => setDialog({ kind: "fields", members: selection })} />
+            )}
+            {selection.some((m) => m.el_type === "asset") && (
+              <AddToCollectionButton
+                assetIds={selection.filter((m) => m.el_type === "asset").map((m) => m.el_id)}
+                skippedFolders={selection.some((m) => m.el_type === "group")}
+              />
             )}
           </>
         }

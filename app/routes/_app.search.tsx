@@ -7,6 +7,7 @@ import { PageHeader } from "../components/page-header";
 import { SearchAsk } from "../components/search/search-ask";
 import { SearchFacets } from "../components/search/search-facets";
 import { SearchResults } from "../components/search/search-results";
+import { AddToCollectionButton } from "../components/collections/add-to-collection-dialog";
 import { ru } from "../i18n/ru";
 import { ApiError } from "../lib/api-error";
 import { FILTER_PARAMS, folderName, PAGE_SIZE, searchQuery, type FacetName, type SearchResult } from "../lib/search-api";
@@ -142,6 +143,10 @@ export default function SearchRoute() {
             {result && result.total === 0 && <Empty title={ru.search.nothing} hint={ru.search.nothingHint} />}
             {result && result.hits.length > 0 && (
               <div className="csv-search-actions">
+                {result.hits.some((h) => h.type === "asset") && (
+                  // the files of the page shown, all at once: search results have no selection of their own
+                  <AddToCollectionButton assetIds={result.hits.filter((h) => h.type === "asset").map((h) => h.id)} className="btn btn-ghost" />
+                )}
                 <MetadataCsvActions source={{ q }} name={q} />
               </div>
             )}

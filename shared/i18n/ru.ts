@@ -833,6 +833,20 @@ export const ru = {
   helperBuilds: {
     notUploaded: "Помощник для этой системы пока не выложен администратором",
   },
+  /** Collections: the API's messages (decision record 034). */
+  collections: {
+    notFound: "Коллекция не найдена",
+    ownerOnly: "Удалять коллекцию и менять, у кого она есть, могут её владелец и администратор",
+    editOnly: "Изменять коллекцию могут её владелец и участники с ролью «Редактирование»",
+    assetNotFound: (id: string) => `Файл ${id} не найден: в коллекцию ничего не добавлено`,
+    tooManyIds: (max: number) => `не больше ${max} идентификаторов за один запрос`,
+    tooManyItems: (max: number) => `В коллекции может быть не больше ${max} файлов`,
+    tooManyMembers: (max: number) => `Коллекцией можно поделиться не больше чем с ${max} пользователями и группами`,
+    subjectNotFound: "Пользователь или группа не найдены",
+    ownerIsMember: "Владелец и так видит свою коллекцию",
+    badRole: "роль: view, comment или edit",
+    emptyPatch: "укажите name или description",
+  },
   errors: {
     unknown: "Неизвестная ошибка",
     server: "Ошибка на сервере",

@@ -892,6 +892,29 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => ({ method: "POST", path: "/api/metadata/csv?dry_run=1", body: `asset_id\r\n${f.asset}\r\n`, headers: { "content-type": "text/csv" } }),
   },
+  // Collections (decision 034): anyone signed in makes and lists their own; a collection nobody shared with the caller
+  // answers the same 404 as an unknown one, whatever the caller holds on the files (collections-api.test.ts has the
+  // roles, the per-file filtering and the refusals of members).
+  "POST /api/collections": { kind: "signedIn", ok: 201, req: () => J("POST", "/api/collections", { name: "Матрица" }) },
+  "GET /api/collections": { kind: "signedIn", ok: 200, req: () => G("/api/collections") },
+  "GET /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}`) },
+  "PATCH /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/collections/${X}`, { name: "Чужая" }) },
+  "DELETE /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/collections/${X}`) },
+  "GET /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/items`) },
+  "POST /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: (f) => J("POST", `/api/collections/${X}/items`, { asset_ids: [f.asset] }) },
+  "POST /api/collections/{id}/remove-items": {
+    kind: "probe",
+    signedIn: 404,
+    req: (f) => J("POST", `/api/collections/${X}/remove-items`, { asset_ids: [f.asset] }),
+  },
+  "PUT /api/collections/{id}/order": { kind: "probe", signedIn: 404, req: (f) => J("PUT", `/api/collections/${X}/order`, { asset_ids: [f.asset] }) },
+  "GET /api/collections/{id}/members": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/members`) },
+  "PUT /api/collections/{id}/members": {
+    kind: "probe",
+    signedIn: 404,
+    req: (f) => J("PUT", `/api/collections/${X}/members`, { subj: f.owner, subj_type: "user", role: "view" }),
+  },
+  "DELETE /api/collections/{id}/members/{subj}": { kind: "probe", signedIn: 404, req: (f) => J("DELETE", `/api/collections/${X}/members/${f.owner}`) },
 };
 
 // Rows of other capabilities whose objects are not assets or groups: the matrix checks that a token is needed and

@@ -42,6 +42,7 @@ import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
 import { duplicatesRoutes } from "./routes/duplicates.routes";
+import { collectionsRoutes } from "./routes/collections.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -93,6 +94,7 @@ export function createApiApp() {
   app.route("/api/pqi", pqiRoutes);
   app.route("/api/shop", shopRoutes);
   app.route("/api/helper", helperRoutes);
+  app.route("/api/collections", collectionsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api/zip", zipRoutes);
   app.route("/api", cspReportRoutes);

@@ -53,6 +53,7 @@ export const API_TAGS: readonly { name: string; description: string }[] = [
   { name: "Survey", description: "The satisfaction survey." },
   { name: "Shop", description: "Selling licences to files and folders: listings, basket, checkout." },
   { name: "Helper", description: "The local disk helper's downloads and setup." },
+  { name: "Collections", description: "Named, ordered sets of files shared at a role, never wider than the files' own rights." },
 ];
 
 /**
@@ -63,6 +64,11 @@ export const OPERATION_ID_OVERRIDES: Readonly<Record<string, string>> = {
   "GET /api/user": "getUsers",
   "GET /api/user/{id}": "getUser",
   "GET /api/asset/content/stream/{variantId}/{fileName}": "getAssetContentStreamFile",
+  "GET /api/collections": "listCollections",
+  "GET /api/collections/{id}": "getCollection",
+  "PATCH /api/collections/{id}": "patchCollection",
+  "DELETE /api/collections/{id}": "deleteCollection",
+  "DELETE /api/collections/{id}/members/{subj}": "deleteCollectionMember",
 };
 
 /**

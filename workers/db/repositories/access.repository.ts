@@ -133,12 +133,31 @@ function groupRuleSql(userId: string, id: SQL, bits: number): SQL {
       and c.depth + 0 * r.acl <= ${cutOf(id)})`;
 }
 
-/** "A rule of the caller carrying one of `bits` reaches asset `id`": its own rules, or (if it inherits) any of its groups'. */
-function assetRuleSql(userId: string, id: SQL, bits: number): SQL {
+/**
+ * "A rule of the caller carrying one of `bits` reaches asset `id`": its own rules, or (if it inherits) any of its groups'.
+ * `groupGrants` decides a listing group (default: `groupRuleSql` on it, walked per row).
+ */
+function assetRuleSql(userId: string, id: SQL, bits: number, groupGrants?: (groupId: SQL) => SQL): SQL {
+  const grants = groupGrants ? groupGrants(sql`am.group_id`) : groupRuleSql(userId, sql`am.group_id`, bits);
   return sql`(exists (select 1 from access_rules r where r.obj_id = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0)
     or (not exists (select 1 from access_inheritance ai where ai.entity_id = ${id} and ai.inherit = 0)
       and exists (select 1 from group_members am where am.el_id = ${id} and am.el_type = 'asset' and am.trashed_at is null
-        and ${groupRuleSql(userId, sql`am.group_id`, bits)})))`;
+        and ${grants})))`;
+}
+
+/** "The caller's rules pass read to group `id`" (the group half of `visibleSql` for the assets listed in it). */
+export function groupGrantsReadSql(userId: string, id: SQL): SQL {
+  return groupRuleSql(userId, id, grantingBits("read"));
+}
+
+/**
+ * `visibleSql(v, "asset", …)` for many assets that share a few groups: `grantingGroups` is a set (a subquery) of the
+ * groups among theirs that pass read down (`groupGrantsReadSql`, decided once per group instead of once per asset).
+ * The same decision only without deny rules and confinement (null otherwise: use `visibleSql`).
+ */
+export function visibleAssetViaGroupsSql(v: Visibility | null, id: SQL, owner: SQL, grantingGroups: SQL): SQL | null {
+  if (v === null || !v.rules || v.deny !== false || v.chroot.length > 0 || (v.scope ?? []).length > 0) return null;
+  return sql`(${owner} = ${v.userId} or ${assetRuleSql(v.userId, id, grantingBits("read"), (g) => sql`${g} in ${grantingGroups}`)})`;
 }
 
 /**

@@ -1,0 +1,231 @@
+/**
+ * Queries of collections (decision record 034). Items are always read through `visibleSql` of the reader: a
+ * collection holds no rights over its files, so what a page, a count or a cover shows is decided per file, in the
+ * same statement that reads it. Id lists travel as one JSON parameter (`json_each`), so no statement exceeds D1's
+ * limit of bound parameters.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../client";
+import { groupGrantsReadSql, visibleAssetViaGroupsSql, visibleSql, type Visibility } from "./access.repository";
+import { MAIN_VARIANT } from "./group.repository";
+
+/** The caller's subjects: the user and every group of users they belong to. */
+function subjectsOf(userId: string): SQL {
+  return sql`(select ${userId} union all select group_id from user_group_members where user_id = ${userId})`;
+}
+
+/** A role's rank (view 1, comment 2, edit 3): a caller holding it directly and through a group gets the higher one. */
+const RANK = sql`case m.role when 'edit' then 3 when 'comment' then 2 else 1 end`;
+
+/** "The item's file is live and the reader may read it". */
+function readableItem(vis: Visibility | null): SQL {
+  return sql`a.deleted_at is null and ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)}`;
+}
+
+export interface CollectionRow {
+  id: string;
+  name: string;
+  description: string;
+  owner_id: string;
+  owner_name: string | null;
+  ctime: number;
+  mtime: number;
+  /** the caller's best role rank as a member (1 view, 2 comment, 3 edit), null when not a member */
+  rank: number | null;
+}
+
+function collectionColumns(userId: string): SQL {
+  return sql`c.id, c.name, c.description, c.owner_id, u.name as owner_name, c.ctime, c.mtime,
+    (select max(${RANK}) from collection_members m where m.collection_id = c.id and m.subj_id in ${subjectsOf(userId)}) as rank`;
+}
+
+/** One collection with the caller's membership rank. */
+export function collectionFor(db: Database, id: string, userId: string) {
+  return db.get<CollectionRow | undefined>(sql`select ${collectionColumns(userId)}
+    from collections c left join users u on u.id = c.owner_id where c.id = ${id}`);
+}
+
+/** The live items of a collection the reader may read, and all of its live items. */
+export function itemCounts(db: Database, id: string, vis: Visibility | null) {
+  return db.get<{ total: number; live: number }>(sql`select
+      coalesce(sum(case when ${visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`)} then 1 else 0 end), 0) as total,
+      count(*) as live
+    from collection_items ci cross join assets a on a.id = ci.asset_id
+    where ci.collection_id = ${id} and a.deleted_at is null`);
+}
+
+export interface ListedCollectionRow extends CollectionRow {
+  count: number;
+  cover_id: string | null;
+  cover_ver: number | null;
+}
+
+/**
+ * The collections the caller owns or holds through a membership (their own or one of their groups'), newest change
+ * first, each with the count of items the caller may read and the first readable item that has a preview (the cover).
+ */
+export function collectionsOf(db: Database, userId: string, vis: Visibility | null, limit: number) {
+  return db.all<CollectionRow & { count: number; cover: string | null }>(sql`select * from (select ${collectionColumns(userId)},
+      (select count(*) from collection_items ci cross join assets a on a.id = ci.asset_id
+        where ci.collection_id = c.id and ${readableItem(vis)}) as count,
+      (select a.id || ':' || a.latest_version from collection_items ci cross join assets a on a.id = ci.asset_id
+        where ci.collection_id = c.id and ${readableItem(vis)} and exists (select 1 from previews p where p.asset_id = a.id)
+        order by ci.pos, ci.asset_id limit 1) as cover
+    from collections c left join users u on u.id = c.owner_id
+    where c.owner_id = ${userId}
+      or c.id in (select m.collection_id from collection_members m where m.subj_id in ${subjectsOf(userId)}))
+    order by mtime desc, id limit ${limit}`).then((rows) =>
+    rows.map(({ cover, ...r }): ListedCollectionRow => {
+      const [coverId, coverVer] = cover ? cover.split(":") : [null, null];
+      return { ...r, cover_id: coverId, cover_ver: coverVer == null ? null : Number(coverVer) };
+    }),
+  );
+}
+
+export interface ItemRow {
+  asset_id: string;
+  added_by: string | null;
+  added_by_name: string | null;
+  added_at: number;
+  name: string;
+  mime: string;
+  ctime: number;
+  mtime: number;
+  owner_id: string;
+  owner_name: string | null;
+  ver: number;
+  var: string | null;
+  var_size: number | null;
+  has_preview: number;
+  /** items the reader may read (the same on every row) */
+  total: number;
+  /** live items (the same on every row) */
+  live: number;
+}
+
+/**
+ * One page of the items the reader may read, in collection order, with the counts, in one statement. The rights
+ * filter runs once per item (the order index drives the loop, and the window count of the same pass gives `total`);
+ * the page's 50 rows alone then get their owner, main variant and preview flag, so a deep skip pays for the filter,
+ * not for the details of every row it passes over. Live items are counted without the filter, and only when there
+ * is one (administrators read everything).
+ */
+export function itemsPage(db: Database, id: string, vis: Visibility | null, skip: number, take: number) {
+  const live = vis
+    ? sql`(select count(*) from collection_items lc cross join assets la on la.id = lc.asset_id
+        where lc.collection_id = ${id} and la.deleted_at is null)`
+    : sql`p.total`;
+  // A collection's files usually sit in a few folders: whether the reader's rules pass read down to each of them is
+  // decided once per folder (`granting`), not once per file (the same decision, where there is no deny or confinement).
+  const granting = sql`(select group_id from granting)`;
+  const viaGroups = visibleAssetViaGroupsSql(vis, sql`a.id`, sql`a.owner_id`, granting);
+  const filter = viaGroups ? sql`a.deleted_at is null and ${viaGroups}` : readableItem(vis);
+  const grantingCte = viaGroups
+    ? sql`granting as materialized (select g.group_id from (select distinct m.group_id from collection_items gi
+        cross join group_members m on m.el_id = gi.asset_id and m.el_type = 'asset' and m.trashed_at is null
+        where gi.collection_id = ${id}) g where ${groupGrantsReadSql(vis!.userId, sql`g.group_id`)}),`
+    : sql``;
+  return db.all<ItemRow>(sql`with ${grantingCte} p as (
+      select ci.asset_id, ci.pos, ci.added_by, ci.added_at, count(*) over () as total
+      from collection_items ci cross join assets a on a.id = ci.asset_id
+      where ci.collection_id = ${id} and ${filter}
+      order by ci.pos, ci.asset_id limit ${take} offset ${skip})
+    select p.asset_id, p.added_by, ab.name as added_by_name, p.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
+      u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
+      exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, p.total, ${live} as live
+    from p
+    cross join assets a on a.id = p.asset_id
+    left join users u on u.id = a.owner_id
+    left join users ab on ab.id = p.added_by
+    left join variants mv on mv.id = ${MAIN_VARIANT}
+    order by p.pos, p.asset_id`);
+}
+
+/** Which of the ids are live files the reader may read, in one statement. */
+export async function readableAssets(db: Database, ids: readonly string[], vis: Visibility | null): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.all<{ id: string }>(sql`select a.id from json_each(${JSON.stringify(ids)}) j
+    cross join assets a on a.id = j.value where ${readableItem(vis)}`);
+  return new Set(rows.map((r) => r.id));
+}
+
+export function insertCollectionSql(c: { id: string; name: string; description: string; ownerId: string; now: number }): SQL {
+  return sql`insert into collections (id, name, description, owner_id, ctime, mtime)
+    values (${c.id}, ${c.name}, ${c.description}, ${c.ownerId}, ${c.now}, ${c.now})`;
+}
+
+export function updateCollectionSql(id: string, patch: { name?: string; description?: string }, now: number): SQL {
+  const sets: SQL[] = [sql`mtime = ${now}`];
+  if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
+  if (patch.description !== undefined) sets.push(sql`description = ${patch.description}`);
+  return sql`update collections set ${sql.join(sets, sql`, `)} where id = ${id}`;
+}
+
+export function touchCollectionSql(id: string, now: number): SQL {
+  return sql`update collections set mtime = ${now} where id = ${id}`;
+}
+
+/** Removing a collection: its rows only, never a file. */
+export function deleteCollectionSql(id: string): SQL[] {
+  return [
+    sql`delete from collection_items where collection_id = ${id}`,
+    sql`delete from collection_members where collection_id = ${id}`,
+    sql`delete from collections where id = ${id}`,
+  ];
+}
+
+/**
+ * Appends the files after the collection's largest order key, in the given order; files already in it keep their
+ * place. SQLite materialises an INSERT's SELECT that reads the target table before inserting, so `max(pos)` is the
+ * one from before the statement.
+ */
+export function appendItemsSql(id: string, assetIds: readonly string[], addedBy: string, now: number): SQL {
+  return sql`insert into collection_items (collection_id, asset_id, pos, added_by, added_at)
+    select ${id}, j.value, (select coalesce(max(pos), 0) from collection_items where collection_id = ${id}) + 1 + j.key, ${addedBy}, ${now}
+    from json_each(${JSON.stringify(assetIds)}) j where true
+    on conflict (collection_id, asset_id) do nothing`;
+}
+
+export function removeItemsSql(id: string, assetIds: readonly string[]): SQL {
+  return sql`delete from collection_items where collection_id = ${id} and asset_id in (select value from json_each(${JSON.stringify(assetIds)}))`;
+}
+
+/**
+ * Gives the listed items order keys below the collection's smallest, in the given order (ids not in it are ignored):
+ * the base is an aggregate in FROM, computed once before any row changes.
+ */
+export function reorderItemsSql(id: string, assetIds: readonly string[]): SQL {
+  return sql`update collection_items set pos = b.base + j.key
+    from (select coalesce(min(pos), 0) - ${assetIds.length} as base from collection_items where collection_id = ${id}) b,
+      json_each(${JSON.stringify(assetIds)}) j
+    where collection_items.collection_id = ${id} and collection_items.asset_id = j.value`;
+}
+
+export interface MemberRow {
+  subj_id: string;
+  subj_type: "user" | "group";
+  name: string | null;
+  role: "view" | "comment" | "edit";
+  ctime: number;
+}
+
+export function membersOf(db: Database, id: string, limit: number) {
+  return db.all<MemberRow>(sql`select m.subj_id, m.subj_type, coalesce(u.name, g.name) as name, m.role, m.ctime
+    from collection_members m left join users u on m.subj_type = 'user' and u.id = m.subj_id
+      left join groups g on m.subj_type = 'group' and g.id = m.subj_id
+    where m.collection_id = ${id} order by m.ctime, m.subj_id limit ${limit}`);
+}
+
+export function memberCount(db: Database, id: string) {
+  return db.get<{ n: number }>(sql`select count(*) as n from collection_members where collection_id = ${id}`);
+}
+
+export function upsertMemberSql(m: { id: string; subjId: string; subjType: "user" | "group"; role: string; addedBy: string; now: number }): SQL {
+  return sql`insert into collection_members (collection_id, subj_id, subj_type, role, added_by, ctime)
+    values (${m.id}, ${m.subjId}, ${m.subjType}, ${m.role}, ${m.addedBy}, ${m.now})
+    on conflict (collection_id, subj_id) do update set role = excluded.role, subj_type = excluded.subj_type`;
+}
+
+export function deleteMemberSql(id: string, subjId: string): SQL {
+  return sql`delete from collection_members where collection_id = ${id} and subj_id = ${subjId}`;
+}
