@@ -21,7 +21,7 @@ async function downloadCsv(source: CsvSource, name: string) {
   const a = document.createElement("a");
   a.href = url;
   a.download = `${name}.csv`;
-  document.body.append(a);
+  document.body.appendChild(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
