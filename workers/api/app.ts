@@ -39,6 +39,7 @@ import { wopiRoutes } from "./routes/wopi.routes";
 import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
+import { commentRoutes } from "./routes/comments.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -63,6 +64,8 @@ export function createApiApp() {
   app.route("/api/auth", authRoutes);
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
+  // Comments and the inbox: /api/asset/{id}/comments before the asset routers' `/{id}/…` paths.
+  app.route("/api", commentRoutes);
   app.route("/api/group", groupNameRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetVersionRoutes);
