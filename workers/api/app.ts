@@ -64,8 +64,6 @@ export function createApiApp() {
   app.route("/api/auth", authRoutes);
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
-  // Comments and the inbox: /api/asset/{id}/comments before the asset routers' `/{id}/…` paths.
-  app.route("/api", commentRoutes);
   app.route("/api/group", groupNameRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetVersionRoutes);
@@ -74,6 +72,9 @@ export function createApiApp() {
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetContentRoutes);
   app.route("/api/asset", assetRoutes);
+  // Comments and the inbox (decision 035): `/api/asset/{id}/comments` and `/follow` have more segments than any
+  // asset path, so after the asset routers they match only their own URLs.
+  app.route("/api", commentRoutes);
   app.route("/api/tags", tagsRoutes);
   app.route("/api/storage", storageRoutes);
   app.route("/api/upload", uploadSignRoutes);
