@@ -13,6 +13,7 @@ import { SearchBox } from "./search/search-box";
 import { NameClashHost } from "./name-clash-dialog";
 import { SurveyModal } from "./survey-modal";
 import { UploadPanel } from "./upload-panel";
+import { NotificationBell } from "./comments/notification-bell";
 
 interface ShellUser {
   name: string;
@@ -155,6 +156,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
             <Icon name="menu" size={20} />
           </button>
           <SearchBox />
+          <NotificationBell />
           <div className="user-chip">
             <span className="avatar" aria-hidden="true">
               {user.name.slice(0, 1).toUpperCase()}

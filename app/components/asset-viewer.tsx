@@ -33,6 +33,7 @@ import { TagDialog } from "./tag-dialog";
 import { TechData } from "./tech-data";
 import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
+import { CommentsAside } from "./comments/comments-aside";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -218,6 +219,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
           <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
         <aside className="panel info-panel">
+          <CommentsAside assetId={asset.asset_id} mime={asset.mimetype} media={media}>
           <h2>{ru.library.info}</h2>
           <dl className="info-list">
             <InfoRow label={ru.library.fields.name}>{asset.name}</InfoRow>
@@ -261,6 +263,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               </li>
             ))}
           </ul>
+          </CommentsAside>
         </aside>
       </div>
 
