@@ -9,6 +9,9 @@ import { EDITOR } from "./seed";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 const SHOTS = process.env.E2E_SHOTS_DIR;
+/** The machine is shared and the server cold: waits are generous. */
+const WAIT = { timeout: 30_000 };
+const LONG = { timeout: 60_000 };
 
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -43,7 +46,7 @@ for (const [label, viewport] of [
     const rule = await fetch(`${server.baseUrl}/api/user/acl`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${admin}` },
-      body: JSON.stringify({ subj: EDITOR.id, obj: assetId, acl: ["read"] }),
+      body: JSON.stringify({ subj: EDITOR.id, obj: assetId, acl: ["read", "download"] }),
     });
     expect(rule.status).toBe(201);
 
@@ -56,16 +59,18 @@ for (const [label, viewport] of [
     await reader.getByTestId("draw-region").click();
     const layer = reader.getByTestId("comment-layer");
     await layer.scrollIntoViewIfNeeded();
+    await reader.waitForTimeout(300);
     const box = (await layer.boundingBox())!;
     await reader.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.2);
     await reader.mouse.down();
     await reader.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.45, { steps: 5 });
     await reader.mouse.up();
-    await expect.poll(() => reader.getByTestId("composer-anchor").textContent()).toContain("Область выбрана");
+    await shot(reader, `comments-drawn-${label}`);
+    await expect.poll(() => reader.getByTestId("composer-anchor").textContent(), WAIT).toContain("Область выбрана");
     await reader.getByTestId("comment-text").fill("Логотип обрезан справа");
     await reader.getByTestId("comment-send").click();
-    await expect(reader.getByTestId("comment-list")).toContainText("Логотип обрезан справа");
-    await expect(reader.getByRole("button", { name: "Отметка 1" })).toBeVisible();
+    await expect.poll(() => reader.getByTestId("comment-list").textContent(), WAIT).toContain("Логотип обрезан справа");
+    await expect.poll(() => reader.getByRole("button", { name: "Отметка 1" }).isVisible(), WAIT).toBe(true);
     await shot(reader, `comments-reader-${label}`);
 
     // The reader starts from an empty inbox (the other width's run used the same reader).
@@ -78,24 +83,28 @@ for (const [label, viewport] of [
 
     // The owner replies in the thread.
     await page.reload();
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await page.getByTestId("comments-tab").click();
-    await expect(page.getByTestId("comment-list")).toContainText("Логотип обрезан справа");
+    await shot(page, `comments-owner-before-${label}`);
+    await expect.poll(() => page.getByTestId("comment-list").textContent(), WAIT).toContain("Логотип обрезан справа");
     await page.getByRole("button", { name: "Ответить" }).first().click();
     await page.getByTestId("comment-text").fill("Исправлю в версии 2");
     await page.getByTestId("comment-send").click();
-    await expect(page.getByTestId("comment-list")).toContainText("Исправлю в версии 2");
+    await expect.poll(() => page.getByTestId("comment-list").textContent(), WAIT).toContain("Исправлю в версии 2");
     await shot(page, `comments-owner-${label}`);
 
     // The reader's bell shows it without a reload, and the inbox leads to the comment.
-    await expect(reader.getByTestId("bell-count")).toHaveText("1", { timeout: 60_000 });
+    await expect.poll(() => reader.getByTestId("bell-count").textContent(), LONG).toBe("1");
     await reader.getByTestId("bell").click();
     await reader.waitForURL(/\/notifications/);
     const item = reader.getByTestId("inbox").locator("li").first();
-    await expect(item).toContainText("ответил(а) на ваш комментарий");
-    await expect(item).toContainText("Исправлю в версии 2");
+    await expect.poll(() => item.textContent(), WAIT).toContain("ответил(а) на ваш комментарий");
+    expect(await item.textContent()).toContain("Исправлю в версии 2");
     await shot(reader, `notifications-${label}`);
     await item.getByRole("link").click();
     await reader.waitForURL(new RegExp(`/asset/${assetId}\\?comment=`));
-    await expect(reader.locator(".comment.selected")).toContainText("Исправлю в версии 2");
+    await reader.waitForTimeout(1500);
+    await shot(reader, `comments-linked-${label}`);
+    await expect.poll(() => reader.locator(".comment.selected").textContent(), WAIT).toContain("Исправлю в версии 2");
   });
 }

@@ -88,7 +88,8 @@ function anchorLabel(a: api.Anchor | null): string | null {
   if (a.time) parts.push(ru.commentsUi.atMoment(api.formatMoment(a.time.start) + (a.time.end !== undefined ? `–${api.formatMoment(a.time.end)}` : "")));
   if (a.page) parts.push(ru.commentsUi.atPage(a.page));
   if (a.region) parts.push(ru.commentsUi.regionSet.toLowerCase());
-  return parts.join(", ") || null;
+  const label = parts.join(", ");
+  return label ? label[0].toUpperCase() + label.slice(1) : null;
 }
 
 function CommentsPanel({
