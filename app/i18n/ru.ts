@@ -1407,6 +1407,7 @@ export const ru = {
     drawRegion: "Отметить область",
     drawHint: "Протяните по картинке, чтобы выделить область",
     regionSet: "Область выбрана",
+    regionMark: "область на картинке",
     clearAnchor: "Убрать привязку",
     atMoment: (t: string) => `на ${t}`,
     atPage: (n: number) => `стр. ${n}`,

@@ -82,12 +82,12 @@ function threaded(items: api.CommentItem[]): { item: api.CommentItem; depth: num
   return out;
 }
 
-function anchorLabel(a: api.Anchor | null): string | null {
+function anchorLabel(a: api.Anchor | null, draft = false): string | null {
   if (!a) return null;
   const parts: string[] = [];
   if (a.time) parts.push(ru.commentsUi.atMoment(api.formatMoment(a.time.start) + (a.time.end !== undefined ? `–${api.formatMoment(a.time.end)}` : "")));
   if (a.page) parts.push(ru.commentsUi.atPage(a.page));
-  if (a.region) parts.push(ru.commentsUi.regionSet.toLowerCase());
+  if (a.region) parts.push(draft ? ru.commentsUi.regionSet.toLowerCase() : ru.commentsUi.regionMark);
   const label = parts.join(", ");
   return label ? label[0].toUpperCase() + label.slice(1) : null;
 }
@@ -276,7 +276,7 @@ function CommentsPanel({
         )}
         {anchor && (
           <div className="composer-chip" data-testid="composer-anchor">
-            {anchorLabel(anchor)}
+            {anchorLabel(anchor, true)}
             <button type="button" className="link-btn small" onClick={() => setAnchor(null)}>
               {ru.commentsUi.clearAnchor}
             </button>
