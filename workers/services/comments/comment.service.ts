@@ -7,7 +7,6 @@ import {
   insertCommentSql,
   isFollowing,
   listComments,
-  loginsOf,
   mediaLimits,
   resolveCommentSql,
   setFollowSql,
@@ -85,8 +84,7 @@ async function resolveMentions(rc: RequestContext, text: string): Promise<{ id: 
   return [...out.values()];
 }
 
-function view(row: CommentRow, logins: Map<string, string>): CommentView {
-  const mentionIds = JSON.parse(row.mentions) as string[];
+function view(row: CommentRow): CommentView {
   return {
     comment_id: row.id,
     asset_id: row.asset_id,
@@ -97,17 +95,12 @@ function view(row: CommentRow, logins: Map<string, string>): CommentView {
     anchor: row.anchor ? (JSON.parse(row.anchor) as Anchor) : null,
     parent_id: row.parent_id,
     resolved: row.resolved === 1,
-    mentions: mentionIds.map((id) => logins.get(id)).filter((l): l is string => l !== undefined),
+    mentions: JSON.parse(row.mention_logins) as string[],
     ctime: new Date(row.ctime).toISOString(),
     mtime: new Date(row.mtime).toISOString(),
   };
 }
 
-async function viewsOf(rc: RequestContext, rows: CommentRow[]): Promise<CommentView[]> {
-  const ids = [...new Set(rows.flatMap((r) => JSON.parse(r.mentions) as string[]))];
-  const logins = new Map(ids.length ? (await loginsOf(rc.db, ids)).map((u) => [u.id, u.login]) : []);
-  return rows.map((r) => view(r, logins));
-}
 
 /**
  * POST /api/asset/{id}/comments: read on the file is enough. The comment, the author's follow of the file and the
@@ -195,7 +188,7 @@ export async function listAssetComments(
     listComments(rc.db, { assetId: asset.id, version: q.version, skip: q.skip, take: q.take }),
     isFollowing(rc.db, asset.id, actor.id),
   ]);
-  return { total, following, latest_version: asset.latestVersion, items: await viewsOf(rc, rows) };
+  return { total, following, latest_version: asset.latestVersion, items: rows.map(view) };
 }
 
 /** PATCH /api/comments/{id}: the author only; mentions are read again from the new text (no new notifications). */
@@ -205,7 +198,7 @@ export async function editComment(rc: RequestContext, actor: Actor, commentId: s
   const mentions = await resolveMentions(rc, text);
   const now = Date.now();
   await runBatch(rc.db, [updateCommentTextSql(comment.id, text, mentions.map((m) => m.id), now)]);
-  return view({ ...comment, text, mentions: JSON.stringify(mentions.map((m) => m.id)), mtime: now }, new Map(mentions.map((m) => [m.id, m.login])));
+  return view({ ...comment, text, mentions: JSON.stringify(mentions.map((m) => m.id)), mention_logins: JSON.stringify(mentions.map((m) => m.login)), mtime: now });
 }
 
 /** DELETE /api/comments/{id}: the author, or whoever holds `acl` on the file; replies go with it. */
@@ -223,8 +216,7 @@ export async function resolveComment(rc: RequestContext, actor: Actor, commentId
   const { comment } = await readableComment(rc, actor, commentId);
   const now = Date.now();
   await runBatch(rc.db, [resolveCommentSql(comment.id, resolved, now)]);
-  const [v] = await viewsOf(rc, [{ ...comment, resolved: resolved ? 1 : 0, mtime: now }]);
-  return v;
+  return view({ ...comment, resolved: resolved ? 1 : 0, mtime: now });
 }
 
 /** PUT / DELETE /api/asset/{id}/follow: «Следить» on a file the caller may read. */
