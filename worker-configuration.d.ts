@@ -25,12 +25,13 @@ interface __BaseEnv_Env {
 	LOGIN_THROTTLE: DurableObjectNamespace<import("./workers/app").LoginThrottleDO>;
 	RATE_LIMIT: DurableObjectNamespace<import("./workers/app").RateLimitDO>;
 	WOPI_LOCKS: DurableObjectNamespace<import("./workers/app").WopiLockDO>;
+	NOTIFY_HUB: DurableObjectNamespace<import("./workers/app").NotificationHubDO>;
 	AUTOMATIONS: Workflow<Parameters<import("./workers/app").AutomationWorkflow['run']>[0]['payload']>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./workers/app");
-		durableNamespaces: "UploadQueueDO" | "TaskStateDO" | "LoginThrottleDO" | "WopiLockDO" | "RateLimitDO";
+		durableNamespaces: "UploadQueueDO" | "TaskStateDO" | "LoginThrottleDO" | "WopiLockDO" | "RateLimitDO" | "NotificationHubDO";
 	}
 	interface Env extends __BaseEnv_Env {}
 }

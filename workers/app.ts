@@ -3,7 +3,7 @@ import * as remixBuild from "remix-server-build";
 import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
-import { runDeliverEvents } from "./queue/operations";
+import { runDeliverEvents, runDeliverNotifications } from "./queue/operations";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
@@ -29,6 +29,7 @@ export { TaskStateDO } from "../durable-objects/task-state.do";
 export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
 export { RateLimitDO } from "../durable-objects/rate-limit.do";
 export { WopiLockDO } from "../durable-objects/wopi-lock.do";
+export { NotificationHubDO } from "../durable-objects/notification-hub.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();
@@ -144,5 +145,7 @@ export default withErrorTracking({
     await wakeStrandedTasks(rc, controller.scheduledTime);
     // The outbox sweeper: events whose queue wake-up was lost (the Worker died after the commit) are delivered here.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-events", summary: await runDeliverEvents(env) }));
+    // The notification sweeper (decision 035): lost wake-ups, events other capabilities wrote, and due e-mail digests.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-notifications", summary: await runDeliverNotifications(env) }));
   },
 } satisfies ExportedHandler<Env>);

@@ -15,6 +15,7 @@ import { NameClashHost } from "./name-clash-dialog";
 import { DuplicateHost } from "./duplicate-dialog";
 import { SurveyModal } from "./survey-modal";
 import { UploadPanel } from "./upload-panel";
+import { NotificationBell } from "./comments/notification-bell";
 
 interface ShellUser {
   name: string;
@@ -158,6 +159,7 @@ export function AppShell({ user, children }: { user: ShellUser; children: React.
             <Icon name="menu" size={20} />
           </button>
           <SearchBox />
+          <NotificationBell />
           <div className="user-chip">
             <span className="avatar" aria-hidden="true">
               {user.name.slice(0, 1).toUpperCase()}

@@ -35,6 +35,7 @@ import { TechData } from "./tech-data";
 import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 import { AddToCollectionButton } from "./collections/add-to-collection-dialog";
+import { CommentsAside } from "./comments/comments-aside";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -221,6 +222,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
           <VersionList asset={asset} rows={versions} groupId={groupId} onChanged={load} />
         </div>
         <aside className="panel info-panel">
+          <CommentsAside assetId={asset.asset_id} mime={asset.mimetype} media={media}>
           <h2>{ru.library.info}</h2>
           <dl className="info-list">
             <InfoRow label={ru.library.fields.name}>{asset.name}</InfoRow>
@@ -265,6 +267,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
             ))}
           </ul>
           <AssetHistory assetId={asset.asset_id} levels={levels} />
+          </CommentsAside>
         </aside>
       </div>
 

@@ -932,6 +932,36 @@ export const ru = {
     noBytes: "у файла нет сохранённого содержимого",
     taskTitle: (name: string) => `ZIP: ${name}`,
   },
+  /** Comments pinned to a spot, a moment or a page, and the inbox of notifications (decision 035). */
+  comments: {
+    notFound: "Комментарий не найден",
+    assetNotFound: "Файл не найден",
+    onlyAuthor: "Изменять комментарий может только его автор",
+    deleteDenied: "Удалить комментарий может его автор или тот, кто управляет правами на файл",
+    emptyText: "текст не может быть пустым",
+    controlChars: "текст не должен содержать управляющих символов",
+    unknownVersion: (latest: number) => `у файла нет такой версии (последняя — ${latest})`,
+    parentOfOther: "ответ возможен только на комментарий этого же файла",
+    unknownLogin: (login: string) => `нет пользователя @${login}`,
+    tooManyMentions: (max: number) => `не больше ${max} упоминаний в одном комментарии`,
+    pastEnd: (duration: number) => `момент за концом записи (длительность ${duration} с)`,
+    pastLastPage: (pages: number) => `в документе ${pages} стр.`,
+    regionOutside: "прямоугольник выходит за край изображения",
+    endBeforeStart: "конец раньше начала",
+    anchorEmpty: "укажите область, момент, страницу или рисунок",
+    digestSubject: (n: number) => `Новые уведомления: ${n}`,
+    digestLine: (who: string, what: string, file: string) => `${who}: ${what} — ${file}`,
+    kinds: {
+      mention: "упомянул(а) вас",
+      reply: "ответил(а) на ваш комментарий",
+      comment: "прокомментировал(а) файл, за которым вы следите",
+      review_requested: "просит согласовать",
+      review_decided: "принял(а) решение по согласованию",
+      collection_shared: "открыл(а) вам коллекцию",
+    },
+    reviewStatuses: { in_review: "на согласовании", approved: "согласовано", changes_requested: "нужны правки", rejected: "отклонено" } as Record<string, string>,
+    someone: "Кто-то",
+  },
 } as const;
 
 export type SharedDictionary = typeof ru;

@@ -711,6 +711,40 @@ const ROWS: Record<string, Row> = {
     req: (f) => G(`/api/tags/for-entity/${f.asset}`),
   },
 
+  // Comments and notifications (decision 035): a comment of the owner's on the fixture file, its id derived from the file's.
+  "POST /api/asset/{id}/comments": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 201,
+    req: (f) => J("POST", `/api/asset/${f.asset}/comments`, { text: "Логотип обрезан", anchor: { region: { x: 0, y: 0, w: 0.5, h: 0.5 } } }),
+  },
+  "GET /api/asset/{id}/comments": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/${f.asset}/comments`) },
+  "PATCH /api/comments/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/comments/${X}`, { text: "x" }) },
+  "DELETE /api/comments/{id}": {
+    kind: "entity",
+    needs: [
+      ["asset", "read"],
+      ["asset", "acl"],
+    ],
+    ok: 200,
+    req: (f) => J("DELETE", `/api/comments/${commentOf(f)}`),
+    prepare: (f) => insertComment(f),
+  },
+  "POST /api/comments/{id}/resolve": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => J("POST", `/api/comments/${commentOf(f)}/resolve`, { resolved: true }),
+    prepare: (f) => insertComment(f),
+  },
+  "PUT /api/asset/{id}/follow": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => J("PUT", `/api/asset/${f.asset}/follow`) },
+  "DELETE /api/asset/{id}/follow": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => J("DELETE", `/api/asset/${f.asset}/follow`) },
+  "GET /api/notifications": { kind: "signedIn", ok: 200, req: () => G("/api/notifications?unread=1") },
+  "POST /api/notifications/read": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/notifications/read", { all: true }) },
+  "GET /api/notifications/settings": { kind: "signedIn", ok: 200, req: () => G("/api/notifications/settings") },
+  "PUT /api/notifications/settings": { kind: "signedIn", ok: 200, req: () => J("PUT", "/api/notifications/settings", { email: null, digest: false }) },
+  "GET /api/notifications/stream": { kind: "signedIn", ok: 200, req: () => G("/api/notifications/stream") },
+
   // Storage and uploads
   "POST /api/storage/create": {
     kind: "admin",
@@ -1061,6 +1095,15 @@ function masks(needs: Need[]): Map<Target, number> {
 const EVERY_GRANT = maskOf(ACCESS_LEVELS.filter((l) => l !== "deny" && l !== "superuser"));
 
 /** What a refused call must leave as it was: the fixture's rows and the size of every table a call could touch. */
+/** The id of the fixture file's comment (rows that act on one): the file's id reversed, 32 hex like any id. */
+const commentOf = (f: Fixture) => [...f.asset].reverse().join("");
+
+async function insertComment(f: Fixture) {
+  await env.DB.prepare("INSERT INTO comments (id, asset_id, version, author_id, text, ctime, mtime) VALUES (?, ?, 1, ?, 'Заметка', ?, ?)")
+    .bind(commentOf(f), f.asset, f.owner, Date.now(), Date.now())
+    .run();
+}
+
 async function snapshot(f: Fixture) {
   const ids = JSON.stringify([f.top, f.sub, f.dest, f.asset, f.tag, f.owner]);
   const q = async (sql: string) => (await env.DB.prepare(sql).bind(ids).all()).results;
@@ -1077,6 +1120,8 @@ async function snapshot(f: Fixture) {
     rules: await q(`select * from access_rules where obj_id in ${inIds} or subj_id in ${inIds} order by id`),
     inheritance: await q(`select * from access_inheritance where entity_id in ${inIds}`),
     userGroups: await q(`select * from user_group_members where group_id in ${inIds} or user_id in ${inIds}`),
+    comments: await q(`select * from comments where asset_id in ${inIds} order by id`),
+    follows: await q(`select * from asset_follows where asset_id in ${inIds} order by user_id`),
     counts: await q(`select (select count(*) from groups) g, (select count(*) from assets) a, (select count(*) from tags) t,
       (select count(*) from storages) s, (select count(*) from asset_classes) c, (select count(*) from access_rules) r,
       (select count(*) from user_group_members) u, (select count(*) from audit_log where action not like 'auth.%') l,

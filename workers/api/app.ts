@@ -43,6 +43,7 @@ import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
 import { duplicatesRoutes } from "./routes/duplicates.routes";
 import { collectionsRoutes } from "./routes/collections.routes";
+import { commentRoutes } from "./routes/comments.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -76,6 +77,9 @@ export function createApiApp() {
   app.route("/api/asset", assetCatalogRoutes);
   app.route("/api/asset", assetContentRoutes);
   app.route("/api/asset", assetRoutes);
+  // Comments and the inbox (decision 035): `/api/asset/{id}/comments` and `/follow` have more segments than any
+  // asset path, so after the asset routers they match only their own URLs.
+  app.route("/api", commentRoutes);
   app.route("/api/tags", tagsRoutes);
   app.route("/api/storage", storageRoutes);
   app.route("/api/upload", uploadSignRoutes);

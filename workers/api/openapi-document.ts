@@ -54,6 +54,8 @@ export const API_TAGS: readonly { name: string; description: string }[] = [
   { name: "Shop", description: "Selling licences to files and folders: listings, basket, checkout." },
   { name: "Helper", description: "The local disk helper's downloads and setup." },
   { name: "Collections", description: "Named, ordered sets of files shared at a role, never wider than the files' own rights." },
+  { name: "Comments", description: "Comments pinned to a region, a moment or a page of a file version; following a file." },
+  { name: "Notifications", description: "The inbox: mentions, replies, comments on followed files, reviews, shared collections." },
 ];
 
 /**

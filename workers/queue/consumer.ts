@@ -2,7 +2,7 @@ import { newId } from "../lib/ids";
 import { createRequestContext } from "../services/access";
 import { retryDelaySeconds } from "../services/tasks/pure";
 import { TaskMessageSchema, type ProcessVariantMessage } from "./messages";
-import { runDeliverEvents, runOperation, runProcessVariants } from "./operations";
+import { runDeliverEvents, runDeliverNotifications, runOperation, runProcessVariants } from "./operations";
 
 export { retryDelaySeconds };
 
@@ -19,6 +19,7 @@ export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): P
   if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetters(batch, env);
   const uploads: { message: Message<unknown>; body: ProcessVariantMessage }[] = [];
   const deliveries: Message<unknown>[] = [];
+  const inboxWakeups: Message<unknown>[] = [];
   for (const message of batch.messages) {
     const parsed = TaskMessageSchema.safeParse(message.body);
     if (!parsed.success) {
@@ -26,10 +27,13 @@ export async function handleTaskBatch(batch: MessageBatch<unknown>, env: Env): P
       message.ack();
     } else if (parsed.data.op === "process-variant") uploads.push({ message, body: parsed.data });
     else if (parsed.data.op === "deliver-events") deliveries.push(message);
+    else if (parsed.data.op === "deliver-notifications") inboxWakeups.push(message);
     else await settle(batch.queue, [message], parsed.data.op, () => runOperation(env, parsed.data));
   }
   // Outbox wake-ups name nothing: one dispatch delivers what all of them were sent for.
   if (deliveries.length > 0) await settle(batch.queue, deliveries, "deliver-events", () => runDeliverEvents(env));
+  // Notification wake-ups name nothing either (decision 035): one dispatch for all of them.
+  if (inboxWakeups.length > 0) await settle(batch.queue, inboxWakeups, "deliver-notifications", () => runDeliverNotifications(env));
   // The uploads of a batch make their background tasks together (a burst of small files is one tech-fields task).
   if (uploads.length > 0) {
     await settle(batch.queue, uploads.map((u) => u.message), "process-variant", () => runProcessVariants(env, uploads.map((u) => u.body)));

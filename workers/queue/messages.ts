@@ -96,6 +96,9 @@ export const TaskWakeupMessageSchema = z.object({ op: z.literal("task-wakeup"), 
  */
 export const DeliverEventsMessageSchema = z.object({ op: z.literal("deliver-events") });
 
+/** Wakes the notification dispatcher (decision 035): like `deliver-events`, it names nothing and may repeat. */
+export const DeliverNotificationsMessageSchema = z.object({ op: z.literal("deliver-notifications") });
+
 /** Body of every message on the TASKS queue; operation classes add variants here. */
 export const TaskMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("cleanup-sessions"), olderThanDays: z.number().int().min(1).max(365).default(7) }),
@@ -107,6 +110,7 @@ export const TaskMessageSchema = z.discriminatedUnion("op", [
   AbortStaleMultipartMessageSchema,
   TaskWakeupMessageSchema,
   DeliverEventsMessageSchema,
+  DeliverNotificationsMessageSchema,
 ]);
 
 /** A message as the consumer runs it (defaults filled in). */

@@ -49,6 +49,8 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
     case "deliver-events":
       return runDeliverEvents(env);
+    case "deliver-notifications":
+      return runDeliverNotifications(env);
   }
 }
 
@@ -58,6 +60,16 @@ export function runDeliverEvents(env: Env): Promise<string> {
     // Automations reach the task services, which pull in the codecs: loaded when a wake-up needs them.
     const r = await (await import("../services/automations")).deliverEvents(rc);
     return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
+  });
+}
+
+/** The notification dispatcher (decision 035), for a `deliver-notifications` wake-up and the minute cron; digests ride along. */
+export function runDeliverNotifications(env: Env): Promise<string> {
+  return withTaskContext(env, "deliver-notifications", async (rc) => {
+    const { deliverNotifications, sendDueDigests } = await import("../services/comments");
+    const r = await deliverNotifications(rc);
+    const mailed = await sendDueDigests(rc, Date.now());
+    return `notifications: ${r.events} events read, ${r.created} made; ${mailed} digests`;
   });
 }
 
