@@ -17,7 +17,7 @@ import {
 import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { canAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
+import { canAccess, prefetchAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { anchorProblem, excerptOf, loginCandidates, mentionTokens, type Anchor } from "./anchor";
 import { wakeNotifications } from "./notification-wake";
@@ -183,11 +183,15 @@ export async function listAssetComments(
   assetId: string,
   q: { version?: number; skip: number; take: number },
 ): Promise<{ total: number; following: boolean; latest_version: number; items: CommentView[] }> {
+  // The comments and the follow flag are read beside the file and its access check (one round trip, as the subtree
+  // reads its versions); nothing of them is answered unless the check passes.
+  const listed = listComments(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
+  const follows = isFollowing(rc.db, assetId, actor.id);
+  listed.catch(() => {});
+  follows.catch(() => {});
+  prefetchAccess(rc, actor, { id: assetId, type: "asset" });
   const asset = await readableAsset(rc, actor, assetId);
-  const [{ rows, total }, following] = await Promise.all([
-    listComments(rc.db, { assetId: asset.id, version: q.version, skip: q.skip, take: q.take }),
-    isFollowing(rc.db, asset.id, actor.id),
-  ]);
+  const [{ rows, total }, following] = await Promise.all([listed, follows]);
   return { total, following, latest_version: asset.latestVersion, items: rows.map(view) };
 }
 
