@@ -39,6 +39,7 @@ import { wopiRoutes } from "./routes/wopi.routes";
 import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
+import { reviewRoutes } from "./routes/review.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -66,6 +67,7 @@ export function createApiApp() {
   app.route("/api/group", groupNameRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetVersionRoutes);
+  app.route("/api/asset", reviewRoutes);
   app.route("/api/asset", directUploadRoutes);
   app.route("/api/asset", batchUploadRoutes);
   app.route("/api/asset", assetCatalogRoutes);

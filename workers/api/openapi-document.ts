@@ -53,6 +53,7 @@ export const API_TAGS: readonly { name: string; description: string }[] = [
   { name: "Survey", description: "The satisfaction survey." },
   { name: "Shop", description: "Selling licences to files and folders: listings, basket, checkout." },
   { name: "Helper", description: "The local disk helper's downloads and setup." },
+  { name: "Reviews", description: "Review decisions on a file's versions, their trail and review requests." },
 ];
 
 /**

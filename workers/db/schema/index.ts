@@ -43,3 +43,5 @@ export * from "./shop-order-items";
 export * from "./shop-webhook-events";
 export * from "./cache-revisions";
 export * from "./traded-tokens";
+export * from "./review-decisions";
+export * from "./review-requests";
