@@ -880,6 +880,13 @@ export const ru = {
     duePast: "срок уже прошёл",
     decideForbidden: "Ставить статус согласования могут те, у кого есть право изменять файл, и те, у кого его запросили",
   },
+  /** The map view and the search by its visible area (workers/db/repositories/geo.repository.ts). */
+  mapSearch: {
+    bboxShape: "ожидается «запад,юг,восток,север» — четыре числа через запятую",
+    latRange: "широта должна быть от −90 до 90",
+    lonRange: "долгота должна быть от −180 до 180",
+    southAboveNorth: "южная граница не может быть севернее северной",
+  },
 } as const;
 
 export type SharedDictionary = typeof ru;

@@ -40,6 +40,7 @@ import { pqiRoutes } from "./routes/pqi.routes";
 import { shopRoutes } from "./routes/shop.routes";
 import { helperRoutes } from "./routes/helper.routes";
 import { reviewRoutes } from "./routes/review.routes";
+import { mapRoutes } from "./routes/map.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -65,6 +66,7 @@ export function createApiApp() {
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
   app.route("/api/group", groupNameRoutes);
+  app.route("/api/group", mapRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api/asset", assetVersionRoutes);
   app.route("/api/asset", reviewRoutes);
