@@ -110,7 +110,7 @@ export default function SearchRoute() {
             .filter(([k]) => k !== "group")
             .map(([k, v]) => (
               <span key={k} className="chip active">{`${ru.search.facets[k as FacetName] ?? ru.search.filterActive}: ${
-                ru.search.types[v] ?? v
+                k === "review" ? (ru.reviews.statuses[v] ?? ru.reviews.none) : k === "bbox" ? ru.mapView.areaChip : (ru.search.types[v] ?? v)
               }`}</span>
             ))}
           <button type="button" className="btn btn-ghost" onClick={() => update(Object.fromEntries(FILTER_PARAMS.map((k) => [k, null])))}>
