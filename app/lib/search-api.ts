@@ -70,6 +70,18 @@ export function searchQuery(q: string, filters: Record<string, string>, skip: nu
   });
 }
 
+/** Results a map of a search places at most (the best matches; the rest are counted in `total`). */
+export const MAP_SEARCH_TAKE = 200;
+
+/** The best matches of `q` for the map (no facets): hits carry `lat`/`lon` when the file has a position. */
+export function searchPoints(q: string, filters: Record<string, string>, signal?: AbortSignal): Promise<SearchResult> {
+  return apiRequest<SearchResult>(`/api/search/query/${encodeURIComponent(q)}`, {
+    query: { ...filters, type: "asset", skip: 0, take: MAP_SEARCH_TAKE },
+    signal,
+    toast: false,
+  });
+}
+
 export async function suggest(q: string, signal?: AbortSignal): Promise<Suggestion[]> {
   const { suggestions } = await apiRequest<{ suggestions: Suggestion[] }>(`/api/search/autocomplete/${encodeURIComponent(q)}`, {
     signal,
