@@ -2,6 +2,7 @@ import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type * as Leaflet from "leaflet";
 import { ru } from "../../i18n/ru";
+import { countryOutlines, loadLeaflet } from "./leaflet-loader.client";
 
 /** A file placed on the map. */
 export interface MapPoint {
@@ -52,21 +53,15 @@ export function MapView({ load, tileUrl, area, onArea }: { load: MapLoader; tile
   useEffect(() => {
     let alive = true;
     (async () => {
-      const L = (await import("leaflet")).default;
-      await import("leaflet/dist/leaflet.css");
-      // The plugin is a UMD script that extends the global `L`.
-      (window as unknown as { L: typeof Leaflet }).L = L;
-      await import("leaflet.markercluster");
-      await Promise.all([import("leaflet.markercluster/dist/MarkerCluster.css"), import("leaflet.markercluster/dist/MarkerCluster.Default.css")]);
+      const L = await loadLeaflet();
       if (!alive || !box.current) return;
       const m = L.map(box.current, { worldCopyJump: true, minZoom: 1, maxZoom: 18, zoomControl: true, attributionControl: true }).setView([30, 10], 2);
       if (tileUrl) {
         L.tileLayer(tileUrl, { maxZoom: 18 }).addTo(m);
       } else {
-        const [{ feature }, world] = await Promise.all([import("topojson-client"), import("world-atlas/countries-110m.json")]);
-        const topology = (world as { default?: unknown }).default ?? world;
-        const countries = feature(topology as Parameters<typeof feature>[0], (topology as { objects: { countries: Parameters<typeof feature>[1] } }).objects.countries);
-        L.geoJSON(countries as Parameters<typeof L.geoJSON>[0], {
+        const countries = await countryOutlines();
+        if (!alive) return void m.remove();
+        L.geoJSON(countries, {
           style: { color: "#5b6478", weight: 1, fillColor: "#262b38", fillOpacity: 1 },
           interactive: false,
         }).addTo(m);
