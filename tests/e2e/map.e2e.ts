@@ -87,6 +87,8 @@ test("a folder's «Карта» shows its GPS photos as markers; «Искать 
     // Markers or clusters of them, over the drawn outlines.
     await expect.poll(() => map.locator(".map-pin, .marker-cluster").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await map.locator("path.leaflet-interactive, svg path").count()).toBeGreaterThan(50);
+    // fitBounds animates its zoom: the picture is taken once the markers have settled
+    await page.waitForTimeout(800);
     await shot(page, `map-folder-${width}`);
 
     // Zoomed in on the middle of the three, the visible area holds fewer of them.
