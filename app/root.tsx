@@ -39,7 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The DSN is public by design (it only lets a client send events); without one the browser loads no SDK at all.
   const errorTracking: ErrorTrackingConfig | null = dsn ? { dsn, release: BUILD_INFO.version } : null;
   const diskHelperUrl = context.rc.config.DISK_HELPER_URL;
-  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null, errorTracking, diskHelperUrl };
+  // the map's tile server, when an administrator set one (the offline outlines otherwise)
+  const mapTileUrl = context.rc.config.MAP_TILE_URL ?? null;
+  return { user: actor ? { id: actor.id, name: actor.name, isAdmin: actor.isAdmin } : null, errorTracking, diskHelperUrl, mapTileUrl };
 }
 
 /** Before each client navigation: refresh the access token when it is expired or about to expire. */

@@ -703,6 +703,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/group/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The folder's files that carry a position (EXIF GPS), for the map view
+         * @description Needs read on the folder (404 otherwise, as for no folder); files the caller may not read are left out. `bbox` (west,south,east,north) keeps those taken inside the area. At most 2,000 by name; `truncated` says when there are more.
+         */
+        get: operations["getGroupLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/group/roots": {
         parameters: {
             query?: never;
@@ -1239,6 +1259,50 @@ export interface paths {
          * @description Needs update on the asset.
          */
         patch: operations["patchAssetVersion"];
+        trace?: never;
+    };
+    "/api/asset/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's review status, the trail of decisions and the review requests
+         * @description Needs read on the file; without it the same 404 as for no file.
+         */
+        get: operations["getAssetReview"];
+        /**
+         * Decide on a version: in review, approved, changes requested or rejected, with a note
+         * @description Needs update on the file, or a review request for that version addressed to the caller (who must still read the file). A reader otherwise gets 403. Every decision is kept; a `review.decided` event is recorded in the same batch.
+         */
+        put: operations["putAssetReview"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/asset/{id}/review-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask someone, by login or id, to review a version by a date
+         * @description Needs update on the file. The reviewer must be able to read the file: an unknown user and one who cannot read it get the same 400. A `review.requested` event is recorded in the same batch (notifications deliver it).
+         */
+        post: operations["postAssetReviewRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/asset/upload": {
@@ -4718,6 +4782,14 @@ export interface components {
             /** @description file names to look for (up to 500); matched case-insensitively */
             names: string[];
         };
+        LocatedAsset: {
+            asset_id: string;
+            name: string;
+            mimetype: string;
+            lat: number;
+            lon: number;
+            preview: string | null;
+        };
         GroupSummary: {
             group_id: string;
             group_name: string;
@@ -4792,6 +4864,11 @@ export interface components {
                     tag_id: string;
                     tag_name: string;
                 }[];
+                /**
+                 * @description current review status of the latest version
+                 * @enum {string|null}
+                 */
+                review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
             };
         };
         GroupTreeNode: {
@@ -5006,6 +5083,70 @@ export interface components {
         VersionComment: {
             /** @description the comment; null or an empty text clears it */
             desc: string | null;
+        };
+        ReviewState: {
+            current: components["schemas"]["ReviewDecision"];
+            /** @description every decision on the file, newest first (at most 500) */
+            history: components["schemas"]["ReviewDecision"][];
+            /** @description review requests, newest first (at most 100) */
+            requests: components["schemas"]["ReviewRequest"][];
+        };
+        /** @description the newest decision of the latest version; null when none */
+        ReviewDecision: {
+            /** @enum {string} */
+            status: "in_review" | "approved" | "changes_requested" | "rejected";
+            version: number;
+            by_id: string;
+            by_name: string | null;
+            at: string;
+            note: string | null;
+        } | null;
+        ReviewRequest: {
+            request_id: string;
+            version: number;
+            requester_id: string;
+            requester_name: string | null;
+            reviewer_id: string;
+            reviewer_name: string | null;
+            due: string | null;
+            note: string | null;
+            ctime: string;
+        };
+        /**
+         * @example {
+         *       "status": "approved",
+         *       "version": 2,
+         *       "note": "Цвет как в макете"
+         *     }
+         */
+        SetReview: {
+            /**
+             * @description the new review status
+             * @enum {string}
+             */
+            status: "in_review" | "approved" | "changes_requested" | "rejected";
+            /** @description the version decided on; the latest when absent */
+            version?: number;
+            note?: string | null;
+        };
+        /**
+         * @example {
+         *       "reviewer": "maria",
+         *       "due": "2026-12-24T18:00:00+05:00",
+         *       "note": "Посмотрите обложку"
+         *     }
+         */
+        RequestReview: {
+            /** @description the reviewer's login or user id */
+            reviewer: string;
+            /** @description the version decided on; the latest when absent */
+            version?: number;
+            /**
+             * Format: date-time
+             * @description when the decision is due (with the zone offset)
+             */
+            due?: string;
+            note?: string | null;
         };
         WorkerUploadComplete: {
             asset_id: string;
@@ -5806,6 +5947,11 @@ export interface components {
                 field_def_id?: string;
             } | {
                 /** @enum {string} */
+                type: "review.decided";
+                /** @enum {string} */
+                status?: "in_review" | "approved" | "changes_requested" | "rejected";
+            } | {
+                /** @enum {string} */
                 type: "schedule";
                 cron: string;
             } | {
@@ -5909,6 +6055,11 @@ export interface components {
                 /** @enum {string} */
                 type: "field.changed";
                 field_def_id?: string;
+            } | {
+                /** @enum {string} */
+                type: "review.decided";
+                /** @enum {string} */
+                status?: "in_review" | "approved" | "changes_requested" | "rejected";
             } | {
                 /** @enum {string} */
                 type: "schedule";
@@ -6443,6 +6594,11 @@ export interface components {
                     label: string;
                     count: number;
                 }[];
+                review: {
+                    value: string;
+                    label: string;
+                    count: number;
+                }[];
             };
             /** @description true when the facets count the best 1,000 matches, not all */
             facets_partial?: boolean;
@@ -6463,6 +6619,15 @@ export interface components {
             preview: string | null;
             score: number;
             mtime: number;
+            /**
+             * @description a file's current review status
+             * @enum {string|null}
+             */
+            review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
+            /** @description latitude where a photo was taken (EXIF GPS) */
+            lat: number | null;
+            /** @description longitude where a photo was taken (EXIF GPS) */
+            lon: number | null;
         };
         RagQuestion: {
             question: string;
@@ -9526,6 +9691,63 @@ export interface operations {
             };
         };
     };
+    getGroupLocations: {
+        parameters: {
+            query?: {
+                /** @description west,south,east,north in degrees: only files taken inside (their GPS) */
+                bbox?: string;
+                /** @description at most 2000 */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Placed files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LocatedAsset"][];
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getGroupRoots: {
         parameters: {
             query?: {
@@ -9622,6 +9844,8 @@ export interface operations {
                 q?: string;
                 /** @description MIME prefix such as `video/`; lists assets only */
                 mime?: string;
+                /** @description only files whose latest version has this review status (`none`: no decision yet); lists assets only */
+                review?: "in_review" | "approved" | "changes_requested" | "rejected" | "none";
                 /** @description `X-Next-Cursor` of the previous page (key-based paging) */
                 after?: string;
             };
@@ -11470,6 +11694,197 @@ export interface operations {
                         version: number;
                         desc: string | null;
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewState"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAssetReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetReview"];
+            };
+        };
+        responses: {
+            /** @description The review state after the decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewState"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAssetReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestReview"];
+            };
+        };
+        responses: {
+            /** @description The request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRequest"];
                 };
             };
             /** @description Invalid input */
@@ -17630,6 +18045,11 @@ export interface operations {
                         field_def_id?: string;
                     } | {
                         /** @enum {string} */
+                        type: "review.decided";
+                        /** @enum {string} */
+                        status?: "in_review" | "approved" | "changes_requested" | "rejected";
+                    } | {
+                        /** @enum {string} */
                         type: "schedule";
                         cron: string;
                     } | {
@@ -20962,6 +21382,10 @@ export interface operations {
                 from?: string;
                 /** @description created at or before (date or epoch ms) */
                 to?: string;
+                /** @description files whose latest version has this review status (none: no decision yet) */
+                review?: "in_review" | "approved" | "changes_requested" | "rejected" | "none";
+                /** @description west,south,east,north in degrees: only files taken inside (their GPS) */
+                bbox?: string;
             };
             header?: never;
             path: {
@@ -21078,6 +21502,10 @@ export interface operations {
                 from?: string;
                 /** @description created at or before (date or epoch ms) */
                 to?: string;
+                /** @description files whose latest version has this review status (none: no decision yet) */
+                review?: "in_review" | "approved" | "changes_requested" | "rejected" | "none";
+                /** @description west,south,east,north in degrees: only files taken inside (their GPS) */
+                bbox?: string;
             };
             header?: never;
             path: {

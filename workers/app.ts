@@ -73,7 +73,10 @@ export function securePageResponse(request: Request, env: Env, response: Respons
   applyPageHeaders(secured.headers, url, {
     nonce,
     kind: pageKind(url.pathname),
-    connectOrigins: config.ULDL_SERVERS.map((server) => originOf(server.url)).filter((o): o is string => !!o),
+    // upload servers, and the map's tile server (its images)
+    connectOrigins: [...config.ULDL_SERVERS.map((server) => server.url), config.MAP_TILE_URL]
+      .map((url) => originOf(url))
+      .filter((o): o is string => !!o),
     diskHelperOrigin: config.DISK_HELPER_URL,
     // the browser SDK posts its events to the DSN's host: allowed only when error tracking is on
     errorTrackingOrigin: originOf(config.SENTRY_DSN),

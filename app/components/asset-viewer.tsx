@@ -36,6 +36,8 @@ import { UnavailablePage } from "./unavailable-page";
 import { VersionList } from "./versions/version-list";
 import { AddToCollectionButton } from "./collections/add-to-collection-dialog";
 import { CommentsAside } from "./comments/comments-aside";
+import { ReviewBadge } from "./reviews/review-badge";
+import { ReviewPanel } from "./reviews/review-panel";
 
 type Dialog = "rename" | "copy" | "tags" | "delete" | null;
 
@@ -148,6 +150,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
               {asset.name}
             </h1>
             <FavouriteStar id={asset.asset_id} type="asset" name={asset.name} />
+            <ReviewBadge status={asset.review_status} className="viewer-review-badge" />
           </div>
         </div>
         <OverflowToolbar className="toolbar" label={ru.library.fileActions} everyWidth>
@@ -246,6 +249,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
                 : ru.common.dash}
             </InfoRow>
           </dl>
+          <ReviewPanel assetId={asset.asset_id} version={asset.ver} levels={levels} onChanged={load} />
           <TechData assetId={asset.asset_id} variantId={asset.var} />
           <h3>{ru.library.tags}</h3>
           <div className="tag-cloud">

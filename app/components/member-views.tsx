@@ -13,6 +13,7 @@ import { FavouriteStar } from "./favourite-star";
 import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
+import { ReviewBadge } from "./reviews/review-badge";
 import { healable, SETTLE_MS, untilSettled, type HealTarget } from "../lib/heal-preview";
 
 export interface MemberViewProps {
@@ -443,6 +444,7 @@ export function MemberGrid(props: MemberViewProps) {
                 ? ru.mam.group
                 : `${mimeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
             </div>
+            {m.el_type === "asset" && <ReviewBadge status={m.el_info.review_status} className="tile-review" />}
           </div>
           <RowActions m={m} props={props} />
         </div>

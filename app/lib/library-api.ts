@@ -19,13 +19,15 @@ export interface MembersQuery {
   order: SortOrder;
   take?: number;
   after?: string | null;
+  /** only files with this review status of their latest version ("none": undecided) */
+  review?: string | null;
 }
 
 /** One page of members plus the cursor of the next page (null when the page was the last). */
 export async function fetchMembers(groupId: string, query: MembersQuery, signal?: AbortSignal) {
   const take = query.take ?? 50;
   const { data, headers } = await apiCall<GroupMember[]>(`/api/group/members/${groupId}`, {
-    query: { type: query.type, sort: query.sort, order: query.order, take, after: query.after ?? undefined },
+    query: { type: query.type, sort: query.sort, order: query.order, take, after: query.after ?? undefined, review: query.review ?? undefined },
     signal,
   });
   const next = headers.get("x-next-cursor");
@@ -111,3 +113,10 @@ export async function downloadVariant(variantId: string) {
   a.click();
   a.remove();
 }
+
+/** A folder's photos that carry a position (GET /api/group/locations/{id}), for the map view. */
+export const groupLocations = (groupId: string, bbox: string | null, signal?: AbortSignal) =>
+  apiRequest<{ items: { asset_id: string; name: string; lat: number; lon: number }[]; truncated: boolean }>(`/api/group/locations/${groupId}`, {
+    query: { bbox: bbox ?? undefined },
+    signal,
+  });

@@ -1,3 +1,4 @@
+import type { ReviewStatus } from "../../shared/review-status";
 import { apiRequest } from "./api-client";
 
 /** Client of /api/search (decision 011); the shapes mirror workers/api/routes/search.routes.ts. */
@@ -14,6 +15,11 @@ export interface SearchHit {
   mime: string | null;
   version: number | null;
   preview: string | null;
+  /** a file's current review status */
+  review_status?: ReviewStatus | null;
+  /** where a photo was taken (EXIF GPS) */
+  lat?: number | null;
+  lon?: number | null;
 }
 
 export interface FacetValue {
@@ -22,7 +28,7 @@ export interface FacetValue {
   count: number;
 }
 
-export type FacetName = "type" | "tag" | "class" | "owner";
+export type FacetName = "type" | "tag" | "class" | "owner" | "review";
 
 export interface SearchResult {
   total: number;
@@ -51,7 +57,7 @@ export interface RagAnswer {
 }
 
 /** The filters the /search screen keeps in its URL and passes on. */
-export const FILTER_PARAMS = ["type", "tag", "class", "owner", "mime", "group", "from", "to"] as const;
+export const FILTER_PARAMS = ["type", "tag", "class", "owner", "mime", "group", "from", "to", "review", "bbox"] as const;
 
 /** Results per page on the /search screen. */
 export const PAGE_SIZE = 50;
@@ -59,6 +65,18 @@ export const PAGE_SIZE = 50;
 export function searchQuery(q: string, filters: Record<string, string>, skip: number, signal?: AbortSignal): Promise<SearchResult> {
   return apiRequest<SearchResult>(`/api/search/query/${encodeURIComponent(q)}`, {
     query: { ...filters, facets: true, skip, take: PAGE_SIZE },
+    signal,
+    toast: false,
+  });
+}
+
+/** Results a map of a search places at most (the best matches; the rest are counted in `total`). */
+export const MAP_SEARCH_TAKE = 200;
+
+/** The best matches of `q` for the map (no facets): hits carry `lat`/`lon` when the file has a position. */
+export function searchPoints(q: string, filters: Record<string, string>, signal?: AbortSignal): Promise<SearchResult> {
+  return apiRequest<SearchResult>(`/api/search/query/${encodeURIComponent(q)}`, {
+    query: { ...filters, type: "asset", skip: 0, take: MAP_SEARCH_TAKE },
     signal,
     toast: false,
   });

@@ -32,7 +32,7 @@ function sortsBefore(a: GroupMember, b: GroupMember, sort: SortKey, order: SortO
  * `loadMore` is what the infinite scroll calls; `reload` starts over (after a change); `remove`, `rename` and
  * `upsert` (a finished upload) keep the list in step with local actions without a round trip.
  */
-export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder) {
+export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder, review: string | null = null) {
   const [state, setStateRaw] = useState<State>(initial);
   // The latest state for async code (an updater function must stay pure).
   const latest = useRef<State>(initial);
@@ -54,7 +54,7 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
     busy.current = true;
     setState((s) => ({ ...s, loading: true }));
     try {
-      const page = await fetchMembers(groupId, { type: snapshot.phase, sort, order, take: MEMBERS_PAGE_SIZE, after: snapshot.cursor });
+      const page = await fetchMembers(groupId, { type: snapshot.phase, sort, order, take: MEMBERS_PAGE_SIZE, after: snapshot.cursor, review });
       if (gen !== generation.current) return;
       setState((s) => {
         const seen = new Set(s.items.map((i) => i.el_id));
@@ -68,7 +68,7 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
       busy.current = false;
       if (gen === generation.current) setState((s) => ({ ...s, loading: false }));
     }
-  }, [groupId, sort, order, setState]);
+  }, [groupId, sort, order, review, setState]);
 
   const reload = useCallback(() => {
     generation.current += 1;
@@ -79,7 +79,7 @@ export function useGroupMembers(groupId: string, sort: SortKey, order: SortOrder
 
   useEffect(() => {
     reload();
-  }, [reload, groupId, sort, order]);
+  }, [reload, groupId, sort, order, review]);
 
   // Keep loading while the list is short of a screenful (the phase switch from folders to files needs a second call).
   useEffect(() => {

@@ -10,6 +10,7 @@ import { FavouriteStar } from "../components/favourite-star";
 import { GuardedButton } from "../components/guarded-button";
 import { FolderHistoryButton } from "../components/folder-history-dialog";
 import { GroupToolbar } from "../components/group-toolbar";
+import { FolderMap, FolderViewBar } from "../components/map/folder-view-bar";
 import { Icon } from "../components/icons";
 import { menuItems } from "../components/member-menu";
 import { ConfirmDialog, NameDialog } from "../components/modal";
@@ -119,7 +120,9 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
   const [sort, setSort] = usePersistentState<lib.SortKey>("mamSort", "name");
   const [order, setOrder] = usePersistentState<lib.SortOrder>("mamOrder", "asc");
-  const members = useGroupMembers(groupId, sort, order);
+  const [reviewFilter, setReviewFilter] = useState<string | null>(null);
+  const [mapOn, setMapOn] = useState(false);
+  const members = useGroupMembers(groupId, sort, order, reviewFilter);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const diskHelperUrl = useDiskHelperUrl();
@@ -412,7 +415,10 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
           </>
         }
       />
-      {members.items.length === 0 && members.complete ? (
+      <FolderViewBar review={reviewFilter} onReview={setReviewFilter} map={mapOn} onMap={setMapOn} />
+      {mapOn ? (
+        <FolderMap groupId={groupId} />
+      ) : members.items.length === 0 && members.complete ? (
         <section className="panel empty">
           <span className="empty-icon">
             <Icon name="folder" size={26} />

@@ -6,6 +6,7 @@ import { Icon } from "../components/icons";
 import { PageHeader } from "../components/page-header";
 import { SearchAsk } from "../components/search/search-ask";
 import { SearchFacets } from "../components/search/search-facets";
+import { SearchMap } from "../components/map/search-map";
 import { SearchResults } from "../components/search/search-results";
 import { AddToCollectionButton } from "../components/collections/add-to-collection-dialog";
 import { ru } from "../i18n/ru";
@@ -30,7 +31,7 @@ export default function SearchRoute() {
   const [params, setParams] = useSearchParams();
   const q = params.get("q") ?? "";
   const tabParam = params.get("tab");
-  const tab = tabParam === "ask" ? "ask" : tabParam === "similar" ? "similar" : "results";
+  const tab = tabParam === "ask" ? "ask" : tabParam === "similar" ? "similar" : tabParam === "map" ? "map" : "results";
   const like = params.get("like");
   const likeName = params.get("like_name");
   const skip = Math.max(0, Number(params.get("skip")) || 0);
@@ -93,7 +94,7 @@ export default function SearchRoute() {
         }
       />
       <nav className="tabs search-tabs" aria-label={ru.search.title}>
-        {(["results", "similar", "ask"] as const).map((t) => (
+        {(["results", "similar", "map", "ask"] as const).map((t) => (
           <button
             key={t}
             type="button"
@@ -101,7 +102,7 @@ export default function SearchRoute() {
             className={`tab${tab === t ? " active" : ""}`}
             onClick={() => update({ tab: t === "results" ? null : t, ...(t !== "similar" ? { like: null, like_name: null } : {}) })}
           >
-            {t === "ask" ? ru.search.tabAsk : t === "similar" ? ru.similar.tab : ru.search.tabResults}
+            {t === "ask" ? ru.search.tabAsk : t === "similar" ? ru.similar.tab : t === "map" ? ru.mapView.tab : ru.search.tabResults}
           </button>
         ))}
       </nav>
@@ -112,7 +113,7 @@ export default function SearchRoute() {
             .filter(([k]) => k !== "group")
             .map(([k, v]) => (
               <span key={k} className="chip active">{`${ru.search.facets[k as FacetName] ?? ru.search.filterActive}: ${
-                ru.search.types[v] ?? v
+                k === "review" ? (ru.reviews.statuses[v] ?? ru.reviews.none) : k === "bbox" ? ru.mapView.areaChip : (ru.search.types[v] ?? v)
               }`}</span>
             ))}
           <button type="button" className="btn btn-ghost" onClick={() => update(Object.fromEntries(FILTER_PARAMS.map((k) => [k, null])))}>
@@ -122,6 +123,8 @@ export default function SearchRoute() {
       )}
       {tab === "ask" ? (
         <SearchAsk initial={q} />
+      ) : tab === "map" ? (
+        <SearchMap q={q} filters={filters} onArea={(bbox) => update({ bbox: bbox ? bbox.join(",") : null })} />
       ) : tab === "similar" ? (
         <div className="search-main" data-testid="similar-results">
           <p className="muted similar-hint">{ru.similar.hint}</p>

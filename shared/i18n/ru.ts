@@ -437,6 +437,7 @@ export const ru = {
       "asset.uploaded": "Файл загружен в группу",
       "tag.added": "Файлу добавлен тег",
       "field.changed": "Изменено поле метаданных",
+      "review.decided": "Статус согласования изменился",
       schedule: "По расписанию (cron)",
       manual: "Вручную",
     } as Record<string, string>,
@@ -484,6 +485,7 @@ export const ru = {
       include_subgroups: "Включая подгруппы",
       tag_id: "Тег",
       field_def_id: "Поле",
+      status: "Новый статус согласования",
       cron: "Выражение cron (UTC)",
       op: "Сравнение",
       value: "Значение",
@@ -961,6 +963,31 @@ export const ru = {
     },
     reviewStatuses: { in_review: "на согласовании", approved: "согласовано", changes_requested: "нужны правки", rejected: "отклонено" } as Record<string, string>,
     someone: "Кто-то",
+  },
+  /** Review decisions on a file's versions (workers/services/reviews, decision record 036). */
+  reviews: {
+    statuses: {
+      in_review: "На согласовании",
+      approved: "Согласовано",
+      changes_requested: "Нужны правки",
+      rejected: "Отклонено",
+    } as Record<string, string>,
+    none: "Без статуса",
+    noVersions: "У файла ещё нет ни одной версии: согласовывать нечего",
+    versionMissing: (version: number) => `версии ${version} у файла нет`,
+    unknownStatus: "неизвестный статус: in_review, approved, changes_requested или rejected",
+    noteTooLong: (max: number) => `не длиннее ${max} символов`,
+    reviewerRefused: "такого пользователя нет или он не может открыть этот файл",
+    selfRequest: "нельзя запросить согласование у самого себя",
+    duePast: "срок уже прошёл",
+    decideForbidden: "Ставить статус согласования могут те, у кого есть право изменять файл, и те, у кого его запросили",
+  },
+  /** The map view and the search by its visible area (workers/db/repositories/geo.repository.ts). */
+  mapSearch: {
+    bboxShape: "ожидается «запад,юг,восток,север» — четыре числа через запятую",
+    latRange: "широта должна быть от −90 до 90",
+    lonRange: "долгота должна быть от −180 до 180",
+    southAboveNorth: "южная граница не может быть севернее северной",
   },
 } as const;
 

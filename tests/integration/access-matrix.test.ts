@@ -55,6 +55,8 @@ type Row =
   | { kind: "probe"; signedIn: number; req: (f: Fixture) => Req };
 
 const X = "a".repeat(32);
+/** The reviewer each fixture's review-request row asks (a user who reads the fixture's asset). */
+const reviewers = new Map<string, string>();
 const J = (method: string, path: string, json?: unknown): Req => ({ method, path, json });
 const G = (path: string): Req => ({ method: "GET", path });
 
@@ -852,6 +854,29 @@ const ROWS: Record<string, Row> = {
     ok: 409,
     req: (f) => J("DELETE", `/api/asset/version/${f.asset}/1`),
   },
+  // Review decisions (decision record 036): reading the trail needs read; deciding, update (and read, as every
+  // change of a file the caller cannot see is a 404); asking someone to review, update — the reviewer reads the file.
+  "GET /api/asset/{id}/review": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/${f.asset}/review`) },
+  "PUT /api/asset/{id}/review": {
+    kind: "entity",
+    needs: [["asset", "read"], ["asset", "update"]],
+    ok: 200,
+    req: (f) => J("PUT", `/api/asset/${f.asset}/review`, { status: "approved", note: "Согласовано" }),
+  },
+  "POST /api/asset/{id}/review-requests": {
+    kind: "entity",
+    needs: [["asset", "update"]],
+    ok: 201,
+    prepare: async (f) => {
+      const reviewer = await ordinaryUser();
+      const a = await admin();
+      const res = await call("/api/user/acl", { method: "POST", bearer: a.bearer, json: { subj: reviewer.id, obj: f.asset, acl: ["read"] } });
+      expect(res.status).toBe(201);
+      reviewers.set(f.asset, reviewer.login);
+    },
+    req: (f) => J("POST", `/api/asset/${f.asset}/review-requests`, { reviewer: reviewers.get(f.asset) }),
+  },
+  "GET /api/group/locations/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/locations/${f.top}?bbox=-180,-90,180,90`) },
   // The satisfaction survey: any person answers (robots have no opinion to give: 403); results are the administrators'.
   "POST /api/pqi": { kind: "signedIn", ok: 201, robot: 403, req: () => J("POST", "/api/pqi", { rating: 8, comment: "Удобно" }) },
   "GET /api/pqi/summary": { kind: "admin", ok: 200, req: () => G("/api/pqi/summary") },

@@ -82,6 +82,7 @@ describe("GET /api/group/members/{id}", () => {
         owner_name: "Пётр",
         preview: `/api/asset/content/preview/${withPreview.id}/1/thumb`,
         tags: [],
+        review_status: null,
       },
     });
     expect(b.el_info).toMatchObject({ name: "б-пусто.bin", ver: 0, var: null, var_size: null, var_hash: null, preview: null });

@@ -304,7 +304,7 @@ describe("search access", () => {
     const user = await ordinaryUser();
     const found = await search(user, "фотографии пляжа", { facets: "true" });
     expect(found).toMatchObject({ total: 0, hits: [] });
-    expect(found.facets).toEqual({ type: [], tag: [], class: [], owner: [] });
+    expect(found.facets).toEqual({ type: [], tag: [], class: [], owner: [], review: [] });
     const suggested = await get<{ suggestions: unknown[] }>(`/api/search/autocomplete/${encodeURIComponent("Фото-пля")}`, user.bearer);
     expect(suggested.suggestions).toEqual([]);
     const vector = await get<{ hits: unknown[] }>(`/api/search/vector/${encodeURIComponent("фото пляж")}`, user.bearer);

@@ -56,7 +56,7 @@ describe("GET /udwf/actions and /udwf/trigger-form", () => {
       triggers: { type: string }[];
       conditions: { type: string }[];
     };
-    expect(form.triggers.map((t) => t.type)).toEqual(["asset.uploaded", "tag.added", "field.changed", "schedule", "manual"]);
+    expect(form.triggers.map((t) => t.type)).toEqual(["asset.uploaded", "tag.added", "field.changed", "review.decided", "schedule", "manual"]);
     expect(form.conditions.map((t) => t.type)).toEqual(["mimetype", "size", "group", "tag"]);
   });
 

@@ -29,6 +29,16 @@ describe("getConfig", () => {
     expect(() => getConfig(env({ JWT_SECRET: SECRET, DISK_HELPER_URL: "https://evil.example" }))).toThrow(/DISK_HELPER_URL/);
   });
 
+  it("takes a map tile server only as an https template with {z}, {x} and {y}; anything else leaves the offline map", () => {
+    const tiles = (value: string) => getConfig(env({ JWT_SECRET: SECRET, MAP_TILE_URL: value })).MAP_TILE_URL;
+    expect(tiles("https://tiles.example.org/{z}/{x}/{y}.png")).toBe("https://tiles.example.org/{z}/{x}/{y}.png");
+    expect(tiles("http://tiles.example.org/{z}/{x}/{y}.png")).toBeUndefined();
+    expect(tiles("https://tiles.example.org/{z}/{x}.png")).toBeUndefined();
+    expect(tiles("javascript:alert(1)//{z}{x}{y}")).toBeUndefined();
+    expect(tiles("  ")).toBeUndefined();
+    expect(getConfig(env({ JWT_SECRET: SECRET })).MAP_TILE_URL).toBeUndefined();
+  });
+
   it("takes a Sentry DSN, leaves an empty one unset, and refuses what is not a DSN", () => {
     expect(getConfig(env({ JWT_SECRET: SECRET })).SENTRY_DSN).toBeUndefined();
     expect(getConfig(env({ JWT_SECRET: SECRET, SENTRY_DSN: " " })).SENTRY_DSN).toBeUndefined();

@@ -44,6 +44,8 @@ import { helperRoutes } from "./routes/helper.routes";
 import { duplicatesRoutes } from "./routes/duplicates.routes";
 import { collectionsRoutes } from "./routes/collections.routes";
 import { commentRoutes } from "./routes/comments.routes";
+import { reviewRoutes } from "./routes/review.routes";
+import { mapRoutes } from "./routes/map.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -69,9 +71,11 @@ export function createApiApp() {
   app.route("/api/user", userRoutes);
   app.route("/api/audit", auditRoutes);
   app.route("/api/group", groupNameRoutes);
+  app.route("/api/group", mapRoutes);
   app.route("/api/group", groupRoutes);
   app.route("/api", duplicatesRoutes);
   app.route("/api/asset", assetVersionRoutes);
+  app.route("/api/asset", reviewRoutes);
   app.route("/api/asset", directUploadRoutes);
   app.route("/api/asset", batchUploadRoutes);
   app.route("/api/asset", assetCatalogRoutes);

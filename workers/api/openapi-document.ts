@@ -56,6 +56,7 @@ export const API_TAGS: readonly { name: string; description: string }[] = [
   { name: "Collections", description: "Named, ordered sets of files shared at a role, never wider than the files' own rights." },
   { name: "Comments", description: "Comments pinned to a region, a moment or a page of a file version; following a file." },
   { name: "Notifications", description: "The inbox: mentions, replies, comments on followed files, reviews, shared collections." },
+  { name: "Reviews", description: "Review decisions on a file's versions, their trail and review requests." },
 ];
 
 /**

@@ -107,6 +107,19 @@ const ConfigSchema = z.object({
     .optional()
     .transform((v) => v?.trim() || "http://127.0.0.1:18981")
     .pipe(z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost):\d{2,5}$/, "DISK_HELPER_URL must be http://127.0.0.1:<port>")),
+  /**
+   * The map view's tile server, an https URL template with {z}, {x} and {y} (e.g. an OpenStreetMap-compatible
+   * server). Unset or not such a template: the map draws its offline base layer of country outlines. Its origin is
+   * added to the pages' img-src.
+   */
+  MAP_TILE_URL: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const value = v?.trim();
+      if (!value || !URL.canParse(value) || new URL(value).protocol !== "https:") return undefined;
+      return ["{z}", "{x}", "{y}"].every((part) => value.includes(part)) ? value : undefined;
+    }),
   /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
 });

@@ -1,7 +1,7 @@
 import { ru } from "../../i18n/ru";
 import type { FacetName, FacetValue } from "../../lib/search-api";
 
-const ORDER: FacetName[] = ["type", "tag", "class", "owner"];
+const ORDER: FacetName[] = ["type", "review", "tag", "class", "owner"];
 
 /**
  * The facet sidebar: counts over what the caller may see; a value sets its filter in the URL, the active one
@@ -21,7 +21,7 @@ export function SearchFacets({
 }) {
   return (
     <aside className="search-facets" aria-label={ru.search.facets.type}>
-      {ORDER.filter((name) => facets[name].length > 0).map((name) => (
+      {ORDER.filter((name) => (facets[name]?.length ?? 0) > 0).map((name) => (
         <section key={name} className="search-facet">
           <h3>{ru.search.facets[name]}</h3>
           {facets[name].map((f) => {

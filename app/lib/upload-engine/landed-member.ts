@@ -38,6 +38,7 @@ export function landedMember(item: Pick<UploadItem, "fileName" | "size">, assetI
       owner_name: null,
       preview: null,
       tags: [],
+      review_status: null,
     },
   };
 }

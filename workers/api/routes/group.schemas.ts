@@ -1,4 +1,5 @@
 /** The contract of the group calls: payloads (shared with the browser forms) and answers of /api/group. */
+import { REVIEW_STATUSES } from "../../../shared/review-status";
 import { z } from "@hono/zod-openapi";
 import { MEMBER_TYPES } from "../../db/schema/index";
 import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/library/pure";
@@ -75,6 +76,10 @@ export const MembersQuerySchema = PagingQuerySchema.extend({
     .regex(/^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]*(\/[a-zA-Z0-9!#$&^_.+-]*)?$/, "ожидается начало MIME-типа, например video/")
     .optional()
     .openapi({ description: "MIME prefix such as `video/`; lists assets only" }),
+  review: z
+    .enum([...REVIEW_STATUSES, "none"], { error: "ожидается in_review, approved, changes_requested, rejected или none" })
+    .optional()
+    .openapi({ description: "only files whose latest version has this review status (`none`: no decision yet); lists assets only" }),
   after: z.string().min(1).max(2048).optional().openapi({ description: "`X-Next-Cursor` of the previous page (key-based paging)" }),
 });
 
@@ -139,6 +144,7 @@ const AssetMemberSchema = z.object({
     owner_name: z.string().nullable(),
     preview: z.string().nullable().openapi({ description: "root-relative thumbnail URL" }),
     tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
+    review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "current review status of the latest version" }),
   }),
 });
 

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
+import { REVIEW_STATUSES } from "../../../shared/review-status";
 import { createMiddleware } from "hono/factory";
 import { askQuestion, autocomplete, prefetchSearchEpoch, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
 import { rateLimit } from "../middleware/rate-limit";
@@ -46,7 +47,29 @@ const DateSchema = z.string().transform((v, ctx) => {
  */
 const DATE_PATTERN = String.raw`^(?:\d{1,15}|\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?)$`;
 
-const KNOWN = ["skip", "take", "facets", "type", "mime", "tag", "class", "group", "owner", "from", "to"];
+const KNOWN = ["skip", "take", "facets", "type", "mime", "tag", "class", "group", "owner", "from", "to", "review", "bbox"];
+
+/**
+ * A map's visible area: `west,south,east,north` in decimal degrees (latitude −90…90, longitude −180…180; east below
+ * west crosses the antimeridian).
+ */
+export const BboxSchema = z
+  .string()
+  .max(200)
+  .transform((value, ctx) => {
+    const parts = value.split(",").map((p) => (p.trim() === "" ? Number.NaN : Number(p)));
+    if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n))) {
+      ctx.addIssue({ code: "custom", message: ru.mapSearch.bboxShape });
+      return z.NEVER;
+    }
+    const [west, south, east, north] = parts;
+    if ([west, east].some((lon) => lon < -180 || lon > 180)) ctx.addIssue({ code: "custom", message: ru.mapSearch.lonRange });
+    else if ([south, north].some((lat) => lat < -90 || lat > 90)) ctx.addIssue({ code: "custom", message: ru.mapSearch.latRange });
+    else if (south > north) ctx.addIssue({ code: "custom", message: ru.mapSearch.southAboveNorth });
+    else return { west, south, east, north };
+    return z.NEVER;
+  })
+  .openapi({ type: "string", example: "37.3,55.5,37.9,55.9", description: "west,south,east,north in degrees: only files taken inside (their GPS)" });
 
 /**
  * Filters of `query` and `vector` (SPEC §7): known names plus `field.<template id>=value`; any other name is a 400
@@ -70,6 +93,11 @@ export const SearchQuerySchema = z
     owner: IdSchema.optional(),
     from: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or after (date or epoch ms)" }),
     to: DateSchema.optional().openapi({ type: "string", pattern: DATE_PATTERN, description: "created at or before (date or epoch ms)" }),
+    review: z
+      .enum([...REVIEW_STATUSES, "none"], { error: "ожидается in_review, approved, changes_requested, rejected или none" })
+      .optional()
+      .openapi({ description: "files whose latest version has this review status (none: no decision yet)" }),
+    bbox: BboxSchema.optional(),
   })
   .catchall(z.string().max(500))
   .superRefine((q, ctx) => {
@@ -93,6 +121,8 @@ function filtersOf(q: SearchQuery): SearchFilters {
     owner: q.owner,
     from: q.from as number | undefined,
     to: q.to as number | undefined,
+    review: q.review,
+    bbox: q.bbox as SearchFilters["bbox"],
     fields,
   };
 }
@@ -112,6 +142,9 @@ const HitSchema = z
     preview: z.string().nullable(),
     score: z.number(),
     mtime: z.number(),
+    review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "a file's current review status" }),
+    lat: z.number().nullable().openapi({ description: "latitude where a photo was taken (EXIF GPS)" }),
+    lon: z.number().nullable().openapi({ description: "longitude where a photo was taken (EXIF GPS)" }),
   })
   .openapi("SearchHit");
 const FacetSchema = z.array(z.object({ value: z.string(), label: z.string(), count: z.number() }));
@@ -122,7 +155,7 @@ const SearchResultSchema = z
     skip: z.number(),
     take: z.number(),
     hits: z.array(HitSchema),
-    facets: z.object({ type: FacetSchema, tag: FacetSchema, class: FacetSchema, owner: FacetSchema }).optional(),
+    facets: z.object({ type: FacetSchema, tag: FacetSchema, class: FacetSchema, owner: FacetSchema, review: FacetSchema }).optional(),
     facets_partial: z.boolean().optional().openapi({ description: "true when the facets count the best 1,000 matches, not all" }),
   })
   .openapi("SearchResult");

@@ -17,6 +17,7 @@ import {
 } from "../schema/index";
 import { deletePreviewsOfAssetsStatement } from "./preview.repository";
 import { detachAllTagsStatement } from "./tag.repository";
+import { currentReviewStatusSql } from "./review.repository";
 
 /**
  * Queries of the asset capability (queries only: access rules live in asset.service). Id lists are bound as one JSON
@@ -94,7 +95,13 @@ export function findAssets(db: Database, ids: readonly string[]) {
 /** An asset with its owner's and creator's names (at most one row). */
 export function selectAssetDetail(db: Database, id: string) {
   return db
-    .select({ asset: assets, ownerName: owner.name, creatorName: creator.name })
+    .select({
+      asset: assets,
+      ownerName: owner.name,
+      creatorName: creator.name,
+      // read in the same statement: the review badge costs the asset call no round trip
+      reviewStatus: currentReviewStatusSql(assets.id, assets.latestVersion),
+    })
     .from(assets)
     .leftJoin(owner, eq(owner.id, assets.ownerId))
     .leftJoin(creator, eq(creator.id, assets.creatorId))

@@ -1,5 +1,7 @@
 /** Pages of a group's members (by skip or from a seek cursor), with visibility in the SQL. */
 import { sql, type SQL } from "drizzle-orm";
+import type { ReviewStatus } from "../../../shared/review-status";
+import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import type { Database } from "../client";
 import { visibleMemberSql, type Visibility } from "./access.repository";
 import { seekPick } from "./member-seek.repository";
@@ -19,6 +21,8 @@ export interface MemberPageOptions {
   q?: string;
   /** lower-cased MIME prefix (assets only) */
   mime?: string;
+  /** review status of the latest version (assets only; "none": no decision yet) */
+  review?: ReviewStatus | "none";
   /** visibility of the caller (null: everything) */
   vis: Visibility | null;
   /** the group passes read down to the caller (access.service `passesReadDown`): inheriting members need no walk */
@@ -78,6 +82,8 @@ export interface AssetMemberRow {
   var_size: number | null;
   var_hash: string | null;
   has_preview: number;
+  /** current review status of the latest version */
+  review_status: ReviewStatus | null;
   tags_json?: string;
 }
 
@@ -89,11 +95,12 @@ export interface AssetMemberRow {
 export function assetMembersPageSql(o: MemberPageOptions): SQL {
   const { where, order } = pageClauses(o);
   if (o.mime) where.push(sql`lower(substr(a.mime, 1, ${o.mime.length})) = ${o.mime}`);
+  if (o.review) where.push(reviewStatusIs(o.review));
   if (o.vis) where.push(visibleMemberSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`, o.parentPassesRead ?? false));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
-      exists (select 1 from previews p where p.asset_id = a.id) as has_preview${tagsColumn(o)}
+      exists (select 1 from previews p where p.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status${tagsColumn(o)}
     from group_members m
     cross join assets a on a.id = m.el_id
     left join users u on u.id = a.owner_id

@@ -3,6 +3,8 @@
  * the folders above them are hidden. One statement per type; the cost follows the caller's rules and owned
  * entities (`access_rules_subj_idx`, `groups_owner_idx`, `assets_owner_idx`), never the size of the tree.
  */
+import type { ReviewStatus } from "../../../shared/review-status";
+import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
@@ -21,6 +23,8 @@ export interface RootPageOptions {
   q?: string;
   /** lower-cased MIME prefix (files only) */
   mime?: string;
+  /** review status of the latest version (files only; "none": no decision yet) */
+  review?: ReviewStatus | "none";
   skip: number;
   take: number;
 }
@@ -84,6 +88,7 @@ export function rootAssetsPage(db: Database, o: RootPageOptions) {
   const where: SQL[] = [];
   if (o.q) where.push(sql`instr(lower(a.name), ${o.q}) > 0`);
   if (o.mime) where.push(sql`lower(substr(a.mime, 1, ${o.mime.length})) = ${o.mime}`);
+  if (o.review) where.push(reviewStatusIs(o.review));
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return db.all<RootAssetRow>(sql`
     with candidates(id) as (
@@ -102,7 +107,7 @@ export function rootAssetsPage(db: Database, o: RootPageOptions) {
     select a.id as el_id, lower(a.name) as sort_name, a.mtime as el_mtime, coalesce(mv.content_size, 0) as el_size,
       a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id, us.name as owner_name, a.latest_version as ver,
       mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
-      exists (select 1 from previews pr where pr.asset_id = a.id) as has_preview
+      exists (select 1 from previews pr where pr.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status
     from page cross join assets a on a.id = page.id
     left join users us on us.id = a.owner_id
     left join variants mv on mv.id = ${MAIN_VARIANT}

@@ -2,6 +2,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
+import type { ReviewStatus } from "../../../shared/review-status";
+import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
+import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
 
 /**
  * Queries of search (decision 011). `search_fts` holds one row per asset and group (name, meta, content), kept by
@@ -25,6 +28,10 @@ export interface SearchFilters {
   to?: number;
   /** field template id → value */
   fields?: { defId: string; value: string }[];
+  /** review status of the latest version ("none": no decision yet); files only */
+  review?: ReviewStatus | "none";
+  /** taken inside this box (GPS of the latest version); files only */
+  bbox?: Bbox;
 }
 
 /**
@@ -57,6 +64,8 @@ function assetFilters(f: SearchFilters): SQL[] {
   if (f.owner) out.push(sql`a.owner_id = ${f.owner}`);
   if (f.from !== undefined) out.push(sql`a.ctime >= ${f.from}`);
   if (f.to !== undefined) out.push(sql`a.ctime <= ${f.to}`);
+  if (f.review) out.push(reviewStatusIs(f.review));
+  if (f.bbox) out.push(insideBboxSql(f.bbox));
   if (f.group)
     out.push(sql`exists (select 1 from group_members gm join group_closure gc on gc.descendant = gm.group_id
       where gm.el_id = a.id and gm.el_type = 'asset' and gm.trashed_at is null and gc.ancestor = ${f.group})`);
@@ -65,7 +74,7 @@ function assetFilters(f: SearchFilters): SQL[] {
 
 function groupFilters(f: SearchFilters): SQL[] {
   const out: SQL[] = [];
-  if (f.type === "asset" || f.mime || f.class) out.push(sql`0`);
+  if (f.type === "asset" || f.mime || f.class || f.review || f.bbox) out.push(sql`0`);
   if (f.owner) out.push(sql`g.owner_id = ${f.owner}`);
   if (f.from !== undefined) out.push(sql`g.ctime >= ${f.from}`);
   if (f.to !== undefined) out.push(sql`g.ctime <= ${f.to}`);
@@ -146,6 +155,9 @@ export interface HitRow {
   has_preview: number;
   ctime: number;
   mtime: number;
+  review_status: ReviewStatus | null;
+  /** `[lat, lon]` JSON of the latest version (geo.repository `gpsOf`) */
+  gps: string | null;
   /** how many candidates were walked, and how many of them are visible (the same on every row) */
   candidates: number;
   window_visible: number;
@@ -160,7 +172,9 @@ export interface FacetedHitRow extends HitRow, FacetSourceRow {
 const HIT_COLUMNS = sql`coalesce(a.name, g.name) as name, a.mime as mime, coalesce(a.owner_id, g.owner_id) as owner_id,
   a.latest_version as latest_version,
   case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
-  coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime`;
+  coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime,
+  case when a.id is null then null else ${CURRENT_REVIEW_STATUS} end as review_status,
+  case when a.id is null then null else ${GPS_OF_ASSET} end as gps`;
 
 const PAGE_COLUMNS = sql`c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
   (select count(*) from c) as candidates, count(*) over () as window_visible`;
@@ -247,6 +261,8 @@ export interface FacetSourceRow {
   class_id: string | null;
   /** JSON array of tag ids */
   tag_ids: string;
+  /** a file's current review status */
+  review_status: ReviewStatus | null;
 }
 
 /** Names of the given tags, classes and owners (the facets' labels). */

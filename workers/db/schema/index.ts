@@ -44,3 +44,5 @@ export * from "./shop-webhook-events";
 export * from "./cache-revisions";
 export * from "./traded-tokens";
 export * from "./collections";
+export * from "./review-decisions";
+export * from "./review-requests";

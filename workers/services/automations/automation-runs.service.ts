@@ -153,6 +153,8 @@ function triggerMatches(trigger: Trigger, event: AutomationEvent, asset: AssetFa
       return { ok: !trigger.tag_id || str(event.data.tag_id) === trigger.tag_id, groupId: null };
     case "field.changed":
       return { ok: !trigger.field_def_id || str(event.data.def_id) === trigger.field_def_id, groupId: null };
+    case "review.decided":
+      return { ok: !trigger.status || str(event.data.status) === trigger.status, groupId: null };
     default:
       return { ok: false, groupId: null };
   }

@@ -6,6 +6,7 @@ export const EVENT_TRIGGERS = {
   "asset.uploaded": "asset.uploaded",
   "tag.attached": "tag.added",
   "field.changed": "field.changed",
+  "review.decided": "review.decided",
 } as const satisfies Record<string, string>;
 
 export type TriggeringEventType = keyof typeof EVENT_TRIGGERS;

@@ -1,4 +1,5 @@
 /** The shapes of assets, versions and variants as the API answers them and the UI reads them. */
+import type { ReviewStatus } from "../../../shared/review-status";
 import { type TrashLocation } from "./trash-location.service";
 import type { VariantType } from "../../db/schema/index";
 import { type AccessLevel } from "../access";
@@ -86,6 +87,8 @@ export interface AssetInfo {
   var: string | null;
   var_size: number | null;
   var_hash: HashEntry[];
+  /** the current review status of the latest version (decision record 036); null while nobody decided on it */
+  review_status: ReviewStatus | null;
 }
 
 /** The sections `GET /api/asset/{id}` adds on request. */

@@ -324,6 +324,7 @@ export async function getAsset(rc: RequestContext, actor: Actor, id: string, opt
       var: main?.variant.id ?? null,
       var_size: main?.variant.contentSize ?? null,
       var_hash: main?.variant.sha256 ? [{ alg: "sha256", value: main.variant.sha256 }] : [],
+      review_status: detail.reviewStatus ?? null,
     } satisfies Omit<AssetInfo, "asset_id">);
   } else if (options.tags) {
     view.tags = tags;

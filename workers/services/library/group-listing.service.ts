@@ -3,6 +3,7 @@
  * changes a group.
  */
 import { ru } from "../../../shared/i18n/ru";
+import type { ReviewStatus } from "../../../shared/review-status";
 import * as repo from "../../db/repositories/group.repository";
 import * as pagesRepo from "../../db/repositories/group-pages.repository";
 import { AppError } from "../../lib/errors";
@@ -48,6 +49,8 @@ export interface AssetMemberInfo {
   preview: string | null;
   /** its tags, by name (an extension of SPEC's el_info: the list view shows them) */
   tags: MemberTag[];
+  /** current review status of the latest version (decision record 036) */
+  review_status: ReviewStatus | null;
 }
 
 export interface GroupMemberInfo {
@@ -76,6 +79,8 @@ export interface MembersQuery {
   q?: string;
   /** MIME prefix, e.g. "video/" (lists assets only) */
   mime?: string;
+  /** review status of the latest version, "none" for none yet (lists assets only) */
+  review?: ReviewStatus | "none";
   skip?: number;
   take?: number;
   /** cursor from the previous page's `nextCursor` */
@@ -112,6 +117,7 @@ function assetMember(r: pagesRepo.AssetMemberRow): GroupMember {
       owner_name: r.owner_name,
       preview: r.has_preview ? previewRef(r.el_id, r.ver) : null,
       tags: [],
+      review_status: r.review_status ?? null,
     },
   };
 }
@@ -144,7 +150,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
   const order = query.order ?? "asc";
   const take = query.take ?? GROUP_PAGE_SIZE;
   let skip = query.skip ?? 0;
-  const types: ListedType[] = query.type ? [query.type] : query.mime ? ["asset"] : ["group", "asset"];
+  const types: ListedType[] = query.type ? [query.type] : query.mime || query.review ? ["asset"] : ["group", "asset"];
   let cursor: MemberCursor | null = null;
   if (query.after !== undefined) {
     if (skip > 0) throw new AppError("BAD_REQUEST", ru.groups.skipWithCursor);
@@ -163,6 +169,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
       types,
       q: query.q ? sortKeyOf(query.q) : undefined,
       mime: query.mime ? query.mime.toLowerCase() : undefined,
+      review: query.review,
       skip: start,
       take,
     });
@@ -182,6 +189,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     desc: order === "desc",
     q: query.q ? sortKeyOf(query.q) : undefined,
     mime: query.mime ? query.mime.toLowerCase() : undefined,
+    review: query.review,
     vis,
     parentPassesRead: await passesReadDown(rc, actor, groupId),
   };

@@ -63,6 +63,8 @@ export {
 export { restoreAsset, trashAsset, trashAssets, trashedAssetsPage } from "./asset-trash.service";
 export type { AssetInfo, GroupRef, VersionEntry } from "./asset-shapes";
 export { repairFolderRollups } from "./folder-rollups.service";
+export { MAX_MAP_POINTS, groupLocations } from "./group-locations.service";
+export type { LocatedAsset } from "./group-locations.service";
 export {
   GROUP_PAGE_SIZE,
   createGroup,

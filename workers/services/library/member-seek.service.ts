@@ -28,7 +28,7 @@ import type { ListedType } from "./group-tree";
 
 /** Whether a page can start from a checkpoint (for a filtered caller, still subject to the opt-out check). */
 export function seekable(o: MemberPageOptions): boolean {
-  return !o.after && o.skip >= SEEK_SPACING && !o.q && (o.vis === null || o.parentPassesRead === true);
+  return !o.after && o.skip >= SEEK_SPACING && !o.q && !o.review && (o.vis === null || o.parentPassesRead === true);
 }
 
 /**

@@ -3,6 +3,7 @@
  * read, wherever they sit in the tree (decision record 007, "The virtual root"). `GET /roots`, `GET /acl-roots`,
  * `GET /members/{root}` and the root screen all answer from here, so they agree.
  */
+import type { ReviewStatus } from "../../../shared/review-status";
 import * as rootRepo from "../../db/repositories/root-listing.repository";
 import type { Visibility } from "../../db/repositories/access.repository";
 import { ROOT_GROUP_ID } from "../../lib/ids";
@@ -35,7 +36,7 @@ export interface RootPage {
 export async function topMembers(
   rc: RequestContext,
   vis: Visibility,
-  o: { types: ListedType[]; q?: string; mime?: string; skip: number; take: number },
+  o: { types: ListedType[]; q?: string; mime?: string; review?: ReviewStatus | "none"; skip: number; take: number },
 ): Promise<RootPage> {
   const base = { vis, rootId: ROOT_GROUP_ID, q: o.q };
   const page: RootPage = { groups: [], assets: [] };
@@ -46,7 +47,7 @@ export async function topMembers(
     skip = page.groups.length > 0 || skip === 0 ? 0 : Math.max(0, skip - (await rootRepo.countRootGroups(rc.db, base)));
   }
   if (o.types.includes("asset")) {
-    page.assets = await rootRepo.rootAssetsPage(rc.db, { ...base, mime: o.mime, skip, take: o.take - page.groups.length });
+    page.assets = await rootRepo.rootAssetsPage(rc.db, { ...base, mime: o.mime, review: o.review, skip, take: o.take - page.groups.length });
   }
   return page;
 }

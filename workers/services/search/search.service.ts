@@ -1,4 +1,6 @@
 import { ru } from "../../../shared/i18n/ru";
+import { REVIEW_STATUSES, type ReviewStatus } from "../../../shared/review-status";
+import { gpsOf } from "../../db/repositories/geo.repository";
 import { filterVisible, type Visibility } from "../../db/repositories/access.repository";
 import * as repo from "../../db/repositories/search.repository";
 import { MARK_END, MARK_START, type SearchFilters } from "../../db/repositories/search.repository";
@@ -35,6 +37,11 @@ export interface SearchHit {
   preview: string | null;
   score: number;
   mtime: number;
+  /** a file's current review status (decision record 036); null for folders and undecided files */
+  review_status: ReviewStatus | null;
+  /** where a photo was taken (its EXIF GPS), for the map view; null without a position */
+  lat: number | null;
+  lon: number | null;
 }
 
 export interface FacetValue {
@@ -50,7 +57,7 @@ export interface SearchResult {
   skip: number;
   take: number;
   hits: SearchHit[];
-  facets?: Record<"type" | "tag" | "class" | "owner", FacetValue[]>;
+  facets?: Record<"type" | "tag" | "class" | "owner" | "review", FacetValue[]>;
   /** true when the facets counted fewer visible entries than the total (the best FACET_CANDIDATES matches only) */
   facets_partial?: boolean;
 }
@@ -143,6 +150,7 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
     const original = originals.get(r.id);
     const snippet = marked(m.content_snip) ? (original ? restoreSnippet(original, m.content_snip) : m.content_snip) : marked(m.meta_snip) ? m.meta_snip : "";
     const place = pathById.get(r.id);
+    const gps = gpsOf(r.gps);
     return {
       type: r.type,
       id: r.id,
@@ -157,16 +165,27 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
       preview: r.type === "asset" && r.has_preview && r.latest_version ? previewRef(r.id, r.latest_version) : null,
       score: Math.round(-r.rank * 1000) / 1000,
       mtime: r.mtime,
+      review_status: r.type === "asset" ? (r.review_status ?? null) : null,
+      lat: gps?.lat ?? null,
+      lon: gps?.lon ?? null,
     };
   });
 }
 
 type Facets = NonNullable<SearchResult["facets"]>;
+/** The review facet's values in the order a review moves through them. */
+const REVIEW_FACET_ORDER = [...REVIEW_STATUSES, "none"] as const;
 const FACET_TOP = 20;
 
 /** Facet counts over the visible candidates: every type, and the `FACET_TOP` most frequent tags, classes and owners. */
 async function facetsOf(rc: RequestContext, rows: readonly repo.FacetSourceRow[]): Promise<Facets> {
-  const counts = { type: new Map<string, number>(), tag: new Map<string, number>(), class: new Map<string, number>(), owner: new Map<string, number>() };
+  const counts = {
+    type: new Map<string, number>(),
+    tag: new Map<string, number>(),
+    class: new Map<string, number>(),
+    owner: new Map<string, number>(),
+    review: new Map<string, number>(),
+  };
   const add = (facet: keyof typeof counts, value: string | null) => {
     if (value) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
   };
@@ -175,13 +194,20 @@ async function facetsOf(rc: RequestContext, rows: readonly repo.FacetSourceRow[]
     add("owner", r.owner_id);
     add("class", r.class_id);
     for (const tag of JSON.parse(r.tag_ids) as string[]) add("tag", tag);
+    // Files only: a folder has no review status, and "none" is a value a filter can ask for.
+    if (r.type === "asset") add("review", r.review_status ?? "none");
   }
   const labels = new Map(
     (await repo.facetLabels(rc.db, { tag: [...counts.tag.keys()], class: [...counts.class.keys()], owner: [...counts.owner.keys()] })).map(
       (l) => [`${l.facet}:${l.value}`, l.label],
     ),
   );
-  const facets: Facets = { type: [], tag: [], class: [], owner: [] };
+  const facets: Facets = { type: [], tag: [], class: [], owner: [], review: [] };
+  facets.review = REVIEW_FACET_ORDER.filter((value) => counts.review.has(value)).map((value) => ({
+    value,
+    label: value === "none" ? ru.reviews.none : ru.reviews.statuses[value],
+    count: counts.review.get(value) ?? 0,
+  }));
   for (const facet of ["type", "tag", "class", "owner"] as const) {
     const entries = [...counts[facet]].map(([value, count]) => ({
       value,
@@ -311,7 +337,7 @@ async function computeQuery(
   filters: SearchFilters,
   o: { skip: number; take: number; facets: boolean },
 ): Promise<SearchResult> {
-  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [] }, facets_partial: false } : {}) };
+  const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [], review: [] }, facets_partial: false } : {}) };
   if (!match) return empty;
   const phrase = tagPhrase(filters.tag);
   const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };

@@ -1,4 +1,5 @@
 import { ru } from "../../../../shared/i18n/ru";
+import { REVIEW_STATUSES } from "../../../../shared/review-status";
 import { ASSET_ACTIONS, RUNNABLE_OPERATIONS, type ActionType, type ConditionKind, type TriggerType } from "./setup";
 
 /**
@@ -66,6 +67,7 @@ const TRIGGER_FORMS: Record<TriggerType, FormField[]> = {
   "asset.uploaded": [field("group_id", "group", false), field("include_subgroups", "boolean", false, { default: false })],
   "tag.added": [field("tag_id", "tag", false)],
   "field.changed": [field("field_def_id", "field", false)],
+  "review.decided": [field("status", "select", false, { options: options(REVIEW_STATUSES, ru.reviews.statuses) })],
   schedule: [field("cron", "cron", true, { default: "0 * * * *" })],
   manual: [],
 };

@@ -3,6 +3,7 @@ import { cronProblem } from "./cron";
 import { visibleName } from "../../../lib/visible-name";
 import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../../lib/outbound-url";
 import { NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN } from "../../../api/schemas";
+import { REVIEW_STATUSES } from "../../../../shared/review-status";
 
 /**
  * The setup of an automation (trigger, conditions, actions) as one zod contract, shared by the API (400 naming the
@@ -13,7 +14,7 @@ import { NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN } from "../../../api/schemas";
 const Id = z.string().regex(/^[0-9a-f]{32}$/, "ожидается идентификатор из 32 шестнадцатеричных символов");
 
 /** Event triggers: what happened to an asset. `group_id` narrows to one group (and, optionally, its subgroups). */
-export const EVENT_TRIGGERS = ["asset.uploaded", "tag.added", "field.changed"] as const;
+export const EVENT_TRIGGERS = ["asset.uploaded", "tag.added", "field.changed", "review.decided"] as const;
 export type EventTriggerType = (typeof EVENT_TRIGGERS)[number];
 
 export const AssetUploadedTriggerSchema = z.object({
@@ -23,6 +24,8 @@ export const AssetUploadedTriggerSchema = z.object({
 });
 export const TagAddedTriggerSchema = z.object({ type: z.literal("tag.added"), tag_id: Id.optional() });
 export const FieldChangedTriggerSchema = z.object({ type: z.literal("field.changed"), field_def_id: Id.optional() });
+/** A version's review status changed; `status` narrows to one new status (any when absent). */
+export const ReviewDecidedTriggerSchema = z.object({ type: z.literal("review.decided"), status: z.enum(REVIEW_STATUSES).optional() });
 /**
  * What the document promises `cronProblem` accepts: a macro, or five fields, each `*` (with an optional step) or a list of values
  * within bounds (month and weekday names in capitals). Days of the month stop at 28, so every expression this
@@ -55,6 +58,7 @@ export const TriggerSchema = z.discriminatedUnion("type", [
   AssetUploadedTriggerSchema,
   TagAddedTriggerSchema,
   FieldChangedTriggerSchema,
+  ReviewDecidedTriggerSchema,
   ScheduleTriggerSchema,
   ManualTriggerSchema,
 ]);

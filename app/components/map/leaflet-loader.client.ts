@@ -1,0 +1,25 @@
+import type * as Leaflet from "leaflet";
+
+/**
+ * Leaflet with its clustering plugin and styles, and the offline country outlines (world-atlas 110 m as GeoJSON).
+ * A `.client` module: the server build gets an empty one, so Leaflet (which reads `window` when it loads) never
+ * reaches the Worker; the map imports it in an effect.
+ */
+export async function loadLeaflet(): Promise<typeof Leaflet> {
+  const L = (await import("leaflet")).default;
+  await import("leaflet/dist/leaflet.css");
+  // The plugin is a UMD script that extends the global `L`.
+  (window as unknown as { L: typeof Leaflet }).L = L;
+  await import("leaflet.markercluster");
+  await Promise.all([import("leaflet.markercluster/dist/MarkerCluster.css"), import("leaflet.markercluster/dist/MarkerCluster.Default.css")]);
+  return L;
+}
+
+/** The world's country outlines as a GeoJSON feature collection. */
+export async function countryOutlines(): Promise<GeoJSON.GeoJsonObject> {
+  const [{ feature }, world] = await Promise.all([import("topojson-client"), import("world-atlas/countries-110m.json")]);
+  const topology = (world as { default?: unknown }).default ?? world;
+  type Topology = Parameters<typeof feature>[0];
+  const typed = topology as Topology & { objects: { countries: Parameters<typeof feature>[1] } };
+  return feature(typed, typed.objects.countries) as GeoJSON.GeoJsonObject;
+}

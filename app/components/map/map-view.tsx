@@ -1,0 +1,141 @@
+import { useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type * as Leaflet from "leaflet";
+import { ru } from "../../i18n/ru";
+import { countryOutlines, loadLeaflet } from "./leaflet-loader.client";
+
+/** A file placed on the map. */
+export interface MapPoint {
+  id: string;
+  name: string;
+  lat: number;
+  lon: number;
+  /** where a click on it leads (the viewer) */
+  href: string;
+}
+
+/** The visible area: west, south, east, north (the search API's `bbox`). */
+export type MapBbox = [number, number, number, number];
+
+/** What the map asks its list call for: every point, or those inside the area «Искать в этой области» fixed. */
+export type MapLoader = (bbox: MapBbox | null, signal: AbortSignal) => Promise<{ points: MapPoint[]; truncated: boolean }>;
+
+/** The map's bounds as the API takes them: latitudes clamped to ±90, longitudes wrapped into ±180. */
+export function bboxOf(bounds: Leaflet.LatLngBounds): MapBbox {
+  const clampLat = (v: number) => Math.max(-90, Math.min(90, v));
+  const west = bounds.getWest();
+  const east = bounds.getEast();
+  // A view wider than the world is the whole world.
+  if (east - west >= 360) return [-180, clampLat(bounds.getSouth()), 180, clampLat(bounds.getNorth())];
+  const wrap = (v: number) => ((((v + 180) % 360) + 360) % 360) - 180;
+  const round = (v: number) => Math.round(v * 1e5) / 1e5;
+  return [round(wrap(west)), round(clampLat(bounds.getSouth())), round(wrap(east)), round(clampLat(bounds.getNorth()))];
+}
+
+/**
+ * A map of files with a position, clustered, over an offline base layer of country outlines (world-atlas), or the
+ * tile server an administrator configured (MAP_TILE_URL). Leaflet touches `window`, so it is imported in an effect:
+ * the server renders only the frame. `load` is the list call (a folder's locations, a search): the same component
+ * serves every list that can say where its files were taken.
+ */
+export function MapView({ load, tileUrl, area, onArea }: { load: MapLoader; tileUrl?: string | null; area?: MapBbox | null; onArea?: (bbox: MapBbox | null) => void }) {
+  const navigate = useNavigate();
+  const box = useRef<HTMLDivElement>(null);
+  const map = useRef<Leaflet.Map | null>(null);
+  const layer = useRef<Leaflet.MarkerClusterGroup | null>(null);
+  const lib = useRef<typeof Leaflet | null>(null);
+  const [ready, setReady] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [result, setResult] = useState<{ count: number; truncated: boolean } | null>(null);
+  const [filter, setFilter] = useState<MapBbox | null>(area ?? null);
+
+  // Leaflet, the clustering plugin and the outlines, once, in the browser only.
+  useEffect(() => {
+    let alive = true;
+    (async () => {
+      const L = await loadLeaflet();
+      if (!alive || !box.current) return;
+      const m = L.map(box.current, { worldCopyJump: true, minZoom: 1, maxZoom: 18, zoomControl: true, attributionControl: true }).setView([30, 10], 2);
+      if (tileUrl) {
+        L.tileLayer(tileUrl, { maxZoom: 18 }).addTo(m);
+      } else {
+        const countries = await countryOutlines();
+        if (!alive) return void m.remove();
+        L.geoJSON(countries, {
+          style: { color: "#5b6478", weight: 1, fillColor: "#262b38", fillOpacity: 1 },
+          interactive: false,
+        }).addTo(m);
+        m.attributionControl.addAttribution(ru.mapView.attributionOffline);
+      }
+      const clusters = L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 50 });
+      clusters.addTo(m);
+      lib.current = L;
+      map.current = m;
+      layer.current = clusters;
+      setReady(true);
+    })().catch(() => alive && setFailed(true));
+    return () => {
+      alive = false;
+      map.current?.remove();
+      map.current = null;
+      layer.current = null;
+    };
+  }, [tileUrl]);
+
+  // The points of the list call, again whenever the area filter changes.
+  useEffect(() => {
+    if (!ready) return;
+    const controller = new AbortController();
+    load(filter, controller.signal).then(
+      ({ points, truncated }) => {
+        const L = lib.current;
+        const clusters = layer.current;
+        if (!L || !clusters || controller.signal.aborted) return;
+        clusters.clearLayers();
+        const icon = L.divIcon({ className: "map-pin", html: "<span></span>", iconSize: [18, 18], iconAnchor: [9, 9] });
+        for (const p of points) {
+          const marker = L.marker([p.lat, p.lon], { icon, title: p.name, alt: p.name, keyboard: true });
+          marker.on("click", () => navigate(p.href));
+          clusters.addLayer(marker);
+        }
+        setResult({ count: points.length, truncated });
+        if (points.length > 0 && !filter) map.current?.fitBounds(clusters.getBounds(), { padding: [30, 30], maxZoom: 12 });
+      },
+      () => !controller.signal.aborted && setFailed(true),
+    );
+    return () => controller.abort();
+  }, [ready, load, filter, navigate]);
+
+  const searchHere = () => {
+    if (!map.current) return;
+    const next = bboxOf(map.current.getBounds());
+    setFilter(next);
+    onArea?.(next);
+  };
+  const reset = () => {
+    setFilter(null);
+    onArea?.(null);
+  };
+
+  return (
+    <section className="map-view" data-testid="map-view" data-points={result?.count ?? undefined}>
+      <div className="map-bar">
+        <span className="muted" role="status">
+          {failed ? ru.mapView.failed : !result ? ru.mapView.loading : result.count === 0 ? ru.mapView.empty : ru.mapView.count(result.count)}
+        </span>
+        {result?.truncated && <span className="muted">{ru.mapView.truncated}</span>}
+        <span className="map-bar-actions">
+          {filter && (
+            <button type="button" className="btn btn-ghost" onClick={reset}>
+              {ru.mapView.resetArea}
+            </button>
+          )}
+          <button type="button" className="btn" onClick={searchHere} disabled={!ready} data-testid="map-search-area">
+            {ru.mapView.searchArea}
+          </button>
+        </span>
+      </div>
+      <div ref={box} className="map-canvas" />
+    </section>
+  );
+}
