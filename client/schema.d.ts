@@ -7091,6 +7091,11 @@ export interface components {
             var: string | null;
             var_size: number | null;
             preview: string | null;
+            /**
+             * @description current review status of the latest version
+             * @enum {string|null}
+             */
+            review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
         };
         CollectionAssetIds: {
             /** @description 1 to 1000 file ids */

@@ -48,6 +48,7 @@ function asMember(item: api.ItemsPage["items"][number]): lib.GroupMember {
       owner_name: item.owner_name,
       preview: item.preview,
       tags: [],
+      review_status: item.review_status,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
+import { REVIEW_STATUSES } from "../../../shared/review-status";
 import {
   MAX_COLLECTION_IDS,
   addItems,
@@ -72,6 +73,7 @@ const CollectionItemSchema = z
     var: z.string().nullable(),
     var_size: z.number().nullable(),
     preview: z.string().nullable(),
+    review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "current review status of the latest version" }),
   })
   .openapi("CollectionItem");
 

@@ -5,7 +5,9 @@
  * limit of bound parameters.
  */
 import { sql, type SQL } from "drizzle-orm";
+import type { ReviewStatus } from "../../../shared/review-status";
 import type { Database } from "../client";
+import { CURRENT_REVIEW_STATUS } from "./review.repository";
 import { groupGrantsReadSql, visibleAssetViaGroupsSql, visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
 
@@ -97,6 +99,8 @@ export interface ItemRow {
   var: string | null;
   var_size: number | null;
   has_preview: number;
+  /** current review status of the latest version (decision record 036) */
+  review_status: ReviewStatus | null;
   /** items the reader may read (the same on every row) */
   total: number;
   /** live items (the same on every row) */
@@ -132,7 +136,8 @@ export function itemsPage(db: Database, id: string, vis: Visibility | null, skip
       order by ci.pos, ci.asset_id limit ${take} offset ${skip})
     select p.asset_id, p.added_by, ab.name as added_by_name, p.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
-      exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, p.total, ${live} as live
+      exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status,
+      p.total, ${live} as live
     from p
     cross join assets a on a.id = p.asset_id
     left join users u on u.id = a.owner_id

@@ -8,6 +8,7 @@ import * as repo from "../../db/repositories/collection.repository";
 import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { toIso } from "../../lib/time";
+import type { ReviewStatus } from "../../../shared/review-status";
 import { visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { requireCollection } from "./collection-role";
@@ -33,6 +34,8 @@ export interface CollectionItem {
   var_size: number | null;
   /** root-relative thumbnail reference, null without a preview */
   preview: string | null;
+  /** current review status of the latest version (decision record 036) */
+  review_status: ReviewStatus | null;
 }
 
 export interface ItemsPage {
@@ -71,6 +74,7 @@ export async function listItems(rc: RequestContext, actor: Actor, id: string, q:
       var: r.var,
       var_size: r.var_size,
       preview: r.has_preview ? `/api/asset/content/preview/${r.asset_id}/${r.ver}/thumb` : null,
+      review_status: r.review_status,
     })),
   };
 }
