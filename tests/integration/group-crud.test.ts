@@ -479,6 +479,7 @@ describe("OpenAPI document", () => {
         "/api/group/existing-names/{id}",
         "/api/group/entity-by-path/{root}",
         "/api/group/get/{id}",
+        "/api/group/locations/{id}",
         "/api/group/group-size",
         "/api/group/groups-with-users",
         "/api/group/insert-member-return-where/{id}",

@@ -16,7 +16,6 @@ import { withinTime } from "./extract/pdf";
 import { gifFrames } from "./gif-frames";
 import { svgInfo } from "./svg-probe";
 import { imageInfo } from "./preview.service";
-import { probeAv } from "./av-probe";
 
 /**
  * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),
@@ -284,6 +283,9 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
   // The own box walker runs first: its limits name what is wrong with a hostile MP4 (nesting, box count).
   const movie = await probeIsoBmff(input.read, input.size);
   if (looksLikeAv(input.mime, input.head)) {
+    // Loaded on first use: mediabunny is a large module graph that only audio and video need, and every test worker
+    // (and every isolate answering a probe of a picture) would otherwise load it up front.
+    const { probeAv } = await import("./av-probe");
     const av = await probeAv({ size: input.size, head: input.head, read: input.read });
     if (av) {
       const { codecs, ...rest } = av;
