@@ -1586,6 +1586,11 @@ export const ru = {
     queuedTitle: "Архив готовится",
     queued: "Файлов много: архив собирается в фоне. Ссылка на него появится в «Задачах».",
   },
+  /** A collection's public link, ZIP and CSV (app/components/collections/collection-share-dialog.tsx, the collection page). */
+  collectionLink: {
+    link: "Ссылка",
+    linkHint: "Публичная ссылка покажет только файлы, которые можете читать вы",
+  },
 } as const;
 
 export type Dictionary = typeof ru;
