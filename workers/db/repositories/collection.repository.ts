@@ -234,9 +234,15 @@ export function deleteMemberSql(id: string, subjId: string): SQL {
  * The collection's items the reader may read, in collection order (at most `limit`): the same rights filter as a
  * page of items, for the archives of a collection.
  */
-export async function readableItemIds(db: Database, id: string, vis: Visibility | null, limit: number): Promise<string[]> {
+export async function readableItemIds(
+  db: Database,
+  id: string,
+  vis: Visibility | null,
+  page: { limit: number; offset?: number; among?: readonly string[] },
+): Promise<string[]> {
+  const among = page.among ? sql` and ci.asset_id in (select value from json_each(${JSON.stringify(page.among)}))` : sql``;
   const rows = await db.all<{ id: string }>(sql`select a.id from collection_items ci cross join assets a on a.id = ci.asset_id
-    where ci.collection_id = ${id} and ${readableItem(vis)} order by ci.pos, ci.asset_id limit ${limit}`);
+    where ci.collection_id = ${id}${among} and ${readableItem(vis)} order by ci.pos, ci.asset_id limit ${page.limit} offset ${page.offset ?? 0}`);
   return rows.map((r) => r.id);
 }
 

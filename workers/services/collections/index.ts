@@ -10,6 +10,5 @@ export { MAX_COLLECTION_IDS, MAX_COLLECTION_ITEMS, addItems, listItems, removeIt
 export type { CollectionItem, ItemsPage } from "./collection-items.service";
 export { MAX_COLLECTION_MEMBERS, deleteMember, listMembers, putMember } from "./collection-members.service";
 export { requireCollection } from "./collection-role";
-export type { CollectionNeed } from "./collection-role";
 export type { CollectionRole } from "./collection-role";
-export { collectionHoldsReadable, readableCollectionItems } from "./collection-link.service";
+export { collectionHoldsReadable, collectionItemPages, readableCollectionItems } from "./collection-link.service";
