@@ -3175,8 +3175,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the field values of a folder's or a search's files as CSV
-         * @description UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id and q.
+         * Export the field values of a folder's, a search's or a collection's files as CSV
+         * @description UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id, q and collection_id (a collection: its items the caller may read, in collection order; 404 when it is not shared with the caller).
          */
         get: operations["getMetadataCsv"];
         put?: never;
@@ -3581,7 +3581,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Share an asset or a group: answers the link as text (needs read; download rights need download) */
+        /** Share an asset, a group or a collection: answers the link as text (needs read and acl, download rights need download; a collection: its owner or an administrator) */
         post: operations["postSlCreate"];
         delete?: never;
         options?: never;
@@ -4131,6 +4131,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My collections and those shared with me or my groups
+         * @description Each with the caller's role, the count of items the caller may read and a cover.
+         */
+        get: operations["listCollections"];
+        put?: never;
+        /** Create a collection */
+        post: operations["postCollections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One collection
+         * @description Someone the collection is not shared with gets the same 404 as for no collection.
+         */
+        get: operations["getCollection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a collection (owner or administrator); its files stay
+         * @description Someone the collection is not shared with gets the same 404 as for no collection.
+         */
+        delete: operations["deleteCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or describe a collection (edit role)
+         * @description Someone the collection is not shared with gets the same 404 as for no collection.
+         */
+        patch: operations["patchCollection"];
+        trace?: never;
+    };
+    "/api/collections/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the items the caller may read, in collection order
+         * @description `hidden` counts the items the caller may not read and says nothing else about them. Someone the collection is not shared with gets the same 404 as for no collection.
+         */
+        get: operations["getCollectionsItems"];
+        put?: never;
+        /**
+         * Add files at the end (edit role), all or nothing
+         * @description Every id must be a file the caller may read, or nothing is added (404 naming the first). At most 1000 ids.
+         */
+        post: operations["postCollectionsItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/remove-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take files out of a collection (edit role); the files are untouched */
+        post: operations["postCollectionsRemoveItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Put the listed items in this order before the rest (edit role) */
+        put: operations["putCollectionsOrder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the collection is shared with */
+        get: operations["getCollectionsMembers"];
+        /** Share with a user or a group of users at a role, or change the role (owner or administrator) */
+        put: operations["putCollectionsMembers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/members/{subj}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop sharing with a user or group (owner or administrator; a user may leave) */
+        delete: operations["deleteCollectionMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/zip": {
         parameters: {
             query?: never;
@@ -4141,7 +4283,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A ZIP of files and folders (recursively): the archive, a signed link to it, or an export task when large
+         * A ZIP of files and folders (recursively) or of a collection: the archive, a signed link to it, or an export task when large
          * @description Every chosen file the caller may download; folders recursively with their paths; names made unique. What the caller may see but not download (and ids not found) is listed in a «ПРОПУЩЕНО.txt» entry. Zip64, so no 4 GiB or 65,535-entry limit. Above 10,000 files or 32 GiB the answer is 202 with an export task (GET /api/tasklist/task-result/{id} gives its download link).
          */
         post: operations["postZip"];
@@ -6264,7 +6406,7 @@ export interface components {
             url: string;
             entity_id: string;
             /** @enum {string} */
-            entity_type: "asset" | "group";
+            entity_type: "asset" | "group" | "collection";
             entity_name: string | null;
             creator: string;
             creator_name: string | null;
@@ -6288,7 +6430,7 @@ export interface components {
             /** @enum {boolean} */
             password_required: false;
             /** @enum {string} */
-            entity_type: "asset" | "group";
+            entity_type: "asset" | "group" | "collection";
             entity_id: string;
             name: string;
             creator_name: string;
@@ -6298,6 +6440,7 @@ export interface components {
                 string | null
             ];
             asset?: components["schemas"]["SharedAsset"];
+            /** @description a folder's page, or a collection's (no sub-folders; its items the creator may read, in collection order) */
             group?: {
                 folder_id: string;
                 path: components["schemas"]["SharedFolder"][];
@@ -6498,6 +6641,85 @@ export interface components {
             size: number;
             uploaded_at: string;
         };
+        Collection: {
+            collection_id: string;
+            name: string;
+            description: string;
+            owner_id: string;
+            owner_name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "edit" | "comment" | "view";
+            /** @description items the caller may read */
+            count: number;
+            ctime: string | null;
+            mtime: string | null;
+        };
+        CollectionCreate: {
+            /** @example Лучшее для клиента */
+            name: string;
+            /** @example Двадцать кадров из шести папок */
+            description?: string;
+        };
+        ListedCollection: components["schemas"]["Collection"] & {
+            /** @description thumbnail of the first readable item with a preview */
+            cover: string | null;
+        };
+        CollectionPatch: {
+            /** @example Лучшее для клиента */
+            name?: string;
+            /** @example Двадцать кадров из шести папок */
+            description?: string;
+        };
+        CollectionItemsPage: {
+            /** @description items the caller may read */
+            total: number;
+            /** @description items the caller may not read: a count, nothing else */
+            hidden: number;
+            items: components["schemas"]["CollectionItem"][];
+        };
+        CollectionItem: {
+            asset_id: string;
+            name: string;
+            mimetype: string;
+            added_by: string | null;
+            added_by_name: string | null;
+            added_at: string | null;
+            ctime: string | null;
+            mtime: string | null;
+            owner: string;
+            owner_name: string | null;
+            ver: number;
+            var: string | null;
+            var_size: number | null;
+            preview: string | null;
+        };
+        CollectionAssetIds: {
+            /** @description 1 to 1000 file ids */
+            asset_ids: string[];
+        };
+        CollectionMember: {
+            subj: string;
+            /** @enum {string} */
+            subj_type: "user" | "group";
+            name: string | null;
+            /**
+             * @example comment
+             * @enum {string}
+             */
+            role: "view" | "comment" | "edit";
+            ctime: string | null;
+        };
+        CollectionMemberInput: {
+            /** @example 01936f0c8a4b7c3d9e2f0a1b2c3d4e5f */
+            subj: string;
+            /** @enum {string} */
+            subj_type: "user" | "group";
+            /**
+             * @example comment
+             * @enum {string}
+             */
+            role: "view" | "comment" | "edit";
+        };
         ZipLink: {
             url: string;
             expires_at: string;
@@ -6516,6 +6738,11 @@ export interface components {
              * @default []
              */
             group_ids: string[];
+            /**
+             * @description a collection: its items the caller may read (or those of asset_ids among them), at most 1000; unreadable items are left out unnamed
+             * @example 01936f0c8a4b7c3d9e2f0a1b2c3d4e5f
+             */
+            collection_id?: string;
             /**
              * @description stream: the archive in the answer; url: a signed link (10 minutes) the browser downloads natively
              * @default stream
@@ -18874,6 +19101,8 @@ export interface operations {
                 group_id?: string;
                 /** @description a search query: the files it finds (at most 10,000) */
                 q?: string;
+                /** @description a collection: its items the caller may read, in collection order */
+                collection_id?: string;
             };
             header?: never;
             path?: never;
@@ -22697,6 +22926,724 @@ export interface operations {
             };
         };
     };
+    listCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Collections */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ListedCollection"][];
+                    };
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Collection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionPatch"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollectionsItems: {
+        parameters: {
+            query?: {
+                skip?: number | null;
+                take?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionItemsPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCollectionsItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionAssetIds"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id: string;
+                        added: number;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCollectionsRemoveItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionAssetIds"];
+            };
+        };
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putCollectionsOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionAssetIds"];
+            };
+        };
+        responses: {
+            /** @description Reordered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollectionsMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CollectionMember"][];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putCollectionsMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionMemberInput"];
+            };
+        };
+        responses: {
+            /** @description Shared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionMember"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCollectionMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                subj: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unshared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id: string;
+                        subj: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postZip: {
         parameters: {
             query?: never;
@@ -22740,6 +23687,15 @@ export interface operations {
             };
             /** @description Not signed in or invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,8 @@ import { CollectionShareDialog } from "../components/collections/collection-shar
 import { Icon } from "../components/icons";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
+import { MetadataCsvActions } from "../components/metadata/metadata-csv-actions";
+import { ZipDownloadButton } from "../components/zip-download-button";
 import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MoveDialog } from "../components/move-dialog";
 import { RouteErrorPage } from "../components/route-error-page";
@@ -224,6 +226,8 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
         </div>
         <span className="chip">{ru.collections.roleOf[info.role]}</span>
         {info.owner_name && info.role !== "owner" && <span className="muted">{ru.collections.owner(info.owner_name)}</span>}
+        {total > 0 && <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />}
+        {total > 0 && <MetadataCsvActions source={{ collection_id: id }} name={info.name} />}
         <button type="button" className="btn btn-ghost" onClick={() => setDialog({ kind: "share" })} data-testid="collection-share">
           <Icon name="share" size={16} />
           {ru.collections.share}
@@ -261,6 +265,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {ru.library.tags}
           </button>
           <BulkFieldButton onClick={() => setDialog({ kind: "fields", ids: chosen })} />
+          <ZipDownloadButton assetIds={chosen} groupIds={[]} collectionId={id} testId="collection-zip-selected" />
           <button type="button" className="btn" onClick={() => setDialog({ kind: "copy", ids: chosen })}>
             <Icon name="copy" size={16} />
             {ru.collections.copyTo}
