@@ -31,7 +31,7 @@ export function CollectionShareDialog({ collectionId, name, manage, onClose }: {
       <p className="muted">{ru.collections.shareHint}</p>
       {manage && (
         <div className="coll-link-row">
-          <button type="button" className="btn" onClick={() => setLinkOpen(true)} data-testid="collection-link">
+          <button type="button" className="btn" onClick={() => setLinkOpen(true)} data-testid="collection-public-link">
             <Icon name="share" size={16} />
             {ru.collectionLink.link}
           </button>
