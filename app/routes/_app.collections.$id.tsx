@@ -226,8 +226,6 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
         </div>
         <span className="chip">{ru.collections.roleOf[info.role]}</span>
         {info.owner_name && info.role !== "owner" && <span className="muted">{ru.collections.owner(info.owner_name)}</span>}
-        {total > 0 && <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />}
-        {total > 0 && <MetadataCsvActions source={{ collection_id: id }} name={info.name} />}
         <button type="button" className="btn btn-ghost" onClick={() => setDialog({ kind: "share" })} data-testid="collection-share">
           <Icon name="share" size={16} />
           {ru.collections.share}
@@ -256,6 +254,12 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {mayEdit && items.length > 1 ? ` · ${ru.collections.reorderHint}` : ""}
           </p>
         </div>
+        {total > 0 && (
+          <div className="coll-export">
+            <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />
+            <MetadataCsvActions source={{ collection_id: id }} name={info.name} />
+          </div>
+        )}
       </div>
       {selected.size > 0 && (
         <div className="bulk-bar coll-bulk" role="toolbar" aria-label={ru.library.selected(selected.size)}>

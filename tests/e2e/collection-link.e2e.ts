@@ -56,6 +56,15 @@ test("an anonymous visitor opens a collection's link and sees only what its crea
   await login(ownerPage, owner.login, owner.password);
   await ownerPage.goto(`/collections/${collection_id}`);
   await ownerPage.getByTestId("collection-page").waitFor();
+  // «Скачать» and «CSV» for the whole collection sit in its action row.
+  await ownerPage.getByTestId("collection-zip").waitFor();
+  await ownerPage.getByTestId("collection-page").getByTestId("csv-open").waitFor();
+  await shot(ownerPage, "collection-actions");
+  await ownerPage.setViewportSize({ width: 390, height: 844 });
+  await ownerPage.reload();
+  await ownerPage.getByTestId("collection-zip").waitFor();
+  await shot(ownerPage, "collection-actions-phone");
+  await ownerPage.setViewportSize({ width: 1440, height: 900 });
   await ownerPage.getByTestId("collection-share").click();
   await ownerPage.getByTestId("collection-public-link").click();
   const form = ownerPage.getByTestId("share-form");
