@@ -1590,6 +1590,7 @@ export const ru = {
   collectionLink: {
     link: "Ссылка",
     linkHint: "Публичная ссылка покажет только файлы, которые можете читать вы",
+    backToCollection: "К коллекции",
   },
 } as const;
 

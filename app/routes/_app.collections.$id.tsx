@@ -204,7 +204,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
       }
     },
     refusal: (_m: lib.GroupMember, action: string) => (action === "delete" ? editRefusal : action === "rename" ? ru.collections.readOnly : null),
-    hrefOf: (m: lib.GroupMember) => `/asset/${m.el_id}`,
+    hrefOf: (m: lib.GroupMember) => `/asset/${m.el_id}?collection=${id}`,
     onRename: () => undefined,
     onMove: (m: lib.GroupMember) => setDialog({ kind: "move", ids: [m.el_id] }),
     onDelete: (m: lib.GroupMember) => setDialog({ kind: "remove", ids: [m.el_id] }),

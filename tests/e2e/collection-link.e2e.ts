@@ -75,6 +75,20 @@ test("an anonymous visitor opens a collection's link and sees only what its crea
   expect(url).toMatch(/\/sl\/[A-Za-z0-9_-]{22}$/);
   await shot(ownerPage, "collection-link-dialog");
 
+  // The viewer opened from the collection steps through its readable items in collection order; Esc goes back.
+  await ownerPage.goto(`/collections/${collection_id}`);
+  await ownerPage.locator(`[data-member="${files[0]}"] .tile-name`).click();
+  const nav = ownerPage.getByTestId("collection-viewer-nav");
+  await nav.waitFor();
+  await expect.poll(() => nav.textContent()).toContain("1 из 2");
+  await ownerPage.keyboard.press("ArrowRight");
+  await ownerPage.waitForURL(new RegExp(`/asset/${files[1]}\\?collection=${collection_id}$`));
+  await expect.poll(() => nav.textContent()).toContain("2 из 2");
+  await ownerPage.getByRole("link", { name: "← К коллекции" }).waitFor();
+  await shot(ownerPage, "collection-viewer-step");
+  await ownerPage.keyboard.press("Escape");
+  await ownerPage.waitForURL(new RegExp(`/collections/${collection_id}$`));
+
   const { page } = await newPage(browser, { server });
   await page.setViewportSize({ width: 1440, height: 900 });
   const path = new URL(url).pathname;
