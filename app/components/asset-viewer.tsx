@@ -12,6 +12,7 @@ import { formatBytes, mediaKind } from "../lib/media-kind";
 import { mimeLabel } from "../lib/mime-label";
 import { similarHref } from "../lib/similar-search";
 import { useFolderNeighbours } from "../lib/use-folder-neighbours";
+import { CollectionViewerKeys } from "./collections/collection-viewer-keys";
 import { useSwipe } from "../lib/use-swipe";
 import { useUploadEvents } from "../lib/upload-engine/index";
 import { AccessButton } from "./access/access-dialog";
@@ -69,7 +70,18 @@ function InfoRow({ label, children }: { label: string; children: React.ReactNode
  * MamViewerAsset / Asset: the player, the info panel of SPEC §3, versions with downloads, tags and actions. Actions the
  * caller's `levels` on the file do not allow stay visible, disabled, with the reason (fetched here when not given).
  */
-export function AssetViewer({ assetId, groupId, levels: known }: { assetId: string; groupId?: string; levels?: string[] | null }) {
+export function AssetViewer({
+  assetId,
+  groupId,
+  collectionId,
+  levels: known,
+}: {
+  assetId: string;
+  groupId?: string;
+  /** opened from a collection: steps through its items, Esc and «back» lead to it */
+  collectionId?: string;
+  levels?: string[] | null;
+}) {
   const navigate = useNavigate();
   const [asset, setAsset] = useState<lib.AssetInfo | null>(null);
   const [versions, setVersions] = useState<lib.VersionRow[]>([]);
@@ -134,7 +146,7 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
   if (failure === "unavailable") return <UnavailablePage title={ru.screens.assetUnavailable} hint={ru.screens.assetUnavailableHint} />;
   if (failure) return <UnavailablePage title={ru.screens.loadFailed} hint={ru.screens.crashedHint} icon="other" onRetry={load} />;
   if (!asset) return <div className="muted">{ru.common.loading}</div>;
-  const back = groupId ? `/mam/${groupId}` : "/mam";
+  const back = groupId ? `/mam/${groupId}` : collectionId ? `/collections/${collectionId}` : "/mam";
 
   return (
     <div className="viewer">
@@ -142,8 +154,9 @@ export function AssetViewer({ assetId, groupId, levels: known }: { assetId: stri
       <div className="page-header viewer-head">
         <div>
           <div className="breadcrumbs">
-            <Link to={back}>← {ru.library.backToFolder}</Link>
+            <Link to={back}>← {!groupId && collectionId ? ru.collectionLink.backToCollection : ru.library.backToFolder}</Link>
             {groupId && <ViewerKeys groupId={groupId} assetId={assetId} back={back} />}
+            {!groupId && collectionId && <CollectionViewerKeys collectionId={collectionId} assetId={assetId} back={back} />}
           </div>
           <div className="fav-title-row">
             <h1 className="page-title" title={asset.name}>

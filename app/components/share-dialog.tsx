@@ -79,9 +79,12 @@ function aclOf(right: "view" | "download" | "proxy"): ShareAcl[] {
   return right === "download" ? ["read", "download"] : right === "proxy" ? ["read", "download_proxy"] : ["read"];
 }
 
-/** The share dialog: rights, optional password, date range and emails; the created link; the item's links. */
-export function ShareDialog({ entityId, name, onClose }: { entityId: string; name: string; onClose: () => void }) {
-  const [mayDownload, setMayDownload] = useState(false);
+/**
+ * The share dialog: rights, optional password, date range and emails; the created link; the item's links.
+ * `mayDownload` skips the levels lookup where the page knows it (a collection has no access levels of its own).
+ */
+export function ShareDialog({ entityId, name, onClose, mayDownload: knownDownload }: { entityId: string; name: string; onClose: () => void; mayDownload?: boolean }) {
+  const [mayDownload, setMayDownload] = useState(knownDownload ?? false);
   const [right, setRight] = useState<"view" | "download" | "proxy">("view");
   const [password, setPassword] = useState("");
   const [from, setFrom] = useState("");
@@ -99,8 +102,9 @@ export function ShareDialog({ entityId, name, onClose }: { entityId: string; nam
   }, [entityId]);
   useEffect(reload, [reload]);
   useEffect(() => {
+    if (knownDownload !== undefined) return;
     levelsOf(entityId).then((l) => setMayDownload(has(l, "download")), () => undefined);
-  }, [entityId]);
+  }, [entityId, knownDownload]);
 
   const create = async (e: React.FormEvent) => {
     e.preventDefault();

@@ -11,14 +11,22 @@ type ZipAnswer = { url: string; expires_at: string } | { job_id: string };
  * API for a short-lived signed link to the ZIP and hands it to the browser, which downloads it natively (progress,
  * pause and resume in its own download list). A selection too large for one request comes back as an export task.
  */
-export function ZipDownloadButton(p: { assetIds: string[]; groupIds: string[]; className?: string; label?: string; testId?: string }) {
+export function ZipDownloadButton(p: {
+  assetIds: string[];
+  groupIds: string[];
+  /** a collection: its items the caller may read, or those of `assetIds` among them */
+  collectionId?: string;
+  className?: string;
+  label?: string;
+  testId?: string;
+}) {
   const [busy, setBusy] = useState(false);
   async function download() {
     setBusy(true);
     try {
       const answer = await apiRequest<ZipAnswer>("/api/zip", {
         method: "POST",
-        body: { asset_ids: p.assetIds, group_ids: p.groupIds, as: "url" },
+        body: p.collectionId ? { collection_id: p.collectionId, asset_ids: p.assetIds, as: "url" } : { asset_ids: p.assetIds, group_ids: p.groupIds, as: "url" },
       });
       if ("url" in answer) {
         const a = document.createElement("a");
@@ -42,7 +50,7 @@ export function ZipDownloadButton(p: { assetIds: string[]; groupIds: string[]; c
       type="button"
       className={p.className ?? "btn"}
       data-testid={p.testId ?? "zip-download"}
-      disabled={busy || p.assetIds.length + p.groupIds.length === 0}
+      disabled={busy || (!p.collectionId && p.assetIds.length + p.groupIds.length === 0)}
       onClick={() => void download()}
     >
       <Icon name="download" size={16} />

@@ -1681,6 +1681,12 @@ export const ru = {
     attributionOffline: "Контуры стран: Natural Earth",
     failed: "Карта не загрузилась",
   },
+  /** A collection's public link, ZIP and CSV (app/components/collections/collection-share-dialog.tsx, the collection page). */
+  collectionLink: {
+    link: "Ссылка",
+    linkHint: "Публичная ссылка покажет только файлы, которые можете читать вы",
+    backToCollection: "К коллекции",
+  },
 } as const;
 
 export type Dictionary = typeof ru;

@@ -9,15 +9,17 @@ import { ID_PATTERN } from "../../workers/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.asset} — ${ru.app.name}` }];
 
-export function loader({ params }: LoaderFunctionArgs) {
+export function loader({ params, request }: LoaderFunctionArgs) {
   if (params.id && !ID_PATTERN.test(params.id)) throw new Response(ru.assets.notFound, { status: 404 });
-  return { assetId: params.id ?? null };
+  // Opened from a collection: a malformed id is ignored (the viewer then simply has no collection to step through).
+  const collection = new URL(request.url).searchParams.get("collection");
+  return { assetId: params.id ?? null, collectionId: collection && ID_PATTERN.test(collection) ? collection : null };
 }
 
 /** Asset: a file by id (e.g. from a link or the API); without an id, a field to open one. */
 export default function AssetRoute() {
-  const { assetId } = useLoaderData<typeof loader>();
-  if (assetId) return <AssetViewer key={assetId} assetId={assetId} />;
+  const { assetId, collectionId } = useLoaderData<typeof loader>();
+  if (assetId) return <AssetViewer key={assetId} assetId={assetId} collectionId={collectionId ?? undefined} />;
   return <OpenById />;
 }
 

@@ -5,6 +5,8 @@ import { CollectionShareDialog } from "../components/collections/collection-shar
 import { Icon } from "../components/icons";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
+import { MetadataCsvActions } from "../components/metadata/metadata-csv-actions";
+import { ZipDownloadButton } from "../components/zip-download-button";
 import { ConfirmDialog, NameDialog } from "../components/modal";
 import { MoveDialog } from "../components/move-dialog";
 import { RouteErrorPage } from "../components/route-error-page";
@@ -203,7 +205,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
       }
     },
     refusal: (_m: lib.GroupMember, action: string) => (action === "delete" ? editRefusal : action === "rename" ? ru.collections.readOnly : null),
-    hrefOf: (m: lib.GroupMember) => `/asset/${m.el_id}`,
+    hrefOf: (m: lib.GroupMember) => `/asset/${m.el_id}?collection=${id}`,
     onRename: () => undefined,
     onMove: (m: lib.GroupMember) => setDialog({ kind: "move", ids: [m.el_id] }),
     onDelete: (m: lib.GroupMember) => setDialog({ kind: "remove", ids: [m.el_id] }),
@@ -253,6 +255,12 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {mayEdit && items.length > 1 ? ` · ${ru.collections.reorderHint}` : ""}
           </p>
         </div>
+        {total > 0 && (
+          <div className="coll-export">
+            <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />
+            <MetadataCsvActions source={{ collection_id: id }} name={info.name} />
+          </div>
+        )}
       </div>
       {selected.size > 0 && (
         <div className="bulk-bar coll-bulk" role="toolbar" aria-label={ru.library.selected(selected.size)}>
@@ -262,6 +270,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {ru.library.tags}
           </button>
           <BulkFieldButton onClick={() => setDialog({ kind: "fields", ids: chosen })} />
+          <ZipDownloadButton assetIds={chosen} groupIds={[]} collectionId={id} testId="collection-zip-selected" />
           <button type="button" className="btn" onClick={() => setDialog({ kind: "copy", ids: chosen })}>
             <Icon name="copy" size={16} />
             {ru.collections.copyTo}

@@ -989,6 +989,14 @@ export const ru = {
     lonRange: "долгота должна быть от −180 до 180",
     southAboveNorth: "южная граница не может быть севернее северной",
   },
+  /** A collection's public link, ZIP and CSV export (the sharing, archive and metadata routes). */
+  collectionExport: {
+    zipTooMany: (max: number) => `В коллекции больше ${max} доступных вам файлов: выберите не больше ${max} и скачайте их`,
+    zipEmpty: "В коллекции нет файлов, которые вы можете скачать",
+    zipWithFolders: "С collection_id не указывайте group_ids: в коллекции только файлы",
+    csvSourceRequired: "Укажите group_id, q или collection_id: что выгружать",
+    csvSourceOne: "Укажите что-то одно: group_id, q или collection_id",
+  },
 } as const;
 
 export type SharedDictionary = typeof ru;

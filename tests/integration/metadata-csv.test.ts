@@ -101,7 +101,7 @@ describe("GET /api/metadata/csv", () => {
   });
 
   it("refuses no source or two sources (400), and a folder the caller cannot read like an unknown one (404)", async () => {
-    expect((await expectError(await call("/api/metadata/csv", { bearer: boss.bearer }), 400)).message).toContain(ru.metadataCsv.sourceRequired);
+    expect((await expectError(await call("/api/metadata/csv", { bearer: boss.bearer }), 400)).message).toContain(ru.collectionExport.csvSourceRequired);
     await expectError(await call(`/api/metadata/csv?group_id=${folder}&q=кадр`, { bearer: boss.bearer }), 400);
     const outsider = await ordinaryUser();
     const hiddenFolder = await expectError(await call(`/api/metadata/csv?group_id=${folder}`, { bearer: outsider.bearer }), 404);

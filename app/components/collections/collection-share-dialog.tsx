@@ -3,7 +3,9 @@ import { ru } from "../../i18n/ru";
 import { collectionMembers, shareCollection, unshareCollection, type CollectionMember } from "../../lib/collections-api";
 import { SubjectSearch } from "../access/subject-search";
 import { SubjectIcon } from "../access/subject-icon";
+import { Icon } from "../icons";
 import { Modal } from "../modal";
+import { ShareDialog } from "../share-dialog";
 
 const ROLES = ["view", "comment", "edit"] as const;
 
@@ -14,6 +16,8 @@ const ROLES = ["view", "comment", "edit"] as const;
 export function CollectionShareDialog({ collectionId, name, manage, onClose }: { collectionId: string; name: string; manage: boolean; onClose: () => void }) {
   const [members, setMembers] = useState<CollectionMember[] | null>(null);
   const [role, setRole] = useState<CollectionMember["role"]>("view");
+  /** the public-link dialog over this one: a link is a way of sharing, so only managers get it */
+  const [linkOpen, setLinkOpen] = useState(false);
   const reload = useCallback(() => {
     collectionMembers(collectionId).then((r) => setMembers(r.items), () => setMembers([]));
   }, [collectionId]);
@@ -25,6 +29,16 @@ export function CollectionShareDialog({ collectionId, name, manage, onClose }: {
   return (
     <Modal title={`${ru.collections.share}: ${name}`} onClose={onClose} wide>
       <p className="muted">{ru.collections.shareHint}</p>
+      {manage && (
+        <div className="coll-link-row">
+          <button type="button" className="btn" onClick={() => setLinkOpen(true)} data-testid="collection-public-link">
+            <Icon name="share" size={16} />
+            {ru.collectionLink.link}
+          </button>
+          <span className="muted">{ru.collectionLink.linkHint}</span>
+        </div>
+      )}
+      {linkOpen && <ShareDialog entityId={collectionId} name={name} mayDownload onClose={() => setLinkOpen(false)} />}
       {manage && (
         <div className="coll-share-add">
           <SubjectSearch types={["user", "group"]} placeholder={ru.collections.addMember} exclude={members?.map((m) => m.subj) ?? []} onPick={(e) => void put(e.id, e.type, role)} />

@@ -8,8 +8,8 @@ import { Modal } from "../modal";
 
 const t = ru.metadataCsvUi;
 
-/** What an export covers: a folder (with subfolders) or a search; a collection will be one more kind of source. */
-export type CsvSource = { group_id: string } | { q: string };
+/** What an export covers: a folder (with subfolders), a search, or a collection (its items the caller may read). */
+export type CsvSource = { group_id: string } | { q: string } | { collection_id: string };
 
 /** Errors shown in the dialog's table; the full count is in the summary. */
 const SHOWN_ERRORS = 200;

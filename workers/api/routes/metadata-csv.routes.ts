@@ -3,6 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, dryRunMetadataCsv, exportMetadataCsv, readCsvBody } from "../../services/metadata";
+import { collectionItemPages } from "../../services/collections";
 import { searchAssetIdPages } from "../../services/search";
 import { startMetadataCsvImport } from "../../services/tasks";
 import { requireAuth } from "../middleware/require-auth";
@@ -13,9 +14,16 @@ const ExportQuerySchema = z
   .object({
     group_id: IdSchema.optional().openapi({ description: "a folder: its files and those of its subfolders" }),
     q: z.string().trim().min(1).max(500).optional().openapi({ description: "a search query: the files it finds (at most 10,000)" }),
+    collection_id: IdSchema.optional().openapi({ description: "a collection: its items the caller may read, in collection order" }),
   })
-  .refine((v) => v.group_id !== undefined || v.q !== undefined, { message: ru.metadataCsv.sourceRequired, path: ["group_id"] })
-  .refine((v) => v.group_id === undefined || v.q === undefined, { message: ru.metadataCsv.sourceOne, path: ["q"] });
+  .refine((v) => v.group_id !== undefined || v.q !== undefined || v.collection_id !== undefined, {
+    message: ru.collectionExport.csvSourceRequired,
+    path: ["group_id"],
+  })
+  .refine((v) => [v.group_id, v.q, v.collection_id].filter((x) => x !== undefined).length === 1, {
+    message: ru.collectionExport.csvSourceOne,
+    path: ["q"],
+  });
 
 const ImportQuerySchema = z.object({
   dry_run: z
@@ -50,9 +58,9 @@ export const metadataCsvRoutes = createRouter()
       method: "get",
       path: "/csv",
       tags: ["Fields"],
-      summary: "Export the field values of a folder's or a search's files as CSV",
+      summary: "Export the field values of a folder's, a search's or a collection's files as CSV",
       description:
-        "UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id and q.",
+        "UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id, q and collection_id (a collection: its items the caller may read, in collection order; 404 when it is not shared with the caller).",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { query: ExportQuerySchema },
@@ -62,8 +70,14 @@ export const metadataCsvRoutes = createRouter()
       },
     }),
     async (c) => {
-      const { group_id, q } = c.req.valid("query");
-      const source = group_id ? { group_id } : { pages: searchAssetIdPages(c.var.rc, c.var.actor, q ?? ""), filename: "search.csv" };
+      const { group_id, q, collection_id } = c.req.valid("query");
+      // A collection's role is checked before the stream starts (404 for someone it is not shared with).
+      const collection = collection_id ? await collectionItemPages(c.var.rc, c.var.actor, collection_id) : null;
+      const source = group_id
+        ? { group_id }
+        : collection
+          ? { pages: collection.pages, filename: `${collection.name}.csv` }
+          : { pages: searchAssetIdPages(c.var.rc, c.var.actor, q ?? ""), filename: "search.csv" };
       const { stream, filename } = await exportMetadataCsv(c.var.rc, c.var.actor, source);
       return new Response(stream, {
         status: 200,

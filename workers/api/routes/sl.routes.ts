@@ -78,7 +78,7 @@ const ShortlinkSchema = z
     id: z.string(),
     url: z.string(),
     entity_id: z.string(),
-    entity_type: z.enum(["asset", "group"]),
+    entity_type: z.enum(["asset", "group", "collection"]),
     entity_name: z.string().nullable(),
     creator: z.string(),
     creator_name: z.string().nullable(),
@@ -114,7 +114,7 @@ const SharedInfoSchema = z
     z.object({
       id: z.string(),
       password_required: z.literal(false),
-      entity_type: z.enum(["asset", "group"]),
+      entity_type: z.enum(["asset", "group", "collection"]),
       entity_id: z.string(),
       name: z.string(),
       creator_name: z.string(),
@@ -132,7 +132,8 @@ const SharedInfoSchema = z
           has_more: z.boolean(),
           zip_url: z.string().nullable(),
         })
-        .optional(),
+        .optional()
+        .openapi({ description: "a folder's page, or a collection's (no sub-folders; its items the creator may read, in collection order)" }),
     }),
   ])
   .openapi("SharedInfo");
@@ -166,14 +167,14 @@ function noStore(c: Context<AppEnv>) {
   c.header("X-Robots-Tag", "noindex");
 }
 
-/** Shortlinks (SPEC §7): sharing an asset or a group with anyone, and the anonymous calls of `/sl/{id}`. */
+/** Shortlinks (SPEC §7): sharing an asset, a group or a collection with anyone, and the anonymous calls of `/sl/{id}`. */
 export const slRoutes = createRouter()
   .openapi(
     createRoute({
       method: "post",
       path: "/create/{id}",
       tags: ["Shortlinks"],
-      summary: "Share an asset or a group: answers the link as text (needs read; download rights need download)",
+      summary: "Share an asset, a group or a collection: answers the link as text (needs read and acl, download rights need download; a collection: its owner or an administrator)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema, body: body(ShortlinkCreateSchema) },

@@ -234,3 +234,26 @@ export function upsertMemberSql(m: { id: string; subjId: string; subjType: "user
 export function deleteMemberSql(id: string, subjId: string): SQL {
   return sql`delete from collection_members where collection_id = ${id} and subj_id = ${subjId}`;
 }
+
+/**
+ * The collection's items the reader may read, in collection order (at most `limit`): the same rights filter as a
+ * page of items, for the archives of a collection.
+ */
+export async function readableItemIds(
+  db: Database,
+  id: string,
+  vis: Visibility | null,
+  page: { limit: number; offset?: number; among?: readonly string[] },
+): Promise<string[]> {
+  const among = page.among ? sql` and ci.asset_id in (select value from json_each(${JSON.stringify(page.among)}))` : sql``;
+  const rows = await db.all<{ id: string }>(sql`select a.id from collection_items ci cross join assets a on a.id = ci.asset_id
+    where ci.collection_id = ${id}${among} and ${readableItem(vis)} order by ci.pos, ci.asset_id limit ${page.limit} offset ${page.offset ?? 0}`);
+  return rows.map((r) => r.id);
+}
+
+/** Whether a file is an item of the collection that the reader may read. */
+export async function holdsReadableItem(db: Database, id: string, assetId: string, vis: Visibility | null): Promise<boolean> {
+  const row = await db.get<{ one: number } | undefined>(sql`select 1 as one from collection_items ci cross join assets a on a.id = ci.asset_id
+    where ci.collection_id = ${id} and ci.asset_id = ${assetId} and ${readableItem(vis)}`);
+  return row != null;
+}

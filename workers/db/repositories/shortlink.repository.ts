@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { assets, cacheRevisions, groups, outgoingEmails, shortlinks, users } from "../schema/index";
+import { assets, cacheRevisions, collections, groups, outgoingEmails, shortlinks, users } from "../schema/index";
 
 /** Queries of shortlinks and of the outbox of mailed invitations. */
 
@@ -40,7 +40,7 @@ export type ShortlinkProbe = NonNullable<Awaited<ReturnType<typeof probeShortlin
 const listColumns = {
   link: shortlinks,
   creatorName: users.name,
-  entityName: sql<string | null>`coalesce(${assets.name}, ${groups.name})`,
+  entityName: sql<string | null>`coalesce(${assets.name}, ${groups.name}, ${collections.name})`,
 };
 
 function listQuery(db: Database) {
@@ -49,7 +49,8 @@ function listQuery(db: Database) {
     .from(shortlinks)
     .leftJoin(users, eq(users.id, shortlinks.creatorId))
     .leftJoin(assets, and(eq(shortlinks.entityType, "asset"), eq(assets.id, shortlinks.entityId)))
-    .leftJoin(groups, and(eq(shortlinks.entityType, "group"), eq(groups.id, shortlinks.entityId)));
+    .leftJoin(groups, and(eq(shortlinks.entityType, "group"), eq(groups.id, shortlinks.entityId)))
+    .leftJoin(collections, and(eq(shortlinks.entityType, "collection"), eq(collections.id, shortlinks.entityId)));
 }
 
 /** Live links of an entity, newest first; `creatorId` narrows to one creator's links. */

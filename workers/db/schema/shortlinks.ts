@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./users";
 
 /**
- * Links that share an asset or a group with anyone who has the URL (`/sl/<id>`). The id is the secret: 128 random
+ * Links that share an asset, a group or a collection with anyone who has the URL (`/sl/<id>`). The id is the secret: 128 random
  * bits in base64url. A link acts with its creator's rights, checked again at every open, so it never grants more
  * than the creator holds now. Revoking keeps the row (counts and the audit trail stay readable).
  */
@@ -12,7 +12,7 @@ export const shortlinks = sqliteTable(
     /** 22 base64url characters (128 random bits) */
     id: text("id").primaryKey(),
     entityId: text("entity_id").notNull(),
-    entityType: text("entity_type", { enum: ["asset", "group"] }).notNull(),
+    entityType: text("entity_type", { enum: ["asset", "group", "collection"] }).notNull(),
     creatorId: text("creator_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -11,3 +11,4 @@ export type { CollectionItem, ItemsPage } from "./collection-items.service";
 export { MAX_COLLECTION_MEMBERS, deleteMember, listMembers, putMember } from "./collection-members.service";
 export { requireCollection } from "./collection-role";
 export type { CollectionRole } from "./collection-role";
+export { collectionHoldsReadable, collectionItemPages, readableCollectionItems } from "./collection-link.service";

@@ -62,6 +62,8 @@ export async function sharedCacheSlot(
   if (!edgeCache() || !LINK_ID_PATTERN.test(linkId)) return null;
   const probe = await probeShortlink(rc.db, linkId);
   if (!probe || probe.locked || probe.revokedAt != null) return null;
+  // No trigger bumps the revision when a collection's items, name or roles change: its links are never cached.
+  if (probe.entityType === "collection") return null;
   if (probe.notBefore != null && now < probe.notBefore) return null;
   const ttl = Math.min(EDGE_TTL_SECONDS, probe.notAfter == null ? EDGE_TTL_SECONDS : Math.floor((probe.notAfter - now) / 1000));
   if (ttl < 1) return null;

@@ -14,7 +14,8 @@ import { AppError } from "../../lib/errors";
 import { ifNoneMatch } from "../../lib/http-range";
 import { verifyPassword } from "../../lib/password";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { auditDownloadStatement, canAccess, entityMask, auditStatement, recordAudit } from "../access";
+import { auditDownloadStatement, canAccess, auditStatement, recordAudit } from "../access";
+import { collectionHoldsReadable, listItems } from "../collections";
 import { holds } from "../access/pure";
 import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -31,7 +32,9 @@ import {
   formatMoment,
   actorOf,
   type SharedEntity,
+  type SharedType,
   findEntity,
+  heldMask,
 } from "./shortlink.service";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,7 +87,7 @@ export async function resolveLink(rc: RequestContext, linkId: string, now = Date
   const [user, entity] = await Promise.all([findUserById(rc.db, link.creatorId), findEntity(rc, link.entityId, link.entityType)]);
   if (!user || !user.enabled || !entity) return { state: "not_found" };
   const creator = actorOf(user);
-  const held = await entityMask(rc, creator, entity);
+  const held = await heldMask(rc, creator, entity);
   if (!holds(held, "read") || !holds(held, SHARE_LEVEL)) return { state: "not_found" };
   const mask = holds(held, "download") ? link.acl : viewOnly(link.acl);
   return { link, creator, entity, mask };
@@ -186,13 +189,14 @@ export interface SharedAsset {
 export interface SharedInfo {
   id: string;
   password_required: false;
-  entity_type: "asset" | "group";
+  entity_type: SharedType;
   entity_id: string;
   name: string;
   creator_name: string;
   acl: ShareAcl[];
   time_range: [string | null, string | null];
   asset?: SharedAsset;
+  /** a folder's page; a collection's page has the same shape (no sub-folders, its items in collection order) */
   group?: SharedFolderPage;
 }
 
@@ -304,6 +308,26 @@ export async function openShortlink(
       { id: entity.id, name: entity.name, mimetype: entity.asset.mime, size: main?.variant.contentSize ?? null, hasPreview },
       now,
     );
+  } else if (entity.type === "collection") {
+    // The creator's items only, through the same rights filter as the collection's own page, checked now.
+    const [{ total, items }] = await Promise.all([
+      listItems(rc, open.creator, entity.id, { skip: page * GROUP_PAGE_SIZE, take: GROUP_PAGE_SIZE }),
+      counted,
+    ]);
+    info.group = {
+      folder_id: entity.id,
+      path: [{ group_id: entity.id, name: entity.name }],
+      folders: [],
+      items: await Promise.all(
+        items.map((m) =>
+          sharedAsset(rc, open, { id: m.asset_id, name: m.name, mimetype: m.mimetype, size: m.var_size, hasPreview: m.preview !== null }, now),
+        ),
+      ),
+      page,
+      page_size: GROUP_PAGE_SIZE,
+      has_more: (page + 1) * GROUP_PAGE_SIZE < total,
+      zip_url: total > 0 ? await sharedZipUrl(rc, open, entity.id, now) : null,
+    };
   } else {
     const [{ items }] = await Promise.all([
       listMembers(rc, open.creator, shown, { skip: page * GROUP_PAGE_SIZE, take: GROUP_PAGE_SIZE + 1 }),
@@ -379,7 +403,8 @@ function pickVariant(rows: readonly ReadyVariant[], kind: "view" | "original" | 
 /**
  * `GET /api/sl/media/{link}/{asset}/{kind}`: bytes through a link. The signed URL must be for this link, asset and
  * kind and unexpired; then every rule of the link is checked again (revoked, window, creator, item, password
- * cookie), the asset must be the shared one or inside the shared group and readable by the creator, and downloads
+ * cookie), the asset must be the shared one, inside the shared group or an item of the shared collection, and
+ * readable by the creator, and downloads
  * need the link's download right and the creator's download right now. Views stream inline with Range; downloads
  * are attachments, counted and audited (a ranged continuation is not counted again).
  */
@@ -401,6 +426,7 @@ export async function shortlinkMedia(
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
   const asset = open.entity.type === "asset" ? open.entity.asset : await findAsset(rc.db, assetId);
   if (!asset || asset.id !== assetId || asset.deletedAt != null) throw denied();
+  if (open.entity.type === "collection" && !(await collectionHoldsReadable(rc, open.creator, open.entity.id, assetId))) throw denied();
   if (open.entity.type === "group") {
     const inside = await assetInSubtree(rc.db, open.entity.id, assetId);
     if (!inside || !(await canAccess(rc, open.creator, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read"))) throw denied();

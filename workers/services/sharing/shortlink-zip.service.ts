@@ -1,5 +1,5 @@
 /**
- * A shared folder as one ZIP, its sub-folders included with their paths: the product's one streaming Zip64 writer
+ * A shared folder as one ZIP, its sub-folders included with their paths (or a shared collection's items, flat): the product's one streaming Zip64 writer
  * (workers/services/archive), checked as the link's creator, so the archive holds what the creator may still
  * download. Offered only when the link allows downloading originals.
  */
@@ -11,6 +11,7 @@ import { signLink, verifyLink } from "../../lib/signed-url";
 import { auditStatement } from "../access";
 import type { RequestContext } from "../access";
 import { planStream, planZip, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES } from "../archive";
+import { readableCollectionItems } from "../collections";
 import { allows } from "./shortlink-acl";
 import { closedError, folderInside, resolveLink, unlocked, type OpenLink } from "./shortlink-open.service";
 import { LINK_ID_PATTERN, MEDIA_TTL_SECONDS, type Visitor } from "./shortlink.service";
@@ -46,15 +47,24 @@ export async function shortlinkZip(
   const open = await resolveLink(rc, linkId);
   if ("state" in open) throw closedError(open);
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
-  if (open.entity.type !== "group" || !allows(open.mask, "download") || !(await folderInside(rc, open, folderId))) throw denied();
-  const plan = await planZip(rc, open.creator, { assetIds: [], groupIds: [folderId] }, ZIP_REQUEST_MAX_FILES);
+  if (!allows(open.mask, "download")) throw denied();
+  let selection: { assetIds: string[]; groupIds: string[] };
+  if (open.entity.type === "collection") {
+    if (folderId !== open.entity.id) throw denied();
+    // The items the creator may read now, in collection order; the planner then keeps those he may download.
+    const { ids } = await readableCollectionItems(rc, open.creator, folderId, ZIP_REQUEST_MAX_FILES + 1);
+    selection = { assetIds: ids, groupIds: [] };
+  } else if (open.entity.type === "group" && (await folderInside(rc, open, folderId))) {
+    selection = { assetIds: [], groupIds: [folderId] };
+  } else throw denied();
+  const plan = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
   if (plan.overflow || plan.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
   await rc.db.batch([
     countUseStatement(rc.db, open.link.id, "download", Date.now()),
     auditStatement(rc, {
       action: "shortlink.download",
       actorId: null,
-      objectType: "group",
+      objectType: open.entity.type,
       objectId: folderId,
       details: { shortlink: open.link.id, zip: true, files: plan.files.length },
       ip: visitor.ip,

@@ -16,15 +16,17 @@ import { randomToken } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { hashPassword } from "../../lib/password";
-import { canAccess, entityMask, auditStatement, fileAuditStatement } from "../access";
-import { holds } from "../access/pure";
+import { entityMask, auditStatement, fileAuditStatement } from "../access";
+import { holds, maskOf } from "../access/pure";
+import { requireCollection } from "../collections";
+import { collectionFor } from "../../db/repositories/collection.repository";
 import { GROUP_PAGE_SIZE } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { sendEmail } from "./email.service";
 import { aclMask, aclNames, wantsDownload, type ShareAcl } from "./shortlink-acl";
 
 /**
- * Shortlinks (SPEC §7): share an asset or a group with anyone holding the URL. A link acts with its creator's
+ * Shortlinks (SPEC §7): share an asset, a group or a collection with anyone holding the URL. A link acts with its creator's
  * rights, re-checked at every open and every media request, so it stops working when the creator loses the right,
  * is disabled, or the item goes to the trash. Passwords are PBKDF2 hashes; a correct one sets a short-lived signed
  * cookie; wrong ones are throttled per link and per client IP (LoginThrottleDO) and audited. Media bytes go
@@ -73,7 +75,7 @@ export interface ShortlinkView {
   id: string;
   url: string;
   entity_id: string;
-  entity_type: "asset" | "group";
+  entity_type: SharedType;
   entity_name: string | null;
   creator: string;
   creator_name: string | null;
@@ -121,17 +123,21 @@ export function actorOf(user: UserRow): Actor {
   return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
 }
 
-/** The shared item: a live asset or group with its owner (for access checks) and name. */
+/** What a link shares: a file, a folder (with everything below it) or a collection (decision record 034). */
+export type SharedType = "asset" | "group" | "collection";
+
+/** The shared item: a live asset, group or collection with its owner (for access checks) and name. */
 export interface SharedEntity {
   id: string;
-  type: "asset" | "group";
+  type: SharedType;
   ownerId: string | null;
   name: string;
   asset?: AssetRow;
 }
 
-/** Finds an id as an asset, else as a group; trashed or missing is undefined. */
-export async function findEntity(rc: RequestContext, id: string, type?: "asset" | "group"): Promise<SharedEntity | undefined> {
+/** Finds an id as an asset, else as a group, else as a collection; trashed or missing is undefined. */
+export async function findEntity(rc: RequestContext, id: string, type?: SharedType): Promise<SharedEntity | undefined> {
+  if (type === "collection") return findCollection(rc, id);
   if (type !== "group") {
     const asset = await findAsset(rc.db, id);
     if (asset) return asset.deletedAt == null ? { id, type: "asset", ownerId: asset.ownerId, name: asset.name, asset } : undefined;
@@ -140,7 +146,32 @@ export async function findEntity(rc: RequestContext, id: string, type?: "asset" 
     const group = await findGroupNamed(rc.db, id);
     if (group && group.deletedAt == null) return { id, type: "group", ownerId: group.ownerId, name: group.name };
   }
-  return undefined;
+  return type === undefined ? findCollection(rc, id) : undefined;
+}
+
+async function findCollection(rc: RequestContext, id: string): Promise<SharedEntity | undefined> {
+  const row = await collectionFor(rc.db, id, "");
+  return row ? { id, type: "collection", ownerId: row.owner_id, name: row.name } : undefined;
+}
+
+/**
+ * What `actor` holds on a shared item, as access levels. A collection grants nothing on its files, so for one it is
+ * the role alone (decision record 034): any role reads it; sharing it by a public link is changing who has it, which
+ * is the owner's and administrators' (`manage`), and they also get `download` here because each file's own
+ * download right is checked when a visitor downloads it.
+ */
+export async function heldMask(rc: RequestContext, actor: Actor, entity: SharedEntity): Promise<number> {
+  if (entity.type !== "collection") return entityMask(rc, actor, { id: entity.id, type: entity.type, ownerId: entity.ownerId });
+  const role = await requireCollection(rc, actor, entity.id, "view").then(
+    (r) => r.role,
+    () => null,
+  );
+  if (role === null) return 0;
+  return role === "owner" || role === "admin" ? maskOf(["read", SHARE_LEVEL, "download"]) : maskOf(["read"]);
+}
+
+function notFoundOf(type: SharedType): string {
+  return type === "asset" ? ru.assets.notFound : type === "group" ? ru.groups.notFound : ru.collections.notFound;
 }
 
 /** The time window in epoch ms, checked: end after start (400). */
@@ -162,8 +193,8 @@ function parseRange(
  * access rule does — and `download` for any download right. 404 when the actor cannot even read it, 403 otherwise.
  */
 async function requireShareRights(rc: RequestContext, actor: Actor, entity: SharedEntity, mask: number): Promise<void> {
-  const held = await entityMask(rc, actor, entity);
-  if (!holds(held, "read")) throw new AppError("NOT_FOUND", entity.type === "asset" ? ru.assets.notFound : ru.groups.notFound);
+  const held = await heldMask(rc, actor, entity);
+  if (!holds(held, "read")) throw new AppError("NOT_FOUND", notFoundOf(entity.type));
   if (!holds(held, SHARE_LEVEL)) throw new AppError("FORBIDDEN", ru.sharing.noShareRight);
   if (wantsDownload(mask) && !holds(held, "download")) {
     throw new AppError("FORBIDDEN", ru.sharing.noDownloadRight);
@@ -221,13 +252,17 @@ export async function createShortlink(
       },
       ip: visitor.ip,
     }),
-    // the share in the file's or folder's own history
-    fileAuditStatement(rc, {
-      actorId: actor.id,
-      verb: "share",
-      targets: { type: entity.type, id: entity.id },
-      details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
-    }),
+    // the share in the file's or folder's own history (a collection has none: its audit row above is the record)
+    ...(entity.type === "collection"
+      ? []
+      : [
+          fileAuditStatement(rc, {
+            actorId: actor.id,
+            verb: "share",
+            targets: { type: entity.type, id: entity.id },
+            details: { shortlink: id, acl: aclNames(mask), password: input.password != null, not_after: notAfter },
+          }),
+        ]),
   ]);
   const url = shortlinkUrl(origin, id);
   if (emails.length > 0) {
@@ -249,7 +284,7 @@ export async function createShortlink(
 export async function linksForEntity(rc: RequestContext, actor: Actor, entityId: string, origin: string): Promise<ShortlinkView[]> {
   const entity = await findEntity(rc, entityId);
   if (!entity || entityId === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", ru.errors.notFound);
-  const mask = await entityMask(rc, actor, entity);
+  const mask = await heldMask(rc, actor, entity);
   if (!holds(mask, "read")) throw new AppError("NOT_FOUND", ru.errors.notFound);
   const rows = await linksOfEntity(rc.db, entityId, holds(mask, "acl") ? undefined : actor.id);
   return rows.map((r) => toView(origin, r));
@@ -276,7 +311,7 @@ async function requireManagedLink(rc: RequestContext, actor: Actor, linkId: stri
   if (!link || link.revokedAt != null) throw new AppError("NOT_FOUND", ru.sharing.notFound);
   if (link.creatorId === actor.id || actor.isAdmin) return link;
   const entity = await findEntity(rc, link.entityId, link.entityType);
-  const mask = entity ? await entityMask(rc, actor, entity) : 0;
+  const mask = entity ? await heldMask(rc, actor, entity) : 0;
   if (!holds(mask, "read")) throw new AppError("NOT_FOUND", ru.sharing.notFound);
   if (!holds(mask, "acl")) throw new AppError("FORBIDDEN", ru.sharing.notManager);
   return link;
@@ -327,7 +362,7 @@ export async function updateShortlink(
     const creator = await findUserById(rc.db, link.creatorId);
     const entity = await findEntity(rc, link.entityId, link.entityType);
     if (!creator || !entity) throw new AppError("NOT_FOUND", ru.sharing.notFound);
-    if (wantsDownload(set.acl) && !(await canAccess(rc, actorOf(creator), entity, "download"))) {
+    if (wantsDownload(set.acl) && !holds(await heldMask(rc, actorOf(creator), entity), "download")) {
       throw new AppError("FORBIDDEN", ru.sharing.noDownloadRight);
     }
   }
