@@ -3388,8 +3388,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the field values of a folder's or a search's files as CSV
-         * @description UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id and q.
+         * Export the field values of a folder's, a search's or a collection's files as CSV
+         * @description UTF-8 with a BOM (Excel opens it as such), RFC 4180 quoting, header `asset_id,name,path,<field names…>`, one row per file the caller may read (others are left out). A multi-valued field's values are joined by «; ». Cells starting with = + - @ get a leading apostrophe (spreadsheets would run them as formulas); the import strips it. Exactly one of group_id, q and collection_id (a collection: its items the caller may read, in collection order; 404 when it is not shared with the caller).
          */
         get: operations["getMetadataCsv"];
         put?: never;
@@ -3794,7 +3794,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Share an asset or a group: answers the link as text (needs read; download rights need download) */
+        /** Share an asset, a group or a collection: answers the link as text (needs read and acl, download rights need download; a collection: its owner or an administrator) */
         post: operations["postSlCreate"];
         delete?: never;
         options?: never;
@@ -4496,7 +4496,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A ZIP of files and folders (recursively): the archive, a signed link to it, or an export task when large
+         * A ZIP of files and folders (recursively) or of a collection: the archive, a signed link to it, or an export task when large
          * @description Every chosen file the caller may download; folders recursively with their paths; names made unique. What the caller may see but not download (and ids not found) is listed in a «ПРОПУЩЕНО.txt» entry. Zip64, so no 4 GiB or 65,535-entry limit. Above 10,000 files or 32 GiB the answer is 202 with an export task (GET /api/tasklist/task-result/{id} gives its download link).
          */
         post: operations["postZip"];
@@ -6806,7 +6806,7 @@ export interface components {
             url: string;
             entity_id: string;
             /** @enum {string} */
-            entity_type: "asset" | "group";
+            entity_type: "asset" | "group" | "collection";
             entity_name: string | null;
             creator: string;
             creator_name: string | null;
@@ -6830,7 +6830,7 @@ export interface components {
             /** @enum {boolean} */
             password_required: false;
             /** @enum {string} */
-            entity_type: "asset" | "group";
+            entity_type: "asset" | "group" | "collection";
             entity_id: string;
             name: string;
             creator_name: string;
@@ -6840,6 +6840,7 @@ export interface components {
                 string | null
             ];
             asset?: components["schemas"]["SharedAsset"];
+            /** @description a folder's page, or a collection's (no sub-folders; its items the creator may read, in collection order) */
             group?: {
                 folder_id: string;
                 path: components["schemas"]["SharedFolder"][];
@@ -7142,6 +7143,11 @@ export interface components {
              * @default []
              */
             group_ids: string[];
+            /**
+             * @description a collection: its items the caller may read (or those of asset_ids among them), at most 1000; unreadable items are left out unnamed
+             * @example 01936f0c8a4b7c3d9e2f0a1b2c3d4e5f
+             */
+            collection_id?: string;
             /**
              * @description stream: the archive in the answer; url: a signed link (10 minutes) the browser downloads natively
              * @default stream
@@ -20374,6 +20380,8 @@ export interface operations {
                 group_id?: string;
                 /** @description a search query: the files it finds (at most 10,000) */
                 q?: string;
+                /** @description a collection: its items the caller may read, in collection order */
+                collection_id?: string;
             };
             header?: never;
             path?: never;
@@ -24966,6 +24974,15 @@ export interface operations {
             };
             /** @description Not signed in or invalid token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
