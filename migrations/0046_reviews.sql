@@ -11,9 +11,9 @@ CREATE TABLE `review_decisions` (
 	`note` text
 );
 --> statement-breakpoint
-CREATE INDEX `review_decisions_version_idx` ON `review_decisions` (`asset_id`, `version`, `at`);
+CREATE INDEX `review_decisions_version_idx` ON `review_decisions` (`asset_id`, `version`, `at`, `decision_id`);
 --> statement-breakpoint
-CREATE INDEX `review_decisions_asset_idx` ON `review_decisions` (`asset_id`, `at`);
+CREATE INDEX `review_decisions_asset_idx` ON `review_decisions` (`asset_id`, `at`, `decision_id`);
 --> statement-breakpoint
 CREATE TABLE `review_requests` (
 	`request_id` text PRIMARY KEY NOT NULL,

@@ -27,7 +27,7 @@ async function stageOf(variantId: string) {
 async function thumbPixels(assetId: string) {
   const thumb = (await previewsOf(assetId)).find((p) => p.size === "thumb")!;
   const bytes = new Uint8Array(await (await env.MEDIA.get(thumb.storage_key))!.arrayBuffer());
-  return decodeImage("image/jpeg", bytes);
+  return decodeImage(thumb.mime_type === "image/png" ? "image/png" : "image/jpeg", bytes);
 }
 
 describe("photo previews past 12 MP", () => {
@@ -145,14 +145,15 @@ describe("SVG previews drawn in the Worker", () => {
     expect(log.lines.map((l) => l.message).join("\n")).toContain("SVG, resvg");
   });
 
-  it("half-transparent areas are laid on white (resvg's premultiplied pixels made straight first)", async () => {
+  it("half-transparent areas keep their alpha in a PNG preview (resvg's premultiplied pixels made straight first)", async () => {
     const user = await signIn();
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="rgb(0,0,255)" fill-opacity="0.5"/></svg>`;
     const a = await uploadFile(user.bearer, { name: "полупрозрачный.svg", mime: "image/svg+xml", bytes: enc(svg) });
     await previewTask(a.assetId);
+    expect((await previewsOf(a.assetId)).find((x) => x.size === "thumb")!.mime_type).toBe("image/png");
     const p = await thumbPixels(a.assetId);
-    const mid = Array.from(p.data.subarray(((p.height >> 1) * p.width + (p.width >> 1)) * 4, ((p.height >> 1) * p.width + (p.width >> 1)) * 4 + 3));
-    expect(mid.every((v, i) => Math.abs(v - [128, 128, 255][i]) < 12), `centre ${mid}`).toBe(true);
+    const mid = Array.from(p.data.subarray(((p.height >> 1) * p.width + (p.width >> 1)) * 4, ((p.height >> 1) * p.width + (p.width >> 1)) * 4 + 4));
+    expect(mid.every((v, i) => Math.abs(v - [0, 0, 255, 128][i]) < 12), `centre ${mid}`).toBe(true);
   });
 
   it("text, embedded pictures, <use> and filters are left to the viewing browser; a too-deep SVG fails with the limit", async () => {

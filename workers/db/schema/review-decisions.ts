@@ -18,5 +18,5 @@ export const reviewDecisions = sqliteTable(
     at: integer("at", { mode: "number" }).notNull(),
     note: text("note"),
   },
-  (t) => [index("review_decisions_version_idx").on(t.assetId, t.version, t.at), index("review_decisions_asset_idx").on(t.assetId, t.at)],
+  (t) => [index("review_decisions_version_idx").on(t.assetId, t.version, t.at, t.decisionId), index("review_decisions_asset_idx").on(t.assetId, t.at, t.decisionId)],
 );
