@@ -53,9 +53,13 @@ const KNOWN = ["skip", "take", "facets", "type", "mime", "tag", "class", "group"
  * A map's visible area: `west,south,east,north` in decimal degrees (latitude −90…90, longitude −180…180; east below
  * west crosses the antimeridian).
  */
+/** Four decimal numbers separated by commas (the shape; the ranges are checked after). */
+const BBOX_PATTERN = /^ *-?\d+(\.\d+)? *, *-?\d+(\.\d+)? *, *-?\d+(\.\d+)? *, *-?\d+(\.\d+)? *$/;
+
 export const BboxSchema = z
   .string()
   .max(200)
+  .regex(BBOX_PATTERN, { message: ru.mapSearch.bboxShape })
   .transform((value, ctx) => {
     const parts = value.split(",").map((p) => (p.trim() === "" ? Number.NaN : Number(p)));
     if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n))) {
@@ -69,7 +73,7 @@ export const BboxSchema = z
     else return { west, south, east, north };
     return z.NEVER;
   })
-  .openapi({ type: "string", example: "37.3,55.5,37.9,55.9", description: "west,south,east,north in degrees: only files taken inside (their GPS)" });
+  .openapi({ type: "string", pattern: BBOX_PATTERN.source, example: "37.3,55.5,37.9,55.9", description: "west,south,east,north in degrees: only files taken inside (their GPS)" });
 
 /**
  * Filters of `query` and `vector` (SPEC §7): known names plus `field.<template id>=value`; any other name is a 400
