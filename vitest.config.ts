@@ -47,12 +47,7 @@ export default defineConfig({
   plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub()],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
-    alias: {
-      "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname,
-      // mediabunny as its one-file bundle: its ~200 modules, once one test loaded them, made every later test worker's
-      // start message exceed workerd's WebSocket message limit ("Message is too large") and the worker exit.
-      mediabunny: new URL("./node_modules/mediabunny/dist/bundles/mediabunny.min.mjs", import.meta.url).pathname,
-    },
+    alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
   },
   test: {
     // tests/contract: the API as SPEC-shaped clients call it (issue 10), with the same bindings as the integration tier.
