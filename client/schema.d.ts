@@ -7132,6 +7132,16 @@ export interface components {
         ZipTask: {
             job_id: string;
         };
+        /**
+         * @example {
+         *       "asset_ids": [
+         *         "0123456789abcdef0123456789abcdef"
+         *       ],
+         *       "group_ids": [
+         *         "fedcba9876543210fedcba9876543210"
+         *       ]
+         *     }
+         */
         ZipRequest: {
             /**
              * @description files, at the archive's top
@@ -15538,6 +15548,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Логотип обрезан справа",
+                 *       "anchor": {
+                 *         "region": {
+                 *           "x": 0.7,
+                 *           "y": 0.1,
+                 *           "w": 0.2,
+                 *           "h": 0.15
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentCreate"];
             };
         };
@@ -15662,6 +15685,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Логотип обрезан справа и снизу"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentEdit"];
             };
         };
@@ -15733,6 +15761,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "resolved": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CommentResolve"];
             };
         };
@@ -15937,6 +15970,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "all": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["NotificationsRead"];
             };
         };
@@ -16019,6 +16057,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "editor@example.com",
+                 *       "digest": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["NotificationSettings"];
             };
         };
@@ -24253,6 +24297,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Лучшее для клиента",
+                 *       "description": "Двадцать кадров из шести папок"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionCreate"];
             };
         };
@@ -24415,6 +24465,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Лучшее для клиента (финал)"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionPatch"];
             };
         };
@@ -24538,6 +24593,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "asset_ids": [
+                 *         "0123456789abcdef0123456789abcdef"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionAssetIds"];
             };
         };
@@ -24612,6 +24674,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "asset_ids": [
+                 *         "0123456789abcdef0123456789abcdef"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionAssetIds"];
             };
         };
@@ -24685,6 +24754,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "asset_ids": [
+                 *         "0123456789abcdef0123456789abcdef"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionAssetIds"];
             };
         };
@@ -24809,6 +24885,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subj": "0123456789abcdef0123456789abcdef",
+                 *       "subj_type": "user",
+                 *       "role": "comment"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CollectionMemberInput"];
             };
         };

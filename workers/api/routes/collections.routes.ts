@@ -119,7 +119,8 @@ const MemberParamsSchema = z.object({
 });
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+/** A JSON body with the example the document shows (and the contract suite checks against the schema). */
+const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({ body: { required: true, content: { "application/json": { schema, example } } } });
 const TAGS = ["Collections"];
 const NOT_SHARED = "Someone the collection is not shared with gets the same 404 as for no collection.";
 
@@ -133,7 +134,7 @@ export const collectionsRoutes = createRouter()
       summary: "Create a collection",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: body(CreateSchema),
+      request: body(CreateSchema, { name: "Лучшее для клиента", description: "Двадцать кадров из шести папок" }),
       responses: { 201: json(CollectionSchema, "Created"), ...errorResponses(400, 401, 415) },
     }),
     async (c) => c.json(await createCollection(c.var.rc, c.var.actor, c.req.valid("json")), 201),
@@ -174,7 +175,7 @@ export const collectionsRoutes = createRouter()
       description: NOT_SHARED,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(PatchSchema) },
+      request: { params: IdParamsSchema, ...body(PatchSchema, { name: "Лучшее для клиента (финал)" }) },
       responses: { 200: json(CollectionSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => c.json(await updateCollection(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
@@ -216,7 +217,7 @@ export const collectionsRoutes = createRouter()
       description: `Every id must be a file the caller may read, or nothing is added (404 naming the first). At most ${MAX_COLLECTION_IDS} ids.`,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(AssetIdsSchema) },
+      request: { params: IdParamsSchema, ...body(AssetIdsSchema, { asset_ids: ["0123456789abcdef0123456789abcdef"] }) },
       responses: {
         200: json(z.object({ collection_id: z.string(), added: z.number().int() }), "Added"),
         ...errorResponses(400, 401, 403, 404, 415),
@@ -232,7 +233,7 @@ export const collectionsRoutes = createRouter()
       summary: "Take files out of a collection (edit role); the files are untouched",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(AssetIdsSchema) },
+      request: { params: IdParamsSchema, ...body(AssetIdsSchema, { asset_ids: ["0123456789abcdef0123456789abcdef"] }) },
       responses: { 200: json(z.object({ collection_id: z.string() }), "Removed"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => c.json(await removeItems(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").asset_ids), 200),
@@ -245,7 +246,7 @@ export const collectionsRoutes = createRouter()
       summary: "Put the listed items in this order before the rest (edit role)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(AssetIdsSchema) },
+      request: { params: IdParamsSchema, ...body(AssetIdsSchema, { asset_ids: ["0123456789abcdef0123456789abcdef"] }) },
       responses: { 200: json(z.object({ collection_id: z.string() }), "Reordered"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => c.json(await reorderItems(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").asset_ids), 200),
@@ -271,7 +272,7 @@ export const collectionsRoutes = createRouter()
       summary: "Share with a user or a group of users at a role, or change the role (owner or administrator)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(MemberInputSchema) },
+      request: { params: IdParamsSchema, ...body(MemberInputSchema, { subj: "0123456789abcdef0123456789abcdef", subj_type: "user", role: "comment" }) },
       responses: { 200: json(MemberSchema, "Shared"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => c.json(await putMember(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),

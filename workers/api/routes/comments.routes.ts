@@ -19,7 +19,8 @@ import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { "application/json": { schema } } } });
+/** A JSON body with the example the document shows (and the contract suite checks against the schema). */
+const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({ body: { required: true, content: { "application/json": { schema, example } } } });
 
 /** Most notifications marked read by id in one call. */
 const MAX_READ_IDS = 500;
@@ -115,7 +116,7 @@ export const commentRoutes = createRouter()
       description: "Read on the file is enough. 404 for a file the caller may not read, exactly as for none.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(CommentCreateSchema) },
+      request: { params: IdParamsSchema, ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }) },
       responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 415) },
     }),
     async (c) => c.json(await createComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
@@ -147,7 +148,7 @@ export const commentRoutes = createRouter()
       summary: "Edit a comment's text (its author only)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit")) },
+      request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }) },
       responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => c.json(await editComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").text), 200),
@@ -173,7 +174,7 @@ export const commentRoutes = createRouter()
       summary: "Resolve or reopen a comment (read on the file)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve")) },
+      request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }) },
       responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 415) },
     }),
     async (c) => c.json(await resolveComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").resolved), 200),
@@ -229,7 +230,7 @@ export const commentRoutes = createRouter()
       summary: "Mark notifications read: the listed ids or all",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: body(ReadSchema),
+      request: body(ReadSchema, { all: true }),
       responses: { 200: json(z.object({ unread: z.number().int() }), "Unread left"), ...errorResponses(400, 401, 415) },
     }),
     async (c) => c.json(await readNotifications(c.var.rc, c.var.actor, c.req.valid("json")), 200),
@@ -254,7 +255,7 @@ export const commentRoutes = createRouter()
       summary: "Allow or stop the e-mail digest (at most one a quarter hour)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: body(SettingsSchema),
+      request: body(SettingsSchema, { email: "editor@example.com", digest: true }),
       responses: { 200: json(SettingsSchema, "Settings"), ...errorResponses(400, 401, 415) },
     }),
     async (c) => c.json(await putNotificationSettings(c.var.rc, c.var.actor, c.req.valid("json")), 200),

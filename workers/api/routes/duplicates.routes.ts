@@ -21,9 +21,11 @@ const DuplicateFileSchema = z
   })
   .openapi("DuplicateFile");
 
-const LookupSchema = z.object({
-  sha256: z.array(Sha256Schema).min(1).max(MAX_LOOKUP_HASHES).openapi({ description: `at most ${MAX_LOOKUP_HASHES} hashes` }),
-});
+const LookupSchema = z
+  .object({
+    sha256: z.array(Sha256Schema).min(1).max(MAX_LOOKUP_HASHES).openapi({ description: `at most ${MAX_LOOKUP_HASHES} hashes` }),
+  })
+  .openapi({ example: { sha256: ["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"] } });
 
 const LibraryQuerySchema = z.object({
   kind: z.enum(["exact", "similar"], { message: "«kind» — exact или similar" }).default("exact"),

@@ -25,7 +25,7 @@ export const ZipRequestSchema = z
   .refine((b) => b.collection_id !== undefined || b.asset_ids.length + b.group_ids.length > 0, { message: ru.zip.empty, path: ["asset_ids"] })
   .refine((b) => b.collection_id === undefined || b.group_ids.length === 0, { message: ru.collectionExport.zipWithFolders, path: ["group_ids"] })
   .refine((b) => b.asset_ids.length + b.group_ids.length <= ZIP_MAX_IDS, { message: ru.zip.tooManyIds(ZIP_MAX_IDS), path: ["asset_ids"] })
-  .openapi("ZipRequest");
+  .openapi("ZipRequest", { example: { asset_ids: ["0123456789abcdef0123456789abcdef"], group_ids: ["fedcba9876543210fedcba9876543210"] } });
 
 const binary = z.string().openapi({ format: "binary" });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
