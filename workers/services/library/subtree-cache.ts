@@ -44,6 +44,8 @@ function entryOf(json: string): Entry {
         // A failed compression is forgotten, so the next caller tries again (and this one gets the error).
         compressed.then(
           (gz) => {
+            // An entry evicted (or never kept) meanwhile is no longer counted: only a kept one grows the total.
+            if (![...entries.values()].includes(entry)) return;
             entry.size = bytes.byteLength + gz.byteLength;
             total += gz.byteLength;
             evict();
