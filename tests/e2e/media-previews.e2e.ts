@@ -226,6 +226,8 @@ test("viewing heals: a video's poster and scrub strip, a PDF's first page, an au
     await page.goto(`/mam/${group_id}`);
     for (const name of ["клип.webm", "отчёт.pdf", "тон.wav", "обложка.png", "заметка.txt"]) {
       const tile = page.locator("[data-member]", { hasText: name });
+      // Tiles ask for their picture when they come into view (a phone shows the first few).
+      await tile.scrollIntoViewIfNeeded();
       await expect
         .poll(
           () =>
@@ -233,7 +235,7 @@ test("viewing heals: a video's poster and scrub strip, a PDF's first page, an au
               .locator("img")
               .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)
               .catch(() => false),
-          { timeout: 15_000 },
+          { timeout: 15_000, message: `${name} at ${width} px has its picture` },
         )
         .toBe(true);
     }

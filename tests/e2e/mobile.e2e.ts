@@ -264,6 +264,9 @@ test("admin lists on a phone: users, groups, audit, shortlinks and metadata fit 
   expect(cell.x).toBeGreaterThanOrEqual(0);
   expect(cell.x + Math.min(cell.width, 100)).toBeLessThanOrEqual(390);
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  // The inbox's live stream stays open on every page, so the network is never idle while it is: here it ends at once
+  // (the page reconnects 5 s later) so that «idle» means the lists have loaded.
+  await page.route("**/api/notifications/stream", (route) => route.fulfill({ status: 200, contentType: "text/event-stream", body: "" }));
   for (const path of ["/admin/inactive-users", "/admin/groups", "/admin/audit", "/admin/shortlinks", "/admin/metadata"]) {
     await page.goto(path);
     await page.locator(".tabs .tab.active").waitFor();
