@@ -237,6 +237,12 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {ru.collections.rename}
           </button>
         )}
+        {total > 0 && (
+          <>
+            <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />
+            <MetadataCsvActions source={{ collection_id: id }} name={info.name} />
+          </>
+        )}
         {mayManage && (
           <button type="button" className="btn btn-danger-outline" onClick={() => setDialog({ kind: "delete" })}>
             <Icon name="trash" size={16} />
@@ -255,12 +261,6 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
             {mayEdit && items.length > 1 ? ` · ${ru.collections.reorderHint}` : ""}
           </p>
         </div>
-        {total > 0 && (
-          <div className="coll-export">
-            <ZipDownloadButton assetIds={[]} groupIds={[]} collectionId={id} className="btn btn-ghost" testId="collection-zip" />
-            <MetadataCsvActions source={{ collection_id: id }} name={info.name} />
-          </div>
-        )}
       </div>
       {selected.size > 0 && (
         <div className="bulk-bar coll-bulk" role="toolbar" aria-label={ru.library.selected(selected.size)}>
