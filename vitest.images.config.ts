@@ -2,6 +2,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
+import { warmModulesBudget } from "./tests/setup/warm-modules-budget";
 
 /**
  * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
@@ -15,6 +16,7 @@ export default defineConfig({
       const options = await workersPoolOptions();
       return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
     }),
+    warmModulesBudget(),
     mediabunnyNodeStub(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },
