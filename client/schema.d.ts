@@ -5011,7 +5011,15 @@ export interface components {
                  * @enum {string|null}
                  */
                 review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
+                comments: components["schemas"]["CommentCounts"];
             };
+        };
+        /** @description comments on the file, for the tile's badge; the same for everyone who may read the file (public links show none) */
+        CommentCounts: {
+            /** @description all comments on the file (every version, replies included) */
+            total: number;
+            /** @description those not resolved */
+            open: number;
         };
         GroupTreeNode: {
             element_id: string;
@@ -6766,6 +6774,7 @@ export interface components {
              * @enum {string|null}
              */
             review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
+            comments: components["schemas"]["CommentCounts"] & (Record<string, never> | null);
             /** @description latitude where a photo was taken (EXIF GPS) */
             lat: number | null;
             /** @description longitude where a photo was taken (EXIF GPS) */
@@ -7097,6 +7106,7 @@ export interface components {
              * @enum {string|null}
              */
             review_status: "in_review" | "approved" | "changes_requested" | "rejected" | null;
+            comments: components["schemas"]["CommentCounts"];
         };
         CollectionAssetIds: {
             /** @description 1 to 1000 file ids */

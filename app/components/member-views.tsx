@@ -14,6 +14,7 @@ import { GuardedButton } from "./guarded-button";
 import { Icon } from "./icons";
 import { Thumbnail } from "./thumbnail";
 import { ReviewBadge } from "./reviews/review-badge";
+import { CommentCountBadge } from "./comments/comment-count-badge";
 import { healable, SETTLE_MS, untilSettled, type HealTarget } from "../lib/heal-preview";
 
 export interface MemberViewProps {
@@ -399,6 +400,7 @@ export function MemberList(props: MemberViewProps) {
                 <Link to={hrefOf(props, m)} data-focus-target tabIndex={tabStop.tabIndexOf(m.el_id)}>
                   {m.el_info.name}
                 </Link>
+                {m.el_type === "asset" && <CommentCountBadge counts={m.el_info.comments} className="row-comments" />}
               </span>
             </td>
             <td>{m.el_type === "group" ? ru.mam.group : mimeLabel(m.el_info.mimetype)}</td>
@@ -445,6 +447,7 @@ export function MemberGrid(props: MemberViewProps) {
                 : `${mimeLabel(m.el_info.mimetype)} · ${formatBytes(m.el_info.var_size)}${m.el_info.ver ? ` · v${m.el_info.ver}` : ""}`}
             </div>
             {m.el_type === "asset" && <ReviewBadge status={m.el_info.review_status} className="tile-review" />}
+            {m.el_type === "asset" && <CommentCountBadge counts={m.el_info.comments} className="tile-comments" />}
           </div>
           <RowActions m={m} props={props} />
         </div>

@@ -1687,6 +1687,12 @@ export const ru = {
     linkHint: "Публичная ссылка покажет только файлы, которые можете читать вы",
     backToCollection: "К коллекции",
   },
+  /** A file's comment counts on tiles, list rows and search hits (components/comments/comment-count-badge.tsx). */
+  commentCounts: {
+    label: (total: number, open: number) =>
+      `${total} ${plural(total, "комментарий", "комментария", "комментариев")}, ` +
+      (open > 0 ? `${open} ${plural(open, "открыт", "открыты", "открыто")}` : total === 1 ? "решён" : "все решены"),
+  },
 } as const;
 
 export type Dictionary = typeof ru;

@@ -1,4 +1,5 @@
 import type { ReviewStatus } from "../../shared/review-status";
+import type { CommentCounts } from "../../shared/comment-counts";
 import { apiRequest } from "./api-client";
 
 /** Client of /api/search (decision 011); the shapes mirror workers/api/routes/search.routes.ts. */
@@ -17,6 +18,8 @@ export interface SearchHit {
   preview: string | null;
   /** a file's current review status */
   review_status?: ReviewStatus | null;
+  /** a file's comments and its unresolved ones; null for folders */
+  comments?: CommentCounts | null;
   /** where a photo was taken (EXIF GPS) */
   lat?: number | null;
   lon?: number | null;

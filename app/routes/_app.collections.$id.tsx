@@ -51,6 +51,7 @@ function asMember(item: api.ItemsPage["items"][number]): lib.GroupMember {
       preview: item.preview,
       tags: [],
       review_status: item.review_status,
+      comments: item.comments,
     },
   };
 }

@@ -5,7 +5,8 @@ import { EDITOR } from "./seed";
 
 // Comments pinned to a region and the bell (decision 035): the owner uploads a picture and gives a reader read on it;
 // the reader draws a region on the picture by dragging and comments; the owner replies in the thread; the reader's
-// bell shows the reply live, and the inbox leads back to the exact comment. At 1440 and 390 px wide.
+// bell shows the reply live, and the inbox leads back to the exact comment. Back in the folder, the file's tile shows
+// its open comments (a speech bubble with the number), and resolving one lowers it. At 1440 and 390 px wide.
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -36,6 +37,8 @@ for (const [label, viewport] of [
     await dialog.getByLabel("Название папки").fill(folder);
     await dialog.getByRole("button", { name: "Создать" }).click();
     await page.getByRole("link", { name: folder }).click();
+    await page.waitForURL(/\/mam\/[0-9a-f]{32}/);
+    const folderUrl = new URL(page.url()).pathname;
     await page.getByTestId("upload-input").setInputFiles(join(FIXTURES, "photo-1600x1200.jpg"));
     await page.locator("[data-member]", { hasText: "photo-1600x1200.jpg" }).getByRole("link", { name: "photo-1600x1200.jpg", exact: true }).click();
     await page.waitForURL(/\/asset\/[0-9a-f]{32}/);
@@ -106,5 +109,53 @@ for (const [label, viewport] of [
     await reader.waitForTimeout(1500);
     await shot(reader, `comments-linked-${label}`);
     await expect.poll(() => reader.locator(".comment.selected").textContent(), WAIT).toContain("Исправлю в версии 2");
+
+    // The folder's tile counts the two open comments; resolving the reader's lowers the number, and says so in words.
+    await page.goto(folderUrl);
+    const tile = page.locator("[data-member]", { hasText: "photo-1600x1200.jpg" });
+    const badge = tile.getByTestId("comment-count");
+    await expect.poll(() => badge.getAttribute("aria-label"), WAIT).toBe("2 комментария, 2 открыты");
+    expect(await badge.textContent()).toBe("2");
+    await badge.scrollIntoViewIfNeeded();
+    await shot(page, `comments-tile-${label}`);
+    const listed = (await (
+      await fetch(`${server.baseUrl}/api/asset/${assetId}/comments`, { headers: { authorization: `Bearer ${admin}` } })
+    ).json()) as { items: { comment_id: string; parent_id: string | null }[] };
+    const first = listed.items.find((c) => c.parent_id === null)!;
+    const resolved = await fetch(`${server.baseUrl}/api/comments/${first.comment_id}/resolve`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ resolved: true }),
+    });
+    expect(resolved.status).toBe(200);
+    await page.reload();
+    await expect.poll(() => badge.getAttribute("aria-label"), WAIT).toBe("2 комментария, 1 открыт");
+    expect(await badge.textContent()).toBe("1");
+    await badge.scrollIntoViewIfNeeded();
+    await shot(page, `comments-tile-resolved-${label}`);
+
+    if (label === "1440") {
+      // The list view's row and a search hit carry the same badge.
+      await page.getByTitle("Список").click();
+      const row = page.locator("tr[data-member]", { hasText: "photo-1600x1200.jpg" }).getByTestId("comment-count");
+      await expect.poll(() => row.getAttribute("aria-label"), WAIT).toBe("2 комментария, 1 открыт");
+      await shot(page, `comments-row-${label}`);
+      await page.getByTitle("Плитка").click();
+      const folderId = folderUrl.split("/").pop()!;
+      await page.goto(`/search?q=photo&group=${folderId}`);
+      const hit = page.getByTestId("search-hits").locator("li", { hasText: "photo-1600x1200" }).getByTestId("comment-count");
+      await expect.poll(() => hit.getAttribute("aria-label"), WAIT).toBe("2 комментария, 1 открыт");
+      await shot(page, `comments-hit-${label}`);
+      // A collection's page draws the folder's tiles: the same badge.
+      const auth = { "content-type": "application/json", authorization: `Bearer ${admin}` };
+      const made = await fetch(`${server.baseUrl}/api/collections`, { method: "POST", headers: auth, body: JSON.stringify({ name: `Клиенту ${Date.now()}` }) });
+      const { collection_id } = (await made.json()) as { collection_id: string };
+      const added = await fetch(`${server.baseUrl}/api/collections/${collection_id}/items`, { method: "POST", headers: auth, body: JSON.stringify({ asset_ids: [assetId] }) });
+      expect(added.status).toBe(200);
+      await page.goto(`/collections/${collection_id}`);
+      const item = page.locator("[data-member]", { hasText: "photo-1600x1200.jpg" }).getByTestId("comment-count");
+      await expect.poll(() => item.getAttribute("aria-label"), WAIT).toBe("2 комментария, 1 открыт");
+      await shot(page, `comments-collection-${label}`);
+    }
   });
 }

@@ -83,6 +83,7 @@ describe("GET /api/group/members/{id}", () => {
         preview: `/api/asset/content/preview/${withPreview.id}/1/thumb`,
         tags: [],
         review_status: null,
+        comments: { total: 0, open: 0 },
       },
     });
     expect(b.el_info).toMatchObject({ name: "б-пусто.bin", ver: 0, var: null, var_size: null, var_hash: null, preview: null });

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { ru } from "../../i18n/ru";
 import { hitHref, type SearchHit } from "../../lib/search-api";
 import { Thumbnail } from "../thumbnail";
+import { CommentCountBadge } from "../comments/comment-count-badge";
 import { Highlighted } from "./highlighted";
 
 /** Hits of a query as rows like MamGroup's list: thumbnail, highlighted name, folder path, snippet, why it matched. */
@@ -15,6 +16,7 @@ export function SearchResults({ hits }: { hits: SearchHit[] }) {
             <Link to={hitHref(hit)} className="search-hit-name">
               <Highlighted html={hit.name_html} />
             </Link>
+            <CommentCountBadge counts={hit.comments} className="hit-comments" />
             {hit.path && <div className="search-hit-path">{hit.path.split("/").join(" / ")}</div>}
             {hit.snippet && <Highlighted className="search-hit-snippet" html={hit.snippet} />}
             {hit.why.length > 0 && (

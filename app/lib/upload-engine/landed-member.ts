@@ -39,6 +39,7 @@ export function landedMember(item: Pick<UploadItem, "fileName" | "size">, assetI
       preview: null,
       tags: [],
       review_status: null,
+      comments: { total: 0, open: 0 },
     },
   };
 }

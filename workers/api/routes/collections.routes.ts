@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES } from "../../../shared/review-status";
+import { CommentCountsSchema } from "./comment-counts.schemas";
 import {
   MAX_COLLECTION_IDS,
   addItems,
@@ -74,6 +75,7 @@ const CollectionItemSchema = z
     var_size: z.number().nullable(),
     preview: z.string().nullable(),
     review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "current review status of the latest version" }),
+    comments: CommentCountsSchema,
   })
   .openapi("CollectionItem");
 

@@ -1,5 +1,6 @@
 /** The contract of the group calls: payloads (shared with the browser forms) and answers of /api/group. */
 import { REVIEW_STATUSES } from "../../../shared/review-status";
+import { CommentCountsSchema } from "./comment-counts.schemas";
 import { z } from "@hono/zod-openapi";
 import { MEMBER_TYPES } from "../../db/schema/index";
 import { LISTED_TYPES, MEMBER_SORTS, SORT_ORDERS } from "../../services/library/pure";
@@ -145,6 +146,7 @@ const AssetMemberSchema = z.object({
     preview: z.string().nullable().openapi({ description: "root-relative thumbnail URL" }),
     tags: z.array(MemberTagSchema).openapi({ description: "its tags by name (an extension of SPEC's el_info)" }),
     review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "current review status of the latest version" }),
+    comments: CommentCountsSchema,
   }),
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES } from "../../../shared/review-status";
+import { CommentCountsSchema } from "./comment-counts.schemas";
 import { createMiddleware } from "hono/factory";
 import { askQuestion, autocomplete, prefetchSearchEpoch, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
 import { rateLimit } from "../middleware/rate-limit";
@@ -147,6 +148,7 @@ const HitSchema = z
     score: z.number(),
     mtime: z.number(),
     review_status: z.enum(REVIEW_STATUSES).nullable().openapi({ description: "a file's current review status" }),
+    comments: CommentCountsSchema.nullable().openapi({ description: "a file's comment counts; null for folders" }),
     lat: z.number().nullable().openapi({ description: "latitude where a photo was taken (EXIF GPS)" }),
     lon: z.number().nullable().openapi({ description: "longitude where a photo was taken (EXIF GPS)" }),
   })

@@ -8,6 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { ReviewStatus } from "../../../shared/review-status";
 import type { Database } from "../client";
 import { CURRENT_REVIEW_STATUS } from "./review.repository";
+import { COMMENT_COUNTS } from "./comment.repository";
 import { groupGrantsReadSql, visibleAssetViaGroupsSql, visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
 
@@ -101,6 +102,9 @@ export interface ItemRow {
   has_preview: number;
   /** current review status of the latest version (decision record 036) */
   review_status: ReviewStatus | null;
+  /** all comments on the file, and the unresolved ones (decision record 035) */
+  comments_total: number;
+  comments_open: number;
   /** items the reader may read (the same on every row) */
   total: number;
   /** live items (the same on every row) */
@@ -137,7 +141,7 @@ export function itemsPage(db: Database, id: string, vis: Visibility | null, skip
     select p.asset_id, p.added_by, ab.name as added_by_name, p.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
       exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status,
-      p.total, ${live} as live
+      ${COMMENT_COUNTS}, p.total, ${live} as live
     from p
     cross join assets a on a.id = p.asset_id
     left join users u on u.id = a.owner_id

@@ -81,14 +81,21 @@ export function deleteThreadSql(id: string): SQL[] {
   return [sql`delete from notifications where comment_id in (${threadIds(id)})`, sql`delete from comments where id in (${threadIds(id)})`];
 }
 
-/** Comment counts of the given files (tiles): one statement. */
-export async function commentCounts(db: Database, assetIds: readonly string[]): Promise<Map<string, number>> {
-  if (assetIds.length === 0) return new Map();
-  const rows = await db.all<{ asset_id: string; n: number }>(
-    sql`select asset_id, count(*) as n from comments where asset_id in (select value from json_each(${JSON.stringify(assetIds)})) group by asset_id`,
-  );
-  return new Map(rows.map((r) => [r.asset_id, r.n]));
+/**
+ * A listed file's comment counts as two columns of the listing's own statement (`comments_total`, `comments_open`;
+ * shared/comment-counts.ts reads them), so a page of tiles costs no round trip more. `assetId` is a column of the
+ * surrounding query. Each count is a range of one index and never touches the table: the total on
+ * `comments_asset_idx`, the open ones on the partial `comments_open_idx` (migration 0050), which the planner picks
+ * only when the query says `resolved = 0` literally, as here. A deleted comment is gone from both (deletion removes
+ * the rows); the listing decides which files are shown, so a count is never read for a file the caller cannot read.
+ */
+export function commentCountColumns(assetId: SQL): SQL {
+  return sql`(select count(*) from comments cc where cc.asset_id = ${assetId}) as comments_total,
+    (select count(*) from comments cc where cc.asset_id = ${assetId} and cc.resolved = 0) as comments_open`;
 }
+
+/** `commentCountColumns` of a query over `a` (assets). */
+export const COMMENT_COUNTS = commentCountColumns(sql`a.id`);
 
 /** Users by login, case-insensitively (the `users_login_unique` index on lower(login)). */
 export function usersByLogin(db: Database, logins: readonly string[]) {

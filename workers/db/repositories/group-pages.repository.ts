@@ -2,6 +2,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ReviewStatus } from "../../../shared/review-status";
 import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
+import { COMMENT_COUNTS } from "./comment.repository";
 import type { Database } from "../client";
 import { visibleMemberSql, type Visibility } from "./access.repository";
 import { seekPick } from "./member-seek.repository";
@@ -34,6 +35,8 @@ export interface MemberPageOptions {
   seekList?: string;
   /** each row also carries its tags, as a JSON array of {tag_id, tag_name} in `tags_json` (one round trip less) */
   withTags?: boolean;
+  /** each file row also carries its comment counts (`comments_total`, `comments_open`): the tiles show them */
+  withComments?: boolean;
 }
 
 /** The `tags_json` column of `withTags`: a correlated lookup per listed row, on the `entity_tags` primary key. */
@@ -41,6 +44,11 @@ function tagsColumn(o: MemberPageOptions): SQL {
   return o.withTags
     ? sql`, (select json_group_array(json_object('tag_id', t.id, 'tag_name', t.name)) from entity_tags e join tags t on t.id = e.tag_id where e.entity_id = m.el_id) as tags_json`
     : sql``;
+}
+
+/** The comment counts of `withComments`: two index-only counts per listed file (comment.repository). */
+function commentsColumns(o: MemberPageOptions): SQL {
+  return o.withComments ? sql`, ${COMMENT_COUNTS}` : sql``;
 }
 
 function pageClauses(o: MemberPageOptions) {
@@ -85,6 +93,9 @@ export interface AssetMemberRow {
   /** current review status of the latest version */
   review_status: ReviewStatus | null;
   tags_json?: string;
+  /** with `withComments`: all comments on the file, and the unresolved ones */
+  comments_total?: number;
+  comments_open?: number;
 }
 
 /**
@@ -100,7 +111,7 @@ export function assetMembersPageSql(o: MemberPageOptions): SQL {
   const extra = where.length ? sql` and ${sql.join(where, sql` and `)}` : sql``;
   return sql`select m.el_id, m.sort_name, m.el_mtime, m.el_size, a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
-      exists (select 1 from previews p where p.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status${tagsColumn(o)}
+      exists (select 1 from previews p where p.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status${tagsColumn(o)}${commentsColumns(o)}
     from group_members m
     cross join assets a on a.id = m.el_id
     left join users u on u.id = a.owner_id

@@ -5,6 +5,7 @@
  */
 import type { ReviewStatus } from "../../../shared/review-status";
 import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
+import { COMMENT_COUNTS } from "./comment.repository";
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
@@ -107,7 +108,7 @@ export function rootAssetsPage(db: Database, o: RootPageOptions) {
     select a.id as el_id, lower(a.name) as sort_name, a.mtime as el_mtime, coalesce(mv.content_size, 0) as el_size,
       a.name, a.mime, a.ctime, a.mtime, a.atime, a.owner_id, us.name as owner_name, a.latest_version as ver,
       mv.id as var, mv.content_size as var_size, mv.sha256 as var_hash,
-      exists (select 1 from previews pr where pr.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status
+      exists (select 1 from previews pr where pr.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status, ${COMMENT_COUNTS}
     from page cross join assets a on a.id = page.id
     left join users us on us.id = a.owner_id
     left join variants mv on mv.id = ${MAIN_VARIANT}

@@ -4,6 +4,7 @@ import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
 import type { ReviewStatus } from "../../../shared/review-status";
 import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
+import { COMMENT_COUNTS } from "./comment.repository";
 import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
 
 /**
@@ -156,6 +157,9 @@ export interface HitRow {
   ctime: number;
   mtime: number;
   review_status: ReviewStatus | null;
+  /** a file's comments, and its unresolved ones (0 for folders) */
+  comments_total: number;
+  comments_open: number;
   /** `[lat, lon]` JSON of the latest version (geo.repository `gpsOf`) */
   gps: string | null;
   /** how many candidates were walked, and how many of them are visible (the same on every row) */
@@ -174,7 +178,7 @@ const HIT_COLUMNS = sql`coalesce(a.name, g.name) as name, a.mime as mime, coales
   case when a.id is null then 0 else exists (select 1 from previews p where p.asset_id = a.id) end as has_preview,
   coalesce(a.ctime, g.ctime) as ctime, coalesce(a.mtime, g.mtime) as mtime,
   case when a.id is null then null else ${CURRENT_REVIEW_STATUS} end as review_status,
-  case when a.id is null then null else ${GPS_OF_ASSET} end as gps`;
+  case when a.id is null then null else ${GPS_OF_ASSET} end as gps, ${COMMENT_COUNTS}`;
 
 const PAGE_COLUMNS = sql`c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
   (select count(*) from c) as candidates, count(*) over () as window_visible`;

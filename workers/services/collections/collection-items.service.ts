@@ -9,6 +9,7 @@ import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { toIso } from "../../lib/time";
 import type { ReviewStatus } from "../../../shared/review-status";
+import { commentCountsOf, type CommentCounts } from "../../../shared/comment-counts";
 import { visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { requireCollection } from "./collection-role";
@@ -36,6 +37,8 @@ export interface CollectionItem {
   preview: string | null;
   /** current review status of the latest version (decision record 036) */
   review_status: ReviewStatus | null;
+  /** all comments on the file and the unresolved ones (decision record 035) */
+  comments: CommentCounts;
 }
 
 export interface ItemsPage {
@@ -75,6 +78,7 @@ export async function listItems(rc: RequestContext, actor: Actor, id: string, q:
       var_size: r.var_size,
       preview: r.has_preview ? `/api/asset/content/preview/${r.asset_id}/${r.ver}/thumb` : null,
       review_status: r.review_status,
+      comments: commentCountsOf(r),
     })),
   };
 }

@@ -15,6 +15,7 @@ import {
   type CommentRow,
 } from "../../db/repositories/comment.repository";
 import { runBatch } from "../../db/repositories/group.repository";
+import { bumpSearchEpochStatement } from "../../db/repositories/review.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { canAccess, prefetchAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
@@ -142,6 +143,8 @@ export async function createComment(
       now,
     }),
     followIfNewSql(asset.id, actor.id, now),
+    // Search hits carry the file's comment counts: cached answers from before this comment are not served again.
+    bumpSearchEpochStatement(),
     eventStatement(rc, {
       type: "comment.created",
       entityType: "asset",
@@ -211,7 +214,7 @@ export async function deleteComment(rc: RequestContext, actor: Actor, commentId:
   if (comment.author_id !== actor.id && !(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "acl"))) {
     throw new AppError("FORBIDDEN", ru.comments.deleteDenied);
   }
-  await runBatch(rc.db, deleteThreadSql(comment.id));
+  await runBatch(rc.db, [...deleteThreadSql(comment.id), bumpSearchEpochStatement()]);
   return { comment_id: comment.id, deleted: true };
 }
 
@@ -219,7 +222,7 @@ export async function deleteComment(rc: RequestContext, actor: Actor, commentId:
 export async function resolveComment(rc: RequestContext, actor: Actor, commentId: string, resolved: boolean): Promise<CommentView> {
   const { comment } = await readableComment(rc, actor, commentId);
   const now = Date.now();
-  await runBatch(rc.db, [resolveCommentSql(comment.id, resolved, now)]);
+  await runBatch(rc.db, [resolveCommentSql(comment.id, resolved, now), bumpSearchEpochStatement()]);
   return view({ ...comment, resolved: resolved ? 1 : 0, mtime: now });
 }
 

@@ -4,6 +4,7 @@
  */
 import { ru } from "../../../shared/i18n/ru";
 import type { ReviewStatus } from "../../../shared/review-status";
+import { commentCountsOf, type CommentCounts } from "../../../shared/comment-counts";
 import * as repo from "../../db/repositories/group.repository";
 import * as pagesRepo from "../../db/repositories/group-pages.repository";
 import { AppError } from "../../lib/errors";
@@ -51,6 +52,8 @@ export interface AssetMemberInfo {
   tags: MemberTag[];
   /** current review status of the latest version (decision record 036) */
   review_status: ReviewStatus | null;
+  /** all comments on the file and the unresolved ones (decision record 035; the tile's badge) */
+  comments: CommentCounts;
 }
 
 export interface GroupMemberInfo {
@@ -118,6 +121,7 @@ function assetMember(r: pagesRepo.AssetMemberRow): GroupMember {
       preview: r.has_preview ? previewRef(r.el_id, r.ver) : null,
       tags: [],
       review_status: r.review_status ?? null,
+      comments: commentCountsOf(r),
     },
   };
 }
@@ -192,6 +196,7 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     review: query.review,
     vis,
     parentPassesRead: await passesReadDown(rc, actor, groupId),
+    withComments: true,
   };
   const keyOf = (r: { sort_name: string; el_mtime: number; el_size: number }) =>
     sort === "name" ? r.sort_name : sort === "mtime" ? r.el_mtime : r.el_size;

@@ -1,5 +1,6 @@
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES, type ReviewStatus } from "../../../shared/review-status";
+import { commentCountsOf, type CommentCounts } from "../../../shared/comment-counts";
 import { gpsOf } from "../../db/repositories/geo.repository";
 import { filterVisible, type Visibility } from "../../db/repositories/access.repository";
 import * as repo from "../../db/repositories/search.repository";
@@ -39,6 +40,8 @@ export interface SearchHit {
   mtime: number;
   /** a file's current review status (decision record 036); null for folders and undecided files */
   review_status: ReviewStatus | null;
+  /** a file's comments and its unresolved ones (decision record 035); null for folders */
+  comments: CommentCounts | null;
   /** where a photo was taken (its EXIF GPS), for the map view; null without a position */
   lat: number | null;
   lon: number | null;
@@ -166,6 +169,7 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
       score: Math.round(-r.rank * 1000) / 1000,
       mtime: r.mtime,
       review_status: r.type === "asset" ? (r.review_status ?? null) : null,
+      comments: r.type === "asset" ? commentCountsOf(r) : null,
       lat: gps?.lat ?? null,
       lon: gps?.lon ?? null,
     };
