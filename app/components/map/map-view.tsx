@@ -55,7 +55,10 @@ export function MapView({ load, tileUrl, area, onArea }: { load: MapLoader; tile
     (async () => {
       const L = await loadLeaflet();
       if (!alive || !box.current) return;
-      const m = L.map(box.current, { worldCopyJump: true, minZoom: 1, maxZoom: 18, zoomControl: true, attributionControl: true }).setView([30, 10], 2);
+      const m = L.map(box.current, { worldCopyJump: true, minZoom: 1, maxZoom: 18, zoomControl: false, attributionControl: true }).setView([30, 10], 2);
+      // Leaflet's own control titles are English («Zoom in»); the prefix drops its flag, out of place in this UI.
+      L.control.zoom({ zoomInTitle: ru.mapView.zoomIn, zoomOutTitle: ru.mapView.zoomOut }).addTo(m);
+      m.attributionControl.setPrefix(`<a href="https://leafletjs.com" target="_blank" rel="noopener noreferrer">Leaflet</a>`);
       if (tileUrl) {
         L.tileLayer(tileUrl, { maxZoom: 18 }).addTo(m);
       } else {
@@ -117,25 +120,40 @@ export function MapView({ load, tileUrl, area, onArea }: { load: MapLoader; tile
     onArea?.(null);
   };
 
+  const empty = !failed && result?.count === 0;
   return (
     <section className="map-view" data-testid="map-view" data-points={result?.count ?? undefined}>
       <div className="map-bar">
-        <span className="muted" role="status">
-          {failed ? ru.mapView.failed : !result ? ru.mapView.loading : result.count === 0 ? ru.mapView.empty : ru.mapView.count(result.count)}
-        </span>
+        {/* an empty or failed map says so over the map itself (below), not twice */}
+        {!(empty || failed) && (
+          <span className="muted" role="status">
+            {!result ? ru.mapView.loading : ru.mapView.count(result.count)}
+          </span>
+        )}
         {result?.truncated && <span className="muted">{ru.mapView.truncated}</span>}
         <span className="map-bar-actions">
           {filter && (
-            <button type="button" className="btn btn-ghost" onClick={reset}>
+            <button type="button" className="btn btn-ghost" onClick={reset} data-testid="map-reset-area">
               {ru.mapView.resetArea}
             </button>
           )}
-          <button type="button" className="btn" onClick={searchHere} disabled={!ready} data-testid="map-search-area">
-            {ru.mapView.searchArea}
-          </button>
+          {/* With nothing placed and no area chosen there is nothing an area could narrow. */}
+          {!(empty && !filter) && (
+            <button type="button" className="btn" onClick={searchHere} disabled={!ready} data-testid="map-search-area">
+              {ru.mapView.searchArea}
+            </button>
+          )}
         </span>
       </div>
-      <div ref={box} className="map-canvas" />
+      <div className="map-frame">
+        <div ref={box} className="map-canvas" />
+        {(empty || failed) && (
+          <div className="map-empty" role="status" data-testid="map-empty">
+            <p className="map-empty-title">{failed ? ru.mapView.failed : filter ? ru.mapView.emptyArea : ru.mapView.empty}</p>
+            <p className="muted">{failed ? ru.mapView.failedHint : filter ? ru.mapView.emptyAreaHint : ru.mapView.emptyHint}</p>
+          </div>
+        )}
+      </div>
     </section>
   );
 }
