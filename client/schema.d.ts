@@ -4417,6 +4417,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collections/{id}/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The items the caller may read that carry a position (EXIF GPS), for the map view
+         * @description Items the caller may not read are left out without a trace. `bbox` (west,south,east,north) keeps those taken inside the area. At most 2,000 in collection order; `truncated` says when there are more. Someone the collection is not shared with gets the same 404 as for no collection.
+         */
+        get: operations["getCollectionsLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/collections/{id}/remove-items": {
         parameters: {
             query?: never;
@@ -24664,6 +24684,63 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollectionsLocations: {
+        parameters: {
+            query?: {
+                /** @description west,south,east,north in degrees: only files taken inside (their GPS) */
+                bbox?: string;
+                /** @description at most 2000 */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Placed items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["LocatedAsset"][];
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1680,6 +1680,13 @@ export const ru = {
     open: "Открыть",
     attributionOffline: "Контуры стран: Natural Earth",
     failed: "Карта не загрузилась",
+    /** The map's own controls and empty states. */
+    zoomIn: "Приблизить",
+    zoomOut: "Отдалить",
+    emptyHint: "Координаты берутся из EXIF-данных GPS: их записывают телефоны и камеры с включённой геолокацией.",
+    emptyArea: "В этой области нет фотографий",
+    emptyAreaHint: "Отдалите карту и нажмите «Искать в этой области» или вернитесь ко всей карте.",
+    failedHint: "Обновите страницу; если не поможет, сообщите администратору.",
   },
   /** A collection's public link, ZIP and CSV (app/components/collections/collection-share-dialog.tsx, the collection page). */
   collectionLink: {

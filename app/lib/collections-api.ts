@@ -31,6 +31,12 @@ export const removeFromCollection = (id: string, asset_ids: string[]) =>
   apiRequest(`/api/collections/${id}/remove-items`, { method: "POST", body: { asset_ids } });
 export const reorderCollection = (id: string, asset_ids: string[]) =>
   apiRequest(`/api/collections/${id}/order`, { method: "PUT", body: { asset_ids } });
+/** The items placed on the map (EXIF GPS) the caller may read, inside `bbox` (west,south,east,north) when given. */
+export const collectionLocations = (id: string, bbox: string | null, signal?: AbortSignal) =>
+  apiRequest<{ items: { asset_id: string; name: string; lat: number; lon: number }[]; truncated: boolean }>(`/api/collections/${id}/locations`, {
+    query: { bbox: bbox ?? undefined },
+    signal,
+  });
 export const collectionMembers = (id: string) => apiRequest<{ items: CollectionMember[] }>(`/api/collections/${id}/members`);
 export const shareCollection = (id: string, subj: string, subj_type: "user" | "group", role: CollectionMember["role"]) =>
   apiRequest<CollectionMember>(`/api/collections/${id}/members`, { method: "PUT", body: { subj, subj_type, role } });

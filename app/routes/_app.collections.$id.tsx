@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CollectionShareDialog } from "../components/collections/collection-share-dialog";
+import { CollectionMap } from "../components/map/collection-map";
 import { Icon } from "../components/icons";
 import { MemberGrid, MemberList } from "../components/member-views";
 import { BulkFieldButton, BulkFieldDialog } from "../components/metadata/bulk-field-dialog";
@@ -91,6 +92,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
   const [info, setInfo] = useState(initial);
   const id = info.collection_id;
   const [view, setView] = usePersistentState<"grid" | "list">("mamView", "grid");
+  const [mapOn, setMapOn] = useState(false);
   const [items, setItems] = useState<lib.GroupMember[]>([]);
   const [hidden, setHidden] = useState(0);
   const [total, setTotal] = useState(0);
@@ -219,11 +221,38 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
     <div className="group-page collection-page" data-testid="collection-page">
       <div className="access-entry">
         <div className="coll-view-switch">
-          <button type="button" className={`icon-btn${view === "grid" ? " active" : ""}`} aria-label={ru.library.gridView} onClick={() => setView("grid")}>
+          <button
+            type="button"
+            className={`icon-btn${!mapOn && view === "grid" ? " active" : ""}`}
+            aria-label={ru.library.gridView}
+            onClick={() => {
+              setMapOn(false);
+              setView("grid");
+            }}
+          >
             <Icon name="grid" size={16} />
           </button>
-          <button type="button" className={`icon-btn${view === "list" ? " active" : ""}`} aria-label={ru.library.listView} onClick={() => setView("list")}>
+          <button
+            type="button"
+            className={`icon-btn${!mapOn && view === "list" ? " active" : ""}`}
+            aria-label={ru.library.listView}
+            onClick={() => {
+              setMapOn(false);
+              setView("list");
+            }}
+          >
             <Icon name="list" size={16} />
+          </button>
+          <button
+            type="button"
+            className={`icon-btn${mapOn ? " active" : ""}`}
+            aria-label={ru.mapView.tab}
+            aria-pressed={mapOn}
+            title={ru.mapView.tab}
+            onClick={() => setMapOn(true)}
+            data-testid="collection-map-toggle"
+          >
+            <Icon name="map" size={16} />
           </button>
         </div>
         <span className="chip">{ru.collections.roleOf[info.role]}</span>
@@ -259,7 +288,7 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
           {info.description && <p className="muted">{info.description}</p>}
           <p className="muted" data-testid="collection-count">
             {ru.collections.count(total)}
-            {mayEdit && items.length > 1 ? ` · ${ru.collections.reorderHint}` : ""}
+            {mayEdit && items.length > 1 && !mapOn ? ` · ${ru.collections.reorderHint}` : ""}
           </p>
         </div>
       </div>
@@ -299,6 +328,8 @@ function CollectionContents({ initial }: { initial: api.CollectionInfo }) {
           <div className="empty-title">{ru.collections.emptyCollection}</div>
           <div>{ru.collections.emptyHint}</div>
         </section>
+      ) : mapOn ? (
+        <CollectionMap collectionId={id} />
       ) : view === "grid" ? (
         <MemberGrid {...viewProps} />
       ) : (

@@ -732,6 +732,7 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/collections": { unchecked: "answers and refusals in tests/integration/collections-api.test.ts, collection-link.test.ts and collection-export.test.ts" },
   "GET /api/collections/{id}": { unchecked: "answers and refusals in tests/integration/collections-api.test.ts, collection-link.test.ts and collection-export.test.ts" },
   "GET /api/collections/{id}/items": { unchecked: "answers and refusals in tests/integration/collections-api.test.ts, collection-link.test.ts and collection-export.test.ts" },
+  "GET /api/collections/{id}/locations": { unchecked: "answers and refusals in tests/integration/map-bbox.test.ts" },
   "GET /api/collections/{id}/members": { unchecked: "answers and refusals in tests/integration/collections-api.test.ts, collection-link.test.ts and collection-export.test.ts" },
   "GET /api/duplicates": { unchecked: "answers and refusals in tests/integration/duplicates.test.ts" },
   "GET /api/group/locations/{id}": { unchecked: "answers and refusals in tests/integration/map-bbox.test.ts" },

@@ -960,6 +960,7 @@ const ROWS: Record<string, Row> = {
   "PATCH /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/collections/${X}`, { name: "Чужая" }) },
   "DELETE /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/collections/${X}`) },
   "GET /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/items`) },
+  "GET /api/collections/{id}/locations": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/locations`) },
   "POST /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: (f) => J("POST", `/api/collections/${X}/items`, { asset_ids: [f.asset] }) },
   "POST /api/collections/{id}/remove-items": {
     kind: "probe",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { call, expectError } from "./factories";
 import { json } from "./asset-fixtures";
-import { createGroup, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
+import { admin, createGroup, insertAsset, ordinaryUser, send, uniqueName } from "./library-factories";
 
 /**
  * The map (decision record 036 names the list calls it takes): photos' EXIF positions on search hits and on a
@@ -81,5 +81,62 @@ describe("GET /api/group/locations/{id}", () => {
     await expectError(await call(`/api/group/locations/${s.group}`, { bearer: reader.bearer }), 404);
     await expectError(await call(`/api/group/locations/${s.group}?bbox=0,95,1,1`, { bearer: s.owner.bearer }), 400);
     await expectError(await call(`/api/group/locations/${s.group}?take=5000`, { bearer: s.owner.bearer }), 400);
+  });
+});
+
+describe("GET /api/collections/{id}/locations", () => {
+  type Located = { items: { asset_id: string; lat: number; lon: number }[]; truncated: boolean };
+  async function okCall<T>(method: string, path: string, bearer: string, json?: unknown, status = 200): Promise<T> {
+    const res = await send<T>(method, path, bearer, json);
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    return res.body;
+  }
+
+  it("lists the placed items the caller may read, inside bbox when given; unreadable items leave no trace", async () => {
+    const s = await scene();
+    // A photo of someone else's, in a folder only the collection's owner may read: a viewer of the collection
+    // must not see it on the map, nor learn of it.
+    const other = await ordinaryUser();
+    const otherFolder = await createGroup(other, uniqueName());
+    const secret = await photoAt(other.id, otherFolder, `${s.word} тайное.jpg`, 55.75, 37.62);
+    const boss = await admin();
+    await okCall("POST", "/api/user/acl", boss.bearer, { subj: s.owner.id, obj: otherFolder, acl: ["read"] }, 201);
+    const { collection_id: id } = await okCall<{ collection_id: string }>("POST", "/api/collections", s.owner.bearer, { name: uniqueName("Коллекция") }, 201);
+    await okCall("POST", `/api/collections/${id}/items`, s.owner.bearer, { asset_ids: [s.paris, s.moscow, s.nowhere, secret, s.fiji] });
+
+    const all = await json<Located>(await call(`/api/collections/${id}/locations`, { bearer: s.owner.bearer }));
+    // collection order, the file without a position left out
+    expect(all.items.map((i) => i.asset_id)).toEqual([s.paris, s.moscow, secret, s.fiji]);
+    expect(all.items[1]).toMatchObject({ lat: 55.7558, lon: 37.6173 });
+    const pacific = await json<Located>(await call(`/api/collections/${id}/locations?bbox=170,-30,-170,0`, { bearer: s.owner.bearer }));
+    expect(pacific.items.map((i) => i.asset_id)).toEqual([s.fiji]);
+    const limited = await json<Located>(await call(`/api/collections/${id}/locations?take=2`, { bearer: s.owner.bearer }));
+    expect(limited).toMatchObject({ truncated: true });
+    expect(limited.items).toHaveLength(2);
+
+    // A viewer the collection is shared with, who reads the owner's folder but not the other folder.
+    const viewer = await ordinaryUser();
+    await okCall("POST", "/api/user/acl", boss.bearer, { subj: viewer.id, obj: s.group, acl: ["read"] }, 201);
+    await okCall("PUT", `/api/collections/${id}/members`, s.owner.bearer, { subj: viewer.id, subj_type: "user", role: "view" });
+    const seen = await call(`/api/collections/${id}/locations?bbox=37,55,38,56`, { bearer: viewer.bearer });
+    const body = await seen.text();
+    expect((JSON.parse(body) as Located).items.map((i) => i.asset_id)).toEqual([s.moscow]);
+    expect(body).not.toContain(secret);
+    expect(body).not.toContain("тайное");
+  });
+
+  it("someone the collection is not shared with gets the same 404 as for no collection; bad areas are a 400 naming bbox", async () => {
+    const s = await scene();
+    const { collection_id: id } = await okCall<{ collection_id: string }>("POST", "/api/collections", s.owner.bearer, { name: uniqueName("Коллекция") }, 201);
+    await okCall("POST", `/api/collections/${id}/items`, s.owner.bearer, { asset_ids: [s.moscow] });
+    const stranger = await ordinaryUser();
+    const refused = await expectError(await call(`/api/collections/${id}/locations`, { bearer: stranger.bearer }), 404);
+    const missing = await expectError(await call(`/api/collections/${"0".repeat(32)}/locations`, { bearer: stranger.bearer }), 404);
+    expect(refused.message).toBe(missing.message);
+    await expectError(await call(`/api/collections/${id}/locations`), 401);
+    const bad = await expectError(await call(`/api/collections/${id}/locations?bbox=0,95,1,1`, { bearer: s.owner.bearer }), 400);
+    expect(bad.message).toBe(ru.errors.invalidField("bbox", ru.mapSearch.latRange));
+    await expectError(await call(`/api/collections/${id}/locations?take=5000`, { bearer: s.owner.bearer }), 400);
+    await expectError(await call(`/api/collections/${id}/locations?zoom=3`, { bearer: s.owner.bearer }), 400);
   });
 });

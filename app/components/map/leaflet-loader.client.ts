@@ -1,4 +1,5 @@
 import type * as Leaflet from "leaflet";
+import { drawableOutlines } from "../../lib/antimeridian-outlines";
 
 /**
  * Leaflet with its clustering plugin and styles, and the offline country outlines (world-atlas 110 m as GeoJSON).
@@ -15,11 +16,14 @@ export async function loadLeaflet(): Promise<typeof Leaflet> {
   return L;
 }
 
-/** The world's country outlines as a GeoJSON feature collection. */
-export async function countryOutlines(): Promise<GeoJSON.GeoJsonObject> {
+/**
+ * The world's country outlines as a GeoJSON feature collection, made drawable on a flat map: shapes across the 180th
+ * meridian unwrapped instead of spanning the world, and repeated a world to each side (app/lib/antimeridian-outlines.ts).
+ */
+export async function countryOutlines(): Promise<GeoJSON.FeatureCollection> {
   const [{ feature }, world] = await Promise.all([import("topojson-client"), import("world-atlas/countries-110m.json")]);
   const topology = (world as { default?: unknown }).default ?? world;
   type Topology = Parameters<typeof feature>[0];
   const typed = topology as Topology & { objects: { countries: Parameters<typeof feature>[1] } };
-  return feature(typed, typed.objects.countries) as GeoJSON.GeoJsonObject;
+  return drawableOutlines(feature(typed, typed.objects.countries) as GeoJSON.FeatureCollection);
 }

@@ -5,6 +5,7 @@ import { CommentCountsSchema } from "./comment-counts.schemas";
 import {
   MAX_COLLECTION_IDS,
   addItems,
+  collectionLocations,
   createCollection,
   deleteCollection,
   deleteMember,
@@ -18,6 +19,7 @@ import {
   updateCollection,
 } from "../../services/collections";
 import { requireAuth } from "../middleware/require-auth";
+import { LocatedSchema, LocationsQuery } from "./map.routes";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
 
@@ -209,6 +211,23 @@ export const collectionsRoutes = createRouter()
       responses: { 200: json(ItemsPageSchema, "Items"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => c.json(await listItems(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}/locations",
+      tags: TAGS,
+      summary: "The items the caller may read that carry a position (EXIF GPS), for the map view",
+      description: `Items the caller may not read are left out without a trace. \`bbox\` (west,south,east,north) keeps those taken inside the area. At most 2,000 in collection order; \`truncated\` says when there are more. ${NOT_SHARED}`,
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParamsSchema, query: LocationsQuery },
+      responses: { 200: json(z.object({ items: z.array(LocatedSchema), truncated: z.boolean() }), "Placed items"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => {
+      const q = c.req.valid("query");
+      return c.json(await collectionLocations(c.var.rc, c.var.actor, c.req.valid("param").id, { bbox: q.bbox, take: q.take }), 200);
+    },
   )
   .openapi(
     createRoute({

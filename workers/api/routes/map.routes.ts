@@ -10,14 +10,15 @@ import { BboxSchema } from "./search.routes";
  * (`lat`/`lon` on hits, the `bbox` filter). Mounted on /api/group before the group router.
  */
 
-const LocationsQuery = z
+/** The map's query, shared with a collection's map (collections.routes.ts). */
+export const LocationsQuery = z
   .object({
     bbox: BboxSchema.optional(),
     take: z.coerce.number().int().min(1).max(MAX_MAP_POINTS).optional().openapi({ description: `at most ${MAX_MAP_POINTS}` }),
   })
   .strict();
 
-const LocatedSchema = z
+export const LocatedSchema = z
   .object({
     asset_id: z.string(),
     name: z.string(),

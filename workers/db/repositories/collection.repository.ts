@@ -10,6 +10,7 @@ import type { Database } from "../client";
 import { CURRENT_REVIEW_STATUS } from "./review.repository";
 import { COMMENT_COUNTS } from "./comment.repository";
 import { groupGrantsReadSql, visibleAssetViaGroupsSql, visibleSql, type Visibility } from "./access.repository";
+import { GPS_OF_ASSET, insideBboxSql, type Bbox, type LocatedAssetRow } from "./geo.repository";
 import { MAIN_VARIANT } from "./group.repository";
 
 /** The caller's subjects: the user and every group of users they belong to. */
@@ -260,4 +261,19 @@ export async function holdsReadableItem(db: Database, id: string, assetId: strin
   const row = await db.get<{ one: number } | undefined>(sql`select 1 as one from collection_items ci cross join assets a on a.id = ci.asset_id
     where ci.collection_id = ${id} and ci.asset_id = ${assetId} and ${readableItem(vis)}`);
   return row != null;
+}
+
+/**
+ * The items the reader may read whose latest version has a position (inside `bbox` when given), in collection
+ * order: one statement that stops at `limit` rows (a collection holds at most MAX_COLLECTION_ITEMS files).
+ */
+export function collectionLocationsPage(db: Database, id: string, vis: Visibility | null, o: { bbox?: Bbox; limit: number }) {
+  const where = [readableItem(vis), ...(o.bbox ? [insideBboxSql(o.bbox)] : [])];
+  return db.all<LocatedAssetRow>(sql`select asset_id, name, mime, ver, has_preview, gps from (
+      select a.id as asset_id, a.name, a.mime, a.latest_version as ver,
+        exists (select 1 from previews p where p.asset_id = a.id) as has_preview, ${GPS_OF_ASSET} as gps, ci.pos
+      from collection_items ci cross join assets a on a.id = ci.asset_id
+      where ci.collection_id = ${id} and ${sql.join(where, sql` and `)}
+    ) where json_type(gps, '$[0]') in ('real', 'integer') and json_type(gps, '$[1]') in ('real', 'integer')
+    order by pos, asset_id limit ${o.limit}`);
 }

@@ -12,3 +12,4 @@ export { MAX_COLLECTION_MEMBERS, deleteMember, listMembers, putMember } from "./
 export { requireCollection } from "./collection-role";
 export type { CollectionRole } from "./collection-role";
 export { collectionHoldsReadable, collectionItemPages, readableCollectionItems } from "./collection-link.service";
+export { collectionLocations } from "./collection-locations.service";
