@@ -6,7 +6,7 @@ import {
   followIfNewSql,
   insertCommentSql,
   isFollowing,
-  listComments,
+  listCommentsJson,
   mediaLimits,
   resolveCommentSql,
   setFollowSql,
@@ -176,23 +176,36 @@ export async function createComment(
   };
 }
 
-/** GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file. */
-export async function listAssetComments(
+/**
+ * GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file, answered as the JSON text of
+ * `{ total, following, latest_version, items: CommentView[] }` (the items come serialised from the database, see
+ * `listCommentsJson`; the route sends the text as it is).
+ */
+export async function listAssetCommentsJson(
   rc: RequestContext,
   actor: Actor,
   assetId: string,
   q: { version?: number; skip: number; take: number },
-): Promise<{ total: number; following: boolean; latest_version: number; items: CommentView[] }> {
+): Promise<string> {
   // The comments and the follow flag are read beside the file and its access check (one round trip, as the subtree
   // reads its versions); nothing of them is answered unless the check passes.
-  const listed = listComments(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
+  const listed = listCommentsJson(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
   const follows = isFollowing(rc.db, assetId, actor.id);
   listed.catch(() => {});
   follows.catch(() => {});
   prefetchAccess(rc, actor, { id: assetId, type: "asset" });
   const asset = await readableAsset(rc, actor, assetId);
-  const [{ rows, total }, following] = await Promise.all([listed, follows]);
-  return { total, following, latest_version: asset.latestVersion, items: rows.map(view) };
+  const [{ json, total }, following] = await Promise.all([listed, follows]);
+  const head: Omit<CommentList, "items"> = { total, following, latest_version: asset.latestVersion };
+  return `${JSON.stringify(head).slice(0, -1)},"items":${json}}`;
+}
+
+/** The shape of `listAssetCommentsJson`'s text. */
+export interface CommentList {
+  total: number;
+  following: boolean;
+  latest_version: number;
+  items: CommentView[];
 }
 
 /** PATCH /api/comments/{id}: the author only; mentions are read again from the new text (no new notifications). */
