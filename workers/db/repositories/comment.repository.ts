@@ -30,35 +30,22 @@ export async function findComment(db: Database, id: string): Promise<CommentRow 
   return rows[0];
 }
 
-/** An epoch-milliseconds column as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`). */
-function isoSql(column: SQL): SQL {
-  return sql`strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000)`;
-}
-
-/**
- * A page of a file's comments, oldest first, with the total (the `comments_asset_idx` index serves both), each
- * comment already as the JSON object the API answers (`CommentView`: the same keys, order and values as the service's
- * `view` of a `CommentRow`). A file's comments come in pages of up to thousands: serialised by SQLite in the statement
- * that reads them, they reach the Worker as one string that goes out as it is, instead of thousands of rows to turn
- * into objects and back into JSON (decision record 035). Authors' names and mentioned logins are joined in the same
- * statement; a page past the end is `[]` with the total still counted.
- */
-export async function listCommentsJson(
+/** A page of a file's comments, oldest first, with the total (the `comments_asset_idx` index serves both). */
+export async function listComments(
   db: Database,
   q: { assetId: string; version?: number; skip: number; take: number },
-): Promise<{ json: string; total: number }> {
+): Promise<{ rows: CommentRow[]; total: number }> {
   const ofVersion = q.version === undefined ? sql`` : sql` and c.version = ${q.version}`;
-  const rows = await db.all<{ total: number; items: string }>(sql`select
-      (select count(*) from comments c where c.asset_id = ${q.assetId}${ofVersion}) as total,
-      (select json_group_array(json_object(
-          'comment_id', c.id, 'asset_id', c.asset_id, 'version', c.version, 'author_id', c.author_id,
-          'author_name', coalesce(u.name, ''), 'text', c.text, 'anchor', json(c.anchor), 'parent_id', c.parent_id,
-          'resolved', json(case when c.resolved = 1 then 'true' else 'false' end),
-          'mentions', json((select json_group_array(mu.login) from json_each(c.mentions) j join users mu on mu.id = j.value)),
-          'ctime', ${isoSql(sql`c.ctime`)}, 'mtime', ${isoSql(sql`c.mtime`)}) order by c.ctime, c.id)
-        from (select * from comments c where c.asset_id = ${q.assetId}${ofVersion} order by c.ctime, c.id limit ${q.take} offset ${q.skip}) c
-        left join users u on u.id = c.author_id) as items`);
-  return { json: rows[0]?.items ?? "[]", total: rows[0]?.total ?? 0 };
+  const count = sql`select count(*) from comments c where c.asset_id = ${q.assetId}${ofVersion}`;
+  // The total rides along on every row, so a page is one round trip; only a page past the end asks again.
+  const rows = await db.all<CommentRow & { total: number }>(
+    sql`select ${COLUMNS}, (${count}) as total from comments c left join users u on u.id = c.author_id
+        where c.asset_id = ${q.assetId}${ofVersion} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`,
+  );
+  if (rows.length > 0) return { rows, total: rows[0].total };
+  if (q.skip === 0) return { rows, total: 0 };
+  const again = await db.all<{ n: number }>(sql`select (${count}) as n`);
+  return { rows, total: again[0]?.n ?? 0 };
 }
 
 export function insertCommentSql(r: {

@@ -6,7 +6,7 @@ import {
   followIfNewSql,
   insertCommentSql,
   isFollowing,
-  listCommentsJson,
+  listComments,
   mediaLimits,
   resolveCommentSql,
   setFollowSql,
@@ -19,6 +19,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { canAccess, prefetchAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
 import { eventStatement } from "../events";
+import { commentJson } from "./comment-json";
 import { anchorProblem, excerptOf, loginCandidates, mentionTokens, type Anchor } from "./anchor";
 import { wakeNotifications } from "./notification-wake";
 
@@ -178,8 +179,8 @@ export async function createComment(
 
 /**
  * GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file, answered as the JSON text of
- * `{ total, following, latest_version, items: CommentView[] }` (the items come serialised from the database, see
- * `listCommentsJson`; the route sends the text as it is).
+ * `{ total, following, latest_version, items: CommentView[] }` (each item written by `commentJson`; the route sends
+ * the text as it is).
  */
 export async function listAssetCommentsJson(
   rc: RequestContext,
@@ -189,15 +190,15 @@ export async function listAssetCommentsJson(
 ): Promise<string> {
   // The comments and the follow flag are read beside the file and its access check (one round trip, as the subtree
   // reads its versions); nothing of them is answered unless the check passes.
-  const listed = listCommentsJson(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
+  const listed = listComments(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
   const follows = isFollowing(rc.db, assetId, actor.id);
   listed.catch(() => {});
   follows.catch(() => {});
   prefetchAccess(rc, actor, { id: assetId, type: "asset" });
   const asset = await readableAsset(rc, actor, assetId);
-  const [{ json, total }, following] = await Promise.all([listed, follows]);
+  const [{ rows, total }, following] = await Promise.all([listed, follows]);
   const head: Omit<CommentList, "items"> = { total, following, latest_version: asset.latestVersion };
-  return `${JSON.stringify(head).slice(0, -1)},"items":${json}}`;
+  return `${JSON.stringify(head).slice(0, -1)},"items":[${rows.map(commentJson).join(",")}]}`;
 }
 
 /** The shape of `listAssetCommentsJson`'s text. */
