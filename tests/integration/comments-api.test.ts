@@ -167,7 +167,7 @@ describe("GET /api/asset/{id}/comments", () => {
   });
 });
 
-describe("GET /api/asset/{id}/comments written as JSON text", () => {
+describe("GET /api/asset/{id}/comments items", () => {
   it("answers every comment exactly as the create, edit and resolve calls answer it, pages included", async () => {
     const { reader, owner, asset } = await readable("video/mp4", { duration: 120 });
     // Quotes, a backslash, line breaks, a tab, Cyrillic and an emoji must come out as JSON.stringify writes them.

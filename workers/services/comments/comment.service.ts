@@ -19,7 +19,6 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { canAccess, prefetchAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
 import { eventStatement } from "../events";
-import { commentJson } from "./comment-json";
 import { anchorProblem, excerptOf, loginCandidates, mentionTokens, type Anchor } from "./anchor";
 import { wakeNotifications } from "./notification-wake";
 
@@ -177,17 +176,13 @@ export async function createComment(
   };
 }
 
-/**
- * GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file, answered as the JSON text of
- * `{ total, following, latest_version, items: CommentView[] }` (each item written by `commentJson`; the route sends
- * the text as it is).
- */
-export async function listAssetCommentsJson(
+/** GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file. */
+export async function listAssetComments(
   rc: RequestContext,
   actor: Actor,
   assetId: string,
   q: { version?: number; skip: number; take: number },
-): Promise<string> {
+): Promise<{ total: number; following: boolean; latest_version: number; items: CommentView[] }> {
   // The comments and the follow flag are read beside the file and its access check (one round trip, as the subtree
   // reads its versions); nothing of them is answered unless the check passes.
   const listed = listComments(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
@@ -197,16 +192,7 @@ export async function listAssetCommentsJson(
   prefetchAccess(rc, actor, { id: assetId, type: "asset" });
   const asset = await readableAsset(rc, actor, assetId);
   const [{ rows, total }, following] = await Promise.all([listed, follows]);
-  const head: Omit<CommentList, "items"> = { total, following, latest_version: asset.latestVersion };
-  return `${JSON.stringify(head).slice(0, -1)},"items":[${rows.map(commentJson).join(",")}]}`;
-}
-
-/** The shape of `listAssetCommentsJson`'s text. */
-export interface CommentList {
-  total: number;
-  following: boolean;
-  latest_version: number;
-  items: CommentView[];
+  return { total, following, latest_version: asset.latestVersion, items: rows.map(view) };
 }
 
 /** PATCH /api/comments/{id}: the author only; mentions are read again from the new text (no new notifications). */
