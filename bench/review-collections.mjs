@@ -83,7 +83,7 @@ async function measure(name, url, headers) {
 
 async function main() {
   buildUnlessSkipped();
-  const port = await freePort();
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-collections-"));
   const loadAtStart = loadavg()
     .map((l) => l.toFixed(1))

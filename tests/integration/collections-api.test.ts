@@ -214,6 +214,53 @@ describe("collections: never wider than the files' own rights", () => {
     expect(await items(owner, c.collection_id)).toMatchObject({ total: 6, hidden: 0 });
   });
 
+  it("a reader through a folder rule sees exactly the files he may read, in order, on every page; hidden counts the rest", async () => {
+    const owner = await ordinaryUser();
+    const reader = await ordinaryUser();
+    const [granted, other] = [await createGroup(owner, uniqueName("Съёмка")), await createGroup(owner, uniqueName("Архив"))];
+    const file = async (name: string, groups: string[], ownerId = owner.id) => (await insertAsset({ ownerId, groups, name, mime: "image/jpeg" })).id;
+    const f = {
+      a0: await file("a0.jpg", [granted]),
+      inheritOff: await file("inherit-off.jpg", [granted]),
+      a1: await file("a1.jpg", [granted]),
+      memberTrashed: await file("member-trashed.jpg", [granted]),
+      otherOnly: await file("other-only.jpg", [other]),
+      both: await file("both.jpg", [other, granted]),
+      deleted: await file("deleted.jpg", [granted]),
+      own: await file("own.jpg", [other], reader.id),
+      ruled: await file("ruled.jpg", [other]),
+    };
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("insert into access_inheritance (entity_id, entity_type, inherit, mtime) values (?, 'asset', 0, ?)").bind(f.inheritOff, now),
+      env.DB.prepare("update group_members set trashed_at = ? where group_id = ? and el_id = ?").bind(now, granted, f.memberTrashed),
+      env.DB.prepare("update assets set deleted_at = ? where id = ?").bind(now, f.deleted),
+    ]);
+    const c = await create(owner);
+    // Written directly: the reader's own file is one the collection's owner could not add himself.
+    await env.DB.batch(
+      Object.values(f).map((assetId, i) =>
+        env.DB.prepare("insert into collection_items (collection_id, asset_id, pos, added_by, added_at) values (?, ?, ?, ?, ?)").bind(c.collection_id, assetId, i + 1, owner.id, now),
+      ),
+    );
+    await share(owner, c.collection_id, reader.id, "view");
+    await grantRead(reader.id, granted);
+    await grantRead(reader.id, f.ruled);
+    const ids = (page: Page) => page.items.map((i) => i.asset_id);
+    const readable = [f.a0, f.a1, f.both, f.own, f.ruled];
+    // eight live files (the deleted one is not counted at all), five of them readable
+    let page = await items(reader, c.collection_id);
+    expect({ ...page, items: ids(page) }).toEqual({ total: 5, hidden: 3, items: readable });
+    page = await items(reader, c.collection_id, "?skip=3&take=2");
+    expect({ ...page, items: ids(page) }).toEqual({ total: 5, hidden: 3, items: [f.own, f.ruled] });
+    expect(await items(reader, c.collection_id, "?skip=100")).toEqual({ total: 5, hidden: 3, items: [] });
+    // A deny anywhere takes the per-file path: the denied file is hidden too.
+    await grantRead(reader.id, f.a1, ["deny"]);
+    page = await items(reader, c.collection_id, "?skip=1&take=10");
+    expect({ ...page, items: ids(page) }).toEqual({ total: 4, hidden: 4, items: [f.both, f.own, f.ruled] });
+    expect(await items(owner, c.collection_id)).toMatchObject({ total: 7, hidden: 1 });
+  });
+
   it("adding needs read on every id: one unreadable or unknown id adds nothing (404, same message)", async () => {
     const { owner, files } = await library();
     const other = await ordinaryUser();

@@ -167,6 +167,46 @@ describe("GET /api/asset/{id}/comments", () => {
   });
 });
 
+describe("GET /api/asset/{id}/comments items", () => {
+  it("answers every comment exactly as the create, edit and resolve calls answer it, pages included", async () => {
+    const { reader, owner, asset } = await readable("video/mp4", { duration: 120 });
+    // Quotes, a backslash, line breaks, a tab, Cyrillic and an emoji must come out as JSON.stringify writes them.
+    const tricky = `кавычки "так" и \\ обратная\nвторая строка\tтаб 🎬 @${owner.login}`;
+    const first = await postComment(reader.bearer, asset.id, { text: tricky, anchor: { region: { x: 0.1, y: 0.2, w: 0.3, h: 0.4 } } });
+    const reply = await postComment(owner.bearer, asset.id, { text: "ответ", parent_id: first.body.comment_id, anchor: { time: { start: 1.5, end: 3 } } });
+    const plain = await postComment(reader.bearer, asset.id, { text: "без метки" });
+    expect([first.status, reply.status, plain.status]).toEqual([201, 201, 201]);
+    const edited = await call(`/api/comments/${reply.body.comment_id}`, { method: "PATCH", bearer: owner.bearer, json: { text: `правка для @${reader.login}` } });
+    expect(edited.status).toBe(200);
+    const resolved = await call(`/api/comments/${plain.body.comment_id}/resolve`, { method: "POST", bearer: reader.bearer, json: { resolved: true } });
+    expect(resolved.status).toBe(200);
+    // A time whose milliseconds need zero padding (005), as toISOString writes it.
+    await env.DB.prepare("UPDATE comments SET mtime = ctime - ctime % 1000 + 5 WHERE id = ?").bind(first.body.comment_id).run();
+    const mtime = (await env.DB.prepare("SELECT mtime FROM comments WHERE id = ?").bind(first.body.comment_id).first<{ mtime: number }>())!.mtime;
+
+    const res = await call(`/api/asset/${asset.id}/comments`, { bearer: reader.bearer });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    const list = (await res.json()) as { total: number; following: boolean; latest_version: number; items: Record<string, unknown>[] };
+    expect(Object.keys(list)).toEqual(["total", "following", "latest_version", "items"]);
+    expect(list).toMatchObject({ total: 3, following: true, latest_version: 1 });
+    expect(list.items).toEqual([
+      { ...first.body, mtime: new Date(mtime).toISOString() },
+      await edited.json(),
+      await resolved.json(),
+    ]);
+    expect(list.items[0].text).toBe(tricky);
+    expect(list.items[0].mentions).toEqual([owner.login]);
+    expect(list.items.map((c) => Object.keys(c))).toEqual(list.items.map(() => Object.keys(first.body)));
+
+    const second = (await (await call(`/api/asset/${asset.id}/comments?skip=1&take=1`, { bearer: reader.bearer })).json()) as typeof list;
+    expect(second.total).toBe(3);
+    expect(second.items.map((c) => c.comment_id)).toEqual([reply.body.comment_id]);
+    const past = (await (await call(`/api/asset/${asset.id}/comments?skip=10`, { bearer: reader.bearer })).json()) as typeof list;
+    expect(past).toEqual({ total: 3, following: true, latest_version: 1, items: [] });
+  });
+});
+
 describe("PATCH, DELETE, resolve /api/comments/{id}", () => {
   it("lets only the author edit (403 for another reader, 404 for a stranger)", async () => {
     const { reader, owner, stranger, asset } = await readable();

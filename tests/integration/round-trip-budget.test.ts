@@ -21,6 +21,7 @@ interface World {
   asset: string;
   assetName: string;
   link: string;
+  collection: string;
 }
 
 let world: World;
@@ -44,7 +45,13 @@ beforeAll(async () => {
     .run();
   const linkRes = await call(`/api/sl/create/${asset}`, { method: "POST", bearer: admin.bearer, json: {} });
   const link = /\/sl\/([A-Za-z0-9_-]{22})$/.exec(await linkRes.text())![1];
-  world = { admin, reader, top, leaf, asset, assetName, link };
+  const collection = ((await (await call("/api/collections", { method: "POST", bearer: admin.bearer, json: { name: uniqueName("Подборка") } })).json()) as { collection_id: string })
+    .collection_id;
+  expect((await call(`/api/collections/${collection}/items`, { method: "POST", bearer: admin.bearer, json: { asset_ids: [asset] } })).status).toBe(200);
+  const shared = await call(`/api/collections/${collection}/members`, { method: "PUT", bearer: admin.bearer, json: { subj: reader.id, subj_type: "user", role: "view" } });
+  expect(shared.status).toBe(200);
+  expect((await call(`/api/asset/${asset}/comments`, { method: "POST", bearer: admin.bearer, json: { text: "Проверь звук" } })).status).toBe(201);
+  world = { admin, reader, top, leaf, asset, assetName, link, collection };
 });
 
 type Who = "reader" | "admin" | "anonymous";
@@ -67,6 +74,8 @@ const CALLS: Record<BudgetedRoute, { path: () => string; page: boolean; who: Who
   subtree: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["reader", "admin"] },
   // measured after the administrator's miss above stored the tree
   subtreeCached: { path: () => `/api/group/subtree/${world.top}`, page: false, who: ["admin"] },
+  collectionItems: { path: () => `/api/collections/${world.collection}/items`, page: false, who: ["reader", "admin"] },
+  comments: { path: () => `/api/asset/${world.asset}/comments`, page: false, who: ["reader", "admin"] },
 };
 
 async function measure(route: BudgetedRoute, who: Who): Promise<{ status: number; trips: number | null; timing: string | null }> {

@@ -135,14 +135,17 @@ function groupRuleSql(userId: string, id: SQL, bits: number): SQL {
 
 /**
  * "A rule of the caller carrying one of `bits` reaches asset `id`": its own rules, or (if it inherits) any of its groups'.
- * `groupGrants` decides a listing group (default: `groupRuleSql` on it, walked per row).
+ * `groupGrants` decides a listing group (default: `groupRuleSql` on it, walked per row). With `groupGrants` (a set
+ * lookup) the group half is asked first: it is then two index probes, and for files read through a folder, the usual
+ * case, it answers before the file's own rules are looked up at all.
  */
 function assetRuleSql(userId: string, id: SQL, bits: number, groupGrants?: (groupId: SQL) => SQL): SQL {
   const grants = groupGrants ? groupGrants(sql`am.group_id`) : groupRuleSql(userId, sql`am.group_id`, bits);
-  return sql`(exists (select 1 from access_rules r where r.obj_id = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0)
-    or (not exists (select 1 from access_inheritance ai where ai.entity_id = ${id} and ai.inherit = 0)
+  const own = sql`exists (select 1 from access_rules r where r.obj_id = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0)`;
+  const viaGroups = sql`(not exists (select 1 from access_inheritance ai where ai.entity_id = ${id} and ai.inherit = 0)
       and exists (select 1 from group_members am where am.el_id = ${id} and am.el_type = 'asset' and am.trashed_at is null
-        and ${grants})))`;
+        and ${grants}))`;
+  return groupGrants ? sql`(${viaGroups} or ${own})` : sql`(${own} or ${viaGroups})`;
 }
 
 /** "The caller's rules pass read to group `id`" (the group half of `visibleSql` for the assets listed in it). */

@@ -114,39 +114,39 @@ export interface ItemRow {
 
 /**
  * One page of the items the reader may read, in collection order, with the counts, in one statement. The rights
- * filter runs once per item (the order index drives the loop, and the window count of the same pass gives `total`);
- * the page's 50 rows alone then get their owner, main variant and preview flag, so a deep skip pays for the filter,
- * not for the details of every row it passes over. Live items are counted without the filter, and only when there
- * is one (administrators read everything).
+ * filter runs once per live item, in one pass over the order index that keeps its answer as a flag (`f`, materialised
+ * in collection order, so the page's sort finds it sorted): the page, `total` and `live` are all read from those
+ * flags. The filter is never evaluated twice, and no window sorts every item with its columns (what made a reader's
+ * deep page cost twice the owner's). Only the page's rows get their owner, main variant, preview flag and who added
+ * them, so a deep skip pays for the filter, not for the details of every row it passes over. Administrators' flag is
+ * a constant.
  */
 export function itemsPage(db: Database, id: string, vis: Visibility | null, skip: number, take: number) {
-  const live = vis
-    ? sql`(select count(*) from collection_items lc cross join assets la on la.id = lc.asset_id
-        where lc.collection_id = ${id} and la.deleted_at is null)`
-    : sql`p.total`;
   // A collection's files usually sit in a few folders: whether the reader's rules pass read down to each of them is
   // decided once per folder (`granting`), not once per file (the same decision, where there is no deny or confinement).
   const granting = sql`(select group_id from granting)`;
   const viaGroups = visibleAssetViaGroupsSql(vis, sql`a.id`, sql`a.owner_id`, granting);
-  const filter = viaGroups ? sql`a.deleted_at is null and ${viaGroups}` : readableItem(vis);
+  const readable = viaGroups ?? visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`);
   const grantingCte = viaGroups
     ? sql`granting as materialized (select g.group_id from (select distinct m.group_id from collection_items gi
         cross join group_members m on m.el_id = gi.asset_id and m.el_type = 'asset' and m.trashed_at is null
         where gi.collection_id = ${id}) g where ${groupGrantsReadSql(vis!.userId, sql`g.group_id`)}),`
     : sql``;
-  return db.all<ItemRow>(sql`with ${grantingCte} p as (
-      select ci.asset_id, ci.pos, ci.added_by, ci.added_at, count(*) over () as total
+  return db.all<ItemRow>(sql`with ${grantingCte} f as materialized (
+      select ci.asset_id, ci.pos, ${readable} as ok
       from collection_items ci cross join assets a on a.id = ci.asset_id
-      where ci.collection_id = ${id} and ${filter}
-      order by ci.pos, ci.asset_id limit ${take} offset ${skip})
-    select p.asset_id, p.added_by, ab.name as added_by_name, p.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
+      where ci.collection_id = ${id} and a.deleted_at is null
+      order by ci.pos, ci.asset_id),
+    p as (select asset_id, pos from f where ok order by pos, asset_id limit ${take} offset ${skip})
+    select p.asset_id, ci.added_by, ab.name as added_by_name, ci.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
       exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status,
-      ${COMMENT_COUNTS}, p.total, ${live} as live
+       ${COMMENT_COUNTS}, (select count(*) from f where ok) as total, (select count(*) from f) as live
     from p
+    cross join collection_items ci on ci.collection_id = ${id} and ci.asset_id = p.asset_id
     cross join assets a on a.id = p.asset_id
     left join users u on u.id = a.owner_id
-    left join users ab on ab.id = p.added_by
+    left join users ab on ab.id = ci.added_by
     left join variants mv on mv.id = ${MAIN_VARIANT}
     order by p.pos, p.asset_id`);
 }

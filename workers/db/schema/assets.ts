@@ -19,7 +19,12 @@ export const assets = sqliteTable(
     /** set when moved to the trash; purged for good after the retention period */
     deletedAt: integer("deleted_at", { mode: "number" }),
   },
-  (t) => [index("assets_owner_idx").on(t.ownerId), index("assets_deleted_idx").on(t.deletedAt)],
+  (t) => [
+    index("assets_owner_idx").on(t.ownerId),
+    index("assets_deleted_idx").on(t.deletedAt),
+    // whether a file is live and whose it is, from the index alone (rights filters over many files)
+    index("assets_live_owner_idx").on(t.id, t.deletedAt, t.ownerId),
+  ],
 );
 
 export type AssetRow = typeof assets.$inferSelect;

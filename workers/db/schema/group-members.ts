@@ -25,6 +25,8 @@ export const groupMembers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.groupId, t.elId] }),
     index("group_members_el_idx").on(t.elId),
+    // the folders that list a file, read from the index alone (a collection page filters every item through it)
+    index("group_members_asset_groups_idx").on(t.elId, t.elType, t.trashedAt, t.groupId),
     index("group_members_by_name").on(t.groupId, t.elType, t.sortName, t.elId).where(sql`${t.trashedAt} is null`),
     index("group_members_by_mtime").on(t.groupId, t.elType, t.elMtime, t.elId).where(sql`${t.trashedAt} is null`),
     index("group_members_by_size").on(t.groupId, t.elType, t.elSize, t.elId).where(sql`${t.trashedAt} is null`),
