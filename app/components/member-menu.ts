@@ -5,6 +5,8 @@ import type { MenuItem } from "./context-menu";
 /** What the context menu of one or several items can do; an absent handler leaves its entry out. */
 export interface MenuHandlers {
   open?: () => void;
+  /** text files: open the original in the text editor */
+  openInEditor?: () => void;
   rename?: () => void;
   move?: () => void;
   tags?: () => void;
@@ -21,6 +23,8 @@ export interface MenuHandlers {
 
 const ENTRIES: { key: keyof MenuHandlers; action: Action | null; label: string; icon: MenuItem["icon"]; danger?: boolean }[] = [
   { key: "open", action: null, label: ru.rights.open, icon: "chevron" },
+  // The editor opens the original, so it needs download (saving needs update, which the editor itself checks).
+  { key: "openInEditor", action: "download", label: ru.editor.openInEditor, icon: "text" },
   { key: "rename", action: "rename", label: ru.library.rename, icon: "edit" },
   { key: "move", action: "move", label: ru.library.move, icon: "move" },
   { key: "tags", action: "tags", label: ru.library.tags, icon: "tag" },

@@ -21,6 +21,7 @@ import { MoveDialog } from "../components/move-dialog";
 import { canShare, ShareButton, ShareDialog } from "../components/share-dialog";
 import { SellButton, SellDialog } from "../components/shop/sell-dialog";
 import { MetadataCsvActions } from "../components/metadata/metadata-csv-actions";
+import { opensInEditor } from "../lib/editor-kind";
 import { ROOT_GROUP_ID } from "../lib/root-group";
 import { useCurrentUser } from "../lib/use-current-user";
 import { TagDialog } from "../components/tag-dialog";
@@ -239,6 +240,8 @@ function FolderContents({ groupId, initialGroup, levels }: { groupId: string; in
     const items = menuItems(
       {
         open: single ? () => navigate(single.el_type === "group" ? `/mam/${single.el_id}` : `/mam/${groupId}/asset/${single.el_id}`) : undefined,
+        openInEditor:
+          single?.el_type === "asset" && opensInEditor(single.el_info.name, single.el_info.mimetype) ? () => navigate(`/editor/${single.el_id}`) : undefined,
         rename: single ? () => setDialog({ kind: "rename", member: single }) : undefined,
         move: () => setDialog({ kind: "move", ids: targets.map((t) => t.el_id) }),
         tags: () => setDialog({ kind: "tags", members: targets }),

@@ -48,9 +48,12 @@ test("a text file opens in /editor, is changed and saved as version 2, which the
   await login(page, server.adminLogin, server.adminPassword);
   const { groupId, assetId } = await fileInFolder(page, "Заметки.md", "text/markdown", new TextEncoder().encode("# Заметки\nпервая строка\n"));
 
-  // MamGroup offers the action on the file's row
+  // The folder offers the action in the file's menu («⋯» on its tile, or a right click)
   await page.goto(`/mam/${groupId}`);
-  await page.getByRole("link", { name: "Открыть в редакторе: Заметки.md" }).click();
+  const tile = page.locator("[data-member]", { hasText: "Заметки.md" });
+  await tile.hover();
+  await tile.getByRole("button", { name: "Другие действия: Заметки.md" }).click();
+  await page.getByRole("menu", { name: "Действия: Заметки.md" }).getByRole("menuitem", { name: "Открыть в редакторе" }).click();
   await page.waitForURL(`**/editor/${assetId}`);
 
   const area = page.getByLabel("Текст файла");
