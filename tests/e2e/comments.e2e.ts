@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { expect, login, newPage, test } from "./fixtures";
 import { EDITOR } from "./seed";
+import { openRootFolder } from "./library-steps";
 
 // Comments pinned to a region and the bell (decision 035): the owner uploads a picture and gives a reader read on it;
 // the reader draws a region on the picture by dragging and comments; the owner replies in the thread; the reader's
@@ -36,7 +37,7 @@ for (const [label, viewport] of [
     const dialog = page.getByRole("dialog", { name: "Создать папку" });
     await dialog.getByLabel("Название папки").fill(folder);
     await dialog.getByRole("button", { name: "Создать" }).click();
-    await page.getByRole("link", { name: folder }).click();
+    await openRootFolder(page, folder);
     await page.waitForURL(/\/mam\/[0-9a-f]{32}/);
     const folderUrl = new URL(page.url()).pathname;
     await page.getByTestId("upload-input").setInputFiles(join(FIXTURES, "photo-1600x1200.jpg"));

@@ -97,8 +97,16 @@ export async function newPage(
   const context = await browser.newContext({ ...contextOptions, baseURL: server.baseUrl, locale: "ru-RU" });
   // Every test uploads the same fixture files again: the «Такой файл уже есть» question is asked only where a test
   // wants it (tests/e2e/duplicates.e2e.ts); app/lib/upload-file.ts DUPLICATE_CHECK_KEY.
-  // Init scripts run in every frame, also in frames without storage (a sandboxed or opaque-origin preview).
-  if (!duplicateCheck) await context.addInitScript(() => window.localStorage?.setItem("mam.uploads.duplicateCheck", "off"));
+  // Init scripts run in every frame, also in frames without storage (an opaque-origin preview, where it is null, or a
+  // refused frame's error page, where reading it throws).
+  if (!duplicateCheck)
+    await context.addInitScript(() => {
+      try {
+        window.localStorage?.setItem("mam.uploads.duplicateCheck", "off");
+      } catch {
+        // no storage in this frame: nothing to turn off
+      }
+    });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   const page = await context.newPage();

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { expect, login, test } from "./fixtures";
+import { openRootFolder } from "./library-steps";
 
 // The viewer's image: zoom in and out with the buttons, back to «по размеру» with a double click, and full screen.
 
@@ -13,7 +14,7 @@ test("an image in the viewer zooms, fits again on a double click and goes full s
   const dialog = page.getByRole("dialog", { name: "Создать папку" });
   await dialog.getByLabel("Название папки").fill(folder);
   await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name: folder }).click();
+  await openRootFolder(page, folder);
   await page.getByTestId("upload-input").setInputFiles(join(FIXTURES, "photo-1600x1200.jpg"));
   await page.locator("[data-member]", { hasText: "photo-1600x1200.jpg" }).getByRole("link", { name: "photo-1600x1200.jpg", exact: true }).click();
 

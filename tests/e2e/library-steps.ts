@@ -12,9 +12,20 @@ export async function openNewFolder(page: Page, name: string): Promise<string> {
   const dialog = page.getByRole("dialog", { name: "Создать папку" });
   await dialog.getByLabel("Название папки").fill(name);
   await dialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name }).click();
+  await openRootFolder(page, name);
   await page.getByText("В этой папке пока ничего нет").waitFor();
   return new URL(page.url()).pathname.split("/").filter(Boolean).at(-1)!;
+}
+
+/**
+ * Opens a top-level folder by its link in the library's root. The root lists 50 folders a page by name, and a whole
+ * e2e run makes more than that, so a late name may be past the first page: every page is asked for.
+ */
+export async function openRootFolder(page: Page, name: string): Promise<void> {
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+  await page.goto("/mam?pages=40");
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.waitForURL(/\/mam\/[^/?]+$/);
 }
 
 export interface ScratchFile {

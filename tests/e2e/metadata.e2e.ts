@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect, login, test } from "./fixtures";
+import { openRootFolder } from "./library-steps";
 
 /** Set METADATA_SHOTS=/some/dir to keep screenshots of the metadata screens (for looking at them, not asserted). */
 async function shot(page: Page, name: string) {
@@ -117,7 +118,7 @@ test("metadata: templates and a class in /admin/metadata, fields filled in the v
   const folderDialog = page.getByRole("dialog", { name: "Создать папку" });
   await folderDialog.getByLabel("Название папки").fill(folder);
   await folderDialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name: folder }).click();
+  await openRootFolder(page, folder);
   await page.getByTestId("upload-input").setInputFiles({ name: "репортаж.webm", mimeType: "video/webm", buffer: video });
   const tile = page.locator("[data-member]", { hasText: "репортаж.webm" });
   await tile.waitFor();
@@ -259,7 +260,7 @@ test("metadata: taxonomies and lists in /admin/metadata, bulk set in a folder", 
   const folderDialog = page.getByRole("dialog", { name: "Создать папку" });
   await folderDialog.getByLabel("Название папки").fill(folder);
   await folderDialog.getByRole("button", { name: "Создать" }).click();
-  await page.getByRole("link", { name: folder }).click();
+  await openRootFolder(page, folder);
   for (const name of ["первый.txt", "второй.txt"]) {
     await page.getByTestId("upload-input").setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(`текст ${name}`) });
     await page.locator("[data-member]", { hasText: name }).waitFor();
