@@ -2,7 +2,6 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { warmModulesBudget } from "./tests/setup/warm-modules-budget";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -45,8 +44,7 @@ export const workersPoolOptions = async () => ({
  * Queues, Workflows). Storage is isolated per test file; migrations are applied by tests/setup/apply-migrations.ts.
  */
 export default defineConfig({
-  // warmModulesBudget after cloudflareTest: it wraps the pool that one sets (see tests/setup/warm-modules-budget.ts).
-  plugins: [cloudflareTest(workersPoolOptions), warmModulesBudget(), mediabunnyNodeStub()],
+  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub()],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },

@@ -2,7 +2,6 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { warmModulesBudget } from "./tests/setup/warm-modules-budget";
 
 /**
  * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
@@ -16,7 +15,6 @@ export default defineConfig({
       const options = await workersPoolOptions();
       return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
     }),
-    warmModulesBudget(),
     mediabunnyNodeStub(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },

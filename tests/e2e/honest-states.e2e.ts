@@ -1,7 +1,6 @@
 import { deflateSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
-import { makeAvFile } from "../fixtures/av-makers";
 import { expect, login, newPage, test, type E2EServer } from "./fixtures";
 import { EDITOR } from "./seed";
 
@@ -246,41 +245,6 @@ test("the viewer shows «Технические данные» the tech-fields t
     .toBe(1);
   expect(await page.locator('[data-tech="dimensions"]').textContent()).toBe("80 × 60 пикс.");
   expect(await page.getByText("Изображение PNG (image/png)").count()).toBe(1);
-});
-
-test("a video's «Технические данные» list its size, duration, codecs, frame rate and sound", async ({ page, server }) => {
-  const mp4 = await makeAvFile({ container: "mp4", seconds: 2, fps: 24, width: 640, height: 360, audio: true });
-  await login(page, server.adminLogin, server.adminPassword);
-  const folder = `Видео ${Date.now()}`;
-  await page.getByRole("button", { name: "Создать папку" }).first().click();
-  const create = page.getByRole("dialog", { name: "Создать папку" });
-  await create.getByLabel("Название папки").fill(folder);
-  await create.getByRole("button", { name: "Создать" }).click();
-  await create.waitFor({ state: "detached" });
-  await page.getByRole("link", { name: folder }).click();
-  await page.getByTestId("upload-input").setInputFiles({ name: "ролик.mp4", mimeType: "video/mp4", buffer: Buffer.from(mp4) });
-  const tile = page.locator("[data-member]", { hasText: "ролик.mp4" });
-  await tile.waitFor();
-  await tile.getByRole("link", { name: "ролик.mp4", exact: true }).click();
-  await page.getByRole("heading", { level: 1, name: "ролик.mp4" }).waitFor();
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        await page.getByTestId("tech-data").waitFor();
-        return page.locator('[data-tech="codecs"]').count();
-      },
-      { timeout: 30_000, interval: 1_000 },
-    )
-    .toBe(1);
-  const row = (key: string) => page.locator(`[data-tech="${key}"]`).textContent();
-  expect(await row("dimensions")).toBe("640 × 360 пикс.");
-  expect(await row("duration")).toBe("0:02");
-  expect(await row("codecs")).toBe("avc1.42001e, mp4a.40.2");
-  expect(await row("frame_rate")).toBe("24 кадр/с");
-  expect(await row("sample_rate")).toBe("48 кГц");
-  expect(await row("channels")).toBe("стерео");
-  expect(await row("container")).toBe("MP4");
 });
 
 test("the trash deletes one item for good or empties itself, each after a confirmation that names what goes", async ({ page, server }) => {
