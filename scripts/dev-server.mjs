@@ -103,7 +103,8 @@ function portInUse(port) {
 async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, vars, startTimeoutMs, logPath, config }) {
   // Never mistake another server (another run, `npm start`) for ours.
   if (await portInUse(port)) throw new Error(`startDevServer: port ${port} on 127.0.0.1 is already in use`);
-  const inspectorPort = await freePort();
+  // A shared machine hands each engineer a few ports: BENCH_INSPECTOR_PORT pins the inspector to one of them.
+  const inspectorPort = Number(process.env.BENCH_INSPECTOR_PORT) || (await freePort());
   // The media Worker gets the same secrets and overrides through its own .dev.vars (scripts/media-config.mjs).
   const mediaConfig = writeMediaDevConfig(
     join(persistDir, "media-worker"),
