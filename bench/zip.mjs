@@ -128,7 +128,10 @@ async function main() {
         return { bytes, ms: performance.now() - started };
       });
       results.plain.push(plain);
-      console.log(`  round ${round} plain download: ${(plain.result.ms / 1000).toFixed(1)} s, ${rate(plain.result.bytes, plain.result.ms).toFixed(0)} MiB/s`);
+      console.log(
+        `  round ${round} plain download: ${(plain.result.ms / 1000).toFixed(1)} s, ${rate(plain.result.bytes, plain.result.ms).toFixed(0)} MiB/s; ` +
+          `runtime RSS ${mib(plain.runtime.min)} … ${mib(plain.runtime.max)}`,
+      );
       // The same bytes straight from the R2 binding (no product code on the way): the simulator's own ceiling.
       const raw = await withRssSamples(findProcesses(), async () => {
         let bytes = 0;
@@ -137,7 +140,10 @@ async function main() {
         return { bytes, ms: performance.now() - started };
       });
       results.raw.push(raw);
-      console.log(`  round ${round} R2 binding read: ${(raw.result.ms / 1000).toFixed(1)} s, ${rate(raw.result.bytes, raw.result.ms).toFixed(0)} MiB/s`);
+      console.log(
+        `  round ${round} R2 binding read: ${(raw.result.ms / 1000).toFixed(1)} s, ${rate(raw.result.bytes, raw.result.ms).toFixed(0)} MiB/s; ` +
+          `runtime RSS ${mib(raw.runtime.min)} … ${mib(raw.runtime.max)}`,
+      );
       // The ZIP of the folder, streamed in the answer.
       await signIn();
       const zip = await withRssSamples(findProcesses(), () =>

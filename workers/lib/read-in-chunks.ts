@@ -8,8 +8,16 @@
  * fewer bytes queued than `min`, i.e. at the end of any body read a little late.
  */
 
-/** Chunks of at least `size` bytes (the last may be shorter) of `body`, in order; the body is cancelled if the caller stops early. */
-export async function* readInChunks(body: ReadableStream<Uint8Array>, size: number): AsyncGenerator<Uint8Array, void, undefined> {
+/**
+ * Chunks of at least `size` bytes (the last may be shorter) of `body`, in order; the body is cancelled if the caller
+ * stops early. With `reuse`, the runtime fills one buffer over and over: a chunk is valid only until the next one is
+ * asked for (the caller copies it out, or waits until it is written, before going on).
+ */
+export async function* readInChunks(
+  body: ReadableStream<Uint8Array>,
+  size: number,
+  { reuse = false }: { reuse?: boolean } = {},
+): AsyncGenerator<Uint8Array, void, undefined> {
   let byob: ReadableStreamBYOBReader | null = null;
   try {
     byob = body.getReader({ mode: "byob" });
@@ -17,7 +25,7 @@ export async function* readInChunks(body: ReadableStream<Uint8Array>, size: numb
     byob = null;
   }
   if (byob && canReadAtLeast(byob)) {
-    yield* atLeastChunks(byob, size);
+    yield* atLeastChunks(byob, size, reuse);
     return;
   }
   byob?.releaseLock();
@@ -33,12 +41,19 @@ function canReadAtLeast(reader: ReadableStreamBYOBReader): reader is ReadableStr
   return "readAtLeast" in reader && typeof reader.readAtLeast === "function";
 }
 
-async function* atLeastChunks(reader: ReadableStreamBYOBReader & AtLeastReader, size: number): AsyncGenerator<Uint8Array, void, undefined> {
+async function* atLeastChunks(
+  reader: ReadableStreamBYOBReader & AtLeastReader,
+  size: number,
+  reuse: boolean,
+): AsyncGenerator<Uint8Array, void, undefined> {
   let finished = false;
+  let buffer = new Uint8Array(size);
   try {
     for (;;) {
-      // A fresh buffer per chunk: the one handed on is still queued downstream while the next is filled.
-      const { done, value } = await reader.readAtLeast(size, new Uint8Array(size));
+      // Without `reuse`, a fresh buffer per chunk: the one handed on may still be queued downstream.
+      const { done, value } = await reader.readAtLeast(size, reuse ? buffer : new Uint8Array(size));
+      // The read took the buffer over (transferred it); its memory comes back in `value`.
+      if (reuse && value) buffer = new Uint8Array(value.buffer);
       if (value && value.byteLength > 0) yield value;
       if (done) break;
     }
