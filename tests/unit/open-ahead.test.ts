@@ -60,6 +60,26 @@ describe("openAhead (the next object's GET while the current one streams)", () =
     expect(t.state().mostHeld).toBe(1);
   });
 
+  it("opens an item `early` refuses only at its turn, the others still ahead", async () => {
+    const t = tracked(6);
+    const big = (i: number) => i === 2 || i === 3;
+    for await (const { item, body } of openAhead(
+      t.items(),
+      t.open,
+      1,
+      (b) => t.close(b, "discard"),
+      (i) => !big(i),
+    )) {
+      await tick();
+      await tick();
+      // The next one is open already unless it is big; a big one is opened only once the one before it is handed on.
+      if (item < 5) expect(t.log.includes(`open ${item + 1}`)).toBe(!big(item + 1));
+      t.close(body);
+    }
+    expect(t.log.filter((e) => e.startsWith("open"))).toEqual(["open 0", "open 1", "open 2", "open 3", "open 4", "open 5"]);
+    expect(t.state().held).toBe(0);
+  });
+
   it("a caller that stops early gets the bodies opened ahead discarded and the items' iterator closed", async () => {
     const t = tracked(10);
     for await (const { item, body } of openAhead(t.items(), t.open, 2, (b) => t.close(b, "discard"))) {

@@ -1,6 +1,6 @@
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { uniqueEntryPath, zipStream, type ZipSource } from "../../workers/lib/zip-stream";
+import { OPEN_AHEAD_MAX_BYTES, uniqueEntryPath, zipStream, type ZipSource } from "../../workers/lib/zip-stream";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const streamOf = (bytes: Uint8Array<ArrayBuffer>) => new Response(bytes).body!;
@@ -71,7 +71,7 @@ describe("the ZIP writer", () => {
     expect(crcs(0x02014b50, 16)).toEqual([0xcbf43926, 0]);
   });
 
-  it("opens each file one ahead of the writer, never more than two at once, and closes them if the archive is cancelled", async () => {
+  it("opens each small file one ahead of the writer, never more than two at once, and closes them if the archive is cancelled", async () => {
     const opened: string[] = [];
     let held = 0;
     let mostHeld = 0;
@@ -111,6 +111,13 @@ describe("the ZIP writer", () => {
     expect(opened).toEqual(names.slice(0, 3));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(held).toBe(0);
+
+    // Files that declare OPEN_AHEAD_MAX_BYTES or more are opened at their turn only: never two bodies at once.
+    opened.length = 0;
+    mostHeld = 0;
+    const large = names.map((name) => ({ ...megabyte(name), size: OPEN_AHEAD_MAX_BYTES }));
+    expect(Object.keys(unzipSync(await collect(zipStream(large))))).toEqual(names);
+    expect(mostHeld).toBe(1);
   });
 
   it("writes Zip64 when an archive holds more than 65,535 entries", async () => {

@@ -2,7 +2,7 @@
  * The one ZIP writer of the product (folder and selection downloads, link folders, export tasks): stored entries
  * (media is compressed already) with Zip64, so an archive may exceed 4 GiB and 65,535 entries (records:
  * workers/lib/zip-records.ts). Memory stays flat whatever the archive's size: entries are pulled one at a time, the
- * next file's object is opened while the current one streams (at most `OPEN_AHEAD` ahead, never buffered), and bytes
+ * next small file's object is opened while the current one streams (at most `OPEN_AHEAD` ahead, never buffered), and bytes
  * pass through in chunks of `CHUNK_BYTES`. The CRC-32 is the runtime's native one (`node:zlib`): a JavaScript CRC
  * (client-zip's, which this writer replaced) held the archive to a third of a plain download.
  */
@@ -16,6 +16,8 @@ export interface ZipSource {
   /** path inside the archive, "/"-separated, already unique */
   path: string;
   lastModified: number;
+  /** the bytes it declares, when known: a large file is not opened ahead (see `OPEN_AHEAD_MAX_BYTES`) */
+  size?: number;
   open(): Promise<ReadableStream<Uint8Array> | null>;
 }
 
@@ -29,6 +31,12 @@ export interface ZipTrailer {
 export const CHUNK_BYTES = 512 * 1024;
 /** Objects opened ahead of the one streaming: one hides a GET's round trip; more would only hold more bodies. */
 export const OPEN_AHEAD = 1;
+/**
+ * Files from this size on are opened at their turn, not ahead: streaming them takes far longer than a GET's round
+ * trip (8 MiB at 100 MB/s: 80 ms), so there is little to hide, and an opened body is memory somewhere (the local R2
+ * simulator holds a whole object per open read: two 410 MiB objects at once cost its runtime another 520 MiB).
+ */
+export const OPEN_AHEAD_MAX_BYTES = 8 * 1024 * 1024;
 /** Central directory records gathered into one chunk up to this size (an archive of small files has many). */
 const DIRECTORY_CHUNK_BYTES = 64 * 1024;
 
@@ -116,7 +124,8 @@ async function* archiveChunks(
   }
 
   const discard = (body: ReadableStream<Uint8Array> | null) => body?.cancel().catch(() => undefined);
-  for await (const { item: source, body } of openAhead(sources, (s) => s.open(), OPEN_AHEAD, discard)) {
+  const early = (s: ZipSource) => s.size === undefined || s.size < OPEN_AHEAD_MAX_BYTES;
+  for await (const { item: source, body } of openAhead(sources, (s) => s.open(), OPEN_AHEAD, discard, early)) {
     if (!body) {
       options.onMissing?.(source);
       continue;

@@ -81,6 +81,7 @@ export function planStream(
         yield {
           path: file.path,
           lastModified: file.mtime,
+          size: variant?.content_size,
           open: async () => (variant ? await openZipEntry(rc, downloader, file, variant) : null),
         };
       }
