@@ -1,6 +1,6 @@
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { uniqueEntryPath, zipStream, type ZipSource } from "../../workers/lib/zip-stream";
+import { OPEN_AHEAD_MAX_BYTES, uniqueEntryPath, zipStream, type ZipSource } from "../../workers/lib/zip-stream";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const streamOf = (bytes: Uint8Array<ArrayBuffer>) => new Response(bytes).body!;
@@ -31,7 +31,7 @@ async function tail(stream: ReadableStream<Uint8Array>, keep: number): Promise<{
   return { length, end };
 }
 
-describe("the ZIP writer (client-zip)", () => {
+describe("the ZIP writer", () => {
   it("names entries uniquely per folder, case-insensitively, with no way out of the archive", () => {
     const taken = new Set<string>();
     expect(uniqueEntryPath("", "a.jpg", taken)).toBe("a.jpg");
@@ -56,6 +56,68 @@ describe("the ZIP writer (client-zip)", () => {
     expect(new TextDecoder().decode(files["Съёмка/привет.txt"])).toBe("привет");
     expect([...files["b.bin"]]).toEqual([0, 1, 2, 255]);
     expect(new TextDecoder().decode(files["ПРОПУЩЕНО.txt"])).toBe("нет.jpg");
+  });
+
+  it("writes the CRC-32 of each entry into its data descriptor and its central directory record", async () => {
+    // The check value of CRC-32 (ISO-HDLC): "123456789" → 0xCBF43926; the empty input → 0.
+    const zip = await collect(zipStream([source("check.txt", enc("123456789")), source("empty.txt", new Uint8Array(0))]));
+    const v = new DataView(zip.buffer);
+    const crcs = (signature: number, at: number) => {
+      const out: number[] = [];
+      for (let i = 0; i + 4 <= zip.length; i++) if (v.getUint32(i, true) === signature) out.push(v.getUint32(i + at, true));
+      return out;
+    };
+    expect(crcs(0x08074b50, 4)).toEqual([0xcbf43926, 0]);
+    expect(crcs(0x02014b50, 16)).toEqual([0xcbf43926, 0]);
+  });
+
+  it("opens each small file one ahead of the writer, never more than two at once, and closes them if the archive is cancelled", async () => {
+    const opened: string[] = [];
+    let held = 0;
+    let mostHeld = 0;
+    const megabyte = (path: string): ZipSource => ({
+      path,
+      lastModified: Date.UTC(2026, 10, 1),
+      open: async () => {
+        opened.push(path);
+        held++;
+        mostHeld = Math.max(mostHeld, held);
+        let sent = 0;
+        return new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ < 16) return controller.enqueue(new Uint8Array(64 * 1024).fill(1));
+            controller.close();
+            held--;
+          },
+          cancel() {
+            held--;
+          },
+        });
+      },
+    });
+    const names = Array.from({ length: 8 }, (_, i) => `clip-${i}.mov`);
+    const files = unzipSync(await collect(zipStream(names.map(megabyte))));
+    expect(Object.keys(files)).toEqual(names);
+    expect(opened).toEqual(names);
+    expect(mostHeld).toBe(2);
+    expect(held).toBe(0);
+
+    // Cancelled in the middle of the second file: it and the third (opened ahead) are closed, nothing else opened.
+    opened.length = 0;
+    const reader = zipStream(names.map(megabyte)).getReader();
+    let bytes = 0;
+    while (bytes < 1.5 * 1024 * 1024) bytes += (await reader.read()).value?.length ?? Infinity;
+    await reader.cancel();
+    expect(opened).toEqual(names.slice(0, 3));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(held).toBe(0);
+
+    // Files that declare OPEN_AHEAD_MAX_BYTES or more are opened at their turn only: never two bodies at once.
+    opened.length = 0;
+    mostHeld = 0;
+    const large = names.map((name) => ({ ...megabyte(name), size: OPEN_AHEAD_MAX_BYTES }));
+    expect(Object.keys(unzipSync(await collect(zipStream(large))))).toEqual(names);
+    expect(mostHeld).toBe(1);
   });
 
   it("writes Zip64 when an archive holds more than 65,535 entries", async () => {

@@ -1,6 +1,6 @@
 /**
  * A planned archive as bytes: the files' main variants are looked up a slice at a time while the archive streams,
- * and each file's object is opened only when the writer reaches it (workers/lib/zip-stream.ts), so a selection of
+ * and each file's object is opened just before the writer reaches it, one file ahead (workers/lib/zip-stream.ts), so a selection of
  * any size streams with flat memory and a bounded number of D1 queries per slice.
  */
 import { ru } from "../../../shared/i18n/ru";
@@ -62,7 +62,9 @@ export function planStream(
       const slice = plan.files.slice(i, i + LOOKUP_SLICE);
       const main = mainOf(await selectZipVariants(rc.db, [...new Set(slice.map((f) => f.assetId))]));
       // Each file that goes out is a download of it (the file's history counts it): one entry per file, written a
-      // slice at a time as the archive reaches it, so an archive stopped half-way records what it handed out.
+      // slice at a time as the archive reaches it (the writer asks for the next file while the current one streams, so
+      // a slice is recorded as its first file's object is opened), so an archive stopped half-way records what it
+      // handed out.
       const going = slice.filter((f) => main.has(f.assetId));
       if (going.length > 0) {
         await rc.db.run(
@@ -79,17 +81,16 @@ export function planStream(
         yield {
           path: file.path,
           lastModified: file.mtime,
-          open: async () => {
-            const body = variant ? await openZipEntry(rc, downloader, file, variant) : null;
-            if (body) onProgress?.(++done);
-            return body;
-          },
+          size: variant?.content_size,
+          open: async () => (variant ? await openZipEntry(rc, downloader, file, variant) : null),
         };
       }
     }
   }
   return zipStream(sources(), {
     onMissing: (source) => skipped.push(`${source.path} — ${ru.zip.noBytes}`),
+    // Counted as the writer reaches a file, not when its object is opened (that happens one file ahead).
+    onEntry: () => onProgress?.(++done),
     trailer: {
       path: ru.zip.skippedEntry,
       text: () => (skipped.length > 0 ? `${ru.zip.skippedTitle}\r\n${skipped.join("\r\n")}\r\n` : null),
