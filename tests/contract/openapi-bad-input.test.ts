@@ -33,6 +33,7 @@ const WORDED_RULES: Record<string, string> = {
   "GET /api/fields/for-entity/{id}": "`range`: its start is not after its end",
   "PATCH /api/storage/update/{id}": "at least one of `name`, `setup`, `creds`, `default` (`verify` alone changes nothing)",
   // ranges of numbers inside one string: the pattern states the shape, the description the ranges
+  "GET /api/collections/{id}/locations": "`bbox`: longitudes −180…180, latitudes −90…90, south not above north",
   "GET /api/group/locations/{id}": "`bbox`: longitudes −180…180, latitudes −90…90, south not above north",
   "GET /api/search/query/{x}": "`bbox`: longitudes −180…180, latitudes −90…90, south not above north",
   "GET /api/search/vector/{x}": "`bbox`: longitudes −180…180, latitudes −90…90, south not above north",
