@@ -10,15 +10,29 @@ function mediaTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && target.closest('video, audio, [role="slider"], .player') != null;
 }
 
+/** A file's place in what the viewer was opened from: its neighbours' ids, its index (-1: not found) and the count. */
+export interface ViewerPlace {
+  prev: string | null;
+  next: string | null;
+  index: number;
+  total?: number | null;
+}
+
 /**
  * Moving through a folder from the viewer: ←/→ open the previous/next file of the folder (in the folder view's
- * order), Esc goes back to the folder; the same as buttons with the file's place ("3 из 12"). Keys are left alone
- * while typing, inside a player, or while a dialog or menu is open.
+ * order), Esc goes back to the folder; the same as buttons with the file's place ("3 из 12").
  */
 export function ViewerKeys({ groupId, assetId, back }: { groupId: string; assetId: string; back: string }) {
+  return <ViewerPlaceNav place={useFolderNeighbours(groupId, assetId)} hrefOf={(id) => `/mam/${groupId}/asset/${id}`} back={back} />;
+}
+
+/**
+ * ←/→ and the buttons step to the neighbours of `place`, Esc goes `back`. Keys are left alone while typing, inside a
+ * player, or while a dialog or menu is open.
+ */
+export function ViewerPlaceNav({ place, hrefOf, back, testId }: { place: ViewerPlace; hrefOf: (id: string) => string; back: string; testId?: string }) {
   const navigate = useNavigate();
-  const { prev, next, index, total } = useFolderNeighbours(groupId, assetId);
-  const hrefOf = (id: string) => `/mam/${groupId}/asset/${id}`;
+  const { prev, next, index, total } = place;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -37,7 +51,7 @@ export function ViewerKeys({ groupId, assetId, back }: { groupId: string; assetI
 
   if (index < 0) return null;
   return (
-    <nav className="viewer-nav" aria-label={ru.rights.fileOf(index + 1, total ?? index + 1)}>
+    <nav className="viewer-nav" aria-label={ru.rights.fileOf(index + 1, total ?? index + 1)} data-testid={testId}>
       {prev ? (
         <Link className="icon-btn" to={hrefOf(prev)} title={ru.rights.previousFile} aria-label={ru.rights.previousFile} rel="prev">
           <Icon name="prev" size={16} />
