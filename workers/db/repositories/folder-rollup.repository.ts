@@ -7,45 +7,34 @@ import type { Database } from "../client";
  * compares with (and writes back).
  */
 
-export interface FolderRollupRow {
-  group_id: string;
-  assets: number;
-  bytes: number;
-  groups: number;
-  sub_assets: number;
-  sub_bytes: number;
-  sub_groups: number;
-  tree_version: number;
-  files_version: number;
-}
-
-/** The rollup rows of some groups, in one query. */
-export function rollupsOf(db: Database, ids: readonly string[]) {
-  return db.all<FolderRollupRow>(sql`
-    select group_id, assets, bytes, groups, sub_assets, sub_bytes, sub_groups, tree_version, files_version from folder_rollups
-    where group_id in (select value from json_each(${JSON.stringify(ids)}))`);
-}
-
 /** The versions the subtree cache keys on, of one group (no row when the group has none). */
 export function treeVersionsSql(id: string): SQL {
   return sql`select tree_version, files_version from folder_rollups where group_id = ${id}`;
 }
 
 /**
- * How many extra listings (and their bytes) the subtree totals hold because an asset is listed in several live
- * groups of the subtree: group-size counts each asset once. Starts from the partial index of assets listed more
- * than once anywhere, so its cost follows those (rare) assets, not the size of the subtree.
+ * The subtree totals of some groups in one statement, each less the extra listings (and their bytes) of assets listed
+ * in several live groups of that subtree: group-size counts each asset once. The correction starts from the partial
+ * index of assets listed more than once anywhere, so its cost follows those (rare) assets, not the subtree's size,
+ * and it only runs for a subtree holding more than one asset.
  */
-export function duplicateListingsIn(db: Database, id: string) {
-  return db.get<{ assets: number; bytes: number }>(sql`
-    select coalesce(sum(k - 1), 0) as assets, coalesce(sum((k - 1) * bytes), 0) as bytes from (
-      select t.asset_id, t.bytes, count(*) as k from asset_totals t
-      cross join assets a on a.id = t.asset_id
-      cross join group_members m on m.el_id = t.asset_id
-      where t.listings > 1 and a.deleted_at is null and m.el_type = 'asset' and m.trashed_at is null
-        and exists (select 1 from group_closure c cross join groups g on g.id = c.descendant
-          where c.ancestor = ${id} and c.descendant = m.group_id and g.deleted_at is null)
-      group by t.asset_id having count(*) > 1)`);
+export function subtreeSizesOf(db: Database, ids: readonly string[]) {
+  return db.all<{ group_id: string; sub_assets: number; sub_bytes: number; sub_groups: number; dup_assets: number; dup_bytes: number }>(sql`
+    select r.group_id, r.sub_assets, r.sub_bytes, r.sub_groups,
+      coalesce(d.assets, 0) as dup_assets, coalesce(d.bytes, 0) as dup_bytes
+    from folder_rollups r
+    left join (select o.group_id, sum(k - 1) as assets, sum((k - 1) * bytes) as bytes from (
+        select r2.group_id, t.asset_id, t.bytes, count(*) as k from folder_rollups r2
+        cross join asset_totals t
+        cross join assets a on a.id = t.asset_id
+        cross join group_members m on m.el_id = t.asset_id
+        where r2.group_id in (select value from json_each(${JSON.stringify(ids)})) and r2.sub_assets > 1
+          and t.listings > 1 and a.deleted_at is null and m.el_type = 'asset' and m.trashed_at is null
+          and exists (select 1 from group_closure c cross join groups g on g.id = c.descendant
+            where c.ancestor = r2.group_id and c.descendant = m.group_id and g.deleted_at is null)
+        group by r2.group_id, t.asset_id having count(*) > 1) o
+      group by o.group_id) d on d.group_id = r.group_id
+    where r.group_id in (select value from json_each(${JSON.stringify(ids)}))`);
 }
 
 /** Every asset's totals computed from the variants and memberships themselves. */

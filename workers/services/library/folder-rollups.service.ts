@@ -1,10 +1,9 @@
 import type { Database } from "../../db/client";
 import { runBatch } from "../../db/repositories/group.repository";
 import {
-  duplicateListingsIn,
   repairRollupStatements,
   rollupDrift,
-  rollupsOf,
+  subtreeSizesOf,
   type RollupDrift,
 } from "../../db/repositories/folder-rollup.repository";
 
@@ -26,15 +25,12 @@ export interface GroupSize {
  * @example const [size] = await sizesFromRollups(rc.db, [groupId])
  */
 export async function sizesFromRollups(db: Database, ids: readonly string[]): Promise<GroupSize[]> {
-  const rows = new Map((await rollupsOf(db, ids)).map((r) => [r.group_id, r]));
-  return Promise.all(
-    ids.map(async (id) => {
-      const r = rows.get(id);
-      if (!r) return { group_id: id, bytes: 0, assets: 0, groups: 0 };
-      const dup = r.sub_assets > 1 ? await duplicateListingsIn(db, id) : { assets: 0, bytes: 0 };
-      return { group_id: id, bytes: r.sub_bytes - dup.bytes, assets: r.sub_assets - dup.assets, groups: Math.max(0, r.sub_groups - 1) };
-    }),
-  );
+  const rows = new Map((await subtreeSizesOf(db, ids)).map((r) => [r.group_id, r]));
+  return ids.map((id) => {
+    const r = rows.get(id);
+    if (!r) return { group_id: id, bytes: 0, assets: 0, groups: 0 };
+    return { group_id: id, bytes: r.sub_bytes - r.dup_bytes, assets: r.sub_assets - r.dup_assets, groups: Math.max(0, r.sub_groups - 1) };
+  });
 }
 
 export interface RollupRepair {
