@@ -51,11 +51,15 @@ export default defineConfig(({ isSsrBuild }) => ({
     resolve: { conditions: ["workerd", "worker", "browser"], externalConditions: ["workerd", "worker"] },
   },
   // Codec wasm reached from services (image processing) stays an import: wrangler compiles it (CompiledWasm rule).
-  // Runtime modules of workerd (`cloudflare:email` for the optional send_email binding) are left to wrangler too.
+  // Runtime modules of workerd (`cloudflare:email` for the optional send_email binding, and the `node:` modules of
+  // nodejs_compat such as node:zlib's CRC-32 for ZIPs) are left to wrangler too.
   build: {
     minify: true,
+    // The only browser chunks above Vite's 500 kB default are loaded on demand: pdf.js's worker (1.4 MB, when a PDF
+    // is opened) and the video proxy maker (0.6 MB, when a browser heals a video); a warning about them is noise.
+    chunkSizeWarningLimit: 1500,
     rollupOptions: {
-      external: [/\.wasm$/, /^cloudflare:/],
+      external: [/\.wasm$/, /^cloudflare:/, /^node:/],
       // zod's own comments that Rollup cannot place, and resource routes without client code: noise in every build.
       onwarn(warning, warn) {
         if (warning.code === "INVALID_ANNOTATION" || warning.code === "EMPTY_BUNDLE") return;
