@@ -14,6 +14,7 @@ let api: AdminApi;
 let folderId: string;
 let textId: string;
 let lockedLink: string;
+let collectionId: string;
 
 beforeAll(async () => {
   const server = e2eServer();
@@ -23,6 +24,8 @@ beforeAll(async () => {
   await api.uploadAsset(folderId, "кадр.png", png(320, 200, 40), "image/png");
   const long = `${"Очень длинная строка без переносов, которую редактор на телефоне должен переносить. ".repeat(6)}\nвторая строка\n`;
   textId = await api.uploadAsset(folderId, "длинные строки.txt", Buffer.from(long), "text/plain");
+  collectionId = (await api.call<{ collection_id: string }>("/api/collections", { json: { name: `Отбор на телефоне ${stamp}` } })).collection_id;
+  await api.call(`/api/collections/${collectionId}/items`, { json: { asset_ids: [textId] } });
   await api.call("/api/fields/template", {
     json: { field_def_name: `Правообладатель с длинным названием ${stamp}`, field_type: "text", field_def_extsys: "xmp", field_def_extsys_key: "XMP.dc.rights.long.key" },
   });
@@ -37,7 +40,24 @@ beforeAll(async () => {
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
-test("at 390 px the metadata admin, the editor, a folder and the jobs fit the screen; jobs show their status", async ({ browser, server }) => {
+/**
+ * The page's own actions are one row of chips that scrolls sideways inside itself: the row fits the screen, the page
+ * does not scroll sideways, and the last chip is reached by scrolling the row.
+ */
+async function expectOneChipRow(page: Page) {
+  const chips = page.locator(".group-page > .access-entry");
+  const chipRow = (await chips.boundingBox())!;
+  expect(chipRow.x).toBeGreaterThanOrEqual(0);
+  expect(chipRow.x + chipRow.width).toBeLessThanOrEqual(390);
+  expect(chipRow.height).toBeLessThanOrEqual(40);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+  const last = chips.locator(":scope > *").last();
+  await last.scrollIntoViewIfNeeded();
+  const lastBox = (await last.boundingBox())!;
+  expect(lastBox.x + lastBox.width).toBeLessThanOrEqual(390);
+}
+
+test("at 390 px the metadata admin, the editor, a folder, a collection and the jobs fit the screen; jobs show their status", async ({ browser, server }) => {
   const { page } = await newPage(browser, { server, contextOptions: PHONE });
   await login(page, server.adminLogin, server.adminPassword);
 
@@ -62,18 +82,11 @@ test("at 390 px the metadata admin, the editor, a folder and the jobs fit the sc
   await tile.getByRole("button", { name: "Другие действия: кадр.png" }).click();
   await page.getByRole("menu").getByRole("menuitem", { name: "Переименовать" }).waitFor();
   await page.keyboard.press("Escape");
-  // The folder's own actions are one row of chips that scrolls sideways inside itself: the row fits the screen, the
-  // page does not scroll sideways, and the last chip is reached by scrolling the row.
-  const chips = page.locator(".group-page > .access-entry");
-  const chipRow = (await chips.boundingBox())!;
-  expect(chipRow.x).toBeGreaterThanOrEqual(0);
-  expect(chipRow.x + chipRow.width).toBeLessThanOrEqual(390);
-  expect(chipRow.height).toBeLessThanOrEqual(40);
-  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
-  const last = chips.locator(":scope > *").last();
-  await last.scrollIntoViewIfNeeded();
-  const lastBox = (await last.boundingBox())!;
-  expect(lastBox.x + lastBox.width).toBeLessThanOrEqual(390);
+  await expectOneChipRow(page);
+  // A collection's actions (views, role, share, rename, ZIP, CSV, delete) are the same one row.
+  await page.goto(`/collections/${collectionId}`);
+  await page.getByTestId("collection-title").waitFor();
+  await expectOneChipRow(page);
 
   await page.goto("/jobs");
   const row = page.locator("[data-task]").first();
