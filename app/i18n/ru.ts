@@ -505,6 +505,8 @@ export const ru = {
   /** «Похожие по смыслу» on /search and «Найти похожие» in the viewer (app/lib/similar-search.ts). */
   similar: {
     tab: "Похожие по смыслу",
+    /** the tab's label on a phone, where the four search tabs share 390 px */
+    tabShort: "Похожие",
     find: "Найти похожие",
     titleLike: (name: string) => `Похожие на «${name}»`,
     found: (n: number) => `${n} ${plural(n, "совпадение", "совпадения", "совпадений")} по смыслу`,

@@ -99,10 +99,24 @@ export default function SearchRoute() {
             key={t}
             type="button"
             aria-current={tab === t ? "page" : undefined}
+            aria-label={t === "similar" ? ru.similar.tab : undefined}
             className={`tab${tab === t ? " active" : ""}`}
             onClick={() => update({ tab: t === "results" ? null : t, ...(t !== "similar" ? { like: null, like_name: null } : {}) })}
           >
-            {t === "ask" ? ru.search.tabAsk : t === "similar" ? ru.similar.tab : t === "map" ? ru.mapView.tab : ru.search.tabResults}
+            {t === "ask" ? (
+              ru.search.tabAsk
+            ) : t === "similar" ? (
+              <>
+                <span className="tab-full">{ru.similar.tab}</span>
+                <span className="tab-short" aria-hidden="true">
+                  {ru.similar.tabShort}
+                </span>
+              </>
+            ) : t === "map" ? (
+              ru.mapView.tab
+            ) : (
+              ru.search.tabResults
+            )}
           </button>
         ))}
       </nav>

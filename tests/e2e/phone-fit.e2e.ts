@@ -57,7 +57,7 @@ async function expectOneChipRow(page: Page) {
   expect(lastBox.x + lastBox.width).toBeLessThanOrEqual(390);
 }
 
-test("at 390 px the metadata admin, the editor, a folder, a collection and the jobs fit the screen; jobs show their status", async ({ browser, server }) => {
+test("at 390 px the metadata admin, the editor, a folder, a collection, the search tabs and the jobs fit the screen; jobs show their status", async ({ browser, server }) => {
   const { page } = await newPage(browser, { server, contextOptions: PHONE });
   await login(page, server.adminLogin, server.adminPassword);
 
@@ -87,6 +87,12 @@ test("at 390 px the metadata admin, the editor, a folder, a collection and the j
   await page.goto(`/collections/${collectionId}`);
   await page.getByTestId("collection-title").waitFor();
   await expectOneChipRow(page);
+  // The search page's four tabs fit without scrolling («Похожие» stands for «Похожие по смыслу», its name unchanged).
+  await page.goto("/search?q=кадр");
+  const tabs = page.locator(".search-tabs");
+  await tabs.getByRole("button", { name: "Похожие по смыслу" }).waitFor();
+  expect(await tabs.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await tabs.getByRole("button", { name: "Спросить" }).isVisible()).toBe(true);
 
   await page.goto("/jobs");
   const row = page.locator("[data-task]").first();
