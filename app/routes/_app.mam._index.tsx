@@ -21,7 +21,7 @@ import { levelsOfEach } from "../lib/levels.server";
 import { requireActor } from "../lib/session.server";
 import { LocalTime } from "../components/local-time";
 import { userAbilities } from "../../workers/services/access";
-import { GROUP_PAGE_SIZE, listAvailableRoot, listMembers } from "../../workers/services/library";
+import { GROUP_PAGE_SIZE, getGroup, listAvailableRoot, listMembers } from "../../workers/services/library";
 import { mediaKind } from "../lib/media-kind";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.name}` }];
@@ -32,8 +32,24 @@ export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const actor = await requireActor(request, context);
-  const pages = Math.min(Math.max(Number(new URL(request.url).searchParams.get("pages")) || 1, 1), 40);
+  const params = new URL(request.url).searchParams;
+  const pages = Math.min(Math.max(Number(params.get("pages")) || 1, 1), 40);
   const root = await listAvailableRoot(context.rc, actor, { skip: 0, take: pages * GROUP_PAGE_SIZE });
+  // `?created=`: a folder just made here that sorts past the pages shown is listed first, so it never seems missing.
+  const created = params.get("created");
+  if (created && /^[0-9a-f]{32}$/.test(created) && !root.complete && !root.groups.some((g) => g.group_id === created)) {
+    const made = await getGroup(context.rc, actor, created).catch(() => null);
+    if (made?.parent === ROOT_GROUP_ID && !made.deleted_at) root.groups.unshift({
+        group_id: made.group_id,
+        group_name: made.group_name,
+        group_owner: made.group_owner,
+        owner_name: made.owner_name,
+        ctime: made.ctime,
+        mtime: made.mtime,
+        // only ever just made: `created` is set by the dialog that made it
+        members: 0,
+      });
+  }
   // Files shared with the user whose folders they cannot see come after the folders (GET /members of the root).
   const files = root.complete
     ? (await listMembers(context.rc, actor, ROOT_GROUP_ID, { type: "asset", take: pages * GROUP_PAGE_SIZE })).items.flatMap((m) =>
@@ -242,7 +258,13 @@ export default function MamRoute() {
           title={ru.library.newFolder}
           label={ru.library.folderName}
           submit={ru.library.create}
-          onSubmit={(name) => createGroup(ROOT_GROUP_ID, name).then(revalidate)}
+          onSubmit={(name) =>
+            // The root lists its folders a page at a time by name: with more pages than shown, the new folder may
+            // sort past them, so the loader is asked to list it first.
+            createGroup(ROOT_GROUP_ID, name).then(({ group_id }) =>
+              root.complete ? revalidate() : navigate(`?pages=${pages}&created=${group_id}`, { preventScrollReset: true }),
+            )
+          }
           onClose={() => setDialog(null)}
         />
       )}

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
+import { adminApi, ROOT } from "./admin-seed";
 import { expect, login, test } from "./fixtures";
 import { png } from "./png";
 
@@ -75,4 +76,20 @@ test("folders and files: create, open, rename, move, upload, view, download, del
   // The moved subfolder lives in 'Архив' now.
   await page.locator("[data-member]", { hasText: "Архив" }).getByRole("link", { name: "Архив" }).first().click();
   await page.locator("[data-member]", { hasText: "Исходники RAW" }).waitFor();
+});
+
+test("a top-level folder made while the root has more folders than one page is listed first, not lost past the page", async ({ page, server }) => {
+  const api = await adminApi(server);
+  // More top-level folders than the root's first page (50), all sorting before the new one.
+  const stamp = Date.now();
+  await Promise.all(Array.from({ length: 52 }, (_, i) => api.createGroup(ROOT, `Аа ${stamp} ${String(i).padStart(2, "0")}`)));
+  await login(page, server.adminLogin, server.adminPassword);
+  await page.goto("/mam");
+  await page.getByRole("link", { name: "Показать ещё" }).waitFor();
+  const made = `Яя последняя ${stamp}`;
+  await createFolder(page, made);
+  const row = page.locator("tbody tr").first();
+  await expect.poll(() => row.getByRole("link").textContent()).toBe(made);
+  await row.getByRole("link", { name: made }).click();
+  await expect.poll(() => heading(page)).toBe(made);
 });
