@@ -6,7 +6,7 @@ import { detachFromParentStatement, runBatch } from "../db/repositories/group.re
 import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens, tradedTokens } from "../db/schema/index";
-import { newId, ROOT_GROUP_ID } from "../lib/ids";
+import { ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets, runPurgeGroup } from "../services/library";
 import type { RequestContext } from "../services/access";
