@@ -17,6 +17,10 @@ export const workersPoolOptions = async () => ({
   // The API Worker plus the media Worker's queue handler (decision 032: deployed, the queue is the media Worker's).
   main: "./tests/setup/integration-worker.ts",
   miniflare: {
+    // wrangler.toml's DECODER names the media Worker (edge-mam-media), which is not a Worker here: the binding points
+    // at this Worker's own DecoderEntrypoint (tests/setup/integration-worker.ts exports it). A binding naming the
+    // Worker under test ("edge-mam") is a binding to itself, so every decode still crosses a real RPC call.
+    serviceBindings: { DECODER: { name: "edge-mam", entrypoint: "DecoderEntrypoint" } },
     // workers/media/wrangler.toml's consumers, on the Worker under test.
     queueConsumers: {
       "edge-mam-tasks": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "edge-mam-tasks-dlq" },

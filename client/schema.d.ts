@@ -4020,7 +4020,7 @@ export interface paths {
         };
         /**
          * Plain text of a document (plugin call)
-         * @description The text of the current version, for search, RAG and plugins: plain-text files (text/*, JSON, CSV, Markdown …) and the XML of DOCX, XLSX, PPTX, ODT, ODS, ODP, with `blocks` keeping headings, paragraphs and table rows. Files up to 20 MiB (413 above); 415 for other types.
+         * @description The text of the current version, for search, RAG and plugins: plain-text files (text/*, JSON, CSV, Markdown …) and the XML of DOCX, XLSX, PPTX, ODT, ODS, ODP, with `blocks` keeping headings, paragraphs and table rows. Files up to 20 MiB (413 above); 415 for other types; 503 when the media Worker, which extracts it, gives no answer in 30 s.
          */
         get: operations["getWopiFilesText"];
         put?: never;
@@ -12865,6 +12865,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postAssetUploadProxy: {
@@ -13064,6 +13073,15 @@ export interface operations {
             };
             /** @description Too many attempts */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23188,6 +23206,15 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

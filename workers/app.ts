@@ -3,7 +3,7 @@ import * as remixBuild from "remix-server-build";
 import { createApiApp } from "./api/app";
 import { newId } from "./lib/ids";
 import { requestMetrics } from "./lib/metrics";
-import { runDeliverEvents, runDeliverNotifications } from "./queue/operations";
+import { runDeliverEvents, runDeliverNotifications } from "./queue/deliver";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";

@@ -269,6 +269,8 @@ export const ru = {
   /** Why a file was refused by a parser's limits (workers/services/media/extract/limits.ts, decision 027). */
   parse: {
     tooComplex: (why: string) => `Файл слишком сложно распаковать: ${why}`,
+    /** the media Worker (decision 032) gave no answer in time: the request ends with 503 instead of waiting */
+    decoderTimeout: (seconds: number) => `Разбор файла не закончился за ${seconds} с и прерван; повторите попытку позже`,
     tooManyEntries: (n: number, max: number) => `в архиве ${n} записей (не больше ${max})`,
     entryTooLarge: (name: string, max: number) => `запись «${name}» распаковывается больше чем в ${max} МиБ`,
     totalTooLarge: (max: number) => `архив распаковывается больше чем в ${max} МиБ`,

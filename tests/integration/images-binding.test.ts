@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import { decodeImage, encodeJpeg, encodePng, MAX_DECODE_PIXELS } from "../../workers/services/imaging/image-codec";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import webp from "../fixtures/quarters-1600x1200.webp?inline";
 import avif from "../fixtures/quarters-1600x1200.avif?inline";
 import { expectQuarters, quarters } from "../fixtures/quarters";

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
-import { MAX_TASK_ATTEMPTS, STALE_RUN_MS, runTaskWakeup } from "../../workers/services/tasks/task-runner";
+import { MAX_TASK_ATTEMPTS, runTaskWakeup } from "../../workers/services/tasks/task-runner";
+import { STALE_RUN_MS } from "../../workers/services/tasks/task-stranded";
 import { testContext } from "./catalog-fixtures";
 import { signIn } from "./factories";
 import { fixture } from "./processing-fixtures";

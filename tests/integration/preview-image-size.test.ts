@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { imageInfo, previewMimeType } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
+import { previewMimeType } from "../../workers/services/media/preview.service";
 import { gifBytes, jpegBytes, pngBytes, webpBytes } from "./catalog-fixtures";
 
 /** The header parser is pure; it runs here next to the upload tests that depend on it. */

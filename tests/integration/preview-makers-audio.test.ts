@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rows } from "./asset-fixtures";
 import { call, expectError, signIn } from "./factories";
 import { previewTask, uploadFile } from "./task-fixtures";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { makeWav } from "../fixtures/media-makers";
 import type { Waveform } from "../../shared/waveform";
 

@@ -4,7 +4,7 @@ import { rows } from "./asset-fixtures";
 import { signIn } from "./factories";
 import { getJson, previewTask, uploadFile } from "./task-fixtures";
 import { decodeImage, encodeJpeg } from "../../workers/services/imaging/image-codec";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { makeIsoBmff, makeRaw, makeTiff } from "../fixtures/media-makers";
 import { expectQuarters, quarters } from "../fixtures/quarters";
 

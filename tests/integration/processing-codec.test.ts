@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeImage, encodeJpeg, fitInside, resizePixels } from "../../workers/services/imaging/image-codec";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { fixture } from "./processing-fixtures";
 
 describe("image codec in workerd", () => {

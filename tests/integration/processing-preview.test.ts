@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { decodeImage } from "../../workers/services/imaging/image-codec";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { fixture } from "./processing-fixtures";

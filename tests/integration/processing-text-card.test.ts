@@ -5,7 +5,7 @@ import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { createGroup, uniqueName } from "./library-factories";
 import { getJson, postJson, previewTask, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
-import { imageInfo } from "../../workers/services/media/preview.service";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
 import { cyrillicPdf, flateBombPdf, flateTextPdf } from "../fixtures/text-pdf";
 import { documentCard } from "../../workers/services/media/document-card";

@@ -15,7 +15,7 @@ import { extractDocument } from "../../workers/services/media/extract/extract";
 import { ParseLimitError } from "../../workers/services/media/extract/parse-limit";
 import { checkPdfStreams } from "../../workers/services/media/extract/pdf-streams";
 import { gifFrames } from "../../workers/services/media/gif-frames";
-import { imageInfo } from "../../workers/services/media/index";
+import { imageInfo } from "../../workers/services/media/image-info";
 import { probeMedia, readExif } from "../../workers/services/media/media-probe";
 import { svgInfo } from "../../workers/services/media/svg-probe";
 import { parseWav, PeakAccumulator, WavError } from "../../workers/services/media/wav-peaks";

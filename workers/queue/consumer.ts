@@ -2,7 +2,8 @@ import { newId } from "../lib/ids";
 import { createRequestContext } from "../services/access";
 import { retryDelaySeconds } from "../services/tasks/pure";
 import { TaskMessageSchema, type ProcessVariantMessage } from "./messages";
-import { runDeliverEvents, runDeliverNotifications, runOperation, runProcessVariants } from "./operations";
+import { runDeliverEvents, runDeliverNotifications } from "./deliver";
+import { runOperation, runProcessVariants } from "./operations";
 
 export { retryDelaySeconds };
 
@@ -64,7 +65,7 @@ async function handleDeadLetters(batch: MessageBatch<unknown>, env: Env): Promis
     const parsed = TaskMessageSchema.safeParse(message.body);
     try {
       if (parsed.success && parsed.data.op === "task-wakeup") {
-        const { failDeadLetter } = await import("../services/tasks");
+        const { failDeadLetter } = await import("../services/tasks/runner");
         console.warn(JSON.stringify({ level: "warn", queue: batch.queue, summary: await failDeadLetter(rc, parsed.data.taskId) }));
       } else {
         console.warn(

@@ -6,12 +6,14 @@ import { detachFromParentStatement, runBatch } from "../db/repositories/group.re
 import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens, tradedTokens } from "../db/schema/index";
-import { newId, ROOT_GROUP_ID } from "../lib/ids";
+import { ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
 import { purgeAssets, runPurgeGroup } from "../services/library";
-import { createRequestContext, type RequestContext } from "../services/access";
+import type { RequestContext } from "../services/access";
 import { runAbortStaleMultipart, runHashVariant } from "../services/uploads";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
+import { runDeliverEvents, runDeliverNotifications } from "./deliver";
+import { backgroundDb, withTaskContext } from "./task-context";
 
 /**
  * Runs one operation; shared by the queue consumer and automation workflow steps. Returns a short summary for
@@ -44,7 +46,7 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
     case "process-variant":
       return runProcessVariants(env, [message]);
     case "task-wakeup":
-      return withTaskContext(env, message.op, async (rc) => (await import("../services/tasks")).runTaskWakeup(rc, message));
+      return withTaskContext(env, message.op, async (rc) => (await import("../services/tasks/runner")).runTaskWakeup(rc, message));
     case "abort-stale-multipart":
       return withTaskContext(env, message.op, (rc) => runAbortStaleMultipart(rc, message));
     case "deliver-events":
@@ -54,28 +56,9 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
   }
 }
 
-/** The outbox dispatcher, for a `deliver-events` wake-up (all of a batch's wake-ups are one run) and the minute cron. */
-export function runDeliverEvents(env: Env): Promise<string> {
-  return withTaskContext(env, "deliver-events", async (rc) => {
-    // Automations reach the task services, which pull in the codecs: loaded when a wake-up needs them.
-    const r = await (await import("../services/automations")).deliverEvents(rc);
-    return `delivered ${r.events} events: ${r.recorded} deliveries recorded, ${r.handedOver} handed over`;
-  });
-}
-
-/** The notification dispatcher (decision 035), for a `deliver-notifications` wake-up and the minute cron; digests ride along. */
-export function runDeliverNotifications(env: Env): Promise<string> {
-  return withTaskContext(env, "deliver-notifications", async (rc) => {
-    const { deliverNotifications, sendDueDigests } = await import("../services/comments");
-    const r = await deliverNotifications(rc);
-    const mailed = await sendDueDigests(rc, Date.now());
-    return `notifications: ${r.events} events read, ${r.created} made; ${mailed} digests`;
-  });
-}
-
 /** `process-variant` messages of one batch, together (one tech-fields task per owner, see `runProcessVariants`). */
 export function runProcessVariants(env: Env, messages: readonly ProcessVariantMessage[]): Promise<string> {
-  return withTaskContext(env, "process-variant", async (rc) => (await import("../services/tasks")).runProcessVariants(rc, messages));
+  return withTaskContext(env, "process-variant", async (rc) => (await import("../services/tasks/runner")).runProcessVariants(rc, messages));
 }
 
 /**
@@ -96,26 +79,6 @@ export async function runAbortUpload(env: Env, message: AbortUploadMessage): Pro
     return `variant ${message.variantId}: the upload was already gone`;
   }
   return `variant ${message.variantId}: multipart upload aborted`;
-}
-
-/** Drizzle over a fresh D1 session of its own, for an operation that needs nothing else of a request context. */
-function backgroundDb(env: Env, op: string) {
-  return createRequestContext(env, () => {}, `${op}-${newId()}`).db;
-}
-
-/**
- * Runs an operation with the same context services get for a request (database, config with the secret that opens
- * storage credentials, per-run storage backends), so background work reaches external storages exactly as requests
- * do. Work handed to `waitUntil` is awaited before the operation reports back.
- */
-async function withTaskContext(env: Env, op: string, run: (rc: RequestContext) => Promise<string>): Promise<string> {
-  const pending: Promise<unknown>[] = [];
-  const rc = createRequestContext(env, (p) => void pending.push(p), `${op}-${newId()}`);
-  try {
-    return await run(rc);
-  } finally {
-    await Promise.allSettled(pending);
-  }
 }
 
 /**

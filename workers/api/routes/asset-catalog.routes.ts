@@ -20,7 +20,6 @@ import {
   acceptWaveform,
   readWaveform,
 } from "../../services/media";
-import { renderWaveformPng } from "../../services/imaging";
 import { acceptHeal, healState, uploadVideoProxy } from "../../services/library";
 import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
@@ -280,7 +279,7 @@ export const assetCatalogRoutes = createRouter()
             .openapi("UploadedPreview"),
           "Stored",
         ),
-        ...errorResponses(400, 401, 403, 404, 409, 415, 429),
+        ...errorResponses(400, 401, 403, 404, 409, 415, 429, 503),
         ...tooLarge,
       },
     }),
@@ -393,7 +392,7 @@ export const assetCatalogRoutes = createRouter()
             .openapi("StoredWaveform"),
           "Stored",
         ),
-        ...errorResponses(400, 401, 403, 404, 409, 415, 429),
+        ...errorResponses(400, 401, 403, 404, 409, 415, 429, 503),
       },
     }),
     async (c) => {
@@ -402,7 +401,7 @@ export const assetCatalogRoutes = createRouter()
       // The same bucket as preview heals: a reader's page stores a file's peaks once, with its thumb.
       if (heal) await enforceRateLimit(c, "preview-heal");
       const waveform = c.req.valid("json");
-      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform, heal }, renderWaveformPng), 200);
+      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform, heal }), 200);
     },
   )
   .openapi(

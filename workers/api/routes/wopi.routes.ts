@@ -290,9 +290,9 @@ export const wopiRoutes = createRouter()
       tags: ["WOPI"],
       summary: "Plain text of a document (plugin call)",
       description:
-        "The text of the current version, for search, RAG and plugins: plain-text files (text/*, JSON, CSV, Markdown …) and the XML of DOCX, XLSX, PPTX, ODT, ODS, ODP, with `blocks` keeping headings, paragraphs and table rows. Files up to 20 MiB (413 above); 415 for other types.",
+        "The text of the current version, for search, RAG and plugins: plain-text files (text/*, JSON, CSV, Markdown …) and the XML of DOCX, XLSX, PPTX, ODT, ODS, ODP, with `blocks` keeping headings, paragraphs and table rows. Files up to 20 MiB (413 above); 415 for other types; 503 when the media Worker, which extracts it, gives no answer in 30 s.",
       request: { params: IdParams, query: TokenQuery },
-      responses: { 200: json(TextAnswer, "The text"), 413: plainError("Too large"), ...errorResponses(400, 401, 404, 415) },
+      responses: { 200: json(TextAnswer, "The text"), 413: plainError("Too large"), ...errorResponses(400, 401, 404, 415, 503) },
     }),
     async (c) => {
       const caller = await wopiCaller(c, c.req.valid("param").id);

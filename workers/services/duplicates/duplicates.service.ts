@@ -12,7 +12,7 @@ import {
 import { findAsset } from "../../db/repositories/asset.repository";
 import { AppError } from "../../lib/errors";
 import { accessibleIds, requireAdmin, requireEntityAccess, visibility, type Actor, type RequestContext } from "../access";
-import { NEAR_DISTANCE, hammingDistance, phashBands, phashOfHalves } from "../imaging";
+import { NEAR_DISTANCE, hammingDistance, phashBands, phashOfHalves } from "../imaging/pure";
 import { previewsByAssets } from "../media";
 
 /** Files answered per list (exact or similar) of one file, and per hash of a lookup. */

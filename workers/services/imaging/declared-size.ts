@@ -1,4 +1,4 @@
-import { imageInfo } from "../media";
+import { imageInfo } from "../media/decode";
 import { jpegFrameSize } from "./jpeg-scaled";
 import type { ImageKind } from "./sniff";
 

@@ -1,4 +1,4 @@
-import { limits } from "../media";
+import { limits } from "../media/decode";
 import { jpegFrameSize } from "./jpeg-scaled";
 
 /** A JPEG found inside another file (a camera RAW's or a HEIC's preview). */

@@ -1,5 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
-import { limits } from "../media";
+import { limits } from "../media/decode";
 import { Window, type ByteSource } from "./byte-source";
 import type { Pixels } from "./image-codec";
 import { PreviewUnavailable } from "./preview-unavailable";

@@ -7,7 +7,7 @@
  */
 import { Unzlib } from "fflate";
 import { ru } from "../../../shared/i18n/ru";
-import { limits } from "../media";
+import { limits } from "../media/decode";
 import type { ByteSource } from "./byte-source";
 import type { Pixels } from "./image-codec";
 import { PreviewUnavailable } from "./preview-unavailable";

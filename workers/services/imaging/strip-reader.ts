@@ -1,5 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
-import { limits } from "../media";
+import { limits } from "../media/decode";
 import type { ByteSource } from "./byte-source";
 import { PreviewUnavailable } from "./preview-unavailable";
 

@@ -1,5 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
-import { limits, parseSvgDocument, SVG_NS, SvgNotWellFormed, XLINK_NS, type SvgAttribute, type SvgElement } from "../media";
+import { limits, parseSvgDocument, SVG_NS, SvgNotWellFormed, XLINK_NS, type SvgAttribute, type SvgElement } from "../media/decode";
 import { PreviewUnavailable } from "./preview-unavailable";
 import { cleanStyleAttribute, cleanStyleSheet, PAINT_PROPERTIES, type CleanCss } from "./svg-css";
 

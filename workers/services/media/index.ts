@@ -1,12 +1,11 @@
 /**
  * Media: what the bytes are — media probing, text extraction from documents (the one bounded extractor, extract/), and preview renditions.
  *
- * The domain's public face (decision record 025): code outside workers/services/media/ imports only this file.
+ * The domain's public face (decision record 025): code outside workers/services/media/ imports only this file, or
+ * ./decode. This file is the API Worker's part: previews and waveforms as stored rows and objects, no parser of a
+ * file's bytes. ./decode adds every parser and is imported only by the media Worker (decision 032; the API Worker's
+ * import graph is checked by tests/unit/api-worker-graph.test.ts).
  */
-export { probeMedia, techSummary } from "./media-probe";
-export { svgInfo } from "./svg-probe";
-export { parseSvgDocument, SVG_NS, SvgNotWellFormed, XLINK_NS } from "./svg-document";
-export type { SvgAttribute, SvgElement } from "./svg-document";
 export {
   PREVIEW_BOUNDS,
   PREVIEW_KIND_NAMES,
@@ -16,19 +15,13 @@ export {
   PREVIEW_SIZE_NAMES,
   actorFromPlayLink,
   findPreview,
-  imageInfo,
   previewStorageKey,
   previewsByAssets,
   previewsByVariants,
   readPreview,
   uploadPreview,
 } from "./preview.service";
-export type { PreviewKindName, PreviewSizeName } from "./preview.service";
-export { extractDocument, extractSearchText, limits, ParseLimitError, textKind, viewKind } from "./extract/index";
-export type { ExtractedText, TextBlock } from "./extract/index";
-export { cardReadBytes, documentCard, hasTextCard } from "./document-card";
-export { officeThumbnail } from "./office-thumbnail";
-export type { DocumentCard } from "./document-card";
+export type { PreviewKindName, PreviewMimeType, PreviewSizeName } from "./preview.service";
+export type { ImageInfo } from "./image-info";
+export type { ExtractedText, TextBlock } from "./extract/collector";
 export { acceptWaveform, readWaveform, storeGeneratedPreview, storeWaveform, waveformStorageKey } from "./waveform.service";
-export type { WaveformRenderer } from "./waveform.service";
-export { PeakAccumulator, WavError, looksLikeWav, parseWav, type WavFormat } from "./wav-peaks";

@@ -15,7 +15,7 @@ import { ParseLimitError } from "./extract/parse-limit";
 import { withinTime } from "./extract/pdf";
 import { gifFrames } from "./gif-frames";
 import { svgInfo } from "./svg-probe";
-import { imageInfo } from "./preview.service";
+import { imageInfo } from "./image-info";
 
 /**
  * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),

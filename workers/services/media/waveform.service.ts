@@ -15,7 +15,8 @@ import { newId } from "../../lib/ids";
 import { canAccess, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { r2Backend } from "../storage";
-import { PREVIEW_SIZES, imageInfo, previewStorageKey, type PreviewSizeName } from "./preview.service";
+import { decode } from "../../lib/decoder";
+import { PREVIEW_SIZES, previewStorageKey, type PreviewSizeName } from "./preview.service";
 
 /** A waveform as posted by a browser (shared/waveform.ts): bounded buckets, each 0..1. */
 export const WaveformSchema = z
@@ -31,8 +32,16 @@ export function waveformStorageKey(assetId: string, versionId: string): string {
   return `waveforms/${assetId}/${versionId}.json`;
 }
 
-/** Draws a waveform as a PNG of a preview size (imaging's, passed in so media does not load the codecs). */
-export type WaveformRenderer = (waveform: Waveform, size: PreviewSizeName) => Promise<Uint8Array>;
+/** A waveform drawn as a PNG of a preview size, by the media Worker (decision 032: the API Worker links no encoder). */
+interface WaveformPicture {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+}
+
+function renderPicture(rc: RequestContext, waveform: Waveform, size: PreviewSizeName): Promise<WaveformPicture> {
+  return decode(rc.env, (decoder) => decoder.waveformPng(waveform.peaks, size));
+}
 
 /** R2 key of a maker's pending waveform of a version (heal by a user without `update`): one per maker, replaced. */
 function pendingWaveformKey(assetId: string, versionId: string, makerId: string): string {
@@ -88,10 +97,9 @@ export async function storeWaveform(rc: RequestContext, assetId: string, version
  */
 export async function storeGeneratedPreview(
   rc: RequestContext,
-  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; mime: "image/png" | "image/jpeg" },
+  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; width: number; height: number; mime: "image/png" | "image/jpeg" },
 ) {
-  const info = imageInfo(input.bytes);
-  if (!info) throw new Error("generated preview has no image header");
+  const info = { width: input.width, height: input.height };
   const now = Date.now();
   const id = newId(now);
   const key = previewStorageKey(input.assetId, id);
@@ -141,10 +149,9 @@ async function storeWaveformIfAbsent(rc: RequestContext, assetId: string, versio
  */
 async function healGeneratedPreview(
   rc: RequestContext,
-  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; makerId: string },
+  input: { assetId: string; versionId: string; size: PreviewSizeName; bytes: Uint8Array; width: number; height: number; makerId: string },
 ): Promise<{ width: number; height: number } | null> {
-  const info = imageInfo(input.bytes);
-  if (!info) throw new Error("generated preview has no image header");
+  const info = { width: input.width, height: input.height };
   const now = Date.now();
   const id = newId(now);
   const key = previewStorageKey(input.assetId, id);
@@ -187,7 +194,6 @@ export async function acceptWaveform(
   rc: RequestContext,
   actor: Actor,
   input: { assetId: string; version?: number; waveform: Waveform; heal?: boolean },
-  render: WaveformRenderer,
 ) {
   const asset = await findAssetForPreview(rc.db, input.assetId, input.version ?? null);
   if (!asset) throw new AppError("NOT_FOUND", ru.assets.notFound);
@@ -199,7 +205,7 @@ export async function acceptWaveform(
   }
   const versionId = asset.version_id;
   const ref = { id: input.assetId, type: "asset", ownerId: asset.owner_id } as const;
-  if (input.heal && !(await canAccess(rc, actor, ref, "update"))) return pendingWaveform(rc, actor, { ...input, versionId }, render);
+  if (input.heal && !(await canAccess(rc, actor, ref, "update"))) return pendingWaveform(rc, actor, { ...input, versionId });
   if (input.heal) {
     if (!(await storeWaveformIfAbsent(rc, input.assetId, versionId, input.waveform))) {
       throw new AppError("CONFLICT", ru.catalog.waveformExists);
@@ -209,10 +215,10 @@ export async function acceptWaveform(
   }
   const previews: { size: PreviewSizeName; width: number; height: number }[] = [];
   for (const size of PREVIEW_SIZES) {
-    const bytes = await render(input.waveform, size.name);
+    const picture = await renderPicture(rc, input.waveform, size.name);
     const info = input.heal
-      ? await healGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes, makerId: actor.id })
-      : await storeGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, bytes, mime: "image/png" });
+      ? await healGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, ...picture, makerId: actor.id })
+      : await storeGeneratedPreview(rc, { assetId: input.assetId, versionId, size: size.name, ...picture, mime: "image/png" });
     if (info) previews.push({ size: size.name, width: info.width, height: info.height });
   }
   return { buckets: input.waveform.peaks.length, previews, pending: false };
@@ -227,7 +233,6 @@ async function pendingWaveform(
   rc: RequestContext,
   actor: Actor,
   input: { assetId: string; versionId: string; waveform: Waveform },
-  render: WaveformRenderer,
 ) {
   if (await r2Backend(rc.env.MEDIA).head(waveformStorageKey(input.assetId, input.versionId))) {
     throw new AppError("CONFLICT", ru.catalog.waveformExists);
@@ -238,12 +243,10 @@ async function pendingWaveform(
   const previews: { size: PreviewSizeName; width: number; height: number }[] = [];
   for (const size of PREVIEW_SIZES) {
     if (await sharedPreviewMaker(rc.db, input.assetId, input.versionId, size.name)) continue;
-    const bytes = await render(input.waveform, size.name);
-    const info = imageInfo(bytes);
-    if (!info) throw new Error("generated preview has no image header");
+    const { bytes, width, height } = await renderPicture(rc, input.waveform, size.name);
     const key = previewStorageKey(input.assetId, newId());
-    await putPending(rc, { ...base, kind: size.name, key, bytes, mime: "image/png", width: info.width, height: info.height });
-    previews.push({ size: size.name, width: info.width, height: info.height });
+    await putPending(rc, { ...base, kind: size.name, key, bytes, mime: "image/png", width, height });
+    previews.push({ size: size.name, width, height });
   }
   return { buckets: input.waveform.peaks.length, previews, pending: true };
 }

@@ -3,11 +3,12 @@
  * technical fields).
  *
  * The domain's public face (decision record 025): code outside workers/services/tasks/ imports only this file or
- * ./pure.
+ * ./pure; the task runner, which links every decoder, is ./runner, imported only by the media Worker's queue code
+ * (decision 032).
  */
 export { OPERATION_CLASSES } from "./processing/operation";
 export { taskStub } from "./task-live";
-export { failDeadLetter, runProcessVariants, runTaskWakeup, wakeStrandedTasks } from "./task-runner";
+export { wakeStrandedTasks } from "./task-stranded";
 export {
   DEFAULT_PRIORITY,
   MAX_PRIORITY,

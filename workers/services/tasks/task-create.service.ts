@@ -14,7 +14,7 @@ import type { Actor, RequestContext } from "../access";
 import { uploadCompleteOf, type UploadComplete } from "../library";
 import { loadAssetSource } from "./processing/asset-source";
 import { OPERATION_CLASSES } from "./processing/operation";
-import { operationOf } from "./processing/registry";
+import { specOf } from "./processing/specs";
 import { taskStub } from "./task-live";
 import { DEFAULT_PRIORITY, requireTask, classOf } from "./task.service";
 
@@ -131,7 +131,7 @@ export async function enqueueTask(rc: RequestContext, actor: Actor, x: string, i
   if (template && template.ownerId !== null && template.ownerId !== actor.id && !actor.isAdmin) {
     throw new AppError("NOT_FOUND", ru.tasks.unknownOperation(x));
   }
-  const op = operationOf(operationClass)!;
+  const op = specOf(operationClass)!;
   const unique = [...new Map(input.entities.map((e) => [`${e.type}:${e.id}`, e])).values()];
   if (unique.length === 0) throw new AppError("BAD_REQUEST", ru.tasks.noEntities);
   const parsed = op.options.safeParse({ ...(template?.setup ?? {}), ...(input.options ?? {}) });

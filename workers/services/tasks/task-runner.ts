@@ -14,21 +14,20 @@ import type { TaskRow } from "../../db/schema/index";
 import { newId } from "../../lib/ids";
 import type { ProcessVariantMessage, TaskWakeupMessage } from "../../queue/messages";
 import type { Actor, RequestContext } from "../access";
-import { hasTextCard, ParseLimitError } from "../media";
+import { hasTextCard, ParseLimitError } from "../media/decode";
 import { loadAssetSource } from "./processing/asset-source";
 import { OPERATION_CLASSES, PermanentTaskError, type OperationContext } from "./processing/operation";
-import { titleOf } from "./processing/preview.operation";
+import { titleOf } from "./processing/title";
 import { operationOf } from "./processing/registry";
 import { retryDelaySeconds } from "./task-backoff";
 import { taskStub } from "./task-live";
 import { createTask, wakeUp } from "./task-create.service";
+import { STALE_RUN_MS } from "./task-stranded";
 
 /** A run gives its task back to the queue after this long, so higher-priority work gets its turn. */
 export const RUN_BUDGET_MS = 20_000;
 /** Progress reaches D1 at most this often while a task runs (every check-in reaches its Durable Object). */
 export const PROGRESS_WRITE_MS = 1_000;
-/** A running task whose run has not checked in for this long is taken over by the next wake-up. */
-export const STALE_RUN_MS = 10 * 60_000;
 /** Failed runs before a task ends as error. */
 export const MAX_TASK_ATTEMPTS = 5;
 
@@ -266,20 +265,6 @@ export async function failDeadLetter(rc: RequestContext, taskId: string | undefi
   return `dead wake-up of task ${taskId}: task ended as error`;
 }
 
-/**
- * The periodic safety net (cron, every minute): a runnable task nobody is waking — its wake-up lost with a crashed
- * or reloaded runtime, or a run that died holding it — gets one wake-up. One D1 query when all is well.
- */
-export async function wakeStrandedTasks(rc: RequestContext, now = Date.now()): Promise<boolean> {
-  const row = await rc.dbSession.client.prepare(
-    `select 1 as x from tasks where (status = 'inqueue' and schedule_time <= ?1 and mtime < ?2) or (status = 'running' and heartbeat < ?3) limit 1`,
-  )
-    .bind(now, now - 30_000, now - STALE_RUN_MS)
-    .first<{ x: number }>();
-  if (!row) return false;
-  await wakeUp(rc.env, undefined);
-  return true;
-}
 
 /** Priority of the tasks made after an upload: previews first (people wait for them in the grid). */
 const PREVIEW_PRIORITY = 6;

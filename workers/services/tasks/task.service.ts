@@ -22,7 +22,7 @@ import { requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { exportKey } from "./processing/export.operation";
 import { type OperationClass } from "./processing/operation";
-import { isOperationClass, operationOf } from "./processing/registry";
+import { isOperationClass, specOf } from "./processing/specs";
 import { taskStub } from "./task-live";
 import { canReprioritize, commandsFor, nextStatus, type TaskCommand } from "./task-status";
 import { wakeUp } from "./task-create.service";
@@ -101,7 +101,7 @@ export function toTaskView(t: TaskRow): TaskView {
     error: t.error,
     ctime: new Date(t.ctime).toISOString(),
     mtime: new Date(t.mtime).toISOString(),
-    commands: operationOf(t.operationClass) ? commandsFor(t.status) : commandsFor(t.status).filter((c) => c === "cancel"),
+    commands: specOf(t.operationClass) ? commandsFor(t.status) : commandsFor(t.status).filter((c) => c === "cancel"),
   };
 }
 
@@ -309,7 +309,7 @@ export async function taskTemplates(rc: RequestContext, actor: Actor, cls: strin
  */
 export async function commandTask(rc: RequestContext, actor: Actor, id: string, command: TaskCommand) {
   const task = await requireTask(rc, actor, id, "execute");
-  const runnable = operationOf(task.operationClass) !== null;
+  const runnable = specOf(task.operationClass) !== null;
   const to = nextStatus(task.status, command);
   if (!to || (!runnable && command !== "cancel")) {
     throw new AppError("CONFLICT", ru.tasks.illegalCommand(ru.tasks.commands[command], ru.tasks.statuses[task.status]));

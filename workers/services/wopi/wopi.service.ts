@@ -11,7 +11,8 @@ import { actorOfRobotToken, actorOfSession, auditDownloadStatement, canAccess } 
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
-import { extractDocument, ParseLimitError, type ExtractedText } from "../media";
+import type { ExtractedText } from "../media";
+import { decode } from "../../lib/decoder";
 import { actionUrl, findAction, loadDiscovery } from "./discovery";
 import { verifyProof, type ProofHeaders } from "./proof";
 
@@ -428,14 +429,17 @@ export async function textData(rc: RequestContext, caller: WopiCaller): Promise<
   if (!variant) return { ...base, kind: null, text: "", blocks: [], truncated: false };
   if (variant.variant.contentSize > TEXT_MAX_BYTES)
     throw new AppError("PAYLOAD_TOO_LARGE", ru.wopi.textTooLarge(TEXT_MAX_BYTES / 1024 / 1024));
-  const object = await (await backendFor(rc, variant.variant.storageId)).get(variant.variant.storageKey);
-  if (!object?.body) throw new AppError("NOT_FOUND", ru.assets.contentMissing);
-  const bytes = new Uint8Array(await new Response(object.body).arrayBuffer());
-  // A hostile document answers 413/422 at its first crossed limit instead of working for minutes (issue 25).
-  const extracted = await extractDocument(bytes, variant.variant.mimeType, variant.variant.fileName || file_name).catch((error) => {
-    if (error instanceof ParseLimitError) throw new AppError(error.status === 413 ? "PAYLOAD_TOO_LARGE" : "UNPROCESSABLE_ENTITY", error.reason);
-    throw error;
-  });
+  // The media Worker reads the stored file itself and extracts its text (decision 032): only ids cross, and a hostile
+  // document answers 413/422 at its first crossed limit instead of working for minutes (issue 25).
+  const extracted = await decode(rc.env, (decoder) =>
+    decoder.documentText({
+      storageId: variant.variant.storageId,
+      storageKey: variant.variant.storageKey,
+      mimeType: variant.variant.mimeType,
+      fileName: variant.variant.fileName || file_name,
+      maxBytes: TEXT_MAX_BYTES,
+    }),
+  );
   if (extracted.kind === null) throw new AppError("UNSUPPORTED_MEDIA_TYPE", ru.wopi.textUnsupported);
   return { ...base, ...extracted };
 }

@@ -7,7 +7,7 @@ import { IdSchema } from "../../../api/schemas";
 import { copyAsset, requireTargetGroup } from "../../library";
 import { assetIdsOf } from "./asset-source";
 import { percent, PermanentTaskError, type TaskOperation } from "./operation";
-import { titleOf } from "./preview.operation";
+import { titleOf } from "./title";
 
 const CopyOptionsSchema = z.object({ group_id: IdSchema });
 type CopyOptions = z.infer<typeof CopyOptionsSchema>;

@@ -6,7 +6,7 @@ import { ROOT_GROUP_ID } from "../../../lib/ids";
 import { planStream, planZip, ZIP_TASK_MAX_FILES } from "../../archive";
 import { taskStub } from "../task-live";
 import { PermanentTaskError, percent, type TaskOperation } from "./operation";
-import { titleOf } from "./preview.operation";
+import { titleOf } from "./title";
 
 /** R2 multipart part size of an export (R2 wants every part but the last of one size). */
 export const EXPORT_PART_BYTES = 8 * 1024 * 1024;

@@ -42,11 +42,11 @@ export interface StepResult<S> {
 }
 
 /**
- * One operation class. It runs in steps (each short: one asset, one chunk) so the consumer can check in with the
- * task's Durable Object between steps; its state is JSON saved in the task row, so a paused, yielded or retried
- * task resumes where it stopped. Steps must be safe to repeat (the last one may run again after a crash).
+ * What creating a task of an operation class needs (validating, authorising, naming it): the API Worker's half.
+ * Kept apart from the steps (`TaskOperation`) so that an operation whose steps decode files (preview, tech-fields)
+ * is known to the API Worker without it linking a decoder (decision 032).
  */
-export interface TaskOperation<O = Record<string, unknown>, S = Record<string, unknown>> {
+export interface OperationSpec<O = Record<string, unknown>> {
   name: OperationClass;
   /** entity types the operation accepts in `entities` */
   entityTypes: readonly TaskEntityRef["type"][];
@@ -56,6 +56,14 @@ export interface TaskOperation<O = Record<string, unknown>, S = Record<string, u
   authorize?(rc: RequestContext, actor: Actor, options: O, entities: TaskEntityRef[]): Promise<void>;
   /** the display name of a new task */
   title(entities: TaskEntityRef[], names: Map<string, string>): string;
+}
+
+/**
+ * One operation class. It runs in steps (each short: one asset, one chunk) so the consumer can check in with the
+ * task's Durable Object between steps; its state is JSON saved in the task row, so a paused, yielded or retried
+ * task resumes where it stopped. Steps must be safe to repeat (the last one may run again after a crash).
+ */
+export interface TaskOperation<O = Record<string, unknown>, S = Record<string, unknown>> extends OperationSpec<O> {
   /** where a fresh run starts */
   start(ctx: OperationContext<O>): Promise<S>;
   step(ctx: OperationContext<O>, state: S): Promise<StepResult<S>>;

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { replacePreviewStatements } from "../../../db/repositories/preview.repository";
 import { setPictureHashSql } from "../../../db/repositories/duplicates.repository";
@@ -25,7 +24,7 @@ import {
   svgInfo,
   WavError,
   type PreviewSizeName,
-} from "../../media";
+} from "../../media/decode";
 import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
 import { backendFor } from "../../library";
@@ -53,6 +52,7 @@ import {
   type DecodableType,
 } from "../../imaging";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
+import { previewSpec, type PreviewOptions } from "./preview.spec";
 import { techFieldsPatch, type StageState } from "./processing-state";
 import { failStuckAsset } from "./stuck-item";
 
@@ -62,13 +62,6 @@ export const PREVIEW_SOURCE_MAX_BYTES = 64 * 1024 * 1024;
 /** The preview size stored also as the version's `proxy_lowres` variant (the largest of the preview config). */
 export const PROXY_SIZE: PreviewSizeName = "medium";
 
-const SIZE_NAMES = PREVIEW_SIZES.map((s) => s.name) as [PreviewSizeName, ...PreviewSizeName[]];
-
-export const PreviewOptionsSchema = z.object({
-  /** preview config entries to make */
-  sizes: z.array(z.enum(SIZE_NAMES)).min(1).default(SIZE_NAMES),
-});
-export type PreviewOptions = z.infer<typeof PreviewOptionsSchema>;
 
 interface PreviewState {
   index: number;
@@ -511,7 +504,17 @@ async function previewOfAudio(ctx: OperationContext<PreviewOptions>, source: Ass
   const made: string[] = [];
   for (const size of PREVIEW_SIZES.filter((s) => ctx.options.sizes.includes(s.name))) {
     const png = await renderWaveformPng(waveform, size.name);
-    const info = await storeGeneratedPreview(ctx.rc, { assetId: source.asset.id, versionId: source.main.versionId, size: size.name, bytes: png, mime: "image/png" });
+    const header = imageInfo(png);
+    if (!header) throw new Error("generated preview has no image header");
+    const info = await storeGeneratedPreview(ctx.rc, {
+      assetId: source.asset.id,
+      versionId: source.main.versionId,
+      size: size.name,
+      bytes: png,
+      width: header.width,
+      height: header.height,
+      mime: "image/png",
+    });
     made.push(`${size.name} ${info.width}×${info.height}`);
   }
   await ctx.log("info", ru.makers.waveformMade(name, format.durationSec, sampled));
@@ -552,10 +555,7 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
  * A corrupt image is logged and counted; the others go on, and the task ends as error if any failed.
  */
 export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
-  name: "preview",
-  entityTypes: ["asset"],
-  options: PreviewOptionsSchema,
-  title: (entities, names) => `${ru.tasks.operations.preview}: ${titleOf(entities, names)}`,
+  ...previewSpec,
   async start() {
     return { index: 0, made: 0, failed: [] };
   },
@@ -602,9 +602,3 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
     return { index: state.index + 1, made: state.made, failed: name ? [...state.failed, name] : state.failed };
   },
 };
-
-/** "photo.jpg" or "photo.jpg и ещё 4". */
-export function titleOf(entities: readonly { id: string }[], names: Map<string, string>): string {
-  const first = entities[0] ? names.get(entities[0].id) ?? entities[0].id : "—";
-  return entities.length > 1 ? `${first} и ещё ${entities.length - 1}` : first;
-}

@@ -10,7 +10,7 @@ import { requireEntityAccess } from "../../access";
 import { purgeAssets, runPurgeGroup } from "../../library";
 import type { RequestContext } from "../../access";
 import { percent, type TaskOperation } from "./operation";
-import { titleOf } from "./preview.operation";
+import { titleOf } from "./title";
 
 const PurgeOptionsSchema = z.object({
   /** asset memberships or groups handled per step */

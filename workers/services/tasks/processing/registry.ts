@@ -1,13 +1,14 @@
 import { copyOperation } from "./copy.operation";
 import { exportOperation } from "./export.operation";
 import { metadataCsvOperation } from "./metadata-csv.operation";
-import { OPERATION_CLASSES, type OperationClass, type TaskOperation } from "./operation";
+import type { OperationClass, TaskOperation } from "./operation";
 import { previewOperation } from "./preview.operation";
 import { purgeOperation } from "./purge.operation";
 import { reindexOperation } from "./reindex.operation";
+import { isOperationClass } from "./specs";
 import { techFieldsOperation } from "./tech-fields.operation";
 
-/** Every operation class the queue consumer runs, by name. */
+/** Every operation class the queue consumer runs, by name: the task runner's alone (it links the decoders). */
 export const OPERATIONS: Record<OperationClass, TaskOperation<never, never>> = {
   preview: previewOperation as unknown as TaskOperation<never, never>,
   "tech-fields": techFieldsOperation as unknown as TaskOperation<never, never>,
@@ -17,10 +18,6 @@ export const OPERATIONS: Record<OperationClass, TaskOperation<never, never>> = {
   reindex: reindexOperation as unknown as TaskOperation<never, never>,
   "metadata-csv": metadataCsvOperation as unknown as TaskOperation<never, never>,
 };
-
-export function isOperationClass(value: string): value is OperationClass {
-  return (OPERATION_CLASSES as readonly string[]).includes(value);
-}
 
 /** The operation of a class, typed loosely for the runner (options and state are JSON it passes through). */
 export function operationOf(name: string): TaskOperation<Record<string, unknown>, Record<string, unknown>> | null {

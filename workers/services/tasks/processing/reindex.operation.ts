@@ -7,7 +7,7 @@ import { refreshDocsStatements } from "../../../db/repositories/search.repositor
 import { repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
 import { percent, type TaskOperation } from "./operation";
-import { titleOf } from "./preview.operation";
+import { titleOf } from "./title";
 
 const ReindexOptionsSchema = z.object({
   /** assets re-indexed per step */

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { runBatch } from "../../../db/repositories/asset.repository";
 import { deleteContentSql, upsertContentSql } from "../../../db/repositories/search.repository";
@@ -6,9 +5,9 @@ import { AppError } from "../../../lib/errors";
 import { importMappedFields } from "../../metadata";
 import { indexVector } from "../../search";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
-import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media";
+import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media/decode";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
-import { titleOf } from "./preview.operation";
+import { techFieldsSpec, type TechFieldsOptions } from "./tech-fields.spec";
 import { techFieldsPatch, type StageName, type StageState } from "./processing-state";
 import { failStuckAsset } from "./stuck-item";
 import { MAX_TASK_ATTEMPTS } from "../task-runner";
@@ -16,8 +15,6 @@ import { MAX_TASK_ATTEMPTS } from "../task-runner";
 /** Bytes read from the start of a file for headers, EXIF/XMP and PDF page trees. */
 export const TECH_HEAD_BYTES = 16 * 1024 * 1024;
 
-const TechFieldsOptionsSchema = z.object({});
-type TechFieldsOptions = z.infer<typeof TechFieldsOptionsSchema>;
 
 interface TechState {
   index: number;
@@ -119,10 +116,7 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
  * is not retried into the same wall, and the task ends as error naming it after the other files are done.
  */
 export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = {
-  name: "tech-fields",
-  entityTypes: ["asset"],
-  options: TechFieldsOptionsSchema,
-  title: (entities, names) => `${ru.tasks.operations["tech-fields"]}: ${titleOf(entities, names)}`,
+  ...techFieldsSpec,
   async start() {
     return { index: 0, failed: [] };
   },
