@@ -30,22 +30,40 @@ export async function findComment(db: Database, id: string): Promise<CommentRow 
   return rows[0];
 }
 
-/** A page of a file's comments, oldest first, with the total (the `comments_asset_idx` index serves both). */
-export async function listComments(
-  db: Database,
-  q: { assetId: string; version?: number; skip: number; take: number },
-): Promise<{ rows: CommentRow[]; total: number }> {
-  const ofVersion = q.version === undefined ? sql`` : sql` and c.version = ${q.version}`;
-  const count = sql`select count(*) from comments c where c.asset_id = ${q.assetId}${ofVersion}`;
-  // The total rides along on every row, so a page is one round trip; only a page past the end asks again.
-  const rows = await db.all<CommentRow & { total: number }>(
-    sql`select ${COLUMNS}, (${count}) as total from comments c left join users u on u.id = c.author_id
-        where c.asset_id = ${q.assetId}${ofVersion} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`,
-  );
-  if (rows.length > 0) return { rows, total: rows[0].total };
-  if (q.skip === 0) return { rows, total: 0 };
-  const again = await db.all<{ n: number }>(sql`select (${count}) as n`);
-  return { rows, total: again[0]?.n ?? 0 };
+/** Which comments a list shows: a file's, of one version or of all. */
+export interface CommentListQuery {
+  assetId: string;
+  version?: number;
+  skip: number;
+  take: number;
+}
+
+const listedWhere = (q: CommentListQuery) => sql`c.asset_id = ${q.assetId}${q.version === undefined ? sql`` : sql` and c.version = ${q.version}`}`;
+
+/** A page of a file's comments, oldest first (`comments_asset_idx` serves the order). */
+export function commentPageSql(q: CommentListQuery): SQL {
+  return sql`select ${COLUMNS} from comments c left join users u on u.id = c.author_id
+    where ${listedWhere(q)} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`;
+}
+
+/** How many comments the list has over all pages (`comments_asset_idx` alone). */
+export function commentTotalSql(q: CommentListQuery): SQL {
+  return sql`select count(*) as n from comments c where ${listedWhere(q)}`;
+}
+
+/** What a file's comment list was read at (migration 0052); 0 for a file whose comments never changed. */
+export interface CommentListRevision {
+  comments: number;
+  people: number;
+}
+
+/**
+ * The revisions a file's comment list depends on: its comments' (moved by triggers with every change to them) and
+ * the people's (authors' names, mentioned logins). One indexed read.
+ */
+export function commentListRevisionSql(assetId: string): SQL {
+  return sql`select coalesce((select revision from comment_revisions where asset_id = ${assetId}), 0) as comments,
+    coalesce((select revision from cache_revisions where scope = 'people'), 0) as people`;
 }
 
 export function insertCommentSql(r: {
