@@ -56,7 +56,8 @@ describe("GET /api/asset/{id}/comments from memory", () => {
     const again = await listOf(reader.bearer, asset.id);
     expect([first.status, again.status]).toEqual([200, 200]);
     expect(again.text).toBe(first.text);
-    // The first read the page and its total (with the revisions) beside the check; the second the revisions alone.
+    // The first read the page and its total (with the revisions and the follow flag) beside the check; the second
+    // only the revisions and the flag.
     expect(again.queries, `${first.timing} / ${again.timing}`).toBe(first.queries - 2);
     for (const r of [first, again]) expect(r.trips!, r.timing).toBeLessThanOrEqual(ROUND_TRIP_BUDGETS.comments.budget);
     const zipped = await listOf(reader.bearer, asset.id, { "accept-encoding": "gzip, deflate, br" });
