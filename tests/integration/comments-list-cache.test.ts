@@ -26,7 +26,14 @@ async function list(bearer: string, query = "", headers: Record<string, string> 
   const res = await call(`/api/asset/${query}`, { bearer, headers: { [TIMING_KEY_HEADER]: env.METRICS_TOKEN, ...headers } });
   const timing = res.headers.get("server-timing") ?? "";
   const queries = Number(/(\d+) quer/.exec(timing)?.[1] ?? NaN);
-  return { status: res.status, text: await res.text(), encoding: res.headers.get("content-encoding"), trips: roundTripsOf(timing), queries, timing };
+  return {
+    status: res.status,
+    text: await res.text(),
+    encoding: res.headers.get("content-encoding"),
+    trips: roundTripsOf(timing),
+    queries,
+    timing,
+  };
 }
 
 const listOf = (bearer: string, assetId: string, headers: Record<string, string> = {}) => list(bearer, `${assetId}/comments`, headers);
@@ -51,7 +58,8 @@ async function readable() {
 describe("GET /api/asset/{id}/comments from memory", () => {
   it("a repeated list reads only the revisions beside the access check, answers the same bytes, and gzips them for a client that accepts it", async () => {
     const { owner, reader, asset } = await readable();
-    for (const text of ["первый", "второй", `третий для @${owner.login}`]) expect((await postComment(reader.bearer, asset.id, { text })).status).toBe(201);
+    for (const text of ["первый", "второй", `третий для @${owner.login}`])
+      expect((await postComment(reader.bearer, asset.id, { text })).status).toBe(201);
     const first = await listOf(reader.bearer, asset.id);
     const again = await listOf(reader.bearer, asset.id);
     expect([first.status, again.status]).toEqual([200, 200]);
@@ -90,11 +98,44 @@ describe("GET /api/asset/{id}/comments from memory", () => {
           reply = r.body.comment_id;
         },
       ],
-      ["an edit naming someone", async () => ok(await call(`/api/comments/${reply}`, { method: "PATCH", bearer: reader.bearer, json: { text: `правка для @${owner.login}` } }))],
-      ["resolving", async () => ok(await call(`/api/comments/${root.body.comment_id}/resolve`, { method: "POST", bearer: reader.bearer, json: { resolved: true } }))],
-      ["reopening", async () => ok(await call(`/api/comments/${root.body.comment_id}/resolve`, { method: "POST", bearer: reader.bearer, json: { resolved: false } }))],
-      ["an author renaming himself", async () => ok(await call(`/api/user/${author.id}`, { method: "PATCH", bearer: author.bearer, json: { user_name: "Новое Имя" } }))],
-      ["a mentioned user's new login", async () => ok(await call(`/api/user/${reader.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: `${reader.login}-new` } }))],
+      [
+        "an edit naming someone",
+        async () =>
+          ok(
+            await call(`/api/comments/${reply}`, { method: "PATCH", bearer: reader.bearer, json: { text: `правка для @${owner.login}` } }),
+          ),
+      ],
+      [
+        "resolving",
+        async () =>
+          ok(
+            await call(`/api/comments/${root.body.comment_id}/resolve`, {
+              method: "POST",
+              bearer: reader.bearer,
+              json: { resolved: true },
+            }),
+          ),
+      ],
+      [
+        "reopening",
+        async () =>
+          ok(
+            await call(`/api/comments/${root.body.comment_id}/resolve`, {
+              method: "POST",
+              bearer: reader.bearer,
+              json: { resolved: false },
+            }),
+          ),
+      ],
+      [
+        "an author renaming himself",
+        async () => ok(await call(`/api/user/${author.id}`, { method: "PATCH", bearer: author.bearer, json: { user_name: "Новое Имя" } })),
+      ],
+      [
+        "a mentioned user's new login",
+        async () =>
+          ok(await call(`/api/user/${reader.id}`, { method: "PATCH", bearer: admin.bearer, json: { user_login: `${reader.login}-new` } })),
+      ],
       [
         "a new latest version of the file",
         async () => {
@@ -108,7 +149,10 @@ describe("GET /api/asset/{id}/comments from memory", () => {
           await env.DB.prepare("UPDATE comments SET text = 'из базы' WHERE id = ?").bind(byAuthor.body.comment_id).run();
         },
       ],
-      ["deleting a thread", async () => ok(await call(`/api/comments/${root.body.comment_id}`, { method: "DELETE", bearer: owner.bearer }))],
+      [
+        "deleting a thread",
+        async () => ok(await call(`/api/comments/${root.body.comment_id}`, { method: "DELETE", bearer: owner.bearer })),
+      ],
       [
         "an author's removal",
         async () => {
@@ -132,7 +176,11 @@ describe("GET /api/asset/{id}/comments from memory", () => {
       expect(zipped.encoding, label).toBe("gzip");
       expect(zipped.text, label).toBe(after.text);
     }
-    const last = JSON.parse((await listOf(reader.bearer, asset.id)).text) as { following: boolean; latest_version: number; items: { author_name: string; text: string }[] };
+    const last = JSON.parse((await listOf(reader.bearer, asset.id)).text) as {
+      following: boolean;
+      latest_version: number;
+      items: { author_name: string; text: string }[];
+    };
     expect(last).toMatchObject({ following: false, latest_version: 2 });
     expect(last.items.map((c) => [c.author_name, c.text])).toEqual([
       ["", "из базы"],
@@ -149,13 +197,19 @@ describe("GET /api/asset/{id}/comments from memory", () => {
     }
     const missing = await expectError(await call(`/api/asset/${"e".repeat(32)}/comments`, { bearer: stranger.bearer }), 404);
     for (const encoding of ["identity", "gzip"]) {
-      const hidden = await expectError(await call(`/api/asset/${asset.id}/comments`, { bearer: stranger.bearer, headers: { "accept-encoding": encoding } }), 404);
+      const hidden = await expectError(
+        await call(`/api/asset/${asset.id}/comments`, { bearer: stranger.bearer, headers: { "accept-encoding": encoding } }),
+        404,
+      );
       expect(hidden.message).toBe(ru.comments.assetNotFound);
       expect(hidden.message).toBe(missing.message);
     }
     await revoke(rule);
     for (const encoding of ["identity", "gzip"]) {
-      const lost = await expectError(await call(`/api/asset/${asset.id}/comments`, { bearer: reader.bearer, headers: { "accept-encoding": encoding } }), 404);
+      const lost = await expectError(
+        await call(`/api/asset/${asset.id}/comments`, { bearer: reader.bearer, headers: { "accept-encoding": encoding } }),
+        404,
+      );
       expect(lost.message).toBe(missing.message);
     }
     expect((await listOf(owner.bearer, asset.id)).status).toBe(200);

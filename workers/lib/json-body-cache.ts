@@ -50,11 +50,7 @@ export class JsonBodyCache<M> {
   private total = 0;
 
   /** @param maxGzipped wrappings whose gzipped form one entry keeps (further ones are gzipped per request) */
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxBytes: number,
-    private readonly maxGzipped = 8,
-  ) {}
+  constructor(private readonly maxEntries: number, private readonly maxBytes: number, private readonly maxGzipped = 8) {}
 
   /** The entry kept under `key`, if any; it becomes the most recent. */
   get(key: string): KeptJson<M> | undefined {
