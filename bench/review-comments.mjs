@@ -2,9 +2,13 @@
 // after `npm run build`): seeds one file with 1,000 comments (threads, anchors, mentions, several authors) owned by a
 // reader, starts the product under `wrangler dev` and measures, in the same run, GET /api/auth/whoami (the floor)
 // and GET /api/asset/{id}/comments (all 1,000 in one answer). Target: the list's p95 within 2× whoami's p95.
+// Both are asked as a browser asks (`Accept-Encoding: gzip, deflate, br`), so the list arrives gzipped; the client
+// does not decompress (autocannon), so what a browser spends inflating it is measured apart and printed, and the
+// list asked without Accept-Encoding (plain, ~0.5 MB) is shown beside it for comparison (no target).
 // Prints a table; exits 0 once it has run (a benchmark is not a test), 1 only when it could not run.
 import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
+import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { hexId } from "./lib/library-seed.mjs";
@@ -22,6 +26,8 @@ const ASSET_ID = hexId(BASE);
 const USER_BASE = BASE + 0x10;
 const COMMENT_BASE = BASE + 0x1000;
 const READER_LOGIN = "comments-reader";
+/** What a browser sends (Chromium, Firefox): the list is answered gzipped. */
+const BROWSER_ENCODING = "gzip, deflate, br";
 
 function seedSql(now = Date.now()) {
   const id = (expr) => `printf('%032x', ${expr})`;
@@ -63,6 +69,33 @@ async function measure(name, url, headers) {
   return { single, loaded };
 }
 
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** What the list weighs on the wire and as JSON, and what inflating it costs a client (the bench's client does not). */
+async function wireSizes(url, headers) {
+  const { request } = await import("node:http");
+  const raw = await new Promise((resolve, reject) => {
+    // node:http hands the body over as sent (fetch would inflate it).
+    request(url, { headers }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => resolve({ body: Buffer.concat(chunks), encoding: res.headers["content-encoding"] ?? null }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+  const times = [];
+  let json = raw.body;
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    json = raw.encoding === "gzip" ? gunzipSync(raw.body) : raw.body;
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { sent: raw.body.byteLength, json: json.byteLength, encoding: raw.encoding, inflateMs: raw.encoding === "gzip" ? times[10] : 0 };
+}
+
 async function main() {
   buildUnlessSkipped();
   const port = Number(process.env.BENCH_PORT) || (await freePort());
@@ -77,13 +110,21 @@ async function main() {
   process.once("SIGTERM", stop);
   try {
     const { url, adminPassword } = server;
-    const reader = { authorization: `Bearer ${await login(url, READER_LOGIN, adminPassword)}`, "x-api-version": "1.0" };
-    const list = await (await fetch(`${url}/api/asset/${ASSET_ID}/comments`, { headers: reader })).json();
+    const plain = { authorization: `Bearer ${await login(url, READER_LOGIN, adminPassword)}`, "x-api-version": "1.0" };
+    const reader = { ...plain, "accept-encoding": BROWSER_ENCODING };
+    const listUrl = `${url}/api/asset/${ASSET_ID}/comments`;
+    const list = await (await fetch(listUrl, { headers: reader })).json();
     if (list.total !== COMMENTS || list.items?.length !== COMMENTS) throw new Error(`seed check: ${list.total} comments, ${list.items?.length} listed`);
     console.log(`  ${list.items.length} comments listed in one answer, oldest «${list.items[0].text.slice(0, 30)}…»`);
+    const wire = await wireSizes(listUrl, reader);
+    console.log(
+      `  Accept-Encoding: ${BROWSER_ENCODING} (as a browser): ${wire.encoding ?? "identity"}, ${kb(wire.sent)} on the wire for ${kb(wire.json)} of JSON;` +
+        ` inflating it (node zlib, median of 20) ${wire.inflateMs.toFixed(2)} ms`,
+    );
 
     const whoami = await measure("GET /api/auth/whoami (the floor)", `${url}/api/auth/whoami`, reader);
-    const comments = await measure(`GET /api/asset/{id}/comments (${COMMENTS})`, `${url}/api/asset/${ASSET_ID}/comments`, reader);
+    const comments = await measure(`GET /api/asset/{id}/comments (${COMMENTS})`, listUrl, reader);
+    const uncompressed = await measure(`GET /api/asset/{id}/comments (${COMMENTS}, no Accept-Encoding)`, listUrl, plain);
     const ratio1 = comments.single.p95 / whoami.single.p95;
     const ratio4 = comments.loaded.p95 / whoami.loaded.p95;
     printTable([
@@ -93,6 +134,14 @@ async function main() {
       [`${COMMENTS} comments p50 / p95 (4 connections)`, `${ms(comments.loaded.p50)} / ${ms(comments.loaded.p95)}`, "", ""],
       ["comments p95 / whoami p95 (1 connection)", `${ratio1.toFixed(2)}×`, `< ${TARGET_RATIO}×`, verdict(ratio1, TARGET_RATIO)],
       ["comments p95 / whoami p95 (4 connections)", `${ratio4.toFixed(2)}×`, `< ${TARGET_RATIO}×`, verdict(ratio4, TARGET_RATIO)],
+      [`${COMMENTS} comments, no Accept-Encoding, p50 / p95 (1 connection)`, `${ms(uncompressed.single.p50)} / ${ms(uncompressed.single.p95)}`, "", ""],
+      [`${COMMENTS} comments, no Accept-Encoding, p50 / p95 (4 connections)`, `${ms(uncompressed.loaded.p50)} / ${ms(uncompressed.loaded.p95)}`, "", ""],
+      [
+        "  the same, p95 / whoami p95 (1 / 4 connections)",
+        `${(uncompressed.single.p95 / whoami.single.p95).toFixed(2)}× / ${(uncompressed.loaded.p95 / whoami.loaded.p95).toFixed(2)}×`,
+        "",
+        "",
+      ],
     ]);
     console.log(
       `load average at start ${loadAtStart}, at end ${loadavg()

@@ -14,6 +14,8 @@ import {
   resolveComment,
   setFollow,
 } from "../../services/comments";
+import { acceptsGzip } from "../../lib/accept-encoding";
+import { jsonBodyResponse } from "../../lib/json-body-cache";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
@@ -138,7 +140,12 @@ export const commentRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await listAssetComments(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) => {
+      // The service answers the list already serialised (kept per comment revision, gzipped once); the body is the
+      // schema's JSON, which the route's typed answer cannot express as bytes (hence the cast).
+      const body = await listAssetComments(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"));
+      return (await jsonBodyResponse(body, acceptsGzip(c.req.header("accept-encoding")))) as never;
+    },
   )
   .openapi(
     createRoute({

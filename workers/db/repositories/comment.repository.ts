@@ -30,22 +30,47 @@ export async function findComment(db: Database, id: string): Promise<CommentRow 
   return rows[0];
 }
 
-/** A page of a file's comments, oldest first, with the total (the `comments_asset_idx` index serves both). */
-export async function listComments(
-  db: Database,
-  q: { assetId: string; version?: number; skip: number; take: number },
-): Promise<{ rows: CommentRow[]; total: number }> {
-  const ofVersion = q.version === undefined ? sql`` : sql` and c.version = ${q.version}`;
-  const count = sql`select count(*) from comments c where c.asset_id = ${q.assetId}${ofVersion}`;
-  // The total rides along on every row, so a page is one round trip; only a page past the end asks again.
-  const rows = await db.all<CommentRow & { total: number }>(
-    sql`select ${COLUMNS}, (${count}) as total from comments c left join users u on u.id = c.author_id
-        where c.asset_id = ${q.assetId}${ofVersion} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`,
-  );
-  if (rows.length > 0) return { rows, total: rows[0].total };
-  if (q.skip === 0) return { rows, total: 0 };
-  const again = await db.all<{ n: number }>(sql`select (${count}) as n`);
-  return { rows, total: again[0]?.n ?? 0 };
+/** Which comments a list shows: a file's, of one version or of all. */
+export interface CommentListQuery {
+  assetId: string;
+  version?: number;
+  skip: number;
+  take: number;
+}
+
+const listedWhere = (q: CommentListQuery) => sql`c.asset_id = ${q.assetId}${q.version === undefined ? sql`` : sql` and c.version = ${q.version}`}`;
+
+/** A page of a file's comments, oldest first (`comments_asset_idx` serves the order). */
+export function commentPageSql(q: CommentListQuery): SQL {
+  return sql`select ${COLUMNS} from comments c left join users u on u.id = c.author_id
+    where ${listedWhere(q)} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`;
+}
+
+/** How many comments the list has over all pages (`comments_asset_idx` alone). */
+export function commentTotalSql(q: CommentListQuery): SQL {
+  return sql`select count(*) as n from comments c where ${listedWhere(q)}`;
+}
+
+/**
+ * What a file's comment list was read at (migration 0052; a revision is 0 for a file whose comments never changed),
+ * and whether the caller follows the file (the one field of the answer that is his own).
+ */
+export interface CommentListState {
+  comments: number;
+  people: number;
+  following: number;
+}
+
+/**
+ * The revisions a file's comment list depends on — its comments' (moved by triggers with every change to them) and
+ * the people's (authors' names, mentioned logins) — and the caller's follow flag: a row says so, or he uploaded the
+ * file and never said «не следить». One statement of indexed reads.
+ */
+export function commentListStateSql(assetId: string, userId: string): SQL {
+  return sql`select coalesce((select revision from comment_revisions where asset_id = ${assetId}), 0) as comments,
+    coalesce((select revision from cache_revisions where scope = 'people'), 0) as people,
+    coalesce((select following from asset_follows where asset_id = ${assetId} and user_id = ${userId}),
+      (select 1 from assets where id = ${assetId} and creator_id = ${userId}), 0) as following`;
 }
 
 export function insertCommentSql(r: {
@@ -127,15 +152,6 @@ export function followIfNewSql(assetId: string, userId: string, now: number): SQ
 export function setFollowSql(assetId: string, userId: string, following: boolean, now: number): SQL {
   return sql`insert into asset_follows (asset_id, user_id, following, ctime) values (${assetId}, ${userId}, ${following ? 1 : 0}, ${now})
     on conflict (asset_id, user_id) do update set following = excluded.following, ctime = excluded.ctime`;
-}
-
-/** Whether the user follows the file: a row says so, or he uploaded it and never said «не следить». */
-export async function isFollowing(db: Database, assetId: string, userId: string): Promise<boolean> {
-  const rows = await db.all<{ f: number }>(
-    sql`select coalesce((select following from asset_follows where asset_id = ${assetId} and user_id = ${userId}),
-          (select 1 from assets where id = ${assetId} and creator_id = ${userId}), 0) as f`,
-  );
-  return rows[0]?.f === 1;
 }
 
 /** Everyone following the file: rows saying so, plus the uploader unless he said «не следить». */

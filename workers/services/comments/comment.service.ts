@@ -5,8 +5,6 @@ import {
   findComment,
   followIfNewSql,
   insertCommentSql,
-  isFollowing,
-  listComments,
   mediaLimits,
   resolveCommentSql,
   setFollowSql,
@@ -18,7 +16,7 @@ import { runBatch } from "../../db/repositories/group.repository";
 import { bumpSearchEpochStatement } from "../../db/repositories/review.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { canAccess, prefetchAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
+import { canAccess, requireEntityAccess, type Actor, type RequestContext } from "../access";
 import { eventStatement } from "../events";
 import { anchorProblem, excerptOf, loginCandidates, mentionTokens, type Anchor } from "./anchor";
 import { wakeNotifications } from "./notification-wake";
@@ -45,7 +43,7 @@ export interface CommentView {
  * The file a comment call is about, when the caller may read it. A file he may not read, a trashed one and no file
  * at all are the same 404: nobody without read learns that a file exists or has comments.
  */
-async function readableAsset(rc: RequestContext, actor: Actor, assetId: string) {
+export async function readableAsset(rc: RequestContext, actor: Actor, assetId: string) {
   const asset = await findAsset(rc.db, assetId);
   if (!asset || asset.deletedAt !== null) throw new AppError("NOT_FOUND", ru.comments.assetNotFound);
   await requireEntityAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read", ru.comments.assetNotFound);
@@ -85,7 +83,8 @@ async function resolveMentions(rc: RequestContext, text: string): Promise<{ id: 
   return [...out.values()];
 }
 
-function view(row: CommentRow): CommentView {
+/** A comment as every call answers it (the list, create, edit, resolve). */
+export function view(row: CommentRow): CommentView {
   return {
     comment_id: row.id,
     asset_id: row.asset_id,
@@ -101,7 +100,6 @@ function view(row: CommentRow): CommentView {
     mtime: new Date(row.mtime).toISOString(),
   };
 }
-
 
 /**
  * POST /api/asset/{id}/comments: read on the file is enough. The comment, the author's follow of the file and the
@@ -177,25 +175,6 @@ export async function createComment(
     ctime: new Date(now).toISOString(),
     mtime: new Date(now).toISOString(),
   };
-}
-
-/** GET /api/asset/{id}/comments: oldest first, with whether the caller follows the file. */
-export async function listAssetComments(
-  rc: RequestContext,
-  actor: Actor,
-  assetId: string,
-  q: { version?: number; skip: number; take: number },
-): Promise<{ total: number; following: boolean; latest_version: number; items: CommentView[] }> {
-  // The comments and the follow flag are read beside the file and its access check (one round trip, as the subtree
-  // reads its versions); nothing of them is answered unless the check passes.
-  const listed = listComments(rc.db, { assetId, version: q.version, skip: q.skip, take: q.take });
-  const follows = isFollowing(rc.db, assetId, actor.id);
-  listed.catch(() => {});
-  follows.catch(() => {});
-  prefetchAccess(rc, actor, { id: assetId, type: "asset" });
-  const asset = await readableAsset(rc, actor, assetId);
-  const [{ rows, total }, following] = await Promise.all([listed, follows]);
-  return { total, following, latest_version: asset.latestVersion, items: rows.map(view) };
 }
 
 /** PATCH /api/comments/{id}: the author only; mentions are read again from the new text (no new notifications). */

@@ -6,7 +6,8 @@
  */
 export { AnchorSchema, excerptOf, mentionTokens } from "./anchor";
 export type { Anchor } from "./anchor";
-export { MAX_MENTIONS, createComment, deleteComment, editComment, listAssetComments, resolveComment, setFollow } from "./comment.service";
+export { MAX_MENTIONS, createComment, deleteComment, editComment, resolveComment, setFollow } from "./comment.service";
+export { listAssetComments } from "./comment-list.service";
 export type { CommentView } from "./comment.service";
 export { deliverNotifications } from "./notification-dispatch.service";
 export type { DispatchStep, NotificationKind, NotificationReport } from "./notification-dispatch.service";
