@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
+import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -48,7 +49,7 @@ export const workersPoolOptions = async () => ({
  * Queues, Workflows). Storage is isolated per test file; migrations are applied by tests/setup/apply-migrations.ts.
  */
 export default defineConfig({
-  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub()],
+  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub(), mediabunnyOnDemand()],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
@@ -59,7 +60,7 @@ export default defineConfig({
     // These need the Cloudflare Images binding: vitest.images.config.ts runs them with it.
     exclude: [...configDefaults.exclude, "tests/integration/images-binding*.test.ts"],
     globalSetup: ["./tests/setup/check-build.ts"],
-    setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts"],
+    setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts", "./tests/setup/load-mediabunny.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 20_000,
     hookTimeout: 20_000,

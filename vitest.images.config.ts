@@ -2,6 +2,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
+import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
 
 /**
  * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
@@ -16,6 +17,7 @@ export default defineConfig({
       return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
     }),
     mediabunnyNodeStub(),
+    mediabunnyOnDemand(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },
 });

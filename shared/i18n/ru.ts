@@ -256,6 +256,8 @@ export const ru = {
   /** Why a processing stage of a file ended as it did (tech_fields.processing; shown in the viewer). */
   processing: {
     noTechFields: "у файлов этого типа нет технических данных (размеров, длительности, EXIF)",
+    /** an audio or video file in which the demuxer found no stream (workers/services/media/av-probe.ts) */
+    avUnreadable: "дорожки аудио или видео не прочитаны: файл повреждён, обрезан или в формате, который сервер не разбирает",
     noText: "у файлов этого типа нет извлекаемого текста",
     emptyText: "в файле нет текста",
     textTooLarge: (maxMiB: number) => `файл больше ${maxMiB} МиБ: текст из него не извлекается`,

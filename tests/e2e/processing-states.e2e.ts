@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { billionLaughsXml, docxOf } from "../hostile/corpus.mjs";
+import { makeAvFile } from "../fixtures/av-makers";
 import { expect, login, test, type E2EServer } from "./fixtures";
 
 /**
@@ -73,4 +74,42 @@ test("a .txt ends as «Нет: …» with its text done, and a billion-laughs .d
   expect(await page.locator('[data-stage="text"]').textContent()).toContain(
     "ошибка: Файл слишком сложно распаковать: XML объявляет сущности",
   );
+});
+
+test("a video lists its duration, size, codecs, frame rate and sound; an MP4 cut before its index says why it has none", async ({ page, server }) => {
+  const login_ = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user: server.adminLogin, passwd: server.adminPassword }),
+  });
+  const { bearer } = (await login_.json()) as { bearer: string };
+  const made = await fetch(`${server.baseUrl}/api/group/create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Видео ${Date.now()}` }),
+  });
+  const { group_id } = (await made.json()) as { group_id: string };
+  const clip = await makeAvFile({ container: "mp4", seconds: 3, fps: 24, width: 640, height: 360, audio: true });
+  const camera = await makeAvFile({ container: "mp4", seconds: 2, fps: 25, audio: true, moovLast: true });
+  const video = await upload(server, bearer, group_id, "ролик.mp4", "video/mp4", clip);
+  const cut = await upload(server, bearer, group_id, "обрезанный.mp4", "video/mp4", camera.slice(0, camera.byteLength >> 1));
+  await login(page, server.adminLogin, server.adminPassword);
+
+  await techNote(page, `/mam/${group_id}/asset/${video}`);
+  const row = (key: string) => page.locator(`[data-tech="${key}"]`).textContent();
+  const label = (key: string) => page.locator(`dt:has(+ [data-tech="${key}"])`).textContent();
+  expect(await label("duration")).toBe("Длительность");
+  expect(await row("duration")).toBe("0:03");
+  expect(await row("dimensions")).toBe("640 × 360 пикс.");
+  expect(await row("codecs")).toBe("avc1.42001e, mp4a.40.2");
+  expect(await row("frame_rate")).toBe("24 кадр/с");
+  expect(await row("sample_rate")).toBe("48 кГц");
+  expect(await row("channels")).toBe("стерео");
+  expect(await row("container")).toBe("MP4");
+  expect(await page.locator('[data-testid="tech-data"] [data-stage="tech"]').count()).toBe(0);
+
+  const note = await techNote(page, `/mam/${group_id}/asset/${cut}`);
+  expect(await page.locator('[data-stage="tech"]').getAttribute("data-state")).toBe("failed");
+  expect(note).toContain("Не извлечены. дорожки аудио или видео не прочитаны: файл повреждён, обрезан");
+  expect(await page.locator('[data-tech="duration"]').count()).toBe(0);
 });

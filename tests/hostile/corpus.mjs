@@ -673,7 +673,8 @@ export function hostileCorpus({ externalBase = "http://127.0.0.1:9" } = {}) {
       name: "Битые-атомы.mov",
       mime: "video/quicktime",
       limit: "MP4/MOV: блок меньше заголовка, блок в 16 ЭиБ — чтение останавливается на первом",
-      expect: { tech: "done" },
+      // No track can be read from it, and an audio or video file without one fails its stage saying so (issue 38).
+      expect: { tech: "failed" },
       build: () => mp4Broken(),
     },
     // ---- In-Worker preview makers (decision 029) ----

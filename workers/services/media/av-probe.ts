@@ -1,7 +1,8 @@
-import { ALL_FORMATS, BufferSource, CustomSource, Input, type InputAudioTrack, type InputVideoTrack, type Source } from "mediabunny";
+import type { InputAudioTrack, InputVideoTrack, Source } from "mediabunny";
 import { ru } from "../../../shared/i18n/ru";
 import { ParseLimitError, mib } from "./extract/parse-limit";
 import { withinTime } from "./extract/pdf";
+import { loadMediabunny } from "./load-mediabunny";
 
 /**
  * Technical data of audio and video (MP4/MOV/M4A, WebM/MKV, MP3, WAV, OGG, FLAC, ADTS) read with mediabunny's
@@ -12,6 +13,7 @@ import { withinTime } from "./extract/pdf";
  *   the read throws and the demux unwinds),
  * - a count of bytes fetched from storage,
  * - a wall-clock deadline around each step (for the honest but slow file; the read count is what ends a loop).
+ * mediabunny itself is loaded by the first probe (load-mediabunny.ts), not with the Worker.
  */
 
 /** Slice reads one probe may make: a two-hour MediaRecorder WebM scanned to its last cluster stays well below. */
@@ -75,10 +77,12 @@ export interface AvProbeInput {
   limits?: { maxReads?: number; maxSourceBytes?: number; timeMs?: number };
 }
 
+type Mediabunny = Awaited<ReturnType<typeof loadMediabunny>>;
+
 /** A storage-backed source that counts the bytes it fetches and refuses past the budget. */
-function storageSource(input: AvProbeInput, maxBytes: number): Source {
+function storageSource(mb: Mediabunny, input: AvProbeInput, maxBytes: number): Source {
   let fetched = 0;
-  return new CustomSource({
+  return new mb.CustomSource({
     getSize: () => input.size,
     read: async (start, end) => {
       if (end <= input.head.length) return input.head.slice(start, end);
@@ -122,9 +126,10 @@ export async function probeAv(input: AvProbeInput): Promise<AvFields | null> {
   const maxReads = input.limits?.maxReads ?? AV_MAX_READS;
   const maxBytes = input.limits?.maxSourceBytes ?? AV_MAX_SOURCE_BYTES;
   const timeMs = input.limits?.timeMs ?? AV_TIME_BUDGET_MS;
+  const mb = await loadMediabunny();
   const whole = input.head.length >= input.size;
-  const source = guardReads(whole ? new BufferSource(input.head.subarray(0, input.size)) : storageSource(input, maxBytes), maxReads);
-  const inputFile = new Input({ source, formats: ALL_FORMATS });
+  const source = guardReads(whole ? new mb.BufferSource(input.head.subarray(0, input.size)) : storageSource(mb, input, maxBytes), maxReads);
+  const inputFile = new mb.Input({ source, formats: mb.ALL_FORMATS });
   const deadline = Date.now() + timeMs;
   const step = <T>(work: Promise<T>) =>
     withinTime(work, Math.max(1, deadline - Date.now()), () => new AvBudgetError(ru.av.timeBudget(Math.round(timeMs / 1000))));

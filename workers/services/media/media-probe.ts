@@ -16,6 +16,7 @@ import { withinTime } from "./extract/pdf";
 import { gifFrames } from "./gif-frames";
 import { svgInfo } from "./svg-probe";
 import { imageInfo } from "./image-info";
+import { probeAv } from "./av-probe";
 
 /**
  * Technical metadata read from a file's bytes, with parsers that run in workerd: image headers (own reader),
@@ -225,7 +226,24 @@ export function pdfPageCount(bytes: Uint8Array): number | null {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Technical fields of a file from its first bytes (`head`) and, for ISO-BMFF, range reads of the rest. */
+/** Containers mediabunny reads, by their first bytes: ISO-BMFF, EBML (WebM/MKV), RIFF WAVE, Ogg, FLAC, ID3 (MP3). */
+const AV_MAGIC: readonly { at: number; text: string }[] = [
+  { at: 4, text: "ftyp" },
+  { at: 0, text: "\x1a\x45\xdf\xa3" },
+  { at: 8, text: "WAVE" },
+  { at: 0, text: "OggS" },
+  { at: 0, text: "fLaC" },
+  { at: 0, text: "ID3" },
+];
+
+/** Whether a file is worth a demux: declared audio/video, or a known container's magic (never an image: HEIC is ISO-BMFF too). */
+function looksLikeAv(mime: string, head: Uint8Array): boolean {
+  if (mime.startsWith("image/")) return false;
+  if (mime.startsWith("audio/") || mime.startsWith("video/") || mime === "application/ogg") return true;
+  return AV_MAGIC.some((m) => head.length >= m.at + m.text.length && ascii(head, m.at, m.text.length) === m.text);
+}
+
+/** Technical fields of a file from its first bytes (`head`) and, for audio, video and ISO-BMFF, range reads of the rest. */
 export async function probeMedia(input: { mime: string; size: number; head: Uint8Array; read: RangeReader }): Promise<TechFields> {
   const fields: TechFields = { mime: input.mime, size: input.size };
   const image = imageInfo(input.head);
@@ -265,6 +283,15 @@ export async function probeMedia(input: { mime: string; size: number; head: Uint
   }
   // The own box walker runs first: its limits name what is wrong with a hostile MP4 (nesting, box count).
   const movie = await probeIsoBmff(input.read, input.size);
+  if (looksLikeAv(input.mime, input.head)) {
+    const av = await probeAv({ size: input.size, head: input.head, read: input.read });
+    if (av) {
+      const { codecs, ...rest } = av;
+      Object.assign(fields, rest);
+      if (codecs.length > 0) fields.codecs = codecs;
+      return fields;
+    }
+  }
   if (movie) {
     fields.container = movie.brand;
     if (movie.duration !== undefined) fields.duration = movie.duration;

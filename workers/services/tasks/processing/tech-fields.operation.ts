@@ -25,6 +25,12 @@ interface TechState {
 /** Whether the probe found anything beyond the type and size every file has. */
 const hasTech = (fields: Record<string, unknown>) => Object.keys(fields).some((k) => k !== "mime" && k !== "size");
 
+/**
+ * Whether the demuxer read an audio or video file's streams: a container name alone (an MP4 cut before its index,
+ * bytes that only claim to be video) is not technical data.
+ */
+const hasAvTech = (fields: Record<string, unknown>) => ["duration", "codecs", "width", "sample_rate"].some((k) => fields[k] !== undefined);
+
 /** Bytes a document must be read whole for its text: office archives and PDFs keep their index at the end. */
 function wholeLimit(kind: string): number | null {
   if (kind === "pdf") return limits.MAX_PDF_BYTES;
@@ -51,6 +57,7 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
   if (!head) throw new Error(`object of variant ${v.id} is missing from its storage`);
 
   let fields: Record<string, unknown> = { mime, size: v.contentSize };
+  let unreadable: string | null = null;
   try {
     fields = (await probeMedia({
       mime,
@@ -59,7 +66,11 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
       read: (offset, length) =>
         offset >= v.contentSize ? Promise.resolve(null) : readVariantRange(ctx.rc, source, offset, Math.min(length, v.contentSize - offset)),
     })) as unknown as Record<string, unknown>;
-    stages.tech = hasTech(fields) ? { state: "done" } : { state: "not_applicable", reason: ru.processing.noTechFields };
+    if (mime.startsWith("audio/") || mime.startsWith("video/")) {
+      // Every audio and video file has a duration and codecs: finding none is a failure to read it, said as such.
+      if (!hasAvTech(fields)) unreadable = ru.processing.avUnreadable;
+      stages.tech = unreadable ? { state: "failed", reason: unreadable } : { state: "done" };
+    } else stages.tech = hasTech(fields) ? { state: "done" } : { state: "not_applicable", reason: ru.processing.noTechFields };
   } catch (error) {
     stages.tech = fail(error);
   }
@@ -103,6 +114,7 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
     }
   }
   if (refused) await ctx.log("error", ru.tasks.log.refused(source.asset.name, refused));
+  else if (unreadable) await ctx.log("warn", ru.tasks.log.refused(source.asset.name, unreadable));
   else await ctx.log("info", ru.tasks.log.techFields(source.asset.name, techSummary(fields as never)));
   return refused;
 }
