@@ -79,6 +79,13 @@ test("a signed-out visit to /mam/abc goes to /login?to=/mam/abc and returns ther
 
 test("'Выйти' returns to /login, clears the tokens, and the session is gone", async ({ page, server }) => {
   await login(page, server.adminLogin, server.adminPassword);
+  // The page settles first: the sidebar's collections (fetched after the page) and their cover pictures. A picture
+  // still loading when the session ends is answered 401, a console error that is the race's, not the sign-out's.
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByType("resource").some((e) => new URL(e.name).pathname === "/api/collections") &&
+      [...document.images].every((img) => img.complete),
+  );
   await page.getByRole("button", { name: "Выйти" }).click();
   await page.waitForURL((url) => url.pathname === "/login");
   expect(await page.evaluate(() => localStorage.getItem("accessToken"))).toBeNull();

@@ -80,13 +80,14 @@ test("folders and files: create, open, rename, move, upload, view, download, del
 
 test("a top-level folder made while the root has more folders than one page is listed first, not lost past the page", async ({ page, server }) => {
   const api = await adminApi(server);
-  // More top-level folders than the root's first page (50), all sorting before the new one.
+  // More top-level folders than the root's first page (50), all sorting before the new one and after every other
+  // test's folders («Я…»), so no other test's folder is pushed off the first page by them.
   const stamp = Date.now();
-  await Promise.all(Array.from({ length: 52 }, (_, i) => api.createGroup(ROOT, `Аа ${stamp} ${String(i).padStart(2, "0")}`)));
+  await Promise.all(Array.from({ length: 52 }, (_, i) => api.createGroup(ROOT, `Яя ${stamp} ${String(i).padStart(2, "0")}`)));
   await login(page, server.adminLogin, server.adminPassword);
   await page.goto("/mam");
   await page.getByRole("link", { name: "Показать ещё" }).waitFor();
-  const made = `Яя последняя ${stamp}`;
+  const made = `Яяя последняя ${stamp}`;
   await createFolder(page, made);
   const row = page.locator("tbody tr").first();
   await expect.poll(() => row.getByRole("link").textContent()).toBe(made);
