@@ -216,15 +216,20 @@ export function AssetViewer({
       <div className="viewer-grid">
         <div>
           <div className="viewer-stage" ref={swipeArea} data-heal={heal ?? undefined} data-previous={neighbours.previous ?? undefined} data-next={neighbours.next ?? undefined}>
-            <MediaPlayer
-              variantId={asset.var}
-              mime={asset.mimetype}
-              name={asset.name}
-              asset={{ id: asset.asset_id, version: asset.ver }}
-              onMedia={setMedia}
-              videoProxy={videoProxyOf(asset)}
-              screen={levels && !canDo(levels, "download") ? { assetId: asset.asset_id, variantId: screenVariantOf(asset) } : null}
-            />
+            {/* Until the levels are known the player would ask for the original, which a reader is refused. */}
+            {levels ? (
+              <MediaPlayer
+                variantId={asset.var}
+                mime={asset.mimetype}
+                name={asset.name}
+                asset={{ id: asset.asset_id, version: asset.ver }}
+                onMedia={setMedia}
+                videoProxy={videoProxyOf(asset)}
+                screen={canDo(levels, "download") ? null : { assetId: asset.asset_id, variantId: screenVariantOf(asset) }}
+              />
+            ) : (
+              <div className="player player-empty" aria-busy="true" />
+            )}
           </div>
           {asset.ver > 0 && <HealMakers assetId={asset.asset_id} version={asset.ver} />}
           {mediaKind(asset.mimetype) === "audio" && asset.var && asset.ver > 0 && (

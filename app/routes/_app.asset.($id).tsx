@@ -5,21 +5,27 @@ import { AssetViewer } from "../components/asset-viewer";
 import { RouteErrorPage } from "../components/route-error-page";
 import { PageHeader } from "../components/page-header";
 import { ru } from "../i18n/ru";
+import { levelsOrNone } from "../lib/levels.server";
+import { requireActor } from "../lib/session.server";
 import { ID_PATTERN } from "../../workers/lib/ids";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.asset} — ${ru.app.name}` }];
 
-export function loader({ params, request }: LoaderFunctionArgs) {
+/** The ids, and the caller's levels on the file, decided on the server so the player asks only for what he may play. */
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (params.id && !ID_PATTERN.test(params.id)) throw new Response(ru.assets.notFound, { status: 404 });
   // Opened from a collection: a malformed id is ignored (the viewer then simply has no collection to step through).
   const collection = new URL(request.url).searchParams.get("collection");
-  return { assetId: params.id ?? null, collectionId: collection && ID_PATTERN.test(collection) ? collection : null };
+  const collectionId = collection && ID_PATTERN.test(collection) ? collection : null;
+  if (!params.id) return { assetId: null, collectionId, levels: null };
+  const actor = await requireActor(request, context);
+  return { assetId: params.id, collectionId, levels: await levelsOrNone(context.rc, actor, params.id, "asset") };
 }
 
 /** Asset: a file by id (e.g. from a link or the API); without an id, a field to open one. */
 export default function AssetRoute() {
-  const { assetId, collectionId } = useLoaderData<typeof loader>();
-  if (assetId) return <AssetViewer key={assetId} assetId={assetId} collectionId={collectionId ?? undefined} />;
+  const { assetId, collectionId, levels } = useLoaderData<typeof loader>();
+  if (assetId) return <AssetViewer key={assetId} assetId={assetId} collectionId={collectionId ?? undefined} levels={levels} />;
   return <OpenById />;
 }
 
