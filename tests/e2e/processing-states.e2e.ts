@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
-import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { billionLaughsXml, docxOf } from "../hostile/corpus.mjs";
 import { makeAvFile } from "../fixtures/av-makers";
+import { adminApi, ROOT } from "./admin-seed";
 import { expect, login, test, type E2EServer } from "./fixtures";
 
 /**
@@ -20,6 +20,12 @@ async function upload(server: E2EServer, bearer: string, group: string, name: st
   return ((await response.json()) as { asset_id: string }).asset_id;
 }
 
+/** A new top-level folder, and the administrator's bearer to fill it with. */
+async function newFolder(server: E2EServer, name: string) {
+  const api = await adminApi(server);
+  return { bearer: api.bearer, group_id: await api.createGroup(ROOT, name) };
+}
+
 /** Reopens the file until the tech-fields task has ended with it (its stage has a state), then answers the text. */
 async function techNote(page: Page, path: string): Promise<string> {
   await expect
@@ -36,18 +42,7 @@ async function techNote(page: Page, path: string): Promise<string> {
 }
 
 test("a .txt ends as «Нет: …» with its text done, and a billion-laughs .docx names its limit", async ({ page, server }) => {
-  const login_ = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user: server.adminLogin, passwd: server.adminPassword }),
-  });
-  const { bearer } = (await login_.json()) as { bearer: string };
-  const made = await fetch(`${server.baseUrl}/api/group/create`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Состояния ${Date.now()}` }),
-  });
-  const { group_id } = (await made.json()) as { group_id: string };
+  const { bearer, group_id } = await newFolder(server, `Состояния ${Date.now()}`);
   const txt = await upload(server, bearer, group_id, "заметка.txt", "text/plain", new TextEncoder().encode("Просто текст"));
   const bomb = await upload(
     server,
@@ -77,18 +72,7 @@ test("a .txt ends as «Нет: …» with its text done, and a billion-laughs .d
 });
 
 test("a video lists its duration, size, codecs, frame rate and sound; an MP4 cut before its index says why it has none", async ({ page, server }) => {
-  const login_ = await fetch(`${server.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user: server.adminLogin, passwd: server.adminPassword }),
-  });
-  const { bearer } = (await login_.json()) as { bearer: string };
-  const made = await fetch(`${server.baseUrl}/api/group/create`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-    body: JSON.stringify({ parent: ROOT_GROUP_ID, group_name: `Видео ${Date.now()}` }),
-  });
-  const { group_id } = (await made.json()) as { group_id: string };
+  const { bearer, group_id } = await newFolder(server, `Видео ${Date.now()}`);
   const clip = await makeAvFile({ container: "mp4", seconds: 3, fps: 24, width: 640, height: 360, audio: true });
   const camera = await makeAvFile({ container: "mp4", seconds: 2, fps: 25, audio: true, moovLast: true });
   const video = await upload(server, bearer, group_id, "ролик.mp4", "video/mp4", clip);

@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { json } from "./asset-fixtures";
 import { call, signIn } from "./factories";
-import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { endedTaskOf, uploadFile } from "./task-fixtures";
 import { makeWav } from "../fixtures/media-makers";
 import { fuzzedLoopingWebm, makeAvFile, makeLoopingWebm, makeMp3 } from "../fixtures/av-makers";
 
@@ -16,15 +16,7 @@ type Stage = { state: string; reason?: string | null };
 /** Uploads a file, waits for its tech-fields task to end, and answers what the viewer's request answers. */
 async function uploadAndRead(bearer: string, name: string, mime: string, bytes: Uint8Array<ArrayBuffer>, timeout = 30_000) {
   const { assetId, variantId } = await uploadFile(bearer, { name, mime, bytes });
-  const task = await vi.waitFor(
-    async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "tech-fields");
-      if (!found) throw new Error("no tech-fields task yet");
-      return found;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  const ended = await waitForTask(task.id, ["done", "error"], timeout);
+  const ended = await endedTaskOf(assetId, "tech-fields", ["done", "error"], timeout);
   const fields = await json<Record<string, unknown> & { processing: { tech: Stage } }>(
     await call(`/api/asset/tech-fields/${assetId}/${variantId}`, { bearer }),
   );

@@ -87,6 +87,8 @@ describe("GET /api/asset/{id}/comments from memory", () => {
     const byAuthor = await postComment(author.bearer, asset.id, { text: "от автора" });
     expect([root.status, byAuthor.status]).toEqual([201, 201]);
     let reply = "";
+    const resolveRoot = async (resolved: boolean) =>
+      ok(await call(`/api/comments/${root.body.comment_id}/resolve`, { method: "POST", bearer: reader.bearer, json: { resolved } }));
     const ok = (res: Response) => expect(res.status).toBeLessThan(300);
     const changes: [string, () => Promise<void>][] = [
       ["a comment", async () => expect((await postComment(reader.bearer, asset.id, { text: "новый" })).status).toBe(201)],
@@ -105,28 +107,8 @@ describe("GET /api/asset/{id}/comments from memory", () => {
             await call(`/api/comments/${reply}`, { method: "PATCH", bearer: reader.bearer, json: { text: `правка для @${owner.login}` } }),
           ),
       ],
-      [
-        "resolving",
-        async () =>
-          ok(
-            await call(`/api/comments/${root.body.comment_id}/resolve`, {
-              method: "POST",
-              bearer: reader.bearer,
-              json: { resolved: true },
-            }),
-          ),
-      ],
-      [
-        "reopening",
-        async () =>
-          ok(
-            await call(`/api/comments/${root.body.comment_id}/resolve`, {
-              method: "POST",
-              bearer: reader.bearer,
-              json: { resolved: false },
-            }),
-          ),
-      ],
+      ["resolving", () => resolveRoot(true)],
+      ["reopening", () => resolveRoot(false)],
       [
         "an author renaming himself",
         async () => ok(await call(`/api/user/${author.id}`, { method: "PATCH", bearer: author.bearer, json: { user_name: "Новое Имя" } })),

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_CLASS_ID } from "../../workers/services/metadata/pure";
 import { rows } from "./asset-fixtures";
 import { call, signIn, signInAdmin } from "./factories";
 import { ok, type Template, type Value } from "./metadata-fixtures";
 import { fixture } from "./processing-fixtures";
-import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { endedTaskOf, uploadFile } from "./task-fixtures";
 
 const DEFAULT_NAMES = ["Заголовок", "Описание", "Ключевые слова", "Автор", "Авторские права", "Правообладатель", "Условия использования", "Дата съёмки", "Место"];
 
@@ -64,15 +64,7 @@ describe("default metadata set", () => {
   it("fills the fields from a JPEG's embedded XMP and IPTC after the upload", async () => {
     const user = await signIn();
     const { assetId } = await uploadFile(user.bearer, { name: "закат.jpg", mime: "image/jpeg", bytes: photoWithEmbeddedMetadata() });
-    const task = await vi.waitFor(
-      async () => {
-        const found = (await tasksOf(assetId)).find((t) => t.operation_class === "tech-fields");
-        if (!found) throw new Error("no tech-fields task yet");
-        return found;
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    await waitForTask(task.id, ["done"]);
+    await endedTaskOf(assetId, "tech-fields");
     const byName = await templatesByName(user.bearer);
     const values = await ok<Value[]>(`/api/fields/for-entity/${assetId}`, user.bearer);
     const of = (name: string) => values.filter((v) => v.def_id === byName.get(name)!.field_def_id).map((v) => v.field_data);

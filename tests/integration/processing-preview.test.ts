@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { decodeImage } from "../../workers/services/imaging/image-codec";
 import { imageInfo } from "../../workers/services/media/image-info";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { fixture } from "./processing-fixtures";
-import { getJson, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { endedTaskOf, getJson, tasksOf, uploadFile } from "./task-fixtures";
 
 interface PreviewRow {
   size: string;
@@ -24,19 +24,7 @@ async function previewsOf(assetId: string) {
   );
 }
 
-/** Waits for the background task of an operation made after the upload, until it finishes; answers it. */
-async function taskAfterUpload(assetId: string, op: string, statuses: ("done" | "error")[] = ["done"]) {
-  const task = await vi.waitFor(
-    async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === op);
-      if (!found) throw new Error(`no ${op} task was made after the upload`);
-      return found;
-    },
-    { timeout: 10_000, interval: 50 },
-  );
-  return waitForTask(task.id, statuses);
-}
-
+const taskAfterUpload = (assetId: string, op: string, statuses?: ("done" | "error")[]) => endedTaskOf(assetId, op, statuses, 30_000);
 const previewTask = (assetId: string, statuses?: ("done" | "error")[]) => taskAfterUpload(assetId, "preview", statuses);
 
 describe("preview operation after an upload (real codecs in workerd)", () => {

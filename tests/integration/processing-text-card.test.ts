@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decode as decodePng } from "@jsquash/png/decode";
 import { rows } from "./asset-fixtures";
 import { call, signIn } from "./factories";
 import { createGroup, uniqueName } from "./library-factories";
-import { getJson, postJson, previewTask, tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { endedTaskOf, getJson, postJson, previewTask, uploadFile, waitForTask } from "./task-fixtures";
 import { imageInfo } from "../../workers/services/media/image-info";
 import { DOCX_MIME, makeDocx, makeZip } from "../fixtures/office-docs";
 import { cyrillicPdf, flateBombPdf, flateTextPdf } from "../fixtures/text-pdf";
@@ -167,14 +167,7 @@ describe("text-card previews (in the Worker)", () => {
     const reason = "Файл слишком сложно распаковать: поток PDF 5 0 R распаковывается больше чем в 16 МиБ";
     expect(await stageOf(bomb.variantId)).toEqual({ state: "failed", reason });
     // The search text (tech-fields task) reads the PDF through the same check and fails the same way.
-    const tech = await vi.waitFor(
-      async () => {
-        const found = (await tasksOf(bomb.assetId)).find((t) => t.operation_class === "tech-fields");
-        if (!found) throw new Error("no tech-fields task");
-        return waitForTask(found.id, ["error", "done"], 30_000);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    const tech = await endedTaskOf(bomb.assetId, "tech-fields", ["error", "done"], 30_000);
     expect(tech.status).toBe("error");
     const [row] = await rows<{ t: string }>("select tech_fields as t from variants where id = ?", bomb.variantId);
     expect(JSON.parse(row.t).processing.text).toEqual({ state: "failed", reason });

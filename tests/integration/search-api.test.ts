@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { textPdf } from "../fixtures/text-pdf";
@@ -6,7 +6,7 @@ import { uploadVersion } from "./asset-fixtures";
 import { exec, insertClass, rows } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
-import { tasksOf, uploadFile, waitForTask } from "./task-fixtures";
+import { endedTaskOf, uploadFile } from "./task-fixtures";
 
 interface Hit {
   type: "asset" | "group";
@@ -210,15 +210,7 @@ describe("text extraction in workerd", () => {
     const word = `lagoon${newId().slice(-6).replace(/\d/g, "q")}`;
     const bytes = textPdf([[`Expedition report ${word}.`], ["The coral reef was bright orange at dawn."]]);
     const { assetId } = await uploadFile(boss.bearer, { name: "report.pdf", mime: "application/pdf", bytes, group: folder });
-    const task = await vi.waitFor(
-      async () => {
-        const found = (await tasksOf(assetId)).find((t) => t.operation_class === "tech-fields");
-        if (!found) throw new Error("no tech-fields task yet");
-        return found;
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    await waitForTask(task.id, ["done"], 30_000);
+    await endedTaskOf(assetId, "tech-fields", ["done"], 30_000);
     const found = await search(boss, word, { group: folder });
     expect(ids(found)).toEqual([assetId]);
     expect(found.hits[0].why).toEqual(["content"]);

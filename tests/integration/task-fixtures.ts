@@ -55,10 +55,15 @@ export async function uploadFile(
 
 /** The asset's preview task (made by the commit's process-variant), once it has ended in one of `statuses`. */
 export async function previewTask(assetId: string, statuses: TaskStatus[] = ["done"], timeout = 60_000): Promise<TaskRowJson> {
+  return endedTaskOf(assetId, "preview", statuses, timeout);
+}
+
+/** Waits for the asset's task of one operation class (made after its upload) to reach one of `statuses`; answers it. */
+export async function endedTaskOf(assetId: string, operation: string, statuses: TaskStatus[] = ["done"], timeout = 60_000): Promise<TaskRowJson> {
   const task = await vi.waitFor(
     async () => {
-      const found = (await tasksOf(assetId)).find((t) => t.operation_class === "preview");
-      if (!found) throw new Error("no preview task was made after the upload");
+      const found = (await tasksOf(assetId)).find((t) => t.operation_class === operation);
+      if (!found) throw new Error(`no ${operation} task was made after the upload`);
       return found;
     },
     { timeout: 10_000, interval: 50 },
