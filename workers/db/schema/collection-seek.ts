@@ -32,6 +32,8 @@ export const collectionSeek = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.collectionId, t.reader, t.n] }),
-    index("collection_seek_heads").on(t.collectionId, t.builtAt).where(sql`${t.n} = 0`),
+    index("collection_seek_heads")
+      .on(t.collectionId, t.builtAt)
+      .where(sql`${t.n} = 0`),
   ],
 );
