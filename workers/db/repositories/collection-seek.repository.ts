@@ -53,7 +53,8 @@ export function buildSeekStatements(id: string, vis: Visibility | null, now: num
  * A page from the reader's list, when it is current: one row per item (collection order) carrying the list's `total`
  * and `live`, or a single row with a null `asset_id` past the end; no row at all when there is no current list (the
  * caller builds one). The page walks the order index from the nearest checkpoint at or before `skip`, deciding
- * readability with the same filter as the list, and offsets only the readable items after it.
+ * readability with the same filter as the list, and offsets only the readable items after it. A page past the last
+ * readable item walks nothing: the head's `total` says so.
  */
 export function seekPageSql(id: string, vis: Visibility | null, skip: number, take: number): SQL {
   const key = readerKey(vis);
@@ -68,7 +69,7 @@ export function seekPageSql(id: string, vis: Visibility | null, skip: number, ta
       where ci.collection_id = ${id} and (ci.pos, ci.asset_id) > ((select pos from cp), (select asset_id from cp))
         and a.deleted_at is null and ${readable}
       order by ci.pos, ci.asset_id
-      limit (select count(*) from cp) * ${take} offset ${skip} - coalesce((select n from cp), ${skip})),
+      limit (select count(*) from cp) * (${skip} < (select total from h)) * ${take} offset ${skip} - coalesce((select n from cp), ${skip})),
     d as (select ${itemColumns(id)} ${itemJoins(id)})
     select h.total, h.live, d.* from h left join d on 1 order by d.pos, d.asset_id`;
 }
