@@ -37,7 +37,7 @@ const share = (who: Caller, id: string, subj: string, role: string, subj_type = 
 
 async function grantRead(subj: string, obj: string, acl = ["read"]) {
   const boss = await admin();
-  return ok<{ id: string }>("POST", "/api/user/acl", boss, { subj, obj, acl }, 201);
+  return ok<{ rule_id: string }>("POST", "/api/user/acl", boss, { subj, obj, acl }, 201);
 }
 
 const itemRows = (id: string) =>
@@ -383,5 +383,145 @@ describe("collections: bad input", () => {
     await expectError(await call(`/api/collections/${c.collection_id}/items?take=501`, { bearer: owner.bearer }), 400);
     await expectError(await call(`/api/collections/not-an-id`, { bearer: owner.bearer }), 400);
     expect((await itemRows(c.collection_id)).results).toEqual([]);
+  });
+});
+
+describe("collections: a reader's deep pages from his checkpoints (decision record 034)", () => {
+  it("after every change that could move a checkpoint, the next deep page is exactly what the reader may read", async () => {
+    const boss = await admin();
+    const owner = await ordinaryUser();
+    const reader = await ordinaryUser();
+    const [open, closed] = [await createGroup(owner, uniqueName("Открытая")), await createGroup(owner, uniqueName("Закрытая"))];
+    const team = await createGroup(boss, uniqueName("Команда"));
+    // Enough files for three checkpoints of readable items: every fourth one lies in the folder the reader has no rule on.
+    const files: string[] = [];
+    const folderOf = new Map<string, string>();
+    for (let start = 0; start < 360; start += 40) {
+      const made = await Promise.all(
+        Array.from({ length: 40 }, (_, k) => {
+          const folder = (start + k) % 4 === 3 ? closed : open;
+          return insertAsset({ ownerId: owner.id, groups: [folder], name: `кадр-${start + k}.jpg`, mime: "image/jpeg", size: null }).then((a) => {
+            folderOf.set(a.id, folder);
+            return a.id;
+          });
+        }),
+      );
+      files.push(...made);
+    }
+    const c = await create(owner);
+    await add(owner, c.collection_id, files);
+    await share(owner, c.collection_id, reader.id, "view");
+    const openRule = await grantRead(reader.id, open);
+    await ok("POST", "/api/user/acl", boss, { subj: team, obj: closed, acl: ["read"] }, 201);
+
+    // The model: the collection's order, the files gone to the trash, and what the reader may read.
+    let order = [...files];
+    const trashed = new Set<string>();
+    const inheritOff = new Set<string>();
+    let readsFolder = (folder: string) => folder === open;
+    const live = () => order.filter((f) => !trashed.has(f));
+    const readable = () => live().filter((f) => readsFolder(folderOf.get(f)!) && !inheritOff.has(f));
+    const listRows = async (after = -1) =>
+      (
+        await env.DB.prepare("select count(*) as n from collection_seek where collection_id = ? and instr(reader, ?) > 0 and n > ?")
+          .bind(c.collection_id, reader.id, after)
+          .first<{ n: number }>()
+      )?.n ?? 0;
+
+    let deepPages = 0;
+    async function expectPages(step: string) {
+      const want = readable();
+      const hidden = live().length - want.length;
+      for (const [skip, take] of [[100, 50], [150, 7], [199, 50], [want.length - 3, 50], [want.length + 20, 50], [0, 500]]) {
+        if (skip < 0) continue;
+        const page = await items(reader, c.collection_id, `?skip=${skip}&take=${take}`);
+        expect({ total: page.total, hidden: page.hidden, items: page.items.map((i) => i.asset_id) }, `${step}: skip ${skip}`).toEqual({
+          total: want.length,
+          hidden,
+          items: want.slice(skip, skip + take),
+        });
+        if (skip >= 100) deepPages += 1;
+      }
+      // the deep pages above built the reader's list: the next step's change meets a list it must void
+      expect(await listRows(), step).toBeGreaterThan(0);
+    }
+
+    await expectPages("start");
+    // two checkpoints past the head: deep pages start from them
+    expect(await listRows(0)).toBe(2);
+    // Group membership: joining the group that reads the closed folder shows every file; leaving hides them again.
+    expect((await send("POST", `/api/group/users/${team}`, boss.bearer, { users: [reader.id] })).status).toBe(200);
+    readsFolder = () => true;
+    await expectPages("joined the group");
+    expect((await send("DELETE", `/api/group/users/${team}?users=${reader.id}`, boss.bearer)).status).toBeLessThan(300);
+    readsFolder = (folder) => folder === open;
+    await expectPages("left the group");
+    // Files moved out of the folder he reads, all before the first checkpoint.
+    for (const f of files.slice(0, 12).filter((f) => folderOf.get(f) === open).slice(0, 6)) {
+      expect((await send("POST", `/api/group/move-member/${f}/${open}/${closed}`, owner.bearer)).status).toBeLessThan(300);
+      folderOf.set(f, closed);
+    }
+    await expectPages("files moved");
+    // Files trashed, then some restored.
+    const toTrash = readable().slice(10, 15);
+    for (const f of toTrash) expect((await send("DELETE", `/api/asset/${f}`, owner.bearer)).status).toBeLessThan(300);
+    toTrash.forEach((f) => trashed.add(f));
+    await expectPages("files trashed");
+    for (const f of toTrash.slice(0, 2)) {
+      expect((await send("POST", `/api/asset/restore/${f}`, owner.bearer)).status).toBeLessThan(300);
+      trashed.delete(f);
+    }
+    await expectPages("files restored");
+    // Items removed, then the last twenty moved before the rest.
+    const removed = readable().slice(20, 30);
+    await ok("POST", `/api/collections/${c.collection_id}/remove-items`, owner, { asset_ids: removed });
+    order = order.filter((f) => !removed.includes(f));
+    await expectPages("items removed");
+    const last = order.slice(-20);
+    await ok("PUT", `/api/collections/${c.collection_id}/order`, owner, { asset_ids: last });
+    order = [...last, ...order.filter((f) => !last.includes(f))];
+    await expectPages("items reordered");
+    // One file stops inheriting its folder's rules.
+    const cut = readable()[5];
+    expect((await send("POST", `/api/auth/access-inheritance/${cut}`, owner.bearer, { inherit: false })).status).toBeLessThan(300);
+    inheritOff.add(cut);
+    await expectPages("inheritance switched off");
+    // Rules: one created on the closed folder, then changed to a level without read, then the open folder's deleted.
+    const closedRule = await grantRead(reader.id, closed);
+    readsFolder = () => true;
+    await expectPages("rule created");
+    await ok("PATCH", `/api/user/acl/${closedRule.rule_id}`, boss, { acl: ["download"] });
+    readsFolder = (folder) => folder === open;
+    await expectPages("rule changed");
+    expect((await send("DELETE", `/api/user/acl/${openRule.rule_id}`, boss.bearer)).status).toBeLessThan(300);
+    readsFolder = () => false;
+    await expectPages("rule deleted");
+    expect(deepPages).toBeGreaterThan(40);
+  }, 120_000);
+
+  it("an administrator's and another reader's lists are their own; deleting the collection drops them", async () => {
+    const owner = await ordinaryUser();
+    const reader = await ordinaryUser();
+    const folder = await createGroup(owner, uniqueName("Съёмка"));
+    const mine = await createGroup(owner, uniqueName("Моё"));
+    const files = await Promise.all(
+      Array.from({ length: 130 }, (_, i) => insertAsset({ ownerId: owner.id, groups: [i % 2 ? folder : mine], name: `f-${i}.jpg`, size: null }).then((a) => a.id)),
+    );
+    const c = await create(owner);
+    await add(owner, c.collection_id, files);
+    await share(owner, c.collection_id, reader.id, "view");
+    await grantRead(reader.id, folder);
+    const boss = await admin();
+    const byOwner = await items(owner, c.collection_id, "?skip=100&take=50");
+    const byReader = await items(reader, c.collection_id, "?skip=10&take=50");
+    expect((await items(boss, c.collection_id, "?skip=100&take=50")).items).toEqual(byOwner.items);
+    expect(byOwner).toMatchObject({ total: 130, hidden: 0 });
+    expect(byOwner.items.map((i) => i.asset_id)).toEqual(files.slice(100, 150));
+    expect(byReader).toMatchObject({ total: 65, hidden: 65 });
+    expect((await items(reader, c.collection_id, "?skip=100")).items).toEqual([]);
+    const lists = () => env.DB.prepare("select count(*) as n from collection_seek where collection_id = ? and n = 0").bind(c.collection_id).first<{ n: number }>();
+    expect((await lists())?.n).toBe(3);
+    await ok("DELETE", `/api/collections/${c.collection_id}`, owner);
+    expect((await lists())?.n).toBe(0);
   });
 });

@@ -36,7 +36,8 @@ export const ROUND_TRIP_BUDGETS = {
   subtree: { route: "GET /api/group/subtree/{id}", budget: 5, before: 5 },
   subtreeCached: { route: "GET /api/group/subtree/{id} (cache hit)", budget: 3, before: 5 },
   // A collection's page (decision record 034): the caller's rights summary, then the role check beside the page with
-  // its counts. A file's comments (decision record 035): after sign-in, the file, its access chain, the follow flag
+  // its counts (a deep page: beside the page from the caller's checkpoints; when his list is not current, one more
+  // trip builds it and reads the page from it, in one batch, once per change). A file's comments (decision record 035): after sign-in, the file, its access chain, the follow flag
   // and either the list (an isolate that has not answered it lately) or the list's revisions (one that has: a hit
   // answers from memory) together; an answer kept from before a change costs one more, the list read after the
   // revisions said so (tests/integration/comments-list-cache.test.ts). `before`: the same (these were first budgeted

@@ -122,8 +122,20 @@ export interface ItemRow {
  * a constant.
  */
 export function itemsPage(db: Database, id: string, vis: Visibility | null, skip: number, take: number) {
-  // A collection's files usually sit in a few folders: whether the reader's rules pass read down to each of them is
-  // decided once per folder (`granting`), not once per file (the same decision, where there is no deny or confinement).
+  return db.all<ItemRow>(sql`with ${flagsCte(id, vis)},
+    p as (select asset_id, pos from f where ok order by pos, asset_id limit ${take} offset ${skip})
+    select ${itemColumns(id)}, (select count(*) from f where ok) as total, (select count(*) from f) as live
+    ${itemJoins(id)}
+    order by p.pos, p.asset_id`);
+}
+
+/**
+ * `f`: every live item with the reader's flag (`ok`), in collection order, materialised: one pass over the order
+ * index that evaluates the rights filter once per item. A collection's files usually sit in a few folders: whether
+ * the reader's rules pass read down to each of them is decided once per folder (`granting`), not once per file (the
+ * same decision, where there is no deny or confinement). Administrators' flag is a constant.
+ */
+export function flagsCte(id: string, vis: Visibility | null): SQL {
   const granting = sql`(select group_id from granting)`;
   const viaGroups = visibleAssetViaGroupsSql(vis, sql`a.id`, sql`a.owner_id`, granting);
   const readable = viaGroups ?? visibleSql(vis, "asset", sql`a.id`, sql`a.owner_id`);
@@ -132,23 +144,29 @@ export function itemsPage(db: Database, id: string, vis: Visibility | null, skip
         cross join group_members m on m.el_id = gi.asset_id and m.el_type = 'asset' and m.trashed_at is null
         where gi.collection_id = ${id}) g where ${groupGrantsReadSql(vis!.userId, sql`g.group_id`)}),`
     : sql``;
-  return db.all<ItemRow>(sql`with ${grantingCte} f as materialized (
+  return sql`${grantingCte} f as materialized (
       select ci.asset_id, ci.pos, ${readable} as ok
       from collection_items ci cross join assets a on a.id = ci.asset_id
       where ci.collection_id = ${id} and a.deleted_at is null
-      order by ci.pos, ci.asset_id),
-    p as (select asset_id, pos from f where ok order by pos, asset_id limit ${take} offset ${skip})
-    select p.asset_id, ci.added_by, ab.name as added_by_name, ci.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
+      order by ci.pos, ci.asset_id)`;
+}
+
+/** The columns of a page's item, for the rows of `p` (asset_id, pos) joined by `itemJoins`. */
+export function itemColumns(id: string): SQL {
+  return sql`p.asset_id, p.pos, ci.added_by, ab.name as added_by_name, ci.added_at, a.name, a.mime, a.ctime, a.mtime, a.owner_id,
       u.name as owner_name, a.latest_version as ver, mv.id as var, mv.content_size as var_size,
       exists (select 1 from previews pv where pv.asset_id = a.id) as has_preview, ${CURRENT_REVIEW_STATUS} as review_status,
-       ${COMMENT_COUNTS}, (select count(*) from f where ok) as total, (select count(*) from f) as live
-    from p
+       ${COMMENT_COUNTS}`;
+}
+
+/** Only the page's rows get their owner, main variant, preview flag and who added them. */
+export function itemJoins(id: string): SQL {
+  return sql`from p
     cross join collection_items ci on ci.collection_id = ${id} and ci.asset_id = p.asset_id
     cross join assets a on a.id = p.asset_id
     left join users u on u.id = a.owner_id
     left join users ab on ab.id = ci.added_by
-    left join variants mv on mv.id = ${MAIN_VARIANT}
-    order by p.pos, p.asset_id`);
+    left join variants mv on mv.id = ${MAIN_VARIANT}`;
 }
 
 /** Which of the ids are live files the reader may read, in one statement. */
@@ -180,6 +198,7 @@ export function deleteCollectionSql(id: string): SQL[] {
   return [
     sql`delete from collection_items where collection_id = ${id}`,
     sql`delete from collection_members where collection_id = ${id}`,
+    sql`delete from collection_seek where collection_id = ${id}`,
     sql`delete from collections where id = ${id}`,
   ];
 }

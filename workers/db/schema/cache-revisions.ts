@@ -8,6 +8,9 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
  *   cached `/sl` answers are keyed on it.
  * - `people` (migration 0052; decision 035): users' logins and names, and their removal. The kept comment lists are
  *   keyed on it beside the file's own `comment_revisions` row.
+ * - `readable` (migration 0053; decision 034): what a reader may read among the files of collections — rules,
+ *   inheritance, the folder tree, users' groups and confinement, and those files' owner, deletion and listings. The
+ *   collections' readable-item checkpoints are valid only under the revision they were built at.
  */
 export const cacheRevisions = sqliteTable("cache_revisions", {
   scope: text("scope").primaryKey(),

@@ -44,5 +44,6 @@ export * from "./shop-webhook-events";
 export * from "./cache-revisions";
 export * from "./traded-tokens";
 export * from "./collections";
+export * from "./collection-seek";
 export * from "./review-decisions";
 export * from "./review-requests";

@@ -5,6 +5,7 @@
  */
 import { ru } from "../../../shared/i18n/ru";
 import * as repo from "../../db/repositories/collection.repository";
+import { buildSeekStatements, COLLECTION_SEEK_SPACING, seekPageSql } from "../../db/repositories/collection-seek.repository";
 import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { toIso } from "../../lib/time";
@@ -51,35 +52,55 @@ export interface ItemsPage {
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
-/** `GET /api/collections/{id}/items`: a page of the readable items in collection order. */
+/**
+ * `GET /api/collections/{id}/items`: a page of the readable items in collection order. A deep page (`skip` of at
+ * least COLLECTION_SEEK_SPACING) starts from the reader's own checkpoints when they are current, and builds them
+ * first when not (decision record 034, «Readable-item checkpoints»); a shallow page filters every item once.
+ */
 export async function listItems(rc: RequestContext, actor: Actor, id: string, q: { skip: number; take: number }): Promise<ItemsPage> {
   // The page is read beside the role check: a caller the check refuses gets its 404 and the rows are dropped unseen.
   const vis = await visibility(rc, actor);
+  if (q.skip >= COLLECTION_SEEK_SPACING) {
+    const [, hit] = await Promise.all([requireCollection(rc, actor, id, "view"), rc.db.all<SeekRow>(seekPageSql(id, vis, q.skip, q.take))]);
+    if (hit.length > 0) return pageOf(hit, hit[0]);
+    // No current list: build it and read the page from it in one transaction, so no change falls between them.
+    const results = await runBatch(rc.db, [...buildSeekStatements(id, vis, Date.now()), seekPageSql(id, vis, q.skip, q.take)]);
+    const rows = (results.at(-1)?.results ?? []) as SeekRow[];
+    return pageOf(rows, rows[0]);
+  }
   const [, rows] = await Promise.all([requireCollection(rc, actor, id, "view"), repo.itemsPage(rc.db, id, vis, q.skip, q.take)]);
   // A page past the end has no row to carry the counts: they are read on their own then.
-  const counts = rows[0] ?? (await repo.itemCounts(rc.db, id, vis));
+  return pageOf(rows, rows[0] ?? (await repo.itemCounts(rc.db, id, vis)));
+}
+
+/** A page row from a checkpoint: past the end, one row carries only the counts. */
+type SeekRow = repo.ItemRow | { asset_id: null; total: number; live: number };
+
+function pageOf(rows: readonly SeekRow[], counts: { total: number; live: number } | undefined): ItemsPage {
   const total = counts?.total ?? 0;
   return {
     total,
     hidden: (counts?.live ?? 0) - total,
-    items: rows.map((r) => ({
-      asset_id: r.asset_id,
-      name: r.name,
-      mimetype: r.mime,
-      added_by: r.added_by,
-      added_by_name: r.added_by_name,
-      added_at: toIso(r.added_at),
-      ctime: toIso(r.ctime),
-      mtime: toIso(r.mtime),
-      owner: r.owner_id,
-      owner_name: r.owner_name,
-      ver: r.ver,
-      var: r.var,
-      var_size: r.var_size,
-      preview: r.has_preview ? `/api/asset/content/preview/${r.asset_id}/${r.ver}/thumb` : null,
-      review_status: r.review_status,
-      comments: commentCountsOf(r),
-    })),
+    items: rows
+      .filter((r): r is repo.ItemRow => r.asset_id !== null)
+      .map((r) => ({
+        asset_id: r.asset_id,
+        name: r.name,
+        mimetype: r.mime,
+        added_by: r.added_by,
+        added_by_name: r.added_by_name,
+        added_at: toIso(r.added_at),
+        ctime: toIso(r.ctime),
+        mtime: toIso(r.mtime),
+        owner: r.owner_id,
+        owner_name: r.owner_name,
+        ver: r.ver,
+        var: r.var,
+        var_size: r.var_size,
+        preview: r.has_preview ? `/api/asset/content/preview/${r.asset_id}/${r.ver}/thumb` : null,
+        review_status: r.review_status,
+        comments: commentCountsOf(r),
+      })),
   };
 }
 
