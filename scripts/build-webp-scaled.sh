@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$src/src" "$work/src"
 # The lossless decoder keeps a sliding window of pixels instead of the whole image (see README.md there).
-(cd "$work" && patch -p1 --no-backup-if-mismatch < "$out/vp8l-window.patch")
+(cd "$work" && patch -p1 --no-backup-if-mismatch < "$out/sliding-window.patch")
 cd "$work"
 emcc -O3 -DNDEBUG -msimd128 -msse2 -I. \
   src/dec/*.c \
