@@ -51,6 +51,37 @@ function vp8lHeader(width: number, height: number): Uint8Array {
   return b;
 }
 
+/** A lossy WebP with alpha (VP8X, an empty ALPH, a VP8 frame header) declaring width × height, no image data. */
+function lossyAlphaHeader(width: number, height: number): Uint8Array {
+  const chunk = (tag: string, body: Uint8Array) => {
+    const b = new Uint8Array(8 + body.length + (body.length & 1));
+    b.set([...tag].map((c) => c.charCodeAt(0)));
+    new DataView(b.buffer).setUint32(4, body.length, true);
+    b.set(body, 8);
+    return b;
+  };
+  const vp8x = new Uint8Array(10);
+  vp8x[0] = 0x10; // alpha
+  for (let i = 0; i < 3; i++) {
+    vp8x[4 + i] = ((width - 1) >> (8 * i)) & 255;
+    vp8x[7 + i] = ((height - 1) >> (8 * i)) & 255;
+  }
+  // A key frame's tag (shown, first partition of 0 bytes), the start code, then 14-bit width and height.
+  const vp8 = new Uint8Array(10);
+  vp8[0] = 0x10;
+  vp8.set([0x9d, 0x01, 0x2a], 3);
+  new DataView(vp8.buffer).setUint16(6, width, true);
+  new DataView(vp8.buffer).setUint16(8, height, true);
+  const parts = [new TextEncoder().encode("WEBP"), chunk("VP8X", vp8x), chunk("ALPH", new Uint8Array(2)), chunk("VP8 ", vp8)];
+  const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    body.set(p, at);
+    at += p.length;
+  }
+  return chunk("RIFF", body);
+}
+
 describe("WebP over 12 MP decoded scaled", () => {
   it("lossy with alpha: 6000 × 4000 comes out at 1280 × 853, quarters and transparency in place", async () => {
     const pixels = await decodeWebpScaled(bufferSource(lossy), 1280);
@@ -79,8 +110,11 @@ describe("WebP over 12 MP decoded scaled", () => {
     expectQuarters(pixels);
   });
 
-  it("refuses a decode that does not fit the instance's memory (6000 × 4000 RGBA out is 96 MB)", async () => {
+  it("refuses before decoding what would not fit the instance's 64 MiB: a 96 MB output, a lossy 80 MP alpha plane", async () => {
     expect(await refusal(lossless, 9000)).toBe(ru.makers.webpOutOfMemory(64));
+    expect(await refusal(lossyAlphaHeader(10000, 8000))).toBe(ru.makers.webpOutOfMemory(64));
+    // The same header at 40 MP passes the check and reaches the decoder, which finds no image data.
+    expect(await refusal(lossyAlphaHeader(8000, 5000))).toBe(ru.makers.corrupt("WebP"));
   });
 
   it("refuses truncated and broken files with the reason, never a crash", async () => {

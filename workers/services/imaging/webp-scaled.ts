@@ -21,6 +21,11 @@ const WASM_MEMORY = 64 * 1024 * 1024;
  * decoder's own (rows, the lossless window, a lossy image's alpha plane) and the output.
  */
 export const MAX_WEBP_SCALED_BYTES = 40 * 1024 * 1024;
+/**
+ * What a decode needs besides the file, its output and a lossy image's alpha plane: libwebp's rows and tables and
+ * a lossless image's sliding window (measured: 24 MP lossless, 43.7 MiB file → 57.8 MiB of instance memory).
+ */
+const DECODER_MEMORY = 12 * 1024 * 1024;
 /** Bytes copied into the instance per storage read. */
 const READ_PIECE = 4 * 1024 * 1024;
 /** Bytes of the file's start whose headers say its size and whether it is animated. */
@@ -44,6 +49,8 @@ interface Result {
   height: number;
   alpha: boolean;
   animated: boolean;
+  /** 1 lossy, 2 lossless, 0 mixed or unknown */
+  format: number;
   output: number;
   outputWidth: number;
   outputHeight: number;
@@ -61,14 +68,22 @@ async function instantiate(): Promise<WebpScaledExports> {
 
 function result(wasm: WebpScaledExports): Result {
   const r = new Int32Array(wasm.memory.buffer, wasm.webp_result(), 8);
-  return { width: r[0], height: r[1], alpha: r[2] !== 0, animated: r[3] !== 0, output: r[5], outputWidth: r[6], outputHeight: r[7] };
+  return { width: r[0], height: r[1], alpha: r[2] !== 0, animated: r[3] !== 0, format: r[4], output: r[5], outputWidth: r[6], outputHeight: r[7] };
 }
 
-/** Refuses what the headers say before the file is read: an animation, or more pixels than previews are made from. */
-function checkHeaders(info: Result) {
+/**
+ * Refuses what the headers say before the file is read: an animation, more pixels than previews are made from, or
+ * a lossy image with alpha whose alpha plane (libwebp keeps it whole, a byte a pixel) would not fit the instance
+ * next to the file and the output (libwebp would report that as a broken alpha chunk).
+ */
+function checkHeaders(info: Result, size: number, cover: number) {
   if (info.animated) throw new PreviewUnavailable(ru.makers.webpAnimated(MAX_DECODE_PIXELS / 1e6));
   if (info.width * info.height > limits.MAX_PREVIEW_SOURCE_PIXELS) {
     throw new PreviewUnavailable(ru.makers.tooManyPixels(info.width, info.height, limits.MAX_PREVIEW_SOURCE_PIXELS / 1e6));
+  }
+  const alphaPlane = info.format === 1 && info.alpha ? info.width * info.height : 0;
+  if (size + alphaPlane + cover * cover * 4 + DECODER_MEMORY > WASM_MEMORY) {
+    throw new PreviewUnavailable(ru.makers.webpOutOfMemory(WASM_MEMORY / 1048576));
   }
 }
 
@@ -88,6 +103,7 @@ async function copyIn(wasm: WebpScaledExports, source: ByteSource, to: number, l
  * the decoder's memory, and a broken one.
  */
 export async function decodeWebpScaled(source: ByteSource, cover: number): Promise<Pixels> {
+  cover = Math.max(1, Math.round(cover));
   if (source.size > MAX_WEBP_SCALED_BYTES) throw new PreviewUnavailable(ru.makers.tooLarge(MAX_WEBP_SCALED_BYTES / 1048576));
   const wasm = await instantiate();
   const data = wasm.webp_alloc(Math.max(1, source.size));
@@ -96,13 +112,13 @@ export async function decodeWebpScaled(source: ByteSource, cover: number): Promi
     const head = Math.min(source.size, HEAD_BYTES);
     await copyIn(wasm, source, data, head);
     let status = wasm.webp_info(data, head);
-    if (status === Status.ok) checkHeaders(result(wasm));
+    if (status === Status.ok) checkHeaders(result(wasm), source.size, cover);
     else if (status !== Status.notEnoughData) throw corrupt();
     await copyIn(wasm, source, data, source.size);
     status = wasm.webp_info(data, source.size);
     if (status !== Status.ok) throw corrupt();
-    checkHeaders(result(wasm));
-    status = wasm.webp_decode(data, source.size, Math.max(1, Math.round(cover)));
+    checkHeaders(result(wasm), source.size, cover);
+    status = wasm.webp_decode(data, source.size, cover);
     if (status === Status.outOfMemory) throw new PreviewUnavailable(ru.makers.webpOutOfMemory(WASM_MEMORY / 1048576));
     if (status !== Status.ok) throw corrupt();
     const out = result(wasm);
