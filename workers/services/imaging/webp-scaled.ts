@@ -87,7 +87,7 @@ function checkHeaders(info: Result, size: number, cover: number) {
   }
 }
 
-/** Copies `length` bytes of the file from `offset` into the instance at `to`, a piece per storage read. */
+/** Copies the file's first `length` bytes into the instance at `to`, a piece per storage read. */
 async function copyIn(wasm: WebpScaledExports, source: ByteSource, to: number, length: number) {
   for (let at = 0; at < length; ) {
     const piece = await source.read(at, Math.min(READ_PIECE, length - at));
