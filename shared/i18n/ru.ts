@@ -324,6 +324,8 @@ export const ru = {
     noEmbeddedPreview: (format: string) => `в файле ${format} нет встроенного JPEG-превью`,
     hevcOnly: "встроенная картинка HEIC закодирована HEVC, а декодера HEVC в Worker нет",
     avifUnsupported: "декодера AVIF в Worker нет (он не помещается в сборку)",
+    webpAnimated: (maxMp: number) => `анимированный WebP больше ${maxMp} Мп в Worker не декодируется (только неподвижный)`,
+    webpOutOfMemory: (maxMiB: number) => `WebP не помещается в ${maxMiB} МиБ памяти декодера`,
     svgForBrowser: "превью SVG с текстом, растровыми картинками, ссылками <use> или фильтрами делает браузер при первом просмотре",
     svgTooBusy: (what: "shapes" | "effects" | "numbers" | "elements", max: number) =>
       `SVG слишком сложен для рисования на сервере (больше ${max} ${{ shapes: "фигур", effects: "слоёв прозрачности, масок, обрезок или пунктиров", numbers: "чисел в геометрии", elements: "элементов" }[what]}): превью делает браузер при первом просмотре`,

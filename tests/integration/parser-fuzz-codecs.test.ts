@@ -4,11 +4,13 @@ import { decodeImage, encodeJpeg, encodePng } from "../../workers/services/imagi
 import { decodePhoto } from "../../workers/services/imaging/photo-decoder";
 import { PreviewUnavailable } from "../../workers/services/imaging/preview-unavailable";
 import { rasteriseSvg } from "../../workers/services/imaging/svg-raster";
+import { decodeWebpScaled } from "../../workers/services/imaging/webp-scaled";
 import { ParseLimitError } from "../../workers/services/media/extract/parse-limit";
 import { fuzz } from "../fixtures/byte-fuzz";
 import { makeTiff } from "../fixtures/media-makers";
 import { quarters } from "../fixtures/quarters";
 import webp from "../fixtures/quarters-1600x1200.webp?inline";
+import webpLossless from "../fixtures/quarters-3000x2000-lossless.webp?inline";
 
 /**
  * The parsers that need workerd (the WebAssembly codecs and resvg) under the seeded byte mutator: each call ends
@@ -54,6 +56,20 @@ describe("codec fuzz in workerd (seeded, bounded in time)", { timeout: 60_000 },
       workerd: { runs: 600 },
     });
     expect(tried).toBe(600);
+  });
+
+  it("WebP through libwebp's scaled decoder (lossy with alpha, lossless past its sliding window)", async () => {
+    const lossy = Uint8Array.from(atob(webp.slice(webp.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+    const lossless = Uint8Array.from(atob(webpLossless.slice(webpLossless.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+    const tried = await fuzz({
+      samples: [lossy, lossless],
+      tokens: ["VP8 ", "VP8L", "VP8X", "ALPH", "ANIM", Uint8Array.of(0x2f), Uint8Array.of(0xff, 0xff, 0xff, 0x0f)],
+      run: (b) => decodeWebpScaled(bufferSource(b), 320),
+      allowed: makerError,
+      budgetMs: 3_000,
+      workerd: { runs: 200 },
+    });
+    expect(tried).toBe(200);
   });
 
   it("SVG: the gate's output drawn by resvg", async () => {

@@ -1,5 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
-import { limits } from "../media/decode";
+import { imageInfo, limits } from "../media/decode";
 import type { ByteSource } from "./byte-source";
 import { findEmbeddedJpegs, largestJpeg, type EmbeddedJpeg } from "./embedded-jpeg";
 import { MAX_DECODE_PIXELS, decodeImage, type Pixels } from "./image-codec";
@@ -8,6 +8,7 @@ import { jpegScanCount } from "./jpeg-scans";
 import { decodePngScaled, pngHeader } from "./png-rows";
 import { PreviewUnavailable } from "./preview-unavailable";
 import { readCapped } from "./strip-reader";
+import { decodeWebpScaled } from "./webp-scaled";
 import type { ImageKind } from "./sniff";
 import { decodeTiffPage, jpegCandidates, pageDecodable, pageSize, readTiff } from "./tiff";
 
@@ -78,6 +79,8 @@ async function tiffPixels(source: ByteSource, cover: number): Promise<PhotoPixel
  * - JPEG: whole up to 12 MP, else scaled (1/2, 1/4, 1/8) from its coefficients, no larger than `cover` (the longest
  *   preview side) needs;
  * - PNG (those over 12 MP; smaller ones are decoded whole by the caller): row by row, downsampled (png-rows.ts);
+ * - WebP (likewise over 12 MP): by libwebp with its rescaler, straight to `cover` (webp-scaled.ts); an animated one
+ *   is refused;
  * - TIFF: the first page strip by strip, downsampled; a TIFF-based camera RAW (CR2, NEF, ARW, DNG): its largest
  *   embedded JPEG preview when that is larger than the first page (a RAW's IFD0 is a thumbnail or sensor data);
  * - CR3, HEIC/HEIF, AVIF (ISO-BMFF): the largest JPEG embedded in their first MAX_EMBEDDED_SCAN_BYTES (CR3's
@@ -96,6 +99,11 @@ export async function decodePhoto(kind: ImageKind, source: ByteSource, head: Uin
     const pixels = await decodePngScaled(source, cover);
     const header = pngHeader(head);
     return { pixels, via: `PNG ${header?.width ?? "?"}×${header?.height ?? "?"} по строкам → ${pixels.width}×${pixels.height}` };
+  }
+  if (kind === "webp") {
+    const header = imageInfo(head);
+    const pixels = await decodeWebpScaled(source, cover);
+    return { pixels, via: `WebP ${header?.width ?? "?"}×${header?.height ?? "?"} → ${pixels.width}×${pixels.height}` };
   }
   if (kind === "tiff") {
     // Every read of this decode (IFDs, tag values, previews, strips) counts against MAX_TIFF_READS.

@@ -309,7 +309,7 @@ async function previewWithImagesBinding(ctx: OperationContext<PreviewOptions>, s
 
 /**
  * Images by what their bytes are (the name and the declared type may lie): PNG and WebP decoded whole (up to
- * 12 MP), a larger PNG row by row; JPEG, TIFF, camera RAW, HEIC/HEIF/AVIF and SVG through imaging's decodePhoto (scaled and strip-wise
+ * 12 MP), a larger one scaled as it decodes; JPEG, TIFF, camera RAW, HEIC/HEIF/AVIF and SVG through imaging's decodePhoto (scaled and strip-wise
  * decoding, embedded previews), each failing with its reason when it cannot be read.
  */
 async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source: AssetSource, mime: string): Promise<Outcome> {
@@ -319,10 +319,10 @@ async function previewOfImageFile(ctx: OperationContext<PreviewOptions>, source:
   const kind = sniffImage(head);
   if (kind && (await previewWithImagesBinding(ctx, source, kind, head))) return { outcome: "made" };
   if (kind === "png" || kind === "webp") {
-    // A PNG over 12 MP is decoded row by row into a downscaled buffer (decodePhoto below). WebP has no row-wise
-    // decoder here (the codec decodes whole frames only), so a WebP over 12 MP keeps the whole-image limit.
+    // A PNG or WebP over 12 MP is decoded straight to preview size (decodePhoto below: row by row, by libwebp's
+    // rescaler), never whole.
     const header = imageInfo(head);
-    const big = kind === "png" && header !== null && header.width * header.height > MAX_DECODE_PIXELS;
+    const big = header !== null && header.width * header.height > MAX_DECODE_PIXELS;
     if (!big) return previewOfImage(ctx, source, `image/${kind}`);
   }
   if (kind === "svg") return previewOfSvg(ctx, source);
