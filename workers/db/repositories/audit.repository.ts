@@ -39,6 +39,23 @@ export function listAuditPage(db: Database, f: AuditFilter & { skip: number; tak
     .offset(f.skip);
 }
 
+/** The first `limit` audit entries of a filter, newest first, without names (LOGS has no users table). */
+export function listAuditRows(db: Database, f: AuditFilter, limit: number) {
+  return db.select().from(auditLog).where(auditWhere(f)).orderBy(desc(auditLog.ctime), desc(auditLog.id)).limit(limit);
+}
+
+/** The SQL condition of a filter, for the LOGS reader's pending check. */
+export function auditFilterSql(f: AuditFilter): SQL {
+  return auditWhere(f) ?? sql`1`;
+}
+
+/** Names and logins of users by id (the acting users of entries read from LOGS). */
+export function usersByIds(db: Database, ids: string[]) {
+  return db.all<{ id: string; name: string; login: string }>(
+    sql`select id, name, login from users where id in (select value from json_each(${JSON.stringify(ids)}))`,
+  );
+}
+
 export async function countAudit(db: Database, f: AuditFilter): Promise<number> {
   const row = await db.select({ n: count() }).from(auditLog).where(auditWhere(f)).get();
   return row?.n ?? 0;

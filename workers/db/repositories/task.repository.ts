@@ -177,6 +177,29 @@ export async function countTasks(db: Database, f: TaskFilter): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * Tasks of a filter without its visibility part, as (id, job number, affected) newest first: the LOGS side of a
+ * non-administrator's list, whose visibility the hot database decides (visibleTaskIds).
+ */
+export function taskCandidates(db: Database, f: TaskFilter): Promise<{ id: string; job_num: number; affected: string }[]> {
+  return db.all(sql`select id, job_num, affected from tasks where ${filterSql({ ...f, vis: null })} order by job_num desc`);
+}
+
+/** Which of these tasks (read from LOGS) are about files and folders the caller may read, decided in the hot database. */
+export async function visibleTaskIds(db: Database, rows: readonly { id: string; affected: string }[], vis: Visibility): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const payload = JSON.stringify(rows.map((r) => [r.id, r.affected]));
+  const visible = await db.all<{ id: string }>(sql`select tasks.id as id
+    from (select json_extract(value, '$[0]') as id, json_extract(value, '$[1]') as affected from json_each(${payload})) as tasks
+    where ${taskSubjectsVisibleSql(vis)}`);
+  return new Set(visible.map((r) => r.id));
+}
+
+/** The SQL condition of a filter without its visibility part (LOGS has no catalog to decide it). */
+export function taskFilterSql(f: TaskFilter): SQL {
+  return filterSql({ ...f, vis: null });
+}
+
 /** Distinct task names (for the name filter), most recent first. */
 export async function taskNames(db: Database, ownerId: string | null, vis: Visibility | null, limit: number): Promise<string[]> {
   const rows = await db.all<{ name: string }>(

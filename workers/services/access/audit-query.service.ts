@@ -1,5 +1,16 @@
 import { ru } from "../../../shared/i18n/ru";
-import { auditedEntity, countAudit, listAuditPage, namesByIds, type AuditFilter, type NamedEntity } from "../../db/repositories/audit.repository";
+import {
+  auditFilterSql,
+  auditedEntity,
+  countAudit,
+  listAuditPage,
+  listAuditRows,
+  namesByIds,
+  usersByIds,
+  type AuditFilter,
+  type NamedEntity,
+} from "../../db/repositories/audit.repository";
+import { logsDb, mergeWindow, shadowedKeys } from "../logs/logs-read";
 import { AppError } from "../../lib/errors";
 import { canAccess } from "./access.service";
 import type { Actor, RequestContext } from "./context";
@@ -57,6 +68,42 @@ async function requireAuditReader(rc: RequestContext, actor: Actor, filter: Audi
   if (!(await canAccess(rc, actor, { id: entity.id, type: entity.type, ownerId: entity.owner_id }, "acl"))) throw notFound();
 }
 
+type AuditPageRow = Awaited<ReturnType<typeof listAuditPage>>[number];
+
+/**
+ * One page of the entries of the hot database and of LOGS together (decision 038): the first skip + take of each,
+ * merged by time; the acting users of entries from LOGS are named from the hot database.
+ */
+async function auditPageOfBoth(rc: RequestContext, filter: AuditFilter & { skip: number; take: number }) {
+  const logs = logsDb(rc.env);
+  const window = filter.skip + filter.take;
+  const [hotRows, hotTotal, logsRows, logsTotal, shadowed] = await Promise.all([
+    listAuditPage(rc.db, { ...filter, skip: 0, take: window }),
+    countAudit(rc.db, filter),
+    listAuditRows(logs, filter, window),
+    countAudit(logs, filter),
+    shadowedKeys(rc.db, logs, "audit_log", auditFilterSql(filter)),
+  ]);
+  const page = mergeWindow<AuditPageRow>(
+    hotRows,
+    logsRows.map((entry) => ({ entry, actorName: null, actorLogin: null })),
+    (row) => row.entry.id,
+    (a, b) => b.entry.ctime - a.entry.ctime || (a.entry.id < b.entry.id ? 1 : a.entry.id > b.entry.id ? -1 : 0),
+    shadowed,
+    filter.skip,
+    filter.take,
+  );
+  const unnamed = [...new Set(page.flatMap((row) => (row.actorName === null && row.entry.actorId ? [row.entry.actorId] : [])))];
+  if (unnamed.length > 0) {
+    const users = new Map((await usersByIds(rc.db, unnamed)).map((u) => [u.id, u]));
+    for (const row of page) {
+      const user = row.entry.actorId ? users.get(row.entry.actorId) : undefined;
+      if (user) Object.assign(row, { actorName: user.name, actorLogin: user.login });
+    }
+  }
+  return { rows: page, total: hotTotal + logsTotal - shadowed.size };
+}
+
 /**
  * One page of the audit log, newest first, with the total for the pager: every entry for administrators, the
  * history of a file or folder for whoever holds `acl` on it.
@@ -69,7 +116,7 @@ export async function listAudit(
   filter: AuditFilter & { skip: number; take: number },
 ): Promise<{ items: AuditEntryInfo[]; total: number }> {
   await requireAuditReader(rc, actor, filter);
-  const [rows, total] = await Promise.all([listAuditPage(rc.db, filter), countAudit(rc.db, filter)]);
+  const { rows, total } = await auditPageOfBoth(rc, filter);
   const mentioned = rows.map(({ entry }) => mentionedIds(entry.objectId, entry.details as Record<string, unknown> | null));
   // Every name on the page in one query, not one per row.
   const named = new Map((await namesByIds(rc.db, [...new Set(mentioned.flat())])).map((n) => [n.id, n]));
