@@ -147,6 +147,8 @@ export interface TaskFilter {
   status?: TaskStatus[];
   op?: string[];
   asset?: string;
+  /** only tasks numbered above this (newer): placing a deep page of the merged list (decision 038) */
+  newerThanJob?: number;
 }
 
 function filterSql(f: TaskFilter): SQL {
@@ -156,6 +158,7 @@ function filterSql(f: TaskFilter): SQL {
   if (f.name) parts.push(sql`instr(lower(name), ${f.name.toLowerCase()}) > 0`);
   if (f.status?.length) parts.push(inIds(sql`status`, f.status));
   if (f.op?.length) parts.push(inIds(sql`operation_class`, f.op));
+  if (f.newerThanJob !== undefined) parts.push(sql`job_num > ${f.newerThanJob}`);
   if (f.asset) {
     parts.push(
       sql`(src_entity = ${f.asset} or dst_entity = ${f.asset} or exists (select 1 from json_each(tasks.affected) e where json_extract(e.value, '$.id') = ${f.asset}))`,
@@ -164,10 +167,10 @@ function filterSql(f: TaskFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** One page of tasks, newest first. */
-export async function listTasks(db: Database, f: TaskFilter, page: { skip: number; take: number }): Promise<TaskRow[]> {
+/** One page of tasks, newest first (with `oldestFirst`, the other way). */
+export async function listTasks(db: Database, f: TaskFilter, page: { skip: number; take: number; oldestFirst?: boolean }): Promise<TaskRow[]> {
   const rows = await db.all<RawTask>(
-    sql`select * from tasks where ${filterSql(f)} order by job_num desc limit ${page.take} offset ${page.skip}`,
+    sql`select * from tasks where ${filterSql(f)} order by job_num ${page.oldestFirst ? sql`asc` : sql`desc`} limit ${page.take} offset ${page.skip}`,
   );
   return rows.map(fromRaw);
 }

@@ -11,7 +11,8 @@ import {
 } from "../../db/repositories/task.repository";
 import type { Visibility } from "../../db/repositories/access.repository";
 import type { RequestContext } from "../access";
-import { logsDb, mergeWindow, shadowedKeys } from "../logs/logs-read";
+import type { Database } from "../../db/client";
+import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs/logs-read";
 
 /**
  * Tasks read from the hot database and from LOGS as one list (decision 038): finished tasks older than 30 days live
@@ -45,18 +46,39 @@ async function visibleArchived(rc: RequestContext, f: TaskFilter & { vis: Visibi
 
 const newestFirst = (a: TaskRow, b: TaskRow) => b.jobNum - a.jobNum;
 
+/** The tasks of a filter in one database, as a side of the merged list (newest first). */
+function taskSource(db: Database, f: TaskFilter, mark: (rows: TaskRow[]) => TaskRow[]): MergeSource<TaskRow> {
+  return {
+    page: async (skip, take) => mark(await listTasks(db, f, { skip, take })),
+    count: () => countTasks(db, f),
+    last: async () => mark(await listTasks(db, f, { skip: 0, take: 1, oldestFirst: true }))[0],
+    countBefore: (row) => countTasks(db, { ...f, newerThanJob: row.jobNum }),
+  };
+}
+
+/** A non-administrator's LOGS side: the archived tasks it may read, whose order and visibility are known in full. */
+function visibleArchivedSource(logs: Database, visible: { id: string; job_num: number }[]): MergeSource<TaskRow> {
+  const page = async (skip: number, take: number) =>
+    markArchived((await findTasks(logs, visible.slice(skip, skip + take).map((t) => t.id))).sort(newestFirst));
+  return {
+    page,
+    count: async () => visible.length,
+    last: async () => (await page(visible.length - 1, 1))[0],
+    countBefore: async (row) => visible.filter((t) => t.job_num > row.jobNum).length,
+  };
+}
+
 /** One page of the tasks of `f` in both databases, newest first. */
 export async function taskPageOfBoth(rc: RequestContext, f: TaskFilter, page: { skip: number; take: number }): Promise<TaskRow[]> {
   const logs = logsDb(rc.env);
-  const window = page.skip + page.take;
-  const [hotRows, shadowed, logsRows] = await Promise.all([
-    listTasks(rc.db, f, { skip: 0, take: window }),
-    shadowedKeys(rc.db, logs, "tasks", taskFilterSql(f)),
-    f.vis === null
-      ? listTasks(logs, f, { skip: 0, take: window })
-      : visibleArchived(rc, { ...f, vis: f.vis }).then((visible) => findTasks(logs, visible.slice(0, window).map((t) => t.id))),
-  ]);
-  return mergeWindow(hotRows, markArchived(logsRows), (t) => t.id, newestFirst, shadowed, page.skip, page.take);
+  const shadowed = shadowedKeys(rc.db, logs, "tasks", taskFilterSql(f));
+  const hotSide = taskSource(rc.db, f, (rows) => rows);
+  if (f.vis === null) return mergedPage(hotSide, taskSource(logs, f, markArchived), (t) => t.id, newestFirst, shadowed, page.skip, page.take);
+  const visible = await visibleArchived(rc, { ...f, vis: f.vis });
+  const ids = new Set(visible.map((t) => t.id));
+  // A row in both databases that the caller may not read is on neither side of its list.
+  const visibleShadowed = shadowed.then((keys) => new Set([...keys].filter((key) => ids.has(key))));
+  return mergedPage(hotSide, visibleArchivedSource(logs, visible), (t) => t.id, newestFirst, visibleShadowed, page.skip, page.take);
 }
 
 /** How many tasks of `f` the two databases hold together (a row a stopped move left in both counts once). */
