@@ -25,7 +25,12 @@ interface Seeded {
 }
 
 async function all<T>(db: D1Database, query: string, ...binds: unknown[]): Promise<T[]> {
-  return (await db.prepare(query).bind(...binds).all<T>()).results;
+  return (
+    await db
+      .prepare(query)
+      .bind(...binds)
+      .all<T>()
+  ).results;
 }
 
 /**
@@ -40,7 +45,10 @@ async function seed(old: number): Promise<Seeded> {
   const moving: Seeded["moving"] = { audit_log: [], tasks: [], global_events: [] };
   const staying: Seeded["staying"] = { audit_log: [], tasks: [], global_events: [] };
 
-  const audit = Array.from({ length: old + 5 }, (_, i) => ({ id: newId(), ctime: i < old ? OLD + i * 1_000 : Date.now() - (old + 5 - i) * 1_000 }));
+  const audit = Array.from({ length: old + 5 }, (_, i) => ({
+    id: newId(),
+    ctime: i < old ? OLD + i * 1_000 : Date.now() - (old + 5 - i) * 1_000,
+  }));
   audit.forEach((a, i) => (i < old ? moving : staying).audit_log.push(a.id));
   await env.DB.prepare(
     `insert into audit_log (id, ctime, actor_id, action, object_type, object_id, details)
@@ -80,7 +88,9 @@ async function seed(old: number): Promise<Seeded> {
     .bind(JSON.stringify(events), owner.id)
     .run();
   const seqs = new Map(
-    (await all<{ event_id: string; seq: number }>(env.DB, "select event_id, seq from global_events where owner_id = ?1", owner.id)).map((r) => [r.event_id, String(r.seq)]),
+    (await all<{ event_id: string; seq: number }>(env.DB, "select event_id, seq from global_events where owner_id = ?1", owner.id)).map(
+      (r) => [r.event_id, String(r.seq)],
+    ),
   );
   for (const e of events) {
     (e.type === "test.logs" && e.delivered && e.ctime < Date.now() - DAY ? moving : staying).global_events.push(seqs.get(e.id)!);
@@ -98,7 +108,11 @@ const KEYS: Record<LogTable, string> = { audit_log: "id", tasks: "id", global_ev
 /** How many times each key of `keys` is in `db`'s table. */
 async function presence(db: D1Database, table: LogTable, keys: string[]): Promise<Map<string, number>> {
   const key = KEYS[table];
-  const found = await all<{ key: string }>(db, `select cast(${key} as text) as key from ${table} where cast(${key} as text) in (select value from json_each(?1))`, JSON.stringify(keys));
+  const found = await all<{ key: string }>(
+    db,
+    `select cast(${key} as text) as key from ${table} where cast(${key} as text) in (select value from json_each(?1))`,
+    JSON.stringify(keys),
+  );
   const counts = new Map(keys.map((k) => [k, 0]));
   for (const f of found) counts.set(f.key, (counts.get(f.key) ?? 0) + 1);
   return counts;
@@ -107,10 +121,22 @@ async function presence(db: D1Database, table: LogTable, keys: string[]): Promis
 /** Every key in exactly one place: hot for `staying`, LOGS for `moving`, nothing pending. */
 async function expectMoved(s: Seeded) {
   for (const table of ["audit_log", "tasks", "global_events"] as const) {
-    expect([...(await presence(env.LOGS, table, s.moving[table])).values()].every((n) => n === 1), `${table} in LOGS`).toBe(true);
-    expect([...(await presence(env.DB, table, s.moving[table])).values()].every((n) => n === 0), `${table} gone from DB`).toBe(true);
-    expect([...(await presence(env.DB, table, s.staying[table])).values()].every((n) => n === 1), `${table} kept in DB`).toBe(true);
-    expect([...(await presence(env.LOGS, table, s.staying[table])).values()].every((n) => n === 0), `${table} not in LOGS`).toBe(true);
+    expect(
+      [...(await presence(env.LOGS, table, s.moving[table])).values()].every((n) => n === 1),
+      `${table} in LOGS`,
+    ).toBe(true);
+    expect(
+      [...(await presence(env.DB, table, s.moving[table])).values()].every((n) => n === 0),
+      `${table} gone from DB`,
+    ).toBe(true);
+    expect(
+      [...(await presence(env.DB, table, s.staying[table])).values()].every((n) => n === 1),
+      `${table} kept in DB`,
+    ).toBe(true);
+    expect(
+      [...(await presence(env.LOGS, table, s.staying[table])).values()].every((n) => n === 0),
+      `${table} not in LOGS`,
+    ).toBe(true);
   }
   expect(await all(env.LOGS, "select * from move_pending")).toEqual([]);
 }
@@ -124,7 +150,10 @@ async function answers(s: Seeded, admin: Session, skips: number[]) {
     const res = await call(`/api/audit?actor=${s.actorId}&take=50&skip=${skip}`, { bearer: admin.bearer });
     expect(res.status).toBe(200);
     out[`audit ${skip}`] = { total: res.headers.get("x-total-count"), page: await res.json() };
-    for (const [who, bearer] of [["admin", admin.bearer], ["owner", s.owner.bearer]] as const) {
+    for (const [who, bearer] of [
+      ["admin", admin.bearer],
+      ["owner", s.owner.bearer],
+    ] as const) {
       // A task moved to LOGS lists no commands: compared without them (asserted on their own below).
       const page = await getJson<Json[]>(`/api/tasklist/current?name=${s.marker}&take=50&skip=${skip}`, bearer);
       out[`tasks ${who} ${skip}`] = page.map(({ commands: _, ...rest }) => rest);
@@ -134,10 +163,15 @@ async function answers(s: Seeded, admin: Session, skips: number[]) {
   out.countAdmin = await getJson(`/api/tasklist/current/count?name=${s.marker}&status=done`, admin.bearer);
   const { commands: _, ...task } = await getJson<Json>(`/api/tasklist/task/${s.moving.tasks[0]}`, s.owner.bearer);
   out.task = task;
-  out.statuses = (await postJson<Json[]>("/api/tasklist/task-status", s.owner.bearer, { ids: s.moving.tasks.slice(0, 5) })).map((t) => t.job_id);
+  out.statuses = (await postJson<Json[]>("/api/tasklist/task-status", s.owner.bearer, { ids: s.moving.tasks.slice(0, 5) })).map(
+    (t) => t.job_id,
+  );
   const feed: Json[] = [];
   for (let after = 0; ; ) {
-    const page = await getJson<{ events: Json[]; next_after: number }>(`/api/global-events/list?after=${after}&take=100&types=test.logs`, s.owner.bearer);
+    const page = await getJson<{ events: Json[]; next_after: number }>(
+      `/api/global-events/list?after=${after}&take=100&types=test.logs`,
+      s.owner.bearer,
+    );
     feed.push(...page.events);
     if (page.events.length < 100) break;
     after = page.next_after;
@@ -159,7 +193,9 @@ describe("old logs move to LOGS", () => {
     const stop = (t: LogTable, step: LogsMoveStep) => {
       if (t === "tasks" && step === "copied") throw new Error("stopped");
     };
-    await expect(moveOldLogs(env.DB, env.LOGS, { now: Date.now(), deadline: Date.now() + 60_000, maxRows: 100_000, afterStep: stop })).rejects.toThrow();
+    await expect(
+      moveOldLogs(env.DB, env.LOGS, { now: Date.now(), deadline: Date.now() + 60_000, maxRows: 100_000, afterStep: stop }),
+    ).rejects.toThrow();
     expect((await all(env.LOGS, "select * from move_pending where tbl = 'tasks'")).length).toBe(500);
     expect(await answers(s, admin, skips)).toEqual(before);
 
@@ -178,7 +214,10 @@ describe("old logs move to LOGS", () => {
     // History only: an archived task takes no command and offers none.
     const archived = await getJson<{ commands: string[]; status: string }>(`/api/tasklist/task/${s.moving.tasks[0]}`, s.owner.bearer);
     expect(archived.commands).toEqual([]);
-    const refused = await expectError(await call(`/api/tasklist/command/${s.moving.tasks[0]}`, { method: "POST", bearer: s.owner.bearer, json: { command: "restart" } }), 409);
+    const refused = await expectError(
+      await call(`/api/tasklist/command/${s.moving.tasks[0]}`, { method: "POST", bearer: s.owner.bearer, json: { command: "restart" } }),
+      409,
+    );
     expect(refused.message).toBe("Задача старше 30 дней перенесена в журнал: её можно только просмотреть");
   }, 120_000);
 
@@ -217,7 +256,10 @@ describe("old logs move to LOGS", () => {
     // Every row somewhere, and each shown once while the move is stopped.
     for (const t of ["audit_log", "tasks", "global_events"] as const) {
       const [hot, logs] = await Promise.all([presence(env.DB, t, s.moving[t]), presence(env.LOGS, t, s.moving[t])]);
-      expect(s.moving[t].every((k) => hot.get(k)! + logs.get(k)! >= 1), t).toBe(true);
+      expect(
+        s.moving[t].every((k) => hot.get(k)! + logs.get(k)! >= 1),
+        t,
+      ).toBe(true);
     }
     expect(await answers(s, admin, skips)).toEqual(before);
     await moveOldLogs(env.DB, env.LOGS, { ...opts, now: Date.now() });
@@ -252,8 +294,14 @@ describe("old logs move to LOGS", () => {
     await waitOnExecutionContext(ctx);
     // Only what was old and finished before the cron: its own sweep may deliver the seeded undelivered event first.
     for (const table of ["audit_log", "tasks", "global_events"] as const) {
-      expect([...(await presence(env.LOGS, table, s.moving[table])).values()].every((n) => n === 1), table).toBe(true);
-      expect([...(await presence(env.DB, table, s.moving[table])).values()].every((n) => n === 0), table).toBe(true);
+      expect(
+        [...(await presence(env.LOGS, table, s.moving[table])).values()].every((n) => n === 1),
+        table,
+      ).toBe(true);
+      expect(
+        [...(await presence(env.DB, table, s.moving[table])).values()].every((n) => n === 0),
+        table,
+      ).toBe(true);
     }
   });
 });

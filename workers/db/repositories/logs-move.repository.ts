@@ -32,9 +32,32 @@ export const LOG_TABLE_SPECS: Record<LogTable, LogTableSpec> = {
   tasks: {
     key: "id",
     columns: [
-      "id", "job_num", "template_id", "template", "operation_class", "name", "owner_id", "affected", "src_entity", "dst_entity",
-      "options", "worker_info", "schedule_time", "start_time", "stop_time", "progress", "progress_info", "status", "priority",
-      "attempts", "cursor", "result", "error", "heartbeat", "ctime", "mtime",
+      "id",
+      "job_num",
+      "template_id",
+      "template",
+      "operation_class",
+      "name",
+      "owner_id",
+      "affected",
+      "src_entity",
+      "dst_entity",
+      "options",
+      "worker_info",
+      "schedule_time",
+      "start_time",
+      "stop_time",
+      "progress",
+      "progress_info",
+      "status",
+      "priority",
+      "attempts",
+      "cursor",
+      "result",
+      "error",
+      "heartbeat",
+      "ctime",
+      "mtime",
     ],
     eligible: "status in ('done', 'error', 'canceled') and mtime < ?1 and job_num < (select max(job_num) from tasks)",
     order: "mtime",
@@ -42,7 +65,17 @@ export const LOG_TABLE_SPECS: Record<LogTable, LogTableSpec> = {
   global_events: {
     key: "seq",
     columns: [
-      "seq", "event_id", "ctime", "type", "entity_type", "entity_id", "owner_id", "actor_id", "data", "delivered_at", "cause_task_id",
+      "seq",
+      "event_id",
+      "ctime",
+      "type",
+      "entity_type",
+      "entity_id",
+      "owner_id",
+      "actor_id",
+      "data",
+      "delivered_at",
+      "cause_task_id",
       "cause_depth",
     ],
     eligible: `delivered_at is not null and ctime < ?1 and type <> 'review.requested'
@@ -75,7 +108,9 @@ function keysJson(table: LogTable, keys: readonly string[]): string {
 function copyStatement(logs: D1Database, table: LogTable, rows: LogRow[]): D1PreparedStatement {
   const spec = LOG_TABLE_SPECS[table];
   const values = spec.columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
-  return logs.prepare(`insert or ignore into ${table} (${spec.columns.join(", ")}) select ${values} from json_each(?1)`).bind(JSON.stringify(rows));
+  return logs
+    .prepare(`insert or ignore into ${table} (${spec.columns.join(", ")}) select ${values} from json_each(?1)`)
+    .bind(JSON.stringify(rows));
 }
 
 /**

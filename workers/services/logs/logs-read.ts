@@ -27,7 +27,9 @@ export async function shadowedKeys(hot: Database, logs: Database, table: LogTabl
   if (pending.length === 0) return new Set();
   const list = JSON.stringify(key === "seq" ? pending.map((p) => Number(p.key)) : pending.map((p) => p.key));
   const present = await hot.all<{ key: string }>(
-    sql`select cast(${sql.identifier(key)} as text) as key from ${sql.identifier(table)} where ${sql.identifier(key)} in (select value from json_each(${list}))`,
+    sql`select cast(${sql.identifier(key)} as text) as key from ${sql.identifier(table)} where ${sql.identifier(
+      key,
+    )} in (select value from json_each(${list}))`,
   );
   return new Set(present.map((p) => p.key));
 }
@@ -91,7 +93,13 @@ export async function mergedPage<T>(
 }
 
 /** Both lists as one sorted list; a LOGS row the hot list has (or that is `shadowed`) left out. */
-function mergeSorted<T>(hot: readonly T[], logs: readonly T[], keyOf: (row: T) => string, compare: (a: T, b: T) => number, shadowed: ReadonlySet<string>): T[] {
+function mergeSorted<T>(
+  hot: readonly T[],
+  logs: readonly T[],
+  keyOf: (row: T) => string,
+  compare: (a: T, b: T) => number,
+  shadowed: ReadonlySet<string>,
+): T[] {
   const inHot = new Set(hot.map(keyOf));
   return [...hot, ...logs.filter((row) => !inHot.has(keyOf(row)) && !shadowed.has(keyOf(row)))].sort(compare);
 }

@@ -59,7 +59,14 @@ function taskSource(db: Database, f: TaskFilter, mark: (rows: TaskRow[]) => Task
 /** A non-administrator's LOGS side: the archived tasks it may read, whose order and visibility are known in full. */
 function visibleArchivedSource(logs: Database, visible: { id: string; job_num: number }[]): MergeSource<TaskRow> {
   const page = async (skip: number, take: number) =>
-    markArchived((await findTasks(logs, visible.slice(skip, skip + take).map((t) => t.id))).sort(newestFirst));
+    markArchived(
+      (
+        await findTasks(
+          logs,
+          visible.slice(skip, skip + take).map((t) => t.id),
+        )
+      ).sort(newestFirst),
+    );
   return {
     page,
     count: async () => visible.length,
@@ -73,7 +80,8 @@ export async function taskPageOfBoth(rc: RequestContext, f: TaskFilter, page: { 
   const logs = logsDb(rc.env);
   const shadowed = shadowedKeys(rc.db, logs, "tasks", taskFilterSql(f));
   const hotSide = taskSource(rc.db, f, (rows) => rows);
-  if (f.vis === null) return mergedPage(hotSide, taskSource(logs, f, markArchived), (t) => t.id, newestFirst, shadowed, page.skip, page.take);
+  if (f.vis === null)
+    return mergedPage(hotSide, taskSource(logs, f, markArchived), (t) => t.id, newestFirst, shadowed, page.skip, page.take);
   const visible = await visibleArchived(rc, { ...f, vis: f.vis });
   const ids = new Set(visible.map((t) => t.id));
   // A row in both databases that the caller may not read is on neither side of its list.
@@ -111,7 +119,11 @@ export async function findTasksAnywhere(rc: RequestContext, ids: readonly string
   if (missing.length === 0) return hot;
   const old = await findTasks(logsDb(rc.env), missing);
   if (vis === null) return [...hot, ...markArchived(old)];
-  const visible = await visibleTaskIds(rc.db, old.map((t) => ({ id: t.id, affected: JSON.stringify(t.affected) })), vis);
+  const visible = await visibleTaskIds(
+    rc.db,
+    old.map((t) => ({ id: t.id, affected: JSON.stringify(t.affected) })),
+    vis,
+  );
   return [...hot, ...markArchived(old.filter((t) => visible.has(t.id)))];
 }
 
