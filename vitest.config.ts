@@ -30,6 +30,7 @@ export const workersPoolOptions = async () => ({
     // These override wrangler.toml [vars] and a developer's .dev.vars, so every machine tests the same setup.
     bindings: {
       TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+      TEST_LOGS_MIGRATIONS: await readD1Migrations("./migrations-logs"),
       JWT_SECRET: TEST_JWT_SECRET,
       ADMIN_LOGIN: "admin",
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,

@@ -61,7 +61,10 @@ function wranglerSync(args, what, timeoutMs) {
 }
 
 function applyMigrations(persistDir, timeoutMs) {
-  wranglerSync(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], "D1 migrations", timeoutMs);
+  // The hot database and the old logs (decision 038).
+  for (const binding of ["DB", "LOGS"]) {
+    wranglerSync(["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], `D1 migrations (${binding})`, timeoutMs);
+  }
 }
 
 function executeSql(persistDir, sql, timeoutMs) {

@@ -18,8 +18,13 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** Both databases: the hot one (DB) and the old logs (LOGS, decision 038). */
 function applyMigrations() {
-  const result = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local"], { env, encoding: "utf8" });
+  for (const binding of ["DB", "LOGS"]) applyMigrationsOf(binding);
+}
+
+function applyMigrationsOf(binding) {
+  const result = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", binding, "--local"], { env, encoding: "utf8" });
   const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   if (result.status !== 0) {
     process.stdout.write(output);
@@ -27,10 +32,11 @@ function applyMigrations() {
     process.exit(result.status ?? 1);
   }
   const applied = [...new Set(output.match(/\d{4}_[\w.-]+\.sql/g) ?? [])];
+  const label = binding === "DB" ? "База данных" : "База старых журналов";
   console.log(
     applied.length === 0
-      ? "База данных: все миграции уже применены."
-      : `База данных: применено миграций — ${applied.length} (${applied[0]} … ${applied.at(-1)}).`,
+      ? `${label}: все миграции уже применены.`
+      : `${label}: применено миграций — ${applied.length} (${applied[0]} … ${applied.at(-1)}).`,
   );
 }
 

@@ -7,6 +7,7 @@ import { runDeliverEvents, runDeliverNotifications } from "./queue/deliver";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
+import { runLogsMove } from "./services/logs/logs-move.service";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
 import { getConfig } from "./lib/config";
@@ -132,8 +133,9 @@ export default withErrorTracking({
   },
 
   /**
-   * Cron triggers: every minute, the automations whose schedule is due start and the event outbox is swept; hourly (HOUSEKEEPING_CRON), the
-   * periodic housekeeping is queued: dead sessions, and the trash past its retention period.
+   * Cron triggers: every minute, the automations whose schedule is due start, the event outbox is swept and old logs
+   * move to LOGS; hourly (HOUSEKEEPING_CRON), the periodic housekeeping is queued: dead sessions, and the trash past
+   * its retention period.
    */
   async scheduled(controller, env, ctx) {
     if (controller.cron === HOUSEKEEPING_CRON) {
@@ -150,5 +152,7 @@ export default withErrorTracking({
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-events", summary: await runDeliverEvents(env) }));
     // The notification sweeper (decision 035): lost wake-ups, events other capabilities wrote, and due e-mail digests.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-notifications", summary: await runDeliverNotifications(env) }));
+    // Old logs leave the hot database (decision 038), a bounded slice of them every minute.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "move-logs", summary: await runLogsMove(env, controller.scheduledTime) }));
   },
 } satisfies ExportedHandler<Env>);

@@ -341,6 +341,7 @@ export const ru = {
     unknownOperation: (x: string) => `Нет такого шаблона или класса операции: ${x}`,
     illegalCommand: (command: string, status: string) => `Команду «${command}» нельзя выполнить, когда задача в состоянии «${status}»`,
     priorityFinished: "Приоритет завершённой задачи изменить нельзя",
+    archived: "Задача старше 30 дней перенесена в журнал: её можно только просмотреть",
     noEntities: "Укажите хотя бы один объект для задачи",
     wrongEntityType: (operation: string, types: string) => `Операция «${operation}» работает только с объектами типа: ${types}`,
     entityNotFound: "Объект задачи не найден",

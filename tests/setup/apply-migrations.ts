@@ -3,3 +3,4 @@ import { applyD1Migrations, env } from "cloudflare:test";
 // Setup files run before every test file and outside its isolated storage; applyD1Migrations only applies the
 // migrations that have not run yet, so calling it each time is safe.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.LOGS, env.TEST_LOGS_MIGRATIONS);

@@ -5,6 +5,7 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_LOGS_MIGRATIONS: D1Migration[];
       JWT_SECRET: string;
       ADMIN_PASSWORD: string;
     }

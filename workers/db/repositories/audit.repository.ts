@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { auditLog, users } from "../schema/index";
 
@@ -10,6 +10,8 @@ export interface AuditFilter {
   to?: number;
   /** entries about this file or folder, and (a folder) about what was in it at the time */
   entity?: string;
+  /** only entries that sort before this one (newer, or as old with a greater id): placing a deep page (decision 038) */
+  newerThan?: { ctime: number; id: string };
 }
 
 function auditWhere(f: AuditFilter): SQL | undefined {
@@ -24,6 +26,9 @@ function auditWhere(f: AuditFilter): SQL | undefined {
     f.from !== undefined ? gte(auditLog.ctime, f.from) : undefined,
     f.to !== undefined ? lte(auditLog.ctime, f.to) : undefined,
     f.entity !== undefined ? or(eq(auditLog.objectId, f.entity), eq(auditLog.folderId, f.entity)) : undefined,
+    f.newerThan !== undefined
+      ? or(gt(auditLog.ctime, f.newerThan.ctime), and(eq(auditLog.ctime, f.newerThan.ctime), gt(auditLog.id, f.newerThan.id)))
+      : undefined,
   );
 }
 
@@ -37,6 +42,24 @@ export function listAuditPage(db: Database, f: AuditFilter & { skip: number; tak
     .orderBy(desc(auditLog.ctime), desc(auditLog.id))
     .limit(f.take)
     .offset(f.skip);
+}
+
+/** Audit entries of a filter without names (LOGS has no users table): newest first, or with `oldestFirst` the other way. */
+export function listAuditRows(db: Database, f: AuditFilter & { skip: number; take: number; oldestFirst?: boolean }) {
+  const order = f.oldestFirst ? [asc(auditLog.ctime), asc(auditLog.id)] : [desc(auditLog.ctime), desc(auditLog.id)];
+  return db.select().from(auditLog).where(auditWhere(f)).orderBy(...order).limit(f.take).offset(f.skip);
+}
+
+/** The SQL condition of a filter, for the LOGS reader's pending check. */
+export function auditFilterSql(f: AuditFilter): SQL {
+  return auditWhere(f) ?? sql`1`;
+}
+
+/** Names and logins of users by id (the acting users of entries read from LOGS). */
+export function usersByIds(db: Database, ids: string[]) {
+  return db.all<{ id: string; name: string; login: string }>(
+    sql`select id, name, login from users where id in (select value from json_each(${JSON.stringify(ids)}))`,
+  );
 }
 
 export async function countAudit(db: Database, f: AuditFilter): Promise<number> {

@@ -147,6 +147,8 @@ export interface TaskFilter {
   status?: TaskStatus[];
   op?: string[];
   asset?: string;
+  /** only tasks numbered above this (newer): placing a deep page of the merged list (decision 038) */
+  newerThanJob?: number;
 }
 
 function filterSql(f: TaskFilter): SQL {
@@ -156,6 +158,7 @@ function filterSql(f: TaskFilter): SQL {
   if (f.name) parts.push(sql`instr(lower(name), ${f.name.toLowerCase()}) > 0`);
   if (f.status?.length) parts.push(inIds(sql`status`, f.status));
   if (f.op?.length) parts.push(inIds(sql`operation_class`, f.op));
+  if (f.newerThanJob !== undefined) parts.push(sql`job_num > ${f.newerThanJob}`);
   if (f.asset) {
     parts.push(
       sql`(src_entity = ${f.asset} or dst_entity = ${f.asset} or exists (select 1 from json_each(tasks.affected) e where json_extract(e.value, '$.id') = ${f.asset}))`,
@@ -164,10 +167,10 @@ function filterSql(f: TaskFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** One page of tasks, newest first. */
-export async function listTasks(db: Database, f: TaskFilter, page: { skip: number; take: number }): Promise<TaskRow[]> {
+/** One page of tasks, newest first (with `oldestFirst`, the other way). */
+export async function listTasks(db: Database, f: TaskFilter, page: { skip: number; take: number; oldestFirst?: boolean }): Promise<TaskRow[]> {
   const rows = await db.all<RawTask>(
-    sql`select * from tasks where ${filterSql(f)} order by job_num desc limit ${page.take} offset ${page.skip}`,
+    sql`select * from tasks where ${filterSql(f)} order by job_num ${page.oldestFirst ? sql`asc` : sql`desc`} limit ${page.take} offset ${page.skip}`,
   );
   return rows.map(fromRaw);
 }
@@ -175,6 +178,29 @@ export async function listTasks(db: Database, f: TaskFilter, page: { skip: numbe
 export async function countTasks(db: Database, f: TaskFilter): Promise<number> {
   const row = await db.get<{ n: number }>(sql`select count(*) as n from tasks where ${filterSql(f)}`);
   return row?.n ?? 0;
+}
+
+/**
+ * Tasks of a filter without its visibility part, as (id, job number, affected) newest first: the LOGS side of a
+ * non-administrator's list, whose visibility the hot database decides (visibleTaskIds).
+ */
+export function taskCandidates(db: Database, f: TaskFilter): Promise<{ id: string; job_num: number; affected: string }[]> {
+  return db.all(sql`select id, job_num, affected from tasks where ${filterSql({ ...f, vis: null })} order by job_num desc`);
+}
+
+/** Which of these tasks (read from LOGS) are about files and folders the caller may read, decided in the hot database. */
+export async function visibleTaskIds(db: Database, rows: readonly { id: string; affected: string }[], vis: Visibility): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const payload = JSON.stringify(rows.map((r) => [r.id, r.affected]));
+  const visible = await db.all<{ id: string }>(sql`select tasks.id as id
+    from (select json_extract(value, '$[0]') as id, json_extract(value, '$[1]') as affected from json_each(${payload})) as tasks
+    where ${taskSubjectsVisibleSql(vis)}`);
+  return new Set(visible.map((r) => r.id));
+}
+
+/** The SQL condition of a filter without its visibility part (LOGS has no catalog to decide it). */
+export function taskFilterSql(f: TaskFilter): SQL {
+  return filterSql({ ...f, vis: null });
 }
 
 /** Distinct task names (for the name filter), most recent first. */

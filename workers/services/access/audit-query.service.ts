@@ -1,5 +1,17 @@
 import { ru } from "../../../shared/i18n/ru";
-import { auditedEntity, countAudit, listAuditPage, namesByIds, type AuditFilter, type NamedEntity } from "../../db/repositories/audit.repository";
+import {
+  auditFilterSql,
+  auditedEntity,
+  countAudit,
+  listAuditPage,
+  listAuditRows,
+  namesByIds,
+  usersByIds,
+  type AuditFilter,
+  type NamedEntity,
+} from "../../db/repositories/audit.repository";
+import type { Database } from "../../db/client";
+import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs/logs-read";
 import { AppError } from "../../lib/errors";
 import { canAccess } from "./access.service";
 import type { Actor, RequestContext } from "./context";
@@ -57,6 +69,54 @@ async function requireAuditReader(rc: RequestContext, actor: Actor, filter: Audi
   if (!(await canAccess(rc, actor, { id: entity.id, type: entity.type, ownerId: entity.owner_id }, "acl"))) throw notFound();
 }
 
+type AuditPageRow = Awaited<ReturnType<typeof listAuditPage>>[number];
+type AuditRow = Awaited<ReturnType<typeof listAuditRows>>[number];
+
+const unnamed = (entry: AuditRow): AuditPageRow => ({ entry, actorName: null, actorLogin: null });
+
+/** The entries of a filter in one database, as a side of the merged list (newest first). */
+function auditSource(db: Database, filter: AuditFilter, named: boolean): MergeSource<AuditPageRow> {
+  return {
+    page: async (skip, take) => (named ? listAuditPage(db, { ...filter, skip, take }) : (await listAuditRows(db, { ...filter, skip, take })).map(unnamed)),
+    count: () => countAudit(db, filter),
+    last: async () => (await listAuditRows(db, { ...filter, skip: 0, take: 1, oldestFirst: true })).map(unnamed)[0],
+    countBefore: (row) => countAudit(db, { ...filter, newerThan: { ctime: row.entry.ctime, id: row.entry.id } }),
+  };
+}
+
+/**
+ * One page of the entries of the hot database and of LOGS together (decision 038), merged by time, and their total;
+ * the acting users of entries from LOGS are named from the hot database.
+ */
+async function auditPageOfBoth(rc: RequestContext, filter: AuditFilter & { skip: number; take: number }) {
+  const logs = logsDb(rc.env);
+  const { skip, take, ...where } = filter;
+  const shadowed = shadowedKeys(rc.db, logs, "audit_log", auditFilterSql(where));
+  const [page, hotTotal, logsTotal, shadowedNow] = await Promise.all([
+    mergedPage(
+      auditSource(rc.db, where, true),
+      auditSource(logs, where, false),
+      (row) => row.entry.id,
+      (a, b) => b.entry.ctime - a.entry.ctime || (a.entry.id < b.entry.id ? 1 : a.entry.id > b.entry.id ? -1 : 0),
+      shadowed,
+      skip,
+      take,
+    ),
+    countAudit(rc.db, where),
+    countAudit(logs, where),
+    shadowed,
+  ]);
+  const actors = [...new Set(page.flatMap((row) => (row.actorName === null && row.entry.actorId ? [row.entry.actorId] : [])))];
+  if (actors.length > 0) {
+    const users = new Map((await usersByIds(rc.db, actors)).map((u) => [u.id, u]));
+    for (const row of page) {
+      const user = row.entry.actorId ? users.get(row.entry.actorId) : undefined;
+      if (user) Object.assign(row, { actorName: user.name, actorLogin: user.login });
+    }
+  }
+  return { rows: page, total: hotTotal + logsTotal - shadowedNow.size };
+}
+
 /**
  * One page of the audit log, newest first, with the total for the pager: every entry for administrators, the
  * history of a file or folder for whoever holds `acl` on it.
@@ -69,7 +129,7 @@ export async function listAudit(
   filter: AuditFilter & { skip: number; take: number },
 ): Promise<{ items: AuditEntryInfo[]; total: number }> {
   await requireAuditReader(rc, actor, filter);
-  const [rows, total] = await Promise.all([listAuditPage(rc.db, filter), countAudit(rc.db, filter)]);
+  const { rows, total } = await auditPageOfBoth(rc, filter);
   const mentioned = rows.map(({ entry }) => mentionedIds(entry.objectId, entry.details as Record<string, unknown> | null));
   // Every name on the page in one query, not one per row.
   const named = new Map((await namesByIds(rc.db, [...new Set(mentioned.flat())])).map((n) => [n.id, n]));

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { newId } from "../../lib/ids";
 import type { TaskMessageInput } from "../../queue/messages";
 import type { Actor, RequestContext } from "../access";
+import { logsDb, mergeWindow, shadowedKeys } from "../logs/logs-read";
 import { causeOf } from "./cause";
 import { canTrigger } from "./event-triggers";
 
@@ -182,17 +183,14 @@ export async function listEvents(rc: RequestContext, actor: Actor, q: { after: n
     for (const p of prefixes) any.push(sql`substr(type, 1, ${p.length}) = ${p}`);
     parts.push(sql`(${sql.join(any, sql` or `)})`);
   }
-  const rows = await rc.db.all<{
-    seq: number;
-    ctime: number;
-    type: string;
-    entity_type: string;
-    entity_id: string;
-    owner_id: string | null;
-    actor_id: string | null;
-    data: string;
-  }>(sql`select seq, ctime, type, entity_type, entity_id, owner_id, actor_id, data from global_events
-         where ${sql.join(parts, sql` and `)} order by seq limit ${q.take}`);
+  type Row = { seq: number; ctime: number; type: string; entity_type: string; entity_id: string; owner_id: string | null; actor_id: string | null; data: string };
+  const where = sql.join(parts, sql` and `);
+  const page = sql`select seq, ctime, type, entity_type, entity_id, owner_id, actor_id, data from global_events
+         where ${where} order by seq limit ${q.take}`;
+  // Delivered events older than 30 days live in LOGS (decision 038): the feed reads both, ordered by seq.
+  const logs = logsDb(rc.env);
+  const [hotRows, logsRows, shadowed] = await Promise.all([rc.db.all<Row>(page), logs.all<Row>(page), shadowedKeys(rc.db, logs, "global_events", where)]);
+  const rows = mergeWindow(hotRows, logsRows, (r) => String(r.seq), (a, b) => a.seq - b.seq, shadowed, 0, q.take);
   const events: GlobalEvent[] = rows.map((r) => ({
     seq: r.seq,
     time: new Date(r.ctime).toISOString(),

@@ -2,11 +2,8 @@ import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { findUserById } from "../../db/repositories/user.repository";
 import {
-  countTasks,
   findTask,
-  findTasks,
   findTemplate,
-  listTasks,
   listTemplates,
   setPriority,
   taskNames,
@@ -26,6 +23,7 @@ import { isOperationClass, specOf } from "./processing/specs";
 import { taskStub } from "./task-live";
 import { canReprioritize, commandsFor, nextStatus, type TaskCommand } from "./task-status";
 import { wakeUp } from "./task-create.service";
+import { archivedTaskVisible, findTaskAnywhere, findTasksAnywhere, isArchivedTask, taskCountOfBoth, taskPageOfBoth } from "./task-archive";
 
 /** Priorities: 1 (lowest) … 10 (highest); new tasks get 5 unless told. */
 export const MIN_PRIORITY = 1;
@@ -101,7 +99,8 @@ export function toTaskView(t: TaskRow): TaskView {
     error: t.error,
     ctime: new Date(t.ctime).toISOString(),
     mtime: new Date(t.mtime).toISOString(),
-    commands: specOf(t.operationClass) ? commandsFor(t.status) : commandsFor(t.status).filter((c) => c === "cancel"),
+    // A task moved to LOGS (decision 038) is history: no command applies to it.
+    commands: isArchivedTask(t) ? [] : specOf(t.operationClass) ? commandsFor(t.status) : commandsFor(t.status).filter((c) => c === "cancel"),
   };
 }
 
@@ -127,13 +126,20 @@ function visibleTaskOwner(actor: Actor): string | null {
  * file and folder it is about: its name, log, result and source describe them.
  */
 export async function requireTask(rc: RequestContext, actor: Actor, id: string, level: "read" | "execute"): Promise<TaskRow> {
-  const task = await findTask(rc.db, id);
+  const task = await findTaskAnywhere(rc, id);
   if (!task) throw new AppError("NOT_FOUND", ru.tasks.notFound);
   await requireEntityAccess(rc, actor, { id: task.id, type: "task", ownerId: task.ownerId }, level, ru.tasks.notFound);
-  if (!actor.isAdmin && !(await taskSubjectsVisible(rc.db, id, await visibility(rc, actor)))) {
+  if (!actor.isAdmin && !(await subjectsVisible(rc, task, await visibility(rc, actor)))) {
     throw new AppError("NOT_FOUND", ru.tasks.notFound);
   }
+  if (level === "execute" && isArchivedTask(task)) throw new AppError("CONFLICT", ru.tasks.archived);
   return task;
+}
+
+/** Whether the caller may read every file and folder the task is about, in whichever database the task lives. */
+async function subjectsVisible(rc: RequestContext, task: TaskRow, vis: Awaited<ReturnType<typeof visibility>>): Promise<boolean> {
+  if (vis === null) return true;
+  return isArchivedTask(task) ? archivedTaskVisible(rc, task, vis) : taskSubjectsVisible(rc.db, task.id, vis);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -154,7 +160,7 @@ async function filterOf(rc: RequestContext, actor: Actor, q: Omit<TaskListQuery,
 
 /** GET /current: one page of the tasks the actor sees, newest first. */
 export async function listCurrentTasks(rc: RequestContext, actor: Actor, q: TaskListQuery): Promise<TaskView[]> {
-  return (await listTasks(rc.db, await filterOf(rc, actor, q), { skip: q.skip, take: q.take })).map(toTaskView);
+  return (await taskPageOfBoth(rc, await filterOf(rc, actor, q), { skip: q.skip, take: q.take })).map((t) => toTaskView(t));
 }
 
 export async function countCurrentTasks(
@@ -162,7 +168,7 @@ export async function countCurrentTasks(
   actor: Actor,
   q: Omit<TaskListQuery, "skip" | "take">,
 ): Promise<{ count: number }> {
-  return { count: await countTasks(rc.db, await filterOf(rc, actor, q)) };
+  return { count: await taskCountOfBoth(rc, await filterOf(rc, actor, q)) };
 }
 
 /** GET /names: distinct names of the actor's tasks (about files it may read), for the name filter. */
@@ -172,7 +178,7 @@ export async function listTaskNames(rc: RequestContext, actor: Actor): Promise<s
 
 /** POST /task-status: the tasks among `ids` the actor sees (unknown and unseen ids are left out). */
 export async function taskStatuses(rc: RequestContext, actor: Actor, ids: string[]): Promise<TaskView[]> {
-  const rows = await findTasks(rc.db, [...new Set(ids)], await visibility(rc, actor));
+  const rows = await findTasksAnywhere(rc, [...new Set(ids)], await visibility(rc, actor));
   const visible = rows.filter((t) => actor.isAdmin || (t.ownerId !== null && t.ownerId === actor.id));
   const byId = new Map(visible.map((t) => [t.id, t]));
   return ids.filter((id, i) => ids.indexOf(id) === i && byId.has(id)).map((id) => toTaskView(byId.get(id)!));
@@ -217,7 +223,7 @@ export async function taskResult(rc: RequestContext, actor: Actor, id: string) {
  */
 export async function openExport(rc: RequestContext, id: string, link: { u?: string; exp?: string; sig?: string }) {
   const userId = await verifyLink(rc.config.JWT_SECRET, "download", id, link);
-  const task = userId ? await findTask(rc.db, id) : null;
+  const task = userId ? await findTaskAnywhere(rc, id) : null;
   if (!userId || !task || task.operationClass !== "export") throw new AppError("NOT_FOUND", ru.tasks.notFound);
   const user = await findUserById(rc.db, userId);
   if (!user || !user.enabled) throw new AppError("NOT_FOUND", ru.tasks.notFound);
@@ -230,7 +236,7 @@ export async function openExport(rc: RequestContext, id: string, link: { u?: str
     sessionFamily: null,
   };
   await requireEntityAccess(rc, actor, { id: task.id, type: "task", ownerId: task.ownerId }, "read", ru.tasks.notFound);
-  if (!actor.isAdmin && !(await taskSubjectsVisible(rc.db, id, await visibility(rc, actor)))) throw new AppError("NOT_FOUND", ru.tasks.notFound);
+  if (!actor.isAdmin && !(await subjectsVisible(rc, task, await visibility(rc, actor)))) throw new AppError("NOT_FOUND", ru.tasks.notFound);
   if (task.status !== "done") throw new AppError("NOT_FOUND", ru.tasks.exportNotReady);
   const object = await rc.env.MEDIA.get(exportKey(task.id));
   if (!object) throw new AppError("NOT_FOUND", ru.tasks.exportGone);
