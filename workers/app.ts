@@ -7,7 +7,7 @@ import { runDeliverEvents, runDeliverNotifications } from "./queue/deliver";
 import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
-import { runLogsMove } from "./services/logs/logs-move.service";
+import { runLogsMove } from "./services/logs";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
 import { getConfig } from "./lib/config";

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bufferSource } from "../../workers/services/imaging/byte-source";
-import { decodeImage, type Pixels } from "../../workers/services/imaging/image-codec";
+import type { Pixels } from "../../workers/services/imaging/image-codec";
 import { decodePhoto } from "../../workers/services/imaging/photo-decoder";
 import { PreviewUnavailable } from "../../workers/services/imaging/preview-unavailable";
 import { decodeWebpScaled } from "../../workers/services/imaging/webp-scaled";
@@ -11,9 +10,7 @@ import animatedUrl from "../fixtures/quarters-6000x4000-animated.webp?inline";
 import losslessUrl from "../fixtures/quarters-6000x4000-lossless.webp?inline";
 import lossyUrl from "../fixtures/quarters-6000x4000-lossy.webp?inline";
 import smallUrl from "../fixtures/quarters-1600x1200.webp?inline";
-import { rows } from "./asset-fixtures";
-import { signIn } from "./factories";
-import { getJson, previewTask, uploadFile } from "./task-fixtures";
+import { expectBigImagePreviews } from "./big-image-previews";
 
 /**
  * WebPs past the whole-image limit (12 MP): decoded by libwebp straight to preview size (webp-scaled.ts), in
@@ -139,27 +136,8 @@ describe("WebP over 12 MP decoded scaled", () => {
   });
 });
 
-const previewsOf = (assetId: string) =>
-  rows<{ size: string; width: number; height: number; storage_key: string }>(
-    "select size, width, height, storage_key from previews where asset_id = ? order by size",
-    assetId,
-  );
-
 describe("previews of big WebPs", () => {
   it("a 24 MP WebP uploaded through the API gets thumb and medium", async () => {
-    const user = await signIn();
-    const a = await uploadFile(user.bearer, { name: "панорама-24-Мп.webp", mime: "image/webp", bytes: lossy });
-    const task = await previewTask(a.assetId);
-    const log = await getJson<{ lines: { message: string }[] }>(`/api/tasklist/log/${task.id}?take=50`, user.bearer);
-    expect(log.lines.map((l) => l.message).join("\n")).toContain("WebP 6000×4000 → 1280×853");
-    const previews = await previewsOf(a.assetId);
-    expect(previews.map((p) => [p.size, p.width, p.height])).toEqual([
-      ["medium", 1280, 853],
-      ["thumb", 320, 213],
-    ]);
-    const thumb = previews.find((p) => p.size === "thumb")!;
-    const bytes = new Uint8Array(await (await env.MEDIA.get(thumb.storage_key))!.arrayBuffer());
-    const type = bytes[0] === 0x89 ? "image/png" : "image/jpeg";
-    expectQuarters(await decodeImage(type, bytes));
+    await expectBigImagePreviews({ name: "панорама-24-Мп.webp", mime: "image/webp", bytes: lossy }, "WebP 6000×4000 → 1280×853");
   }, 180_000);
 });

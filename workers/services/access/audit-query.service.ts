@@ -11,7 +11,7 @@ import {
   type NamedEntity,
 } from "../../db/repositories/audit.repository";
 import type { Database } from "../../db/client";
-import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs/logs-read";
+import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs";
 import { AppError } from "../../lib/errors";
 import { canAccess } from "./access.service";
 import type { Actor, RequestContext } from "./context";

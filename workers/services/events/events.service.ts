@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { newId } from "../../lib/ids";
 import type { TaskMessageInput } from "../../queue/messages";
 import type { Actor, RequestContext } from "../access";
-import { logsDb, mergeWindow, shadowedKeys } from "../logs/logs-read";
+import { logsDb, mergeWindow, shadowedKeys } from "../logs";
 import { causeOf } from "./cause";
 import { canTrigger } from "./event-triggers";
 

@@ -12,7 +12,7 @@ import {
 import type { Visibility } from "../../db/repositories/access.repository";
 import type { RequestContext } from "../access";
 import type { Database } from "../../db/client";
-import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs/logs-read";
+import { logsDb, mergedPage, shadowedKeys, type MergeSource } from "../logs";
 
 /**
  * Tasks read from the hot database and from LOGS as one list (decision 038): finished tasks older than 30 days live
