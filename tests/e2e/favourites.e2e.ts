@@ -42,8 +42,11 @@ test("favourites: star a folder and a file, open from the sidebar, unstar in the
   // Open the file from the sidebar; its star in the viewer is on; unstar it there.
   await sidebar.getByRole("link", { name: file }).click();
   await expect.poll(() => page.locator("h1").textContent(), { timeout: 10_000 }).toBe(file);
+  // The sidebar drops the star at once; the reload waits for the server to have stored it.
+  const stored = page.waitForResponse((r) => r.url().includes("/api/user/bookmarks") && r.request().method() === "PATCH" && r.ok());
   await page.getByRole("button", { name: `Убрать «${file}» из избранного` }).click();
   await sidebar.getByRole("link", { name: file }).waitFor({ state: "detached" });
+  await stored;
   await page.reload();
   await sidebar.getByRole("link", { name: folder }).waitFor();
   expect(await sidebar.getByRole("link", { name: file }).count()).toBe(0);
