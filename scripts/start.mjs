@@ -36,7 +36,7 @@ function applyMigrationsOf(binding) {
   console.log(
     applied.length === 0
       ? `${label}: все миграции уже применены.`
-      : `${label}: применено миграций — ${applied.length} (${applied[0]} … ${applied.at(-1)}).`,
+      : `${label}: применено миграций — ${applied.length} (${applied.length === 1 ? applied[0] : `${applied[0]} … ${applied.at(-1)}`}).`,
   );
 }
 
