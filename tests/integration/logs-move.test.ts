@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../workers/lib/ids";
 import { moveOldLogs, type LogsMoveStep } from "../../workers/services/logs/logs-move.service";
-import type { LogTable } from "../../workers/db/repositories/logs-move.repository";
+import { LOG_TABLES, LOG_TABLE_SPECS, type LogTable } from "../../workers/db/repositories/logs-move.repository";
 import { call, createUser, expectError, signIn, signInAdmin, type Session } from "./factories";
 import { getJson, postJson } from "./task-fixtures";
 import { worker } from "./worker-handlers";
@@ -181,6 +181,16 @@ async function answers(s: Seeded, admin: Session, skips: number[]) {
 }
 
 describe("old logs move to LOGS", () => {
+  it("copies every column the hot tables have, and LOGS has each of them (a column added on one side only fails here)", async () => {
+    const columnsOf = async (db: D1Database, table: string) =>
+      (await db.prepare(`select name from pragma_table_info(?) order by name`).bind(table).all<{ name: string }>()).results.map((c) => c.name);
+    for (const table of LOG_TABLES) {
+      const copied = [...LOG_TABLE_SPECS[table].columns].sort();
+      expect(await columnsOf(env.DB, table), table).toEqual(copied);
+      expect(await columnsOf(env.LOGS, table), table).toEqual(copied);
+    }
+  });
+
   it("moves exactly the old finished rows in slices, a second run changes nothing, and every API answers the same", async () => {
     const admin = await signInAdmin();
     const s = await seed(1_100);
