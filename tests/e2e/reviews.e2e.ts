@@ -50,7 +50,7 @@ test("the owner approves version 2; the badge shows in the viewer and on the til
     await panel.getByTestId("review-note").fill(width === 1440 ? "Цвет как в макете" : "Согласовано с телефона");
     await panel.getByTestId("review-save").click();
     await expect.poll(() => page.locator(".viewer-review-badge").textContent(), { timeout: 15_000 }).toBe("Согласовано");
-    await expect.poll(() => panel.getByTestId("review-history").locator("li").count()).toBe(width === 1440 ? 1 : 2);
+    await expect.poll(() => panel.getByTestId("review-history").locator("li").count(), { timeout: 15_000 }).toBe(width === 1440 ? 1 : 2);
     expect(await panel.getByTestId("review-history").locator("li").first().textContent()).toContain("версия 2");
     await panel.scrollIntoViewIfNeeded();
     await shot(page, `reviews-viewer-owner-${width}`);
@@ -94,7 +94,7 @@ test("the owner approves version 2; the badge shows in the viewer and on the til
     const panel = page.getByTestId("review-panel");
     await panel.waitFor();
     await expect.poll(() => page.locator(".viewer-review-badge").textContent(), { timeout: 15_000 }).toBe("Отклонено");
-    await expect.poll(() => panel.getByTestId("review-history").locator("li").count()).toBe(1);
+    await expect.poll(() => panel.getByTestId("review-history").locator("li").count(), { timeout: 15_000 }).toBe(1);
     expect(await panel.getByTestId("review-save").count()).toBe(0);
     expect(await panel.locator(".review-cannot").count()).toBe(1);
     await panel.scrollIntoViewIfNeeded();
