@@ -14,7 +14,7 @@
 //
 // Scale: BENCH_SCALE (default 1, the issue's corpus of 1,000,000 assets and 10,000 documents) multiplies the corpus
 // (at least 1,000 assets and 10 documents): BENCH_SCALE=0.001 BENCH_UPLOADS=20 is a quick check that it runs. The seed drops the search triggers, loads the rows, builds the index in bulk from the same views
-// the triggers use (migration 0011), then recreates the triggers from the migration file. BENCH_UPLOADS (default
+// the triggers use (migrations 0011, 0055), then recreates the triggers as the migrations define them. BENCH_UPLOADS (default
 // 300) is the number of files of the indexing phase; BENCH_UPLOADS=0 leaves it out (query figures only).
 //
 // Reuse: BENCH_STATE=<dir> seeds into that directory once and keeps it (with the administrator's password and the
@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { buildUnlessSkipped, load, login, ms, percentile, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
 import { retried } from "./lib/workerd.mjs";
-import { REBUILD_SEARCH_INDEX } from "./lib/search-index.mjs";
+import { REBUILD_SEARCH_INDEX, searchIndexTriggers } from "./lib/search-index.mjs";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_SCALE must be in (0, 1], got ${process.env.BENCH_SCALE}`);
@@ -76,11 +76,7 @@ function seedSql(now = Date.now()) {
   const seq = (count) => `WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count - 1})`;
   const words = `words(i, w) AS (VALUES ${wordsValues})`;
   const word = (expr) => `(SELECT w FROM words WHERE i = (${expr}) % ${W})`;
-  const migration = readFileSync(join(ROOT, "migrations", "0011_search.sql"), "utf8");
-  const triggers = migration
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter((s) => s.startsWith("CREATE TRIGGER"));
+  const triggers = searchIndexTriggers(ROOT);
   const triggerNames = triggers.map((t) => /CREATE TRIGGER (\w+)/.exec(t)[1]);
   const group = (top, sub) => hexId(GROUP_BASE + top * 1000 + sub + 1);
   const topId = (top) => hexId(GROUP_BASE + top * 1000);

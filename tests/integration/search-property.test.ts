@@ -75,7 +75,18 @@ const scenarioArb = fc.record({
   cut: fc.boolean(),
   queries: fc.array(queryArb, { minLength: 2, maxLength: 4 }),
   /** the write between the two rounds of queries */
-  write: fc.constantFrom("trash" as const, "rename" as const, "tag" as const, "rule" as const, "move" as const, "unrule" as const),
+  write: fc.constantFrom(
+    "trash" as const,
+    "rename" as const,
+    "tag" as const,
+    "rule" as const,
+    "move" as const,
+    "unrule" as const,
+    // what moves the index's visibility tokens (decision 039) rather than the rules it is asked with
+    "switch" as const,
+    "chown" as const,
+    "refolder" as const,
+  ),
   pick: fc.nat(100),
 });
 
@@ -270,6 +281,23 @@ describe("search against an independent model", () => {
             await exec("delete from group_members where el_id = ?", target.id);
             await exec("insert into group_members (group_id, el_id, el_type, ctime, sort_name) values (?, ?, 'asset', ?, ?)", to, target.id, Date.now(), target.name);
             target.folders = [to];
+            break;
+          }
+          case "switch": {
+            const res = await call(`/api/auth/access-inheritance/${f1}`, { method: "POST", bearer: boss.bearer, json: { inherit: s.cut } });
+            expect(res.status).toBe(200);
+            break;
+          }
+          case "chown":
+            target.ownerId = target.ownerId === reader.id ? boss.id : reader.id;
+            await exec("update assets set owner_id = ? where id = ?", target.ownerId, target.id);
+            break;
+          case "refolder": {
+            // folder 3 (with what it holds) from below 1 to below 4: other ancestors, another cut above it
+            const res = await call(`/api/group/move-member/${f3}/${f1}/${f4}`, { method: "POST", bearer: boss.bearer });
+            expect(res.status).toBe(204);
+            parents[f3] = f4;
+            entities.get(f3)!.folders = [f4];
             break;
           }
         }

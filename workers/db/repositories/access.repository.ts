@@ -198,6 +198,11 @@ export function visibleMemberSql(v: Visibility | null, type: "asset" | "group", 
   )})`;
 }
 
+/** The nodes of every rule naming the user or one of their groups, with the rule's bits (what search asks the index). */
+export function ruleNodesOf(db: Database, userId: string) {
+  return db.all<{ obj_id: string; acl: number }>(sql`select obj_id, acl from access_rules where subj_id in ${subjectsOf(userId)}`);
+}
+
 /** Which of the ids (of one type) the caller holds `level` on, in one statement. */
 export async function filterVisible(
   db: Database,

@@ -117,8 +117,8 @@ function matchesSql(match: string, vis: Visibility | null, f: SearchFilters): SQ
     where search_fts match ${match}${allowedSql(vis, f)}`;
 }
 
-/** bm25 with names above metadata (tags, fields, file names) above document text. */
-const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0)`;
+/** bm25 with names above metadata (tags, fields, file names) above document text; the visibility column counts for nothing. */
+const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0, 0.0)`;
 
 /**
  * The best `limit` matches of the index alone, by bm25, before any join (every match when `limit` is null): the
@@ -380,8 +380,8 @@ export function refreshDocsStatements(ids: readonly string[]): SQL[] {
       union all select entity_id, entity_type from search_source_group where entity_id in ${list}
       on conflict (entity_id) do nothing`,
     sql`delete from search_fts where rowid in (select doc_id from search_docs where entity_id in ${list})`,
-    sql`insert into search_fts (rowid, name, meta, content)
-      select d.doc_id, s.name, s.meta, s.content from search_docs d join search_source_asset s on s.entity_id = d.entity_id where d.entity_id in ${list}
-      union all select d.doc_id, s.name, s.meta, s.content from search_docs d join search_source_group s on s.entity_id = d.entity_id where d.entity_id in ${list}`,
+    sql`insert into search_fts (rowid, name, meta, content, acl)
+      select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_source_asset s on s.entity_id = d.entity_id where d.entity_id in ${list}
+      union all select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_source_group s on s.entity_id = d.entity_id where d.entity_id in ${list}`,
   ];
 }

@@ -5,6 +5,7 @@ import {
   chainRows,
   chainRowsWithCaller,
   filterVisible,
+  ruleNodesOf,
   toChainRows,
   type RawChainRow,
   type Visibility,
@@ -261,6 +262,20 @@ export async function visibility(rc: RequestContext, actor: Actor): Promise<Visi
   if (actor.isAdmin) return null;
   const me = await caller(rc, actor.id);
   return { userId: actor.id, chroot: me.chroot, scope: actor.scopeGroups ?? [], rules: me.anyRules, deny: me.anyDeny };
+}
+
+/**
+ * The nodes whose rules give the caller read (`grants`) and those whose rules deny it (`denies`): the terms a search
+ * puts to the index's visibility column (decision 039). Null for administrators, who see everything.
+ */
+export async function readRuleNodes(rc: RequestContext, actor: Actor): Promise<{ grants: string[]; denies: string[] } | null> {
+  if (actor.isAdmin) return null;
+  const rows = await ruleNodesOf(rc.db, actor.id);
+  const read = grantingBits("read");
+  return {
+    grants: [...new Set(rows.filter((r) => (r.acl & read) !== 0).map((r) => r.obj_id))],
+    denies: [...new Set(rows.filter((r) => (r.acl & DENY_BIT) !== 0).map((r) => r.obj_id))],
+  };
 }
 
 /** The caller's chroot groups (empty when not confined; administrators are never confined). */

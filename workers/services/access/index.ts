@@ -31,6 +31,7 @@ export {
   hasAnyRules,
   passesReadDown,
   prefetchAccess,
+  readRuleNodes,
   requireEntityAccess,
   userAbilities,
   visibility,

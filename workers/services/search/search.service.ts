@@ -7,10 +7,11 @@ import * as repo from "../../db/repositories/search.repository";
 import { MARK_END, MARK_START, type SearchFilters } from "../../db/repositories/search.repository";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
-import { requireEntityAccess, visibility } from "../access";
+import { readRuleNodes, requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { previewRef, visiblePath } from "../library/pure";
 import { cachedAnswer, rememberAnswer } from "./answer-cache";
+import { indexMatch, visibilityExpression } from "./index-visibility";
 import { cosine, embed } from "./embedding";
 import { restoreSnippet } from "./snippet";
 import { parsePrefix, parseQuery } from "./query-parser";
@@ -316,11 +317,11 @@ export async function searchQuery(
 ): Promise<SearchResult> {
   const { match } = parseQuery(text);
   // Read before the answer's own statements, so a cached answer is never older than its epoch (decision 031).
-  const [vis, epoch] = await Promise.all([scopeOf(rc, actor, filters), searchEpochOf(rc)]);
+  const [vis, epoch, rules] = await Promise.all([scopeOf(rc, actor, filters), searchEpochOf(rc), readRuleNodes(rc, actor)]);
   const key = JSON.stringify(["query", accessClass(vis), match, filters, o.skip, o.take, o.facets]);
   const known = cachedAnswer<SearchResult>(key, epoch);
   if (known) return known;
-  const answer = await computeQuery(rc, vis, match, filters, o);
+  const answer = await computeQuery(rc, vis, indexVisibility(vis, rules), match, filters, o);
   rememberAnswer(key, epoch, answer);
   return answer;
 }
@@ -333,10 +334,22 @@ function accessClass(vis: Visibility | null): string {
   return vis === null ? "admin" : JSON.stringify([vis.userId, vis.chroot, vis.scope ?? [], vis.rules, vis.deny ?? null]);
 }
 
-/** The answer of `searchQuery`, computed from the index and the live tables (decision 011). */
+/**
+ * The caller's visibility as the index decides it (decision 039): null for administrators (everything) and for the
+ * rare reader whose rules are too many for one expression (SQL decides, as before).
+ */
+function indexVisibility(vis: Visibility | null, rules: Awaited<ReturnType<typeof readRuleNodes>>): string | null {
+  return vis === null || rules === null ? null : visibilityExpression(vis, rules);
+}
+
+/**
+ * The answer of `searchQuery`, computed from the index and the live tables (decision 011). With `inIndex`, the
+ * index drops what the caller may not see and SQL checks only liveness and filters, as for an administrator.
+ */
 async function computeQuery(
   rc: RequestContext,
   vis: Visibility | null,
+  inIndex: string | null,
   match: string | null,
   filters: SearchFilters,
   o: { skip: number; take: number; facets: boolean },
@@ -344,7 +357,7 @@ async function computeQuery(
   const empty: SearchResult = { total: 0, total_exact: true, skip: o.skip, take: o.take, hits: [], ...(o.facets ? { facets: { type: [], tag: [], class: [], owner: [], review: [] }, facets_partial: false } : {}) };
   if (!match) return empty;
   const phrase = tagPhrase(filters.tag);
-  const q = { match: phrase ? `(${match}) AND ${phrase}` : match, vis, filters };
+  const q = { match: indexMatch(phrase ? `(${match}) AND ${phrase}` : match, inIndex), vis: inIndex ? null : vis, filters };
   // One row past the page tells whether the list goes on.
   const want = o.take + 1;
   const window = await firstCandidates(rc, q, o.skip + want, o.facets);
@@ -415,11 +428,12 @@ const hasWordStarting = (text: string, prefix: string) => words(text).some((w) =
 export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
   const parsed = parsePrefix(text);
   if (!parsed.match) return { suggestions: [] };
-  const [vis, epoch] = await Promise.all([visibility(rc, actor), searchEpochOf(rc)]);
+  const [vis, epoch, rules] = await Promise.all([visibility(rc, actor), searchEpochOf(rc), readRuleNodes(rc, actor)]);
   const key = JSON.stringify(["autocomplete", accessClass(vis), parsed.match, normalize(parsed.prefix)]);
   const known = cachedAnswer<{ suggestions: Suggestion[] }>(key, epoch);
   if (known) return known;
-  const answer = await computeAutocomplete(rc, vis, parsed);
+  const inIndex = indexVisibility(vis, rules);
+  const answer = await computeAutocomplete(rc, inIndex ? null : vis, { ...parsed, match: inIndex ? `${parsed.match} AND ${inIndex}` : parsed.match });
   rememberAnswer(key, epoch, answer);
   return answer;
 }
