@@ -4,6 +4,7 @@ import { REVIEW_STATUSES } from "../../../shared/review-status";
 import { CommentCountsSchema } from "./comment-counts.schemas";
 import { createMiddleware } from "hono/factory";
 import { askQuestion, autocomplete, prefetchSearchEpoch, searchQuery, vectorSearch, type SearchFilters } from "../../services/search";
+import { wantRuleNodes } from "../../services/access";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import type { AppEnv } from "../types";
@@ -15,9 +16,15 @@ export const MAX_QUERY_CHARS = 2000;
 /** Longest RAG question accepted. */
 export const MAX_QUESTION_CHARS = 2000;
 
-/** Reads the search epoch while the caller is authenticated (only for calls that carry a credential). */
+/**
+ * Reads the search epoch while the caller is authenticated, and the caller's rule nodes (decision 039) beside their
+ * access row (only for calls that carry a credential).
+ */
 const epochAlongsideAuth = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.header("authorization")) prefetchSearchEpoch(c.var.rc);
+  if (c.req.header("authorization")) {
+    prefetchSearchEpoch(c.var.rc);
+    wantRuleNodes(c.var.rc);
+  }
   await next();
 });
 

@@ -128,7 +128,31 @@ async function callerAndChain(
  * beside the actor lookup so it shares that round trip (decision 030).
  */
 export async function preloadCaller(rc: RequestContext, userId: string): Promise<void> {
-  await caller(rc, userId);
+  await Promise.all([caller(rc, userId), ruleNodesWanted.has(rc) ? ruleNodesFor(rc, userId) : undefined]);
+}
+
+/** Requests that will ask for the caller's rule nodes (`wantRuleNodes`), and what they read, by user. */
+const ruleNodesWanted = new WeakSet<RequestContext>();
+const ruleNodesRead = new WeakMap<RequestContext, Map<string, Promise<{ grants: string[]; denies: string[] }>>>();
+
+/** Marks a request that will call `readRuleNodes`: the nodes are then read beside the caller row, in its round trip. */
+export function wantRuleNodes(rc: RequestContext): void {
+  ruleNodesWanted.add(rc);
+}
+
+function ruleNodesFor(rc: RequestContext, userId: string): Promise<{ grants: string[]; denies: string[] }> {
+  let perUser = ruleNodesRead.get(rc);
+  if (!perUser) ruleNodesRead.set(rc, (perUser = new Map()));
+  let found = perUser.get(userId);
+  if (!found) {
+    const read = grantingBits("read");
+    found = ruleNodesOf(rc.db, userId).then((rows) => ({
+      grants: [...new Set(rows.filter((r) => (r.acl & read) !== 0).map((r) => r.obj_id))],
+      denies: [...new Set(rows.filter((r) => (r.acl & DENY_BIT) !== 0).map((r) => r.obj_id))],
+    }));
+    perUser.set(userId, found);
+  }
+  return found;
 }
 
 type CallerAndChain = Awaited<ReturnType<typeof callerAndChain>>;
@@ -166,6 +190,7 @@ function takePrefetched(rc: RequestContext, userId: string, entity: { id: string
 export function forgetCallers(rc: RequestContext): void {
   callers.delete(rc);
   prefetched.delete(rc);
+  ruleNodesRead.delete(rc);
 }
 
 /**
@@ -269,13 +294,7 @@ export async function visibility(rc: RequestContext, actor: Actor): Promise<Visi
  * puts to the index's visibility column (decision 039). Null for administrators, who see everything.
  */
 export async function readRuleNodes(rc: RequestContext, actor: Actor): Promise<{ grants: string[]; denies: string[] } | null> {
-  if (actor.isAdmin) return null;
-  const rows = await ruleNodesOf(rc.db, actor.id);
-  const read = grantingBits("read");
-  return {
-    grants: [...new Set(rows.filter((r) => (r.acl & read) !== 0).map((r) => r.obj_id))],
-    denies: [...new Set(rows.filter((r) => (r.acl & DENY_BIT) !== 0).map((r) => r.obj_id))],
-  };
+  return actor.isAdmin ? null : ruleNodesFor(rc, actor.id);
 }
 
 /** The caller's chroot groups (empty when not confined; administrators are never confined). */

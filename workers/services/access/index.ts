@@ -35,6 +35,7 @@ export {
   requireEntityAccess,
   userAbilities,
   visibility,
+  wantRuleNodes,
 } from "./access.service";
 export type { AccessLevel } from "./access.service";
 export { listAudit } from "./audit-query.service";
