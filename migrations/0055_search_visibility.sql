@@ -340,11 +340,330 @@ DROP TABLE search_fts;
 --> statement-breakpoint
 CREATE VIRTUAL TABLE search_fts USING fts5(name, meta, content, acl, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4 5 6 7 8');
 --> statement-breakpoint
+-- The documents again, 25,000 at a time: one statement over a whole large library would pass D1's 30 s limit.
 INSERT INTO search_fts (rowid, name, meta, content, acl)
-	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id
-	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id;
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 0 AND d.doc_id < 25000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 0 AND d.doc_id < 25000;
 --> statement-breakpoint
-INSERT INTO search_fts (search_fts) VALUES ('optimize');
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 25000 AND d.doc_id < 50000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 25000 AND d.doc_id < 50000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 50000 AND d.doc_id < 75000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 50000 AND d.doc_id < 75000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 75000 AND d.doc_id < 100000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 75000 AND d.doc_id < 100000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 100000 AND d.doc_id < 125000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 100000 AND d.doc_id < 125000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 125000 AND d.doc_id < 150000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 125000 AND d.doc_id < 150000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 150000 AND d.doc_id < 175000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 150000 AND d.doc_id < 175000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 175000 AND d.doc_id < 200000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 175000 AND d.doc_id < 200000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 200000 AND d.doc_id < 225000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 200000 AND d.doc_id < 225000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 225000 AND d.doc_id < 250000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 225000 AND d.doc_id < 250000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 250000 AND d.doc_id < 275000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 250000 AND d.doc_id < 275000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 275000 AND d.doc_id < 300000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 275000 AND d.doc_id < 300000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 300000 AND d.doc_id < 325000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 300000 AND d.doc_id < 325000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 325000 AND d.doc_id < 350000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 325000 AND d.doc_id < 350000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 350000 AND d.doc_id < 375000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 350000 AND d.doc_id < 375000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 375000 AND d.doc_id < 400000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 375000 AND d.doc_id < 400000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 400000 AND d.doc_id < 425000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 400000 AND d.doc_id < 425000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 425000 AND d.doc_id < 450000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 425000 AND d.doc_id < 450000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 450000 AND d.doc_id < 475000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 450000 AND d.doc_id < 475000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 475000 AND d.doc_id < 500000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 475000 AND d.doc_id < 500000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 500000 AND d.doc_id < 525000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 500000 AND d.doc_id < 525000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 525000 AND d.doc_id < 550000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 525000 AND d.doc_id < 550000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 550000 AND d.doc_id < 575000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 550000 AND d.doc_id < 575000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 575000 AND d.doc_id < 600000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 575000 AND d.doc_id < 600000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 600000 AND d.doc_id < 625000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 600000 AND d.doc_id < 625000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 625000 AND d.doc_id < 650000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 625000 AND d.doc_id < 650000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 650000 AND d.doc_id < 675000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 650000 AND d.doc_id < 675000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 675000 AND d.doc_id < 700000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 675000 AND d.doc_id < 700000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 700000 AND d.doc_id < 725000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 700000 AND d.doc_id < 725000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 725000 AND d.doc_id < 750000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 725000 AND d.doc_id < 750000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 750000 AND d.doc_id < 775000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 750000 AND d.doc_id < 775000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 775000 AND d.doc_id < 800000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 775000 AND d.doc_id < 800000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 800000 AND d.doc_id < 825000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 800000 AND d.doc_id < 825000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 825000 AND d.doc_id < 850000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 825000 AND d.doc_id < 850000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 850000 AND d.doc_id < 875000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 850000 AND d.doc_id < 875000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 875000 AND d.doc_id < 900000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 875000 AND d.doc_id < 900000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 900000 AND d.doc_id < 925000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 900000 AND d.doc_id < 925000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 925000 AND d.doc_id < 950000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 925000 AND d.doc_id < 950000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 950000 AND d.doc_id < 975000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 950000 AND d.doc_id < 975000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 975000 AND d.doc_id < 1000000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 975000 AND d.doc_id < 1000000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1000000 AND d.doc_id < 1025000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1000000 AND d.doc_id < 1025000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1025000 AND d.doc_id < 1050000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1025000 AND d.doc_id < 1050000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1050000 AND d.doc_id < 1075000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1050000 AND d.doc_id < 1075000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1075000 AND d.doc_id < 1100000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1075000 AND d.doc_id < 1100000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1100000 AND d.doc_id < 1125000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1100000 AND d.doc_id < 1125000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1125000 AND d.doc_id < 1150000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1125000 AND d.doc_id < 1150000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1150000 AND d.doc_id < 1175000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1150000 AND d.doc_id < 1175000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1175000 AND d.doc_id < 1200000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1175000 AND d.doc_id < 1200000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1200000 AND d.doc_id < 1225000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1200000 AND d.doc_id < 1225000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1225000 AND d.doc_id < 1250000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1225000 AND d.doc_id < 1250000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1250000 AND d.doc_id < 1275000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1250000 AND d.doc_id < 1275000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1275000 AND d.doc_id < 1300000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1275000 AND d.doc_id < 1300000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1300000 AND d.doc_id < 1325000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1300000 AND d.doc_id < 1325000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1325000 AND d.doc_id < 1350000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1325000 AND d.doc_id < 1350000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1350000 AND d.doc_id < 1375000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1350000 AND d.doc_id < 1375000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1375000 AND d.doc_id < 1400000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1375000 AND d.doc_id < 1400000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1400000 AND d.doc_id < 1425000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1400000 AND d.doc_id < 1425000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1425000 AND d.doc_id < 1450000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1425000 AND d.doc_id < 1450000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1450000 AND d.doc_id < 1475000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1450000 AND d.doc_id < 1475000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1475000 AND d.doc_id < 1500000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1475000 AND d.doc_id < 1500000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1500000 AND d.doc_id < 1525000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1500000 AND d.doc_id < 1525000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1525000 AND d.doc_id < 1550000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1525000 AND d.doc_id < 1550000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1550000 AND d.doc_id < 1575000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1550000 AND d.doc_id < 1575000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1575000 AND d.doc_id < 1600000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1575000 AND d.doc_id < 1600000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1600000 AND d.doc_id < 1625000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1600000 AND d.doc_id < 1625000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1625000 AND d.doc_id < 1650000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1625000 AND d.doc_id < 1650000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1650000 AND d.doc_id < 1675000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1650000 AND d.doc_id < 1675000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1675000 AND d.doc_id < 1700000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1675000 AND d.doc_id < 1700000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1700000 AND d.doc_id < 1725000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1700000 AND d.doc_id < 1725000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1725000 AND d.doc_id < 1750000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1725000 AND d.doc_id < 1750000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1750000 AND d.doc_id < 1775000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1750000 AND d.doc_id < 1775000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1775000 AND d.doc_id < 1800000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1775000 AND d.doc_id < 1800000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1800000 AND d.doc_id < 1825000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1800000 AND d.doc_id < 1825000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1825000 AND d.doc_id < 1850000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1825000 AND d.doc_id < 1850000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1850000 AND d.doc_id < 1875000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1850000 AND d.doc_id < 1875000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1875000 AND d.doc_id < 1900000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1875000 AND d.doc_id < 1900000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1900000 AND d.doc_id < 1925000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1900000 AND d.doc_id < 1925000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1925000 AND d.doc_id < 1950000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1925000 AND d.doc_id < 1950000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1950000 AND d.doc_id < 1975000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1950000 AND d.doc_id < 1975000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1975000 AND d.doc_id < 2000000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 1975000 AND d.doc_id < 2000000;
+--> statement-breakpoint
+INSERT INTO search_fts (rowid, name, meta, content, acl)
+	SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_asset s ON s.entity_id = d.entity_id WHERE d.doc_id >= 2000000
+	UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_source_group s ON s.entity_id = d.entity_id WHERE d.doc_id >= 2000000;
 --> statement-breakpoint
 CREATE TRIGGER search_acl_listing_insert AFTER INSERT ON group_members WHEN NEW.el_type = 'asset'
 BEGIN

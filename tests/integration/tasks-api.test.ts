@@ -242,6 +242,31 @@ describe("operations through the API", () => {
     ]);
   });
 
+  it("reindex re-derives the search index's visibility tokens of a folder, the folders below it and their files", async () => {
+    const user = await signIn();
+    const group = await insertGroup({ ownerId: user.id });
+    const inner = await insertGroup({ ownerId: user.id, parentId: group });
+    const { assetId } = await insertStoredAsset({ ownerId: user.id, name: "маяк.jpg", mime: "image/jpeg", bytes: fixture("tiny") });
+    await addMember(inner, assetId);
+    const tokens = () =>
+      rows<{ id: string; acl: string }>(
+        `select d.entity_id as id, f.acl as acl from search_fts f join search_docs d on d.doc_id = f.rowid
+         where d.entity_id in (?, ?, ?) order by d.entity_id`,
+        group,
+        inner,
+        assetId,
+      );
+    const exact = await tokens();
+    expect(exact.find((t) => t.id === assetId)?.acl).toContain(`a${group}`);
+    // Behind the triggers' back (a manual fix, a bulk import): every token lost.
+    await env.DB.prepare(
+      "update search_fts set acl = 'o' where rowid in (select doc_id from search_docs where entity_id in (?, ?, ?))",
+    ).bind(group, inner, assetId).run();
+    const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
+    expect(task.status).toBe("done");
+    expect(await tokens()).toEqual(exact);
+  });
+
   it("reindex ends with the folder rollups: reports the drift it found and puts it right", async () => {
     const user = await signIn();
     const group = await insertGroup({ ownerId: user.id });

@@ -371,7 +371,15 @@ export function deleteContentSql(assetId: string) {
 
 /** Rebuilds the search documents of the given entities from the live tables (the reindex operation's repair). */
 export function refreshDocsStatements(ids: readonly string[]): SQL[] {
-  const list = sql`(select value from json_each(${JSON.stringify(ids)}))`;
+  return refreshDocsOf(sql`(select value from json_each(${JSON.stringify(ids)}))`);
+}
+
+/** `refreshDocsStatements` for a folder and every folder below it (their files are refreshed in chunks). */
+export function refreshFolderDocsStatements(groupId: string): SQL[] {
+  return refreshDocsOf(sql`(select descendant from group_closure where ancestor = ${groupId})`);
+}
+
+function refreshDocsOf(list: SQL): SQL[] {
   return [
     // a repaired document may answer differently: cached answers computed before it must not be served (decision 031)
     sql`update search_epoch set n = n + 1 where id = 1`,

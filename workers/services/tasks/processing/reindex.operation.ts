@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { runBatch, syncMembershipsStatement } from "../../../db/repositories/asset.repository";
 import { assetsForMembership } from "../../../db/repositories/group.repository";
-import { refreshDocsStatements } from "../../../db/repositories/search.repository";
+import { refreshDocsStatements, refreshFolderDocsStatements } from "../../../db/repositories/search.repository";
 import { repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
 import { percent, type TaskOperation } from "./operation";
@@ -25,7 +25,7 @@ interface ReindexState {
 /**
  * `reindex`: rebuilds the denormalised sort keys of group listings (name key, modification time and size of each
  * asset's memberships, which member pages sort and page by) from the assets themselves — for given assets, or every
- * asset in the subtree of given groups — and their search documents (decision 011). Repairs listings and the
+ * asset in the subtree of given groups — and their search documents (decision 011), the folders' own included. Repairs listings and the
  * search index after bulk imports or manual data fixes. It ends with the folder rollups (decision record 017):
  * recomputed from the rows, drift reported in the log and the result, fixed.
  */
@@ -51,6 +51,9 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
       ids = rows.map((r) => r.el_id);
       if (ids.length === ctx.options.chunk_size) next = { index: state.index, after: ids[ids.length - 1], total: state.total };
     }
+    // A folder's own documents and those of the folders below it first, in one batch (decision 039: their visibility
+    // tokens follow the tree).
+    if (entity?.type === "group" && state.after === "") await runBatch(ctx.rc.db, refreshFolderDocsStatements(entity.id));
     if (ids.length > 0) {
       const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
       if (found.length > 0) {
