@@ -59,7 +59,11 @@ async function main() {
       db.exec((await readFile(join(ROOT, "migrations", name), "utf8")).replaceAll("--> statement-breakpoint", ""));
     const triggers = searchIndexTriggers(ROOT);
     const names = triggers.map((t) => /CREATE TRIGGER (\w+)/.exec(t)[1]);
-    console.log(`> seeding ${FILES.toLocaleString("en")} files in ${SUBS} folders (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}, 2 cores shared)`);
+    console.log(
+      `> seeding ${FILES.toLocaleString("en")} files in ${SUBS} folders (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}, 2 cores shared)`,
+    );
     const now = Date.now();
     db.exec("BEGIN");
     for (const name of names) db.exec(`DROP TRIGGER ${name}`);
@@ -80,11 +84,15 @@ async function main() {
       db.exec(`UPDATE group_members SET group_id = '${OTHER_TOP}' WHERE group_id = '${TOP}' AND el_id = '${sub(0)}'`);
       db.exec("COMMIT");
     });
-    const cut = time(() => db.exec(`INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES ('${TOP}', 'group', 0, ${now})`));
+    const cut = time(() =>
+      db.exec(`INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES ('${TOP}', 'group', 0, ${now})`),
+    );
     const uncut = time(() => db.exec(`DELETE FROM access_inheritance WHERE entity_id = '${TOP}'`));
 
     const addFiles = (from) => {
-      const asset = db.prepare("INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'image/jpeg', ?, ?, ?, ?, ?)");
+      const asset = db.prepare(
+        "INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'image/jpeg', ?, ?, ?, ?, ?)",
+      );
       const listing = db.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)");
       return time(() => {
         db.exec("BEGIN");
@@ -101,7 +109,8 @@ async function main() {
     const withTokens = addFiles(0);
     for (const name of names.filter((n) => n.startsWith("search_acl_"))) db.exec(`DROP TRIGGER ${name}`);
     const withoutTokens = addFiles(LISTINGS);
-    const row = (what, ms, count) => console.log(`${what.padEnd(62)} ${ms.toFixed(0).padStart(7)} ms  ${((ms * 1000) / count).toFixed(1).padStart(7)} µs per file`);
+    const row = (what, ms, count) =>
+      console.log(`${what.padEnd(62)} ${ms.toFixed(0).padStart(7)} ms  ${((ms * 1000) / count).toFixed(1).padStart(7)} µs per file`);
     console.log(`\n${"write".padEnd(62)} ${"total".padStart(10)}  ${"per file".padStart(15)}`);
     row(`folder of ${perSub.toLocaleString("en")} files moved to another library`, move, perSub);
     row(`inheritance switched off on a folder of ${FILES.toLocaleString("en")} files`, cut, FILES);

@@ -23,7 +23,9 @@ export const REBUILD_SEARCH_INDEX = [
 export function searchIndexTriggers(root) {
   const byName = new Map();
   const dir = join(root, "migrations");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     for (const statement of readFileSync(join(dir, file), "utf8").split("--> statement-breakpoint")) {
       const body = statement
         .split("\n")

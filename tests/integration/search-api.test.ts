@@ -389,6 +389,24 @@ describe("search access", () => {
     expect(ids(await search(robot, word, { group: right }))).toEqual([b, hidden].sort());
   });
 
+  it("the index's visibility tokens cannot be searched for: a folder's id, an owner's id or 'unfiled' find nothing by them", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Токены"));
+    const asset = await createAsset(boss, `маяк ${newId().slice(-6)}.jpg`, folder);
+    const user = await ordinaryUser();
+    await grant(boss, user.id, folder);
+    const [row] = await rows<{ acl: string }>(
+      "select f.acl from search_fts f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
+      asset,
+    );
+    // the tokens are there (the folder reaches the file) …
+    expect(row.acl.split(" ")).toEqual(expect.arrayContaining([`o${boss.id}`, `a${folder}`, `a${asset}`]));
+    // … and no words anyone can type reach them, for the reader or the administrator
+    for (const who of [user, boss]) {
+      for (const text of [`a${folder}`, `o${boss.id}`, `a${asset}`, "unfiled", folder]) expect(ids(await search(who, text))).not.toContain(asset);
+    }
+  });
+
   it("answers 401 without a token", async () => {
     await expectError(await call("/api/search/query/пляж"), 401);
     await expectError(await call("/api/search/autocomplete/пля"), 401);

@@ -46,7 +46,12 @@ describe("the search index's visibility tokens", () => {
         const folders = [top];
         const listings = new Map<string, Listing[]>();
         for (let i = 0; i <= assetCount; i++) {
-          const made = await insertAsset({ ownerId: i % 2 ? other.id : boss.id, name: `токен ${i}.jpg`, mime: "image/jpeg", groups: i === 0 ? [] : [top] });
+          const made = await insertAsset({
+            ownerId: i % 2 ? other.id : boss.id,
+            name: `токен ${i}.jpg`,
+            mime: "image/jpeg",
+            groups: i === 0 ? [] : [top],
+          });
           listings.set(made.id, i === 0 ? [] : [{ folder: top, trashed: false }]);
           owner.set(made.id, i % 2 ? other.id : boss.id);
         }
@@ -74,7 +79,10 @@ describe("the search index's visibility tokens", () => {
               const folder = pick(folders, op.folder);
               const to = pick(folders, op.to);
               if (folder === top || chain(to).some(([node]) => node === folder) || parent.get(folder) === to) break;
-              const res = await call(`/api/group/move-member/${folder}/${parent.get(folder)}/${to}`, { method: "POST", bearer: boss.bearer });
+              const res = await call(`/api/group/move-member/${folder}/${parent.get(folder)}/${to}`, {
+                method: "POST",
+                bearer: boss.bearer,
+              });
               expect(res.status).toBe(204);
               parent.set(folder, to);
               break;
@@ -83,7 +91,13 @@ describe("the search index's visibility tokens", () => {
               const asset = pick(assets, op.asset);
               const folder = pick(folders, op.folder);
               if (listings.get(asset)!.some((l) => l.folder === folder)) break;
-              await exec("insert into group_members (group_id, el_id, el_type, ctime, sort_name) values (?, ?, 'asset', ?, ?)", folder, asset, Date.now(), asset);
+              await exec(
+                "insert into group_members (group_id, el_id, el_type, ctime, sort_name) values (?, ?, 'asset', ?, ?)",
+                folder,
+                asset,
+                Date.now(),
+                asset,
+              );
               listings.get(asset)!.push({ folder, trashed: false });
               break;
             }
@@ -97,12 +111,21 @@ describe("the search index's visibility tokens", () => {
               const listing = listings.get(pick(assets, op.asset))![0];
               if (!listing) break;
               listing.trashed = !listing.trashed;
-              await exec("update group_members set trashed_at = ? where group_id = ? and el_id = ?", listing.trashed ? Date.now() : null, listing.folder, pick(assets, op.asset));
+              await exec(
+                "update group_members set trashed_at = ? where group_id = ? and el_id = ?",
+                listing.trashed ? Date.now() : null,
+                listing.folder,
+                pick(assets, op.asset),
+              );
               break;
             }
             case "switch": {
               const id = op.onAsset ? pick(assets, op.pick) : pick(folders, op.pick);
-              const res = await call(`/api/auth/access-inheritance/${id}`, { method: "POST", bearer: boss.bearer, json: { inherit: op.inherit } });
+              const res = await call(`/api/auth/access-inheritance/${id}`, {
+                method: "POST",
+                bearer: boss.bearer,
+                json: { inherit: op.inherit },
+              });
               expect(res.status).toBe(200);
               if (op.inherit) cut.delete(id);
               else cut.add(id);

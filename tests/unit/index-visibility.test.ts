@@ -10,7 +10,9 @@ describe("visibilityExpression (decision 039)", () => {
 
   it("adds every granting node, and subtracts the denying ones from them but never from the owner's own", () => {
     expect(visibilityExpression(reader, { grants: ["g1", "g2"], denies: [] })).toBe('{acl} : (("ou1" OR "ag1" OR "ag2"))');
-    expect(visibilityExpression(reader, { grants: ["g1"], denies: ["d1", "d2"] })).toBe('{acl} : (("ou1" OR ("ag1" NOT ("ad1" OR "ad2"))))');
+    expect(visibilityExpression(reader, { grants: ["g1"], denies: ["d1", "d2"] })).toBe(
+      '{acl} : (("ou1" OR ("ag1" NOT ("ad1" OR "ad2"))))',
+    );
   });
 
   it("confines to the chroot and the token scope, each below its roots whether rules reach there or not", () => {

@@ -81,7 +81,12 @@ export const BboxSchema = z
     else return { west, south, east, north };
     return z.NEVER;
   })
-  .openapi({ type: "string", pattern: BBOX_PATTERN.source, example: "37.3,55.5,37.9,55.9", description: "west,south,east,north in degrees: only files taken inside (their GPS)" });
+  .openapi({
+    type: "string",
+    pattern: BBOX_PATTERN.source,
+    example: "37.3,55.5,37.9,55.9",
+    description: "west,south,east,north in degrees: only files taken inside (their GPS)",
+  });
 
 /**
  * Filters of `query` and `vector` (SPEC §7): known names plus `field.<template id>=value`; any other name is a 400
@@ -163,8 +168,15 @@ const HitSchema = z
 const FacetSchema = z.array(z.object({ value: z.string(), label: z.string(), count: z.number() }));
 const SearchResultSchema = z
   .object({
-    total: z.number().openapi({ description: "the matches you may see: exact up to 1,000 (and at the end of the list); past that 1,000 (or what paging has shown) with total_exact false. Hidden matches are never counted" }),
-    total_exact: z.boolean().openapi({ description: "false when total is a lower bound (more than 1,000 visible matches, shown as «1 000+»)" }),
+    total: z
+      .number()
+      .openapi({
+        description:
+          "the matches you may see: exact up to 1,000 (and at the end of the list); past that 1,000 (or what paging has shown) with total_exact false. Hidden matches are never counted",
+      }),
+    total_exact: z
+      .boolean()
+      .openapi({ description: "false when total is a lower bound (more than 1,000 visible matches, shown as «1 000+»)" }),
     skip: z.number(),
     take: z.number(),
     hits: z.array(HitSchema),

@@ -141,7 +141,9 @@ function groupRuleSql(userId: string, id: SQL, bits: number): SQL {
  */
 function assetRuleSql(userId: string, id: SQL, bits: number, groupGrants?: (groupId: SQL) => SQL): SQL {
   const grants = groupGrants ? groupGrants(sql`am.group_id`) : groupRuleSql(userId, sql`am.group_id`, bits);
-  const own = sql`exists (select 1 from access_rules r where r.obj_id = ${id} and r.subj_id in ${subjectsOf(userId)} and (r.acl & ${bits}) <> 0)`;
+  const own = sql`exists (select 1 from access_rules r where r.obj_id = ${id} and r.subj_id in ${subjectsOf(
+    userId,
+  )} and (r.acl & ${bits}) <> 0)`;
   const viaGroups = sql`(not exists (select 1 from access_inheritance ai where ai.entity_id = ${id} and ai.inherit = 0)
       and exists (select 1 from group_members am where am.el_id = ${id} and am.el_type = 'asset' and am.trashed_at is null
         and ${grants}))`;

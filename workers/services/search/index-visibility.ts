@@ -31,7 +31,8 @@ export function visibilityExpression(vis: Visibility, rules: { grants: readonly 
   const granted = rules.grants.map((id) => term("a", id));
   const denied = rules.denies.map((id) => term("a", id));
   // The owner sees their own, whatever the rules; anyone else needs a granting rule that no deny cancels.
-  const reached = granted.length === 0 ? own : denied.length === 0 ? any([own, ...granted]) : `(${own} OR (${any(granted)} NOT ${any(denied)}))`;
+  const reached =
+    granted.length === 0 ? own : denied.length === 0 ? any([own, ...granted]) : `(${own} OR (${any(granted)} NOT ${any(denied)}))`;
   // Inside every confinement: below one of its roots, reached by rules or not, or an owner's unfiled file.
   const inside = confinements.map((roots) => `(${any(roots.flatMap((id) => [term("a", id), term("b", id)]))} OR (${own} AND "unfiled"))`);
   return `{acl} : (${[reached, ...inside].join(" AND ")})`;
