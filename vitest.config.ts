@@ -65,9 +65,11 @@ export default defineConfig({
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Vitest's default (cores − 1) runs ONE file at a time on the 2-core CI machine, and a file spends ~5 s starting
-    // its runner and applying the migrations, much of it waiting: two files at once keep both cores busy. Each file
-    // has its own storage, so files never see each other's data.
+    // Vitest's default (cores − 1) runs ONE file at a time on the 2-core CI machine: two files at once keep both cores
+    // busy. More do not help: each file starts its own workerd and evaluates the Worker's module graph, ~12.5 s of CPU
+    // before its first test (measured 2026-12-03 with an empty test file: workerd and the migrations 2 s, then the
+    // API app, the media Worker, the Remix build and mediabunny), so the tier is CPU-bound and that start is about
+    // two thirds of its CPU. Each file has its own storage, so files never see each other's data.
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
