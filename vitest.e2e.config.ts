@@ -19,6 +19,11 @@ export default defineConfig({
     // In CI (scripts/e2e.mjs runs two servers at once on two cores) a test whose poll ran out of time under load is
     // run once more before it fails; the report still marks it as retried.
     retry: process.env.CI ? 1 : 0,
+    // A poll waits for what the browser does after a click (a client navigation, a loader, a render). vitest's
+    // default of 1 s is shorter than one loader round trip with two servers and two browsers on two busy cores: CI
+    // failed once on exactly that (honest-states, /admin/survey → /mam, both attempts). A poll that succeeds returns
+    // at once, so a longer limit costs nothing when the machine is quiet.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
   },
