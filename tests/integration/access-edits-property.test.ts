@@ -139,6 +139,14 @@ async function insertShape(shape: Shape, ids: { user: string; other: string; tea
         now,
       ),
       env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, 0), (?, ?, 1)").bind(g, g, ROOT_GROUP_ID, g),
+      // Its membership in the root too, as the API makes it: a group without one breaks the tree invariant that other
+      // files sharing this database check (expectTreeConsistent).
+      env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, ?)").bind(
+        ROOT_GROUP_ID,
+        g,
+        now,
+        `ug-${g}`,
+      ),
     );
   }
   statements.push(

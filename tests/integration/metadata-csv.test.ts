@@ -68,9 +68,9 @@ beforeAll(async () => {
   // Someone else's file the reader may not see.
   const stranger = await ordinaryUser();
   hidden = (await insertAsset({ ownerId: stranger.id, name: "чужой.jpg", mime: "image/jpeg" })).id;
-  const templates = await ok<Template[]>("/api/fields/templates?take=500", boss.bearer);
-  description = templates.find((t) => t.field_def_name === "Описание")!;
-  keywords = templates.find((t) => t.field_def_name === "Ключевые слова")!;
+  // Fields of its own, shaped like the default «Описание» and «Ключевые слова»: other files may rename those.
+  description = await createTemplate(boss.bearer, "text", { format: "multiline", max_length: 10_000 }, { field_def_name: uniqueName("Описание") });
+  keywords = await createTemplate(boss.bearer, "text", { format: "line", multiple: true, max_length: 200 }, { field_def_name: uniqueName("Ключевые слова") });
   count = await createTemplate(boss.bearer, "number", { integer: true });
   await createValue(boss.bearer, assets[0], { def_id: description.field_def_id, data: 'Кадр "первый", с запятой\nи второй строкой' });
   await createValue(boss.bearer, assets[0], { def_id: keywords.field_def_id, data: "море" });

@@ -313,7 +313,7 @@ describe("cron trigger", () => {
 
     const sendBatch = vi.fn<Queue["sendBatch"]>().mockResolvedValue({} as QueueSendBatchResponse);
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 * * * *" }), { ...env, TASKS: { sendBatch } as unknown as Queue }, ctx);
+    await worker.scheduled(createScheduledController({ cron: "17 * * * *" }), { ...env, TASKS: { send: vi.fn(), sendBatch } as unknown as Queue }, ctx);
     const bodies = sendBatch.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body as TaskMessageInput));
     const purge = bodies.find((b) => b.op === "purge-trash");
     expect(purge).toEqual({ op: "purge-trash" });

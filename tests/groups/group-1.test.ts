@@ -1,0 +1,3 @@
+import { describeGroup } from "../setup/test-groups";
+
+await describeGroup(1);
