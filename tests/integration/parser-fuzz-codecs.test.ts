@@ -11,6 +11,7 @@ import { makeTiff } from "../fixtures/media-makers";
 import { quarters } from "../fixtures/quarters";
 import webp from "../fixtures/quarters-1600x1200.webp?inline";
 import webpLossless from "../fixtures/quarters-3000x2000-lossless.webp?inline";
+import { fixture } from "./processing-fixtures";
 
 /**
  * The parsers that need workerd (the WebAssembly codecs and resvg) under the seeded byte mutator: each call ends
@@ -87,5 +88,40 @@ describe("codec fuzz in workerd (seeded, bounded in time)", { timeout: 60_000 },
       workerd: { runs: 600 },
     });
     expect(tried).toBe(600);
+  });
+});
+
+/**
+ * A codec that failed is not the next file's problem: libjpeg leaves a failed decode by exit(), which unwinds none of
+ * the WebAssembly module's stack or heap, so a media Worker that had read a few hundred broken JPEGs could no longer
+ * decode a whole photo and fell back to 1/8 scaled previews for every later upload in that isolate (found when these
+ * fuzz runs first shared an isolate with the preview tests).
+ */
+describe("the WebAssembly decoders after failures", () => {
+  it("decode a 1600×1200 JPEG whole after 1,000 broken ones", { timeout: 120_000 }, async () => {
+    const photo = fixture("photo");
+    const small = await encodeJpeg(quarters(64, 48), 80);
+    let failed = 0;
+    for (let i = 0; i < 1_000; i++) {
+      const broken = small.slice(0, 200 + (i % 400));
+      broken[180 + (i % 17)] ^= 0xff;
+      await decodeImage("image/jpeg", broken).catch(() => failed++);
+    }
+    expect(failed).toBeGreaterThan(500);
+    const image = await decodeImage("image/jpeg", photo);
+    expect([image.width, image.height]).toEqual([1600, 1200]);
+  });
+
+  it("decode a 1600×1200 WebP after 1,000 broken ones", { timeout: 120_000 }, async () => {
+    const good = Uint8Array.from(atob(webp.slice(webp.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+    let failed = 0;
+    for (let i = 0; i < 1_000; i++) {
+      const broken = good.slice(0, 100 + (i % 300));
+      broken[40 + (i % 23)] ^= 0xff;
+      await decodeImage("image/webp", broken).catch(() => failed++);
+    }
+    expect(failed).toBeGreaterThan(500);
+    const image = await decodeImage("image/webp", good);
+    expect([image.width, image.height]).toEqual([1600, 1200]);
   });
 });
