@@ -14,3 +14,22 @@ test("the API reference renders Swagger UI", async ({ page, server }) => {
   const health = await fetch(`${server.baseUrl}/api/health`);
   expect(health.status).toBe(200);
 });
+
+// public/_headers: the hashed build files are kept by the browser for a year without a revalidation each page load;
+// what has a fixed name (the pages, version.json, the upload Service Worker) is still asked for every time.
+test("hashed scripts and styles are cached for a year; pages and fixed-name files are revalidated", async ({ server }) => {
+  const page = await fetch(`${server.baseUrl}/login`);
+  const html = await page.text();
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  expect(assets.length).toBeGreaterThan(0);
+  for (const path of assets.slice(0, 3)) {
+    const res = await fetch(`${server.baseUrl}${path}`);
+    expect(res.status, path).toBe(200);
+    expect(res.headers.get("cache-control"), path).toBe("public, max-age=31536000, immutable");
+  }
+  expect(page.headers.get("cache-control") ?? "").not.toContain("immutable");
+  for (const path of ["/version.json", "/upload-sw.js"]) {
+    const res = await fetch(`${server.baseUrl}${path}`);
+    expect(res.headers.get("cache-control") ?? "", path).not.toContain("immutable");
+  }
+});
