@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { migratedTemplate } from "./dev-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // Node 24 from node_modules first, also when this script is started with the system Node.
@@ -80,6 +81,8 @@ async function main() {
     const status = run("npm", ["run", "build"], 10 * 60_000);
     if (status !== 0) process.exit(status);
   }
+  // Made once here rather than by each run's server at the same moment (scripts/dev-server.mjs).
+  migratedTemplate();
   const named = process.argv.slice(2);
   const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
   if (named.length > 0 || shards === 1) process.exit(run("npx", [...VITEST, ...named], TIMEOUT_MS));

@@ -188,16 +188,24 @@ export async function emptyUploadQueue(server: E2EServer): Promise<void> {
 /**
  * The e2e `test`: fixtures
  * - `server` (per worker): base URL and administrator credentials;
- * - `browser` (per file): one Chromium;
+ * - `browser` (per worker): one Chromium for every file of the run (files run one after another in one worker, and each
+ *   page has its own context: cookies, storage, cache and Service Workers are never shared); a launch costs ~1 s of CPU;
+ * - `closeLeftContexts` (per file, automatic): closes the contexts a file left open;
  * - `tracked` (per test): `{ page, context, errors }` from `newPage`; afterwards the administrator's upload queue is emptied;
  * - `page`, `pageErrors` (per test): shortcuts to `tracked.page` and `tracked.errors`.
  */
 export const test = base
   .extend("server", { scope: "worker" }, async ({}) => e2eServer())
-  .extend("browser", { scope: "file" }, async ({}, { onCleanup }) => {
+  .extend("browser", { scope: "worker" }, async ({}, { onCleanup }) => {
     const browser = await launchBrowser();
     onCleanup(() => browser.close());
     return browser;
+  })
+  // What a file left open (a page still polling, a stream) is closed before the next file, as a browser of its own was.
+  .extend("closeLeftContexts", { scope: "file", auto: true }, async ({ browser }, { onCleanup }) => {
+    onCleanup(async () => {
+      await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
+    });
   })
   .extend("tracked", async ({ browser, server }, { onCleanup }) => {
     const tracked = await newPage(browser, { server, autoFinish: false });
