@@ -144,7 +144,8 @@ export function storedPasswordHash(password) {
 function administratorSql(login, password) {
   const now = Date.now();
   // A time-ordered id in the product's format (workers/lib/ids.ts): 48 bits of milliseconds, version 7, random rest.
-  const id = `${now.toString(16).padStart(12, "0")}7${randomBytes(9).toString("hex").slice(0, 3)}8${randomBytes(8).toString("hex").slice(0, 15)}`;
+  const random = randomBytes(9).toString("hex");
+  const id = `${now.toString(16).padStart(12, "0")}7${random.slice(0, 3)}8${random.slice(3)}`;
   const text = (value) => `'${String(value).replace(/'/g, "''")}'`;
   return `INSERT INTO users (id, login, name, password_hash, is_admin, is_robot, enabled, chroot_groups, ctime, mtime)
 VALUES (${text(id)}, ${text(login)}, 'Администратор', ${text(storedPasswordHash(password))}, 1, 0, 1, '[]', ${now}, ${now});`;
