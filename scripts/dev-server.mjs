@@ -71,8 +71,12 @@ const DATABASES = [
  * `d1_migrations`, in the same words wrangler uses), so a later `migrations apply` on the same state has nothing to do.
  */
 function migrationScript(dir) {
-  const names = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
-  const steps = names.map((name) => `${readFileSync(join(dir, name), "utf8")}\nINSERT INTO "d1_migrations" (name)\nvalues ('${name.replace(/'/g, "''")}');`);
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  const steps = names.map(
+    (name) => `${readFileSync(join(dir, name), "utf8")}\nINSERT INTO "d1_migrations" (name)\nvalues ('${name.replace(/'/g, "''")}');`,
+  );
   return [
     `CREATE TABLE IF NOT EXISTS "d1_migrations"(\n\t\tid         INTEGER PRIMARY KEY AUTOINCREMENT,\n\t\tname       TEXT UNIQUE,\n\t\tapplied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL\n);`,
     ...steps,
@@ -86,9 +90,14 @@ function migrationScript(dir) {
  * takes milliseconds. The key covers the migrations and the wrangler version that wrote the files.
  */
 export function migratedTemplate(timeoutMs = 120_000) {
-  const hash = createHash("sha256").update(JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version);
+  const hash = createHash("sha256").update(
+    JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
+  );
   for (const { dir } of DATABASES) {
-    for (const name of readdirSync(dir).filter((n) => n.endsWith(".sql")).sort()) hash.update(name).update(readFileSync(join(dir, name)));
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith(".sql"))
+      .sort())
+      hash.update(name).update(readFileSync(join(dir, name)));
   }
   const template = join(ROOT, "node_modules", ".cache", "edge-mam", `migrated-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(join(template, "v3"))) return template;
@@ -100,7 +109,11 @@ export function migratedTemplate(timeoutMs = 120_000) {
     for (const { binding, dir } of DATABASES) {
       const file = join(building, `${binding}.sql`);
       writeFileSync(file, migrationScript(dir));
-      wranglerSync(["d1", "execute", binding, "--local", "--persist-to", building, "--file", file], `D1 migrations (${binding})`, timeoutMs);
+      wranglerSync(
+        ["d1", "execute", binding, "--local", "--persist-to", building, "--file", file],
+        `D1 migrations (${binding})`,
+        timeoutMs,
+      );
     }
     renameSync(building, template);
   } catch (error) {
@@ -195,20 +208,36 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
   // The media Worker gets the same secrets and overrides through its own .dev.vars (scripts/media-config.mjs).
   const mediaConfig = writeMediaDevConfig(
     join(persistDir, "media-worker"),
-    { ADMIN_LOGIN: adminLogin, ADMIN_PASSWORD: adminPassword, JWT_SECRET: jwtSecret, ...(process.env.RATE_LIMITS ? { RATE_LIMITS: process.env.RATE_LIMITS } : {}), ...vars },
+    {
+      ADMIN_LOGIN: adminLogin,
+      ADMIN_PASSWORD: adminPassword,
+      JWT_SECRET: jwtSecret,
+      ...(process.env.RATE_LIMITS ? { RATE_LIMITS: process.env.RATE_LIMITS } : {}),
+      ...vars,
+    },
     { images: config === IMAGES_CONFIG },
   );
   const args = [
-    "wrangler", "dev",
-    "--config", config ?? "wrangler.toml",
-    "--config", mediaConfig,
-    "--ip", "127.0.0.1",
-    "--port", String(port),
-    "--inspector-port", String(inspectorPort),
-    "--persist-to", persistDir,
-    "--var", `ADMIN_LOGIN:${adminLogin}`,
-    "--var", `ADMIN_PASSWORD:${adminPassword}`,
-    "--var", `JWT_SECRET:${jwtSecret}`,
+    "wrangler",
+    "dev",
+    "--config",
+    config ?? "wrangler.toml",
+    "--config",
+    mediaConfig,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    persistDir,
+    "--var",
+    `ADMIN_LOGIN:${adminLogin}`,
+    "--var",
+    `ADMIN_PASSWORD:${adminPassword}`,
+    "--var",
+    `JWT_SECRET:${jwtSecret}`,
     // benchmarks measure the product, not its rate limits (bench/lib/measure.mjs sets RATE_LIMITS=off)
     ...(process.env.RATE_LIMITS ? ["--var", `RATE_LIMITS:${process.env.RATE_LIMITS}`] : []),
     ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),

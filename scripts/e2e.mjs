@@ -101,7 +101,9 @@ async function main() {
   const codes = await Promise.all(
     groups.map((group, i) => runShard(`e2e ${i + 1}/${groups.length}`, group, { app: basePort + i * 10, helper: baseHelper + i })),
   );
-  console.log(`e2e: ${groups.length} runs ended in ${Math.round((performance.now() - started) / 1000)} s with exit codes ${codes.join(", ")}`);
+  console.log(
+    `e2e: ${groups.length} runs ended in ${Math.round((performance.now() - started) / 1000)} s with exit codes ${codes.join(", ")}`,
+  );
   process.exit(codes.every((c) => c === 0) ? 0 : 1);
 }
 

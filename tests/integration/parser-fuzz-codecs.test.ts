@@ -81,7 +81,17 @@ describe("codec fuzz in workerd (seeded, bounded in time)", { timeout: 60_000 },
     );
     const tried = await fuzz({
       samples: [svg],
-      tokens: ["<s:filter>", "&#116;", "<g>", "</g>", ' transform="scale(1e9)"', ' stroke-width="1e30"', ' r="1e38"', "<pattern id=\"p\" width=\"1e-9\" height=\"1e-9\">", 'fill="url(#p)"'],
+      tokens: [
+        "<s:filter>",
+        "&#116;",
+        "<g>",
+        "</g>",
+        ' transform="scale(1e9)"',
+        ' stroke-width="1e30"',
+        ' r="1e38"',
+        '<pattern id="p" width="1e-9" height="1e-9">',
+        'fill="url(#p)"',
+      ],
       run: (b) => rasteriseSvg(b, 320),
       allowed: makerError,
       budgetMs: 3_000,

@@ -9,14 +9,21 @@ import { afterAll, describe, vi } from "vitest";
  * Each file is its own describe block: its top-level hooks apply to its own tests only; after it, the spies, stubs and
  * fake timers it left are restored and the tasks it queued are given time to run.
  */
-const files = import.meta.glob(["../integration/**/*.test.ts", "../contract/**/*.test.ts", "!../integration/images-binding*.test.ts", "!../integration/error-tracking.test.ts"]);
+const files = import.meta.glob([
+  "../integration/**/*.test.ts",
+  "../contract/**/*.test.ts",
+  "!../integration/images-binding*.test.ts",
+  "!../integration/error-tracking.test.ts",
+]);
 
 /** How many groups the tier is split into: enough that the two CI cores finish together, few enough to start once. */
 export const GROUP_COUNT = 8;
 
 /** Registers the files of group `index` (1…GROUP_COUNT), every GROUP_COUNT-th file in path order. */
 export async function describeGroup(index: number) {
-  const paths = Object.keys(files).sort().filter((_, i) => i % GROUP_COUNT === index - 1);
+  const paths = Object.keys(files)
+    .sort()
+    .filter((_, i) => i % GROUP_COUNT === index - 1);
   for (const path of paths) {
     describe(path.replace(/^\.\.\//, "tests/"), async () => {
       await files[path]!();
