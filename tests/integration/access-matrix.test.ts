@@ -108,7 +108,12 @@ const ROWS: Record<string, Row> = {
   "POST /api/csp-report": {
     kind: "open",
     status: 204,
-    req: () => ({ method: "POST", path: "/api/csp-report", body: JSON.stringify({ "csp-report": { "blocked-uri": "inline" } }), headers: { "content-type": "application/csp-report" } }),
+    req: () => ({
+      method: "POST",
+      path: "/api/csp-report",
+      body: JSON.stringify({ "csp-report": { "blocked-uri": "inline" } }),
+      headers: { "content-type": "application/csp-report" },
+    }),
   },
   "GET /api/uldl-list": { kind: "signedIn", ok: 200, req: () => G("/api/uldl-list") },
   // No upload servers are configured in tests: every signed-in caller gets the same 400, anonymous callers 401.
@@ -433,7 +438,12 @@ const ROWS: Record<string, Row> = {
     req: (f) => J("POST", `/api/asset/waveform/${f.asset}`, { version: 1, sampleRate: 44100, durationSec: 1, peaks: [0.1, 0.9] }),
   },
   // Heal review (decision 029, «Who sees a heal»): readers see who made what; accepting a pending heal needs update.
-  "GET /api/asset/heal/{id}/{version}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/heal/${f.asset}/0`) },
+  "GET /api/asset/heal/{id}/{version}": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/asset/heal/${f.asset}/0`),
+  },
   "POST /api/asset/heal/{id}/{version}/accept": {
     kind: "entity",
     needs: [["asset", "update"]],
@@ -452,7 +462,10 @@ const ROWS: Record<string, Row> = {
     needs: [["asset", "read"]],
     ok: 200,
     prepare: async (f) =>
-      void (await env.MEDIA.put(`waveforms/${f.asset}/${f.version}.json`, JSON.stringify({ version: 1, sampleRate: 8000, durationSec: 1, peaks: [0.5] }))),
+      void (await env.MEDIA.put(
+        `waveforms/${f.asset}/${f.version}.json`,
+        JSON.stringify({ version: 1, sampleRate: 8000, durationSec: 1, peaks: [0.5] }),
+      )),
     req: (f) => G(`/api/asset/waveform/${f.asset}/0`),
   },
   "GET /api/asset/content/preview/{id}/{version}/{variant}": {
@@ -526,7 +539,12 @@ const ROWS: Record<string, Row> = {
     kind: "entity",
     needs: [["top", "create"]],
     ok: 201,
-    req: (f) => ({ method: "POST", path: `/api/asset/upload?in_group=${f.top}&name=one.txt`, body: "12345", headers: { "content-type": "text/plain" } }),
+    req: (f) => ({
+      method: "POST",
+      path: `/api/asset/upload?in_group=${f.top}&name=one.txt`,
+      body: "12345",
+      headers: { "content-type": "text/plain" },
+    }),
   },
   "POST /api/asset/upload-batch": {
     kind: "entity",
@@ -535,7 +553,7 @@ const ROWS: Record<string, Row> = {
     req: (f) => ({
       method: "POST",
       path: `/api/asset/upload-batch?in_group=${f.top}`,
-      body: "--mam\r\nContent-Disposition: form-data; name=\"file\"; filename=\"one.txt\"\r\nContent-Type: text/plain\r\n\r\n12345\r\n--mam--\r\n",
+      body: '--mam\r\nContent-Disposition: form-data; name="file"; filename="one.txt"\r\nContent-Type: text/plain\r\n\r\n12345\r\n--mam--\r\n',
       headers: { "content-type": "multipart/form-data; boundary=mam" },
     }),
   },
@@ -618,7 +636,11 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => G(`/api/asset/duplicates/${f.asset}`),
   },
-  "POST /api/asset/duplicate-lookup": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/asset/duplicate-lookup", { sha256: ["0".repeat(64)] }) },
+  "POST /api/asset/duplicate-lookup": {
+    kind: "signedIn",
+    ok: 200,
+    req: () => J("POST", "/api/asset/duplicate-lookup", { sha256: ["0".repeat(64)] }),
+  },
   "GET /api/duplicates": { kind: "admin", ok: 200, req: () => G("/api/duplicates?kind=exact") },
   "GET /api/asset/variant-tech-fields/{variantId}": {
     kind: "entity",
@@ -718,7 +740,8 @@ const ROWS: Record<string, Row> = {
     kind: "entity",
     needs: [["asset", "read"]],
     ok: 201,
-    req: (f) => J("POST", `/api/asset/${f.asset}/comments`, { text: "Логотип обрезан", anchor: { region: { x: 0, y: 0, w: 0.5, h: 0.5 } } }),
+    req: (f) =>
+      J("POST", `/api/asset/${f.asset}/comments`, { text: "Логотип обрезан", anchor: { region: { x: 0, y: 0, w: 0.5, h: 0.5 } } }),
   },
   "GET /api/asset/{id}/comments": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/${f.asset}/comments`) },
   "PATCH /api/comments/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/comments/${X}`, { text: "x" }) },
@@ -739,12 +762,26 @@ const ROWS: Record<string, Row> = {
     req: (f) => J("POST", `/api/comments/${commentOf(f)}/resolve`, { resolved: true }),
     prepare: (f) => insertComment(f),
   },
-  "PUT /api/asset/{id}/follow": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => J("PUT", `/api/asset/${f.asset}/follow`) },
-  "DELETE /api/asset/{id}/follow": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => J("DELETE", `/api/asset/${f.asset}/follow`) },
+  "PUT /api/asset/{id}/follow": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => J("PUT", `/api/asset/${f.asset}/follow`),
+  },
+  "DELETE /api/asset/{id}/follow": {
+    kind: "entity",
+    needs: [["asset", "read"]],
+    ok: 200,
+    req: (f) => J("DELETE", `/api/asset/${f.asset}/follow`),
+  },
   "GET /api/notifications": { kind: "signedIn", ok: 200, req: () => G("/api/notifications?unread=1") },
   "POST /api/notifications/read": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/notifications/read", { all: true }) },
   "GET /api/notifications/settings": { kind: "signedIn", ok: 200, req: () => G("/api/notifications/settings") },
-  "PUT /api/notifications/settings": { kind: "signedIn", ok: 200, req: () => J("PUT", "/api/notifications/settings", { email: null, digest: false }) },
+  "PUT /api/notifications/settings": {
+    kind: "signedIn",
+    ok: 200,
+    req: () => J("PUT", "/api/notifications/settings", { email: null, digest: false }),
+  },
   "GET /api/notifications/stream": { kind: "signedIn", ok: 200, req: () => G("/api/notifications/stream") },
 
   // Storage and uploads
@@ -809,7 +846,15 @@ const ROWS: Record<string, Row> = {
   "GET /api/user/search-user-group/{name}": { kind: "signedIn", ok: 200, req: () => G("/api/user/search-user-group/Владелец") },
   // Shortlinks: sharing needs read and acl (download rights also download: shortlinks.test.ts); opening is anonymous.
   // WOPI: the app's calls by bearer; the editor's calls by the WOPI access token alone
-  "POST /api/wopi/token": { kind: "entity", needs: [["asset", "read"], ["asset", "download"]], ok: 200, req: (f) => J("POST", "/api/wopi/token", { asset_id: f.asset, action: "view" }) },
+  "POST /api/wopi/token": {
+    kind: "entity",
+    needs: [
+      ["asset", "read"],
+      ["asset", "download"],
+    ],
+    ok: 200,
+    req: (f) => J("POST", "/api/wopi/token", { asset_id: f.asset, action: "view" }),
+  },
   "GET /api/wopi/lock/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/wopi/lock/${f.asset}`) },
   // no office editor is configured in tests: an unknown file is 404 to everyone signed in
   "GET /api/wopi/app-url/{id}": { kind: "probe", signedIn: 404, req: () => G(`/api/wopi/app-url/${X}`) },
@@ -820,14 +865,24 @@ const ROWS: Record<string, Row> = {
     req: (f) => ({ method: "POST", path: `/api/wopi/files/${f.asset}`, headers: { "x-wopi-override": "LOCK", "x-wopi-lock": "l" } }),
     why: "WOPI access token",
   },
-  "GET /api/wopi/files/{id}/contents": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}/contents`), why: "WOPI access token" },
+  "GET /api/wopi/files/{id}/contents": {
+    kind: "credential",
+    status: 401,
+    req: (f) => G(`/api/wopi/files/${f.asset}/contents`),
+    why: "WOPI access token",
+  },
   "POST /api/wopi/files/{id}/contents": {
     kind: "credential",
     status: 401,
     req: (f) => ({ method: "POST", path: `/api/wopi/files/${f.asset}/contents`, body: "x", headers: { "x-wopi-override": "PUT" } }),
     why: "WOPI access token",
   },
-  "GET /api/wopi/files/{id}/text": { kind: "credential", status: 401, req: (f) => G(`/api/wopi/files/${f.asset}/text`), why: "WOPI access token" },
+  "GET /api/wopi/files/{id}/text": {
+    kind: "credential",
+    status: 401,
+    req: (f) => G(`/api/wopi/files/${f.asset}/text`),
+    why: "WOPI access token",
+  },
   // Versions (issue 13): the name check reads the folder; restore adds a version (create); a comment is an update;
   // deleting the fixture's only version passes the delete check and is then refused as the last one (409).
   "POST /api/group/existing-names/{id}": {
@@ -859,7 +914,10 @@ const ROWS: Record<string, Row> = {
   "GET /api/asset/{id}/review": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/asset/${f.asset}/review`) },
   "PUT /api/asset/{id}/review": {
     kind: "entity",
-    needs: [["asset", "read"], ["asset", "update"]],
+    needs: [
+      ["asset", "read"],
+      ["asset", "update"],
+    ],
     ok: 200,
     req: (f) => J("PUT", `/api/asset/${f.asset}/review`, { status: "approved", note: "Согласовано" }),
   },
@@ -870,18 +928,35 @@ const ROWS: Record<string, Row> = {
     prepare: async (f) => {
       const reviewer = await ordinaryUser();
       const a = await admin();
-      const res = await call("/api/user/acl", { method: "POST", bearer: a.bearer, json: { subj: reviewer.id, obj: f.asset, acl: ["read"] } });
+      const res = await call("/api/user/acl", {
+        method: "POST",
+        bearer: a.bearer,
+        json: { subj: reviewer.id, obj: f.asset, acl: ["read"] },
+      });
       expect(res.status).toBe(201);
       reviewers.set(f.asset, reviewer.login);
     },
     req: (f) => J("POST", `/api/asset/${f.asset}/review-requests`, { reviewer: reviewers.get(f.asset) }),
   },
-  "GET /api/group/locations/{id}": { kind: "entity", needs: [["top", "read"]], ok: 200, req: (f) => G(`/api/group/locations/${f.top}?bbox=-180,-90,180,90`) },
+  "GET /api/group/locations/{id}": {
+    kind: "entity",
+    needs: [["top", "read"]],
+    ok: 200,
+    req: (f) => G(`/api/group/locations/${f.top}?bbox=-180,-90,180,90`),
+  },
   // The satisfaction survey: any person answers (robots have no opinion to give: 403); results are the administrators'.
   "POST /api/pqi": { kind: "signedIn", ok: 201, robot: 403, req: () => J("POST", "/api/pqi", { rating: 8, comment: "Удобно" }) },
   "GET /api/pqi/summary": { kind: "admin", ok: 200, req: () => G("/api/pqi/summary") },
   "GET /api/pqi/comments": { kind: "admin", ok: 200, req: () => G("/api/pqi/comments") },
-  "POST /api/sl/create/{id}": { kind: "entity", needs: [["asset", "read"], ["asset", "acl"]], ok: 200, req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}) },
+  "POST /api/sl/create/{id}": {
+    kind: "entity",
+    needs: [
+      ["asset", "read"],
+      ["asset", "acl"],
+    ],
+    ok: 200,
+    req: (f) => J("POST", `/api/sl/create/${f.asset}`, {}),
+  },
   "GET /api/sl/for-entity/{id}": { kind: "entity", needs: [["asset", "read"]], ok: 200, req: (f) => G(`/api/sl/for-entity/${f.asset}`) },
   "GET /api/sl/list": { kind: "admin", ok: 200, req: () => G("/api/sl/list") },
   "GET /api/sl/info/{id}": { kind: "open", status: 404, req: () => G(`/api/sl/info/${"A".repeat(22)}`) },
@@ -901,7 +976,12 @@ const ROWS: Record<string, Row> = {
   // The ZIP of a selection: any signed-in caller gets an archive (or its link) of what they may download; the rest is
   // listed in «ПРОПУЩЕНО.txt» by the id they gave (tests/integration/zip-selection.test.ts proves what goes in).
   "POST /api/zip": { kind: "signedIn", ok: 200, req: (f) => J("POST", "/api/zip", { asset_ids: [f.asset], as: "url" }) },
-  "GET /api/zip/{id}": { kind: "credential", status: 404, req: () => G(`/api/zip/${X}`), why: "the signed archive URL POST /api/zip answers" },
+  "GET /api/zip/{id}": {
+    kind: "credential",
+    status: 404,
+    req: () => G(`/api/zip/${X}`),
+    why: "the signed archive URL POST /api/zip answers",
+  },
   // The shop (decision 022): listing and decisions are the administrators'; the rest is each caller's own basket and
   // orders. The fixture's asset doubles as the id of an order prepared for it (a fresh one per caller).
   // The helper programs: any signed-in user (none is uploaded here, so the download is the same 404 for everyone).
@@ -914,8 +994,18 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     req: (f) => ({ method: "PUT", path: `/api/shop/listing/${f.asset}`, json: { price: 100, currency: "RUB", licence: "Матрица" } }),
   },
-  "DELETE /api/shop/listing/{id}": { kind: "admin", ok: 200, prepare: (f) => listForSale(f.asset), req: (f) => J("DELETE", `/api/shop/listing/${f.asset}`) },
-  "GET /api/shop/preview/{id}": { kind: "credential", status: 404, req: (f) => G(`/api/shop/preview/${f.asset}`), why: "the catalogue's signed preview link" },
+  "DELETE /api/shop/listing/{id}": {
+    kind: "admin",
+    ok: 200,
+    prepare: (f) => listForSale(f.asset),
+    req: (f) => J("DELETE", `/api/shop/listing/${f.asset}`),
+  },
+  "GET /api/shop/preview/{id}": {
+    kind: "credential",
+    status: 404,
+    req: (f) => G(`/api/shop/preview/${f.asset}`),
+    why: "the catalogue's signed preview link",
+  },
   "GET /api/shop/basket": { kind: "signedIn", ok: 200, req: () => G("/api/shop/basket") },
   // The fixture's asset is not for sale: every signed-in caller gets the same 409.
   "POST /api/shop/basket": { kind: "probe", signedIn: 409, req: (f) => J("POST", "/api/shop/basket", { entity_id: f.asset }) },
@@ -936,11 +1026,19 @@ const ROWS: Record<string, Row> = {
     req: (f) => J("POST", `/api/shop/order/${f.asset}/refund`),
   },
   "POST /api/shop/order/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/shop/order/${X}/cancel`) },
-  "POST /api/shop/stripe/webhook": { kind: "open", status: 400, req: () => J("POST", "/api/shop/stripe/webhook", { id: "evt_matrix", type: "charge.refunded" }) },
+  "POST /api/shop/stripe/webhook": {
+    kind: "open",
+    status: 400,
+    req: () => J("POST", "/api/shop/stripe/webhook", { id: "evt_matrix", type: "charge.refunded" }),
+  },
   "GET /api/uploads/ws": { kind: "credential", status: 400, req: () => G("/api/uploads/ws"), why: "WebSocket upgrade with a ticket" },
   "PATCH /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("PATCH", `/api/uploads/${X}`, { status: "error" }) },
   // Each user has a queue of their own: a report for an id that is not in it answers that item's 404 inside a 200.
-  "POST /api/uploads/report": { kind: "signedIn", ok: 200, req: () => J("POST", "/api/uploads/report", { reports: [{ id: X, patch: { status: "error" } }] }) },
+  "POST /api/uploads/report": {
+    kind: "signedIn",
+    ok: 200,
+    req: () => J("POST", "/api/uploads/report", { reports: [{ id: X, patch: { status: "error" } }] }),
+  },
   "DELETE /api/uploads/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/uploads/${X}`) },
   "POST /api/uploads/{id}/cancel": { kind: "probe", signedIn: 404, req: () => J("POST", `/api/uploads/${X}/cancel`) },
   // Metadata CSV: a folder's export needs read on it (404 otherwise, like an unknown folder); a dry run answers every
@@ -949,7 +1047,12 @@ const ROWS: Record<string, Row> = {
   "POST /api/metadata/csv": {
     kind: "signedIn",
     ok: 200,
-    req: (f) => ({ method: "POST", path: "/api/metadata/csv?dry_run=1", body: `asset_id\r\n${f.asset}\r\n`, headers: { "content-type": "text/csv" } }),
+    req: (f) => ({
+      method: "POST",
+      path: "/api/metadata/csv?dry_run=1",
+      body: `asset_id\r\n${f.asset}\r\n`,
+      headers: { "content-type": "text/csv" },
+    }),
   },
   // Collections (decision 034): anyone signed in makes and lists their own; a collection nobody shared with the caller
   // answers the same 404 as an unknown one, whatever the caller holds on the files (collections-api.test.ts has the
@@ -961,20 +1064,32 @@ const ROWS: Record<string, Row> = {
   "DELETE /api/collections/{id}": { kind: "probe", signedIn: 404, req: () => J("DELETE", `/api/collections/${X}`) },
   "GET /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/items`) },
   "GET /api/collections/{id}/locations": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/locations`) },
-  "POST /api/collections/{id}/items": { kind: "probe", signedIn: 404, req: (f) => J("POST", `/api/collections/${X}/items`, { asset_ids: [f.asset] }) },
+  "POST /api/collections/{id}/items": {
+    kind: "probe",
+    signedIn: 404,
+    req: (f) => J("POST", `/api/collections/${X}/items`, { asset_ids: [f.asset] }),
+  },
   "POST /api/collections/{id}/remove-items": {
     kind: "probe",
     signedIn: 404,
     req: (f) => J("POST", `/api/collections/${X}/remove-items`, { asset_ids: [f.asset] }),
   },
-  "PUT /api/collections/{id}/order": { kind: "probe", signedIn: 404, req: (f) => J("PUT", `/api/collections/${X}/order`, { asset_ids: [f.asset] }) },
+  "PUT /api/collections/{id}/order": {
+    kind: "probe",
+    signedIn: 404,
+    req: (f) => J("PUT", `/api/collections/${X}/order`, { asset_ids: [f.asset] }),
+  },
   "GET /api/collections/{id}/members": { kind: "probe", signedIn: 404, req: () => G(`/api/collections/${X}/members`) },
   "PUT /api/collections/{id}/members": {
     kind: "probe",
     signedIn: 404,
     req: (f) => J("PUT", `/api/collections/${X}/members`, { subj: f.owner, subj_type: "user", role: "view" }),
   },
-  "DELETE /api/collections/{id}/members/{subj}": { kind: "probe", signedIn: 404, req: (f) => J("DELETE", `/api/collections/${X}/members/${f.owner}`) },
+  "DELETE /api/collections/{id}/members/{subj}": {
+    kind: "probe",
+    signedIn: 404,
+    req: (f) => J("DELETE", `/api/collections/${X}/members/${f.owner}`),
+  },
 };
 
 // Rows of other capabilities whose objects are not assets or groups: the matrix checks that a token is needed and
@@ -997,9 +1112,45 @@ const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAA
 );
 
 // A WebM's EBML header (doc type `webm`) and filler: what upload-proxy sniffs before committing the variant.
-const WEBM = Uint8Array.from(
-  [0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02, ...new Array<number>(64).fill(0)],
-);
+const WEBM = Uint8Array.from([
+  0x1a,
+  0x45,
+  0xdf,
+  0xa3,
+  0x9f,
+  0x42,
+  0x86,
+  0x81,
+  0x01,
+  0x42,
+  0xf7,
+  0x81,
+  0x01,
+  0x42,
+  0xf2,
+  0x81,
+  0x04,
+  0x42,
+  0xf3,
+  0x81,
+  0x08,
+  0x42,
+  0x82,
+  0x84,
+  0x77,
+  0x65,
+  0x62,
+  0x6d,
+  0x42,
+  0x87,
+  0x81,
+  0x04,
+  0x42,
+  0x85,
+  0x81,
+  0x02,
+  ...new Array<number>(64).fill(0),
+]);
 
 const logins = new Map<string, string>();
 let adminId = "";
@@ -1331,7 +1482,9 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     return ((await res.json()) as { acl: string[] }).acl;
   }
   async function grant(subj: string, obj: string, type: "asset" | "group", levels: AccessLevel[]) {
-    await env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, ?, ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, ?, ?, ?)",
+    )
       .bind(newId(), subj, obj, type, maskOf(levels), Date.now())
       .run();
   }
@@ -1339,7 +1492,9 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     const list = JSON.stringify(ids);
     const q = async (sql: string) => (await env.DB.prepare(sql).bind(list).all()).results;
     return {
-      members: await q("select group_id, el_id, trashed_at from group_members where el_id in (select value from json_each(?1)) order by group_id, el_id"),
+      members: await q(
+        "select group_id, el_id, trashed_at from group_members where el_id in (select value from json_each(?1)) order by group_id, el_id",
+      ),
       closure: await q("select * from group_closure where descendant in (select value from json_each(?1)) order by ancestor, descendant"),
       groups: await q("select id, parent_id from groups where id in (select value from json_each(?1)) order by id"),
       rules: await q("select subj_id, obj_id, acl from access_rules where obj_id in (select value from json_each(?1)) order by id"),
@@ -1371,14 +1526,22 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
       });
       await refused(res, 403, "Управление правами");
     }
-    await refused(await call(`/api/group/move-member/${file.id}/${shared}/${mine}`, { method: "POST", bearer: reader.bearer }), 403, "Управление правами");
+    await refused(
+      await call(`/api/group/move-member/${file.id}/${shared}/${mine}`, { method: "POST", bearer: reader.bearer }),
+      403,
+      "Управление правами",
+    );
     await refused(
       await call(`/api/group/move-members/${shared}/${mine}`, { method: "POST", bearer: reader.bearer, json: { ids: [file.id] } }),
       403,
       "Управление правами",
     );
     // Unlinking takes away what the folder passes down: the same level.
-    await refused(await call(`/api/group/delete-members/${shared}?ids=${file.id}`, { method: "DELETE", bearer: reader.bearer }), 403, "Управление правами");
+    await refused(
+      await call(`/api/group/delete-members/${shared}?ids=${file.id}`, { method: "DELETE", bearer: reader.bearer }),
+      403,
+      "Управление правами",
+    );
     // Granting himself everything on his own folder reaches nothing of the administrator's.
     const rule = await call("/api/user/acl", {
       method: "POST",
@@ -1389,7 +1552,10 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     await rule.body?.cancel();
     expect(await levelsOf(reader, file.id)).toEqual(levels);
     const after = await rows([file.id, mine]);
-    expect({ ...after, rules: after.rules.filter((r) => r.obj_id !== mine) }).toEqual({ ...before, rules: before.rules.filter((r) => r.obj_id !== mine) });
+    expect({ ...after, rules: after.rules.filter((r) => r.obj_id !== mine) }).toEqual({
+      ...before,
+      rules: before.rules.filter((r) => r.obj_id !== mine),
+    });
   });
 
   it("create-version with to_group lists the file there: acl on it unless it is already listed", async () => {
@@ -1428,7 +1594,11 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     const mine = await createGroup(user, uniqueName("Моя"));
     const before = await rows([own.id, hiddenFile.id, mine, readOnly, hidden]);
     const link = (to: string, id: string) =>
-      call(`/api/group/insert-members/${to}`, { method: "POST", bearer: user.bearer, json: { members: [{ el_id: id, el_type: "asset" }] } });
+      call(`/api/group/insert-members/${to}`, {
+        method: "POST",
+        bearer: user.bearer,
+        json: { members: [{ el_id: id, el_type: "asset" }] },
+      });
     await refused(await link(readOnly, own.id), 403);
     const hiddenTarget = await refused(await link(hidden, own.id), 404);
     const unknownTarget = await refused(await link(X, own.id), 404);
@@ -1436,7 +1606,10 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
     const hiddenAsset = await refused(await link(mine, hiddenFile.id), 404);
     const unknownAsset = await refused(await link(mine, X), 404);
     expect(hiddenAsset.message).toBe(unknownAsset.message);
-    await refused(await call(`/api/group/move-members/${hidden}/${mine}`, { method: "POST", bearer: user.bearer, json: { ids: [hiddenFile.id] } }), 404);
+    await refused(
+      await call(`/api/group/move-members/${hidden}/${mine}`, { method: "POST", bearer: user.bearer, json: { ids: [hiddenFile.id] } }),
+      404,
+    );
     await refused(await call(`/api/group/move-member/${hidden}/${ROOT_GROUP_ID}/${mine}`, { method: "POST", bearer: user.bearer }), 404);
     await refused(await call(`/api/group/delete-members/${hidden}?ids=${hiddenFile.id}`, { method: "DELETE", bearer: user.bearer }), 404);
     expect(await rows([own.id, hiddenFile.id, mine, readOnly, hidden])).toEqual(before);
@@ -1464,7 +1637,11 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
       .bind(maskOf(["read", "acl", "deny"]), owner.id, other.id)
       .run();
     const moved = await rows([top, inner, foreign.id]);
-    await refused(await call(`/api/group/move-member/${top}/${target}/${ROOT_GROUP_ID}`, { method: "POST", bearer: owner.bearer }), 403, "Управление правами");
+    await refused(
+      await call(`/api/group/move-member/${top}/${target}/${ROOT_GROUP_ID}`, { method: "POST", bearer: owner.bearer }),
+      403,
+      "Управление правами",
+    );
     expect(await rows([top, inner, foreign.id])).toEqual(moved);
   });
 });
