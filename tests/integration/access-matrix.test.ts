@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access/access.service";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { createDb } from "../../workers/db/client";
+import { insertGroupStatements, runBatch } from "../../workers/db/repositories/group.repository";
+import { sortKeyOf } from "../../workers/services/library/group-tree";
 import { call, DEFAULT_PASSWORD } from "./factories";
 import { admin, createGroup, insertAsset, insertAssetClass, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
@@ -27,6 +30,8 @@ interface Fixture {
   version: string;
   variant: string;
   tag: string;
+  /** when the fixture was made, epoch ms (a snapshot counts the audit rows written since) */
+  born: number;
 }
 
 interface Req {
@@ -1237,23 +1242,33 @@ function callers(): Promise<Callers> {
   return callersOnce;
 }
 
+/** A top folder with a subfolder and a file, a second top folder and a tag, all of `owner`, in one batch. */
 async function fixture(owner: Caller): Promise<Fixture> {
-  const top = await createGroup(owner, uniqueName("Верх"));
+  const born = Date.now();
+  const [top, sub, dest] = [newId(), newId(), newId()];
   const subName = `Лист ${newId().slice(-6)}`;
-  const sub = await createGroup(owner, subName, top);
-  const dest = await createGroup(owner, uniqueName("Цель"));
-  const asset = await insertAsset({ ownerId: owner.id, groups: [top], variantType: "master", preview: true, putBytes: true });
-  return {
-    owner: owner.id,
-    top,
-    sub,
-    subName,
-    dest,
-    asset: asset.id,
-    version: asset.versionId!,
-    variant: asset.variantId!,
-    tag: await insertTag(),
-  };
+  // The statements of POST /api/group/create (without its event and audit row): the matrix tests access, not creation.
+  const group = (id: string, name: string, parentId: string) =>
+    insertGroupStatements({
+      id,
+      name,
+      sortName: sortKeyOf(name),
+      parentId,
+      ownerId: owner.id,
+      defaultStorage: null,
+      defaultClass: null,
+      now: born,
+    });
+  await runBatch(createDb(env.DB), [
+    ...group(top, uniqueName("Верх"), ROOT_GROUP_ID),
+    ...group(sub, subName, top),
+    ...group(dest, uniqueName("Цель"), ROOT_GROUP_ID),
+  ]);
+  const [asset, tag] = await Promise.all([
+    insertAsset({ ownerId: owner.id, groups: [top], variantType: "master", preview: true, putBytes: true }),
+    insertTag(),
+  ]);
+  return { owner: owner.id, top, sub, subName, dest, asset: asset.id, version: asset.versionId!, variant: asset.variantId!, tag, born };
 }
 
 async function addRule(subj: string, subjType: "user" | "group", f: Fixture, target: Target, mask: number) {
@@ -1283,27 +1298,33 @@ async function insertComment(f: Fixture) {
 
 async function snapshot(f: Fixture) {
   const ids = JSON.stringify([f.top, f.sub, f.dest, f.asset, f.tag, f.owner]);
-  const q = async (sql: string) => (await env.DB.prepare(sql).bind(ids).all()).results;
   const inIds = "(select value from json_each(?1))";
-  return {
-    groups: await q(`select * from groups where id in ${inIds} order by id`),
-    members: await q(`select * from group_members where group_id in ${inIds} or el_id in ${inIds} order by group_id, el_id`),
-    closure: await q(`select * from group_closure where descendant in ${inIds} order by ancestor, descendant`),
-    assets: await q(`select * from assets where id in ${inIds}`),
-    versions: await q(`select * from asset_versions where asset_id in ${inIds} order by id`),
-    variants: await q(`select id, status, name from variants where asset_id in ${inIds} order by id`),
-    previews: await q(`select id from previews where asset_id in ${inIds} order by id`),
-    tags: await q(`select * from entity_tags where entity_id in ${inIds} or tag_id in ${inIds} order by tag_id, entity_id`),
-    rules: await q(`select * from access_rules where obj_id in ${inIds} or subj_id in ${inIds} order by id`),
-    inheritance: await q(`select * from access_inheritance where entity_id in ${inIds}`),
-    userGroups: await q(`select * from user_group_members where group_id in ${inIds} or user_id in ${inIds}`),
-    comments: await q(`select * from comments where asset_id in ${inIds} order by id`),
-    follows: await q(`select * from asset_follows where asset_id in ${inIds} order by user_id`),
-    counts: await q(`select (select count(*) from groups) g, (select count(*) from assets) a, (select count(*) from tags) t,
+  const queries = {
+    groups: `select * from groups where id in ${inIds} order by id`,
+    members: `select * from group_members where group_id in ${inIds} or el_id in ${inIds} order by group_id, el_id`,
+    closure: `select * from group_closure where descendant in ${inIds} order by ancestor, descendant`,
+    assets: `select * from assets where id in ${inIds}`,
+    versions: `select * from asset_versions where asset_id in ${inIds} order by id`,
+    variants: `select id, status, name from variants where asset_id in ${inIds} order by id`,
+    previews: `select id from previews where asset_id in ${inIds} order by id`,
+    tags: `select * from entity_tags where entity_id in ${inIds} or tag_id in ${inIds} order by tag_id, entity_id`,
+    rules: `select * from access_rules where obj_id in ${inIds} or subj_id in ${inIds} order by id`,
+    inheritance: `select * from access_inheritance where entity_id in ${inIds}`,
+    userGroups: `select * from user_group_members where group_id in ${inIds} or user_id in ${inIds}`,
+    comments: `select * from comments where asset_id in ${inIds} order by id`,
+    follows: `select * from asset_follows where asset_id in ${inIds} order by user_id`,
+    // Audit rows are counted from the fixture's birth on (the ctime index), not over the whole shared log.
+    counts: `select (select count(*) from groups) g, (select count(*) from assets) a, (select count(*) from tags) t,
       (select count(*) from storages) s, (select count(*) from asset_classes) c, (select count(*) from access_rules) r,
-      (select count(*) from user_group_members) u, (select count(*) from audit_log where action not like 'auth.%') l,
-      (select count(*) from variants) v, (select count(*) from users) us where ?1 is not null`),
+      (select count(*) from user_group_members) u,
+      (select count(*) from audit_log where ctime >= ?2 and action not like 'auth.%') l,
+      (select count(*) from variants) v, (select count(*) from users) us where ?1 is not null`,
   };
+  // One round trip for all of them: a row runs ten callers, each with a snapshot before and after.
+  const results = await env.DB.batch(
+    Object.entries(queries).map(([name, q]) => env.DB.prepare(q).bind(...(name === "counts" ? [ids, f.born] : [ids]))),
+  );
+  return Object.fromEntries(Object.keys(queries).map((name, i) => [name, results[i]!.results]));
 }
 
 async function send(req: Req, bearer?: string): Promise<Response> {
@@ -1344,9 +1365,15 @@ async function runEntityRow(key: string, row: Extract<Row, { kind: "entity" }>, 
     { name: "scopedRobot", who: c.scopedRobot, expected: 404, grant: (f) => grantAll(c.robot.id, "user", f, needed) },
     { name: "anonymous", expected: 401 },
   ];
-  for (const p of plan) {
+  const prepared = async () => {
     const f = await fixture(c.owner);
     await row.prepare?.(f);
+    return f;
+  };
+  // A refused call is proven to change nothing, so the refused callers share one fixture (each with rules of his own).
+  let shared: Fixture | undefined;
+  for (const p of plan) {
+    const f = p.expected >= 400 ? (shared ??= await prepared()) : await prepared();
     await p.grant?.(f);
     const before = p.expected >= 400 ? await snapshot(f) : null;
     await expectStatus(p.name, await send(row.req(f), p.who?.bearer), p.expected, problems, key);
@@ -1374,9 +1401,13 @@ async function runRow(key: string, row: Row, problems: string[]) {
     ["chrooted", c.chrooted],
     ["robot", c.robot],
   ];
-  for (const [name, who] of [...signedIn, ["anonymous", undefined] as const]) {
+  const prepared = async () => {
     const f = await fixture(c.owner);
     if (row.kind === "admin") await row.prepare?.(f);
+    return f;
+  };
+  let shared: Fixture | undefined;
+  for (const [name, who] of [...signedIn, ["anonymous", undefined] as const]) {
     let expected: number;
     if (row.kind === "open") expected = row.status;
     else if (row.kind === "credential") expected = row.status;
@@ -1384,6 +1415,7 @@ async function runRow(key: string, row: Row, problems: string[]) {
     else if (row.kind === "signedIn") expected = name === "robot" && row.robot !== undefined ? row.robot : row.ok;
     else if (row.kind === "probe") expected = row.signedIn;
     else expected = name === "admin" ? row.ok : 403;
+    const f = expected >= 400 ? (shared ??= await prepared()) : await prepared();
     const before = expected >= 400 ? await snapshot(f) : null;
     // Calls authenticated by their own credential are made without a bearer.
     await expectStatus(name, await send(row.req(f), row.kind === "credential" ? undefined : who?.bearer), expected, problems, key);
