@@ -70,11 +70,8 @@ const DATABASES = [
  * One script per database that does what `wrangler d1 migrations apply` does (each migration, then its row in
  * `d1_migrations`, in the same words wrangler uses), so a later `migrations apply` on the same state has nothing to do.
  */
-function migrationScript(dir) {
-  const names = readdirSync(dir)
-    .filter((name) => name.endsWith(".sql"))
-    .sort();
-  const steps = names.map(
+function migrationScript({ dir, files }) {
+  const steps = files.map(
     (name) => `${readFileSync(join(dir, name), "utf8")}\nINSERT INTO "d1_migrations" (name)\nvalues ('${name.replace(/'/g, "''")}');`,
   );
   return [
@@ -93,11 +90,8 @@ export function migratedTemplate(timeoutMs = 120_000) {
   const hash = createHash("sha256").update(
     JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
   );
-  for (const { dir } of DATABASES) {
-    for (const name of readdirSync(dir)
-      .filter((n) => n.endsWith(".sql"))
-      .sort())
-      hash.update(name).update(readFileSync(join(dir, name)));
+  for (const { dir, files } of migrationFiles()) {
+    for (const name of files) hash.update(name).update(readFileSync(join(dir, name)));
   }
   const template = join(ROOT, "node_modules", ".cache", "edge-mam", `migrated-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(join(template, "v3"))) return template;
@@ -106,9 +100,10 @@ export function migratedTemplate(timeoutMs = 120_000) {
   const building = `${template}.${process.pid}.${randomBytes(4).toString("hex")}`;
   mkdirSync(building, { recursive: true });
   try {
-    for (const { binding, dir } of DATABASES) {
+    for (const database of migrationFiles()) {
+      const { binding } = database;
       const file = join(building, `${binding}.sql`);
-      writeFileSync(file, migrationScript(dir));
+      writeFileSync(file, migrationScript(database));
       wranglerSync(
         ["d1", "execute", binding, "--local", "--persist-to", building, "--file", file],
         `D1 migrations (${binding})`,
@@ -125,19 +120,36 @@ export function migratedTemplate(timeoutMs = 120_000) {
 }
 
 /**
+ * Gives a state directory without databases a copy of the migrated template; answers whether it did (false: the
+ * directory already has databases, which this leaves alone).
+ */
+export function seedFreshState(persistDir, timeoutMs = 120_000) {
+  if (existsSync(join(persistDir, "v3", "d1"))) return false;
+  const template = migratedTemplate(timeoutMs);
+  cpSync(join(template, "v3"), join(persistDir, "v3"), { recursive: true });
+  writeFileSync(join(persistDir, "migrated-from"), template);
+  return true;
+}
+
+/** Each database with its migration files, in the order they apply. */
+export function migrationFiles() {
+  return DATABASES.map((db) => ({
+    ...db,
+    files: readdirSync(db.dir)
+      .filter((n) => n.endsWith(".sql"))
+      .sort(),
+  }));
+}
+
+/**
  * Brings `persistDir`'s databases up to date: a fresh directory gets a copy of the migrated template; one that already
  * has state (a restart on the same state) gets the migrations it lacks from wrangler itself, unless it was copied
  * from the template of these very migrations.
  */
 function applyMigrations(persistDir, timeoutMs) {
-  const template = migratedTemplate(timeoutMs);
+  if (seedFreshState(persistDir, timeoutMs)) return;
   const marker = join(persistDir, "migrated-from");
-  if (!existsSync(join(persistDir, "v3", "d1"))) {
-    cpSync(join(template, "v3"), join(persistDir, "v3"), { recursive: true });
-    writeFileSync(marker, template);
-    return;
-  }
-  if (existsSync(marker) && readFileSync(marker, "utf8") === template) return;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === migratedTemplate(timeoutMs)) return;
   for (const { binding } of DATABASES) {
     wranglerSync(["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], `D1 migrations (${binding})`, timeoutMs);
   }
