@@ -58,15 +58,24 @@ export async function previewTask(assetId: string, statuses: TaskStatus[] = ["do
   return endedTaskOf(assetId, "preview", statuses, timeout);
 }
 
-/** Waits for the asset's task of one operation class (made after its upload) to reach one of `statuses`; answers it. */
-export async function endedTaskOf(assetId: string, operation: string, statuses: TaskStatus[] = ["done"], timeout = 60_000): Promise<TaskRowJson> {
+/**
+ * Waits for the asset's task of one operation class (made after its upload) to reach one of `statuses`; answers it.
+ * Its making waits behind whatever the queue holds (a 12 MP decode on a busy machine takes seconds), so it is given
+ * `timeout` too.
+ */
+export async function endedTaskOf(
+  assetId: string,
+  operation: string,
+  statuses: TaskStatus[] = ["done"],
+  timeout = 60_000,
+): Promise<TaskRowJson> {
   const task = await vi.waitFor(
     async () => {
       const found = (await tasksOf(assetId)).find((t) => t.operation_class === operation);
       if (!found) throw new Error(`no ${operation} task was made after the upload`);
       return found;
     },
-    { timeout: 10_000, interval: 50 },
+    { timeout, interval: 50 },
   );
   return waitForTask(task.id, statuses, timeout);
 }
