@@ -90,6 +90,8 @@ describe("mergedPage", () => {
       // Shrinking arrays of thousands of rows takes minutes; the first counterexample is reported as found.
       { numRuns: 150, endOnFailure: true },
     );
-    expect(deep).toBeGreaterThan(40);
+    // About a third of the runs are deep (ten runs: 39–59 of 150, mean 47): the bound proves the generator reaches the
+    // deep windows without failing by chance, as > 40 did in three of those ten.
+    expect(deep).toBeGreaterThan(20);
   }, 60_000);
 });
