@@ -56,6 +56,29 @@ describe("GET /metrics", () => {
       await count("SELECT count(*) AS n FROM sessions WHERE used_at IS NULL AND revoked_at IS NULL AND expires_at > ?", Date.now()),
     );
     expect(gauge("mam_sessions_active")).toBeGreaterThanOrEqual(1);
+
+    // Each database's size and its share of D1's 10 GB: what an alert at 70 % watches (docs/scale.md).
+    expect(text.match(/^# TYPE mam_database_bytes gauge$/gm)).toHaveLength(1);
+    const sizes = (body: string, database: string) => ({
+      bytes: Number(new RegExp(`^mam_database_bytes\\{database="${database}"\\} (\\d+)$`, "m").exec(body)?.[1]),
+      ratio: Number(new RegExp(`^mam_database_fill_ratio\\{database="${database}"\\} ([\\d.e-]+)$`, "m").exec(body)?.[1]),
+    });
+    for (const database of ["DB", "LOGS"]) {
+      const { bytes, ratio } = sizes(text, database);
+      expect(bytes, database).toBeGreaterThan(0);
+      expect(ratio).toBeCloseTo(bytes / 10_000_000_000, 6);
+    }
+    // The gauge is D1's own figure (the `size_after` of its answers) at the time of the call.
+    for (const [database, d1] of [
+      ["DB", env.DB],
+      ["LOGS", env.LOGS],
+    ] as const) {
+      const sizeNow = async () => (await d1.prepare("select 1").run()).meta.size_after;
+      const low = await sizeNow();
+      const { bytes } = sizes(await (await call("/metrics", { bearer: env.METRICS_TOKEN })).text(), database);
+      expect(bytes, database).toBeGreaterThanOrEqual(low);
+      expect(bytes, database).toBeLessThanOrEqual(await sizeNow());
+    }
   });
 
   it("does not exist when METRICS_TOKEN is empty (404), whatever the caller sends", async () => {

@@ -63,4 +63,16 @@ describe("RequestMetrics", () => {
       true,
     );
   });
+
+  it("renders a labelled gauge's series under one HELP and TYPE", () => {
+    const text = new RequestMetrics().render([
+      { name: "mam_database_bytes", help: "Size of each D1 database in bytes.", value: 4096, labels: { database: "DB" } },
+      { name: "mam_database_bytes", help: "Size of each D1 database in bytes.", value: 1024, labels: { database: "LOGS" } },
+    ]);
+    expect(
+      text.endsWith(
+        '# HELP mam_database_bytes Size of each D1 database in bytes.\n# TYPE mam_database_bytes gauge\nmam_database_bytes{database="DB"} 4096\nmam_database_bytes{database="LOGS"} 1024\n',
+      ),
+    ).toBe(true);
+  });
 });

@@ -1,6 +1,14 @@
 /** Upper bounds (seconds) of the request latency histogram. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** A gauge's value; the series of one metric (same name) are given one after another. */
+export interface Gauge {
+  name: string;
+  help: string;
+  value: number;
+  labels?: Record<string, string>;
+}
+
 interface Series {
   labels: Record<string, string>;
   count: number;
@@ -41,7 +49,7 @@ export class RequestMetrics {
   }
 
   /** Prometheus text exposition (format 0.0.4) of the counters, the histogram and the given gauges. */
-  render(gauges: { name: string; help: string; value: number }[] = []): string {
+  render(gauges: Gauge[] = []): string {
     const lines: string[] = [];
     lines.push("# HELP mam_http_requests_total HTTP requests by method, route template and status.");
     lines.push("# TYPE mam_http_requests_total counter");
@@ -56,10 +64,15 @@ export class RequestMetrics {
       lines.push(`mam_http_request_duration_seconds_sum${formatLabels(s.labels)} ${s.sum}`);
       lines.push(`mam_http_request_duration_seconds_count${formatLabels(s.labels)} ${s.count}`);
     }
+    const named = new Set<string>();
     for (const g of gauges) {
-      lines.push(`# HELP ${g.name} ${g.help}`);
-      lines.push(`# TYPE ${g.name} gauge`);
-      lines.push(`${g.name} ${g.value}`);
+      // One HELP and TYPE per metric, however many labelled series it has.
+      if (!named.has(g.name)) {
+        named.add(g.name);
+        lines.push(`# HELP ${g.name} ${g.help}`);
+        lines.push(`# TYPE ${g.name} gauge`);
+      }
+      lines.push(`${g.name}${g.labels ? formatLabels(g.labels) : ""} ${g.value}`);
     }
     return lines.join("\n") + "\n";
   }

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { groups, sessions, users } from "../../db/schema/index";
 import type { UldlServer } from "../../lib/config";
+import type { Gauge } from "../../lib/metrics";
 import type { RequestContext } from "../access";
 
 export interface HealthCheck {
@@ -32,21 +33,53 @@ export async function checkHealth(rc: RequestContext) {
   return { status: d1.ok && r2.ok ? ("ok" as const) : ("fail" as const), checks: { d1, r2 } };
 }
 
-/** Gauges derived from the database for /metrics, in one batch. */
-export async function databaseGauges(rc: RequestContext) {
+/** D1's size limit per database on Workers Paid (docs/scale.md): 10 GB. */
+export const D1_DATABASE_LIMIT_BYTES = 10_000_000_000;
+
+/**
+ * The size of each D1 database, from the `size_after` D1 reports with every query's result; a database whose answer
+ * carries none (not D1) gets no gauge rather than a made-up one.
+ */
+async function databaseSizes(rc: RequestContext): Promise<Gauge[]> {
+  const databases = [
+    ["DB", rc.env.DB],
+    ["LOGS", rc.env.LOGS],
+  ] as const;
+  const sizes = await Promise.all(databases.map(([, d1]) => d1.prepare("select 1").run()));
+  return databases.flatMap(([database], i) => {
+    const bytes = sizes[i]!.meta.size_after;
+    if (typeof bytes !== "number" || !(bytes > 0)) return [];
+    return [
+      { name: "mam_database_bytes", help: "Size of each D1 database in bytes.", value: bytes, labels: { database } },
+      {
+        name: "mam_database_fill_ratio",
+        help: "Share of D1's 10 GB per-database limit in use; alert at 0.7, writes fail at 1 (docs/scale.md).",
+        value: Number((bytes / D1_DATABASE_LIMIT_BYTES).toFixed(6)),
+        labels: { database },
+      },
+    ];
+  });
+}
+
+/** Gauges derived from the databases for /metrics: counts in one batch, each database's size beside it. */
+export async function databaseGauges(rc: RequestContext): Promise<Gauge[]> {
   const now = Date.now();
-  const [u, g, s] = await rc.db.batch([
-    rc.db.select({ n: count() }).from(users).where(eq(users.enabled, true)),
-    rc.db.select({ n: count() }).from(groups).where(isNull(groups.deletedAt)),
-    rc.db
-      .select({ n: count() })
-      .from(sessions)
-      .where(and(isNull(sessions.usedAt), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+  const [[u, g, s], sizes] = await Promise.all([
+    rc.db.batch([
+      rc.db.select({ n: count() }).from(users).where(eq(users.enabled, true)),
+      rc.db.select({ n: count() }).from(groups).where(isNull(groups.deletedAt)),
+      rc.db
+        .select({ n: count() })
+        .from(sessions)
+        .where(and(isNull(sessions.usedAt), isNull(sessions.revokedAt), gt(sessions.expiresAt, now))),
+    ]),
+    databaseSizes(rc),
   ]);
   return [
     { name: "mam_users_enabled", help: "Enabled user accounts.", value: u[0]?.n ?? 0 },
     { name: "mam_groups", help: "Groups not in the trash, including the virtual root.", value: g[0]?.n ?? 0 },
     { name: "mam_sessions_active", help: "Sign-in sessions with a live refresh token.", value: s[0]?.n ?? 0 },
+    ...sizes,
   ];
 }
 
