@@ -90,7 +90,8 @@ export function migratedTemplate(timeoutMs = 120_000) {
   const hash = createHash("sha256").update(
     JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
   );
-  for (const { dir, files } of migrationFiles()) {
+  const databases = migrationFiles();
+  for (const { dir, files } of databases) {
     for (const name of files) hash.update(name).update(readFileSync(join(dir, name)));
   }
   const template = join(ROOT, "node_modules", ".cache", "edge-mam", `migrated-${hash.digest("hex").slice(0, 16)}`);
@@ -100,13 +101,12 @@ export function migratedTemplate(timeoutMs = 120_000) {
   const building = `${template}.${process.pid}.${randomBytes(4).toString("hex")}`;
   mkdirSync(building, { recursive: true });
   try {
-    for (const database of migrationFiles()) {
-      const { binding } = database;
-      const file = join(building, `${binding}.sql`);
+    for (const database of databases) {
+      const file = join(building, `${database.binding}.sql`);
       writeFileSync(file, migrationScript(database));
       wranglerSync(
-        ["d1", "execute", binding, "--local", "--persist-to", building, "--file", file],
-        `D1 migrations (${binding})`,
+        ["d1", "execute", database.binding, "--local", "--persist-to", building, "--file", file],
+        `D1 migrations (${database.binding})`,
         timeoutMs,
       );
     }

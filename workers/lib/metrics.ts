@@ -72,7 +72,7 @@ export class RequestMetrics {
         lines.push(`# HELP ${g.name} ${g.help}`);
         lines.push(`# TYPE ${g.name} gauge`);
       }
-      lines.push(`${g.name}${g.labels ? formatLabels(g.labels) : ""} ${g.value}`);
+      lines.push(`${g.name}${formatLabels(g.labels ?? {})} ${g.value}`);
     }
     return lines.join("\n") + "\n";
   }

@@ -34,7 +34,7 @@ export async function checkHealth(rc: RequestContext) {
 }
 
 /** D1's size limit per database on Workers Paid (docs/scale.md): 10 GB. */
-export const D1_DATABASE_LIMIT_BYTES = 10_000_000_000;
+const D1_DATABASE_LIMIT_BYTES = 10_000_000_000;
 
 /**
  * The size of each D1 database, from the `size_after` D1 reports with every query's result; a database whose answer
