@@ -125,7 +125,7 @@ function seedStatements(now) {
 /** What a table's bytes are attributed to: an index or a shadow table counts toward the table it serves. */
 function ownerOf(name, tableOfIndex) {
   if (tableOfIndex.has(name)) return tableOfIndex.get(name);
-  if (name.startsWith("search_fts")) return "search_fts (FTS5, all shadow tables)";
+  if (name.startsWith("search_index")) return "search_index (FTS5, all shadow tables)";
   if (name.startsWith("sqlite_autoindex_")) return name.replace(/^sqlite_autoindex_(.*)_\d+$/, "$1");
   return name;
 }
@@ -163,7 +163,7 @@ async function main() {
     for (const { name, bytes } of perObject) {
       const owner = ownerOf(name, tableOfIndex);
       const entry = byTable.get(owner) ?? { table: 0, indexes: 0 };
-      if (owner === name || name.startsWith("search_fts")) entry.table += bytes;
+      if (owner === name || name.startsWith("search_index")) entry.table += bytes;
       else entry.indexes += bytes;
       byTable.set(owner, entry);
     }

@@ -1,15 +1,16 @@
-// What keeping the search index's visibility column (decision 039, migration 0055) costs the writes that move it
-// (`npm run bench -- search-acl`): on a fresh SQLite file with every migration — the engine D1 runs — a library of
-// BENCH_ASSETS files (default 100,000) in one top folder with 10 subfolders is seeded with the index built in bulk,
-// then, with the triggers live, timed: a subfolder moved to another top folder (a tenth of the files re-derived), an
-// inheritance switch on the top folder (every file), and files listed one at a time (each listing rewrites the file's
-// index row) against the same inserts with the visibility triggers dropped. Prints the figures; exits 0 once it ran.
+// What keeping the search index current costs the writes that move visibility (decisions 039 and 040, migrations
+// 0055–0056; `npm run bench -- search-acl`): on a fresh SQLite file with every migration — the engine D1 runs — a
+// library of BENCH_ASSETS files (default 100,000) in one top folder with 10 subfolders is seeded with the index built
+// in bulk, then, with the triggers live, timed: a subfolder moved to another top folder (a tenth of the files), an
+// inheritance switch on the top folder (every file), and files listed one at a time, against the same inserts with
+// the visibility triggers dropped. Since decision 040 the write only marks documents; the feed that indexes them
+// afterwards, in slices of 200 (one transaction each), is timed beside it. Prints the figures; exits 0 once it ran.
 import { DatabaseSync } from "node:sqlite";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./lib/measure.mjs";
-import { REBUILD_SEARCH_INDEX, searchIndexTriggers } from "./lib/search-index.mjs";
+import { REBUILD_SEARCH_INDEX, feedSlice, searchIndexTriggers } from "./lib/search-index.mjs";
 
 const FILES = Math.max(1000, Number(process.env.BENCH_ASSETS ?? "100000") || 100_000);
 const SUBS = 10;
@@ -51,6 +52,22 @@ const time = (run) => {
   return performance.now() - started;
 };
 
+/** Feeds the index every pending document; the time, the documents and the longest slice. */
+function feed(db) {
+  let documents = 0;
+  let longest = 0;
+  const ms = time(() => {
+    for (;;) {
+      const started = performance.now();
+      const taken = feedSlice(db);
+      longest = Math.max(longest, performance.now() - started);
+      if (taken === 0) break;
+      documents += taken;
+    }
+  });
+  return { ms, documents, longest };
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "mam-search-acl-"));
   try {
@@ -84,17 +101,20 @@ async function main() {
       db.exec(`UPDATE group_members SET group_id = '${OTHER_TOP}' WHERE group_id = '${TOP}' AND el_id = '${sub(0)}'`);
       db.exec("COMMIT");
     });
+    const moveFeed = feed(db);
     const cut = time(() =>
       db.exec(`INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES ('${TOP}', 'group', 0, ${now})`),
     );
+    const cutFeed = feed(db);
     const uncut = time(() => db.exec(`DELETE FROM access_inheritance WHERE entity_id = '${TOP}'`));
+    const uncutFeed = feed(db);
 
     const addFiles = (from) => {
       const asset = db.prepare(
         "INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'image/jpeg', ?, ?, ?, ?, ?)",
       );
       const listing = db.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)");
-      return time(() => {
+      const write = time(() => {
         db.exec("BEGIN");
         for (let i = 0; i < LISTINGS; i++) {
           const id = hex(0xc0_0000_0000 + from + i);
@@ -103,21 +123,36 @@ async function main() {
         }
         db.exec("COMMIT");
       });
+      return { write, fed: feed(db) };
     };
     // The rewrites above leave FTS5 segments to merge; merged first, so the listings below pay only their own work.
-    db.exec("INSERT INTO search_fts (search_fts) VALUES ('optimize')");
+    db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
     const withTokens = addFiles(0);
     for (const name of names.filter((n) => n.startsWith("search_acl_"))) db.exec(`DROP TRIGGER ${name}`);
     const withoutTokens = addFiles(LISTINGS);
-    const row = (what, ms, count) =>
-      console.log(`${what.padEnd(62)} ${ms.toFixed(0).padStart(7)} ms  ${((ms * 1000) / count).toFixed(1).padStart(7)} µs per file`);
-    console.log(`\n${"write".padEnd(62)} ${"total".padStart(10)}  ${"per file".padStart(15)}`);
-    row(`folder of ${perSub.toLocaleString("en")} files moved to another library`, move, perSub);
-    row(`inheritance switched off on a folder of ${FILES.toLocaleString("en")} files`, cut, FILES);
-    row(`inheritance switched on again`, uncut, FILES);
-    row(`${LISTINGS} files created and listed, visibility triggers on`, withTokens, LISTINGS);
-    row(`${LISTINGS} files created and listed, visibility triggers off`, withoutTokens, LISTINGS);
-    console.log(`listing overhead of the visibility column: ${(((withTokens - withoutTokens) * 1000) / LISTINGS).toFixed(1)} µs per file`);
+    const row = (what, ms, count, fed) =>
+      console.log(
+        `${what.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms ${((ms * 1000) / count).toFixed(1).padStart(6)} µs` +
+          `   ${fed.ms.toFixed(0).padStart(6)} ms ${((fed.ms * 1000) / count).toFixed(1).padStart(6)} µs  ${fed.documents
+            .toLocaleString("en")
+            .padStart(7)}  ${fed.longest.toFixed(0).padStart(4)} ms`,
+      );
+    console.log(
+      `\n${"".padEnd(58)} ${"the write (marks)".padStart(19)}   ${"the feed afterwards".padStart(19)}  ${"docs".padStart(
+        7,
+      )}  ${"max slice".padStart(9)}`,
+    );
+    row(`folder of ${perSub.toLocaleString("en")} files moved to another library`, move, perSub, moveFeed);
+    row(`inheritance switched off on a folder of ${FILES.toLocaleString("en")} files`, cut, FILES, cutFeed);
+    row(`inheritance switched on again`, uncut, FILES, uncutFeed);
+    row(`${LISTINGS} files created and listed, visibility triggers on`, withTokens.write, LISTINGS, withTokens.fed);
+    row(`${LISTINGS} files created and listed, visibility triggers off`, withoutTokens.write, LISTINGS, withoutTokens.fed);
+    console.log(
+      `listing overhead of the visibility column, write and feed: ${(
+        ((withTokens.write + withTokens.fed.ms - withoutTokens.write - withoutTokens.fed.ms) * 1000) /
+        LISTINGS
+      ).toFixed(1)} µs per file`,
+    );
     db.close();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
 import { runLogsMove } from "./services/logs";
+import { feedAfterChange, runIndexFeed } from "./services/search";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
 import { getConfig } from "./lib/config";
@@ -109,6 +110,7 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
     };
     // Anonymous shared-link pages may come from the edge cache (docs/security.md «Edge cache»); nothing else does.
     response = isSharedPagePath(new URL(request.url).pathname) ? await cachedSharedPage(rc, request, nonce, render) : await render();
+    if (request.method !== "GET" && request.method !== "HEAD") feedAfterChange(rc);
     meter = rc.dbSession.meter;
     bookmark = rc.dbSession.bookmark();
     admin = rc.viewerIsAdmin === true;
@@ -154,5 +156,7 @@ export default withErrorTracking({
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-notifications", summary: await runDeliverNotifications(env) }));
     // Old logs leave the hot database (decision 038), a bounded slice of them every minute.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "move-logs", summary: await runLogsMove(env, controller.scheduledTime) }));
+    // The search index's sweeper (decision 040): what changes outside a request (queue, workflows) marked, or a feed left.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "feed-search", summary: await runIndexFeed(env) }));
   },
 } satisfies ExportedHandler<Env>);

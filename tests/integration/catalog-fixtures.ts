@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { ensureBootstrapped, type TestUser } from "./factories";
+import { createDb } from "../../workers/db/client";
+import { feedIndex } from "../../workers/services/search";
 
 /**
  * Test data for the catalog (tags, storages, classes, previews): assets, versions, variants and groups written
@@ -23,6 +25,12 @@ export async function rows<T = Record<string, unknown>>(query: string, ...binds:
       .bind(...binds)
       .all<T>()
   ).results;
+}
+
+/** Feeds the search index everything pending (decision 040), for tests that read `search_index` itself. */
+export async function indexed(): Promise<void> {
+  const { behind } = await feedIndex(createDb(env.DB), { deadline: Date.now() + 60_000 });
+  if (behind) throw new Error("the search index is still behind after a minute of feeding");
 }
 
 /** A request context like the API middleware builds, for calling services directly. */

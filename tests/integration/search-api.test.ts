@@ -3,7 +3,7 @@ import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { textPdf } from "../fixtures/text-pdf";
 import { uploadVersion } from "./asset-fixtures";
-import { exec, insertClass, rows } from "./catalog-fixtures";
+import { exec, indexed, insertClass, rows } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
 import { endedTaskOf, uploadFile } from "./task-fixtures";
@@ -395,8 +395,9 @@ describe("search access", () => {
     const asset = await createAsset(boss, `маяк ${newId().slice(-6)}.jpg`, folder);
     const user = await ordinaryUser();
     await grant(boss, user.id, folder);
+    await indexed();
     const [row] = await rows<{ acl: string }>(
-      "select f.acl from search_fts f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
+      "select f.acl from search_index f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
       asset,
     );
     // the tokens are there (the folder reaches the file) …

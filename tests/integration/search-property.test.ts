@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canAccess } from "../../workers/services/access";
 import { parseQuery } from "../../workers/services/search/query-parser";
 import { words } from "../../workers/services/search/tokenize";
-import { actorOf, exec, insertTag, rows, tagEntity, testContext } from "./catalog-fixtures";
+import { actorOf, exec, indexed, insertTag, rows, tagEntity, testContext } from "./catalog-fixtures";
 import { call } from "./factories";
 import { AppError } from "../../workers/lib/errors";
 import type { Actor } from "../../workers/services/access";
@@ -175,9 +175,10 @@ describe("search against an independent model", () => {
           const text = q.words.map((w) => vocab[w]).join(" ");
           let match = parseQuery(text).match!;
           if (q.filter === "tag") match = `(${match}) AND meta : "${words(tagNames[1]).join(" ")}"`;
+          await indexed();
           const ranked = await rows<{ doc_id: number; rank: number; id: string; type: "asset" | "group" }>(
-            `select f.rowid as doc_id, bm25(search_fts, 10.0, 4.0, 1.0) as rank, d.entity_id as id, d.entity_type as type
-             from search_fts f join search_docs d on d.doc_id = f.rowid where search_fts match ? order by rank, f.rowid`,
+            `select f.rowid as doc_id, bm25(search_index, 10.0, 4.0, 1.0) as rank, d.entity_id as id, d.entity_type as type
+             from search_index f join search_docs d on d.doc_id = f.rowid where search_index match ? order by rank, f.rowid`,
             match,
           );
           const visible: { id: string; rank: number; e: Entity }[] = [];

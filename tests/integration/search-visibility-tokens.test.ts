@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exec, rows } from "./catalog-fixtures";
+import { exec, indexed, rows } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, ROOT_GROUP_ID, uniqueName } from "./library-factories";
 
@@ -154,8 +154,9 @@ describe("the search index's visibility tokens", () => {
           if (listings.get(asset)!.length === 0) tokens.add("unfiled");
           expected.set(asset, [...tokens]);
         }
+        await indexed();
         const stored = await rows<{ id: string; acl: string }>(
-          `select d.entity_id as id, f.acl as acl from search_fts f join search_docs d on d.doc_id = f.rowid
+          `select d.entity_id as id, f.acl as acl from search_index f join search_docs d on d.doc_id = f.rowid
            where d.entity_id in (select value from json_each(?))`,
           JSON.stringify([...expected.keys()]),
         );

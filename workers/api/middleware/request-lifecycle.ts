@@ -6,6 +6,7 @@ import { newId } from "../../lib/ids";
 import { applyBaseHeaders } from "../../lib/security-headers";
 import { requestMetrics } from "../../lib/metrics";
 import { createRequestContext, ensureAdministrator } from "../../services/access";
+import { feedAfterChange } from "../../services/search";
 import { applyBookmark, sessionStartOf } from "../../lib/d1-bookmark";
 import { applyServerTiming, timingDetailAllowed } from "../../lib/server-timing";
 import type { AppEnv } from "../types";
@@ -13,6 +14,7 @@ import type { AppEnv } from "../types";
 /** API description version (SPEC §9); clients send it in `x-api-version` and get it back. */
 export const API_VERSION = "1.0";
 const SERVER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * First middleware of every API request: request id, per-request context (its D1 session starts from the caller's
@@ -41,6 +43,8 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const base = new Headers();
   applyBaseHeaders(base, new URL(c.req.url), "SAMEORIGIN");
   for (const [name, value] of base) if (!c.res.headers.has(name)) c.header(name, value);
+  // What a change marked for the search index is indexed once it has answered (decision 040).
+  if (!SAFE_METHODS.has(c.req.method)) feedAfterChange(rc);
   const route = routePath(c, -1);
   requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
 });

@@ -6,10 +6,11 @@ import type { ReviewStatus } from "../../../shared/review-status";
 import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import { COMMENT_COUNTS } from "./comment.repository";
 import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
+import { markEntitiesStatements } from "./search-feed.repository";
 
 /**
- * Queries of search (decision 011). `search_fts` holds one row per asset and group (name, meta, content), kept by
- * the triggers of migration 0011; `search_docs` maps its rowid to the entity. Every query joins the live entity
+ * Queries of search (decision 011). `search_index` holds one row per asset and group (name, meta, content, acl), fed
+ * from the catalog (decision 040, `search-feed.repository`); `search_docs` maps its rowid to the entity. Every query joins the live entity
  * rows, so trashed items, moves and permission changes apply at once, and filters with the same `visibleSql` as
  * the group lists.
  */
@@ -33,15 +34,6 @@ export interface SearchFilters {
   review?: ReviewStatus | "none";
   /** taken inside this box (GPS of the latest version); files only */
   bbox?: Bbox;
-}
-
-/**
- * The search epoch (migration 0024, decision 031): a counter that every write able to change a search answer moves
- * in its own statement. Cached answers are keyed by it.
- */
-export async function searchEpoch(db: Database): Promise<number> {
-  const row = await db.get<{ n: number }>(sql`select n from search_epoch where id = 1`);
-  return row?.n ?? 0;
 }
 
 /** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
@@ -111,14 +103,14 @@ function allowedSql(vis: Visibility | null, f: SearchFilters): SQL {
 const ENTITY_JOINS = sql`left join assets a on d.entity_type = 'asset' and a.id = d.entity_id
     left join groups g on d.entity_type = 'group' and g.id = d.entity_id`;
 
-/** FROM … WHERE of the visible, live, filtered matches of `match` (the FTS table is `search_fts`). */
+/** FROM … WHERE of the visible, live, filtered matches of `match` (the FTS table is `search_index`). */
 function matchesSql(match: string, vis: Visibility | null, f: SearchFilters): SQL {
-  return sql`from search_fts join search_docs d on d.doc_id = search_fts.rowid ${ENTITY_JOINS}
-    where search_fts match ${match}${allowedSql(vis, f)}`;
+  return sql`from search_index join search_docs d on d.doc_id = search_index.rowid ${ENTITY_JOINS}
+    where search_index match ${match}${allowedSql(vis, f)}`;
 }
 
 /** bm25 with names above metadata (tags, fields, file names) above document text; the visibility column counts for nothing. */
-const RANK = sql`bm25(search_fts, 10.0, 4.0, 1.0, 0.0)`;
+const RANK = sql`bm25(search_index, 10.0, 4.0, 1.0, 0.0)`;
 
 /**
  * The best `limit` matches of the index alone, by bm25, before any join (every match when `limit` is null): the
@@ -135,7 +127,7 @@ function placedCandidatesCte(match: string, limit: number | null): SQL {
 }
 
 function rankedSql(match: string, limit: number | null): SQL {
-  return sql`select rowid as doc_id, ${RANK} as rank from search_fts where search_fts match ${match}
+  return sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
     order by rank, rowid${limit === null ? sql`` : sql` limit ${limit}`}`;
 }
 
@@ -211,10 +203,10 @@ export function searchWindow(db: Database, o: { match: string; vis: Visibility |
 /** The highlighted name and the snippets of metadata and text of the given index rows (a page's hits). */
 export function highlightsOf(db: Database, match: string, docIds: readonly number[]) {
   return db.all<{ doc_id: number; name_hl: string; meta_snip: string; content_snip: string }>(sql`
-    select rowid as doc_id, highlight(search_fts, 0, ${MARK_START}, ${MARK_END}) as name_hl,
-      snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
-      snippet(search_fts, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip
-    from search_fts where search_fts match ${match} and rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
+    select rowid as doc_id, highlight(search_index, 0, ${MARK_START}, ${MARK_END}) as name_hl,
+      snippet(search_index, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
+      snippet(search_index, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip
+    from search_index where search_index match ${match} and rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
 }
 
 /** `searchPage` rows for given ids (vector hits); ids not visible, live or passing the filters drop out. */
@@ -241,10 +233,10 @@ export interface MatchSample {
 export async function matchSample(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; size: number }): Promise<MatchSample> {
   // The visible count is the statement's own WHERE: D1 caps expression depth at 100, and the tag filter's folding is deep.
   const row = await db.get<MatchSample>(sql`
-    with c as materialized (select rowid as doc_id from search_fts where search_fts match ${o.match} limit ${o.size})
+    with c as materialized (select rowid as doc_id from search_index where search_index match ${o.match} limit ${o.size})
     select count(*) as visible, (select count(*) from c) as seen,
       case when (select count(*) from c) < ${o.size} then (select count(*) from c)
-        else (select count(*) from search_fts where search_fts match ${o.match}) end as matches
+        else (select count(*) from search_index where search_index match ${o.match}) end as matches
     ${visibleCandidatesSql(o.vis, o.filters)}`);
   return row ?? { seen: 0, visible: 0, matches: 0 };
 }
@@ -322,17 +314,17 @@ export function searchTexts(
   db: Database,
   o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number; order?: "rank" | "newest"; candidates?: number | null },
 ) {
-  const text = sql`coalesce(a.name, g.name) as name, search_fts.meta as meta, substr(search_fts.content, 1, ${o.contentChars}) as content, a.mime as mime`;
+  const text = sql`coalesce(a.name, g.name) as name, search_index.meta as meta, substr(search_index.content, 1, ${o.contentChars}) as content, a.mime as mime`;
   if (o.order === "newest") {
     return db.all<TextRow>(sql`
       select d.entity_id as id, d.entity_type as type, ${text}, 0 as rank, 0 as candidates
       ${matchesSql(o.match, o.vis, o.filters)}
-      order by search_fts.rowid desc limit ${o.limit}`);
+      order by search_index.rowid desc limit ${o.limit}`);
   }
   return db.all<TextRow>(sql`
     with ${candidatesCte(o.match, o.candidates ?? null)}
     select d.entity_id as id, d.entity_type as type, ${text}, c.rank as rank, (select count(*) from c) as candidates
-    from c join search_docs d on d.doc_id = c.doc_id join search_fts on search_fts.rowid = c.doc_id ${ENTITY_JOINS}
+    from c join search_docs d on d.doc_id = c.doc_id join search_index on search_index.rowid = c.doc_id ${ENTITY_JOINS}
     where 1${allowedSql(o.vis, o.filters)}
     order by c.rank, c.doc_id limit ${o.limit}`);
 }
@@ -358,7 +350,7 @@ export function contentsOf(db: Database, ids: readonly string[]) {
     select asset_id, version, text from search_content where asset_id in (select value from json_each(${JSON.stringify(ids)}))`);
 }
 
-/** Stores the extracted text of an asset's version (the triggers re-index the asset in the same statement). */
+/** Stores the extracted text of an asset's version (the triggers mark the asset for the index feed in the same statement). */
 export function upsertContentSql(assetId: string, version: number, text: string, now: number) {
   return sql`insert into search_content (asset_id, version, text, mtime) values (${assetId}, ${version}, ${text}, ${now})
     on conflict (asset_id) do update set version = excluded.version, text = excluded.text, mtime = excluded.mtime`;
@@ -369,7 +361,7 @@ export function deleteContentSql(assetId: string) {
   return sql`delete from search_content where asset_id = ${assetId}`;
 }
 
-/** Rebuilds the search documents of the given entities from the live tables (the reindex operation's repair). */
+/** Marks the search documents of the given entities for the feed to rebuild from the live tables (the reindex operation's repair). */
 export function refreshDocsStatements(ids: readonly string[]): SQL[] {
   return refreshDocsOf(sql`(select value from json_each(${JSON.stringify(ids)}))`);
 }
@@ -383,13 +375,6 @@ function refreshDocsOf(list: SQL): SQL[] {
   return [
     // a repaired document may answer differently: cached answers computed before it must not be served (decision 031)
     sql`update search_epoch set n = n + 1 where id = 1`,
-    sql`insert into search_docs (entity_id, entity_type)
-      select entity_id, entity_type from search_source_asset where entity_id in ${list}
-      union all select entity_id, entity_type from search_source_group where entity_id in ${list}
-      on conflict (entity_id) do nothing`,
-    sql`delete from search_fts where rowid in (select doc_id from search_docs where entity_id in ${list})`,
-    sql`insert into search_fts (rowid, name, meta, content, acl)
-      select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_source_asset s on s.entity_id = d.entity_id where d.entity_id in ${list}
-      union all select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_source_group s on s.entity_id = d.entity_id where d.entity_id in ${list}`,
+    ...markEntitiesStatements(list),
   ];
 }

@@ -7,3 +7,4 @@ export { askQuestion } from "./rag.service";
 export { autocomplete, indexVector, prefetchSearchEpoch, searchQuery, vectorSearch } from "./search.service";
 export type { SearchFilters } from "./search.service";
 export { MAX_SEARCH_WALK, searchAssetIdPages } from "./search-pages";
+export { feedAfterChange, feedIndex, runIndexFeed } from "./index-feed";

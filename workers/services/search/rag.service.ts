@@ -3,6 +3,7 @@ import * as repo from "../../db/repositories/search.repository";
 import { visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { AI_ANSWER_MODEL, firstWindow, markedHtml, widening } from "./search.service";
+import { caughtUp } from "./index-feed";
 import { parseQuery } from "./query-parser";
 import { contentWords, stemPrefix, words } from "./tokenize";
 
@@ -87,7 +88,7 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
   const keys = keysOf(question);
   const { match } = parseQuery(question, "OR");
   if (!match || keys.length === 0) return refusal;
-  const vis = await visibility(rc, actor);
+  const [vis] = await Promise.all([visibility(rc, actor), caughtUp(rc)]);
   const docs = await widening(firstWindow(DOCUMENTS, 0.1), DOCUMENTS, (candidates) =>
     repo.searchTexts(rc.db, { match: `{content} : (${match})`, vis, filters: { type: "asset" }, limit: DOCUMENTS, contentChars: 0, candidates }),
   );

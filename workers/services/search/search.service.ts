@@ -11,6 +11,8 @@ import { readRuleNodes, requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { previewRef, visiblePath } from "../library/pure";
 import { cachedAnswer, rememberAnswer } from "./answer-cache";
+import { caughtUp } from "./index-feed";
+import { indexState, type IndexState } from "../../db/repositories/search-feed.repository";
 import { indexMatch, visibilityExpression } from "./index-visibility";
 import { cosine, embed } from "./embedding";
 import { restoreSnippet } from "./snippet";
@@ -286,22 +288,23 @@ async function totalOf(
   return { total: Math.max(TOTAL_CAP, o.skip + found.length), total_exact: false };
 }
 
-/** Epoch reads started before the caller was authenticated (`prefetchSearchEpoch`), by request. */
-const prefetched = new WeakMap<RequestContext, Promise<number>>();
+/** Index state reads started before the caller was authenticated (`prefetchSearchEpoch`), by request. */
+const prefetched = new WeakMap<RequestContext, Promise<IndexState>>();
 
 /**
- * Starts reading the search epoch alongside authentication, so the read costs no round trip of its own (decision
- * 031). Read earlier than the answer's statements is still safe: an answer stored under an older epoch is never served.
+ * Starts reading the search epoch (and whether the index is behind) alongside authentication, so the read costs no
+ * round trip of its own (decision 031). Read earlier than the answer's statements is still safe: an answer stored
+ * under an older epoch is never served.
  */
 export function prefetchSearchEpoch(rc: RequestContext): void {
-  const read = repo.searchEpoch(rc.db);
+  const read = indexState(rc.db);
   read.catch(() => {});
   prefetched.set(rc, read);
 }
 
-/** The epoch read for this request: the prefetched one, else read now. */
-function searchEpochOf(rc: RequestContext): Promise<number> {
-  return prefetched.get(rc) ?? repo.searchEpoch(rc.db);
+/** The index state for this request (the prefetched read, else read now), caught up with pending changes first (decision 040). */
+function indexStateOf(rc: RequestContext): Promise<IndexState> {
+  return caughtUp(rc, prefetched.get(rc));
 }
 
 /**
@@ -317,12 +320,12 @@ export async function searchQuery(
 ): Promise<SearchResult> {
   const { match } = parseQuery(text);
   // Read before the answer's own statements, so a cached answer is never older than its epoch (decision 031).
-  const [vis, epoch, rules] = await Promise.all([scopeOf(rc, actor, filters), searchEpochOf(rc), readRuleNodes(rc, actor)]);
+  const [vis, index, rules] = await Promise.all([scopeOf(rc, actor, filters), indexStateOf(rc), readRuleNodes(rc, actor)]);
   const key = JSON.stringify(["query", accessClass(vis), match, filters, o.skip, o.take, o.facets]);
-  const known = cachedAnswer<SearchResult>(key, epoch);
+  const known = cachedAnswer<SearchResult>(key, index.epoch);
   if (known) return known;
-  const answer = await computeQuery(rc, vis, indexVisibility(vis, rules), match, filters, o);
-  rememberAnswer(key, epoch, answer);
+  const answer = await computeQuery(rc, vis, indexVisibility(vis, rules, index), match, filters, o);
+  rememberAnswer(key, index.epoch, answer);
   return answer;
 }
 
@@ -335,11 +338,12 @@ function accessClass(vis: Visibility | null): string {
 }
 
 /**
- * The caller's visibility as the index decides it (decision 039): null for administrators (everything) and for the
- * rare reader whose rules are too many for one expression (SQL decides, as before).
+ * The caller's visibility as the index decides it (decision 039): null for administrators (everything), for the
+ * rare reader whose rules are too many for one expression, and while documents wait to be indexed (decision 040:
+ * their tokens may be stale) — SQL decides then, as before.
  */
-function indexVisibility(vis: Visibility | null, rules: Awaited<ReturnType<typeof readRuleNodes>>): string | null {
-  return vis === null || rules === null ? null : visibilityExpression(vis, rules);
+function indexVisibility(vis: Visibility | null, rules: Awaited<ReturnType<typeof readRuleNodes>>, index: IndexState): string | null {
+  return vis === null || rules === null || index.behind ? null : visibilityExpression(vis, rules);
 }
 
 /**
@@ -428,13 +432,13 @@ const hasWordStarting = (text: string, prefix: string) => words(text).some((w) =
 export async function autocomplete(rc: RequestContext, actor: Actor, text: string): Promise<{ suggestions: Suggestion[] }> {
   const parsed = parsePrefix(text);
   if (!parsed.match) return { suggestions: [] };
-  const [vis, epoch, rules] = await Promise.all([visibility(rc, actor), searchEpochOf(rc), readRuleNodes(rc, actor)]);
+  const [vis, index, rules] = await Promise.all([visibility(rc, actor), indexStateOf(rc), readRuleNodes(rc, actor)]);
   const key = JSON.stringify(["autocomplete", accessClass(vis), parsed.match, normalize(parsed.prefix)]);
-  const known = cachedAnswer<{ suggestions: Suggestion[] }>(key, epoch);
+  const known = cachedAnswer<{ suggestions: Suggestion[] }>(key, index.epoch);
   if (known) return known;
-  const inIndex = indexVisibility(vis, rules);
+  const inIndex = indexVisibility(vis, rules, index);
   const answer = await computeAutocomplete(rc, inIndex ? null : vis, { ...parsed, match: inIndex ? `${parsed.match} AND ${inIndex}` : parsed.match });
-  rememberAnswer(key, epoch, answer);
+  rememberAnswer(key, index.epoch, answer);
   return answer;
 }
 
@@ -534,6 +538,7 @@ export async function vectorSearch(
     }
   }
   // Recall: any query word's first letters (a word piece), so near forms are candidates too.
+  await indexStateOf(rc);
   const pieces = [...new Set(contentWords(text, 16).map((w) => stemPrefix(w).slice(0, Math.max(3, Math.min(5, w.length - 1)))))];
   if (pieces.length === 0) return { engine: "offline", hits: [] };
   const match = pieces.map((p) => `"${p}"*`).join(" OR ");

@@ -8,6 +8,10 @@ import { repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
 import { percent, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
+import { feedIndex } from "../../search";
+
+/** How long a step may feed the index the documents it marked (the cron takes what is left). */
+const FEED_STEP_MS = 10_000;
 
 const ReindexOptionsSchema = z.object({
   /** assets re-indexed per step */
@@ -64,6 +68,8 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
           ...refreshDocsStatements(found.map((a) => a.id)),
         ]);
       }
+      // The marked documents are indexed now, not when the feed next passes: the task ends with the index repaired.
+      await feedIndex(ctx.rc.db, { deadline: Date.now() + FEED_STEP_MS });
       next.total += found.length;
       await ctx.log("info", ru.tasks.log.reindexed(next.total));
     }

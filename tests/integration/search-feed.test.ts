@@ -1,0 +1,157 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../workers/db/client";
+import { feedIndex, runIndexFeed } from "../../workers/services/search";
+import { exec, indexed, rows } from "./catalog-fixtures";
+import { call } from "./factories";
+import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
+
+/**
+ * The search index's feed (decision 040, migration 0056): a change only marks its documents; slices of them are
+ * indexed from the catalog after the request, before a search that finds the index behind, and by the cron.
+ */
+
+async function post<T>(who: Caller, path: string, json?: unknown): Promise<T> {
+  const res = await call(path, { method: "POST", bearer: who.bearer, json });
+  const body = res.status === 204 ? {} : await res.json();
+  expect(res.status, `${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  return body as T;
+}
+
+async function createAsset(who: Caller, name: string, group: string): Promise<string> {
+  return (await post<{ asset_id: string }>(who, "/api/asset/create", { asset_name: name, asset_mime: "image/jpeg", in_group: group }))
+    .asset_id;
+}
+
+async function found(who: Caller, word: string): Promise<string[]> {
+  const res = await call(`/api/search/query/${encodeURIComponent(word)}?take=100`, { bearer: who.bearer });
+  const body = (await res.json()) as { hits: { id: string }[] };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.hits.map((h) => h.id).sort();
+}
+
+const docOf = async (entity: string) =>
+  (await rows<{ doc_id: number }>("select doc_id from search_docs where entity_id = ?", entity))[0]?.doc_id;
+const indexRow = async (entity: string) =>
+  (
+    await rows<{ name: string; acl: string }>(
+      "select f.name, f.acl from search_index f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
+      entity,
+    )
+  )[0];
+const pending = async () => (await rows<{ n: number }>("select count(*) as n from search_pending"))[0].n;
+
+/**
+ * Far more pending work below every real document than a search may catch up on: the index stays behind. (No
+ * request that changes anything runs meanwhile: its feed after the answer would take it all.)
+ */
+async function holdIndexBehind(): Promise<void> {
+  await exec(`with recursive s(n) as (select 1 union all select n + 1 from s where n < 300000)
+    insert or ignore into search_pending (doc_id) select -n from s`);
+}
+const releaseIndex = () => exec("delete from search_pending where doc_id < 0");
+
+describe("the search index's feed", () => {
+  it("a change marks its document; the feed writes what the catalog says, then forgets the mark", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Лента"));
+    await indexed();
+    const word = `маяк${Date.now().toString(36)}`;
+    const asset = await createAsset(boss, `${word}.jpg`, folder);
+    await indexed();
+    // Written straight into the catalog: no request follows to feed the index.
+    await exec("update assets set name = ? where id = ?", `${word} новый.jpg`, asset);
+    const doc = await docOf(asset);
+    expect(await rows("select doc_id from search_pending where doc_id = ?", doc)).toEqual([{ doc_id: doc }]);
+    expect((await indexRow(asset)).name).toBe(`${word}.jpg`);
+    await indexed();
+    expect(await rows("select doc_id from search_pending where doc_id = ?", doc)).toEqual([]);
+    expect(await indexRow(asset)).toEqual({ name: `${word} новый.jpg`, acl: expect.stringContaining(`a${folder}`) });
+  });
+
+  it("a request's change is indexed after it has answered, without a search (the request's waitUntil)", async () => {
+    const boss = await admin();
+    await indexed();
+    const folder = await createGroup(boss, uniqueName("После ответа"));
+    const asset = await createAsset(boss, "после ответа.jpg", folder);
+    await expect.poll(async () => (await indexRow(asset))?.name, { timeout: 10_000 }).toBe("после ответа.jpg");
+    expect(await pending()).toBe(0);
+  });
+
+  it("a search finds what was just changed: it catches the index up before it answers", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Свежее"));
+    const word = `сразу${Date.now().toString(36)}`;
+    const asset = await createAsset(boss, `${word}.jpg`, folder);
+    await exec("update assets set name = ? where id = ?", `${word}второй.jpg`, asset);
+    expect(await found(boss, `${word}второй`)).toEqual([asset]);
+  });
+
+  it("while the index is behind, a reader never sees what a move took from him, and still sees what he keeps", async () => {
+    const boss = await admin();
+    const reader = await ordinaryUser();
+    const open = await createGroup(boss, uniqueName("Открытая"));
+    const closed = await createGroup(boss, uniqueName("Закрытая"));
+    await post(boss, "/api/user/acl", { subj: reader.id, obj: open, acl: ["read"] });
+    const word = `тайна${Date.now().toString(36)}`;
+    const kept = await createAsset(boss, `${word} 1.jpg`, open);
+    const moved = await createAsset(boss, `${word} 2.jpg`, open);
+    await indexed();
+    expect(await found(reader, word)).toEqual([kept, moved].sort());
+    await holdIndexBehind();
+    await exec("delete from group_members where el_id = ? and group_id = ?", moved, open);
+    await exec(
+      "insert into group_members (group_id, el_id, el_type, ctime, sort_name) values (?, ?, 'asset', ?, ?)",
+      closed,
+      moved,
+      Date.now(),
+      `${word} 2.jpg`,
+    );
+    // the moved file's index row still says the open folder reaches it …
+    expect((await indexRow(moved)).acl).toContain(`a${open}`);
+    // … but a search that cannot catch up decides the reader's visibility in SQL
+    expect(await found(reader, word)).toEqual([kept]);
+    expect(await found(boss, word)).toEqual([kept, moved].sort());
+    expect(await pending()).toBeGreaterThan(0);
+    await releaseIndex();
+    await indexed();
+    expect((await indexRow(moved)).acl).toContain(`a${closed}`);
+    expect((await indexRow(moved)).acl).not.toContain(`a${open}`);
+    expect(await found(reader, word)).toEqual([kept]);
+  }, 120_000);
+
+  it("feeds running at once index every document once, as the catalog says", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Разом"));
+    for (let i = 0; i < 12; i++) await createAsset(boss, `разом ${i}.jpg`, folder);
+    await indexed();
+    await exec("insert or ignore into search_pending (doc_id) select doc_id from search_docs");
+    const db = createDb(env.DB);
+    await Promise.all([0, 1, 2].map(() => feedIndex(db, { deadline: Date.now() + 60_000, slice: 7 })));
+    expect(await pending()).toBe(0);
+    const [check] = await rows<{ docs: number; rows: number; distinct_rows: number; wrong: number }>(`
+      select (select count(*) from search_docs d where exists (select 1 from search_doc_asset s where s.entity_id = d.entity_id)
+          or exists (select 1 from search_doc_group s where s.entity_id = d.entity_id)) as docs,
+        (select count(*) from search_index) as rows, (select count(distinct rowid) from search_index) as distinct_rows,
+        (select count(*) from search_index f join search_docs d on d.doc_id = f.rowid
+          join (select entity_id, name, meta, content, acl from search_doc_asset union all select entity_id, name, meta, content, acl from search_doc_group) s
+            on s.entity_id = d.entity_id
+          where f.name is not s.name or f.meta is not s.meta or f.content is not s.content or f.acl is not s.acl) as wrong`);
+    expect(check).toEqual({ docs: check.rows, rows: check.distinct_rows, distinct_rows: check.rows, wrong: 0 });
+  });
+
+  it("a deleted entity leaves the index; the cron's feed sweeps what no request took", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Удаление"));
+    const asset = await createAsset(boss, "исчезнет.jpg", folder);
+    await indexed();
+    const doc = await docOf(asset);
+    await exec("delete from group_members where el_id = ?", asset);
+    await exec("delete from assets where id = ?", asset);
+    expect(await rows("select rowid from search_index where rowid = ?", doc)).toHaveLength(1);
+    const summary = await runIndexFeed(env);
+    expect(summary.behind).toBe(false);
+    expect(summary.indexed).toBeGreaterThan(0);
+    expect(await rows("select rowid from search_index where rowid = ?", doc)).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+import { createDb } from "../../db/client";
+import { indexSlice, indexState, type IndexState } from "../../db/repositories/search-feed.repository";
+import type { RequestContext } from "../access";
+
+/**
+ * The search index's feed (decision 040): a change only marks its documents pending (migration 0056); they are
+ * re-read from the catalog into `search_index` here, slice by slice, by whoever gets there first — the changing
+ * request once it has answered, a search that finds the index behind, the minute cron. Every slice is one
+ * transaction and takes the lowest pending documents, so feeds running at once, or one stopped anywhere, lose and
+ * double nothing.
+ */
+
+/** Documents per slice: one batch that keeps the (single-threaded) database busy for about a tenth of a second. */
+export const FEED_SLICE = 200;
+/** How long a search may spend catching the index up before it answers from what is indexed (visibility then by SQL). */
+export const CATCH_UP_MS = 250;
+/** How long a changing request's `waitUntil` feeds; the cron takes what is left. */
+const AFTER_CHANGE_MS = 5_000;
+/** The minute cron's share. */
+const CRON_MS = 15_000;
+
+export interface FeedSummary {
+  indexed: number;
+  behind: boolean;
+  ms: number;
+}
+
+/**
+ * Indexes pending documents until none is left or `deadline` (ms since the epoch) has passed; at least one slice.
+ * @example await feedIndex(createDb(env.DB), { deadline: Date.now() + 1000 })
+ */
+export async function feedIndex(
+  db: Parameters<typeof indexSlice>[0],
+  o: { deadline: number; slice?: number },
+): Promise<FeedSummary & IndexState> {
+  const started = Date.now();
+  let indexed = 0;
+  for (;;) {
+    const state = await indexSlice(db, o.slice ?? FEED_SLICE);
+    indexed += state.indexed;
+    if (!state.behind || Date.now() >= o.deadline) return { ...state, indexed, ms: Date.now() - started };
+  }
+}
+
+/**
+ * The index as a search should read it: when documents are pending, slices are indexed first for up to CATCH_UP_MS,
+ * so what a caller has just changed is found. `behind` then says whether some are still pending (a large move or
+ * switch): the caller's visibility must not be decided by the index for those.
+ */
+export async function caughtUp(rc: RequestContext, read?: Promise<IndexState>): Promise<IndexState> {
+  const state = await (read ?? indexState(rc.db));
+  if (!state.behind) return state;
+  const fed = await feedIndex(rc.db, { deadline: Date.now() + CATCH_UP_MS });
+  return { epoch: fed.epoch, behind: fed.behind };
+}
+
+/**
+ * After a request that may have changed something: once it has answered, the index takes up what it marked. Runs on
+ * a database handle of its own, so the request's round trips and bookmark are untouched.
+ */
+export function feedAfterChange(rc: RequestContext): void {
+  const db = createDb(rc.env.DB);
+  rc.waitUntil(
+    (async () => {
+      if ((await indexState(db)).behind) await feedIndex(db, { deadline: Date.now() + AFTER_CHANGE_MS });
+    })().catch((error: unknown) => console.error(JSON.stringify({ level: "error", op: "search-feed", message: String(error) }))),
+  );
+}
+
+/** The minute cron's feed: the sweeper for changes made outside a request (queue, workflows) or left over. */
+export function runIndexFeed(env: Env): Promise<FeedSummary> {
+  return feedIndex(createDb(env.DB), { deadline: Date.now() + CRON_MS });
+}
