@@ -93,17 +93,20 @@ CREATE VIEW search_fts (rowid, name, meta, content, acl) AS SELECT doc_id, NULL,
 --> statement-breakpoint
 CREATE TRIGGER search_fts_insert INSTEAD OF INSERT ON search_fts
 BEGIN
-	INSERT OR IGNORE INTO search_pending (doc_id) VALUES (NEW.rowid);
+	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
+	INSERT INTO search_pending (doc_id) SELECT NEW.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = NEW.rowid);
 END;
 --> statement-breakpoint
 CREATE TRIGGER search_fts_update INSTEAD OF UPDATE ON search_fts
 BEGIN
-	INSERT OR IGNORE INTO search_pending (doc_id) VALUES (OLD.rowid);
+	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
+	INSERT INTO search_pending (doc_id) SELECT OLD.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
 END;
 --> statement-breakpoint
 CREATE TRIGGER search_fts_delete INSTEAD OF DELETE ON search_fts
 BEGIN
-	INSERT OR IGNORE INTO search_pending (doc_id) VALUES (OLD.rowid);
+	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
+	INSERT INTO search_pending (doc_id) SELECT OLD.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
 END;
 --> statement-breakpoint
 -- Every document is indexed again by the feed (an upgrade rebuilds the index in the background).
