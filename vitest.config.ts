@@ -31,6 +31,7 @@ export const workersPoolOptions = async () => ({
     bindings: {
       TEST_MIGRATIONS: await readD1Migrations("./migrations"),
       TEST_LOGS_MIGRATIONS: await readD1Migrations("./migrations-logs"),
+      TEST_SEARCH_MIGRATIONS: await readD1Migrations("./migrations-search"),
       JWT_SECRET: TEST_JWT_SECRET,
       ADMIN_LOGIN: "admin",
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,

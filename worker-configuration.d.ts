@@ -4,6 +4,7 @@ interface __BaseEnv_Env {
 	MEDIA: R2Bucket;
 	DB: D1Database;
 	LOGS: D1Database;
+	SEARCH: D1Database;
 	TASKS: Queue;
 	ASSETS: Fetcher;
 	ADMIN_LOGIN: "admin";

@@ -6,11 +6,18 @@
 // the visibility triggers dropped. Since decision 040 the write only marks documents; the feed that indexes them
 // afterwards, in slices of 200 (one transaction each), is timed beside it. Prints the figures; exits 0 once it ran.
 import { DatabaseSync } from "node:sqlite";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./lib/measure.mjs";
-import { REBUILD_SEARCH_INDEX, feedSlice, searchIndexTriggers } from "./lib/search-index.mjs";
+import {
+  REBUILD_SEARCH_DOCS,
+  applyMigrations,
+  attachCatalog,
+  buildSearchIndex,
+  feedSlice,
+  searchIndexTriggers,
+} from "./lib/search-index.mjs";
 
 const FILES = Math.max(1000, Number(process.env.BENCH_ASSETS ?? "100000") || 100_000);
 const SUBS = 10;
@@ -71,9 +78,14 @@ function feed(db) {
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "mam-search-acl-"));
   try {
-    const db = new DatabaseSync(join(dir, "d1.sqlite"));
-    for (const name of (await readdir(join(ROOT, "migrations"))).filter((f) => f.endsWith(".sql")).sort())
-      db.exec((await readFile(join(ROOT, "migrations", name), "utf8")).replaceAll("--> statement-breakpoint", ""));
+    // The index's database (SEARCH) with the catalog's attached: unqualified names reach the catalog's tables.
+    const catalogFile = join(dir, "catalog.sqlite");
+    const catalog = new DatabaseSync(catalogFile);
+    applyMigrations(catalog, ROOT, "migrations");
+    catalog.close();
+    const db = new DatabaseSync(join(dir, "search.sqlite"));
+    applyMigrations(db, ROOT, "migrations-search");
+    attachCatalog(db, catalogFile);
     const triggers = searchIndexTriggers(ROOT);
     const names = triggers.map((t) => /CREATE TRIGGER (\w+)/.exec(t)[1]);
     console.log(
@@ -83,10 +95,11 @@ async function main() {
     );
     const now = Date.now();
     db.exec("BEGIN");
-    for (const name of names) db.exec(`DROP TRIGGER ${name}`);
+    for (const name of names) db.exec(`DROP TRIGGER catalog.${name}`);
     const admin = seed(db, now);
-    for (const statement of REBUILD_SEARCH_INDEX) db.exec(statement);
-    for (const trigger of triggers) db.exec(trigger);
+    for (const statement of REBUILD_SEARCH_DOCS) db.exec(statement);
+    buildSearchIndex(db);
+    for (const trigger of triggers) db.exec(trigger.replace(/^CREATE TRIGGER /, "CREATE TRIGGER catalog."));
     db.exec("COMMIT");
 
     const perSub = FILES / SUBS;
@@ -128,7 +141,7 @@ async function main() {
     // The rewrites above leave FTS5 segments to merge; merged first, so the listings below pay only their own work.
     db.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
     const withTokens = addFiles(0);
-    for (const name of names.filter((n) => n.startsWith("search_acl_"))) db.exec(`DROP TRIGGER ${name}`);
+    for (const name of names.filter((n) => n.startsWith("search_acl_"))) db.exec(`DROP TRIGGER catalog.${name}`);
     const withoutTokens = addFiles(LISTINGS);
     const row = (what, ms, count, fed) =>
       console.log(

@@ -1,11 +1,12 @@
--- The search index is fed, not written in the statement of the change (decision 040, issue 40 items 2 and 5).
+-- The search index leaves this database and is fed, not written in the statement of the change (decision 040,
+-- issue 40 items 2 and 5).
 -- Until now every trigger of migrations 0011–0055 rewrote a document's row of the FTS5 table `search_fts` in the
 -- statement that changed what it says: a listing, a move or an inheritance switch rewrote every row below it there
 -- and then (50–85 µs a file: a switch over ~400,000 files passed D1's 30 s statement limit), and the index had to
 -- live in the same database as the catalog.
--- Now the index is `search_index`, and `search_fts` is a view over the documents whose INSTEAD OF triggers only
--- mark a document as pending (`search_pending`). The triggers themselves are unchanged: what they write through is
--- the view, and the views they read the text from (`search_source_*`, `search_acl_*`) answer the same rows without
+-- Now the index is `search_index` in the SEARCH database (migrations-search/), and `search_fts` here is a view over
+-- the documents whose INSTEAD OF triggers only mark a document as pending (`search_pending`). The triggers themselves
+-- are unchanged: what they write through is the view, and the views they read the text from (`search_source_*`, `search_acl_*`) answer the same rows without
 -- computing any text. The real text comes from `search_doc_*` when the feed (workers/services/search/index-feed.ts)
 -- drains the pending documents in slices: after each change in the request's `waitUntil`, before a search that
 -- finds the index behind, and from the minute cron.
@@ -84,30 +85,45 @@ SELECT g.id AS entity_id, 'group' AS entity_type, NULL AS name, NULL AS meta, NU
 --> statement-breakpoint
 DROP TABLE search_fts;
 --> statement-breakpoint
-CREATE VIRTUAL TABLE search_index USING fts5(name, meta, content, acl, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4 5 6 7 8');
+-- Documents whose row in `search_index` may differ from what the catalog says now, with the mark's place in the
+-- order of marks: the feed drops a mark only if no newer one replaced it, and SEARCH keeps each document's newest
+-- seq, so a feed that read a document before a later change never writes over the later one.
+CREATE TABLE search_pending (doc_id INTEGER PRIMARY KEY NOT NULL, seq INTEGER NOT NULL);
 --> statement-breakpoint
--- Documents whose row in `search_index` may differ from what the catalog says now.
-CREATE TABLE search_pending (doc_id INTEGER PRIMARY KEY NOT NULL);
+CREATE TABLE search_mark_seq (id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), n INTEGER NOT NULL);
+--> statement-breakpoint
+INSERT INTO search_mark_seq (id, n) VALUES (1, 0);
 --> statement-breakpoint
 CREATE VIEW search_fts (rowid, name, meta, content, acl) AS SELECT doc_id, NULL, NULL, NULL, NULL FROM search_docs;
 --> statement-breakpoint
 CREATE TRIGGER search_fts_insert INSTEAD OF INSERT ON search_fts
 BEGIN
-	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
-	INSERT INTO search_pending (doc_id) SELECT NEW.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = NEW.rowid);
+	UPDATE search_mark_seq SET n = n + 1 WHERE id = 1;
+	-- no conflict clause: an outer statement's would override the trigger's
+	UPDATE search_pending SET seq = (SELECT n FROM search_mark_seq WHERE id = 1) WHERE doc_id = NEW.rowid;
+	INSERT INTO search_pending (doc_id, seq) SELECT NEW.rowid, (SELECT n FROM search_mark_seq WHERE id = 1)
+		WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = NEW.rowid);
 END;
 --> statement-breakpoint
 CREATE TRIGGER search_fts_update INSTEAD OF UPDATE ON search_fts
 BEGIN
-	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
-	INSERT INTO search_pending (doc_id) SELECT OLD.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
+	UPDATE search_mark_seq SET n = n + 1 WHERE id = 1;
+	-- no conflict clause: an outer statement's would override the trigger's
+	UPDATE search_pending SET seq = (SELECT n FROM search_mark_seq WHERE id = 1) WHERE doc_id = OLD.rowid;
+	INSERT INTO search_pending (doc_id, seq) SELECT OLD.rowid, (SELECT n FROM search_mark_seq WHERE id = 1)
+		WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
 END;
 --> statement-breakpoint
 CREATE TRIGGER search_fts_delete INSTEAD OF DELETE ON search_fts
 BEGIN
-	-- not INSERT OR IGNORE: an outer statement's conflict clause would override the trigger's
-	INSERT INTO search_pending (doc_id) SELECT OLD.rowid WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
+	UPDATE search_mark_seq SET n = n + 1 WHERE id = 1;
+	-- no conflict clause: an outer statement's would override the trigger's
+	UPDATE search_pending SET seq = (SELECT n FROM search_mark_seq WHERE id = 1) WHERE doc_id = OLD.rowid;
+	INSERT INTO search_pending (doc_id, seq) SELECT OLD.rowid, (SELECT n FROM search_mark_seq WHERE id = 1)
+		WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE doc_id = OLD.rowid);
 END;
 --> statement-breakpoint
--- Every document is indexed again by the feed (an upgrade rebuilds the index in the background).
-INSERT INTO search_pending (doc_id) SELECT doc_id FROM search_docs;
+-- Every document is indexed again by the feed, into SEARCH (an upgrade rebuilds the index in the background).
+UPDATE search_mark_seq SET n = 1 WHERE id = 1;
+--> statement-breakpoint
+INSERT INTO search_pending (doc_id, seq) SELECT doc_id, 1 FROM search_docs;

@@ -60,10 +60,11 @@ function wranglerSync(args, what, timeoutMs) {
   }
 }
 
-/** The D1 databases and their migration folders (wrangler.toml): the hot database and the old logs (decision 038). */
+/** The D1 databases and their migration folders (wrangler.toml): the hot database, the old logs (decision 038), the search index (decision 040). */
 const DATABASES = [
   { binding: "DB", dir: join(ROOT, "migrations") },
   { binding: "LOGS", dir: join(ROOT, "migrations-logs") },
+  { binding: "SEARCH", dir: join(ROOT, "migrations-search") },
 ];
 
 /**
@@ -337,6 +338,8 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
  * @param {string} [options.jwtSecret] defaults to a random secret; pass the previous one to restart on the same state
  *   with the sessions and signed links still valid (as a production restart keeps its secret)
  * @param {string} [options.seedSql] SQL to run before the start, once the administrator exists (e.g. more users)
+ * @param {(persistDir: string) => void} [options.afterSeed] runs after the seed, before the start (e.g. a bench writing
+ *   the search index of what it seeded into the SEARCH database's file)
  * @param {Record<string, string>} [options.vars] more Worker vars, passed as `--var NAME:value` (e.g. BENCH_TOKEN)
  * @param {number} [options.startTimeoutMs] bound on each wait for the first 200 (default 120 s)
  * @param {number} [options.migrateTimeoutMs] bound on the migration and seed steps (default 120 s)
@@ -355,6 +358,7 @@ export async function startDevServer({
   adminPassword = randomBytes(12).toString("base64url"),
   jwtSecret = randomBytes(48).toString("base64url"), // 64 characters
   seedSql,
+  afterSeed,
   vars = {},
   startTimeoutMs = 120_000,
   migrateTimeoutMs = 120_000,
@@ -389,6 +393,7 @@ export async function startDevServer({
   // A seed goes in before the one start, behind the administrator the bootstrap would have made (it only makes one
   // while the users table is empty): a start with a stop, a seed and a second start cost ~20 s more.
   if (seedSql) executeSql(persistDir, `${administratorSql(adminLogin, adminPassword)}\n${seedSql}`, migrateTimeoutMs);
+  afterSeed?.(persistDir);
   const server = await launch(options);
   const { coldStartMs } = server;
   return {

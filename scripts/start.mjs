@@ -21,7 +21,7 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const LABELS = { DB: "База данных", LOGS: "База старых журналов" };
+const LABELS = { DB: "База данных", LOGS: "База старых журналов", SEARCH: "Поисковый индекс" };
 const appliedLine = (binding, applied) =>
   applied.length === 0
     ? `${LABELS[binding]}: все миграции уже применены.`
@@ -30,7 +30,7 @@ const appliedLine = (binding, applied) =>
       }).`;
 
 /**
- * Both databases: the hot one (DB) and the old logs (LOGS, decision 038). A first start copies the migrated template
+ * The three databases: the hot one (DB), the old logs (LOGS, decision 038) and the search index (SEARCH, decision 040). A first start copies the migrated template
  * the test servers use (scripts/dev-server.mjs: ~10 s once, instead of ~35 s of one wrangler start per migration);
  * state that already exists gets what it lacks from wrangler, as deployed databases do.
  */
@@ -43,7 +43,7 @@ function applyMigrations() {
   } catch (error) {
     console.log(`Готовый шаблон базы не собрался (${error.message.split("\n")[0]}); миграции применит wrangler.`);
   }
-  for (const binding of ["DB", "LOGS"]) applyMigrationsOf(binding);
+  for (const binding of ["DB", "LOGS", "SEARCH"]) applyMigrationsOf(binding);
 }
 
 function applyMigrationsOf(binding) {

@@ -1,39 +1,92 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 
 /**
- * The search index rebuilt in bulk from the views the feed reads (migrations 0055, 0056): far faster than marking
- * and feeding row by row when a bench seeds hundreds of thousands of entities with the triggers dropped.
+ * The catalog's half of a bulk rebuild (migrations 0055, 0056): every entity's document row, nothing pending — far
+ * faster than marking and feeding row by row when a bench seeds hundreds of thousands of entities with the triggers
+ * dropped. The index itself is then written by `buildSearchIndex` (it lives in the SEARCH database, decision 040).
  */
-export const REBUILD_SEARCH_INDEX = [
-  "DELETE FROM search_index",
+export const REBUILD_SEARCH_DOCS = [
   "DELETE FROM search_pending",
   "DELETE FROM search_docs",
   "INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_asset",
   "INSERT INTO search_docs (entity_id, entity_type) SELECT entity_id, entity_type FROM search_source_group",
-  `INSERT INTO search_index (rowid, name, meta, content, acl)
-    SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_doc_asset s ON s.entity_id = d.entity_id
-    UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_doc_group s ON s.entity_id = d.entity_id`,
-  "INSERT INTO search_index (search_index) VALUES ('optimize')",
 ];
 
+/** The documents as the catalog says they are, read by the index's side with the catalog attached as `catalog`. */
+const CATALOG_DOCUMENTS = (where = "") => `SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM catalog.search_docs d
+    JOIN catalog.search_doc_asset s ON s.entity_id = d.entity_id WHERE d.entity_type = 'asset'${where}
+  UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM catalog.search_docs d
+    JOIN catalog.search_doc_group s ON s.entity_id = d.entity_id WHERE d.entity_type = 'group'${where}`;
+
+/** Attaches the catalog's file to a node:sqlite handle on the SEARCH file as `catalog`; returns the detach. */
+export function attachCatalog(search, catalogFile) {
+  search.exec(`ATTACH DATABASE '${catalogFile.replaceAll("'", "''")}' AS catalog`);
+  return () => search.exec("DETACH DATABASE catalog");
+}
+
+/** Writes every document into SEARCH's `search_index` in bulk (the catalog attached as `catalog`). */
+export function buildSearchIndex(search) {
+  search.exec("DELETE FROM search_index");
+  search.exec(`INSERT INTO search_index (rowid, name, meta, content, acl) ${CATALOG_DOCUMENTS()}`);
+  search.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
+}
+
 /**
- * One slice of the index's feed, the statements of `indexSlice` (workers/db/repositories/search-feed.repository.ts)
- * for node:sqlite: the lowest `size` pending documents indexed again from the catalog. Returns how many it took.
+ * `buildSearchIndex` for a local wrangler state (a bench's server, stopped): the catalog's and the index's SQLite
+ * files are told apart by their tables.
  */
-export function feedSlice(db, size = 200) {
-  const slice = `(SELECT doc_id FROM search_pending ORDER BY doc_id LIMIT ${size})`;
-  db.exec("BEGIN");
-  const taken = db.prepare(`SELECT count(*) AS n FROM ${slice}`).get().n;
-  db.exec(`DELETE FROM search_index WHERE rowid IN ${slice}`);
-  db.exec(`INSERT INTO search_index (rowid, name, meta, content, acl)
-    SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_doc_asset s ON s.entity_id = d.entity_id
-      WHERE d.doc_id IN ${slice} AND d.entity_type = 'asset'
-    UNION ALL SELECT d.doc_id, s.name, s.meta, s.content, s.acl FROM search_docs d JOIN search_doc_group s ON s.entity_id = d.entity_id
-      WHERE d.doc_id IN ${slice} AND d.entity_type = 'group'`);
-  db.exec(`DELETE FROM search_pending WHERE doc_id IN ${slice}`);
-  db.exec("COMMIT");
+export function buildSearchIndexOfState(persistDir) {
+  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".sqlite"))
+    .map((f) => join(dir, f));
+  const holding = (table) =>
+    files.find((file) => {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(table) !== undefined;
+      } finally {
+        db.close();
+      }
+    });
+  const [catalogFile, searchFile] = [holding("assets"), holding("search_index_epoch")];
+  if (!catalogFile || !searchFile) throw new Error(`no catalog or search database under ${dir}`);
+  const search = new DatabaseSync(searchFile);
+  const detach = attachCatalog(search, catalogFile);
+  try {
+    buildSearchIndex(search);
+  } finally {
+    detach();
+    search.close();
+  }
+}
+
+/**
+ * One slice of the index's feed as `indexSlice` runs it (workers/db/repositories/search-feed.repository.ts), for
+ * node:sqlite with the catalog attached to the SEARCH handle as `catalog`: the lowest `size` pending documents read
+ * from the catalog, written to the index, their marks dropped. Returns how many it took.
+ */
+export function feedSlice(search, size = 200) {
+  const slice = `(SELECT doc_id FROM catalog.search_pending ORDER BY doc_id LIMIT ${size})`;
+  search.exec("BEGIN");
+  const taken = search.prepare(`SELECT count(*) AS n FROM ${slice}`).get().n;
+  search.exec(`DELETE FROM search_index WHERE rowid IN ${slice}`);
+  search.exec(`INSERT INTO search_index (rowid, name, meta, content, acl) ${CATALOG_DOCUMENTS(` AND d.doc_id IN ${slice}`)}`);
+  search.exec(`DELETE FROM catalog.search_pending WHERE doc_id IN ${slice}`);
+  search.exec("COMMIT");
   return taken;
+}
+
+/** The migrations of one folder (`migrations`, `migrations-search`), applied in order to a node:sqlite handle. */
+export function applyMigrations(db, root, folder) {
+  const dir = join(root, folder);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+  for (const name of files) db.exec(readFileSync(join(dir, name), "utf8").replaceAll("--> statement-breakpoint", ""));
+  return files.length;
 }
 
 /**

@@ -29,8 +29,33 @@ export async function rows<T = Record<string, unknown>>(query: string, ...binds:
 
 /** Feeds the search index everything pending (decision 040), for tests that read `search_index` itself. */
 export async function indexed(): Promise<void> {
-  const { behind } = await feedIndex(createDb(env.DB), { deadline: Date.now() + 60_000 });
+  const { behind } = await feedIndex(createDb(env.DB), createDb(env.SEARCH), { deadline: Date.now() + 60_000 });
   if (behind) throw new Error("the search index is still behind after a minute of feeding");
+}
+
+/** All rows of a query on the search index's database (SEARCH). */
+export async function searchRows<T = Record<string, unknown>>(query: string, ...binds: unknown[]): Promise<T[]> {
+  return (
+    await env.SEARCH.prepare(query)
+      .bind(...binds)
+      .all<T>()
+  ).results;
+}
+
+/** The index rows of the given entities as SEARCH holds them (their document ids from the catalog's `search_docs`). */
+export async function indexRowsOf(
+  ids: readonly string[],
+): Promise<{ id: string; doc_id: number; name: string; meta: string; content: string; acl: string }[]> {
+  const docs = await rows<{ doc_id: number; entity_id: string }>(
+    "select doc_id, entity_id from search_docs where entity_id in (select value from json_each(?))",
+    JSON.stringify(ids),
+  );
+  const entity = new Map(docs.map((d) => [d.doc_id, d.entity_id]));
+  const found = await searchRows<{ doc_id: number; name: string; meta: string; content: string; acl: string }>(
+    "select rowid as doc_id, name, meta, content, acl from search_index where rowid in (select value from json_each(?))",
+    JSON.stringify(docs.map((d) => d.doc_id)),
+  );
+  return found.map((r) => ({ ...r, id: entity.get(r.doc_id)! })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** A request context like the API middleware builds, for calling services directly. */
@@ -78,7 +103,14 @@ export async function insertAsset(f: AssetFixture): Promise<{ id: string; versio
   for (let v = 1; v <= versions; v++) {
     const versionId = newId();
     versionIds.push(versionId);
-    await exec(`insert into asset_versions (id, asset_id, version, user_id, ctime) values (?, ?, ?, ?, ?)`, versionId, id, v, f.ownerId, now);
+    await exec(
+      `insert into asset_versions (id, asset_id, version, user_id, ctime) values (?, ?, ?, ?, ?)`,
+      versionId,
+      id,
+      v,
+      f.ownerId,
+      now,
+    );
   }
   return { id, versionIds };
 }
@@ -125,7 +157,17 @@ export async function insertGroup(f: {
   await env.DB.batch([
     env.DB.prepare(
       `insert into groups (id, name, parent_id, owner_id, default_storage, default_class, ctime, mtime, deleted_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).bind(id, f.name ?? `Папка ${id.slice(-6)}`, parentId, f.ownerId, f.defaultStorage ?? null, f.defaultClass ?? null, now, now, f.deletedAt ?? null),
+    ).bind(
+      id,
+      f.name ?? `Папка ${id.slice(-6)}`,
+      parentId,
+      f.ownerId,
+      f.defaultStorage ?? null,
+      f.defaultClass ?? null,
+      now,
+      now,
+      f.deletedAt ?? null,
+    ),
     env.DB.prepare(
       `insert into group_closure (ancestor, descendant, depth) select ancestor, ?, depth + 1 from group_closure where descendant = ?`,
     ).bind(id, parentId),
@@ -160,7 +202,14 @@ export async function tagEntity(tagId: string, entityId: string, type: "asset" |
 /** Inserts an asset class directly; answers its id. */
 export async function insertClass(name: string, defFields: string[] = []): Promise<string> {
   const id = newId();
-  await exec(`insert into asset_classes (id, name, def_fields, ctime, mtime) values (?, ?, ?, ?, ?)`, id, name, JSON.stringify(defFields), 1, 1);
+  await exec(
+    `insert into asset_classes (id, name, def_fields, ctime, mtime) values (?, ?, ?, ?, ?)`,
+    id,
+    name,
+    JSON.stringify(defFields),
+    1,
+    1,
+  );
   return id;
 }
 
@@ -185,7 +234,27 @@ export function pngBytes(width: number, height: number, padding = 0): Uint8Array
 /** A JPEG start: SOI, an APP0 segment, then a baseline SOF0 frame header with the size. */
 export function jpegBytes(width: number, height: number, sof = 0xc0): Uint8Array<ArrayBuffer> {
   const app0 = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
-  const sofSeg = [0xff, sof, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+  const sofSeg = [
+    0xff,
+    sof,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ];
   return new Uint8Array([0xff, 0xd8, ...app0, ...sofSeg, 0xff, 0xd9]);
 }
 
@@ -302,7 +371,8 @@ export class FakeS3 {
         const total = object.body.length;
         if (request.method === "HEAD") return new Response(null, { status: 200, headers: { ...headers, "content-length": String(total) } });
         const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.get("range") ?? "");
-        if (!range || this.ignoreRange) return new Response(object.body, { status: 200, headers: { ...headers, "content-length": String(total) } });
+        if (!range || this.ignoreRange)
+          return new Response(object.body, { status: 200, headers: { ...headers, "content-length": String(total) } });
         const start = Number(range[1]);
         if (start >= total) return this.error(416, "InvalidRange");
         const end = Math.min(range[2] ? Number(range[2]) : total - 1, total - 1);
@@ -321,7 +391,8 @@ export class FakeS3 {
 
   /** S3's multipart calls: create (POST ?uploads), UploadPart (PUT), Complete (POST ?uploadId), Abort (DELETE). */
   private async multipart(request: Request, url: URL, key: string): Promise<Response> {
-    const xml = (body: string) => new Response(`<?xml version="1.0" encoding="UTF-8"?>${body}`, { headers: { "content-type": "application/xml" } });
+    const xml = (body: string) =>
+      new Response(`<?xml version="1.0" encoding="UTF-8"?>${body}`, { headers: { "content-type": "application/xml" } });
     if (request.method === "POST" && url.searchParams.has("uploads")) {
       const uploadId = `fake-${hex(crypto.getRandomValues(new Uint8Array(8)).buffer)}`;
       this.uploads.set(uploadId, { key, contentType: request.headers.get("content-type") ?? "application/octet-stream", parts: new Map() });
@@ -346,7 +417,8 @@ export class FakeS3 {
     const chunks: Uint8Array[] = [];
     for (const [, n, etag] of listed) {
       const part = upload.parts.get(Number(n));
-      if (!part || part.etag !== etag.replaceAll("&quot;", '"')) return xml(`<Error><Code>InvalidPart</Code><Message>fake</Message></Error>`);
+      if (!part || part.etag !== etag.replaceAll("&quot;", '"'))
+        return xml(`<Error><Code>InvalidPart</Code><Message>fake</Message></Error>`);
       chunks.push(part.body);
     }
     const body = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
@@ -354,7 +426,9 @@ export class FakeS3 {
     const etag = `"${hex(await crypto.subtle.digest("SHA-256", body)).slice(0, 32)}-${listed.length}"`;
     this.objects.set(key, { body, contentType: upload.contentType, etag });
     this.uploads.delete(url.searchParams.get("uploadId")!);
-    return xml(`<CompleteMultipartUploadResult><Key>${key}</Key><ETag>${etag.replaceAll('"', "&quot;")}</ETag></CompleteMultipartUploadResult>`);
+    return xml(
+      `<CompleteMultipartUploadResult><Key>${key}</Key><ETag>${etag.replaceAll('"', "&quot;")}</ETag></CompleteMultipartUploadResult>`,
+    );
   }
 
   private error(status: number, code: string, headOnly = false): Response {
@@ -366,7 +440,9 @@ export class FakeS3 {
   private async checkSignature(request: Request, url: URL): Promise<string | null> {
     const auth = request.headers.get("authorization");
     const match = auth
-      ? /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth)
+      ? /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
+          auth,
+        )
       : null;
     if (!match) return `malformed Authorization: ${auth}`;
     const [, accessKey, date, region, signedHeaders, signature] = match;
@@ -378,17 +454,24 @@ export class FakeS3 {
     if (!payloadHash) return "missing x-amz-content-sha256";
     const names = signedHeaders.split(";");
     for (const required of ["host", "x-amz-content-sha256", "x-amz-date"]) if (!names.includes(required)) return `${required} not signed`;
-    const canonicalHeaders = names.map((n) => `${n}:${n === "host" ? url.host : (request.headers.get(n) ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+    const canonicalHeaders = names
+      .map((n) => `${n}:${n === "host" ? url.host : (request.headers.get(n) ?? "").trim().replace(/\s+/g, " ")}\n`)
+      .join("");
     const query = [...url.searchParams]
       .map(([k, v]) => [strictEncode(k), strictEncode(v)])
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([k, v]) => `${k}=${v}`)
       .join("&");
     // S3's canonical URI: every byte but A–Z a–z 0–9 - _ . ~ percent-encoded, '/' kept.
-    const path = url.pathname.split("/").map((seg) => strictEncode(decodeURIComponent(seg))).join("/");
+    const path = url.pathname
+      .split("/")
+      .map((seg) => strictEncode(decodeURIComponent(seg)))
+      .join("/");
     const canonical = [request.method, path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n");
     const scope = `${date}/${region}/s3/aws4_request`;
-    const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, hex(await crypto.subtle.digest("SHA-256", encoder.encode(canonical)))].join("\n");
+    const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, hex(await crypto.subtle.digest("SHA-256", encoder.encode(canonical)))].join(
+      "\n",
+    );
     let key = await hmac(encoder.encode(`AWS4${this.opts.secretAccessKey}`), date);
     for (const part of [region, "s3", "aws4_request"]) key = await hmac(key, part);
     const expected = hex(await hmac(key, stringToSign));

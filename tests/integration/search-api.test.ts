@@ -3,7 +3,7 @@ import { ru } from "../../app/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { textPdf } from "../fixtures/text-pdf";
 import { uploadVersion } from "./asset-fixtures";
-import { exec, indexed, insertClass, rows } from "./catalog-fixtures";
+import { exec, indexRowsOf, indexed, insertClass, rows } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
 import { endedTaskOf, uploadFile } from "./task-fixtures";
@@ -396,10 +396,7 @@ describe("search access", () => {
     const user = await ordinaryUser();
     await grant(boss, user.id, folder);
     await indexed();
-    const [row] = await rows<{ acl: string }>(
-      "select f.acl from search_index f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
-      asset,
-    );
+    const [row] = await indexRowsOf([asset]);
     // the tokens are there (the folder reaches the file) …
     expect(row.acl.split(" ")).toEqual(expect.arrayContaining([`o${boss.id}`, `a${folder}`, `a${asset}`]));
     // … and no words anyone can type reach them, for the reader or the administrator

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../workers/db/client";
 import { feedIndex, runIndexFeed } from "../../workers/services/search";
-import { exec, indexed, rows } from "./catalog-fixtures";
+import { exec, indexRowsOf, indexed, rows, searchRows } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
 
@@ -32,13 +32,22 @@ async function found(who: Caller, word: string): Promise<string[]> {
 
 const docOf = async (entity: string) =>
   (await rows<{ doc_id: number }>("select doc_id from search_docs where entity_id = ?", entity))[0]?.doc_id;
-const indexRow = async (entity: string) =>
-  (
-    await rows<{ name: string; acl: string }>(
-      "select f.name, f.acl from search_index f join search_docs d on d.doc_id = f.rowid where d.entity_id = ?",
-      entity,
-    )
-  )[0];
+const indexRow = async (entity: string) => {
+  const row = (await indexRowsOf([entity]))[0];
+  return row && { name: row.name, acl: row.acl };
+};
+/** Every document the catalog has is in the index once, as the catalog says it. */
+async function expectIndexAsCatalog(): Promise<void> {
+  const expected = await rows<{ doc_id: number; name: string; meta: string; content: string; acl: string }>(`
+    select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_asset s on s.entity_id = d.entity_id
+    union all select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_group s on s.entity_id = d.entity_id
+    order by 1`);
+  const stored = await searchRows<{ doc_id: number; name: string; meta: string; content: string; acl: string }>(
+    "select rowid as doc_id, name, meta, content, acl from search_index order by rowid",
+  );
+  expect(stored).toEqual(expected);
+}
+
 const pending = async () => (await rows<{ n: number }>("select count(*) as n from search_pending"))[0].n;
 
 /**
@@ -47,7 +56,7 @@ const pending = async () => (await rows<{ n: number }>("select count(*) as n fro
  */
 async function holdIndexBehind(): Promise<void> {
   await exec(`with recursive s(n) as (select 1 union all select n + 1 from s where n < 300000)
-    insert or ignore into search_pending (doc_id) select -n from s`);
+    insert or ignore into search_pending (doc_id, seq) select -n, 0 from s`);
 }
 const releaseIndex = () => exec("delete from search_pending where doc_id < 0");
 
@@ -125,19 +134,39 @@ describe("the search index's feed", () => {
     const folder = await createGroup(boss, uniqueName("Разом"));
     for (let i = 0; i < 12; i++) await createAsset(boss, `разом ${i}.jpg`, folder);
     await indexed();
-    await exec("insert or ignore into search_pending (doc_id) select doc_id from search_docs");
-    const db = createDb(env.DB);
-    await Promise.all([0, 1, 2].map(() => feedIndex(db, { deadline: Date.now() + 60_000, slice: 7 })));
+    await exec("update search_mark_seq set n = n + 1");
+    await exec(
+      "insert into search_pending (doc_id, seq) select doc_id, (select n from search_mark_seq) from search_docs where true on conflict do update set seq = excluded.seq",
+    );
+    const [db, search] = [createDb(env.DB), createDb(env.SEARCH)];
+    await Promise.all([0, 1, 2].map(() => feedIndex(db, search, { deadline: Date.now() + 60_000, slice: 7 })));
     expect(await pending()).toBe(0);
-    const [check] = await rows<{ docs: number; rows: number; distinct_rows: number; wrong: number }>(`
-      select (select count(*) from search_docs d where exists (select 1 from search_doc_asset s where s.entity_id = d.entity_id)
-          or exists (select 1 from search_doc_group s where s.entity_id = d.entity_id)) as docs,
-        (select count(*) from search_index) as rows, (select count(distinct rowid) from search_index) as distinct_rows,
-        (select count(*) from search_index f join search_docs d on d.doc_id = f.rowid
-          join (select entity_id, name, meta, content, acl from search_doc_asset union all select entity_id, name, meta, content, acl from search_doc_group) s
-            on s.entity_id = d.entity_id
-          where f.name is not s.name or f.meta is not s.meta or f.content is not s.content or f.acl is not s.acl) as wrong`);
-    expect(check).toEqual({ docs: check.rows, rows: check.distinct_rows, distinct_rows: check.rows, wrong: 0 });
+    await expectIndexAsCatalog();
+  });
+
+  it("a feed that read a document before a later change never writes over the later one", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Порядок"));
+    const asset = await createAsset(boss, "порядок один.jpg", folder);
+    await indexed();
+    const [db, search] = [createDb(env.DB), createDb(env.SEARCH)];
+    // A slow feed reads the second name and its mark …
+    await exec("update assets set name = 'порядок два.jpg' where id = ?", asset);
+    const [stale] = await rows<{ doc_id: number; seq: number }>(
+      "select doc_id, seq from search_pending where doc_id = ?",
+      await docOf(asset),
+    );
+    // … a later change is fed by another feed before the slow one writes
+    await exec("update assets set name = 'порядок три.jpg' where id = ?", asset);
+    await feedIndex(db, search, { deadline: Date.now() + 10_000 });
+    expect((await indexRow(asset)).name).toBe("порядок три.jpg");
+    // … then the slow feed's slice arrives: the catalog as it read it (the first name) and that reading's mark
+    await exec("update assets set name = 'порядок два.jpg' where id = ?", asset);
+    await exec("update search_pending set seq = ? where doc_id = ?", stale.seq, stale.doc_id);
+    await feedIndex(db, search, { deadline: Date.now() + 10_000 });
+    // SEARCH holds a newer reading: the old one is dropped, mark and all
+    expect((await indexRow(asset)).name).toBe("порядок три.jpg");
+    expect(await pending()).toBe(0);
   });
 
   it("a deleted entity leaves the index; the cron's feed sweeps what no request took", async () => {
@@ -148,10 +177,10 @@ describe("the search index's feed", () => {
     const doc = await docOf(asset);
     await exec("delete from group_members where el_id = ?", asset);
     await exec("delete from assets where id = ?", asset);
-    expect(await rows("select rowid from search_index where rowid = ?", doc)).toHaveLength(1);
+    expect(await searchRows("select rowid from search_index where rowid = ?", doc)).toHaveLength(1);
     const summary = await runIndexFeed(env);
     expect(summary.behind).toBe(false);
     expect(summary.indexed).toBeGreaterThan(0);
-    expect(await rows("select rowid from search_index where rowid = ?", doc)).toEqual([]);
+    expect(await searchRows("select rowid from search_index where rowid = ?", doc)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canAccess } from "../../workers/services/access";
 import { parseQuery } from "../../workers/services/search/query-parser";
 import { words } from "../../workers/services/search/tokenize";
-import { actorOf, exec, indexed, insertTag, rows, tagEntity, testContext } from "./catalog-fixtures";
+import { actorOf, exec, indexed, insertTag, rows, searchRows, tagEntity, testContext } from "./catalog-fixtures";
 import { call } from "./factories";
 import { AppError } from "../../workers/lib/errors";
 import type { Actor } from "../../workers/services/access";
@@ -176,11 +176,17 @@ describe("search against an independent model", () => {
           let match = parseQuery(text).match!;
           if (q.filter === "tag") match = `(${match}) AND meta : "${words(tagNames[1]).join(" ")}"`;
           await indexed();
-          const ranked = await rows<{ doc_id: number; rank: number; id: string; type: "asset" | "group" }>(
-            `select f.rowid as doc_id, bm25(search_index, 10.0, 4.0, 1.0) as rank, d.entity_id as id, d.entity_type as type
-             from search_index f join search_docs d on d.doc_id = f.rowid where search_index match ? order by rank, f.rowid`,
+          const scored = await searchRows<{ doc_id: number; rank: number }>(
+            "select rowid as doc_id, bm25(search_index, 10.0, 4.0, 1.0) as rank from search_index where search_index match ? order by rank, rowid",
             match,
           );
+          const docs = new Map(
+            (await rows<{ doc_id: number; id: string; type: "asset" | "group" }>("select doc_id, entity_id as id, entity_type as type from search_docs")).map((d) => [
+              d.doc_id,
+              d,
+            ]),
+          );
+          const ranked = scored.flatMap((r) => (docs.has(r.doc_id) ? [{ ...r, ...docs.get(r.doc_id)! }] : []));
           const visible: { id: string; rank: number; e: Entity }[] = [];
           for (const r of ranked) {
             const e = entities.get(r.id);

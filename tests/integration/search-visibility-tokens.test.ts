@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exec, indexed, rows } from "./catalog-fixtures";
+import { exec, indexRowsOf, indexed } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, ROOT_GROUP_ID, uniqueName } from "./library-factories";
 
@@ -155,11 +155,7 @@ describe("the search index's visibility tokens", () => {
           expected.set(asset, [...tokens]);
         }
         await indexed();
-        const stored = await rows<{ id: string; acl: string }>(
-          `select d.entity_id as id, f.acl as acl from search_index f join search_docs d on d.doc_id = f.rowid
-           where d.entity_id in (select value from json_each(?))`,
-          JSON.stringify([...expected.keys()]),
-        );
+        const stored = await indexRowsOf([...expected.keys()]);
         const got = new Map(stored.map((r) => [r.id, [...new Set(r.acl.split(" "))].sort()]));
         for (const [id, tokens] of expected) expect(got.get(id), `${id} after ${JSON.stringify(ops)}`).toEqual([...new Set(tokens)].sort());
       }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { rows } from "./asset-fixtures";
-import { indexed } from "./catalog-fixtures";
+import { indexRowsOf, indexed } from "./catalog-fixtures";
 import { addMember, insertGroup, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { fixture } from "./processing-fixtures";
@@ -249,21 +249,13 @@ describe("operations through the API", () => {
     const inner = await insertGroup({ ownerId: user.id, parentId: group });
     const { assetId } = await insertStoredAsset({ ownerId: user.id, name: "маяк.jpg", mime: "image/jpeg", bytes: fixture("tiny") });
     await addMember(inner, assetId);
-    const tokens = () =>
-      rows<{ id: string; acl: string }>(
-        `select d.entity_id as id, f.acl as acl from search_index f join search_docs d on d.doc_id = f.rowid
-         where d.entity_id in (?, ?, ?) order by d.entity_id`,
-        group,
-        inner,
-        assetId,
-      );
+    const tokens = async () => (await indexRowsOf([group, inner, assetId])).map((r) => ({ id: r.id, acl: r.acl }));
     await indexed();
     const exact = await tokens();
     expect(exact.find((t) => t.id === assetId)?.acl).toContain(`a${group}`);
     // Behind the feed's back (a manual fix, a bulk import): every token lost.
-    await env.DB.prepare(
-      "update search_index set acl = 'o' where rowid in (select doc_id from search_docs where entity_id in (?, ?, ?))",
-    ).bind(group, inner, assetId).run();
+    const docs = (await indexRowsOf([group, inner, assetId])).map((r) => r.doc_id);
+    await env.SEARCH.prepare("update search_index set acl = 'o' where rowid in (select value from json_each(?))").bind(JSON.stringify(docs)).run();
     const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
     expect(task.status).toBe("done");
     expect(await tokens()).toEqual(exact);

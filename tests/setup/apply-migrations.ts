@@ -4,3 +4,4 @@ import { applyD1Migrations, env } from "cloudflare:test";
 // migrations that have not run yet, so calling it each time is safe.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await applyD1Migrations(env.LOGS, env.TEST_LOGS_MIGRATIONS);
+await applyD1Migrations(env.SEARCH, env.TEST_SEARCH_MIGRATIONS);

@@ -6,6 +6,7 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
       TEST_LOGS_MIGRATIONS: D1Migration[];
+      TEST_SEARCH_MIGRATIONS: D1Migration[];
       JWT_SECRET: string;
       ADMIN_PASSWORD: string;
     }

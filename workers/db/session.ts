@@ -34,7 +34,6 @@ const BOOKMARK_REFUSED = /bookmark|commit.?token/i;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class DbSession {
-  readonly meter = new RoundTripMeter();
   /** Drizzle over this session */
   readonly db: Database;
   /** The D1 API over this session, for the few raw statements (health check, cron probes) */
@@ -48,6 +47,8 @@ export class DbSession {
   constructor(
     private readonly binding: D1Database,
     private readonly start: DbSessionStart,
+    /** shared by a request's sessions on its databases: the budgets count round trips to any of them */
+    readonly meter = new RoundTripMeter(),
   ) {
     this.fromClientBookmark = !!start.bookmark;
     this.inner = binding.withSession(start.bookmark || start.constraint);

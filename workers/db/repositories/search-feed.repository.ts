@@ -3,73 +3,126 @@ import type { Database } from "../client";
 import { runBatch } from "./asset.repository";
 
 /**
- * Statements of the search index's feed (migration 0056, decision 040): the triggers only mark documents pending;
- * a slice of them is re-read from the catalog (`search_doc_asset`, `search_doc_group`) into `search_index` here.
+ * Statements of the search index's feed (decision 040): the catalog's triggers only mark documents pending
+ * (migration 0056); a slice of them is read from the catalog (`search_doc_asset`, `search_doc_group`) and written to
+ * `search_index` in the SEARCH database (migrations-search/) here.
  */
 
-/** Where the index stands: the search epoch, and whether documents wait to be indexed. */
+/** Where the index stands: the answer cache's epoch (both databases'), and whether documents wait to be indexed. */
 export interface IndexState {
+  /**
+   * The catalog's search epoch plus the index's: both only grow, so two reads in time order have equal sums exactly
+   * when neither moved.
+   */
   epoch: number;
   behind: boolean;
 }
 
-export async function indexState(db: Database): Promise<IndexState> {
-  const row = await db.get<{ epoch: number; behind: number }>(
-    sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
-  );
-  return { epoch: row?.epoch ?? 0, behind: row?.behind === 1 };
+/** The state, read from both databases at once (one round trip). */
+export async function indexState(db: Database, search: Database): Promise<IndexState> {
+  const [catalog, index] = await Promise.all([
+    db.get<{ epoch: number; behind: number }>(
+      sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
+    ),
+    indexEpoch(search),
+  ]);
+  return { epoch: (catalog?.epoch ?? 0) + index, behind: catalog?.behind === 1 };
+}
+
+async function indexEpoch(search: Database): Promise<number> {
+  return (await search.get<{ n: number }>(sql`select n from search_index_epoch where id = 1`))?.n ?? 0;
+}
+
+/** A pending document as the catalog says it is now (`live` 0: its entity is gone, it leaves the index). */
+interface FedDocument {
+  doc_id: number;
+  seq: number;
+  live: number;
+  name: string | null;
+  meta: string | null;
+  content: string | null;
+  acl: string | null;
+}
+
+/** Characters of documents per SEARCH batch: its JSON parameter stays far inside D1's 2 MB. */
+const PIECE_CHARS = 900_000;
+
+function piecesOf(docs: FedDocument[]): FedDocument[][] {
+  const pieces: FedDocument[][] = [];
+  let piece: FedDocument[] = [];
+  let chars = 0;
+  for (const doc of docs) {
+    const size = (doc.name?.length ?? 0) + (doc.meta?.length ?? 0) + (doc.content?.length ?? 0) + (doc.acl?.length ?? 0) + 64;
+    if (piece.length > 0 && chars + size > PIECE_CHARS) {
+      pieces.push(piece);
+      piece = [];
+      chars = 0;
+    }
+    piece.push(doc);
+    chars += size;
+  }
+  if (piece.length > 0) pieces.push(piece);
+  return pieces;
 }
 
 /**
- * One slice of the feed, in one batch (one transaction): the `size` lowest pending documents are indexed again from
- * the catalog as it is now (a document whose entity is gone leaves the index), their marks dropped, and the epoch
- * moved so no answer computed before is served. Answers the state after the slice and how many documents it took.
+ * Writes documents to SEARCH in one batch: each only if it comes from a newer mark than the one its row was written
+ * from (a feed that read it before a later change leaves the later one alone), then this database's epoch.
  */
-export async function indexSlice(db: Database, size: number): Promise<IndexState & { indexed: number }> {
-  const slice = sql`(select doc_id from search_pending order by doc_id limit ${size})`;
-  const statements: SQL[] = [
-    sql`select count(*) as n from ${slice}`,
-    sql`update search_epoch set n = n + 1 where id = 1 and exists (select 1 from search_pending)`,
-    sql`delete from search_index where rowid in ${slice}`,
-    sql`insert into search_index (rowid, name, meta, content, acl)
-      select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_asset s on s.entity_id = d.entity_id
-        where d.doc_id in ${slice} and d.entity_type = 'asset'
-      union all select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_group s on s.entity_id = d.entity_id
-        where d.doc_id in ${slice} and d.entity_type = 'group'`,
-    sql`delete from search_pending where doc_id in ${slice}`,
-    sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
+function writeStatements(docs: FedDocument[]): SQL[] {
+  const input = sql`(select json_extract(value, '$.doc_id') as doc_id, json_extract(value, '$.seq') as seq,
+      json_extract(value, '$.live') as live, json_extract(value, '$.name') as name, json_extract(value, '$.meta') as meta,
+      json_extract(value, '$.content') as content, json_extract(value, '$.acl') as acl
+    from json_each(${JSON.stringify(docs)}))`;
+  const newer = sql`(select j.* from ${input} j left join search_doc_seq q on q.doc_id = j.doc_id where q.seq is null or q.seq < j.seq)`;
+  return [
+    sql`delete from search_index where rowid in (select doc_id from ${newer})`,
+    sql`insert into search_index (rowid, name, meta, content, acl) select doc_id, name, meta, content, acl from ${newer} where live = 1`,
+    sql`insert into search_doc_seq (doc_id, seq) select doc_id, seq from ${input} where true
+      on conflict (doc_id) do update set seq = excluded.seq where excluded.seq > search_doc_seq.seq`,
+    sql`update search_index_epoch set n = n + 1 where id = 1`,
   ];
-  const results = await runBatch(db, statements);
-  const taken = (results[0].results[0] as { n: number } | undefined)?.n ?? 0;
-  const after = results[results.length - 1].results[0] as { epoch: number; behind: number } | undefined;
-  return { indexed: taken, epoch: after?.epoch ?? 0, behind: after?.behind === 1 };
 }
 
 /**
- * Marks the documents of the given entities pending (a repair: the feed indexes them again). Entities that have
- * no document yet get one.
+ * One slice of the feed: the `size` lowest pending documents read from the catalog as it is now, written to SEARCH,
+ * and their marks dropped — each only if no change marked it again meanwhile (it stays pending for the next slice).
+ * A slice stopped between the steps redoes nothing wrong: SEARCH skips what it holds already, marks stay until the
+ * last step. Answers the state after the slice and how many documents it took.
  */
+export async function indexSlice(db: Database, search: Database, size: number): Promise<IndexState & { indexed: number }> {
+  const docs = await db.all<FedDocument>(sql`
+    select p.doc_id as doc_id, p.seq as seq, coalesce(sa.entity_id, sg.entity_id) is not null as live,
+      coalesce(sa.name, sg.name) as name, coalesce(sa.meta, sg.meta) as meta, coalesce(sa.content, sg.content) as content,
+      coalesce(sa.acl, sg.acl) as acl
+    from (select doc_id, seq from search_pending order by doc_id limit ${size}) p
+      left join search_docs d on d.doc_id = p.doc_id
+      left join search_doc_asset sa on d.entity_type = 'asset' and sa.entity_id = d.entity_id
+      left join search_doc_group sg on d.entity_type = 'group' and sg.entity_id = d.entity_id`);
+  if (docs.length === 0) return { ...(await indexState(db, search)), indexed: 0 };
+  let index = 0;
+  for (const piece of piecesOf(docs)) {
+    const results = await runBatch(search, [...writeStatements(piece), sql`select n from search_index_epoch where id = 1`]);
+    index = (results[results.length - 1].results[0] as { n: number } | undefined)?.n ?? index;
+  }
+  const marks = JSON.stringify(docs.map((d) => [d.doc_id, d.seq]));
+  const [, after] = await runBatch(db, [
+    sql`delete from search_pending where (doc_id, seq) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(${marks}))`,
+    sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
+  ]);
+  const state = after.results[0] as { epoch: number; behind: number } | undefined;
+  return { indexed: docs.length, epoch: (state?.epoch ?? 0) + index, behind: state?.behind === 1 };
+}
+
+/** Marks the documents of the given entities pending (a repair: the feed indexes them again). Entities without a document get one. */
 export function markEntitiesStatements(list: SQL): SQL[] {
   return [
     sql`insert into search_docs (entity_id, entity_type)
       select entity_id, entity_type from search_source_asset where entity_id in ${list}
       union all select entity_id, entity_type from search_source_group where entity_id in ${list}
       on conflict (entity_id) do nothing`,
-    sql`insert or ignore into search_pending (doc_id) select doc_id from search_docs where entity_id in ${list}`,
+    sql`update search_mark_seq set n = n + 1 where id = 1`,
+    sql`insert into search_pending (doc_id, seq) select doc_id, (select n from search_mark_seq where id = 1) from search_docs where entity_id in ${list}
+      on conflict (doc_id) do update set seq = excluded.seq`,
   ];
-}
-
-/** Marks every document pending: the whole index is rebuilt from the catalog by the feed. */
-export function markAllStatements(): SQL[] {
-  return [
-    sql`insert into search_docs (entity_id, entity_type)
-      select entity_id, entity_type from search_source_asset union all select entity_id, entity_type from search_source_group
-      on conflict (entity_id) do nothing`,
-    sql`insert or ignore into search_pending (doc_id) select doc_id from search_docs`,
-  ];
-}
-
-/** How many documents wait to be indexed. */
-export async function pendingCount(db: Database): Promise<number> {
-  return (await db.get<{ n: number }>(sql`select count(*) as n from search_pending`))?.n ?? 0;
 }

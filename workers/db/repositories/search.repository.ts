@@ -7,6 +7,7 @@ import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import { COMMENT_COUNTS } from "./comment.repository";
 import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
 import { markEntitiesStatements } from "./search-feed.repository";
+import { matchedDocs, rankedDocs, sampleOfMatches, textsOf, type RankedDoc } from "./search-index.repository";
 
 /**
  * Queries of search (decision 011). `search_index` holds one row per asset and group (name, meta, content, acl), fed
@@ -36,9 +37,7 @@ export interface SearchFilters {
   bbox?: Bbox;
 }
 
-/** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
-export const MARK_START = "\u0002";
-export const MARK_END = "\u0003";
+export { MARK_END, MARK_START, highlightsOf, rankedDocs, type RankedDoc } from "./search-index.repository";
 
 /** An asset is live when not trashed and listed in at least one live group (or filed nowhere: its owner's). */
 const assetLive = sql`a.deleted_at is null and (
@@ -103,32 +102,19 @@ function allowedSql(vis: Visibility | null, f: SearchFilters): SQL {
 const ENTITY_JOINS = sql`left join assets a on d.entity_type = 'asset' and a.id = d.entity_id
     left join groups g on d.entity_type = 'group' and g.id = d.entity_id`;
 
-/** FROM … WHERE of the visible, live, filtered matches of `match` (the FTS table is `search_index`). */
-function matchesSql(match: string, vis: Visibility | null, f: SearchFilters): SQL {
-  return sql`from search_index join search_docs d on d.doc_id = search_index.rowid ${ENTITY_JOINS}
-    where search_index match ${match}${allowedSql(vis, f)}`;
-}
-
-/** bm25 with names above metadata (tags, fields, file names) above document text; the visibility column counts for nothing. */
-const RANK = sql`bm25(search_index, 10.0, 4.0, 1.0, 0.0)`;
-
 /**
- * The best `limit` matches of the index alone, by bm25, before any join (every match when `limit` is null): the
- * candidates the visible, live, filtered condition then walks in rank order. Ranking first and joining after keeps
- * the per-row work (joins, access, snippets) to the rows a page shows instead of every match.
+ * The candidates of a query as the index ranked them (search-index.repository `rankedDocs`), or any documents in a
+ * given order: `c(doc_id, pos)`, pos 1 for the first. The visible, live, filtered condition then walks them in that
+ * order, so the per-row work (joins, access, snippets) is for the rows a page shows instead of every match.
  */
-function candidatesCte(match: string, limit: number | null): SQL {
-  return sql`c as materialized (${rankedSql(match, limit)})`;
+function candidatesCte(docIds: readonly number[]): SQL {
+  return sql`c as materialized (select value as doc_id, key + 1 as pos from json_each(${JSON.stringify(docIds)}))`;
 }
 
-/** `candidatesCte` with each candidate's place in that order (1 for the best), which costs a second sort. */
-function placedCandidatesCte(match: string, limit: number | null): SQL {
-  return sql`c as materialized (select doc_id, rank, row_number() over (order by rank, doc_id) as pos from (${rankedSql(match, limit)}))`;
-}
-
-function rankedSql(match: string, limit: number | null): SQL {
-  return sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
-    order by rank, rowid${limit === null ? sql`` : sql` limit ${limit}`}`;
+/** Rows of a ranked window with their documents' bm25 rank (the index's, not the catalog's). */
+function withRanks<T extends { doc_id: number }>(rows: T[], ranked: readonly RankedDoc[]): (T & { rank: number })[] {
+  const rank = new Map(ranked.map((r) => [r.doc_id, r.rank]));
+  return rows.map((r) => ({ ...r, rank: rank.get(r.doc_id) ?? 0 }));
 }
 
 /** The visible, live, filtered candidates joined to their entities (`c`, `d`, `a`, `g`). */
@@ -172,41 +158,37 @@ const HIT_COLUMNS = sql`coalesce(a.name, g.name) as name, a.mime as mime, coales
   case when a.id is null then null else ${CURRENT_REVIEW_STATUS} end as review_status,
   case when a.id is null then null else ${GPS_OF_ASSET} end as gps, ${COMMENT_COUNTS}`;
 
-const PAGE_COLUMNS = sql`c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, c.rank as rank, ${HIT_COLUMNS},
+const PAGE_COLUMNS = sql`c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, ${HIT_COLUMNS},
   (select count(*) from c) as candidates, count(*) over () as window_visible`;
 
-/** One page of hits, best first, among the best `candidates` matches of the index (all when null). */
-export function searchPage(
+/** One page of hits, best first, among the ranked candidates (the whole window is `candidates` on each row). */
+export async function searchPage(
   db: Database,
-  o: { match: string; vis: Visibility | null; filters: SearchFilters; skip: number; take: number; candidates: number | null },
-) {
-  return db.all<HitRow>(sql`
-    with ${candidatesCte(o.match, o.candidates)}
+  o: { ranked: readonly RankedDoc[]; vis: Visibility | null; filters: SearchFilters; skip: number; take: number },
+): Promise<HitRow[]> {
+  const rows = await db.all<Omit<HitRow, "rank">>(sql`
+    with ${candidatesCte(o.ranked.map((r) => r.doc_id))}
     select ${PAGE_COLUMNS}
     ${visibleCandidatesSql(o.vis, o.filters)}
-    order by c.rank, c.doc_id limit ${o.take} offset ${o.skip}`);
+    order by c.pos limit ${o.take} offset ${o.skip}`);
+  return withRanks(rows, o.ranked);
 }
 
 /**
- * Every visible candidate among the best `candidates` matches (all when null), best first, with what the facets
- * count: a page and its facets from one ranking of the index instead of two (bm25 scores every match each time).
+ * Every visible candidate of the ranked window, best first, with what the facets count: a page and its facets from
+ * one ranking of the index instead of two (bm25 scores every match each time).
  */
-export function searchWindow(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; candidates: number | null }) {
-  return db.all<FacetedHitRow>(sql`
-    with ${placedCandidatesCte(o.match, o.candidates)}
+export async function searchWindow(
+  db: Database,
+  o: { ranked: readonly RankedDoc[]; vis: Visibility | null; filters: SearchFilters },
+): Promise<FacetedHitRow[]> {
+  const rows = await db.all<Omit<FacetedHitRow, "rank">>(sql`
+    with ${candidatesCte(o.ranked.map((r) => r.doc_id))}
     select ${PAGE_COLUMNS}, c.pos as pos, a.class_id as class_id,
       (select json_group_array(et.tag_id) from entity_tags et where et.entity_id = d.entity_id) as tag_ids
     ${visibleCandidatesSql(o.vis, o.filters)}
-    order by c.rank, c.doc_id`);
-}
-
-/** The highlighted name and the snippets of metadata and text of the given index rows (a page's hits). */
-export function highlightsOf(db: Database, match: string, docIds: readonly number[]) {
-  return db.all<{ doc_id: number; name_hl: string; meta_snip: string; content_snip: string }>(sql`
-    select rowid as doc_id, highlight(search_index, 0, ${MARK_START}, ${MARK_END}) as name_hl,
-      snippet(search_index, 1, ${MARK_START}, ${MARK_END}, '…', 12) as meta_snip,
-      snippet(search_index, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip
-    from search_index where search_index match ${match} and rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
+    order by c.pos`);
+  return withRanks(rows, o.ranked);
 }
 
 /** `searchPage` rows for given ids (vector hits); ids not visible, live or passing the filters drop out. */
@@ -226,28 +208,50 @@ export interface MatchSample {
   matches: number;
 }
 
+/** How many of the given documents the caller sees, live and passing the filters, counting at most `cap`. */
+async function visibleAmong(db: Database, docIds: readonly number[], vis: Visibility | null, f: SearchFilters, cap: number): Promise<number> {
+  if (docIds.length === 0 || cap <= 0) return 0;
+  // The visible count is the statement's own WHERE: D1 caps expression depth at 100, and the tag filter's folding is deep.
+  const row = await db.get<{ n: number }>(sql`
+    with ${candidatesCte(docIds)}
+    select count(*) as n from (select 1 ${visibleCandidatesSql(vis, f)} limit ${cap})`);
+  return row?.n ?? 0;
+}
+
 /**
  * How many of the first `size` index matches the caller sees, and how many matches there are: the total is exact
  * when the sample holds every match, else estimated from the visible share (decision 011).
  */
-export async function matchSample(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; size: number }): Promise<MatchSample> {
-  // The visible count is the statement's own WHERE: D1 caps expression depth at 100, and the tag filter's folding is deep.
-  const row = await db.get<MatchSample>(sql`
-    with c as materialized (select rowid as doc_id from search_index where search_index match ${o.match} limit ${o.size})
-    select count(*) as visible, (select count(*) from c) as seen,
-      case when (select count(*) from c) < ${o.size} then (select count(*) from c)
-        else (select count(*) from search_index where search_index match ${o.match}) end as matches
-    ${visibleCandidatesSql(o.vis, o.filters)}`);
-  return row ?? { seen: 0, visible: 0, matches: 0 };
+export async function matchSample(
+  db: Database,
+  search: Database,
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; size: number },
+): Promise<MatchSample> {
+  const sample = await sampleOfMatches(search, o.match, o.size);
+  const visible = await visibleAmong(db, sample.docs, o.vis, o.filters, o.size);
+  return { seen: sample.docs.length, visible, matches: sample.matches };
 }
+
+/** Index matches looked at per statement while counting or collecting visible ones in index order. */
+const SCAN_CHUNK = 5000;
 
 /**
  * How many visible, live, filtered matches there are, counting at most `cap + 1` (issue 24: a total is counted over
- * what the caller may see, never estimated from every match).
+ * what the caller may see, never estimated from every match): the matches in index order, a chunk at a time.
  */
-export async function countVisible(db: Database, o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number }): Promise<number> {
-  const row = await db.get<{ n: number }>(sql`select count(*) as n from (select 1 ${matchesSql(o.match, o.vis, o.filters)} limit ${o.cap + 1})`);
-  return row?.n ?? 0;
+export async function countVisible(
+  db: Database,
+  search: Database,
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number },
+): Promise<number> {
+  let counted = 0;
+  let after = -1;
+  for (;;) {
+    const docs = await matchedDocs(search, o.match, { limit: SCAN_CHUNK, after });
+    counted += await visibleAmong(db, docs, o.vis, o.filters, o.cap + 1 - counted);
+    if (counted > o.cap || docs.length < SCAN_CHUNK) return counted;
+    after = docs[docs.length - 1];
+  }
 }
 
 /** One visible candidate as the facets count it: its type, owner, class and tags. */
@@ -304,29 +308,63 @@ export interface TextRow {
   candidates: number;
 }
 
+/** The visible, live, filtered documents among `docIds`, in that order, at most `limit`. */
+function visibleInOrder(db: Database, docIds: readonly number[], vis: Visibility | null, f: SearchFilters, limit: number) {
+  return db.all<{ doc_id: number; id: string; type: "asset" | "group"; name: string; mime: string | null }>(sql`
+    with ${candidatesCte(docIds)}
+    select c.doc_id as doc_id, d.entity_id as id, d.entity_type as type, coalesce(a.name, g.name) as name, a.mime as mime
+    ${visibleCandidatesSql(vis, f)}
+    order by c.pos limit ${limit}`);
+}
+
 /**
  * Visible matches with their indexed text, for autocomplete, vector ranking and RAG: the best `limit` by bm25 among
- * the best `candidates` matches of the index (all when null), or with `order: "newest"` the newest `limit` — read
- * straight off the index in rowid order, so the scan stops at `limit` visible rows (autocomplete on a short prefix
- * matches a large part of the corpus).
+ * the best `candidates` matches of the index (ALL_MATCHES when null), or with `order: "newest"` the newest `limit` —
+ * read off the index in rowid order a chunk at a time, so the scan stops at `limit` visible rows (autocomplete on a
+ * short prefix matches a large part of the corpus).
  */
-export function searchTexts(
+export async function searchTexts(
   db: Database,
-  o: { match: string; vis: Visibility | null; filters: SearchFilters; limit: number; contentChars: number; order?: "rank" | "newest"; candidates?: number | null },
-) {
-  const text = sql`coalesce(a.name, g.name) as name, search_index.meta as meta, substr(search_index.content, 1, ${o.contentChars}) as content, a.mime as mime`;
+  search: Database,
+  o: {
+    match: string;
+    vis: Visibility | null;
+    filters: SearchFilters;
+    limit: number;
+    contentChars: number;
+    order?: "rank" | "newest";
+    candidates?: number | null;
+  },
+): Promise<TextRow[]> {
+  let rows: { doc_id: number; id: string; type: "asset" | "group"; name: string; mime: string | null; rank: number }[] = [];
+  let candidates = 0;
   if (o.order === "newest") {
-    return db.all<TextRow>(sql`
-      select d.entity_id as id, d.entity_type as type, ${text}, 0 as rank, 0 as candidates
-      ${matchesSql(o.match, o.vis, o.filters)}
-      order by search_index.rowid desc limit ${o.limit}`);
+    let before = Number.MAX_SAFE_INTEGER;
+    const chunk = Math.max(200, o.limit * 4);
+    for (;;) {
+      const docs = await matchedDocs(search, o.match, { limit: chunk, before });
+      const found = await visibleInOrder(db, docs, o.vis, o.filters, o.limit - rows.length);
+      rows = rows.concat(found.map((r) => ({ ...r, rank: 0 })));
+      if (rows.length >= o.limit || docs.length < chunk) break;
+      before = docs[docs.length - 1];
+    }
+  } else {
+    const ranked = await rankedDocs(search, o.match, o.candidates ?? null);
+    candidates = ranked.length;
+    rows = withRanks(await visibleInOrder(db, ranked.map((r) => r.doc_id), o.vis, o.filters, o.limit), ranked);
   }
-  return db.all<TextRow>(sql`
-    with ${candidatesCte(o.match, o.candidates ?? null)}
-    select d.entity_id as id, d.entity_type as type, ${text}, c.rank as rank, (select count(*) from c) as candidates
-    from c join search_docs d on d.doc_id = c.doc_id join search_index on search_index.rowid = c.doc_id ${ENTITY_JOINS}
-    where 1${allowedSql(o.vis, o.filters)}
-    order by c.rank, c.doc_id limit ${o.limit}`);
+  if (rows.length === 0) return [];
+  const texts = new Map((await textsOf(search, rows.map((r) => r.doc_id), o.contentChars)).map((t) => [t.doc_id, t]));
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    name: r.name,
+    meta: texts.get(r.doc_id)?.meta ?? "",
+    content: texts.get(r.doc_id)?.content ?? "",
+    rank: r.rank,
+    mime: r.mime,
+    candidates: o.order === "newest" ? 0 : candidates,
+  }));
 }
 
 /** Tags of the given entities whose name has a word starting with `prefix`, most carried first. */

@@ -31,6 +31,8 @@ export interface RequestContext {
   db: Database;
   /** the request's D1 session: its bookmark, its round-trip meter, and the raw D1 API for the few raw statements */
   dbSession: DbSession;
+  /** Drizzle over the search index's database (SEARCH, decision 040), counted by the same meter */
+  search: Database;
   requestId: string;
   waitUntil: (promise: Promise<unknown>) => void;
   /**
@@ -70,6 +72,9 @@ export function createRequestContext(
   requestId: string,
   start: SessionStartOptions = { constraint: "first-primary" },
 ): RequestContext {
-  const dbSession = new DbSession(env.DB, { ...start, delay: benchDelayOf(env) });
-  return { env, config: getConfig(env), db: dbSession.db, dbSession, requestId, waitUntil };
+  const delay = benchDelayOf(env);
+  const dbSession = new DbSession(env.DB, { ...start, delay });
+  // The client's bookmark is the catalog's; the index's session starts as the catalog's would without one.
+  const searchSession = new DbSession(env.SEARCH, { constraint: start.constraint, delay }, dbSession.meter);
+  return { env, config: getConfig(env), db: dbSession.db, dbSession, search: searchSession.db, requestId, waitUntil };
 }

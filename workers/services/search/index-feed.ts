@@ -1,16 +1,16 @@
-import { createDb } from "../../db/client";
+import { createDb, type Database } from "../../db/client";
 import { indexSlice, indexState, type IndexState } from "../../db/repositories/search-feed.repository";
 import type { RequestContext } from "../access";
 
 /**
- * The search index's feed (decision 040): a change only marks its documents pending (migration 0056); they are
- * re-read from the catalog into `search_index` here, slice by slice, by whoever gets there first — the changing
- * request once it has answered, a search that finds the index behind, the minute cron. Every slice is one
- * transaction and takes the lowest pending documents, so feeds running at once, or one stopped anywhere, lose and
- * double nothing.
+ * The search index's feed (decision 040): a change only marks its documents pending (migration 0056); they are read
+ * from the catalog and written to the SEARCH database here, slice by slice, by whoever gets there first — the
+ * changing request once it has answered, a search that finds the index behind, the minute cron. A slice takes the
+ * lowest pending documents and drops a mark only if nothing marked the document again meanwhile; SEARCH keeps the
+ * newest mark each row was written from. So feeds running at once, or one stopped anywhere, lose and double nothing.
  */
 
-/** Documents per slice: one batch that keeps the (single-threaded) database busy for about a tenth of a second. */
+/** Documents per slice: three short calls that keep neither (single-threaded) database busy for long. */
 export const FEED_SLICE = 200;
 /** How long a search may spend catching the index up before it answers from what is indexed (visibility then by SQL). */
 export const CATCH_UP_MS = 250;
@@ -27,19 +27,25 @@ export interface FeedSummary {
 
 /**
  * Indexes pending documents until none is left or `deadline` (ms since the epoch) has passed; at least one slice.
- * @example await feedIndex(createDb(env.DB), { deadline: Date.now() + 1000 })
+ * @example await feedIndex(createDb(env.DB), createDb(env.SEARCH), { deadline: Date.now() + 1000 })
  */
 export async function feedIndex(
-  db: Parameters<typeof indexSlice>[0],
+  db: Database,
+  search: Database,
   o: { deadline: number; slice?: number },
 ): Promise<FeedSummary & IndexState> {
   const started = Date.now();
   let indexed = 0;
   for (;;) {
-    const state = await indexSlice(db, o.slice ?? FEED_SLICE);
+    const state = await indexSlice(db, search, o.slice ?? FEED_SLICE);
     indexed += state.indexed;
     if (!state.behind || Date.now() >= o.deadline) return { ...state, indexed, ms: Date.now() - started };
   }
+}
+
+/** The index state for this request: a read started earlier (with authentication), or one now. */
+export function readIndexState(rc: RequestContext): Promise<IndexState> {
+  return indexState(rc.db, rc.search);
 }
 
 /**
@@ -48,26 +54,27 @@ export async function feedIndex(
  * switch): the caller's visibility must not be decided by the index for those.
  */
 export async function caughtUp(rc: RequestContext, read?: Promise<IndexState>): Promise<IndexState> {
-  const state = await (read ?? indexState(rc.db));
+  const state = await (read ?? readIndexState(rc));
   if (!state.behind) return state;
-  const fed = await feedIndex(rc.db, { deadline: Date.now() + CATCH_UP_MS });
+  const fed = await feedIndex(rc.db, rc.search, { deadline: Date.now() + CATCH_UP_MS });
   return { epoch: fed.epoch, behind: fed.behind };
 }
 
-/**
- * After a request that may have changed something: once it has answered, the index takes up what it marked. Runs on
- * a database handle of its own, so the request's round trips and bookmark are untouched.
- */
+/** Database handles of their own, so the request's round trips and bookmark are untouched. */
+const ownHandles = (env: Env) => [createDb(env.DB), createDb(env.SEARCH)] as const;
+
+/** After a request that may have changed something: once it has answered, the index takes up what it marked. */
 export function feedAfterChange(rc: RequestContext): void {
-  const db = createDb(rc.env.DB);
+  const [db, search] = ownHandles(rc.env);
   rc.waitUntil(
     (async () => {
-      if ((await indexState(db)).behind) await feedIndex(db, { deadline: Date.now() + AFTER_CHANGE_MS });
+      if ((await indexState(db, search)).behind) await feedIndex(db, search, { deadline: Date.now() + AFTER_CHANGE_MS });
     })().catch((error: unknown) => console.error(JSON.stringify({ level: "error", op: "search-feed", message: String(error) }))),
   );
 }
 
 /** The minute cron's feed: the sweeper for changes made outside a request (queue, workflows) or left over. */
 export function runIndexFeed(env: Env): Promise<FeedSummary> {
-  return feedIndex(createDb(env.DB), { deadline: Date.now() + CRON_MS });
+  const [db, search] = ownHandles(env);
+  return feedIndex(db, search, { deadline: Date.now() + CRON_MS });
 }

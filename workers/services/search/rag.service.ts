@@ -90,7 +90,7 @@ export async function askQuestion(rc: RequestContext, actor: Actor, question: st
   if (!match || keys.length === 0) return refusal;
   const [vis] = await Promise.all([visibility(rc, actor), caughtUp(rc)]);
   const docs = await widening(firstWindow(DOCUMENTS, 0.1), DOCUMENTS, (candidates) =>
-    repo.searchTexts(rc.db, { match: `{content} : (${match})`, vis, filters: { type: "asset" }, limit: DOCUMENTS, contentChars: 0, candidates }),
+    repo.searchTexts(rc.db, rc.search, { match: `{content} : (${match})`, vis, filters: { type: "asset" }, limit: DOCUMENTS, contentChars: 0, candidates }),
   );
   if (docs.length === 0) return refusal;
   // Passages quote the extracted text itself (the index folds ё).

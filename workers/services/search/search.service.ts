@@ -11,8 +11,8 @@ import { readRuleNodes, requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { previewRef, visiblePath } from "../library/pure";
 import { cachedAnswer, rememberAnswer } from "./answer-cache";
-import { caughtUp } from "./index-feed";
-import { indexState, type IndexState } from "../../db/repositories/search-feed.repository";
+import { caughtUp, readIndexState } from "./index-feed";
+import type { IndexState } from "../../db/repositories/search-feed.repository";
 import { indexMatch, visibilityExpression } from "./index-visibility";
 import { cosine, embed } from "./embedding";
 import { restoreSnippet } from "./snippet";
@@ -142,7 +142,7 @@ async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.Hit
   if (rows.length === 0) return [];
   const [paths, marks] = await Promise.all([
     repo.pathsOf(rc.db, rows, ROOT_GROUP_ID, vis),
-    match ? repo.highlightsOf(rc.db, match, rows.map((r) => r.doc_id)) : [],
+    match ? repo.highlightsOf(rc.search, match, rows.map((r) => r.doc_id)) : [],
   ]);
   const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
   const originals = await originalTexts(rc, rows, marksByDoc);
@@ -297,7 +297,7 @@ const prefetched = new WeakMap<RequestContext, Promise<IndexState>>();
  * under an older epoch is never served.
  */
 export function prefetchSearchEpoch(rc: RequestContext): void {
-  const read = indexState(rc.db);
+  const read = readIndexState(rc);
   read.catch(() => {});
   prefetched.set(rc, read);
 }
@@ -367,9 +367,11 @@ async function computeQuery(
   const window = await firstCandidates(rc, q, o.skip + want, o.facets);
   if (window === "none") return empty;
   let last = window;
-  const ranked = (candidates: number | null) => {
+  const ranked = async (candidates: number | null) => {
     last = candidates;
-    return o.facets ? repo.searchWindow(rc.db, { ...q, candidates }) : repo.searchPage(rc.db, { ...q, skip: o.skip, take: want, candidates });
+    // The index ranks (SEARCH), the catalog walks the ranked window (decision 040).
+    const window = { ranked: await repo.rankedDocs(rc.search, q.match, candidates), vis: q.vis, filters: q.filters };
+    return o.facets ? repo.searchWindow(rc.db, window) : repo.searchPage(rc.db, { ...window, skip: o.skip, take: want });
   };
   // With facets, every visible candidate of the window comes back (the page is cut here), so the page and the facets
   // share one ranking of the index.
@@ -378,7 +380,7 @@ async function computeQuery(
   const heldAll = last === null || (windowRows.length > 0 && windowRows[0].candidates < last);
   const rows = found.slice(0, o.take);
   const [total, hits, facets] = await Promise.all([
-    totalOf(found, { skip: o.skip, want, heldAll, count: () => repo.countVisible(rc.db, { ...q, cap: TOTAL_CAP }) }),
+    totalOf(found, { skip: o.skip, want, heldAll, count: () => repo.countVisible(rc.db, rc.search, { ...q, cap: TOTAL_CAP }) }),
     toHits(rc, vis, rows, match),
     o.facets ? facetsOf(rc, (windowRows as repo.FacetedHitRow[]).filter((r) => r.pos <= FACET_CANDIDATES)) : undefined,
   ]);
@@ -408,7 +410,7 @@ async function firstCandidates(
 ): Promise<number | null | "none"> {
   const atLeast = (n: number) => (facets ? Math.max(n, FACET_CANDIDATES) : n);
   if (q.vis === null) return atLeast(firstWindow(need, 1));
-  const sample = await repo.matchSample(rc.db, { ...q, size: SAMPLE });
+  const sample = await repo.matchSample(rc.db, rc.search, { ...q, size: SAMPLE });
   if (sample.seen === sample.matches) return sample.visible === 0 ? "none" : null;
   return atLeast(firstWindow(need, sample.visible / sample.seen));
 }
@@ -448,7 +450,7 @@ async function computeAutocomplete(
   parsed: ReturnType<typeof parsePrefix>,
 ): Promise<{ suggestions: Suggestion[] }> {
   if (!parsed.match) return { suggestions: [] };
-  const rows = await repo.searchTexts(rc.db, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0, order: "newest" });
+  const rows = await repo.searchTexts(rc.db, rc.search, { match: parsed.match, vis, filters: {}, limit: 30, contentChars: 0, order: "newest" });
   const prefix = normalize(parsed.prefix);
   const out: Suggestion[] = [];
   const seen = new Set<string>();
@@ -543,7 +545,7 @@ export async function vectorSearch(
   if (pieces.length === 0) return { engine: "offline", hits: [] };
   const match = pieces.map((p) => `"${p}"*`).join(" OR ");
   const rows = await widening(MIN_CANDIDATES * 4, VECTOR_CANDIDATES, (candidates) =>
-    repo.searchTexts(rc.db, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000, candidates }),
+    repo.searchTexts(rc.db, rc.search, { match, vis, filters, limit: VECTOR_CANDIDATES, contentChars: 2000, candidates }),
   );
   const q = embed(text);
   const scored = rows

@@ -44,6 +44,7 @@ async function databaseSizes(rc: RequestContext): Promise<Gauge[]> {
   const databases = [
     ["DB", rc.env.DB],
     ["LOGS", rc.env.LOGS],
+    ["SEARCH", rc.env.SEARCH],
   ] as const;
   const sizes = await Promise.all(databases.map(([, d1]) => d1.prepare("select 1").run()));
   return databases.flatMap(([database], i) => {

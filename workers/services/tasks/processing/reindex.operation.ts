@@ -69,7 +69,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
         ]);
       }
       // The marked documents are indexed now, not when the feed next passes: the task ends with the index repaired.
-      await feedIndex(ctx.rc.db, { deadline: Date.now() + FEED_STEP_MS });
+      await feedIndex(ctx.rc.db, ctx.rc.search, { deadline: Date.now() + FEED_STEP_MS });
       next.total += found.length;
       await ctx.log("info", ru.tasks.log.reindexed(next.total));
     }
