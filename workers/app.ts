@@ -110,7 +110,7 @@ async function renderPage(request: Request, env: Env, ctx: ExecutionContext): Pr
     };
     // Anonymous shared-link pages may come from the edge cache (docs/security.md «Edge cache»); nothing else does.
     response = isSharedPagePath(new URL(request.url).pathname) ? await cachedSharedPage(rc, request, nonce, render) : await render();
-    if (request.method !== "GET" && request.method !== "HEAD") feedAfterChange(rc);
+    if (request.method !== "GET" && request.method !== "HEAD" && response.status < 400) feedAfterChange(rc);
     meter = rc.dbSession.meter;
     bookmark = rc.dbSession.bookmark();
     admin = rc.viewerIsAdmin === true;

@@ -43,8 +43,9 @@ export const requestLifecycle = createMiddleware<AppEnv>(async (c, next) => {
   const base = new Headers();
   applyBaseHeaders(base, new URL(c.req.url), "SAMEORIGIN");
   for (const [name, value] of base) if (!c.res.headers.has(name)) c.header(name, value);
-  // What a change marked for the search index is indexed once it has answered (decision 040).
-  if (!SAFE_METHODS.has(c.req.method)) feedAfterChange(rc);
+  // What a change marked for the search index is indexed once it has answered (decision 040); a refused request
+  // changed nothing, and costs the database no background read either.
+  if (!SAFE_METHODS.has(c.req.method) && c.res.status < 400) feedAfterChange(rc);
   const route = routePath(c, -1);
   requestMetrics.observe(c.req.method, route.endsWith("*") ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
 });

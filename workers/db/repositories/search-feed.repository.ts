@@ -114,6 +114,11 @@ export async function indexSlice(db: Database, search: Database, size: number): 
   return { indexed: docs.length, epoch: (state?.epoch ?? 0) + index, behind: state?.behind === 1 };
 }
 
+/** Marks every document pending, and gives every entity without one a document: the whole index is rebuilt by the feed. */
+export function markAllStatements(): SQL[] {
+  return markEntitiesStatements(sql`(select entity_id from search_source_asset union all select entity_id from search_source_group)`);
+}
+
 /** Marks the documents of the given entities pending (a repair: the feed indexes them again). Entities without a document get one. */
 export function markEntitiesStatements(list: SQL): SQL[] {
   return [

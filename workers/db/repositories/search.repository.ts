@@ -6,7 +6,7 @@ import type { ReviewStatus } from "../../../shared/review-status";
 import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import { COMMENT_COUNTS } from "./comment.repository";
 import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
-import { markEntitiesStatements } from "./search-feed.repository";
+import { markAllStatements, markEntitiesStatements } from "./search-feed.repository";
 import { matchedDocs, rankedDocs, sampleOfMatches, textsOf, type RankedDoc } from "./search-index.repository";
 
 /**
@@ -404,8 +404,12 @@ export function refreshDocsStatements(ids: readonly string[]): SQL[] {
   return refreshDocsOf(sql`(select value from json_each(${JSON.stringify(ids)}))`);
 }
 
-/** `refreshDocsStatements` for a folder and every folder below it (their files are refreshed in chunks). */
-export function refreshFolderDocsStatements(groupId: string): SQL[] {
+/**
+ * `refreshDocsStatements` for a folder and every folder below it (their files are refreshed in chunks); for the
+ * virtual root, every document there is, files listed nowhere included: the whole index is rebuilt from the catalog.
+ */
+export function refreshFolderDocsStatements(groupId: string, rootId: string): SQL[] {
+  if (groupId === rootId) return [sql`update search_epoch set n = n + 1 where id = 1`, ...markAllStatements()];
   return refreshDocsOf(sql`(select descendant from group_closure where ancestor = ${groupId})`);
 }
 

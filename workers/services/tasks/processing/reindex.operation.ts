@@ -9,6 +9,7 @@ import { sortKeyOf } from "../../library/pure";
 import { percent, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
 import { feedIndex } from "../../search";
+import { ROOT_GROUP_ID } from "../../../lib/ids";
 
 /** How long a step may feed the index the documents it marked (the cron takes what is left). */
 const FEED_STEP_MS = 10_000;
@@ -57,7 +58,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     }
     // A folder's own documents and those of the folders below it first, in one batch (decision 039: their visibility
     // tokens follow the tree).
-    if (entity?.type === "group" && state.after === "") await runBatch(ctx.rc.db, refreshFolderDocsStatements(entity.id));
+    if (entity?.type === "group" && state.after === "") await runBatch(ctx.rc.db, refreshFolderDocsStatements(entity.id, ROOT_GROUP_ID));
     if (ids.length > 0) {
       const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
       if (found.length > 0) {
