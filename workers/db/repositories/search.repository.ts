@@ -232,7 +232,7 @@ export async function matchSample(
   return { seen: sample.docs.length, visible, matches: sample.matches };
 }
 
-/** Index matches looked at per statement while counting or collecting visible ones in index order. */
+/** Most index matches looked at per statement while counting visible ones in index order. */
 const SCAN_CHUNK = 5000;
 
 /**
@@ -247,9 +247,11 @@ export async function countVisible(
   let counted = 0;
   let after = -1;
   for (;;) {
-    const docs = await matchedDocs(search, o.match, { limit: SCAN_CHUNK, after });
+    // Twice what is still to count: most matches are visible, so one chunk usually ends the count.
+    const limit = Math.min(SCAN_CHUNK, 2 * (o.cap + 1 - counted));
+    const docs = await matchedDocs(search, o.match, { limit, after });
     counted += await visibleAmong(db, docs, o.vis, o.filters, o.cap + 1 - counted);
-    if (counted > o.cap || docs.length < SCAN_CHUNK) return counted;
+    if (counted > o.cap || docs.length < limit) return counted;
     after = docs[docs.length - 1];
   }
 }
