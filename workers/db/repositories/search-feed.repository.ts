@@ -29,6 +29,11 @@ export async function indexState(db: Database, search: Database): Promise<IndexS
   return { epoch: (catalog?.epoch ?? 0) + index, behind: catalog?.behind === 1 };
 }
 
+/** Whether documents wait to be indexed (the catalog alone: what a changing request checks after it has answered). */
+export async function anyPending(db: Database): Promise<boolean> {
+  return (await db.get<{ behind: number }>(sql`select exists (select 1 from search_pending) as behind`))?.behind === 1;
+}
+
 async function indexEpoch(search: Database): Promise<number> {
   return (await search.get<{ n: number }>(sql`select n from search_index_epoch where id = 1`))?.n ?? 0;
 }

@@ -1,5 +1,5 @@
 import { createDb, type Database } from "../../db/client";
-import { indexSlice, indexState, type IndexState } from "../../db/repositories/search-feed.repository";
+import { anyPending, indexSlice, indexState, type IndexState } from "../../db/repositories/search-feed.repository";
 import type { RequestContext } from "../access";
 
 /**
@@ -11,9 +11,9 @@ import type { RequestContext } from "../access";
  */
 
 /** Documents per slice: three short calls that keep neither (single-threaded) database busy for long. */
-export const FEED_SLICE = 200;
+const FEED_SLICE = 200;
 /** How long a search may spend catching the index up before it answers from what is indexed (visibility then by SQL). */
-export const CATCH_UP_MS = 250;
+const CATCH_UP_MS = 250;
 /** How long a changing request's `waitUntil` feeds; the cron takes what is left. */
 const AFTER_CHANGE_MS = 5_000;
 /** The minute cron's share. */
@@ -68,7 +68,7 @@ export function feedAfterChange(rc: RequestContext): void {
   const [db, search] = ownHandles(rc.env);
   rc.waitUntil(
     (async () => {
-      if ((await indexState(db, search)).behind) await feedIndex(db, search, { deadline: Date.now() + AFTER_CHANGE_MS });
+      if (await anyPending(db)) await feedIndex(db, search, { deadline: Date.now() + AFTER_CHANGE_MS });
     })().catch((error: unknown) => console.error(JSON.stringify({ level: "error", op: "search-feed", message: String(error) }))),
   );
 }
