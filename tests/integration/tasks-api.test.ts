@@ -263,32 +263,6 @@ describe("operations through the API", () => {
     expect(await tokens()).toEqual(exact);
   });
 
-  it("reindex of the root rebuilds a lost search index from the catalog, files listed nowhere included; others may not", async () => {
-    const user = await signIn();
-    const admin = await signInAdmin();
-    const group = await insertGroup({ ownerId: user.id });
-    const { assetId: listed } = await insertStoredAsset({
-      ownerId: user.id,
-      name: "причал.jpg",
-      mime: "image/jpeg",
-      bytes: fixture("tiny"),
-    });
-    await addMember(group, listed);
-    const { assetId: unfiled } = await insertStoredAsset({ ownerId: user.id, name: "буй.jpg", mime: "image/jpeg", bytes: fixture("tiny") });
-    await indexed();
-    const exact = await indexRowsOf([group, listed, unfiled]);
-    expect(exact.map((r) => r.id).sort()).toEqual([group, listed, unfiled].sort());
-    // The SEARCH database lost (emptied, or a fresh one bound): nothing is found any more.
-    await env.SEARCH.batch([env.SEARCH.prepare("delete from search_index"), env.SEARCH.prepare("delete from search_doc_seq")]);
-    expect(await indexRowsOf([group, listed, unfiled])).toEqual([]);
-    const root = { entities: [{ id: "ffffffffffffffffffffffffffffffff", type: "group" }] };
-    await expectError(await call("/api/tasklist/enqueue-task/reindex", { method: "POST", bearer: user.bearer, json: root }), 403);
-    const task = await enqueueAndRun(admin.bearer, "reindex", root);
-    expect(task.status).toBe("done");
-    await indexed();
-    expect(await indexRowsOf([group, listed, unfiled])).toEqual(exact);
-  });
-
   it("reindex ends with the folder rollups: reports the drift it found and puts it right", async () => {
     const user = await signIn();
     const group = await insertGroup({ ownerId: user.id });
