@@ -115,6 +115,20 @@ describe("GET /api/search/query/{x}: stemming and ranking", () => {
     expect(named.path).toMatch(/^Море /);
   });
 
+  it("highlights and places a page the index's best matches do not make up (they were trashed)", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Маяки"));
+    const word = `маяк${newId().slice(-4).replace(/\d/g, "ж")}`;
+    // The word twice ranks these two first; trashed, they stay in the index, and the page is the third match.
+    const best = [await createAsset(boss, `${word} ${word} один.jpg`, folder), await createAsset(boss, `${word} ${word} два.jpg`, folder)];
+    const kept = await createAsset(boss, `${word} третий.jpg`, folder);
+    for (const id of best) await call(`/api/asset/${id}`, { method: "DELETE", bearer: boss.bearer });
+    const found = await search(boss, word, { take: "1" });
+    expect(found.hits.map((h) => h.id)).toEqual([kept]);
+    expect(found.hits[0].name_html).toBe(`<mark>${word}</mark> третий.jpg`);
+    expect(found.hits[0].path).toMatch(/^Маяки /);
+  });
+
   it("stems English, folds ё and case, and matches file-name parts", async () => {
     const boss = await admin();
     const folder = await createGroup(boss, uniqueName("Mixed"));

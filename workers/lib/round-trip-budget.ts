@@ -23,8 +23,9 @@ export const ROUND_TRIP_BUDGETS = {
   assetInfo: { route: "GET /api/asset/{id}", budget: 3, before: 5 },
   // A reader is as an administrator since decision 039: the index decides visibility, the rule nodes ride with sign-in.
   // Since decision 040 the index has a database of its own: sign-in (both epochs beside it), the ranked window from
-  // SEARCH, the page from DB, the highlights (SEARCH) beside the places (DB). A cached answer stops after the first.
-  searchApi: { route: "GET /api/search/query/{x}", budget: 4, before: 6 },
+  // SEARCH with the likely page's highlights and a total's first chunk (decision 041), then the page from DB beside
+  // that page's places and the count. A cached answer stops after the first.
+  searchApi: { route: "GET /api/search/query/{x}", budget: 3, before: 6 },
   loginPage: { route: "page /login", budget: 0, before: 0 },
   folderPage: { route: "page /mam/{id}", budget: 2, before: 4 },
   viewerPage: { route: "page /mam/{g}/asset/{id}", budget: 2, before: 4 },

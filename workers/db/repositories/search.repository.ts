@@ -37,7 +37,17 @@ export interface SearchFilters {
   bbox?: Bbox;
 }
 
-export { MARK_END, MARK_START, highlightsOf, rankedDocs, type RankedDoc } from "./search-index.repository";
+export {
+  ALL_MATCHES,
+  MARK_END,
+  MARK_START,
+  highlightsOf,
+  rankedDocs,
+  rankedWindow,
+  type Highlight,
+  type RankedDoc,
+  type RankedWindow,
+} from "./search-index.repository";
 
 /** An asset is live when not trashed and listed in at least one live group (or filed nowhere: its owner's). */
 const assetLive = sql`a.deleted_at is null and (
@@ -235,21 +245,24 @@ export async function matchSample(
 /** Most index matches looked at per statement while counting visible ones in index order. */
 const SCAN_CHUNK = 5000;
 
+/** How many matches a count's chunk looks at with `left` still to count: twice that, as most matches are visible. */
+export const countChunk = (left: number) => Math.min(SCAN_CHUNK, 2 * left);
+
 /**
  * How many visible, live, filtered matches there are, counting at most `cap + 1` (issue 24: a total is counted over
- * what the caller may see, never estimated from every match): the matches in index order, a chunk at a time.
+ * what the caller may see, never estimated from every match): the matches in index order, a chunk at a time. `first`
+ * is the first chunk when already read (`rankedWindow`'s `firstMatches`, `countChunk(cap + 1)` of them).
  */
 export async function countVisible(
   db: Database,
   search: Database,
-  o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number },
+  o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number; first?: readonly number[] },
 ): Promise<number> {
   let counted = 0;
   let after = -1;
   for (;;) {
-    // Twice what is still to count: most matches are visible, so one chunk usually ends the count.
-    const limit = Math.min(SCAN_CHUNK, 2 * (o.cap + 1 - counted));
-    const docs = await matchedDocs(search, o.match, { limit, after });
+    const limit = countChunk(o.cap + 1 - counted);
+    const docs = counted === 0 && after === -1 && o.first ? o.first : await matchedDocs(search, o.match, { limit, after });
     counted += await visibleAmong(db, docs, o.vis, o.filters, o.cap + 1 - counted);
     if (counted > o.cap || docs.length < limit) return counted;
     after = docs[docs.length - 1];
@@ -283,8 +296,29 @@ export function facetLabels(db: Database, ids: { tag: string[]; class: string[];
  * a hit lies in the virtual root itself.
  */
 export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string, vis: Visibility | null) {
-  return db.all<{ id: string; group_id: string | null; home_readable: number; chain: string | null }>(sql`
-    with e(id, type) as (select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})),
+  return placesOf(db, sql`select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})`, rootId, vis);
+}
+
+/** `pathsOf` for search documents: a ranked window's best rows, read beside its page (decision 041). */
+export function pathsOfDocs(db: Database, docIds: readonly number[], rootId: string, vis: Visibility | null) {
+  return placesOf(
+    db,
+    sql`select entity_id, entity_type from search_docs where doc_id in (select value from json_each(${JSON.stringify(docIds)}))`,
+    rootId,
+    vis,
+  );
+}
+
+export interface PlaceRow {
+  id: string;
+  group_id: string | null;
+  home_readable: number;
+  chain: string | null;
+}
+
+function placesOf(db: Database, entities: SQL, rootId: string, vis: Visibility | null) {
+  return db.all<PlaceRow>(sql`
+    with e(id, type) as (${entities}),
     home(id, group_id) as (
       select e.id, case when e.type = 'group' then (select parent_id from groups where id = e.id)
         else (select m.group_id from group_members m join groups pg on pg.id = m.group_id
@@ -382,6 +416,13 @@ export function fieldTextsOfEntities(db: Database, ids: readonly string[]) {
     select distinct json_extract(fv.data, '$') as value from field_values fv
     where fv.entity_id in (select value from json_each(${JSON.stringify(ids)})) and json_valid(fv.data) and json_type(fv.data) = 'text'
     limit 200`);
+}
+
+/** Extracted text of the given search documents' assets (a ranked window's best rows, read beside its page). */
+export function contentsOfDocs(db: Database, docIds: readonly number[]) {
+  return db.all<{ asset_id: string; version: number; text: string }>(sql`
+    select c.asset_id, c.version, c.text from search_docs d join search_content c on c.asset_id = d.entity_id
+    where d.doc_id in (select value from json_each(${JSON.stringify(docIds)})) and d.entity_type = 'asset'`);
 }
 
 /** Extracted text of the given assets, with the version it came from. */

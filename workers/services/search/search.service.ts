@@ -112,7 +112,7 @@ async function scopeOf(rc: RequestContext, actor: Actor, filters: SearchFilters)
  * read above the hit (`visiblePath`), and a folder they cannot read is not named as the hit's place. Administrators
  * read every folder, so they see the stored paths.
  */
-function visiblePlaces(places: Awaited<ReturnType<typeof repo.pathsOf>>): { id: string; group_id: string | null; path: string }[] {
+function visiblePlaces(places: readonly repo.PlaceRow[]): { id: string; group_id: string | null; path: string }[] {
   return places.map((place) => {
     const chain = (JSON.parse(place.chain ?? "[]") as [string, string, number][]).map(([id, name, readable]) => ({ id, name, readable }));
     const readable = new Set(chain.filter((a) => a.readable).map((a) => a.id));
@@ -131,22 +131,65 @@ async function originalTexts(
   rc: RequestContext,
   rows: readonly repo.HitRow[],
   marks: ReadonlyMap<number, { content_snip: string }>,
-): Promise<Map<string, string>> {
-  const ids = rows.filter((r) => r.type === "asset" && /[еЕ]/.test(marks.get(r.doc_id)?.content_snip ?? "")).map((r) => r.id);
-  if (ids.length === 0) return new Map();
-  return new Map((await repo.contentsOf(rc.db, ids)).map((c) => [c.asset_id, c.text]));
+  known: ReadonlyMap<string, string>,
+): Promise<ReadonlyMap<string, string>> {
+  const ids = rows.filter((r) => r.type === "asset" && !known.has(r.id) && mayHoldFoldedYo(marks.get(r.doc_id)?.content_snip ?? "")).map((r) => r.id);
+  if (ids.length === 0) return known;
+  return new Map([...known, ...(await repo.contentsOf(rc.db, ids)).map((c) => [c.asset_id, c.text] as const)]);
 }
 
-/** Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). */
-async function toHits(rc: RequestContext, vis: Visibility | null, rows: repo.HitRow[], match?: string): Promise<SearchHit[]> {
-  if (rows.length === 0) return [];
-  const [paths, marks] = await Promise.all([
-    repo.pathsOf(rc.db, rows, ROOT_GROUP_ID, vis),
-    match ? repo.highlightsOf(rc.search, match, rows.map((r) => r.doc_id)) : [],
+/** Whether a text snippet may hold an ё the index folded to е. */
+const mayHoldFoldedYo = (snippet: string) => /[еЕ]/.test(snippet);
+
+/** What a page's hits show, read ahead for the likely page (`hitsAhead`): highlights by document, places and original texts by entity. */
+interface HitParts {
+  marks: ReadonlyMap<number, repo.Highlight>;
+  places: ReadonlyMap<string, repo.PlaceRow>;
+  originals: ReadonlyMap<string, string>;
+}
+
+/**
+ * The places and original texts of the documents whose highlights came with the ranked window, read while the
+ * catalog pages the window (decision 041): the page is nearly always they, so its hits need no round trip more.
+ */
+async function hitsAhead(rc: RequestContext, vis: Visibility | null, window: repo.RankedWindow): Promise<HitParts> {
+  const docs = window.marks.map((m) => m.doc_id);
+  const folded = window.marks.filter((m) => mayHoldFoldedYo(m.content_snip)).map((m) => m.doc_id);
+  const [places, originals] = await Promise.all([
+    docs.length ? repo.pathsOfDocs(rc.db, docs, ROOT_GROUP_ID, vis) : [],
+    folded.length ? repo.contentsOfDocs(rc.db, folded) : [],
   ]);
-  const marksByDoc = new Map(marks.map((m) => [m.doc_id, m]));
-  const originals = await originalTexts(rc, rows, marksByDoc);
-  const pathById = new Map(visiblePlaces(paths).map((p) => [p.id, p]));
+  return {
+    marks: new Map(window.marks.map((m) => [m.doc_id, m])),
+    places: new Map(places.map((p) => [p.id, p])),
+    originals: new Map(originals.map((c) => [c.asset_id, c.text])),
+  };
+}
+
+const NOTHING_AHEAD: HitParts = { marks: new Map(), places: new Map(), originals: new Map() };
+
+/**
+ * Hits of a page; with `match`, their highlighted names and snippets (read for the page's rows only). What `ahead`
+ * holds is not read again.
+ */
+async function toHits(
+  rc: RequestContext,
+  vis: Visibility | null,
+  rows: repo.HitRow[],
+  match?: string,
+  ahead: HitParts = NOTHING_AHEAD,
+): Promise<SearchHit[]> {
+  if (rows.length === 0) return [];
+  const unplaced = rows.filter((r) => !ahead.places.has(r.id));
+  const unmarked = match ? rows.filter((r) => !ahead.marks.has(r.doc_id)) : [];
+  const [paths, marks] = await Promise.all([
+    unplaced.length ? repo.pathsOf(rc.db, unplaced, ROOT_GROUP_ID, vis) : [],
+    match && unmarked.length ? repo.highlightsOf(rc.search, match, unmarked.map((r) => r.doc_id)) : [],
+  ]);
+  const marksByDoc = new Map([...ahead.marks, ...marks.map((m) => [m.doc_id, m] as const)]);
+  const originals = await originalTexts(rc, rows, marksByDoc, ahead.originals);
+  const placed = rows.flatMap((r) => ahead.places.get(r.id) ?? []);
+  const pathById = new Map(visiblePlaces([...placed, ...paths]).map((p) => [p.id, p]));
   return rows.map((r) => {
     const m = marksByDoc.get(r.doc_id) ?? { name_hl: r.name, meta_snip: "", content_snip: "" };
     const why: MatchedIn[] = [];
@@ -367,10 +410,27 @@ async function computeQuery(
   const window = await firstCandidates(rc, q, o.skip + want, o.facets);
   if (window === "none") return empty;
   let last = window;
+  let ahead: Promise<HitParts> | null = null;
+  let counting: Promise<number> | null = null;
   const ranked = async (candidates: number | null) => {
     last = candidates;
-    // The index ranks (SEARCH), the catalog walks the ranked window (decision 040).
-    const window = { ranked: await repo.rankedDocs(rc.search, q.match, candidates), vis: q.vis, filters: q.filters };
+    // The index ranks (SEARCH) with the page's likely highlights and a total's first chunk; the catalog walks the
+    // ranked window beside the likely page's places and that count (decisions 040, 041).
+    const found = await repo.rankedWindow(rc.search, q.match, {
+      limit: candidates,
+      marked: { skip: o.skip, take: want },
+      scan: repo.countChunk(TOTAL_CAP + 1),
+    });
+    if (!ahead) {
+      ahead = hitsAhead(rc, vis, found);
+      ahead.catch(() => {});
+    }
+    // A window that did not hold every match leaves a total to count: begun now, beside the page.
+    if (!counting && found.ranked.length === (candidates ?? repo.ALL_MATCHES)) {
+      counting = repo.countVisible(rc.db, rc.search, { ...q, cap: TOTAL_CAP, first: found.firstMatches });
+      counting.catch(() => {});
+    }
+    const window = { ranked: found.ranked, vis: q.vis, filters: q.filters };
     return o.facets ? repo.searchWindow(rc.db, window) : repo.searchPage(rc.db, { ...window, skip: o.skip, take: want });
   };
   // With facets, every visible candidate of the window comes back (the page is cut here), so the page and the facets
@@ -380,8 +440,8 @@ async function computeQuery(
   const heldAll = last === null || (windowRows.length > 0 && windowRows[0].candidates < last);
   const rows = found.slice(0, o.take);
   const [total, hits, facets] = await Promise.all([
-    totalOf(found, { skip: o.skip, want, heldAll, count: () => repo.countVisible(rc.db, rc.search, { ...q, cap: TOTAL_CAP }) }),
-    toHits(rc, vis, rows, match),
+    totalOf(found, { skip: o.skip, want, heldAll, count: () => counting ?? repo.countVisible(rc.db, rc.search, { ...q, cap: TOTAL_CAP }) }),
+    (ahead ?? Promise.resolve(NOTHING_AHEAD)).then((known) => toHits(rc, vis, rows, match, known)),
     o.facets ? facetsOf(rc, (windowRows as repo.FacetedHitRow[]).filter((r) => r.pos <= FACET_CANDIDATES)) : undefined,
   ]);
   // Partial only when the facets counted fewer visible entries than there are (each is counted once by type), so
