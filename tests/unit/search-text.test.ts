@@ -100,6 +100,9 @@ describe("query parser", () => {
   it("turns words into quoted stem-prefix terms joined by AND", () => {
     expect(parseQuery("фотографии пляжа").match).toBe('("фотограф"* OR "фото" OR "фотог" OR "фотогр" OR "фотогра") AND "пляж"*');
     expect(parseQuery("jpg").match).toBe('"jpg"*');
+    // A stem past the index's longest prefix index (8 letters) is matched by its first 8 letters: one cheap seek a row.
+    expect(parseQuery("презентации").match).toBe('("презента"* OR "през" OR "презе" OR "презен" OR "презент")');
+    expect(parseQuery("международный").match).toBe('("междунар"* OR "межд" OR "между" OR "междун" OR "междуна")');
     expect(parseQuery("пляж море", "OR").match).toBe('"пляж"* OR "мор"*');
   });
 
