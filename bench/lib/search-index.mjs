@@ -51,7 +51,7 @@ export function buildSearchIndexOfState(persistDir) {
         db.close();
       }
     });
-  const [catalogFile, searchFile] = [holding("assets"), holding("search_index_epoch")];
+  const [catalogFile, searchFile] = [holding("assets"), holding("search_doc_seq")];
   if (!catalogFile || !searchFile) throw new Error(`no catalog or search database under ${dir}`);
   const search = new DatabaseSync(searchFile);
   const detach = attachCatalog(search, catalogFile);

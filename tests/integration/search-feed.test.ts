@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../workers/db/client";
 import { feedIndex, runIndexFeed } from "../../workers/services/search";
 import { exec, indexRowsOf, indexed, rows, searchRows } from "./catalog-fixtures";
+import { newId } from "../../workers/lib/ids";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
 
@@ -182,5 +183,23 @@ describe("the search index's feed", () => {
     expect(summary.behind).toBe(false);
     expect(summary.indexed).toBeGreaterThan(0);
     expect(await searchRows("select rowid from search_index where rowid = ?", doc)).toEqual([]);
+  });
+
+  it("a slice that changed the index moves the answer cache's epoch: no answer from before it is served again", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Эпоха"));
+    const word = `бакен${newId().slice(-4).replace(/\d/g, "ж")}`;
+    const asset = await createAsset(boss, `${word}.jpg`, folder);
+    await indexed();
+    const doc = await docOf(asset);
+    // The index loses the row behind the catalog's back (nothing the catalog's epoch sees): the answer is cached empty.
+    await env.SEARCH.prepare("delete from search_index where rowid = ?").bind(doc).run();
+    expect(await found(boss, word)).toEqual([]);
+    expect(await found(boss, word)).toEqual([]);
+    // A repair mark written straight to the catalog (no trigger moves the epoch for it), then the cron's feed.
+    await exec("update search_mark_seq set n = n + 1 where id = 1");
+    await exec("insert into search_pending (doc_id, seq) values (?, (select n from search_mark_seq where id = 1))", doc);
+    expect((await runIndexFeed(env)).behind).toBe(false);
+    expect(await found(boss, word)).toEqual([asset]);
   });
 });

@@ -8,34 +8,27 @@ import { runBatch } from "./asset.repository";
  * `search_index` in the SEARCH database (migrations-search/) here.
  */
 
-/** Where the index stands: the answer cache's epoch (both databases'), and whether documents wait to be indexed. */
+/** Where the index stands: the answer cache's epoch, and whether documents wait to be indexed. */
 export interface IndexState {
   /**
-   * The catalog's search epoch plus the index's: both only grow, so two reads in time order have equal sums exactly
-   * when neither moved.
+   * The catalog's search epoch: moved by every change to what documents say (the catalog's triggers) and by every
+   * feed slice that wrote the index (when it drops its marks), so one read answers for both databases (decision 041).
    */
   epoch: number;
   behind: boolean;
 }
 
-/** The state, read from both databases at once (one round trip). */
-export async function indexState(db: Database, search: Database): Promise<IndexState> {
-  const [catalog, index] = await Promise.all([
-    db.get<{ epoch: number; behind: number }>(
-      sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
-    ),
-    indexEpoch(search),
-  ]);
-  return { epoch: (catalog?.epoch ?? 0) + index, behind: catalog?.behind === 1 };
+const STATE = sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`;
+
+/** The state: one catalog statement. */
+export async function indexState(db: Database): Promise<IndexState> {
+  const row = await db.get<{ epoch: number; behind: number }>(STATE);
+  return { epoch: row?.epoch ?? 0, behind: row?.behind === 1 };
 }
 
 /** Whether documents wait to be indexed (the catalog alone: what a changing request checks after it has answered). */
 export async function anyPending(db: Database): Promise<boolean> {
   return (await db.get<{ behind: number }>(sql`select exists (select 1 from search_pending) as behind`))?.behind === 1;
-}
-
-async function indexEpoch(search: Database): Promise<number> {
-  return (await search.get<{ n: number }>(sql`select n from search_index_epoch where id = 1`))?.n ?? 0;
 }
 
 /** A pending document as the catalog says it is now (`live` 0: its entity is gone, it leaves the index). */
@@ -72,7 +65,7 @@ function piecesOf(docs: FedDocument[]): FedDocument[][] {
 
 /**
  * Writes documents to SEARCH in one batch: each only if it comes from a newer mark than the one its row was written
- * from (a feed that read it before a later change leaves the later one alone), then this database's epoch.
+ * from (a feed that read it before a later change leaves the later one alone).
  */
 function writeStatements(docs: FedDocument[]): SQL[] {
   const input = sql`(select json_extract(value, '$.doc_id') as doc_id, json_extract(value, '$.seq') as seq,
@@ -85,7 +78,6 @@ function writeStatements(docs: FedDocument[]): SQL[] {
     sql`insert into search_index (rowid, name, meta, content, acl) select doc_id, name, meta, content, acl from ${newer} where live = 1`,
     sql`insert into search_doc_seq (doc_id, seq) select doc_id, seq from ${input} where true
       on conflict (doc_id) do update set seq = excluded.seq where excluded.seq > search_doc_seq.seq`,
-    sql`update search_index_epoch set n = n + 1 where id = 1`,
   ];
 }
 
@@ -93,7 +85,8 @@ function writeStatements(docs: FedDocument[]): SQL[] {
  * One slice of the feed: the `size` lowest pending documents read from the catalog as it is now, written to SEARCH,
  * and their marks dropped — each only if no change marked it again meanwhile (it stays pending for the next slice).
  * A slice stopped between the steps redoes nothing wrong: SEARCH skips what it holds already, marks stay until the
- * last step. Answers the state after the slice and how many documents it took.
+ * last step, which also moves the search epoch (the index changed: answers cached before are not served again).
+ * Answers the state after the slice and how many documents it took.
  */
 export async function indexSlice(db: Database, search: Database, size: number): Promise<IndexState & { indexed: number }> {
   const docs = await db.all<FedDocument>(sql`
@@ -104,19 +97,16 @@ export async function indexSlice(db: Database, search: Database, size: number): 
       left join search_docs d on d.doc_id = p.doc_id
       left join search_doc_asset sa on d.entity_type = 'asset' and sa.entity_id = d.entity_id
       left join search_doc_group sg on d.entity_type = 'group' and sg.entity_id = d.entity_id`);
-  if (docs.length === 0) return { ...(await indexState(db, search)), indexed: 0 };
-  let index = 0;
-  for (const piece of piecesOf(docs)) {
-    const results = await runBatch(search, [...writeStatements(piece), sql`select n from search_index_epoch where id = 1`]);
-    index = (results[results.length - 1].results[0] as { n: number } | undefined)?.n ?? index;
-  }
+  if (docs.length === 0) return { ...(await indexState(db)), indexed: 0 };
+  for (const piece of piecesOf(docs)) await runBatch(search, writeStatements(piece));
   const marks = JSON.stringify(docs.map((d) => [d.doc_id, d.seq]));
-  const [, after] = await runBatch(db, [
+  const [, , after] = await runBatch(db, [
     sql`delete from search_pending where (doc_id, seq) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(${marks}))`,
-    sql`select coalesce((select n from search_epoch where id = 1), 0) as epoch, exists (select 1 from search_pending) as behind`,
+    sql`update search_epoch set n = n + 1 where id = 1`,
+    STATE,
   ]);
   const state = after.results[0] as { epoch: number; behind: number } | undefined;
-  return { indexed: docs.length, epoch: (state?.epoch ?? 0) + index, behind: state?.behind === 1 };
+  return { indexed: docs.length, epoch: state?.epoch ?? 0, behind: state?.behind === 1 };
 }
 
 /** Marks every document pending, and gives every entity without one a document: the whole index is rebuilt by the feed. */

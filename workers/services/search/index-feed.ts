@@ -45,7 +45,7 @@ export async function feedIndex(
 
 /** The index state for this request: a read started earlier (with authentication), or one now. */
 export function readIndexState(rc: RequestContext): Promise<IndexState> {
-  return indexState(rc.db, rc.search);
+  return indexState(rc.db);
 }
 
 /**
