@@ -245,7 +245,8 @@ describe("GET /api/search/query/{x}: filters, facets, paging", () => {
     const sub = await createGroup(boss, uniqueName("Под"), folder);
     const img = await createAsset(boss, `${word} один.jpg`, folder);
     const vid = await createAsset(boss, `${word} два.mp4`, sub, "video/mp4");
-    const classId = await insertClass(uniqueName("Класс"));
+    const className = uniqueName("Класс");
+    const classId = await insertClass(className);
     await post(`/api/asset/${vid}`, boss.bearer, { asset_class: classId }, "PATCH");
     const tagName = uniqueName("Сюжет");
     await tag(boss, tagName, { id: img, type: "asset" }, { id: folder, type: "group" });
@@ -273,8 +274,9 @@ describe("GET /api/search/query/{x}: filters, facets, paging", () => {
       ]),
     );
     expect(faceted.facets!.tag).toEqual([expect.objectContaining({ label: tagName, count: 2 })]);
-    expect(faceted.facets!.class).toEqual([expect.objectContaining({ value: classId, count: 1 })]);
-    expect(faceted.facets!.owner).toEqual([expect.objectContaining({ value: boss.id, count: 3 })]);
+    expect(faceted.facets!.class).toEqual([{ value: classId, label: className, count: 1 }]);
+    const [owner] = await rows<{ name: string }>("select name from users where id = ?", boss.id);
+    expect(faceted.facets!.owner).toEqual([{ value: boss.id, label: owner.name, count: 3 }]);
 
     const page = await search(boss, word, { skip: "1", take: "1" });
     expect(page).toMatchObject({ total: 3, skip: 1, take: 1 });

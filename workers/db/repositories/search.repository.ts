@@ -185,8 +185,8 @@ export async function searchPage(
 }
 
 /**
- * Every visible candidate of the ranked window, best first, with what the facets count: a page and its facets from
- * one ranking of the index instead of two (bm25 scores every match each time).
+ * Every visible candidate of the ranked window, best first, with what the facets count and its labels: a page and its
+ * facets from one ranking of the index instead of two (bm25 scores every match each time), and no statement after.
  */
 export async function searchWindow(
   db: Database,
@@ -195,7 +195,10 @@ export async function searchWindow(
   const rows = await db.all<Omit<FacetedHitRow, "rank">>(sql`
     with ${candidatesCte(o.ranked.map((r) => r.doc_id))}
     select ${PAGE_COLUMNS}, c.pos as pos, a.class_id as class_id,
-      (select json_group_array(et.tag_id) from entity_tags et where et.entity_id = d.entity_id) as tag_ids
+      (select name from asset_classes where id = a.class_id) as class_name,
+      (select name from users where id = coalesce(a.owner_id, g.owner_id)) as owner_name,
+      (select json_group_array(json_array(et.tag_id, t.name)) from entity_tags et left join tags t on t.id = et.tag_id
+        where et.entity_id = d.entity_id) as tags
     ${visibleCandidatesSql(o.vis, o.filters)}
     order by c.pos`);
   return withRanks(rows, o.ranked);
@@ -269,24 +272,17 @@ export async function countVisible(
   }
 }
 
-/** One visible candidate as the facets count it: its type, owner, class and tags. */
+/** One visible candidate as the facets count it: its type, owner, class and tags, with their names (the labels). */
 export interface FacetSourceRow {
   type: "asset" | "group";
   owner_id: string | null;
+  owner_name: string | null;
   class_id: string | null;
-  /** JSON array of tag ids */
-  tag_ids: string;
+  class_name: string | null;
+  /** JSON array of `[tag id, tag name]` */
+  tags: string;
   /** a file's current review status */
   review_status: ReviewStatus | null;
-}
-
-/** Names of the given tags, classes and owners (the facets' labels). */
-export function facetLabels(db: Database, ids: { tag: string[]; class: string[]; owner: string[] }) {
-  const list = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
-  return db.all<{ facet: "tag" | "class" | "owner"; value: string; label: string }>(sql`
-    select 'tag' as facet, id as value, name as label from tags where id in ${list(ids.tag)}
-    union all select 'class', id, name from asset_classes where id in ${list(ids.class)}
-    union all select 'owner', id, name from users where id in ${list(ids.owner)}`);
 }
 
 /**

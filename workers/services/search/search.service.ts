@@ -228,7 +228,7 @@ const REVIEW_FACET_ORDER = [...REVIEW_STATUSES, "none"] as const;
 const FACET_TOP = 20;
 
 /** Facet counts over the visible candidates: every type, and the `FACET_TOP` most frequent tags, classes and owners. */
-async function facetsOf(rc: RequestContext, rows: readonly repo.FacetSourceRow[]): Promise<Facets> {
+function facetsOf(rows: readonly repo.FacetSourceRow[]): Facets {
   const counts = {
     type: new Map<string, number>(),
     tag: new Map<string, number>(),
@@ -236,22 +236,20 @@ async function facetsOf(rc: RequestContext, rows: readonly repo.FacetSourceRow[]
     owner: new Map<string, number>(),
     review: new Map<string, number>(),
   };
-  const add = (facet: keyof typeof counts, value: string | null) => {
-    if (value) counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
+  const labels = new Map<string, string>();
+  const add = (facet: keyof typeof counts, value: string | null, label?: string | null) => {
+    if (!value) return;
+    counts[facet].set(value, (counts[facet].get(value) ?? 0) + 1);
+    if (label) labels.set(`${facet}:${value}`, label);
   };
   for (const r of rows) {
     add("type", r.type);
-    add("owner", r.owner_id);
-    add("class", r.class_id);
-    for (const tag of JSON.parse(r.tag_ids) as string[]) add("tag", tag);
+    add("owner", r.owner_id, r.owner_name);
+    add("class", r.class_id, r.class_name);
+    for (const [tag, name] of JSON.parse(r.tags) as [string, string | null][]) add("tag", tag, name);
     // Files only: a folder has no review status, and "none" is a value a filter can ask for.
     if (r.type === "asset") add("review", r.review_status ?? "none");
   }
-  const labels = new Map(
-    (await repo.facetLabels(rc.db, { tag: [...counts.tag.keys()], class: [...counts.class.keys()], owner: [...counts.owner.keys()] })).map(
-      (l) => [`${l.facet}:${l.value}`, l.label],
-    ),
-  );
   const facets: Facets = { type: [], tag: [], class: [], owner: [], review: [] };
   facets.review = REVIEW_FACET_ORDER.filter((value) => counts.review.has(value)).map((value) => ({
     value,
@@ -442,7 +440,7 @@ async function computeQuery(
   const [total, hits, facets] = await Promise.all([
     totalOf(found, { skip: o.skip, want, heldAll, count: () => counting ?? repo.countVisible(rc.db, rc.search, { ...q, cap: TOTAL_CAP }) }),
     (ahead ?? Promise.resolve(NOTHING_AHEAD)).then((known) => toHits(rc, vis, rows, match, known)),
-    o.facets ? facetsOf(rc, (windowRows as repo.FacetedHitRow[]).filter((r) => r.pos <= FACET_CANDIDATES)) : undefined,
+    o.facets ? facetsOf((windowRows as repo.FacetedHitRow[]).filter((r) => r.pos <= FACET_CANDIDATES)) : undefined,
   ]);
   // Partial only when the facets counted fewer visible entries than there are (each is counted once by type), so
   // the flag says nothing about matches the caller cannot see.
