@@ -34,7 +34,9 @@ export async function describeGroup(index: number) {
         vi.unstubAllGlobals();
         vi.unstubAllEnvs();
         await backgroundSettled();
-      }, 30_000);
+        // backgroundSettled gives up after 20 s; a state query can wait seconds more behind a task's long statement
+        // (a reindex ends with a rollup recount over the group's whole database).
+      }, 60_000);
     });
   }
 }
