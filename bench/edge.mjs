@@ -81,7 +81,11 @@ async function seed(url, adminBearer) {
   for (let i = 0; i < MANY; i += 10) {
     await Promise.all(
       Array.from({ length: Math.min(10, MANY - i) }, (_, k) =>
-        api(url, "/api/asset/create", { bearer: adminBearer, method: "POST", json: { in_group: many, asset_name: `рассвет-${i + k}.jpg`, asset_mime: "image/jpeg" } }),
+        api(url, "/api/asset/create", {
+          bearer: adminBearer,
+          method: "POST",
+          json: { in_group: many, asset_name: `рассвет-${i + k}.jpg`, asset_mime: "image/jpeg" },
+        }),
       ),
     );
   }

@@ -54,8 +54,9 @@ const HIGHLIGHT_COLUMNS = sql`rowid as doc_id, highlight(search_index, 0, ${MARK
 
 /**
  * `rankedDocs` with the highlights of the window's documents at the page's positions (the page an administrator, or
- * a reader whose visibility the index decides, is shown is nearly always they) and the first `scan` matches in index order (where
- * a total starts counting): one round trip instead of three. The extras ride on one row after the window's.
+ * a reader whose visibility the index decides, is shown is nearly always they) and the first `scan` matches in index
+ * order (where a total starts counting): one round trip instead of three. The extras ride on one row after the
+ * window's.
  */
 export async function rankedWindow(
   search: Database,

@@ -42,10 +42,8 @@ export {
   MARK_END,
   MARK_START,
   highlightsOf,
-  rankedDocs,
   rankedWindow,
   type Highlight,
-  type RankedDoc,
   type RankedWindow,
 } from "./search-index.repository";
 
@@ -265,7 +263,7 @@ export async function countVisible(
   let after = -1;
   for (;;) {
     const limit = countChunk(o.cap + 1 - counted);
-    const docs = counted === 0 && after === -1 && o.first ? o.first : await matchedDocs(search, o.match, { limit, after });
+    const docs = after === -1 && o.first ? o.first : await matchedDocs(search, o.match, { limit, after });
     counted += await visibleAmong(db, docs, o.vis, o.filters, o.cap + 1 - counted);
     if (counted > o.cap || docs.length < limit) return counted;
     after = docs[docs.length - 1];
@@ -292,7 +290,8 @@ export interface FacetSourceRow {
  * a hit lies in the virtual root itself.
  */
 export function pathsOf(db: Database, ids: readonly { id: string; type: "asset" | "group" }[], rootId: string, vis: Visibility | null) {
-  return placesOf(db, sql`select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})`, rootId, vis);
+  const entities = sql`select json_extract(value, '$.id'), json_extract(value, '$.type') from json_each(${JSON.stringify(ids)})`;
+  return placesOf(db, entities, rootId, vis);
 }
 
 /** `pathsOf` for search documents: a ranked window's best rows, read beside its page (decision 041). */

@@ -4,8 +4,9 @@ import { contentWords, stemPrefix, words } from "./tokenize";
  * Turns what a user typed into an FTS5 MATCH expression. User text never reaches MATCH as syntax: it is cut into
  * words of letters and digits (quotes, `*`, `-`, `:`, parentheses, `NEAR`-as-operator cannot survive), and each
  * word becomes quoted terms. A word matches an indexed word that starts with its stem (`пляжа` → `"пляж"*`; a stem
- * longer than 8 letters by its first 8) or that is a shorter form of it of at least 4 letters (`фотографии` → `"фото"`, `"фотог"` …), so `фотографии
- * пляжа` finds `Фото-пляж.jpg`. Words are joined with AND (all must match) or OR (any, for RAG and vector recall).
+ * longer than 8 letters by its first 8) or that is a shorter form of it of at least 4 letters (`фотографии` →
+ * `"фото"`, `"фотог"` …), so `фотографии пляжа` finds `Фото-пляж.jpg`. Words are joined with AND (all must match)
+ * or OR (any, for RAG and vector recall).
  */
 
 /** Most words a query uses; the rest of a very long query is ignored (10,000 characters stay a cheap query). */

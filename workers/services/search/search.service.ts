@@ -133,7 +133,9 @@ async function originalTexts(
   marks: ReadonlyMap<number, { content_snip: string }>,
   known: ReadonlyMap<string, string>,
 ): Promise<ReadonlyMap<string, string>> {
-  const ids = rows.filter((r) => r.type === "asset" && !known.has(r.id) && mayHoldFoldedYo(marks.get(r.doc_id)?.content_snip ?? "")).map((r) => r.id);
+  const ids = rows
+    .filter((r) => r.type === "asset" && !known.has(r.id) && mayHoldFoldedYo(marks.get(r.doc_id)?.content_snip ?? ""))
+    .map((r) => r.id);
   if (ids.length === 0) return known;
   return new Map([...known, ...(await repo.contentsOf(rc.db, ids)).map((c) => [c.asset_id, c.text] as const)]);
 }
@@ -141,7 +143,10 @@ async function originalTexts(
 /** Whether a text snippet may hold an ё the index folded to е. */
 const mayHoldFoldedYo = (snippet: string) => /[еЕ]/.test(snippet);
 
-/** What a page's hits show, read ahead for the likely page (`hitsAhead`): highlights by document, places and original texts by entity. */
+/**
+ * What a page's hits show, read ahead for the likely page (`hitsAhead`): highlights by document, places and original
+ * texts by entity.
+ */
 interface HitParts {
   marks: ReadonlyMap<number, repo.Highlight>;
   places: ReadonlyMap<string, repo.PlaceRow>;
@@ -181,10 +186,10 @@ async function toHits(
 ): Promise<SearchHit[]> {
   if (rows.length === 0) return [];
   const unplaced = rows.filter((r) => !ahead.places.has(r.id));
-  const unmarked = match ? rows.filter((r) => !ahead.marks.has(r.doc_id)) : [];
+  const unmarked = match ? rows.filter((r) => !ahead.marks.has(r.doc_id)).map((r) => r.doc_id) : [];
   const [paths, marks] = await Promise.all([
     unplaced.length ? repo.pathsOf(rc.db, unplaced, ROOT_GROUP_ID, vis) : [],
-    match && unmarked.length ? repo.highlightsOf(rc.search, match, unmarked.map((r) => r.doc_id)) : [],
+    match && unmarked.length ? repo.highlightsOf(rc.search, match, unmarked) : [],
   ]);
   const marksByDoc = new Map([...ahead.marks, ...marks.map((m) => [m.doc_id, m] as const)]);
   const originals = await originalTexts(rc, rows, marksByDoc, ahead.originals);
