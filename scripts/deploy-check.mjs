@@ -44,6 +44,12 @@ export function bindingsOf(output) {
   return [...new Set(names)];
 }
 
+/**
+ * The search index's shards a Worker binds (SEARCH, SEARCH_1, …: decision 042). Both Workers feed the index, so
+ * they must bind the same ones: a Worker with fewer would put documents into shards where searches never look.
+ */
+export const searchShardsOf = (names) => names.filter((n) => /^SEARCH(_\d+)?$/.test(n)).sort();
+
 /** Bindings the README never names in backticks. */
 export function undocumented(names, readme) {
   return names.filter((name) => !readme.includes(`\`${name}\``));
@@ -89,7 +95,7 @@ function dryRun(config, outdir) {
   });
 }
 
-/** Dry-runs one Worker's deploy; answers its problems (empty when it passes). */
+/** Dry-runs one Worker's deploy; answers its problems (empty when it passes) and its bindings. */
 async function checkWorker({ name, config }, readme) {
   const outdir = mkdtempSync(join(tmpdir(), "edge-mam-deploy-"));
   try {
@@ -97,7 +103,10 @@ async function checkWorker({ name, config }, readme) {
     const output = run.output;
     if (run.status !== 0) {
       console.error(output);
-      return [`${name}: wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`];
+      return {
+        problems: [`${name}: wrangler deploy --dry-run failed (exit ${run.status}); run \`npm run build\` first if the server build is missing`],
+        names: [],
+      };
     }
     const problems = [];
 
@@ -117,7 +126,7 @@ async function checkWorker({ name, config }, readme) {
     const missing = undocumented(names, readme);
     console.log(`Bindings in ${config}: ${names.length}, documented in README.md: ${names.length - missing.length}`);
     for (const binding of missing) problems.push(`binding ${binding} (${config}) has no README.md entry`);
-    return problems;
+    return { problems, names };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -126,7 +135,10 @@ async function checkWorker({ name, config }, readme) {
 async function main() {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   // The two bundles are built at the same time: each wrangler run is mostly one core of esbuild.
-  const problems = (await Promise.all(WORKER_CONFIGS.map((worker) => checkWorker(worker, readme)))).flat();
+  const checked = await Promise.all(WORKER_CONFIGS.map((worker) => checkWorker(worker, readme)));
+  const problems = checked.flatMap((c) => c.problems);
+  const [api, media] = checked.map((c) => searchShardsOf(c.names).join(", "));
+  if (api !== media) problems.push(`the Workers bind different search index shards (API: ${api}; media: ${media}): bind the same in both`);
   if (problems.length > 0) {
     for (const p of problems) console.error(`deploy check: ${p}`);
     process.exitCode = 1;

@@ -3,6 +3,7 @@
 // `config` given) answers requests and the media Worker (workers/media/wrangler.toml) consumes the queue and decodes.
 // Assumes `npm run build` has already produced build/.
 import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { createHash, pbkdf2Sync, randomBytes } from "node:crypto";
 import { cpSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
@@ -60,12 +61,18 @@ function wranglerSync(args, what, timeoutMs) {
   }
 }
 
-/** The D1 databases and their migration folders (wrangler.toml): the hot database, the old logs (decision 038), the search index (decision 040). */
-const DATABASES = [
-  { binding: "DB", dir: join(ROOT, "migrations") },
-  { binding: "LOGS", dir: join(ROOT, "migrations-logs") },
-  { binding: "SEARCH", dir: join(ROOT, "migrations-search") },
-];
+let databases;
+/**
+ * The D1 databases and their migration folders, as wrangler.toml binds them: the hot database, the old logs
+ * (decision 038) and the search index's shards (SEARCH, and SEARCH_1, … when bound: decisions 040, 042). Read with
+ * wrangler's own config reader, once.
+ */
+export function d1Databases() {
+  databases ??= createRequire(import.meta.url)("wrangler")
+    .unstable_readConfig({ config: join(ROOT, "wrangler.toml") })
+    .d1_databases.map((d) => ({ binding: d.binding, dir: join(ROOT, d.migrations_dir ?? "migrations") }));
+  return databases;
+}
 
 /**
  * One script per database that does what `wrangler d1 migrations apply` does (each migration, then its row in
@@ -134,7 +141,7 @@ export function seedFreshState(persistDir, timeoutMs = 120_000) {
 
 /** Each database with its migration files, in the order they apply. */
 export function migrationFiles() {
-  return DATABASES.map((db) => ({
+  return d1Databases().map((db) => ({
     ...db,
     files: readdirSync(db.dir)
       .filter((n) => n.endsWith(".sql"))
@@ -151,7 +158,7 @@ function applyMigrations(persistDir, timeoutMs) {
   if (seedFreshState(persistDir, timeoutMs)) return;
   const marker = join(persistDir, "migrated-from");
   if (existsSync(marker) && readFileSync(marker, "utf8") === migratedTemplate(timeoutMs)) return;
-  for (const { binding } of DATABASES) {
+  for (const { binding } of d1Databases()) {
     wranglerSync(["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], `D1 migrations (${binding})`, timeoutMs);
   }
 }

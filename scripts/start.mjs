@@ -4,7 +4,7 @@
 // the build only speaks up on warnings, wrangler's own output goes to a log file (errors still reach the terminal,
 // scripts/start-output.mjs), and a framed block with the address and the login ends the start-up.
 import { spawn, spawnSync } from "node:child_process";
-import { migrationFiles, seedFreshState } from "./dev-server.mjs";
+import { d1Databases, migrationFiles, seedFreshState } from "./dev-server.mjs";
 import { ensureDevVars } from "./dev-vars.mjs";
 import { imagesRequested, writeImagesConfig } from "./images-config.mjs";
 import { writeMediaDevConfig } from "./media-config.mjs";
@@ -22,15 +22,17 @@ function run(command, args) {
 }
 
 const LABELS = { DB: "База данных", LOGS: "База старых журналов", SEARCH: "Поисковый индекс" };
+// Shards of the search index beyond the first (SEARCH_1, …: decision 042), when wrangler.toml binds them.
+const labelOf = (binding) => LABELS[binding] ?? `Поисковый индекс, часть ${binding.replace(/^SEARCH_/, "")}`;
 const appliedLine = (binding, applied) =>
   applied.length === 0
-    ? `${LABELS[binding]}: все миграции уже применены.`
-    : `${LABELS[binding]}: применено миграций — ${applied.length} (${
+    ? `${labelOf(binding)}: все миграции уже применены.`
+    : `${labelOf(binding)}: применено миграций — ${applied.length} (${
         applied.length === 1 ? applied[0] : `${applied[0]} … ${applied.at(-1)}`
       }).`;
 
 /**
- * The three databases: the hot one (DB), the old logs (LOGS, decision 038) and the search index (SEARCH, decision 040). A first start copies the migrated template
+ * The databases: the hot one (DB), the old logs (LOGS, decision 038) and the search index's shards (decisions 040, 042). A first start copies the migrated template
  * the test servers use (scripts/dev-server.mjs: ~10 s once, instead of ~35 s of one wrangler start per migration);
  * state that already exists gets what it lacks from wrangler, as deployed databases do.
  */
@@ -43,7 +45,7 @@ function applyMigrations() {
   } catch (error) {
     console.log(`Готовый шаблон базы не собрался (${error.message.split("\n")[0]}); миграции применит wrangler.`);
   }
-  for (const binding of ["DB", "LOGS", "SEARCH"]) applyMigrationsOf(binding);
+  for (const { binding } of d1Databases()) applyMigrationsOf(binding);
 }
 
 function applyMigrationsOf(binding) {

@@ -421,6 +421,7 @@ export const ru = {
       exportTooLarge: (maxFiles: number) => `Архив не может быть больше 4 ГиБ и ${maxFiles} файлов`,
       someFailed: (failed: number, total: number) => `Не обработано ${failed} из ${total}: подробности в журнале выше`,
       reindexed: (count: number) => `Переиндексировано записей: ${count}`,
+      misplacedDropped: (count: number) => `Убрано из чужих частей поискового индекса: ${count}`,
       rollupDrift: (drift: { assets: number; folders: number }) =>
         drift.assets + drift.folders === 0
           ? "Размеры и счётчики папок сверены: расхождений нет"

@@ -4,6 +4,7 @@ import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { ensureBootstrapped, type TestUser } from "./factories";
 import { createDb } from "../../workers/db/client";
 import { feedIndex } from "../../workers/services/search";
+import { searchShardBindings } from "../../workers/db/search-shards";
 
 /**
  * Test data for the catalog (tags, storages, classes, previews): assets, versions, variants and groups written
@@ -29,20 +30,39 @@ export async function rows<T = Record<string, unknown>>(query: string, ...binds:
 
 /** Feeds the search index everything pending (decision 040), for tests that read `search_index` itself. */
 export async function indexed(): Promise<void> {
-  const { behind } = await feedIndex(createDb(env.DB), createDb(env.SEARCH), { deadline: Date.now() + 60_000 });
+  const { behind } = await feedIndex(createDb(env.DB), searchShards(), { deadline: Date.now() + 60_000 });
   if (behind) throw new Error("the search index is still behind after a minute of feeding");
 }
 
-/** All rows of a query on the search index's database (SEARCH). */
-export async function searchRows<T = Record<string, unknown>>(query: string, ...binds: unknown[]): Promise<T[]> {
-  return (
-    await env.SEARCH.prepare(query)
-      .bind(...binds)
-      .all<T>()
-  ).results;
+/** Drizzle over each shard of the search index (decision 042). */
+export const searchShards = () => searchShardBindings(env).map((d1) => createDb(d1));
+
+/** Runs a statement on every shard of the search index. */
+export async function execOnSearch(query: string, ...binds: unknown[]): Promise<void> {
+  await Promise.all(
+    searchShardBindings(env).map((d1) =>
+      d1
+        .prepare(query)
+        .bind(...binds)
+        .run(),
+    ),
+  );
 }
 
-/** The index rows of the given entities as SEARCH holds them (their document ids from the catalog's `search_docs`). */
+/** The rows a query finds on the search index's shards, one shard's after another's (so no aggregates). */
+export async function searchRows<T = Record<string, unknown>>(query: string, ...binds: unknown[]): Promise<T[]> {
+  const answers = await Promise.all(
+    searchShardBindings(env).map((d1) =>
+      d1
+        .prepare(query)
+        .bind(...binds)
+        .all<T>(),
+    ),
+  );
+  return answers.flatMap((a) => a.results);
+}
+
+/** The index rows of the given entities as the shards hold them (their document ids from the catalog's `search_docs`). */
 export async function indexRowsOf(
   ids: readonly string[],
 ): Promise<{ id: string; doc_id: number; name: string; meta: string; content: string; acl: string }[]> {

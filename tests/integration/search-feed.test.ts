@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../workers/db/client";
+import { searchShardBindings } from "../../workers/db/search-shards";
 import { feedIndex, runIndexFeed } from "../../workers/services/search";
-import { exec, indexRowsOf, indexed, rows, searchRows } from "./catalog-fixtures";
+import { exec, execOnSearch, indexRowsOf, indexed, rows, searchRows, searchShards } from "./catalog-fixtures";
 import { newId } from "../../workers/lib/ids";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
@@ -43,9 +44,19 @@ async function expectIndexAsCatalog(): Promise<void> {
     select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_asset s on s.entity_id = d.entity_id
     union all select d.doc_id, s.name, s.meta, s.content, s.acl from search_docs d join search_doc_group s on s.entity_id = d.entity_id
     order by 1`);
-  const stored = await searchRows<{ doc_id: number; name: string; meta: string; content: string; acl: string }>(
-    "select rowid as doc_id, name, meta, content, acl from search_index order by rowid",
-  );
+  const shards = searchShardBindings(env);
+  const stored = (
+    await Promise.all(
+      shards.map(async (d1, shard) => {
+        const held = await d1.prepare("select rowid as doc_id, name, meta, content, acl from search_index").all<{ doc_id: number }>();
+        // each document in its own shard (decision 042)
+        expect(held.results.filter((r) => r.doc_id % shards.length !== shard)).toEqual([]);
+        return held.results;
+      }),
+    )
+  )
+    .flat()
+    .sort((a, b) => a.doc_id - b.doc_id);
   expect(stored).toEqual(expected);
 }
 
@@ -139,7 +150,7 @@ describe("the search index's feed", () => {
     await exec(
       "insert into search_pending (doc_id, seq) select doc_id, (select n from search_mark_seq) from search_docs where true on conflict do update set seq = excluded.seq",
     );
-    const [db, search] = [createDb(env.DB), createDb(env.SEARCH)];
+    const [db, search] = [createDb(env.DB), searchShards()];
     await Promise.all([0, 1, 2].map(() => feedIndex(db, search, { deadline: Date.now() + 60_000, slice: 7 })));
     expect(await pending()).toBe(0);
     await expectIndexAsCatalog();
@@ -150,7 +161,7 @@ describe("the search index's feed", () => {
     const folder = await createGroup(boss, uniqueName("Порядок"));
     const asset = await createAsset(boss, "порядок один.jpg", folder);
     await indexed();
-    const [db, search] = [createDb(env.DB), createDb(env.SEARCH)];
+    const [db, search] = [createDb(env.DB), searchShards()];
     // A slow feed reads the second name and its mark …
     await exec("update assets set name = 'порядок два.jpg' where id = ?", asset);
     const [stale] = await rows<{ doc_id: number; seq: number }>(
@@ -165,7 +176,7 @@ describe("the search index's feed", () => {
     await exec("update assets set name = 'порядок два.jpg' where id = ?", asset);
     await exec("update search_pending set seq = ? where doc_id = ?", stale.seq, stale.doc_id);
     await feedIndex(db, search, { deadline: Date.now() + 10_000 });
-    // SEARCH holds a newer reading: the old one is dropped, mark and all
+    // the shard holds a newer reading: the old one is dropped, mark and all
     expect((await indexRow(asset)).name).toBe("порядок три.jpg");
     expect(await pending()).toBe(0);
   });
@@ -193,7 +204,7 @@ describe("the search index's feed", () => {
     await indexed();
     const doc = await docOf(asset);
     // The index loses the row behind the catalog's back (nothing the catalog's epoch sees): the answer is cached empty.
-    await env.SEARCH.prepare("delete from search_index where rowid = ?").bind(doc).run();
+    await execOnSearch("delete from search_index where rowid = ?", doc);
     expect(await found(boss, word)).toEqual([]);
     expect(await found(boss, word)).toEqual([]);
     // A repair mark written straight to the catalog (no trigger moves the epoch for it), then the cron's feed.

@@ -176,10 +176,13 @@ describe("search against an independent model", () => {
           let match = parseQuery(text).match!;
           if (q.filter === "tag") match = `(${match}) AND meta : "${words(tagNames[1]).join(" ")}"`;
           await indexed();
-          const scored = await searchRows<{ doc_id: number; rank: number }>(
-            "select rowid as doc_id, bm25(search_index, 10.0, 4.0, 1.0) as rank from search_index where search_index match ? order by rank, rowid",
-            match,
-          );
+          // Every shard's matches scored by that shard (decision 042: one shard, or four in vitest.search-shards.config.ts), best first.
+          const scored = (
+            await searchRows<{ doc_id: number; rank: number }>(
+              "select rowid as doc_id, bm25(search_index, 10.0, 4.0, 1.0) as rank from search_index where search_index match ?",
+              match,
+            )
+          ).sort((a, b) => a.rank - b.rank || a.doc_id - b.doc_id);
           const docs = new Map(
             (await rows<{ doc_id: number; id: string; type: "asset" | "group" }>("select doc_id, entity_id as id, entity_type as type from search_docs")).map((d) => [
               d.doc_id,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { rows } from "./asset-fixtures";
-import { indexRowsOf, indexed } from "./catalog-fixtures";
+import { execOnSearch, indexRowsOf, indexed } from "./catalog-fixtures";
 import { addMember, insertGroup, testContext } from "./catalog-fixtures";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { fixture } from "./processing-fixtures";
@@ -255,9 +255,7 @@ describe("operations through the API", () => {
     expect(exact.find((t) => t.id === assetId)?.acl).toContain(`a${group}`);
     // Behind the feed's back (a manual fix, a bulk import): every token lost.
     const docs = (await indexRowsOf([group, inner, assetId])).map((r) => r.doc_id);
-    await env.SEARCH.prepare("update search_index set acl = 'o' where rowid in (select value from json_each(?))")
-      .bind(JSON.stringify(docs))
-      .run();
+    await execOnSearch("update search_index set acl = 'o' where rowid in (select value from json_each(?))", JSON.stringify(docs));
     const task = await enqueueAndRun(user.bearer, "reindex", { entities: [{ id: group, type: "group" }] });
     expect(task.status).toBe("done");
     expect(await tokens()).toEqual(exact);

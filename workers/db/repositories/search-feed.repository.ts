@@ -1,11 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { runBatch } from "./asset.repository";
+import { shardOf, type SearchShards } from "./search-index.repository";
 
 /**
  * Statements of the search index's feed (decision 040): the catalog's triggers only mark documents pending
  * (migration 0056); a slice of them is read from the catalog (`search_doc_asset`, `search_doc_group`) and written to
- * `search_index` in the SEARCH database (migrations-search/) here.
+ * `search_index` in the SEARCH databases (migrations-search/), each document to its shard (decision 042), here.
  */
 
 /** Where the index stands: the answer cache's epoch, and whether documents wait to be indexed. */
@@ -88,7 +89,7 @@ function writeStatements(docs: FedDocument[]): SQL[] {
  * last step, which also moves the search epoch (the index changed: answers cached before are not served again).
  * Answers the state after the slice and how many documents it took.
  */
-export async function indexSlice(db: Database, search: Database, size: number): Promise<IndexState & { indexed: number }> {
+export async function indexSlice(db: Database, search: SearchShards, size: number): Promise<IndexState & { indexed: number }> {
   const docs = await db.all<FedDocument>(sql`
     select p.doc_id as doc_id, p.seq as seq, coalesce(sa.entity_id, sg.entity_id) is not null as live,
       coalesce(sa.name, sg.name) as name, coalesce(sa.meta, sg.meta) as meta, coalesce(sa.content, sg.content) as content,
@@ -98,7 +99,12 @@ export async function indexSlice(db: Database, search: Database, size: number): 
       left join search_doc_asset sa on d.entity_type = 'asset' and sa.entity_id = d.entity_id
       left join search_doc_group sg on d.entity_type = 'group' and sg.entity_id = d.entity_id`);
   if (docs.length === 0) return { ...(await indexState(db)), indexed: 0 };
-  for (const piece of piecesOf(docs)) await runBatch(search, writeStatements(piece));
+  await Promise.all(
+    search.map(async (shard, i) => {
+      const mine = docs.filter((d) => shardOf(d.doc_id, search.length) === i);
+      for (const piece of piecesOf(mine)) await runBatch(shard, writeStatements(piece));
+    }),
+  );
   const marks = JSON.stringify(docs.map((d) => [d.doc_id, d.seq]));
   const [, , after] = await runBatch(db, [
     sql`delete from search_pending where (doc_id, seq) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(${marks}))`,
@@ -125,4 +131,27 @@ export function markEntitiesStatements(list: SQL): SQL[] {
     sql`insert into search_pending (doc_id, seq) select doc_id, (select n from search_mark_seq where id = 1) from search_docs where entity_id in ${list}
       on conflict (doc_id) do update set seq = excluded.seq`,
   ];
+}
+
+/** Documents a shard drops per batch when they belong to another shard. */
+const MISPLACED_SLICE = 2000;
+
+/**
+ * Drops from each shard up to `MISPLACED_SLICE` documents another shard owns (the number of shards changed since
+ * they were written; the rebuild writes them where they belong now). Each indexed document has its row in
+ * `search_doc_seq`, which finds them without reading the index. Answers how many were dropped, 0 when none is left.
+ */
+export async function dropMisplacedSlice(search: SearchShards): Promise<number> {
+  if (search.length === 1) return 0;
+  const dropped = await Promise.all(
+    search.map(async (shard, i) => {
+      const misplaced = sql`(select doc_id from search_doc_seq where doc_id % ${search.length} != ${i} order by doc_id limit ${MISPLACED_SLICE})`;
+      const [, gone] = await runBatch(shard, [
+        sql`delete from search_index where rowid in ${misplaced}`,
+        sql`delete from search_doc_seq where doc_id in ${misplaced}`,
+      ]);
+      return gone.meta.changes ?? 0;
+    }),
+  );
+  return dropped.reduce((sum, n) => sum + n, 0);
 }

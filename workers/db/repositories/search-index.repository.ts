@@ -2,11 +2,65 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../client";
 
 /**
- * Queries of the search index itself, in the SEARCH database (decision 040): `search_index` holds one FTS5 row per
- * document of the catalog's `search_docs` (rowid = doc_id). It answers which documents match, in what order and
- * with what highlights; what they are, whether they are live and pass the filters, the catalog says
- * (search.repository).
+ * Queries of the search index itself, in the SEARCH databases (decisions 040, 042): `search_index` holds one FTS5 row
+ * per document of the catalog's `search_docs` (rowid = doc_id), in shard `doc_id mod n` of n. It answers which
+ * documents match, in what order and with what highlights; what they are, whether they are live and pass the
+ * filters, the catalog says (search.repository). Every query here asks each shard at once and merges: with one
+ * shard the answer is the shard's own.
  */
+
+/** The index's shards, shard i holding the documents whose id is i mod their number (decision 042). */
+export type SearchShards = readonly Database[];
+
+/** The shard of a document among `n`. */
+export const shardOf = (docId: number, n: number) => docId % n;
+
+/** The given documents by shard (index i: those of shard i). */
+export function docsByShard(docIds: readonly number[], n: number): number[][] {
+  const out: number[][] = Array.from({ length: n }, () => []);
+  for (const id of docIds) out[shardOf(id, n)]!.push(id);
+  return out;
+}
+
+/**
+ * The first `limit` of lists each sorted by `before`, in that order, each document once (while a rebuild moves
+ * documents to other shards, a shard may still hold an old copy): a k-way merge (k is a handful of shards).
+ */
+export function mergeSorted<T>(
+  lists: readonly (readonly T[])[],
+  before: (a: T, b: T) => number,
+  limit: number,
+  docOf: (item: T) => number,
+): T[] {
+  if (lists.length === 1) return lists[0]!.slice(0, limit);
+  const at = lists.map(() => 0);
+  const seen = new Set<number>();
+  const out: T[] = [];
+  while (out.length < limit) {
+    let best = -1;
+    for (let i = 0; i < lists.length; i++) {
+      if (at[i]! < lists[i]!.length && (best === -1 || before(lists[i]![at[i]!]!, lists[best]![at[best]!]!) < 0)) best = i;
+    }
+    if (best === -1) break;
+    const item = lists[best]![at[best]!++]!;
+    if (seen.has(docOf(item))) continue;
+    seen.add(docOf(item));
+    out.push(item);
+  }
+  return out;
+}
+
+const byRank = (a: RankedDoc, b: RankedDoc) => a.rank - b.rank || a.doc_id - b.doc_id;
+const ascending = (a: number, b: number) => a - b;
+const itself = (doc: number) => doc;
+const docIdOf = (r: RankedDoc) => r.doc_id;
+const descending = (a: number, b: number) => b - a;
+
+/** Each shard's answer for the documents of that shard, flattened (shards without any are not asked). */
+async function perShard<T>(search: SearchShards, docIds: readonly number[], ask: (shard: Database, ids: number[]) => Promise<T[]>) {
+  const groups = docsByShard(docIds, search.length);
+  return (await Promise.all(groups.map((ids, i) => (ids.length ? ask(search[i]!, ids) : [])))).flat();
+}
 
 /** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
 export const MARK_START = "\u0002";
@@ -26,10 +80,18 @@ export interface RankedDoc {
   rank: number;
 }
 
-/** The best `limit` matches by bm25 (ALL_MATCHES when null), best first. */
-export function rankedDocs(search: Database, match: string, limit: number | null): Promise<RankedDoc[]> {
-  return search.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
-    order by rank, rowid limit ${limit ?? ALL_MATCHES}`);
+/**
+ * The best `limit` matches by bm25 (ALL_MATCHES when null), best first: each shard's best, merged. A shard scores by
+ * its own statistics; documents are spread over the shards by id, so those are alike (decision 042).
+ */
+export async function rankedDocs(search: SearchShards, match: string, limit: number | null): Promise<RankedDoc[]> {
+  const lists = await Promise.all(
+    search.map((shard) =>
+      shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
+        order by rank, rowid limit ${limit ?? ALL_MATCHES}`),
+    ),
+  );
+  return mergeSorted(lists, byRank, limit ?? ALL_MATCHES, docIdOf);
 }
 
 export interface Highlight {
@@ -53,19 +115,58 @@ const HIGHLIGHT_COLUMNS = sql`rowid as doc_id, highlight(search_index, 0, ${MARK
   snippet(search_index, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip`;
 
 /**
+ * Where a page's rows lie in one shard's ranking of `n`: a row at merged position p is at most at p in its shard,
+ * and about at p / n; the slack (a few standard deviations of that share) makes a miss rare, and a missed row's
+ * highlights are read afterwards (search.service `toHits`).
+ */
+export function shardPositions(marked: { skip: number; take: number }, n: number): { skip: number; take: number } {
+  if (n === 1) return marked;
+  const slack = Math.ceil(Math.sqrt(marked.skip + marked.take)) + 2;
+  const from = Math.max(0, Math.floor(marked.skip / n) - slack);
+  return { skip: from, take: Math.min(marked.skip + marked.take, Math.ceil((marked.skip + marked.take) / n) + slack) - from };
+}
+
+/**
  * `rankedDocs` with the highlights of the window's documents at the page's positions (the page an administrator, or
  * a reader whose visibility the index decides, is shown is nearly always they) and the first `scan` matches in index
- * order (where a total starts counting): one round trip instead of three. The extras ride on one row after the
- * window's.
+ * order (where a total starts counting): one round trip instead of three, to every shard at once. The extras ride on
+ * one row after the window's.
  */
 export async function rankedWindow(
-  search: Database,
+  search: SearchShards,
   match: string,
   o: { limit: number | null; marked: { skip: number; take: number }; scan: number },
 ): Promise<RankedWindow> {
-  const rows = await search.all<{ doc_id: number | null; rank: number | null; marks: string | null; matches: string | null }>(sql`
+  const limit = o.limit ?? ALL_MATCHES;
+  const marked = shardPositions(o.marked, search.length);
+  const answers = await Promise.all(search.map((shard) => windowOfShard(shard, match, { limit, marked, scan: o.scan })));
+  const ranked = mergeSorted(
+    answers.map((a) => a.ranked),
+    byRank,
+    limit,
+    docIdOf,
+  );
+  const page = new Set(ranked.slice(o.marked.skip, o.marked.skip + o.marked.take).map((r) => r.doc_id));
+  return {
+    ranked,
+    marks: answers.flatMap((a) => a.marks).filter((m) => page.has(m.doc_id)),
+    firstMatches: mergeSorted(
+      answers.map((a) => a.firstMatches),
+      ascending,
+      o.scan,
+      itself,
+    ),
+  };
+}
+
+async function windowOfShard(
+  shard: Database,
+  match: string,
+  o: { limit: number; marked: { skip: number; take: number }; scan: number },
+): Promise<RankedWindow> {
+  const rows = await shard.all<{ doc_id: number | null; rank: number | null; marks: string | null; matches: string | null }>(sql`
     with r as materialized (select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
-      order by rank, rowid limit ${o.limit ?? ALL_MATCHES}),
+      order by rank, rowid limit ${o.limit}),
     h as materialized (select ${HIGHLIGHT_COLUMNS} from search_index where search_index match ${match}
       and rowid in (select doc_id from r order by rank, doc_id limit ${o.marked.take} offset ${o.marked.skip})),
     m as materialized (select rowid as doc_id from search_index where search_index match ${match} order by rowid limit ${o.scan})
@@ -84,38 +185,60 @@ export async function rankedWindow(
 
 /** Up to `limit` matching documents in index order (ascending after `after`, or descending below `before`): no ranking. */
 export async function matchedDocs(
-  search: Database,
+  search: SearchShards,
   match: string,
   o: { limit: number; after?: number; before?: number },
 ): Promise<number[]> {
-  const rows =
-    o.before !== undefined
-      ? await search.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
-          and rowid < ${o.before} order by rowid desc limit ${o.limit}`)
-      : await search.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
-          and rowid > ${o.after ?? -1} order by rowid limit ${o.limit}`);
-  return rows.map((r) => r.doc_id);
+  const lists = await Promise.all(
+    search.map(async (shard) => {
+      const rows =
+        o.before !== undefined
+          ? await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
+              and rowid < ${o.before} order by rowid desc limit ${o.limit}`)
+          : await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
+              and rowid > ${o.after ?? -1} order by rowid limit ${o.limit}`);
+      return rows.map((r) => r.doc_id);
+    }),
+  );
+  return mergeSorted(lists, o.before !== undefined ? descending : ascending, o.limit, itself);
 }
 
-/** The first `size` matches in index order, and how many matches there are (counted only past the sample). */
-export async function sampleOfMatches(search: Database, match: string, size: number): Promise<{ docs: number[]; matches: number }> {
-  const row = await search.get<{ docs: string; matches: number }>(sql`
-    with c as materialized (select rowid as doc_id from search_index where search_index match ${match} limit ${size})
-    select (select json_group_array(doc_id) from c) as docs,
-      case when (select count(*) from c) < ${size} then (select count(*) from c)
-        else (select count(*) from search_index where search_index match ${match}) end as matches`);
-  return { docs: JSON.parse(row?.docs ?? "[]") as number[], matches: row?.matches ?? 0 };
+/** The first `size` matches in index order, and how many matches there are (each shard counts only past its sample). */
+export async function sampleOfMatches(search: SearchShards, match: string, size: number): Promise<{ docs: number[]; matches: number }> {
+  const samples = await Promise.all(
+    search.map(async (shard) => {
+      const row = await shard.get<{ docs: string; matches: number }>(sql`
+        with c as materialized (select rowid as doc_id from search_index where search_index match ${match} limit ${size})
+        select (select json_group_array(doc_id) from c) as docs,
+          case when (select count(*) from c) < ${size} then (select count(*) from c)
+            else (select count(*) from search_index where search_index match ${match}) end as matches`);
+      return { docs: JSON.parse(row?.docs ?? "[]") as number[], matches: row?.matches ?? 0 };
+    }),
+  );
+  return {
+    docs: mergeSorted(
+      samples.map((s) => s.docs.sort(ascending)),
+      ascending,
+      size,
+      itself,
+    ),
+    matches: samples.reduce((sum, s) => sum + s.matches, 0),
+  };
 }
 
 /** The highlighted name and the snippets of metadata and text of the given documents (a page's hits). */
-export function highlightsOf(search: Database, match: string, docIds: readonly number[]) {
-  return search.all<Highlight>(sql`select ${HIGHLIGHT_COLUMNS} from search_index
-    where search_index match ${match} and rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
+export function highlightsOf(search: SearchShards, match: string, docIds: readonly number[]) {
+  return perShard(search, docIds, (shard, ids) =>
+    shard.all<Highlight>(sql`select ${HIGHLIGHT_COLUMNS} from search_index
+      where search_index match ${match} and rowid in (select value from json_each(${JSON.stringify(ids)}))`),
+  );
 }
 
 /** The indexed metadata and the first `contentChars` of the text of the given documents. */
-export function textsOf(search: Database, docIds: readonly number[], contentChars: number) {
-  return search.all<{ doc_id: number; meta: string; content: string }>(sql`
-    select rowid as doc_id, meta, substr(content, 1, ${contentChars}) as content from search_index
-    where rowid in (select value from json_each(${JSON.stringify(docIds)}))`);
+export function textsOf(search: SearchShards, docIds: readonly number[], contentChars: number) {
+  return perShard(search, docIds, (shard, ids) =>
+    shard.all<{ doc_id: number; meta: string; content: string }>(sql`
+      select rowid as doc_id, meta, substr(content, 1, ${contentChars}) as content from search_index
+      where rowid in (select value from json_each(${JSON.stringify(ids)}))`),
+  );
 }

@@ -7,7 +7,7 @@ import { CURRENT_REVIEW_STATUS, reviewStatusIs } from "./review.repository";
 import { COMMENT_COUNTS } from "./comment.repository";
 import { GPS_OF_ASSET, insideBboxSql, type Bbox } from "./geo.repository";
 import { markAllStatements, markEntitiesStatements } from "./search-feed.repository";
-import { matchedDocs, rankedDocs, sampleOfMatches, textsOf, type RankedDoc } from "./search-index.repository";
+import { matchedDocs, rankedDocs, sampleOfMatches, textsOf, type RankedDoc, type SearchShards } from "./search-index.repository";
 
 /**
  * Queries of search (decision 011). `search_index` holds one row per asset and group (name, meta, content, acl), fed
@@ -235,7 +235,7 @@ async function visibleAmong(db: Database, docIds: readonly number[], vis: Visibi
  */
 export async function matchSample(
   db: Database,
-  search: Database,
+  search: SearchShards,
   o: { match: string; vis: Visibility | null; filters: SearchFilters; size: number },
 ): Promise<MatchSample> {
   const sample = await sampleOfMatches(search, o.match, o.size);
@@ -256,7 +256,7 @@ export const countChunk = (left: number) => Math.min(SCAN_CHUNK, 2 * left);
  */
 export async function countVisible(
   db: Database,
-  search: Database,
+  search: SearchShards,
   o: { match: string; vis: Visibility | null; filters: SearchFilters; cap: number; first?: readonly number[] },
 ): Promise<number> {
   let counted = 0;
@@ -356,7 +356,7 @@ function visibleInOrder(db: Database, docIds: readonly number[], vis: Visibility
  */
 export async function searchTexts(
   db: Database,
-  search: Database,
+  search: SearchShards,
   o: {
     match: string;
     vis: Visibility | null;

@@ -1,5 +1,7 @@
 import { type Config, getConfig } from "../../lib/config";
 import type { Database } from "../../db/client";
+import type { SearchShards } from "../../db/repositories/search-index.repository";
+import { searchShardBindings } from "../../db/search-shards";
 import { DbSession, benchDelayOf } from "../../db/session";
 
 /** Who is calling: resolved from a bearer token or the session cookie. */
@@ -31,8 +33,8 @@ export interface RequestContext {
   db: Database;
   /** the request's D1 session: its bookmark, its round-trip meter, and the raw D1 API for the few raw statements */
   dbSession: DbSession;
-  /** Drizzle over the search index's database (SEARCH, decision 040), counted by the same meter */
-  search: Database;
+  /** Drizzle over each shard of the search index (SEARCH, SEARCH_1, …: decisions 040, 042), counted by the same meter */
+  search: SearchShards;
   requestId: string;
   waitUntil: (promise: Promise<unknown>) => void;
   /**
@@ -75,6 +77,6 @@ export function createRequestContext(
   const delay = benchDelayOf(env);
   const dbSession = new DbSession(env.DB, { ...start, delay });
   // The client's bookmark is the catalog's; the index's session starts as the catalog's would without one.
-  const searchSession = new DbSession(env.SEARCH, { constraint: start.constraint, delay }, dbSession.meter);
-  return { env, config: getConfig(env), db: dbSession.db, dbSession, search: searchSession.db, requestId, waitUntil };
+  const search = searchShardBindings(env).map((d1) => new DbSession(d1, { constraint: start.constraint, delay }, dbSession.meter).db);
+  return { env, config: getConfig(env), db: dbSession.db, dbSession, search, requestId, waitUntil };
 }

@@ -1,10 +1,12 @@
 import { createDb, type Database } from "../../db/client";
 import { anyPending, indexSlice, indexState, type IndexState } from "../../db/repositories/search-feed.repository";
+import type { SearchShards } from "../../db/repositories/search-index.repository";
+import { searchShardBindings } from "../../db/search-shards";
 import type { RequestContext } from "../access";
 
 /**
  * The search index's feed (decision 040): a change only marks its documents pending (migration 0056); they are read
- * from the catalog and written to the SEARCH database here, slice by slice, by whoever gets there first — the
+ * from the catalog and written to the SEARCH databases here (each document to its shard, decision 042), slice by slice, by whoever gets there first — the
  * changing request once it has answered, a search that finds the index behind, the minute cron. A slice takes the
  * lowest pending documents and drops a mark only if nothing marked the document again meanwhile; SEARCH keeps the
  * newest mark each row was written from. So feeds running at once, or one stopped anywhere, lose and double nothing.
@@ -27,11 +29,11 @@ export interface FeedSummary {
 
 /**
  * Indexes pending documents until none is left or `deadline` (ms since the epoch) has passed; at least one slice.
- * @example await feedIndex(createDb(env.DB), createDb(env.SEARCH), { deadline: Date.now() + 1000 })
+ * @example await feedIndex(createDb(env.DB), searchShardBindings(env).map(createDb), { deadline: Date.now() + 1000 })
  */
 export async function feedIndex(
   db: Database,
-  search: Database,
+  search: SearchShards,
   o: { deadline: number; slice?: number },
 ): Promise<FeedSummary & IndexState> {
   const started = Date.now();
@@ -61,7 +63,7 @@ export async function caughtUp(rc: RequestContext, read?: Promise<IndexState>): 
 }
 
 /** Database handles of their own, so the request's round trips and bookmark are untouched. */
-const ownHandles = (env: Env) => [createDb(env.DB), createDb(env.SEARCH)] as const;
+const ownHandles = (env: Env) => [createDb(env.DB), searchShardBindings(env).map((d1) => createDb(d1))] as const;
 
 /** After a request that may have changed something: once it has answered, the index takes up what it marked. */
 export function feedAfterChange(rc: RequestContext): void {

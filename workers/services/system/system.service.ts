@@ -1,3 +1,4 @@
+import { searchShardBindings, searchShardName } from "../../db/search-shards";
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { groups, sessions, users } from "../../db/schema/index";
 import type { UldlServer } from "../../lib/config";
@@ -41,11 +42,11 @@ const D1_DATABASE_LIMIT_BYTES = 10_000_000_000;
  * carries none (not D1) gets no gauge rather than a made-up one.
  */
 async function databaseSizes(rc: RequestContext): Promise<Gauge[]> {
-  const databases = [
+  const databases: [string, D1Database][] = [
     ["DB", rc.env.DB],
     ["LOGS", rc.env.LOGS],
-    ["SEARCH", rc.env.SEARCH],
-  ] as const;
+    ...searchShardBindings(rc.env).map((d1, i): [string, D1Database] => [searchShardName(i), d1]),
+  ];
   const sizes = await Promise.all(databases.map(([, d1]) => d1.prepare("select 1").run()));
   return databases.flatMap(([database], i) => {
     const bytes = sizes[i]!.meta.size_after;

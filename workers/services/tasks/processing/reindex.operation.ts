@@ -6,10 +6,24 @@ import { assetsForMembership } from "../../../db/repositories/group.repository";
 import { refreshDocsStatements, refreshFolderDocsStatements } from "../../../db/repositories/search.repository";
 import { repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
-import { percent, type TaskOperation } from "./operation";
+import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
+import { dropMisplacedSlice } from "../../../db/repositories/search-feed.repository";
 import { feedIndex } from "../../search";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
+
+/** Drops misplaced documents until none is left (true) or the deadline has passed (false), and logs how many. */
+async function dropMisplaced(ctx: OperationContext<ReindexOptions>, deadline: number): Promise<boolean> {
+  let dropped = 0;
+  let more = true;
+  while (more && Date.now() < deadline) {
+    const n = await dropMisplacedSlice(ctx.rc.search);
+    dropped += n;
+    more = n > 0;
+  }
+  if (dropped > 0) await ctx.log("info", ru.tasks.log.misplacedDropped(dropped));
+  return !more;
+}
 
 /** How long a step may feed the index the documents it marked (the cron takes what is left). */
 const FEED_STEP_MS = 10_000;
@@ -25,6 +39,8 @@ interface ReindexState {
   /** within a group: the last asset id done (assets are walked in id order) */
   after: string;
   total: number;
+  /** a reindex of the root: whether every shard of the index holds only its own documents again (decision 042) */
+  placed?: boolean;
 }
 
 /**
@@ -46,7 +62,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     const entities = ctx.task.affected;
     const entity = entities[state.index];
     let ids: string[] = [];
-    let next: ReindexState = { index: state.index + 1, after: "", total: state.total };
+    let next: ReindexState = { index: state.index + 1, after: "", total: state.total, placed: state.placed };
     if (entity?.type === "asset") ids = [entity.id];
     else if (entity?.type === "group") {
       const rows = await ctx.rc.db.all<{ el_id: string }>(sql`
@@ -54,7 +70,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
         where c.ancestor = ${entity.id} and m.el_type = 'asset' and m.el_id > ${state.after}
         order by m.el_id limit ${ctx.options.chunk_size}`);
       ids = rows.map((r) => r.el_id);
-      if (ids.length === ctx.options.chunk_size) next = { index: state.index, after: ids[ids.length - 1], total: state.total };
+      if (ids.length === ctx.options.chunk_size) next = { ...next, index: state.index, after: ids[ids.length - 1] };
     }
     // A folder's own documents and those of the folders below it first, in one batch (decision 039: their visibility
     // tokens follow the tree).
@@ -74,7 +90,13 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
       next.total += found.length;
       await ctx.log("info", ru.tasks.log.reindexed(next.total));
     }
-    const done = next.index >= entities.length;
+    let done = next.index >= entities.length;
+    // The whole index was rebuilt, each document into its shard: the shards now drop the copies another shard owns
+    // (the number of shards changed, decision 042). Until then a merge takes each document once.
+    if (done && !next.placed && entities.some((e) => e.type === "group" && e.id === ROOT_GROUP_ID)) {
+      next.placed = await dropMisplaced(ctx, Date.now() + FEED_STEP_MS);
+      done = next.placed;
+    }
     // Last, the folder rollups (sizes and counts) are recomputed and any drift is reported and put right.
     const repair = done ? await repairFolderRollups(ctx.rc.db) : null;
     if (repair) await ctx.log(repair.before.assets + repair.before.folders > 0 ? "warn" : "info", ru.tasks.log.rollupDrift(repair.before));

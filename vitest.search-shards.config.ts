@@ -1,0 +1,40 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import base, { workersPoolOptions } from "./vitest.config";
+import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
+import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+
+/**
+ * The search index in four shards (decision 042): wrangler.toml binds one (`SEARCH`), as a small install should run;
+ * here `SEARCH_1` … `SEARCH_3` are bound too, and the search tests whose expectations hold for any number of shards
+ * run again: the model-based property (the same visible answers as its model with one shard and with four), the
+ * feed, and the rebuild that moves every document to its shard.
+ */
+const SHARDED_DATABASES = {
+  DB: "00000000-0000-0000-0000-000000000000",
+  LOGS: "00000000-0000-0000-0000-000000000001",
+  SEARCH: "00000000-0000-0000-0000-000000000002",
+  SEARCH_1: "00000000-0000-0000-0000-000000000003",
+  SEARCH_2: "00000000-0000-0000-0000-000000000004",
+  SEARCH_3: "00000000-0000-0000-0000-000000000005",
+};
+
+export default defineConfig({
+  ...base,
+  plugins: [
+    cloudflareTest(async () => {
+      const options = await workersPoolOptions();
+      return { ...options, miniflare: { ...options.miniflare, d1Databases: SHARDED_DATABASES } };
+    }),
+    mediabunnyNodeStub(),
+    mediabunnyOnDemand(),
+  ],
+  test: {
+    ...base.test,
+    include: [
+      "tests/integration/search-property.test.ts",
+      "tests/integration/search-feed.test.ts",
+      "tests/integration/search-rebuild.test.ts",
+    ],
+  },
+});
