@@ -28,6 +28,7 @@ import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { buildUnlessSkipped, load, login, ms, percentile, printTable, ROOT, unexpected, verdict, warmUp } from "./lib/measure.mjs";
 import { retried } from "./lib/workerd.mjs";
 import { REBUILD_SEARCH_DOCS, buildSearchIndexOfState, searchIndexTriggers } from "./lib/search-index.mjs";
+import { FRESH_WORDS, WORDS } from "./lib/search-words.mjs";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_SCALE must be in (0, 1], got ${process.env.BENCH_SCALE}`);
@@ -60,15 +61,6 @@ const READER_LOGIN = "bench-search-reader";
 /** The reader's rule is on this top folder: a tenth of the corpus, reached through an ancestor. */
 const READER_TOP = 3;
 
-const WORDS = (
-  "пляж море песок закат рассвет горы лес река озеро город улица площадь мост парк сад дом окно дверь крыша " +
-  "интервью репортаж съемка кадр портрет пейзаж фото видео звук музыка концерт праздник свадьба выставка музей театр " +
-  "зима весна лето осень снег дождь ветер солнце облако небо " +
-  "отчет договор смета сценарий план проект бюджет презентация заметка письмо " +
-  "beach sea sand sunset sunrise mountain forest river lake city street square bridge park garden house window door " +
-  "interview report shoot frame portrait landscape photo video sound music concert holiday wedding exhibition museum " +
-  "winter spring summer autumn snow rain wind sun cloud sky contract budget script plan project note letter"
-).split(" ");
 const W = WORDS.length;
 const wordsValues = WORDS.map((w, i) => `(${i}, '${w}')`).join(", ");
 
@@ -335,7 +327,7 @@ async function main() {
     ];
     // Other words than the repeated cases, asked once each: the cost of an answer that is not cached. COLD of each
     // kind, so that a p95 is not simply the slowest of a handful.
-    const fresh = WORDS.filter((w) => !["пляж", "закат", "море", "summer", "лес", WORDS[3 % W]].includes(w));
+    const fresh = FRESH_WORDS;
     const pick = (from) => fresh.slice(from, from + COLD);
     const cold = [
       [`query, cold: one word (${COLD} other words, once each)`, pick(0), (t) => q(t)],

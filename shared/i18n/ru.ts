@@ -660,6 +660,11 @@ export const ru = {
     questionTooLong: (max: number) => `Вопрос длиннее ${max} символов`,
     queryTooLong: (max: number) => `Запрос длиннее ${max} символов`,
     groupNotFound: "Папка для поиска не найдена",
+    /** a shard of the search index (decision 042) gave no answer: the search ends with 503 */
+    shardDown: (i: number, of: number) =>
+      of === 1
+        ? "Поисковый индекс не отвечает; повторите поиск чуть позже"
+        : `Часть ${i + 1} из ${of} поискового индекса не отвечает; повторите поиск чуть позже`,
   },
   /** Messages of the calls as SPEC-shaped clients send them (issue 10): defaults and deliberate refusals. */
   apiContract: {

@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../workers/db/client";
 import { searchShardBindings } from "../../workers/db/search-shards";
 import { feedIndex, runIndexFeed } from "../../workers/services/search";
-import { exec, execOnSearch, indexRowsOf, indexed, rows, searchRows, searchShards } from "./catalog-fixtures";
+import { ru } from "../../shared/i18n/ru";
+import { searchQuery } from "../../workers/services/search";
+import { expectConsoleError } from "../setup/fail-on-console-error";
+import { actorOf, exec, execOnSearch, indexRowsOf, indexed, rows, searchRows, searchShards, testContext } from "./catalog-fixtures";
 import { newId } from "../../workers/lib/ids";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName, type Caller } from "./library-factories";
@@ -211,6 +214,34 @@ describe("the search index's feed", () => {
     await exec("update search_mark_seq set n = n + 1 where id = 1");
     await exec("insert into search_pending (doc_id, seq) values (?, (select n from search_mark_seq where id = 1))", doc);
     expect((await runIndexFeed(env)).behind).toBe(false);
+    expect(await found(boss, word)).toEqual([asset]);
+  });
+});
+
+describe("a shard of the index that does not answer", () => {
+  it("ends a search with 503 naming the shard, never a 500 and never an answer missing a part; searches with every shard keep working", async () => {
+    const boss = await admin();
+    const folder = await createGroup(boss, uniqueName("Отказ"));
+    const word = `буёк${newId().slice(-4).replace(/\d/g, "ш")}`;
+    const asset = await createAsset(boss, `${word}.jpg`, folder);
+    await indexed();
+    const lost = () => new Error("D1_ERROR: Network connection lost.");
+    const down = createDb({
+      prepare: () => {
+        throw lost();
+      },
+      batch: () => Promise.reject(lost()),
+    } as unknown as D1Database);
+    const rc = testContext();
+    const broken = rc.search.length - 1;
+    rc.search = rc.search.map((shard, i) => (i === broken ? down : shard));
+    const logged = expectConsoleError();
+    const actor = actorOf({ id: boss.id, login: "admin", name: "admin", isAdmin: true });
+    await expect(searchQuery(rc, actor, word, { fields: [] }, { skip: 0, take: 10, facets: false })).rejects.toMatchObject({
+      status: 503,
+      message: ru.search.shardDown(broken, rc.search.length),
+    });
+    expect(logged.mock.calls.map((c) => String(c[0])).join("\n")).toContain('"op":"search-shard"');
     expect(await found(boss, word)).toEqual([asset]);
   });
 });

@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
+import { ru } from "../../../shared/i18n/ru";
+import { AppError } from "../../lib/errors";
 import type { Database } from "../client";
+import { searchShardName } from "../search-shards";
 
 /**
  * Queries of the search index itself, in the SEARCH databases (decisions 040, 042): `search_index` holds one FTS5 row
@@ -56,10 +59,28 @@ const itself = (doc: number) => doc;
 const docIdOf = (r: RankedDoc) => r.doc_id;
 const descending = (a: number, b: number) => b - a;
 
+/**
+ * Every shard's answer, asked at once. An answer needs every shard: one that fails (unreachable, overloaded, its
+ * database missing) ends the request with 503 naming it — never a 500, never an answer quietly missing a part of the
+ * library — and is logged with the cause.
+ */
+function eachShard<T>(search: SearchShards, ask: (shard: Database, i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(
+    search.map(async (shard, i) => {
+      try {
+        return await ask(shard, i);
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", op: "search-shard", shard: searchShardName(i), message: String(error) }));
+        throw new AppError("SERVICE_UNAVAILABLE", ru.search.shardDown(i, search.length), { "Retry-After": "5" });
+      }
+    }),
+  );
+}
+
 /** Each shard's answer for the documents of that shard, flattened (shards without any are not asked). */
 async function perShard<T>(search: SearchShards, docIds: readonly number[], ask: (shard: Database, ids: number[]) => Promise<T[]>) {
   const groups = docsByShard(docIds, search.length);
-  return (await Promise.all(groups.map((ids, i) => (ids.length ? ask(search[i]!, ids) : [])))).flat();
+  return (await eachShard(search, (shard, i) => (groups[i]!.length ? ask(shard, groups[i]!) : Promise.resolve([])))).flat();
 }
 
 /** Markers around matched words in snippets; the service turns them into escaped `<mark>` HTML. */
@@ -85,11 +106,9 @@ export interface RankedDoc {
  * its own statistics; documents are spread over the shards by id, so those are alike (decision 042).
  */
 export async function rankedDocs(search: SearchShards, match: string, limit: number | null): Promise<RankedDoc[]> {
-  const lists = await Promise.all(
-    search.map((shard) =>
-      shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
+  const lists = await eachShard(search, (shard) =>
+    shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
         order by rank, rowid limit ${limit ?? ALL_MATCHES}`),
-    ),
   );
   return mergeSorted(lists, byRank, limit ?? ALL_MATCHES, docIdOf);
 }
@@ -139,7 +158,7 @@ export async function rankedWindow(
 ): Promise<RankedWindow> {
   const limit = o.limit ?? ALL_MATCHES;
   const marked = shardPositions(o.marked, search.length);
-  const answers = await Promise.all(search.map((shard) => windowOfShard(shard, match, { limit, marked, scan: o.scan })));
+  const answers = await eachShard(search, (shard) => windowOfShard(shard, match, { limit, marked, scan: o.scan }));
   const ranked = mergeSorted(
     answers.map((a) => a.ranked),
     byRank,
@@ -189,32 +208,28 @@ export async function matchedDocs(
   match: string,
   o: { limit: number; after?: number; before?: number },
 ): Promise<number[]> {
-  const lists = await Promise.all(
-    search.map(async (shard) => {
-      const rows =
-        o.before !== undefined
-          ? await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
+  const lists = await eachShard(search, async (shard) => {
+    const rows =
+      o.before !== undefined
+        ? await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
               and rowid < ${o.before} order by rowid desc limit ${o.limit}`)
-          : await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
+        : await shard.all<{ doc_id: number }>(sql`select rowid as doc_id from search_index where search_index match ${match}
               and rowid > ${o.after ?? -1} order by rowid limit ${o.limit}`);
-      return rows.map((r) => r.doc_id);
-    }),
-  );
+    return rows.map((r) => r.doc_id);
+  });
   return mergeSorted(lists, o.before !== undefined ? descending : ascending, o.limit, itself);
 }
 
 /** The first `size` matches in index order, and how many matches there are (each shard counts only past its sample). */
 export async function sampleOfMatches(search: SearchShards, match: string, size: number): Promise<{ docs: number[]; matches: number }> {
-  const samples = await Promise.all(
-    search.map(async (shard) => {
-      const row = await shard.get<{ docs: string; matches: number }>(sql`
+  const samples = await eachShard(search, async (shard) => {
+    const row = await shard.get<{ docs: string; matches: number }>(sql`
         with c as materialized (select rowid as doc_id from search_index where search_index match ${match} limit ${size})
         select (select json_group_array(doc_id) from c) as docs,
           case when (select count(*) from c) < ${size} then (select count(*) from c)
             else (select count(*) from search_index where search_index match ${match}) end as matches`);
-      return { docs: JSON.parse(row?.docs ?? "[]") as number[], matches: row?.matches ?? 0 };
-    }),
-  );
+    return { docs: JSON.parse(row?.docs ?? "[]") as number[], matches: row?.matches ?? 0 };
+  });
   return {
     docs: mergeSorted(
       samples.map((s) => s.docs.sort(ascending)),

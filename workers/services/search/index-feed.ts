@@ -58,8 +58,14 @@ export function readIndexState(rc: RequestContext): Promise<IndexState> {
 export async function caughtUp(rc: RequestContext, read?: Promise<IndexState>): Promise<IndexState> {
   const state = await (read ?? readIndexState(rc));
   if (!state.behind) return state;
-  const fed = await feedIndex(rc.db, rc.search, { deadline: Date.now() + CATCH_UP_MS });
-  return { epoch: fed.epoch, behind: fed.behind };
+  try {
+    const fed = await feedIndex(rc.db, rc.search, { deadline: Date.now() + CATCH_UP_MS });
+    return { epoch: fed.epoch, behind: fed.behind };
+  } catch (error) {
+    // A shard that cannot be written (decision 042): the search answers from what is indexed, or names the shard.
+    console.error(JSON.stringify({ level: "error", op: "search-feed", message: String(error) }));
+    return state;
+  }
 }
 
 /** Database handles of their own, so the request's round trips and bookmark are untouched. */
