@@ -50,6 +50,13 @@ export function bindingsOf(output) {
  */
 export const searchShardsOf = (names) => names.filter((n) => /^SEARCH(_\d+)?$/.test(n)).sort();
 
+/** The first shard bound past a gap (SEARCH_3 without SEARCH_2), which workers/db/search-shards.ts never reaches; null when none. */
+export function shardGap(shards) {
+  const numbers = new Set(shards.map((n) => (n === "SEARCH" ? 0 : Number(n.slice("SEARCH_".length)))));
+  const beyond = [...numbers].filter((n) => n >= numbers.size || !numbers.has(0)).sort((a, b) => a - b)[0];
+  return beyond === undefined ? null : beyond === 0 ? "SEARCH" : `SEARCH_${beyond}`;
+}
+
 /** Bindings the README never names in backticks. */
 export function undocumented(names, readme) {
   return names.filter((name) => !readme.includes(`\`${name}\``));
@@ -139,6 +146,8 @@ async function main() {
   const problems = checked.flatMap((c) => c.problems);
   const [api, media] = checked.map((c) => searchShardsOf(c.names).join(", "));
   if (api !== media) problems.push(`the Workers bind different search index shards (API: ${api}; media: ${media}): bind the same in both`);
+  const gap = shardGap(searchShardsOf(checked[0]?.names ?? []));
+  if (gap) problems.push(`${gap} is bound but not every shard before it: the Workers would not use it (number shards SEARCH_1, SEARCH_2, … without a gap)`);
   if (problems.length > 0) {
     for (const p of problems) console.error(`deploy check: ${p}`);
     process.exitCode = 1;

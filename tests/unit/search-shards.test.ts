@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { docsByShard, mergeSorted, shardOf, shardPositions } from "../../workers/db/repositories/search-index.repository";
-import { searchShardsOf } from "../../scripts/deploy-check.mjs";
+import { searchShardsOf, shardGap } from "../../scripts/deploy-check.mjs";
 
 // The search index's shards (decision 042): what one shard answers must be what the merge of many answers.
 
@@ -61,5 +61,9 @@ describe("search index shards", () => {
 
   it("the deploy check compares the shards each Worker binds", () => {
     expect(searchShardsOf(["DB", "SEARCH_1", "SEARCH", "MEDIA", "SEARCHER"])).toEqual(["SEARCH", "SEARCH_1"]);
+    // and refuses a shard the Workers would never reach
+    expect(shardGap(["SEARCH", "SEARCH_1", "SEARCH_2"])).toBeNull();
+    expect(shardGap(["SEARCH", "SEARCH_2"])).toBe("SEARCH_2");
+    expect(shardGap(["SEARCH", "SEARCH_1", "SEARCH_3"])).toBe("SEARCH_3");
   });
 });

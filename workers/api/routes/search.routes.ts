@@ -211,7 +211,7 @@ export const searchRoutes = createRouter()
       security: bearerSecurity,
       middleware: [epochAlongsideAuth, requireAuth, rateLimit("search")] as const,
       request: { params: TextParamsSchema, query: SearchQuerySchema },
-      responses: { 200: json(SearchResultSchema, "Hits"), ...errorResponses(400, 401, 404) },
+      responses: { 200: json(SearchResultSchema, "Hits"), ...errorResponses(400, 401, 404, 503) },
     }),
     async (c) => {
       const q = c.req.valid("query");
@@ -245,7 +245,7 @@ export const searchRoutes = createRouter()
           }),
           "Suggestions",
         ),
-        ...errorResponses(400, 401),
+        ...errorResponses(400, 401, 503),
       },
     }),
     async (c) => c.json(await autocomplete(c.var.rc, c.var.actor, c.req.valid("param").x), 200),
@@ -263,7 +263,7 @@ export const searchRoutes = createRouter()
       request: { params: TextParamsSchema, query: SearchQuerySchema },
       responses: {
         200: json(z.object({ engine: z.enum(["vectorize", "offline"]), hits: z.array(HitSchema) }), "Hits by similarity"),
-        ...errorResponses(400, 401, 404),
+        ...errorResponses(400, 401, 404, 503),
       },
     }),
     async (c) => {
@@ -293,7 +293,7 @@ export const searchRoutes = createRouter()
           }),
           "Answer",
         ),
-        ...errorResponses(400, 401, 415),
+        ...errorResponses(400, 401, 415, 503),
       },
     }),
     async (c) => c.json(await askQuestion(c.var.rc, c.var.actor, c.req.valid("json").question), 200),
