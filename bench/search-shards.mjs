@@ -14,7 +14,7 @@ import { DatabaseSync } from "node:sqlite";
 import { ROOT } from "./lib/measure.mjs";
 import { applyMigrations } from "./lib/search-index.mjs";
 import { FRESH_WORDS } from "./lib/search-words.mjs";
-import { d1FileOf } from "./lib/d1-files.mjs";
+import { d1FileOf, databaseIdOf } from "./lib/d1-files.mjs";
 
 const STATE = process.env.BENCH_STATE;
 const SHARDS = Math.max(2, Number(process.env.BENCH_SHARDS ?? "4") || 4);
@@ -31,7 +31,7 @@ if (!STATE || !existsSync(join(STATE, "v3"))) {
   process.exit(0);
 }
 
-const single = d1FileOf(STATE, "SEARCH");
+const single = d1FileOf(STATE, databaseIdOf("SEARCH"));
 
 /** The shard files of `n`, made once from the single index (documents by id mod n) and kept beside the state. */
 function shardFiles(n) {

@@ -20,6 +20,11 @@
 // Reuse: BENCH_STATE=<dir> seeds into that directory once and keeps it (with the administrator's password and the
 // corpus size in <dir>/bench-search.json); later runs with the same directory and scale start on it without seeding.
 // Seeding 1,000,000 assets takes a long time on a small machine; an indexing phase adds its uploads to the state.
+//
+// Shards: BENCH_SEARCH_SHARDS=n runs the product with the search index in n shards (decision 042: SEARCH_1 … bound
+// in a generated wrangler.search-shards.toml and the media Worker's config), the index built into them before the
+// start (a reused state is rebuilt once for a new n). Locally every database runs on one thread, so this shows what
+// the shards cost and that everything answers the same, not the parallel ranking (`npm run bench -- search-shards`).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -29,6 +34,7 @@ import { buildUnlessSkipped, load, login, ms, percentile, printTable, ROOT, unex
 import { retried } from "./lib/workerd.mjs";
 import { REBUILD_SEARCH_DOCS, buildSearchIndexOfState, searchIndexTriggers } from "./lib/search-index.mjs";
 import { FRESH_WORDS, WORDS } from "./lib/search-words.mjs";
+import { writeSearchShardsConfig } from "../scripts/search-shards-config.mjs";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error(`BENCH_SCALE must be in (0, 1], got ${process.env.BENCH_SCALE}`);
@@ -48,6 +54,7 @@ const EXTRACTION_WAIT_MS = 180_000;
 const SINGLE = { connections: 1, durationSeconds: 3 };
 /** Words (or pairs) of each kind of uncached query. */
 const COLD = 24;
+const SHARDS = Math.max(1, Number(process.env.BENCH_SEARCH_SHARDS ?? "1") || 1);
 
 const ROOT_GROUP_ID = "f".repeat(32);
 const hexId = (n) => n.toString(16).padStart(32, "0");
@@ -301,9 +308,12 @@ async function main() {
       : `> wrangler dev on 127.0.0.1:${port} (state in ${persistDir}); seeding ${ASSETS} assets (${FIELDS} field values, 1 tag each), ${DOCUMENTS} documents (BENCH_SCALE=${SCALE})`,
   );
   const startedAt = performance.now();
+  // BENCH_SEARCH_SHARDS: the index in that many shards (decision 042), built into them before the start.
+  const config = SHARDS > 1 ? writeSearchShardsConfig(SHARDS) : undefined;
+  const afterSeed = (dir) => buildSearchIndexOfState(dir, SHARDS);
   const server = reused
-    ? await startDevServer({ port, persistDir, adminPassword: reused.adminPassword, migrateTimeoutMs: 3_600_000 })
-    : await startDevServer({ port, persistDir, seedSql: seedSql(), afterSeed: buildSearchIndexOfState, migrateTimeoutMs: 3_600_000 });
+    ? await startDevServer({ port, persistDir, adminPassword: reused.adminPassword, afterSeed, config, migrateTimeoutMs: 3_600_000 })
+    : await startDevServer({ port, persistDir, seedSql: seedSql(), afterSeed, config, migrateTimeoutMs: 3_600_000 });
   if (kept && !reused) writeFileSync(stateFile, JSON.stringify({ assets: ASSETS, adminPassword: server.adminPassword }));
   console.log(`  ${reused ? "migrations and start" : "migrations, seed and two starts"}: ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
   const stopOnSignal = () => server.stop().finally(() => process.exit(130));
@@ -348,7 +358,7 @@ async function main() {
     const indexed = UPLOADS > 0 ? await indexing(url, admin.authorization.slice("Bearer ".length)) : null;
 
     console.log(
-      `\nload average at start: ${loadAtStart}; ${ASSETS} assets, ${DOCUMENTS} documents; single connection (p50 / p95); targets are p95 above the floor`,
+      `\nload average at start: ${loadAtStart}; ${ASSETS} assets, ${DOCUMENTS} documents; search index in ${SHARDS} shard${SHARDS === 1 ? "" : "s"}; single connection (p50 / p95); targets are p95 above the floor`,
     );
     const rows = [];
     for (const { floor, runs } of results) {

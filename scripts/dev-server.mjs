@@ -61,17 +61,21 @@ function wranglerSync(args, what, timeoutMs) {
   }
 }
 
-let databases;
+const databases = new Map();
 /**
- * The D1 databases and their migration folders, as wrangler.toml binds them: the hot database, the old logs
- * (decision 038) and the search index's shards (SEARCH, and SEARCH_1, … when bound: decisions 040, 042). Read with
- * wrangler's own config reader, once.
+ * The D1 databases and their migration folders, as a wrangler config binds them (wrangler.toml: the hot database, the
+ * old logs, decision 038, and the search index, decision 040; wrangler.search-shards.toml: its shards too, decision
+ * 042). Read with wrangler's own config reader, once per config.
  */
-export function d1Databases() {
-  databases ??= createRequire(import.meta.url)("wrangler")
-    .unstable_readConfig({ config: join(ROOT, "wrangler.toml") })
-    .d1_databases.map((d) => ({ binding: d.binding, dir: join(ROOT, d.migrations_dir ?? "migrations") }));
-  return databases;
+export function d1Databases(config = "wrangler.toml") {
+  if (!databases.has(config)) {
+    const read = createRequire(import.meta.url)("wrangler").unstable_readConfig({ config: join(ROOT, config) });
+    databases.set(
+      config,
+      read.d1_databases.map((d) => ({ binding: d.binding, dir: join(ROOT, d.migrations_dir ?? "migrations") })),
+    );
+  }
+  return databases.get(config);
 }
 
 /**
@@ -94,12 +98,13 @@ function migrationScript({ dir, files }) {
  * machine, paid by every server a test tier starts); one script per database takes ~10 s, and a copy of the result
  * takes milliseconds. The key covers the migrations and the wrangler version that wrote the files.
  */
-export function migratedTemplate(timeoutMs = 120_000) {
+export function migratedTemplate(timeoutMs = 120_000, config = "wrangler.toml") {
   const hash = createHash("sha256").update(
     JSON.parse(readFileSync(join(ROOT, "node_modules", "wrangler", "package.json"), "utf8")).version,
   );
-  const databases = migrationFiles();
-  for (const { dir, files } of databases) {
+  const databases = migrationFiles(config);
+  for (const { binding, dir, files } of databases) {
+    if (binding.startsWith("SEARCH_")) hash.update(binding);
     for (const name of files) hash.update(name).update(readFileSync(join(dir, name)));
   }
   const template = join(ROOT, "node_modules", ".cache", "edge-mam", `migrated-${hash.digest("hex").slice(0, 16)}`);
@@ -113,7 +118,7 @@ export function migratedTemplate(timeoutMs = 120_000) {
       const file = join(building, `${database.binding}.sql`);
       writeFileSync(file, migrationScript(database));
       wranglerSync(
-        ["d1", "execute", database.binding, "--local", "--persist-to", building, "--file", file],
+        ["d1", "execute", database.binding, "--local", "--persist-to", building, "--file", file, "--config", config],
         `D1 migrations (${database.binding})`,
         timeoutMs,
       );
@@ -131,17 +136,17 @@ export function migratedTemplate(timeoutMs = 120_000) {
  * Gives a state directory without databases a copy of the migrated template; answers whether it did (false: the
  * directory already has databases, which this leaves alone).
  */
-export function seedFreshState(persistDir, timeoutMs = 120_000) {
+export function seedFreshState(persistDir, timeoutMs = 120_000, config = "wrangler.toml") {
   if (existsSync(join(persistDir, "v3", "d1"))) return false;
-  const template = migratedTemplate(timeoutMs);
+  const template = migratedTemplate(timeoutMs, config);
   cpSync(join(template, "v3"), join(persistDir, "v3"), { recursive: true });
   writeFileSync(join(persistDir, "migrated-from"), template);
   return true;
 }
 
 /** Each database with its migration files, in the order they apply. */
-export function migrationFiles() {
-  return d1Databases().map((db) => ({
+export function migrationFiles(config = "wrangler.toml") {
+  return d1Databases(config).map((db) => ({
     ...db,
     files: readdirSync(db.dir)
       .filter((n) => n.endsWith(".sql"))
@@ -154,12 +159,16 @@ export function migrationFiles() {
  * has state (a restart on the same state) gets the migrations it lacks from wrangler itself, unless it was copied
  * from the template of these very migrations.
  */
-function applyMigrations(persistDir, timeoutMs) {
-  if (seedFreshState(persistDir, timeoutMs)) return;
+function applyMigrations(persistDir, timeoutMs, config = "wrangler.toml") {
+  if (seedFreshState(persistDir, timeoutMs, config)) return;
   const marker = join(persistDir, "migrated-from");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === migratedTemplate(timeoutMs)) return;
-  for (const { binding } of d1Databases()) {
-    wranglerSync(["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir], `D1 migrations (${binding})`, timeoutMs);
+  if (existsSync(marker) && readFileSync(marker, "utf8") === migratedTemplate(timeoutMs, config)) return;
+  for (const { binding } of d1Databases(config)) {
+    wranglerSync(
+      ["d1", "migrations", "apply", binding, "--local", "--persist-to", persistDir, "--config", config],
+      `D1 migrations (${binding})`,
+      timeoutMs,
+    );
   }
 }
 
@@ -235,7 +244,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
       ...(process.env.RATE_LIMITS ? { RATE_LIMITS: process.env.RATE_LIMITS } : {}),
       ...vars,
     },
-    { images: config === IMAGES_CONFIG },
+    { images: config === IMAGES_CONFIG, searchShards: d1Databases(config ?? "wrangler.toml").filter((d) => /^SEARCH/.test(d.binding)).length },
   );
   const args = [
     "wrangler",
@@ -383,7 +392,7 @@ export async function startDevServer({
   mkdirSync(persistDir, { recursive: true });
 
   const migrateStarted = performance.now();
-  applyMigrations(persistDir, migrateTimeoutMs);
+  applyMigrations(persistDir, migrateTimeoutMs, config);
   const migrateMs = performance.now() - migrateStarted;
 
   const options = {

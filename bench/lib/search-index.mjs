@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import { d1FileOf, databaseIdOf, searchShardIdOf } from "./d1-files.mjs";
 
 /**
  * The catalog's half of a bulk rebuild (migrations 0055, 0056): every entity's document row, nothing pending — far
@@ -26,41 +27,34 @@ export function attachCatalog(search, catalogFile) {
   return () => search.exec("DETACH DATABASE catalog");
 }
 
-/** Writes every document into SEARCH's `search_index` in bulk (the catalog attached as `catalog`). */
-export function buildSearchIndex(search) {
+/** Writes every document (or those `where` keeps) into SEARCH's `search_index` in bulk (the catalog attached as `catalog`). */
+export function buildSearchIndex(search, where = "") {
   search.exec("DELETE FROM search_index");
-  search.exec(`INSERT INTO search_index (rowid, name, meta, content, acl) ${CATALOG_DOCUMENTS()}`);
+  search.exec("DELETE FROM search_doc_seq");
+  search.exec(`INSERT INTO search_index (rowid, name, meta, content, acl) ${CATALOG_DOCUMENTS(where)}`);
   search.exec("INSERT INTO search_index (search_index) VALUES ('optimize')");
 }
 
 /**
- * `buildSearchIndex` for a local wrangler state (a bench's server, stopped): the catalog's and the index's SQLite
- * files are told apart by their tables.
+ * `buildSearchIndex` for a local wrangler state (a bench's server, stopped), into `shards` shards (decision 042:
+ * document d in shard d mod n; 1, as wrangler.toml binds, or BENCH_SEARCH_SHARDS): each database's SQLite file is
+ * found by the id miniflare derives from its database id. A state already built in that layout is left alone.
  */
-export function buildSearchIndexOfState(persistDir) {
-  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".sqlite"))
-    .map((f) => join(dir, f));
-  const holding = (table) =>
-    files.find((file) => {
-      const db = new DatabaseSync(file, { readOnly: true });
-      try {
-        return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(table) !== undefined;
-      } finally {
-        db.close();
-      }
-    });
-  const [catalogFile, searchFile] = [holding("assets"), holding("search_doc_seq")];
-  if (!catalogFile || !searchFile) throw new Error(`no catalog or search database under ${dir}`);
-  const search = new DatabaseSync(searchFile);
-  const detach = attachCatalog(search, catalogFile);
-  try {
-    buildSearchIndex(search);
-  } finally {
-    detach();
-    search.close();
+export function buildSearchIndexOfState(persistDir, shards = 1) {
+  const layout = join(persistDir, "search-layout");
+  if (existsSync(layout) && readFileSync(layout, "utf8") === String(shards)) return;
+  const catalogFile = d1FileOf(persistDir, databaseIdOf("DB"));
+  for (let i = 0; i < shards; i++) {
+    const search = new DatabaseSync(d1FileOf(persistDir, searchShardIdOf(i)));
+    const detach = attachCatalog(search, catalogFile);
+    try {
+      buildSearchIndex(search, shards > 1 ? ` AND d.doc_id % ${shards} = ${i}` : "");
+    } finally {
+      detach();
+      search.close();
+    }
   }
+  writeFileSync(layout, String(shards));
 }
 
 /**

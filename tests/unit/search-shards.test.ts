@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { docsByShard, mergeSorted, shardOf, shardPositions } from "../../workers/db/repositories/search-index.repository";
+import {
+  bestOfShards,
+  docsByShard,
+  mergeSorted,
+  shardOf,
+  shardPositions,
+  shardQuota,
+} from "../../workers/db/repositories/search-index.repository";
 import { searchShardsOf, shardGap } from "../../scripts/deploy-check.mjs";
 
 // The search index's shards (decision 042): what one shard answers must be what the merge of many answers.
@@ -31,6 +38,44 @@ describe("search index shards", () => {
         },
       ),
     );
+  });
+
+  it("asking each shard for its quota only, then the exhausted ones again, still gives one index's best", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ doc_id: fc.nat(100_000), rank: fc.integer({ min: -1000, max: 0 }) }), {
+          selector: (r) => r.doc_id,
+          maxLength: 600,
+          // lists longer than a shard's quota, or the quota is never exceeded
+          size: "max",
+        }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 400 }),
+        // spread by id, or every best document in one shard (what the quota bets against)
+        fc.boolean(),
+        async (docs, n, limit, lopsided) => {
+          const sorted = [...docs].sort(byRank);
+          const shardOfDoc = (d: { doc_id: number }, k: number) =>
+            lopsided ? (k < limit ? 0 : 1 + (k % Math.max(1, n - 1))) % n : shardOf(d.doc_id, n);
+          const held = Array.from({ length: n }, (_, i) => sorted.filter((d, k) => shardOfDoc(d, k) === i));
+          const asked: number[] = [];
+          const best = await bestOfShards(n, limit, async (i, take) => {
+            asked.push(take);
+            return { ranked: held[i]!.slice(0, take) };
+          });
+          expect(best.ranked).toEqual(sorted.slice(0, limit));
+          expect(Math.max(...asked)).toBeLessThanOrEqual(limit);
+          if (!lopsided && n > 1 && docs.length > 0) expect(asked.slice(0, n)).toEqual(Array(n).fill(shardQuota(limit, n)));
+        },
+      ),
+    );
+  });
+
+  it("a shard's quota is its share and six standard deviations, never past the limit", () => {
+    expect(shardQuota(200, 1)).toBe(200);
+    expect(shardQuota(200, 4)).toBe(93);
+    expect(shardQuota(100_000, 4)).toBe(25_949);
+    expect(shardQuota(3, 4)).toBe(3);
   });
 
   it("documents go to shard id mod n, each to one", () => {

@@ -60,21 +60,22 @@ const docIdOf = (r: RankedDoc) => r.doc_id;
 const descending = (a: number, b: number) => b - a;
 
 /**
- * Every shard's answer, asked at once. An answer needs every shard: one that fails (unreachable, overloaded, its
- * database missing) ends the request with 503 naming it — never a 500, never an answer quietly missing a part of the
- * library — and is logged with the cause.
+ * One shard's answer. An answer needs every shard: one that fails (unreachable, overloaded, its database missing)
+ * ends the request with 503 naming it — never a 500, never an answer quietly missing a part of the library — and is
+ * logged with the cause.
  */
+async function fromShard<T>(search: SearchShards, i: number, ask: (shard: Database) => Promise<T>): Promise<T> {
+  try {
+    return await ask(search[i]!);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", op: "search-shard", shard: searchShardName(i), message: String(error) }));
+    throw new AppError("SERVICE_UNAVAILABLE", ru.search.shardDown(i, search.length), { "Retry-After": "5" });
+  }
+}
+
+/** Every shard's answer, asked at once. */
 function eachShard<T>(search: SearchShards, ask: (shard: Database, i: number) => Promise<T>): Promise<T[]> {
-  return Promise.all(
-    search.map(async (shard, i) => {
-      try {
-        return await ask(shard, i);
-      } catch (error) {
-        console.error(JSON.stringify({ level: "error", op: "search-shard", shard: searchShardName(i), message: String(error) }));
-        throw new AppError("SERVICE_UNAVAILABLE", ru.search.shardDown(i, search.length), { "Retry-After": "5" });
-      }
-    }),
-  );
+  return Promise.all(search.map((_, i) => fromShard(search, i, (shard) => ask(shard, i))));
 }
 
 /** Each shard's answer for the documents of that shard, flattened (shards without any are not asked). */
@@ -106,11 +107,51 @@ export interface RankedDoc {
  * its own statistics; documents are spread over the shards by id, so those are alike (decision 042).
  */
 export async function rankedDocs(search: SearchShards, match: string, limit: number | null): Promise<RankedDoc[]> {
-  const lists = await eachShard(search, (shard) =>
-    shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
-        order by rank, rowid limit ${limit ?? ALL_MATCHES}`),
+  const best = await bestOfShards(search.length, limit ?? ALL_MATCHES, (i, take) =>
+    fromShard(search, i, async (shard) => ({
+      ranked: await shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index
+        where search_index match ${match} order by rank, rowid limit ${take}`),
+    })),
   );
-  return mergeSorted(lists, byRank, limit ?? ALL_MATCHES, docIdOf);
+  return best.ranked;
+}
+
+/**
+ * How many of the best `limit` one shard of `n` is asked for: its share and six standard deviations of it (documents
+ * are spread by id, so a shard holds about limit / n of the best) — every shard sending the whole limit cost the
+ * "every match" windows (100,000) four times the rows.
+ */
+export function shardQuota(limit: number, n: number): number {
+  return n === 1 ? limit : Math.min(limit, Math.ceil(limit / n + 6 * Math.sqrt(limit / n)));
+}
+
+/**
+ * The best `limit` of `n` shards: each asked for its quota at once and merged; a shard whose every row the merge
+ * took (asked for less than the limit) may hold more of the best, so it is asked again for the whole limit and the
+ * merge stays exact. `answers` are the shards' own (the extras they carry beside their ranking).
+ */
+export async function bestOfShards<A extends { ranked: RankedDoc[] }>(
+  n: number,
+  limit: number,
+  ask: (i: number, take: number) => Promise<A>,
+): Promise<{ answers: A[]; ranked: RankedDoc[] }> {
+  const quota = shardQuota(limit, n);
+  const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(i, quota)));
+  const merge = () =>
+    mergeSorted(
+      answers.map((a) => a.ranked),
+      byRank,
+      limit,
+      docIdOf,
+    );
+  const ranked = merge();
+  if (quota >= limit) return { answers, ranked };
+  const taken = new Set(ranked.map(docIdOf));
+  const again = answers.flatMap((a, i) => (a.ranked.length === quota && taken.has(a.ranked[quota - 1]!.doc_id) ? [i] : []));
+  if (again.length === 0) return { answers, ranked };
+  const more = await Promise.all(again.map((i) => ask(i, limit)));
+  again.forEach((i, k) => (answers[i] = more[k]!));
+  return { answers, ranked: merge() };
 }
 
 export interface Highlight {
@@ -158,12 +199,8 @@ export async function rankedWindow(
 ): Promise<RankedWindow> {
   const limit = o.limit ?? ALL_MATCHES;
   const marked = shardPositions(o.marked, search.length);
-  const answers = await eachShard(search, (shard) => windowOfShard(shard, match, { limit, marked, scan: o.scan }));
-  const ranked = mergeSorted(
-    answers.map((a) => a.ranked),
-    byRank,
-    limit,
-    docIdOf,
+  const { answers, ranked } = await bestOfShards(search.length, limit, (i, take) =>
+    fromShard(search, i, (shard) => windowOfShard(shard, match, { limit: take, marked, scan: o.scan })),
   );
   const page = new Set(ranked.slice(o.marked.skip, o.marked.skip + o.marked.take).map((r) => r.doc_id));
   return {
