@@ -116,13 +116,18 @@ export async function rankedDocs(search: SearchShards, match: string, limit: num
   return best.ranked;
 }
 
+/** Windows from this size on are asked of each shard by quota (`shardQuota`); smaller ones whole. */
+const QUOTA_FROM = 10_000;
+
 /**
- * How many of the best `limit` one shard of `n` is asked for: its share and six standard deviations of it (documents
- * are spread by id, so a shard holds about limit / n of the best) — every shard sending the whole limit cost the
- * "every match" windows (100,000) four times the rows.
+ * How many of the best `limit` one shard of `n` is asked for. A window (200, 1,000 with facets) is asked whole: when
+ * many documents tie, as names of a few words do, the shard whose statistics score a word a little higher holds all
+ * of the best, so a share would send it back for the rest every time (measured: cold searches twice as slow). An
+ * "every match" window (100,000) is asked by share and six standard deviations of it — sent whole by four shards, it
+ * cost a vector search four times the rows.
  */
 export function shardQuota(limit: number, n: number): number {
-  return n === 1 ? limit : Math.min(limit, Math.ceil(limit / n + 6 * Math.sqrt(limit / n)));
+  return n === 1 || limit < QUOTA_FROM ? limit : Math.min(limit, Math.ceil(limit / n + 6 * Math.sqrt(limit / n)));
 }
 
 /**
@@ -134,8 +139,8 @@ export async function bestOfShards<A extends { ranked: RankedDoc[] }>(
   n: number,
   limit: number,
   ask: (i: number, take: number) => Promise<A>,
+  quota = shardQuota(limit, n),
 ): Promise<{ answers: A[]; ranked: RankedDoc[] }> {
-  const quota = shardQuota(limit, n);
   const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(i, quota)));
   const merge = () =>
     mergeSorted(
@@ -175,12 +180,14 @@ const HIGHLIGHT_COLUMNS = sql`rowid as doc_id, highlight(search_index, 0, ${MARK
   snippet(search_index, 2, ${MARK_START}, ${MARK_END}, '…', 24) as content_snip`;
 
 /**
- * Where a page's rows lie in one shard's ranking of `n`: a row at merged position p is at most at p in its shard,
- * and about at p / n; the slack (a few standard deviations of that share) makes a miss rare, and a missed row's
- * highlights are read afterwards (search.service `toHits`).
+ * Where a page's rows lie in one shard's ranking of `n`. A row at merged position p is at most at p in its shard: the
+ * first page is highlighted whole in every shard, since documents that tie (names of a few words often do) all come
+ * from the shard whose statistics score them a little higher. A later page's rows are about at p / n; the slack (a few
+ * standard deviations of that share) makes a miss rare when scores do not tie, and a missed row's highlights are read
+ * afterwards (search.service `toHits`).
  */
 export function shardPositions(marked: { skip: number; take: number }, n: number): { skip: number; take: number } {
-  if (n === 1) return marked;
+  if (n === 1 || marked.skip === 0) return marked;
   const slack = Math.ceil(Math.sqrt(marked.skip + marked.take)) + 2;
   const from = Math.max(0, Math.floor(marked.skip / n) - slack);
   return { skip: from, take: Math.min(marked.skip + marked.take, Math.ceil((marked.skip + marked.take) / n) + slack) - from };
