@@ -8,7 +8,8 @@ import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
  * The search index in four shards (decision 042): wrangler.toml binds one (`SEARCH`), as a small install should run;
  * here `SEARCH_1` … `SEARCH_3` are bound too, and the search tests whose expectations hold for any number of shards
  * run again: the model-based property (the same visible answers as its model with one shard and with four), the
- * feed, and the rebuild that moves every document to its shard.
+ * feed, the rebuild that moves every document to its shard, and the round-trip budgets (the shards are asked at once:
+ * one trip).
  */
 const SHARDED_DATABASES = {
   DB: "00000000-0000-0000-0000-000000000000",
@@ -35,6 +36,7 @@ export default defineConfig({
       "tests/integration/search-property.test.ts",
       "tests/integration/search-feed.test.ts",
       "tests/integration/search-rebuild.test.ts",
+      "tests/integration/round-trip-budget.test.ts",
     ],
   },
 });
