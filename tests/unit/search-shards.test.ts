@@ -1,13 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  bestOfShards,
-  docsByShard,
-  mergeSorted,
-  shardOf,
-  shardPositions,
-  shardQuota,
-} from "../../workers/db/repositories/search-index.repository";
+import { docsByShard, mergeSorted, shardOf, shardPositions } from "../../workers/db/repositories/search-index.repository";
 import { searchShardsOf, shardGap } from "../../scripts/deploy-check.mjs";
 
 // The search index's shards (decision 042): what one shard answers must be what the merge of many answers.
@@ -38,51 +31,6 @@ describe("search index shards", () => {
         },
       ),
     );
-  });
-
-  it("asking each shard for its quota only, then the exhausted ones again, still gives one index's best", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(fc.record({ doc_id: fc.nat(100_000), rank: fc.integer({ min: -1000, max: 0 }) }), {
-          selector: (r) => r.doc_id,
-          maxLength: 600,
-          // lists longer than a shard's quota, or the quota is never exceeded
-          size: "max",
-        }),
-        fc.integer({ min: 1, max: 8 }),
-        fc.integer({ min: 1, max: 400 }),
-        // spread by id, or every best document in one shard (what the quota bets against)
-        fc.boolean(),
-        async (docs, n, limit, lopsided) => {
-          const sorted = [...docs].sort(byRank);
-          const shardOfDoc = (d: { doc_id: number }, k: number) =>
-            lopsided ? (k < limit ? 0 : 1 + (k % Math.max(1, n - 1))) % n : shardOf(d.doc_id, n);
-          const held = Array.from({ length: n }, (_, i) => sorted.filter((d, k) => shardOfDoc(d, k) === i));
-          const asked: number[] = [];
-          // the quota of a 100,000-row window, scaled down to these lists
-          const quota = Math.min(limit, Math.ceil(limit / n + 6 * Math.sqrt(limit / n)));
-          const best = await bestOfShards(
-            n,
-            limit,
-            async (i, take) => {
-              asked.push(take);
-              return { ranked: held[i]!.slice(0, take) };
-            },
-            quota,
-          );
-          expect(best.ranked).toEqual(sorted.slice(0, limit));
-          expect(Math.max(...asked)).toBeLessThanOrEqual(limit);
-          expect(asked.slice(0, n)).toEqual(Array(n).fill(quota));
-        },
-      ),
-    );
-  });
-
-  it("a window is asked of each shard whole; an every-match window by its share and six standard deviations", () => {
-    expect(shardQuota(200, 4)).toBe(200);
-    expect(shardQuota(1000, 8)).toBe(1000);
-    expect(shardQuota(100_000, 1)).toBe(100_000);
-    expect(shardQuota(100_000, 4)).toBe(25_949);
   });
 
   it("documents go to shard id mod n, each to one", () => {

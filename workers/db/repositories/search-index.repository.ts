@@ -107,56 +107,11 @@ export interface RankedDoc {
  * its own statistics; documents are spread over the shards by id, so those are alike (decision 042).
  */
 export async function rankedDocs(search: SearchShards, match: string, limit: number | null): Promise<RankedDoc[]> {
-  const best = await bestOfShards(search.length, limit ?? ALL_MATCHES, (i, take) =>
-    fromShard(search, i, async (shard) => ({
-      ranked: await shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index
-        where search_index match ${match} order by rank, rowid limit ${take}`),
-    })),
+  const lists = await eachShard(search, (shard) =>
+    shard.all<RankedDoc>(sql`select rowid as doc_id, ${RANK} as rank from search_index where search_index match ${match}
+      order by rank, rowid limit ${limit ?? ALL_MATCHES}`),
   );
-  return best.ranked;
-}
-
-/** Windows from this size on are asked of each shard by quota (`shardQuota`); smaller ones whole. */
-const QUOTA_FROM = 10_000;
-
-/**
- * How many of the best `limit` one shard of `n` is asked for. A window (200, 1,000 with facets) is asked whole: when
- * many documents tie, as names of a few words do, the shard whose statistics score a word a little higher holds all
- * of the best, so a share would send it back for the rest every time (measured: cold searches twice as slow). An
- * "every match" window (100,000) is asked by share and six standard deviations of it — sent whole by four shards, it
- * cost a vector search four times the rows.
- */
-export function shardQuota(limit: number, n: number): number {
-  return n === 1 || limit < QUOTA_FROM ? limit : Math.min(limit, Math.ceil(limit / n + 6 * Math.sqrt(limit / n)));
-}
-
-/**
- * The best `limit` of `n` shards: each asked for its quota at once and merged; a shard whose every row the merge
- * took (asked for less than the limit) may hold more of the best, so it is asked again for the whole limit and the
- * merge stays exact. `answers` are the shards' own (the extras they carry beside their ranking).
- */
-export async function bestOfShards<A extends { ranked: RankedDoc[] }>(
-  n: number,
-  limit: number,
-  ask: (i: number, take: number) => Promise<A>,
-  quota = shardQuota(limit, n),
-): Promise<{ answers: A[]; ranked: RankedDoc[] }> {
-  const answers = await Promise.all(Array.from({ length: n }, (_, i) => ask(i, quota)));
-  const merge = () =>
-    mergeSorted(
-      answers.map((a) => a.ranked),
-      byRank,
-      limit,
-      docIdOf,
-    );
-  const ranked = merge();
-  if (quota >= limit) return { answers, ranked };
-  const taken = new Set(ranked.map(docIdOf));
-  const again = answers.flatMap((a, i) => (a.ranked.length === quota && taken.has(a.ranked[quota - 1]!.doc_id) ? [i] : []));
-  if (again.length === 0) return { answers, ranked };
-  const more = await Promise.all(again.map((i) => ask(i, limit)));
-  again.forEach((i, k) => (answers[i] = more[k]!));
-  return { answers, ranked: merge() };
+  return mergeSorted(lists, byRank, limit ?? ALL_MATCHES, docIdOf);
 }
 
 export interface Highlight {
@@ -206,8 +161,14 @@ export async function rankedWindow(
 ): Promise<RankedWindow> {
   const limit = o.limit ?? ALL_MATCHES;
   const marked = shardPositions(o.marked, search.length);
-  const { answers, ranked } = await bestOfShards(search.length, limit, (i, take) =>
-    fromShard(search, i, (shard) => windowOfShard(shard, match, { limit: take, marked, scan: o.scan })),
+  // Each shard sends the whole window: when many documents tie, as names of a few words do, the shard whose
+  // statistics score them a little higher holds all of the best (decision 042).
+  const answers = await eachShard(search, (shard) => windowOfShard(shard, match, { limit, marked, scan: o.scan }));
+  const ranked = mergeSorted(
+    answers.map((a) => a.ranked),
+    byRank,
+    limit,
+    docIdOf,
   );
   const page = new Set(ranked.slice(o.marked.skip, o.marked.skip + o.marked.take).map((r) => r.doc_id));
   return {
