@@ -12,13 +12,15 @@ export const SEARCH_SHARDS_CONFIG = "wrangler.search-shards.toml";
 /** The local database id of shard i > 0 (wrangler.toml's SEARCH is …0002; these follow it). */
 export const searchShardDatabaseId = (i) => `00000000-0000-0000-0000-${(2 + i).toString(16).padStart(12, "0")}`;
 
-/** `[[d1_databases]]` blocks for SEARCH_1 … SEARCH_<n-1>, their migrations in `migrationsDir`. */
-export function searchShardBlocks(n, migrationsDir) {
-  return Array.from(
-    { length: n - 1 },
-    (_, k) =>
-      `\n[[d1_databases]]\nbinding = "SEARCH_${k + 1}"\ndatabase_name = "edge-mam-search-${k + 1}"\ndatabase_id = "${searchShardDatabaseId(k + 1)}"\nmigrations_dir = "${migrationsDir}"\n`,
-  ).join("");
+/** `[[d1_databases]]` blocks for SEARCH_1 … SEARCH_<n-1> but those `bound` already, their migrations in `migrationsDir`. */
+export function searchShardBlocks(n, migrationsDir, bound = () => false) {
+  return Array.from({ length: n - 1 }, (_, k) => k + 1)
+    .filter((i) => !bound(`SEARCH_${i}`))
+    .map(
+      (i) =>
+        `\n[[d1_databases]]\nbinding = "SEARCH_${i}"\ndatabase_name = "edge-mam-search-${i}"\ndatabase_id = "${searchShardDatabaseId(i)}"\nmigrations_dir = "${migrationsDir}"\n`,
+    )
+    .join("");
 }
 
 /** Writes wrangler.toml plus the shards' blocks; answers the config's name for `wrangler dev -c`. */

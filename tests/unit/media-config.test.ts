@@ -29,6 +29,16 @@ describe("media Worker dev config", () => {
     expect(() => mediaConfigFor(config.replace('main = "media-worker.ts"', 'main = "other.ts"'), "/tmp/x")).toThrow(/main = "media-worker.ts"/);
   });
 
+  it("binds the search index's shards the API Worker binds, each once (decision 042)", () => {
+    expect(mediaConfigFor(config, "/tmp/x")).not.toContain("SEARCH_1");
+    const four = mediaConfigFor(config, "/tmp/x", { searchShards: 4 });
+    for (const shard of ["SEARCH_1", "SEARCH_2", "SEARCH_3"]) expect(four.split(`binding = "${shard}"`)).toHaveLength(2);
+    expect(four).not.toContain("SEARCH_4");
+    // a media config that binds some already (an install with shards) gets only the others
+    const withOne = config.replace('binding = "SEARCH"', 'binding = "SEARCH_1"\n[[d1_databases]]\nbinding = "SEARCH"');
+    expect(mediaConfigFor(withOne, "/tmp/x", { searchShards: 4 }).split('binding = "SEARCH_1"')).toHaveLength(2);
+  });
+
   it("has the same [vars] as the API Worker (both read one configuration, workers/lib/config.ts)", () => {
     /** The `NAME = "value"` lines of a config's [vars] table, comments left out. */
     const varsOf = (text: string) => {
