@@ -244,7 +244,10 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
       ...(process.env.RATE_LIMITS ? { RATE_LIMITS: process.env.RATE_LIMITS } : {}),
       ...vars,
     },
-    { images: config === IMAGES_CONFIG, searchShards: d1Databases(config ?? "wrangler.toml").filter((d) => /^SEARCH/.test(d.binding)).length },
+    {
+      images: config === IMAGES_CONFIG,
+      searchShards: d1Databases(config ?? "wrangler.toml").filter((d) => /^SEARCH/.test(d.binding)).length,
+    },
   );
   const args = [
     "wrangler",
