@@ -41,9 +41,16 @@ export function buildSearchIndex(search, where = "") {
  * found by the id miniflare derives from its database id. A state already built in that layout is left alone.
  */
 export function buildSearchIndexOfState(persistDir, shards = 1) {
+  const catalogFile = d1FileOf(persistDir, databaseIdOf("DB"));
+  // the number of shards the feed then writes for (migration 0057)
+  const catalog = new DatabaseSync(catalogFile);
+  try {
+    catalog.prepare("UPDATE search_layout SET shards = ? WHERE id = 1").run(shards);
+  } finally {
+    catalog.close();
+  }
   const layout = join(persistDir, "search-layout");
   if (existsSync(layout) && readFileSync(layout, "utf8") === String(shards)) return;
-  const catalogFile = d1FileOf(persistDir, databaseIdOf("DB"));
   for (let i = 0; i < shards; i++) {
     const search = new DatabaseSync(d1FileOf(persistDir, searchShardIdOf(i)));
     const detach = attachCatalog(search, catalogFile);

@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { searchShardBindings } from "../../workers/db/search-shards";
 import { ROOT_GROUP_ID, newId } from "../../workers/lib/ids";
-import { addMember, exec, execOnSearch, indexRowsOf, indexed, insertGroup, testContext } from "./catalog-fixtures";
+import { addMember, exec, execOnSearch, indexRowsOf, indexed, insertGroup, rows, searchShards, testContext } from "./catalog-fixtures";
+import { createDb } from "../../workers/db/client";
+import { SearchLayoutError } from "../../workers/db/repositories/search-feed.repository";
+import { feedIndex } from "../../workers/services/search";
+import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError, signIn, signInAdmin } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { insertStoredAsset, postJson, waitForTask } from "./task-fixtures";
@@ -105,6 +109,42 @@ describe("reindex of the root", () => {
       }
       expect(await found()).toEqual({ total: files.length, ids: [...files].sort() });
       expect((await indexRowsOf(files)).map((r) => r.id).sort()).toEqual([...files].sort());
+    },
+    REBUILD_MS + 30_000,
+  );
+
+  it(
+    "a Worker binding another number of shards writes nothing to the index until the root reindex records its number",
+    async () => {
+      const user = await signIn();
+      const admin = await signInAdmin();
+      const group = await insertGroup({ ownerId: user.id });
+      await indexed();
+      const shards = searchShardBindings(env).length;
+      const layout = async () => (await rows<{ shards: number }>("select shards from search_layout where id = 1"))[0]?.shards;
+      expect(await layout()).toBe(shards);
+      // Documents written for one shard more than this Worker binds (a partial rollout).
+      await exec("update search_layout set shards = ? where id = 1", shards + 1);
+      const word = `лоцман${newId().slice(-5).replace(/\d/g, "щ")}`;
+      const { assetId } = await insertStoredAsset({ ownerId: user.id, name: `${word}.jpg`, mime: "image/jpeg", bytes: fixture("tiny") });
+      await addMember(group, assetId);
+      await expect(feedIndex(createDb(env.DB), searchShards(), { deadline: Date.now() + 5_000 })).rejects.toBeInstanceOf(SearchLayoutError);
+      expect(await indexRowsOf([assetId])).toEqual([]);
+      // A search still answers (from what is indexed), its catch-up logged; the file waits, marked.
+      const logged = expectConsoleError();
+      const res = await call(`/api/search/query/${encodeURIComponent(word)}`, { bearer: admin.bearer });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { hits: unknown[] }).hits).toEqual([]);
+      expect(logged.mock.calls.map((c) => String(c[0])).join("\n")).toContain("SearchLayoutError");
+      expect((await rows<{ n: number }>("select count(*) as n from search_pending"))[0]?.n).toBeGreaterThan(0);
+
+      const root = { entities: [{ id: ROOT_GROUP_ID, type: "group" }], options: { chunk_size: 500 } };
+      const { job_id } = await postJson<{ job_id: string }>("/api/tasklist/enqueue-task/reindex", admin.bearer, root);
+      await runTaskNow(testContext(), job_id);
+      expect((await waitForTask(job_id, ["done", "error"], REBUILD_MS)).status).toBe("done");
+      expect(await layout()).toBe(shards);
+      await indexed();
+      expect((await indexRowsOf([assetId])).map((r) => r.id)).toEqual([assetId]);
     },
     REBUILD_MS + 30_000,
   );

@@ -90,15 +90,17 @@ function writeStatements(docs: FedDocument[]): SQL[] {
  * Answers the state after the slice and how many documents it took.
  */
 export async function indexSlice(db: Database, search: SearchShards, size: number): Promise<IndexState & { indexed: number }> {
-  const docs = await db.all<FedDocument>(sql`
+  const docs = await db.all<FedDocument & { layout: number | null }>(sql`
     select p.doc_id as doc_id, p.seq as seq, coalesce(sa.entity_id, sg.entity_id) is not null as live,
       coalesce(sa.name, sg.name) as name, coalesce(sa.meta, sg.meta) as meta, coalesce(sa.content, sg.content) as content,
-      coalesce(sa.acl, sg.acl) as acl
+      coalesce(sa.acl, sg.acl) as acl, (select shards from search_layout where id = 1) as layout
     from (select doc_id, seq from search_pending order by doc_id limit ${size}) p
       left join search_docs d on d.doc_id = p.doc_id
       left join search_doc_asset sa on d.entity_type = 'asset' and sa.entity_id = d.entity_id
       left join search_doc_group sg on d.entity_type = 'group' and sg.entity_id = d.entity_id`);
   if (docs.length === 0) return { ...(await indexState(db)), indexed: 0 };
+  const layout = docs[0]!.layout;
+  if (layout !== null && layout !== search.length) throw new SearchLayoutError(layout, search.length);
   await Promise.all(
     search.map(async (shard, i) => {
       const mine = docs.filter((d) => shardOf(d.doc_id, search.length) === i);
@@ -106,13 +108,31 @@ export async function indexSlice(db: Database, search: SearchShards, size: numbe
     }),
   );
   const marks = JSON.stringify(docs.map((d) => [d.doc_id, d.seq]));
-  const [, , after] = await runBatch(db, [
+  const [, , , after] = await runBatch(db, [
     sql`delete from search_pending where (doc_id, seq) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(${marks}))`,
     sql`update search_epoch set n = n + 1 where id = 1`,
+    sql`update search_layout set shards = ${search.length} where id = 1 and shards is null`,
     STATE,
   ]);
   const state = after.results[0] as { epoch: number; behind: number } | undefined;
   return { indexed: docs.length, epoch: state?.epoch ?? 0, behind: state?.behind === 1 };
+}
+
+/**
+ * A feed whose Worker binds another number of shards than the documents were written for (migration 0057): writing
+ * would put documents where searches never look, so nothing is written and they stay pending until the root
+ * `reindex` records the new number (`adoptLayout`).
+ */
+export class SearchLayoutError extends Error {
+  constructor(recorded: number, bound: number) {
+    super(`search index: documents are written for ${recorded} shard(s), this Worker binds ${bound}; start the reindex of the root`);
+    this.name = "SearchLayoutError";
+  }
+}
+
+/** The number of shards documents are written for from now on: the root reindex's first step (it then moves every document). */
+export function adoptLayout(db: Database, shards: number) {
+  return db.run(sql`update search_layout set shards = ${shards} where id = 1`);
 }
 
 /** Marks every document pending, and gives every entity without one a document: the whole index is rebuilt by the feed. */

@@ -8,7 +8,7 @@ import { repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
-import { dropMisplacedSlice } from "../../../db/repositories/search-feed.repository";
+import { adoptLayout, dropMisplacedSlice } from "../../../db/repositories/search-feed.repository";
 import { feedIndex } from "../../search";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 
@@ -55,7 +55,9 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
   entityTypes: ["asset", "group"],
   options: ReindexOptionsSchema,
   title: (entities, names) => `${ru.tasks.operations.reindex}: ${titleOf(entities, names)}`,
-  async start() {
+  async start(ctx) {
+    // The whole index is rebuilt: documents are written for the shards this Worker binds from now on (decision 042).
+    if (ctx.task.affected.some((e) => e.type === "group" && e.id === ROOT_GROUP_ID)) await adoptLayout(ctx.rc.db, ctx.rc.search.length);
     return { index: 0, after: "", total: 0 };
   },
   async step(ctx, state) {
