@@ -115,18 +115,14 @@ for (const [kind, texts] of kinds) {
     const parts = shards.map((s) => timed(s, shardStatement, match));
     return { whole, slowest: Math.max(...parts), sum: parts.reduce((a, b) => a + b, 0) };
   });
-  const col = (key) =>
-    `${ms(
+  const at = (key, q) =>
+    ms(
       quantile(
         rows.map((r) => r[key]),
-        0.5,
+        q,
       ),
-    )} /${ms(
-      quantile(
-        rows.map((r) => r[key]),
-        0.95,
-      ),
-    )}`;
+    );
+  const col = (key) => `${at(key, 0.5)} /${at(key, 0.95)}`;
   console.log(`\n${kind} (${texts.length} words), p50 / p95 ms of database time:`);
   console.log(`  one index                          ${col("whole")}`);
   console.log(`  ${SHARDS} shards, slowest (deployed: at once) ${col("slowest")}`);

@@ -23,6 +23,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { searchShardsOf } from "./search-shards-config.mjs";
 
 const MiB = 1024 * 1024;
 /** Workers Paid plan: size of the Worker after compression. */
@@ -43,12 +44,6 @@ export function bindingsOf(output) {
   }
   return [...new Set(names)];
 }
-
-/**
- * The search index's shards a Worker binds (SEARCH, SEARCH_1, …: decision 042). Both Workers feed the index, so
- * they must bind the same ones: a Worker with fewer would put documents into shards where searches never look.
- */
-export const searchShardsOf = (names) => names.filter((n) => /^SEARCH(_\d+)?$/.test(n)).sort();
 
 /** The first shard bound past a gap (SEARCH_3 without SEARCH_2), which workers/db/search-shards.ts never reaches; null when none. */
 export function shardGap(shards) {
@@ -144,6 +139,7 @@ async function main() {
   // The two bundles are built at the same time: each wrangler run is mostly one core of esbuild.
   const checked = await Promise.all(WORKER_CONFIGS.map((worker) => checkWorker(worker, readme)));
   const problems = checked.flatMap((c) => c.problems);
+  // Both Workers feed the index: one binding fewer shards would put documents where searches never look.
   const [api, media] = checked.map((c) => searchShardsOf(c.names).join(", "));
   if (api !== media) problems.push(`the Workers bind different search index shards (API: ${api}; media: ${media}): bind the same in both`);
   const gap = shardGap(searchShardsOf(checked[0]?.names ?? []));

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IMAGES_CONFIG } from "./images-config.mjs";
 import { writeMediaDevConfig } from "./media-config.mjs";
+import { searchShardsOf } from "./search-shards-config.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -96,7 +97,7 @@ function migrationScript({ dir, files }) {
  * A state directory with every migration applied and nothing else, made once per set of migrations and reused.
  * `wrangler d1 migrations apply` starts the local runtime once per migration file (35 s for 40 files on a 2-core
  * machine, paid by every server a test tier starts); one script per database takes ~10 s, and a copy of the result
- * takes milliseconds. The key covers the migrations and the wrangler version that wrote the files.
+ * takes milliseconds. The key covers the databases, their migrations and the wrangler version that wrote the files.
  */
 export function migratedTemplate(timeoutMs = 120_000, config = "wrangler.toml") {
   const hash = createHash("sha256").update(
@@ -104,7 +105,7 @@ export function migratedTemplate(timeoutMs = 120_000, config = "wrangler.toml") 
   );
   const databases = migrationFiles(config);
   for (const { binding, dir, files } of databases) {
-    if (binding.startsWith("SEARCH_")) hash.update(binding);
+    hash.update(binding);
     for (const name of files) hash.update(name).update(readFileSync(join(dir, name)));
   }
   const template = join(ROOT, "node_modules", ".cache", "edge-mam", `migrated-${hash.digest("hex").slice(0, 16)}`);
@@ -246,7 +247,7 @@ async function launch({ port, persistDir, adminLogin, adminPassword, jwtSecret, 
     },
     {
       images: config === IMAGES_CONFIG,
-      searchShards: d1Databases(config ?? "wrangler.toml").filter((d) => /^SEARCH/.test(d.binding)).length,
+      searchShards: searchShardsOf(d1Databases(config).map((d) => d.binding)).length,
     },
   );
   const args = [

@@ -9,6 +9,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Next to wrangler.toml so its relative paths and .wrangler/state stay the same. */
 export const SEARCH_SHARDS_CONFIG = "wrangler.search-shards.toml";
 
+/** The search index's shards among binding names (SEARCH, SEARCH_1, …), in order of name. */
+export const searchShardsOf = (names) => names.filter((n) => /^SEARCH(_\d+)?$/.test(n)).sort();
+
 /** The local database id of shard i > 0 (wrangler.toml's SEARCH is …0002; these follow it). */
 export const searchShardDatabaseId = (i) => `00000000-0000-0000-0000-${(2 + i).toString(16).padStart(12, "0")}`;
 

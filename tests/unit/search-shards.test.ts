@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { docsByShard, mergeSorted, shardOf, shardPositions } from "../../workers/db/repositories/search-index.repository";
-import { searchShardsOf, shardGap } from "../../scripts/deploy-check.mjs";
+import { shardGap } from "../../scripts/deploy-check.mjs";
+import { searchShardsOf } from "../../scripts/search-shards-config.mjs";
 
 // The search index's shards (decision 042): what one shard answers must be what the merge of many answers.
 

@@ -12,6 +12,10 @@ import { adoptLayout, dropMisplacedSlice } from "../../../db/repositories/search
 import { feedIndex } from "../../search";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 
+/** Whether the task reindexes the root: the whole index, into the shards this Worker binds (decision 042). */
+const rebuildsAll = (entities: readonly { id: string; type: string }[]) =>
+  entities.some((e) => e.type === "group" && e.id === ROOT_GROUP_ID);
+
 /** Drops misplaced documents until none is left (true) or the deadline has passed (false), and logs how many. */
 async function dropMisplaced(ctx: OperationContext<ReindexOptions>, deadline: number): Promise<boolean> {
   let dropped = 0;
@@ -57,7 +61,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
   title: (entities, names) => `${ru.tasks.operations.reindex}: ${titleOf(entities, names)}`,
   async start(ctx) {
     // The whole index is rebuilt: documents are written for the shards this Worker binds from now on (decision 042).
-    if (ctx.task.affected.some((e) => e.type === "group" && e.id === ROOT_GROUP_ID)) await adoptLayout(ctx.rc.db, ctx.rc.search.length);
+    if (rebuildsAll(ctx.task.affected)) await adoptLayout(ctx.rc.db, ctx.rc.search.length);
     return { index: 0, after: "", total: 0 };
   },
   async step(ctx, state) {
@@ -95,7 +99,7 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     let done = next.index >= entities.length;
     // The whole index was rebuilt, each document into its shard: the shards now drop the copies another shard owns
     // (the number of shards changed, decision 042). Until then a merge takes each document once.
-    if (done && !next.placed && entities.some((e) => e.type === "group" && e.id === ROOT_GROUP_ID)) {
+    if (done && !next.placed && rebuildsAll(entities)) {
       next.placed = await dropMisplaced(ctx, Date.now() + FEED_STEP_MS);
       done = next.placed;
     }
