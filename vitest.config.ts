@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
 import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -52,7 +53,7 @@ export const workersPoolOptions = async () => ({
  * tests/setup/apply-migrations.ts. `npm test` runs the same files in groups (vitest.grouped.config.ts).
  */
 export default defineConfig({
-  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub(), mediabunnyOnDemand()],
+  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub(), mediabunnyOnDemand(), sqlTextModules()],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },

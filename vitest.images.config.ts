@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
 import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 /**
  * The integration tier with the optional Cloudflare Images binding (`IMAGES`, README «Optional bindings») on:
@@ -18,6 +19,7 @@ export default defineConfig({
     }),
     mediabunnyNodeStub(),
     mediabunnyOnDemand(),
+    sqlTextModules(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },
 });

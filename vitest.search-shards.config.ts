@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 import base, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
 import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 /**
  * The search index in four shards (decision 042): wrangler.toml binds one (`SEARCH`), as a small install should run;
@@ -29,6 +30,7 @@ export default defineConfig({
     }),
     mediabunnyNodeStub(),
     mediabunnyOnDemand(),
+    sqlTextModules(),
   ],
   test: {
     ...base.test,

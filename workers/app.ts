@@ -32,6 +32,7 @@ export { LoginThrottleDO } from "../durable-objects/login-throttle.do";
 export { RateLimitDO } from "../durable-objects/rate-limit.do";
 export { WopiLockDO } from "../durable-objects/wopi-lock.do";
 export { NotificationHubDO } from "../durable-objects/notification-hub.do";
+export { LibraryShardDO } from "../durable-objects/library-shard.do";
 export { AutomationWorkflow } from "./workflows/automation.workflow";
 
 const api = createApiApp();

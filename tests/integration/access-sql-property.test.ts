@@ -1,6 +1,9 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import type { Database } from "../../workers/db/client";
+import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { filterVisible } from "../../workers/db/repositories/access.repository";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { ALL_GRANTS, DENY_BIT, levelBit, maskOf } from "../../workers/services/access/access-policy";
@@ -14,6 +17,9 @@ import { admin } from "./library-factories";
  * a chroot. For every entity the one-query check (`entityMask`) and the list filter (`visibleSql` through
  * `filterVisible`) must both say exactly what the model says.
  */
+
+/** The D1 API the statements below are written against. */
+type CatalogClient = Pick<D1Database, "prepare" | "batch">;
 
 interface Model {
   parents: number[];
@@ -76,115 +82,130 @@ function expectedRead(m: Model, kind: "group" | "asset", i: number): boolean {
   return (mask & (levelBit("read") | levelBit("superuser"))) !== 0;
 }
 
+/**
+ * One run of the property against a catalog: D1 (`DB`), or a library shard's own SQLite (decision 043) through the
+ * D1 API the repositories use there, with the same services on top.
+ */
+async function agreesWithModel(catalog: CatalogClient, db: Database, adminId: string): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(modelArb, async (m) => {
+      const now = Date.now();
+      const user = newId();
+      const other = newId();
+      const team = newId();
+      const stranger = newId();
+      const groups = m.parents.map(() => newId());
+      const assets = m.assets.map(() => newId());
+      const statements = [
+        catalog
+          .prepare("INSERT INTO users (id, login, name, ctime, mtime, chroot_groups) VALUES (?, ?, 'u', ?, ?, ?)")
+          .bind(user, `p-${user}`, now, now, JSON.stringify(m.chroot === null ? [] : [groups[m.chroot]])),
+        catalog.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'o', ?, ?)").bind(other, `p-${other}`, now, now),
+        catalog.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(team, user, now),
+      ];
+      m.parents.forEach((p, i) => {
+        const parent = p < 0 ? ROOT_GROUP_ID : groups[p];
+        const owner = m.ownedGroups[i] ? user : other;
+        statements.push(
+          catalog
+            .prepare("INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES (?, ?, ?, ?, ?, ?)")
+            .bind(groups[i], `g${i}`, parent, owner, now, now),
+          catalog
+            .prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, ?)")
+            .bind(parent, groups[i], now, `g${i}`),
+        );
+        const chain = [i, ...ancestorsOf(m, i).slice(1)];
+        chain.forEach((a, depth) =>
+          statements.push(
+            catalog.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(groups[a], groups[i], depth),
+          ),
+        );
+        statements.push(
+          catalog
+            .prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)")
+            .bind(ROOT_GROUP_ID, groups[i], chain.length),
+        );
+        if (!m.groupInherit[i]) {
+          statements.push(
+            catalog
+              .prepare("INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES (?, 'group', 0, ?)")
+              .bind(groups[i], now),
+          );
+        }
+      });
+      m.assets.forEach((memberOf, i) => {
+        const owner = m.ownedAssets[i] ? user : other;
+        statements.push(
+          catalog
+            .prepare(
+              "INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'video/mp4', ?, ?, ?, ?, ?)",
+            )
+            .bind(assets[i], `a${i}`, owner, owner, now, now, now),
+        );
+        for (const g of memberOf) {
+          statements.push(
+            catalog
+              .prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)")
+              .bind(groups[g], assets[i], now, `a${i}`),
+          );
+        }
+        if (!m.assetInherit[i]) {
+          statements.push(
+            catalog
+              .prepare("INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES (?, 'asset', 0, ?)")
+              .bind(assets[i], now),
+          );
+        }
+      });
+      m.rules.forEach((r) => {
+        const subj = [user, team, stranger][r.subject];
+        const obj = r.kind === "group" ? groups[r.target] : assets[Math.min(r.target, assets.length - 1)];
+        const target = r.kind === "group" ? r.target : Math.min(r.target, assets.length - 1);
+        r.target = target;
+        statements.push(
+          catalog
+            .prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind(newId(), subj, r.subject === 0 ? "user" : "group", obj, r.kind, r.mask, now),
+        );
+      });
+      await catalog.batch(statements);
+
+      const rc = { ...createRequestContext(env, () => undefined, "property"), db };
+      const actor: Actor = { id: user, name: "u", login: `p-${user}`, isAdmin: false, isRobot: false, sessionFamily: null };
+      const vis = await visibility(rc, actor);
+      const visibleGroups = await filterVisible(rc.db, vis, "group", groups);
+      const visibleAssets = await filterVisible(rc.db, vis, "asset", assets);
+      for (const [kind, ids, visible] of [
+        ["group", groups, visibleGroups],
+        ["asset", assets, visibleAssets],
+      ] as const) {
+        for (let i = 0; i < ids.length; i++) {
+          const expected = expectedRead(m, kind, i);
+          const owned = kind === "group" ? m.ownedGroups[i] : m.ownedAssets[i];
+          const mask = await entityMask(rc, actor, { id: ids[i], type: kind, ownerId: owned ? user : other });
+          expect({ kind, i, check: (mask & levelBit("read")) !== 0 }).toEqual({ kind, i, check: expected });
+          expect({ kind, i, list: visible.has(ids[i]) }).toEqual({ kind, i, list: expected });
+          if (owned && expected) expect(mask).toBe(ALL_GRANTS);
+        }
+      }
+      // The administrator reads everything.
+      const adminActor: Actor = { id: adminId, name: "a", login: "admin", isAdmin: true, isRobot: false, sessionFamily: null };
+      expect((await filterVisible(rc.db, await visibility(rc, adminActor), "asset", assets)).size).toBe(assets.length);
+    }),
+    { numRuns: 60 },
+  );
+}
+
 describe("access SQL against the model", () => {
   it("entityMask and the list filter agree with the model over random trees, rules, switches and chroots", async () => {
     const boss = await admin();
-    await fc.assert(
-      fc.asyncProperty(modelArb, async (m) => {
-        const now = Date.now();
-        const user = newId();
-        const other = newId();
-        const team = newId();
-        const stranger = newId();
-        const groups = m.parents.map(() => newId());
-        const assets = m.assets.map(() => newId());
-        const statements: D1PreparedStatement[] = [
-          env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime, chroot_groups) VALUES (?, ?, 'u', ?, ?, ?)").bind(
-            user,
-            `p-${user}`,
-            now,
-            now,
-            JSON.stringify(m.chroot === null ? [] : [groups[m.chroot]]),
-          ),
-          env.DB.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'o', ?, ?)").bind(other, `p-${other}`, now, now),
-          env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(team, user, now),
-        ];
-        m.parents.forEach((p, i) => {
-          const parent = p < 0 ? ROOT_GROUP_ID : groups[p];
-          const owner = m.ownedGroups[i] ? user : other;
-          statements.push(
-            env.DB.prepare("INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES (?, ?, ?, ?, ?, ?)").bind(groups[i], `g${i}`, parent, owner, now, now),
-            env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, ?)").bind(parent, groups[i], now, `g${i}`),
-          );
-          const chain = [i, ...ancestorsOf(m, i).slice(1)];
-          chain.forEach((a, depth) =>
-            statements.push(env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(groups[a], groups[i], depth)),
-          );
-          statements.push(
-            env.DB.prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, ?)").bind(ROOT_GROUP_ID, groups[i], chain.length),
-          );
-          if (!m.groupInherit[i]) {
-            statements.push(
-              env.DB.prepare("INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES (?, 'group', 0, ?)").bind(groups[i], now),
-            );
-          }
-        });
-        m.assets.forEach((memberOf, i) => {
-          const owner = m.ownedAssets[i] ? user : other;
-          statements.push(
-            env.DB.prepare("INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, ?, 'video/mp4', ?, ?, ?, ?, ?)").bind(
-              assets[i],
-              `a${i}`,
-              owner,
-              owner,
-              now,
-              now,
-              now,
-            ),
-          );
-          for (const g of memberOf) {
-            statements.push(
-              env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, ?)").bind(groups[g], assets[i], now, `a${i}`),
-            );
-          }
-          if (!m.assetInherit[i]) {
-            statements.push(
-              env.DB.prepare("INSERT INTO access_inheritance (entity_id, entity_type, inherit, mtime) VALUES (?, 'asset', 0, ?)").bind(assets[i], now),
-            );
-          }
-        });
-        m.rules.forEach((r) => {
-          const subj = [user, team, stranger][r.subject];
-          const obj = r.kind === "group" ? groups[r.target] : assets[Math.min(r.target, assets.length - 1)];
-          const target = r.kind === "group" ? r.target : Math.min(r.target, assets.length - 1);
-          r.target = target;
-          statements.push(
-            env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, ?, ?, ?, ?, ?)").bind(
-              newId(),
-              subj,
-              r.subject === 0 ? "user" : "group",
-              obj,
-              r.kind,
-              r.mask,
-              now,
-            ),
-          );
-        });
-        await env.DB.batch(statements);
+    await agreesWithModel(env.DB, createRequestContext(env, () => undefined, "property").db, boss.id);
+  });
 
-        const rc = createRequestContext(env, () => undefined, "property");
-        const actor: Actor = { id: user, name: "u", login: `p-${user}`, isAdmin: false, isRobot: false, sessionFamily: null };
-        const vis = await visibility(rc, actor);
-        const visibleGroups = await filterVisible(rc.db, vis, "group", groups);
-        const visibleAssets = await filterVisible(rc.db, vis, "asset", assets);
-        for (const [kind, ids, visible] of [
-          ["group", groups, visibleGroups],
-          ["asset", assets, visibleAssets],
-        ] as const) {
-          for (let i = 0; i < ids.length; i++) {
-            const expected = expectedRead(m, kind, i);
-            const owned = kind === "group" ? m.ownedGroups[i] : m.ownedAssets[i];
-            const mask = await entityMask(rc, actor, { id: ids[i], type: kind, ownerId: owned ? user : other });
-            expect({ kind, i, check: (mask & levelBit("read")) !== 0 }).toEqual({ kind, i, check: expected });
-            expect({ kind, i, list: visible.has(ids[i]) }).toEqual({ kind, i, list: expected });
-            if (owned && expected) expect(mask).toBe(ALL_GRANTS);
-          }
-        }
-        // The administrator reads everything.
-        const adminActor: Actor = { id: boss.id, name: "a", login: "admin", isAdmin: true, isRobot: false, sessionFamily: null };
-        expect((await filterVisible(rc.db, await visibility(rc, adminActor), "asset", assets)).size).toBe(assets.length);
-      }),
-      { numRuns: 60 },
+  it("gives the same answers in a library shard's SQLite, through the same repositories", async () => {
+    const shard = env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName("access-sql-property"));
+    await runInDurableObject(shard, async (instance: LibraryShardDO, state) =>
+      agreesWithModel(new SqlStorageClient(state.storage), instance.db, newId()),
     );
   });
 });
