@@ -1,15 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
+import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
+import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access/context";
+import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library/group-listing.service";
 
-/** What a shard reports about itself: the figures `npm run bench -- shard` prints per shard. */
+/** What a shard reports about itself (cheap: `npm run bench -- shard` calls it as the floor of a shard call). */
 export interface LibraryShardStats {
   /** the SQLite file's size, the figure the 10 GB per object limit applies to */
   bytes: number;
+  /** catalog migrations applied */
   migrations: number;
-  assets: number;
-  groups: number;
 }
 
 /**
@@ -50,12 +52,21 @@ export class LibraryShardDO extends DurableObject<Env> {
   }
 
   async stats(): Promise<LibraryShardStats> {
-    const count = (table: string) => this.ctx.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
-    return {
-      bytes: this.ctx.storage.sql.databaseSize,
-      migrations: count("shard_migrations"),
-      assets: count("assets"),
-      groups: count("groups"),
-    };
+    const { n } = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM shard_migrations").one();
+    return { bytes: this.ctx.storage.sql.databaseSize, migrations: n };
+  }
+
+  /**
+   * A folder's page of members, listed by the product's own service against this shard: one call for the caller
+   * however many statements the listing runs (the access chain, the page, the counts). The caller is resolved by the
+   * global database and rides along. `npm run bench -- shard` measures it against the same page listed over D1.
+   */
+  async membersPage(actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage>> {
+    return answerFromShard(() => listMembers(this.context(`shard-members-${groupId}`), actor, groupId, query));
+  }
+
+  /** A request context whose catalog is this shard's database; everything else (bindings, config) as a request's. */
+  private context(requestId: string): RequestContext {
+    return { ...createRequestContext(this.env, (promise) => this.ctx.waitUntil(promise), requestId), db: this.db };
   }
 }

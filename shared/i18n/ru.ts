@@ -12,6 +12,8 @@ export const ru = {
   /** API messages of the group calls (workers/services/library/group.service.ts). */
   groups: {
     notFound: "Папка не найдена",
+    /** the library shard holding a top-level folder and its subtree (decision 043) gave no answer: 503 */
+    libraryDown: (library: string) => `Библиотека «${library}» сейчас не отвечает; повторите чуть позже. Остальные библиотеки работают`,
     rootImmutable: "Корневую папку «Доступные Файлы» нельзя переименовать, переместить или удалить",
     rootHoldsGroups: "В корневой папке могут быть только папки",
     nameTaken: (name: string) => `Папка «${name}» уже есть в этой папке`,

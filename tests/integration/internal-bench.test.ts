@@ -22,7 +22,11 @@ async function withToken(
   const { BENCH_TOKEN: _unset, ...withoutToken } = env as typeof env & { BENCH_TOKEN?: string };
   const testEnv = init.benchToken === null ? withoutToken : { ...env, BENCH_TOKEN: init.benchToken ?? TOKEN };
   const ctx = createExecutionContext();
-  const res = await createApiApp().fetch(new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers, body: init.body }), testEnv, ctx);
+  const res = await createApiApp().fetch(
+    new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers, body: init.body }),
+    testEnv,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -101,6 +105,28 @@ describe("internal bench routes: with the token", () => {
       await expectError(await withToken(`${OBJECT}?${query}`, { method: "POST", authorization }), 400);
     }
     await expectError(await withToken(`${READ}?key=assets/x`, { authorization }), 400);
+  });
+
+  it("start a bench library shard and list a members page in it as over D1; shard names only of the bench", async () => {
+    const shard = await withToken("/internal/bench/shard?shard=bench-test&n=3", { authorization });
+    expect(shard.status).toBe(200);
+    const stats = (await shard.json()) as { id: string; migrations: number; n: number };
+    expect(stats).toMatchObject({ migrations: env.TEST_MIGRATIONS.length, n: 3 });
+    expect(stats.id).toBe(env.LIBRARY_SHARDS.idFromName("bench-test").toString());
+    // An empty shard has no such folder: the service's own 404 comes back through the call.
+    const admin = await env.DB.prepare("SELECT id FROM users WHERE login = ?").bind(env.ADMIN_LOGIN).first<string>("id");
+    const page = `/internal/bench/members-page?user=${admin}&group=${"a".repeat(32)}&n=1`;
+    await expectError(await withToken(`${page}&shard=bench-test`, { authorization }), 404);
+    await expectError(await withToken(page, { authorization }), 404);
+    for (const name of ["", "library-1", "bench-", "bench-A", `bench-${"x".repeat(41)}`]) {
+      await expectError(await withToken(`/internal/bench/shard?shard=${name}`, { authorization }), 400);
+      await expectError(await withToken(`${page}&shard=${name}`, { authorization }), 400);
+    }
+    await expectRouteNotFound(
+      await withToken("/internal/bench/shard?shard=bench-test", { benchToken: null }),
+      "GET",
+      "/internal/bench/shard",
+    );
   });
 
   it("answer 404 for a missing object", async () => {

@@ -1,10 +1,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { CATALOG_MIGRATIONS } from "../../workers/db/catalog-migrations";
+import { callShard } from "../../workers/db/library-shard-call";
 import { isUniqueViolation } from "../../workers/db/repositories/user.repository";
 import { SqlStorageClient } from "../../workers/db/sql-storage-client";
-import { newId } from "../../workers/lib/ids";
+import { AppError } from "../../workers/lib/errors";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
+import type { Actor } from "../../workers/services/access/context";
 
 /**
  * The library shard's engine (decision 043): a SQLite Durable Object with the catalog's schema, and the D1 API over
@@ -112,6 +116,20 @@ describe("library shard", () => {
     expect(onD1.renamed).toBeGreaterThan(1);
     expect(onD1).toMatchObject({ loginTaken: true, missed: 0, batchFailed: true, afterFailedBatch: 0, missingColumn: true });
     expect(onD1.undefinedBinding).toMatch(/D1_TYPE_ERROR/);
+  });
+
+  it("brings a service's refusal back through the call as the same error, and a fault in its code as a fault", async () => {
+    const stub = shardNamed("calls") as unknown as Pick<LibraryShardDO, "membersPage">;
+    const actor: Actor = { id: newId(), name: "Анна", login: "anna", isAdmin: true, isRobot: false, sessionFamily: null };
+    const refused = await callShard("Архив", () => stub.membersPage(actor, newId(), {})).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: ru.groups.notFound });
+    // The runtime marks what the object's own code threw as remote: callShard lets it through as the fault it is.
+    const fault = await callShard("Архив", () => stub.membersPage(null as unknown as Actor, ROOT_GROUP_ID, {})).catch(
+      (error: unknown) => error,
+    );
+    expect(fault).not.toBeInstanceOf(AppError);
+    expect((fault as { remote?: boolean }).remote).toBe(true);
   });
 
   it("resumes its migrations where a stopped one left them, each applied once", async () => {

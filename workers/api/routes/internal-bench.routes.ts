@@ -1,7 +1,9 @@
 import { Hono } from "hono";
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { ru } from "../../../shared/i18n/ru";
+import { callShard } from "../../db/library-shard-call";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { entityMask, createRequestContext, type Actor } from "../../services/access";
@@ -40,11 +42,15 @@ const AccessCheckQuerySchema = z.object({
   entity: z.string().regex(/^[0-9a-f]{32}$/),
   n: z.coerce.number().int().min(1).max(2_000).default(200),
 });
+/** A library shard by name (`LIBRARY_SHARDS.idFromName`): the bench's shards only. */
+const ShardNameSchema = z.string().regex(/^bench-[a-z0-9-]{1,40}$/, "ожидается имя вида bench-имя");
 const MembersPageQuerySchema = z.object({
   user: z.string().regex(/^[0-9a-f]{32}$/),
   group: z.string().regex(/^[0-9a-f]{32}$/),
   n: z.coerce.number().int().min(1).max(1_000).default(100),
+  shard: ShardNameSchema.optional(),
 });
+const ShardQuerySchema = z.object({ shard: ShardNameSchema, n: z.coerce.number().int().min(1).max(2_000).default(1) });
 const CompleteQuerySchema = z.object({ key: KeySchema, uploadId: z.string().min(1).max(1024) });
 const CompletePartsSchema = z
   .array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1) }))
@@ -215,11 +221,26 @@ export const internalBenchRoutes = new Hono<AppEnv>()
     return c.json({ n, ...timing }, 200);
   })
   /**
-   * GET /members-page?user&group&n: the product's members page of 50 assets (`listMembers`: the group check plus the
-   * page query with its visibility filter) `n` times for that user in fresh request contexts; answers the timings.
+   * GET /shard?shard=bench-…&n: a library shard's stats (its id, size, migrations) — the call starts the object and
+   * brings its schema up to date — then `n` more such calls timed: the floor of a call to a shard (bench/shard.mjs).
+   */
+  .get("/shard", async (c) => {
+    const { shard, n } = parseQuery(ShardQuerySchema, c.req.query());
+    const id = c.env.LIBRARY_SHARDS.idFromName(shard);
+    const stub = c.env.LIBRARY_SHARDS.get(id);
+    const stats = await stub.stats();
+    const timing = await timed(n, async () => {
+      await stub.stats();
+    });
+    return c.json({ id: id.toString(), ...stats, n, ...timing }, 200);
+  })
+  /**
+   * GET /members-page?user&group&n[&shard]: the product's members page of 50 assets (`listMembers`: the group check
+   * plus the page query with its visibility filter) `n` times for that user in fresh request contexts; answers the
+   * timings. With `shard`, each page is one call to that library shard, which lists it against its own database.
    */
   .get("/members-page", async (c) => {
-    const { user, group, n } = parseQuery(MembersPageQuerySchema, c.req.query());
+    const { user, group, n, shard } = parseQuery(MembersPageQuerySchema, c.req.query());
     const row = await c.var.rc.db.$client
       .prepare("select id, name, login, is_admin, is_robot from users where id = ?")
       .bind(user)
@@ -227,9 +248,21 @@ export const internalBenchRoutes = new Hono<AppEnv>()
     if (!row) throw new AppError("NOT_FOUND", ru.errors.routeNotFound(c.req.method, new URL(c.req.url).pathname));
     const actor = actorOf(row);
     let items = 0;
+    const query = { type: "asset" as const, take: 50 };
+    // Typed as the class itself: the RPC stub's mapped type of a members page is deeper than TypeScript follows.
+    const stub = shard
+      ? (c.env.LIBRARY_SHARDS.get(c.env.LIBRARY_SHARDS.idFromName(shard)) as unknown as Pick<LibraryShardDO, "membersPage">)
+      : null;
     const timing = await timed(n, async (i) => {
-      const fresh = createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), `bench-${i}`);
-      items = (await listMembers(fresh, actor, group, { type: "asset", take: 50 })).items.length;
+      const page = stub
+        ? await callShard(shard!, () => stub.membersPage(actor, group, query))
+        : await listMembers(
+            createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), `bench-${i}`),
+            actor,
+            group,
+            query,
+          );
+      items = page.items.length;
     });
     return c.json({ n, items, ...timing }, 200);
   })
