@@ -3,8 +3,8 @@ import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
-import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access/context";
-import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library/group-listing.service";
+import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
+import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library";
 
 /** What a shard reports about itself (cheap: `npm run bench -- shard` calls it as the floor of a shard call). */
 export interface LibraryShardStats {

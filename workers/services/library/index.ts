@@ -82,6 +82,7 @@ export {
 export { deleteMembers, insertMembers, moveMembers } from "./group-members.service";
 export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroups } from "./group-lookup.service";
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
+export type { MembersPage, MembersQuery } from "./group-listing.service";
 export { getSubtreeJson } from "./subtree.service";
 export type { Group } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
