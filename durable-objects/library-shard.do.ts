@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
+import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library";
@@ -18,8 +19,8 @@ export interface LibraryShardStats {
  * One library shard (decision 043): a SQLite-backed Durable Object holding the catalog's schema, applied from the
  * same `migrations/` files as `DB`, so every repository runs against it unchanged through `SqlStorageClient`.
  * Responsibilities: bring its schema up to date before it answers anything (each migration in one transaction, each
- * recorded, so a shard that stopped half-way resumes at the migration that did not finish), and hand its database to
- * the code that runs inside it. Queries inside the object run in-process: a caller pays one round trip for a call,
+ * recorded, so a shard that stopped half-way resumes at the migration that did not finish), and run the product's
+ * services against its database for a caller whose identity rides along with the call. Queries inside the object run in-process: a caller pays one round trip for a call,
  * however many statements it runs.
  */
 export class LibraryShardDO extends DurableObject<Env> {
@@ -58,15 +59,23 @@ export class LibraryShardDO extends DurableObject<Env> {
 
   /**
    * A folder's page of members, listed by the product's own service against this shard: one call for the caller
-   * however many statements the listing runs (the access chain, the page, the counts). The caller is resolved by the
-   * global database and rides along. `npm run bench -- shard` measures it against the same page listed over D1.
+   * however many statements the listing runs (the access chain, the page, the counts). `npm run bench -- library-shard`
+   * measures it against the same page listed over D1.
    */
-  async membersPage(actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage>> {
-    return answerFromShard(() => listMembers(this.context(`shard-members-${groupId}`), actor, groupId, query));
+  async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage>> {
+    return this.run(caller, actor, (rc) => listMembers(rc, actor, groupId, query));
   }
 
-  /** A request context whose catalog is this shard's database; everything else (bindings, config) as a request's. */
-  private context(requestId: string): RequestContext {
-    return { ...createRequestContext(this.env, (promise) => this.ctx.waitUntil(promise), requestId), db: this.db };
+  /**
+   * Runs one operation for a caller: their row and groups, read from the global database by the request, are made
+   * current here first (decision 043), then the operation runs with this shard as its catalog; a refusal is answered.
+   */
+  private async run<T>(caller: CallerCopy, actor: Actor, operation: (rc: RequestContext) => Promise<T>): Promise<ShardAnswer<T>> {
+    return answerFromShard(async () => {
+      if (caller.user.id !== actor.id) throw new Error("library shard: the caller's copy is not the actor's");
+      await storeCallerCopy(this.db, caller, Date.now());
+      const rc = { ...createRequestContext(this.env, (promise) => this.ctx.waitUntil(promise), crypto.randomUUID()), db: this.db };
+      return operation(rc);
+    });
   }
 }

@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { CATALOG_MIGRATIONS } from "../../workers/db/catalog-migrations";
+import { createDb } from "../../workers/db/client";
 import { callShard } from "../../workers/db/library-shard-call";
+import { readCallerCopy, type CallerCopy } from "../../workers/db/repositories/caller-copy.repository";
 import { isUniqueViolation } from "../../workers/db/repositories/user.repository";
 import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { maskOf } from "../../workers/services/access/access-policy";
 import type { Actor } from "../../workers/services/access/context";
 
 /**
@@ -18,6 +21,24 @@ import type { Actor } from "../../workers/services/access/context";
  */
 
 type Catalog = Pick<D1Database, "prepare" | "batch">;
+
+/** The copy a request would read from the global database for an actor that has no groups. */
+function copyOf(actor: Actor): CallerCopy {
+  return {
+    user: {
+      id: actor.id,
+      login: actor.login,
+      name: actor.name,
+      isAdmin: actor.isAdmin,
+      isRobot: actor.isRobot,
+      enabled: true,
+      chrootGroups: [],
+      ctime: 0,
+      mtime: 0,
+    },
+    groups: [],
+  };
+}
 
 function shardNamed(name: string) {
   return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(name));
@@ -120,16 +141,92 @@ describe("library shard", () => {
 
   it("brings a service's refusal back through the call as the same error, and a fault in its code as a fault", async () => {
     const stub = shardNamed("calls") as unknown as Pick<LibraryShardDO, "membersPage">;
-    const actor: Actor = { id: newId(), name: "Анна", login: "anna", isAdmin: true, isRobot: false, sessionFamily: null };
-    const refused = await callShard("Архив", () => stub.membersPage(actor, newId(), {})).catch((error: unknown) => error);
+    const actor: Actor = { id: newId(), name: "Анна", login: `anna-${newId()}`, isAdmin: true, isRobot: false, sessionFamily: null };
+    const caller = copyOf(actor);
+    const refused = await callShard("Архив", () => stub.membersPage(caller, actor, newId(), {})).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: ru.groups.notFound });
     // The runtime marks what the object's own code threw as remote: callShard lets it through as the fault it is.
-    const fault = await callShard("Архив", () => stub.membersPage(null as unknown as Actor, ROOT_GROUP_ID, {})).catch(
+    const fault = await callShard("Архив", () => stub.membersPage(caller, { ...actor, id: newId() }, ROOT_GROUP_ID, {})).catch(
       (error: unknown) => error,
     );
     expect(fault).not.toBeInstanceOf(AppError);
     expect((fault as { remote?: boolean }).remote).toBe(true);
+  });
+
+  it("decides with the caller's groups as the global database says now: a removed membership counts on the next call", async () => {
+    const now = Date.now();
+    const reader = newId();
+    const team = newId();
+    const folder = newId();
+    const asset = newId();
+    const login = `reader-${reader}`;
+    // Global: the reader and their membership in a group of users. The shard holds neither.
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO users (id, login, name, password_hash, ctime, mtime) VALUES (?, ?, 'Читатель', 'secret-hash', ?, ?)",
+      ).bind(reader, login, now, now),
+      env.DB.prepare("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, ?)").bind(team, reader, now),
+    ]);
+    const shard = shardNamed("caller-copy");
+    const stale = newId();
+    await runInDurableObject(shard, async (_instance: LibraryShardDO, state) => {
+      const client = new SqlStorageClient(state.storage);
+      await client.batch([
+        // A stale copy of someone else who held the reader's login before.
+        client.prepare("INSERT INTO users (id, login, name, ctime, mtime) VALUES (?, ?, 'Прежний', 0, 0)").bind(stale, login.toUpperCase()),
+        client
+          .prepare("INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime) VALUES (?, 'Клипы', ?, ?, ?, ?)")
+          .bind(folder, ROOT_GROUP_ID, stale, now, now),
+        client
+          .prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'group', ?, 'Клипы')")
+          .bind(ROOT_GROUP_ID, folder, now),
+        client
+          .prepare("INSERT INTO group_closure (ancestor, descendant, depth) VALUES (?, ?, 0), (?, ?, 1)")
+          .bind(folder, folder, ROOT_GROUP_ID, folder),
+        client
+          .prepare(
+            "INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime) VALUES (?, 'clip.mp4', 'video/mp4', ?, ?, ?, ?, ?)",
+          )
+          .bind(asset, stale, stale, now, now, now),
+        client
+          .prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, 'clip.mp4')")
+          .bind(folder, asset, now),
+        client
+          .prepare(
+            "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'group', ?, 'group', ?, ?)",
+          )
+          .bind(newId(), team, folder, maskOf(["read"]), now),
+      ]);
+    });
+    const stub = shard as unknown as Pick<LibraryShardDO, "membersPage">;
+    const actor: Actor = { id: reader, name: "Читатель", login, isAdmin: false, isRobot: false, sessionFamily: null };
+    const list = async () =>
+      callShard("Клипы", async () => stub.membersPage((await readCallerCopy(createDb(env.DB), reader))!, actor, folder, { type: "asset" }));
+
+    expect((await list()).items.map((item) => item.el_id)).toEqual([asset]);
+    const copies = async () =>
+      runInDurableObject(shard, async (_instance: LibraryShardDO, state) => {
+        const client = new SqlStorageClient(state.storage);
+        return {
+          reader: await client.prepare("SELECT login, password_hash FROM users WHERE id = ?").bind(reader).first(),
+          stale: await client.prepare("SELECT login FROM users WHERE id = ?").bind(stale).first("login"),
+          groups: (await client.prepare("SELECT group_id FROM user_group_members WHERE user_id = ?").bind(reader).all()).results,
+          revision: await client.prepare("SELECT revision FROM cache_revisions WHERE scope = 'shared'").first("revision"),
+        };
+      });
+    const first = await copies();
+    // The password hash stays in the global database; the stale copy gave the login up.
+    expect(first).toMatchObject({ reader: { login, password_hash: null }, stale, groups: [{ group_id: team }] });
+    // A copy that is current is not written again.
+    await list();
+    expect((await copies()).revision).toBe(first.revision);
+
+    await env.DB.prepare("DELETE FROM user_group_members WHERE user_id = ?").bind(reader).run();
+    const refused = await list().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect([403, 404]).toContain((refused as AppError).status);
+    expect((await copies()).groups).toEqual([]);
   });
 
   it("resumes its migrations where a stopped one left them, each applied once", async () => {

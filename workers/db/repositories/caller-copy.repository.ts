@@ -1,0 +1,92 @@
+import { and, eq, notInArray, sql } from "drizzle-orm";
+import type { Database } from "../client";
+import { userGroupMembers, users } from "../schema/index";
+import { runBatch } from "./asset.repository";
+
+/**
+ * The caller as a library shard needs them (decision 043): the access SQL joins the caller's row (their chroot) and
+ * their memberships in groups of users, which live in the global database. A call to a shard carries both, read from
+ * the global database in the request; the shard writes them into its own copies before the operation runs, so every
+ * check in a shard uses the caller's groups as they are now, never a stale copy. The password hash never leaves the
+ * global database.
+ */
+export interface CallerCopy {
+  user: {
+    id: string;
+    login: string;
+    name: string;
+    isAdmin: boolean;
+    isRobot: boolean;
+    enabled: boolean;
+    chrootGroups: string[];
+    ctime: number;
+    mtime: number;
+  };
+  /** ids of the groups of users the caller belongs to */
+  groups: string[];
+}
+
+/** In the global database: the caller's row and memberships, in one round trip. */
+export async function readCallerCopy(db: Database, userId: string): Promise<CallerCopy | null> {
+  const [rows, memberships] = await db.batch([
+    db
+      .select({
+        id: users.id,
+        login: users.login,
+        name: users.name,
+        isAdmin: users.isAdmin,
+        isRobot: users.isRobot,
+        enabled: users.enabled,
+        chrootGroups: users.chrootGroups,
+        ctime: users.ctime,
+        mtime: users.mtime,
+      })
+      .from(users)
+      .where(eq(users.id, userId)),
+    db.select({ groupId: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId)),
+  ]);
+  const user = rows[0];
+  return user ? { user, groups: memberships.map((m) => m.groupId) } : null;
+}
+
+/** Whether the shard's copy already says what `copy` says: then nothing is written (a write holds the answer back
+ * until it is durable). */
+async function copyIsCurrent(db: Database, copy: CallerCopy): Promise<boolean> {
+  const stored = await readCallerCopy(db, copy.user.id);
+  if (!stored) return false;
+  const sameGroups = stored.groups.length === copy.groups.length && stored.groups.every((g) => copy.groups.includes(g));
+  return sameGroups && JSON.stringify(stored.user) === JSON.stringify(copy.user);
+}
+
+/**
+ * In a shard: the caller's copy made current, as one batch, when it differs. Upserted, never deleted and re-inserted: rows of the
+ * shard point at users (a link's creator), and a delete would cascade. Another copy still holding the caller's login
+ * (a stale copy of someone who has since renamed) gives it up first: logins are unique here as there.
+ */
+export async function storeCallerCopy(db: Database, copy: CallerCopy, now: number): Promise<void> {
+  if (await copyIsCurrent(db, copy)) return;
+  const { user, groups } = copy;
+  await runBatch(db, [
+    db
+      .update(users)
+      .set({ login: sql`${users.id}` })
+      .where(and(sql`lower(${users.login}) = lower(${user.login})`, sql`${users.id} <> ${user.id}`)),
+    db
+      .insert(users)
+      .values(user)
+      .onConflictDoUpdate({
+        target: users.id,
+        set: {
+          login: user.login,
+          name: user.name,
+          isAdmin: user.isAdmin,
+          isRobot: user.isRobot,
+          enabled: user.enabled,
+          chrootGroups: user.chrootGroups,
+          mtime: user.mtime,
+        },
+      }),
+    db.delete(userGroupMembers).where(and(eq(userGroupMembers.userId, user.id), notInArray(userGroupMembers.groupId, groups))),
+    ...groups.map((groupId) => db.insert(userGroupMembers).values({ groupId, userId: user.id, ctime: now }).onConflictDoNothing()),
+  ]);
+}
