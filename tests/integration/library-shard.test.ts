@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { CATALOG_MIGRATIONS } from "../../workers/db/catalog-migrations";
@@ -11,6 +11,7 @@ import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
+import { signInAdmin } from "./factories";
 import type { Actor } from "../../workers/services/access/context";
 
 /**
@@ -114,6 +115,12 @@ async function observe(catalog: Catalog, [user, other, third]: readonly string[]
 }
 
 describe("library shard", () => {
+  // The tests below write users into DB directly: the administrator is made first, as a fresh install's first request
+  // makes them only while no user exists.
+  beforeAll(async () => {
+    await signInAdmin();
+  });
+
   it("applies every catalog migration and ends with exactly the catalog's schema", async () => {
     expect(CATALOG_MIGRATIONS.map((m) => m.name)).toEqual(env.TEST_MIGRATIONS.map((m) => m.name));
     const expected = await schemaOf(env.DB);
