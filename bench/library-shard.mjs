@@ -111,8 +111,8 @@ async function main() {
   server = await startDevServer({ port, persistDir, adminLogin, adminPassword, jwtSecret, vars });
   try {
     const { url } = server;
-    const adminId = (await getJson(`${url}/api/auth/whoami`, { authorization: `Bearer ${await login(url, adminLogin, adminPassword)}` }))
-      .id;
+    const admin = { authorization: `Bearer ${await login(url, adminLogin, adminPassword)}`, "x-api-version": "1.0" };
+    const adminId = (await getJson(`${url}/api/auth/whoami`, admin)).id;
     const shardStats = await getJson(`${url}/internal/bench/shard?shard=${SHARD}`, auth);
     const calls = {
       "floor: one trivial D1 statement": `${url}/internal/bench/d1-floor?n=1`,
@@ -154,6 +154,20 @@ async function main() {
         "",
         `${run.trips} round trip${run.trips === 1 ? "" : "s"}`,
       ]),
+    );
+    // The dry run of moving every library (GET /api/library-shards/plan): one round trip of grouped passes.
+    const planTimes = [];
+    let plan;
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      plan = await getJson(`${url}/api/library-shards/plan`, admin);
+      planTimes.push(performance.now() - started);
+    }
+    const biggest = plan.libraries.reduce((a, b) => (b.rows > a.rows ? b : a));
+    console.log(
+      `dry run of the move: ${plan.libraries.length} librar${plan.libraries.length === 1 ? "y" : "ies"}, the largest «${biggest.name}» ` +
+        `${biggest.assets} assets, ${biggest.rows} rows, ~${(biggest.bytes_estimate / 1e6).toFixed(1)} MB; answered in ` +
+        `${planTimes.map((t) => t.toFixed(0)).join(", ")} ms`,
     );
     const dbBytes = statSync(catalogFile).size;
     console.log(

@@ -4543,6 +4543,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library-shards/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dry run: what moving each library into its own shard would move (administrators)
+         * @description A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog.
+         */
+        get: operations["getLibraryShardsPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/csp-report": {
         parameters: {
             query?: never;
@@ -7194,6 +7214,43 @@ export interface components {
              * @enum {string}
              */
             as: "stream" | "url";
+        };
+        LibraryShardPlan: {
+            libraries: components["schemas"]["LibraryShardPlanEntry"][];
+            /** @description files listed in no folder (they stay in the global database) */
+            assets_unplaced: number;
+            /** @description the catalog database's size as D1 reports it */
+            catalog_bytes: number;
+            /** @description the most one shard may hold (10 GB) */
+            shard_limit_bytes: number;
+        };
+        LibraryShardPlanEntry: {
+            /** @description the library's top-level folder */
+            id: string;
+            name: string;
+            /** @description folders of its subtree, itself included */
+            folders: number;
+            /** @description listings in its folders (files and folders) */
+            memberships: number;
+            /** @description files listed in its folders */
+            assets: number;
+            /** @description of those, files listed in another library too */
+            assets_shared: number;
+            versions: number;
+            variants: number;
+            /** @description bytes of the variants' files; they stay in their storage, only rows move */
+            file_bytes: number;
+            previews: number;
+            comments: number;
+            field_values: number;
+            /** @description access rules on its folders and files */
+            rules: number;
+            /** @description shortlinks to its folders and files */
+            links: number;
+            /** @description the rows above: what moving it would copy */
+            rows: number;
+            /** @description its share of the catalog's bytes, by its share of the rows counted */
+            bytes_estimate: number;
         };
     };
     responses: never;
@@ -25278,6 +25335,44 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLibraryShardsPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every library, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibraryShardPlan"];
+                };
+            };
+            /** @description Not signed in or invalid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

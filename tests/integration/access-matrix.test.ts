@@ -195,6 +195,8 @@ const ROWS: Record<string, Row> = {
   },
   // About another user (the administrator): administrators only; about oneself see access-api.test.ts.
   "GET /api/user/user-acl/{id}": { kind: "admin", ok: 200, req: () => G(`/api/user/user-acl/${adminId}`) },
+  // The dry run of moving libraries into shards (decision 043): counts of every library, administrators only.
+  "GET /api/library-shards/plan": { kind: "admin", ok: 200, req: () => G("/api/library-shards/plan") },
   "GET /api/user/group-acl/{id}": { kind: "entity", needs: [["top", "group"]], ok: 200, req: (f) => G(`/api/user/group-acl/${f.top}`) },
   "GET /api/user/entity-access/{id}": {
     kind: "entity",

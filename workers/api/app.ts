@@ -46,6 +46,7 @@ import { collectionsRoutes } from "./routes/collections.routes";
 import { commentRoutes } from "./routes/comments.routes";
 import { reviewRoutes } from "./routes/review.routes";
 import { mapRoutes } from "./routes/map.routes";
+import { libraryShardsRoutes } from "./routes/library-shards.routes";
 
 /** Messages for errors Hono raises itself (body parsing, content type), in the product's language. */
 function frameworkMessage(error: HTTPException): string {
@@ -105,6 +106,7 @@ export function createApiApp() {
   app.route("/api/collections", collectionsRoutes);
   app.route("/api/docs", docsRoutes);
   app.route("/api/zip", zipRoutes);
+  app.route("/api/library-shards", libraryShardsRoutes);
   app.route("/api", cspReportRoutes);
   app.route("/metrics", metricsRoutes);
   app.route("/internal/bench", internalBenchRoutes);

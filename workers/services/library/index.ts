@@ -83,6 +83,7 @@ export { deleteMembers, insertMembers, moveMembers } from "./group-members.servi
 export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroups } from "./group-lookup.service";
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
 export type { MembersPage, MembersQuery } from "./group-listing.service";
+export { libraryShardPlan } from "./library-shard-plan.service";
 export { getSubtreeJson } from "./subtree.service";
 export type { Group } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
