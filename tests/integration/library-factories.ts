@@ -279,23 +279,23 @@ export async function send<T = { message?: string }>(
 /**
  * The tree invariants of the whole database: `group_closure` equals the transitive closure of `groups.parent_id`
  * (so there is no cycle), and every group except the virtual root has exactly one group membership: in its parent
- * (a trashed group being purged may have none).
+ * (a trashed group being purged may have none). In `DB`, or in a library shard's database (decision 043).
  */
-export async function expectTreeConsistent(): Promise<void> {
-  const { results: groups } = await env.DB.prepare("SELECT id, parent_id, deleted_at FROM groups").all<{
+export async function expectTreeConsistent(catalog: Pick<D1Database, "prepare"> = env.DB): Promise<void> {
+  const { results: groups } = await catalog.prepare("SELECT id, parent_id, deleted_at FROM groups").all<{
     id: string;
     parent_id: string | null;
     deleted_at: number | null;
   }>();
   const parents = new Map(groups.map((g) => [g.id, g.parent_id]));
   const expected = [...closureOf(parents)].sort();
-  const { results: closure } = await env.DB.prepare("SELECT ancestor, descendant, depth FROM group_closure").all<{
+  const { results: closure } = await catalog.prepare("SELECT ancestor, descendant, depth FROM group_closure").all<{
     ancestor: string;
     descendant: string;
     depth: number;
   }>();
   expect(closure.map((r) => `${r.ancestor}>${r.descendant}>${r.depth}`).sort()).toEqual(expected);
-  const { results: memberships } = await env.DB.prepare("SELECT group_id, el_id FROM group_members WHERE el_type = 'group'").all<{
+  const { results: memberships } = await catalog.prepare("SELECT group_id, el_id FROM group_members WHERE el_type = 'group'").all<{
     group_id: string;
     el_id: string;
   }>();

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
+import type { LibraryShardPlan } from "../../workers/services/library/library-shard-plan.service";
 import { call, expectError } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
 
@@ -10,31 +11,6 @@ import { admin, createGroup, insertAsset, ordinaryUser, uniqueName } from "./lib
  * The dry run of moving each library into its own shard (decision 043, issue 40 item 4): what each top-level folder's
  * subtree holds, counted as the move would take it, for administrators only; nothing written.
  */
-
-interface PlanEntry {
-  id: string;
-  name: string;
-  folders: number;
-  memberships: number;
-  assets: number;
-  assets_shared: number;
-  versions: number;
-  variants: number;
-  file_bytes: number;
-  previews: number;
-  comments: number;
-  field_values: number;
-  rules: number;
-  links: number;
-  rows: number;
-  bytes_estimate: number;
-}
-interface Plan {
-  libraries: PlanEntry[];
-  assets_unplaced: number;
-  catalog_bytes: number;
-  shard_limit_bytes: number;
-}
 
 describe("library shard plan", () => {
   it("counts each library's folders, files, their rows and the files listed in another library too", async () => {
@@ -60,7 +36,7 @@ describe("library shard plan", () => {
     const res = await call("/api/library-shards/plan", { bearer: boss.bearer });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const plan = (await res.json()) as Plan;
+    const plan = (await res.json()) as LibraryShardPlan;
     const of = (id: string) => plan.libraries.find((l) => l.id === id)!;
     expect(of(films)).toMatchObject({
       folders: 2,
