@@ -767,6 +767,8 @@ const EXTENSIONS: Record<string, Entry & { unchecked?: string }> = {
   "GET /api/user/{id}/tokens": { req: (c) => ({ path: `/api/user/${c.robotId}/tokens` }) },
   "DELETE /api/user/{id}/tokens/{tokenId}": { req: (c) => ({ path: `/api/user/${c.robotId}/tokens/${c.tokenId as string}` }) },
   "GET /api/audit": { req: () => ({ path: "/api/audit" }) },
+  // The dry run of moving libraries into shards (decision 043): every library's counts, for administrators.
+  "GET /api/library-shards/plan": { req: () => ({ path: "/api/library-shards/plan" }) },
   "GET /api/group/trash": { req: () => ({ path: "/api/group/trash" }) },
   "POST /api/group/restore/{id}": { req: (c) => ({ path: `/api/group/restore/${c.group2Id}`, json: {} }) },
   "GET /api/asset/trash": { req: () => ({ path: "/api/asset/trash" }) },
