@@ -7,7 +7,7 @@ import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library";
 
-/** What a shard reports about itself (cheap: `npm run bench -- shard` calls it as the floor of a shard call). */
+/** What a shard reports about itself (cheap: `npm run bench -- library-shard` calls it as the floor of a shard call). */
 export interface LibraryShardStats {
   /** the SQLite file's size, the figure the 10 GB per object limit applies to */
   bytes: number;
@@ -20,17 +20,15 @@ export interface LibraryShardStats {
  * same `migrations/` files as `DB`, so every repository runs against it unchanged through `SqlStorageClient`.
  * Responsibilities: bring its schema up to date before it answers anything (each migration in one transaction, each
  * recorded, so a shard that stopped half-way resumes at the migration that did not finish), and run the product's
- * services against its database for a caller whose identity rides along with the call. Queries inside the object run in-process: a caller pays one round trip for a call,
- * however many statements it runs.
+ * services against its database for a caller whose identity rides along with the call. Queries inside the object run
+ * in-process: a caller pays one round trip for a call, however many statements it runs.
  */
 export class LibraryShardDO extends DurableObject<Env> {
   readonly db: Database;
-  private readonly client: SqlStorageClient;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.client = new SqlStorageClient(ctx.storage);
-    this.db = createDb(this.client);
+    this.db = createDb(new SqlStorageClient(ctx.storage));
     ctx.blockConcurrencyWhile(async () => this.migrate());
   }
 
