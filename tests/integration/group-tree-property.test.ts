@@ -10,6 +10,7 @@ import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { createRequestContext, type Actor } from "../../workers/services/access/context";
 import { createGroup as createGroupService, moveMembers, trashGroups } from "../../workers/services/library";
 import { sortKeyOf } from "../../workers/services/library/group-tree";
+import { callerCopyOf } from "./shard-fixtures";
 import { createGroup, expectTreeConsistent, ordinaryUser, send, uniqueName } from "./library-factories";
 
 // Model-based property: random sequences of create, move (cycle attempts included) and delete, run through the API,
@@ -155,24 +156,7 @@ describe("group tree under random operations", () => {
         sessionFamily: null,
       };
       // The caller's copy, as a call to a shard carries it.
-      await storeCallerCopy(
-        instance.db,
-        {
-          user: {
-            id: actor.id,
-            login: actor.login,
-            name: actor.name,
-            isAdmin: false,
-            isRobot: false,
-            enabled: true,
-            chrootGroups: [],
-            ctime: 0,
-            mtime: 0,
-          },
-          groups: [],
-        },
-        Date.now(),
-      );
+      await storeCallerCopy(instance.db, callerCopyOf(actor), Date.now());
       const rc = { ...createRequestContext(env, () => undefined, "group-tree-shard"), db: instance.db };
       await followsModel({
         top: async () => (await createGroupService(rc, actor, { parent: ROOT_GROUP_ID, group_name: uniqueName() })).group_id,

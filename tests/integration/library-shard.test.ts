@@ -5,13 +5,14 @@ import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { CATALOG_MIGRATIONS } from "../../workers/db/catalog-migrations";
 import { createDb } from "../../workers/db/client";
 import { callShard } from "../../workers/db/library-shard-call";
-import { readCallerCopy, type CallerCopy } from "../../workers/db/repositories/caller-copy.repository";
+import { readCallerCopy } from "../../workers/db/repositories/caller-copy.repository";
 import { isUniqueViolation } from "../../workers/db/repositories/user.repository";
 import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { signInAdmin } from "./factories";
+import { callerCopyOf } from "./shard-fixtures";
 import type { Actor } from "../../workers/services/access/context";
 
 /**
@@ -22,24 +23,6 @@ import type { Actor } from "../../workers/services/access/context";
  */
 
 type Catalog = Pick<D1Database, "prepare" | "batch">;
-
-/** The copy a request would read from the global database for an actor that has no groups. */
-function copyOf(actor: Actor): CallerCopy {
-  return {
-    user: {
-      id: actor.id,
-      login: actor.login,
-      name: actor.name,
-      isAdmin: actor.isAdmin,
-      isRobot: actor.isRobot,
-      enabled: true,
-      chrootGroups: [],
-      ctime: 0,
-      mtime: 0,
-    },
-    groups: [],
-  };
-}
 
 function shardNamed(name: string) {
   return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(name));
@@ -149,7 +132,7 @@ describe("library shard", () => {
   it("brings a service's refusal back through the call as the same error, and a fault in its code as a fault", async () => {
     const stub = shardNamed("calls") as unknown as Pick<LibraryShardDO, "membersPage">;
     const actor: Actor = { id: newId(), name: "Анна", login: `anna-${newId()}`, isAdmin: true, isRobot: false, sessionFamily: null };
-    const caller = copyOf(actor);
+    const caller = callerCopyOf(actor);
     const refused = await callShard("Архив", () => stub.membersPage(caller, actor, newId(), {})).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: ru.groups.notFound });

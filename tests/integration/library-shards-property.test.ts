@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
-import { storeCallerCopy, type CallerCopy } from "../../workers/db/repositories/caller-copy.repository";
+import { storeCallerCopy } from "../../workers/db/repositories/caller-copy.repository";
 import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { AppError } from "../../workers/lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
@@ -12,6 +12,7 @@ import { createRule, setInheritance } from "../../workers/services/access/access
 import { entityMask } from "../../workers/services/access/access.service";
 import { createRequestContext, type Actor, type RequestContext } from "../../workers/services/access/context";
 import { createGroup, listMembers, trashGroups } from "../../workers/services/library";
+import { callerCopyOf } from "./shard-fixtures";
 
 /**
  * One shard or many (issue 40, decision 043), within libraries: the same random sequence of folders, files, rules,
@@ -62,26 +63,11 @@ interface Placed {
   files: string[][];
 }
 
-const copyOf = (actor: Actor): CallerCopy => ({
-  user: {
-    id: actor.id,
-    login: actor.login,
-    name: actor.name,
-    isAdmin: actor.isAdmin,
-    isRobot: false,
-    enabled: true,
-    chrootGroups: [],
-    ctime: 0,
-    mtime: 0,
-  },
-  groups: [],
-});
-
 /** Runs `work` inside the shard with the services' catalog pointed at it, the two callers' copies made current. */
 function inShard<T>(name: string, callers: Actor[], work: (rc: RequestContext, client: SqlStorageClient) => Promise<T>): Promise<T> {
   const stub = env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(name));
   return runInDurableObject(stub, async (instance: LibraryShardDO, state) => {
-    for (const caller of callers) await storeCallerCopy(instance.db, copyOf(caller), 0);
+    for (const caller of callers) await storeCallerCopy(instance.db, callerCopyOf(caller), 0);
     return work({ ...createRequestContext(env, () => undefined, `shards-${name}`), db: instance.db }, new SqlStorageClient(state.storage));
   });
 }
