@@ -4552,7 +4552,7 @@ export interface paths {
         };
         /**
          * Dry run: what moving each library into its own shard would move (administrators)
-         * @description A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog.
+         * @description A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog, so it is limited to 10 calls a minute per administrator (429 with Retry-After beyond).
          */
         get: operations["getLibraryShardsPlan"];
         put?: never;
@@ -25373,6 +25373,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

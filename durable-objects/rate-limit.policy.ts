@@ -14,6 +14,8 @@ export const RATE_LIMITS = {
   "csp-report": { perMinute: 60 },
   /** survey answers (POST /api/pqi): a person answers once a month; this only stops scripted floods */
   pqi: { perMinute: 6 },
+  /** the dry run of moving libraries into shards (GET /api/library-shards/plan): a pass over the whole catalog */
+  "library-plan": { perMinute: 10 },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

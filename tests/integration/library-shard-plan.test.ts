@@ -4,7 +4,7 @@ import { ru } from "../../shared/i18n/ru";
 import { newId } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
 import type { LibraryShardPlan } from "../../workers/services/library/library-shard-plan.service";
-import { call, expectError } from "./factories";
+import { call, expectError, signIn } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
 
 /**
@@ -86,6 +86,15 @@ describe("library shard plan", () => {
     expect(await env.DB.prepare("SELECT (SELECT count(*) FROM groups) + (SELECT count(*) FROM assets) AS n").first<number>("n")).toBe(
       before,
     );
+  });
+
+  it("takes 10 calls a minute from an administrator, then 429 with Retry-After: each is a pass over the catalog", async () => {
+    const { bearer } = await signIn({ isAdmin: true });
+    const headers = { "cf-connecting-ip": `198.51.100.${Math.floor(Math.random() * 250)}` };
+    for (let i = 0; i < 10; i++) expect((await call("/api/library-shards/plan", { bearer, headers })).status).toBe(200);
+    const res = await call("/api/library-shards/plan", { bearer, headers });
+    await expectError(res, 429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
   it("is refused to everyone but administrators: 403 for a user, 401 without a token", async () => {

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { libraryShardPlan } from "../../services/library";
+import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { json } from "./asset.schemas";
@@ -42,12 +43,12 @@ export const libraryShardsRoutes = createRouter().openapi(
     tags: ["Storage"],
     summary: "Dry run: what moving each library into its own shard would move (administrators)",
     description:
-      "A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog.",
+      "A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog, so it is limited to 10 calls a minute per administrator (429 with Retry-After beyond).",
     security: bearerSecurity,
-    middleware: [requireAuth] as const,
+    middleware: [requireAuth, rateLimit("library-plan")] as const,
     responses: {
       200: json(LibraryShardPlanSchema, "Every library, by name"),
-      ...errorResponses(401, 403),
+      ...errorResponses(401, 403, 429),
     },
   }),
   async (c) => {
