@@ -28,6 +28,18 @@ async function createAsset(who: Caller, name: string, group: string): Promise<st
     .asset_id;
 }
 
+/**
+ * A word only this test's files hold, though the files of a test group share one database: a query word also finds
+ * its shorter forms of 4 letters and more as whole words (`тайна…` finds another file's «тайна.mp4»), so it starts
+ * with letters no word starts with; the stem keeps each test's first 8 letters (its indexed prefix) apart.
+ */
+function uniqueWord(stem: string): string {
+  const letters = "абвгдежзиклмнопрстуфхцчшщэюяйыё";
+  return `ъы${stem}${[...(Date.now() * 1000 + Math.floor(Math.random() * 1000)).toString(31)]
+    .map((c) => letters[parseInt(c, 31)])
+    .join("")}`;
+}
+
 async function found(who: Caller, word: string): Promise<string[]> {
   const res = await call(`/api/search/query/${encodeURIComponent(word)}?take=100`, { bearer: who.bearer });
   const body = (await res.json()) as { hits: { id: string }[] };
@@ -80,7 +92,7 @@ describe("the search index's feed", () => {
     const boss = await admin();
     const folder = await createGroup(boss, uniqueName("Лента"));
     await indexed();
-    const word = `маяк${Date.now().toString(36)}`;
+    const word = uniqueWord("маяк");
     const asset = await createAsset(boss, `${word}.jpg`, folder);
     await indexed();
     // Written straight into the catalog: no request follows to feed the index.
@@ -105,7 +117,7 @@ describe("the search index's feed", () => {
   it("a search finds what was just changed: it catches the index up before it answers", async () => {
     const boss = await admin();
     const folder = await createGroup(boss, uniqueName("Свежее"));
-    const word = `сразу${Date.now().toString(36)}`;
+    const word = uniqueWord("сразу");
     const asset = await createAsset(boss, `${word}.jpg`, folder);
     await exec("update assets set name = ? where id = ?", `${word}второй.jpg`, asset);
     expect(await found(boss, `${word}второй`)).toEqual([asset]);
@@ -117,7 +129,7 @@ describe("the search index's feed", () => {
     const open = await createGroup(boss, uniqueName("Открытая"));
     const closed = await createGroup(boss, uniqueName("Закрытая"));
     await post(boss, "/api/user/acl", { subj: reader.id, obj: open, acl: ["read"] });
-    const word = `тайна${Date.now().toString(36)}`;
+    const word = uniqueWord("тайна");
     const kept = await createAsset(boss, `${word} 1.jpg`, open);
     const moved = await createAsset(boss, `${word} 2.jpg`, open);
     await indexed();
