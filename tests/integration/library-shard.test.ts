@@ -130,14 +130,14 @@ describe("library shard", () => {
   });
 
   it("brings a service's refusal back through the call as the same error, and a fault in its code as a fault", async () => {
-    const stub = shardNamed("calls") as unknown as Pick<LibraryShardDO, "membersPage">;
+    const library = shardNamed("calls") as unknown as Pick<LibraryShardDO, "membersPage">;
     const actor: Actor = { id: newId(), name: "Анна", login: `anna-${newId()}`, isAdmin: true, isRobot: false, sessionFamily: null };
     const caller = callerCopyOf(actor);
-    const refused = await callShard("Архив", () => stub.membersPage(caller, actor, newId(), {})).catch((error: unknown) => error);
+    const refused = await callShard("Архив", () => library.membersPage(caller, actor, newId(), {})).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: ru.groups.notFound });
     // The runtime marks what the object's own code threw as remote: callShard lets it through as the fault it is.
-    const fault = await callShard("Архив", () => stub.membersPage(caller, { ...actor, id: newId() }, ROOT_GROUP_ID, {})).catch(
+    const fault = await callShard("Архив", () => library.membersPage(caller, { ...actor, id: newId() }, ROOT_GROUP_ID, {})).catch(
       (error: unknown) => error,
     );
     expect(fault).not.toBeInstanceOf(AppError);
@@ -189,10 +189,12 @@ describe("library shard", () => {
           .bind(newId(), team, folder, maskOf(["read"]), now),
       ]);
     });
-    const stub = shard as unknown as Pick<LibraryShardDO, "membersPage">;
+    const library = shard as unknown as Pick<LibraryShardDO, "membersPage">;
     const actor: Actor = { id: reader, name: "Читатель", login, isAdmin: false, isRobot: false, sessionFamily: null };
     const list = async () =>
-      callShard("Клипы", async () => stub.membersPage((await readCallerCopy(createDb(env.DB), reader))!, actor, folder, { type: "asset" }));
+      callShard("Клипы", async () =>
+        library.membersPage((await readCallerCopy(createDb(env.DB), reader))!, actor, folder, { type: "asset" }),
+      );
 
     expect((await list()).items.map((item) => item.el_id)).toEqual([asset]);
     const copies = async () =>

@@ -65,8 +65,8 @@ interface Placed {
 
 /** Runs `work` inside the shard with the services' catalog pointed at it, the two callers' copies made current. */
 function inShard<T>(name: string, callers: Actor[], work: (rc: RequestContext, client: SqlStorageClient) => Promise<T>): Promise<T> {
-  const stub = env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(name));
-  return runInDurableObject(stub, async (instance: LibraryShardDO, state) => {
+  const object = env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(name));
+  return runInDurableObject(object, async (instance: LibraryShardDO, state) => {
     for (const caller of callers) await storeCallerCopy(instance.db, callerCopyOf(caller), 0);
     return work({ ...createRequestContext(env, () => undefined, `shards-${name}`), db: instance.db }, new SqlStorageClient(state.storage));
   });

@@ -228,10 +228,10 @@ export const internalBenchRoutes = new Hono<AppEnv>()
   .get("/shard", async (c) => {
     const { shard, n } = parseQuery(ShardQuerySchema, c.req.query());
     const id = c.env.LIBRARY_SHARDS.idFromName(shard);
-    const stub = c.env.LIBRARY_SHARDS.get(id);
-    const stats = await stub.stats();
+    const target = c.env.LIBRARY_SHARDS.get(id);
+    const stats = await target.stats();
     const timing = await timed(n, async () => {
-      await stub.stats();
+      await target.stats();
     });
     return c.json({ id: id.toString(), ...stats, n, ...timing }, 200);
   })
@@ -250,8 +250,8 @@ export const internalBenchRoutes = new Hono<AppEnv>()
     const actor = actorOf(row);
     let items = 0;
     const query = { type: "asset" as const, take: 50 };
-    // Typed as the class itself: the RPC stub's mapped type of a members page is deeper than TypeScript follows.
-    const stub = shard
+    // Typed as the class itself: the RPC mapped type of a members page is deeper than TypeScript follows.
+    const target = shard
       ? (c.env.LIBRARY_SHARDS.get(c.env.LIBRARY_SHARDS.idFromName(shard)) as unknown as Pick<LibraryShardDO, "membersPage">)
       : null;
     // Sequential waits per page: over D1 as its meter counts them; through a shard, the caller's copy read from the
@@ -259,9 +259,9 @@ export const internalBenchRoutes = new Hono<AppEnv>()
     let roundTrips = 0;
     const timing = await timed(n, async (i) => {
       const fresh = createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), `bench-${i}`);
-      if (stub) {
+      if (target) {
         const caller = await readCallerCopy(fresh.db, actor.id);
-        items = (await callShard(shard!, () => stub.membersPage(caller!, actor, group, query))).items.length;
+        items = (await callShard(shard!, () => target.membersPage(caller!, actor, group, query))).items.length;
         roundTrips = fresh.dbSession.meter.roundTrips + 1;
         return;
       }
