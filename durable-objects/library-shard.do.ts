@@ -2,7 +2,9 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
+import { importLibraryRows } from "../workers/db/library-shard-import";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
+import { libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library";
@@ -35,6 +37,8 @@ export class LibraryShardDO extends DurableObject<Env> {
   private migrate(): void {
     const sql = this.ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS shard_migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+    // The libraries this shard holds: a directory entry naming a shard that does not hold the library is refused.
+    sql.exec("CREATE TABLE IF NOT EXISTS shard_libraries (library_id TEXT PRIMARY KEY, since INTEGER NOT NULL)");
     const applied = new Set(
       sql
         .exec<{ name: string }>("SELECT name FROM shard_migrations")
@@ -53,6 +57,22 @@ export class LibraryShardDO extends DurableObject<Env> {
   async stats(): Promise<LibraryShardStats> {
     const { n } = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM shard_migrations").one();
     return { bytes: this.ctx.storage.sql.databaseSize, migrations: n };
+  }
+
+  /** Whether this shard holds the library (a move has copied into it). */
+  async holds(libraryId: string): Promise<boolean> {
+    return this.ctx.storage.sql.exec("SELECT 1 FROM shard_libraries WHERE library_id = ?", libraryId).toArray().length > 0;
+  }
+
+  /** A slice of a library moving in: the rows of entities `ids` replaced by the global database's (idempotent). */
+  async importEntities(libraryId: string, ids: string[], tables: TableRows[], references: TableRows[]): Promise<void> {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
+    importLibraryRows(this.ctx.storage, ids, tables, references);
+  }
+
+  /** Per library table, the rows of the library here: the move compares them with the global database's. */
+  async libraryCounts(libraryId: string): Promise<Record<string, number>> {
+    return libraryCounts(this.db.$client, libraryId);
   }
 
   /**

@@ -12,6 +12,10 @@ export const ru = {
   /** API messages of the group calls (workers/services/library/group.service.ts). */
   groups: {
     notFound: "Папка не найдена",
+    /** a write to a library while it is switched into its shard, or after (decision 043): 503 with Retry-After */
+    libraryMoving:
+      "Библиотека переезжает в собственное хранилище: изменения в ней приостановлены на несколько секунд. Повторите чуть позже",
+    libraryMoveStarted: (library: string) => `Библиотека «${library}» уже переезжает или переехала в собственное хранилище`,
     /** the library shard holding a top-level folder and its subtree (decision 043) gave no answer: 503 */
     libraryDown: (library: string) => `Библиотека «${library}» сейчас не отвечает; повторите чуть позже. Остальные библиотеки работают`,
     rootImmutable: "Корневую папку «Доступные Файлы» нельзя переименовать, переместить или удалить",

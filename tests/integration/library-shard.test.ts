@@ -33,7 +33,7 @@ async function schemaOf(catalog: Catalog) {
   const { results } = await catalog
     .prepare(
       `SELECT type, name, tbl_name, sql FROM sqlite_master
-       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'shard_migrations')
+       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'shard_migrations', 'shard_libraries')
        ORDER BY type, name`,
     )
     .all();
@@ -227,7 +227,10 @@ describe("library shard", () => {
       // As if the object stopped before the last migration committed: its transaction left nothing behind.
       const before = await schemaOf(new SqlStorageClient(state.storage));
       state.storage.sql.exec("DELETE FROM shard_migrations WHERE name = ?", last.name);
-      for (const { type, name } of before.filter((row) => /search_layout/.test(String(row.sql)))) {
+      const names = new Set([...last.sql.matchAll(/CREATE (?:UNIQUE )?(?:TABLE|INDEX|TRIGGER) `([^`]+)`/g)].map((m) => m[1]));
+      const created = before.filter((row) => names.has(String(row.name)));
+      expect(created.length).toBeGreaterThan(0);
+      for (const { type, name } of created.sort((a, b) => (a.type === "trigger" ? -1 : b.type === "trigger" ? 1 : 0))) {
         state.storage.sql.exec(`DROP ${type === "table" ? "TABLE" : type === "index" ? "INDEX" : "TRIGGER"} IF EXISTS ${name}`);
       }
       expect((await instance.stats()).migrations).toBe(CATALOG_MIGRATIONS.length - 1);

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { ru } from "../../shared/i18n/ru";
-import { AppError, errorBody } from "../lib/errors";
+import { AppError, errorBody, isLibraryMoving } from "../lib/errors";
 import { reportError } from "../lib/sentry";
 import { protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
 import { openApiDocument, registerReferenceRoutes } from "./openapi-document";
@@ -126,6 +126,10 @@ export function createApiApp() {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(errorBody(error.status, error.message, requestId), error.status);
+    }
+    if (isLibraryMoving(error)) {
+      c.header("Retry-After", "5");
+      return c.json(errorBody(503, ru.groups.libraryMoving, requestId), 503);
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(error.status, frameworkMessage(error), requestId), error.status);

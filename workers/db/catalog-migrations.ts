@@ -44,6 +44,7 @@ import m0054 from "../../migrations/0054_logs_move.sql";
 import m0055 from "../../migrations/0055_search_visibility.sql";
 import m0056 from "../../migrations/0056_search_index_feed.sql";
 import m0057 from "../../migrations/0057_search_layout.sql";
+import m0058 from "../../migrations/0058_library_directory.sql";
 
 export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0000_init.sql", sql: m0000 },
@@ -87,4 +88,5 @@ export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0055_search_visibility.sql", sql: m0055 },
   { name: "0056_search_index_feed.sql", sql: m0056 },
   { name: "0057_search_layout.sql", sql: m0057 },
+  { name: "0058_library_directory.sql", sql: m0058 },
 ];

@@ -61,6 +61,14 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Whether the catalog refused a write because its library is being switched into its shard or lives there
+ * (migration 0058's triggers raise LIBRARY_MOVING; D1 hands a trigger's refusal over as text only).
+ */
+export function isLibraryMoving(error: unknown): boolean {
+  return error instanceof Error && /\bLIBRARY_MOVING\b/.test(error.message);
+}
+
 export function reasonPhrase(status: number): string {
   return REASON[status] ?? (status >= 500 ? "Internal Server Error" : "Error");
 }

@@ -1,0 +1,45 @@
+import { JSON_IDS, LIBRARY_TABLES } from "./library-tables";
+import type { Row, TableRows } from "./repositories/library-move.repository";
+
+/**
+ * Inside a library shard: the rows of some of its entities replaced by the global database's, exactly (decision 043).
+ * One transaction: the entities' rows are deleted and inserted again as they are in D1, with the shard's triggers set
+ * aside meanwhile — the rows the triggers maintain (rollups, totals, revisions) are copied like any other, and would
+ * be counted twice if the triggers ran. The global rows they name are upserted beside them (never deleted: other
+ * rows of the shard may name them too). Repeating an import changes nothing, which is what makes a move resumable.
+ */
+export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
+  const sql = storage.sql;
+  storage.transactionSync(() => {
+    const triggers = sql.exec<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").toArray();
+    for (const trigger of triggers) sql.exec(`DROP TRIGGER "${trigger.name}"`);
+    const json = JSON.stringify(ids);
+    for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
+    for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
+    for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
+    for (const trigger of triggers) sql.exec(trigger.sql);
+  });
+}
+
+/** D1 hands BLOBs over as arrays of byte values; the storage API binds an ArrayBuffer. */
+function bound(value: unknown): SqlStorageValue {
+  return Array.isArray(value) ? new Uint8Array(value as number[]).buffer : (value as SqlStorageValue);
+}
+
+function insert(sql: SqlStorage, table: string, row: Row, onConflict: string): void {
+  const columns = Object.keys(row);
+  sql.exec(
+    `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ${onConflict}`,
+    ...columns.map((c) => bound(row[c])),
+  );
+}
+
+/** A global row's copy made current; a stale copy of someone who has since given up this login lets it go first. */
+function upsert(sql: SqlStorage, table: string, row: Row): void {
+  if (table === "users")
+    sql.exec("UPDATE users SET login = id WHERE lower(login) = lower(?) AND id <> ?", row.login as string, row.id as string);
+  const set = Object.keys(row)
+    .filter((c) => c !== "id")
+    .map((c) => `"${c}" = excluded."${c}"`);
+  insert(sql, table, row, `ON CONFLICT (id) DO UPDATE SET ${set.join(", ")}`);
+}

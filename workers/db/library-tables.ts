@@ -1,0 +1,71 @@
+/**
+ * The catalog tables a library takes into its shard (decision 043), and how each table's rows are found from the
+ * entities they belong to: a folder of the library (its row, closure, memberships, rollup) or an asset whose home is
+ * the library (its row and everything keyed by it); rules, switches, fields, tags, classifications and links belong to
+ * the folder or asset they are on. The move copies, re-copies and counts rows entity by entity with these conditions,
+ * in the global database and in the shard alike. Migration 0058's journal triggers cover exactly these tables (a test
+ * compares them). Left out on purpose: the seek caches (`member_seek*`), which a shard rebuilds on its first read, and
+ * everything global (users, groups of users, classes, templates, the vocabulary, the outbox, logs, the shop).
+ */
+export interface LibraryTable {
+  name: string;
+  /** SQL condition on the table's rows belonging to the entities `set` selects (a subquery yielding ids) */
+  of: (set: string) => string;
+}
+
+const by = (column: string) => (set: string) => `${column} IN (${set})`;
+
+const ASSET_KEYED = [
+  "asset_totals",
+  "asset_versions",
+  "previews",
+  "comments",
+  "comment_revisions",
+  "asset_follows",
+  "review_decisions",
+  "review_requests",
+  "heal_candidates",
+  "search_content",
+];
+
+/** In dependency order for deleting (a table whose condition reads another comes before it). */
+export const LIBRARY_TABLES: readonly LibraryTable[] = [
+  { name: "upload_parts", of: (set) => `variant_id IN (SELECT id FROM variants WHERE asset_id IN (${set}))` },
+  { name: "variants", of: by("asset_id") },
+  ...ASSET_KEYED.map((name) => ({ name, of: by("asset_id") })),
+  { name: "assets", of: by("id") },
+  { name: "groups", of: by("id") },
+  { name: "group_closure", of: by("descendant") },
+  { name: "group_members", of: by("group_id") },
+  { name: "folder_rollups", of: by("group_id") },
+  { name: "access_rules", of: by("obj_id") },
+  { name: "access_inheritance", of: by("entity_id") },
+  { name: "field_values", of: by("entity_id") },
+  { name: "entity_tags", of: by("entity_id") },
+  { name: "taxon_members", of: by("object_id") },
+  { name: "shortlinks", of: by("entity_id") },
+];
+
+/** The entities of a JSON array bound as one parameter (any count: D1 binds at most 100 parameters). */
+export const JSON_IDS = "SELECT value FROM json_each(?)";
+
+/**
+ * Whether asset `asset` (an SQL expression) has its home in library `?1`: its earliest listing lies in the library
+ * (the folder it was uploaded into; decision 043). An asset also listed in other libraries is read from its home.
+ */
+export const HOMED_IN_LIBRARY = (asset: string) =>
+  `EXISTS (SELECT 1 FROM group_closure hc WHERE hc.ancestor = ?1 AND hc.descendant = (
+     SELECT hm.group_id FROM group_members hm WHERE hm.el_id = ${asset} AND hm.el_type = 'asset'
+     ORDER BY hm.ctime, hm.group_id LIMIT 1))`;
+
+/** The library's entities, as a subquery over library `?1`: its folders and the assets whose home it is. */
+export const LIBRARY_ENTITIES = `SELECT descendant FROM group_closure WHERE ancestor = ?1
+  UNION ALL SELECT DISTINCT m.el_id FROM group_members m JOIN group_closure f ON f.descendant = m.group_id AND f.ancestor = ?1
+  WHERE m.el_type = 'asset' AND ${HOMED_IN_LIBRARY("m.el_id")}`;
+
+/** Per library table, its rows belonging to library `?1` (the move's check that the shard holds what D1 holds). */
+export function libraryCountsSql(): string {
+  return `WITH e(id) AS MATERIALIZED (${LIBRARY_ENTITIES}) SELECT ${LIBRARY_TABLES.map(
+    (t) => `(SELECT count(*) FROM ${t.name} WHERE ${t.of("SELECT id FROM e")}) AS ${t.name}`,
+  ).join(", ")}`;
+}

@@ -1,0 +1,234 @@
+import { HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_TABLES, libraryCountsSql } from "../library-tables";
+import { ROOT_GROUP_ID } from "../../lib/ids";
+
+/**
+ * The global database's side of moving a library into its shard (decision 043, migration 0058): the directory row
+ * that records the move's state and progress, the slices of the library's entities, their rows and the global rows
+ * they name, the journal of what was written meanwhile, and the switch. Raw statements over `D1Database`: they are
+ * the same for every table, and the counts run in the shard as well (through `SqlStorageClient`).
+ */
+
+export type MoveState = "copying" | "moving" | "shard";
+/** The move's next step: copy the folders, then the assets, then apply the journal until it is short, then switch. */
+export type MoveStep = "folders" | "assets" | "catch-up" | "final" | "done";
+
+export interface LibraryMove {
+  libraryId: string;
+  name: string;
+  shard: number;
+  state: MoveState;
+  step: MoveStep;
+  /** the last entity id copied in this step ('' before the first) */
+  cursor: string;
+  /** journal entries up to this one are applied to the shard */
+  journalSeq: number;
+  error: string | null;
+  startedAt: number;
+  updatedAt: number;
+  switchedAt: number | null;
+}
+
+export type Row = Record<string, unknown>;
+export interface TableRows {
+  table: string;
+  rows: Row[];
+}
+
+type Catalog = Pick<D1Database, "prepare" | "batch">;
+
+const MOVE_COLUMNS = `library_id AS libraryId, name, shard, state, step, cursor, journal_seq AS journalSeq, error,
+  started_at AS startedAt, updated_at AS updatedAt, switched_at AS switchedAt`;
+
+export async function readMove(db: D1Database, libraryId: string): Promise<LibraryMove | null> {
+  return db.prepare(`SELECT ${MOVE_COLUMNS} FROM library_directory WHERE library_id = ?`).bind(libraryId).first<LibraryMove>();
+}
+
+export async function listMoves(db: D1Database): Promise<LibraryMove[]> {
+  const { results } = await db.prepare(`SELECT ${MOVE_COLUMNS} FROM library_directory ORDER BY shard`).all<LibraryMove>();
+  return results;
+}
+
+/**
+ * Starts a move: the directory row, in state `copying` from the journal's current end, so everything written to the
+ * catalog from now on is journaled. The shard number is the next free one. Null when the library is moving or moved.
+ */
+export async function insertMove(db: D1Database, libraryId: string, name: string, now: number): Promise<LibraryMove | null> {
+  const inserted = await db
+    .prepare(
+      `INSERT INTO library_directory (library_id, name, shard, state, step, journal_seq, started_at, updated_at)
+       SELECT ?1, ?2, coalesce((SELECT max(shard) FROM library_directory), 0) + 1, 'copying', 'folders',
+         coalesce((SELECT max(seq) FROM library_move_journal), 0), ?3, ?3
+       ON CONFLICT (library_id) DO NOTHING`,
+    )
+    .bind(libraryId, name, now)
+    .run();
+  return inserted.meta.changes > 0 ? readMove(db, libraryId) : null;
+}
+
+export async function saveProgress(
+  db: D1Database,
+  move: Pick<LibraryMove, "libraryId" | "step" | "cursor" | "journalSeq" | "error">,
+  state: MoveState,
+  now: number,
+): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE library_directory SET state = ?2, step = ?3, cursor = ?4, journal_seq = ?5, error = ?6, updated_at = ?7
+       WHERE library_id = ?1`,
+    )
+    .bind(move.libraryId, state, move.step, move.cursor, move.journalSeq, move.error, now)
+    .run();
+}
+
+/** The next `n` folders of the library after `cursor`, by id. */
+export async function nextFolders(db: D1Database, libraryId: string, cursor: string, n: number): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT descendant AS id FROM group_closure WHERE ancestor = ?1 AND descendant > ?2 ORDER BY descendant LIMIT ?3")
+    .bind(libraryId, cursor, n)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/**
+ * The next `n` listed assets of the whole catalog after `cursor`, by id, and which of them have their home in the
+ * library: the walk is over every listed asset once (an index range), not over the library's listings again per slice.
+ */
+export async function nextAssets(
+  db: D1Database,
+  libraryId: string,
+  cursor: string,
+  n: number,
+): Promise<{ last: string | null; homed: string[] }> {
+  const { results } = await db
+    .prepare(
+      `SELECT a.id, ${HOMED_IN_LIBRARY("a.id")} AS homed
+       FROM (SELECT DISTINCT el_id AS id FROM group_members WHERE el_id > ?2 AND el_type = 'asset' ORDER BY el_id LIMIT ?3) a
+       ORDER BY a.id`,
+    )
+    .bind(libraryId, cursor, n)
+    .all<{ id: string; homed: number }>();
+  return { last: results.at(-1)?.id ?? null, homed: results.filter((r) => r.homed).map((r) => r.id) };
+}
+
+/** Of `ids`, those that belong to the library now: its folders and the assets whose home it is. */
+export async function belonging(db: Catalog, libraryId: string, ids: string[]): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT j.value AS id FROM json_each(?2) j
+       WHERE EXISTS (SELECT 1 FROM group_closure WHERE ancestor = ?1 AND descendant = j.value) OR ${HOMED_IN_LIBRARY("j.value")}`,
+    )
+    .bind(libraryId, JSON.stringify(ids))
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+/** Every library table's rows of the entities, in one round trip. */
+export async function rowsOf(db: Catalog, ids: string[]): Promise<TableRows[]> {
+  const json = JSON.stringify(ids);
+  const results = await db.batch(LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${t.of(JSON_IDS)}`).bind(json)));
+  return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+}
+
+/**
+ * Global rows the library's rows name, copied into the shard beside them (decision 043): people (authors, owners,
+ * rule subjects; never the password hash), groups of users that rules name, and the vocabulary's tags, classes,
+ * classifications and field templates, which the shard's queries join for names.
+ */
+const REFERENCES: { table: string; columns: string; from: (t: TableRows) => unknown[] }[] = [
+  {
+    table: "users",
+    columns: "id, login, name, is_admin, is_robot, enabled, chroot_groups, default_storage, ctime, mtime",
+    from: ({ rows }) =>
+      rows.flatMap((r) => [
+        ...["owner_id", "creator_id", "created_by", "author_id", "user_id", "by_id", "requester_id", "reviewer_id", "revoked_by"].map(
+          (c) => r[c],
+        ),
+        r.subj_type === "user" ? r.subj_id : null,
+      ]),
+  },
+  {
+    table: "groups",
+    columns: "*",
+    from: ({ table, rows }) => (table === "access_rules" ? rows.map((r) => (r.subj_type === "group" ? r.subj_id : null)) : []),
+  },
+  { table: "tags", columns: "*", from: ({ table, rows }) => (table === "entity_tags" ? rows.map((r) => r.tag_id) : []) },
+  { table: "taxa", columns: "*", from: ({ table, rows }) => (table === "taxon_members" ? rows.map((r) => r.taxon_id) : []) },
+  { table: "asset_classes", columns: "*", from: ({ table, rows }) => (table === "assets" ? rows.map((r) => r.class_id) : []) },
+  { table: "field_templates", columns: "*", from: ({ table, rows }) => (table === "field_values" ? rows.map((r) => r.def_id) : []) },
+];
+
+export async function referencesOf(db: D1Database, tables: TableRows[]): Promise<TableRows[]> {
+  const wanted = REFERENCES.map((ref) => [...new Set(tables.flatMap(ref.from).filter((v): v is string => typeof v === "string"))]);
+  const asked = REFERENCES.map((ref, i) => ({ ref, ids: wanted[i].filter((id) => id !== ROOT_GROUP_ID) })).filter((a) => a.ids.length > 0);
+  if (asked.length === 0) return [];
+  const results = await db.batch(
+    asked.map(({ ref, ids }) => db.prepare(`SELECT ${ref.columns} FROM ${ref.table} WHERE id IN (${JSON_IDS})`).bind(JSON.stringify(ids))),
+  );
+  return asked.map(({ ref }, i) => ({ table: ref.table, rows: results[i].results as Row[] }));
+}
+
+/** The next `n` journal entries after `seq`: how many, the last one's number, and the distinct entities they name. */
+export async function journalAfter(db: D1Database, seq: number, n: number): Promise<{ last: number; entries: number; ids: string[] }> {
+  const { results } = await db
+    .prepare("SELECT seq, entity_id AS id FROM library_move_journal WHERE seq > ? ORDER BY seq LIMIT ?")
+    .bind(seq, n)
+    .all<{ seq: number; id: string }>();
+  const ids = [...new Set(results.map((r) => r.id))].filter((id) => id !== ROOT_GROUP_ID);
+  return { last: results.at(-1)?.seq ?? seq, entries: results.length, ids };
+}
+
+/**
+ * The pause, in one statement: the library's writes are refused from here (`moving`), the step becomes the final
+ * catch-up, and the journal's end is recorded as its cursor — everything written to the library before the pause.
+ */
+export async function pauseLibrary(db: D1Database, libraryId: string, now: number): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE library_directory SET state = 'moving', step = 'final', updated_at = ?2,
+         cursor = (SELECT coalesce(max(seq), 0) FROM library_move_journal) WHERE library_id = ?1`,
+    )
+    .bind(libraryId, now)
+    .run();
+}
+
+/** Journal entries no move still needs (all of them once no library is copying). */
+export async function trimJournal(db: D1Database): Promise<void> {
+  await db
+    .prepare(
+      `DELETE FROM library_move_journal WHERE seq <= coalesce(
+         (SELECT min(journal_seq) FROM library_directory WHERE state <> 'shard'), (SELECT max(seq) FROM library_move_journal))`,
+    )
+    .run();
+}
+
+/** Per library table, the rows belonging to the library (in D1; the shard runs the same statement). */
+export async function libraryCounts(db: Pick<D1Database, "prepare">, libraryId: string): Promise<Record<string, number>> {
+  return (await db.prepare(libraryCountsSql()).bind(libraryId).first<Record<string, number>>()) ?? {};
+}
+
+/**
+ * The switch, in one batch: the library's ids minted before sharding enter the id directory (its folders, and the
+ * assets whose home it is), and the directory says `shard` — from here this database refuses writes to the library.
+ */
+export async function switchToShard(db: D1Database, libraryId: string, now: number): Promise<void> {
+  await db.batch([
+    db
+      .prepare(
+        `INSERT OR REPLACE INTO id_directory (id, library_id)
+         SELECT descendant, ?1 FROM group_closure WHERE ancestor = ?1 AND substr(descendant, 13, 1) <> '8'`,
+      )
+      .bind(libraryId),
+    db
+      .prepare(
+        `INSERT OR REPLACE INTO id_directory (id, library_id)
+         SELECT DISTINCT m.el_id, ?1 FROM group_members m JOIN group_closure f ON f.descendant = m.group_id AND f.ancestor = ?1
+         WHERE m.el_type = 'asset' AND substr(m.el_id, 13, 1) <> '8' AND ${HOMED_IN_LIBRARY("m.el_id")}`,
+      )
+      .bind(libraryId),
+    db
+      .prepare(
+        "UPDATE library_directory SET state = 'shard', step = 'done', cursor = '', switched_at = ?2, updated_at = ?2 WHERE library_id = ?1",
+      )
+      .bind(libraryId, now),
+  ]);
+}

@@ -1,0 +1,163 @@
+import { ru } from "../../../shared/i18n/ru";
+import {
+  belonging,
+  insertMove,
+  journalAfter,
+  libraryCounts,
+  nextAssets,
+  nextFolders,
+  pauseLibrary,
+  readMove,
+  referencesOf,
+  rowsOf,
+  saveProgress,
+  switchToShard,
+  trimJournal,
+  type LibraryMove,
+  type MoveState,
+} from "../../db/repositories/library-move.repository";
+import { AppError } from "../../lib/errors";
+import { ROOT_GROUP_ID } from "../../lib/ids";
+
+/** Entities (folders or assets) per slice: one D1 batch of reads, one of the global rows they name, one shard call. */
+export const MOVE_SLICE = 200;
+/** Listed assets of the whole catalog looked at per slice of the assets step (those homed elsewhere are skipped). */
+export const ASSET_SCAN = 2_000;
+/** Journal entries per slice of the catalog-up. */
+export const JOURNAL_SLICE = 1_000;
+/** Writes to the library pause once fewer journal entries than this are left to apply (seconds of work at most). */
+export const PAUSE_BELOW = 1_000;
+
+/** The points a move passes, after each of which it may stop (the tests stop it at every one). */
+export type MoveCheckpoint =
+  | "folders:imported"
+  | "folders:saved"
+  | "assets:imported"
+  | "assets:saved"
+  | "catch-up:imported"
+  | "catch-up:saved"
+  | "paused"
+  | "final:imported"
+  | "final:saved"
+  | "verified"
+  | "switched";
+
+export interface MoveOptions {
+  /** no slice starts after this time (ms since the epoch); the move resumes on the next call */
+  deadline: number;
+  slice?: number;
+  /** called after each checkpoint; what it throws ends the run there, like a Worker ended by the platform */
+  afterStep?: (checkpoint: MoveCheckpoint) => void | Promise<void>;
+}
+
+/** The object that holds library shard `n` (decision 043: shard numbers are the directory's; ids carry them). */
+export function libraryShard(env: Env, shard: number) {
+  return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(`library-${shard}`));
+}
+
+/**
+ * Starts moving a library (a top-level folder and its subtree) into a shard of its own: the directory row from which
+ * every write to the catalog is journaled. 404 for what is not a library, 409 when it is already moving or moved.
+ */
+export async function startLibraryMove(env: Env, libraryId: string, now = Date.now()): Promise<LibraryMove> {
+  const library = await env.DB.prepare("SELECT name FROM groups WHERE id = ? AND parent_id = ? AND deleted_at IS NULL")
+    .bind(libraryId, ROOT_GROUP_ID)
+    .first<{ name: string }>();
+  if (!library || libraryId === ROOT_GROUP_ID) throw new AppError("NOT_FOUND", ru.groups.notFound);
+  const move = await insertMove(env.DB, libraryId, library.name, now);
+  if (!move) throw new AppError("CONFLICT", ru.groups.libraryMoveStarted(library.name));
+  return move;
+}
+
+/**
+ * Copies entities into the shard: the rows of those that belong to the library now replace the shard's, and those
+ * that no longer belong (moved to another library, deleted) leave it.
+ */
+async function copyEntities(env: Env, move: LibraryMove, ids: string[], known: boolean): Promise<void> {
+  if (ids.length === 0) return;
+  const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
+  const tables = await rowsOf(env.DB, mine);
+  const references = await referencesOf(env.DB, tables);
+  await libraryShard(env, move.shard).importEntities(move.libraryId, ids, tables, references);
+}
+
+/** The shard holds exactly the rows D1 holds for the library (table by table), or what differs. */
+async function differences(env: Env, move: LibraryMove): Promise<string | null> {
+  const [global, shard] = await Promise.all([
+    libraryCounts(env.DB, move.libraryId),
+    libraryShard(env, move.shard).libraryCounts(move.libraryId),
+  ]);
+  const differ = Object.keys(global).filter((table) => global[table] !== shard[table]);
+  return differ.length === 0 ? null : differ.map((t) => `${t}: ${global[t]} ≠ ${shard[t]}`).join(", ");
+}
+
+/**
+ * Moves a library into its shard (decision 043, issue 40 item 4), as far as the deadline allows; called again, it
+ * resumes where the directory row says it stopped. The steps: copy the library's folders, then its assets, slice by
+ * slice, while the catalog keeps accepting writes and journals what they touch; apply the journal until little is
+ * left; pause the library's writes (`moving`: the catalog refuses them with 503 and Retry-After) and apply the rest,
+ * up to the journal's end at the pause; check the shard holds exactly what D1 holds; switch. Every step is a
+ * repeatable replace of whole entities recorded after it is done, so a run stopped anywhere loses nothing and doubles
+ * nothing. A check that finds a difference resumes the library's writes, records what differed, and copies the library again
+ * (the copy replaces, so it repairs whatever the difference was).
+ */
+export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOptions): Promise<LibraryMove> {
+  let move = await readMove(env.DB, libraryId);
+  if (!move) throw new AppError("NOT_FOUND", ru.groups.notFound);
+  const slice = o.slice ?? MOVE_SLICE;
+  const save = async (patch: Partial<LibraryMove>, state: MoveState = move!.state) => {
+    move = { ...move!, ...patch, state };
+    await saveProgress(env.DB, move, state, Date.now());
+  };
+  while (move.step !== "done" && Date.now() < o.deadline) {
+    if (move.step === "folders") {
+      const ids = await nextFolders(env.DB, libraryId, move.cursor, slice);
+      if (ids.length === 0) {
+        await save({ step: "assets", cursor: "" });
+        continue;
+      }
+      await copyEntities(env, move, ids, true);
+      await o.afterStep?.("folders:imported");
+      await save({ cursor: ids.at(-1)! });
+      await o.afterStep?.("folders:saved");
+    } else if (move.step === "assets") {
+      const { last, homed } = await nextAssets(env.DB, libraryId, move.cursor, Math.max(slice, ASSET_SCAN));
+      if (last === null) {
+        await save({ step: "catch-up", cursor: "" });
+        continue;
+      }
+      for (let i = 0; i < homed.length; i += slice) await copyEntities(env, move, homed.slice(i, i + slice), true);
+      await o.afterStep?.("assets:imported");
+      await save({ cursor: last });
+      await o.afterStep?.("assets:saved");
+    } else if (move.step === "catch-up" || move.step === "final") {
+      const step = move.step;
+      const until = step === "final" ? Number(move.cursor) : Number.POSITIVE_INFINITY;
+      const { last, entries, ids } = await journalAfter(env.DB, move.journalSeq, JOURNAL_SLICE);
+      await copyEntities(env, move, ids, false);
+      await o.afterStep?.(`${step}:imported`);
+      if (last > move.journalSeq) await save({ journalSeq: Math.min(last, until) });
+      await o.afterStep?.(`${step}:saved`);
+      if (step === "catch-up" && entries < PAUSE_BELOW) {
+        // The pause, in one write: from here the catalog refuses the library's writes, and the journal's end is
+        // recorded — all that is left to apply.
+        await pauseLibrary(env.DB, libraryId, Date.now());
+        move = (await readMove(env.DB, libraryId))!;
+        await o.afterStep?.("paused");
+      } else if (step === "final" && move.journalSeq >= until) {
+        const differ = await differences(env, move);
+        if (differ) {
+          console.error(JSON.stringify({ level: "error", op: "library-move", library: libraryId, message: differ }));
+          await save({ step: "folders", cursor: "", error: differ }, "copying");
+          continue;
+        }
+        await o.afterStep?.("verified");
+        await switchToShard(env.DB, libraryId, Date.now());
+        move = (await readMove(env.DB, libraryId))!;
+        await o.afterStep?.("switched");
+      }
+      await trimJournal(env.DB);
+    }
+  }
+  return move;
+}
