@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { createApiApp } from "../../workers/api/app";
 import { call, expectError, ORIGIN, signInAdmin } from "./factories";
+import { admin, createGroup, insertAsset, uniqueName } from "./library-factories";
 
 const TOKEN = "bench-token-for-vitest-0123456789";
 const MiB = 1024 * 1024;
@@ -126,6 +127,30 @@ describe("internal bench routes: with the token", () => {
       await withToken("/internal/bench/shard?shard=bench-test", { benchToken: null }),
       "GET",
       "/internal/bench/shard",
+    );
+  });
+
+  it("move a library into its shard in budgeted runs; only ids of libraries", async () => {
+    const boss = await admin();
+    const library = await createGroup(boss, uniqueName("Переезд"));
+    await insertAsset({ ownerId: boss.id, groups: [library], size: 10 });
+    const moved = await withToken(`/internal/bench/library-move?library=${library}`, { method: "POST", authorization });
+    expect(moved.status).toBe(200);
+    const body = (await moved.json()) as { move: { state: string }; paused_at: number | null; switched_at: number | null };
+    expect(body.move.state).toBe("shard");
+    expect(body.switched_at).toBeGreaterThanOrEqual(body.paused_at!);
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM library_directory WHERE library_id = ?").bind(library),
+      env.DB.prepare("DELETE FROM id_directory WHERE library_id = ?").bind(library),
+    ]);
+    for (const query of ["library=x", `library=${library}&budget=5`, ""]) {
+      await expectError(await withToken(`/internal/bench/library-move?${query}`, { method: "POST", authorization }), 400);
+    }
+    await expectError(await withToken(`/internal/bench/library-move?library=${"a".repeat(32)}`, { method: "POST", authorization }), 404);
+    await expectRouteNotFound(
+      await withToken(`/internal/bench/library-move?library=${library}`, { method: "POST", benchToken: null }),
+      "POST",
+      "/internal/bench/library-move",
     );
   });
 

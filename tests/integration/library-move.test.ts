@@ -3,13 +3,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { forgetLibraryPlaces, libraryShard, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
-import { newId } from "../../workers/lib/ids";
+import { newId, newShardedId } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
 import {
   continueLibraryMove,
-  libraryShard,
   startLibraryMove,
   type MoveCheckpoint,
   type MoveOptions,
@@ -238,5 +238,41 @@ describe("moving a library into its shard", () => {
     await startLibraryMove(env, top);
     await expect(startLibraryMove(env, top)).rejects.toMatchObject({ code: "CONFLICT" });
     await continueLibraryMove(env, top, forever());
+  });
+
+  it("finds a moved library's entities by ids from before sharding and by ids that carry the shard; caches per isolate", async () => {
+    const { boss, top, sub, clip } = await library();
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    forgetLibraryPlaces();
+    const t0 = Date.now();
+    expect(await placeOfId(env.DB, clip.id, t0)).toEqual({ place: "catalog" });
+    const { shard } = await startLibraryMove(env, top);
+    await expect(
+      continueLibraryMove(env, top, {
+        deadline: Date.now() + 60_000,
+        afterStep: (reached) => {
+          if (reached === "paused") throw new Error("paused");
+        },
+      }),
+    ).rejects.toThrow("paused");
+    const name = (await readMove(env.DB, top))!.name;
+    // Within ten seconds the isolate keeps its answer; after, it asks again.
+    expect(await placeOfId(env.DB, clip.id, t0 + 1)).toEqual({ place: "catalog" });
+    expect(await placeOfId(env.DB, clip.id, t0 + 11_000)).toEqual({ place: "catalog" }); // not in the id directory until the switch
+    await continueLibraryMove(env, top, forever());
+    const there = { place: "shard", library: top, name, shard };
+    for (const id of [top, sub, clip.id]) expect(await placeOfId(env.DB, id, t0 + 30_000), id).toEqual(there);
+    expect(await placeOfId(env.DB, newShardedId(shard), t0)).toEqual(there);
+    expect(await placeOfId(env.DB, elsewhere, t0)).toEqual({ place: "catalog" });
+    expect(await placeOfId(env.DB, newShardedId(16_000_000), t0)).toEqual({ place: "catalog" });
+
+    expect(await (await openLibraryShard(env, there as Extract<typeof there, { place: "shard" }>)).holds(top)).toBe(true);
+    // A directory entry naming a shard that does not hold the library: 503 naming it, logged, never an empty answer.
+    const logged = expectConsoleError();
+    const lost = { place: "shard" as const, library: top, name, shard: 15_999_999 };
+    const refusal = await openLibraryShard(env, lost).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ status: 503, message: ru.groups.libraryDown(name), headers: { "Retry-After": "5" } });
+    expect(String(logged.mock.calls[0])).toContain("shard does not hold the library");
   });
 });

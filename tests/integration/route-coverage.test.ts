@@ -47,6 +47,7 @@ const UNDOCUMENTED: Record<string, UndocumentedRow> = {
   "GET /internal/bench/access-check": { who: "BENCH_TOKEN only", method: "GET", path: "/internal/bench/access-check", anonymous: 404, stranger: 404 },
   "GET /internal/bench/d1-floor": { who: "BENCH_TOKEN only", method: "GET", path: "/internal/bench/d1-floor", anonymous: 404, stranger: 404 },
   "GET /internal/bench/members-page": { who: "BENCH_TOKEN only", method: "GET", path: "/internal/bench/members-page", anonymous: 404, stranger: 404 },
+  "POST /internal/bench/library-move": { who: "BENCH_TOKEN only", method: "POST", path: `/internal/bench/library-move?library=${"a".repeat(32)}`, anonymous: 404, stranger: 404 },
   "GET /internal/bench/shard": { who: "BENCH_TOKEN only", method: "GET", path: "/internal/bench/shard?shard=bench-x", anonymous: 404, stranger: 404 },
   "GET /internal/bench/r2-read": { who: "BENCH_TOKEN only", method: "GET", path: "/internal/bench/r2-read", anonymous: 404, stranger: 404 },
 };

@@ -8,7 +8,8 @@ import { readCallerCopy } from "../../db/repositories/caller-copy.repository";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { entityMask, createRequestContext, type Actor } from "../../services/access";
-import { listMembers } from "../../services/library";
+import { continueLibraryMove, listMembers, startLibraryMove, type MoveCheckpoint } from "../../services/library";
+import { readMove } from "../../db/repositories/library-move.repository";
 import type { AppEnv } from "../types";
 
 /**
@@ -50,6 +51,10 @@ const MembersPageQuerySchema = z.object({
   group: z.string().regex(/^[0-9a-f]{32}$/),
   n: z.coerce.number().int().min(1).max(1_000).default(100),
   shard: ShardNameSchema.optional(),
+});
+const LibraryMoveQuerySchema = z.object({
+  library: z.string().regex(/^[0-9a-f]{32}$/),
+  budget: z.coerce.number().int().min(100).max(25_000).default(20_000),
 });
 const ShardQuerySchema = z.object({ shard: ShardNameSchema, n: z.coerce.number().int().min(1).max(2_000).default(1) });
 const CompleteQuerySchema = z.object({ key: KeySchema, uploadId: z.string().min(1).max(1024) });
@@ -220,6 +225,22 @@ export const internalBenchRoutes = new Hono<AppEnv>()
       await c.var.rc.db.$client.prepare("select 1 as x").first();
     });
     return c.json({ n, ...timing }, 200);
+  })
+  /**
+   * POST /library-move?library&budget: moves a library into its shard (`continueLibraryMove`, started first when it
+   * is not moving yet) for at most `budget` ms, and answers the directory row with the moments (the Worker's clock)
+   * the library's writes were paused and switched: bench/library-move.mjs calls it until the state is `shard`.
+   */
+  .post("/library-move", async (c) => {
+    const { library, budget } = parseQuery(LibraryMoveQuerySchema, c.req.query());
+    if (!(await readMove(c.env.DB, library))) await startLibraryMove(c.env, library);
+    const moments: Partial<Record<MoveCheckpoint, number>> = {};
+    const started = Date.now();
+    const move = await continueLibraryMove(c.env, library, {
+      deadline: started + budget,
+      afterStep: (checkpoint) => void (moments[checkpoint] ??= Date.now()),
+    });
+    return c.json({ move, ms: Date.now() - started, paused_at: moments.paused ?? null, switched_at: moments.switched ?? null }, 200);
   })
   /**
    * GET /shard?shard=bench-…&n: a library shard's stats (its id, size, migrations) — the call starts the object and

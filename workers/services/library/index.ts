@@ -84,6 +84,9 @@ export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGrou
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
 export type { MembersPage, MembersQuery } from "./group-listing.service";
 export { libraryShardPlan } from "./library-shard-plan.service";
+// Moving a library into its shard (decision 043, issue 40 item 4).
+export { continueLibraryMove, startLibraryMove } from "./library-move.service";
+export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { getSubtreeJson } from "./subtree.service";
 export type { Group } from "./group.service";
 export type { GroupMember } from "./group-listing.service";

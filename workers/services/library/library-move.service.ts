@@ -16,6 +16,7 @@ import {
   type LibraryMove,
   type MoveState,
 } from "../../db/repositories/library-move.repository";
+import { libraryShard } from "../../db/library-directory";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
@@ -48,11 +49,6 @@ export interface MoveOptions {
   slice?: number;
   /** called after each checkpoint; what it throws ends the run there, like a Worker ended by the platform */
   afterStep?: (checkpoint: MoveCheckpoint) => void | Promise<void>;
-}
-
-/** The object that holds library shard `n` (decision 043: shard numbers are the directory's; ids carry them). */
-export function libraryShard(env: Env, shard: number) {
-  return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(`library-${shard}`));
 }
 
 /**

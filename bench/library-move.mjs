@@ -1,0 +1,144 @@
+// The move of a live library into its shard (issue 40 item 4, decision 043; `npm run bench -- library-move`, or
+// `SKIP_BUILD=1 node bench/library-move.mjs` after a build).
+//   1. Seeds the access benchmark's library into a fresh local D1 (bench/lib/access-seed.mjs: one library of 100,000
+//      assets in an 11,111-folder tree, 50,000 rules, 1,000 users) and starts `wrangler dev`.
+//   2. Moves the library through the bench route (`POST /internal/bench/library-move`, 20 s of work per request,
+//      called until the directory says `shard`), while a writer renames files of the library through the API one
+//      request after another, as someone working in it would.
+//   3. Prints the move's time, how long the library's writes were paused (the Worker's moments of the pause and the
+//      switch, and the longest run of 503s the writer saw), the writes accepted while the library was copied, the
+//      floor (`/api/ping`) from the same run, and the sizes of the catalog and the shard.
+// Loopback only; the server is always stopped. Exits 0 once it has run (a benchmark is not a test), 1 only when it
+// could not run.
+import { randomBytes } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { ASSETS, accessSeedSql, assetId, TREE_TOP_ID } from "./lib/access-seed.mjs";
+import { d1FileOf, databaseIdOf } from "./lib/d1-files.mjs";
+import { buildUnlessSkipped, login, ms, percentile, printTable } from "./lib/measure.mjs";
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+/** The largest SQLite file of a library shard under miniflare's state: the shard the move filled. */
+function shardBytes(persistDir) {
+  const root = join(persistDir, "v3", "do");
+  const dir = readdirSync(root).find((d) => d.endsWith("LibraryShardDO"));
+  if (!dir) return 0;
+  return Math.max(0, ...readdirSync(join(root, dir)).map((f) => statSync(join(root, dir, f)).size));
+}
+
+async function floor(url) {
+  const times = [];
+  for (let i = 0; i < 120; i++) {
+    const started = performance.now();
+    await (await fetch(`${url}/api/ping`)).arrayBuffer();
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function main() {
+  buildUnlessSkipped();
+  const loadAtStart = load();
+  const port = await freePort();
+  const persistDir = await mkdtemp(join(tmpdir(), "mam-bench-move-"));
+  const benchToken = randomBytes(24).toString("hex");
+  const auth = { authorization: `Bearer ${benchToken}` };
+  console.log(`> wrangler dev on 127.0.0.1:${port} (state in ${persistDir}); seeding one library of ${ASSETS} assets into D1`);
+  const server = await startDevServer({
+    port,
+    persistDir,
+    seedSql: accessSeedSql(),
+    vars: { BENCH_TOKEN: benchToken },
+    migrateTimeoutMs: 900_000,
+  });
+  try {
+    const { url } = server;
+    const bearer = await login(url, server.adminLogin, server.adminPassword);
+    const ping = await floor(url);
+
+    // The writer: renames files of the library until the move has switched it.
+    let switched = false;
+    const writes = { accepted: 0, refused: 0, other: 0, longestRefusal: 0, times: [] };
+    const writer = (async () => {
+      let refusedSince = null;
+      for (let i = 0; !switched; i++) {
+        const started = performance.now();
+        const response = await fetch(`${url}/api/asset/${assetId((i * 7919) % ASSETS)}`, {
+          method: "PATCH",
+          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", "x-api-version": "1.0" },
+          body: JSON.stringify({ asset_name: `переименован-${i}.jpg` }),
+        });
+        await response.arrayBuffer();
+        const now = performance.now();
+        if (response.status === 200) {
+          writes.accepted++;
+          writes.times.push(now - started);
+          refusedSince = null;
+        } else if (response.status === 503) {
+          writes.refused++;
+          refusedSince ??= started;
+          writes.longestRefusal = Math.max(writes.longestRefusal, now - refusedSince);
+        } else writes.other++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+
+    const moveStarted = performance.now();
+    const calls = [];
+    let answer;
+    let pausedAt = null;
+    try {
+      do {
+        const response = await fetch(`${url}/internal/bench/library-move?library=${TREE_TOP_ID}&budget=20000`, {
+          method: "POST",
+          headers: auth,
+        });
+        answer = await response.json();
+        if (response.status !== 200) throw new Error(`library-move answered ${response.status}: ${JSON.stringify(answer)}`);
+        pausedAt ??= answer.paused_at;
+        calls.push(answer.ms);
+        console.log(`  … ${answer.move.state} / ${answer.move.step}, ${(answer.ms / 1000).toFixed(1)} s`);
+      } while (answer.move.state !== "shard");
+    } finally {
+      switched = true;
+      await writer;
+    }
+    const moveMs = performance.now() - moveStarted;
+    writes.times.sort((a, b) => a - b);
+
+    const catalogBytes = statSync(d1FileOf(persistDir, databaseIdOf("DB"))).size;
+    console.log(`> one library of ${ASSETS} assets moved into its shard while a writer renamed its files`);
+    printTable([
+      ["floor: GET /api/ping", `p50 ${ms(ping.p50)} / p95 ${ms(ping.p95)}`],
+      ["the move, start to switch", `${(moveMs / 1000).toFixed(1)} s in ${calls.length} requests of ≤ 20 s`],
+      ["writes paused (the Worker: pause → switch)", ms(answer.switched_at - pausedAt)],
+      ["writes paused (the writer: longest run of 503)", ms(writes.longestRefusal)],
+      [
+        "renames accepted while copying",
+        `${writes.accepted}, p50 ${ms(percentile(writes.times, 50))} / p95 ${ms(percentile(writes.times, 95))}`,
+      ],
+      ["renames refused (503, Retry-After)", String(writes.refused)],
+      ["other answers", String(writes.other)],
+      ["check found a difference", answer.move.error ?? "no"],
+    ]);
+    console.log(
+      `sizes: D1 catalog file ${(catalogBytes / 1e6).toFixed(1)} MB; the shard's file ${(shardBytes(persistDir) / 1e6).toFixed(1)} MB`,
+    );
+    console.log(`load average at start ${loadAtStart}, at end ${load()}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
