@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { forgetLibraryPlaces, libraryShard, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
+import { LIBRARY_TABLES } from "../../workers/db/library-tables";
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
 import { newId, newShardedId } from "../../workers/lib/ids";
@@ -63,6 +64,16 @@ async function shardCounts(top: string) {
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
 
 describe("moving a library into its shard", () => {
+  it("journals and pauses exactly the tables the move copies: one trigger per table and operation", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT tbl_name AS t, name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'library_move_%' ORDER BY name",
+    ).all<{ t: string; name: string }>();
+    const expected = LIBRARY_TABLES.flatMap((table) =>
+      ["insert", "update", "delete"].map((op) => `${table.name}:library_move_${table.name}_${op}`),
+    );
+    expect(results.map((r) => `${r.t}:${r.name}`).sort()).toEqual(expected.sort());
+  });
+
   it("copies every row of its folders and of the files homed there, exactly, and switches", async () => {
     const { boss, top, sub, clip, photo, tag } = await library();
     // Homed in another library (listed there first), listed here too: read from its home, not moved with this one.
@@ -113,7 +124,7 @@ describe("moving a library into its shard", () => {
     );
   });
 
-  it("stopped after any step, resumes and ends with the same shard: nothing lost, nothing doubled", async () => {
+  it("stopped after any step, resumes from there and ends with the same shard: nothing lost, nothing doubled", async () => {
     const checkpoints: MoveCheckpoint[] = [
       "folders:imported",
       "folders:saved",
@@ -127,42 +138,41 @@ describe("moving a library into its shard", () => {
       "verified",
       "switched",
     ];
-    for (const checkpoint of checkpoints) {
-      const { boss, top, sub, photo } = await library();
-      await startLibraryMove(env, top);
-      let upload: Promise<unknown> | null = null;
-      const writeMeanwhile = async () => {
-        await insertAsset({ ownerId: boss.id, groups: [sub], size: 77 });
-        const renamed = await call(`/api/asset/${photo.id}`, {
-          method: "PATCH",
-          bearer: boss.bearer,
-          json: { asset_name: "пока копируют.jpg" },
-        });
-        expect(renamed.status).toBe(200);
-      };
-      const run = (stop: MoveCheckpoint | null) =>
-        continueLibraryMove(env, top, {
-          deadline: Date.now() + 60_000,
-          slice: 1,
-          afterStep: async (reached) => {
-            // Someone uploads into the library and renames a file once they are copied: both arrive through the journal.
-            if (reached === "assets:saved") await (upload ??= writeMeanwhile());
-            if (reached === stop) throw new Error(`stopped at ${stop}`);
-          },
-        });
-      await expect(run(checkpoint)).rejects.toThrow(`stopped at ${checkpoint}`);
-      const done = await run(null);
-      expect(done, checkpoint).toMatchObject({ state: "shard", error: null });
-      const global = await libraryCounts(env.DB, top);
-      expect(await shardCounts(top), checkpoint).toEqual(global);
-      expect(global.assets, checkpoint).toBe(3);
-      const name = await runInDurableObject(
-        libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-        (_: LibraryShardDO, o: DurableObjectState) =>
-          o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
-      );
-      expect(name, checkpoint).toBe("пока копируют.jpg");
-    }
+    const { boss, top, sub, photo } = await library();
+    await startLibraryMove(env, top);
+    let written: Promise<unknown> | null = null;
+    // Someone uploads into the library and renames a file once they are copied: both arrive through the journal.
+    const writeMeanwhile = async () => {
+      await insertAsset({ ownerId: boss.id, groups: [sub], size: 77 });
+      const renamed = await call(`/api/asset/${photo.id}`, {
+        method: "PATCH",
+        bearer: boss.bearer,
+        json: { asset_name: "пока копируют.jpg" },
+      });
+      expect(renamed.status).toBe(200);
+    };
+    const run = (stop: MoveCheckpoint | null) =>
+      continueLibraryMove(env, top, {
+        deadline: Date.now() + 60_000,
+        slice: 1,
+        afterStep: async (reached) => {
+          if (reached === "assets:saved") await (written ??= writeMeanwhile());
+          if (reached === stop) throw new Error(`stopped at ${stop}`);
+        },
+      });
+    // One move, stopped at every checkpoint in turn: each run resumes where the last one was stopped.
+    for (const checkpoint of checkpoints) await expect(run(checkpoint), checkpoint).rejects.toThrow(`stopped at ${checkpoint}`);
+    const done = await run(null);
+    expect(done).toMatchObject({ state: "shard", error: null });
+    const global = await libraryCounts(env.DB, top);
+    expect(await shardCounts(top)).toEqual(global);
+    expect(global.assets).toBe(3);
+    const name = await runInDurableObject(
+      libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
+      (_: LibraryShardDO, o: DurableObjectState) =>
+        o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
+    );
+    expect(name).toBe("пока копируют.jpg");
   });
 
   it("refuses the library's writes while it switches, with 503 and nothing half-written; the rest arrives", async () => {

@@ -90,8 +90,9 @@ export async function nextFolders(db: D1Database, libraryId: string, cursor: str
 }
 
 /**
- * The next `n` listed assets of the whole catalog after `cursor`, by id, and which of them have their home in the
- * library: the walk is over every listed asset once (an index range), not over the library's listings again per slice.
+ * The library's next `n` listings of assets after `cursor` ("folder:asset", by folder then asset: the listings'
+ * primary key, so each slice is an index range), and which of those assets have their home in the library. A walk
+ * over the library's own listings: moving one library of many reads that library, not the catalog.
  */
 export async function nextAssets(
   db: D1Database,
@@ -99,15 +100,18 @@ export async function nextAssets(
   cursor: string,
   n: number,
 ): Promise<{ last: string | null; homed: string[] }> {
+  const [folder = "", asset = ""] = cursor.split(":");
   const { results } = await db
     .prepare(
-      `SELECT a.id, ${HOMED_IN_LIBRARY("a.id")} AS homed
-       FROM (SELECT DISTINCT el_id AS id FROM group_members WHERE el_id > ?2 AND el_type = 'asset' ORDER BY el_id LIMIT ?3) a
-       ORDER BY a.id`,
+      `SELECT m.group_id AS folder, m.el_id AS id, ${HOMED_IN_LIBRARY("m.el_id")} AS homed
+       FROM group_closure f JOIN group_members m ON m.group_id = f.descendant
+       WHERE f.ancestor = ?1 AND f.descendant >= ?2 AND m.el_type = 'asset' AND (m.group_id > ?2 OR m.el_id > ?3)
+       ORDER BY f.descendant, m.el_id LIMIT ?4`,
     )
-    .bind(libraryId, cursor, n)
-    .all<{ id: string; homed: number }>();
-  return { last: results.at(-1)?.id ?? null, homed: results.filter((r) => r.homed).map((r) => r.id) };
+    .bind(libraryId, folder, asset, n)
+    .all<{ folder: string; id: string; homed: number }>();
+  const end = results.at(-1);
+  return { last: end ? `${end.folder}:${end.id}` : null, homed: [...new Set(results.filter((r) => r.homed).map((r) => r.id))] };
 }
 
 /** Of `ids`, those that belong to the library now: its folders and the assets whose home it is. */

@@ -22,8 +22,6 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /** Entities (folders or assets) per slice: one D1 batch of reads, one of the global rows they name, one shard call. */
 export const MOVE_SLICE = 200;
-/** Listed assets of the whole catalog looked at per slice of the assets step (those homed elsewhere are skipped). */
-export const ASSET_SCAN = 2_000;
 /** Journal entries per slice of the catalog-up. */
 export const JOURNAL_SLICE = 1_000;
 /** Writes to the library pause once fewer journal entries than this are left to apply (seconds of work at most). */
@@ -117,12 +115,12 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
       await save({ cursor: ids.at(-1)! });
       await o.afterStep?.("folders:saved");
     } else if (move.step === "assets") {
-      const { last, homed } = await nextAssets(env.DB, libraryId, move.cursor, Math.max(slice, ASSET_SCAN));
+      const { last, homed } = await nextAssets(env.DB, libraryId, move.cursor, slice);
       if (last === null) {
         await save({ step: "catch-up", cursor: "" });
         continue;
       }
-      for (let i = 0; i < homed.length; i += slice) await copyEntities(env, move, homed.slice(i, i + slice), true);
+      await copyEntities(env, move, homed, true);
       await o.afterStep?.("assets:imported");
       await save({ cursor: last });
       await o.afterStep?.("assets:saved");
