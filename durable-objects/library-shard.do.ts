@@ -7,7 +7,7 @@ import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/cal
 import { libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
-import { listMembers, type MembersPage, type MembersQuery } from "../workers/services/library";
+import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 
 /** What a shard reports about itself (cheap: `npm run bench -- library-shard` calls it as the floor of a shard call). */
 export interface LibraryShardStats {
@@ -77,11 +77,16 @@ export class LibraryShardDO extends DurableObject<Env> {
 
   /**
    * A folder's page of members, listed by the product's own service against this shard: one call for the caller
-   * however many statements the listing runs (the access chain, the page, the counts). `npm run bench -- library-shard`
-   * measures it against the same page listed over D1.
+   * however many statements the listing runs (the access chain, the page, the counts). The folder page's API call
+   * for a library in its shard; `npm run bench -- library-shard` measures it against the same page over D1.
    */
   async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage>> {
     return this.run(caller, actor, (rc) => listMembers(rc, actor, groupId, query));
+  }
+
+  /** One file as the viewer asks for it (`getAsset`), read here: one call however many statements it runs. */
+  async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView>> {
+    return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
   }
 
   /**

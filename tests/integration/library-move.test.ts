@@ -17,7 +17,7 @@ import {
 } from "../../workers/services/library/library-move.service";
 import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
-import { admin, createGroup, insertAsset, insertTag, uniqueName } from "./library-factories";
+import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -266,13 +266,16 @@ describe("moving a library into its shard", () => {
       }),
     ).rejects.toThrow("paused");
     const name = (await readMove(env.DB, top))!.name;
-    // Within ten seconds the isolate keeps its answer; after, it asks again.
-    expect(await placeOfId(env.DB, clip.id, t0 + 1)).toEqual({ place: "catalog" });
-    expect(await placeOfId(env.DB, clip.id, t0 + 11_000)).toEqual({ place: "catalog" }); // not in the id directory until the switch
+    forgetLibraryPlaces();
+    // Not in the id directory until the switch: the catalog answers, and the isolate keeps that for ten seconds.
+    expect(await placeOfId(env.DB, clip.id, t0)).toEqual({ place: "catalog" });
+    expect(await placeOfId(env.DB, newShardedId(shard), t0)).toMatchObject({ place: "moving", library: top });
     await continueLibraryMove(env, top, forever());
     const there = { place: "shard", library: top, name, shard };
-    for (const id of [top, sub, clip.id]) expect(await placeOfId(env.DB, id, t0 + 30_000), id).toEqual(there);
-    expect(await placeOfId(env.DB, newShardedId(shard), t0)).toEqual(there);
+    expect(await placeOfId(env.DB, clip.id, t0 + 9_000)).toEqual({ place: "catalog" });
+    expect(await placeOfId(env.DB, clip.id, t0 + 11_000)).toEqual(there);
+    for (const id of [top, sub]) expect(await placeOfId(env.DB, id, t0), id).toEqual(there);
+    expect(await placeOfId(env.DB, newShardedId(shard), t0 + 11_000)).toEqual(there);
     expect(await placeOfId(env.DB, elsewhere, t0)).toEqual({ place: "catalog" });
     expect(await placeOfId(env.DB, newShardedId(16_000_000), t0)).toEqual({ place: "catalog" });
 
@@ -284,5 +287,65 @@ describe("moving a library into its shard", () => {
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toMatchObject({ status: 503, message: ru.groups.libraryDown(name), headers: { "Retry-After": "5" } });
     expect(String(logged.mock.calls[0])).toContain("shard does not hold the library");
+  });
+
+  it("once switched, the library's folder page and file are read from its shard, with its access rules; a lost shard is a 503", async () => {
+    const { boss, top, sub, clip } = await library();
+    const reader = await ordinaryUser();
+    const stranger = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
+      .run();
+    const get = async (path: string, bearer: string) => {
+      const res = await call(path, { bearer });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> & { asset_name?: string } };
+    };
+    const viewer = `/api/asset/${clip.id}?versions=1&groups=1`;
+    const before = await get(viewer, reader.bearer);
+    expect(before.status).toBe(200);
+    const pageBefore = await get(`/api/group/members/${sub}`, reader.bearer);
+
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    // Served by the shard: what the shard holds is what the reader gets (the catalog's copy still says otherwise).
+    await runInDurableObject(
+      libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+      (_: LibraryShardDO, o: DurableObjectState) => {
+        o.storage.sql.exec("UPDATE assets SET name = 'из хранилища.mp4' WHERE id = ?", clip.id);
+        o.storage.sql.exec("UPDATE group_members SET sort_name = 'из хранилища.mp4' WHERE el_id = ?", clip.id);
+      },
+    );
+    const after = await get(viewer, reader.bearer);
+    expect(after.status).toBe(200);
+    const { name, atime, ...rest } = after.body as Record<string, unknown>;
+    const { name: nameBefore, atime: _atime, ...restBefore } = before.body as Record<string, unknown>;
+    expect(name).toBe("из хранилища.mp4");
+    expect(nameBefore).not.toBe(name);
+    expect(rest).toEqual(restBefore);
+    expect(atime).toBeTruthy();
+    const page = await get(`/api/group/members/${sub}`, reader.bearer);
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(page.body)).toContain("из хранилища.mp4");
+    expect((page.body as unknown as unknown[]).length).toBe((pageBefore.body as unknown as unknown[]).length);
+
+    // Access is decided inside the shard, by the same rules: a stranger sees nothing there either.
+    expect((await call(viewer, { bearer: stranger.bearer })).status).toBe(404);
+    expect((await call(`/api/group/members/${sub}`, { bearer: stranger.bearer })).status).toBe(404);
+
+    // A directory entry naming a shard that does not hold the library: 503 naming it; other libraries answer.
+    const logged = expectConsoleError();
+    await env.DB.prepare("UPDATE library_directory SET shard = 16000001 WHERE library_id = ?").bind(top).run();
+    forgetLibraryPlaces();
+    const lost = await call(viewer, { bearer: reader.bearer });
+    expect((await expectError(lost, 503)).message).toBe(ru.groups.libraryDown((await readMove(env.DB, top))!.name));
+    expect(lost.headers.get("retry-after")).toBe("5");
+    expect(logged).toHaveBeenCalled();
+    const elsewhere = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 5 });
+    expect((await call(`/api/asset/${elsewhere.id}`, { bearer: boss.bearer })).status).toBe(200);
+    await env.DB.prepare("UPDATE library_directory SET shard = ? WHERE library_id = ?").bind(shard, top).run();
+    forgetLibraryPlaces();
   });
 });

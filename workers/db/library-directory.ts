@@ -7,7 +7,8 @@ import { shardOfId } from "../lib/ids";
  * is still being copied), in a library being switched into its shard (writes answer 503 for those seconds), or in its
  * library's shard. An id minted into a shard (UUIDv8) names the shard; an id minted before sharding (UUIDv7) is found
  * in the id directory, which the switch fills. Answers are cached per isolate: ten seconds for what may still
- * change soon (the catalog, a move in progress), ten minutes for a library in its shard.
+ * change soon (the catalog, a move in progress), ten minutes for a library in its shard, a minute for "no library is
+ * in a shard" — a switch waits that long before the catalog's copy may go (decision 043).
  */
 export type LibraryPlace =
   | { place: "catalog" }
@@ -21,42 +22,62 @@ export function libraryShard(env: Env, shard: number) {
 
 const SOON_MS = 10_000;
 const SETTLED_MS = 600_000;
+/** How long an isolate trusts that no library lives in a shard (then an id needs no lookup at all). */
+const NONE_MS = 60_000;
 const cache = new Map<string, { place: LibraryPlace; until: number }>();
+/** Until when this isolate knows no library is in a shard: every id is in the catalog without asking. */
+let noneSwitchedUntil = 0;
 /** Shards this isolate has seen holding their library: the check costs a call, once. */
 const holding = new Set<string>();
 
 interface DirectoryRow {
-  library: string;
-  name: string;
-  shard: number;
-  state: "copying" | "moving" | "shard";
+  switched: number;
+  library: string | null;
+  name: string | null;
+  shard: number | null;
+  state: "copying" | "moving" | "shard" | null;
 }
 
-export async function placeOfId(db: D1Database, id: string, now = Date.now()): Promise<LibraryPlace> {
-  const hit = cache.get(id);
-  if (hit && hit.until > now) return hit.place;
+/**
+ * Where the entity `id` lives. While no library is in a shard (what every install is until its first move) this
+ * costs nothing but a statement a minute per isolate; after, one indexed statement per id the isolate has not seen
+ * lately — which also tells whether any library is in a shard.
+ */
+export async function placeOfId(db: Pick<D1Database, "prepare">, id: string, now = Date.now()): Promise<LibraryPlace> {
+  const known = knownPlaceOfId(id, now);
+  if (known) return known;
   const shard = shardOfId(id);
-  const row =
-    shard === null
-      ? await db
-          .prepare(
-            `SELECT d.library_id AS library, d.name, d.shard, d.state FROM id_directory i
-             JOIN library_directory d ON d.library_id = i.library_id WHERE i.id = ?`,
-          )
-          .bind(id)
-          .first<DirectoryRow>()
-      : await db
-          .prepare("SELECT library_id AS library, name, shard, state FROM library_directory WHERE shard = ?")
-          .bind(shard)
-          .first<DirectoryRow>();
+  const row = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM library_directory WHERE state <> 'copying') AS switched, d.library_id AS library, d.name,
+         d.shard, d.state
+       FROM (SELECT 1) LEFT JOIN library_directory d ON ${
+         shard === null ? "d.library_id = (SELECT library_id FROM id_directory WHERE id = ?1)" : "d.shard = ?1"
+       }`,
+    )
+    .bind(shard ?? id)
+    .first<DirectoryRow>();
+  if (!row?.switched) {
+    noneSwitchedUntil = now + NONE_MS;
+    return CATALOG;
+  }
   const place: LibraryPlace =
-    !row || row.state === "copying"
-      ? { place: "catalog" }
+    !row.library || row.state === "copying"
+      ? CATALOG
       : row.state === "moving"
-      ? { place: "moving", library: row.library, name: row.name }
-      : { place: "shard", library: row.library, name: row.name, shard: row.shard };
+      ? { place: "moving", library: row.library, name: row.name! }
+      : { place: "shard", library: row.library, name: row.name!, shard: row.shard! };
   cache.set(id, { place, until: now + (place.place === "shard" ? SETTLED_MS : SOON_MS) });
   return place;
+}
+
+const CATALOG: LibraryPlace = { place: "catalog" };
+
+/** What this isolate already knows of the entity's place, without asking: undefined when it must ask. */
+export function knownPlaceOfId(id: string, now = Date.now()): LibraryPlace | undefined {
+  if (now < noneSwitchedUntil) return CATALOG;
+  const hit = cache.get(id);
+  return hit && hit.until > now ? hit.place : undefined;
 }
 
 /**
@@ -95,4 +116,5 @@ export async function openLibraryShard(env: Env, place: Extract<LibraryPlace, { 
 export function forgetLibraryPlaces(): void {
   cache.clear();
   holding.clear();
+  noneSwitchedUntil = 0;
 }

@@ -22,6 +22,7 @@ import {
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
+import { readWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -302,9 +303,18 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      // a read of one asset: its access rows load beside the asset's own rows (decision 030)
-      prefetchAccess(c.var.rc, c.var.actor, { id, type: "asset" });
-      return c.json(await getAsset(c.var.rc, c.var.actor, id, c.req.valid("query")), 200);
+      const options = c.req.valid("query");
+      const asset = await readWhereItLives(
+        c,
+        id,
+        () => {
+          // a read of one asset: its access rows load beside the asset's own rows (decision 030)
+          prefetchAccess(c.var.rc, c.var.actor, { id, type: "asset" });
+          return getAsset(c.var.rc, c.var.actor, id, options);
+        },
+        (shard, caller) => shard.asset(caller, c.var.actor, id, options),
+      );
+      return c.json(asset, 200);
     },
   )
   .openapi(

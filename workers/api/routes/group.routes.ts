@@ -25,6 +25,7 @@ import {
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
+import { readWhereItLives } from "../library-place";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -101,9 +102,17 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      // a read-only call on a group: its access rows load beside the group itself (decision 030)
-      prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
-      const page = await listMembers(c.var.rc, c.var.actor, id, c.req.valid("query"));
+      const query = c.req.valid("query");
+      const page = await readWhereItLives(
+        c,
+        id,
+        () => {
+          // a read-only call on a group: its access rows load beside the group itself (decision 030)
+          prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
+          return listMembers(c.var.rc, c.var.actor, id, query);
+        },
+        (shard, caller) => shard.membersPage(caller, c.var.actor, id, query),
+      );
       if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
       return c.json(page.items, 200);
     },

@@ -61,7 +61,7 @@ export {
   versionsByIds,
 } from "./asset-reads.service";
 export { restoreAsset, trashAsset, trashAssets, trashedAssetsPage } from "./asset-trash.service";
-export type { AssetInfo, GroupRef, VersionEntry } from "./asset-shapes";
+export type { AssetInfo, AssetOptions, AssetView, GroupRef, VersionEntry } from "./asset-shapes";
 export { repairFolderRollups } from "./folder-rollups.service";
 export { MAX_MAP_POINTS, groupLocations } from "./group-locations.service";
 export type { LocatedAsset } from "./group-locations.service";
