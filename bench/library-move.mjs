@@ -6,8 +6,11 @@
 //      called until the directory says `shard`), while a writer renames files of the library through the API one
 //      request after another, as someone working in it would.
 //   3. Prints the move's time, how long the library's writes were paused (the Worker's moments of the pause and the
-//      switch, and the longest run of 503s the writer saw), the writes accepted while the library was copied, the
-//      floor (`/api/ping`) from the same run, and the sizes of the catalog and the shard.
+//      switch, and the longest run of 503s the writer saw), the writes accepted while the library was copied, and
+//      the sizes of the catalog and the shard; and, before the move (from the catalog D1) and after it (from the
+//      shard), p50/p95 of the library's two reads — the folder page of 50 and the viewer's call for a file — for the
+//      administrator and for a reader whose access comes from a rule two levels up, beside the floors (`/api/ping`,
+//      whoami) of the same run.
 // Loopback only; the server is always stopped. Exits 0 once it has run (a benchmark is not a test), 1 only when it
 // could not run.
 import { randomBytes } from "node:crypto";
@@ -16,7 +19,7 @@ import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
-import { ASSETS, accessSeedSql, assetId, TREE_TOP_ID } from "./lib/access-seed.mjs";
+import { ASSETS, accessSeedSql, assetId, READER, READER_L3, readerAsset, TREE_TOP_ID, treeGroupId, userLogin } from "./lib/access-seed.mjs";
 import { d1FileOf, databaseIdOf } from "./lib/d1-files.mjs";
 import { buildUnlessSkipped, login, ms, percentile, printTable } from "./lib/measure.mjs";
 
@@ -33,15 +36,33 @@ function shardBytes(persistDir) {
   return Math.max(0, ...readdirSync(join(root, dir)).map((f) => statSync(join(root, dir, f)).size));
 }
 
-async function floor(url) {
+const READS = Number(process.env.BENCH_MOVE_READS ?? "200");
+
+/** p50/p95 of `READS` GETs one after another (after 20 unmeasured), each answering 200. */
+async function timed(url, headers = {}) {
   const times = [];
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < READS + 20; i++) {
     const started = performance.now();
-    await (await fetch(`${url}/api/ping`)).arrayBuffer();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
     if (i >= 20) times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** The floors and the two reads a library's screens make, for the administrator and for a reader (rule two levels up). */
+async function reads(url, who) {
+  const page = `${url}/api/group/members/${treeGroupId(3, READER_L3)}?type=asset&take=50`;
+  const viewer = `${url}/api/asset/${readerAsset()}?versions=1&groups=1`;
+  const out = { "floor: GET /api/ping": await timed(`${url}/api/ping`) };
+  for (const [label, headers] of Object.entries(who)) {
+    out[`floor: whoami, ${label}`] = await timed(`${url}/api/auth/whoami`, headers);
+    out[`folder page of 50, ${label}`] = await timed(page, headers);
+    out[`file (viewer's call), ${label}`] = await timed(viewer, headers);
+  }
+  return out;
 }
 
 async function main() {
@@ -62,7 +83,12 @@ async function main() {
   try {
     const { url } = server;
     const bearer = await login(url, server.adminLogin, server.adminPassword);
-    const ping = await floor(url);
+    const who = {
+      administrator: { authorization: `Bearer ${bearer}`, "x-api-version": "1.0" },
+      reader: { authorization: `Bearer ${await login(url, userLogin(READER), server.adminPassword)}`, "x-api-version": "1.0" },
+    };
+    console.log(`> reads before the move (${READS} each, from the catalog D1)`);
+    const before = await reads(url, who);
 
     // The writer: renames files of the library until the move has switched it.
     let switched = false;
@@ -114,10 +140,21 @@ async function main() {
     const moveMs = performance.now() - moveStarted;
     writes.times.sort((a, b) => a - b);
 
+    // Isolates trust "no library is in a shard" for a minute: the reads after the move wait it out.
+    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    console.log(`> the same reads after the move (from the library's shard)`);
+    const after = await reads(url, who);
     const catalogBytes = statSync(d1FileOf(persistDir, databaseIdOf("DB"))).size;
     console.log(`> one library of ${ASSETS} assets moved into its shard while a writer renamed its files`);
     printTable([
-      ["floor: GET /api/ping", `p50 ${ms(ping.p50)} / p95 ${ms(ping.p95)}`],
+      ["p50 / p95", "before: catalog D1", "after: library shard"],
+      ...Object.keys(before).map((label) => [
+        label,
+        `${ms(before[label].p50)} / ${ms(before[label].p95)}`,
+        `${ms(after[label].p50)} / ${ms(after[label].p95)}`,
+      ]),
+    ]);
+    printTable([
       ["the move, start to switch", `${(moveMs / 1000).toFixed(1)} s in ${calls.length} requests of ≤ 20 s`],
       ["writes paused (the Worker: pause → switch)", ms(answer.switched_at - pausedAt)],
       ["writes paused (the writer: longest run of 503)", ms(writes.longestRefusal)],

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
-import { importLibraryRows } from "../workers/db/library-shard-import";
+import { importLibraryRows, refreshCopies } from "../workers/db/library-shard-import";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
@@ -68,6 +68,11 @@ export class LibraryShardDO extends DurableObject<Env> {
   async importEntities(libraryId: string, ids: string[], tables: TableRows[], references: TableRows[]): Promise<void> {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
     importLibraryRows(this.ctx.storage, ids, tables, references);
+  }
+
+  /** Its copies of global rows made current; answers how many it holds and updated. */
+  async refreshCopies(tables: TableRows[]): Promise<number> {
+    return refreshCopies(this.ctx.storage, tables);
   }
 
   /** Per library table, the rows of the library here: the move compares them with the global database's. */

@@ -8,6 +8,7 @@ import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
 import { runLogsMove } from "./services/logs";
+import { refreshShardCopies } from "./services/library";
 import { feedAfterChange, runIndexFeed } from "./services/search";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
@@ -157,6 +158,8 @@ export default withErrorTracking({
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "deliver-notifications", summary: await runDeliverNotifications(env) }));
     // Old logs leave the hot database (decision 038), a bounded slice of them every minute.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "move-logs", summary: await runLogsMove(env, controller.scheduledTime) }));
+    // Library shards' copies of global rows (names of people, tags, classes) made current (decision 043).
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "shard-copies", summary: await refreshShardCopies(env) }));
     // The search index's sweeper (decision 040): what changes outside a request (queue, workflows) marked, or a feed left.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "feed-search", summary: await runIndexFeed(env) }));
   },

@@ -9,6 +9,7 @@ import { libraryCounts, readMove } from "../../workers/db/repositories/library-m
 import { AppError } from "../../workers/lib/errors";
 import { newId, newShardedId } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
+import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import {
   continueLibraryMove,
   startLibraryMove,
@@ -347,5 +348,34 @@ describe("moving a library into its shard", () => {
     expect((await call(`/api/asset/${elsewhere.id}`, { bearer: boss.bearer })).status).toBe(200);
     await env.DB.prepare("UPDATE library_directory SET shard = ? WHERE library_id = ?").bind(shard, top).run();
     forgetLibraryPlaces();
+  });
+
+  it("keeps the shard's copies of people and tags current: a rename shows in the shard's answers after the minute's refresh", async () => {
+    const { boss, top, sub, tag } = await library();
+    const owner = await ordinaryUser("Ольга Старая");
+    const file = await insertAsset({ ownerId: owner.id, groups: [sub], size: 9 });
+    await env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(tag, file.id).run();
+    await startLibraryMove(env, top);
+    await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const view = async () => {
+      const res = await call(`/api/asset/${file.id}`, { bearer: boss.bearer });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { owner_name: string; tags: { tag_name: string }[] };
+    };
+    expect((await view()).owner_name).toBe("Ольга Старая");
+
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET name = 'Ольга Новая' WHERE id = ?").bind(owner.id),
+      env.DB.prepare("UPDATE tags SET name = ? WHERE id = ?").bind(`${tag}-новый`, tag),
+    ]);
+    expect((await view()).owner_name).toBe("Ольга Старая"); // the shard's copy, until the refresh
+    const summary = await refreshShardCopies(env);
+    expect(summary.shards).toBeGreaterThanOrEqual(1);
+    expect(summary.updated).toBeGreaterThanOrEqual(2);
+    const fresh = await view();
+    expect(fresh.owner_name).toBe("Ольга Новая");
+    expect(fresh.tags.map((t) => t.tag_name)).toContain(`${tag}-новый`);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_copy_journal").first("n")).toBe(0);
   });
 });

@@ -43,3 +43,31 @@ function upsert(sql: SqlStorage, table: string, row: Row): void {
     .map((c) => `"${c}" = excluded."${c}"`);
   insert(sql, table, row, `ON CONFLICT (id) DO UPDATE SET ${set.join(", ")}`);
 }
+
+/**
+ * Inside a shard: its copies of global rows made current (the minute cron sends what changed, decision 043). Only
+ * copies the shard has are updated — it copies just the rows its own rows name — with its triggers running, so its
+ * answer caches see the change.
+ */
+export function refreshCopies(storage: DurableObjectStorage, tables: TableRows[]): number {
+  const sql = storage.sql;
+  let updated = 0;
+  storage.transactionSync(() => {
+    for (const { table, rows } of tables) {
+      for (const row of rows) {
+        const held = sql.exec(`SELECT 1 FROM ${table} WHERE id = ?`, row.id as string).toArray().length > 0;
+        if (!held) continue;
+        if (table === "users")
+          sql.exec("UPDATE users SET login = id WHERE lower(login) = lower(?) AND id <> ?", row.login as string, row.id as string);
+        const columns = Object.keys(row).filter((c) => c !== "id");
+        sql.exec(
+          `UPDATE ${table} SET ${columns.map((c) => `"${c}" = ?`).join(", ")} WHERE id = ?`,
+          ...columns.map((c) => bound(row[c])),
+          row.id as string,
+        );
+        updated++;
+      }
+    }
+  });
+  return updated;
+}

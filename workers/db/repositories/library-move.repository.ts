@@ -133,15 +133,24 @@ export async function rowsOf(db: Catalog, ids: string[]): Promise<TableRows[]> {
   return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
 }
 
+/** The columns a shard copies of each global table it keeps copies of: never a password hash. */
+export const COPIED_COLUMNS: Record<string, string> = {
+  users: "id, login, name, is_admin, is_robot, enabled, chroot_groups, default_storage, ctime, mtime",
+  groups: "*",
+  tags: "*",
+  taxa: "*",
+  asset_classes: "*",
+  field_templates: "*",
+};
+
 /**
  * Global rows the library's rows name, copied into the shard beside them (decision 043): people (authors, owners,
- * rule subjects; never the password hash), groups of users that rules name, and the vocabulary's tags, classes,
- * classifications and field templates, which the shard's queries join for names.
+ * rule subjects), groups of users that rules name, and the vocabulary's tags, classes, classifications and field
+ * templates, which the shard's queries join for names.
  */
-const REFERENCES: { table: string; columns: string; from: (t: TableRows) => unknown[] }[] = [
+const REFERENCES: { table: string; from: (t: TableRows) => unknown[] }[] = [
   {
     table: "users",
-    columns: "id, login, name, is_admin, is_robot, enabled, chroot_groups, default_storage, ctime, mtime",
     from: ({ rows }) =>
       rows.flatMap((r) => [
         ...["owner_id", "creator_id", "created_by", "author_id", "user_id", "by_id", "requester_id", "reviewer_id", "revoked_by"].map(
@@ -152,23 +161,57 @@ const REFERENCES: { table: string; columns: string; from: (t: TableRows) => unkn
   },
   {
     table: "groups",
-    columns: "*",
     from: ({ table, rows }) => (table === "access_rules" ? rows.map((r) => (r.subj_type === "group" ? r.subj_id : null)) : []),
   },
-  { table: "tags", columns: "*", from: ({ table, rows }) => (table === "entity_tags" ? rows.map((r) => r.tag_id) : []) },
-  { table: "taxa", columns: "*", from: ({ table, rows }) => (table === "taxon_members" ? rows.map((r) => r.taxon_id) : []) },
-  { table: "asset_classes", columns: "*", from: ({ table, rows }) => (table === "assets" ? rows.map((r) => r.class_id) : []) },
-  { table: "field_templates", columns: "*", from: ({ table, rows }) => (table === "field_values" ? rows.map((r) => r.def_id) : []) },
+  { table: "tags", from: ({ table, rows }) => (table === "entity_tags" ? rows.map((r) => r.tag_id) : []) },
+  { table: "taxa", from: ({ table, rows }) => (table === "taxon_members" ? rows.map((r) => r.taxon_id) : []) },
+  { table: "asset_classes", from: ({ table, rows }) => (table === "assets" ? rows.map((r) => r.class_id) : []) },
+  { table: "field_templates", from: ({ table, rows }) => (table === "field_values" ? rows.map((r) => r.def_id) : []) },
 ];
 
-export async function referencesOf(db: D1Database, tables: TableRows[]): Promise<TableRows[]> {
-  const wanted = REFERENCES.map((ref) => [...new Set(tables.flatMap(ref.from).filter((v): v is string => typeof v === "string"))]);
-  const asked = REFERENCES.map((ref, i) => ({ ref, ids: wanted[i].filter((id) => id !== ROOT_GROUP_ID) })).filter((a) => a.ids.length > 0);
+/** The rows of global tables a shard keeps copies of, by table and id, in one round trip. */
+export async function copiedRows(db: D1Database, wanted: { table: string; ids: string[] }[]): Promise<TableRows[]> {
+  const asked = wanted.map((w) => ({ ...w, ids: w.ids.filter((id) => id !== ROOT_GROUP_ID) })).filter((w) => w.ids.length > 0);
   if (asked.length === 0) return [];
   const results = await db.batch(
-    asked.map(({ ref, ids }) => db.prepare(`SELECT ${ref.columns} FROM ${ref.table} WHERE id IN (${JSON_IDS})`).bind(JSON.stringify(ids))),
+    asked.map(({ table, ids }) =>
+      db.prepare(`SELECT ${COPIED_COLUMNS[table]} FROM ${table} WHERE id IN (${JSON_IDS})`).bind(JSON.stringify(ids)),
+    ),
   );
-  return asked.map(({ ref }, i) => ({ table: ref.table, rows: results[i].results as Row[] }));
+  return asked.map(({ table }, i) => ({ table, rows: results[i].results as Row[] }));
+}
+
+export function referencesOf(db: D1Database, tables: TableRows[]): Promise<TableRows[]> {
+  return copiedRows(
+    db,
+    REFERENCES.map((ref) => ({
+      table: ref.table,
+      ids: [...new Set(tables.flatMap(ref.from).filter((v): v is string => typeof v === "string"))],
+    })),
+  );
+}
+
+/** The next `n` changes of copied global rows (migration 0059): the last entry's number and the rows, by table. */
+export async function copyJournal(db: D1Database, n: number): Promise<{ last: number; wanted: { table: string; ids: string[] }[] }> {
+  const { results } = await db
+    .prepare("SELECT seq, table_name AS t, row_id AS id FROM shard_copy_journal ORDER BY seq LIMIT ?")
+    .bind(n)
+    .all<{ seq: number; t: string; id: string }>();
+  const byTable = new Map<string, Set<string>>();
+  for (const r of results) byTable.set(r.t, (byTable.get(r.t) ?? new Set()).add(r.id));
+  return { last: results.at(-1)?.seq ?? 0, wanted: [...byTable].map(([table, ids]) => ({ table, ids: [...ids] })) };
+}
+
+export async function clearCopyJournal(db: D1Database, upTo: number): Promise<void> {
+  await db.prepare("DELETE FROM shard_copy_journal WHERE seq <= ?").bind(upTo).run();
+}
+
+/** The shards that hold a switched library: every one of them gets the changed copies. */
+export async function switchedShards(db: D1Database): Promise<number[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT shard FROM library_directory WHERE state = 'shard' ORDER BY shard")
+    .all<{ shard: number }>();
+  return results.map((r) => r.shard);
 }
 
 /** The next `n` journal entries after `seq`: how many, the last one's number, and the distinct entities they name. */

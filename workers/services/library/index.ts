@@ -87,6 +87,7 @@ export { libraryShardPlan } from "./library-shard-plan.service";
 // Moving a library into its shard (decision 043, issue 40 item 4).
 export { continueLibraryMove, startLibraryMove } from "./library-move.service";
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
+export { refreshShardCopies } from "./shard-copies.service";
 export { getSubtreeJson } from "./subtree.service";
 export type { Group } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
