@@ -146,14 +146,25 @@ async function main() {
     const after = await reads(url, who);
     const catalogBytes = statSync(d1FileOf(persistDir, databaseIdOf("DB"))).size;
     console.log(`> one library of ${ASSETS} assets moved into its shard while a writer renamed its files`);
-    printTable([
+    const rows = [
       ["p50 / p95", "before: catalog D1", "after: library shard"],
       ...Object.keys(before).map((label) => [
         label,
         `${ms(before[label].p50)} / ${ms(before[label].p95)}`,
         `${ms(after[label].p50)} / ${ms(after[label].p95)}`,
       ]),
-    ]);
+    ];
+    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
+    console.log(
+      `\n${rows
+        .map((row) =>
+          row
+            .map((cell, i) => cell.padEnd(widths[i]))
+            .join("  ")
+            .trimEnd(),
+        )
+        .join("\n")}`,
+    );
     printTable([
       ["the move, start to switch", `${(moveMs / 1000).toFixed(1)} s in ${calls.length} requests of ≤ 20 s`],
       ["writes paused (the Worker: pause → switch)", ms(answer.switched_at - pausedAt)],

@@ -104,6 +104,9 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
     await saveProgress(env.DB, move, state, Date.now());
   };
   while (move.step !== "done" && Date.now() < o.deadline) {
+    // Between slices the isolate's other requests get their turn: in-process calls (a shard, and locally every
+    // database) finish without waiting on I/O, and a run of them would otherwise hold the isolate for its whole budget.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     if (move.step === "folders") {
       const ids = await nextFolders(env.DB, libraryId, move.cursor, slice);
       if (ids.length === 0) {
