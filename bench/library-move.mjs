@@ -130,6 +130,12 @@ async function main() {
         answer = await response.json();
         if (response.status !== 200) throw new Error(`library-move answered ${response.status}: ${JSON.stringify(answer)}`);
         pausedAt ??= answer.paused_at;
+        if (answer.move.state === "shard")
+          console.log(
+            `  moments after the pause (ms): ${JSON.stringify(
+              Object.fromEntries(Object.entries(answer.moments).map(([k, v]) => [k, v - (pausedAt ?? v)])),
+            )}`,
+          );
         calls.push(answer.ms);
         console.log(`  … ${answer.move.state} / ${answer.move.step}, ${(answer.ms / 1000).toFixed(1)} s`);
       } while (answer.move.state !== "shard");

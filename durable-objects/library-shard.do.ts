@@ -70,6 +70,17 @@ export class LibraryShardDO extends DurableObject<Env> {
     importLibraryRows(this.ctx.storage, ids, tables, references);
   }
 
+  /** Of `ids`, the folders and files this shard holds (a journaled entity may have left the library since). */
+  async heldEntities(ids: string[]): Promise<string[]> {
+    return this.ctx.storage.sql
+      .exec<{ id: string }>(
+        "SELECT id FROM groups WHERE id IN (SELECT value FROM json_each(?1)) UNION SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?1))",
+        JSON.stringify(ids),
+      )
+      .toArray()
+      .map((r) => r.id);
+  }
+
   /** Its copies of global rows made current; answers how many it holds and updated. */
   async refreshCopies(tables: TableRows[]): Promise<number> {
     return refreshCopies(this.ctx.storage, tables);

@@ -1,5 +1,6 @@
 -- Decision 043, the move of a library into its shard (issue 40, item 4).
--- library_directory: where a library lives while and after it moves (no row: in this database, as before sharding).
+-- library_directory: where a library lives while and after it moves (no row: in this database, as before sharding);
+-- checked_seq: the journal position at which the shard was found to hold exactly what this database holds.
 -- id_directory: ids minted before sharding (UUIDv7) of entities that live in a shard now.
 -- library_move_journal: every entity written while a move copies, so the move applies what changed meanwhile.
 -- One BEFORE trigger per library table and operation (generated from workers/db/library-tables.ts' list): while a
@@ -15,6 +16,7 @@ CREATE TABLE `library_directory` (
 	`step` text NOT NULL,
 	`cursor` text DEFAULT '' NOT NULL,
 	`journal_seq` integer DEFAULT 0 NOT NULL,
+	`checked_seq` integer,
 	`error` text,
 	`started_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,

@@ -133,15 +133,17 @@ describe("moving a library into its shard", () => {
       "assets:saved",
       "catch-up:imported",
       "catch-up:saved",
+      "counted",
+      "checked",
       "paused",
       "final:imported",
       "final:saved",
-      "verified",
       "switched",
     ];
     const { boss, top, sub, photo } = await library();
     await startLibraryMove(env, top);
     let written: Promise<unknown> | null = null;
+    let lateFolder: string | undefined;
     // Someone uploads into the library and renames a file once they are copied: both arrive through the journal.
     const writeMeanwhile = async () => {
       await insertAsset({ ownerId: boss.id, groups: [sub], size: 77 });
@@ -158,6 +160,8 @@ describe("moving a library into its shard", () => {
         slice: 1,
         afterStep: async (reached) => {
           if (reached === "assets:saved") await (written ??= writeMeanwhile());
+          // A folder made after the check, before the pause: the switch's share of the id directory, and the last catch-up.
+          if (reached === "checked") lateFolder ??= await createGroup(boss, "После проверки", sub);
           if (reached === stop) throw new Error(`stopped at ${stop}`);
         },
       });
@@ -174,6 +178,9 @@ describe("moving a library into its shard", () => {
         o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
     );
     expect(name).toBe("пока копируют.jpg");
+    expect(lateFolder).toBeDefined();
+    expect(await env.DB.prepare("SELECT library_id FROM id_directory WHERE id = ?").bind(lateFolder).first("library_id")).toBe(top);
+    expect(global.groups).toBe(3);
   });
 
   it("refuses the library's writes while it switches, with 503 and nothing half-written; the rest arrives", async () => {
@@ -214,7 +221,7 @@ describe("moving a library into its shard", () => {
     expect(duringCopy).toBeTruthy();
   });
 
-  it("a difference found by the check resumes writes, is recorded, and the library is copied again", async () => {
+  it("a difference found by the check is recorded, and the library is copied again; writes resume meanwhile", async () => {
     const logged = expectConsoleError();
     const { top, clip } = await library();
     const started = await startLibraryMove(env, top);
@@ -222,10 +229,10 @@ describe("moving a library into its shard", () => {
       continueLibraryMove(env, top, {
         deadline: Date.now() + 60_000,
         afterStep: (reached) => {
-          if (reached === "paused") throw new Error("paused");
+          if (reached === "catch-up:saved") throw new Error("copied");
         },
       }),
-    ).rejects.toThrow("paused");
+    ).rejects.toThrow("copied");
     // Something lost in the shard (a fault the copy did not see).
     await runInDurableObject(
       libraryShard(env, started.shard) as unknown as DurableObjectStub<LibraryShardDO>,
@@ -233,13 +240,52 @@ describe("moving a library into its shard", () => {
         o.storage.sql.exec("DELETE FROM comments WHERE asset_id = ?", clip.id);
       },
     );
-    const seen: MoveCheckpoint[] = [];
-    const done = await continueLibraryMove(env, top, { deadline: Date.now() + 60_000, afterStep: (c) => void seen.push(c) });
+    const seen: { checkpoint: MoveCheckpoint; state: string }[] = [];
+    const done = await continueLibraryMove(env, top, {
+      deadline: Date.now() + 60_000,
+      afterStep: async (checkpoint) => void seen.push({ checkpoint, state: (await readMove(env.DB, top))!.state }),
+    });
     expect(done.state).toBe("shard");
     expect(done.error).toContain("comments: 1 ≠ 0");
     expect(String(logged.mock.calls[0])).toContain("comments: 1 ≠ 0");
-    expect(seen.indexOf("folders:saved")).toBeGreaterThan(-1); // copied again
+    // Found while writes went on (never paused for it), then copied again.
+    const copiedAgain = seen.findIndex((s) => s.checkpoint === "folders:saved");
+    expect(copiedAgain).toBeGreaterThan(-1);
+    expect(seen.slice(0, copiedAgain).every((s) => s.state === "copying")).toBe(true);
     expect(await shardCounts(top)).toEqual(await libraryCounts(env.DB, top));
+  });
+
+  it("a library written to during every check is checked under the pause instead, and nothing written is lost", async () => {
+    const { boss, top, photo } = await library();
+    await startLibraryMove(env, top);
+    const seen: MoveCheckpoint[] = [];
+    let renames = 0;
+    const done = await continueLibraryMove(env, top, {
+      deadline: Date.now() + 60_000,
+      checkTries: 2,
+      afterStep: async (checkpoint) => {
+        seen.push(checkpoint);
+        if (checkpoint !== "counted") return;
+        // Someone renames a file of the library while it is being counted: that count cannot be kept.
+        const res = await call(`/api/asset/${photo.id}`, {
+          method: "PATCH",
+          bearer: boss.bearer,
+          json: { asset_name: `правка-${++renames}.jpg` },
+        });
+        expect(res.status).toBe(200);
+      },
+    });
+    expect(done).toMatchObject({ state: "shard", error: null, checkedSeq: null });
+    expect(seen.filter((c) => c === "counted")).toHaveLength(2);
+    expect(seen).not.toContain("checked");
+    expect(seen.indexOf("verified")).toBeGreaterThan(seen.indexOf("paused"));
+    expect(await shardCounts(top)).toEqual(await libraryCounts(env.DB, top));
+    const name = await runInDurableObject(
+      libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
+      (_: LibraryShardDO, o: DurableObjectState) =>
+        o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
+    );
+    expect(name).toBe("правка-2.jpg");
   });
 
   it("moves only libraries, and each once", async () => {
@@ -268,12 +314,14 @@ describe("moving a library into its shard", () => {
     ).rejects.toThrow("paused");
     const name = (await readMove(env.DB, top))!.name;
     forgetLibraryPlaces();
-    // Not in the id directory until the switch: the catalog answers, and the isolate keeps that for ten seconds.
-    expect(await placeOfId(env.DB, clip.id, t0)).toEqual({ place: "catalog" });
-    expect(await placeOfId(env.DB, newShardedId(shard), t0)).toMatchObject({ place: "moving", library: top });
+    // The id directory is filled before the pause: an id from before sharding finds the library moving, and the
+    // isolate keeps that answer for ten seconds.
+    const moving = { place: "moving", library: top, name };
+    expect(await placeOfId(env.DB, clip.id, t0)).toEqual(moving);
+    expect(await placeOfId(env.DB, newShardedId(shard), t0)).toEqual(moving);
     await continueLibraryMove(env, top, forever());
     const there = { place: "shard", library: top, name, shard };
-    expect(await placeOfId(env.DB, clip.id, t0 + 9_000)).toEqual({ place: "catalog" });
+    expect(await placeOfId(env.DB, clip.id, t0 + 9_000)).toEqual(moving);
     expect(await placeOfId(env.DB, clip.id, t0 + 11_000)).toEqual(there);
     for (const id of [top, sub]) expect(await placeOfId(env.DB, id, t0), id).toEqual(there);
     expect(await placeOfId(env.DB, newShardedId(shard), t0 + 11_000)).toEqual(there);

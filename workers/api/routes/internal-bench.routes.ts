@@ -240,7 +240,10 @@ export const internalBenchRoutes = new Hono<AppEnv>()
       deadline: started + budget,
       afterStep: (checkpoint) => void (moments[checkpoint] ??= Date.now()),
     });
-    return c.json({ move, ms: Date.now() - started, paused_at: moments.paused ?? null, switched_at: moments.switched ?? null }, 200);
+    return c.json(
+      { move, ms: Date.now() - started, paused_at: moments.paused ?? null, switched_at: moments.switched ?? null, moments },
+      200,
+    );
   })
   /**
    * GET /shard?shard=bench-…&n: a library shard's stats (its id, size, migrations) — the call starts the object and

@@ -9,8 +9,11 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
  */
 
 export type MoveState = "copying" | "moving" | "shard";
-/** The move's next step: copy the folders, then the assets, then apply the journal until it is short, then switch. */
-export type MoveStep = "folders" | "assets" | "catch-up" | "final" | "done";
+/**
+ * The move's next step: copy the folders, then the assets, apply the journal until it is short, check the shard
+ * against D1 while writes go on, then pause for the last entries and switch.
+ */
+export type MoveStep = "folders" | "assets" | "catch-up" | "check" | "final" | "done";
 
 export interface LibraryMove {
   libraryId: string;
@@ -22,6 +25,8 @@ export interface LibraryMove {
   cursor: string;
   /** journal entries up to this one are applied to the shard */
   journalSeq: number;
+  /** the journal position at which the shard was found to hold exactly what D1 holds (null: not checked yet) */
+  checkedSeq: number | null;
   error: string | null;
   startedAt: number;
   updatedAt: number;
@@ -36,7 +41,8 @@ export interface TableRows {
 
 type Catalog = Pick<D1Database, "prepare" | "batch">;
 
-const MOVE_COLUMNS = `library_id AS libraryId, name, shard, state, step, cursor, journal_seq AS journalSeq, error,
+const MOVE_COLUMNS = `library_id AS libraryId, name, shard, state, step, cursor, journal_seq AS journalSeq,
+  checked_seq AS checkedSeq, error,
   started_at AS startedAt, updated_at AS updatedAt, switched_at AS switchedAt`;
 
 export async function readMove(db: D1Database, libraryId: string): Promise<LibraryMove | null> {
@@ -67,16 +73,16 @@ export async function insertMove(db: D1Database, libraryId: string, name: string
 
 export async function saveProgress(
   db: D1Database,
-  move: Pick<LibraryMove, "libraryId" | "step" | "cursor" | "journalSeq" | "error">,
+  move: Pick<LibraryMove, "libraryId" | "step" | "cursor" | "journalSeq" | "checkedSeq" | "error">,
   state: MoveState,
   now: number,
 ): Promise<void> {
   await db
     .prepare(
-      `UPDATE library_directory SET state = ?2, step = ?3, cursor = ?4, journal_seq = ?5, error = ?6, updated_at = ?7
-       WHERE library_id = ?1`,
+      `UPDATE library_directory SET state = ?2, step = ?3, cursor = ?4, journal_seq = ?5, checked_seq = ?6, error = ?7,
+         updated_at = ?8 WHERE library_id = ?1`,
     )
-    .bind(move.libraryId, state, move.step, move.cursor, move.journalSeq, move.error, now)
+    .bind(move.libraryId, state, move.step, move.cursor, move.journalSeq, move.checkedSeq, move.error, now)
     .run();
 }
 
@@ -224,6 +230,20 @@ export async function journalAfter(db: D1Database, seq: number, n: number): Prom
   return { last: results.at(-1)?.seq ?? seq, entries: results.length, ids };
 }
 
+/** The journal's last entry now. */
+export async function journalEnd(db: D1Database): Promise<number> {
+  return (await db.prepare("SELECT coalesce(max(seq), 0) AS seq FROM library_move_journal").first<number>("seq")) ?? 0;
+}
+
+/** The distinct entities journaled after `after` (and up to `upTo`). */
+export async function journaledSince(db: D1Database, after: number, upTo = Number.MAX_SAFE_INTEGER): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ? AND seq <= ?")
+    .bind(after, upTo)
+    .all<{ id: string }>();
+  return results.map((r) => r.id).filter((id) => id !== ROOT_GROUP_ID);
+}
+
 /**
  * The pause, in one statement: the library's writes are refused from here (`moving`), the step becomes the final
  * catch-up, and the journal's end is recorded as its cursor — everything written to the library before the pause.
@@ -243,7 +263,8 @@ export async function trimJournal(db: D1Database): Promise<void> {
   await db
     .prepare(
       `DELETE FROM library_move_journal WHERE seq <= coalesce(
-         (SELECT min(journal_seq) FROM library_directory WHERE state <> 'shard'), (SELECT max(seq) FROM library_move_journal))`,
+         (SELECT min(coalesce(checked_seq, journal_seq)) FROM library_directory WHERE state <> 'shard'),
+         (SELECT max(seq) FROM library_move_journal))`,
     )
     .run();
 }
@@ -253,25 +274,36 @@ export async function libraryCounts(db: Pick<D1Database, "prepare">, libraryId: 
   return (await db.prepare(libraryCountsSql()).bind(libraryId).first<Record<string, number>>()) ?? {};
 }
 
+/** Library `?1`'s folders and homed files minted before sharding (UUIDv7), as id directory rows. */
+const DIRECTORY_ROWS = `SELECT descendant, ?1 FROM group_closure WHERE ancestor = ?1 AND substr(descendant, 13, 1) <> '8'
+  UNION SELECT m.el_id, ?1 FROM group_members m JOIN group_closure f ON f.descendant = m.group_id AND f.ancestor = ?1
+  WHERE m.el_type = 'asset' AND substr(m.el_id, 13, 1) <> '8' AND ${HOMED_IN_LIBRARY("m.el_id")}`;
+
+/** The id directory filled for the whole library ahead of the pause (repeatable; the switch corrects what changed). */
+export async function fillIdDirectory(db: D1Database, libraryId: string): Promise<void> {
+  await db.prepare(`INSERT OR REPLACE INTO id_directory (id, library_id) ${DIRECTORY_ROWS}`).bind(libraryId).run();
+}
+
 /**
- * The switch, in one batch: the library's ids minted before sharding enter the id directory (its folders, and the
- * assets whose home it is), and the directory says `shard` — from here this database refuses writes to the library.
+ * The switch, in one batch: the id directory made exact — for the whole library, or, when it was filled ahead, for
+ * the entities journaled since (`changed`: those that left the library leave it, those that came enter it) — and the
+ * directory says `shard`: from here this database refuses writes to the library.
  */
-export async function switchToShard(db: D1Database, libraryId: string, now: number): Promise<void> {
+export async function switchToShard(db: D1Database, libraryId: string, now: number, changed: string[] | null): Promise<void> {
+  const json = JSON.stringify(changed ?? []);
   await db.batch([
-    db
-      .prepare(
-        `INSERT OR REPLACE INTO id_directory (id, library_id)
-         SELECT descendant, ?1 FROM group_closure WHERE ancestor = ?1 AND substr(descendant, 13, 1) <> '8'`,
-      )
-      .bind(libraryId),
-    db
-      .prepare(
-        `INSERT OR REPLACE INTO id_directory (id, library_id)
-         SELECT DISTINCT m.el_id, ?1 FROM group_members m JOIN group_closure f ON f.descendant = m.group_id AND f.ancestor = ?1
-         WHERE m.el_type = 'asset' AND substr(m.el_id, 13, 1) <> '8' AND ${HOMED_IN_LIBRARY("m.el_id")}`,
-      )
-      .bind(libraryId),
+    ...(changed === null
+      ? [db.prepare(`INSERT OR REPLACE INTO id_directory (id, library_id) ${DIRECTORY_ROWS}`).bind(libraryId)]
+      : [
+          db.prepare("DELETE FROM id_directory WHERE library_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(libraryId, json),
+          db
+            .prepare(
+              `INSERT OR REPLACE INTO id_directory (id, library_id)
+               SELECT j.value, ?1 FROM json_each(?2) j WHERE substr(j.value, 13, 1) <> '8'
+                 AND (EXISTS (SELECT 1 FROM group_closure WHERE ancestor = ?1 AND descendant = j.value) OR ${HOMED_IN_LIBRARY("j.value")})`,
+            )
+            .bind(libraryId, json),
+        ]),
     db
       .prepare(
         "UPDATE library_directory SET state = 'shard', step = 'done', cursor = '', switched_at = ?2, updated_at = ?2 WHERE library_id = ?1",

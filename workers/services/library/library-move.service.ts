@@ -1,8 +1,11 @@
 import { ru } from "../../../shared/i18n/ru";
 import {
   belonging,
+  fillIdDirectory,
   insertMove,
   journalAfter,
+  journalEnd,
+  journaledSince,
   libraryCounts,
   nextAssets,
   nextFolders,
@@ -24,8 +27,10 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 export const MOVE_SLICE = 200;
 /** Journal entries per slice of the catalog-up. */
 export const JOURNAL_SLICE = 1_000;
-/** Writes to the library pause once fewer journal entries than this are left to apply (seconds of work at most). */
+/** The check runs once fewer journal entries than this are left to apply (seconds of work at most). */
 export const PAUSE_BELOW = 1_000;
+/** How often the check is tried while writes go on before it runs under the pause instead. */
+export const CHECK_TRIES = 3;
 
 /** The points a move passes, after each of which it may stop (the tests stop it at every one). */
 export type MoveCheckpoint =
@@ -35,6 +40,8 @@ export type MoveCheckpoint =
   | "assets:saved"
   | "catch-up:imported"
   | "catch-up:saved"
+  | "counted"
+  | "checked"
   | "paused"
   | "final:imported"
   | "final:saved"
@@ -45,6 +52,8 @@ export interface MoveOptions {
   /** no slice starts after this time (ms since the epoch); the move resumes on the next call */
   deadline: number;
   slice?: number;
+  /** tries of the check while writes go on before it runs under the pause (CHECK_TRIES) */
+  checkTries?: number;
   /** called after each checkpoint; what it throws ends the run there, like a Worker ended by the platform */
   afterStep?: (checkpoint: MoveCheckpoint) => void | Promise<void>;
 }
@@ -89,11 +98,11 @@ async function differences(env: Env, move: LibraryMove): Promise<string | null> 
  * Moves a library into its shard (decision 043, issue 40 item 4), as far as the deadline allows; called again, it
  * resumes where the directory row says it stopped. The steps: copy the library's folders, then its assets, slice by
  * slice, while the catalog keeps accepting writes and journals what they touch; apply the journal until little is
- * left; pause the library's writes (`moving`: the catalog refuses them with 503 and Retry-After) and apply the rest,
- * up to the journal's end at the pause; check the shard holds exactly what D1 holds; switch. Every step is a
- * repeatable replace of whole entities recorded after it is done, so a run stopped anywhere loses nothing and doubles
- * nothing. A check that finds a difference resumes the library's writes, records what differed, and copies the library again
- * (the copy replaces, so it repairs whatever the difference was).
+ * left; check, still with writes going on, that the shard holds exactly what D1 holds and fill the id directory
+ * ahead; pause the library's writes (`moving`: the catalog refuses them with 503 and Retry-After) and apply only the
+ * journal's tail; switch. Every step is a repeatable replace of whole entities recorded after it is done, so a run
+ * stopped anywhere loses nothing and doubles nothing. A check that finds a difference resumes the library's writes,
+ * records what differed, and copies the library again (the copy replaces, so it repairs whatever the difference was).
  */
 export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOptions): Promise<LibraryMove> {
   let move = await readMove(env.DB, libraryId);
@@ -135,26 +144,73 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
       await o.afterStep?.(`${step}:imported`);
       if (last > move.journalSeq) await save({ journalSeq: Math.min(last, until) });
       await o.afterStep?.(`${step}:saved`);
-      if (step === "catch-up" && entries < PAUSE_BELOW) {
-        // The pause, in one write: from here the catalog refuses the library's writes, and the journal's end is
-        // recorded — all that is left to apply.
-        await pauseLibrary(env.DB, libraryId, Date.now());
-        move = (await readMove(env.DB, libraryId))!;
-        await o.afterStep?.("paused");
-      } else if (step === "final" && move.journalSeq >= until) {
-        const differ = await differences(env, move);
-        if (differ) {
-          console.error(JSON.stringify({ level: "error", op: "library-move", library: libraryId, message: differ }));
-          await save({ step: "folders", cursor: "", error: differ }, "copying");
-          continue;
+      if (step === "catch-up" && entries < PAUSE_BELOW) await save({ step: "check", cursor: "0" });
+      else if (step === "final" && move.journalSeq >= until) {
+        if (move.checkedSeq === null) {
+          // Never checked while writes went on (they never let it): checked now, under the pause.
+          const differ = await differences(env, move);
+          if (differ) {
+            await restart(differ);
+            continue;
+          }
+          await o.afterStep?.("verified");
         }
-        await o.afterStep?.("verified");
-        await switchToShard(env.DB, libraryId, Date.now());
+        const changed = move.checkedSeq === null ? null : await journaledSince(env.DB, move.checkedSeq, until);
+        await switchToShard(env.DB, libraryId, Date.now(), changed);
         move = (await readMove(env.DB, libraryId))!;
         await o.afterStep?.("switched");
       }
       await trimJournal(env.DB);
+    } else if (move.step === "check") {
+      await check();
     }
   }
   return move;
+
+  /** A difference found: the library's writes resume, it is recorded and logged, and the copy starts again. */
+  async function restart(differ: string) {
+    console.error(JSON.stringify({ level: "error", op: "library-move", library: libraryId, message: differ }));
+    await save({ step: "folders", cursor: "", checkedSeq: null, error: differ }, "copying");
+  }
+
+  /**
+   * The check while writes go on, so that the pause holds only the journal's last entries: the shard brought up to
+   * the journal's end, every library table counted in D1 and in the shard, and the count kept only if nothing
+   * journaled meanwhile touched the library (in D1, or in the shard: a file may have left it). Then the id directory is
+   * filled ahead, and the library pauses. A library written to during every try is checked under the pause instead.
+   */
+  async function check() {
+    const tries = Number(move!.cursor || "0");
+    const end = await journalEnd(env.DB);
+    while (move!.journalSeq < end) {
+      const { last, ids } = await journalAfter(env.DB, move!.journalSeq, JOURNAL_SLICE);
+      await copyEntities(env, move!, ids, false);
+      await save({ journalSeq: Math.min(last, end) });
+    }
+    const differ = await differences(env, move!);
+    await o.afterStep?.("counted");
+    const meanwhile = await journaledSince(env.DB, end);
+    const touched =
+      meanwhile.length > 0 &&
+      ((await belonging(env.DB, libraryId, meanwhile)).length > 0 ||
+        (await libraryShard(env, move!.shard).heldEntities(meanwhile)).length > 0);
+    if (touched) {
+      if (tries + 1 < (o.checkTries ?? CHECK_TRIES)) await save({ cursor: String(tries + 1) });
+      else await pause(null);
+      return;
+    }
+    if (differ) return restart(differ);
+    await fillIdDirectory(env.DB, libraryId);
+    await save({ checkedSeq: end });
+    await o.afterStep?.("checked");
+    await pause(end);
+  }
+
+  /** The pause, in one write: the catalog refuses the library's writes from here; what is left is the journal's tail. */
+  async function pause(checkedSeq: number | null) {
+    if (move!.checkedSeq !== checkedSeq) await save({ checkedSeq });
+    await pauseLibrary(env.DB, libraryId, Date.now());
+    move = (await readMove(env.DB, libraryId))!;
+    await o.afterStep?.("paused");
+  }
 }
