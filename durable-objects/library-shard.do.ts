@@ -4,8 +4,9 @@ import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { importLibraryRows, refreshCopies } from "../workers/db/library-shard-import";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
-import { libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
+import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
+import { ROOT_GROUP_ID } from "../workers/lib/ids";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 
@@ -81,9 +82,32 @@ export class LibraryShardDO extends DurableObject<Env> {
       .map((r) => r.id);
   }
 
+  /** Every folder and file of its library removed (a move whose check found a difference copies it afresh). */
+  async clearLibrary(): Promise<void> {
+    const ids = this.ctx.storage.sql
+      .exec<{ id: string }>("SELECT id FROM groups WHERE id <> ? UNION SELECT id FROM assets", ROOT_GROUP_ID)
+      .toArray()
+      .map((r) => r.id);
+    importLibraryRows(this.ctx.storage, ids, [], []);
+  }
+
   /** Its copies of global rows made current; answers how many it holds and updated. */
   async refreshCopies(tables: TableRows[]): Promise<number> {
     return refreshCopies(this.ctx.storage, tables);
+  }
+
+  /** Per library table, the rows of these entities here: the move's check, one slice at a time. */
+  async entityCounts(ids: string[]): Promise<Record<string, number>> {
+    return entityCounts(this.db.$client, ids);
+  }
+
+  /** How many folders of the library and files this shard holds (it holds one library): the check's last word. */
+  async entityTotals(libraryId: string): Promise<{ folders: number; assets: number }> {
+    const sql = this.ctx.storage.sql;
+    return {
+      folders: sql.exec<{ n: number }>("SELECT count(*) AS n FROM group_closure WHERE ancestor = ?", libraryId).one().n,
+      assets: sql.exec<{ n: number }>("SELECT count(*) AS n FROM assets").one().n,
+    };
   }
 
   /** Per library table, the rows of the library here: the move compares them with the global database's. */

@@ -63,9 +63,14 @@ export const LIBRARY_ENTITIES = `SELECT descendant FROM group_closure WHERE ance
   UNION ALL SELECT DISTINCT m.el_id FROM group_members m JOIN group_closure f ON f.descendant = m.group_id AND f.ancestor = ?1
   WHERE m.el_type = 'asset' AND ${HOMED_IN_LIBRARY("m.el_id")}`;
 
-/** Per library table, its rows belonging to library `?1` (the move's check that the shard holds what D1 holds). */
-export function libraryCountsSql(): string {
-  return `WITH e(id) AS MATERIALIZED (${LIBRARY_ENTITIES}) SELECT ${LIBRARY_TABLES.map(
+function countsSql(entities: string): string {
+  return `WITH e(id) AS MATERIALIZED (${entities}) SELECT ${LIBRARY_TABLES.map(
     (t) => `(SELECT count(*) FROM ${t.name} WHERE ${t.of("SELECT id FROM e")}) AS ${t.name}`,
   ).join(", ")}`;
 }
+
+/** Per library table, its rows belonging to library `?1` (one statement over the whole library: for the tests). */
+export const LIBRARY_COUNTS = countsSql(LIBRARY_ENTITIES);
+
+/** Per library table, its rows belonging to the entities of the JSON array `?1`: the move's check, slice by slice. */
+export const ENTITY_COUNTS = countsSql(JSON_IDS.replace("?", "?1"));

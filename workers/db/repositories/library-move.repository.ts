@@ -1,4 +1,4 @@
-import { HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_TABLES, libraryCountsSql } from "../library-tables";
+import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES } from "../library-tables";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /**
@@ -97,8 +97,9 @@ export async function nextFolders(db: D1Database, libraryId: string, cursor: str
 
 /**
  * The library's next `n` listings of assets after `cursor` ("folder:asset", by folder then asset: the listings'
- * primary key, so each slice is an index range), and which of those assets have their home in the library. A walk
- * over the library's own listings: moving one library of many reads that library, not the catalog.
+ * primary key, so each slice is an index range), and the assets whose home listing (their earliest) is one of them:
+ * each asset homed in the library once over the whole walk. A walk over the library's own listings: moving one
+ * library of many reads that library, not the catalog.
  */
 export async function nextAssets(
   db: D1Database,
@@ -109,7 +110,9 @@ export async function nextAssets(
   const [folder = "", asset = ""] = cursor.split(":");
   const { results } = await db
     .prepare(
-      `SELECT m.group_id AS folder, m.el_id AS id, ${HOMED_IN_LIBRARY("m.el_id")} AS homed
+      `SELECT m.group_id AS folder, m.el_id AS id, (
+         SELECT hm.group_id FROM group_members hm WHERE hm.el_id = m.el_id AND hm.el_type = 'asset'
+         ORDER BY hm.ctime, hm.group_id LIMIT 1) = m.group_id AS homed
        FROM group_closure f JOIN group_members m ON m.group_id = f.descendant
        WHERE f.ancestor = ?1 AND f.descendant >= ?2 AND m.el_type = 'asset' AND (m.group_id > ?2 OR m.el_id > ?3)
        ORDER BY f.descendant, m.el_id LIMIT ?4`,
@@ -117,7 +120,7 @@ export async function nextAssets(
     .bind(libraryId, folder, asset, n)
     .all<{ folder: string; id: string; homed: number }>();
   const end = results.at(-1);
-  return { last: end ? `${end.folder}:${end.id}` : null, homed: [...new Set(results.filter((r) => r.homed).map((r) => r.id))] };
+  return { last: end ? `${end.folder}:${end.id}` : null, homed: results.filter((r) => r.homed).map((r) => r.id) };
 }
 
 /** Of `ids`, those that belong to the library now: its folders and the assets whose home it is. */
@@ -269,9 +272,14 @@ export async function trimJournal(db: D1Database): Promise<void> {
     .run();
 }
 
-/** Per library table, the rows belonging to the library (in D1; the shard runs the same statement). */
+/** Per library table, the rows belonging to the library, in one statement (in D1 or a shard: the tests' measure). */
 export async function libraryCounts(db: Pick<D1Database, "prepare">, libraryId: string): Promise<Record<string, number>> {
-  return (await db.prepare(libraryCountsSql()).bind(libraryId).first<Record<string, number>>()) ?? {};
+  return (await db.prepare(LIBRARY_COUNTS).bind(libraryId).first<Record<string, number>>()) ?? {};
+}
+
+/** Per library table, the rows belonging to these entities (the move's check, one slice at a time, in D1 and the shard). */
+export async function entityCounts(db: Pick<D1Database, "prepare">, ids: string[]): Promise<Record<string, number>> {
+  return (await db.prepare(ENTITY_COUNTS).bind(JSON.stringify(ids)).first<Record<string, number>>()) ?? {};
 }
 
 /** Library `?1`'s folders and homed files minted before sharding (UUIDv7), as id directory rows. */

@@ -1,6 +1,7 @@
 import { ru } from "../../../shared/i18n/ru";
 import {
   belonging,
+  entityCounts,
   fillIdDirectory,
   insertMove,
   journalAfter,
@@ -82,6 +83,27 @@ async function copyEntities(env: Env, move: LibraryMove, ids: string[], known: b
   const tables = await rowsOf(env.DB, mine);
   const references = await referencesOf(env.DB, tables);
   await libraryShard(env, move.shard).importEntities(move.libraryId, ids, tables, references);
+}
+
+/** Where a check stands: its tries, the walk's phase and place, and the folders and files it has counted. */
+interface CheckState {
+  tries: number;
+  phase: "folders" | "assets" | "done";
+  at: string;
+  folders: number;
+  assets: number;
+}
+
+function checkState(cursor: string, tries = 0): CheckState {
+  const fresh: CheckState = { tries, phase: "folders", at: "", folders: 0, assets: 0 };
+  if (!cursor.startsWith("{")) return { ...fresh, tries: Number(cursor) || tries };
+  return { ...fresh, ...(JSON.parse(cursor) as Partial<CheckState>) };
+}
+
+/** What differs between two sets of counts, or null. */
+function compare(global: Record<string, number>, shard: Record<string, number>): string | null {
+  const differ = Object.keys(global).filter((key) => global[key] !== shard[key]);
+  return differ.length === 0 ? null : differ.map((key) => `${key}: ${global[key]} ≠ ${shard[key]}`).join(", ");
 }
 
 /** The shard holds exactly the rows D1 holds for the library (table by table), or what differs. */
@@ -167,43 +189,77 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
   }
   return move;
 
-  /** A difference found: the library's writes resume, it is recorded and logged, and the copy starts again. */
+  /**
+   * A difference found: it is recorded and logged, the shard's copy of the library is cleared (what it held beyond
+   * D1 would survive a copy that only replaces), and the copy starts again with the library's writes going on.
+   */
   async function restart(differ: string) {
     console.error(JSON.stringify({ level: "error", op: "library-move", library: libraryId, message: differ }));
+    await libraryShard(env, move!.shard).clearLibrary();
     await save({ step: "folders", cursor: "", checkedSeq: null, error: differ }, "copying");
   }
 
   /**
-   * The check while writes go on, so that the pause holds only the journal's last entries: the shard brought up to
-   * the journal's end, every library table counted in D1 and in the shard, and the count kept only if nothing
-   * journaled meanwhile touched the library (in D1, or in the shard: a file may have left it). Then the id directory is
-   * filled ahead, and the library pauses. A library written to during every try is checked under the pause instead.
+   * The check while writes go on, so that the pause holds only the journal's tail: the shard brought up to the
+   * journal's end, then the library's entities walked in slices as the copy walks them — folders, then each file at
+   * its home listing — each slice's rows counted per table in D1 and in the shard (short statements: D1 runs one at a
+   * time, and one count over a whole library held it for seconds), and at the end the shard's own totals compared
+   * with the walk's, which finds what the shard holds beyond it. The count is kept only if nothing journaled since it
+   * began touched the library (in D1, or in the shard: a file may have left it); the walk's place is saved, so a
+   * check spanning runs resumes. Then the id directory is filled ahead and the library pauses. A library written to
+   * during every try is checked under the pause instead.
    */
   async function check() {
-    const tries = Number(move!.cursor || "0");
-    const end = await journalEnd(env.DB);
-    while (move!.journalSeq < end) {
-      const { last, ids } = await journalAfter(env.DB, move!.journalSeq, JOURNAL_SLICE);
-      await copyEntities(env, move!, ids, false);
-      await save({ journalSeq: Math.min(last, end) });
+    let state = checkState(move!.cursor);
+    if (state.phase === "folders" && state.at === "") {
+      const end = await journalEnd(env.DB);
+      while (move!.journalSeq < end) {
+        const { last, ids } = await journalAfter(env.DB, move!.journalSeq, JOURNAL_SLICE);
+        await copyEntities(env, move!, ids, false);
+        await save({ journalSeq: Math.min(last, end) });
+      }
     }
-    const differ = await differences(env, move!);
+    const shard = libraryShard(env, move!.shard);
+    while (state.phase !== "done" && Date.now() < o.deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      let ids: string[];
+      let at: string | null;
+      if (state.phase === "folders") {
+        ids = await nextFolders(env.DB, libraryId, state.at, slice);
+        at = ids.at(-1) ?? null;
+      } else {
+        const next = await nextAssets(env.DB, libraryId, state.at, slice);
+        [ids, at] = [next.homed, next.last];
+      }
+      if (at === null) {
+        state = state.phase === "folders" ? { ...state, phase: "assets", at: "" } : { ...state, phase: "done", at: "" };
+      } else {
+        const [global, held] = ids.length === 0 ? [{}, {}] : await Promise.all([entityCounts(env.DB, ids), shard.entityCounts(ids)]);
+        const differ = compare(global, held);
+        if (differ) return restart(differ);
+        state = { ...state, at, [state.phase]: state[state.phase as "folders" | "assets"] + ids.length };
+      }
+      await save({ cursor: JSON.stringify(state) });
+    }
+    if (state.phase !== "done") return;
+    const totals = await shard.entityTotals(libraryId);
+    const differ = compare({ folders: state.folders, assets: state.assets }, { folders: totals.folders, assets: totals.assets });
     await o.afterStep?.("counted");
-    const meanwhile = await journaledSince(env.DB, end);
+    const meanwhile = await journaledSince(env.DB, move!.journalSeq);
     const touched =
       meanwhile.length > 0 &&
-      ((await belonging(env.DB, libraryId, meanwhile)).length > 0 ||
-        (await libraryShard(env, move!.shard).heldEntities(meanwhile)).length > 0);
+      ((await belonging(env.DB, libraryId, meanwhile)).length > 0 || (await shard.heldEntities(meanwhile)).length > 0);
     if (touched) {
-      if (tries + 1 < (o.checkTries ?? CHECK_TRIES)) await save({ cursor: String(tries + 1) });
+      // Counted while the library changed: tried again from the start, or, after enough tries, under the pause.
+      if (state.tries + 1 < (o.checkTries ?? CHECK_TRIES)) await save({ cursor: JSON.stringify(checkState("", state.tries + 1)) });
       else await pause(null);
       return;
     }
     if (differ) return restart(differ);
     await fillIdDirectory(env.DB, libraryId);
-    await save({ checkedSeq: end });
+    await save({ checkedSeq: move!.journalSeq });
     await o.afterStep?.("checked");
-    await pause(end);
+    await pause(move!.journalSeq);
   }
 
   /** The pause, in one write: the catalog refuses the library's writes from here; what is left is the journal's tail. */
