@@ -64,6 +64,27 @@ async function shardCounts(top: string) {
 
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
 
+/** Runs a move until it reaches `checkpoint`, and stops it there as the platform would end a Worker. */
+async function moveUntil(library: string, checkpoint: MoveCheckpoint) {
+  const stop = new Error(`stopped at ${checkpoint}`);
+  await expect(
+    continueLibraryMove(env, library, {
+      ...forever(),
+      afterStep: (reached) => {
+        if (reached === checkpoint) throw stop;
+      },
+    }),
+  ).rejects.toBe(stop);
+}
+
+/** Reads or writes a shard's own SQLite directly (what no request can do: the faults and checks of these tests). */
+function inShard<T>(shard: number, work: (sql: SqlStorage) => T): Promise<T> {
+  return runInDurableObject(
+    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+    (_: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql),
+  );
+}
+
 describe("moving a library into its shard", () => {
   it("journals and pauses exactly the tables the move copies: one trigger per table and operation", async () => {
     const { results } = await env.DB.prepare(
@@ -96,20 +117,18 @@ describe("moving a library into its shard", () => {
     expect(global.group_members).toBe(4); // Исходники, the photo, the guest; the clip in Исходники
 
     // Row for row, as D1 has them (a BLOB-free sample of each kind).
-    const shard = libraryShard(env, done.shard);
-    const stub = shard as unknown as DurableObjectStub<LibraryShardDO>;
-    const inShard = await runInDurableObject(stub, (_: LibraryShardDO, o: DurableObjectState) => ({
-      asset: o.storage.sql.exec("SELECT * FROM assets WHERE id = ?", clip.id).toArray(),
-      guest: o.storage.sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", guest.id).one().n,
-      tag: o.storage.sql.exec("SELECT name FROM tags WHERE id = ?", tag).toArray(),
-      owner: o.storage.sql.exec("SELECT login, password_hash FROM users WHERE id = ?", boss.id).toArray(),
-      rollup: o.storage.sql.exec("SELECT * FROM folder_rollups WHERE group_id = ?", top).toArray(),
+    const held = await inShard(done.shard, (sql) => ({
+      asset: sql.exec("SELECT * FROM assets WHERE id = ?", clip.id).toArray(),
+      guest: sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", guest.id).one().n,
+      tag: sql.exec("SELECT name FROM tags WHERE id = ?", tag).toArray(),
+      owner: sql.exec("SELECT login, password_hash FROM users WHERE id = ?", boss.id).toArray(),
+      rollup: sql.exec("SELECT * FROM folder_rollups WHERE group_id = ?", top).toArray(),
     }));
-    expect(inShard.asset).toEqual((await env.DB.prepare("SELECT * FROM assets WHERE id = ?").bind(clip.id).all()).results);
-    expect(inShard.rollup).toEqual((await env.DB.prepare("SELECT * FROM folder_rollups WHERE group_id = ?").bind(top).all()).results);
-    expect(inShard.guest).toBe(0);
-    expect(inShard.tag).toHaveLength(1);
-    expect(inShard.owner).toEqual([{ login: expect.any(String), password_hash: null }]);
+    expect(held.asset).toEqual((await env.DB.prepare("SELECT * FROM assets WHERE id = ?").bind(clip.id).all()).results);
+    expect(held.rollup).toEqual((await env.DB.prepare("SELECT * FROM folder_rollups WHERE group_id = ?").bind(top).all()).results);
+    expect(held.guest).toBe(0);
+    expect(held.tag).toHaveLength(1);
+    expect(held.owner).toEqual([{ login: expect.any(String), password_hash: null }]);
 
     // Ids minted before sharding now resolve through the directory; the guest's home is the other library.
     const directory = await env.DB.prepare("SELECT id FROM id_directory WHERE library_id = ? ORDER BY id").bind(top).all<{ id: string }>();
@@ -174,10 +193,9 @@ describe("moving a library into its shard", () => {
     const global = await libraryCounts(env.DB, top);
     expect(await shardCounts(top)).toEqual(global);
     expect(global.assets).toBe(3);
-    const name = await runInDurableObject(
-      libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, o: DurableObjectState) =>
-        o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
+    const name = await inShard(
+      done.shard,
+      (sql) => sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
     );
     expect(name).toBe("пока копируют.jpg");
     expect(lateFolder).toBeDefined();
@@ -189,14 +207,7 @@ describe("moving a library into its shard", () => {
     const { boss, top, sub } = await library();
     await startLibraryMove(env, top);
     const duringCopy = await createGroup(boss, "Во время копирования", sub);
-    await expect(
-      continueLibraryMove(env, top, {
-        deadline: Date.now() + 60_000,
-        afterStep: (reached) => {
-          if (reached === "paused") throw new Error("paused");
-        },
-      }),
-    ).rejects.toThrow("paused");
+    await moveUntil(top, "paused");
     expect((await readMove(env.DB, top))?.state).toBe("moving");
 
     const before = await libraryCounts(env.DB, top);
@@ -214,10 +225,8 @@ describe("moving a library into its shard", () => {
     const done = await continueLibraryMove(env, top, forever());
     expect(done.state).toBe("shard");
     expect(await shardCounts(top)).toEqual(before);
-    const folders = await runInDurableObject(
-      libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, o: DurableObjectState) =>
-        o.storage.sql.exec<{ name: string }>("SELECT name FROM groups WHERE parent_id = ?", sub).toArray(),
+    const folders = await inShard(done.shard, (sql) =>
+      sql.exec<{ name: string }>("SELECT name FROM groups WHERE parent_id = ?", sub).toArray(),
     );
     expect(folders.map((f) => f.name)).toEqual(["Во время копирования"]);
     expect(duringCopy).toBeTruthy();
@@ -227,26 +236,16 @@ describe("moving a library into its shard", () => {
     const logged = expectConsoleError();
     const { top, clip } = await library();
     const started = await startLibraryMove(env, top);
-    await expect(
-      continueLibraryMove(env, top, {
-        deadline: Date.now() + 60_000,
-        afterStep: (reached) => {
-          if (reached === "catch-up:saved") throw new Error("copied");
-        },
-      }),
-    ).rejects.toThrow("copied");
+    await moveUntil(top, "catch-up:saved");
     // Something lost in the shard, and something it holds beyond D1 (faults the copy did not see).
-    await runInDurableObject(
-      libraryShard(env, started.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, o: DurableObjectState) => {
-        o.storage.sql.exec("DELETE FROM comments WHERE asset_id = ?", clip.id);
-        o.storage.sql.exec(
-          "INSERT INTO assets SELECT ?, name, mime, owner_id, creator_id, class_id, default_storage, latest_version, ctime, mtime, atime, deleted_at FROM assets WHERE id = ?",
-          newId(),
-          clip.id,
-        );
-      },
-    );
+    await inShard(started.shard, (sql) => {
+      sql.exec("DELETE FROM comments WHERE asset_id = ?", clip.id);
+      sql.exec(
+        "INSERT INTO assets SELECT ?, name, mime, owner_id, creator_id, class_id, default_storage, latest_version, ctime, mtime, atime, deleted_at FROM assets WHERE id = ?",
+        newId(),
+        clip.id,
+      );
+    });
     const seen: { checkpoint: MoveCheckpoint; state: string }[] = [];
     const done = await continueLibraryMove(env, top, {
       deadline: Date.now() + 60_000,
@@ -288,10 +287,9 @@ describe("moving a library into its shard", () => {
     expect(seen).not.toContain("checked");
     expect(seen.indexOf("verified")).toBeGreaterThan(seen.indexOf("paused"));
     expect(await shardCounts(top)).toEqual(await libraryCounts(env.DB, top));
-    const name = await runInDurableObject(
-      libraryShard(env, done.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, o: DurableObjectState) =>
-        o.storage.sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
+    const name = await inShard(
+      done.shard,
+      (sql) => sql.exec<{ name: string }>("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
     );
     expect(name).toBe("правка-2.jpg");
   });
@@ -312,14 +310,7 @@ describe("moving a library into its shard", () => {
     const t0 = Date.now();
     expect(await placeOfId(env.DB, clip.id, t0)).toEqual({ place: "catalog" });
     const { shard } = await startLibraryMove(env, top);
-    await expect(
-      continueLibraryMove(env, top, {
-        deadline: Date.now() + 60_000,
-        afterStep: (reached) => {
-          if (reached === "paused") throw new Error("paused");
-        },
-      }),
-    ).rejects.toThrow("paused");
+    await moveUntil(top, "paused");
     const name = (await readMove(env.DB, top))!.name;
     forgetLibraryPlaces();
     // The id directory is filled before the pause: an id from before sharding finds the library moving, and the
@@ -368,13 +359,10 @@ describe("moving a library into its shard", () => {
     const { shard } = await continueLibraryMove(env, top, forever());
     forgetLibraryPlaces();
     // Served by the shard: what the shard holds is what the reader gets (the catalog's copy still says otherwise).
-    await runInDurableObject(
-      libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, o: DurableObjectState) => {
-        o.storage.sql.exec("UPDATE assets SET name = 'из хранилища.mp4' WHERE id = ?", clip.id);
-        o.storage.sql.exec("UPDATE group_members SET sort_name = 'из хранилища.mp4' WHERE el_id = ?", clip.id);
-      },
-    );
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'из хранилища.mp4' WHERE id = ?", clip.id);
+      sql.exec("UPDATE group_members SET sort_name = 'из хранилища.mp4' WHERE el_id = ?", clip.id);
+    });
     const after = await get(viewer, reader.bearer);
     expect(after.status).toBe(200);
     const { name, atime, ...rest } = after.body as Record<string, unknown>;
