@@ -26,7 +26,7 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /** Entities (folders or assets) per slice: one D1 batch of reads, one of the global rows they name, one shard call. */
 export const MOVE_SLICE = 200;
-/** Journal entries per slice of the catalog-up. */
+/** Journal entries per slice of the catch-up. */
 export const JOURNAL_SLICE = 1_000;
 /** The check runs once fewer journal entries than this are left to apply (seconds of work at most). */
 export const PAUSE_BELOW = 1_000;
@@ -106,14 +106,13 @@ function compare(global: Record<string, number>, shard: Record<string, number>):
   return differ.length === 0 ? null : differ.map((key) => `${key}: ${global[key]} ≠ ${shard[key]}`).join(", ");
 }
 
-/** The shard holds exactly the rows D1 holds for the library (table by table), or what differs. */
+/** The shard holds exactly the rows D1 holds for the library (table by table), or what differs: one count each. */
 async function differences(env: Env, move: LibraryMove): Promise<string | null> {
   const [global, shard] = await Promise.all([
     libraryCounts(env.DB, move.libraryId),
     libraryShard(env, move.shard).libraryCounts(move.libraryId),
   ]);
-  const differ = Object.keys(global).filter((table) => global[table] !== shard[table]);
-  return differ.length === 0 ? null : differ.map((t) => `${t}: ${global[t]} ≠ ${shard[t]}`).join(", ");
+  return compare(global, shard);
 }
 
 /**
