@@ -247,6 +247,15 @@ export async function journaledSince(db: D1Database, after: number, upTo = Numbe
   return results.map((r) => r.id).filter((id) => id !== ROOT_GROUP_ID);
 }
 
+/** Of `ids`, those journaled after `after`. */
+export async function journaledAmong(db: D1Database, after: number, ids: string[]): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id IN (SELECT value FROM json_each(?2))")
+    .bind(after, JSON.stringify(ids))
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
 /**
  * The pause, in one statement: the library's writes are refused from here (`moving`), the step becomes the final
  * catch-up, and the journal's end is recorded as its cursor — everything written to the library before the pause.
