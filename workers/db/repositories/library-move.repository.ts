@@ -312,7 +312,7 @@ export async function switchToShard(db: D1Database, libraryId: string, now: numb
     ...(changed === null
       ? [db.prepare(`INSERT OR REPLACE INTO id_directory (id, library_id) ${DIRECTORY_ROWS}`).bind(libraryId)]
       : [
-          db.prepare("DELETE FROM id_directory WHERE library_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(libraryId, json),
+          db.prepare("DELETE FROM id_directory WHERE id IN (SELECT value FROM json_each(?2)) AND +library_id = ?1").bind(libraryId, json),
           db
             .prepare(
               `INSERT OR REPLACE INTO id_directory (id, library_id)

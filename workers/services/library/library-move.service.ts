@@ -172,6 +172,16 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
     await save({ step: "folders", cursor: "", checkedSeq: null, error: differ }, "copying");
   }
 
+  /** The shard brought up to the journal's end as it is now. */
+  async function applyJournal() {
+    const end = await journalEnd(env.DB);
+    while (move!.journalSeq < end) {
+      const { last, ids } = await journalAfter(env.DB, move!.journalSeq, JOURNAL_SLICE);
+      await copyEntities(env, move!, ids, false);
+      await save({ journalSeq: Math.min(last, end) });
+    }
+  }
+
   /**
    * The check while writes go on, so that the pause holds only the journal's tail: the shard brought up to the
    * journal's end, then the library's entities walked in slices as the copy walks them — folders, then each file at
@@ -184,14 +194,7 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
    */
   async function check() {
     let state = checkState(move!.cursor);
-    if (state.phase === "folders" && state.at === "") {
-      const end = await journalEnd(env.DB);
-      while (move!.journalSeq < end) {
-        const { last, ids } = await journalAfter(env.DB, move!.journalSeq, JOURNAL_SLICE);
-        await copyEntities(env, move!, ids, false);
-        await save({ journalSeq: Math.min(last, end) });
-      }
-    }
+    if (state.phase === "folders" && state.at === "") await applyJournal();
     const shard = libraryShard(env, move!.shard);
     while (state.phase !== "done" && Date.now() < o.deadline) {
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -231,6 +234,8 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
     await fillIdDirectory(env.DB, libraryId);
     await save({ checkedSeq: move!.journalSeq });
     await o.afterStep?.("checked");
+    // What was written during the walk comes over now, while writes still go on: the pause keeps only the rest.
+    await applyJournal();
     // The pause, in one write: the catalog refuses the library's writes from here; what is left is the journal's tail.
     await pauseLibrary(env.DB, libraryId, Date.now());
     move = (await readMove(env.DB, libraryId))!;
