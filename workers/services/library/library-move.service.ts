@@ -187,10 +187,11 @@ export async function continueLibraryMove(env: Env, libraryId: string, o: MoveOp
    * journal's end, then the library's entities walked in slices as the copy walks them — folders, then each file at
    * its home listing — each slice's rows counted per table in D1 and in the shard (short statements: D1 runs one at a
    * time, and one count over a whole library held it for seconds), and at the end the shard's own totals compared
-   * with the walk's, which finds what the shard holds beyond it. The count is kept only if nothing journaled since it
-   * began touched the library (in D1, or in the shard: a file may have left it); the walk's place is saved, so a
-   * check spanning runs resumes. Then the id directory is filled ahead and the library pauses. A library written to
-   * during every try is checked under the pause instead.
+   * with the walk's, which finds what the shard holds beyond it. Writes go on meanwhile: a slice or total that
+   * differs is a fault of the copy only if nothing journaled since the walk began touched it (in D1, or in the shard:
+   * a file may have left it) — what was touched comes over with the journal. The walk's place is saved, so a check
+   * spanning runs resumes. Then the id directory is filled ahead, what was written during the check is applied, and
+   * the library pauses for the rest.
    */
   async function check() {
     let state = checkState(move!.cursor);
