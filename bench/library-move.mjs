@@ -9,8 +9,9 @@
 //      switch, and the longest run of 503s the writer saw), the writes accepted while the library was copied, and
 //      the sizes of the catalog and the shard; and, before the move (from the catalog D1) and after it (from the
 //      shard), p50/p95 of the library's two reads — the folder page of 50 and the viewer's call for a file — for the
-//      administrator and for a reader whose access comes from a rule two levels up, beside the floors (`/api/ping`,
-//      whoami) of the same run.
+//      administrator and for a reader whose access comes from a rule two levels up, and of a rename of that file
+//      (PATCH: one catalog batch before; after, routed to the shard and written back to the catalog), beside the
+//      floors (`/api/ping`, whoami) of the same run.
 // Loopback only; the server is always stopped. Exits 0 once it has run (a benchmark is not a test), 1 only when it
 // could not run.
 import { randomBytes } from "node:crypto";
@@ -38,14 +39,14 @@ function shardBytes(persistDir) {
 
 const READS = Number(process.env.BENCH_MOVE_READS ?? "200");
 
-/** p50/p95 of `READS` GETs one after another (after 20 unmeasured), each answering 200. */
-async function timed(url, headers = {}) {
+/** p50/p95 of `READS` requests one after another (after 20 unmeasured), each answering 200; `init(i)` shapes each. */
+async function timed(url, headers = {}, init = () => ({})) {
   const times = [];
   for (let i = 0; i < READS + 20; i++) {
     const started = performance.now();
-    const response = await fetch(url, { headers });
+    const response = await fetch(url, { headers, ...init(i) });
     await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
     if (i >= 20) times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -62,6 +63,16 @@ async function reads(url, who) {
     out[`folder page of 50, ${label}`] = await timed(page, headers);
     out[`file (viewer's call), ${label}`] = await timed(viewer, headers);
   }
+  // A write: in the catalog one batch; in the shard (decision 043, «Writes») one call, then its writeback batch.
+  const { administrator } = who;
+  out["rename the file (PATCH), administrator"] = await timed(
+    viewer.split("?")[0],
+    { ...administrator, "content-type": "application/json" },
+    (i) => ({
+      method: "PATCH",
+      body: JSON.stringify({ asset_name: `замер-${i}.jpg` }),
+    }),
+  );
   return out;
 }
 

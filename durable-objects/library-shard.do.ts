@@ -2,13 +2,36 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
-import { importLibraryRows, refreshCopies } from "../workers/db/library-shard-import";
+import { importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
-import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
+import {
+  createGroup,
+  getAsset,
+  listMembers,
+  updateAsset,
+  updateGroup,
+  type AssetInfo,
+  type AssetOptions,
+  type AssetSections,
+  type AssetView,
+  type CreateGroupInput,
+  type Group,
+  type MembersPage,
+  type MembersQuery,
+  type UpdateAssetInput,
+  type UpdateGroupInput,
+} from "../workers/services/library";
+
+/** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
+export interface Written<T> {
+  value: T;
+  writeback: Writeback;
+}
 
 /** What a shard reports about itself (cheap: `npm run bench -- library-shard` calls it as the floor of a shard call). */
 export interface LibraryShardStats {
@@ -53,6 +76,10 @@ export class LibraryShardDO extends DurableObject<Env> {
         sql.exec("INSERT INTO shard_migrations (name, applied_at) VALUES (?, ?)", migration.name, Date.now());
       });
     }
+    // After the catalog's migrations, which may recreate the tables the log's triggers are on.
+    this.ctx.storage.transactionSync(() => {
+      for (const statement of CHANGE_LOG_SQL) sql.exec(statement);
+    });
   }
 
   async stats(): Promise<LibraryShardStats> {
@@ -127,6 +154,65 @@ export class LibraryShardDO extends DurableObject<Env> {
   /** One file as the viewer asks for it (`getAsset`), read here: one call however many statements it runs. */
   async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView>> {
     return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
+  }
+
+  /** PATCH /api/asset/{id} for a file of this library (a write routed here, decision 043 «Writes»). */
+  async updateAsset(
+    caller: CallerCopy,
+    actor: Actor,
+    globals: TableRows[],
+    library: string,
+    id: string,
+    input: UpdateAssetInput,
+  ): Promise<ShardAnswer<Written<AssetInfo & AssetSections>>> {
+    return this.write(caller, actor, globals, library, (rc) => updateAsset(rc, actor, id, input));
+  }
+
+  /** POST /api/group/create below a folder of this library. */
+  async createGroup(
+    caller: CallerCopy,
+    actor: Actor,
+    globals: TableRows[],
+    library: string,
+    input: CreateGroupInput,
+  ): Promise<ShardAnswer<Written<{ group_id: string }>>> {
+    return this.write(caller, actor, globals, library, (rc) => createGroup(rc, actor, input));
+  }
+
+  /** PATCH /api/group/update/{id} of a folder of this library. */
+  async updateGroup(
+    caller: CallerCopy,
+    actor: Actor,
+    globals: TableRows[],
+    library: string,
+    id: string,
+    input: UpdateGroupInput,
+  ): Promise<ShardAnswer<Written<Group>>> {
+    return this.write(caller, actor, globals, library, (rc) => updateGroup(rc, actor, id, input));
+  }
+
+  /** What the catalog has not yet written back (the minute cron, and a write whose writeback was left behind). */
+  async writeback(library: string): Promise<Writeback> {
+    return takeWriteback(this.ctx.storage.sql, library);
+  }
+
+  /** The catalog has written back up to `seq` and these events and audit rows: they are forgotten here. */
+  async writtenBack(seq: number, eventIds: string[], auditIds: string[]): Promise<void> {
+    forgetWrittenBack(this.ctx.storage, seq, eventIds, auditIds);
+  }
+
+  /** A write: the global rows it names stored first, then the operation, then what the catalog must write back. */
+  private async write<T>(
+    caller: CallerCopy,
+    actor: Actor,
+    globals: TableRows[],
+    library: string,
+    operation: (rc: RequestContext) => Promise<T>,
+  ): Promise<ShardAnswer<Written<T>>> {
+    storeGlobals(this.ctx.storage, globals);
+    const answer = await this.run(caller, actor, operation);
+    if (!answer.ok) return answer;
+    return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }
 
   /**

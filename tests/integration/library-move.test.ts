@@ -1,15 +1,18 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { forgetLibraryPlaces, libraryShard, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
 import { LIBRARY_TABLES } from "../../workers/db/library-tables";
-import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
+import { applyWriteback } from "../../workers/db/library-writeback";
+import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
-import { newId, newShardedId } from "../../workers/lib/ids";
+import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
+import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
 import {
   continueLibraryMove,
   startLibraryMove,
@@ -94,6 +97,17 @@ describe("moving a library into its shard", () => {
       ["insert", "update", "delete"].map((op) => `${table.name}:library_move_${table.name}_${op}`),
     );
     expect(results.map((r) => `${r.t}:${r.name}`).sort()).toEqual(expected.sort());
+    // A shard logs its own writes to the same tables, for the catalog's writeback.
+    const logged = await inShard(16000002, (sql) =>
+      sql
+        .exec<{ t: string; name: string }>(
+          "SELECT tbl_name AS t, name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'shard_changes_%'",
+        )
+        .toArray(),
+    );
+    expect(logged.map((r) => `${r.t}:${r.name}`).sort()).toEqual(
+      expected.map((e) => e.replace(":library_move_", ":shard_changes_")).sort(),
+    );
   });
 
   it("copies every row of its folders and of the files homed there, exactly, and switches", async () => {
@@ -134,8 +148,8 @@ describe("moving a library into its shard", () => {
     const directory = await env.DB.prepare("SELECT id FROM id_directory WHERE library_id = ? ORDER BY id").bind(top).all<{ id: string }>();
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
-    // The catalog's copy is no longer the library's: writes to it are refused; other libraries keep working.
-    const refused = await call(`/api/asset/${photo.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "новое.jpg" } });
+    // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
+    const refused = await call(`/api/asset/${photo.id}`, { method: "DELETE", bearer: boss.bearer });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
@@ -423,5 +437,181 @@ describe("moving a library into its shard", () => {
     expect(fresh.owner_name).toBe("Ольга Новая");
     expect(fresh.tags.map((t) => t.tag_name)).toContain(`${tag}-новый`);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM shard_copy_journal").first("n")).toBe(0);
+  });
+  it("once switched, a file renamed and a folder made or renamed are written in its shard and back to the catalog", async () => {
+    const { boss, top, sub, photo } = await library();
+    const other = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 5 });
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const word = uniqueName("переименовано").replace(/\W+/g, "");
+    const since = Date.now();
+    const rootRollup = () => env.DB.prepare("SELECT * FROM folder_rollups WHERE group_id = ?").bind(ROOT_GROUP_ID).first();
+    const rootBefore = await rootRollup();
+
+    const renamed = await call(`/api/asset/${photo.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: `${word}.jpg` } });
+    expect(renamed.status).toBe(200);
+    expect(((await renamed.json()) as { name: string }).name).toBe(`${word}.jpg`);
+    const made = await call("/api/group/create", { method: "POST", bearer: boss.bearer, json: { parent: sub, group_name: "Дубли" } });
+    expect(made.status).toBe(200);
+    const { group_id: folder } = (await made.json()) as { group_id: string };
+    const retitled = await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: boss.bearer, json: { group_name: "Исходники 2" } });
+    expect(retitled.status).toBe(200);
+    // A library still in the catalog is written there, as before.
+    expect((await call(`/api/asset/${other.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "x.mp4" } })).status).toBe(
+      200,
+    );
+
+    // The shard holds the writes; the catalog's copy equals it, rollups and all, and finds the new folder there.
+    const held = await inShard(shard, (sql) => ({
+      photo: sql.exec("SELECT name FROM assets WHERE id = ?", photo.id).one().name,
+      folder: sql.exec("SELECT name FROM groups WHERE id = ?", folder).toArray(),
+      rollups: sql.exec("SELECT * FROM folder_rollups WHERE group_id IN (?, ?) ORDER BY group_id", top, sub).toArray(),
+    }));
+    expect(held).toMatchObject({ photo: `${word}.jpg`, folder: [{ name: "Дубли" }] });
+    const catalogRollups = await env.DB.prepare("SELECT * FROM folder_rollups WHERE group_id IN (?, ?) ORDER BY group_id")
+      .bind(top, sub)
+      .all();
+    expect(catalogRollups.results).toEqual(held.rollups);
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+    // The catalog's root counts every library: it gains the one folder made, and is never the shard's.
+    const { groups, assets, bytes, sub_assets, sub_bytes, sub_groups } = rootBefore as Record<string, number>;
+    expect(await rootRollup()).toMatchObject({ groups, assets, bytes, sub_assets, sub_bytes, sub_groups: sub_groups + 1 });
+    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(photo.id).first("name")).toBe(`${word}.jpg`);
+    expect(await env.DB.prepare("SELECT library_id FROM id_directory WHERE id = ?").bind(folder).first("library_id")).toBe(top);
+    expect((await placeOfId(env.DB, folder)).place).toBe("shard");
+
+    // What reads the catalog sees the writes: the audit, the outbox, search; the folder page comes from the shard.
+    const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE object_id IN (?, ?, ?) AND ctime >= ? ORDER BY action")
+      .bind(photo.id, folder, sub, since)
+      .all<{ action: string }>();
+    expect(audit.results.map((r) => r.action)).toEqual(["asset.rename", "group.create", "group.rename"]);
+    const events = await env.DB.prepare("SELECT type FROM global_events WHERE entity_id IN (?, ?, ?) AND ctime >= ? ORDER BY type")
+      .bind(photo.id, folder, sub, since)
+      .all<{ type: string }>();
+    expect(events.results.map((r) => r.type)).toEqual(["asset.updated", "group.created", "group.updated"]);
+    const found = await call(`/api/search/query/${encodeURIComponent(word)}`, { bearer: boss.bearer });
+    expect(((await found.json()) as { hits: { id: string }[] }).hits.map((h) => h.id)).toEqual([photo.id]);
+    const page = await call(`/api/group/members/${sub}`, { bearer: boss.bearer });
+    expect(JSON.stringify(await page.json())).toContain("Дубли");
+
+    // Once written back the shard forgets its log; nothing is left for the cron.
+    await writeBackShards(env);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM audit_log").one().n)).toBe(0);
+  });
+
+  it("once switched, a reader without update is refused by the shard and nothing is written anywhere", async () => {
+    const { top, sub, photo } = await library();
+    const reader = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
+      .run();
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const before = await libraryCounts(env.DB, top);
+    await expectError(
+      await call(`/api/asset/${photo.id}`, { method: "PATCH", bearer: reader.bearer, json: { asset_name: "чужое.jpg" } }),
+      403,
+    );
+    await expectError(
+      await call("/api/group/create", { method: "POST", bearer: reader.bearer, json: { parent: sub, group_name: "Чужая" } }),
+      403,
+    );
+    await expectError(
+      await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: reader.bearer, json: { group_name: "Чужая" } }),
+      403,
+    );
+    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(photo.id).first("name")).not.toBe("чужое.jpg");
+    expect(await libraryCounts(env.DB, top)).toEqual(before);
+    expect(await shardCounts(top)).toEqual(before);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("a writeback the Worker never made is made by the minute cron; an older one arriving after a newer one changes nothing", async () => {
+    const { top, photo, tag } = await library();
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    const stub = libraryShard(env, shard) as unknown as Pick<LibraryShardDO, "writeback">;
+    // Committed in the shard, never written back (the Worker that made it died): the shard's log keeps it.
+    await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'первое.jpg' WHERE id = ?", photo.id));
+    const older = await stub.writeback(top);
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'второе.jpg' WHERE id = ?", photo.id);
+      sql.exec("DELETE FROM entity_tags WHERE entity_id = ? AND tag_id = ?", photo.id, tag);
+    });
+    const newer = await stub.writeback(top);
+    expect(newer.seq).toBeGreaterThan(older.seq);
+    expect(await applyWriteback(env.DB, newer)).toBe(true);
+    const name = () => env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(photo.id).first("name");
+    expect(await applyWriteback(env.DB, older)).toBe(false);
+    expect(await name()).toBe("второе.jpg");
+    expect(await applyWriteback(env.DB, newer)).toBe(false);
+    expect(await name()).toBe("второе.jpg");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM entity_tags WHERE entity_id = ?").bind(photo.id).first("n")).toBe(0);
+    expect((await readMove(env.DB, top))!).toMatchObject({ state: "shard" });
+
+    await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'третье.jpg' WHERE id = ?", photo.id));
+    const summary = await writeBackShards(env);
+    expect(summary.rows).toBeGreaterThan(0);
+    expect(await name()).toBe("третье.jpg");
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+  });
+  it("any sequence of routed writes and refusals leaves the catalog's copy equal to the shard, row for row (property)", async () => {
+    const { boss, top, sub, clip, photo } = await library();
+    const { shard } = await (async () => {
+      await startLibraryMove(env, top);
+      return continueLibraryMove(env, top, forever());
+    })();
+    forgetLibraryPlaces();
+    const folders = [top, sub];
+    const files = [clip.id, photo.id];
+    // Few names, so siblings collide (409) as often as they do not.
+    const name = fc.constantFrom("Сцена", "сцена", "Дубль", "Дубль 2");
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("rename file" as const), i: fc.nat(), name }),
+      fc.record({ kind: fc.constant("make folder" as const), i: fc.nat(), name }),
+      fc.record({ kind: fc.constant("rename folder" as const), i: fc.nat(), name }),
+    );
+    const sorted = (tables: { table: string; rows: Record<string, unknown>[] }[]) =>
+      tables.map(({ table, rows }) => ({ table, rows: rows.map((r) => JSON.stringify(r)).sort() }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 6 }), async (ops) => {
+        for (const o of ops) {
+          const res =
+            o.kind === "rename file"
+              ? await call(`/api/asset/${files[o.i % files.length]}`, {
+                  method: "PATCH",
+                  bearer: boss.bearer,
+                  json: { asset_name: `${o.name}.jpg` },
+                })
+              : o.kind === "make folder"
+              ? await call("/api/group/create", {
+                  method: "POST",
+                  bearer: boss.bearer,
+                  json: { parent: folders[o.i % folders.length], group_name: o.name },
+                })
+              : await call(`/api/group/update/${folders[1 + (o.i % (folders.length - 1))]}`, {
+                  method: "PATCH",
+                  bearer: boss.bearer,
+                  json: { group_name: o.name },
+                });
+          expect([200, 409]).toContain(res.status);
+          const body = (await res.json()) as { group_id?: string };
+          if (o.kind === "make folder" && body.group_id) folders.push(body.group_id);
+        }
+        const ids = [...folders, ...files];
+        const inShardRows = await runInDurableObject(
+          libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+          (instance: LibraryShardDO) => rowsOf(instance.db.$client, ids),
+        );
+        expect(sorted(await rowsOf(env.DB, ids))).toEqual(sorted(inShardRows));
+      }),
+      { numRuns: 6 },
+    );
   });
 });

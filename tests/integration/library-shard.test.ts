@@ -33,7 +33,8 @@ async function schemaOf(catalog: Catalog) {
   const { results } = await catalog
     .prepare(
       `SELECT type, name, tbl_name, sql FROM sqlite_master
-       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'shard_migrations', 'shard_libraries')
+       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'shard_changes%'
+         AND name NOT IN ('d1_migrations', 'shard_migrations', 'shard_libraries', 'shard_quiet')
        ORDER BY type, name`,
     )
     .all();
@@ -222,7 +223,8 @@ describe("library shard", () => {
   });
 
   it("resumes its migrations where a stopped one left them, each applied once", async () => {
-    const last = CATALOG_MIGRATIONS.at(-1)!;
+    // The last migration that only creates: undoing it is dropping what it made (one that alters cannot be undone here).
+    const last = [...CATALOG_MIGRATIONS].reverse().find((m) => !/^\s*(ALTER|DROP)\b/im.test(m.sql))!;
     await runInDurableObject(shardNamed("resume"), async (instance: LibraryShardDO, state) => {
       // As if the object stopped before the last migration committed: its transaction left nothing behind.
       const before = await schemaOf(new SqlStorageClient(state.storage));

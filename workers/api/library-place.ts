@@ -1,10 +1,13 @@
 import type { Context } from "hono";
-import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
 import { ru } from "../../shared/i18n/ru";
-import { knownPlaceOfId, openLibraryShard, placeOfId } from "../db/library-directory";
+import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
+import { applyWriteback } from "../db/library-writeback";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
-import { AppError } from "../lib/errors";
+import { globalsNamed, type TableRows } from "../db/repositories/library-move.repository";
+import { AppError, isLibraryMoving } from "../lib/errors";
+import { writeBack } from "../services/library";
 import type { AppEnv } from "./types";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage">;
@@ -33,4 +36,50 @@ export async function readWhereItLives<T>(
   const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), readCallerCopy(c.var.rc.db, c.var.actor.id)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   return callShard(place.name, () => there(shard as unknown as Shard, caller));
+}
+
+type WriteShard = Pick<LibraryShardDO, "updateAsset" | "createGroup" | "updateGroup" | "writeback" | "writtenBack">;
+
+/**
+ * A write to one folder or file, made where its library lives (decision 043, «Writes»). It is tried in the catalog
+ * first: the catalog's triggers refuse a write to a switched library as a whole (LIBRARY_MOVING, nothing written),
+ * so a library still in the catalog — every one, until the first move — pays nothing for the routing. Refused, or
+ * known to be in a shard, the write runs in the shard with the caller and the global rows it names riding along;
+ * its changes are written back to the catalog before the answer (what still reads the catalog — search, lists across
+ * libraries, the outbox, the audit — sees them at once) and the shard forgets them after. A library being switched
+ * stays refused with 503 and Retry-After.
+ */
+export async function writeWhereItLives<T>(
+  c: Context<AppEnv>,
+  id: string,
+  here: () => Promise<T>,
+  there: (shard: WriteShard, caller: CallerCopy, globals: TableRows[], library: string) => Promise<ShardAnswer<Written<T>>>,
+  named: Parameters<typeof globalsNamed>[1] = {},
+): Promise<T> {
+  let place = knownPlaceOfId(id);
+  if (place?.place !== "shard") {
+    try {
+      return await here();
+    } catch (error) {
+      if (!isLibraryMoving(error)) throw error;
+      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
+      if (place.place !== "shard") throw error;
+    }
+  }
+  const [shard, caller, globals] = await Promise.all([
+    openLibraryShard(c.env, place),
+    readCallerCopy(c.var.rc.db, c.var.actor.id),
+    Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
+  ]);
+  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  const library = place.library;
+  const written = await callShard(place.name, () => there(shard as unknown as WriteShard, caller, globals, library));
+  await applyWriteback(c.env.DB, written.writeback);
+  c.var.rc.waitUntil(
+    writeBack(c.env, shard as unknown as WriteShard, written.writeback, { applied: true }).catch((error: unknown) =>
+      // What is not forgotten here is written back again by the next write or the minute cron (idempotent).
+      console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) })),
+    ),
+  );
+  return written.value;
 }

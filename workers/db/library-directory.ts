@@ -73,6 +73,16 @@ export async function placeOfId(db: Pick<D1Database, "prepare">, id: string, now
 
 const CATALOG: LibraryPlace = { place: "catalog" };
 
+/**
+ * The place asked afresh: the catalog refused a write to the entity's library (LIBRARY_MOVING), so whatever this
+ * isolate remembered — that no library is in a shard, or this entity in the catalog — is out of date.
+ */
+export function placeOfIdAfterRefusal(db: Pick<D1Database, "prepare">, id: string): Promise<LibraryPlace> {
+  noneSwitchedUntil = 0;
+  cache.delete(id);
+  return placeOfId(db, id);
+}
+
 /** What this isolate already knows of the entity's place, without asking: undefined when it must ask. */
 export function knownPlaceOfId(id: string, now = Date.now()): LibraryPlace | undefined {
   if (now < noneSwitchedUntil) return CATALOG;

@@ -53,10 +53,12 @@ export function refreshCopies(storage: DurableObjectStorage, tables: TableRows[]
   const sql = storage.sql;
   let updated = 0;
   storage.transactionSync(() => {
+    sql.exec("INSERT OR IGNORE INTO shard_quiet (id) VALUES (1)");
     for (const { table, rows } of tables) {
       for (const row of rows) {
         const held = sql.exec(`SELECT 1 FROM ${table} WHERE id = ?`, row.id as string).toArray().length > 0;
-        if (!held) continue;
+        // A folder of the library is the shard's own: the catalog's copy of it follows the shard, never the reverse.
+        if (!held || (table === "groups" && ownFolder(sql, row.id as string))) continue;
         if (table === "users")
           sql.exec("UPDATE users SET login = id WHERE lower(login) = lower(?) AND id <> ?", row.login as string, row.id as string);
         const columns = Object.keys(row).filter((c) => c !== "id");
@@ -68,6 +70,25 @@ export function refreshCopies(storage: DurableObjectStorage, tables: TableRows[]
         updated++;
       }
     }
+    sql.exec("DELETE FROM shard_quiet");
   });
   return updated;
+}
+
+const ownFolder = (sql: SqlStorage, id: string) =>
+  sql.exec("SELECT 1 FROM group_closure c JOIN shard_libraries l ON l.library_id = c.ancestor WHERE c.descendant = ?", id).toArray()
+    .length > 0;
+
+/**
+ * Inside a shard: global rows a routed write names (a class, its field templates, tags, a storage) upserted as the
+ * catalog has them, so the service's checks in the shard find them; never logged as the shard's own changes.
+ */
+export function storeGlobals(storage: DurableObjectStorage, tables: TableRows[]): void {
+  const sql = storage.sql;
+  if (tables.every((t) => t.rows.length === 0)) return;
+  storage.transactionSync(() => {
+    sql.exec("INSERT OR IGNORE INTO shard_quiet (id) VALUES (1)");
+    for (const { table, rows } of tables) for (const row of rows) upsert(sql, table, row);
+    sql.exec("DELETE FROM shard_quiet");
+  });
 }

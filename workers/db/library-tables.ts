@@ -11,39 +11,46 @@ export interface LibraryTable {
   name: string;
   /** SQL condition on the table's rows belonging to the entities `set` selects (a subquery yielding ids) */
   of: (set: string) => string;
+  /** its primary key's columns: a row changed in a shard is written back by it */
+  key: readonly string[];
 }
 
 const by = (column: string) => (set: string) => `${column} IN (${set})`;
 
-const ASSET_KEYED = [
-  "asset_totals",
-  "asset_versions",
-  "previews",
-  "comments",
-  "comment_revisions",
-  "asset_follows",
-  "review_decisions",
-  "review_requests",
-  "heal_candidates",
-  "search_content",
-];
+/** Tables keyed by the asset they belong to, with their primary keys. */
+const ASSET_KEYED: Record<string, readonly string[]> = {
+  asset_totals: ["asset_id"],
+  asset_versions: ["id"],
+  previews: ["id"],
+  comments: ["id"],
+  comment_revisions: ["asset_id"],
+  asset_follows: ["asset_id", "user_id"],
+  review_decisions: ["decision_id"],
+  review_requests: ["request_id"],
+  heal_candidates: ["id"],
+  search_content: ["asset_id"],
+};
 
 /** In dependency order for deleting (a table whose condition reads another comes before it). */
 export const LIBRARY_TABLES: readonly LibraryTable[] = [
-  { name: "upload_parts", of: (set) => `variant_id IN (SELECT id FROM variants WHERE asset_id IN (${set}))` },
-  { name: "variants", of: by("asset_id") },
-  ...ASSET_KEYED.map((name) => ({ name, of: by("asset_id") })),
-  { name: "assets", of: by("id") },
-  { name: "groups", of: by("id") },
-  { name: "group_closure", of: by("descendant") },
-  { name: "group_members", of: by("group_id") },
-  { name: "folder_rollups", of: by("group_id") },
-  { name: "access_rules", of: by("obj_id") },
-  { name: "access_inheritance", of: by("entity_id") },
-  { name: "field_values", of: by("entity_id") },
-  { name: "entity_tags", of: by("entity_id") },
-  { name: "taxon_members", of: by("object_id") },
-  { name: "shortlinks", of: by("entity_id") },
+  {
+    name: "upload_parts",
+    of: (set) => `variant_id IN (SELECT id FROM variants WHERE asset_id IN (${set}))`,
+    key: ["variant_id", "part_number"],
+  },
+  { name: "variants", of: by("asset_id"), key: ["id"] },
+  ...Object.entries(ASSET_KEYED).map(([name, key]) => ({ name, of: by("asset_id"), key })),
+  { name: "assets", of: by("id"), key: ["id"] },
+  { name: "groups", of: by("id"), key: ["id"] },
+  { name: "group_closure", of: by("descendant"), key: ["ancestor", "descendant"] },
+  { name: "group_members", of: by("group_id"), key: ["group_id", "el_id"] },
+  { name: "folder_rollups", of: by("group_id"), key: ["group_id"] },
+  { name: "access_rules", of: by("obj_id"), key: ["id"] },
+  { name: "access_inheritance", of: by("entity_id"), key: ["entity_id"] },
+  { name: "field_values", of: by("entity_id"), key: ["id"] },
+  { name: "entity_tags", of: by("entity_id"), key: ["tag_id", "entity_id"] },
+  { name: "taxon_members", of: by("object_id"), key: ["taxon_id", "object_id"] },
+  { name: "shortlinks", of: by("entity_id"), key: ["id"] },
 ];
 
 /** The entities of a JSON array bound as one parameter (any count: D1 binds at most 100 parameters). */

@@ -22,7 +22,7 @@ import {
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
-import { readWhereItLives } from "../library-place";
+import { readWhereItLives, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -328,7 +328,18 @@ export const assetRoutes = createRouter()
       request: { params: IdParams, body: jsonBody(UpdateAssetSchema) },
       responses: { 200: json(AssetSchema, "The asset"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
-    async (c) => c.json(await updateAsset(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      const asset = await writeWhereItLives(
+        c,
+        id,
+        () => updateAsset(c.var.rc, c.var.actor, id, input),
+        (shard, caller, globals, library) => shard.updateAsset(caller, c.var.actor, globals, library, id, input),
+        { classes: input.asset_class ? [input.asset_class] : [] },
+      );
+      return c.json(asset, 200);
+    },
   )
   .openapi(
     createRoute({

@@ -25,7 +25,7 @@ import {
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
-import { readWhereItLives } from "../library-place";
+import { readWhereItLives, writeWhereItLives } from "../library-place";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -51,6 +51,12 @@ import {
   MoveParamsSchema,
   pathId,
 } from "./group.schemas";
+
+/** The global rows a folder's defaults name, which a shard running the write checks (decision 043, «Writes»). */
+const namedByGroup = (input: { default_class?: string | null; default_storage?: string | null }) => ({
+  classes: input.default_class ? [input.default_class] : [],
+  storages: input.default_storage ? [input.default_storage] : [],
+});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const auth = { security: bearerSecurity, middleware: [requireAuth], tags: ["Groups"] };
@@ -174,7 +180,17 @@ export const groupRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: GroupCreateSchema } } } },
       responses: { 200: json(z.object({ group_id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await createGroup(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      const created = await writeWhereItLives(
+        c,
+        input.parent,
+        () => createGroup(c.var.rc, c.var.actor, input),
+        (shard, caller, globals, library) => shard.createGroup(caller, c.var.actor, globals, library, input),
+        namedByGroup(input),
+      );
+      return c.json(created, 200);
+    },
   )
   .openapi(
     createRoute({
@@ -185,7 +201,18 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: GroupUpdateSchema } } } },
       responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await updateGroup(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      const group = await writeWhereItLives(
+        c,
+        id,
+        () => updateGroup(c.var.rc, c.var.actor, id, input),
+        (shard, caller, globals, library) => shard.updateGroup(caller, c.var.actor, globals, library, id, input),
+        { ...namedByGroup(input), tags: input.tags ?? [] },
+      );
+      return c.json(group, 200);
+    },
   )
   .openapi(
     createRoute({

@@ -150,6 +150,7 @@ export const COPIED_COLUMNS: Record<string, string> = {
   taxa: "*",
   asset_classes: "*",
   field_templates: "*",
+  storages: "id, name, kind, url, bucket, region, ctime, mtime",
 };
 
 /**
@@ -198,6 +199,31 @@ export function referencesOf(db: D1Database, tables: TableRows[]): Promise<Table
       ids: [...new Set(tables.flatMap(ref.from).filter((v): v is string => typeof v === "string"))],
     })),
   );
+}
+
+/**
+ * The global rows a write names, for a shard to check them against (decision 043, «Writes»): classes with the field
+ * templates they define, tags, storages (never their credentials). One round trip.
+ */
+export async function globalsNamed(
+  db: D1Database,
+  named: { classes?: string[]; tags?: string[]; storages?: string[] },
+): Promise<TableRows[]> {
+  const classes = named.classes ?? [];
+  const templates = classes.length
+    ? (
+        await db
+          .prepare(`SELECT DISTINCT d.value AS id FROM asset_classes c, json_each(c.def_fields) d WHERE c.id IN (${JSON_IDS})`)
+          .bind(JSON.stringify(classes))
+          .all<{ id: string }>()
+      ).results.map((r) => r.id)
+    : [];
+  return copiedRows(db, [
+    { table: "asset_classes", ids: classes },
+    { table: "field_templates", ids: templates },
+    { table: "tags", ids: named.tags ?? [] },
+    { table: "storages", ids: named.storages ?? [] },
+  ]);
 }
 
 /** The next `n` changes of copied global rows (migration 0059): the last entry's number and the rows, by table. */

@@ -1,0 +1,204 @@
+import { ROOT_GROUP_ID } from "../lib/ids";
+import { LIBRARY_TABLES, type LibraryTable } from "./library-tables";
+import type { Row, TableRows } from "./repositories/library-move.repository";
+
+/**
+ * Writes routed to a library shard, written back to the catalog (decision 043, «Writes»). A write to a switched
+ * library runs in its shard, where it commits first; the rows it changed are then written back to the catalog's copy
+ * of the library, beside the events and audit rows it made, so what still reads the catalog — search and its feed,
+ * lists across libraries, the outbox's dispatcher, the audit screen — sees the change as before.
+ *
+ * In the shard, triggers log every changed row of a library table by its primary key (`shard_changes`); a writeback
+ * is the log's next entries with each row as it is now (absent: deleted), the events and the audit rows. In the
+ * catalog one batch deletes the rows that are gone and upserts the others by key — with the catalog's own triggers
+ * running, so its search marks and cleanups follow; rollups come last, as the shard computed them — and records the
+ * log position. A writeback carrying an older position than the catalog holds changes nothing, so two applied in
+ * either order leave the newer state; applying one twice changes nothing more. The shard forgets what the catalog
+ * has acknowledged; what a dead Worker never wrote back the next write or the minute cron carries.
+ */
+
+/**
+ * The order the catalog upserts them in, as the services write them: folders and files before what names them (the
+ * catalog's rollup triggers count a closure link's folder only once the folder exists); last the rows those triggers
+ * maintain, with the shard's values — equal to what the triggers made unless they missed something, and a correction
+ * fires the same triggers up to the catalog's root. Deletes run in the reverse order.
+ */
+const UPSERT_ORDER = [
+  "groups",
+  "assets",
+  "group_closure",
+  "group_members",
+  "access_rules",
+  "access_inheritance",
+  "field_values",
+  "entity_tags",
+  "taxon_members",
+  "shortlinks",
+  "asset_versions",
+  "variants",
+  "upload_parts",
+  "previews",
+  "comments",
+  "asset_follows",
+  "review_requests",
+  "review_decisions",
+  "heal_candidates",
+  "search_content",
+  "asset_totals",
+  "comment_revisions",
+  "folder_rollups",
+];
+const UPSERTS: readonly LibraryTable[] = UPSERT_ORDER.map((name) => LIBRARY_TABLES.find((t) => t.name === name)!);
+const DELETES = [...UPSERTS].reverse();
+if (UPSERTS.some((t) => !t) || UPSERTS.length !== LIBRARY_TABLES.length)
+  throw new Error("library-writeback: UPSERT_ORDER must name every library table");
+const ROOT_KEY = JSON.stringify([ROOT_GROUP_ID]);
+/** Change log entries a writeback carries at most (the rest follow in the next one). */
+const WRITEBACK_ENTRIES = 500;
+
+export interface Writeback {
+  library: string;
+  /** the last change log entry this writeback carries (0: none) */
+  seq: number;
+  /** rows as they are now, by table */
+  rows: TableRows[];
+  /** keys (as JSON arrays of the key's columns) of rows deleted, by table */
+  gone: { table: string; keys: unknown[][] }[];
+  events: Row[];
+  audit: Row[];
+  /** whether the log holds entries beyond this writeback */
+  more: boolean;
+}
+
+const keyJson = (t: LibraryTable, prefix: string) => `json_array(${t.key.map((c) => `${prefix}."${c}"`).join(", ")})`;
+
+/**
+ * The change log and its triggers, created in a shard when it starts (idempotent). While `shard_quiet` holds a row
+ * nothing is logged: the copies of global rows the cron refreshes are the catalog's to begin with.
+ */
+export const CHANGE_LOG_SQL: readonly string[] = [
+  "CREATE TABLE IF NOT EXISTS shard_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, k TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS shard_quiet (id INTEGER PRIMARY KEY CHECK (id = 1))",
+  ...LIBRARY_TABLES.flatMap((t) =>
+    (["INSERT", "UPDATE", "DELETE"] as const).map((op) => {
+      const keys = op === "INSERT" ? [keyJson(t, "NEW")] : op === "DELETE" ? [keyJson(t, "OLD")] : [keyJson(t, "OLD"), keyJson(t, "NEW")];
+      const values = [...new Set(keys)].map((k) => `('${t.name}', ${k})`).join(", ");
+      return `CREATE TRIGGER IF NOT EXISTS shard_changes_${t.name}_${op.toLowerCase()} AFTER ${op} ON ${t.name}
+        WHEN NOT EXISTS (SELECT 1 FROM shard_quiet) BEGIN INSERT INTO shard_changes (tbl, k) VALUES ${values}; END`;
+    }),
+  ),
+];
+
+/** Inside the shard: the next writeback of `library` (nothing written). */
+export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBACK_ENTRIES): Writeback {
+  const entries = sql
+    .exec<{ seq: number; tbl: string; k: string }>("SELECT seq, tbl, k FROM shard_changes ORDER BY seq LIMIT ?", limit + 1)
+    .toArray();
+  const more = entries.length > limit;
+  const taken = entries.slice(0, limit);
+  const rows: TableRows[] = [];
+  const gone: Writeback["gone"] = [];
+  for (const t of LIBRARY_TABLES) {
+    // The virtual root's row and rollup in the shard count this library only; the catalog's count every library.
+    const keys = [...new Set(taken.filter((e) => e.tbl === t.name && e.k !== ROOT_KEY).map((e) => e.k))];
+    if (keys.length === 0) continue;
+    const found = sql
+      .exec(
+        `SELECT *, ${keyJson(t, t.name)} AS "$key" FROM ${t.name} WHERE ${keyJson(t, t.name)} IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(keys),
+      )
+      .toArray() as Row[];
+    const present = new Set(found.map((r) => r.$key as string));
+    rows.push({ table: t.name, rows: found.map(({ $key: _, ...row }) => row) });
+    gone.push({ table: t.name, keys: keys.filter((k) => !present.has(k)).map((k) => JSON.parse(k) as unknown[]) });
+  }
+  return {
+    library,
+    seq: taken.at(-1)?.seq ?? 0,
+    rows,
+    gone,
+    events: sql.exec("SELECT * FROM global_events ORDER BY seq LIMIT ?", limit).toArray() as Row[],
+    audit: sql.exec("SELECT * FROM audit_log ORDER BY ctime LIMIT ?", limit).toArray() as Row[],
+    more,
+  };
+}
+
+/** Inside the shard: what the catalog has written back is forgotten (the shard's own search marks with it). */
+export function forgetWrittenBack(storage: DurableObjectStorage, seq: number, eventIds: string[], auditIds: string[]): void {
+  const sql = storage.sql;
+  storage.transactionSync(() => {
+    sql.exec("DELETE FROM shard_changes WHERE seq <= ?", seq);
+    sql.exec("DELETE FROM global_events WHERE event_id IN (SELECT value FROM json_each(?))", JSON.stringify(eventIds));
+    sql.exec("DELETE FROM audit_log WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(auditIds));
+    // The shard feeds no index of its own: the catalog's triggers marked the written-back documents.
+    sql.exec("DELETE FROM search_pending");
+  });
+}
+
+const columnsOf = (rows: Row[], except: string[] = []) => Object.keys(rows[0]).filter((c) => !except.includes(c));
+const extract = (columns: string[]) => columns.map((c) => `json_extract(value, '$."${c}"')`).join(", ");
+const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
+
+/** In the Worker: the writeback applied to the catalog in one batch (see above); answers whether it was newer. */
+export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boolean> {
+  const newer = `(SELECT writeback_seq FROM library_directory WHERE library_id = ?1) < ?2`;
+  const at = (sql: string, ...values: unknown[]) => db.prepare(sql).bind(wb.library, wb.seq, ...values);
+  const statements: D1PreparedStatement[] = [
+    db.prepare("INSERT OR IGNORE INTO library_writeback (library_id) VALUES (?)").bind(wb.library),
+  ];
+  for (const t of DELETES) {
+    const keys = wb.gone.find((g) => g.table === t.name)?.keys ?? [];
+    if (keys.length === 0) continue;
+    const key = t.key.length === 1 ? `"${t.key[0]}"` : `(${quoted(t.key)})`;
+    const values = t.key.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
+    statements.push(at(`DELETE FROM ${t.name} WHERE ${newer} AND ${key} IN (SELECT ${values} FROM json_each(?3))`, JSON.stringify(keys)));
+  }
+  for (const t of UPSERTS) {
+    const rows = wb.rows.find((r) => r.table === t.name)?.rows ?? [];
+    if (rows.length === 0) continue;
+    const columns = columnsOf(rows);
+    const set = columns.filter((c) => !t.key.includes(c));
+    const update =
+      set.length === 0
+        ? "DO NOTHING"
+        : `DO UPDATE SET ${set.map((c) => `"${c}" = excluded."${c}"`).join(", ")}
+           WHERE (${set.map((c) => `${t.name}."${c}"`).join(", ")}) IS NOT (${set.map((c) => `excluded."${c}"`).join(", ")})`;
+    statements.push(
+      at(
+        `INSERT INTO ${t.name} (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?3) WHERE ${newer}
+         ON CONFLICT (${quoted(t.key)}) ${update}`,
+        JSON.stringify(rows),
+      ),
+    );
+  }
+  // Folders and files made in the shard are found there from now on (an id from before sharding, decision 043).
+  const made = wb.rows.filter((r) => r.table === "groups" || r.table === "assets").flatMap((r) => r.rows.map((row) => row.id));
+  if (made.length > 0)
+    statements.push(
+      db
+        .prepare("INSERT OR IGNORE INTO id_directory (id, library_id) SELECT value, ? FROM json_each(?)")
+        .bind(wb.library, JSON.stringify(made)),
+    );
+  if (wb.events.length > 0) {
+    const columns = columnsOf(wb.events, ["seq"]);
+    statements.push(
+      db
+        .prepare(`INSERT OR IGNORE INTO global_events (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?)`)
+        .bind(JSON.stringify(wb.events)),
+    );
+  }
+  if (wb.audit.length > 0) {
+    const columns = columnsOf(wb.audit);
+    statements.push(
+      db
+        .prepare(`INSERT OR IGNORE INTO audit_log (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?)`)
+        .bind(JSON.stringify(wb.audit)),
+    );
+  }
+  statements.push(
+    at("UPDATE library_directory SET writeback_seq = ?2 WHERE library_id = ?1 AND writeback_seq < ?2"),
+    db.prepare("DELETE FROM library_writeback WHERE library_id = ?").bind(wb.library),
+  );
+  const results = await db.batch(statements);
+  return (results.at(-2)?.meta.changes ?? 0) > 0;
+}
