@@ -10,21 +10,16 @@ import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import {
-  createGroup,
   getAsset,
   listMembers,
-  updateAsset,
-  updateGroup,
-  type AssetInfo,
+  runRoutedWrite,
   type AssetOptions,
-  type AssetSections,
   type AssetView,
-  type CreateGroupInput,
-  type Group,
   type MembersPage,
   type MembersQuery,
-  type UpdateAssetInput,
-  type UpdateGroupInput,
+  type RoutedArgs,
+  type RoutedValue,
+  type RoutedWrite,
 } from "../workers/services/library";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
@@ -156,39 +151,22 @@ export class LibraryShardDO extends DurableObject<Env> {
     return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
   }
 
-  /** PATCH /api/asset/{id} for a file of this library (a write routed here, decision 043 «Writes»). */
-  async updateAsset(
+  /**
+   * A write to this library routed here (decision 043, «Writes»): the global rows it names stored as copies, the
+   * caller's copy made current, the product's service run against this shard, and what the catalog must write back.
+   */
+  async routedWrite<K extends RoutedWrite>(
     caller: CallerCopy,
     actor: Actor,
     globals: TableRows[],
     library: string,
-    id: string,
-    input: UpdateAssetInput,
-  ): Promise<ShardAnswer<Written<AssetInfo & AssetSections>>> {
-    return this.write(caller, actor, globals, library, (rc) => updateAsset(rc, actor, id, input));
-  }
-
-  /** POST /api/group/create below a folder of this library. */
-  async createGroup(
-    caller: CallerCopy,
-    actor: Actor,
-    globals: TableRows[],
-    library: string,
-    input: CreateGroupInput,
-  ): Promise<ShardAnswer<Written<{ group_id: string }>>> {
-    return this.write(caller, actor, globals, library, (rc) => createGroup(rc, actor, input));
-  }
-
-  /** PATCH /api/group/update/{id} of a folder of this library. */
-  async updateGroup(
-    caller: CallerCopy,
-    actor: Actor,
-    globals: TableRows[],
-    library: string,
-    id: string,
-    input: UpdateGroupInput,
-  ): Promise<ShardAnswer<Written<Group>>> {
-    return this.write(caller, actor, globals, library, (rc) => updateGroup(rc, actor, id, input));
+    name: K,
+    args: RoutedArgs<K>,
+  ): Promise<ShardAnswer<Written<RoutedValue<K>>>> {
+    storeGlobals(this.ctx.storage, globals);
+    const answer = await this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args));
+    if (!answer.ok) return answer;
+    return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }
 
   /** What the catalog has not yet written back (the minute cron, and a write whose writeback was left behind). */
@@ -199,20 +177,6 @@ export class LibraryShardDO extends DurableObject<Env> {
   /** The catalog has written back up to `seq` and these events and audit rows: they are forgotten here. */
   async writtenBack(seq: number, eventIds: string[], auditIds: string[]): Promise<void> {
     forgetWrittenBack(this.ctx.storage, seq, eventIds, auditIds);
-  }
-
-  /** A write: the global rows it names stored first, then the operation, then what the catalog must write back. */
-  private async write<T>(
-    caller: CallerCopy,
-    actor: Actor,
-    globals: TableRows[],
-    library: string,
-    operation: (rc: RequestContext) => Promise<T>,
-  ): Promise<ShardAnswer<Written<T>>> {
-    storeGlobals(this.ctx.storage, globals);
-    const answer = await this.run(caller, actor, operation);
-    if (!answer.ok) return answer;
-    return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }
 
   /**

@@ -15,6 +15,9 @@ export const ru = {
     /** a write to a library while it is switched into its shard, or after (decision 043): 503 with Retry-After */
     libraryMoving:
       "Библиотека переезжает в собственное хранилище: изменения в ней приостановлены на несколько секунд. Повторите чуть позже",
+    /** a write routed to a library shard for a file also listed in another library (decision 043, «Writes»): 409 */
+    listedInOtherLibrary:
+      "Файл показан и в других библиотеках, а его библиотека уже в собственном хранилище: такие файлы пока можно только просматривать",
     libraryMoveStarted: (library: string) => `Библиотека «${library}» уже переезжает или переехала в собственное хранилище`,
     /** the library shard holding a top-level folder and its subtree (decision 043) gave no answer: 503 */
     libraryDown: (library: string) => `Библиотека «${library}» сейчас не отвечает; повторите чуть позже. Остальные библиотеки работают`,

@@ -149,7 +149,7 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call(`/api/asset/${photo.id}`, { method: "DELETE", bearer: boss.bearer });
+    const refused = await call(`/api/asset/${photo.id}/comments`, { method: "POST", bearer: boss.bearer, json: { text: "Позже" } });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
@@ -440,7 +440,13 @@ describe("moving a library into its shard", () => {
   });
   it("once switched, a file renamed and a folder made or renamed are written in its shard and back to the catalog", async () => {
     const { boss, top, sub, photo } = await library();
-    const other = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 5 });
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
+    // Homed here, listed in another library too (later): the shard does not hold that listing.
+    const shared = await insertAsset({ ownerId: boss.id, groups: [sub], size: 7 });
+    await env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, 'общий')")
+      .bind(elsewhere, shared.id, Date.now() + 1000)
+      .run();
     await startLibraryMove(env, top);
     const { shard } = await continueLibraryMove(env, top, forever());
     forgetLibraryPlaces();
@@ -457,6 +463,11 @@ describe("moving a library into its shard", () => {
     const { group_id: folder } = (await made.json()) as { group_id: string };
     const retitled = await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: boss.bearer, json: { group_name: "Исходники 2" } });
     expect(retitled.status).toBe(200);
+    // A file listed in another library too is not changed by the shard alone: refused, nothing written anywhere.
+    const listed = await call(`/api/asset/${shared.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "общий-2.jpg" } });
+    expect((await expectError(listed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
+    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(shared.id).first("name")).not.toBe("общий-2.jpg");
+    expect(await inShard(shard, (sql) => sql.exec("SELECT name FROM assets WHERE id = ?", shared.id).one().name)).not.toBe("общий-2.jpg");
     // A library still in the catalog is written there, as before.
     expect((await call(`/api/asset/${other.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "x.mp4" } })).status).toBe(
       200,
@@ -576,32 +587,38 @@ describe("moving a library into its shard", () => {
       fc.record({ kind: fc.constant("rename file" as const), i: fc.nat(), name }),
       fc.record({ kind: fc.constant("make folder" as const), i: fc.nat(), name }),
       fc.record({ kind: fc.constant("rename folder" as const), i: fc.nat(), name }),
+      fc.record({
+        kind: fc.constantFrom("trash file" as const, "restore file" as const, "trash folder" as const, "restore folder" as const),
+        i: fc.nat(),
+      }),
     );
     const sorted = (tables: { table: string; rows: Record<string, unknown>[] }[]) =>
       tables.map(({ table, rows }) => ({ table, rows: rows.map((r) => JSON.stringify(r)).sort() }));
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 6 }), async (ops) => {
         for (const o of ops) {
+          const file = files[o.i % files.length];
+          // Never the library itself: a top-level name taken here would be taken for the other files of the group.
+          const folder = folders[1 + (o.i % (folders.length - 1))];
+          const send = (path: string, method: string, json?: unknown) =>
+            call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
           const res =
             o.kind === "rename file"
-              ? await call(`/api/asset/${files[o.i % files.length]}`, {
-                  method: "PATCH",
-                  bearer: boss.bearer,
-                  json: { asset_name: `${o.name}.jpg` },
-                })
+              ? await send(`/api/asset/${file}`, "PATCH", { asset_name: `${o.name}.jpg` })
               : o.kind === "make folder"
-              ? await call("/api/group/create", {
-                  method: "POST",
-                  bearer: boss.bearer,
-                  json: { parent: folders[o.i % folders.length], group_name: o.name },
-                })
-              : await call(`/api/group/update/${folders[1 + (o.i % (folders.length - 1))]}`, {
-                  method: "PATCH",
-                  bearer: boss.bearer,
-                  json: { group_name: o.name },
-                });
-          expect([200, 409]).toContain(res.status);
-          const body = (await res.json()) as { group_id?: string };
+              ? await send("/api/group/create", "POST", { parent: folders[o.i % folders.length], group_name: o.name })
+              : o.kind === "rename folder"
+              ? await send(`/api/group/update/${folder}`, "PATCH", { group_name: o.name })
+              : o.kind === "trash file"
+              ? await send(`/api/asset/${file}`, "DELETE")
+              : o.kind === "restore file"
+              ? await send(`/api/asset/restore/${file}`, "POST")
+              : o.kind === "trash folder"
+              ? await send(`/api/group/delete/${folder}`, "DELETE")
+              : await send(`/api/group/restore/${folder}`, "POST");
+          // Refusals are part of the sequence: a name taken, a folder or file already in the trash or not in it.
+          expect([200, 204, 404, 409]).toContain(res.status);
+          const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string });
           if (o.kind === "make folder" && body.group_id) folders.push(body.group_id);
         }
         const ids = [...folders, ...files];

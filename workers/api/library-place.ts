@@ -5,9 +5,9 @@ import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } fr
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { applyWriteback } from "../db/library-writeback";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
-import { globalsNamed, type TableRows } from "../db/repositories/library-move.repository";
+import { globalsNamed, listedOutsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
-import { writeBack } from "../services/library";
+import { runRoutedWrite, writeBack, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/library";
 import type { AppEnv } from "./types";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage">;
@@ -38,7 +38,7 @@ export async function readWhereItLives<T>(
   return callShard(place.name, () => there(shard as unknown as Shard, caller));
 }
 
-type WriteShard = Pick<LibraryShardDO, "updateAsset" | "createGroup" | "updateGroup" | "writeback" | "writtenBack">;
+type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
 
 /**
  * A write to one folder or file, made where its library lives (decision 043, «Writes»). It is tried in the catalog
@@ -49,34 +49,41 @@ type WriteShard = Pick<LibraryShardDO, "updateAsset" | "createGroup" | "updateGr
  * libraries, the outbox, the audit — sees them at once) and the shard forgets them after. A library being switched
  * stays refused with 503 and Retry-After.
  */
-export async function writeWhereItLives<T>(
+export async function writeWhereItLives<K extends RoutedWrite>(
   c: Context<AppEnv>,
   id: string,
-  here: () => Promise<T>,
-  there: (shard: WriteShard, caller: CallerCopy, globals: TableRows[], library: string) => Promise<ShardAnswer<Written<T>>>,
-  named: Parameters<typeof globalsNamed>[1] = {},
-): Promise<T> {
+  name: K,
+  args: RoutedArgs<K>,
+  o: { named?: Parameters<typeof globalsNamed>[1]; file?: boolean } = {},
+): Promise<RoutedValue<K>> {
+  const named = o.named ?? {};
   let place = knownPlaceOfId(id);
   if (place?.place !== "shard") {
     try {
-      return await here();
+      return await runRoutedWrite(c.var.rc, c.var.actor, name, args);
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
       place = await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
       if (place.place !== "shard") throw error;
     }
   }
-  const [shard, caller, globals] = await Promise.all([
+  const library = place.library;
+  const [shard, caller, globals, elsewhere] = await Promise.all([
     openLibraryShard(c.env, place),
     readCallerCopy(c.var.rc.db, c.var.actor.id),
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
+    o.file ? listedOutsideLibrary(c.env.DB, library, id) : false,
   ]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  const library = place.library;
-  const written = await callShard(place.name, () => there(shard as unknown as WriteShard, caller, globals, library));
+  // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
+  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
+  const routed = shard as unknown as WriteShard;
+  const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
+    RoutedValue<K>
+  >;
   await applyWriteback(c.env.DB, written.writeback);
   c.var.rc.waitUntil(
-    writeBack(c.env, shard as unknown as WriteShard, written.writeback, { applied: true }).catch((error: unknown) =>
+    writeBack(c.env, routed, written.writeback, { applied: true }).catch((error: unknown) =>
       // What is not forgotten here is written back again by the next write or the minute cron (idempotent).
       console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) })),
     ),

@@ -12,11 +12,8 @@ import {
   listVariants,
   listVersions,
   memberOf,
-  restoreAsset,
   techFields,
-  trashAsset,
   trashAssets,
-  updateAsset,
   variantTechFields,
   variantTechProps,
   versionsByIds,
@@ -151,7 +148,10 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(AssetSchema, "Restored"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await restoreAsset(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "restoreAsset", [id], { file: true }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -331,13 +331,10 @@ export const assetRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const input = c.req.valid("json");
-      const asset = await writeWhereItLives(
-        c,
-        id,
-        () => updateAsset(c.var.rc, c.var.actor, id, input),
-        (shard, caller, globals, library) => shard.updateAsset(caller, c.var.actor, globals, library, id, input),
-        { classes: input.asset_class ? [input.asset_class] : [] },
-      );
+      const asset = await writeWhereItLives(c, id, "updateAsset", [id, input], {
+        named: { classes: input.asset_class ? [input.asset_class] : [] },
+        file: true,
+      });
       return c.json(asset, 200);
     },
   )
@@ -353,7 +350,8 @@ export const assetRoutes = createRouter()
       responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {
-      await trashAsset(c.var.rc, c.var.actor, c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      await writeWhereItLives(c, id, "trashAsset", [id], { file: true });
       return c.body(null, 204);
     },
   );

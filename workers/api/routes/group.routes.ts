@@ -1,7 +1,6 @@
 // Over 400 lines on purpose: one router per API resource (STYLE); each /api/group call carries its OpenAPI contract inline.
 import { createRoute, z } from "@hono/zod-openapi";
 import {
-  createGroup,
   deleteMembers,
   entityByPath,
   getGroup,
@@ -18,10 +17,8 @@ import {
   trashedGroupsPage,
   moveMembers,
   purgeGroup,
-  restoreGroup,
   searchGroups,
   trashGroups,
-  updateGroup,
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
@@ -182,14 +179,7 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const input = c.req.valid("json");
-      const created = await writeWhereItLives(
-        c,
-        input.parent,
-        () => createGroup(c.var.rc, c.var.actor, input),
-        (shard, caller, globals, library) => shard.createGroup(caller, c.var.actor, globals, library, input),
-        namedByGroup(input),
-      );
-      return c.json(created, 200);
+      return c.json(await writeWhereItLives(c, input.parent, "createGroup", [input], { named: namedByGroup(input) }), 200);
     },
   )
   .openapi(
@@ -204,13 +194,9 @@ export const groupRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const input = c.req.valid("json");
-      const group = await writeWhereItLives(
-        c,
-        id,
-        () => updateGroup(c.var.rc, c.var.actor, id, input),
-        (shard, caller, globals, library) => shard.updateGroup(caller, c.var.actor, globals, library, id, input),
-        { ...namedByGroup(input), tags: input.tags ?? [] },
-      );
+      const group = await writeWhereItLives(c, id, "updateGroup", [id, input], {
+        named: { ...namedByGroup(input), tags: input.tags ?? [] },
+      });
       return c.json(group, 200);
     },
   )
@@ -224,7 +210,8 @@ export const groupRoutes = createRouter()
       responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {
-      await trashGroups(c.var.rc, c.var.actor, [c.req.valid("param").id]);
+      const { id } = c.req.valid("param");
+      await writeWhereItLives(c, id, "trashGroup", [id]);
       return c.body(null, 204);
     },
   )
@@ -251,7 +238,10 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(GroupSchema, "Restored group"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await restoreGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "restoreGroup", [id]), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -226,6 +226,18 @@ export async function globalsNamed(
   ]);
 }
 
+/** Whether file `assetId` is listed in a folder outside library `libraryId` too. */
+export async function listedOutsideLibrary(db: D1Database, libraryId: string, assetId: string): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT 1 AS found FROM group_members m WHERE m.el_id = ?2 AND m.el_type = 'asset'
+         AND NOT EXISTS (SELECT 1 FROM group_closure c WHERE c.ancestor = ?1 AND c.descendant = m.group_id) LIMIT 1`,
+    )
+    .bind(libraryId, assetId)
+    .first<{ found: number }>();
+  return row !== null;
+}
+
 /** The next `n` changes of copied global rows (migration 0059): the last entry's number and the rows, by table. */
 export async function copyJournal(db: D1Database, n: number): Promise<{ last: number; wanted: { table: string; ids: string[] }[] }> {
   const { results } = await db

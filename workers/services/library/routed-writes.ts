@@ -1,0 +1,47 @@
+import type { Actor, RequestContext } from "../access";
+import type { UpdateAssetInput } from "./asset-shapes";
+import { updateAsset } from "./asset.service";
+import { restoreAsset, trashAsset } from "./asset-trash.service";
+import { createGroup, restoreGroup, trashGroups, updateGroup, type CreateGroupInput, type UpdateGroupInput } from "./group.service";
+
+/**
+ * The writes that run where a folder's or file's library lives (decision 043, «Writes»), by name: in the Worker over
+ * the catalog, or inside the library's shard with its own database — the same service either way. A write is routed
+ * by adding it here and naming it in its route; each one here changes rows of one library only (its global effects
+ * are events and audit rows, which the writeback carries). Writes that are not here answer 503 for a switched library.
+ */
+export const ROUTED_WRITES = {
+  updateAsset: (rc: RequestContext, actor: Actor, id: string, input: UpdateAssetInput) => updateAsset(rc, actor, id, input),
+  trashAsset: async (rc: RequestContext, actor: Actor, id: string) => {
+    await trashAsset(rc, actor, id);
+    return null;
+  },
+  restoreAsset: (rc: RequestContext, actor: Actor, id: string) => restoreAsset(rc, actor, id),
+  createGroup: (rc: RequestContext, actor: Actor, input: CreateGroupInput) => createGroup(rc, actor, input),
+  updateGroup: (rc: RequestContext, actor: Actor, id: string, input: UpdateGroupInput) => updateGroup(rc, actor, id, input),
+  trashGroup: async (rc: RequestContext, actor: Actor, id: string) => {
+    await trashGroups(rc, actor, [id]);
+    return null;
+  },
+  restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),
+};
+
+export type RoutedWrite = keyof typeof ROUTED_WRITES;
+type Write<K extends RoutedWrite> = (typeof ROUTED_WRITES)[K];
+/** A routed write's arguments after the request context and the actor. */
+export type RoutedArgs<K extends RoutedWrite> = Write<K> extends (rc: RequestContext, actor: Actor, ...args: infer A) => unknown
+  ? A
+  : never;
+export type RoutedValue<K extends RoutedWrite> = Awaited<ReturnType<Write<K>>>;
+
+/** Runs the routed write `name` against `rc`'s database. */
+export function runRoutedWrite<K extends RoutedWrite>(
+  rc: RequestContext,
+  actor: Actor,
+  name: K,
+  args: RoutedArgs<K>,
+): Promise<RoutedValue<K>> {
+  if (!Object.hasOwn(ROUTED_WRITES, name)) throw new Error(`not a routed write: ${String(name)}`);
+  const write = ROUTED_WRITES[name] as (rc: RequestContext, actor: Actor, ...args: unknown[]) => Promise<RoutedValue<K>>;
+  return write(rc, actor, ...(args as unknown[]));
+}
