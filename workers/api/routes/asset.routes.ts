@@ -326,7 +326,7 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(UpdateAssetSchema) },
-      responses: { 200: json(AssetSchema, "The asset"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(AssetSchema, "The asset"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -347,7 +347,7 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams },
-      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
