@@ -9,18 +9,8 @@ import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repos
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
-import {
-  getAsset,
-  listMembers,
-  runRoutedWrite,
-  type AssetOptions,
-  type AssetView,
-  type MembersPage,
-  type MembersQuery,
-  type RoutedArgs,
-  type RoutedValue,
-  type RoutedWrite,
-} from "../workers/services/library";
+import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
+import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
 export interface Written<T> {

@@ -149,7 +149,7 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call(`/api/asset/${photo.id}/comments`, { method: "POST", bearer: boss.bearer, json: { text: "Позже" } });
+    const refused = await call(`/api/sl/create/${photo.id}`, { method: "POST", bearer: boss.bearer, json: {} });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
@@ -512,6 +512,44 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM audit_log").one().n)).toBe(0);
   });
 
+  it("once switched, comments, mentions and follows on its files are written in its shard and back to the catalog", async () => {
+    const { boss, top, clip } = await library();
+    // Mentioned but named by nothing in the library: the shard holds no copy of her until the comment brings it.
+    const colleague = await ordinaryUser("Вера Монтаж");
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
+
+    const made = await send(`/api/asset/${clip.id}/comments`, "POST", { text: `@${colleague.login} посмотри свет на 0:12` });
+    expect(made.status).toBe(201);
+    const { comment_id: comment, mentions } = (await made.json()) as { comment_id: string; mentions: string[] };
+    expect(mentions).toEqual([colleague.login]);
+    expect((await send(`/api/comments/${comment}`, "PATCH", { text: "Свет на 0:12 исправлен" })).status).toBe(200);
+    expect((await send(`/api/comments/${comment}/resolve`, "POST", { resolved: true })).status).toBe(200);
+    expect((await send(`/api/asset/${clip.id}/follow`, "DELETE")).status).toBe(200);
+
+    // The catalog's list (what the viewer's comment panel reads) shows it, resolved; the event for the inbox is there.
+    const list = (await (await send(`/api/asset/${clip.id}/comments`, "GET")).json()) as {
+      following: boolean;
+      items: { text: string; resolved: boolean }[];
+    };
+    expect(list.following).toBe(false);
+    expect(list.items).toContainEqual(expect.objectContaining({ text: "Свет на 0:12 исправлен", resolved: true }));
+    const event = await env.DB.prepare("SELECT data FROM global_events WHERE type = 'comment.created' AND entity_id = ? AND data LIKE ?")
+      .bind(clip.id, `%${comment}%`)
+      .first<string>("data");
+    expect(JSON.parse(event!).mentions).toEqual([colleague.id]);
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+
+    // A stranger may not touch the comment there either; deleting it removes it from both.
+    const stranger = await ordinaryUser();
+    await expectError(await call(`/api/comments/${comment}`, { method: "DELETE", bearer: stranger.bearer }), 404);
+    expect((await send(`/api/comments/${comment}`, "DELETE")).status).toBe(200);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM comments WHERE id = ?").bind(comment).first("n")).toBe(0);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM comments WHERE id = ?", comment).one().n)).toBe(0);
+  });
+
   it("once switched, a reader without update is refused by the shard and nothing is written anywhere", async () => {
     const { top, sub, photo } = await library();
     const reader = await ordinaryUser();
@@ -581,45 +619,46 @@ describe("moving a library into its shard", () => {
     forgetLibraryPlaces();
     const folders = [top, sub];
     const files = [clip.id, photo.id];
-    // Few names, so siblings collide (409) as often as they do not.
-    const name = fc.constantFrom("Сцена", "сцена", "Дубль", "Дубль 2");
-    const op = fc.oneof(
-      fc.record({ kind: fc.constant("rename file" as const), i: fc.nat(), name }),
-      fc.record({ kind: fc.constant("make folder" as const), i: fc.nat(), name }),
-      fc.record({ kind: fc.constant("rename folder" as const), i: fc.nat(), name }),
-      fc.record({
-        kind: fc.constantFrom("trash file" as const, "restore file" as const, "trash folder" as const, "restore folder" as const),
-        i: fc.nat(),
-      }),
-    );
+    const comments: string[] = [];
+    const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
+    // Each write by the file, folder or comment number `i` picks (never the library itself: a top-level name taken here
+    // would be taken for the other files of the group) and a name from few, so siblings collide (409) as often as not.
+    type Pick = { file: string; folder: string; parent: string; comment: string | undefined; name: string };
+    const writes: Record<string, (p: Pick) => Promise<Response>> = {
+      "rename file": (p) => send(`/api/asset/${p.file}`, "PATCH", { asset_name: `${p.name}.jpg` }),
+      "trash file": (p) => send(`/api/asset/${p.file}`, "DELETE"),
+      "restore file": (p) => send(`/api/asset/restore/${p.file}`, "POST"),
+      "make folder": (p) => send("/api/group/create", "POST", { parent: p.parent, group_name: p.name }),
+      "rename folder": (p) => send(`/api/group/update/${p.folder}`, "PATCH", { group_name: p.name }),
+      "trash folder": (p) => send(`/api/group/delete/${p.folder}`, "DELETE"),
+      "restore folder": (p) => send(`/api/group/restore/${p.folder}`, "POST"),
+      comment: (p) => send(`/api/asset/${p.file}/comments`, "POST", { text: `${p.name} — свет` }),
+      "resolve comment": (p) =>
+        p.comment ? send(`/api/comments/${p.comment}/resolve`, "POST", { resolved: true }) : send(`/api/asset/${p.file}/follow`, "PUT"),
+      unfollow: (p) => send(`/api/asset/${p.file}/follow`, "DELETE"),
+    };
+    const op = fc.record({
+      kind: fc.constantFrom(...Object.keys(writes)),
+      i: fc.nat(),
+      name: fc.constantFrom("Сцена", "сцена", "Дубль", "Дубль 2"),
+    });
     const sorted = (tables: { table: string; rows: Record<string, unknown>[] }[]) =>
       tables.map(({ table, rows }) => ({ table, rows: rows.map((r) => JSON.stringify(r)).sort() }));
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 6 }), async (ops) => {
-        for (const o of ops) {
-          const file = files[o.i % files.length];
-          // Never the library itself: a top-level name taken here would be taken for the other files of the group.
-          const folder = folders[1 + (o.i % (folders.length - 1))];
-          const send = (path: string, method: string, json?: unknown) =>
-            call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
-          const res =
-            o.kind === "rename file"
-              ? await send(`/api/asset/${file}`, "PATCH", { asset_name: `${o.name}.jpg` })
-              : o.kind === "make folder"
-              ? await send("/api/group/create", "POST", { parent: folders[o.i % folders.length], group_name: o.name })
-              : o.kind === "rename folder"
-              ? await send(`/api/group/update/${folder}`, "PATCH", { group_name: o.name })
-              : o.kind === "trash file"
-              ? await send(`/api/asset/${file}`, "DELETE")
-              : o.kind === "restore file"
-              ? await send(`/api/asset/restore/${file}`, "POST")
-              : o.kind === "trash folder"
-              ? await send(`/api/group/delete/${folder}`, "DELETE")
-              : await send(`/api/group/restore/${folder}`, "POST");
+        for (const { kind, i, name } of ops) {
+          const res = await writes[kind]({
+            file: files[i % files.length],
+            folder: folders[1 + (i % (folders.length - 1))],
+            parent: folders[i % folders.length],
+            comment: comments[i % Math.max(comments.length, 1)],
+            name,
+          });
           // Refusals are part of the sequence: a name taken, a folder or file already in the trash or not in it.
-          expect([200, 204, 404, 409]).toContain(res.status);
-          const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string });
-          if (o.kind === "make folder" && body.group_id) folders.push(body.group_id);
+          expect([200, 201, 204, 404, 409]).toContain(res.status);
+          const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string; comment_id?: string });
+          if (body.group_id) folders.push(body.group_id);
+          if (kind === "comment" && body.comment_id) comments.push(body.comment_id);
         }
         const ids = [...folders, ...files];
         const inShardRows = await runInDurableObject(

@@ -7,7 +7,8 @@ import { applyWriteback } from "../db/library-writeback";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
-import { runRoutedWrite, writeBack, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/library";
+import { writeBack } from "../services/library";
+import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import type { AppEnv } from "./types";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage">;
@@ -54,7 +55,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   id: string,
   name: K,
   args: RoutedArgs<K>,
-  o: { named?: Parameters<typeof globalsNamed>[1]; file?: boolean } = {},
+  o: { named?: Parameters<typeof globalsNamed>[1]; file?: boolean; placedBy?: () => Promise<string> } = {},
 ): Promise<RoutedValue<K>> {
   const named = o.named ?? {};
   let place = knownPlaceOfId(id);
@@ -63,7 +64,8 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       return await runRoutedWrite(c.var.rc, c.var.actor, name, args);
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
-      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
+      // An entity not in the directory itself (a comment) is placed by the folder or file it belongs to.
+      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, o.placedBy ? await o.placedBy() : id);
       if (place.place !== "shard") throw error;
     }
   }

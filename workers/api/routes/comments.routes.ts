@@ -1,28 +1,30 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import {
   AnchorSchema,
-  createComment,
-  deleteComment,
-  editComment,
   listAssetComments,
   listNotifications,
+  loginCandidates,
+  mentionTokens,
   notificationSettings,
   openInboxStream,
   putNotificationSettings,
   readNotifications,
-  resolveComment,
-  setFollow,
 } from "../../services/comments";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse } from "../../lib/json-body-cache";
+import { writeWhereItLives } from "../library-place";
+import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 /** A JSON body with the example the document shows (and the contract suite checks against the schema). */
-const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({ body: { required: true, content: { "application/json": { schema, example } } } });
+const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({
+  body: { required: true, content: { "application/json": { schema, example } } },
+});
 
 /** Most notifications marked read by id in one call. */
 const MAX_READ_IDS = 500;
@@ -107,6 +109,10 @@ const SettingsSchema = z
 
 const FollowSchema = z.object({ asset_id: z.string(), following: z.boolean() }).openapi("Follow");
 
+/** The file a comment is on, which places it in its library (the catalog's copy keeps every comment's file). */
+const assetOfComment = (c: Context<AppEnv>, id: string) => async () =>
+  (await c.env.DB.prepare("SELECT asset_id FROM comments WHERE id = ?").bind(id).first<string>("asset_id")) ?? id;
+
 /** Comments on files, «Следить», and the inbox (decision 035). */
 export const commentRoutes = createRouter()
   .openapi(
@@ -118,10 +124,19 @@ export const commentRoutes = createRouter()
       description: "Read on the file is enough. 404 for a file the caller may not read, exactly as for none.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }) },
+      request: {
+        params: IdParamsSchema,
+        ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }),
+      },
       responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 415) },
     }),
-    async (c) => c.json(await createComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      // People it mentions ride along to a library shard, which checks their logins (decision 043, «Writes»).
+      const logins = mentionTokens(input.text).flatMap(loginCandidates);
+      return c.json(await writeWhereItLives(c, id, "createComment", [id, input], { named: { logins } }), 201);
+    },
   )
   .openapi(
     createRoute({
@@ -155,10 +170,18 @@ export const commentRoutes = createRouter()
       summary: "Edit a comment's text (its author only)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }) },
+      request: {
+        params: IdParamsSchema,
+        ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }),
+      },
       responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
-    async (c) => c.json(await editComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").text), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { text } = c.req.valid("json");
+      const logins = mentionTokens(text).flatMap(loginCandidates);
+      return c.json(await writeWhereItLives(c, id, "editComment", [id, text], { named: { logins }, placedBy: assetOfComment(c, id) }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -169,9 +192,15 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404) },
+      responses: {
+        200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"),
+        ...errorResponses(400, 401, 403, 404),
+      },
     }),
-    async (c) => c.json(await deleteComment(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "deleteComment", [id], { placedBy: assetOfComment(c, id) }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -181,10 +210,17 @@ export const commentRoutes = createRouter()
       summary: "Resolve or reopen a comment (read on the file)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }) },
+      request: {
+        params: IdParamsSchema,
+        ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }),
+      },
       responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 415) },
     }),
-    async (c) => c.json(await resolveComment(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").resolved), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { resolved } = c.req.valid("json");
+      return c.json(await writeWhereItLives(c, id, "resolveComment", [id, resolved], { placedBy: assetOfComment(c, id) }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -197,7 +233,10 @@ export const commentRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(FollowSchema, "Following"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await setFollow(c.var.rc, c.var.actor, c.req.valid("param").id, true), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "setFollow", [id, true]), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -210,7 +249,10 @@ export const commentRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(FollowSchema, "Not following"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await setFollow(c.var.rc, c.var.actor, c.req.valid("param").id, false), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "setFollow", [id, false]), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -222,11 +264,17 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { query: NotificationQuerySchema },
-      responses: { 200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"), ...errorResponses(400, 401) },
+      responses: {
+        200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"),
+        ...errorResponses(400, 401),
+      },
     }),
     async (c) => {
       const q = c.req.valid("query");
-      return c.json(await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }), 200);
+      return c.json(
+        await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }),
+        200,
+      );
     },
   )
   .openapi(

@@ -203,11 +203,12 @@ export function referencesOf(db: D1Database, tables: TableRows[]): Promise<Table
 
 /**
  * The global rows a write names, for a shard to check them against (decision 043, «Writes»): classes with the field
- * templates they define, tags, storages (never their credentials). One round trip.
+ * templates they define, tags, storages (never their credentials), people by the logins a comment mentions (never
+ * their password hash).
  */
 export async function globalsNamed(
   db: D1Database,
-  named: { classes?: string[]; tags?: string[]; storages?: string[] },
+  named: { classes?: string[]; tags?: string[]; storages?: string[]; logins?: string[] },
 ): Promise<TableRows[]> {
   const classes = named.classes ?? [];
   const templates = classes.length
@@ -218,11 +219,21 @@ export async function globalsNamed(
           .all<{ id: string }>()
       ).results.map((r) => r.id)
     : [];
+  const logins = named.logins ?? [];
+  const people = logins.length
+    ? (
+        await db
+          .prepare(`SELECT id FROM users WHERE lower(login) IN (SELECT lower(value) FROM json_each(?))`)
+          .bind(JSON.stringify(logins))
+          .all<{ id: string }>()
+      ).results.map((r) => r.id)
+    : [];
   return copiedRows(db, [
     { table: "asset_classes", ids: classes },
     { table: "field_templates", ids: templates },
     { table: "tags", ids: named.tags ?? [] },
     { table: "storages", ids: named.storages ?? [] },
+    { table: "users", ids: people },
   ]);
 }
 

@@ -4,7 +4,7 @@
  *
  * The domain's public face (decision record 025): code outside workers/services/comments/ imports only this file.
  */
-export { AnchorSchema, excerptOf, mentionTokens } from "./anchor";
+export { AnchorSchema, excerptOf, loginCandidates, mentionTokens } from "./anchor";
 export type { Anchor } from "./anchor";
 export { MAX_MENTIONS, createComment, deleteComment, editComment, resolveComment, setFollow } from "./comment.service";
 export { listAssetComments } from "./comment-list.service";

@@ -61,7 +61,7 @@ export {
   versionsByIds,
 } from "./asset-reads.service";
 export { restoreAsset, trashAsset, trashAssets, trashedAssetsPage } from "./asset-trash.service";
-export type { AssetInfo, AssetOptions, AssetView, GroupRef, VersionEntry } from "./asset-shapes";
+export type { AssetInfo, AssetOptions, AssetView, GroupRef, UpdateAssetInput, VersionEntry } from "./asset-shapes";
 export { repairFolderRollups } from "./folder-rollups.service";
 export { MAX_MAP_POINTS, groupLocations } from "./group-locations.service";
 export type { LocatedAsset } from "./group-locations.service";
@@ -89,10 +89,8 @@ export { continueLibraryMove, startLibraryMove } from "./library-move.service";
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { refreshShardCopies } from "./shard-copies.service";
 export { writeBack, writeBackShards } from "./shard-writeback.service";
-export { runRoutedWrite } from "./routed-writes";
-export type { RoutedArgs, RoutedValue, RoutedWrite } from "./routed-writes";
 export { getSubtreeJson } from "./subtree.service";
-export type { Group } from "./group.service";
+export type { CreateGroupInput, Group, UpdateGroupInput } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
 export {
   MAX_NAMES_PER_CHECK,

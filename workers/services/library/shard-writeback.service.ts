@@ -24,7 +24,11 @@ export async function writeBack(
   let written = 0;
   for (let applied = o.applied ?? false; ; applied = false) {
     if (!applied) await applyWriteback(env.DB, wb);
-    if (wb.events.length > 0) await env.TASKS.send({ op: "deliver-events" } satisfies TaskMessageInput);
+    if (wb.events.length > 0) {
+      // As a write in the catalog does once its batch has committed: the outbox's and the inbox's dispatchers.
+      const wake: TaskMessageInput[] = [{ op: "deliver-events" }, { op: "deliver-notifications" }];
+      await env.TASKS.sendBatch(wake.map((body) => ({ body })));
+    }
     await shard.writtenBack(
       wb.seq,
       wb.events.map((e) => e.event_id as string),

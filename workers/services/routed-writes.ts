@@ -1,14 +1,24 @@
-import type { Actor, RequestContext } from "../access";
-import type { UpdateAssetInput } from "./asset-shapes";
-import { updateAsset } from "./asset.service";
-import { restoreAsset, trashAsset } from "./asset-trash.service";
-import { createGroup, restoreGroup, trashGroups, updateGroup, type CreateGroupInput, type UpdateGroupInput } from "./group.service";
+import type { Actor, RequestContext } from "./access";
+import { createComment, deleteComment, editComment, resolveComment, setFollow, type Anchor } from "./comments";
+import {
+  createGroup,
+  restoreAsset,
+  restoreGroup,
+  trashAsset,
+  trashGroups,
+  updateAsset,
+  updateGroup,
+  type CreateGroupInput,
+  type UpdateAssetInput,
+  type UpdateGroupInput,
+} from "./library";
 
 /**
  * The writes that run where a folder's or file's library lives (decision 043, «Writes»), by name: in the Worker over
  * the catalog, or inside the library's shard with its own database — the same service either way. A write is routed
  * by adding it here and naming it in its route; each one here changes rows of one library only (its global effects
- * are events and audit rows, which the writeback carries). Writes that are not here answer 503 for a switched library.
+ * are events, audit rows and the search answers' epoch, which the writeback carries). Writes that are not here answer
+ * 503 for a switched library.
  */
 export const ROUTED_WRITES = {
   updateAsset: (rc: RequestContext, actor: Actor, id: string, input: UpdateAssetInput) => updateAsset(rc, actor, id, input),
@@ -24,6 +34,16 @@ export const ROUTED_WRITES = {
     return null;
   },
   restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),
+  createComment: (
+    rc: RequestContext,
+    actor: Actor,
+    assetId: string,
+    input: { text: string; version?: number; anchor?: Anchor; parent_id?: string },
+  ) => createComment(rc, actor, assetId, input),
+  editComment: (rc: RequestContext, actor: Actor, id: string, text: string) => editComment(rc, actor, id, text),
+  deleteComment: (rc: RequestContext, actor: Actor, id: string) => deleteComment(rc, actor, id),
+  resolveComment: (rc: RequestContext, actor: Actor, id: string, resolved: boolean) => resolveComment(rc, actor, id, resolved),
+  setFollow: (rc: RequestContext, actor: Actor, assetId: string, following: boolean) => setFollow(rc, actor, assetId, following),
 };
 
 export type RoutedWrite = keyof typeof ROUTED_WRITES;
