@@ -512,7 +512,7 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM audit_log").one().n)).toBe(0);
   });
 
-  it("once switched, comments, mentions and follows on its files are written in its shard and back to the catalog", async () => {
+  it("once switched, comments, mentions, follows and field values on its files are written in its shard and back to the catalog", async () => {
     const { boss, top, clip } = await library();
     // Mentioned but named by nothing in the library: the shard holds no copy of her until the comment brings it.
     const colleague = await ordinaryUser("Вера Монтаж");
@@ -541,6 +541,22 @@ describe("moving a library into its shard", () => {
       .first<string>("data");
     expect(JSON.parse(event!).mentions).toEqual([colleague.id]);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+
+    // A field value with a template the library names nowhere yet: the template rides along; changed, then deleted.
+    const template = (await (
+      await send("/api/fields/template", "POST", { field_def_name: uniqueName("Заказчик"), field_type: "text" })
+    ).json()) as { field_def_id: string };
+    const value = await send(`/api/fields/create/${clip.id}`, "POST", {
+      def_id: template.field_def_id,
+      data: "ООО Ромашка",
+      asset_version_id: null,
+    });
+    expect(value.status).toBe(200);
+    const { field_id: field } = (await value.json()) as { field_id: string };
+    expect((await send(`/api/fields/change/${clip.id}/${field}`, "PATCH", { data: "ООО Лютик" })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT data FROM field_values WHERE id = ?").bind(field).first("data")).toContain("Лютик");
+    expect((await send(`/api/fields/delete/${clip.id}/${field}`, "DELETE")).status).toBe(200);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM field_values WHERE id = ?").bind(field).first("n")).toBe(0);
 
     // A stranger may not touch the comment there either; deleting it removes it from both.
     const stranger = await ordinaryUser();

@@ -12,6 +12,7 @@ import {
   type UpdateAssetInput,
   type UpdateGroupInput,
 } from "./library";
+import { applyFields, changeValue, createValue, deleteValue } from "./metadata";
 
 /**
  * The writes that run where a folder's or file's library lives (decision 043, «Writes»), by name: in the Worker over
@@ -43,6 +44,13 @@ export const ROUTED_WRITES = {
   editComment: (rc: RequestContext, actor: Actor, id: string, text: string) => editComment(rc, actor, id, text),
   deleteComment: (rc: RequestContext, actor: Actor, id: string) => deleteComment(rc, actor, id),
   resolveComment: (rc: RequestContext, actor: Actor, id: string, resolved: boolean) => resolveComment(rc, actor, id, resolved),
+  createValue: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof createValue>[3]) =>
+    createValue(rc, actor, entityId, input),
+  changeValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string, change: Parameters<typeof changeValue>[4]) =>
+    changeValue(rc, actor, entityId, fieldId, change),
+  deleteValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string) => deleteValue(rc, actor, entityId, fieldId),
+  applyFields: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof applyFields>[3]) =>
+    applyFields(rc, actor, entityId, input),
   setFollow: (rc: RequestContext, actor: Actor, assetId: string, following: boolean) => setFollow(rc, actor, assetId, following),
 };
 

@@ -6,17 +6,14 @@ import {
   deleteTemplate,
   listTemplates,
   templatesByIds,
-  applyFields,
   bulkSetField,
-  changeValue,
-  createValue,
-  deleteValue,
   entitiesByField,
   MAX_BULK_ENTITIES,
   valuesForEntity,
 } from "../../services/metadata";
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { timingDetailAllowed } from "../../lib/server-timing";
+import { writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -102,7 +99,9 @@ const VersionNumberSchema = z
   .min(1)
   .max(1_000_000_000)
   .nullish()
-  .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" });
+  .openapi({
+    description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent",
+  });
 
 /**
  * `asset_version_id` of a new value: SPEC §7 lists it among the required fields, so it must be sent — a version
@@ -127,7 +126,9 @@ export const FieldValueChangeSchema = z
   .object({
     data: z.unknown().optional(),
     pts: PtsSchema.optional(),
-    asset_version_id: VersionRefSchema.openapi({ description: "moves the value to this version (number or id); null: to the entity as a whole" }),
+    asset_version_id: VersionRefSchema.openapi({
+      description: "moves the value to this version (number or id); null: to the entity as a whole",
+    }),
     asset_version: VersionNumberSchema,
   })
   .refine(
@@ -312,7 +313,11 @@ export const fieldsRoutes = createRouter()
       request: { params: IdParamsSchema, body: body(FieldValueCreateSchema) },
       responses: { 200: json(FieldValueSchema, "Created"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await createValue(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      return c.json(await writeWhereItLives(c, id, "createValue", [id, input], { named: { templates: [input.def_id] } }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -327,7 +332,7 @@ export const fieldsRoutes = createRouter()
     }),
     async (c) => {
       const { id, fid } = c.req.valid("param");
-      return c.json(await changeValue(c.var.rc, c.var.actor, id, fid, c.req.valid("json")), 200);
+      return c.json(await writeWhereItLives(c, id, "changeValue", [id, fid, c.req.valid("json")]), 200);
     },
   )
   .openapi(
@@ -344,7 +349,7 @@ export const fieldsRoutes = createRouter()
     }),
     async (c) => {
       const { id, fid } = c.req.valid("param");
-      return c.json(await deleteValue(c.var.rc, c.var.actor, id, fid), 200);
+      return c.json(await writeWhereItLives(c, id, "deleteValue", [id, fid]), 200);
     },
   )
   .openapi(
@@ -409,5 +414,10 @@ export const fieldsRoutes = createRouter()
       request: { params: IdParamsSchema, body: body(ApplySchema) },
       responses: { 200: json(z.array(FieldValueSchema), "All values of the entity"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await applyFields(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      const named = { classes: input.asset_class ? [input.asset_class] : [], templates: (input.values ?? []).map((v) => v.def_id) };
+      return c.json(await writeWhereItLives(c, id, "applyFields", [id, input], { named }), 200);
+    },
   );

@@ -203,12 +203,12 @@ export function referencesOf(db: D1Database, tables: TableRows[]): Promise<Table
 
 /**
  * The global rows a write names, for a shard to check them against (decision 043, «Writes»): classes with the field
- * templates they define, tags, storages (never their credentials), people by the logins a comment mentions (never
+ * templates they define, field templates, tags, storages (never their credentials), people by the logins a comment mentions (never
  * their password hash).
  */
 export async function globalsNamed(
   db: D1Database,
-  named: { classes?: string[]; tags?: string[]; storages?: string[]; logins?: string[] },
+  named: { classes?: string[]; templates?: string[]; tags?: string[]; storages?: string[]; logins?: string[] },
 ): Promise<TableRows[]> {
   const classes = named.classes ?? [];
   const templates = classes.length
@@ -230,7 +230,7 @@ export async function globalsNamed(
     : [];
   return copiedRows(db, [
     { table: "asset_classes", ids: classes },
-    { table: "field_templates", ids: templates },
+    { table: "field_templates", ids: [...templates, ...(named.templates ?? [])] },
     { table: "tags", ids: named.tags ?? [] },
     { table: "storages", ids: named.storages ?? [] },
     { table: "users", ids: people },
