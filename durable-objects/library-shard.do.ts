@@ -159,14 +159,33 @@ export class LibraryShardDO extends DurableObject<Env> {
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }
 
+  /**
+   * Uses of links to this library's files and folders counted here (the catalog refuses them: its copy is this
+   * shard's to change); the change log carries the counters back to the catalog with the next writeback.
+   */
+  async countLinkUses(uses: { linkId: string; kind: "view" | "download"; n: number; last: number }[]): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      for (const u of uses) {
+        const column = u.kind === "view" ? "views" : "downloads";
+        sql.exec(
+          `UPDATE shortlinks SET ${column} = ${column} + ?, last_opened_at = max(coalesce(last_opened_at, 0), ?) WHERE id = ?`,
+          u.n,
+          u.last,
+          u.linkId,
+        );
+      }
+    });
+  }
+
   /** What the catalog has not yet written back (the minute cron, and a write whose writeback was left behind). */
   async writeback(library: string): Promise<Writeback> {
     return takeWriteback(this.ctx.storage.sql, library);
   }
 
-  /** The catalog has written back up to `seq` and these events and audit rows: they are forgotten here. */
-  async writtenBack(seq: number, eventIds: string[], auditIds: string[]): Promise<void> {
-    forgetWrittenBack(this.ctx.storage, seq, eventIds, auditIds);
+  /** The catalog has written back up to `seq` and these outbound rows: they are forgotten here. */
+  async writtenBack(seq: number, outbound: { table: string; ids: string[] }[]): Promise<void> {
+    forgetWrittenBack(this.ctx.storage, seq, outbound);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { forgetLibraryPlaces, libraryShard, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
@@ -149,7 +149,11 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call(`/api/sl/create/${photo.id}`, { method: "POST", bearer: boss.bearer, json: {} });
+    const refused = await call("/api/tags/attach", {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] },
+    });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
@@ -512,7 +516,7 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM audit_log").one().n)).toBe(0);
   });
 
-  it("once switched, comments, mentions, follows and field values on its files are written in its shard and back to the catalog", async () => {
+  it("once switched, comments, mentions, follows, field values and links on its files are written in its shard and back to the catalog", async () => {
     const { boss, top, clip } = await library();
     // Mentioned but named by nothing in the library: the shard holds no copy of her until the comment brings it.
     const colleague = await ordinaryUser("Вера Монтаж");
@@ -557,6 +561,24 @@ describe("moving a library into its shard", () => {
     expect(await env.DB.prepare("SELECT data FROM field_values WHERE id = ?").bind(field).first("data")).toContain("Лютик");
     expect((await send(`/api/fields/delete/${clip.id}/${field}`, "DELETE")).status).toBe(200);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM field_values WHERE id = ?").bind(field).first("n")).toBe(0);
+
+    // A link to it made there is opened from the catalog's copy, and stops working once revoked there.
+    const linked = await send(`/api/sl/create/${clip.id}`, "POST", { acl: ["read"] });
+    expect(linked.status).toBe(200);
+    const link = /\/sl\/([^/?#\s]+)/.exec(await linked.text())![1];
+    // An anonymous visitor opens it: the catalog refuses the count, the shard counts it and writes it back.
+    const info = await call(`/api/sl/info/${link}`);
+    expect(info.status, await info.clone().text()).toBe(200);
+    await vi.waitFor(async () => {
+      expect(await inShard(shard, (sql) => sql.exec("SELECT views FROM shortlinks WHERE id = ?", link).one().views)).toBe(1);
+    });
+    await writeBackShards(env);
+    expect(await env.DB.prepare("SELECT views FROM shortlinks WHERE id = ?").bind(link).first("views")).toBe(1);
+    const patched = await send(`/api/sl/${link}`, "PATCH", { acl: ["read", "download"] });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+    expect((await send(`/api/sl/${link}`, "DELETE")).status).toBe(200);
+    expect((await call(`/api/sl/info/${link}`)).status).toBeGreaterThanOrEqual(400);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT revoked_at FROM shortlinks WHERE id = ?", link).one().revoked_at)).not.toBeNull();
 
     // A stranger may not touch the comment there either; deleting it removes it from both.
     const stranger = await ordinaryUser();

@@ -5,11 +5,12 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
 /**
  * Writes routed to a library shard, written back to the catalog (decision 043, «Writes»). A write to a switched
  * library runs in its shard, where it commits first; the rows it changed are then written back to the catalog's copy
- * of the library, beside the events and audit rows it made, so what still reads the catalog — search and its feed,
- * lists across libraries, the outbox's dispatcher, the audit screen — sees the change as before.
+ * of the library, beside what it appended to global tables (events, audit rows, e-mails: `OUTBOUND`), so what still
+ * reads the catalog — search and its feed, lists across libraries, the outbox's dispatcher, the audit screen — sees
+ * the change as before.
  *
  * In the shard, triggers log every changed row of a library table by its primary key (`shard_changes`); a writeback
- * is the log's next entries with each row as it is now (absent: deleted), the events and the audit rows. In the
+ * is the log's next entries with each row as it is now (absent: deleted), and the outbound rows. In the
  * catalog one batch deletes the rows that are gone and upserts the others by key — with the catalog's own triggers
  * running, so its search marks and cleanups follow; rollups come last, as the shard computed them — and records the
  * log position. A writeback carrying an older position than the catalog holds changes nothing, so two applied in
@@ -53,6 +54,24 @@ const DELETES = [...UPSERTS].reverse();
 if (UPSERTS.some((t) => !t) || UPSERTS.length !== LIBRARY_TABLES.length)
   throw new Error("library-writeback: UPSERT_ORDER must name every library table");
 const ROOT_KEY = JSON.stringify([ROOT_GROUP_ID]);
+
+/**
+ * Global tables a routed write appends to in the shard — the outbox, the audit, e-mails sent or recorded — carried to
+ * the catalog once (by their unique id) and then forgotten by the shard.
+ */
+const OUTBOUND: readonly { table: string; id: string; order: string; renumbered?: boolean }[] = [
+  { table: "global_events", id: "event_id", order: "seq", renumbered: true },
+  { table: "audit_log", id: "id", order: "ctime" },
+  { table: "outgoing_emails", id: "id", order: "ctime" },
+];
+
+/** What a writeback carries that the catalog must be told of, and the shard may forget once it has been. */
+export const outboundIds = (wb: Writeback) =>
+  wb.outbound.map(({ table, rows }) => ({ table, ids: rows.map((r) => r[OUTBOUND.find((t) => t.table === table)!.id] as string) }));
+/** The events a writeback carries (the dispatchers are woken for them). */
+export const eventsOf = (wb: Writeback) => wb.outbound.find((t) => t.table === "global_events")?.rows ?? [];
+/** Whether a writeback carries anything. */
+export const carriesAnything = (wb: Writeback) => wb.seq > 0 || wb.outbound.some((t) => t.rows.length > 0);
 /** Change log entries a writeback carries at most (the rest follow in the next one). */
 const WRITEBACK_ENTRIES = 500;
 
@@ -64,8 +83,8 @@ export interface Writeback {
   rows: TableRows[];
   /** keys (as JSON arrays of the key's columns) of rows deleted, by table */
   gone: { table: string; keys: unknown[][] }[];
-  events: Row[];
-  audit: Row[];
+  /** rows the write appended to global tables, by table (`OUTBOUND`) */
+  outbound: TableRows[];
   /** whether the log holds entries beyond this writeback */
   more: boolean;
 }
@@ -117,19 +136,23 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
     seq: taken.at(-1)?.seq ?? 0,
     rows,
     gone,
-    events: sql.exec("SELECT * FROM global_events ORDER BY seq LIMIT ?", limit).toArray() as Row[],
-    audit: sql.exec("SELECT * FROM audit_log ORDER BY ctime LIMIT ?", limit).toArray() as Row[],
+    outbound: OUTBOUND.map((t) => ({
+      table: t.table,
+      rows: sql.exec(`SELECT * FROM ${t.table} ORDER BY ${t.order} LIMIT ?`, limit).toArray() as Row[],
+    })),
     more,
   };
 }
 
 /** Inside the shard: what the catalog has written back is forgotten (the shard's own search marks with it). */
-export function forgetWrittenBack(storage: DurableObjectStorage, seq: number, eventIds: string[], auditIds: string[]): void {
+export function forgetWrittenBack(storage: DurableObjectStorage, seq: number, outbound: { table: string; ids: string[] }[]): void {
   const sql = storage.sql;
   storage.transactionSync(() => {
     sql.exec("DELETE FROM shard_changes WHERE seq <= ?", seq);
-    sql.exec("DELETE FROM global_events WHERE event_id IN (SELECT value FROM json_each(?))", JSON.stringify(eventIds));
-    sql.exec("DELETE FROM audit_log WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(auditIds));
+    for (const t of OUTBOUND) {
+      const ids = outbound.find((o) => o.table === t.table)?.ids ?? [];
+      if (ids.length > 0) sql.exec(`DELETE FROM ${t.table} WHERE ${t.id} IN (SELECT value FROM json_each(?))`, JSON.stringify(ids));
+    }
     // The shard feeds no index of its own: the catalog's triggers marked the written-back documents.
     sql.exec("DELETE FROM search_pending");
   });
@@ -181,20 +204,15 @@ export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boo
         .prepare("INSERT OR IGNORE INTO id_directory (id, library_id) SELECT value, ? FROM json_each(?)")
         .bind(wb.library, JSON.stringify(made)),
     );
-  if (wb.events.length > 0) {
-    const columns = columnsOf(wb.events, ["seq"]);
+  for (const t of OUTBOUND) {
+    const rows = wb.outbound.find((o) => o.table === t.table)?.rows ?? [];
+    if (rows.length === 0) continue;
+    // Once each, by its id; the catalog numbers the outbox anew (the shard's sequence means nothing there).
+    const columns = columnsOf(rows, t.renumbered ? [t.order] : []);
     statements.push(
       db
-        .prepare(`INSERT OR IGNORE INTO global_events (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?)`)
-        .bind(JSON.stringify(wb.events)),
-    );
-  }
-  if (wb.audit.length > 0) {
-    const columns = columnsOf(wb.audit);
-    statements.push(
-      db
-        .prepare(`INSERT OR IGNORE INTO audit_log (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?)`)
-        .bind(JSON.stringify(wb.audit)),
+        .prepare(`INSERT OR IGNORE INTO ${t.table} (${quoted(columns)}) SELECT ${extract(columns)} FROM json_each(?)`)
+        .bind(JSON.stringify(rows)),
     );
   }
   statements.push(

@@ -13,6 +13,7 @@ import {
   type UpdateGroupInput,
 } from "./library";
 import { applyFields, changeValue, createValue, deleteValue } from "./metadata";
+import { createShortlink, revokeShortlink, updateShortlink } from "./sharing";
 
 /**
  * The writes that run where a folder's or file's library lives (decision 043, «Writes»), by name: in the Worker over
@@ -21,6 +22,9 @@ import { applyFields, changeValue, createValue, deleteValue } from "./metadata";
  * are events, audit rows and the search answers' epoch, which the writeback carries). Writes that are not here answer
  * 503 for a switched library.
  */
+/** A service's parameters after the request context and the actor. */
+type Tail<P extends unknown[]> = P extends [unknown, unknown, ...infer R] ? R : never;
+
 export const ROUTED_WRITES = {
   updateAsset: (rc: RequestContext, actor: Actor, id: string, input: UpdateAssetInput) => updateAsset(rc, actor, id, input),
   trashAsset: async (rc: RequestContext, actor: Actor, id: string) => {
@@ -51,6 +55,12 @@ export const ROUTED_WRITES = {
   deleteValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string) => deleteValue(rc, actor, entityId, fieldId),
   applyFields: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof applyFields>[3]) =>
     applyFields(rc, actor, entityId, input),
+  createShortlink: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof createShortlink>>) =>
+    createShortlink(rc, actor, ...args),
+  updateShortlink: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof updateShortlink>>) =>
+    updateShortlink(rc, actor, ...args),
+  revokeShortlink: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof revokeShortlink>>) =>
+    revokeShortlink(rc, actor, ...args),
   setFollow: (rc: RequestContext, actor: Actor, assetId: string, following: boolean) => setFollow(rc, actor, assetId, following),
 };
 

@@ -15,16 +15,14 @@ import {
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse } from "../../lib/json-body-cache";
 import { writeWhereItLives } from "../library-place";
-import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
+import type { AppEnv } from "../types";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 /** A JSON body with the example the document shows (and the contract suite checks against the schema). */
-const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({
-  body: { required: true, content: { "application/json": { schema, example } } },
-});
+const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({ body: { required: true, content: { "application/json": { schema, example } } } });
 
 /** Most notifications marked read by id in one call. */
 const MAX_READ_IDS = 500;
@@ -124,10 +122,7 @@ export const commentRoutes = createRouter()
       description: "Read on the file is enough. 404 for a file the caller may not read, exactly as for none.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: {
-        params: IdParamsSchema,
-        ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }),
-      },
+      request: { params: IdParamsSchema, ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }) },
       responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 415) },
     }),
     async (c) => {
@@ -170,10 +165,7 @@ export const commentRoutes = createRouter()
       summary: "Edit a comment's text (its author only)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: {
-        params: IdParamsSchema,
-        ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }),
-      },
+      request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }) },
       responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) => {
@@ -192,10 +184,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: {
-        200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"),
-        ...errorResponses(400, 401, 403, 404),
-      },
+      responses: { 200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -210,10 +199,7 @@ export const commentRoutes = createRouter()
       summary: "Resolve or reopen a comment (read on the file)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: {
-        params: IdParamsSchema,
-        ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }),
-      },
+      request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }) },
       responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 415) },
     }),
     async (c) => {
@@ -264,17 +250,11 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { query: NotificationQuerySchema },
-      responses: {
-        200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"),
-        ...errorResponses(400, 401),
-      },
+      responses: { 200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"), ...errorResponses(400, 401) },
     }),
     async (c) => {
       const q = c.req.valid("query");
-      return c.json(
-        await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }),
-        200,
-      );
+      return c.json(await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }), 200);
     },
   )
   .openapi(

@@ -99,9 +99,7 @@ const VersionNumberSchema = z
   .min(1)
   .max(1_000_000_000)
   .nullish()
-  .openapi({
-    description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent",
-  });
+  .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" });
 
 /**
  * `asset_version_id` of a new value: SPEC §7 lists it among the required fields, so it must be sent — a version
@@ -126,9 +124,7 @@ export const FieldValueChangeSchema = z
   .object({
     data: z.unknown().optional(),
     pts: PtsSchema.optional(),
-    asset_version_id: VersionRefSchema.openapi({
-      description: "moves the value to this version (number or id); null: to the entity as a whole",
-    }),
+    asset_version_id: VersionRefSchema.openapi({ description: "moves the value to this version (number or id); null: to the entity as a whole" }),
     asset_version: VersionNumberSchema,
   })
   .refine(

@@ -8,7 +8,6 @@ import {
   cachedSharedInfo,
   cachedShortlinkMedia,
   closedError,
-  createShortlink,
   isClosed,
   linksForEntity,
   listActiveLinks,
@@ -16,13 +15,12 @@ import {
   MAX_RECIPIENTS,
   openShortlink,
   shortlinkZip,
-  revokeShortlink,
   storeSharedInfo,
   unlockCookieName,
   unlockShortlink,
-  updateShortlink,
   type MediaKind,
 } from "../../services/sharing";
+import { writeWhereItLives } from "../library-place";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
@@ -167,6 +165,10 @@ function noStore(c: Context<AppEnv>) {
   c.header("X-Robots-Tag", "noindex");
 }
 
+/** The file or folder a link shares, which places it in its library (the catalog's copy keeps every link). */
+const itemOfLink = (c: Context<AppEnv>, id: string) => async () =>
+  (await c.env.DB.prepare("SELECT entity_id FROM shortlinks WHERE id = ?").bind(id).first<string>("entity_id")) ?? id;
+
 /** Shortlinks (SPEC §7): sharing an asset, a group or a collection with anyone, and the anonymous calls of `/sl/{id}`. */
 export const slRoutes = createRouter()
   .openapi(
@@ -185,14 +187,8 @@ export const slRoutes = createRouter()
     }),
     async (c) => {
       const input = c.req.valid("json");
-      const url = await createShortlink(
-        c.var.rc,
-        c.var.actor,
-        c.req.valid("param").id,
-        { ...input, email: input.email ?? undefined },
-        origin(c),
-        visitor(c),
-      );
+      const { id } = c.req.valid("param");
+      const url = await writeWhereItLives(c, id, "createShortlink", [id, { ...input, email: input.email ?? undefined }, origin(c), visitor(c)]);
       return c.text(url, 200);
     },
   )
@@ -295,7 +291,13 @@ export const slRoutes = createRouter()
       request: { params: LinkParams, body: body(ShortlinkUpdateSchema) },
       responses: { 200: json(ShortlinkSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
-    async (c) => c.json(await updateShortlink(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"), origin(c), visitor(c)), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const changed = await writeWhereItLives(c, id, "updateShortlink", [id, c.req.valid("json"), origin(c), visitor(c)], {
+        placedBy: itemOfLink(c, id),
+      });
+      return c.json(changed, 200);
+    },
   )
   .openapi(
     createRoute({
@@ -308,7 +310,10 @@ export const slRoutes = createRouter()
       request: { params: LinkParams },
       responses: { 200: json(z.object({ id: z.string(), revoked: z.literal(true) }), "Revoked"), ...errorResponses(401, 403, 404) },
     }),
-    async (c) => c.json(await revokeShortlink(c.var.rc, c.var.actor, c.req.valid("param").id, visitor(c)), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "revokeShortlink", [id, visitor(c)], { placedBy: itemOfLink(c, id) }), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -1,6 +1,6 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { libraryShard } from "../../db/library-directory";
-import { applyWriteback, type Writeback } from "../../db/library-writeback";
+import { applyWriteback, carriesAnything, eventsOf, outboundIds, type Writeback } from "../../db/library-writeback";
 import type { TaskMessageInput } from "../../queue/messages";
 
 type WritebackShard = Pick<LibraryShardDO, "writeback" | "writtenBack">;
@@ -24,16 +24,12 @@ export async function writeBack(
   let written = 0;
   for (let applied = o.applied ?? false; ; applied = false) {
     if (!applied) await applyWriteback(env.DB, wb);
-    if (wb.events.length > 0) {
+    if (eventsOf(wb).length > 0) {
       // As a write in the catalog does once its batch has committed: the outbox's and the inbox's dispatchers.
       const wake: TaskMessageInput[] = [{ op: "deliver-events" }, { op: "deliver-notifications" }];
       await env.TASKS.sendBatch(wake.map((body) => ({ body })));
     }
-    await shard.writtenBack(
-      wb.seq,
-      wb.events.map((e) => e.event_id as string),
-      wb.audit.map((a) => a.id as string),
-    );
+    await shard.writtenBack(wb.seq, outboundIds(wb));
     written += wb.rows.reduce((n, t) => n + t.rows.length, 0) + wb.gone.reduce((n, g) => n + g.keys.length, 0);
     if (!wb.more || Date.now() >= deadline) return written;
     wb = await shard.writeback(wb.library);
@@ -53,7 +49,7 @@ export async function writeBackShards(env: Env): Promise<{ libraries: number; ro
     try {
       const shard = libraryShard(env, library.shard) as unknown as WritebackShard;
       const wb = await shard.writeback(library.id);
-      if (wb.seq === 0 && wb.events.length === 0 && wb.audit.length === 0) continue;
+      if (!carriesAnything(wb)) continue;
       rows += await writeBack(env, shard, wb, { deadline });
     } catch (error) {
       // One shard not answering leaves the others' writebacks to run; its own comes next minute.

@@ -13,12 +13,13 @@
  *   the signed-in user), and entries live at most five minutes and never past the link's end.
  */
 import { ru } from "../../../shared/i18n/ru";
-import { countViewsStatement, probeShortlink, type ShortlinkProbe } from "../../db/repositories/shortlink.repository";
+import { probeShortlink, type ShortlinkProbe } from "../../db/repositories/shortlink.repository";
 import { ifNoneMatch } from "../../lib/http-range";
 import { verifyLink } from "../../lib/signed-url";
 import { auditStatement, refreshCookieName, type RequestContext } from "../access";
 import { AppError } from "../../lib/errors";
 import type { ContentRequest } from "../library";
+import { countLinkUses, type LinkUse } from "./link-use";
 import { shortlinkMedia, type MediaKind } from "./shortlink-open.service";
 import { LINK_ID_PATTERN, type Visitor } from "./shortlink.service";
 
@@ -122,12 +123,11 @@ async function flushOpens(rc: RequestContext): Promise<void> {
   pendingOpens = [];
   flushScheduled = false;
   if (opens.length === 0) return;
-  const perLink = new Map<string, { n: number; last: number }>();
+  const perLink = new Map<string, LinkUse>();
   for (const open of opens) {
-    const seen = perLink.get(open.probe.id) ?? { n: 0, last: 0 };
-    perLink.set(open.probe.id, { n: seen.n + 1, last: Math.max(seen.last, open.at) });
+    const seen = perLink.get(open.probe.id) ?? { linkId: open.probe.id, entityId: open.probe.entityId, kind: "view" as const, n: 0, last: 0 };
+    perLink.set(open.probe.id, { ...seen, n: seen.n + 1, last: Math.max(seen.last, open.at) });
   }
-  const counts = [...perLink].map(([id, { n, last }]) => countViewsStatement(rc.db, id, n, last));
   const audits = opens.map((open) =>
     auditStatement(rc, {
       action: "shortlink.open",
@@ -138,8 +138,7 @@ async function flushOpens(rc: RequestContext): Promise<void> {
       ip: open.ip,
     }),
   );
-  const [first, ...rest] = [...counts, ...audits];
-  await rc.db.batch([first, ...rest]);
+  await countLinkUses(rc, [...perLink.values()], audits);
 }
 
 /** The parts of a page or info query an answer depends on, normalised; null when `folder` is malformed. */

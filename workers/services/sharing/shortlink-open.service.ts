@@ -1,10 +1,9 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
-import { runBatch } from "../../db/repositories/asset.repository";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
-import { assetInSubtree, countUseStatement, findShortlink } from "../../db/repositories/shortlink.repository";
+import { assetInSubtree, findShortlink } from "../../db/repositories/shortlink.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import { ancestorsOf, findGroup, isInSubtree } from "../../db/repositories/group.repository";
 import { previewsOfAssets } from "../../db/repositories/preview.repository";
@@ -20,6 +19,7 @@ import { holds } from "../access/pure";
 import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { findPreview, readPreview } from "../media";
+import { countLinkUses } from "./link-use";
 import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
 import { sharedZipUrl } from "./shortlink-zip.service";
 import {
@@ -272,8 +272,7 @@ export async function openShortlink(
   if (folder !== undefined && (entity.type !== "group" || !(await folderInside(rc, open, folder)))) return { state: "not_found" };
   // The count and the audit row are written while the page's own rows are read (decision 030): nothing read
   // below depends on them, and the answer still waits for the write.
-  const counted = rc.db.batch([
-    countUseStatement(rc.db, link.id, "view", now),
+  const counted = countLinkUses(rc, [{ linkId: link.id, entityId: entity.id, kind: "view", n: 1, last: now }], [
     auditStatement(rc, {
       action: "shortlink.open",
       actorId: null,
@@ -457,8 +456,8 @@ export async function shortlinkMedia(
   const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
   const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
   if (download && firstBytes && response.status < 300) {
-    await runBatch(rc.db, [
-      countUseStatement(rc.db, open.link.id, "download", Date.now()),
+    const use = { linkId: open.link.id, entityId: open.entity.id, kind: "download" as const, n: 1, last: Date.now() };
+    await countLinkUses(rc, [use], [
       // the file's download, by an anonymous visitor through the link (its id names the link)
       auditDownloadStatement(rc, {
         actorId: null,

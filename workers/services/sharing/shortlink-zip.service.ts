@@ -4,7 +4,7 @@
  * download. Offered only when the link allows downloading originals.
  */
 import { ru } from "../../../shared/i18n/ru";
-import { countUseStatement } from "../../db/repositories/shortlink.repository";
+import { countLinkUses } from "./link-use";
 import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { signLink, verifyLink } from "../../lib/signed-url";
@@ -59,8 +59,7 @@ export async function shortlinkZip(
   } else throw denied();
   const plan = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
   if (plan.overflow || plan.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
-  await rc.db.batch([
-    countUseStatement(rc.db, open.link.id, "download", Date.now()),
+  await countLinkUses(rc, [{ linkId: open.link.id, entityId: open.entity.id, kind: "download", n: 1, last: Date.now() }], [
     auditStatement(rc, {
       action: "shortlink.download",
       actorId: null,
