@@ -83,12 +83,13 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>
   >;
-  await applyWriteback(c.env.DB, written.writeback);
-  c.var.rc.waitUntil(
-    writeBack(c.env, routed, written.writeback, { applied: true }).catch((error: unknown) =>
-      // What is not forgotten here is written back again by the next write or the minute cron (idempotent).
-      console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) })),
-    ),
-  );
+  const failed = (error: unknown) => {
+    // Committed in the shard, the library's own: what is not written back here the next write or the minute cron
+    // writes back (idempotent), so the caller gets the shard's answer either way.
+    console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) }));
+    return false;
+  };
+  const applied = await applyWriteback(c.env.DB, written.writeback).then(() => true, failed);
+  c.var.rc.waitUntil(writeBack(c.env, routed, written.writeback, { applied }).catch(failed));
   return written.value;
 }
