@@ -89,6 +89,11 @@ export interface Writeback {
   more: boolean;
 }
 
+/** Rows whose keys are in the JSON array of key arrays bound at `param`, found through the primary key's index. */
+const byKey = (t: LibraryTable, param = "?") =>
+  `(${t.key.map((c) => `"${c}"`).join(", ")}) IN (SELECT ${t.key
+    .map((_, i) => `json_extract(value, '$[${i}]')`)
+    .join(", ")} FROM json_each(${param}))`;
 const keyJson = (t: LibraryTable, prefix: string) => `json_array(${t.key.map((c) => `${prefix}."${c}"`).join(", ")})`;
 
 /**
@@ -122,10 +127,7 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
     const keys = [...new Set(taken.filter((e) => e.tbl === t.name && e.k !== ROOT_KEY).map((e) => e.k))];
     if (keys.length === 0) continue;
     const found = sql
-      .exec(
-        `SELECT *, ${keyJson(t, t.name)} AS "$key" FROM ${t.name} WHERE ${keyJson(t, t.name)} IN (SELECT value FROM json_each(?))`,
-        JSON.stringify(keys),
-      )
+      .exec(`SELECT *, ${keyJson(t, t.name)} AS "$key" FROM ${t.name} WHERE ${byKey(t)}`, JSON.stringify(keys))
       .toArray() as Row[];
     const present = new Set(found.map((r) => r.$key as string));
     rows.push({ table: t.name, rows: found.map(({ $key: _, ...row }) => row) });
@@ -172,9 +174,7 @@ export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boo
   for (const t of DELETES) {
     const keys = wb.gone.find((g) => g.table === t.name)?.keys ?? [];
     if (keys.length === 0) continue;
-    const key = t.key.length === 1 ? `"${t.key[0]}"` : `(${quoted(t.key)})`;
-    const values = t.key.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ");
-    statements.push(at(`DELETE FROM ${t.name} WHERE ${newer} AND ${key} IN (SELECT ${values} FROM json_each(?3))`, JSON.stringify(keys)));
+    statements.push(at(`DELETE FROM ${t.name} WHERE ${newer} AND ${byKey(t, "?3")}`, JSON.stringify(keys)));
   }
   for (const t of UPSERTS) {
     const rows = wb.rows.find((r) => r.table === t.name)?.rows ?? [];
