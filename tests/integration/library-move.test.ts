@@ -467,6 +467,20 @@ describe("moving a library into its shard", () => {
     const { group_id: folder } = (await made.json()) as { group_id: string };
     const retitled = await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: boss.bearer, json: { group_name: "Исходники 2" } });
     expect(retitled.status).toBe(200);
+    // Files and folders move inside the library there; not into another library (not built: 409).
+    const moved = await call(`/api/group/move-members/${top}/${folder}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { ids: [photo.id] },
+    });
+    expect(moved.status).toBe(204);
+    expect(await env.DB.prepare("SELECT group_id FROM group_members WHERE el_id = ?").bind(photo.id).first("group_id")).toBe(folder);
+    const across = await call(`/api/group/move-members/${folder}/${elsewhere}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { ids: [photo.id] },
+    });
+    expect((await expectError(across, 409)).message).toBe(ru.groups.betweenLibraries);
     // A file listed in another library too is not changed by the shard alone: refused, nothing written anywhere.
     const listed = await call(`/api/asset/${shared.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "общий-2.jpg" } });
     expect((await expectError(listed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
@@ -500,11 +514,11 @@ describe("moving a library into its shard", () => {
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE object_id IN (?, ?, ?) AND ctime >= ? ORDER BY action")
       .bind(photo.id, folder, sub, since)
       .all<{ action: string }>();
-    expect(audit.results.map((r) => r.action)).toEqual(["asset.rename", "group.create", "group.rename"]);
+    expect(audit.results.map((r) => r.action)).toEqual(["asset.move", "asset.rename", "group.create", "group.rename"]);
     const events = await env.DB.prepare("SELECT type FROM global_events WHERE entity_id IN (?, ?, ?) AND ctime >= ? ORDER BY type")
       .bind(photo.id, folder, sub, since)
       .all<{ type: string }>();
-    expect(events.results.map((r) => r.type)).toEqual(["asset.updated", "group.created", "group.updated"]);
+    expect(events.results.map((r) => r.type)).toEqual(["asset.moved", "asset.updated", "group.created", "group.updated"]);
     const found = await call(`/api/search/query/${encodeURIComponent(word)}`, { bearer: boss.bearer });
     expect(((await found.json()) as { hits: { id: string }[] }).hits.map((h) => h.id)).toEqual([photo.id]);
     const page = await call(`/api/group/members/${sub}`, { bearer: boss.bearer });
@@ -661,7 +675,7 @@ describe("moving a library into its shard", () => {
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
     // Each write by the file, folder or comment number `i` picks (never the library itself: a top-level name taken here
     // would be taken for the other files of the group) and a name from few, so siblings collide (409) as often as not.
-    type Pick = { file: string; folder: string; parent: string; comment: string | undefined; name: string };
+    type Pick = { file: string; folder: string; parent: string; other: string; comment: string | undefined; name: string };
     const writes: Record<string, (p: Pick) => Promise<Response>> = {
       "rename file": (p) => send(`/api/asset/${p.file}`, "PATCH", { asset_name: `${p.name}.jpg` }),
       "trash file": (p) => send(`/api/asset/${p.file}`, "DELETE"),
@@ -674,6 +688,8 @@ describe("moving a library into its shard", () => {
       "resolve comment": (p) =>
         p.comment ? send(`/api/comments/${p.comment}/resolve`, "POST", { resolved: true }) : send(`/api/asset/${p.file}/follow`, "PUT"),
       unfollow: (p) => send(`/api/asset/${p.file}/follow`, "DELETE"),
+      "move file": (p) => send(`/api/group/move-members/${p.parent}/${p.folder}`, "POST", { ids: [p.file] }),
+      "move folder": (p) => send(`/api/group/move-members/${p.parent}/${p.folder}`, "POST", { ids: [p.other] }),
     };
     const op = fc.record({
       kind: fc.constantFrom(...Object.keys(writes)),
@@ -689,11 +705,12 @@ describe("moving a library into its shard", () => {
             file: files[i % files.length],
             folder: folders[1 + (i % (folders.length - 1))],
             parent: folders[i % folders.length],
+            other: folders[1 + ((i >> 3) % (folders.length - 1))],
             comment: comments[i % Math.max(comments.length, 1)],
             name,
           });
           // Refusals are part of the sequence: a name taken, a folder or file already in the trash or not in it.
-          expect([200, 201, 204, 404, 409]).toContain(res.status);
+          expect([200, 201, 204, 400, 404, 409]).toContain(res.status);
           const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string; comment_id?: string });
           if (body.group_id) folders.push(body.group_id);
           if (kind === "comment" && body.comment_id) comments.push(body.comment_id);

@@ -55,7 +55,16 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   id: string,
   name: K,
   args: RoutedArgs<K>,
-  o: { named?: Parameters<typeof globalsNamed>[1]; file?: boolean; placedBy?: () => Promise<string> } = {},
+  o: {
+    /** global rows the write names, for the shard's checks */
+    named?: Parameters<typeof globalsNamed>[1];
+    /** files whose listings it changes: refused when listed in another library too */
+    files?: string[];
+    /** an entity not in the directory itself (a comment, a link): placed by what this answers */
+    placedBy?: () => Promise<string>;
+    /** other folders it touches, which must be in the same library (a move between libraries is not built) */
+    sameLibrary?: string[];
+  } = {},
 ): Promise<RoutedValue<K>> {
   const named = o.named ?? {};
   let place = knownPlaceOfId(id);
@@ -64,21 +73,23 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       return await runRoutedWrite(c.var.rc, c.var.actor, name, args);
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
-      // An entity not in the directory itself (a comment) is placed by the folder or file it belongs to.
       place = await placeOfIdAfterRefusal(c.var.rc.db.$client, o.placedBy ? await o.placedBy() : id);
       if (place.place !== "shard") throw error;
     }
   }
   const library = place.library;
-  const [shard, caller, globals, elsewhere] = await Promise.all([
+  const [shard, caller, globals, elsewhere, others] = await Promise.all([
     openLibraryShard(c.env, place),
     readCallerCopy(c.var.rc.db, c.var.actor.id),
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
-    o.file ? listedOutsideLibrary(c.env.DB, library, id) : false,
+    o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
+    Promise.all((o.sameLibrary ?? []).map((other) => placeOfId(c.var.rc.db.$client, other))),
   ]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
   if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
+  if (others.some((other) => other.place !== "shard" || other.library !== library))
+    throw new AppError("CONFLICT", ru.groups.betweenLibraries);
   const routed = shard as unknown as WriteShard;
   const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>

@@ -2,6 +2,7 @@ import type { Actor, RequestContext } from "./access";
 import { createComment, deleteComment, editComment, resolveComment, setFollow, type Anchor } from "./comments";
 import {
   createGroup,
+  moveMembers,
   restoreAsset,
   restoreGroup,
   trashAsset,
@@ -39,6 +40,10 @@ export const ROUTED_WRITES = {
     return null;
   },
   restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),
+  moveMembers: async (rc: RequestContext, actor: Actor, from: string, to: string, ids: string[]) => {
+    await moveMembers(rc, actor, from, to, ids);
+    return null;
+  },
   createComment: (
     rc: RequestContext,
     actor: Actor,

@@ -150,7 +150,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await writeWhereItLives(c, id, "restoreAsset", [id], { file: true }), 200);
+      return c.json(await writeWhereItLives(c, id, "restoreAsset", [id], { files: [id] }), 200);
     },
   )
   .openapi(
@@ -333,7 +333,7 @@ export const assetRoutes = createRouter()
       const input = c.req.valid("json");
       const asset = await writeWhereItLives(c, id, "updateAsset", [id, input], {
         named: { classes: input.asset_class ? [input.asset_class] : [] },
-        file: true,
+        files: [id],
       });
       return c.json(asset, 200);
     },
@@ -351,7 +351,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      await writeWhereItLives(c, id, "trashAsset", [id], { file: true });
+      await writeWhereItLives(c, id, "trashAsset", [id], { files: [id] });
       return c.body(null, 204);
     },
   );

@@ -15,7 +15,6 @@ import {
   listPreviews,
   listRoots,
   trashedGroupsPage,
-  moveMembers,
   purgeGroup,
   searchGroups,
   trashGroups,
@@ -362,7 +361,7 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { member, from, to } = c.req.valid("param");
-      await moveMembers(c.var.rc, c.var.actor, from, to, [member]);
+      await writeWhereItLives(c, from, "moveMembers", [from, to, [member]], { files: [member], sameLibrary: [to] });
       return c.body(null, 204);
     },
   )
@@ -377,7 +376,8 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { from, to } = c.req.valid("param");
-      await moveMembers(c.var.rc, c.var.actor, from, to, c.req.valid("json").ids);
+      const { ids } = c.req.valid("json");
+      await writeWhereItLives(c, from, "moveMembers", [from, to, ids], { files: ids, sameLibrary: [to] });
       return c.body(null, 204);
     },
   )

@@ -237,14 +237,14 @@ export async function globalsNamed(
   ]);
 }
 
-/** Whether file `assetId` is listed in a folder outside library `libraryId` too. */
-export async function listedOutsideLibrary(db: D1Database, libraryId: string, assetId: string): Promise<boolean> {
+/** Whether any of the files `ids` (folders among them are passed over) is listed outside library `libraryId` too. */
+export async function listedOutsideLibrary(db: D1Database, libraryId: string, ids: string[]): Promise<boolean> {
   const row = await db
     .prepare(
-      `SELECT 1 AS found FROM group_members m WHERE m.el_id = ?2 AND m.el_type = 'asset'
+      `SELECT 1 AS found FROM group_members m WHERE m.el_id IN (${JSON_IDS.replace("?", "?2")}) AND m.el_type = 'asset'
          AND NOT EXISTS (SELECT 1 FROM group_closure c WHERE c.ancestor = ?1 AND c.descendant = m.group_id) LIMIT 1`,
     )
-    .bind(libraryId, assetId)
+    .bind(libraryId, JSON.stringify(ids))
     .first<{ found: number }>();
   return row !== null;
 }
