@@ -156,6 +156,10 @@ describe("moving a library into its shard", () => {
     });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
+    // A file of another library listed in this one: its write touches this library's listing, which the catalog no
+    // longer changes — not built across libraries, and said so (409), not "retry in seconds".
+    const renamed = await call(`/api/asset/${guest.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "гость.jpg" } });
+    expect((await expectError(renamed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
     expect((await call(`/api/asset/${lone.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "другое.mp4" } })).status).toBe(
       200,
@@ -481,6 +485,12 @@ describe("moving a library into its shard", () => {
       json: { ids: [photo.id] },
     });
     expect((await expectError(across, 409)).message).toBe(ru.groups.betweenLibraries);
+    const into = await call(`/api/group/move-members/${elsewhere}/${folder}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { ids: [other.id] },
+    });
+    expect((await expectError(into, 409)).message).toBe(ru.groups.betweenLibraries);
     // A file listed in another library too is not changed by the shard alone: refused, nothing written anywhere.
     const listed = await call(`/api/asset/${shared.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "общий-2.jpg" } });
     expect((await expectError(listed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
@@ -636,15 +646,15 @@ describe("moving a library into its shard", () => {
     const { top, photo, tag } = await library();
     await startLibraryMove(env, top);
     const { shard } = await continueLibraryMove(env, top, forever());
-    const stub = libraryShard(env, shard) as unknown as Pick<LibraryShardDO, "writeback">;
+    const writebacks = libraryShard(env, shard) as unknown as Pick<LibraryShardDO, "writeback">;
     // Committed in the shard, never written back (the Worker that made it died): the shard's log keeps it.
     await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'первое.jpg' WHERE id = ?", photo.id));
-    const older = await stub.writeback(top);
+    const older = await writebacks.writeback(top);
     await inShard(shard, (sql) => {
       sql.exec("UPDATE assets SET name = 'второе.jpg' WHERE id = ?", photo.id);
       sql.exec("DELETE FROM entity_tags WHERE entity_id = ? AND tag_id = ?", photo.id, tag);
     });
-    const newer = await stub.writeback(top);
+    const newer = await writebacks.writeback(top);
     expect(newer.seq).toBeGreaterThan(older.seq);
     expect(await applyWriteback(env.DB, newer)).toBe(true);
     const name = () => env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(photo.id).first("name");

@@ -5,7 +5,7 @@ import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } fr
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { applyWriteback } from "../db/library-writeback";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
-import { globalsNamed, listedOutsideLibrary } from "../db/repositories/library-move.repository";
+import { anyLibraryMoving, globalsNamed, listedOutsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import { writeBack } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
@@ -74,6 +74,11 @@ export async function writeWhereItLives<K extends RoutedWrite>(
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
       place = await placeOfIdAfterRefusal(c.var.rc.db.$client, o.placedBy ? await o.placedBy() : id);
+      if (place.place === "catalog" && !(await anyLibraryMoving(c.env.DB))) {
+        // Refused for what it touches in another library, one that lives in its shard: not built, not a matter of
+        // seconds (a move into a switched library's folder, a file listed in one).
+        throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
+      }
       if (place.place !== "shard") throw error;
     }
   }

@@ -237,6 +237,11 @@ export async function globalsNamed(
   ]);
 }
 
+/** Whether a library is being switched into its shard right now (its writes are refused for seconds). */
+export async function anyLibraryMoving(db: D1Database): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS found FROM library_directory WHERE state = 'moving' LIMIT 1").first()) !== null;
+}
+
 /** Whether any of the files `ids` (folders among them are passed over) is listed outside library `libraryId` too. */
 export async function listedOutsideLibrary(db: D1Database, libraryId: string, ids: string[]): Promise<boolean> {
   const row = await db
