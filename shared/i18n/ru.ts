@@ -18,8 +18,9 @@ export const ru = {
     /** a write routed to a library shard for a file also listed in another library (decision 043, «Writes»): 409 */
     listedInOtherLibrary:
       "Файл показан и в других библиотеках, а его библиотека уже в собственном хранилище: такие файлы пока можно только просматривать",
-    /** a move of folders or files from a library in its shard to another library (decision 043): 409 */
-    betweenLibraries: "Перемещать папки и файлы между библиотеками, одна из которых уже в собственном хранилище, пока нельзя",
+    /** a move or tagging that spans a library in its shard and another library (decision 043): 409 */
+    betweenLibraries:
+      "Изменения сразу в нескольких библиотеках, одна из которых уже в собственном хранилище, пока недоступны: перемещайте и размечайте папки и файлы каждой библиотеки отдельно",
     libraryMoveStarted: (library: string) => `Библиотека «${library}» уже переезжает или переехала в собственное хранилище`,
     /** the library shard holding a top-level folder and its subtree (decision 043) gave no answer: 503 */
     libraryDown: (library: string) => `Библиотека «${library}» сейчас не отвечает; повторите чуть позже. Остальные библиотеки работают`,

@@ -149,10 +149,10 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call("/api/tags/attach", {
+    const refused = await call("/api/asset/create", {
       method: "POST",
       bearer: boss.bearer,
-      json: { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] },
+      json: { asset_name: "новый.mp4", asset_mime: "video/mp4", in_group: sub },
     });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
@@ -540,7 +540,7 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM audit_log").one().n)).toBe(0);
   });
 
-  it("once switched, comments, mentions, follows, field values and links on its files are written in its shard and back to the catalog", async () => {
+  it("once switched, comments, mentions, follows, field values, tags and links on its files are written in its shard and back to the catalog", async () => {
     const { boss, top, clip } = await library();
     // Mentioned but named by nothing in the library: the shard holds no copy of her until the comment brings it.
     const colleague = await ordinaryUser("Вера Монтаж");
@@ -603,6 +603,25 @@ describe("moving a library into its shard", () => {
     expect((await send(`/api/sl/${link}`, "DELETE")).status).toBe(200);
     expect((await call(`/api/sl/info/${link}`)).status).toBeGreaterThanOrEqual(400);
     expect(await inShard(shard, (sql) => sql.exec("SELECT revoked_at FROM shortlinks WHERE id = ?", link).one().revoked_at)).not.toBeNull();
+
+    // Tags put on and taken off its files there; a tagging that spans another library: 409.
+    const tag = await insertTag();
+    const tagged = await send("/api/tags/attach", "POST", { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] });
+    expect(tagged.status).toBe(200);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM entity_tags WHERE tag_id = ? AND entity_id = ?").bind(tag, clip.id).first("n"),
+    ).toBe(1);
+    const outside = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 3 });
+    const spanning = await send("/api/tags/attach", "POST", {
+      tag_ids: [tag],
+      entities: [
+        { id: clip.id, type: "asset" },
+        { id: outside.id, type: "asset" },
+      ],
+    });
+    expect((await expectError(spanning, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect((await send("/api/tags/detach", "POST", { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM entity_tags WHERE tag_id = ?").bind(tag).first("n")).toBe(0);
 
     // A stranger may not touch the comment there either; deleting it removes it from both.
     const stranger = await ordinaryUser();

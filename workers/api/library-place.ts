@@ -5,7 +5,7 @@ import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } fr
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { applyWriteback } from "../db/library-writeback";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
-import { anyLibraryMoving, globalsNamed, listedOutsideLibrary } from "../db/repositories/library-move.repository";
+import { anyLibraryMoving, globalsNamed, listedOutsideLibrary, outsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import { writeBack } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
@@ -62,7 +62,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
     files?: string[];
     /** an entity not in the directory itself (a comment, a link): placed by what this answers */
     placedBy?: () => Promise<string>;
-    /** other folders it touches, which must be in the same library (a move between libraries is not built) */
+    /** other folders and files it touches, which must be in the same library (across libraries is not built) */
     sameLibrary?: string[];
   } = {},
 ): Promise<RoutedValue<K>> {
@@ -88,13 +88,12 @@ export async function writeWhereItLives<K extends RoutedWrite>(
     readCallerCopy(c.var.rc.db, c.var.actor.id),
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
     o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
-    Promise.all((o.sameLibrary ?? []).map((other) => placeOfId(c.var.rc.db.$client, other))),
+    o.sameLibrary?.length ? outsideLibrary(c.env.DB, library, o.sameLibrary) : false,
   ]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
   if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
-  if (others.some((other) => other.place !== "shard" || other.library !== library))
-    throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
   const routed = shard as unknown as WriteShard;
   const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>

@@ -13,7 +13,7 @@ import {
   type UpdateAssetInput,
   type UpdateGroupInput,
 } from "./library";
-import { applyFields, changeValue, createValue, deleteValue } from "./metadata";
+import { applyFields, attachTags, changeValue, createValue, deleteValue, detachTags } from "./metadata";
 import { createShortlink, revokeShortlink, updateShortlink } from "./sharing";
 
 /**
@@ -53,6 +53,8 @@ export const ROUTED_WRITES = {
   editComment: (rc: RequestContext, actor: Actor, id: string, text: string) => editComment(rc, actor, id, text),
   deleteComment: (rc: RequestContext, actor: Actor, id: string) => deleteComment(rc, actor, id),
   resolveComment: (rc: RequestContext, actor: Actor, id: string, resolved: boolean) => resolveComment(rc, actor, id, resolved),
+  attachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof attachTags>[2]) => attachTags(rc, actor, input),
+  detachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof detachTags>[2]) => detachTags(rc, actor, input),
   createValue: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof createValue>[3]) =>
     createValue(rc, actor, entityId, input),
   changeValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string, change: Parameters<typeof changeValue>[4]) =>

@@ -123,7 +123,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema, ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }) },
-      responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 415) },
+      responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 409, 415) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -166,7 +166,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }) },
-      responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -184,7 +184,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -200,7 +200,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }) },
-      responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 415) },
+      responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 409, 415) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -217,7 +217,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(FollowSchema, "Following"), ...errorResponses(400, 401, 404) },
+      responses: { 200: json(FollowSchema, "Following"), ...errorResponses(400, 401, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -233,7 +233,7 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(FollowSchema, "Not following"), ...errorResponses(400, 401, 404) },
+      responses: { 200: json(FollowSchema, "Not following"), ...errorResponses(400, 401, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

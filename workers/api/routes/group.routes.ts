@@ -206,7 +206,7 @@ export const groupRoutes = createRouter()
       path: "/delete/{id}",
       summary: "Move a group with its sub-groups to the trash",
       request: { params: IdParamsSchema },
-      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

@@ -182,7 +182,7 @@ export const slRoutes = createRouter()
       request: { params: IdParamsSchema, body: body(ShortlinkCreateSchema) },
       responses: {
         200: { description: "The link, https://<host>/sl/<id>", content: { "text/plain": { schema: z.string() } } },
-        ...errorResponses(400, 401, 403, 404, 415),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
     async (c) => {
@@ -289,7 +289,7 @@ export const slRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: LinkParams, body: body(ShortlinkUpdateSchema) },
-      responses: { 200: json(ShortlinkSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(ShortlinkSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -308,7 +308,7 @@ export const slRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: LinkParams },
-      responses: { 200: json(z.object({ id: z.string(), revoked: z.literal(true) }), "Revoked"), ...errorResponses(401, 403, 404) },
+      responses: { 200: json(z.object({ id: z.string(), revoked: z.literal(true) }), "Revoked"), ...errorResponses(401, 403, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

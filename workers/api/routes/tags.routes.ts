@@ -1,16 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
-import {
-  attachTags,
-  createTag,
-  deleteTag,
-  detachTags,
-  listTags,
-  listTagsByFilter,
-  listTagsByIds,
-  renameTag,
-  tagsForEntity,
-} from "../../services/metadata";
+import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag, tagsForEntity } from "../../services/metadata";
+import { writeWhereItLives } from "../library-place";
+import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -74,6 +67,15 @@ export const TaggingSchema = z
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
 /** SPEC §7 tags calls, plus attach/detach and the tags of one entity. */
+/**
+ * Tags put on or taken off files and folders, where their library lives (decision 043, «Writes»): all of them in one
+ * switched library run in its shard; spread over libraries with one of them switched, 409 (not built).
+ */
+function writeTagging(c: Context<AppEnv>, name: "attachTags" | "detachTags", input: z.infer<typeof TaggingSchema>) {
+  const [first, ...rest] = input.entities.map((e) => e.id);
+  return writeWhereItLives(c, first, name, [input], { named: { tags: input.tag_ids }, sameLibrary: rest });
+}
+
 export const tagsRoutes = createRouter()
   .openapi(
     createRoute({
@@ -168,9 +170,9 @@ export const tagsRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: TaggingSchema } } } },
-      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs added"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs added"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await attachTags(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => c.json(await writeTagging(c, "attachTags", c.req.valid("json")), 200),
   )
   .openapi(
     createRoute({
@@ -181,9 +183,9 @@ export const tagsRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: { required: true, content: { "application/json": { schema: TaggingSchema } } } },
-      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs removed"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(z.object({ changed: z.number().int() }), "Pairs removed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await detachTags(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => c.json(await writeTagging(c, "detachTags", c.req.valid("json")), 200),
   )
   .openapi(
     createRoute({

@@ -242,6 +242,18 @@ export async function anyLibraryMoving(db: D1Database): Promise<boolean> {
   return (await db.prepare("SELECT 1 AS found FROM library_directory WHERE state = 'moving' LIMIT 1").first()) !== null;
 }
 
+/** Whether any of the folders and files `ids` lives elsewhere than in switched library `libraryId`. */
+export async function outsideLibrary(db: D1Database, libraryId: string, ids: string[]): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT 1 AS found FROM json_each(?2) j
+       WHERE NOT EXISTS (SELECT 1 FROM id_directory d WHERE d.id = j.value AND d.library_id = ?1) LIMIT 1`,
+    )
+    .bind(libraryId, JSON.stringify(ids))
+    .first();
+  return row !== null;
+}
+
 /** Whether any of the files `ids` (folders among them are passed over) is listed outside library `libraryId` too. */
 export async function listedOutsideLibrary(db: D1Database, libraryId: string, ids: string[]): Promise<boolean> {
   const row = await db
