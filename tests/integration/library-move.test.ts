@@ -655,6 +655,8 @@ describe("moving a library into its shard", () => {
       await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: reader.bearer, json: { group_name: "Чужая" } }),
       403,
     );
+    const switched = await call(`/api/auth/access-inheritance/${sub}`, { method: "POST", bearer: reader.bearer, json: { inherit: false } });
+    expect([403, 404]).toContain(switched.status);
     expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(photo.id).first("name")).not.toBe("чужое.jpg");
     expect(await libraryCounts(env.DB, top)).toEqual(before);
     expect(await shardCounts(top)).toEqual(before);
@@ -719,6 +721,8 @@ describe("moving a library into its shard", () => {
       unfollow: (p) => send(`/api/asset/${p.file}/follow`, "DELETE"),
       "move file": (p) => send(`/api/group/move-members/${p.parent}/${p.folder}`, "POST", { ids: [p.file] }),
       "move folder": (p) => send(`/api/group/move-members/${p.parent}/${p.folder}`, "POST", { ids: [p.other] }),
+      "inheritance off": (p) => send(`/api/auth/access-inheritance/${p.folder}`, "POST", { inherit: false }),
+      "inheritance on": (p) => send(`/api/auth/access-inheritance/${p.other}`, "POST", { inherit: true }),
     };
     const op = fc.record({
       kind: fc.constantFrom(...Object.keys(writes)),

@@ -1,4 +1,4 @@
-import type { Actor, RequestContext } from "./access";
+import { setInheritance, type Actor, type RequestContext } from "./access";
 import { createComment, deleteComment, editComment, resolveComment, setFollow, type Anchor } from "./comments";
 import {
   createGroup,
@@ -53,6 +53,7 @@ export const ROUTED_WRITES = {
   editComment: (rc: RequestContext, actor: Actor, id: string, text: string) => editComment(rc, actor, id, text),
   deleteComment: (rc: RequestContext, actor: Actor, id: string) => deleteComment(rc, actor, id),
   resolveComment: (rc: RequestContext, actor: Actor, id: string, resolved: boolean) => resolveComment(rc, actor, id, resolved),
+  setInheritance: (rc: RequestContext, actor: Actor, id: string, inherit: boolean) => setInheritance(rc, actor, id, inherit),
   attachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof attachTags>[2]) => attachTags(rc, actor, input),
   detachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof detachTags>[2]) => detachTags(rc, actor, input),
   createValue: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof createValue>[3]) =>

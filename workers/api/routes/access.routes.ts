@@ -10,7 +10,6 @@ import {
   rulesOfGroup,
   rulesOfUser,
   rulesOnEntity,
-  setInheritance,
   updateRule,
   userAccess,
   ACCESS_LEVELS,
@@ -19,6 +18,7 @@ import {
   memberOf,
   removeUsersFromGroup,
 } from "../../services/access";
+import { writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
@@ -304,9 +304,12 @@ export const accessRoutes = createRouter()
       path: "/auth/access-inheritance/{id}",
       summary: "Switch inheritance on or off (needs acl on the entity)",
       request: { params: IdParamsSchema, body: jsonBody(z.object({ inherit: z.boolean() }).openapi("AccessInheritanceSet")) },
-      responses: { 200: json(InheritanceSchema, "Switch"), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: json(InheritanceSchema, "Switch"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await setInheritance(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").inherit), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "setInheritance", [id, c.req.valid("json").inherit]), 200);
+    },
   )
   .openapi(
     createRoute({
