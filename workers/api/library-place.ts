@@ -4,6 +4,8 @@ import { ru } from "../../shared/i18n/ru";
 import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { applyWriteback } from "../db/library-writeback";
+import { findComment } from "../db/repositories/comment.repository";
+import { findShortlink } from "../db/repositories/shortlink.repository";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { anyLibraryMoving, globalsNamed, listedOutsideLibrary, outsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
@@ -108,3 +110,9 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   c.var.rc.waitUntil(writeBack(c.env, routed, written.writeback, { applied }).catch(failed));
   return written.value;
 }
+
+/** The file a comment is on, which places the comment in its library (the catalog's copy keeps every comment). */
+export const fileOfComment = (c: Context<AppEnv>, id: string) => async () => (await findComment(c.var.rc.db, id))?.asset_id ?? id;
+
+/** The file or folder a link shares, which places the link in its library (the catalog's copy keeps every link). */
+export const itemOfLink = (c: Context<AppEnv>, id: string) => async () => (await findShortlink(c.var.rc.db, id))?.entityId ?? id;

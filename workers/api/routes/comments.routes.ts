@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import {
   AnchorSchema,
@@ -14,11 +13,10 @@ import {
 } from "../../services/comments";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse } from "../../lib/json-body-cache";
-import { writeWhereItLives } from "../library-place";
+import { fileOfComment, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
-import type { AppEnv } from "../types";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 /** A JSON body with the example the document shows (and the contract suite checks against the schema). */
@@ -107,10 +105,6 @@ const SettingsSchema = z
 
 const FollowSchema = z.object({ asset_id: z.string(), following: z.boolean() }).openapi("Follow");
 
-/** The file a comment is on, which places it in its library (the catalog's copy keeps every comment's file). */
-const assetOfComment = (c: Context<AppEnv>, id: string) => async () =>
-  (await c.env.DB.prepare("SELECT asset_id FROM comments WHERE id = ?").bind(id).first<string>("asset_id")) ?? id;
-
 /** Comments on files, «Следить», and the inbox (decision 035). */
 export const commentRoutes = createRouter()
   .openapi(
@@ -172,7 +166,7 @@ export const commentRoutes = createRouter()
       const { id } = c.req.valid("param");
       const { text } = c.req.valid("json");
       const logins = mentionTokens(text).flatMap(loginCandidates);
-      return c.json(await writeWhereItLives(c, id, "editComment", [id, text], { named: { logins }, placedBy: assetOfComment(c, id) }), 200);
+      return c.json(await writeWhereItLives(c, id, "editComment", [id, text], { named: { logins }, placedBy: fileOfComment(c, id) }), 200);
     },
   )
   .openapi(
@@ -188,7 +182,7 @@ export const commentRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await writeWhereItLives(c, id, "deleteComment", [id], { placedBy: assetOfComment(c, id) }), 200);
+      return c.json(await writeWhereItLives(c, id, "deleteComment", [id], { placedBy: fileOfComment(c, id) }), 200);
     },
   )
   .openapi(
@@ -205,7 +199,7 @@ export const commentRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const { resolved } = c.req.valid("json");
-      return c.json(await writeWhereItLives(c, id, "resolveComment", [id, resolved], { placedBy: assetOfComment(c, id) }), 200);
+      return c.json(await writeWhereItLives(c, id, "resolveComment", [id, resolved], { placedBy: fileOfComment(c, id) }), 200);
     },
   )
   .openapi(

@@ -20,7 +20,7 @@ import {
   unlockShortlink,
   type MediaKind,
 } from "../../services/sharing";
-import { writeWhereItLives } from "../library-place";
+import { itemOfLink, writeWhereItLives } from "../library-place";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
@@ -164,10 +164,6 @@ function noStore(c: Context<AppEnv>) {
   c.header("Cache-Control", "no-store");
   c.header("X-Robots-Tag", "noindex");
 }
-
-/** The file or folder a link shares, which places it in its library (the catalog's copy keeps every link). */
-const itemOfLink = (c: Context<AppEnv>, id: string) => async () =>
-  (await c.env.DB.prepare("SELECT entity_id FROM shortlinks WHERE id = ?").bind(id).first<string>("entity_id")) ?? id;
 
 /** Shortlinks (SPEC §7): sharing an asset, a group or a collection with anyone, and the anonymous calls of `/sl/{id}`. */
 export const slRoutes = createRouter()
