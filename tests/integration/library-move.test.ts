@@ -631,6 +631,149 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM comments WHERE id = ?", comment).one().n)).toBe(0);
   });
 
+  it("once switched, access rules and a file's listings in more of its folders are written in its shard and back", async () => {
+    const { boss, top, sub, photo } = await library();
+    // Named by nothing in the library: the shard holds no copy of either until a rule brings it.
+    const colleague = await ordinaryUser("Олег Цвет");
+    const team = await createGroup(boss, uniqueName("Команда"));
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
+    const spare = await createGroup(boss, "Черновики", top);
+    const spare2 = await createGroup(boss, "Черновики 2", top);
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const send = (path: string, method: string, json?: unknown, bearer = boss.bearer) =>
+      call(path, { method, bearer, ...(json ? { json } : {}) });
+    const mask = (id: string) => env.DB.prepare("SELECT acl FROM access_rules WHERE id = ?").bind(id).first("acl");
+    const membersPage = () => send(`/api/group/members/${sub}`, "GET", undefined, colleague.bearer);
+
+    // A rule for someone the shard never heard of: made there (so the shard's reads let him in), and in the catalog.
+    const copies = () => inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM users WHERE id = ?", colleague.id).one().n);
+    expect(await copies()).toBe(0);
+    const granted = await send("/api/user/acl", "POST", { subj: colleague.id, obj: sub, acl: ["read"] });
+    expect(granted.status, await granted.clone().text()).toBe(201);
+    const { rule_id: rule } = (await granted.json()) as { rule_id: string };
+    expect(await mask(rule)).toBe(maskOf(["read"]));
+    expect(await copies()).toBe(1);
+    expect((await membersPage()).status).toBe(200);
+    // He holds read, not acl: he may not hand it on, there or anywhere; nothing written.
+    await expectError(await send("/api/user/acl", "POST", { subj: boss.id, obj: sub, acl: ["read"] }, colleague.bearer), 403);
+    await expectError(await send(`/api/user/acl/${rule}`, "PATCH", { acl: ["read", "update"] }, colleague.bearer), 403);
+    expect((await send(`/api/user/acl/${rule}`, "PATCH", { acl: ["read", "download"] })).status).toBe(200);
+    expect(await mask(rule)).toBe(maskOf(["read", "download"]));
+
+    // Several at once: a group of users from another library gets a rule, his rule goes; all or nothing.
+    const batch = await send("/api/user/acl-list", "PATCH", { create: [{ subj: team, obj: photo.id, acl: ["read"] }], delete: [rule] });
+    expect(batch.status, await batch.clone().text()).toBe(200);
+    const [teamRule] = ((await batch.json()) as { created: string[] }).created;
+    expect(await env.DB.prepare("SELECT subj_type FROM access_rules WHERE id = ?").bind(teamRule).first("subj_type")).toBe("group");
+    expect(await mask(rule)).toBeNull();
+    expect((await membersPage()).status).toBe(404);
+    // Spanning another library: refused whole.
+    const spanning = await send("/api/user/acl-list", "PATCH", {
+      create: [
+        { subj: colleague.id, obj: sub, acl: ["read"] },
+        { subj: colleague.id, obj: other.id, acl: ["read"] },
+      ],
+    });
+    expect((await expectError(spanning, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect((await expectError(await send("/api/user/acl-list", "PATCH", { delete: [teamRule, rule] }), 404)).statusCode).toBe(404);
+    expect(await mask(teamRule)).toBe(maskOf(["read"]));
+    expect((await send(`/api/user/acl/${teamRule}`, "DELETE")).status).toBe(204);
+    expect(await mask(teamRule)).toBeNull();
+
+    // The photo listed in a second folder of its library, and taken out again; a file of another library: 409.
+    expect((await send(`/api/group/insert-members/${sub}`, "POST", { members: [{ el_id: photo.id, el_type: "asset" }] })).status).toBe(204);
+    const listings = () => env.DB.prepare("SELECT group_id FROM group_members WHERE el_id = ? ORDER BY group_id").bind(photo.id).all();
+    expect((await listings()).results).toHaveLength(2);
+    const foreign = await send(`/api/group/insert-members/${sub}`, "POST", { members: [{ el_id: other.id, el_type: "asset" }] });
+    expect((await expectError(foreign, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect((await send(`/api/group/delete-members/${sub}?ids=${photo.id}`, "DELETE")).status).toBe(204);
+    expect((await listings()).results).toEqual([{ group_id: top }]);
+    // Its last folder: a file listed nowhere would belong to no library while its shard kept it.
+    const last = await send(`/api/group/delete-members/${top}?ids=${photo.id}`, "DELETE");
+    expect((await expectError(last, 409)).message).toBe(ru.groups.lastListingInLibrary);
+    expect((await listings()).results).toEqual([{ group_id: top }]);
+
+    // Several folders to the trash at once; with one of another library: 409, none trashed.
+    await expectError(await send("/api/group/delete-list", "POST", { ids: [spare, elsewhere] }), 409);
+    expect((await send("/api/group/delete-list", "POST", { ids: [spare, spare2] })).status).toBe(204);
+    const trashed = await env.DB.prepare("SELECT count(*) AS n FROM groups WHERE id IN (?, ?, ?) AND deleted_at IS NOT NULL")
+      .bind(spare, spare2, elsewhere)
+      .first("n");
+    expect(trashed).toBe(2);
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+    await writeBackShards(env);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("once switched, version notes, review decisions, classifications, bulk field values and trashing several files are written in its shard and back", async () => {
+    const { boss, top, clip, photo } = await library();
+    const outside = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 3 });
+    // A classification and a template the library names nowhere yet: they ride along.
+    const tree = (await (
+      await call(`/api/taxonomy/create/${ROOT_GROUP_ID}`, { method: "POST", bearer: boss.bearer, json: { path: uniqueName("Жанр") } })
+    ).json()) as { taxon_id: string };
+    const template = (await (
+      await call("/api/fields/template", {
+        method: "POST",
+        bearer: boss.bearer,
+        json: { field_def_name: uniqueName("Съёмка"), field_type: "text" },
+      })
+    ).json()) as { field_def_id: string };
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
+    const one = (query: string, ...binds: unknown[]) =>
+      env.DB.prepare(query)
+        .bind(...binds)
+        .first();
+
+    const noted = await send(`/api/asset/version/${clip.id}/1`, "PATCH", { desc: "Финальный монтаж" });
+    expect(noted.status, await noted.clone().text()).toBe(200);
+    expect(await one("SELECT description FROM asset_versions WHERE asset_id = ? AND version = 1", clip.id)).toEqual({
+      description: "Финальный монтаж",
+    });
+    const decided = await send(`/api/asset/${clip.id}/review`, "PUT", { status: "approved", version: 1, note: "Цвет как в макете" });
+    expect(decided.status, await decided.clone().text()).toBe(200);
+    expect(await one("SELECT status FROM review_decisions WHERE asset_id = ?", clip.id)).toEqual({ status: "approved" });
+    expect(await one("SELECT count(*) AS n FROM global_events WHERE type = 'review.decided' AND entity_id = ?", clip.id)).toEqual({ n: 1 });
+
+    const classified = await send(`/api/taxonomy/add-member/${tree.taxon_id}`, "POST", { objectId: clip.id });
+    expect(classified.status, await classified.clone().text()).toBe(200);
+    expect(await one("SELECT count(*) AS n FROM taxon_members WHERE taxon_id = ? AND object_id = ?", tree.taxon_id, clip.id)).toEqual({
+      n: 1,
+    });
+    expect((await send(`/api/taxonomy/del-member/${tree.taxon_id}/${clip.id}`, "DELETE")).status).toBe(200);
+    expect(await one("SELECT count(*) AS n FROM taxon_members WHERE object_id = ?", clip.id)).toEqual({ n: 0 });
+
+    const bulk = await send("/api/fields/bulk-set", "POST", {
+      def_id: template.field_def_id,
+      entity_ids: [clip.id, photo.id],
+      data: "Студия 2",
+    });
+    expect(bulk.status, await bulk.clone().text()).toBe(200);
+    expect(await one("SELECT count(*) AS n FROM field_values WHERE def_id = ?", template.field_def_id)).toEqual({ n: 2 });
+    const spread = await send("/api/fields/bulk-set", "POST", {
+      def_id: template.field_def_id,
+      entity_ids: [clip.id, outside.id],
+      data: "Студия 3",
+    });
+    expect((await expectError(spread, 409)).message).toBe(ru.groups.betweenLibraries);
+
+    await expectError(await send("/api/asset/delete-list", "POST", { ids: [clip.id, outside.id] }), 409);
+    expect((await send("/api/asset/delete-list", "POST", { ids: [clip.id, photo.id] })).status).toBe(204);
+    const trashed = await env.DB.prepare("SELECT count(*) AS n FROM assets WHERE id IN (?, ?, ?) AND deleted_at IS NOT NULL")
+      .bind(clip.id, photo.id, outside.id)
+      .first("n");
+    expect(trashed).toBe(2);
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+    await writeBackShards(env);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
   it("once switched, a reader without update is refused by the shard and nothing is written anywhere", async () => {
     const { top, sub, photo } = await library();
     const reader = await ordinaryUser();
@@ -703,10 +846,20 @@ describe("moving a library into its shard", () => {
     const folders = [top, sub];
     const files = [clip.id, photo.id];
     const comments: string[] = [];
+    const rules: string[] = [];
+    const colleague = await ordinaryUser();
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
     // Each write by the file, folder or comment number `i` picks (never the library itself: a top-level name taken here
     // would be taken for the other files of the group) and a name from few, so siblings collide (409) as often as not.
-    type Pick = { file: string; folder: string; parent: string; other: string; comment: string | undefined; name: string };
+    type Pick = {
+      file: string;
+      folder: string;
+      parent: string;
+      other: string;
+      comment: string | undefined;
+      rule: string | undefined;
+      name: string;
+    };
     const writes: Record<string, (p: Pick) => Promise<Response>> = {
       "rename file": (p) => send(`/api/asset/${p.file}`, "PATCH", { asset_name: `${p.name}.jpg` }),
       "trash file": (p) => send(`/api/asset/${p.file}`, "DELETE"),
@@ -723,6 +876,14 @@ describe("moving a library into its shard", () => {
       "move folder": (p) => send(`/api/group/move-members/${p.parent}/${p.folder}`, "POST", { ids: [p.other] }),
       "inheritance off": (p) => send(`/api/auth/access-inheritance/${p.folder}`, "POST", { inherit: false }),
       "inheritance on": (p) => send(`/api/auth/access-inheritance/${p.other}`, "POST", { inherit: true }),
+      "list file": (p) => send(`/api/group/insert-members/${p.folder}`, "POST", { members: [{ el_id: p.file, el_type: "asset" }] }),
+      "unlist file": (p) => send(`/api/group/delete-members/${p.folder}?ids=${p.file}`, "DELETE"),
+      "trash folders": (p) => send("/api/group/delete-list", "POST", { ids: [p.folder, p.other] }),
+      grant: (p) => send("/api/user/acl", "POST", { subj: colleague.id, obj: p.folder, acl: ["read"] }),
+      revoke: (p) =>
+        p.rule
+          ? send(`/api/user/acl/${p.rule}`, "DELETE")
+          : send("/api/user/acl", "POST", { subj: colleague.id, obj: p.file, acl: ["read"] }),
     };
     const op = fc.record({
       kind: fc.constantFrom(...Object.keys(writes)),
@@ -740,12 +901,14 @@ describe("moving a library into its shard", () => {
             parent: folders[i % folders.length],
             other: folders[1 + ((i >> 3) % (folders.length - 1))],
             comment: comments[i % Math.max(comments.length, 1)],
+            rule: rules[i % Math.max(rules.length, 1)],
             name,
           });
           // Refusals are part of the sequence: a name taken, a folder or file already in the trash or not in it.
           expect([200, 201, 204, 400, 404, 409]).toContain(res.status);
-          const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string; comment_id?: string });
+          const body = res.status === 204 ? {} : ((await res.json()) as { group_id?: string; comment_id?: string; rule_id?: string });
           if (body.group_id) folders.push(body.group_id);
+          if (body.rule_id) rules.push(body.rule_id);
           if (kind === "comment" && body.comment_id) comments.push(body.comment_id);
         }
         const ids = [...folders, ...files];

@@ -4,6 +4,7 @@ import { ru } from "../../shared/i18n/ru";
 import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { applyWriteback } from "../db/library-writeback";
+import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
 import { findShortlink } from "../db/repositories/shortlink.repository";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
@@ -65,7 +66,9 @@ export async function writeWhereItLives<K extends RoutedWrite>(
     /** an entity not in the directory itself (a comment, a link): placed by what this answers */
     placedBy?: () => Promise<string>;
     /** other folders and files it touches, which must be in the same library (across libraries is not built) */
-    sameLibrary?: string[];
+    sameLibrary?: string[] | (() => Promise<string[]>);
+    /** a further refusal of the write in a shard: the message of its 409, or null */
+    refuse?: (library: string) => Promise<string | null>;
   } = {},
 ): Promise<RoutedValue<K>> {
   const named = o.named ?? {};
@@ -79,23 +82,27 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       if (place.place === "catalog" && !(await anyLibraryMoving(c.env.DB))) {
         // Refused for what it touches in another library, one that lives in its shard: not built, not a matter of
         // seconds (a move into a switched library's folder, a file listed in one).
-        throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
+        const spans = typeof o.sameLibrary === "function" || o.sameLibrary?.length;
+        throw new AppError("CONFLICT", spans ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
       }
       if (place.place !== "shard") throw error;
     }
   }
   const library = place.library;
-  const [shard, caller, globals, elsewhere, others] = await Promise.all([
+  const sameLibrary = typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary;
+  const [shard, caller, globals, elsewhere, others, refused] = await Promise.all([
     openLibraryShard(c.env, place),
     readCallerCopy(c.var.rc.db, c.var.actor.id),
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
     o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
-    o.sameLibrary?.length ? outsideLibrary(c.env.DB, library, o.sameLibrary) : false,
+    sameLibrary?.length ? outsideLibrary(c.env.DB, library, sameLibrary) : false,
+    o.refuse?.(library) ?? null,
   ]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
   // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
   if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
-  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+  if (refused) throw new AppError("CONFLICT", refused);
   const routed = shard as unknown as WriteShard;
   const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>
@@ -116,3 +123,9 @@ export const fileOfComment = (c: Context<AppEnv>, id: string) => async () => (aw
 
 /** The file or folder a link shares, which places the link in its library (the catalog's copy keeps every link). */
 export const itemOfLink = (c: Context<AppEnv>, id: string) => async () => (await findShortlink(c.var.rc.db, id))?.entityId ?? id;
+
+/** The folders and files rules `ids` are on, which place the rules in their libraries (a rule not found: its id). */
+export async function objectsOfRules(c: Context<AppEnv>, ids: string[]): Promise<string[]> {
+  const found = new Map((await rulesByIds(c.var.rc.db, ids)).map((r) => [r.rule_id, r.obj_id]));
+  return ids.map((id) => found.get(id) ?? id);
+}

@@ -80,15 +80,17 @@ const ownFolder = (sql: SqlStorage, id: string) =>
     .length > 0;
 
 /**
- * Inside a shard: global rows a routed write names (a class, its field templates, tags, a storage) upserted as the
- * catalog has them, so the service's checks in the shard find them; never logged as the shard's own changes.
+ * Inside a shard: global rows a routed write names (a class, its field templates, tags, a storage, people and groups
+ * of users) upserted as the catalog has them, so the service's checks in the shard find them; never logged as the
+ * shard's own changes, and never over one of the library's own folders (the catalog's copy of it follows the shard).
  */
 export function storeGlobals(storage: DurableObjectStorage, tables: TableRows[]): void {
   const sql = storage.sql;
   if (tables.every((t) => t.rows.length === 0)) return;
   storage.transactionSync(() => {
     sql.exec("INSERT OR IGNORE INTO shard_quiet (id) VALUES (1)");
-    for (const { table, rows } of tables) for (const row of rows) upsert(sql, table, row);
+    for (const { table, rows } of tables)
+      for (const row of rows) if (!(table === "groups" && ownFolder(sql, row.id as string))) upsert(sql, table, row);
     sql.exec("DELETE FROM shard_quiet");
   });
 }

@@ -1,11 +1,15 @@
-import { setInheritance, type Actor, type RequestContext } from "./access";
+import { changeRules, createRule, deleteRule, setInheritance, updateRule, type Actor, type RequestContext } from "./access";
 import { createComment, deleteComment, editComment, resolveComment, setFollow, type Anchor } from "./comments";
 import {
   createGroup,
+  deleteMembers,
+  insertMembers,
   moveMembers,
   restoreAsset,
   restoreGroup,
+  setVersionComment,
   trashAsset,
+  trashAssets,
   trashGroups,
   updateAsset,
   updateGroup,
@@ -13,7 +17,18 @@ import {
   type UpdateAssetInput,
   type UpdateGroupInput,
 } from "./library";
-import { applyFields, attachTags, changeValue, createValue, deleteValue, detachTags } from "./metadata";
+import {
+  addTaxonMember,
+  applyFields,
+  attachTags,
+  bulkSetField,
+  changeValue,
+  createValue,
+  delTaxonMember,
+  deleteValue,
+  detachTags,
+} from "./metadata";
+import { setReview } from "./reviews";
 import { createShortlink, revokeShortlink, updateShortlink } from "./sharing";
 
 /**
@@ -33,15 +48,34 @@ export const ROUTED_WRITES = {
     return null;
   },
   restoreAsset: (rc: RequestContext, actor: Actor, id: string) => restoreAsset(rc, actor, id),
-  createGroup: (rc: RequestContext, actor: Actor, input: CreateGroupInput) => createGroup(rc, actor, input),
-  updateGroup: (rc: RequestContext, actor: Actor, id: string, input: UpdateGroupInput) => updateGroup(rc, actor, id, input),
-  trashGroup: async (rc: RequestContext, actor: Actor, id: string) => {
-    await trashGroups(rc, actor, [id]);
+  trashAssets: async (rc: RequestContext, actor: Actor, ids: string[]) => {
+    await trashAssets(rc, actor, ids);
     return null;
   },
+  setVersionComment: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof setVersionComment>>) =>
+    setVersionComment(rc, actor, ...args),
+  setReview: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof setReview>>) => setReview(rc, actor, ...args),
+  createGroup: (rc: RequestContext, actor: Actor, input: CreateGroupInput) => createGroup(rc, actor, input),
+  updateGroup: (rc: RequestContext, actor: Actor, id: string, input: UpdateGroupInput) => updateGroup(rc, actor, id, input),
   restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),
+  trashGroups: async (rc: RequestContext, actor: Actor, ids: string[]) => {
+    await trashGroups(rc, actor, ids);
+    return null;
+  },
   moveMembers: async (rc: RequestContext, actor: Actor, from: string, to: string, ids: string[]) => {
     await moveMembers(rc, actor, from, to, ids);
+    return null;
+  },
+  /** Files listed in one more folder (people made members of a folder are global rows: not routed). */
+  listFiles: (rc: RequestContext, actor: Actor, groupId: string, assetIds: string[]) =>
+    insertMembers(
+      rc,
+      actor,
+      groupId,
+      assetIds.map((id) => ({ el_id: id, el_type: "asset" as const })),
+    ),
+  deleteMembers: async (rc: RequestContext, actor: Actor, groupId: string, ids: string[]) => {
+    await deleteMembers(rc, actor, groupId, ids);
     return null;
   },
   createComment: (
@@ -53,6 +87,13 @@ export const ROUTED_WRITES = {
   editComment: (rc: RequestContext, actor: Actor, id: string, text: string) => editComment(rc, actor, id, text),
   deleteComment: (rc: RequestContext, actor: Actor, id: string) => deleteComment(rc, actor, id),
   resolveComment: (rc: RequestContext, actor: Actor, id: string, resolved: boolean) => resolveComment(rc, actor, id, resolved),
+  createRule: (rc: RequestContext, actor: Actor, input: Parameters<typeof createRule>[2]) => createRule(rc, actor, input),
+  updateRule: (rc: RequestContext, actor: Actor, id: string, acl: Parameters<typeof updateRule>[3]) => updateRule(rc, actor, id, acl),
+  deleteRule: async (rc: RequestContext, actor: Actor, id: string) => {
+    await deleteRule(rc, actor, id);
+    return null;
+  },
+  changeRules: (rc: RequestContext, actor: Actor, changes: Parameters<typeof changeRules>[2]) => changeRules(rc, actor, changes),
   setInheritance: (rc: RequestContext, actor: Actor, id: string, inherit: boolean) => setInheritance(rc, actor, id, inherit),
   attachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof attachTags>[2]) => attachTags(rc, actor, input),
   detachTags: (rc: RequestContext, actor: Actor, input: Parameters<typeof detachTags>[2]) => detachTags(rc, actor, input),
@@ -61,6 +102,9 @@ export const ROUTED_WRITES = {
   changeValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string, change: Parameters<typeof changeValue>[4]) =>
     changeValue(rc, actor, entityId, fieldId, change),
   deleteValue: (rc: RequestContext, actor: Actor, entityId: string, fieldId: string) => deleteValue(rc, actor, entityId, fieldId),
+  bulkSetField: (rc: RequestContext, actor: Actor, input: Parameters<typeof bulkSetField>[2]) => bulkSetField(rc, actor, input),
+  addTaxonMember: (rc: RequestContext, actor: Actor, taxonId: string, objectId: string) => addTaxonMember(rc, actor, taxonId, objectId),
+  delTaxonMember: (rc: RequestContext, actor: Actor, taxonId: string, objectId: string) => delTaxonMember(rc, actor, taxonId, objectId),
   applyFields: (rc: RequestContext, actor: Actor, entityId: string, input: Parameters<typeof applyFields>[3]) =>
     applyFields(rc, actor, entityId, input),
   createShortlink: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof createShortlink>>) =>

@@ -3,14 +3,11 @@ import {
   aclAccess,
   callerAccess,
   changeRules,
-  createRule,
-  deleteRule,
   getInheritance,
   getRule,
   rulesOfGroup,
   rulesOfUser,
   rulesOnEntity,
-  updateRule,
   userAccess,
   ACCESS_LEVELS,
   addUsersToGroup,
@@ -18,7 +15,7 @@ import {
   memberOf,
   removeUsersFromGroup,
 } from "../../services/access";
-import { writeWhereItLives } from "../library-place";
+import { objectsOfRules, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
@@ -121,7 +118,11 @@ export const accessRoutes = createRouter()
       request: { body: jsonBody(NewRuleSchema) },
       responses: { 201: json(RuleSchema, "Created rule"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await createRule(c.var.rc, c.var.actor, c.req.valid("json")), 201),
+    async (c) => {
+      const input = c.req.valid("json");
+      // The subject rides along to a library shard, which checks it (decision 043, «Writes»).
+      return c.json(await writeWhereItLives(c, input.obj, "createRule", [input], { named: { subjects: [input.subj] } }), 201);
+    },
   )
   .openapi(
     createRoute({
@@ -143,7 +144,21 @@ export const accessRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => c.json(await changeRules(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => {
+      const changes = c.req.valid("json");
+      const created = (changes.create ?? []).map((r) => r.obj);
+      const ruleIds = [...(changes.update ?? []).map((u) => u.rule_id), ...(changes.delete ?? [])];
+      if (created.length + ruleIds.length === 0) return c.json(await changeRules(c.var.rc, c.var.actor, changes), 200);
+      // Placed by the first object named; every other one must be in the same library.
+      const objects = async () => [...created, ...(ruleIds.length ? await objectsOfRules(c, ruleIds) : [])];
+      const [first] = created.length ? created : ruleIds;
+      const value = await writeWhereItLives(c, first, "changeRules", [changes], {
+        named: { subjects: (changes.create ?? []).map((r) => r.subj) },
+        placedBy: async () => (await objects())[0],
+        sameLibrary: async () => (await objects()).slice(1),
+      });
+      return c.json(value, 200);
+    },
   )
   .openapi(
     createRoute({
@@ -163,9 +178,13 @@ export const accessRoutes = createRouter()
       path: "/user/acl/{id}",
       summary: "Replace the levels of a rule",
       request: { params: RuleIdParams, body: jsonBody(PatchRuleSchema) },
-      responses: { 200: json(RuleSchema, "Changed rule"), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: json(RuleSchema, "Changed rule"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) => c.json(await updateRule(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").acl), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const placedBy = async () => (await objectsOfRules(c, [id]))[0];
+      return c.json(await writeWhereItLives(c, id, "updateRule", [id, c.req.valid("json").acl], { placedBy }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -174,10 +193,11 @@ export const accessRoutes = createRouter()
       path: "/user/acl/{id}",
       summary: "Delete a rule",
       request: { params: RuleIdParams },
-      responses: { 204: { description: "Deleted" }, ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: { description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
-      await deleteRule(c.var.rc, c.var.actor, c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      await writeWhereItLives(c, id, "deleteRule", [id], { placedBy: async () => (await objectsOfRules(c, [id]))[0] });
       return c.body(null, 204);
     },
   )

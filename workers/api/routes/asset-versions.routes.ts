@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -8,7 +9,6 @@ import {
   deleteVersion,
   namesInGroup,
   restoreVersion,
-  setVersionComment,
 } from "../../services/library";
 
 /**
@@ -125,12 +125,12 @@ export const assetVersionRoutes = createRouter()
       request: { params: VersionParams, body: jsonBody(CommentBody) },
       responses: {
         200: json(z.object({ version: z.number().int(), desc: z.string().nullable() }), "Saved"),
-        ...errorResponses(400, 401, 403, 404, 415),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await setVersionComment(c.var.rc, c.var.actor, id, version, c.req.valid("json").desc), 200);
+      return c.json(await writeWhereItLives(c, id, "setVersionComment", [id, version, c.req.valid("json").desc]), 200);
     },
   );
 

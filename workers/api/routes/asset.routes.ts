@@ -13,7 +13,6 @@ import {
   listVersions,
   memberOf,
   techFields,
-  trashAssets,
   variantTechFields,
   variantTechProps,
   versionsByIds,
@@ -91,10 +90,11 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: jsonBody(IdListSchema) },
-      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
-      await trashAssets(c.var.rc, c.var.actor, c.req.valid("json").ids);
+      const { ids } = c.req.valid("json");
+      await writeWhereItLives(c, ids[0], "trashAssets", [ids], { files: ids, sameLibrary: ids.slice(1) });
       return c.body(null, 204);
     },
   )

@@ -6,7 +6,6 @@ import {
   deleteTemplate,
   listTemplates,
   templatesByIds,
-  bulkSetField,
   entitiesByField,
   MAX_BULK_ENTITIES,
   valuesForEntity,
@@ -394,9 +393,14 @@ export const fieldsRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: body(BulkSetSchema) },
-      responses: { 200: json(z.object({ changed: z.number().int() }), "Set"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 200: json(z.object({ changed: z.number().int() }), "Set"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await bulkSetField(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      const [first, ...rest] = input.entity_ids;
+      const named = { templates: [input.def_id] };
+      return c.json(await writeWhereItLives(c, first, "bulkSetField", [input], { named, sameLibrary: rest }), 200);
+    },
   )
   .openapi(
     createRoute({

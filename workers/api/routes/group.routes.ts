@@ -1,7 +1,7 @@
 // Over 400 lines on purpose: one router per API resource (STYLE); each /api/group call carries its OpenAPI contract inline.
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import {
-  deleteMembers,
   entityByPath,
   getGroup,
   getSubtreeJson,
@@ -17,7 +17,6 @@ import {
   trashedGroupsPage,
   purgeGroup,
   searchGroups,
-  trashGroups,
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
@@ -25,6 +24,9 @@ import { readWhereItLives, writeWhereItLives } from "../library-place";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
+import type { AppEnv } from "../types";
+import { ru } from "../../../shared/i18n/ru";
+import { listedOnlyIn } from "../../db/repositories/library-move.repository";
 import { StorageSchema } from "./storage.routes";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
 import {
@@ -53,6 +55,16 @@ const namedByGroup = (input: { default_class?: string | null; default_storage?: 
   classes: input.default_class ? [input.default_class] : [],
   storages: input.default_storage ? [input.default_storage] : [],
 });
+
+/**
+ * Files listed in one more folder, where the folder's library lives (decision 043, «Writes»): in a library's shard only
+ * its own files, listed nowhere else. People made members of a folder are global rows: that insert stays in the catalog.
+ */
+function insertMembersWhereItLives(c: Context<AppEnv>, groupId: string, members: z.infer<typeof InsertMembersSchema>["members"]) {
+  if (members.some((m) => m.el_type !== "asset")) return insertMembers(c.var.rc, c.var.actor, groupId, members);
+  const ids = members.map((m) => m.el_id);
+  return writeWhereItLives(c, groupId, "listFiles", [groupId, ids], { files: ids, sameLibrary: ids });
+}
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const auth = { security: bearerSecurity, middleware: [requireAuth], tags: ["Groups"] };
@@ -210,7 +222,7 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      await writeWhereItLives(c, id, "trashGroup", [id]);
+      await writeWhereItLives(c, id, "trashGroups", [[id]]);
       return c.body(null, 204);
     },
   )
@@ -221,10 +233,11 @@ export const groupRoutes = createRouter()
       path: "/delete-list",
       summary: "Move several groups to the trash (all or none)",
       request: { body: { required: true, content: { "application/json": { schema: IdListSchema } } } },
-      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 415) },
+      responses: { 204: { description: "Trashed" }, ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
-      await trashGroups(c.var.rc, c.var.actor, c.req.valid("json").ids);
+      const { ids } = c.req.valid("json");
+      await writeWhereItLives(c, ids[0], "trashGroups", [ids], { sameLibrary: ids.slice(1) });
       return c.body(null, 204);
     },
   )
@@ -277,7 +290,7 @@ export const groupRoutes = createRouter()
       responses: { 204: { description: "Inserted" }, ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
     async (c) => {
-      await insertMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").members);
+      await insertMembersWhereItLives(c, c.req.valid("param").id, c.req.valid("json").members);
       return c.body(null, 204);
     },
   )
@@ -293,7 +306,7 @@ export const groupRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
-    async (c) => c.json(await insertMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").members), 200),
+    async (c) => c.json(await insertMembersWhereItLives(c, c.req.valid("param").id, c.req.valid("json").members), 200),
   )
   .openapi(
     createRoute({
@@ -306,7 +319,7 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      await insertMembers(c.var.rc, c.var.actor, id, c.req.valid("json").members);
+      await insertMembersWhereItLives(c, id, c.req.valid("json").members);
       return c.json(await getGroup(c.var.rc, c.var.actor, id), 200);
     },
   )
@@ -317,10 +330,15 @@ export const groupRoutes = createRouter()
       path: "/delete-members/{id}",
       summary: "Remove asset or user memberships from a group",
       request: { params: IdParamsSchema, query: DeleteMembersQuerySchema },
-      responses: { 204: { description: "Removed" }, ...errorResponses(400, 401, 403, 404) },
+      responses: { 204: { description: "Removed" }, ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
-      await deleteMembers(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").ids.split(","));
+      const { id } = c.req.valid("param");
+      const ids = c.req.valid("query").ids.split(",");
+      // In a library's shard only its own files' listings (people are global rows, files listed elsewhere too: 409),
+      // and never a file's last one: a file listed nowhere belongs to no library, and the shard would keep it.
+      const refuse = async () => ((await listedOnlyIn(c.env.DB, id, ids)) ? ru.groups.lastListingInLibrary : null);
+      await writeWhereItLives(c, id, "deleteMembers", [id, ids], { files: ids, sameLibrary: ids, refuse });
       return c.body(null, 204);
     },
   )

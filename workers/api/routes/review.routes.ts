@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES } from "../../../shared/review-status";
+import { writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
-import { MAX_REVIEW_NOTE, getReview, requestReview, setReview } from "../../services/reviews";
+import { MAX_REVIEW_NOTE, getReview, requestReview } from "../../services/reviews";
 
 /**
  * Review decisions on a file's versions and requests that someone review one (decision record 036). Mounted on
@@ -111,9 +112,15 @@ export const reviewRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: Params, body: jsonBody(SetReviewBody) },
-      responses: { 200: json(ReviewStateSchema, "The review state after the decision"), ...errorResponses(400, 401, 403, 404, 415) },
+      responses: {
+        200: json(ReviewStateSchema, "The review state after the decision"),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
+      },
     }),
-    async (c) => c.json(await setReview(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await writeWhereItLives(c, id, "setReview", [id, c.req.valid("json")]), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import {
-  addTaxonMember,
   changeTaxon,
   createTaxon,
-  delTaxonMember,
   deleteTaxon,
   listTaxonMembers,
   taxaOfEntity,
@@ -12,6 +10,7 @@ import {
   treeList,
   type TaxonNode,
 } from "../../services/metadata";
+import { writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -147,10 +146,15 @@ export const taxonomyRoutes = createRouter()
       request: { params: z.object({ taxonId: param("taxonId") }), body: body(z.object({ objectId: IdSchema }).openapi("TaxonMemberAdd")) },
       responses: {
         200: json(z.object({ added: z.boolean() }), "Added (false: it was a member already)"),
-        ...errorResponses(400, 401, 403, 404, 415),
+        ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
-    async (c) => c.json(await addTaxonMember(c.var.rc, c.var.actor, c.req.valid("param").taxonId, c.req.valid("json").objectId), 200),
+    async (c) => {
+      const { taxonId } = c.req.valid("param");
+      const { objectId } = c.req.valid("json");
+      // The classification rides along to a library shard, which checks it (decision 043, «Writes»).
+      return c.json(await writeWhereItLives(c, objectId, "addTaxonMember", [taxonId, objectId], { named: { taxa: [taxonId] } }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -161,11 +165,11 @@ export const taxonomyRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: z.object({ taxonId: param("taxonId"), objectId: param("objectId") }) },
-      responses: { 200: json(z.object({ removed: z.boolean() }), "Removed"), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: json(z.object({ removed: z.boolean() }), "Removed"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const { taxonId, objectId } = c.req.valid("param");
-      return c.json(await delTaxonMember(c.var.rc, c.var.actor, taxonId, objectId), 200);
+      return c.json(await writeWhereItLives(c, objectId, "delTaxonMember", [taxonId, objectId], { named: { taxa: [taxonId] } }), 200);
     },
   )
   .openapi(

@@ -208,7 +208,16 @@ export function referencesOf(db: D1Database, tables: TableRows[]): Promise<Table
  */
 export async function globalsNamed(
   db: D1Database,
-  named: { classes?: string[]; templates?: string[]; tags?: string[]; storages?: string[]; logins?: string[] },
+  named: {
+    classes?: string[];
+    templates?: string[];
+    tags?: string[];
+    taxa?: string[];
+    storages?: string[];
+    logins?: string[];
+    /** people and groups of users by id (the subjects of rules) */
+    subjects?: string[];
+  },
 ): Promise<TableRows[]> {
   const classes = named.classes ?? [];
   const templates = classes.length
@@ -232,8 +241,10 @@ export async function globalsNamed(
     { table: "asset_classes", ids: classes },
     { table: "field_templates", ids: [...templates, ...(named.templates ?? [])] },
     { table: "tags", ids: named.tags ?? [] },
+    { table: "taxa", ids: named.taxa ?? [] },
     { table: "storages", ids: named.storages ?? [] },
-    { table: "users", ids: people },
+    { table: "users", ids: [...people, ...(named.subjects ?? [])] },
+    { table: "groups", ids: named.subjects ?? [] },
   ]);
 }
 
@@ -263,6 +274,19 @@ export async function listedOutsideLibrary(db: D1Database, libraryId: string, id
     )
     .bind(libraryId, JSON.stringify(ids))
     .first<{ found: number }>();
+  return row !== null;
+}
+
+/** Whether any of the files `ids` is listed in folder `groupId` and nowhere else (taking it out would leave it in no library). */
+export async function listedOnlyIn(db: D1Database, groupId: string, ids: string[]): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT 1 AS found FROM json_each(?2) j
+       WHERE EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = ?1 AND m.el_id = j.value AND m.el_type = 'asset')
+         AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.el_id = j.value AND m.group_id <> ?1) LIMIT 1`,
+    )
+    .bind(groupId, JSON.stringify(ids))
+    .first();
   return row !== null;
 }
 
