@@ -6,6 +6,7 @@ import { importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/li
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
+import type { WireStatement } from "../workers/db/remote-shard-client";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
@@ -157,6 +158,27 @@ export class LibraryShardDO extends DurableObject<Env> {
     const answer = await this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args));
     if (!answer.ok) return answer;
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
+  }
+
+  /**
+   * An operation run in the Worker over this shard's database begins (an upload, the media pipeline: their bytes stay
+   * in the Worker, decision 043 «Uploads»): the global rows it names stored as copies, the caller's copy (none for the
+   * pipeline) made current.
+   */
+  async enter(caller: CallerCopy | null, globals: TableRows[]): Promise<void> {
+    storeGlobals(this.ctx.storage, globals);
+    if (caller) await storeCallerCopy(this.db, caller, Date.now());
+  }
+
+  /**
+   * Statements of an operation run in the Worker (`RemoteShardClient`), on this shard's database: a batch in one
+   * transaction, or one statement's rows (`raw`: column names first). Only the Worker's own code holds a stub.
+   */
+  async statements(list: WireStatement[], mode: "batch" | "all" | "raw"): Promise<unknown> {
+    const client = this.db.$client as unknown as SqlStorageClient;
+    const prepared = list.map((s) => client.prepare(s.sql).bind(...s.params));
+    if (mode === "batch") return client.batch(prepared);
+    return mode === "raw" ? prepared[0].raw({ columnNames: true }) : prepared[0].all();
   }
 
   /**

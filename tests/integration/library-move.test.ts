@@ -21,6 +21,8 @@ import {
 } from "../../workers/services/library/library-move.service";
 import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
+import { fixture } from "./processing-fixtures";
+import { previewTask, uploadFile } from "./task-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
 /**
@@ -149,11 +151,7 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call("/api/asset/create", {
-      method: "POST",
-      bearer: boss.bearer,
-      json: { asset_name: "новый.mp4", asset_mime: "video/mp4", in_group: sub },
-    });
+    const refused = await call(`/api/asset/restore-version/${clip.id}`, { method: "POST", bearer: boss.bearer, json: { version: 1 } });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     // A file of another library listed in this one: its write touches this library's listing, which the catalog no
@@ -770,6 +768,89 @@ describe("moving a library into its shard", () => {
       .first("n");
     expect(trashed).toBe(2);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
+    await writeBackShards(env);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("once switched, files uploaded into it are committed in its shard and back, and their previews are made there", async () => {
+    const { boss, top, sub, photo } = await library();
+    const reader = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
+      .run();
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const one = (query: string, ...binds: unknown[]) =>
+      env.DB.prepare(query)
+        .bind(...binds)
+        .first();
+    const inBoth = async (query: string, ...binds: string[]) => ({
+      catalog: await one(query, ...binds),
+      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
+    });
+
+    // create → create-version → PUT, the app's form for large files and the API's.
+    const { assetId: plan } = await uploadFile(boss.bearer, {
+      name: "план.txt",
+      mime: "text/plain",
+      bytes: new TextEncoder().encode("Сцена 1"),
+      group: sub,
+    });
+    expect(await inBoth("SELECT latest_version FROM assets WHERE id = ?", plan)).toEqual({
+      catalog: { latest_version: 1 },
+      shard: { latest_version: 1 },
+    });
+    expect(await one("SELECT library_id FROM id_directory WHERE id = ?", plan)).toEqual({ library_id: top });
+    // A picture in one request (the app's form for small files): its previews are made by the pipeline over the shard.
+    const sent = await call(`/api/asset/upload?in_group=${sub}&name=${encodeURIComponent("кадр.jpg")}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      headers: { "content-type": "image/jpeg" },
+      body: fixture("photo"),
+    });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    const { asset_id: picture } = (await sent.json()) as { asset_id: string };
+    await previewTask(picture);
+    const previews = "SELECT count(*) AS n FROM previews WHERE asset_id = ?";
+    expect(await inBoth(previews, picture)).toEqual({ catalog: { n: 2 }, shard: { n: 2 } });
+    const stages =
+      "SELECT json_extract(tech_fields, '$.processing.preview.state') AS preview FROM variants WHERE asset_id = ? AND variant_type = 'initial'";
+    expect(await inBoth(stages, picture)).toEqual({ catalog: { preview: "done" }, shard: { preview: "done" } });
+    // A new version of a file homed there, in one request.
+    const again = await call(`/api/asset/upload?asset_id=${photo.id}&name=${encodeURIComponent("фото.jpg")}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      headers: { "content-type": "image/jpeg" },
+      body: fixture("photo"),
+    });
+    expect(again.status, await again.clone().text()).toBe(201);
+    expect(await inBoth("SELECT latest_version FROM assets WHERE id = ?", photo.id)).toEqual({
+      catalog: { latest_version: 2 },
+      shard: { latest_version: 2 },
+    });
+
+    // A reader may not upload there: refused by the shard, nothing stored.
+    const before = await libraryCounts(env.DB, top);
+    const refused = await call(`/api/asset/upload?in_group=${sub}&name=x.txt`, {
+      method: "POST",
+      bearer: reader.bearer,
+      headers: { "content-type": "text/plain" },
+      body: "x",
+    });
+    expect([403, 404]).toContain(refused.status);
+    await expectError(
+      await call("/api/asset/create", {
+        method: "POST",
+        bearer: reader.bearer,
+        json: { asset_name: "x.txt", asset_mime: "text/plain", in_group: sub },
+      }),
+      403,
+    );
+    expect(await libraryCounts(env.DB, top)).toEqual(before);
+    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
   });

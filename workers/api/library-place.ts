@@ -3,14 +3,14 @@ import type { LibraryShardDO, Written } from "../../durable-objects/library-shar
 import { ru } from "../../shared/i18n/ru";
 import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
-import { applyWriteback } from "../db/library-writeback";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
 import { findShortlink } from "../db/repositories/shortlink.repository";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { anyLibraryMoving, globalsNamed, listedOutsideLibrary, outsideLibrary } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
-import { writeBack } from "../services/library";
+import type { Actor, RequestContext } from "../services/access";
+import { runOverShard, writeBackNow } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import type { AppEnv } from "./types";
 
@@ -107,15 +107,53 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>
   >;
-  const failed = (error: unknown) => {
-    // Committed in the shard, the library's own: what is not written back here the next write or the minute cron
-    // writes back (idempotent), so the caller gets the shard's answer either way.
-    console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) }));
-    return false;
-  };
-  const applied = await applyWriteback(c.env.DB, written.writeback).then(() => true, failed);
-  c.var.rc.waitUntil(writeBack(c.env, routed, written.writeback, { applied }).catch(failed));
+  await writeBackNow(c.var.rc, routed, library, written.writeback);
   return written.value;
+}
+
+/**
+ * An operation whose bytes stay in the Worker (an upload) run where `id`'s library lives: over the catalog, or over
+ * its shard (`runOverShard`, decision 043 «Uploads») with the caller and the global rows it names. The place is asked
+ * before anything is stored: an upload cannot be tried twice, its body is read once.
+ */
+export async function runWhereItLives<T>(
+  c: Context<AppEnv>,
+  id: string,
+  operation: (rc: RequestContext) => Promise<T>,
+  o: {
+    /** the caller, when the route does not have it from a bearer token (a signed upload link) */
+    actor?: Actor;
+    named?: Parameters<typeof globalsNamed>[1];
+    /** files whose listings it changes: refused when listed in another library too */
+    files?: string[];
+    /** other folders and files it touches, which must be in the same library */
+    sameLibrary?: string[];
+  } = {},
+): Promise<T> {
+  const db = c.var.rc.db.$client;
+  const place = await placeOfId(db, id);
+  if (place.place !== "shard") {
+    try {
+      return await operation(c.var.rc);
+    } catch (error) {
+      // The isolate's place was out of date: its next request asks afresh.
+      if (isLibraryMoving(error)) await placeOfIdAfterRefusal(db, id);
+      throw error;
+    }
+  }
+  const library = place.library;
+  const actorId = (o.actor ?? c.var.actor).id;
+  const named = o.named ?? {};
+  const [caller, globals, elsewhere, others] = await Promise.all([
+    readCallerCopy(c.var.rc.db, actorId),
+    Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
+    o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
+    o.sameLibrary?.length ? outsideLibrary(c.env.DB, library, o.sameLibrary) : false,
+  ]);
+  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
+  return runOverShard(c.var.rc, place, { caller, globals }, operation);
 }
 
 /** The file a comment is on, which places the comment in its library (the catalog's copy keeps every comment). */

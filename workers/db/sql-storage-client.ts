@@ -11,7 +11,7 @@
 
 type Bound = string | number | null | ArrayBuffer;
 
-function toBound(value: unknown): Bound {
+export function toBound(value: unknown): Bound {
   if (value === undefined) throw new TypeError("D1_TYPE_ERROR: Type 'undefined' not supported for value 'undefined'");
   if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "bigint") return Number(value);

@@ -1,6 +1,7 @@
 import { changeRules, createRule, deleteRule, setInheritance, updateRule, type Actor, type RequestContext } from "./access";
 import { createComment, deleteComment, editComment, resolveComment, setFollow, type Anchor } from "./comments";
 import {
+  createAssets,
   createGroup,
   deleteMembers,
   insertMembers,
@@ -42,6 +43,7 @@ import { createShortlink, revokeShortlink, updateShortlink } from "./sharing";
 type Tail<P extends unknown[]> = P extends [unknown, unknown, ...infer R] ? R : never;
 
 export const ROUTED_WRITES = {
+  createAssets: (rc: RequestContext, actor: Actor, inputs: Parameters<typeof createAssets>[2]) => createAssets(rc, actor, [...inputs]),
   updateAsset: (rc: RequestContext, actor: Actor, id: string, input: UpdateAssetInput) => updateAsset(rc, actor, id, input),
   trashAsset: async (rc: RequestContext, actor: Actor, id: string) => {
     await trashAsset(rc, actor, id);

@@ -9,6 +9,7 @@ import {
   createVersionUpload,
   downloadAssetContent,
   dropEmptyVersions,
+  linkActor,
   playAsset,
   playLink,
   proxyDoc,
@@ -20,6 +21,8 @@ import {
   type SignedParams,
 } from "../../services/library";
 import type { Actor } from "../../services/access";
+import { findVariant } from "../../db/repositories/asset-versions.repository";
+import { runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -116,7 +119,13 @@ export const assetContentRoutes = createRouter()
       },
     }),
     async (c) => {
-      const info = await createVersionUpload(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      const { id } = c.req.valid("param");
+      const input = c.req.valid("json");
+      // Where the file's library lives (decision 043, «Uploads»); its commit changes every listing of the file.
+      const info = await runWhereItLives(c, id, (rc) => createVersionUpload(rc, c.var.actor, id, input), {
+        files: [id],
+        sameLibrary: input.to_group ? [input.to_group] : [],
+      });
       if (info.mode === "multipart") return c.json(info, 200);
       return c.json({ ...info, upload_url: new URL(info.upload_url, c.req.url).href }, 200);
     },
@@ -141,11 +150,17 @@ export const assetContentRoutes = createRouter()
       },
     }),
     async (c) => {
-      const done = await receiveUpload(c.var.rc, c.req.valid("param").variantId, c.req.valid("query"), {
+      const { variantId } = c.req.valid("param");
+      const link = c.req.valid("query");
+      const upload = {
         body: c.req.raw.body,
         contentLength: c.req.header("content-length"),
         checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
-      });
+      };
+      // Placed by its file, once the link names who sends it (decision 043, «Uploads»).
+      const [actor, variant] = await Promise.all([linkActor(c.var.rc, "upload", variantId, link), findVariant(c.var.rc.db, variantId)]);
+      const files = variant ? [variant.assetId] : [];
+      const done = await runWhereItLives(c, files[0] ?? variantId, (rc) => receiveUpload(rc, variantId, link, upload), { actor, files });
       return c.json(done, 201);
     },
   )

@@ -63,7 +63,14 @@ export const assetRoutes = createRouter()
       request: { body: jsonBody(CreateAssetSchema) },
       responses: { 200: json(z.object({ asset_id: z.string() }), "Created"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
-    async (c) => c.json(await createAsset(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      if (!input.in_group) return c.json(await createAsset(c.var.rc, c.var.actor, input), 200);
+      // Where the folder's library lives (decision 043, «Uploads»); a class rides along.
+      const named = { classes: input.asset_class ? [input.asset_class] : [] };
+      const [created] = await writeWhereItLives(c, input.in_group, "createAssets", [[input]], { named });
+      return c.json(created, 200);
+    },
   )
   .openapi(
     createRoute({
@@ -79,7 +86,13 @@ export const assetRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 415),
       },
     }),
-    async (c) => c.json(await createAssets(c.var.rc, c.var.actor, c.req.valid("json").assets), 200),
+    async (c) => {
+      const { assets } = c.req.valid("json");
+      const [first, ...rest] = assets.map((a) => a.in_group).filter((g): g is string => !!g);
+      if (!first) return c.json(await createAssets(c.var.rc, c.var.actor, assets), 200);
+      const named = { classes: assets.flatMap((a) => (a.asset_class ? [a.asset_class] : [])) };
+      return c.json(await writeWhereItLives(c, first, "createAssets", [assets], { named, sameLibrary: rest }), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -9,6 +9,7 @@ import {
   uploadInOneRequest,
   type BatchUploadFile,
 } from "../../services/uploads";
+import { runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { EntityNameSchema, IdSchema, MimeSchema } from "../schemas";
@@ -57,16 +58,17 @@ export const directUploadRoutes = createRouter().openapi(
     const q = c.req.valid("query");
     const contentType = c.req.header("content-type")?.split(";")[0].trim();
     const mime = q.mime ?? (contentType && MimeSchema.safeParse(contentType).success ? contentType : "application/octet-stream");
-    const done = await uploadInOneRequest(
-      c.var.rc,
-      c.var.actor,
-      { in_group: q.in_group, asset_id: q.asset_id, file_name: q.name, mime_type: mime, asset_class: q.asset_class },
-      {
-        body: c.req.raw.body,
-        contentLength: c.req.header("content-length"),
-        checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
-      },
-    );
+    const input = { in_group: q.in_group, asset_id: q.asset_id, file_name: q.name, mime_type: mime, asset_class: q.asset_class };
+    const upload = {
+      body: c.req.raw.body,
+      contentLength: c.req.header("content-length"),
+      checksums: { contentMd5: c.req.header("content-md5"), checksumSha256: c.req.header("x-amz-checksum-sha256") },
+    };
+    // Where the folder's (or the file's) library lives (decision 043, «Uploads»); a class rides along.
+    const done = await runWhereItLives(c, (q.in_group ?? q.asset_id)!, (rc) => uploadInOneRequest(rc, c.var.actor, input, upload), {
+      files: q.asset_id ? [q.asset_id] : [],
+      named: { classes: q.asset_class ? [q.asset_class] : [] },
+    });
     return c.json(done, 201);
   },
 );

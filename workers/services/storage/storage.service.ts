@@ -245,7 +245,8 @@ const backends = new WeakMap<RequestContext, Map<string, Promise<StorageBackend>
 
 async function openBackend(rc: RequestContext, storageId: string, fetcher?: Fetcher): Promise<StorageBackend> {
   if (storageId === DEFAULT_STORAGE_ID) return r2Backend(rc.env.MEDIA);
-  const row = await findStorage(rc.db, storageId);
+  // A global row: read from the global database even when the operation runs over a library shard's (decision 043).
+  const row = await findStorage(rc.dbSession.db, storageId);
   if (!row) throw new AppError("NOT_FOUND", ru.catalog.storageNotFound);
   if (row.kind === "r2") return r2Backend(rc.env.MEDIA);
   if (!row.url || !row.bucket || !row.credsEncrypted) throw new AppError("SERVICE_UNAVAILABLE", ru.catalog.storageCredsUnreadable);

@@ -28,6 +28,7 @@ import {
 import { WAVEFORM_BUCKETS } from "../../../../shared/waveform";
 import { r2Backend } from "../../storage";
 import { backendFor } from "../../library";
+import { inItemLibrary } from "./item-library";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
 import {
   decodeImage,
@@ -547,6 +548,30 @@ async function previewOfVideo(ctx: OperationContext<PreviewOptions>, source: Ass
   return poster ? { outcome: "made" } : { outcome: "skipped", reason: ru.tasks.log.videoNoPoster(source.asset.name) };
 }
 
+/** The previews of one file (its latest version), its preview stage recorded; a failure named in `state.failed`. */
+async function previewOfItem(ctx: OperationContext<PreviewOptions>, id: string, state: PreviewState): Promise<Outcome["outcome"]> {
+  const { asset, source } = await loadAssetSource(ctx.rc, id);
+  if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
+  else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
+  if (!asset || !source) return "skipped";
+  const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
+  let result: Outcome;
+  if (mime.startsWith("image/")) result = await previewOfImageFile(ctx, source, mime);
+  else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
+  else if (mime.startsWith("audio/")) result = await previewOfAudio(ctx, source);
+  else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
+  else {
+    result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };
+    await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));
+  }
+  if (result.outcome === "failed") state.failed.push(asset.name);
+  // The viewer's preview stage: done, not applicable or failed, with the reason.
+  const stage: StageState =
+    result.outcome === "made" ? { state: "done" } : { state: result.outcome === "failed" ? "failed" : "not_applicable", reason: result.reason };
+  await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { preview: stage })]);
+  return result.outcome;
+}
+
 /**
  * `preview`: previews in the sizes of the preview config for each asset (latest version), made with WebAssembly
  * codecs in the Worker (or by Cloudflare Images when bound, previewWithImagesBinding): JPEG, PNG and WebP are
@@ -563,29 +588,7 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
     const ids = assetIdsOf(ctx.task.affected);
     const id = ids[state.index];
     let outcome: Outcome["outcome"] = "skipped";
-    if (id) {
-      const { asset, source } = await loadAssetSource(ctx.rc, id);
-      if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
-      else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
-      else {
-        const mime = source.main.variant.mimeType.split(";")[0].trim().toLowerCase();
-        let result: Outcome;
-        if (mime.startsWith("image/")) result = await previewOfImageFile(ctx, source, mime);
-        else if (mime.startsWith("video/")) result = await previewOfVideo(ctx, source);
-        else if (mime.startsWith("audio/")) result = await previewOfAudio(ctx, source);
-        else if (hasTextCard(mime, source.main.variant.fileName || asset.name)) result = await previewOfDocument(ctx, source);
-        else {
-          result = { outcome: "skipped", reason: ru.processing.noPreview(mime) };
-          await ctx.log("info", ru.tasks.log.unsupportedType(asset.name, mime));
-        }
-        outcome = result.outcome;
-        if (outcome === "failed") state.failed.push(asset.name);
-        // The viewer's preview stage: done, not applicable or failed, with the reason.
-        const stage: StageState =
-          outcome === "made" ? { state: "done" } : { state: outcome === "failed" ? "failed" : "not_applicable", reason: result.reason };
-        await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { preview: stage })]);
-      }
-    }
+    if (id) outcome = await inItemLibrary(ctx, id, (ctx) => previewOfItem(ctx, id, state));
     const next = { index: state.index + 1, made: state.made + (outcome === "made" ? 1 : 0), failed: state.failed };
     const done = next.index >= ids.length;
     return {
@@ -598,7 +601,8 @@ export const previewOperation: TaskOperation<PreviewOptions, PreviewState> = {
     };
   },
   async skipStuckItem(ctx, state, reason) {
-    const name = await failStuckAsset(ctx, assetIdsOf(ctx.task.affected)[state.index], ["preview"], reason);
+    const id = assetIdsOf(ctx.task.affected)[state.index];
+    const name = id ? await inItemLibrary(ctx, id, (ctx) => failStuckAsset(ctx, id, ["preview"], reason)) : null;
     return { index: state.index + 1, made: state.made, failed: name ? [...state.failed, name] : state.failed };
   },
 };

@@ -4,6 +4,7 @@ import { deleteContentSql, upsertContentSql } from "../../../db/repositories/sea
 import { AppError } from "../../../lib/errors";
 import { importMappedFields } from "../../metadata";
 import { indexVector } from "../../search";
+import { inItemLibrary } from "./item-library";
 import { assetIdsOf, loadAssetSource, readVariantBytes, readVariantRange, type AssetSource } from "./asset-source";
 import { extractSearchText, hasTextCard, limits, ParseLimitError, probeMedia, techSummary, textKind } from "../../media/decode";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
@@ -127,6 +128,23 @@ async function processOne(ctx: OperationContext<TechFieldsOptions>, source: Asse
  * batch. Every parser keeps the limits of media/extract/limits.ts: a hostile file fails its stage with the reason,
  * is not retried into the same wall, and the task ends as error naming it after the other files are done.
  */
+/** One file's technical fields and text (its latest version): the refusal's text, or null. */
+async function techFieldsOfItem(ctx: OperationContext<TechFieldsOptions>, id: string): Promise<string | null> {
+  const { asset, source } = await loadAssetSource(ctx.rc, id);
+  if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
+  else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
+  if (!asset || !source) return null;
+  try {
+    return await processOne(ctx, source);
+  } catch (error) {
+    // A transient failure is retried; on the last attempt the stages end as failed instead of staying «processing».
+    if (ctx.task.attempts + 1 < MAX_TASK_ATTEMPTS) throw error;
+    const stage: StageState = { state: "failed", reason: ru.processing.internal };
+    await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { tech: stage, text: stage })]);
+    throw error;
+  }
+}
+
 export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = {
   ...techFieldsSpec,
   async start() {
@@ -137,21 +155,8 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
     const id = ids[state.index];
     const failed = [...(state.failed ?? [])];
     if (id) {
-      const { asset, source } = await loadAssetSource(ctx.rc, id);
-      if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(id));
-      else if (!source) await ctx.log("warn", ru.tasks.log.noOriginal(asset.name));
-      else {
-        try {
-          const refused = await processOne(ctx, source);
-          if (refused) failed.push(refused);
-        } catch (error) {
-          // A transient failure is retried; on the last attempt the stages end as failed instead of staying «processing».
-          if (ctx.task.attempts + 1 < MAX_TASK_ATTEMPTS) throw error;
-          const stage: StageState = { state: "failed", reason: ru.processing.internal };
-          await runBatch(ctx.rc.db, [techFieldsPatch(ctx.rc.db, source.main.variant.id, {}, { tech: stage, text: stage })]);
-          throw error;
-        }
-      }
+      const refused = await inItemLibrary(ctx, id, (ctx) => techFieldsOfItem(ctx, id));
+      if (refused) failed.push(refused);
     }
     const index = state.index + 1;
     const done = index >= ids.length;
@@ -164,7 +169,8 @@ export const techFieldsOperation: TaskOperation<TechFieldsOptions, TechState> = 
     };
   },
   async skipStuckItem(ctx, state, reason) {
-    const name = await failStuckAsset(ctx, assetIdsOf(ctx.task.affected)[state.index], ["tech", "text"], reason);
+    const id = assetIdsOf(ctx.task.affected)[state.index];
+    const name = id ? await inItemLibrary(ctx, id, (ctx) => failStuckAsset(ctx, id, ["tech", "text"], reason)) : null;
     return { index: state.index + 1, failed: name ? [...(state.failed ?? []), `${name}: ${reason}`] : state.failed };
   },
 };

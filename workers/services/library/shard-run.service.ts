@@ -1,0 +1,59 @@
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import { createDb } from "../../db/client";
+import { openLibraryShard, type LibraryPlace } from "../../db/library-directory";
+import { callShard } from "../../db/library-shard-call";
+import { applyWriteback, type Writeback } from "../../db/library-writeback";
+import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
+import type { TableRows } from "../../db/repositories/library-move.repository";
+import { RemoteShardClient } from "../../db/remote-shard-client";
+import type { RequestContext } from "../access";
+import { writeBack } from "./shard-writeback.service";
+
+type RunShard = Pick<LibraryShardDO, "enter" | "statements" | "writeback" | "writtenBack">;
+
+/**
+ * Writes back what a shard committed before the answer, so everything still reading the catalog sees it; the shard
+ * forgets it after the answer. Committed in the shard, the library's own: what is not written back here the next
+ * write or the minute cron writes back (idempotent), so the caller gets the shard's answer either way.
+ */
+export async function writeBackNow(rc: RequestContext, shard: Pick<RunShard, "writeback" | "writtenBack">, library: string, wb: Writeback) {
+  const failed = (error: unknown) => {
+    console.error(JSON.stringify({ level: "error", op: "shard-writeback", library, message: String(error) }));
+    return false;
+  };
+  const applied = await applyWriteback(rc.env.DB, wb).then(() => true, failed);
+  rc.waitUntil(writeBack(rc.env, shard, wb, { applied }).catch(failed));
+}
+
+/**
+ * An operation whose bytes stay in the Worker — an upload streams, hashes and stores them there; the media pipeline
+ * decodes them there — run over a switched library's shard (decision 043, «Uploads»): its statements go to the
+ * shard one call each (`RemoteShardClient`), with the caller (none for the pipeline) and the global rows it names
+ * stored there first. Storages stay read from the global database (their credentials never leave it). What it
+ * queues waits for the writeback — the consumers read the catalog, which must already hold what they are asked to
+ * process — and what it changed is written back before it returns, whether it succeeded or not (a mark it made and
+ * undid, a cleanup after a failure).
+ */
+export async function runOverShard<T>(
+  rc: RequestContext,
+  place: Extract<LibraryPlace, { place: "shard" }>,
+  enter: { caller: CallerCopy | null; globals: TableRows[] },
+  operation: (rc: RequestContext) => Promise<T>,
+): Promise<T> {
+  const shard = (await openLibraryShard(rc.env, place)) as unknown as RunShard;
+  const call = <V>(work: () => Promise<V>) => callShard(place.name, async () => ({ ok: true as const, value: await work() }));
+  await call(() => shard.enter(enter.caller, enter.globals));
+  const queued: MessageSendRequest[] = [];
+  const tasks = {
+    send: async (body: unknown, options?: QueueSendOptions) => void queued.push({ body, ...options }),
+    sendBatch: async (messages: Iterable<MessageSendRequest>) => void queued.push(...messages),
+  } as unknown as Queue;
+  const over: RequestContext = { ...rc, db: createDb(new RemoteShardClient(shard)), env: { ...rc.env, TASKS: tasks } };
+  try {
+    return await operation(over);
+  } finally {
+    const wb = await call(() => shard.writeback(place.library));
+    await writeBackNow(rc, shard, place.library, wb);
+    if (queued.length) await rc.env.TASKS.sendBatch(queued);
+  }
+}
