@@ -10,7 +10,9 @@ import { applyWriteback } from "../../workers/db/library-writeback";
 import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
 import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
+import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
+import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
 import {
@@ -23,6 +25,7 @@ import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { previewTask, uploadFile } from "./task-fixtures";
+import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
 /**
@@ -853,6 +856,74 @@ describe("moving a library into its shard", () => {
     await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("once switched, multipart (S3) and batch uploads into it are committed over its shard; the hourly cleanup runs there", async () => {
+    const { boss, top, sub, clip } = await library();
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const inBoth = async (query: string, ...binds: string[]) => ({
+      catalog: await env.DB.prepare(query)
+        .bind(...binds)
+        .first(),
+      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
+    });
+
+    // A new version of the clip in two parts through the S3-compatible endpoints (the app's form above 95 MiB).
+    const parts = [partBytes(5 * MIB, 3), partBytes(10, 4)];
+    const info = await startMultipart(boss.bearer, clip.id, 5 * MIB + 10);
+    const uploadId = await createUpload(boss.bearer, info.variant_id);
+    const etags = [
+      await putPart(boss.bearer, info.variant_id, uploadId, 1, parts[0]),
+      await putPart(boss.bearer, info.variant_id, uploadId, 2, parts[1]),
+    ];
+    const done = await complete(
+      boss.bearer,
+      info.variant_id,
+      uploadId,
+      etags.map((etag, i) => ({ partNumber: i + 1, etag })),
+    );
+    expect(done.status, await done.clone().text()).toBe(200);
+    expect(await inBoth("SELECT status FROM variants WHERE id = ?", info.variant_id)).toEqual({
+      catalog: { status: "ready" },
+      shard: { status: "ready" },
+    });
+    expect(await inBoth("SELECT latest_version FROM assets WHERE id = ?", clip.id)).toEqual({
+      catalog: { latest_version: 2 },
+      shard: { latest_version: 2 },
+    });
+
+    // Several small files in one request.
+    const form = new FormData();
+    for (const name of ["один.txt", "два.txt"]) form.append("file", new File([name], name, { type: "text/plain" }));
+    const batch = await call(`/api/asset/upload-batch?in_group=${sub}`, { method: "POST", bearer: boss.bearer, body: form });
+    expect(batch.status, await batch.clone().text()).toBe(201);
+    expect(await inBoth("SELECT count(*) AS n FROM assets WHERE name IN ('один.txt', 'два.txt')")).toEqual({
+      catalog: { n: 2 },
+      shard: { n: 2 },
+    });
+
+    // An upload started long ago and left: the hourly cleanup aborts it in the shard (the catalog's run leaves it
+    // alone: it may not change it), and the catalog's copy follows.
+    const left = await startMultipart(boss.bearer, clip.id, 5 * MIB + 10);
+    await createUpload(boss.bearer, left.variant_id);
+    await inShard(shard, (sql) => sql.exec("UPDATE variants SET progress_at = 1 WHERE id = ?", left.variant_id));
+    await writeBackShards(env);
+    const summary = await runAbortStaleMultipart(
+      createRequestContext(env, () => undefined, "test-cleanup"),
+      {
+        op: "abort-stale-multipart",
+        olderThanHours: 24,
+        limit: 100,
+      },
+    );
+    expect(summary).toContain("aborted 1 stale uploads");
+    expect(await inBoth("SELECT status FROM variants WHERE id = ?", left.variant_id)).toEqual({
+      catalog: { status: "aborted" },
+      shard: { status: "aborted" },
+    });
+    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
   });
 
   it("once switched, a reader without update is refused by the shard and nothing is written anywhere", async () => {

@@ -118,6 +118,9 @@ export const batchUploadRoutes = createRouter().openapi(
     const q = c.req.valid("query");
     const { file } = c.req.valid("form");
     const files = (Array.isArray(file) ? file : [file]).map(batchFileOf);
-    return c.json(await uploadBatch(c.var.rc, c.var.actor, { in_group: q.in_group, asset_class: q.asset_class }, files), 201);
+    const input = { in_group: q.in_group, asset_class: q.asset_class };
+    // Where the folder's library lives (decision 043, «Uploads»); a class rides along.
+    const named = { classes: q.asset_class ? [q.asset_class] : [] };
+    return c.json(await runWhereItLives(c, q.in_group, (rc) => uploadBatch(rc, c.var.actor, input, files), { named }), 201);
   },
 );

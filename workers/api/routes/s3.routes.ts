@@ -4,10 +4,12 @@ import { HTTPException } from "hono/http-exception";
 import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { S3Error, XML_CONTENT_TYPE, errorXml, quoteEtag, s3CodeOf, xmlDocument, type S3ErrorCode } from "../../lib/s3-xml";
-import { s3OpOf } from "../../services/storage/pure";
+import type { RequestContext } from "../../services/access";
+import { s3OpOf, type S3Op } from "../../services/storage/pure";
 import {
   MAX_COMPLETE_BODY_BYTES,
   abortMultipart,
+  authorize,
   completeMultipart,
   createMultipart,
   listParts,
@@ -15,6 +17,7 @@ import {
   uploadPart,
   type S3Call,
 } from "../../services/uploads";
+import { runWhereItLives } from "../library-place";
 import { createRouter } from "../router";
 import type { AppEnv } from "../types";
 
@@ -90,6 +93,15 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
 }
 
 /** The operation of a request, or 405/400 as S3 XML. */
+/**
+ * An S3 call's work where its file's library lives (decision 043, «Uploads»): placed by the file the path names, once
+ * its signature names the sender (checked again where it runs); a file also listed in another library is refused.
+ */
+async function whereItLives<T>(c: Context<AppEnv>, op: S3Op, call: S3Call, work: (rc: RequestContext) => Promise<T>): Promise<T> {
+  const { actor } = await authorize(c.var.rc, op, call);
+  return runWhereItLives(c, call.assetId, work, { actor, files: [call.assetId] });
+}
+
 function opOf(c: Context<AppEnv>, ...allowed: ReturnType<typeof s3OpOf>[]) {
   const op = s3OpOf(c.req.method, new URL(c.req.url).searchParams);
   if (!op || !allowed.includes(op)) throw new S3Error("InvalidRequest", ru.s3.unsupportedRequest);
@@ -108,14 +120,17 @@ export const s3Routes = createRouter()
     }),
     async (c) => {
       const call = callOf(c);
-      if (opOf(c, "create", "complete") === "create") {
-        const created = await createMultipart(c.var.rc, call);
+      const op = opOf(c, "create", "complete");
+      if (op === "create") {
+        const created = await whereItLives(c, op, call, (rc) => createMultipart(rc, call));
         return xml(
           c,
           xmlDocument("InitiateMultipartUploadResult", { Bucket: created.bucket, Key: created.key, UploadId: created.uploadId }),
         );
       }
-      const done = await completeMultipart(c.var.rc, call, () => readCapped(c.req.raw.body, MAX_COMPLETE_BODY_BYTES));
+      const done = await whereItLives(c, op, call, (rc) =>
+        completeMultipart(rc, call, () => readCapped(c.req.raw.body, MAX_COMPLETE_BODY_BYTES)),
+      );
       // Location: where the client reads the upload's state (a 'saving' upload becomes 'ready' once hashed).
       const location = new URL(`/api/upload/status/${done.variantId}`, c.req.url).href;
       c.header("x-mam-upload-state", done.state);
@@ -148,11 +163,12 @@ export const s3Routes = createRouter()
     async (c) => {
       const call = callOf(c);
       const headers = { "Access-Control-Expose-Headers": "ETag", "Cache-Control": "no-store" };
-      if (opOf(c, "part", "put") === "part") {
-        const { etag } = await uploadPart(c.var.rc, call, uploadBody(c));
+      const op = opOf(c, "part", "put");
+      if (op === "part") {
+        const { etag } = await whereItLives(c, op, call, (rc) => uploadPart(rc, call, uploadBody(c)));
         return c.body(null, 200, { ...headers, ETag: quoteEtag(etag) });
       }
-      const done = await putObject(c.var.rc, call, uploadBody(c));
+      const done = await whereItLives(c, op, call, (rc) => putObject(rc, call, uploadBody(c)));
       return c.body(null, 200, {
         ...headers,
         ETag: quoteEtag(done.checksum),
@@ -204,8 +220,8 @@ export const s3Routes = createRouter()
       responses: { 204: { description: "Aborted (also when it already was)" }, ...xmlErrors },
     }),
     async (c) => {
-      opOf(c, "abort");
-      await abortMultipart(c.var.rc, callOf(c));
+      const call = callOf(c);
+      await whereItLives(c, opOf(c, "abort"), call, (rc) => abortMultipart(rc, call));
       return c.body(null, 204);
     },
   )

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { uploadParts, variants } from "../schema/index";
 import type { Statement } from "./asset.repository";
@@ -102,11 +102,19 @@ export function markAbortedStatements(db: Database, variantId: string, from: "pe
 }
 
 /** Open multipart uploads with no sign of life since `before`, oldest first. */
+/**
+ * Not a file of a library that lives in its shard (decision 043): the catalog's copy of those is the shard's to
+ * change, and the cleanups run over each shard for them. Always true inside a shard (its directories are empty).
+ */
+const notSwitchedAsset = (assetId: SQL | typeof variants.assetId) =>
+  sql`${assetId} not in (select d.id from id_directory d join library_directory l on l.library_id = d.library_id where l.state <> 'copying')`;
+const notSwitched = notSwitchedAsset(variants.assetId);
+
 export function selectStaleMultipart(db: Database, before: number, limit: number) {
   return db
     .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey, uploadId: variants.uploadId })
     .from(variants)
-    .where(and(eq(variants.status, "pending"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
+    .where(and(eq(variants.status, "pending"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`, notSwitched))
     .orderBy(asc(variants.progressAt))
     .limit(limit);
 }
@@ -121,7 +129,7 @@ export function selectAbandonedUploads(db: Database, before: number, limit: numb
   return db
     .select({ id: variants.id, storageId: variants.storageId, storageKey: variants.storageKey })
     .from(variants)
-    .where(and(isNull(variants.versionId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before)))
+    .where(and(isNull(variants.versionId), eq(variants.status, "pending"), isNull(variants.uploadId), lt(variants.ctime, before), notSwitched))
     .orderBy(asc(variants.ctime))
     .limit(limit);
 }
@@ -131,7 +139,7 @@ export function selectStuckSaving(db: Database, before: number, limit: number) {
   return db
     .select({ id: variants.id })
     .from(variants)
-    .where(and(eq(variants.status, "saving"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`))
+    .where(and(eq(variants.status, "saving"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`, notSwitched))
     .orderBy(asc(variants.progressAt))
     .limit(limit);
 }
@@ -139,7 +147,8 @@ export function selectStuckSaving(db: Database, before: number, limit: number) {
 /** Forgets aborted uploads older than `before`, and part records whose variant is gone (purged assets). */
 export function forgetOldAbortsStatements(db: Database, before: number): Statement[] {
   return [
-    db.delete(variants).where(and(eq(variants.status, "aborted"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`)),
-    sql`delete from upload_parts where not exists (select 1 from variants v where v.id = upload_parts.variant_id and v.status = 'pending')`,
+    db.delete(variants).where(and(eq(variants.status, "aborted"), lt(variants.progressAt, before), sql`${variants.uploadId} is not null`, notSwitched)),
+    sql`delete from upload_parts where not exists (select 1 from variants v where v.id = upload_parts.variant_id and v.status = 'pending')
+      and not exists (select 1 from variants v where v.id = upload_parts.variant_id and not (${notSwitchedAsset(sql`v.asset_id`)}))`,
   ];
 }

@@ -90,7 +90,7 @@ export { continueLibraryMove, startLibraryMove } from "./library-move.service";
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { refreshShardCopies } from "./shard-copies.service";
 export { writeBack, writeBackShards } from "./shard-writeback.service";
-export { runOverShard, writeBackNow } from "./shard-run.service";
+export { inEverySwitchedLibrary, inLibraryOf, runOverShard, writeBackNow } from "./shard-run.service";
 export { getSubtreeJson } from "./subtree.service";
 export type { CreateGroupInput, Group, UpdateGroupInput } from "./group.service";
 export type { GroupMember } from "./group-listing.service";

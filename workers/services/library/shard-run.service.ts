@@ -1,6 +1,6 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { createDb } from "../../db/client";
-import { openLibraryShard, type LibraryPlace } from "../../db/library-directory";
+import { openLibraryShard, placeOfId, type LibraryPlace } from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
@@ -56,4 +56,33 @@ export async function runOverShard<T>(
     await writeBackNow(rc, shard, place.library, wb);
     if (queued.length) await rc.env.TASKS.sendBatch(queued);
   }
+}
+
+/**
+ * Background work on one file or folder (no caller: the media pipeline, hashing, cleanups) where its library lives:
+ * over the catalog, or over its shard (`runOverShard`), written back before it returns.
+ */
+export async function inLibraryOf<T>(rc: RequestContext, id: string, work: (rc: RequestContext) => Promise<T>): Promise<T> {
+  const place = await placeOfId(rc.db.$client, id);
+  if (place.place !== "shard") return work(rc);
+  return runOverShard(rc, place, { caller: null, globals: [] }, work);
+}
+
+/**
+ * Background work over every switched library's shard in turn (the hourly cleanups): the catalog's own run leaves
+ * their rows alone, since the catalog refuses to change them. One shard not answering is logged; the others go on.
+ */
+export async function inEverySwitchedLibrary(rc: RequestContext, work: (rc: RequestContext) => Promise<string>): Promise<string[]> {
+  const { results } = await rc.env.DB.prepare(
+    "SELECT library_id AS library, name, shard FROM library_directory WHERE state = 'shard'",
+  ).all<{ library: string; name: string; shard: number }>();
+  const done: string[] = [];
+  for (const l of results) {
+    try {
+      done.push(`${l.name}: ${await runOverShard(rc, { place: "shard", ...l }, { caller: null, globals: [] }, work)}`);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", op: "library-shard", library: l.name, message: String(error) }));
+    }
+  }
+  return done;
 }

@@ -7,7 +7,7 @@
 export { MAX_BATCH_BYTES, MAX_BATCH_FILES, requireBatchLength, uploadBatch } from "./batch-upload.service";
 export type { BatchUploadFile } from "./batch-upload.service";
 export { uploadInOneRequest } from "./direct-upload.service";
-export { MAX_COMPLETE_BODY_BYTES, createMultipart, listParts, uploadPart } from "./multipart.service";
+export { MAX_COMPLETE_BODY_BYTES, authorize, createMultipart, listParts, uploadPart } from "./multipart.service";
 export { abortMultipart, completeMultipart, putObject } from "./multipart-complete.service";
 export { runAbortStaleMultipart, runHashVariant } from "./multipart-saving.service";
 export { signS3Request, uploadStatus } from "./multipart-sign.service";

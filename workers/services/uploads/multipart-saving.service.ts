@@ -18,7 +18,7 @@ import type { AssetRow, VariantRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { toHex } from "../../lib/ids";
 import type { AbortStaleMultipartMessage, HashVariantMessage, TaskMessageInput } from "../../queue/messages";
-import { backendFor, commitUpload, deleteUnreferencedObjects } from "../library";
+import { backendFor, commitUpload, deleteUnreferencedObjects, inEverySwitchedLibrary, inLibraryOf } from "../library";
 import type { RequestContext } from "../access";
 import { Sha256 } from "./multipart-hash";
 import { MiB, NATIVE_HASH_MAX_BYTES, HASH_SEGMENT_BYTES, STUCK_SAVING_MS, ABORTED_KEPT_MS } from "./multipart.service";
@@ -142,6 +142,12 @@ async function abandonSaving(rc: RequestContext, variant: VariantRow): Promise<H
  * duplicate delivery, an aborted upload) is left alone.
  */
 export async function runHashVariant(rc: RequestContext, message: HashVariantMessage, opts: Partial<HashOptions> = {}): Promise<string> {
+  const found = await findVariant(rc.db, message.variantId);
+  // Its rows where its file's library lives (decision 043, «Uploads»); the bytes are hashed here either way.
+  return found ? inLibraryOf(rc, found.assetId, (rc) => hashVariant(rc, message, opts)) : hashVariant(rc, message, opts);
+}
+
+async function hashVariant(rc: RequestContext, message: HashVariantMessage, opts: Partial<HashOptions>): Promise<string> {
   const variant = await findVariant(rc.db, message.variantId);
   if (!variant || variant.status !== "saving")
     return `variant ${message.variantId}: not saving (${variant?.status ?? "gone"}), nothing to hash`;
@@ -167,6 +173,13 @@ export async function runHashVariant(rc: RequestContext, message: HashVariantMes
  * expired long before) with any object left under their keys. Queues its continuation after `limit`.
  */
 export async function runAbortStaleMultipart(rc: RequestContext, message: AbortStaleMultipartMessage): Promise<string> {
+  // The catalog's run leaves switched libraries' uploads alone; each of their shards gets the same run (decision 043).
+  const here = await abortStaleMultipart(rc, message);
+  const shards = await inEverySwitchedLibrary(rc, (rc) => abortStaleMultipart(rc, message));
+  return [here, ...shards].join("; ");
+}
+
+async function abortStaleMultipart(rc: RequestContext, message: AbortStaleMultipartMessage): Promise<string> {
   const now = Date.now();
   const stale = await selectStaleMultipart(rc.db, now - message.olderThanHours * 3600 * 1000, message.limit);
   let failed = 0;

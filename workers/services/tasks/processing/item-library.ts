@@ -1,5 +1,4 @@
-import { placeOfId } from "../../../db/library-directory";
-import { runOverShard } from "../../library";
+import { inLibraryOf } from "../../library";
 import type { OperationContext } from "./operation";
 
 /**
@@ -7,12 +6,6 @@ import type { OperationContext } from "./operation";
  * or over its shard, the bytes still decoded here — what the work changed (previews, technical fields, search text)
  * is written back to the catalog before the next file. The task and its log stay global.
  */
-export async function inItemLibrary<O, X>(
-  ctx: OperationContext<O>,
-  assetId: string,
-  work: (ctx: OperationContext<O>) => Promise<X>,
-): Promise<X> {
-  const place = await placeOfId(ctx.rc.db.$client, assetId);
-  if (place.place !== "shard") return work(ctx);
-  return runOverShard(ctx.rc, place, { caller: null, globals: [] }, (rc) => work({ ...ctx, rc }));
+export function inItemLibrary<O, X>(ctx: OperationContext<O>, assetId: string, work: (ctx: OperationContext<O>) => Promise<X>): Promise<X> {
+  return inLibraryOf(ctx.rc, assetId, (rc) => work({ ...ctx, rc }));
 }
