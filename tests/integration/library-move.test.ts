@@ -13,6 +13,7 @@ import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
 import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
+import { runPurgeTrash } from "../../workers/queue/operations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
 import {
@@ -923,6 +924,50 @@ describe("moving a library into its shard", () => {
       catalog: { status: "aborted" },
       shard: { status: "aborted" },
     });
+    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+  });
+
+  it("once switched, the trash's retention purge runs over its shard: its expired files and folders go there and in the catalog", async () => {
+    const { boss, top, sub, clip, photo } = await library();
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    expect((await call(`/api/asset/${photo.id}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
+    expect((await call(`/api/group/delete/${sub}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
+    expect((await call(`/api/asset/${other.id}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
+    // Trashed long ago: in the shard (written back to the catalog's copy) and, for the other library, in the catalog.
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET deleted_at = 1 WHERE id = ?", photo.id);
+      sql.exec("UPDATE groups SET deleted_at = 1 WHERE id = ?", sub);
+    });
+    await writeBackShards(env);
+    await env.DB.prepare("UPDATE assets SET deleted_at = 1 WHERE id = ?").bind(other.id).run();
+    const count = "SELECT count(*) AS n FROM assets WHERE id IN (?, ?)";
+
+    // The catalog's sweep purges the other library's file and leaves this library's rows alone (it could not change
+    // them), queuing this library's own purge over its shard.
+    const summary = await runPurgeTrash(
+      createRequestContext(env, () => undefined, "test-purge"),
+      {
+        op: "purge-trash",
+        chunkSize: 100,
+        budget: 10,
+        phase: "groups",
+      },
+    );
+    expect(summary).toMatch(/^purged the trash/);
+    expect(summary).not.toContain("left for the next run");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM assets WHERE id = ?").bind(other.id).first("n")).toBe(0);
+    await vi.waitFor(
+      async () => {
+        expect(await env.DB.prepare(count).bind(photo.id, clip.id).first("n")).toBe(0);
+        expect(await inShard(shard, (sql) => sql.exec(count, photo.id, clip.id).one().n)).toBe(0);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM groups WHERE id = ?", sub).one().n)).toBe(0);
     await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
   });
 

@@ -128,3 +128,19 @@ export function forgetLibraryPlaces(): void {
   holding.clear();
   noneSwitchedUntil = 0;
 }
+
+/**
+ * The folders and files of libraries that live in their shards (or are being switched), as an SQL subquery: the
+ * catalog's background sweeps leave them alone — the catalog refuses to change them — and run over each shard
+ * instead. Selects nothing inside a shard, whose directories are empty.
+ */
+export const SWITCHED_IDS_SQL =
+  "select d.id from id_directory d join library_directory l on l.library_id = d.library_id where l.state <> 'copying'";
+
+/** Every library that lives in its shard, as the place its work runs over. */
+export async function switchedLibraries(db: D1Database): Promise<Extract<LibraryPlace, { place: "shard" }>[]> {
+  const { results } = await db
+    .prepare("SELECT library_id AS library, name, shard FROM library_directory WHERE state = 'shard' ORDER BY library_id")
+    .all<{ library: string; name: string; shard: number }>();
+  return results.map((l) => ({ place: "shard", ...l }));
+}

@@ -37,6 +37,8 @@ export const PurgeTrashMessageSchema = z.object({
   /** continuations only: the part the run is in (groups first, then assets) and where it resumes */
   phase: z.enum(["groups", "assets"]).default("groups"),
   after: ResumeSchema.optional(),
+  /** one library that lives in its shard, purged over it (decision 043); the catalog's run queues one per library */
+  library: Id.optional(),
 });
 
 /**

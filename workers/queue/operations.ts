@@ -2,13 +2,14 @@ import { and, isNotNull, lt, or } from "drizzle-orm";
 import { findVariant } from "../db/repositories/asset-versions.repository";
 import { selectExpiredTrash } from "../db/repositories/asset.repository";
 import { DEFAULT_STORAGE_ID, findStorage } from "../db/repositories/storage.repository";
+import { switchedLibraries } from "../db/library-directory";
 import { detachFromParentStatement, runBatch } from "../db/repositories/group.repository";
 import { expiredTrashTops } from "../db/repositories/group-reads.repository";
 import { deleteDeadSessions } from "../db/repositories/session.repository";
 import { oneTimeTokens, tradedTokens } from "../db/schema/index";
 import { ROOT_GROUP_ID } from "../lib/ids";
 import { DAY_MS, TRASH_RETENTION_MS } from "../lib/trash";
-import { purgeAssets, runPurgeGroup } from "../services/library";
+import { inLibraryOf, purgeAssets, runOverShard, runPurgeGroup } from "../services/library";
 import type { RequestContext } from "../services/access";
 import { runAbortStaleMultipart, runHashVariant } from "../services/uploads";
 import type { AbortUploadMessage, ProcessVariantMessage, PurgeTrashMessage, TaskMessage, TaskMessageInput } from "./messages";
@@ -35,7 +36,8 @@ export async function runOperation(env: Env, message: TaskMessage): Promise<stri
       return `removed ${sessions.meta.changes} dead refresh tokens, ${tokens.meta.changes} one-time tokens and ${traded.meta.changes} traded-token records`;
     }
     case "purge-group":
-      return withTaskContext(env, message.op, (rc) => runPurgeGroup(rc, message));
+      // Over its library's shard when it lives in one (decision 043).
+      return withTaskContext(env, message.op, (rc) => inLibraryOf(rc, message.groupId, (rc) => runPurgeGroup(rc, message)));
     case "purge-trash":
       return withTaskContext(env, message.op, (rc) => runPurgeTrash(rc, message));
     case "abort-upload":
@@ -88,6 +90,20 @@ export async function runAbortUpload(env: Env, message: AbortUploadMessage): Pro
  * `purgeAssets`. After `budget` chunks the run queues its continuation (same cutoff, resuming after the last item).
  */
 export async function runPurgeTrash(rc: RequestContext, job: PurgeTrashMessage): Promise<string> {
+  // A library in its shard is purged over it, in messages of its own; the catalog's sweep leaves its rows alone.
+  if (job.library) {
+    const place = (await switchedLibraries(rc.env.DB)).find((l) => l.library === job.library);
+    if (!place) return `library ${job.library}: not in a shard, nothing to purge there`;
+    return runOverShard(rc, place, { caller: null, globals: [] }, (rc) => purgeTrash(rc, job));
+  }
+  if (job.before === undefined) {
+    const libraries = await switchedLibraries(rc.env.DB);
+    if (libraries.length > 0) await rc.env.TASKS.sendBatch(libraries.map((l) => ({ body: { op: "purge-trash", library: l.library } })));
+  }
+  return purgeTrash(rc, job);
+}
+
+async function purgeTrash(rc: RequestContext, job: PurgeTrashMessage): Promise<string> {
   const before = Math.min(job.before ?? Number.POSITIVE_INFINITY, Date.now() - TRASH_RETENTION_MS);
   let { phase, after } = job;
   let groups = 0;
@@ -135,6 +151,7 @@ export async function runPurgeTrash(rc: RequestContext, job: PurgeTrashMessage):
     before,
     phase,
     after,
+    library: job.library,
   } satisfies TaskMessageInput);
   return `purging the trash: ${progress()} so far; continued in a new message`;
 }

@@ -1,6 +1,7 @@
 import { SQL, and, desc, eq, gt, is, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect, alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
+import { SWITCHED_IDS_SQL } from "../library-directory";
 import { visibleSql, type Visibility } from "./access.repository";
 import {
   assetClasses,
@@ -227,7 +228,8 @@ export function listTrashedAssets(db: Database, opts: { vis: Visibility | null; 
 export function selectExpiredTrash(db: Database, o: { before: number; after?: { at: number; id: string } | null; limit: number }) {
   const resume = o.after ? sql`and deleted_at >= ${o.after.at} and (deleted_at > ${o.after.at} or id > ${o.after.id})` : sql``;
   return db.all<{ id: string; deleted_at: number }>(sql`
-    select id, deleted_at from ${assets} where deleted_at < ${o.before} ${resume} order by deleted_at, id limit ${o.limit}`);
+    select id, deleted_at from ${assets} where deleted_at < ${o.before} ${resume} and id not in (${sql.raw(SWITCHED_IDS_SQL)})
+    order by deleted_at, id limit ${o.limit}`);
 }
 
 /** Live assets owned by a user, most recently changed first. */
@@ -383,10 +385,14 @@ export async function unreferencedKeys(
   storageId: string,
   keys: readonly string[],
   exceptAssets: readonly string[] = [],
+  o: { outside?: string } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return [];
   const wanted = inList(keys);
-  const others = inList(exceptAssets);
+  // In the catalog, for a library in its shard: only other libraries' files count (its own copy there may be stale).
+  const others = o.outside
+    ? sql`${inList(exceptAssets)} and asset_id not in (select id from id_directory where library_id = ${o.outside})`
+    : inList(exceptAssets);
   const previewRefs =
     storageId === DEFAULT_STORAGE_ID
       ? sql` union select storage_key from ${previews} where storage_key in ${wanted} and asset_id not in ${others}`

@@ -1,6 +1,7 @@
 /** Reading groups as a whole: subtrees, search by name, roots, the trash, sizes and ancestors. */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
+import { SWITCHED_IDS_SQL } from "../library-directory";
 import { visibleSql, type Visibility } from "./access.repository";
 
 /** A row of `subtreeGroupsSql`; `files` (with counts) is the group's live file listings, unfiltered (its rollup). */
@@ -111,7 +112,7 @@ export function expiredTrashTops(db: Database, o: { before: number; after?: { at
   const resume = o.after ? sql`and (g.deleted_at, g.id) > (${o.after.at}, ${o.after.id})` : sql``;
   return db.all<{ id: string; parent_id: string | null; deleted_at: number }>(sql`
     select g.id, g.parent_id, g.deleted_at from groups g
-    where g.deleted_at < ${o.before} ${resume}
+    where g.deleted_at < ${o.before} ${resume} and g.id not in (${sql.raw(SWITCHED_IDS_SQL)})
       and not exists (select 1 from group_closure c join groups a on a.id = c.ancestor
         where c.descendant = g.id and c.depth > 0 and a.deleted_at < ${o.before})
     order by g.deleted_at, g.id limit ${o.limit}`);

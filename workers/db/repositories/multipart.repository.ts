@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
+import { SWITCHED_IDS_SQL } from "../library-directory";
 import { uploadParts, variants } from "../schema/index";
 import type { Statement } from "./asset.repository";
 import { dropReservationValuesStatement } from "./field.repository";
@@ -106,8 +107,7 @@ export function markAbortedStatements(db: Database, variantId: string, from: "pe
  * Not a file of a library that lives in its shard (decision 043): the catalog's copy of those is the shard's to
  * change, and the cleanups run over each shard for them. Always true inside a shard (its directories are empty).
  */
-const notSwitchedAsset = (assetId: SQL | typeof variants.assetId) =>
-  sql`${assetId} not in (select d.id from id_directory d join library_directory l on l.library_id = d.library_id where l.state <> 'copying')`;
+const notSwitchedAsset = (assetId: SQL | typeof variants.assetId) => sql`${assetId} not in (${sql.raw(SWITCHED_IDS_SQL)})`;
 const notSwitched = notSwitchedAsset(variants.assetId);
 
 export function selectStaleMultipart(db: Database, before: number, limit: number) {

@@ -43,6 +43,11 @@ export interface RequestContext {
    */
   viewerIsAdmin?: boolean;
   /**
+   * Set when `db` is a library's shard (decision 043, «Uploads»): the library it holds. What only the catalog knows
+   * across libraries (another library's file sharing stored bytes) is asked of the global database.
+   */
+  library?: string;
+  /**
    * Where the request came from, for the audit log's file events: set by the API middleware; absent for background
    * runs (queues, crons), whose entries then carry no address.
    */

@@ -462,7 +462,10 @@ export async function deleteUnreferencedObjects(
   for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
   let deleted = 0;
   for (const [storageId, keys] of byStorage) {
-    const orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)], exceptAssets);
+    let orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)], exceptAssets);
+    // Over a library's shard: a file of another library (a copy) may share the bytes; the catalog holds those.
+    if (rc.library && orphans.length > 0)
+      orphans = await unreferencedKeys(rc.dbSession.db, storageId, orphans, exceptAssets, { outside: rc.library });
     if (orphans.length === 0) continue;
     await (await backendFor(rc, storageId)).delete(orphans);
     deleted += orphans.length;

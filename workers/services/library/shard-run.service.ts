@@ -1,6 +1,6 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { createDb } from "../../db/client";
-import { openLibraryShard, placeOfId, type LibraryPlace } from "../../db/library-directory";
+import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
@@ -48,7 +48,12 @@ export async function runOverShard<T>(
     send: async (body: unknown, options?: QueueSendOptions) => void queued.push({ body, ...options }),
     sendBatch: async (messages: Iterable<MessageSendRequest>) => void queued.push(...messages),
   } as unknown as Queue;
-  const over: RequestContext = { ...rc, db: createDb(new RemoteShardClient(shard)), env: { ...rc.env, TASKS: tasks } };
+  const over: RequestContext = {
+    ...rc,
+    db: createDb(new RemoteShardClient(shard)),
+    env: { ...rc.env, TASKS: tasks },
+    library: place.library,
+  };
   try {
     return await operation(over);
   } finally {
@@ -73,15 +78,12 @@ export async function inLibraryOf<T>(rc: RequestContext, id: string, work: (rc: 
  * their rows alone, since the catalog refuses to change them. One shard not answering is logged; the others go on.
  */
 export async function inEverySwitchedLibrary(rc: RequestContext, work: (rc: RequestContext) => Promise<string>): Promise<string[]> {
-  const { results } = await rc.env.DB.prepare(
-    "SELECT library_id AS library, name, shard FROM library_directory WHERE state = 'shard'",
-  ).all<{ library: string; name: string; shard: number }>();
   const done: string[] = [];
-  for (const l of results) {
+  for (const place of await switchedLibraries(rc.env.DB)) {
     try {
-      done.push(`${l.name}: ${await runOverShard(rc, { place: "shard", ...l }, { caller: null, globals: [] }, work)}`);
+      done.push(`${place.name}: ${await runOverShard(rc, place, { caller: null, globals: [] }, work)}`);
     } catch (error) {
-      console.error(JSON.stringify({ level: "error", op: "library-shard", library: l.name, message: String(error) }));
+      console.error(JSON.stringify({ level: "error", op: "library-shard", library: place.name, message: String(error) }));
     }
   }
   return done;

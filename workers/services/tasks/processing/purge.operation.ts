@@ -9,7 +9,8 @@ import type { TaskMessageInput } from "../../../queue/messages";
 import { requireEntityAccess } from "../../access";
 import { purgeAssets, runPurgeGroup } from "../../library";
 import type { RequestContext } from "../../access";
-import { percent, type TaskOperation } from "./operation";
+import { inItemLibrary } from "./item-library";
+import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
 
 const PurgeOptionsSchema = z.object({
@@ -60,6 +61,30 @@ async function purgeGroupChunk(rc: RequestContext, groupId: string, chunkSize: n
   return { finished: !continued, summary };
 }
 
+/** One chunk of one trashed group or file for good, where its library lives: the state to resume from. */
+async function purgeEntity(ctx: OperationContext<PurgeOptions>, entity: { id: string; type: string }, state: PurgeState): Promise<PurgeState> {
+  const next: PurgeState = { index: state.index + 1, detached: false, chunks: 0 };
+  if (entity.type === "group") {
+    const group = await findGroup(ctx.rc.db, entity.id);
+    if (group && !state.detached && group.deletedAt != null) {
+      await runBatch(ctx.rc.db, [detachFromParentStatement(group.id, group.parentId ?? ROOT_GROUP_ID)]);
+    }
+    const { finished, summary } = await purgeGroupChunk(ctx.rc, entity.id, ctx.options.chunk_size);
+    await ctx.log("info", ru.tasks.log.purgeProgress(summary));
+    return finished ? next : { index: state.index, detached: true, chunks: state.chunks + 1 };
+  }
+  if (entity.type === "asset") {
+    const asset = await findAsset(ctx.rc.db, entity.id);
+    if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(entity.id));
+    else if (asset.deletedAt == null) await ctx.log("warn", ru.tasks.notTrashed);
+    else {
+      const purged = await purgeAssets(ctx.rc, [asset.id], ctx.task.ownerId ?? null);
+      await ctx.log("info", ru.tasks.log.purgeProgress(`«${asset.name}»: файлов ${purged.assets}, объектов ${purged.objects}`));
+    }
+  }
+  return next;
+}
+
 /**
  * `purge`: the library's permanent delete, as a task with progress and log. Trashed groups are detached from their
  * parents (no restore any more) and purged chunk by chunk with `purge-group` (assets only inside them go with all
@@ -77,24 +102,9 @@ export const purgeOperation: TaskOperation<PurgeOptions, PurgeState> = {
   async step(ctx, state) {
     const entities = ctx.task.affected;
     const entity = entities[state.index];
-    let next: PurgeState = { index: state.index + 1, detached: false, chunks: 0 };
-    if (entity?.type === "group") {
-      const group = await findGroup(ctx.rc.db, entity.id);
-      if (group && !state.detached && group.deletedAt != null) {
-        await runBatch(ctx.rc.db, [detachFromParentStatement(group.id, group.parentId ?? ROOT_GROUP_ID)]);
-      }
-      const { finished, summary } = await purgeGroupChunk(ctx.rc, entity.id, ctx.options.chunk_size);
-      await ctx.log("info", ru.tasks.log.purgeProgress(summary));
-      if (!finished) next = { index: state.index, detached: true, chunks: state.chunks + 1 };
-    } else if (entity?.type === "asset") {
-      const asset = await findAsset(ctx.rc.db, entity.id);
-      if (!asset) await ctx.log("warn", ru.tasks.log.assetGone(entity.id));
-      else if (asset.deletedAt == null) await ctx.log("warn", ru.tasks.notTrashed);
-      else {
-        const purged = await purgeAssets(ctx.rc, [asset.id], ctx.task.ownerId ?? null);
-        await ctx.log("info", ru.tasks.log.purgeProgress(`«${asset.name}»: файлов ${purged.assets}, объектов ${purged.objects}`));
-      }
-    }
+    const next = entity
+      ? await inItemLibrary(ctx, entity.id, (ctx) => purgeEntity(ctx, entity, state))
+      : { index: state.index + 1, detached: false, chunks: 0 };
     const done = next.index >= entities.length;
     return { state: next, done, progress: percent(next.index, entities.length), info: `${next.index} / ${entities.length}` };
   },
