@@ -155,7 +155,7 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call(`/api/asset/restore-version/${clip.id}`, { method: "POST", bearer: boss.bearer, json: { version: 1 } });
+    const refused = await call(`/api/asset/copy/${clip.id}/${sub}`, { method: "POST", bearer: boss.bearer });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     // A file of another library listed in this one: its write touches this library's listing, which the catalog no
@@ -968,6 +968,50 @@ describe("moving a library into its shard", () => {
       { timeout: 20_000, interval: 100 },
     );
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM groups WHERE id = ?", sub).one().n)).toBe(0);
+    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+  });
+
+  it("once switched, a file's versions are restored, deleted and dropped, and its pictures stored, over its shard", async () => {
+    const { boss, top, photo } = await library();
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
+    const inBoth = async (query: string, ...binds: string[]) => ({
+      catalog: await env.DB.prepare(query)
+        .bind(...binds)
+        .first(),
+      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
+    });
+    const latest = "SELECT latest_version AS v FROM assets WHERE id = ?";
+
+    const restored = await send(`/api/asset/restore-version/${photo.id}`, "POST", { version: 1 });
+    expect(restored.status, await restored.clone().text()).toBe(200);
+    expect(await inBoth(latest, photo.id)).toEqual({ catalog: { v: 2 }, shard: { v: 2 } });
+    const deleted = await send(`/api/asset/version/${photo.id}/2`, "DELETE");
+    expect(deleted.status, await deleted.clone().text()).toBe(200);
+    expect(await inBoth(latest, photo.id)).toEqual({ catalog: { v: 1 }, shard: { v: 1 } });
+    const started = await send(`/api/asset/create-version/${photo.id}`, "POST", {
+      file_name: "фото.jpg",
+      mime_type: "image/jpeg",
+      size: 10,
+    });
+    expect(started.status).toBe(200);
+    const dropped = await send(`/api/asset/drop-empty-version/${photo.id}`, "POST");
+    expect(dropped.status, await dropped.clone().text()).toBe(200);
+    expect(((await dropped.json()) as { dropped: number }).dropped).toBe(1);
+
+    const thumb = await call(`/api/asset/upload-preview/${photo.id}?size=thumb`, {
+      method: "POST",
+      bearer: boss.bearer,
+      body: fixture("png"),
+      headers: { "content-type": "image/png" },
+    });
+    expect(thumb.status, await thumb.clone().text()).toBe(200);
+    expect(await inBoth("SELECT mime_type FROM previews WHERE asset_id = ? AND size = 'thumb'", photo.id)).toEqual({
+      catalog: { mime_type: "image/png" },
+      shard: { mime_type: "image/png" },
+    });
     await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
   });
 

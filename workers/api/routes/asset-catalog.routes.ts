@@ -25,6 +25,7 @@ import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
+import { runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -288,7 +289,8 @@ export const assetCatalogRoutes = createRouter()
       const { version, size, heal } = c.req.valid("query");
       // Only healing is limited: an upload from a page is one call per file its uploader chose.
       if (heal) await enforceRateLimit(c, "preview-heal");
-      const result = await uploadPreview(c.var.rc, c.var.actor, {
+      // Where the file's library lives (decision 043, «Uploads»), the picture decoded and stored here either way.
+      const result = await runWhereItLives(c, id, (rc) => uploadPreview(rc, c.var.actor, {
         assetId: id,
         version,
         size,
@@ -296,7 +298,7 @@ export const assetCatalogRoutes = createRouter()
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
-      });
+      }));
       return c.json(result, 200);
     },
   )
@@ -349,14 +351,14 @@ export const assetCatalogRoutes = createRouter()
       const { version, heal } = c.req.valid("query");
       // The same bucket as preview heals: a reader's page stores a video's proxy once.
       if (heal) await enforceRateLimit(c, "preview-heal");
-      const result = await uploadVideoProxy(c.var.rc, c.var.actor, {
+      const result = await runWhereItLives(c, id, (rc) => uploadVideoProxy(rc, c.var.actor, {
         assetId: id,
         version,
         heal,
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
-      });
+      }));
       return c.json(result, 201);
     },
   )
@@ -401,7 +403,7 @@ export const assetCatalogRoutes = createRouter()
       // The same bucket as preview heals: a reader's page stores a file's peaks once, with its thumb.
       if (heal) await enforceRateLimit(c, "preview-heal");
       const waveform = c.req.valid("json");
-      return c.json(await acceptWaveform(c.var.rc, c.var.actor, { assetId: id, version, waveform, heal }), 200);
+      return c.json(await runWhereItLives(c, id, (rc) => acceptWaveform(rc, c.var.actor, { assetId: id, version, waveform, heal })), 200);
     },
   )
   .openapi(
@@ -444,7 +446,7 @@ export const assetCatalogRoutes = createRouter()
     async (c) => {
       const { id, version } = c.req.valid("param");
       const { kind, maker } = c.req.valid("json");
-      return c.json(await acceptHeal(c.var.rc, c.var.actor, { assetId: id, version, kind, maker }), 200);
+      return c.json(await runWhereItLives(c, id, (rc) => acceptHeal(rc, c.var.actor, { assetId: id, version, kind, maker })), 200);
     },
   )
   .openapi(

@@ -185,7 +185,8 @@ export const assetContentRoutes = createRouter()
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return c.json(await dropEmptyVersions(c.var.rc, c.var.actor, c.req.valid("param").id, body?.version, body?.variant_id), 200);
+      const { id } = c.req.valid("param");
+      return c.json(await runWhereItLives(c, id, (rc) => dropEmptyVersions(rc, c.var.actor, id, body?.version, body?.variant_id)), 200);
     },
   )
   .openapi(

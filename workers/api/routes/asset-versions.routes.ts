@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { writeWhereItLives } from "../library-place";
+import { runWhereItLives, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -89,7 +89,12 @@ export const assetVersionRoutes = createRouter()
         ...conflict("The version disappeared meanwhile"),
       },
     }),
-    async (c) => c.json(await restoreVersion(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").version), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { version } = c.req.valid("json");
+      // Where the file's library lives (decision 043, «Uploads»): previews are copied in storage, rows written there.
+      return c.json(await runWhereItLives(c, id, (rc) => restoreVersion(rc, c.var.actor, id, version), { files: [id] }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -110,7 +115,7 @@ export const assetVersionRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await deleteVersion(c.var.rc, c.var.actor, id, version), 200);
+      return c.json(await runWhereItLives(c, id, (rc) => deleteVersion(rc, c.var.actor, id, version), { files: [id] }), 200);
     },
   )
   .openapi(
