@@ -14,6 +14,7 @@ import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
+import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
 import {
@@ -155,7 +156,18 @@ describe("moving a library into its shard", () => {
     expect(directory.results.map((r) => r.id)).toEqual([top, sub, clip.id, photo.id].sort());
 
     // The catalog's copy is no longer the library's: a write not yet routed to shards is refused; others keep working.
-    const refused = await call(`/api/asset/copy/${clip.id}/${sub}`, { method: "POST", bearer: boss.bearer });
+    // Not routed: people made members of a folder together with files (a global row and the library's in one batch).
+    const member = await ordinaryUser();
+    const refused = await call(`/api/group/insert-members/${sub}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: {
+        members: [
+          { el_id: photo.id, el_type: "asset" },
+          { el_id: member.id, el_type: "user" },
+        ],
+      },
+    });
     expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
     expect(refused.headers.get("retry-after")).toBe("5");
     // A file of another library listed in this one: its write touches this library's listing, which the catalog no
@@ -1012,6 +1024,56 @@ describe("moving a library into its shard", () => {
       catalog: { mime_type: "image/png" },
       shard: { mime_type: "image/png" },
     });
+    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+  });
+
+  it("once switched, copies of its files and its automations' actions are made over its shard; across libraries, 409", async () => {
+    const { boss, top, sub, photo, clip } = await library();
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
+    await startLibraryMove(env, top);
+    const { shard } = await continueLibraryMove(env, top, forever());
+    forgetLibraryPlaces();
+    const inBoth = async (query: string, ...binds: string[]) => ({
+      catalog: await env.DB.prepare(query)
+        .bind(...binds)
+        .first(),
+      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
+    });
+    const copy = (a: string, b: string) => call(`/api/asset/copy/${a}/${b}`, { method: "POST", bearer: boss.bearer });
+
+    const copied = await copy(photo.id, sub);
+    expect(copied.status, await copied.clone().text()).toBe(200);
+    const { asset_id: twin } = (await copied.json()) as { asset_id: string };
+    expect(await inBoth("SELECT count(*) AS n FROM assets WHERE id = ?", twin)).toEqual({ catalog: { n: 1 }, shard: { n: 1 } });
+    expect((await expectError(await copy(other.id, sub), 409)).message).toBe(ru.groups.betweenLibraries);
+    // Out of it into a library still in the catalog: made there, from the catalog's copy.
+    expect((await copy(photo.id, elsewhere)).status).toBe(200);
+
+    // An automation's actions on one of its files, with its owner's rights: a tag the library never named, a move.
+    const rc = createRequestContext(env, () => undefined, "test-automation");
+    const actor = { id: boss.id, name: "Админ", login: "admin", isAdmin: true, isRobot: false, sessionFamily: null };
+    const run = {
+      workflowId: "w",
+      workflowName: "Разметка",
+      taskId: "t",
+      trigger: "asset.uploaded",
+      assetId: clip.id,
+      groupId: sub,
+      step: 0,
+    };
+    const tag = await insertTag();
+    await performAction(rc, actor, run, { type: "add-tag", tag_id: tag });
+    expect(await inBoth("SELECT count(*) AS n FROM entity_tags WHERE tag_id = ? AND entity_id = ?", tag, clip.id)).toEqual({
+      catalog: { n: 1 },
+      shard: { n: 1 },
+    });
+    await performAction(rc, actor, run, { type: "move-to-group", group_id: top });
+    expect(await inBoth("SELECT group_id FROM group_members WHERE el_id = ?", clip.id)).toEqual({
+      catalog: { group_id: top },
+      shard: { group_id: top },
+    });
+    await expect(performAction(rc, actor, run, { type: "move-to-group", group_id: elsewhere })).rejects.toThrow(ru.groups.betweenLibraries);
     await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
   });
 

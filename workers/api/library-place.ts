@@ -136,8 +136,11 @@ export async function runWhereItLives<T>(
     try {
       return await operation(c.var.rc);
     } catch (error) {
-      // The isolate's place was out of date: its next request asks afresh.
-      if (isLibraryMoving(error)) await placeOfIdAfterRefusal(db, id);
+      if (!isLibraryMoving(error)) throw error;
+      // The isolate's place was out of date (its next request asks afresh), or it touches a library in its shard.
+      const now = await placeOfIdAfterRefusal(db, id);
+      if (now.place === "catalog" && !(await anyLibraryMoving(c.env.DB)))
+        throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
       throw error;
     }
   }

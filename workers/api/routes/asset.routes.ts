@@ -18,7 +18,7 @@ import {
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
-import { readWhereItLives, writeWhereItLives } from "../library-place";
+import { readWhereItLives, runWhereItLives, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -293,11 +293,13 @@ export const assetRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: z.object({ a: pathId("a"), b: pathId("b") }) },
-      responses: { 200: json(z.object({ asset_id: z.string() }), "The copy"), ...errorResponses(400, 401, 403, 404) },
+      responses: { 200: json(z.object({ asset_id: z.string() }), "The copy"), ...errorResponses(400, 401, 403, 404, 409) },
     }),
     async (c) => {
       const { a, b } = c.req.valid("param");
-      return c.json(await copyAsset(c.var.rc, c.var.actor, a, b), 200);
+      // The copy lives where its folder's library lives (decision 043): from the same library only, once that is in
+      // its shard (a copy from a library in a shard into one still in the catalog reads the catalog's copy).
+      return c.json(await runWhereItLives(c, b, (rc) => copyAsset(rc, c.var.actor, a, b), { sameLibrary: [a] }), 200);
     },
   )
   .openapi(

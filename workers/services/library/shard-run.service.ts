@@ -6,7 +6,11 @@ import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
 import type { TableRows } from "../../db/repositories/library-move.repository";
 import { RemoteShardClient } from "../../db/remote-shard-client";
-import type { RequestContext } from "../access";
+import { ru } from "../../../shared/i18n/ru";
+import { readCallerCopy } from "../../db/repositories/caller-copy.repository";
+import { globalsNamed, outsideLibrary } from "../../db/repositories/library-move.repository";
+import { AppError } from "../../lib/errors";
+import type { Actor, RequestContext } from "../access";
 import { writeBack } from "./shard-writeback.service";
 
 type RunShard = Pick<LibraryShardDO, "enter" | "statements" | "writeback" | "writtenBack">;
@@ -64,13 +68,30 @@ export async function runOverShard<T>(
 }
 
 /**
- * Background work on one file or folder (no caller: the media pipeline, hashing, cleanups) where its library lives:
- * over the catalog, or over its shard (`runOverShard`), written back before it returns.
+ * Background work on one file or folder where its library lives: over the catalog, or over its shard
+ * (`runOverShard`), written back before it returns. Without an actor (the media pipeline, hashing, cleanups) no
+ * caller enters; an automation's or a task's owner enters with the global rows the work names, and what it touches
+ * must be in the same library (across libraries is not built: 409).
  */
-export async function inLibraryOf<T>(rc: RequestContext, id: string, work: (rc: RequestContext) => Promise<T>): Promise<T> {
+export async function inLibraryOf<T>(
+  rc: RequestContext,
+  id: string,
+  work: (rc: RequestContext) => Promise<T>,
+  o: { actor?: Actor | null; named?: Parameters<typeof globalsNamed>[1]; sameLibrary?: string[] } = {},
+): Promise<T> {
+  // Already over a shard (work nested in work): the same library.
+  if (rc.library) return work(rc);
   const place = await placeOfId(rc.db.$client, id);
   if (place.place !== "shard") return work(rc);
-  return runOverShard(rc, place, { caller: null, globals: [] }, work);
+  const named = o.named ?? {};
+  const [caller, globals, others] = await Promise.all([
+    o.actor ? readCallerCopy(rc.db, o.actor.id) : null,
+    Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(rc.env.DB, named) : [],
+    o.sameLibrary?.length ? outsideLibrary(rc.env.DB, place.library, o.sameLibrary) : false,
+  ]);
+  if (o.actor && !caller) throw new AppError("NOT_FOUND", ru.groups.userNotFound);
+  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+  return runOverShard(rc, place, { caller, globals }, work);
 }
 
 /**

@@ -3,7 +3,7 @@ import { ru } from "../../../../shared/i18n/ru";
 import { findTagsByIds } from "../../../db/repositories/tag.repository";
 import { findUserById } from "../../../db/repositories/user.repository";
 import { automations, fieldTemplates, groups } from "../../../db/schema/index";
-import { copyAsset, insertMembers, moveMembers } from "../../library";
+import { copyAsset, inLibraryOf, insertMembers, moveMembers } from "../../library";
 import type { Actor, RequestContext } from "../../access";
 import { bulkSetField, attachTags, detachTags } from "../../metadata";
 import { enqueueTask } from "../../tasks";
@@ -56,6 +56,21 @@ async function groupsOf(rc: RequestContext, assetId: string): Promise<string[]> 
  * the owner's rights exactly as for a request, so an automation can do nothing its owner could not.
  */
 export async function performAction(rc: RequestContext, actor: Actor, run: RunContext, action: Action): Promise<string> {
+  const asset = run.assetId;
+  // A file's tags, fields and listings are changed where its library lives (decision 043), with what they name.
+  const o =
+    action.type === "add-tag" || action.type === "remove-tag"
+      ? { named: { tags: [action.tag_id] } }
+      : action.type === "set-field"
+      ? { named: { templates: [action.field_def_id] } }
+      : action.type === "move-to-group" || action.type === "copy-to-group"
+      ? { sameLibrary: [action.group_id] }
+      : null;
+  if (asset && o) return inLibraryOf(rc, asset, (rc) => performHere(rc, actor, run, action), { actor, ...o });
+  return performHere(rc, actor, run, action);
+}
+
+async function performHere(rc: RequestContext, actor: Actor, run: RunContext, action: Action): Promise<string> {
   const log = ru.automations.log;
   const asset = run.assetId;
   switch (action.type) {

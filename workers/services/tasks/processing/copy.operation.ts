@@ -4,7 +4,7 @@ import { findAsset } from "../../../db/repositories/asset.repository";
 import { findGroup } from "../../../db/repositories/group.repository";
 import { AppError } from "../../../lib/errors";
 import { IdSchema } from "../../../api/schemas";
-import { copyAsset, requireTargetGroup } from "../../library";
+import { copyAsset, inLibraryOf, requireTargetGroup } from "../../library";
 import { assetIdsOf } from "./asset-source";
 import { percent, PermanentTaskError, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
@@ -42,7 +42,11 @@ export const copyOperation: TaskOperation<CopyOptions, CopyState> = {
     if (!group || group.deletedAt != null) throw new PermanentTaskError(ru.tasks.groupNotFound);
     if (id) {
       try {
-        const { asset_id } = await copyAsset(ctx.rc, ctx.owner, id, ctx.options.group_id);
+        // Where the folder's library lives (decision 043): from the same library only, once that is in its shard.
+        const owner = ctx.owner;
+        const target = ctx.options.group_id;
+        const copy = (rc: typeof ctx.rc) => copyAsset(rc, owner, id, target);
+        const { asset_id } = await inLibraryOf(ctx.rc, target, copy, { actor: owner, sameLibrary: [id] });
         state.copies.push(asset_id);
         await ctx.log("info", ru.tasks.log.copied((await findAsset(ctx.rc.db, id))?.name ?? id, group.name));
       } catch (error) {
