@@ -10,7 +10,8 @@
 //      the sizes of the catalog and the shard; and, before the move (from the catalog D1) and after it (from the
 //      shard), p50/p95 of the library's two reads — the folder page of 50 and the viewer's call for a file — for the
 //      administrator and for a reader whose access comes from a rule two levels up, and of a rename of that file
-//      (PATCH: one catalog batch before; after, routed to the shard and written back to the catalog), beside the
+//      (PATCH: one catalog batch before; after, routed to the shard and written back to the catalog) and of a 1 KB
+//      upload in one request (after: its statements sent to the shard one by one, then written back), beside the
 //      floors (`/api/ping`, whoami) of the same run.
 // Loopback only; the server is always stopped. Exits 0 once it has run (a benchmark is not a test), 1 only when it
 // could not run.
@@ -39,14 +40,18 @@ function shardBytes(persistDir) {
 
 const READS = Number(process.env.BENCH_MOVE_READS ?? "200");
 
-/** p50/p95 of `READS` requests one after another (after 20 unmeasured), each answering 200; `init(i)` shapes each. */
-async function timed(url, headers = {}, init = () => ({})) {
+/**
+ * p50/p95 of `READS` requests one after another (after 20 unmeasured), each answering `status`; `url` may be a
+ * function of the request's number, and `init(i)` shapes each.
+ */
+async function timed(url, headers = {}, init = () => ({}), status = 200) {
   const times = [];
   for (let i = 0; i < READS + 20; i++) {
+    const target = typeof url === "function" ? url(i) : url;
     const started = performance.now();
-    const response = await fetch(url, { headers, ...init(i) });
+    const response = await fetch(target, { headers, ...init(i) });
     await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    if (response.status !== status) throw new Error(`${target} answered ${response.status}`);
     if (i >= 20) times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -54,7 +59,7 @@ async function timed(url, headers = {}, init = () => ({})) {
 }
 
 /** The floors and the two reads a library's screens make, for the administrator and for a reader (rule two levels up). */
-async function reads(url, who) {
+async function reads(url, who, phase) {
   const page = `${url}/api/group/members/${treeGroupId(3, READER_L3)}?type=asset&take=50`;
   const viewer = `${url}/api/asset/${readerAsset()}?versions=1&groups=1`;
   const out = { "floor: GET /api/ping": await timed(`${url}/api/ping`) };
@@ -72,6 +77,15 @@ async function reads(url, who) {
       method: "PATCH",
       body: JSON.stringify({ asset_name: `замер-${i}.jpg` }),
     }),
+  );
+  // An upload: in the catalog its statements run there; in the shard (decision 043, «Uploads») each is a call to the
+  // shard from the Worker, which keeps the bytes, then the writeback batch.
+  const folder = treeGroupId(3, 999);
+  out["upload a 1 KB file (one request), administrator"] = await timed(
+    (i) => `${url}/api/asset/upload?in_group=${folder}&name=${encodeURIComponent(`замер-${phase}-${i}.txt`)}`,
+    { ...administrator, "content-type": "text/plain" },
+    () => ({ method: "POST", body: "x".repeat(1024) }),
+    201,
   );
   return out;
 }
@@ -99,7 +113,7 @@ async function main() {
       reader: { authorization: `Bearer ${await login(url, userLogin(READER), server.adminPassword)}`, "x-api-version": "1.0" },
     };
     console.log(`> reads before the move (${READS} each, from the catalog D1)`);
-    const before = await reads(url, who);
+    const before = await reads(url, who, "before");
 
     // The writer: renames files of the library until the move has switched it.
     let switched = false;
@@ -160,7 +174,7 @@ async function main() {
     // Isolates trust "no library is in a shard" for a minute: the reads after the move wait it out.
     await new Promise((resolve) => setTimeout(resolve, 61_000));
     console.log(`> the same reads after the move (from the library's shard)`);
-    const after = await reads(url, who);
+    const after = await reads(url, who, "after");
     const catalogBytes = statSync(d1FileOf(persistDir, databaseIdOf("DB"))).size;
     console.log(`> one library of ${ASSETS} assets moved into its shard while a writer renamed its files`);
     const rows = [

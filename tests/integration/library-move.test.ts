@@ -240,13 +240,23 @@ describe("moving a library into its shard", () => {
   });
 
   it("refuses the library's writes while it switches, with 503 and nothing half-written; the rest arrives", async () => {
-    const { boss, top, sub } = await library();
+    const { boss, top, sub, photo } = await library();
+    // An upload begun before the move (its version reserved), whose bytes arrive during the pause and after it.
+    const started = await call(`/api/asset/create-version/${photo.id}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { file_name: "фото.jpg", mime_type: "image/jpeg", size: 8 },
+    });
+    const { upload_url: uploadUrl, variant_id: variant } = (await started.json()) as { upload_url: string; variant_id: string };
+    const put = () => call(new URL(uploadUrl).pathname + new URL(uploadUrl).search, { method: "PUT", body: "кадр" });
     await startLibraryMove(env, top);
     const duringCopy = await createGroup(boss, "Во время копирования", sub);
     await moveUntil(top, "paused");
     expect((await readMove(env.DB, top))?.state).toBe("moving");
 
     const before = await libraryCounts(env.DB, top);
+    const objects = async () => (await env.MEDIA.list({ prefix: `assets/${photo.id}/` })).objects.length;
+    const stored = await objects();
     const res = await call("/api/group/create", {
       method: "POST",
       bearer: boss.bearer,
@@ -254,6 +264,16 @@ describe("moving a library into its shard", () => {
     });
     expect((await expectError(res, 503)).message).toBe(ru.groups.libraryMoving);
     expect(res.headers.get("retry-after")).toBe("5");
+    // Bytes arriving now, and a new file in one request: refused, nothing kept — no row, no object.
+    expect((await expectError(await put(), 503)).message).toBe(ru.groups.libraryMoving);
+    const upload = await call(`/api/asset/upload?in_group=${sub}&name=x.txt`, {
+      method: "POST",
+      bearer: boss.bearer,
+      headers: { "content-type": "text/plain" },
+      body: "x",
+    });
+    expect((await expectError(upload, 503)).message).toBe(ru.groups.libraryMoving);
+    expect(await objects()).toBe(stored);
     expect(await libraryCounts(env.DB, top)).toEqual(before);
     // Reading the library keeps working during the pause.
     expect((await call(`/api/group/members/${sub}`, { bearer: boss.bearer })).status).toBe(200);
@@ -261,6 +281,12 @@ describe("moving a library into its shard", () => {
     const done = await continueLibraryMove(env, top, forever());
     expect(done.state).toBe("shard");
     expect(await shardCounts(top)).toEqual(before);
+    // Sent again once switched, the bytes are committed in the shard and written back.
+    forgetLibraryPlaces();
+    expect((await put()).status).toBe(201);
+    const ready = "SELECT status FROM variants WHERE id = ?";
+    expect(await env.DB.prepare(ready).bind(variant).first("status")).toBe("ready");
+    expect(await inShard(done.shard, (sql) => sql.exec(ready, variant).one().status)).toBe("ready");
     const folders = await inShard(done.shard, (sql) =>
       sql.exec<{ name: string }>("SELECT name FROM groups WHERE parent_id = ?", sub).toArray(),
     );

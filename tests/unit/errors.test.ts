@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError, ERROR_STATUS, errorBody, reasonPhrase } from "../../workers/lib/errors";
+import { AppError, ERROR_STATUS, errorBody, isLibraryMoving, reasonPhrase } from "../../workers/lib/errors";
 
 describe("AppError", () => {
   it.each(Object.entries(ERROR_STATUS))("maps %s to %i", (code, status) => {
@@ -40,5 +40,16 @@ describe("errorBody", () => {
     });
     expect(errorBody(400, "x")).toEqual({ statusCode: 400, message: "x", error: "Bad Request" });
     expect(errorBody(400, "x")).not.toHaveProperty("requestId");
+  });
+});
+
+describe("isLibraryMoving", () => {
+  it("finds the catalog's refusal in the error or in the cause Drizzle wraps it in, and nothing else", () => {
+    const refusal = new Error("D1_ERROR: LIBRARY_MOVING: SQLITE_CONSTRAINT");
+    expect(isLibraryMoving(refusal)).toBe(true);
+    expect(isLibraryMoving(new Error("Failed query: update variants …", { cause: refusal }))).toBe(true);
+    expect(isLibraryMoving(new Error("Failed query: update variants …", { cause: new Error("UNIQUE constraint failed") }))).toBe(false);
+    expect(isLibraryMoving(new Error("NOT_LIBRARY_MOVINGS"))).toBe(false);
+    expect(isLibraryMoving("LIBRARY_MOVING")).toBe(false);
   });
 });

@@ -63,10 +63,15 @@ export class AppError extends Error {
 
 /**
  * Whether the catalog refused a write because its library is being switched into its shard or lives there
- * (migration 0058's triggers raise LIBRARY_MOVING; D1 hands a trigger's refusal over as text only).
+ * (migration 0058's triggers raise LIBRARY_MOVING; D1 hands a trigger's refusal over as text only, in the error or,
+ * for a statement Drizzle ran alone, in its cause).
  */
 export function isLibraryMoving(error: unknown): boolean {
-  return error instanceof Error && /\bLIBRARY_MOVING\b/.test(error.message);
+  // Drizzle wraps a single statement's failure ("Failed query: …") with D1's error as its cause.
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (/\bLIBRARY_MOVING\b/.test(e.message)) return true;
+  }
+  return false;
 }
 
 export function reasonPhrase(status: number): string {
