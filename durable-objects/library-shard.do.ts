@@ -172,7 +172,7 @@ export class LibraryShardDO extends DurableObject<Env> {
 
   /**
    * Statements of an operation run in the Worker (`RemoteShardClient`), on this shard's database: a batch in one
-   * transaction, or one statement's rows (`raw`: column names first). Only the Worker's own code holds a stub.
+   * transaction, or one statement's rows (`raw`: column names first). Only the Worker's own code reaches the object.
    */
   async statements(list: WireStatement[], mode: "batch" | "all" | "raw"): Promise<unknown> {
     const client = this.db.$client as unknown as SqlStorageClient;

@@ -87,6 +87,16 @@ async function moveUntil(library: string, checkpoint: MoveCheckpoint) {
   ).rejects.toBe(stop);
 }
 
+/** One row by the same query from the catalog's copy and from the shard: the two copies side by side. */
+const bothCopies =
+  (shard: number) =>
+  async (query: string, ...binds: string[]) => ({
+    catalog: await env.DB.prepare(query)
+      .bind(...binds)
+      .first(),
+    shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
+  });
+
 /** Reads or writes a shard's own SQLite directly (what no request can do: the faults and checks of these tests). */
 function inShard<T>(shard: number, work: (sql: SqlStorage) => T): Promise<T> {
   return runInDurableObject(
@@ -829,10 +839,7 @@ describe("moving a library into its shard", () => {
       env.DB.prepare(query)
         .bind(...binds)
         .first();
-    const inBoth = async (query: string, ...binds: string[]) => ({
-      catalog: await one(query, ...binds),
-      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
-    });
+    const inBoth = bothCopies(shard);
 
     // create → create-version → PUT, the app's form for large files and the API's.
     const { assetId: plan } = await uploadFile(boss.bearer, {
@@ -902,12 +909,7 @@ describe("moving a library into its shard", () => {
     await startLibraryMove(env, top);
     const { shard } = await continueLibraryMove(env, top, forever());
     forgetLibraryPlaces();
-    const inBoth = async (query: string, ...binds: string[]) => ({
-      catalog: await env.DB.prepare(query)
-        .bind(...binds)
-        .first(),
-      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
-    });
+    const inBoth = bothCopies(shard);
 
     // A new version of the clip in two parts through the S3-compatible endpoints (the app's form above 95 MiB).
     const parts = [partBytes(5 * MIB, 3), partBytes(10, 4)];
@@ -1015,12 +1017,7 @@ describe("moving a library into its shard", () => {
     const { shard } = await continueLibraryMove(env, top, forever());
     forgetLibraryPlaces();
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
-    const inBoth = async (query: string, ...binds: string[]) => ({
-      catalog: await env.DB.prepare(query)
-        .bind(...binds)
-        .first(),
-      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
-    });
+    const inBoth = bothCopies(shard);
     const latest = "SELECT latest_version AS v FROM assets WHERE id = ?";
 
     const restored = await send(`/api/asset/restore-version/${photo.id}`, "POST", { version: 1 });
@@ -1060,12 +1057,7 @@ describe("moving a library into its shard", () => {
     await startLibraryMove(env, top);
     const { shard } = await continueLibraryMove(env, top, forever());
     forgetLibraryPlaces();
-    const inBoth = async (query: string, ...binds: string[]) => ({
-      catalog: await env.DB.prepare(query)
-        .bind(...binds)
-        .first(),
-      shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
-    });
+    const inBoth = bothCopies(shard);
     const copy = (a: string, b: string) => call(`/api/asset/copy/${a}/${b}`, { method: "POST", bearer: boss.bearer });
 
     const copied = await copy(photo.id, sub);

@@ -1,5 +1,5 @@
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
-import { toBound } from "./sql-storage-client";
+import { firstOf, toBound } from "./sql-storage-client";
 
 /** A statement as it crosses to a library shard: its text and its bound values. */
 export interface WireStatement {
@@ -50,11 +50,7 @@ export class RemoteShardStatement implements D1PreparedStatement {
   }
 
   async first<T = Record<string, unknown>>(column?: string): Promise<T | null> {
-    const [row] = (await this.all<Record<string, unknown>>()).results;
-    if (!row) return null;
-    if (column === undefined) return row as T;
-    if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
-    return row[column] as T;
+    return firstOf<T>((await this.all<Record<string, unknown>>()).results, column);
   }
 
   raw<T = unknown[]>(options: { columnNames: true }): Promise<[string[], ...T[]]>;

@@ -36,6 +36,15 @@ interface Executed {
   meta: D1Meta & Record<string, unknown>;
 }
 
+/** D1's `first`: the first row, or one column of it (a column the row lacks throws, as D1 does). */
+export function firstOf<T>(rows: Record<string, unknown>[], column?: string): T | null {
+  const [row] = rows;
+  if (!row) return null;
+  if (column === undefined) return row as T;
+  if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
+  return row[column] as T;
+}
+
 export class SqlStorageClient implements Pick<D1Database, "prepare" | "batch"> {
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -105,11 +114,7 @@ export class SqlStorageStatement implements D1PreparedStatement {
   }
 
   async first<T = Record<string, unknown>>(column?: string): Promise<T | null> {
-    const [row] = this.allNow<Record<string, unknown>>().results;
-    if (!row) return null;
-    if (column === undefined) return row as T;
-    if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
-    return row[column] as T;
+    return firstOf<T>(this.allNow<Record<string, unknown>>().results, column);
   }
 
   raw<T = unknown[]>(options: { columnNames: true }): Promise<[string[], ...T[]]>;
