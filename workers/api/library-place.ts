@@ -7,10 +7,10 @@ import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
 import { findShortlink } from "../db/repositories/shortlink.repository";
 import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
-import { anyLibraryMoving, globalsNamed, listedOutsideLibrary, outsideLibrary } from "../db/repositories/library-move.repository";
+import { anyLibraryMoving } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
-import type { Actor, RequestContext } from "../services/access";
-import { runOverShard, writeBackNow } from "../services/library";
+import type { RequestContext } from "../services/access";
+import { entryInto, inLibraryOf, writeBackNow, type Entry } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import type { AppEnv } from "./types";
 
@@ -58,20 +58,15 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   id: string,
   name: K,
   args: RoutedArgs<K>,
-  o: {
-    /** global rows the write names, for the shard's checks */
-    named?: Parameters<typeof globalsNamed>[1];
-    /** files whose listings it changes: refused when listed in another library too */
-    files?: string[];
+  o: Omit<Entry, "actor" | "sameLibrary"> & {
     /** an entity not in the directory itself (a comment, a link): placed by what this answers */
     placedBy?: () => Promise<string>;
-    /** other folders and files it touches, which must be in the same library (across libraries is not built) */
+    /** other folders and files it touches, which must be in the same library (perhaps worked out only when needed) */
     sameLibrary?: string[] | (() => Promise<string[]>);
     /** a further refusal of the write in a shard: the message of its 409, or null */
     refuse?: (library: string) => Promise<string | null>;
   } = {},
 ): Promise<RoutedValue<K>> {
-  const named = o.named ?? {};
   let place = knownPlaceOfId(id);
   if (place?.place !== "shard") {
     try {
@@ -90,21 +85,14 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   }
   const library = place.library;
   const sameLibrary = typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary;
-  const [shard, caller, globals, elsewhere, others, refused] = await Promise.all([
+  const [shard, { caller, globals }, refused] = await Promise.all([
     openLibraryShard(c.env, place),
-    readCallerCopy(c.var.rc.db, c.var.actor.id),
-    Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
-    o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
-    sameLibrary?.length ? outsideLibrary(c.env.DB, library, sameLibrary) : false,
+    entryInto(c.var.rc, library, { actor: c.var.actor, named: o.named, files: o.files, sameLibrary }),
     o.refuse?.(library) ?? null,
   ]);
-  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
-  // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
-  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
   if (refused) throw new AppError("CONFLICT", refused);
   const routed = shard as unknown as WriteShard;
-  const written = (await callShard(place.name, () => routed.routedWrite(caller, c.var.actor, globals, library, name, args))) as Written<
+  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args))) as Written<
     RoutedValue<K>
   >;
   await writeBackNow(c.var.rc, routed, library, written.writeback);
@@ -120,43 +108,18 @@ export async function runWhereItLives<T>(
   c: Context<AppEnv>,
   id: string,
   operation: (rc: RequestContext) => Promise<T>,
-  o: {
-    /** the caller, when the route does not have it from a bearer token (a signed upload link) */
-    actor?: Actor;
-    named?: Parameters<typeof globalsNamed>[1];
-    /** files whose listings it changes: refused when listed in another library too */
-    files?: string[];
-    /** other folders and files it touches, which must be in the same library */
-    sameLibrary?: string[];
-  } = {},
+  o: Entry = {},
 ): Promise<T> {
-  const db = c.var.rc.db.$client;
-  const place = await placeOfId(db, id);
-  if (place.place !== "shard") {
-    try {
-      return await operation(c.var.rc);
-    } catch (error) {
-      if (!isLibraryMoving(error)) throw error;
-      // The isolate's place was out of date (its next request asks afresh), or it touches a library in its shard.
-      const now = await placeOfIdAfterRefusal(db, id);
-      if (now.place === "catalog" && !(await anyLibraryMoving(c.env.DB)))
-        throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
-      throw error;
-    }
+  try {
+    return await inLibraryOf(c.var.rc, id, operation, { ...o, actor: o.actor ?? c.var.actor });
+  } catch (error) {
+    if (!isLibraryMoving(error)) throw error;
+    // The isolate's place was out of date (its next request asks afresh), or it touches a library in its shard.
+    const now = await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
+    if (now.place === "catalog" && !(await anyLibraryMoving(c.env.DB)))
+      throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
+    throw error;
   }
-  const library = place.library;
-  const actorId = (o.actor ?? c.var.actor).id;
-  const named = o.named ?? {};
-  const [caller, globals, elsewhere, others] = await Promise.all([
-    readCallerCopy(c.var.rc.db, actorId),
-    Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(c.env.DB, named) : [],
-    o.files?.length ? listedOutsideLibrary(c.env.DB, library, o.files) : false,
-    o.sameLibrary?.length ? outsideLibrary(c.env.DB, library, o.sameLibrary) : false,
-  ]);
-  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
-  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
-  return runOverShard(c.var.rc, place, { caller, globals }, operation);
 }
 
 /** The file a comment is on, which places the comment in its library (the catalog's copy keeps every comment). */

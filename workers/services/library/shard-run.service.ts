@@ -3,12 +3,11 @@ import { createDb } from "../../db/client";
 import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
-import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
 import type { TableRows } from "../../db/repositories/library-move.repository";
 import { RemoteShardClient } from "../../db/remote-shard-client";
 import { ru } from "../../../shared/i18n/ru";
-import { readCallerCopy } from "../../db/repositories/caller-copy.repository";
-import { globalsNamed, outsideLibrary } from "../../db/repositories/library-move.repository";
+import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
+import { globalsNamed, listedOutsideLibrary, outsideLibrary } from "../../db/repositories/library-move.repository";
 import { AppError } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
 import { writeBack } from "./shard-writeback.service";
@@ -73,25 +72,47 @@ export async function runOverShard<T>(
  * caller enters; an automation's or a task's owner enters with the global rows the work names, and what it touches
  * must be in the same library (across libraries is not built: 409).
  */
-export async function inLibraryOf<T>(
-  rc: RequestContext,
-  id: string,
-  work: (rc: RequestContext) => Promise<T>,
-  o: { actor?: Actor | null; named?: Parameters<typeof globalsNamed>[1]; sameLibrary?: string[] } = {},
-): Promise<T> {
+export async function inLibraryOf<T>(rc: RequestContext, id: string, work: (rc: RequestContext) => Promise<T>, o: Entry = {}): Promise<T> {
   // Already over a shard (work nested in work): the same library.
   if (rc.library) return work(rc);
   const place = await placeOfId(rc.db.$client, id);
   if (place.place !== "shard") return work(rc);
+  return runOverShard(rc, place, await entryInto(rc, place.library, o), work);
+}
+
+/** Who enters a library's shard for a piece of work, with what, and what it may touch (decision 043). */
+export interface Entry {
+  /** the caller (none for the pipeline and the sweeps) */
+  actor?: Actor | null;
+  /** global rows the work names, for the shard's checks */
+  named?: Parameters<typeof globalsNamed>[1];
+  /** files whose listings it changes: refused when listed in another library too */
+  files?: string[];
+  /** other folders and files it touches, which must be in the same library (across libraries is not built) */
+  sameLibrary?: string[];
+}
+
+/**
+ * The caller's copy and the named global rows a piece of work brings into `library`'s shard, read from the global
+ * database; 409 when it touches another library (a file listed there too, a folder or file of it).
+ */
+export async function entryInto(
+  rc: RequestContext,
+  library: string,
+  o: Entry,
+): Promise<{ caller: CallerCopy | null; globals: TableRows[] }> {
   const named = o.named ?? {};
-  const [caller, globals, others] = await Promise.all([
+  const [caller, globals, elsewhere, others] = await Promise.all([
     o.actor ? readCallerCopy(rc.db, o.actor.id) : null,
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(rc.env.DB, named) : [],
-    o.sameLibrary?.length ? outsideLibrary(rc.env.DB, place.library, o.sameLibrary) : false,
+    o.files?.length ? listedOutsideLibrary(rc.env.DB, library, o.files) : false,
+    o.sameLibrary?.length ? outsideLibrary(rc.env.DB, library, o.sameLibrary) : false,
   ]);
-  if (o.actor && !caller) throw new AppError("NOT_FOUND", ru.groups.userNotFound);
+  if (o.actor && !caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
-  return runOverShard(rc, place, { caller, globals }, work);
+  // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
+  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
+  return { caller, globals };
 }
 
 /**
