@@ -1,13 +1,12 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import { ru } from "../../../shared/i18n/ru";
 import { createDb } from "../../db/client";
 import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
-import type { TableRows } from "../../db/repositories/library-move.repository";
 import { RemoteShardClient } from "../../db/remote-shard-client";
-import { ru } from "../../../shared/i18n/ru";
 import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
-import { globalsNamed, listedOutsideLibrary, outsideLibrary } from "../../db/repositories/library-move.repository";
+import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
 import { AppError } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
 import { writeBack } from "./shard-writeback.service";
