@@ -74,6 +74,19 @@ async function shardCounts(top: string) {
 
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
 
+/** Moves `library` into its shard to the end and makes this isolate forget it was in the catalog: its shard. */
+async function switchLibrary(library: string): Promise<number> {
+  await startLibraryMove(env, library);
+  const { shard } = await continueLibraryMove(env, library, forever());
+  forgetLibraryPlaces();
+  return shard;
+}
+
+/** Waits for the writebacks still under way (after answers, after background work) until both copies count alike. */
+async function copiesAgree(library: string) {
+  await vi.waitFor(async () => expect(await libraryCounts(env.DB, library)).toEqual(await shardCounts(library)), { timeout: 10_000 });
+}
+
 /** Runs a move until it reaches `checkpoint`, and stops it there as the platform would end a Worker. */
 async function moveUntil(library: string, checkpoint: MoveCheckpoint) {
   const stop = new Error(`stopped at ${checkpoint}`);
@@ -429,9 +442,7 @@ describe("moving a library into its shard", () => {
     expect(before.status).toBe(200);
     const pageBefore = await get(`/api/group/members/${sub}`, reader.bearer);
 
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     // Served by the shard: what the shard holds is what the reader gets (the catalog's copy still says otherwise).
     await inShard(shard, (sql) => {
       sql.exec("UPDATE assets SET name = 'из хранилища.mp4' WHERE id = ?", clip.id);
@@ -505,9 +516,7 @@ describe("moving a library into its shard", () => {
     await env.DB.prepare("INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name) VALUES (?, ?, 'asset', ?, 'общий')")
       .bind(elsewhere, shared.id, Date.now() + 1000)
       .run();
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const word = uniqueName("переименовано").replace(/\W+/g, "");
     const since = Date.now();
     const rootRollup = () => env.DB.prepare("SELECT * FROM folder_rollups WHERE group_id = ?").bind(ROOT_GROUP_ID).first();
@@ -594,9 +603,7 @@ describe("moving a library into its shard", () => {
     const { boss, top, clip } = await library();
     // Mentioned but named by nothing in the library: the shard holds no copy of her until the comment brings it.
     const colleague = await ordinaryUser("Вера Монтаж");
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
 
     const made = await send(`/api/asset/${clip.id}/comments`, "POST", { text: `@${colleague.login} посмотри свет на 0:12` });
@@ -690,9 +697,7 @@ describe("moving a library into its shard", () => {
     const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
     const spare = await createGroup(boss, "Черновики", top);
     const spare2 = await createGroup(boss, "Черновики 2", top);
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const send = (path: string, method: string, json?: unknown, bearer = boss.bearer) =>
       call(path, { method, bearer, ...(json ? { json } : {}) });
     const mask = (id: string) => env.DB.prepare("SELECT acl FROM access_rules WHERE id = ?").bind(id).first("acl");
@@ -772,9 +777,7 @@ describe("moving a library into its shard", () => {
         json: { field_def_name: uniqueName("Съёмка"), field_type: "text" },
       })
     ).json()) as { field_def_id: string };
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
     const one = (query: string, ...binds: unknown[]) =>
       env.DB.prepare(query)
@@ -832,9 +835,7 @@ describe("moving a library into its shard", () => {
     )
       .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
       .run();
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const one = (query: string, ...binds: unknown[]) =>
       env.DB.prepare(query)
         .bind(...binds)
@@ -899,16 +900,14 @@ describe("moving a library into its shard", () => {
       403,
     );
     expect(await libraryCounts(env.DB, top)).toEqual(before);
-    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+    await copiesAgree(top);
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
   });
 
   it("once switched, multipart (S3) and batch uploads into it are committed over its shard; the hourly cleanup runs there", async () => {
     const { boss, top, sub, clip } = await library();
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const inBoth = bothCopies(shard);
 
     // A new version of the clip in two parts through the S3-compatible endpoints (the app's form above 95 MiB).
@@ -964,16 +963,14 @@ describe("moving a library into its shard", () => {
       catalog: { status: "aborted" },
       shard: { status: "aborted" },
     });
-    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+    await copiesAgree(top);
   });
 
   it("once switched, the trash's retention purge runs over its shard: its expired files and folders go there and in the catalog", async () => {
     const { boss, top, sub, clip, photo } = await library();
     const elsewhere = await createGroup(boss, uniqueName("Другая"));
     const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     expect((await call(`/api/asset/${photo.id}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
     expect((await call(`/api/group/delete/${sub}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
     expect((await call(`/api/asset/${other.id}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
@@ -1008,14 +1005,12 @@ describe("moving a library into its shard", () => {
       { timeout: 20_000, interval: 100 },
     );
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM groups WHERE id = ?", sub).one().n)).toBe(0);
-    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+    await copiesAgree(top);
   });
 
   it("once switched, a file's versions are restored, deleted and dropped, and its pictures stored, over its shard", async () => {
     const { boss, top, photo } = await library();
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const send = (path: string, method: string, json?: unknown) => call(path, { method, bearer: boss.bearer, ...(json ? { json } : {}) });
     const inBoth = bothCopies(shard);
     const latest = "SELECT latest_version AS v FROM assets WHERE id = ?";
@@ -1047,16 +1042,14 @@ describe("moving a library into its shard", () => {
       catalog: { mime_type: "image/png" },
       shard: { mime_type: "image/png" },
     });
-    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+    await copiesAgree(top);
   });
 
   it("once switched, copies of its files and its automations' actions are made over its shard; across libraries, 409", async () => {
     const { boss, top, sub, photo, clip } = await library();
     const elsewhere = await createGroup(boss, uniqueName("Другая"));
     const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const inBoth = bothCopies(shard);
     const copy = (a: string, b: string) => call(`/api/asset/copy/${a}/${b}`, { method: "POST", bearer: boss.bearer });
 
@@ -1092,7 +1085,7 @@ describe("moving a library into its shard", () => {
       shard: { group_id: top },
     });
     await expect(performAction(rc, actor, run, { type: "move-to-group", group_id: elsewhere })).rejects.toThrow(ru.groups.betweenLibraries);
-    await vi.waitFor(async () => expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top)), { timeout: 10_000 });
+    await copiesAgree(top);
   });
 
   it("once switched, a reader without update is refused by the shard and nothing is written anywhere", async () => {
@@ -1103,9 +1096,7 @@ describe("moving a library into its shard", () => {
     )
       .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
       .run();
-    await startLibraryMove(env, top);
-    const { shard } = await continueLibraryMove(env, top, forever());
-    forgetLibraryPlaces();
+    const shard = await switchLibrary(top);
     const before = await libraryCounts(env.DB, top);
     await expectError(
       await call(`/api/asset/${photo.id}`, { method: "PATCH", bearer: reader.bearer, json: { asset_name: "чужое.jpg" } }),
