@@ -4552,7 +4552,7 @@ export interface paths {
         };
         /**
          * Dry run: what moving each library into its own shard would move (administrators)
-         * @description A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold. Reads only; one round trip, each figure one pass over the catalog, so it is limited to 10 calls a minute per administrator (429 with Retry-After beyond).
+         * @description A library is a top-level folder with its subtree. For each one: its folders, listings, files (and how many of them are listed in another library too), versions, variants, previews, comments, field values, rules and links, the rows that makes and the bytes they are estimated to take, beside the 10 GB a shard may hold, and where its move stands once one was started (`POST /api/tasklist/enqueue-task/library-move` with the library as the one entity starts or resumes it). Reads only; one round trip, each figure one pass over the catalog, so it is limited to 10 calls a minute per administrator (429 with Retry-After beyond).
          */
         get: operations["getLibraryShardsPlan"];
         put?: never;
@@ -7251,7 +7251,26 @@ export interface components {
             rows: number;
             /** @description its share of the catalog's bytes, by its share of the rows counted */
             bytes_estimate: number;
+            move: components["schemas"]["LibraryMoveStatus"];
         };
+        /** @description its move into a shard of its own, once one was started */
+        LibraryMoveStatus: {
+            /** @description the shard it moves into */
+            shard: number;
+            /**
+             * @description copying: writes go on and are journaled; moving: its writes pause for the last entries; shard: it lives in its shard
+             * @enum {string}
+             */
+            state: "copying" | "moving" | "shard";
+            /** @enum {string} */
+            step: "folders" | "assets" | "catch-up" | "check" | "final" | "done";
+            /** @description the last difference its check found (the library was then copied again) */
+            error: string | null;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            switched_at: string | null;
+        } | null;
     };
     responses: never;
     parameters: never;
@@ -18910,7 +18929,7 @@ export interface operations {
                 name?: string;
                 /** @description comma-separated: none, inqueue, running, paused, canceled, done, error */
                 status?: string;
-                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, automation */
+                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, library-move, automation */
                 op?: string;
                 /** @description tasks working on this asset (or group) */
                 asset?: string;
@@ -18959,7 +18978,7 @@ export interface operations {
                 name?: string;
                 /** @description comma-separated: none, inqueue, running, paused, canceled, done, error */
                 status?: string;
-                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, automation */
+                /** @description comma-separated: preview, tech-fields, copy, purge, export, reindex, metadata-csv, library-move, automation */
                 op?: string;
                 /** @description tasks working on this asset (or group) */
                 asset?: string;

@@ -1579,6 +1579,38 @@ export const ru = {
     scanned: (n: number) => `Сравнено изображений: ${n}`,
     noFolder: "папка недоступна",
   },
+  /** /admin/libraries: each library's size beside what one database holds, and its move into a shard of its own. */
+  libraries: {
+    tab: "Библиотеки",
+    hint: "Библиотека — папка верхнего уровня со всем содержимым. Каждая может жить в отдельной базе до 10 ГБ: перенос идёт в фоне, работа в библиотеке продолжается, а запись приостанавливается лишь на секунды в самом конце.",
+    catalog: (size: string) => `Общая база: ${size}`,
+    unplaced: (n: number) => `файлов вне папок: ${n}`,
+    columns: {
+      name: "Библиотека",
+      folders: "Папок",
+      files: "Файлов",
+      fileBytes: "Объём файлов",
+      estimate: "Займёт в базе",
+      where: "Где хранится",
+    },
+    shared: (n: number) => `${n} также в других библиотеках`,
+    ofLimit: (percent: string) => `${percent} от 10 ГБ`,
+    inCatalog: "В общей базе",
+    copying: (step: string) => `Переносится: ${step}`,
+    paused: "Запись приостановлена на последние изменения",
+    inShard: (shard: number) => `Отдельная база №${shard}`,
+    since: "с",
+    restarted: "Копия расходилась с каталогом и была сделана заново",
+    move: "Перенести",
+    moveOf: (name: string) => `Перенести библиотеку «${name}» в отдельную базу`,
+    resume: "Продолжить перенос",
+    confirmTitle: "Перенос в отдельную базу",
+    confirmText: (name: string) =>
+      `Библиотека «${name}» будет скопирована в собственную базу. Пока идёт копирование, с ней можно работать как обычно; в конце запись в неё приостановится на несколько секунд. Ход переноса виден в «Задачах».`,
+    queued: (name: string) => `Перенос «${name}» поставлен в очередь`,
+    task: "Задача",
+    none: "Библиотек пока нет: создайте папку верхнего уровня",
+  },
   /** «Скачать» as a ZIP: the selection bar, a folder's toolbar, a collection (app/components/zip-download-button.tsx). */
   zipDownload: {
     ...shared.zip,

@@ -9,6 +9,7 @@ const TABS = [
   { to: "/admin/groups", label: ru.screens.userGroups },
   { to: "/admin/audit", label: ru.admin.audit },
   { to: "/admin/storages", label: ru.storages.tab },
+  { to: "/admin/libraries", label: ru.libraries.tab },
   { to: "/admin/shortlinks", label: ru.sharing.adminTitle },
   { to: "/admin/orders", label: ru.shop.adminTitle },
   { to: "/admin/metadata", label: ru.screens.metadata },

@@ -364,6 +364,20 @@ export const ru = {
     notTrashed: "Окончательно удалить можно только группу из корзины",
     exportNotReady: "Архив ещё не готов",
     exportGone: "Архив больше не доступен",
+    /** `library-move` (decision 044): what may be moved into a shard of its own, and when */
+    notALibrary: (name: string) => `«${name}» — не библиотека: в отдельную базу переносится папка верхнего уровня целиком`,
+    oneLibraryPerTask: "Одна задача переносит одну библиотеку",
+    libraryMoved: (name: string) => `Библиотека «${name}» уже живёт в отдельной базе`,
+    libraryMoveQueued: (name: string) => `Перенос библиотеки «${name}» уже поставлен в очередь или выполняется`,
+    /** the steps of a library's move, as the task log and the libraries screen name them */
+    moveSteps: {
+      folders: "копирование папок",
+      assets: "копирование файлов",
+      "catch-up": "перенос изменений, сделанных во время копирования",
+      check: "сверка копии с каталогом",
+      final: "запись приостановлена: последние изменения",
+      done: "перенос завершён",
+    } as Record<string, string>,
     /** Status names (SPEC §4), for lists and filters. */
     statuses: {
       none: "Создана",
@@ -392,6 +406,7 @@ export const ru = {
       reindex: "Переиндексация",
       automation: "Автоматизация",
       "metadata-csv": "Импорт метаданных из CSV",
+      "library-move": "Перенос библиотеки в отдельную базу",
     } as Record<string, string>,
     /** Log lines written by the runner and the operations. */
     log: {
@@ -436,6 +451,9 @@ export const ru = {
       someFailed: (failed: number, total: number) => `Не обработано ${failed} из ${total}: подробности в журнале выше`,
       reindexed: (count: number) => `Переиндексировано записей: ${count}`,
       misplacedDropped: (count: number) => `Убрано из чужих частей поискового индекса: ${count}`,
+      moveStep: (library: string, step: string) => `«${library}»: ${step}`,
+      moveRestarted: (differ: string) => `Копия разошлась с каталогом (${differ}): библиотека копируется заново`,
+      moveSwitched: (library: string, shard: number) => `Библиотека «${library}» переехала в базу №${shard}`,
       rollupDrift: (drift: { assets: number; folders: number }) =>
         drift.assets + drift.folders === 0
           ? "Размеры и счётчики папок сверены: расхождений нет"

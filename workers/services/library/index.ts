@@ -85,6 +85,7 @@ export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGrou
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
 export type { MembersPage, MembersQuery } from "./group-listing.service";
 export { libraryShardPlan } from "./library-shard-plan.service";
+export type { LibraryShardPlan, LibraryShardPlanEntry } from "./library-shard-plan.service";
 // Moving a library into its shard (decision 043, issue 40 item 4).
 export { continueLibraryMove, startLibraryMove } from "./library-move.service";
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";

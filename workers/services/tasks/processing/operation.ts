@@ -4,7 +4,7 @@ import type { TaskLogLevel } from "../../../../durable-objects/task-state.do";
 import type { Actor, RequestContext } from "../../access";
 
 /** Operation classes that run on the TASKS queue (SPEC §3 Task template `operation_class`). */
-export const OPERATION_CLASSES = ["preview", "tech-fields", "copy", "purge", "export", "reindex", "metadata-csv"] as const;
+export const OPERATION_CLASSES = ["preview", "tech-fields", "copy", "purge", "export", "reindex", "metadata-csv", "library-move"] as const;
 export type OperationClass = (typeof OPERATION_CLASSES)[number];
 
 /**

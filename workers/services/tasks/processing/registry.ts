@@ -1,5 +1,6 @@
 import { copyOperation } from "./copy.operation";
 import { exportOperation } from "./export.operation";
+import { libraryMoveOperation } from "./library-move.operation";
 import { metadataCsvOperation } from "./metadata-csv.operation";
 import type { OperationClass, TaskOperation } from "./operation";
 import { previewOperation } from "./preview.operation";
@@ -17,6 +18,7 @@ export const OPERATIONS: Record<OperationClass, TaskOperation<never, never>> = {
   export: exportOperation as unknown as TaskOperation<never, never>,
   reindex: reindexOperation as unknown as TaskOperation<never, never>,
   "metadata-csv": metadataCsvOperation as unknown as TaskOperation<never, never>,
+  "library-move": libraryMoveOperation as unknown as TaskOperation<never, never>,
 };
 
 /** The operation of a class, typed loosely for the runner (options and state are JSON it passes through). */

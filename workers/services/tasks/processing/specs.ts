@@ -1,5 +1,6 @@
 import { copyOperation } from "./copy.operation";
 import { exportOperation } from "./export.operation";
+import { libraryMoveOperation } from "./library-move.operation";
 import { metadataCsvOperation } from "./metadata-csv.operation";
 import { OPERATION_CLASSES, type OperationClass, type OperationSpec } from "./operation";
 import { previewSpec } from "./preview.spec";
@@ -19,6 +20,7 @@ const OPERATION_SPECS: Record<OperationClass, OperationSpec<never>> = {
   export: exportOperation as unknown as OperationSpec<never>,
   reindex: reindexOperation as unknown as OperationSpec<never>,
   "metadata-csv": metadataCsvOperation as unknown as OperationSpec<never>,
+  "library-move": libraryMoveOperation as unknown as OperationSpec<never>,
 };
 
 export function isOperationClass(value: string): value is OperationClass {

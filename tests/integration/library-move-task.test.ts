@@ -1,0 +1,155 @@
+import { env } from "cloudflare:workers";
+import { afterAll, describe, expect, it } from "vitest";
+import { ru } from "../../shared/i18n/ru";
+import { forgetLibraryPlaces } from "../../workers/db/library-directory";
+import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
+import { libraryShard } from "../../workers/db/library-directory";
+import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { runTaskNow } from "../../workers/services/tasks/task-runner";
+import { testContext } from "./catalog-fixtures";
+import { call, expectError } from "./factories";
+import { admin, createGroup, getJson, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
+import { postJson, taskRow, waitForTask } from "./task-fixtures";
+
+/**
+ * The `library-move` task (decision 044): how an administrator moves a library into its shard — started through the
+ * tasks API, resumed where a stopped move left off, refused to everyone else and for what is not a library.
+ */
+
+const moved: string[] = [];
+afterAll(async () => {
+  // The files of a group share one database: leave no library in it refusing writes or journaling.
+  const ids = JSON.stringify(moved);
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
+    env.DB.prepare("DELETE FROM id_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
+    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
+  ]);
+});
+
+const ENQUEUE = "/api/tasklist/enqueue-task/library-move";
+const asEntity = (id: string) => ({ entities: [{ type: "group", id }] });
+
+interface PlanEntry {
+  id: string;
+  move: { shard: number; state: string; step: string; switched_at: string | null } | null;
+}
+
+async function planOf(bearer: string, library: string): Promise<PlanEntry | undefined> {
+  const plan = await getJson<{ libraries: PlanEntry[] }>("/api/library-shards/plan", bearer);
+  return plan.libraries.find((l) => l.id === library);
+}
+
+/** A library with a subfolder and two files, made by `boss`. */
+async function library(boss: { id: string; bearer: string }) {
+  const top = await createGroup(boss, uniqueName("Фонд"));
+  const sub = await createGroup(boss, "Съёмки", top);
+  const clip = await insertAsset({ ownerId: boss.id, groups: [sub], size: 4000 });
+  await insertAsset({ ownerId: boss.id, groups: [top], size: 300, mime: "image/jpeg" });
+  moved.push(top);
+  return { top, sub, clip };
+}
+
+async function runToEnd(jobId: string) {
+  await runTaskNow(testContext(), jobId);
+  return waitForTask(jobId, ["done", "error"], 30_000);
+}
+
+describe("library-move task", () => {
+  it("moves a library into its shard: the plan shows where it stands, the log names where it began and ended, its files stay writable", async () => {
+    const boss = await admin();
+    const { top, clip } = await library(boss);
+    expect((await planOf(boss.bearer, top))?.move).toBeNull();
+
+    const { job_id } = await postJson<{ job_id: string }>(ENQUEUE, boss.bearer, asEntity(top));
+    const task = await runToEnd(job_id);
+    expect(task.status).toBe("done");
+    expect(task.progress).toBe(100);
+    const move = (await readMove(env.DB, top))!;
+    expect(move).toMatchObject({ state: "shard", step: "done" });
+    expect(JSON.parse(task.result!)).toMatchObject({ library: top, shard: move.shard });
+    expect(await libraryShard(env, move.shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top));
+
+    const plan = await planOf(boss.bearer, top);
+    expect(plan?.move).toMatchObject({ shard: move.shard, state: "shard", step: "done" });
+    expect(plan?.move?.switched_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    const log = await getJson<{ lines: { message: string }[] }>(`/api/tasklist/log/${job_id}`, boss.bearer);
+    const lines = log.lines.map((l) => l.message);
+    for (const step of ["folders", "done"]) expect(lines).toContainEqual(expect.stringContaining(ru.tasks.moveSteps[step]));
+    expect(lines).toContainEqual(expect.stringContaining(`№${move.shard}`));
+
+    // The library now lives in its shard: a rename is written there (and back), not refused.
+    forgetLibraryPlaces();
+    const renamed = await call(`/api/asset/${clip.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "дубль-2.mov" } });
+    expect(renamed.status).toBe(200);
+    expect(await libraryShard(env, move.shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top));
+
+    // Moved once: a second task is refused, and says why.
+    const again = await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: asEntity(top) }), 409);
+    expect(again.message).toBe(
+      ru.tasks.libraryMoved((await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(top).first<{ name: string }>())!.name),
+    );
+  });
+
+  it("resumes a move that stopped half-way (started elsewhere, ended by the platform) instead of starting over", async () => {
+    const boss = await admin();
+    const { top } = await library(boss);
+    await startLibraryMove(env, top);
+    const stop = new Error("stopped");
+    await expect(
+      continueLibraryMove(env, top, {
+        deadline: Date.now() + 60_000,
+        afterStep: (reached) => {
+          if (reached === "folders:saved") throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
+    const before = (await readMove(env.DB, top))!;
+    expect(before).toMatchObject({ state: "copying", step: "folders" });
+
+    const { job_id } = await postJson<{ job_id: string }>(ENQUEUE, boss.bearer, asEntity(top));
+    expect((await runToEnd(job_id)).status).toBe("done");
+    const after = (await readMove(env.DB, top))!;
+    expect(after).toMatchObject({ state: "shard", shard: before.shard, startedAt: before.startedAt });
+    expect(await libraryShard(env, after.shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top));
+  });
+
+  it("is refused to anyone but an administrator, for what is not a library, for two at once and while one is queued", async () => {
+    const boss = await admin();
+    const { top, sub } = await library(boss);
+    // An owner with every right on his own library still may not move it: shards are the installation's business.
+    const owner = await ordinaryUser();
+    const own = await createGroup(owner, uniqueName("Моя библиотека"));
+    await expectError(await call(ENQUEUE, { method: "POST", bearer: owner.bearer, json: asEntity(own) }), 403);
+    // A stranger learns nothing about a library he cannot see.
+    await expectError(await call(ENQUEUE, { method: "POST", bearer: owner.bearer, json: asEntity(top) }), 404);
+    await expectError(await call("/api/library-shards/plan", { bearer: owner.bearer }), 403);
+    expect(await readMove(env.DB, own)).toBeNull();
+
+    const notLibrary = await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: asEntity(sub) }), 400);
+    expect(notLibrary.message).toBe(ru.tasks.notALibrary("Съёмки"));
+    await expectError(
+      await call(ENQUEUE, {
+        method: "POST",
+        bearer: boss.bearer,
+        json: {
+          entities: [
+            { type: "group", id: top },
+            { type: "group", id: own },
+          ],
+        },
+      }),
+      400,
+    );
+    await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: { entities: [{ type: "asset", id: top }] } }), 400);
+
+    const { job_id } = await postJson<{ job_id: string }>(ENQUEUE, boss.bearer, asEntity(top));
+    expect((await taskRow(job_id)).status).toBe("inqueue");
+    await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: asEntity(top) }), 409);
+    // Nothing started before the task runs: the library is still only in the catalog.
+    expect(await readMove(env.DB, top)).toBeNull();
+    await call(`/api/tasklist/command/${job_id}`, { method: "POST", bearer: boss.bearer, json: { command: "cancel" } });
+    expect((await taskRow(job_id)).status).toBe("canceled");
+  });
+});
