@@ -144,7 +144,8 @@ export class LibraryShardDO extends DurableObject<Env> {
 
   /**
    * A write to this library routed here (decision 043, «Writes»): the global rows it names stored as copies, the
-   * caller's copy made current, the product's service run against this shard, and what the catalog must write back.
+   * caller's copy made current (and those of the other people whose access it decides), the product's service run
+   * against this shard, and what the catalog must write back.
    */
   async routedWrite<K extends RoutedWrite>(
     caller: CallerCopy,
@@ -153,8 +154,10 @@ export class LibraryShardDO extends DurableObject<Env> {
     library: string,
     name: K,
     args: RoutedArgs<K>,
+    people: CallerCopy[] = [],
   ): Promise<ShardAnswer<Written<RoutedValue<K>>>> {
     storeGlobals(this.ctx.storage, globals);
+    for (const person of people) await storeCallerCopy(this.db, person, Date.now());
     const answer = await this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args));
     if (!answer.ok) return answer;
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };

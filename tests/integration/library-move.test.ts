@@ -26,7 +26,9 @@ import {
 import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
 import { fixture } from "./processing-fixtures";
-import { previewTask, uploadFile } from "./task-fixtures";
+import { previewTask, uploadFile, waitForTask } from "./task-fixtures";
+import { testContext } from "./catalog-fixtures";
+import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } from "./library-factories";
 
@@ -825,6 +827,83 @@ describe("moving a library into its shard", () => {
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("once switched, a review request is made in its shard, the reviewer's access decided there with his groups as they are now", async () => {
+    const { boss, top, clip } = await library();
+    const reviewer = await ordinaryUser("Рецензент");
+    // He reads the library only through a group of users he is not yet in.
+    const team = await createGroup(boss, uniqueName("Рецензенты"));
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'group', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), team, top, maskOf(["read"]), Date.now())
+      .run();
+    const shard = await switchLibrary(top);
+    const ask = () =>
+      call(`/api/asset/${clip.id}/review-requests`, {
+        method: "POST",
+        bearer: boss.bearer,
+        json: { reviewer: reviewer.login, note: "Проверьте цвет" },
+      });
+    const membership = (sql: string) => env.DB.prepare(sql).bind(team, reviewer.id).run();
+    const requests = () => env.DB.prepare("SELECT count(*) AS n FROM review_requests WHERE asset_id = ?").bind(clip.id).first("n");
+
+    expect((await expectError(await ask(), 400)).message).toBe(ru.errors.invalidField("reviewer", ru.reviews.reviewerRefused));
+    await membership("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, 0)");
+    const asked = await ask();
+    expect(asked.status, await asked.clone().text()).toBe(201);
+    expect(await requests()).toBe(1);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM review_requests WHERE asset_id = ?", clip.id).one().n)).toBe(
+      1,
+    );
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM global_events WHERE type = 'review.requested' AND entity_id = ?")
+        .bind(clip.id)
+        .first("n"),
+    ).toBe(1);
+    // Out of the group again: the shard's copy of him follows, and he is refused as before; nothing written.
+    await membership("DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?");
+    await expectError(await ask(), 400);
+    expect(await requests()).toBe(1);
+    // A reader may not ask anyone (403 from the shard).
+    await membership("INSERT INTO user_group_members (group_id, user_id, ctime) VALUES (?, ?, 0)");
+    await expectError(
+      await call(`/api/asset/${clip.id}/review-requests`, { method: "POST", bearer: reviewer.bearer, json: { reviewer: boss.id } }),
+      403,
+    );
+    await copiesAgree(top);
+  });
+
+  it("once switched, the re-index puts its listings right in its shard and back, and another library's in the catalog, in one task", async () => {
+    const { boss, top, clip } = await library();
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const outside = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 7 });
+    const sortName = (id: string) => env.DB.prepare("SELECT sort_name FROM group_members WHERE el_id = ?").bind(id).first("sort_name");
+    const [clipKey, outsideKey] = [await sortName(clip.id), await sortName(outside.id)];
+    const shard = await switchLibrary(top);
+    // Listings gone wrong (a bulk import that bypassed the product, a manual fix): in the shard, and in the catalog.
+    await inShard(shard, (sql) => sql.exec("UPDATE group_members SET sort_name = 'zzz' WHERE el_id = ?", clip.id));
+    await env.DB.prepare("UPDATE group_members SET sort_name = 'zzz' WHERE el_id = ?").bind(outside.id).run();
+
+    const both = bothCopies(shard);
+    const { job_id } = (await (
+      await call("/api/tasklist/enqueue-task/reindex", {
+        method: "POST",
+        bearer: boss.bearer,
+        json: { entities: [top, elsewhere].map((id) => ({ type: "group", id })) },
+      })
+    ).json()) as { job_id: string };
+    await runTaskNow(testContext(), job_id);
+    const task = await waitForTask(job_id, ["done", "error"]);
+    expect(task.error).toBeNull();
+    expect(task.status).toBe("done");
+    expect(await both("SELECT sort_name FROM group_members WHERE el_id = ?", clip.id)).toEqual({
+      catalog: { sort_name: clipKey },
+      shard: { sort_name: clipKey },
+    });
+    expect(await sortName(outside.id)).toBe(outsideKey);
+    await copiesAgree(top);
   });
 
   it("once switched, files uploaded into it are committed in its shard and back, and their previews are made there", async () => {

@@ -85,14 +85,14 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   }
   const library = place.library;
   const sameLibrary = typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary;
-  const [shard, { caller, globals }, refused] = await Promise.all([
+  const [shard, { caller, globals, people }, refused] = await Promise.all([
     openLibraryShard(c.env, place),
-    entryInto(c.var.rc, library, { actor: c.var.actor, named: o.named, files: o.files, sameLibrary }),
+    entryInto(c.var.rc, library, { actor: c.var.actor, named: o.named, files: o.files, sameLibrary, people: o.people }),
     o.refuse?.(library) ?? null,
   ]);
   if (refused) throw new AppError("CONFLICT", refused);
   const routed = shard as unknown as WriteShard;
-  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args))) as Written<
+  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people))) as Written<
     RoutedValue<K>
   >;
   await writeBackNow(c.var.rc, routed, library, written.writeback);

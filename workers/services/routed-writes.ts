@@ -29,7 +29,7 @@ import {
   deleteValue,
   detachTags,
 } from "./metadata";
-import { setReview } from "./reviews";
+import { requestReview, setReview } from "./reviews";
 import { createShortlink, revokeShortlink, updateShortlink } from "./sharing";
 
 /**
@@ -57,6 +57,7 @@ export const ROUTED_WRITES = {
   setVersionComment: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof setVersionComment>>) =>
     setVersionComment(rc, actor, ...args),
   setReview: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof setReview>>) => setReview(rc, actor, ...args),
+  requestReview: (rc: RequestContext, actor: Actor, ...args: Tail<Parameters<typeof requestReview>>) => requestReview(rc, actor, ...args),
   createGroup: (rc: RequestContext, actor: Actor, input: CreateGroupInput) => createGroup(rc, actor, input),
   updateGroup: (rc: RequestContext, actor: Actor, id: string, input: UpdateGroupInput) => updateGroup(rc, actor, id, input),
   restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),

@@ -173,6 +173,31 @@ export function syncMembershipsStatement(db: Database, assetId: string, set: { s
     .where(and(eq(groupMembers.elId, assetId), eq(groupMembers.elType, "asset")));
 }
 
+/**
+ * `syncMembershipsStatement` for the listings the catalog owns: those in a library that lives in its shard are the
+ * shard's to change (the catalog refuses them), and `switchedListings` says which assets have any.
+ */
+export function syncCatalogMembershipsStatement(db: Database, assetId: string, set: { sortName: string; mtime: number; size: number }) {
+  return db
+    .update(groupMembers)
+    .set({ elMtime: set.mtime, sortName: set.sortName, elSize: set.size })
+    .where(
+      and(
+        eq(groupMembers.elId, assetId),
+        eq(groupMembers.elType, "asset"),
+        sql`${groupMembers.groupId} not in (${sql.raw(SWITCHED_IDS_SQL)})`,
+      ),
+    );
+}
+
+/** Of assets `ids`, those listed in a library that lives in its shard, with that library. */
+export async function switchedListings(db: Database, ids: readonly string[]): Promise<{ assetId: string; library: string }[]> {
+  return db.all<{ assetId: string; library: string }>(sql`
+    select distinct m.el_id as assetId, d.library_id as library
+    from group_members m join id_directory d on d.id = m.group_id join library_directory l on l.library_id = d.library_id
+    where l.state <> 'copying' and m.el_type = 'asset' and m.el_id in (select value from json_each(${JSON.stringify(ids)}))`);
+}
+
 /** Moves assets to the trash: `deleted_at` on them, `trashed_at` (the same instant) on their live memberships. */
 export function trashAssetsStatements(db: Database, ids: readonly string[], now: number): Statement[] {
   return [

@@ -1,6 +1,7 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { userGroupMembers, users } from "../schema/index";
+import { ID_PATTERN } from "../../lib/ids";
 import { runBatch } from "./asset.repository";
 
 /**
@@ -47,6 +48,16 @@ export async function readCallerCopy(db: Database, userId: string): Promise<Call
   ]);
   const user = rows[0];
   return user ? { user, groups: memberships.map((m) => m.groupId) } : null;
+}
+
+/** The copy of someone a request names by id or login (a reviewer asked for), or null when nobody is. */
+export async function readPersonCopy(db: Database, who: string): Promise<CallerCopy | null> {
+  if (ID_PATTERN.test(who)) return readCallerCopy(db, who);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.login}) = lower(${who})`);
+  return row ? readCallerCopy(db, row.id) : null;
 }
 
 /** Whether the shard's copy already says what `copy` says: then nothing is written (a write holds the answer back

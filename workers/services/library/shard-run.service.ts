@@ -5,7 +5,7 @@ import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } fro
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import { RemoteShardClient } from "../../db/remote-shard-client";
-import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
+import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
 import { AppError } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
@@ -89,6 +89,8 @@ export interface Entry {
   files?: string[];
   /** other folders and files it touches, which must be in the same library (across libraries is not built) */
   sameLibrary?: string[];
+  /** other people (by id or login) whose access the shard decides, as it does the caller's: a reviewer asked for */
+  people?: string[];
 }
 
 /**
@@ -99,19 +101,20 @@ export async function entryInto(
   rc: RequestContext,
   library: string,
   o: Entry,
-): Promise<{ caller: CallerCopy | null; globals: TableRows[] }> {
+): Promise<{ caller: CallerCopy | null; globals: TableRows[]; people: CallerCopy[] }> {
   const named = o.named ?? {};
-  const [caller, globals, elsewhere, others] = await Promise.all([
+  const [caller, globals, elsewhere, others, people] = await Promise.all([
     o.actor ? readCallerCopy(rc.db, o.actor.id) : null,
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(rc.env.DB, named) : [],
     o.files?.length ? listedOutsideLibrary(rc.env.DB, library, o.files) : false,
     o.sameLibrary?.length ? outsideLibrary(rc.env.DB, library, o.sameLibrary) : false,
+    Promise.all((o.people ?? []).map((who) => readPersonCopy(rc.db, who))),
   ]);
   if (o.actor && !caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
   // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
   if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
-  return { caller, globals };
+  return { caller, globals, people: people.filter((p) => p !== null) };
 }
 
 /**

@@ -1,10 +1,15 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
-import { runBatch, syncMembershipsStatement } from "../../../db/repositories/asset.repository";
+import {
+  runBatch,
+  switchedListings,
+  syncCatalogMembershipsStatement,
+  syncMembershipsStatement,
+} from "../../../db/repositories/asset.repository";
 import { assetsForMembership } from "../../../db/repositories/group.repository";
 import { refreshDocsStatements, refreshFolderDocsStatements } from "../../../db/repositories/search.repository";
-import { repairFolderRollups } from "../../library";
+import { inLibraryOf, repairFolderRollups } from "../../library";
 import { sortKeyOf } from "../../library/pure";
 import { percent, type OperationContext, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
@@ -84,12 +89,26 @@ export const reindexOperation: TaskOperation<ReindexOptions, ReindexState> = {
     if (ids.length > 0) {
       const found = (await assetsForMembership(ctx.rc.db, ids)).filter((a) => a.deleted_at == null);
       if (found.length > 0) {
+        const keysOf = (a: (typeof found)[number]) => ({ sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 });
         await runBatch(ctx.rc.db, [
-          ...found.map((a) =>
-            syncMembershipsStatement(ctx.rc.db, a.id, { sortName: sortKeyOf(a.name), mtime: a.mtime, size: a.size ?? 0 }),
-          ),
+          ...found.map((a) => syncCatalogMembershipsStatement(ctx.rc.db, a.id, keysOf(a))),
           ...refreshDocsStatements(found.map((a) => a.id)),
         ]);
+        // Listings in a library that lives in its shard are put right there, and written back (decision 043).
+        const listed = await switchedListings(
+          ctx.rc.db,
+          found.map((a) => a.id),
+        );
+        const keys = new Map(found.map((a) => [a.id, keysOf(a)]));
+        for (const library of new Set(listed.map((l) => l.library))) {
+          const mine = listed.filter((l) => l.library === library);
+          await inLibraryOf(ctx.rc, library, (rc) =>
+            runBatch(
+              rc.db,
+              mine.map((l) => syncMembershipsStatement(rc.db, l.assetId, keys.get(l.assetId)!)),
+            ),
+          );
+        }
       }
       // The marked documents are indexed now, not when the feed next passes: the task ends with the index repaired.
       await feedIndex(ctx.rc.db, ctx.rc.search, { deadline: Date.now() + FEED_STEP_MS });
