@@ -20,6 +20,8 @@ export const ru = {
       "Файл показан и в других библиотеках, а его библиотека уже в собственном хранилище: такие файлы пока можно только просматривать",
     /** taking a file out of its last folder in a library that lives in its shard (decision 043): 409 */
     lastListingInLibrary: "Это единственная папка файла в библиотеке: переместите файл в другую папку или отправьте его в корзину",
+    /** people and files added to a folder of a library in its shard in one call (decision 043): 409 */
+    peopleAndFilesApart: "В папку библиотеки с собственным хранилищем людей и файлы добавляют отдельными запросами",
     /** a move or tagging that spans a library in its shard and another library (decision 043): 409 */
     betweenLibraries:
       "Изменения сразу в нескольких библиотеках, одна из которых уже в собственном хранилище, пока недоступны: перемещайте и размечайте папки и файлы каждой библиотеки отдельно",

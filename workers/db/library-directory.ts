@@ -137,6 +137,19 @@ export function forgetLibraryPlaces(): void {
 export const SWITCHED_IDS_SQL =
   "select d.id from id_directory d join library_directory l on l.library_id = d.library_id where l.state <> 'copying'";
 
+/** Of folders and files `ids`, those of a library that lives in its shard (or is switching into it), by library. */
+export async function switchedHomes(db: D1Database, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `SELECT d.id, d.library_id AS library FROM id_directory d JOIN library_directory l ON l.library_id = d.library_id
+       WHERE l.state <> 'copying' AND d.id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<{ id: string; library: string }>();
+  return new Map(results.map((r) => [r.id, r.library]));
+}
+
 /** Every library that lives in its shard, as the place its work runs over. */
 export async function switchedLibraries(db: D1Database): Promise<Extract<LibraryPlace, { place: "shard" }>[]> {
   const { results } = await db

@@ -26,7 +26,8 @@ import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import type { AppEnv } from "../types";
 import { ru } from "../../../shared/i18n/ru";
-import { listedOnlyIn } from "../../db/repositories/library-move.repository";
+import { anyLibraryMoving, listedOnlyIn } from "../../db/repositories/library-move.repository";
+import { AppError, isLibraryMoving } from "../../lib/errors";
 import { StorageSchema } from "./storage.routes";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
 import {
@@ -60,8 +61,17 @@ const namedByGroup = (input: { default_class?: string | null; default_storage?: 
  * Files listed in one more folder, where the folder's library lives (decision 043, «Writes»): in a library's shard only
  * its own files, listed nowhere else. People made members of a folder are global rows: that insert stays in the catalog.
  */
-function insertMembersWhereItLives(c: Context<AppEnv>, groupId: string, members: z.infer<typeof InsertMembersSchema>["members"]) {
-  if (members.some((m) => m.el_type !== "asset")) return insertMembers(c.var.rc, c.var.actor, groupId, members);
+async function insertMembersWhereItLives(c: Context<AppEnv>, groupId: string, members: z.infer<typeof InsertMembersSchema>["members"]) {
+  if (members.some((m) => m.el_type !== "asset")) {
+    try {
+      return await insertMembers(c.var.rc, c.var.actor, groupId, members);
+    } catch (error) {
+      // People with files, in a folder of a library that lives in its shard: the people's memberships are global, the
+      // listings the shard's, and no one write holds both. Not a matter of seconds, so not a 503: say how instead.
+      if (isLibraryMoving(error) && !(await anyLibraryMoving(c.env.DB))) throw new AppError("CONFLICT", ru.groups.peopleAndFilesApart);
+      throw error;
+    }
+  }
   const ids = members.map((m) => m.el_id);
   return writeWhereItLives(c, groupId, "listFiles", [groupId, ids], { files: ids, sameLibrary: ids });
 }

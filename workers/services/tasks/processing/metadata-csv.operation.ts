@@ -2,7 +2,9 @@ import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
 import { newId } from "../../../lib/ids";
 import type { Actor, RequestContext } from "../../access";
-import { applyMetadataCsvRows, planMetadataCsv, type CsvRecord, type CsvReport } from "../../metadata";
+import { switchedHomes } from "../../../db/library-directory";
+import { inLibraryOf } from "../../library";
+import { applyMetadataCsvRows, csvTemplates, planMetadataCsv, type CsvRecord, type CsvReport } from "../../metadata";
 import { createTask } from "../task-create.service";
 import { PermanentTaskError, percent, type TaskOperation } from "./operation";
 
@@ -51,6 +53,41 @@ export async function startMetadataCsvImport(rc: RequestContext, actor: Actor, b
 }
 
 /**
+ * A chunk's rows applied where their files live (decision 043): those of the catalog's libraries over the catalog, and
+ * each switched library's over its shard — checked there again as the owner, who enters with every field template the
+ * header may name — and written back. One report for the chunk.
+ */
+async function applyWhereTheyLive(rc: RequestContext, owner: Actor, chunk: Chunk): Promise<CsvReport> {
+  const column = chunk.header.indexOf("asset_id");
+  const idOf = (r: CsvRecord) => (r.cells[column] ?? "").trim();
+  const homes = column < 0 ? new Map<string, string>() : await switchedHomes(rc.env.DB, chunk.records.map(idOf));
+  if (homes.size === 0) return applyMetadataCsvRows(rc, owner, chunk);
+  const templates = (await csvTemplates(rc)).map((t) => t.id);
+  const parts = new Map<string | null, CsvRecord[]>();
+  for (const record of chunk.records) {
+    const library = homes.get(idOf(record)) ?? null;
+    parts.set(library, [...(parts.get(library) ?? []), record]);
+  }
+  const reports: CsvReport[] = [];
+  for (const [library, records] of parts) {
+    const part = { header: chunk.header, records };
+    reports.push(
+      library === null
+        ? await applyMetadataCsvRows(rc, owner, part)
+        : await inLibraryOf(rc, library, (over) => applyMetadataCsvRows(over, owner, part), { actor: owner, named: { templates } }),
+    );
+  }
+  return {
+    ...reports[0],
+    rows: chunk.records.length,
+    changes: reports.reduce((n, r) => n + r.changes, 0),
+    changed_rows: reports.reduce((n, r) => n + r.changed_rows, 0),
+    error_rows: reports.reduce((n, r) => n + r.error_rows, 0),
+    errors: reports.flatMap((r) => r.errors).sort((a, b) => a.row - b.row),
+  };
+}
+
+/**
  * `metadata-csv`: applies a checked CSV import, one stored chunk per step. Each chunk is checked again as the task's
  * owner (rights or values may have changed since the check), rows that still pass are written (each row whole), the
  * others are counted as failed; the chunk object is deleted once written, so a repeated step finds nothing to redo.
@@ -74,7 +111,7 @@ export const metadataCsvOperation: TaskOperation<Options, State> = {
       // A chunk already written and deleted by an earlier run of this step.
       if (object) {
         const chunk = (await object.json()) as Chunk;
-        const report = await applyMetadataCsvRows(ctx.rc, ctx.owner, chunk);
+        const report = await applyWhereTheyLive(ctx.rc, ctx.owner, chunk);
         next.changed += report.changed_rows;
         next.failed += report.error_rows;
         next.changes += report.changes;
