@@ -35,11 +35,15 @@ export async function readWhereItLives<T>(
   // catalog (every one, until the first move) pays no extra round trip; the directory's answer picks which stands.
   const local = known ? null : here();
   local?.catch(() => undefined);
+  // Beside the lookup, the caller's copy a shard's answer needs next: a lookup happens only once some library lives in
+  // a shard, and the copy then costs no round trip of its own (decision 030).
+  const copy = known ? null : readCallerCopy(c.var.rc.db, c.var.actor.id);
+  copy?.catch(() => undefined);
   const place = known ?? (await placeOfId(c.var.rc.db.$client, id));
   if (place.place !== "shard") return local ?? here();
-  const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), readCallerCopy(c.var.rc.db, c.var.actor.id)]);
+  const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? readCallerCopy(c.var.rc.db, c.var.actor.id)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  return callShard(place.name, () => there(shard as unknown as Shard, caller));
+  return callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
 }
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
@@ -92,7 +96,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   ]);
   if (refused) throw new AppError("CONFLICT", refused);
   const routed = shard as unknown as WriteShard;
-  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people))) as Written<
+  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people), c.var.rc.dbSession.meter)) as Written<
     RoutedValue<K>
   >;
   await writeBackNow(c.var.rc, routed, library, written.writeback);

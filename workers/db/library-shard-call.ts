@@ -1,5 +1,6 @@
 import { ru } from "../../shared/i18n/ru";
 import { AppError, type ErrorCode } from "../lib/errors";
+import { metered, type RoundTripMeter } from "./round-trips";
 
 /**
  * The boundary of a call to a library shard (decision 043). Workers RPC carries an exception's message but not its
@@ -23,10 +24,10 @@ export async function answerFromShard<T>(operation: () => Promise<T>): Promise<S
 }
 
 /** In the caller: the shard's value, its refusal as the same `AppError`, or 503 when the shard gave no answer. */
-export async function callShard<T>(library: string, call: () => Promise<ShardAnswer<T>>): Promise<T> {
+export async function callShard<T>(library: string, call: () => Promise<ShardAnswer<T>>, meter?: RoundTripMeter): Promise<T> {
   let answer: ShardAnswer<T>;
   try {
-    answer = await call();
+    answer = await metered(meter, 1, call);
   } catch (error) {
     if ((error as { remote?: boolean } | null)?.remote) throw error;
     console.error(JSON.stringify({ level: "error", op: "library-shard", library, message: String(error) }));

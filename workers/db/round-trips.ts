@@ -43,6 +43,17 @@ export class RoundTripMeter {
   }
 }
 
+/** A call counted like a database call (a library shard's: one round trip, however many statements run inside it). */
+export async function metered<T>(meter: RoundTripMeter | undefined, statements: number, call: () => Promise<T>): Promise<T> {
+  if (!meter) return call();
+  const depth = meter.begin(statements);
+  try {
+    return await call();
+  } finally {
+    meter.end(depth);
+  }
+}
+
 /** Reads the round trips back from a Server-Timing header value (tests and benchmarks); null when absent. */
 export function roundTripsOf(serverTiming: string | null): number | null {
   const match = /(?:^|,)\s*db;dur=[\d.]+;desc="(\d+) round trips?/.exec(serverTiming ?? "");

@@ -5,6 +5,7 @@ import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } fro
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import { RemoteShardClient } from "../../db/remote-shard-client";
+import { metered } from "../../db/round-trips";
 import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
 import { AppError } from "../../lib/errors";
@@ -43,7 +44,8 @@ export async function runOverShard<T>(
   operation: (rc: RequestContext) => Promise<T>,
 ): Promise<T> {
   const shard = (await openLibraryShard(rc.env, place)) as unknown as RunShard;
-  const call = <V>(work: () => Promise<V>) => callShard(place.name, async () => ({ ok: true as const, value: await work() }));
+  const meter = rc.dbSession?.meter;
+  const call = <V>(work: () => Promise<V>) => callShard(place.name, async () => ({ ok: true as const, value: await work() }), meter);
   await call(() => shard.enter(enter.caller, enter.globals));
   const queued: MessageSendRequest[] = [];
   const tasks = {
@@ -52,7 +54,8 @@ export async function runOverShard<T>(
   } as unknown as Queue;
   const over: RequestContext = {
     ...rc,
-    db: createDb(new RemoteShardClient(shard)),
+    // Each statement or batch sent is one round trip, counted like the catalog's (decision 030).
+    db: createDb(new RemoteShardClient({ statements: (list, mode) => metered(meter, list.length, () => shard.statements(list, mode)) })),
     env: { ...rc.env, TASKS: tasks },
     library: place.library,
   };

@@ -1,6 +1,7 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
+import { placeOfId, type LibraryPlace } from "../../db/library-directory";
 import { findAsset } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import { assetInSubtree, findShortlink } from "../../db/repositories/shortlink.repository";
@@ -55,6 +56,8 @@ export interface OpenLink {
   entity: SharedEntity;
   /** the link's rights cut down to what the creator holds now */
   mask: number;
+  /** where the shared file or folder's library lives (decision 043): its opens are counted there */
+  place: LibraryPlace;
 }
 
 /** The error an API call answers for a closed state. */
@@ -84,13 +87,19 @@ export async function resolveLink(rc: RequestContext, linkId: string, now = Date
   if (link.revokedAt != null) return { state: "revoked" };
   if (link.notBefore != null && now < link.notBefore) return { state: "not_yet", at: link.notBefore };
   if (link.notAfter != null && now >= link.notAfter) return { state: "expired", at: link.notAfter };
-  const [user, entity] = await Promise.all([findUserById(rc.db, link.creatorId), findEntity(rc, link.entityId, link.entityType)]);
+  // The place is asked beside the rows (no query at all while no library lives in a shard): counting an open then
+  // goes straight where the library lives, without a refused write first (decision 030).
+  const [user, entity, place] = await Promise.all([
+    findUserById(rc.db, link.creatorId),
+    findEntity(rc, link.entityId, link.entityType),
+    placeOfId(rc.db.$client, link.entityId),
+  ]);
   if (!user || !user.enabled || !entity) return { state: "not_found" };
   const creator = actorOf(user);
   const held = await heldMask(rc, creator, entity);
   if (!holds(held, "read") || !holds(held, SHARE_LEVEL)) return { state: "not_found" };
   const mask = holds(held, "download") ? link.acl : viewOnly(link.acl);
-  return { link, creator, entity, mask };
+  return { link, creator, entity, mask, place };
 }
 
 async function unlockSignature(rc: RequestContext, link: ShortlinkRow, exp: number): Promise<string> {
@@ -267,12 +276,12 @@ export async function openShortlink(
   const open = await resolveLink(rc, linkId, now);
   if ("state" in open) return open;
   if (!(await unlocked(rc, open.link, cookie, now))) return { state: "password" };
-  const { link, entity } = open;
+  const { link, entity, place } = open;
   const shown = folder ?? entity.id;
   if (folder !== undefined && (entity.type !== "group" || !(await folderInside(rc, open, folder)))) return { state: "not_found" };
   // The count and the audit row are written while the page's own rows are read (decision 030): nothing read
   // below depends on them, and the answer still waits for the write.
-  const counted = countLinkUses(rc, [{ linkId: link.id, entityId: entity.id, kind: "view", n: 1, last: now }], [
+  const counted = countLinkUses(rc, [{ linkId: link.id, entityId: entity.id, kind: "view", n: 1, last: now, place }], [
     auditStatement(rc, {
       action: "shortlink.open",
       actorId: null,
@@ -456,7 +465,7 @@ export async function shortlinkMedia(
   const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
   const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
   if (download && firstBytes && response.status < 300) {
-    const use = { linkId: open.link.id, entityId: open.entity.id, kind: "download" as const, n: 1, last: Date.now() };
+    const use = { linkId: open.link.id, entityId: open.entity.id, kind: "download" as const, n: 1, last: Date.now(), place: open.place };
     await countLinkUses(rc, [use], [
       // the file's download, by an anonymous visitor through the link (its id names the link)
       auditDownloadStatement(rc, {

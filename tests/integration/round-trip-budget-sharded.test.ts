@@ -1,0 +1,33 @@
+import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { forgetLibraryPlaces } from "../../workers/db/library-directory";
+import { readMove } from "../../workers/db/repositories/library-move.repository";
+import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { budgetTests, buildWorld } from "./round-trip-fixtures";
+
+// Decision 030 for the sharded layout (decision 043, issue 40): the same world, its library moved into its shard
+// before the calls, so the folder and the file are answered there — each shard call one round trip — and every
+// budget holds as it does in the catalog.
+
+let library = "";
+
+beforeAll(async () => {
+  library = (await buildWorld()).top;
+  await startLibraryMove(env, library);
+  await continueLibraryMove(env, library, { deadline: Date.now() + 60_000 });
+  expect((await readMove(env.DB, library))?.state).toBe("shard");
+  // A fresh isolate's view: the place of each id is looked up, not remembered from before the move.
+  forgetLibraryPlaces();
+}, 120_000);
+
+afterAll(async () => {
+  // The files of a group share one database: leave no library in it refusing writes or journaling.
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM library_directory WHERE library_id = ?").bind(library),
+    env.DB.prepare("DELETE FROM id_directory WHERE library_id = ?").bind(library),
+    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
+  ]);
+  forgetLibraryPlaces();
+});
+
+describe("round-trip budgets, the library in its shard", budgetTests);
