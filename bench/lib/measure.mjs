@@ -78,9 +78,8 @@ export function verdict(value, target, { atLeast = false } = {}) {
   return (atLeast ? value >= target : value < target) ? "PASS" : "MISS";
 }
 
-/** Prints rows of [measure, value, target, result] as an aligned table. */
-export function printTable(rows) {
-  const header = ["measure", "value", "target", "result"];
+/** Prints rows of [measure, value, target, result] (or of `header`'s columns) as an aligned table. */
+export function printTable(rows, header = ["measure", "value", "target", "result"]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
   const line = (cells) =>
     cells
