@@ -16,7 +16,7 @@
 // (default 100) requests per figure after 10 unmeasured. Loopback only; servers are always stopped. Exits 0 once it
 // has run (a benchmark is not a test), 1 only when it could not run.
 import { randomBytes } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -178,7 +178,7 @@ async function half({ tops, assets, move, phase }) {
     };
     return { out, sizes, moves };
   } catch (error) {
-    console.error(`--- wrangler dev output (tail) ---\n${server.output().slice(-4000)}`);
+    console.error(`--- wrangler dev log (tail) ---\n${readFileSync(server.logFile, "utf8").slice(-6000)}`);
     throw error;
   } finally {
     await server.stop();

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
-import { importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import { appendLibraryRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
@@ -82,6 +82,11 @@ export class LibraryShardDO extends DurableObject<Env> {
   async importEntities(libraryId: string, ids: string[], tables: TableRows[], references: TableRows[]): Promise<void> {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
     importLibraryRows(this.ctx.storage, ids, tables, references);
+  }
+
+  /** More rows of entities just imported: a big folder's listings of files, a page at a time. */
+  async appendRows(tables: TableRows[]): Promise<void> {
+    appendLibraryRows(this.ctx.storage, tables);
   }
 
   /** Of `ids`, the folders and files this shard holds (a journaled entity may have left the library since). */

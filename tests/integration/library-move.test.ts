@@ -18,6 +18,7 @@ import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
 import {
+  LISTINGS_PAGE,
   continueLibraryMove,
   startLibraryMove,
   type MoveCheckpoint,
@@ -840,6 +841,32 @@ describe("moving a library into its shard", () => {
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+  });
+
+  it("copies a folder listing more files than one page, page by page, and the copy is exact", async () => {
+    const boss = await admin();
+    const top = await createGroup(boss, uniqueName("Фототека"));
+    const all = await createGroup(boss, "Все кадры", top);
+    moved.push(top);
+    // More listings than two pages of the copy, made at the storage layer (a bulk import).
+    const count = LISTINGS_PAGE * 2 + 7;
+    const prefix = newId().slice(0, 24);
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare(
+        `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ?1 - 1)
+         INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
+         SELECT printf('%s%08x', ?2, i), 'кадр-' || i || '.jpg', 'image/jpeg', ?3, ?3, 0, ?4, ?4, ?4 FROM seq`,
+      ).bind(count, prefix, boss.id, now),
+      env.DB.prepare(
+        `INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name)
+         SELECT ?1, id, 'asset', ?2, lower(name) FROM assets WHERE id >= ?3 AND id < ?4`,
+      ).bind(all, now, `${prefix}00000000`, `${prefix}ffffffff`),
+    ]);
+    const shard = await switchLibrary(top);
+    const listed = (sql: SqlStorage) => sql.exec("SELECT count(*) AS n FROM group_members WHERE group_id = ?", all).one().n;
+    expect(await inShard(shard, listed)).toBe(count);
+    expect(await shardCounts(top)).toEqual(await libraryCounts(env.DB, top));
   });
 
   it("once switched, a review request is made in its shard, the reviewer's access decided there with his groups as they are now", async () => {

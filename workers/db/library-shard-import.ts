@@ -9,14 +9,30 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
  * rows of the shard may name them too). Repeating an import changes nothing, which is what makes a move resumable.
  */
 export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
-  const sql = storage.sql;
-  storage.transactionSync(() => {
-    const triggers = sql.exec<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").toArray();
-    for (const trigger of triggers) sql.exec(`DROP TRIGGER "${trigger.name}"`);
+  withoutTriggers(storage, (sql) => {
     const json = JSON.stringify(ids);
     for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
+  });
+}
+
+/**
+ * More rows of entities just imported — a folder's listings of files, page by page after the folder itself — with
+ * the triggers set aside in the same way. A page applied twice changes nothing.
+ */
+export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRows[]): void {
+  withoutTriggers(storage, (sql) => {
+    for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
+  });
+}
+
+function withoutTriggers(storage: DurableObjectStorage, work: (sql: SqlStorage) => void): void {
+  const sql = storage.sql;
+  storage.transactionSync(() => {
+    const triggers = sql.exec<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").toArray();
+    for (const trigger of triggers) sql.exec(`DROP TRIGGER "${trigger.name}"`);
+    work(sql);
     for (const trigger of triggers) sql.exec(trigger.sql);
   });
 }

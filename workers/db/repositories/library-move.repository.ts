@@ -135,11 +135,30 @@ export async function belonging(db: Catalog, libraryId: string, ids: string[]): 
   return results.map((r) => r.id);
 }
 
-/** Every library table's rows of the entities, in one round trip. */
-export async function rowsOf(db: Catalog, ids: string[]): Promise<TableRows[]> {
+/**
+ * Every library table's rows of the entities, in one round trip. Without `listings`, the folders' listings of files
+ * are left out: one folder may list hundreds of thousands, which the move reads page by page (`listingsAfter`).
+ */
+export async function rowsOf(db: Catalog, ids: string[], { listings = true } = {}): Promise<TableRows[]> {
   const json = JSON.stringify(ids);
-  const results = await db.batch(LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${t.of(JSON_IDS)}`).bind(json)));
+  const where = (t: (typeof LIBRARY_TABLES)[number]) =>
+    `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
+  const results = await db.batch(LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${where(t)}`).bind(json)));
   return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+}
+
+/** The next `n` listings of files in folders `ids` after `cursor` ("folder:asset", the listings' primary key). */
+export async function listingsAfter(db: Catalog, ids: string[], cursor: string, n: number): Promise<{ rows: Row[]; last: string }> {
+  const [folder = "", asset = ""] = cursor.split(":");
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM group_members WHERE group_id IN (${JSON_IDS}) AND el_type = 'asset' AND (group_id > ?2 OR (group_id = ?2 AND el_id > ?3))
+       ORDER BY group_id, el_id LIMIT ?4`,
+    )
+    .bind(JSON.stringify(ids), folder, asset, n)
+    .all<Row>();
+  const end = results.at(-1);
+  return { rows: results, last: end ? `${end.group_id}:${end.el_id}` : cursor };
 }
 
 /** The columns a shard copies of each global table it keeps copies of: never a password hash. */

@@ -8,6 +8,7 @@ import {
   journalEnd,
   journaledAmong,
   journaledSince,
+  listingsAfter,
   nextAssets,
   nextFolders,
   pauseLibrary,
@@ -26,6 +27,8 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /** Entities (folders or assets) per slice: one D1 batch of reads, one of the global rows they name, one shard call. */
 export const MOVE_SLICE = 200;
+/** Listings of files per page of a folder's copy (about 1 MB). */
+export const LISTINGS_PAGE = 5_000;
 /** Journal entries per slice of the catch-up. */
 export const JOURNAL_SLICE = 1_000;
 /** The check runs once fewer journal entries than this are left to apply (seconds of work at most). */
@@ -70,14 +73,22 @@ export async function startLibraryMove(env: Env, libraryId: string, now = Date.n
 
 /**
  * Copies entities into the shard: the rows of those that belong to the library now replace the shard's, and those
- * that no longer belong (moved to another library, deleted) leave it.
+ * that no longer belong (moved to another library, deleted) leave it. A folder's listings of files follow a page at a
+ * time: one folder may list hundreds of thousands, more than one read or one call should carry.
  */
 async function copyEntities(env: Env, move: LibraryMove, ids: string[], known: boolean): Promise<void> {
   if (ids.length === 0) return;
   const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
-  const tables = await rowsOf(env.DB, mine);
+  const tables = await rowsOf(env.DB, mine, { listings: false });
   const references = await referencesOf(env.DB, tables);
-  await libraryShard(env, move.shard).importEntities(move.libraryId, ids, tables, references);
+  const shard = libraryShard(env, move.shard);
+  await shard.importEntities(move.libraryId, ids, tables, references);
+  for (let cursor = ""; ; ) {
+    const page = await listingsAfter(env.DB, mine, cursor, LISTINGS_PAGE);
+    if (page.rows.length === 0) break;
+    await shard.appendRows([{ table: "group_members", rows: page.rows }]);
+    cursor = page.last;
+  }
 }
 
 /** Where a check stands: the walk's phase and place, and the folders and files it has counted. */
