@@ -5,12 +5,12 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { expect, login, newPage, test, type E2EServer } from "./fixtures";
 import { openNewFolder } from "./library-steps";
+import { atTwoWidths } from "./two-widths";
 
 // Duplicates: uploading bytes the library already holds asks «Такой файл уже есть» (Открыть / Всё равно загрузить /
 // Добавить как новую версию), and the administrators' «Дубликаты» page groups them with a keep-one action.
 // Screenshots at 1440×900 and 390×844 go to E2E_SCREENSHOTS when it is set.
 
-const SHOTS = process.env.E2E_SCREENSHOTS;
 let dir: string;
 
 beforeAll(async () => {
@@ -19,21 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function shots(page: Page, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ]) {
-    await page.setViewportSize({ width, height });
-    // The navigation turns into a drawer below 900 px: its slide ends before the picture is taken.
-    await page.waitForTimeout(600);
-    // Nothing may scroll sideways at either width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: false });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 /**
  * A small text file whose bytes are this test's own (`seed`): the e2e server is shared by every test file, so fixture
@@ -71,7 +56,7 @@ test("the same file uploaded again asks «Такой файл уже есть»:
   await dialog.waitFor({ timeout: 30_000 });
   await expect.poll(() => dialog.textContent()).toContain(`Такой файл уже есть: «${first}»`);
   expect(await dialog.textContent()).toContain(`в папке «Дубли А ${stamp}»`);
-  await shots(page, "duplicates-upload-prompt");
+  await atTwoWidths(page, "duplicates-upload-prompt");
   await dialog.getByRole("button", { name: "Всё равно загрузить" }).click();
   await dialog.waitFor({ state: "hidden" });
   await tile(page, copy).waitFor({ timeout: 30_000 });
@@ -112,7 +97,7 @@ test("«Дубликаты» for administrators: the group of same files, «Ос
   const group = page.getByTestId("duplicate-group").filter({ hasText: b });
   await group.waitFor({ timeout: 15_000 });
   expect(await group.textContent()).toContain(a);
-  await shots(page, "duplicates-admin");
+  await atTwoWidths(page, "duplicates-admin");
   const keepRow = group.locator(".dup-file", { hasText: b });
   await keepRow.getByRole("button", { name: "Оставить этот" }).click();
   const confirm = page.getByRole("dialog", { name: "Оставить этот" });

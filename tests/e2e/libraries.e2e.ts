@@ -1,29 +1,12 @@
-import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { adminApi, ROOT } from "./admin-seed";
 import { expect, login, test } from "./fixtures";
 import { EDITOR } from "./seed";
+import { atTwoWidths } from "./two-widths";
 
 // /admin/libraries (decision 044): an administrator sees each library's size beside what one database holds and
 // moves one into a database of its own; the move runs as a task and the row follows it to «Отдельная база №N».
 // Someone who is not an administrator never reaches the screen. Screenshots at 1440×900 and 390×844 go to
 // E2E_SCREENSHOTS when it is set.
-
-const SHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shots(page: Page, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(600);
-    // Nothing scrolls sideways at either width: the table scrolls inside its panel.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: false });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test(
   "libraries: sizes beside the 10 GB of a database, a move into a database of its own followed to the end",
@@ -45,7 +28,7 @@ test(
     await expect.poll(() => row.locator("td").nth(2).textContent()).toBe("1");
     expect(await row.textContent()).toContain("от 10 ГБ");
     expect(await page.getByTestId("catalog-size").textContent()).toContain("Общая база:");
-    await shots(page, "libraries");
+    await atTwoWidths(page, "libraries");
 
     await row.getByRole("button", { name: `Перенести библиотеку «${name}» в отдельную базу` }).click();
     const dialog = page.getByRole("dialog", { name: "Перенос в отдельную базу" });
@@ -55,7 +38,7 @@ test(
     // The task runs in the background; the row follows it until the library lives in its own database.
     await expect.poll(() => row.getByTestId("library-where").textContent(), { timeout: 60_000 }).toMatch(/^Отдельная база №\d+с /);
     expect(await row.getByRole("button").count()).toBe(0);
-    await shots(page, "libraries-moved");
+    await atTwoWidths(page, "libraries-moved");
 
     // Its files still open and answer from their new home.
     await page.goto(`/mam/${sub}`);

@@ -308,3 +308,16 @@ export async function expectTreeConsistent(catalog: Pick<D1Database, "prepare"> 
     expect(byChild.get(g.id), `membership of ${g.id}`).toEqual([g.parent_id]);
   }
 }
+
+/**
+ * Takes libraries out of the directory again after a test moved them into shards: the files of a group share one
+ * database, and no library in it may stay refusing writes or journaling them for the files that follow.
+ */
+export async function releaseMovedLibraries(ids: string[]): Promise<void> {
+  const json = JSON.stringify(ids);
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(json),
+    env.DB.prepare("DELETE FROM id_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(json),
+    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
+  ]);
+}

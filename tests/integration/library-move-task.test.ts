@@ -8,7 +8,7 @@ import { continueLibraryMove, startLibraryMove } from "../../workers/services/li
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
-import { admin, createGroup, getJson, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
+import { admin, createGroup, getJson, insertAsset, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
 import { postJson, taskRow, waitForTask } from "./task-fixtures";
 
 /**
@@ -17,15 +17,7 @@ import { postJson, taskRow, waitForTask } from "./task-fixtures";
  */
 
 const moved: string[] = [];
-afterAll(async () => {
-  // The files of a group share one database: leave no library in it refusing writes or journaling.
-  const ids = JSON.stringify(moved);
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
-    env.DB.prepare("DELETE FROM id_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
-    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
-  ]);
-});
+afterAll(() => releaseMovedLibraries(moved));
 
 const ENQUEUE = "/api/tasklist/enqueue-task/library-move";
 const asEntity = (id: string) => ({ entities: [{ type: "group", id }] });

@@ -31,7 +31,7 @@ import { previewTask, uploadFile, waitForTask } from "./task-fixtures";
 import { testContext } from "./catalog-fixtures";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
-import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } from "./library-factories";
+import { admin, createGroup, insertAsset, insertTag, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -40,15 +40,7 @@ import { admin, createGroup, insertAsset, insertTag, ordinaryUser, uniqueName } 
  */
 
 const moved: string[] = [];
-afterAll(async () => {
-  // The files of a group share one database: leave no library in it refusing writes or journaling.
-  const ids = JSON.stringify(moved);
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
-    env.DB.prepare("DELETE FROM id_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(ids),
-    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
-  ]);
-});
+afterAll(() => releaseMovedLibraries(moved));
 
 /** A library with a subfolder, files with versions, a preview, a comment, a rule, a link and a tag on them. */
 async function library() {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { forgetLibraryPlaces } from "../../workers/db/library-directory";
 import { readMove } from "../../workers/db/repositories/library-move.repository";
 import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { releaseMovedLibraries } from "./library-factories";
 import { budgetTests, buildWorld } from "./round-trip-fixtures";
 
 // Decision 030 for the sharded layout (decision 043, issue 40): the same world, its library moved into its shard
@@ -21,12 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  // The files of a group share one database: leave no library in it refusing writes or journaling.
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM library_directory WHERE library_id = ?").bind(library),
-    env.DB.prepare("DELETE FROM id_directory WHERE library_id = ?").bind(library),
-    env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
-  ]);
+  await releaseMovedLibraries([library]);
   forgetLibraryPlaces();
 });
 
