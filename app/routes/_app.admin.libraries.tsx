@@ -49,7 +49,6 @@ export default function AdminLibrariesRoute() {
       if (Object.keys(prev).some((id) => !next[id])) loadPlan();
       return next;
     });
-    return list.length;
   }, [loadPlan]);
 
   useEffect(() => {
