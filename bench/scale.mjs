@@ -18,7 +18,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg as osLoadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { d1FileOf, databaseIdOf } from "./lib/d1-files.mjs";
@@ -39,9 +39,8 @@ const BOUND = 1.2;
 /** Words asked once each: the cold search rows. */
 const COLD_WORDS = FRESH_WORDS.slice(0, 40);
 
-const loadavg = async () =>
-  (await import("node:os"))
-    .loadavg()
+const loadavg = () =>
+  osLoadavg()
     .map((l) => l.toFixed(1))
     .join(" ");
 
@@ -188,14 +187,12 @@ async function half({ tops, assets, move, phase }) {
 
 async function main() {
   buildUnlessSkipped();
-  const loadAtStart = await loadavg();
+  const loadAtStart = loadavg();
   const per = Math.round(ASSETS / LIBRARIES);
   const one = await half({ tops: 1, assets: per, move: false, phase: `one library of ${per} (catalog)` });
   const many = await half({ tops: LIBRARIES, assets: ASSETS, move: true, phase: `${LIBRARIES} libraries, ${ASSETS} (shards)` });
 
-  console.log(
-    `\nload average at start ${loadAtStart}, at end ${await loadavg()}; ${READS} requests per figure (cold search: each word once)`,
-  );
+  console.log(`\nload average at start ${loadAtStart}, at end ${loadavg()}; ${READS} requests per figure (cold search: each word once)`);
   const rows = [];
   for (const label of Object.keys(one.out)) {
     const [a, b] = [one.out[label], many.out[label]];
