@@ -26,6 +26,7 @@ export const TIERS = [
   { name: "workers", command: "npm run test:workers:grouped" },
   { name: "workers-alone", command: "npm run test:workers:alone", beside: "workers" },
   { name: "helper", command: "npm run test:helper", beside: "workers" },
+  { name: "workers-sharded", command: "npm run test:workers:sharded" },
   { name: "faults", command: "npm run test:faults" },
   { name: "hostile", command: "npm run test:hostile" },
   { name: "e2e", command: "npm run test:e2e", env: { SKIP_BUILD: "1" } },

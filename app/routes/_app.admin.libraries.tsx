@@ -38,7 +38,7 @@ const percentOfLimit = (bytes: number, limit: number) =>
 export default function AdminLibrariesRoute() {
   const [plan, setPlan] = useState<LibraryShardPlan | null>(null);
   const [tasks, setTasks] = useState<Record<string, MoveTask>>({});
-  const [confirming, setConfirming] = useState<LibraryShardPlanEntry | null>(null);
+  const [confirming, setConfirming] = useState<{ library: LibraryShardPlanEntry; abandon: boolean } | null>(null);
 
   const loadPlan = useCallback(() => apiRequest<LibraryShardPlan>("/api/library-shards/plan").then(setPlan, () => undefined), []);
   const loadTasks = useCallback(async () => {
@@ -63,16 +63,21 @@ export default function AdminLibrariesRoute() {
     return () => clearInterval(timer);
   }, [moving, loadTasks]);
 
-  const start = async (library: LibraryShardPlanEntry) => {
+  /** Starts (or resumes) a library's move, or — `abandon` — gives up one that has not switched (decision 045). */
+  const start = async (library: LibraryShardPlanEntry, abandon: boolean) => {
     const { job_id } = await apiRequest<{ job_id: string }>("/api/tasklist/enqueue-task/library-move", {
       method: "POST",
-      body: { entities: [{ type: "group", id: library.id }] },
+      body: { entities: [{ type: "group", id: library.id }], ...(abandon ? { options: { abandon: true } } : {}) },
     });
     setTasks((prev) => ({
       ...prev,
       [library.id]: { job_id, src_entity: library.id, progress: 0, progress_info: null, status: "inqueue" },
     }));
-    showToast({ title: t.confirmTitle, message: t.queued(library.name), kind: "info" });
+    showToast({
+      title: abandon ? t.abandonTitle : t.confirmTitle,
+      message: (abandon ? t.abandonQueued : t.queued)(library.name),
+      kind: "info",
+    });
   };
 
   return (
@@ -115,7 +120,8 @@ export default function AdminLibrariesRoute() {
                   library={library}
                   limit={plan.shard_limit_bytes}
                   task={tasks[library.id]}
-                  onMove={() => setConfirming(library)}
+                  onMove={() => setConfirming({ library, abandon: false })}
+                  onAbandon={() => setConfirming({ library, abandon: true })}
                 />
               ))}
             </tbody>
@@ -124,10 +130,10 @@ export default function AdminLibrariesRoute() {
       )}
       {confirming && (
         <ConfirmDialog
-          title={t.confirmTitle}
-          text={t.confirmText(confirming.name)}
-          confirm={t.move}
-          onConfirm={() => start(confirming)}
+          title={confirming.abandon ? t.abandonTitle : t.confirmTitle}
+          text={(confirming.abandon ? t.abandonText : t.confirmText)(confirming.library.name)}
+          confirm={confirming.abandon ? t.abandon : t.move}
+          onConfirm={() => start(confirming.library, confirming.abandon)}
           onClose={() => setConfirming(null)}
         />
       )}
@@ -135,7 +141,13 @@ export default function AdminLibrariesRoute() {
   );
 }
 
-function LibraryRow(props: { library: LibraryShardPlanEntry; limit: number; task: MoveTask | undefined; onMove: () => void }) {
+function LibraryRow(props: {
+  library: LibraryShardPlanEntry;
+  limit: number;
+  task: MoveTask | undefined;
+  onMove: () => void;
+  onAbandon: () => void;
+}) {
   const { library, limit, task } = props;
   const share = Math.min(1, library.bytes_estimate / limit);
   const lives = library.move?.state === "shard";
@@ -171,6 +183,12 @@ function LibraryRow(props: { library: LibraryShardPlanEntry; limit: number; task
           <button type="button" className="btn" aria-label={t.moveOf(library.name)} onClick={props.onMove}>
             <Icon name="move" size={16} />
             <span className="lib-move-label">{library.move ? t.resume : t.move}</span>
+          </button>
+        )}
+        {library.move && !lives && !task && (
+          <button type="button" className="btn btn-danger-outline" aria-label={t.abandonOf(library.name)} onClick={props.onAbandon}>
+            <Icon name="restore" size={16} />
+            <span className="lib-move-label">{t.abandon}</span>
           </button>
         )}
       </td>

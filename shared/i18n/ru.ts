@@ -371,6 +371,8 @@ export const ru = {
     oneLibraryPerTask: "Одна задача переносит одну библиотеку",
     libraryMoved: (name: string) => `Библиотека «${name}» уже живёт в отдельной базе`,
     libraryMoveQueued: (name: string) => `Перенос библиотеки «${name}» уже поставлен в очередь или выполняется`,
+    /** `library-move` with `abandon` for a library no move is under way for */
+    noMoveToAbandon: "Эта библиотека не переезжает: отменять нечего",
     /** the steps of a library's move, as the task log and the libraries screen name them */
     moveSteps: {
       folders: "копирование папок",
@@ -456,6 +458,7 @@ export const ru = {
       moveStep: (library: string, step: string) => `«${library}»: ${step}`,
       moveRestarted: (differ: string) => `Копия разошлась с каталогом (${differ}): библиотека копируется заново`,
       moveSwitched: (library: string, shard: number) => `Библиотека «${library}» переехала в базу №${shard}`,
+      moveAbandoned: (library: string) => `Перенос библиотеки «${library}» отменён: она остаётся в общей базе, копия в отдельной базе удалена`,
       rollupDrift: (drift: { assets: number; folders: number }) =>
         drift.assets + drift.folders === 0
           ? "Размеры и счётчики папок сверены: расхождений нет"

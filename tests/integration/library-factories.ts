@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { libraryShard } from "../../workers/db/library-directory";
 import { closureOf, sortKeyOf } from "../../workers/services/library/group-tree";
+import { copyEntities } from "../../workers/services/library/library-move.service";
 import { FakeS3 } from "./catalog-fixtures";
 import { call, signIn, signInAdmin, type Session, type TestUser } from "./factories";
 
@@ -163,11 +165,49 @@ export async function insertAsset(spec: AssetSpec): Promise<CreatedAsset> {
       ).bind(groupId, id, now, sortKeyOf(name), now, size ?? 0),
     );
   }
-  await env.DB.batch(statements);
+  await seedIntoLibraries(statements, [id], spec.groups ?? []);
   if (spec.putBytes) {
     for (const key of [...storageKeys, ...(previewKey ? [previewKey] : [])]) await env.MEDIA.put(key, "bytes");
   }
   return { id, name, versionId, variantId, initialVariantId, storageKeys, previewKey, sha256 };
+}
+
+/**
+ * Runs statements that seed a library's rows at the storage layer. Where the folders they list in belong to a
+ * library in its shard (sharding on: vitest.library-shards.config.ts), the catalog lets the batch through as it lets
+ * a writeback through, the new entities enter the id directory, and they and the folders above them are copied into
+ * the shard as a move copies them — so the two copies agree as after any routed write. Otherwise one plain batch.
+ */
+export async function seedIntoLibraries(statements: D1PreparedStatement[], entities: string[], groups: string[]): Promise<void> {
+  const { results: libraries } = await env.DB.prepare(
+    `SELECT DISTINCT l.library_id AS libraryId, l.shard FROM library_directory l JOIN group_closure c ON c.ancestor = l.library_id
+     WHERE l.state = 'shard' AND c.descendant IN (SELECT value FROM json_each(?))`,
+  )
+    .bind(JSON.stringify(groups))
+    .all<{ libraryId: string; shard: number }>();
+  if (libraries.length === 0) {
+    await env.DB.batch(statements);
+    return;
+  }
+  const marker = (sql: string) => libraries.map((l) => env.DB.prepare(sql).bind(l.libraryId));
+  const home = libraries[0].libraryId;
+  await env.DB.batch([
+    ...marker("INSERT OR IGNORE INTO library_writeback (library_id) VALUES (?)"),
+    ...statements,
+    ...entities.map((id) => env.DB.prepare("INSERT OR REPLACE INTO id_directory (id, library_id) VALUES (?, ?)").bind(id, home)),
+    ...marker("DELETE FROM library_writeback WHERE library_id = ?"),
+  ]);
+  for (const library of libraries) {
+    // The folders above them in the library, whose rollups the catalog's triggers moved (never the root: it is every
+    // library's, and a shard's root counts its own).
+    const { results: above } = await env.DB.prepare(
+      `SELECT DISTINCT ancestor AS id FROM group_closure WHERE descendant IN (SELECT value FROM json_each(?1))
+         AND ancestor IN (SELECT descendant FROM group_closure WHERE ancestor = ?2)`,
+    )
+      .bind(JSON.stringify(groups), library.libraryId)
+      .all<{ id: string }>();
+    await copyEntities(env, library, [...entities, ...above.map((a) => a.id)], false);
+  }
 }
 
 /** Inserts a tag row and returns its id. */
@@ -315,6 +355,11 @@ export async function expectTreeConsistent(catalog: Pick<D1Database, "prepare"> 
  */
 export async function releaseMovedLibraries(ids: string[]): Promise<void> {
   const json = JSON.stringify(ids);
+  // Their shard numbers are free again: the next move into one must find it empty.
+  const { results } = await env.DB.prepare("SELECT shard FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))")
+    .bind(json)
+    .all<{ shard: number }>();
+  for (const { shard } of results) await libraryShard(env, shard).clearLibrary();
   await env.DB.batch([
     env.DB.prepare("DELETE FROM library_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(json),
     env.DB.prepare("DELETE FROM id_directory WHERE library_id IN (SELECT value FROM json_each(?))").bind(json),

@@ -107,6 +107,67 @@ describe("library-move task", () => {
     expect(await libraryShard(env, after.shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top));
   });
 
+  it("gives up a move that has not switched: the catalog takes the library's writes again, the shard's copy and the journal go", async () => {
+    const boss = await admin();
+    const { top, clip } = await library(boss);
+    const giveUp = { ...asEntity(top), options: { abandon: true } };
+    // Nothing to give up yet.
+    expect((await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: giveUp }), 409)).message).toBe(
+      ru.tasks.noMoveToAbandon,
+    );
+    await startLibraryMove(env, top);
+    const stop = new Error("stopped");
+    await expect(
+      continueLibraryMove(env, top, {
+        deadline: Date.now() + 60_000,
+        slice: 1,
+        afterStep: (reached) => {
+          if (reached === "assets:saved") throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
+    const move = (await readMove(env.DB, top))!;
+    expect((await libraryShard(env, move.shard).entityTotals(top)).folders).toBeGreaterThan(0);
+    // A write meanwhile is journaled for the move.
+    forgetLibraryPlaces();
+    expect(
+      (await call(`/api/asset/${clip.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "до отмены.mov" } })).status,
+    ).toBe(200);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM library_move_journal").first<{ n: number }>()).not.toEqual({ n: 0 });
+
+    // Someone else may not give it up.
+    const owner = await ordinaryUser();
+    await expectError(await call(ENQUEUE, { method: "POST", bearer: owner.bearer, json: giveUp }), 404);
+
+    const { job_id } = await postJson<{ job_id: string }>(ENQUEUE, boss.bearer, giveUp);
+    const task = await runToEnd(job_id);
+    expect(task.status).toBe("done");
+    expect(JSON.parse(task.result!)).toEqual({ library: top, abandoned: true });
+    const log = await getJson<{ lines: { message: string }[] }>(`/api/tasklist/log/${job_id}`, boss.bearer);
+    const name = (await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(top).first<{ name: string }>())!.name;
+    expect(log.lines.map((l) => l.message)).toContain(ru.tasks.log.moveAbandoned(name));
+
+    expect(await readMove(env.DB, top)).toBeNull();
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM id_directory WHERE library_id = ?").bind(top).first<{ n: number }>()).toEqual({
+      n: 0,
+    });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM library_move_journal").first<{ n: number }>()).toEqual({ n: 0 });
+    expect(await libraryShard(env, move.shard).entityTotals(top)).toMatchObject({ folders: 0, assets: 0 });
+    // The library works from the catalog as before, and may be moved again later.
+    forgetLibraryPlaces();
+    expect(
+      (await call(`/api/asset/${clip.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "после отмены.mov" } })).status,
+    ).toBe(200);
+    const again = await postJson<{ job_id: string }>(ENQUEUE, boss.bearer, asEntity(top));
+    expect((await runToEnd(again.job_id)).status).toBe("done");
+    const moved = (await readMove(env.DB, top))!;
+    expect(moved.state).toBe("shard");
+    expect(await libraryShard(env, moved.shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top));
+    // Switched, it is no longer a move to give up.
+    const late = await expectError(await call(ENQUEUE, { method: "POST", bearer: boss.bearer, json: giveUp }), 409);
+    expect(late.message).toBe(ru.tasks.libraryMoved(name));
+  });
+
   it("is refused to anyone but an administrator, for what is not a library, for two at once and while one is queued", async () => {
     const boss = await admin();
     const { top, sub } = await library(boss);

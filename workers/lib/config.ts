@@ -122,6 +122,11 @@ const ConfigSchema = z.object({
     }),
   /** "off" switches the per-user and per-IP limits of expensive calls off (benchmarks only) */
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
+  /**
+   * Where a library made from now on lives (decision 045): "catalog" (the default: in the catalog D1 until an
+   * administrator moves it) or "shard" (moved into a shard of its own as it is made, so libraries grow apart).
+   */
+  NEW_LIBRARIES: z.enum(["catalog", "shard"]).default("catalog"),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

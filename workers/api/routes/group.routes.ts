@@ -14,6 +14,7 @@ import {
   listMembers,
   listPreviews,
   listRoots,
+  moveNewLibrary,
   trashedGroupsPage,
   purgeGroup,
   searchGroups,
@@ -28,6 +29,7 @@ import type { AppEnv } from "../types";
 import { ru } from "../../../shared/i18n/ru";
 import { anyLibraryMoving, listedOnlyIn } from "../../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
+import { ROOT_GROUP_ID } from "../../lib/ids";
 import { StorageSchema } from "./storage.routes";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
 import {
@@ -200,7 +202,9 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const input = c.req.valid("json");
-      return c.json(await writeWhereItLives(c, input.parent, "createGroup", [input], { named: namedByGroup(input) }), 200);
+      const created = await writeWhereItLives(c, input.parent, "createGroup", [input], { named: namedByGroup(input) });
+      if (input.parent === ROOT_GROUP_ID) await moveNewLibrary(c.env, c.var.actor, created.group_id);
+      return c.json(created, 200);
     },
   )
   .openapi(

@@ -379,6 +379,25 @@ export async function pauseLibrary(db: D1Database, libraryId: string, now: numbe
     .run();
 }
 
+/**
+ * A move given up before its switch: the directory forgets the library, so the catalog takes its writes again and
+ * journals nothing more for it, and the journal drops what only this move needed. False for a library already in its
+ * shard (or with no move): that is not a move to give up.
+ */
+export async function abandonMove(db: D1Database, libraryId: string): Promise<boolean> {
+  const [, gone] = await db.batch([
+    db
+      .prepare(
+        "DELETE FROM id_directory WHERE library_id = ?1 AND EXISTS (SELECT 1 FROM library_directory WHERE library_id = ?1 AND state <> 'shard')",
+      )
+      .bind(libraryId),
+    db.prepare("DELETE FROM library_directory WHERE library_id = ? AND state <> 'shard'").bind(libraryId),
+  ]);
+  if (gone.meta.changes === 0) return false;
+  await trimJournal(db);
+  return true;
+}
+
 /** Journal entries no move still needs (all of them once no library is copying). */
 export async function trimJournal(db: D1Database): Promise<void> {
   await db

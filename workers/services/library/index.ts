@@ -87,7 +87,7 @@ export type { MembersPage, MembersQuery } from "./group-listing.service";
 export { libraryShardPlan } from "./library-shard-plan.service";
 export type { LibraryShardPlan, LibraryShardPlanEntry } from "./library-shard-plan.service";
 // Moving a library into its shard (decision 043, issue 40 item 4).
-export { continueLibraryMove, startLibraryMove } from "./library-move.service";
+export { abandonLibraryMove, continueLibraryMove, moveNewLibrary, startLibraryMove } from "./library-move.service";
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { refreshShardCopies } from "./shard-copies.service";
 export { writeBack, writeBackShards } from "./shard-writeback.service";

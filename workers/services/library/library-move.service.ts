@@ -1,5 +1,6 @@
 import { ru } from "../../../shared/i18n/ru";
 import {
+  abandonMove,
   belonging,
   entityCounts,
   fillIdDirectory,
@@ -22,6 +23,8 @@ import {
   type MoveState,
 } from "../../db/repositories/library-move.repository";
 import { libraryShard } from "../../db/library-directory";
+import { getConfig } from "../../lib/config";
+import type { Actor } from "../access";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
@@ -72,11 +75,48 @@ export async function startLibraryMove(env: Env, libraryId: string, now = Date.n
 }
 
 /**
+ * Gives up a library's move before its switch (decision 045): the catalog, which held the library throughout, takes
+ * its writes again at once, and the shard's partial copy is cleared. The directory goes first: if the shard does not
+ * answer, its stale copy is one nobody is sent to, and a later move into that shard checks what it holds. 409 for a
+ * library already in its shard (moving it back is not built), 404 when no move is under way.
+ */
+export async function abandonLibraryMove(env: Env, libraryId: string): Promise<LibraryMove> {
+  const move = await readMove(env.DB, libraryId);
+  if (!move) throw new AppError("NOT_FOUND", ru.tasks.noMoveToAbandon);
+  if (move.state === "shard" || !(await abandonMove(env.DB, libraryId))) throw new AppError("CONFLICT", ru.tasks.libraryMoved(move.name));
+  await libraryShard(env, move.shard).clearLibrary();
+  return move;
+}
+
+/** How long making a library may spend moving it into its shard; an empty library takes a few dozen statements. */
+const NEW_LIBRARY_MS = 15_000;
+
+/**
+ * A library an administrator just made, where the install makes new libraries in shards (`NEW_LIBRARIES=shard`,
+ * decision 045): moved into a shard of its own at once, by the same move as a library of any size — empty, it is
+ * over in a moment and its writes are never paused for anyone who could know it. A top-level folder someone else
+ * makes for himself stays in the catalog (a shard is for as long as the install lives: only those who may move
+ * libraries make them). A move that fails or runs out of time is logged and leaves the library working from the
+ * catalog (`copying`); the libraries screen resumes it.
+ */
+export async function moveNewLibrary(env: Env, actor: Pick<Actor, "isAdmin">, libraryId: string): Promise<void> {
+  if (getConfig(env).NEW_LIBRARIES !== "shard" || !actor.isAdmin) return;
+  try {
+    await startLibraryMove(env, libraryId);
+    const move = await continueLibraryMove(env, libraryId, { deadline: Date.now() + NEW_LIBRARY_MS });
+    if (move.step !== "done") throw new Error(`the move stopped at step ${move.step}`);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", op: "new-library", library: libraryId, message: String(error) }));
+  }
+}
+
+/**
  * Copies entities into the shard: the rows of those that belong to the library now replace the shard's, and those
  * that no longer belong (moved to another library, deleted) leave it. A folder's listings of files follow a page at a
- * time: one folder may list hundreds of thousands, more than one read or one call should carry.
+ * time: one folder may list hundreds of thousands, more than one read or one call should carry. `known`: every id is
+ * known to belong. Also how tests that seed rows at the storage layer bring them into a switched library's shard.
  */
-async function copyEntities(env: Env, move: LibraryMove, ids: string[], known: boolean): Promise<void> {
+export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId" | "shard">, ids: string[], known: boolean): Promise<void> {
   if (ids.length === 0) return;
   const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
   const tables = await rowsOf(env.DB, mine, { listings: false });

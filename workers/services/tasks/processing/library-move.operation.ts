@@ -5,7 +5,7 @@ import { readMove, type LibraryMove, type MoveStep } from "../../../db/repositor
 import { AppError } from "../../../lib/errors";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
 import { requireAdmin } from "../../access";
-import { continueLibraryMove, startLibraryMove } from "../../library";
+import { abandonLibraryMove, continueLibraryMove, startLibraryMove } from "../../library";
 import type { TaskOperation } from "./operation";
 import { titleOf } from "./title";
 
@@ -17,7 +17,10 @@ const PAUSED_RUNS = 20;
 /** Progress at the start of each step of a move, in percent: copying the files is most of it. */
 const STEP_PROGRESS: Record<MoveStep, number> = { folders: 0, assets: 10, "catch-up": 70, check: 80, final: 95, done: 100 };
 
-const LibraryMoveOptionsSchema = z.object({});
+const LibraryMoveOptionsSchema = z.object({
+  /** give the library's move up instead (decision 045): the library stays in the catalog, the shard's copy goes */
+  abandon: z.boolean().default(false),
+});
 type LibraryMoveOptions = z.infer<typeof LibraryMoveOptionsSchema>;
 
 interface LibraryMoveState {
@@ -25,6 +28,8 @@ interface LibraryMoveState {
   step: MoveStep;
   /** the last difference the check recorded, for the log */
   error: string | null;
+  /** the task gives the move up rather than continuing it */
+  abandon?: boolean;
 }
 
 /**
@@ -32,13 +37,14 @@ interface LibraryMoveState {
  * catalog into a shard of its own, for administrators. Each step continues the move for a few seconds
  * (`continueLibraryMove`: its progress is the directory row, so a task retried, paused, or restarted resumes it and
  * a run ended anywhere loses nothing); once the library's writes are paused, the same step goes on to the switch, so
- * a pause of the task never leaves a library refusing writes. The dry run is `GET /api/library-shards/plan`.
+ * a pause of the task never leaves a library refusing writes. With `abandon`, the task gives a move that has not
+ * switched up instead (decision 045). The dry run is `GET /api/library-shards/plan`.
  */
 export const libraryMoveOperation: TaskOperation<LibraryMoveOptions, LibraryMoveState> = {
   name: "library-move",
   entityTypes: ["group"],
   options: LibraryMoveOptionsSchema,
-  async authorize(rc, actor, _options, entities) {
+  async authorize(rc, actor, options, entities) {
     requireAdmin(actor);
     if (entities.length !== 1) throw new AppError("BAD_REQUEST", ru.tasks.oneLibraryPerTask);
     const { id } = entities[0];
@@ -47,7 +53,9 @@ export const libraryMoveOperation: TaskOperation<LibraryMoveOptions, LibraryMove
       .first<{ name: string; parent: string | null }>();
     if (!folder) throw new AppError("NOT_FOUND", ru.tasks.groupNotFound);
     if (id === ROOT_GROUP_ID || folder.parent !== ROOT_GROUP_ID) throw new AppError("BAD_REQUEST", ru.tasks.notALibrary(folder.name));
-    if ((await readMove(rc.env.DB, id))?.state === "shard") throw new AppError("CONFLICT", ru.tasks.libraryMoved(folder.name));
+    const move = await readMove(rc.env.DB, id);
+    if (move?.state === "shard") throw new AppError("CONFLICT", ru.tasks.libraryMoved(folder.name));
+    if (options.abandon && !move) throw new AppError("CONFLICT", ru.tasks.noMoveToAbandon);
     const queued = await rc.db.get(sql`
       select 1 as queued from tasks where operation_class = 'library-move' and src_entity = ${id}
         and status in ('none', 'inqueue', 'running', 'paused') limit 1`);
@@ -56,6 +64,7 @@ export const libraryMoveOperation: TaskOperation<LibraryMoveOptions, LibraryMove
   title: (entities, names) => `${ru.tasks.operations["library-move"]}: ${titleOf(entities, names)}`,
   async start(ctx) {
     const id = ctx.task.affected[0].id;
+    if (ctx.options.abandon) return { step: "folders", error: null, abandon: true };
     const move = (await readMove(ctx.rc.env.DB, id)) ?? (await startLibraryMove(ctx.rc.env, id));
     await ctx.log("info", ru.tasks.log.moveStep(move.name, ru.tasks.moveSteps[move.step]));
     return { step: move.step, error: move.error };
@@ -63,6 +72,11 @@ export const libraryMoveOperation: TaskOperation<LibraryMoveOptions, LibraryMove
   async step(ctx, state) {
     const { env } = ctx.rc;
     const id = ctx.task.affected[0].id;
+    if (state.abandon) {
+      const move = await abandonLibraryMove(env, id);
+      await ctx.log("info", ru.tasks.log.moveAbandoned(move.name));
+      return { state, done: true, progress: 100, result: { library: id, abandoned: true } };
+    }
     const run = () => continueLibraryMove(env, id, { deadline: Date.now() + STEP_MS });
     let move: LibraryMove = await run();
     // The library's writes are paused: the same step goes on until it switches (the journal's tail, seconds).
