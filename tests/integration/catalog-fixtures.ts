@@ -5,6 +5,7 @@ import { ensureBootstrapped, type TestUser } from "./factories";
 import { createDb } from "../../workers/db/client";
 import { feedIndex } from "../../workers/services/search";
 import { searchShardBindings } from "../../workers/db/search-shards";
+import { throughShards } from "./through-shards";
 
 /**
  * Test data for the catalog (tags, storages, classes, previews): assets, versions, variants and groups written
@@ -12,11 +13,13 @@ import { searchShardBindings } from "../../workers/db/search-shards";
  * tiny valid images.
  */
 
-/** Runs one SQL statement against the test D1 database. */
+/** Runs one SQL statement against the test D1 database (and, for a library in its shard, there too: `throughShards`). */
 export function exec(query: string, ...binds: unknown[]) {
-  return env.DB.prepare(query)
-    .bind(...binds)
-    .run();
+  return throughShards(() =>
+    env.DB.prepare(query)
+      .bind(...binds)
+      .run(),
+  );
 }
 
 /** All rows of a query. */

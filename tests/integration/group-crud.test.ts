@@ -17,6 +17,7 @@ import {
   ordinaryUser,
   ROOT_GROUP_ID,
   send,
+  throughShards,
   uniqueName,
 } from "./library-factories";
 
@@ -230,7 +231,7 @@ describe("GET /api/group/get/{id}", () => {
     const user = await ordinaryUser();
     const top = await createGroup(boss, uniqueName("Админская"));
     const mine = await createGroup(boss, "Моя", top);
-    await env.DB.prepare("UPDATE groups SET owner_id = ? WHERE id = ?").bind(user.id, mine).run();
+    await throughShards(() => env.DB.prepare("UPDATE groups SET owner_id = ? WHERE id = ?").bind(user.id, mine).run());
     const group = await getJson<Group>(`/api/group/get/${mine}`, user.bearer);
     expect(group.path.map((p) => p.group_id)).toEqual([ROOT_GROUP_ID, mine]);
     expect((await getJson<Group>(`/api/group/get/${mine}`, boss.bearer)).path.map((p) => p.group_id)).toEqual([ROOT_GROUP_ID, top, mine]);
@@ -372,7 +373,7 @@ describe("GET /api/group/roots and /api/group/acl-roots", () => {
     await createGroup(user, "внутри своей", top);
     const adminTop = await createGroup(boss, uniqueName());
     const granted = await createGroup(boss, `б ${uniqueName()}`, adminTop);
-    await env.DB.prepare("UPDATE groups SET owner_id = ? WHERE id = ?").bind(user.id, granted).run();
+    await throughShards(() => env.DB.prepare("UPDATE groups SET owner_id = ? WHERE id = ?").bind(user.id, granted).run());
     const roots = await getJson<{ group_id: string }[]>("/api/group/acl-roots", user.bearer);
     expect(roots.map((g) => g.group_id)).toEqual([top, granted]);
     const adminRoots = await getJson<{ group_id: string }[]>("/api/group/acl-roots?take=500", boss.bearer);

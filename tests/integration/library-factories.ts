@@ -3,13 +3,13 @@ import { expect, vi } from "vitest";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { libraryShard } from "../../workers/db/library-directory";
 import { closureOf, sortKeyOf } from "../../workers/services/library/group-tree";
-import { copyEntities } from "../../workers/services/library/library-move.service";
 import { FakeS3 } from "./catalog-fixtures";
+import { throughShards } from "./through-shards";
 import { call, signIn, signInAdmin, type Session, type TestUser } from "./factories";
 
 /** Id of the default storage row (the R2 binding MEDIA). */
 export const DEFAULT_STORAGE = "0".repeat(32);
-export { ROOT_GROUP_ID };
+export { ROOT_GROUP_ID, throughShards };
 
 let adminSession: Promise<Session & { id: string }> | undefined;
 
@@ -165,49 +165,11 @@ export async function insertAsset(spec: AssetSpec): Promise<CreatedAsset> {
       ).bind(groupId, id, now, sortKeyOf(name), now, size ?? 0),
     );
   }
-  await seedIntoLibraries(statements, [id], spec.groups ?? []);
+  await throughShards(() => env.DB.batch(statements));
   if (spec.putBytes) {
     for (const key of [...storageKeys, ...(previewKey ? [previewKey] : [])]) await env.MEDIA.put(key, "bytes");
   }
   return { id, name, versionId, variantId, initialVariantId, storageKeys, previewKey, sha256 };
-}
-
-/**
- * Runs statements that seed a library's rows at the storage layer. Where the folders they list in belong to a
- * library in its shard (sharding on: vitest.library-shards.config.ts), the catalog lets the batch through as it lets
- * a writeback through, the new entities enter the id directory, and they and the folders above them are copied into
- * the shard as a move copies them — so the two copies agree as after any routed write. Otherwise one plain batch.
- */
-export async function seedIntoLibraries(statements: D1PreparedStatement[], entities: string[], groups: string[]): Promise<void> {
-  const { results: libraries } = await env.DB.prepare(
-    `SELECT DISTINCT l.library_id AS libraryId, l.shard FROM library_directory l JOIN group_closure c ON c.ancestor = l.library_id
-     WHERE l.state = 'shard' AND c.descendant IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(groups))
-    .all<{ libraryId: string; shard: number }>();
-  if (libraries.length === 0) {
-    await env.DB.batch(statements);
-    return;
-  }
-  const marker = (sql: string) => libraries.map((l) => env.DB.prepare(sql).bind(l.libraryId));
-  const home = libraries[0].libraryId;
-  await env.DB.batch([
-    ...marker("INSERT OR IGNORE INTO library_writeback (library_id) VALUES (?)"),
-    ...statements,
-    ...entities.map((id) => env.DB.prepare("INSERT OR REPLACE INTO id_directory (id, library_id) VALUES (?, ?)").bind(id, home)),
-    ...marker("DELETE FROM library_writeback WHERE library_id = ?"),
-  ]);
-  for (const library of libraries) {
-    // The folders above them in the library, whose rollups the catalog's triggers moved (never the root: it is every
-    // library's, and a shard's root counts its own).
-    const { results: above } = await env.DB.prepare(
-      `SELECT DISTINCT ancestor AS id FROM group_closure WHERE descendant IN (SELECT value FROM json_each(?1))
-         AND ancestor IN (SELECT descendant FROM group_closure WHERE ancestor = ?2)`,
-    )
-      .bind(JSON.stringify(groups), library.libraryId)
-      .all<{ id: string }>();
-    await copyEntities(env, library, [...entities, ...above.map((a) => a.id)], false);
-  }
 }
 
 /** Inserts a tag row and returns its id. */

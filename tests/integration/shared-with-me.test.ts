@@ -14,6 +14,7 @@ import {
   ordinaryUser,
   ROOT_GROUP_ID,
   send,
+  throughShards,
   uniqueName,
   type Caller,
 } from "./library-factories";
@@ -195,12 +196,14 @@ describe("«Доступные Файлы» lists what was shared, wherever it i
 async function addVariant(assetId: string, versionId: string, ownerId: string, type: string, bytes = "screen"): Promise<string> {
   const id = newId();
   const key = `assets/${assetId}/${id}`;
-  await env.DB.prepare(
-    `INSERT INTO variants (id, asset_id, version_id, variant_type, status, name, mime_type, file_name, content_size, sha256, storage_id, storage_key, user_id, ctime)
-     VALUES (?, ?, ?, ?, 'ready', ?, 'video/mp4', 'proxy.mp4', ?, ?, ?, ?, ?, ?)`,
-  )
-    .bind(id, assetId, versionId, type, type, bytes.length, "ef".repeat(32), DEFAULT_STORAGE, key, ownerId, Date.now())
-    .run();
+  await throughShards(() =>
+    env.DB.prepare(
+      `INSERT INTO variants (id, asset_id, version_id, variant_type, status, name, mime_type, file_name, content_size, sha256, storage_id, storage_key, user_id, ctime)
+       VALUES (?, ?, ?, ?, 'ready', ?, 'video/mp4', 'proxy.mp4', ?, ?, ?, ?, ?, ?)`,
+    )
+      .bind(id, assetId, versionId, type, type, bytes.length, "ef".repeat(32), DEFAULT_STORAGE, key, ownerId, Date.now())
+      .run(),
+  );
   await env.MEDIA.put(key, bytes);
   return id;
 }

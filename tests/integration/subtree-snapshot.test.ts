@@ -6,7 +6,7 @@ import { buildTree, type GroupTreeNode } from "../../workers/services/library/gr
 import { TREE_ASSETS_PER_FOLDER, TREE_ASSETS_TOTAL } from "../../workers/services/library/subtree.service";
 import { bytesOf, createAsset, uploadVersion } from "./asset-fixtures";
 import { call } from "./factories";
-import { admin, createGroup, send, uniqueName } from "./library-factories";
+import { admin, createGroup, send, throughShards, uniqueName } from "./library-factories";
 
 // The tree form with files is answered from the per-isolate cache keyed by the root's tree and files versions
 // (decision record 032). Every answer must be byte-for-byte what the uncached reading of today gives (the oracle
@@ -77,16 +77,18 @@ async function insertFiles(group: string, ownerId: string, prefix: string, count
   const ids = Array.from({ length: count }, (_, i) =>
     `${t.toString(16)}${prefix}${String(i).padStart(4, "0")}`.padEnd(32, "0").slice(0, 32),
   );
-  await env.DB.batch([
-    env.DB.prepare(
-      `insert into assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
+  await throughShards(() =>
+    env.DB.batch([
+      env.DB.prepare(
+        `insert into assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
        select j.value, ?2 || '-' || printf('%03d', j.key) || '.jpg', 'image/jpeg', ?1, ?1, 1, 0, 0, 0 from json_each(?3) j`,
-    ).bind(ownerId, prefix, JSON.stringify(ids)),
-    env.DB.prepare(
-      `insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      ).bind(ownerId, prefix, JSON.stringify(ids)),
+      env.DB.prepare(
+        `insert into group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
        select ?1, j.value, 'asset', 0, lower(?2 || '-' || printf('%03d', j.key) || '.jpg'), 0, 0 from json_each(?3) j`,
-    ).bind(group, prefix, JSON.stringify(ids)),
-  ]);
+      ).bind(group, prefix, JSON.stringify(ids)),
+    ]),
+  );
 }
 
 let who: Admin;
@@ -185,47 +187,57 @@ describe("GET /api/group/subtree with files: cached and exact", () => {
               .bind(small)
               .all<{ id: string }>()
           ).results;
-          await env.DB.batch([
-            env.DB.prepare("update assets set name = 'Аа-первый.jpg' where id = ?").bind(id),
-            env.DB.prepare("update group_members set sort_name = 'аа-первый.jpg' where el_id = ?").bind(id),
-          ]);
+          await throughShards(() =>
+            env.DB.batch([
+              env.DB.prepare("update assets set name = 'Аа-первый.jpg' where id = ?").bind(id),
+              env.DB.prepare("update group_members set sort_name = 'аа-первый.jpg' where el_id = ?").bind(id),
+            ]),
+          );
         },
       ],
       [
         "change a file's MIME type",
         () =>
-          env.DB.prepare(
-            "update assets set mime = 'image/png' where id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
-          )
-            .bind(small)
-            .run(),
+          throughShards(() =>
+            env.DB.prepare(
+              "update assets set mime = 'image/png' where id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
+            )
+              .bind(small)
+              .run(),
+          ),
       ],
       [
         "trash a file",
         () =>
-          env.DB.prepare(
-            "update assets set deleted_at = 1 where id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
-          )
-            .bind(small)
-            .run(),
+          throughShards(() =>
+            env.DB.prepare(
+              "update assets set deleted_at = 1 where id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
+            )
+              .bind(small)
+              .run(),
+          ),
       ],
       [
         "take a listing to the trash",
         () =>
-          env.DB.prepare(
-            "update group_members set trashed_at = 1 where el_type = 'asset' and el_id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
-          )
-            .bind(small)
-            .run(),
+          throughShards(() =>
+            env.DB.prepare(
+              "update group_members set trashed_at = 1 where el_type = 'asset' and el_id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
+            )
+              .bind(small)
+              .run(),
+          ),
       ],
       [
         "move a listing to another folder",
         () =>
-          env.DB.prepare(
-            "update group_members set group_id = ? where group_id = ? and el_type = 'asset' and el_id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
-          )
-            .bind(deep, small, small)
-            .run(),
+          throughShards(() =>
+            env.DB.prepare(
+              "update group_members set group_id = ? where group_id = ? and el_type = 'asset' and el_id = (select el_id from group_members where group_id = ? and el_type = 'asset' and trashed_at is null and el_id in (select id from assets where deleted_at is null) order by sort_name limit 1)",
+            )
+              .bind(deep, small, small)
+              .run(),
+          ),
       ],
       ["files into a folder that had none", () => insertFiles(deep, who.id, "d", 2)],
       ["rename a folder", () => send("PATCH", `/api/group/update/${small}`, who.bearer, { group_name: "Малая переименованная" })],

@@ -10,7 +10,7 @@ import { ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES } from "../../workers/serv
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
-import { admin, createGroup, insertAsset, ordinaryUser, send, uniqueName, type Caller } from "./library-factories";
+import { admin, createGroup, insertAsset, ordinaryUser, send, throughShards, uniqueName, type Caller } from "./library-factories";
 import { getJson, waitForTask } from "./task-fixtures";
 
 async function grant(by: Caller, subj: string, obj: string, acl: string[]) {
@@ -180,17 +180,19 @@ describe("POST /api/zip", () => {
     const count = ZIP_REQUEST_MAX_FILES + 1;
     const now = Date.now();
     // Rows straight in D1 (ids 32 hex characters): enough committed files to pass the request's limit.
-    await env.DB.batch([
-      env.DB.prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+    await throughShards(() =>
+      env.DB.batch([
+        env.DB.prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
          INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
          SELECT printf('%s%08x', substr(?, 1, 24), i), printf('скан-%05d.tif', i), 'image/tiff', ?, ?, 1, ?, ?, ? FROM n`,
-      ).bind(count, many, boss.id, boss.id, now, now, now),
-      env.DB.prepare(
-        `INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+        ).bind(count, many, boss.id, boss.id, now, now, now),
+        env.DB.prepare(
+          `INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
          SELECT ?, id, 'asset', ?, name, ?, 10 FROM assets WHERE id LIKE ?`,
-      ).bind(many, now, now, `${many.slice(0, 24)}%`),
-    ]);
+        ).bind(many, now, now, `${many.slice(0, 24)}%`),
+      ]),
+    );
     const res = await send<{ job_id: string }>("POST", "/api/zip", boss.bearer, { group_ids: [many] });
     expect(res.status).toBe(202);
     const row = await env.DB.prepare("SELECT operation_class, owner_id FROM tasks WHERE id = ?").bind(res.body.job_id).first();

@@ -8,6 +8,7 @@ export const NOT_YET_SHARDED: Record<string, string> = {
   // answer 409 «…пока недоступны» while one of the libraries lives in a shard: not built (decision 043).
   "tests/contract/contract.test.ts": "between libraries",
   "tests/integration/access-api.test.ts": "between libraries",
+  "tests/integration/search-api.test.ts": "between libraries",
   // Their subject is moving a library that lives in the catalog; made by an administrator, it is in a shard already.
   "tests/integration/library-move.test.ts": "moves a catalog library",
   "tests/integration/library-move-task.test.ts": "moves a catalog library",
@@ -17,21 +18,15 @@ export const NOT_YET_SHARDED: Record<string, string> = {
   "tests/integration/round-trip-budget-sharded.test.ts": "moves a catalog library",
   "tests/integration/internal-bench.test.ts": "moves a catalog library",
   // They write or backdate a library's rows with SQL of their own, in the catalog only, which refuses it for a library
-  // in its shard (the shared factory, `insertAsset`, writes through to the shard: `seedIntoLibraries`).
-  "tests/integration/access-matrix.test.ts": "storage-layer seed",
-  "tests/integration/automation-run.test.ts": "storage-layer seed",
+  // in its shard; through `throughShards` (tests/integration/through-shards.ts: `insertAsset` and `exec` use it) they run.
   "tests/integration/folder-rollups-property.test.ts": "storage-layer seed",
-  "tests/integration/group-crud.test.ts": "storage-layer seed",
   "tests/integration/group-seek-property.test.ts": "storage-layer seed",
-  "tests/integration/purge-trash.test.ts": "storage-layer seed",
-  "tests/integration/search-api.test.ts": "storage-layer seed",
-  "tests/integration/search-feed.test.ts": "storage-layer seed",
-  "tests/integration/search-many.test.ts": "storage-layer seed",
   "tests/integration/search-property.test.ts": "storage-layer seed",
-  "tests/integration/search-visibility-tokens.test.ts": "storage-layer seed",
-  "tests/integration/seek-spans.test.ts": "storage-layer seed",
-  "tests/integration/shared-with-me.test.ts": "storage-layer seed",
-  "tests/integration/subtree-snapshot.test.ts": "storage-layer seed",
-  "tests/integration/tasks-api.test.ts": "storage-layer seed",
-  "tests/integration/zip-selection.test.ts": "storage-layer seed",
+  // It counts the rows the catalog's own triggers write for a statement: a catalog test by its subject.
+  "tests/integration/seek-spans.test.ts": "measures the catalog's triggers",
+  // They count the runs and summaries of the catalog's own sweeps, which queue each library's run in its shard beside.
+  "tests/integration/purge-trash.test.ts": "counts the catalog's sweeps",
+  // A test of theirs runs past its 20 s with libraries in shards (not yet looked into).
+  "tests/integration/automation-run.test.ts": "times out",
+  "tests/integration/tasks-api.test.ts": "times out",
 };
