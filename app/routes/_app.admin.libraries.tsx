@@ -179,18 +179,20 @@ function LibraryRow(props: {
         <Where library={library} task={task} />
       </td>
       <td className="adm-row-actions">
-        {!lives && !task && (
-          <button type="button" className="btn" aria-label={t.moveOf(library.name)} onClick={props.onMove}>
-            <Icon name="move" size={16} />
-            <span className="lib-move-label">{library.move ? t.resume : t.move}</span>
-          </button>
-        )}
-        {library.move && !lives && !task && (
-          <button type="button" className="btn btn-danger-outline" aria-label={t.abandonOf(library.name)} onClick={props.onAbandon}>
-            <Icon name="restore" size={16} />
-            <span className="lib-move-label">{t.abandon}</span>
-          </button>
-        )}
+        <div className="lib-actions">
+          {!lives && !task && (
+            <button type="button" className="btn" aria-label={t.moveOf(library.name)} onClick={props.onMove}>
+              <Icon name="move" size={16} />
+              <span className="lib-move-label">{library.move ? t.resume : t.move}</span>
+            </button>
+          )}
+          {library.move && !lives && !task && (
+            <button type="button" className="btn btn-danger-outline" aria-label={t.abandonOf(library.name)} onClick={props.onAbandon}>
+              <Icon name="restore" size={16} />
+              <span className="lib-move-label">{t.abandonShort}</span>
+            </button>
+          )}
+        </div>
       </td>
     </tr>
   );
