@@ -5,10 +5,10 @@ import { copyEntities } from "../../workers/services/library/library-move.servic
 
 /**
  * Runs writes a test makes at the storage layer (SQL of its own, in the catalog) so that they hold with libraries in
- * shards too (sharding on: vitest.library-shards.config.ts): while they run, the catalog lets writes to switched
- * libraries through (as it lets a writeback through) and journals every entity written (as during a move — a
- * placeholder move makes it); then each journaled entity is copied into the shard of the library it belongs to now,
- * and out of the one it belonged to, as a move copies it, with the id directory following. With no library in a
+ * shards too (sharding on: vitest.library-shards.config.ts). While they run, the catalog lets writes to switched
+ * libraries through (as it lets a writeback through) and journals every entity written (as during a move: a move row
+ * of its own turns the journal on); then each journaled entity is copied into the shard of the library it belongs to
+ * now, and out of the one it belonged to, as a move copies it, with the id directory following. With no library in a
  * shard it is just `write()`.
  */
 export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
@@ -19,20 +19,20 @@ export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
     shard: number;
   }>();
   if (libraries.length === 0) return write();
-  const placeholder = `seed-${newId()}`;
+  const journalOn = `seed-${newId()}`;
   await env.DB.batch([
     ...libraries.map((l) => env.DB.prepare("INSERT OR IGNORE INTO library_writeback (library_id) VALUES (?)").bind(l.libraryId)),
     env.DB.prepare(
       `INSERT INTO library_directory (library_id, name, shard, state, step, journal_seq, started_at, updated_at)
        VALUES (?1, ?1, -1 - abs(random() % 1000000000), 'copying', 'folders', 0, 0, 0)`,
-    ).bind(placeholder),
+    ).bind(journalOn),
   ]);
   const from = (await env.DB.prepare("SELECT coalesce(max(seq), 0) AS seq FROM library_move_journal").first<{ seq: number }>())!.seq;
   try {
     return await write();
   } finally {
     await env.DB.batch([
-      env.DB.prepare("DELETE FROM library_directory WHERE library_id = ?").bind(placeholder),
+      env.DB.prepare("DELETE FROM library_directory WHERE library_id = ?").bind(journalOn),
       ...libraries.map((l) => env.DB.prepare("DELETE FROM library_writeback WHERE library_id = ?").bind(l.libraryId)),
     ]);
     // Each entity written: the switched library it belongs to now (a folder by its closure, a file by its home — its
