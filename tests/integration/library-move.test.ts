@@ -938,6 +938,37 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
   });
 
+  it("once switched, the re-index's rollup repair puts another library's drift right in the catalog and leaves the switched one to its shard", async () => {
+    const { boss, top } = await library();
+    const elsewhere = await createGroup(boss, uniqueName("Другая"));
+    const outside = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 7 });
+    const exact = await env.DB.prepare("SELECT assets, bytes, sub_groups FROM folder_rollups WHERE group_id = ?").bind(elsewhere).first();
+    await switchLibrary(top);
+    // Totals gone wrong behind the triggers' back in the catalog library (as a bulk import could leave them).
+    await env.DB.batch([
+      env.DB.prepare("UPDATE asset_totals SET listings = listings + 5 WHERE asset_id = ?").bind(outside.id),
+      env.DB.prepare("UPDATE folder_rollups SET sub_groups = sub_groups + 3 WHERE group_id = ?").bind(elsewhere),
+    ]);
+    const { job_id } = (await (
+      await call("/api/tasklist/enqueue-task/reindex", {
+        method: "POST",
+        bearer: boss.bearer,
+        json: { entities: [{ type: "group", id: elsewhere }] },
+      })
+    ).json()) as { job_id: string };
+    await runTaskNow(testContext(), job_id);
+    const task = await waitForTask(job_id, ["done", "error"]);
+    // The repair's batch once rewrote every folder's subtree totals, the switched library's too, which the catalog
+    // refuses: the task failed and was retried for ever.
+    expect(task.error).toBeNull();
+    expect(JSON.parse(task.result!)).toEqual({ assets: 1, rollup_drift: { assets: 1, folders: 1 } });
+    expect(await env.DB.prepare("SELECT assets, bytes, sub_groups FROM folder_rollups WHERE group_id = ?").bind(elsewhere).first()).toEqual(
+      exact,
+    );
+    expect(await env.DB.prepare("SELECT listings FROM asset_totals WHERE asset_id = ?").bind(outside.id).first()).toEqual({ listings: 1 });
+    await copiesAgree(top);
+  });
+
   it("once switched, a CSV import writes its files' values in its shard and back, another library's in the catalog, in one task", async () => {
     const { boss, top, clip } = await library();
     const outside = await insertAsset({ ownerId: boss.id, groups: [await createGroup(boss, uniqueName("Другая"))], size: 9 });

@@ -28,6 +28,4 @@ export const NOT_YET_SHARDED: Record<string, string> = {
   "tests/integration/seek-spans.test.ts": "measures the catalog's triggers",
   // They count the runs and summaries of the catalog's own sweeps, which queue each library's run in its shard beside.
   "tests/integration/purge-trash.test.ts": "counts the catalog's sweeps",
-  // A test of theirs runs past its 20 s with libraries in shards (not yet looked into).
-  "tests/integration/tasks-api.test.ts": "times out",
 };

@@ -137,6 +137,16 @@ export function forgetLibraryPlaces(): void {
 export const SWITCHED_IDS_SQL =
   "select d.id from id_directory d join library_directory l on l.library_id = d.library_id where l.state <> 'copying'";
 
+/**
+ * Every folder of a library in its shard (or being switched) and every file listed in one — homed there or not — as
+ * an SQL subquery: what the catalog's triggers refuse to change, so a repair across the whole catalog leaves it to the
+ * shards. Selects nothing inside a shard.
+ */
+export const IN_SWITCHED_LIBRARIES_SQL = `select c.descendant from group_closure c join library_directory l on l.library_id = c.ancestor
+    where l.state <> 'copying'
+  union select m.el_id from group_members m join group_closure c on c.descendant = m.group_id
+    join library_directory l on l.library_id = c.ancestor where l.state <> 'copying'`;
+
 /** Of folders and files `ids`, those of a library that lives in its shard (or is switching into it), by library. */
 export async function switchedHomes(db: D1Database, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
+import { IN_SWITCHED_LIBRARIES_SQL } from "../library-directory";
 
 /**
  * Queries of the folder rollups (migration 0014, decision record 017): reading a group's sizes from its row, the
@@ -61,6 +62,12 @@ export interface RollupDrift {
 }
 
 /**
+ * The folders of libraries in their shards and the files listed there: in the catalog their totals are the shards',
+ * written back (decision 043), and the catalog refuses to change them; each shard checks and repairs its own.
+ */
+const SWITCHED = sql.raw(IN_SWITCHED_LIBRARIES_SQL);
+
+/**
  * Compares the stored totals with a recomputation. The folder part recomputes direct bytes from the *expected*
  * asset totals, so a drift in asset totals is counted once (in `assets`), not again in every listing group.
  */
@@ -82,11 +89,12 @@ export async function rollupDrift(db: Database): Promise<RollupDrift> {
       from direct d left join sub s on s.group_id = d.group_id)
     select
       (select count(*) from expected_assets e left join asset_totals t on t.asset_id = e.asset_id
-        where t.asset_id is null or t.bytes <> e.bytes or t.listings <> e.listings)
+        where (t.asset_id is null or t.bytes <> e.bytes or t.listings <> e.listings) and e.asset_id not in (${SWITCHED}))
       + (select count(*) from asset_totals t where not exists (select 1 from assets a where a.id = t.asset_id)) as assets,
       (select count(*) from expected_folders e left join folder_rollups r on r.group_id = e.group_id
-        where r.group_id is null or r.assets <> e.assets or r.bytes <> e.bytes or r.groups <> e.groups
+        where (r.group_id is null or r.assets <> e.assets or r.bytes <> e.bytes or r.groups <> e.groups
           or r.sub_assets <> e.sub_assets or r.sub_bytes <> e.sub_bytes or r.sub_groups <> e.sub_groups)
+          and e.group_id not in (${SWITCHED}))
       + (select count(*) from folder_rollups r where not exists (select 1 from groups g where g.id = r.group_id)) as folders`);
   return { assets: row.assets, folders: row.folders };
 }
@@ -99,11 +107,13 @@ export async function rollupDrift(db: Database): Promise<RollupDrift> {
 export function repairRollupStatements(): SQL[] {
   return [
     sql`delete from asset_totals where not exists (select 1 from assets a where a.id = asset_totals.asset_id)`,
-    sql`insert into asset_totals (asset_id, bytes, listings) select asset_id, bytes, listings from (${EXPECTED_ASSETS}) where true
+    sql`insert into asset_totals (asset_id, bytes, listings) select asset_id, bytes, listings from (${EXPECTED_ASSETS})
+      where asset_id not in (${SWITCHED})
       on conflict (asset_id) do update set bytes = excluded.bytes, listings = excluded.listings
       where asset_totals.bytes <> excluded.bytes or asset_totals.listings <> excluded.listings`,
     sql`delete from folder_rollups where not exists (select 1 from groups g where g.id = folder_rollups.group_id)`,
-    sql`insert into folder_rollups (group_id, assets, bytes, groups) select group_id, assets, bytes, groups from (${EXPECTED_DIRECT}) where true
+    sql`insert into folder_rollups (group_id, assets, bytes, groups) select group_id, assets, bytes, groups from (${EXPECTED_DIRECT})
+      where group_id not in (${SWITCHED})
       on conflict (group_id) do update set assets = excluded.assets, bytes = excluded.bytes, groups = excluded.groups
       where folder_rollups.assets <> excluded.assets or folder_rollups.bytes <> excluded.bytes or folder_rollups.groups <> excluded.groups`,
     // Last and absolute: the subtree sums of the now-correct direct totals (this writes only sub_* columns, so no
@@ -114,6 +124,7 @@ export function repairRollupStatements(): SQL[] {
       sub_bytes = (select coalesce(sum(r.bytes), 0) from group_closure c cross join groups d on d.id = c.descendant
         cross join folder_rollups r on r.group_id = c.descendant where c.ancestor = folder_rollups.group_id and d.deleted_at is null),
       sub_groups = (select count(*) from group_closure c cross join groups d on d.id = c.descendant
-        where c.ancestor = folder_rollups.group_id and d.deleted_at is null)`,
+        where c.ancestor = folder_rollups.group_id and d.deleted_at is null)
+      where group_id not in (${SWITCHED})`,
   ];
 }

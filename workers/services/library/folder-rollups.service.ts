@@ -43,7 +43,8 @@ export interface RollupRepair {
 /**
  * Recomputes every asset and folder total from the rows themselves, reports how many rows had drifted, and
  * overwrites them in one batch. Drift is a bug (the triggers are exact); the repair exists so a bulk import that
- * bypassed them, or a manual data fix, can be put right and so tests can prove the triggers keep drift at 0.
+ * bypassed them, or a manual data fix, can be put right and so tests can prove the triggers keep drift at 0. In the
+ * catalog the libraries living in their shards are left to them: their totals there are the shards', written back.
  */
 export async function repairFolderRollups(db: Database): Promise<RollupRepair> {
   const before = await rollupDrift(db);
