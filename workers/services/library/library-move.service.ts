@@ -78,11 +78,12 @@ export async function startLibraryMove(env: Env, libraryId: string, now = Date.n
  * Gives up a library's move before its switch (decision 045): the catalog, which held the library throughout, takes
  * its writes again at once, and the shard's partial copy is cleared. The directory goes first: if the shard does not
  * answer, its stale copy is one nobody is sent to, and a later move into that shard checks what it holds. 409 for a
- * library already in its shard (moving it back is not built), 404 when no move is under way.
+ * library already in its shard (moving it back is not built); null when no move is under way (already given up: a
+ * task step repeated after it ran changes nothing).
  */
-export async function abandonLibraryMove(env: Env, libraryId: string): Promise<LibraryMove> {
+export async function abandonLibraryMove(env: Env, libraryId: string): Promise<LibraryMove | null> {
   const move = await readMove(env.DB, libraryId);
-  if (!move) throw new AppError("NOT_FOUND", ru.tasks.noMoveToAbandon);
+  if (!move) return null;
   if (move.state === "shard" || !(await abandonMove(env.DB, libraryId))) throw new AppError("CONFLICT", ru.tasks.libraryMoved(move.name));
   await libraryShard(env, move.shard).clearLibrary();
   return move;

@@ -74,7 +74,7 @@ export const libraryMoveOperation: TaskOperation<LibraryMoveOptions, LibraryMove
     const id = ctx.task.affected[0].id;
     if (state.abandon) {
       const move = await abandonLibraryMove(env, id);
-      await ctx.log("info", ru.tasks.log.moveAbandoned(move.name));
+      if (move) await ctx.log("info", ru.tasks.log.moveAbandoned(move.name));
       return { state, done: true, progress: 100, result: { library: id, abandoned: true } };
     }
     const run = () => continueLibraryMove(env, id, { deadline: Date.now() + STEP_MS });

@@ -1,4 +1,0 @@
-import { defineConfig } from "vitest/config";
-import sharded from "./vitest.library-shards.config";
-import base from "./vitest.config";
-export default defineConfig({ ...sharded, test: { ...sharded.test, include: base.test!.include, exclude: base.test!.exclude } });
