@@ -3,6 +3,7 @@ import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { appendLibraryRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import { HOLD_SQL, holdShard, releaseShard } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
@@ -58,13 +59,16 @@ export class LibraryShardDO extends DurableObject<Env> {
     for (const migration of CATALOG_MIGRATIONS) {
       if (applied.has(migration.name)) continue;
       this.ctx.storage.transactionSync(() => {
-        sql.exec(migration.sql);
+        // Statement by statement: a file of them (the journal's triggers) may be longer than SQLite takes at once.
+        for (const part of migration.sql.split("--> statement-breakpoint")) {
+          if (part.replace(/^\s*--.*$/gm, "").trim()) sql.exec(part);
+        }
         sql.exec("INSERT INTO shard_migrations (name, applied_at) VALUES (?, ?)", migration.name, Date.now());
       });
     }
     // After the catalog's migrations, which may recreate the tables the log's triggers are on.
     this.ctx.storage.transactionSync(() => {
-      for (const statement of CHANGE_LOG_SQL) sql.exec(statement);
+      for (const statement of [...CHANGE_LOG_SQL, ...HOLD_SQL]) sql.exec(statement);
     });
   }
 
@@ -211,6 +215,20 @@ export class LibraryShardDO extends DurableObject<Env> {
   /** What the catalog has not yet written back (the minute cron, and a write whose writeback was left behind). */
   async writeback(library: string): Promise<Writeback> {
     return takeWriteback(this.ctx.storage.sql, library);
+  }
+
+  /**
+   * Held for a change across libraries (decision 046): from here its library's writes are refused until `release`;
+   * answers what the catalog has not yet written back (the change runs on the catalog's copy, which must be current),
+   * or null when another change across libraries holds it.
+   */
+  async hold(crossing: string, library: string): Promise<Writeback | null> {
+    return holdShard(this.ctx.storage.sql, crossing, Date.now()) ? takeWriteback(this.ctx.storage.sql, library) : null;
+  }
+
+  /** The change across libraries has been copied in: writes are taken again. */
+  async release(crossing: string): Promise<void> {
+    releaseShard(this.ctx.storage.sql, crossing);
   }
 
   /** The catalog has written back up to `seq` and these outbound rows: they are forgotten here. */

@@ -8,7 +8,7 @@ import { wakeStrandedTasks } from "./services/tasks";
 import type { TaskMessageInput } from "./queue/messages";
 import { runDueSchedules } from "./services/automations";
 import { runLogsMove } from "./services/logs";
-import { refreshShardCopies, writeBackShards } from "./services/library";
+import { finishStaleCrossings, refreshShardCopies, writeBackShards } from "./services/library";
 import { feedAfterChange, runIndexFeed } from "./services/search";
 import { ensureAdministrator, createRequestContext } from "./services/access";
 import { cachedSharedPage } from "./services/sharing";
@@ -162,6 +162,8 @@ export default withErrorTracking({
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "shard-copies", summary: await refreshShardCopies(env) }));
     // What routed writes left to write back to the catalog (a Worker that died after the shard committed).
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "shard-writeback", summary: await writeBackShards(env) }));
+    // Changes across libraries whose Worker died half-way (decision 046): ended, their shards let go.
+    console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "library-crossing", ended: await finishStaleCrossings(env) }));
     // The search index's sweeper (decision 040): what changes outside a request (queue, workflows) marked, or a feed left.
     console.log(JSON.stringify({ level: "info", cron: controller.cron, op: "feed-search", summary: await runIndexFeed(env) }));
   },

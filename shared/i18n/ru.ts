@@ -15,6 +15,9 @@ export const ru = {
     /** a write to a library while it is switched into its shard, or after (decision 043): 503 with Retry-After */
     libraryMoving:
       "Библиотека переезжает в собственное хранилище: изменения в ней приостановлены на несколько секунд. Повторите чуть позже",
+    /** a write to a library whose shard is held by a change across libraries (decision 046): 503 with Retry-After */
+    libraryHeld:
+      "В библиотеке сейчас переносятся или копируются файлы из другой библиотеки: изменения в ней приостановлены на секунду-другую. Повторите чуть позже",
     /** a write routed to a library shard for a file also listed in another library (decision 043, «Writes»): 409 */
     listedInOtherLibrary:
       "Файл показан и в других библиотеках, а его библиотека уже в собственном хранилище: такие файлы пока можно только просматривать",
@@ -22,9 +25,9 @@ export const ru = {
     lastListingInLibrary: "Это единственная папка файла в библиотеке: переместите файл в другую папку или отправьте его в корзину",
     /** people and files added to a folder of a library in its shard in one call (decision 043): 409 */
     peopleAndFilesApart: "В папку библиотеки с собственным хранилищем людей и файлы добавляют отдельными запросами",
-    /** a move or tagging that spans a library in its shard and another library (decision 043): 409 */
+    /** a change across libraries (decision 046) that reached a switched library it did not name: 409 */
     betweenLibraries:
-      "Изменения сразу в нескольких библиотеках, одна из которых уже в собственном хранилище, пока недоступны: перемещайте и размечайте папки и файлы каждой библиотеки отдельно",
+      "Изменение затрагивает файлы ещё одной библиотеки с собственным хранилищем: выполните его по частям, для каждой библиотеки отдельно",
     libraryMoveStarted: (library: string) => `Библиотека «${library}» уже переезжает или переехала в собственное хранилище`,
     /** the library shard holding a top-level folder and its subtree (decision 043) gave no answer: 503 */
     libraryDown: (library: string) => `Библиотека «${library}» сейчас не отвечает; повторите чуть позже. Остальные библиотеки работают`,

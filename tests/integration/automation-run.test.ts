@@ -10,7 +10,7 @@ import { sendWebhook, signBody, SIGNATURE_HEADER, WebhookRefused } from "../../w
 import type { RunOutcome } from "../../workers/workflows/automation.workflow";
 import { rows, testContext } from "./catalog-fixtures";
 import { deliveriesOf, insertOutboxEvents, type OutboxEventSpec } from "./outbox-fixtures";
-import { admin, createGroup, insertAsset, insertTag, send, uniqueName } from "./library-factories";
+import { admin, createGroup, insertAsset, insertTag, send, throughShards, uniqueName } from "./library-factories";
 
 const BASE = "/api/tasklist/udwf";
 
@@ -63,7 +63,9 @@ describe("an automation run end to end", () => {
     const asset = await insertAsset({ ownerId: a.id, mime: "image/jpeg", groups: [inbox] });
     const keep = await insertTag();
     const drop = await insertTag();
-    await env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(drop, asset.id).run();
+    await throughShards(() =>
+      env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(drop, asset.id).run(),
+    );
     const wf = await createWorkflow({
       trigger: { type: "manual" },
       actions: [

@@ -201,10 +201,12 @@ describe("moving a library into its shard", () => {
     });
     expect(people.status, await people.clone().text()).toBe(204);
     expect(await memberships()).toBe(1);
-    // A file of another library listed in this one: its write touches this library's listing, which the catalog no
-    // longer changes — not built across libraries, and said so (409), not "retry in seconds".
+    // A file of another library listed in this one: its write touches this library's listing too, so it runs across
+    // libraries (decision 046): in the catalog, this library's shard held meanwhile and brought up to date after.
     const renamed = await call(`/api/asset/${guest.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "гость.jpg" } });
-    expect((await expectError(renamed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
+    expect(renamed.status).toBe(200);
+    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(guest.id).first("name")).toBe("гость.jpg");
+    expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
     const lone = await insertAsset({ ownerId: boss.id, groups: [other], size: 10 });
     expect((await call(`/api/asset/${lone.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "другое.mp4" } })).status).toBe(
       200,
@@ -538,7 +540,7 @@ describe("moving a library into its shard", () => {
     const { group_id: folder } = (await made.json()) as { group_id: string };
     const retitled = await call(`/api/group/update/${sub}`, { method: "PATCH", bearer: boss.bearer, json: { group_name: "Исходники 2" } });
     expect(retitled.status).toBe(200);
-    // Files and folders move inside the library there; not into another library (not built: 409).
+    // Files and folders move inside the library there, and into and out of another library across (decision 046).
     const moved = await call(`/api/group/move-members/${top}/${folder}`, {
       method: "POST",
       bearer: boss.bearer,
@@ -551,18 +553,21 @@ describe("moving a library into its shard", () => {
       bearer: boss.bearer,
       json: { ids: [photo.id] },
     });
-    expect((await expectError(across, 409)).message).toBe(ru.groups.betweenLibraries);
-    const into = await call(`/api/group/move-members/${elsewhere}/${folder}`, {
+    expect(across.status).toBe(204);
+    expect(await env.DB.prepare("SELECT group_id FROM group_members WHERE el_id = ?").bind(photo.id).first("group_id")).toBe(elsewhere);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", photo.id).one().n)).toBe(0);
+    const back = await call(`/api/group/move-members/${elsewhere}/${folder}`, {
       method: "POST",
       bearer: boss.bearer,
-      json: { ids: [other.id] },
+      json: { ids: [photo.id] },
     });
-    expect((await expectError(into, 409)).message).toBe(ru.groups.betweenLibraries);
-    // A file listed in another library too is not changed by the shard alone: refused, nothing written anywhere.
+    expect(back.status).toBe(204);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", photo.id).one().n)).toBe(1);
+    // A file listed in another library too: renamed in the catalog, the shard brought up to date after.
     const listed = await call(`/api/asset/${shared.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "общий-2.jpg" } });
-    expect((await expectError(listed, 409)).message).toBe(ru.groups.listedInOtherLibrary);
-    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(shared.id).first("name")).not.toBe("общий-2.jpg");
-    expect(await inShard(shard, (sql) => sql.exec("SELECT name FROM assets WHERE id = ?", shared.id).one().name)).not.toBe("общий-2.jpg");
+    expect(listed.status).toBe(200);
+    expect(await env.DB.prepare("SELECT name FROM assets WHERE id = ?").bind(shared.id).first("name")).toBe("общий-2.jpg");
+    expect(await inShard(shard, (sql) => sql.exec("SELECT name FROM assets WHERE id = ?", shared.id).one().name)).toBe("общий-2.jpg");
     // A library still in the catalog is written there, as before.
     expect((await call(`/api/asset/${other.id}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "x.mp4" } })).status).toBe(
       200,
@@ -591,11 +596,26 @@ describe("moving a library into its shard", () => {
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE object_id IN (?, ?, ?) AND ctime >= ? ORDER BY action")
       .bind(photo.id, folder, sub, since)
       .all<{ action: string }>();
-    expect(audit.results.map((r) => r.action)).toEqual(["asset.move", "asset.rename", "group.create", "group.rename"]);
+    // The photo moved three times: inside the library, out of it and back (the last two across libraries).
+    expect(audit.results.map((r) => r.action)).toEqual([
+      "asset.move",
+      "asset.move",
+      "asset.move",
+      "asset.rename",
+      "group.create",
+      "group.rename",
+    ]);
     const events = await env.DB.prepare("SELECT type FROM global_events WHERE entity_id IN (?, ?, ?) AND ctime >= ? ORDER BY type")
       .bind(photo.id, folder, sub, since)
       .all<{ type: string }>();
-    expect(events.results.map((r) => r.type)).toEqual(["asset.moved", "asset.updated", "group.created", "group.updated"]);
+    expect(events.results.map((r) => r.type)).toEqual([
+      "asset.moved",
+      "asset.moved",
+      "asset.moved",
+      "asset.updated",
+      "group.created",
+      "group.updated",
+    ]);
     const found = await call(`/api/search/query/${encodeURIComponent(word)}`, { bearer: boss.bearer });
     expect(((await found.json()) as { hits: { id: string }[] }).hits.map((h) => h.id)).toEqual([photo.id]);
     const page = await call(`/api/group/members/${sub}`, { bearer: boss.bearer });
@@ -669,7 +689,7 @@ describe("moving a library into its shard", () => {
     expect((await call(`/api/sl/info/${link}`)).status).toBeGreaterThanOrEqual(400);
     expect(await inShard(shard, (sql) => sql.exec("SELECT revoked_at FROM shortlinks WHERE id = ?", link).one().revoked_at)).not.toBeNull();
 
-    // Tags put on and taken off its files there; a tagging that spans another library: 409.
+    // Tags put on and taken off its files there; a tagging that spans another library runs across (decision 046).
     const tag = await insertTag();
     const tagged = await send("/api/tags/attach", "POST", { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] });
     expect(tagged.status).toBe(200);
@@ -684,8 +704,10 @@ describe("moving a library into its shard", () => {
         { id: outside.id, type: "asset" },
       ],
     });
-    expect((await expectError(spanning, 409)).message).toBe(ru.groups.betweenLibraries);
-    expect((await send("/api/tags/detach", "POST", { tag_ids: [tag], entities: [{ id: clip.id, type: "asset" }] })).status).toBe(200);
+    expect(spanning.status).toBe(200);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM entity_tags WHERE tag_id = ?", tag).one().n)).toBe(1);
+    const untag = { tag_ids: [tag], entities: [clip.id, outside.id].map((id) => ({ id, type: "asset" })) };
+    expect((await send("/api/tags/detach", "POST", untag)).status).toBe(200);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM entity_tags WHERE tag_id = ?").bind(tag).first("n")).toBe(0);
 
     // A stranger may not touch the comment there either; deleting it removes it from both.
@@ -733,25 +755,30 @@ describe("moving a library into its shard", () => {
     expect(await env.DB.prepare("SELECT subj_type FROM access_rules WHERE id = ?").bind(teamRule).first("subj_type")).toBe("group");
     expect(await mask(rule)).toBeNull();
     expect((await membersPage()).status).toBe(404);
-    // Spanning another library: refused whole.
+    // Spanning another library: across (decision 046), both rules made, each library's copy following.
     const spanning = await send("/api/user/acl-list", "PATCH", {
       create: [
         { subj: colleague.id, obj: sub, acl: ["read"] },
         { subj: colleague.id, obj: other.id, acl: ["read"] },
       ],
     });
-    expect((await expectError(spanning, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect(spanning.status).toBe(200);
+    const spreadRules = ((await spanning.json()) as { created: string[] }).created;
+    const heldRules = "SELECT count(*) AS n FROM access_rules WHERE id IN (SELECT value FROM json_each(?))";
+    expect(await inShard(shard, (sql) => sql.exec(heldRules, JSON.stringify(spreadRules)).one().n)).toBe(1);
+    expect((await send("/api/user/acl-list", "PATCH", { delete: spreadRules })).status).toBe(200);
     expect((await expectError(await send("/api/user/acl-list", "PATCH", { delete: [teamRule, rule] }), 404)).statusCode).toBe(404);
     expect(await mask(teamRule)).toBe(maskOf(["read"]));
     expect((await send(`/api/user/acl/${teamRule}`, "DELETE")).status).toBe(204);
     expect(await mask(teamRule)).toBeNull();
 
-    // The photo listed in a second folder of its library, and taken out again; a file of another library: 409.
+    // The photo listed in a second folder of its library, and taken out again; a file of another library across.
     expect((await send(`/api/group/insert-members/${sub}`, "POST", { members: [{ el_id: photo.id, el_type: "asset" }] })).status).toBe(204);
     const listings = () => env.DB.prepare("SELECT group_id FROM group_members WHERE el_id = ? ORDER BY group_id").bind(photo.id).all();
     expect((await listings()).results).toHaveLength(2);
     const foreign = await send(`/api/group/insert-members/${sub}`, "POST", { members: [{ el_id: other.id, el_type: "asset" }] });
-    expect((await expectError(foreign, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect(foreign.status).toBe(204);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM group_members WHERE el_id = ?", other.id).one().n)).toBe(1);
     expect((await send(`/api/group/delete-members/${sub}?ids=${photo.id}`, "DELETE")).status).toBe(204);
     expect((await listings()).results).toEqual([{ group_id: top }]);
     // Its last folder: a file listed nowhere would belong to no library while its shard kept it.
@@ -759,13 +786,13 @@ describe("moving a library into its shard", () => {
     expect((await expectError(last, 409)).message).toBe(ru.groups.lastListingInLibrary);
     expect((await listings()).results).toEqual([{ group_id: top }]);
 
-    // Several folders to the trash at once; with one of another library: 409, none trashed.
-    await expectError(await send("/api/group/delete-list", "POST", { ids: [spare, elsewhere] }), 409);
-    expect((await send("/api/group/delete-list", "POST", { ids: [spare, spare2] })).status).toBe(204);
+    // Several folders to the trash at once, one of another library among them: across (decision 046).
+    expect((await send("/api/group/delete-list", "POST", { ids: [spare, elsewhere] })).status).toBe(204);
+    expect((await send("/api/group/delete-list", "POST", { ids: [spare2] })).status).toBe(204);
     const trashed = await env.DB.prepare("SELECT count(*) AS n FROM groups WHERE id IN (?, ?, ?) AND deleted_at IS NOT NULL")
       .bind(spare, spare2, elsewhere)
       .first("n");
-    expect(trashed).toBe(2);
+    expect(trashed).toBe(3);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
@@ -822,14 +849,15 @@ describe("moving a library into its shard", () => {
       entity_ids: [clip.id, outside.id],
       data: "Студия 3",
     });
-    expect((await expectError(spread, 409)).message).toBe(ru.groups.betweenLibraries);
+    expect(spread.status).toBe(200);
+    expect(await one("SELECT count(*) AS n FROM field_values WHERE def_id = ?", template.field_def_id)).toEqual({ n: 3 });
 
-    await expectError(await send("/api/asset/delete-list", "POST", { ids: [clip.id, outside.id] }), 409);
-    expect((await send("/api/asset/delete-list", "POST", { ids: [clip.id, photo.id] })).status).toBe(204);
+    expect((await send("/api/asset/delete-list", "POST", { ids: [clip.id, outside.id] })).status).toBe(204);
+    expect((await send("/api/asset/delete-list", "POST", { ids: [photo.id] })).status).toBe(204);
     const trashed = await env.DB.prepare("SELECT count(*) AS n FROM assets WHERE id IN (?, ?, ?) AND deleted_at IS NOT NULL")
       .bind(clip.id, photo.id, outside.id)
       .first("n");
-    expect(trashed).toBe(2);
+    expect(trashed).toBe(3);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
@@ -1219,7 +1247,7 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
   });
 
-  it("once switched, copies of its files and its automations' actions are made over its shard; across libraries, 409", async () => {
+  it("once switched, copies of its files and its automations' actions are made over its shard, and across libraries", async () => {
     const { boss, top, sub, photo, clip } = await library();
     const elsewhere = await createGroup(boss, uniqueName("Другая"));
     const other = await insertAsset({ ownerId: boss.id, groups: [elsewhere], size: 5 });
@@ -1231,7 +1259,10 @@ describe("moving a library into its shard", () => {
     expect(copied.status, await copied.clone().text()).toBe(200);
     const { asset_id: twin } = (await copied.json()) as { asset_id: string };
     expect(await inBoth("SELECT count(*) AS n FROM assets WHERE id = ?", twin)).toEqual({ catalog: { n: 1 }, shard: { n: 1 } });
-    expect((await expectError(await copy(other.id, sub), 409)).message).toBe(ru.groups.betweenLibraries);
+    const inward = await copy(other.id, sub);
+    expect(inward.status).toBe(200);
+    const { asset_id: guestTwin } = (await inward.json()) as { asset_id: string };
+    expect(await inBoth("SELECT count(*) AS n FROM assets WHERE id = ?", guestTwin)).toEqual({ catalog: { n: 1 }, shard: { n: 1 } });
     // Out of it into a library still in the catalog: made there, from the catalog's copy.
     expect((await copy(photo.id, elsewhere)).status).toBe(200);
 
@@ -1258,7 +1289,12 @@ describe("moving a library into its shard", () => {
       catalog: { group_id: top },
       shard: { group_id: top },
     });
-    await expect(performAction(rc, actor, run, { type: "move-to-group", group_id: elsewhere })).rejects.toThrow(ru.groups.betweenLibraries);
+    // Out of the library by an automation: across (decision 046), out of the shard.
+    await performAction(rc, actor, run, { type: "move-to-group", group_id: elsewhere });
+    expect(await inBoth("SELECT count(*) AS n FROM group_members WHERE el_id = ?", clip.id)).toEqual({
+      catalog: { n: 1 },
+      shard: { n: 0 },
+    });
     await copiesAgree(top);
   });
 

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { ru } from "../../shared/i18n/ru";
-import { AppError, errorBody, isLibraryMoving } from "../lib/errors";
+import { AppError, errorBody, isLibraryHeld, isLibraryMoving } from "../lib/errors";
 import { reportError } from "../lib/sentry";
 import { protocolHeaders, requestLifecycle } from "./middleware/request-lifecycle";
 import { openApiDocument, registerReferenceRoutes } from "./openapi-document";
@@ -127,9 +127,9 @@ export function createApiApp() {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return c.json(errorBody(error.status, error.message, requestId), error.status);
     }
-    if (isLibraryMoving(error)) {
+    if (isLibraryMoving(error) || isLibraryHeld(error)) {
       c.header("Retry-After", "5");
-      return c.json(errorBody(503, ru.groups.libraryMoving, requestId), 503);
+      return c.json(errorBody(503, isLibraryHeld(error) ? ru.groups.libraryHeld : ru.groups.libraryMoving, requestId), 503);
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(error.status, frameworkMessage(error), requestId), error.status);

@@ -10,7 +10,7 @@ import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.
 import { anyLibraryMoving } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import type { RequestContext } from "../services/access";
-import { entryInto, inLibraryOf, writeBackNow, type Entry } from "../services/library";
+import { AcrossLibraries, acrossLibraries, entryInto, inLibraryOf, writeBackNow, type Entry } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import type { AppEnv } from "./types";
 
@@ -55,7 +55,8 @@ type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBac
  * known to be in a shard, the write runs in the shard with the caller and the global rows it names riding along;
  * its changes are written back to the catalog before the answer (what still reads the catalog — search, lists across
  * libraries, the outbox, the audit — sees them at once) and the shard forgets them after. A library being switched
- * stays refused with 503 and Retry-After.
+ * stays refused with 503 and Retry-After. A write that touches another library too, one of them in its shard, runs
+ * as a change across libraries (decision 046).
  */
 export async function writeWhereItLives<K extends RoutedWrite>(
   c: Context<AppEnv>,
@@ -65,63 +66,68 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   o: Omit<Entry, "actor" | "sameLibrary"> & {
     /** an entity not in the directory itself (a comment, a link): placed by what this answers */
     placedBy?: () => Promise<string>;
-    /** other folders and files it touches, which must be in the same library (perhaps worked out only when needed) */
+    /** other folders and files it touches, perhaps in other libraries (perhaps worked out only when needed) */
     sameLibrary?: string[] | (() => Promise<string[]>);
     /** a further refusal of the write in a shard: the message of its 409, or null */
     refuse?: (library: string) => Promise<string | null>;
   } = {},
 ): Promise<RoutedValue<K>> {
+  const placed = async () => (o.placedBy ? await o.placedBy() : id);
+  const sameLibrary = async () => (typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary ?? []);
+  const across = async (): Promise<RoutedValue<K>> =>
+    acrossLibraries(c.var.rc, [await placed(), ...(await sameLibrary()), ...(o.files ?? [])], (rc) =>
+      runRoutedWrite(rc, c.var.actor, name, args),
+    );
   let place = knownPlaceOfId(id);
   if (place?.place !== "shard") {
     try {
       return await runRoutedWrite(c.var.rc, c.var.actor, name, args);
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
-      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, o.placedBy ? await o.placedBy() : id);
-      if (place.place === "catalog" && !(await anyLibraryMoving(c.env.DB))) {
-        // Refused for what it touches in another library, one that lives in its shard: not built, not a matter of
-        // seconds (a move into a switched library's folder, a file listed in one).
-        const spans = typeof o.sameLibrary === "function" || o.sameLibrary?.length;
-        throw new AppError("CONFLICT", spans ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
-      }
+      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, await placed());
+      if (place.place === "catalog" && !(await anyLibraryMoving(c.env.DB))) return across();
       if (place.place !== "shard") throw error;
     }
   }
   const library = place.library;
-  const sameLibrary = typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary;
-  const [shard, { caller, globals, people }, refused] = await Promise.all([
-    openLibraryShard(c.env, place),
-    entryInto(c.var.rc, library, { actor: c.var.actor, named: o.named, files: o.files, sameLibrary, people: o.people }),
-    o.refuse?.(library) ?? null,
-  ]);
+  const entry = { actor: c.var.actor, named: o.named, files: o.files, sameLibrary: await sameLibrary(), people: o.people };
+  let entered;
+  try {
+    entered = await Promise.all([openLibraryShard(c.env, place), entryInto(c.var.rc, library, entry), o.refuse?.(library) ?? null]);
+  } catch (error) {
+    if (error instanceof AcrossLibraries) return across();
+    throw error;
+  }
+  const [shard, { caller, globals, people }, refused] = entered;
   if (refused) throw new AppError("CONFLICT", refused);
   const routed = shard as unknown as WriteShard;
-  const written = (await callShard(place.name, () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people), c.var.rc.dbSession.meter)) as Written<
-    RoutedValue<K>
-  >;
+  const written = (await callShard(
+    place.name,
+    () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people),
+    c.var.rc.dbSession.meter,
+  )) as Written<RoutedValue<K>>;
   await writeBackNow(c.var.rc, routed, library, written.writeback);
   return written.value;
 }
 
 /**
- * An operation whose bytes stay in the Worker (an upload) run where `id`'s library lives: over the catalog, or over
- * its shard (`runOverShard`, decision 043 «Uploads») with the caller and the global rows it names. The place is asked
- * before anything is stored: an upload cannot be tried twice, its body is read once.
+ * An operation run in the Worker (an upload: its bytes stay there) where `id`'s library lives: over the catalog, or
+ * over its shard (`runOverShard`, decision 043 «Uploads») with the caller and the global rows it names; across
+ * libraries when it touches another one too (decision 046). One that reads the request's body (`streamed`) cannot be
+ * tried twice: its place and the libraries it touches are asked before anything is stored.
  */
 export async function runWhereItLives<T>(
   c: Context<AppEnv>,
   id: string,
   operation: (rc: RequestContext) => Promise<T>,
-  o: Entry = {},
+  o: Entry & { streamed?: boolean } = {},
 ): Promise<T> {
   try {
     return await inLibraryOf(c.var.rc, id, operation, { ...o, actor: o.actor ?? c.var.actor });
   } catch (error) {
     if (!isLibraryMoving(error)) throw error;
-    // The isolate's place was out of date (its next request asks afresh), or it touches a library in its shard.
-    const now = await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
-    if (now.place === "catalog" && !(await anyLibraryMoving(c.env.DB)))
-      throw new AppError("CONFLICT", o.sameLibrary?.length ? ru.groups.betweenLibraries : ru.groups.listedInOtherLibrary);
+    // The isolate's place was out of date (its next request asks afresh): the 503 asks the client to try again.
+    await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
     throw error;
   }
 }

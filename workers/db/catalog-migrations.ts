@@ -47,6 +47,7 @@ import m0057 from "../../migrations/0057_search_layout.sql";
 import m0058 from "../../migrations/0058_library_directory.sql";
 import m0059 from "../../migrations/0059_shard_copies.sql";
 import m0060 from "../../migrations/0060_library_writeback.sql";
+import m0061 from "../../migrations/0061_library_crossing.sql";
 
 export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0000_init.sql", sql: m0000 },
@@ -93,4 +94,5 @@ export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0058_library_directory.sql", sql: m0058 },
   { name: "0059_shard_copies.sql", sql: m0059 },
   { name: "0060_library_writeback.sql", sql: m0060 },
+  { name: "0061_library_crossing.sql", sql: m0061 },
 ];

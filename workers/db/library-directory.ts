@@ -52,10 +52,13 @@ export async function placeOfId(db: Pick<D1Database, "prepare">, id: string, now
       `SELECT (SELECT count(*) FROM library_directory WHERE state <> 'copying') AS switched, d.library_id AS library, d.name,
          d.shard, d.state
        FROM (SELECT 1) LEFT JOIN library_directory d ON ${
-         shard === null ? "d.library_id = (SELECT library_id FROM id_directory WHERE id = ?1)" : "d.shard = ?1"
+         shard === null
+           ? "d.library_id = (SELECT library_id FROM id_directory WHERE id = ?1)"
+           : // Moved to another library since (decision 046), the id directory says where — in the catalog too.
+             "d.library_id = coalesce((SELECT library_id FROM id_directory WHERE id = ?1), (SELECT library_id FROM library_directory WHERE shard = ?2))"
        }`,
     )
-    .bind(shard ?? id)
+    .bind(...(shard === null ? [id] : [id, shard]))
     .first<DirectoryRow>();
   if (!row?.switched) {
     noneSwitchedUntil = now + NONE_MS;
@@ -81,6 +84,11 @@ export function placeOfIdAfterRefusal(db: Pick<D1Database, "prepare">, id: strin
   noneSwitchedUntil = 0;
   cache.delete(id);
   return placeOfId(db, id);
+}
+
+/** Whether this isolate knows, without asking, that no library lives in a shard. */
+export function noLibrarySwitched(now = Date.now()): boolean {
+  return now < noneSwitchedUntil;
 }
 
 /** What this isolate already knows of the entity's place, without asking: undefined when it must ask. */
@@ -120,6 +128,11 @@ export async function openLibraryShard(env: Env, place: Extract<LibraryPlace, { 
   }
   holding.add(key);
   return shard;
+}
+
+/** Forgets where these entities were (a change across libraries moved them). */
+export function forgetPlacesOf(ids: readonly string[]): void {
+  for (const id of ids) cache.delete(id);
 }
 
 /** Forgets what this isolate cached (the tests move libraries between calls). */

@@ -1,5 +1,5 @@
 import { ru } from "../../shared/i18n/ru";
-import { AppError, type ErrorCode } from "../lib/errors";
+import { AppError, isLibraryHeld, type ErrorCode } from "../lib/errors";
 import { metered, type RoundTripMeter } from "./round-trips";
 
 /**
@@ -19,6 +19,9 @@ export async function answerFromShard<T>(operation: () => Promise<T>): Promise<S
     return { ok: true, value: await operation() };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, code: error.code, message: error.message, headers: error.headers };
+    // Held by a change across libraries (decision 046): a refusal for seconds, not a fault.
+    if (isLibraryHeld(error))
+      return { ok: false, code: "SERVICE_UNAVAILABLE", message: ru.groups.libraryHeld, headers: { "Retry-After": "5" } };
     throw error;
   }
 }

@@ -168,8 +168,15 @@ const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join
 export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boolean> {
   const newer = `(SELECT writeback_seq FROM library_directory WHERE library_id = ?1) < ?2`;
   const at = (sql: string, ...values: unknown[]) => db.prepare(sql).bind(wb.library, wb.seq, ...values);
+  // Every switched library marked — its own, and those its files are listed in too (migration 0061) — by this batch.
+  const batch = crypto.randomUUID();
   const statements: D1PreparedStatement[] = [
-    db.prepare("INSERT OR IGNORE INTO library_writeback (library_id) VALUES (?)").bind(wb.library),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO library_writeback (library_id, batch)
+         SELECT ?1, ?2 UNION SELECT library_id, ?2 FROM library_directory WHERE state = 'shard'`,
+      )
+      .bind(wb.library, batch),
   ];
   for (const t of DELETES) {
     const keys = wb.gone.find((g) => g.table === t.name)?.keys ?? [];
@@ -217,7 +224,7 @@ export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boo
   }
   statements.push(
     at("UPDATE library_directory SET writeback_seq = ?2 WHERE library_id = ?1 AND writeback_seq < ?2"),
-    db.prepare("DELETE FROM library_writeback WHERE library_id = ?").bind(wb.library),
+    db.prepare("DELETE FROM library_writeback WHERE batch = ?").bind(batch),
   );
   const results = await db.batch(statements);
   return (results.at(-2)?.meta.changes ?? 0) > 0;

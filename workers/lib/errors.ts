@@ -67,9 +67,18 @@ export class AppError extends Error {
  * for a statement Drizzle ran alone, in its cause).
  */
 export function isLibraryMoving(error: unknown): boolean {
+  return raised(error, /\bLIBRARY_MOVING\b/);
+}
+
+/** Whether a shard refused a write while a change across libraries holds it (decision 046: its hold triggers). */
+export function isLibraryHeld(error: unknown): boolean {
+  return raised(error, /\bLIBRARY_HELD\b/);
+}
+
+function raised(error: unknown, refusal: RegExp): boolean {
   // Drizzle wraps a single statement's failure ("Failed query: …") with D1's error as its cause.
   for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (/\bLIBRARY_MOVING\b/.test(e.message)) return true;
+    if (refusal.test(e.message)) return true;
   }
   return false;
 }

@@ -298,7 +298,7 @@ export const assetCatalogRoutes = createRouter()
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
-      }));
+      }), { streamed: true });
       return c.json(result, 200);
     },
   )
@@ -358,7 +358,7 @@ export const assetCatalogRoutes = createRouter()
         contentType: c.req.header("content-type"),
         contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
-      }));
+      }), { streamed: true });
       return c.json(result, 201);
     },
   )

@@ -160,7 +160,11 @@ export const assetContentRoutes = createRouter()
       // Placed by its file, once the link names who sends it (decision 043, «Uploads»).
       const [actor, variant] = await Promise.all([linkActor(c.var.rc, "upload", variantId, link), findVariant(c.var.rc.db, variantId)]);
       const files = variant ? [variant.assetId] : [];
-      const done = await runWhereItLives(c, files[0] ?? variantId, (rc) => receiveUpload(rc, variantId, link, upload), { actor, files });
+      const done = await runWhereItLives(c, files[0] ?? variantId, (rc) => receiveUpload(rc, variantId, link, upload), {
+        actor,
+        files,
+        streamed: true,
+      });
       return c.json(done, 201);
     },
   )

@@ -68,6 +68,7 @@ export const directUploadRoutes = createRouter().openapi(
     const done = await runWhereItLives(c, (q.in_group ?? q.asset_id)!, (rc) => uploadInOneRequest(rc, c.var.actor, input, upload), {
       files: q.asset_id ? [q.asset_id] : [],
       named: { classes: q.asset_class ? [q.asset_class] : [] },
+      streamed: true,
     });
     return c.json(done, 201);
   },
@@ -121,6 +122,6 @@ export const batchUploadRoutes = createRouter().openapi(
     const input = { in_group: q.in_group, asset_class: q.asset_class };
     // Where the folder's library lives (decision 043, «Uploads»); a class rides along.
     const named = { classes: q.asset_class ? [q.asset_class] : [] };
-    return c.json(await runWhereItLives(c, q.in_group, (rc) => uploadBatch(rc, c.var.actor, input, files), { named }), 201);
+    return c.json(await runWhereItLives(c, q.in_group, (rc) => uploadBatch(rc, c.var.actor, input, files), { named, streamed: true }), 201);
   },
 );

@@ -95,11 +95,12 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
 /** The operation of a request, or 405/400 as S3 XML. */
 /**
  * An S3 call's work where its file's library lives (decision 043, «Uploads»): placed by the file the path names, once
- * its signature names the sender (checked again where it runs); a file also listed in another library is refused.
+ * its signature names the sender (checked again where it runs); a file also listed in another library is written
+ * across libraries (decision 046).
  */
 async function whereItLives<T>(c: Context<AppEnv>, op: S3Op, call: S3Call, work: (rc: RequestContext) => Promise<T>): Promise<T> {
   const { actor } = await authorize(c.var.rc, op, call);
-  return runWhereItLives(c, call.assetId, work, { actor, files: [call.assetId] });
+  return runWhereItLives(c, call.assetId, work, { actor, files: [call.assetId], streamed: true });
 }
 
 function opOf(c: Context<AppEnv>, ...allowed: ReturnType<typeof s3OpOf>[]) {

@@ -398,12 +398,14 @@ export async function abandonMove(db: D1Database, libraryId: string): Promise<bo
   return true;
 }
 
-/** Journal entries no move still needs (all of them once no library is copying). */
+/** Journal entries no move and no change across libraries still needs (all of them once none is under way). */
 export async function trimJournal(db: D1Database): Promise<void> {
   await db
     .prepare(
       `DELETE FROM library_move_journal WHERE seq <= coalesce(
-         (SELECT min(coalesce(checked_seq, journal_seq)) FROM library_directory WHERE state <> 'shard'),
+         (SELECT min(p) FROM (
+           SELECT min(coalesce(checked_seq, journal_seq)) AS p FROM library_directory WHERE state <> 'shard'
+           UNION ALL SELECT min(journal_from) FROM library_crossing)),
          (SELECT max(seq) FROM library_move_journal))`,
     )
     .run();

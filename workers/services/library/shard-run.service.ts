@@ -1,15 +1,23 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { ru } from "../../../shared/i18n/ru";
 import { createDb } from "../../db/client";
-import { openLibraryShard, placeOfId, switchedLibraries, type LibraryPlace } from "../../db/library-directory";
+import {
+  noLibrarySwitched,
+  openLibraryShard,
+  placeOfId,
+  placeOfIdAfterRefusal,
+  switchedLibraries,
+  type LibraryPlace,
+} from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import { RemoteShardClient } from "../../db/remote-shard-client";
 import { metered } from "../../db/round-trips";
 import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
-import { AppError } from "../../lib/errors";
+import { AppError, isLibraryMoving } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
+import { acrossLibraries } from "./library-crossing.service";
 import { writeBack } from "./shard-writeback.service";
 
 type RunShard = Pick<LibraryShardDO, "enter" | "statements" | "writeback" | "writtenBack">;
@@ -69,17 +77,49 @@ export async function runOverShard<T>(
 }
 
 /**
- * Background work on one file or folder where its library lives: over the catalog, or over its shard
- * (`runOverShard`), written back before it returns. Without an actor (the media pipeline, hashing, cleanups) no
- * caller enters; an automation's or a task's owner enters with the global rows the work names, and what it touches
- * must be in the same library (across libraries is not built: 409).
+ * Work on one file or folder where its library lives: over the catalog, or over its shard (`runOverShard`), written
+ * back before it returns. Without an actor (the media pipeline, hashing, cleanups) no caller enters; an automation's
+ * or a task's owner enters with the global rows the work names. Work that also touches another library, one of them
+ * in its shard, runs as a change across libraries (decision 046) — found before it runs when the first library is in
+ * a shard, or by the catalog's refusal (nothing written) when it is not, and then run again; work that cannot run
+ * twice (`streamed`: it reads a request's body) asks first whenever any library is in a shard.
  */
-export async function inLibraryOf<T>(rc: RequestContext, id: string, work: (rc: RequestContext) => Promise<T>, o: Entry = {}): Promise<T> {
+export async function inLibraryOf<T>(
+  rc: RequestContext,
+  id: string,
+  work: (rc: RequestContext) => Promise<T>,
+  o: Entry & { streamed?: boolean } = {},
+): Promise<T> {
   // Already over a shard (work nested in work): the same library.
   if (rc.library) return work(rc);
-  const place = await placeOfId(rc.db.$client, id);
-  if (place.place !== "shard") return work(rc);
-  return runOverShard(rc, place, await entryInto(rc, place.library, o), work);
+  const touched = [id, ...(o.sameLibrary ?? []), ...(o.files ?? [])];
+  let place = await placeOfId(rc.db.$client, id);
+  if (place.place !== "shard") {
+    if (o.streamed && !noLibrarySwitched()) return acrossLibraries(rc, touched, work);
+    try {
+      return await work(rc);
+    } catch (error) {
+      if (!isLibraryMoving(error) || o.streamed) throw error;
+      place = await placeOfIdAfterRefusal(rc.db.$client, id);
+      if (place.place === "moving") throw error;
+      if (place.place === "catalog") return acrossLibraries(rc, touched, work);
+    }
+  }
+  let entry;
+  try {
+    entry = await entryInto(rc, place.library, o);
+  } catch (error) {
+    if (error instanceof AcrossLibraries) return acrossLibraries(rc, touched, work);
+    throw error;
+  }
+  return runOverShard(rc, place, entry, work);
+}
+
+/** Work entering a library's shard that touches another library too: a change across libraries does it (decision 046). */
+export class AcrossLibraries extends AppError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
 }
 
 /** Who enters a library's shard for a piece of work, with what, and what it may touch (decision 043). */
@@ -90,7 +130,7 @@ export interface Entry {
   named?: Parameters<typeof globalsNamed>[1];
   /** files whose listings it changes: refused when listed in another library too */
   files?: string[];
-  /** other folders and files it touches, which must be in the same library (across libraries is not built) */
+  /** other folders and files it touches: in another library, the work runs across libraries (decision 046) */
   sameLibrary?: string[];
   /** other people (by id or login) whose access the shard decides, as it does the caller's: a reviewer asked for */
   people?: string[];
@@ -114,9 +154,9 @@ export async function entryInto(
     Promise.all((o.people ?? []).map((who) => readPersonCopy(rc.db, who))),
   ]);
   if (o.actor && !caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  if (others) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+  if (others) throw new AcrossLibraries(ru.groups.betweenLibraries);
   // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
-  if (elsewhere) throw new AppError("CONFLICT", ru.groups.listedInOtherLibrary);
+  if (elsewhere) throw new AcrossLibraries(ru.groups.listedInOtherLibrary);
   return { caller, globals, people: people.filter((p) => p !== null) };
 }
 

@@ -1,0 +1,226 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ru } from "../../shared/i18n/ru";
+import { forgetLibraryPlaces, libraryShard, placeOfId } from "../../workers/db/library-directory";
+import { beginCrossing, switchedLibrariesOf } from "../../workers/db/repositories/library-crossing.repository";
+import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
+import { newId } from "../../workers/lib/ids";
+import { runRoutedWrite } from "../../workers/services/routed-writes";
+import { finishStaleCrossings, holdLibraries, STALE_CROSSING_MS } from "../../workers/services/library/library-crossing.service";
+import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { actorOf, testContext } from "./catalog-fixtures";
+import { call, expectError } from "./factories";
+import { admin, createGroup, insertAsset, ordinaryUser, releaseMovedLibraries, send, uniqueName, type Caller } from "./library-factories";
+
+/**
+ * Changes across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
+ * library runs in the catalog while the shards it touches are held, then each entity written is copied where it is
+ * now. Runs in both tiers: a library an administrator makes is moved into its shard here when it is not born there.
+ */
+
+const moved: string[] = [];
+afterAll(() => releaseMovedLibraries(moved));
+
+/** A library in its shard: made by the administrator, moved into its shard unless it was born there; its shard. */
+async function libraryInShard(boss: Caller, name: string, fill?: (top: string) => Promise<void>) {
+  const top = await createGroup(boss, uniqueName(name));
+  moved.push(top);
+  await fill?.(top);
+  if (!(await readMove(env.DB, top))) {
+    await startLibraryMove(env, top);
+    await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
+  }
+  forgetLibraryPlaces();
+  return { top, shard: (await readMove(env.DB, top))!.shard };
+}
+
+/** A one-request upload of a small text file into `folder` (in a shard, an id minted there); its id. */
+async function upload(bearer: string, folder: string, name: string): Promise<string> {
+  const res = await call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name })}`, {
+    method: "POST",
+    bearer,
+    body: "строка текста\n",
+    headers: { "content-type": "text/plain" },
+  });
+  const body = (await res.json()) as { asset_id: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body.asset_id;
+}
+
+const members = async (folder: string, bearer: string) =>
+  ((await (await call(`/api/group/members/${folder}`, { bearer })).json()) as { el_id: string }[]).map((m) => m.el_id);
+
+/** The shard holds exactly the catalog's copy of the library, table by table (writebacks may still be under way). */
+async function copiesAgree(top: string, shard: number) {
+  await vi.waitFor(async () => expect(await libraryShard(env, shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top)), {
+    timeout: 10_000,
+  });
+}
+
+async function nothingHeld(...shards: number[]) {
+  expect((await env.DB.prepare("SELECT count(*) AS n FROM library_crossing").first<{ n: number }>())!.n).toBe(0);
+  for (const shard of shards) expect(await libraryShard(env, shard).hold("probe", "")).not.toBeNull();
+  for (const shard of shards) await libraryShard(env, shard).release("probe");
+}
+
+describe("changes across libraries (decision 046)", () => {
+  it("moves a file between two libraries in their shards, into one in the catalog and back: each copy follows", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Фонд А");
+    const b = await libraryInShard(boss, "Фонд Б");
+    const owner = await ordinaryUser();
+    const c = await createGroup(owner, uniqueName("Своя библиотека"));
+    const file = await upload(boss.bearer, a.top, "сценарий.txt");
+
+    expect((await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([]);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
+    expect(await members(b.top, boss.bearer)).toContain(file);
+    expect(await members(a.top, boss.bearer)).not.toContain(file);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    // Minted in A's shard, found in B's from now on: every isolate, not just this one.
+    forgetLibraryPlaces();
+    expect(await placeOfId(env.DB, file)).toMatchObject({ place: "shard", library: b.top });
+    await nothingHeld(a.shard, b.shard);
+
+    // Into a library still in the catalog: out of B's shard, read from the catalog.
+    expect((await call(`/api/group/move-member/${file}/${b.top}/${c}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([]);
+    forgetLibraryPlaces();
+    expect(await placeOfId(env.DB, file)).toEqual({ place: "catalog" });
+    expect(await members(c, boss.bearer)).toContain(file);
+    const renamed = await send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: "сценарий-2.txt" });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    await copiesAgree(b.top, b.shard);
+
+    // And back into A: the catalog refuses the write for A's sake, and it runs across.
+    expect((await call(`/api/group/move-member/${file}/${c}/${a.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([file]);
+    const got = await send<{ asset_name?: string; name?: string }>("GET", `/api/asset/${file}`, boss.bearer);
+    expect(JSON.stringify(got.body)).toContain("сценарий-2.txt");
+    await copiesAgree(a.top, a.shard);
+    await nothingHeld(a.shard, b.shard);
+  });
+
+  it("copies a file into another library and lists it in a second one; a rename of a file in two libraries reaches both", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Исходники");
+    const b = await libraryInShard(boss, "Публикации");
+    const file = await upload(boss.bearer, a.top, "кадр.txt");
+
+    const copied = await send<{ asset_id: string }>("POST", `/api/asset/copy/${file}/${b.top}`, boss.bearer);
+    expect(copied.status, JSON.stringify(copied.body)).toBe(200);
+    expect(await libraryShard(env, b.shard).heldEntities([copied.body.asset_id])).toEqual([copied.body.asset_id]);
+
+    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(204);
+    // The listing is B's (its shard holds it); the file stays homed in A, where it is read.
+    const listing = "SELECT count(*) AS n FROM group_members WHERE group_id = ? AND el_id = ?";
+    expect(await env.DB.prepare(listing).bind(b.top, file).first()).toEqual({ n: 1 });
+    expect(await inShard(b.shard, (sql) => sql.exec(listing, b.top, file).one())).toEqual({ n: 1 });
+    const renamed = await send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: "кадр-финал.txt" });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    // Read where it lives (its home, A's shard): the new name.
+    expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("кадр-финал.txt");
+    await nothingHeld(a.shard, b.shard);
+  });
+
+  it("refuses someone without rights on the other library, and changes nothing", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Открытая");
+    const b = await libraryInShard(boss, "Закрытая");
+    const file = await upload(boss.bearer, a.top, "договор.txt");
+    const reader = await ordinaryUser();
+    const rule = await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: a.top, acl: ["read", "update", "delete"] });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const before = [await libraryCounts(env.DB, a.top), await libraryCounts(env.DB, b.top)];
+
+    const res = await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: reader.bearer });
+    expect([403, 404]).toContain((await expectError(res, res.status)).statusCode);
+    expect(res.status).toBeGreaterThanOrEqual(403);
+    expect([await libraryCounts(env.DB, a.top), await libraryCounts(env.DB, b.top)]).toEqual(before);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+  });
+
+  it("holds the libraries it touches for that moment: their writes answer 503 with Retry-After, a second change across waits", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Занятая");
+    const b = await libraryInShard(boss, "Соседняя");
+    const file = await upload(boss.bearer, a.top, "план.txt");
+    const shard = libraryShard(env, a.shard);
+    expect(await shard.hold("другой перенос", a.top)).not.toBeNull();
+    try {
+      const rename = await call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } });
+      expect((await expectError(rename, 503)).message).toBe(ru.groups.libraryHeld);
+      expect(rename.headers.get("retry-after")).toBe("5");
+      const across = await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer });
+      expect((await expectError(across, 503)).message).toBe(ru.groups.libraryHeld);
+      // Refused before anything was written: B's shard was let go with the refusal.
+      await nothingHeldBut(b.shard);
+    } finally {
+      await shard.release("другой перенос");
+    }
+    const rename = await call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } });
+    expect(rename.status).toBe(200);
+    await copiesAgree(a.top, a.shard);
+  });
+
+  it("left half-way by a Worker that died, is ended by the minute cron: the shards catch up and take writes again", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Брошенная");
+    const b = await libraryInShard(boss, "Приёмная");
+    const file = await upload(boss.bearer, a.top, "монтаж.txt");
+    const libraries = await switchedLibrariesOf(env.DB, [a.top, b.top]);
+    expect(libraries.map((l) => l.libraryId).sort()).toEqual([a.top, b.top].sort());
+
+    // The crossing begun a while ago, both shards held, the catalog written — and then nothing.
+    const crossing = newId();
+    await beginCrossing(env.DB, crossing, libraries, Date.now() - STALE_CROSSING_MS - 1_000);
+    await holdLibraries(env, crossing, libraries);
+    await runRoutedWrite(testContext(), actorOf({ id: boss.id, login: "admin", name: "admin", isAdmin: true }), "moveMembers", [
+      a.top,
+      b.top,
+      [file],
+    ]);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([]);
+    // Meanwhile a write asked of the catalog is taken there (the crossing lets it in) and journaled; one sent straight
+    // to the held shard is refused for that moment.
+    const name = uniqueName("Приёмная");
+    forgetLibraryPlaces();
+    expect((await send("PATCH", `/api/group/update/${b.top}`, boss.bearer, { group_name: name })).status).toBe(200);
+    await placeOfId(env.DB, b.top);
+    const held = await call(`/api/group/update/${b.top}`, { method: "PATCH", bearer: boss.bearer, json: { group_name: `${name}!` } });
+    expect((await expectError(held, 503)).message).toBe(ru.groups.libraryHeld);
+
+    expect(await finishStaleCrossings(env)).toBeGreaterThanOrEqual(1);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
+    expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([]);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+    forgetLibraryPlaces();
+    expect(await members(b.top, boss.bearer)).toContain(file);
+    expect((await send<{ group_name: string }>("GET", `/api/group/get/${b.top}`, boss.bearer)).body.group_name).toBe(name);
+    // Ended once: the cron finds nothing more of it.
+    expect(await finishStaleCrossings(env)).toBe(0);
+  });
+});
+
+function inShard<T>(shard: number, work: (sql: SqlStorage) => T): Promise<T> {
+  return runInDurableObject(
+    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+    (_: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql),
+  );
+}
+
+async function nothingHeldBut(shard: number) {
+  expect(await libraryShard(env, shard).hold("probe", "")).not.toBeNull();
+  await libraryShard(env, shard).release("probe");
+}

@@ -1,0 +1,131 @@
+import { ROOT_GROUP_ID } from "../../lib/ids";
+import type { MoveState } from "./library-move.repository";
+
+/**
+ * The catalog's side of a change across libraries (decision 046, migration 0061): which switched libraries it
+ * touches, the rows that let the catalog write them and journal what it writes meanwhile, and at its end the
+ * entities written, each with the library it belongs to now and the one the id directory had it in.
+ */
+
+export interface CrossedLibrary {
+  libraryId: string;
+  name: string;
+  shard: number;
+  state: MoveState;
+}
+
+/**
+ * The libraries in their shards (or being switched) that folders and files `ids` are in: a folder's library, and
+ * every library a file is listed in.
+ */
+export async function switchedLibrariesOf(db: D1Database, ids: readonly string[]): Promise<CrossedLibrary[]> {
+  const { results } = await db
+    .prepare(
+      `WITH e(id) AS (SELECT value FROM json_each(?1)),
+         f(g) AS (SELECT id FROM e UNION SELECT m.group_id FROM group_members m JOIN e ON m.el_id = e.id)
+       SELECT DISTINCT d.library_id AS libraryId, d.name, d.shard, d.state
+       FROM f JOIN group_closure c ON c.descendant = f.g JOIN library_directory d ON d.library_id = c.ancestor
+       WHERE d.state <> 'copying' ORDER BY d.library_id`,
+    )
+    .bind(JSON.stringify([...new Set(ids)]))
+    .all<CrossedLibrary>();
+  return results;
+}
+
+/**
+ * The crossing begins, in one statement per library and one batch: from here the catalog takes writes to these
+ * libraries and journals every entity written, from the journal's position now.
+ */
+export async function beginCrossing(db: D1Database, crossing: string, libraries: readonly CrossedLibrary[], now: number): Promise<void> {
+  await db.batch(
+    libraries.map((l) =>
+      db
+        .prepare(
+          `INSERT INTO library_crossing (crossing_id, library_id, shard, journal_from, started_at)
+           VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) FROM library_move_journal), ?)`,
+        )
+        .bind(crossing, l.libraryId, l.shard, now),
+    ),
+  );
+}
+
+/** A crossing's libraries and where its journal begins (none: it has ended). */
+export async function readCrossing(
+  db: D1Database,
+  crossing: string,
+): Promise<{ libraries: Pick<CrossedLibrary, "libraryId" | "shard">[]; journalFrom: number } | null> {
+  const { results } = await db
+    .prepare("SELECT library_id AS libraryId, shard, journal_from AS journalFrom FROM library_crossing WHERE crossing_id = ?")
+    .bind(crossing)
+    .all<{ libraryId: string; shard: number; journalFrom: number }>();
+  if (results.length === 0) return null;
+  return { libraries: results.map(({ libraryId, shard }) => ({ libraryId, shard })), journalFrom: results[0].journalFrom };
+}
+
+/** An entity written during a crossing: the library it is in now (null: gone) and the one the id directory had. */
+export interface CrossedEntity {
+  id: string;
+  now: string | null;
+  was: string | null;
+}
+
+/**
+ * The crossing stops letting writes in (the catalog refuses its libraries' writes again; its journal stays on until
+ * the rows go), and in the same batch the entities journaled since it began: a folder's library by its closure, a
+ * file's by its home — its earliest listing (decision 043).
+ */
+export async function closeCrossing(db: D1Database, crossing: string, journalFrom: number): Promise<CrossedEntity[]> {
+  const [, journaled] = await db.batch<CrossedEntity>([
+    db.prepare("UPDATE library_crossing SET ending = 1 WHERE crossing_id = ?").bind(crossing),
+    db
+      .prepare(
+        `WITH w AS (SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id <> ?2)
+         SELECT w.id,
+           (SELECT c.ancestor FROM group_closure c JOIN groups l ON l.id = c.ancestor AND l.parent_id = ?2
+            WHERE c.descendant = coalesce((SELECT id FROM groups WHERE id = w.id),
+              (SELECT m.group_id FROM group_members m WHERE m.el_id = w.id AND m.el_type = 'asset'
+               ORDER BY m.ctime, m.group_id LIMIT 1))) AS now,
+           (SELECT library_id FROM id_directory WHERE id = w.id) AS was
+         FROM w`,
+      )
+      .bind(journalFrom, ROOT_GROUP_ID),
+  ]);
+  return journaled.results;
+}
+
+/**
+ * The id directory follows the entities that came into or left the crossing's libraries: each says the library it
+ * is in now — one in the catalog too, so an id minted in a shard is not looked for there any more — or goes with it.
+ */
+export async function redirectEntities(db: D1Database, entities: readonly CrossedEntity[]): Promise<void> {
+  if (entities.length === 0) return;
+  const json = JSON.stringify(entities);
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO id_directory (id, library_id)
+         SELECT json_extract(value, '$.id'), json_extract(value, '$.now') FROM json_each(?) WHERE json_extract(value, '$.now') IS NOT NULL
+         ON CONFLICT (id) DO UPDATE SET library_id = excluded.library_id`,
+      )
+      .bind(json),
+    db
+      .prepare(
+        "DELETE FROM id_directory WHERE id IN (SELECT json_extract(value, '$.id') FROM json_each(?) WHERE json_extract(value, '$.now') IS NULL)",
+      )
+      .bind(json),
+  ]);
+}
+
+/** The crossing is over: its rows go (and with the last of them, its journal's need). */
+export async function endCrossing(db: D1Database, crossing: string): Promise<void> {
+  await db.prepare("DELETE FROM library_crossing WHERE crossing_id = ?").bind(crossing).run();
+}
+
+/** Crossings begun before `before` and not ended: their Worker died or gave up; the minute cron ends them. */
+export async function staleCrossings(db: D1Database, before: number): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT crossing_id AS id FROM library_crossing WHERE started_at < ? ORDER BY started_at LIMIT 20")
+    .bind(before)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}

@@ -1,0 +1,112 @@
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import { ru } from "../../../shared/i18n/ru";
+import { forgetPlacesOf, libraryShard } from "../../db/library-directory";
+import {
+  beginCrossing,
+  closeCrossing,
+  endCrossing,
+  readCrossing,
+  redirectEntities,
+  staleCrossings,
+  switchedLibrariesOf,
+  type CrossedLibrary,
+} from "../../db/repositories/library-crossing.repository";
+import { trimJournal } from "../../db/repositories/library-move.repository";
+import { AppError, isLibraryMoving } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import type { RequestContext } from "../access";
+import { copyEntities, MOVE_SLICE } from "./library-move.service";
+import { writeBack } from "./shard-writeback.service";
+
+type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack">;
+
+/** A crossing begun this long ago and not ended was left by a Worker that died: the minute cron ends it. */
+export const STALE_CROSSING_MS = 60_000;
+
+/**
+ * A change across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
+ * library, tags or rules over several. It runs in the catalog, which holds a current copy of every library, with the
+ * product's own service and checks, while the shards of the switched libraries it touches are held (their triggers
+ * refuse writes, 503 for that moment) and their last changes written back; then every entity written meanwhile is
+ * copied into the shard of the library it is in now and out of the one it was in, as a library's move copies it, the
+ * id directory following, and the shards are let go. Recorded first: a Worker that dies half-way leaves the crossing
+ * to the minute cron, which ends it the same way (every step repeatable), so nothing is lost and nothing doubled.
+ */
+export async function acrossLibraries<T>(
+  rc: RequestContext,
+  ids: readonly string[],
+  write: (rc: RequestContext) => Promise<T>,
+): Promise<T> {
+  const env = rc.env;
+  const libraries = await switchedLibrariesOf(env.DB, ids);
+  if (libraries.length === 0) return write(rc);
+  if (libraries.some((l) => l.state !== "shard"))
+    throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryMoving, { "Retry-After": "5" });
+  const crossing = newId();
+  await beginCrossing(env.DB, crossing, libraries, Date.now());
+  try {
+    await holdLibraries(env, crossing, libraries);
+    return await write(rc);
+  } catch (error) {
+    // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held.
+    if (isLibraryMoving(error)) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+    throw error;
+  } finally {
+    await finishCrossing(env, crossing);
+  }
+}
+
+/** Each library's shard held, and what it had not yet written back written back: the catalog's copy is current. */
+export async function holdLibraries(env: Env, crossing: string, libraries: readonly CrossedLibrary[]): Promise<void> {
+  await Promise.all(
+    libraries.map(async (l) => {
+      const shard = libraryShard(env, l.shard) as unknown as CrossingShard;
+      let wb;
+      try {
+        wb = await shard.hold(crossing, l.libraryId);
+      } catch (error) {
+        console.error(JSON.stringify({ level: "error", op: "library-crossing", library: l.name, message: String(error) }));
+        throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryDown(l.name), { "Retry-After": "5" });
+      }
+      if (!wb) throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+      await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
+    }),
+  );
+}
+
+/**
+ * The crossing's end (repeatable: the minute cron repeats it for one whose Worker died): the catalog stops taking its
+ * libraries' writes, the entities written since it began are copied where they are now, the shards are let go, and
+ * the crossing's rows and journal entries go.
+ */
+export async function finishCrossing(env: Env, crossing: string): Promise<void> {
+  const found = await readCrossing(env.DB, crossing);
+  if (!found) return;
+  const shards = new Map(found.libraries.map((l) => [l.libraryId, l.shard]));
+  const entities = (await closeCrossing(env.DB, crossing, found.journalFrom)).filter(
+    (e) => (e.now && shards.has(e.now)) || (e.was && shards.has(e.was)),
+  );
+  await redirectEntities(env.DB, entities);
+  forgetPlacesOf(entities.map((e) => e.id));
+  for (const [libraryId, shard] of shards) {
+    const ids = entities.filter((e) => e.now === libraryId || e.was === libraryId).map((e) => e.id);
+    for (let i = 0; i < ids.length; i += MOVE_SLICE) await copyEntities(env, { libraryId, shard }, ids.slice(i, i + MOVE_SLICE), false);
+  }
+  await Promise.all(found.libraries.map((l) => (libraryShard(env, l.shard) as unknown as CrossingShard).release(crossing)));
+  await endCrossing(env.DB, crossing);
+  await trimJournal(env.DB);
+}
+
+/** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */
+export async function finishStaleCrossings(env: Env, now = Date.now()): Promise<number> {
+  let ended = 0;
+  for (const crossing of await staleCrossings(env.DB, now - STALE_CROSSING_MS)) {
+    try {
+      await finishCrossing(env, crossing);
+      ended++;
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) }));
+    }
+  }
+  return ended;
+}
