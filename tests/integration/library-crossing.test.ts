@@ -105,6 +105,35 @@ describe("changes across libraries (decision 046)", () => {
     await nothingHeld(a.shard, b.shard);
   });
 
+  it("moves a folder with its subfolders and the files whose home they are into another library, and out to the catalog", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Съёмки");
+    const b = await libraryInShard(boss, "Архив");
+    const owner = await ordinaryUser();
+    const c = await createGroup(owner, uniqueName("Своя библиотека"));
+    const day = await createGroup(boss, "День 1", a.top);
+    const take = await createGroup(boss, "Дубль 2", day);
+    const [note, clip] = [await upload(boss.bearer, day, "заметки.txt"), await upload(boss.bearer, take, "дубль.txt")];
+    const all = [day, take, note, clip];
+
+    expect((await call(`/api/group/move-member/${day}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    expect((await libraryShard(env, b.shard).heldEntities(all)).sort()).toEqual([...all].sort());
+    expect(await libraryShard(env, a.shard).heldEntities(all)).toEqual([]);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    forgetLibraryPlaces();
+    expect(await placeOfId(env.DB, clip)).toMatchObject({ place: "shard", library: b.top });
+    expect(await members(take, boss.bearer)).toEqual([clip]);
+
+    expect((await call(`/api/group/move-member/${day}/${b.top}/${c}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    expect(await libraryShard(env, b.shard).heldEntities(all)).toEqual([]);
+    await copiesAgree(b.top, b.shard);
+    forgetLibraryPlaces();
+    expect(await placeOfId(env.DB, note)).toEqual({ place: "catalog" });
+    expect(await members(day, boss.bearer)).toEqual(expect.arrayContaining([take, note]));
+    await nothingHeld(a.shard, b.shard);
+  });
+
   it("copies a file into another library and lists it in a second one; a rename of a file in two libraries reaches both", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Исходники");

@@ -69,26 +69,39 @@ export interface CrossedEntity {
   was: string | null;
 }
 
+/** The library (top-level folder) entity `id` (an SQL expression) is in: a folder's by its closure, a file's by its home. */
+const LIBRARY_OF = (id: string) => `(SELECT c.ancestor FROM group_closure c JOIN groups l ON l.id = c.ancestor AND l.parent_id = ?2
+  WHERE c.descendant = coalesce((SELECT id FROM groups WHERE id = ${id}),
+    (SELECT m.group_id FROM group_members m WHERE m.el_id = ${id} AND m.el_type = 'asset' ORDER BY m.ctime, m.group_id LIMIT 1)))`;
+
 /**
  * The crossing stops letting writes in (the catalog refuses its libraries' writes again; its journal stays on until
- * the rows go), and in the same batch the entities journaled since it began: a folder's library by its closure, a
- * file's by its home — its earliest listing (decision 043).
+ * the rows go), and in the same batch the entities journaled since it began, with the library each is in now and the
+ * one the id directory had — and the files of every folder that came into or left one of `held` (a folder moved
+ * between libraries takes the files whose home it is along, though nothing of theirs was written).
  */
-export async function closeCrossing(db: D1Database, crossing: string, journalFrom: number): Promise<CrossedEntity[]> {
+export async function closeCrossing(
+  db: D1Database,
+  crossing: string,
+  journalFrom: number,
+  held: readonly string[],
+): Promise<CrossedEntity[]> {
   const [, journaled] = await db.batch<CrossedEntity>([
     db.prepare("UPDATE library_crossing SET ending = 1 WHERE crossing_id = ?").bind(crossing),
     db
       .prepare(
-        `WITH w AS (SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id <> ?2)
-         SELECT w.id,
-           (SELECT c.ancestor FROM group_closure c JOIN groups l ON l.id = c.ancestor AND l.parent_id = ?2
-            WHERE c.descendant = coalesce((SELECT id FROM groups WHERE id = w.id),
-              (SELECT m.group_id FROM group_members m WHERE m.el_id = w.id AND m.el_type = 'asset'
-               ORDER BY m.ctime, m.group_id LIMIT 1))) AS now,
-           (SELECT library_id FROM id_directory WHERE id = w.id) AS was
-         FROM w`,
+        `WITH w AS (SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id <> ?2),
+           placed AS (SELECT w.id, ${LIBRARY_OF("w.id")} AS now, (SELECT library_id FROM id_directory WHERE id = w.id) AS was FROM w),
+           carried AS (
+             SELECT DISTINCT m.el_id AS id FROM placed p JOIN group_members m ON m.group_id = p.id AND m.el_type = 'asset'
+             WHERE p.now IS NOT p.was AND (p.now IN (SELECT value FROM json_each(?3)) OR p.was IN (SELECT value FROM json_each(?3)))
+               AND m.el_id NOT IN (SELECT id FROM w))
+         SELECT id, now, was FROM placed
+         UNION ALL SELECT carried.id, ${LIBRARY_OF(
+           "carried.id",
+         )}, (SELECT library_id FROM id_directory WHERE id = carried.id) FROM carried`,
       )
-      .bind(journalFrom, ROOT_GROUP_ID),
+      .bind(journalFrom, ROOT_GROUP_ID, JSON.stringify(held)),
   ]);
   return journaled.results;
 }

@@ -83,7 +83,7 @@ export async function finishCrossing(env: Env, crossing: string): Promise<void> 
   const found = await readCrossing(env.DB, crossing);
   if (!found) return;
   const shards = new Map(found.libraries.map((l) => [l.libraryId, l.shard]));
-  const entities = (await closeCrossing(env.DB, crossing, found.journalFrom)).filter(
+  const entities = (await closeCrossing(env.DB, crossing, found.journalFrom, [...shards.keys()])).filter(
     (e) => (e.now && shards.has(e.now)) || (e.was && shards.has(e.was)),
   );
   await redirectEntities(env.DB, entities);
