@@ -1,0 +1,197 @@
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { forgetLibraryPlaces } from "../../workers/db/library-directory";
+import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { createGroup } from "../../workers/services/library";
+import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { actorOf, testContext } from "./catalog-fixtures";
+import { call } from "./factories";
+import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories";
+
+/**
+ * One shard or many, across libraries (issue 40's model-based property, decision 046): the same random sequence of
+ * folders, files, moves of files and folders inside and across libraries, copies, rules for a reader and trashing,
+ * sent through the API once with every library in the catalog and once with each library in a shard of its own,
+ * answers every call with the same status and leaves the same visible state — every folder's listing and every file's
+ * answer, for the administrator and for the reader. Ids differ between the two runs; both are mapped to the model's
+ * names (the order things were made in).
+ */
+
+const LIBRARIES = 2;
+const LEVEL_SETS = [["read"], ["read", "download"], ["deny"]];
+
+type Op =
+  | { kind: "folder"; parent: number }
+  | { kind: "file"; folder: number }
+  | { kind: "moveFile"; file: number; to: number }
+  | { kind: "moveFolder"; folder: number; to: number }
+  | { kind: "copy"; file: number; to: number }
+  | { kind: "rule"; target: number; onFile: boolean; levels: number }
+  | { kind: "trash"; file: number };
+
+const n = fc.nat({ max: 40 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("folder" as const), parent: n }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("file" as const), folder: n }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("moveFile" as const), file: n, to: n }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("moveFolder" as const), folder: n, to: n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("copy" as const), file: n, to: n }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("rule" as const),
+      target: n,
+      onFile: fc.boolean(),
+      levels: fc.nat({ max: LEVEL_SETS.length - 1 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("trash" as const), file: n }) },
+);
+
+const moved: string[] = [];
+afterAll(() => releaseMovedLibraries(moved));
+
+/** One run's model: folders and files by the order they were made, each file's folder, each folder's parent. */
+interface Layout {
+  folders: string[];
+  parentOf: Map<string, string>;
+  files: string[];
+  folderOf: Map<string, string>;
+}
+
+async function status(res: Response): Promise<number> {
+  if (!res.bodyUsed) await res.body?.cancel();
+  return res.status;
+}
+
+/** Runs the operations through the API in a fresh set of libraries; each in its own shard when `sharded`. */
+async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerId: string, bossId: string) {
+  const boss = actorOf({ id: bossId, login: "admin", name: "admin", isAdmin: true });
+  const layout: Layout = { folders: [], parentOf: new Map(), files: [], folderOf: new Map() };
+  for (let l = 0; l < LIBRARIES; l++) {
+    // Made by the service, not the route: with NEW_LIBRARIES=shard the route would move it into a shard at once.
+    const { group_id: top } = await createGroup(testContext(), boss, {
+      parent: ROOT_GROUP_ID,
+      group_name: `Библиотека ${l} ${crypto.randomUUID()}`,
+    });
+    if (sharded) {
+      await startLibraryMove(env, top);
+      await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
+      moved.push(top);
+    }
+    layout.folders.push(top);
+  }
+  forgetLibraryPlaces();
+  const post = (path: string, json?: unknown) => call(path, { method: "POST", bearer, json });
+  const outcomes: number[] = [];
+  for (const [i, op] of ops.entries()) {
+    const pick = <T>(list: T[], k: number) => list[k % list.length];
+    switch (op.kind) {
+      case "folder": {
+        const parent = pick(layout.folders, op.parent);
+        const res = await post("/api/group/create", { group_name: `Папка ${i}`, parent });
+        if (res.ok) {
+          const { group_id } = (await res.json()) as { group_id: string };
+          layout.folders.push(group_id);
+          layout.parentOf.set(group_id, parent);
+        }
+        outcomes.push(await status(res));
+        break;
+      }
+      case "file": {
+        const folder = pick(layout.folders, op.folder);
+        const res = await call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name: `файл-${i}.txt` })}`, {
+          method: "POST",
+          bearer,
+          body: `строка ${i}\n`,
+          headers: { "content-type": "text/plain" },
+        });
+        if (res.ok) {
+          const { asset_id } = (await res.json()) as { asset_id: string };
+          layout.files.push(asset_id);
+          layout.folderOf.set(asset_id, folder);
+        }
+        outcomes.push(await status(res));
+        break;
+      }
+      case "moveFile":
+      case "copy": {
+        if (layout.files.length === 0) continue;
+        const file = pick(layout.files, op.file);
+        const to = pick(layout.folders, op.to);
+        if (op.kind === "moveFile") {
+          const res = await post(`/api/group/move-member/${file}/${layout.folderOf.get(file)}/${to}`);
+          if (res.ok) layout.folderOf.set(file, to);
+          outcomes.push(await status(res));
+        } else {
+          const res = await post(`/api/asset/copy/${file}/${to}`);
+          if (res.ok) {
+            const { asset_id } = (await res.json()) as { asset_id: string };
+            layout.files.push(asset_id);
+            layout.folderOf.set(asset_id, to);
+          }
+          outcomes.push(await status(res));
+        }
+        break;
+      }
+      case "moveFolder": {
+        const movable = layout.folders.slice(LIBRARIES);
+        if (movable.length === 0) continue;
+        const folder = pick(movable, op.folder);
+        const to = pick(layout.folders, op.to);
+        const res = await post(`/api/group/move-member/${folder}/${layout.parentOf.get(folder)}/${to}`);
+        if (res.ok) layout.parentOf.set(folder, to);
+        outcomes.push(await status(res));
+        break;
+      }
+      case "rule": {
+        const targets = op.onFile && layout.files.length > 0 ? layout.files : layout.folders;
+        const res = await post("/api/user/acl", { subj: readerId, obj: pick(targets, op.target), acl: LEVEL_SETS[op.levels] });
+        outcomes.push(await status(res));
+        break;
+      }
+      case "trash": {
+        if (layout.files.length === 0) continue;
+        outcomes.push(await status(await post("/api/asset/delete-list", { ids: [pick(layout.files, op.file)] })));
+        break;
+      }
+    }
+  }
+  return { outcomes, layout };
+}
+
+/** What `bearer` sees: each folder's listing and each file's answer, in the model's names. */
+async function visible(layout: Layout, bearer: string) {
+  const name = new Map<string, string>([
+    ...layout.folders.map((id, k) => [id, `папка${k}`] as const),
+    ...layout.files.map((id, k) => [id, `файл${k}`] as const),
+  ]);
+  const folders: Record<string, unknown> = {};
+  for (const id of layout.folders) {
+    const res = await call(`/api/group/members/${id}`, { bearer });
+    folders[name.get(id)!] = res.ok
+      ? ((await res.json()) as { el_id: string }[]).map((m) => name.get(m.el_id) ?? "?").sort()
+      : await status(res);
+  }
+  const files: Record<string, number> = {};
+  for (const id of layout.files) files[name.get(id)!] = await status(await call(`/api/asset/${id}`, { bearer }));
+  return { folders, files };
+}
+
+describe("one shard or many, across libraries", () => {
+  it("answers and shows the same with every library in the catalog and with each in its own shard", async () => {
+    const boss = await admin();
+    const reader = await ordinaryUser();
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 6, maxLength: 14 }), async (ops) => {
+        const one = await run(ops, false, boss.bearer, reader.id, boss.id);
+        const many = await run(ops, true, boss.bearer, reader.id, boss.id);
+        expect(many.outcomes).toEqual(one.outcomes);
+        expect(await visible(many.layout, boss.bearer)).toEqual(await visible(one.layout, boss.bearer));
+        expect(await visible(many.layout, reader.bearer)).toEqual(await visible(one.layout, reader.bearer));
+      }),
+      { numRuns: 10 },
+    );
+  }, 180_000);
+});
