@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ACCESS_LEVELS, type AccessLevel } from "../../workers/services/access/access.service";
 import { maskOf } from "../../workers/services/access/access-policy";
-import { getConfig } from "../../workers/lib/config";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { createDb } from "../../workers/db/client";
 import { insertGroupStatements, runBatch } from "../../workers/db/repositories/group.repository";
@@ -1607,10 +1606,9 @@ describe("linking and moving never widen anyone's rights (decision 026)", () => 
       bearer: editor.bearer,
       json: { to_group: mine, file_name: "v2.mp4", mime_type: "video/mp4", size: 10 },
     });
-    // With sharding on the file's library is in its shard and his folder is not: a version listed into another
-    // library is refused as such (409, not built) before any right is weighed. Refused either way, nothing changes.
-    if (getConfig(env).NEW_LIBRARIES === "shard") await refused(res, 409);
-    else await refused(res, 403, "Управление правами");
+    // With sharding on the file's library is in its shard and his folder is not: the same answer, weighed across
+    // libraries (decision 046). Nothing changes.
+    await refused(res, 403, "Управление правами");
     expect(await rows([file.id])).toEqual(before);
     // Into the folder it is already in: nothing about its rights changes, create is enough.
     const same = await call(`/api/asset/create-version/${file.id}`, {

@@ -6,7 +6,7 @@ import { ru } from "../../shared/i18n/ru";
 import { forgetLibraryPlaces, libraryShard, placeOfId } from "../../workers/db/library-directory";
 import { beginCrossing, switchedLibrariesOf } from "../../workers/db/repositories/library-crossing.repository";
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
-import { newId } from "../../workers/lib/ids";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { runRoutedWrite } from "../../workers/services/routed-writes";
 import { finishStaleCrossings, holdLibraries, STALE_CROSSING_MS } from "../../workers/services/library/library-crossing.service";
 import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
@@ -157,6 +157,19 @@ describe("changes across libraries (decision 046)", () => {
     // Read where it lives (its home, A's shard): the new name.
     expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("кадр-финал.txt");
     await nothingHeld(a.shard, b.shard);
+  });
+
+  it("restores a library in its shard from the trash: its place in the root's listing, which only the catalog holds", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Корзина");
+    const file = await upload(boss.bearer, a.top, "черновик.txt");
+    expect((await call(`/api/group/delete/${a.top}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
+    const restored = await send<{ group_id: string }>("POST", `/api/group/restore/${a.top}`, boss.bearer);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect(await members(ROOT_GROUP_ID, boss.bearer)).toContain(a.top);
+    expect(await members(a.top, boss.bearer)).toEqual([file]);
+    await copiesAgree(a.top, a.shard);
+    await nothingHeld(a.shard);
   });
 
   it("refuses someone without rights on the other library, and changes nothing", async () => {

@@ -4,9 +4,6 @@
  * suite passes with sharding on» is met when this list is empty. Every other file runs there as it runs here.
  */
 export const NOT_YET_SHARDED: Record<string, string> = {
-  // Routes that still write a library's rows in the catalog alone (WOPI's save, the shop's listing of a file): for a
-  // library in its shard the catalog refuses them (503), so the contract's minimal requests for them fail there.
-  "tests/contract/contract.test.ts": "routes not routed to shards",
   // Their subject is moving a library that lives in the catalog; made by an administrator, it is in a shard already.
   "tests/integration/library-move.test.ts": "moves a catalog library",
   "tests/integration/library-move-task.test.ts": "moves a catalog library",

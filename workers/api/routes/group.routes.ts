@@ -28,6 +28,7 @@ import { bearerSecurity, createRouter, errorResponses } from "../router";
 import type { AppEnv } from "../types";
 import { ru } from "../../../shared/i18n/ru";
 import { anyLibraryMoving, listedOnlyIn } from "../../db/repositories/library-move.repository";
+import { findGroup } from "../../db/repositories/group.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { StorageSchema } from "./storage.routes";
@@ -266,7 +267,9 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await writeWhereItLives(c, id, "restoreGroup", [id]), 200);
+      // A library's own folder goes back into the root's listing, which its shard does not hold: across (decision 046).
+      const root = async () => ((await findGroup(c.var.rc.db, id))?.parentId === ROOT_GROUP_ID ? [ROOT_GROUP_ID] : []);
+      return c.json(await writeWhereItLives(c, id, "restoreGroup", [id], { sameLibrary: root }), 200);
     },
   )
   .openapi(

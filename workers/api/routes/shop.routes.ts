@@ -20,6 +20,7 @@ import {
   handleStripeWebhook,
 } from "../../services/shop";
 import { CURRENCIES, MAX_PRICE_MINOR } from "../../services/shop/pure";
+import { acrossLibraries } from "../../services/library";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN } from "../schemas";
@@ -217,7 +218,12 @@ export const shopRoutes = createRouter()
       request: { params: IdParamsSchema, body: body(ListingBodySchema) },
       responses: { 200: json(CatalogItemSchema, "The listing"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await listForSale(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      // The listing (global) and a file's watermarked preview (its library's) in one batch, in the catalog; across
+      // libraries when the library is in its shard (decision 046).
+      return c.json(await acrossLibraries(c.var.rc, [id], (rc) => listForSale(rc, c.var.actor, id, c.req.valid("json"))), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -233,7 +239,10 @@ export const shopRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404),
       },
     }),
-    async (c) => c.json(await withdraw(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      return c.json(await acrossLibraries(c.var.rc, [id], (rc) => withdraw(rc, c.var.actor, id)), 200);
+    },
   )
   .openapi(
     createRoute({

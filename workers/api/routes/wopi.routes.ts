@@ -18,6 +18,7 @@ import {
   type WopiCaller,
   decodeUtf7,
 } from "../../services/wopi";
+import { acrossLibraries } from "../../services/library";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -235,8 +236,10 @@ export const wopiRoutes = createRouter()
       if (h["x-wopi-override"] !== undefined && h["x-wopi-override"].toUpperCase() !== "PUT") {
         return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"]), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
       }
-      const caller = await wopiCaller(c, c.req.valid("param").id);
-      const saved = await putFile(c.var.rc, caller, h["x-wopi-lock"], upload(c));
+      const id = c.req.valid("param").id;
+      const caller = await wopiCaller(c, id);
+      // The version's rows and the outbox in one batch, in the catalog; across libraries for a library in its shard.
+      const saved = await acrossLibraries(c.var.rc, [id], (rc) => putFile(rc, caller, h["x-wopi-lock"], upload(c)));
       c.header("X-WOPI-ItemVersion", String(saved.version));
       return c.json({ LastModifiedTime: saved.modified }, 200);
     },
@@ -263,17 +266,20 @@ export const wopiRoutes = createRouter()
       if (!known.includes(override)) {
         return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"] ?? ""), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
       }
-      const caller = await wopiCaller(c, c.req.valid("param").id);
+      const id = c.req.valid("param").id;
+      const caller = await wopiCaller(c, id);
       if (override === "PUT_RELATIVE") {
         const target = {
           suggested: nameHeader(h["x-wopi-suggestedtarget"]),
           relative: nameHeader(h["x-wopi-relativetarget"]),
           overwrite: (h["x-wopi-overwriterelativetarget"] ?? "").toLowerCase() === "true",
         };
-        return c.json(await putRelative(c.var.rc, caller, target, upload(c), originOf(c)), 200);
+        const made = await acrossLibraries(c.var.rc, [id], (rc) => putRelative(rc, caller, target, upload(c), originOf(c)));
+        return c.json(made, 200);
       }
       if (override === "RENAME_FILE") {
-        return c.json(await renameFile(c.var.rc, caller, nameHeader(h["x-wopi-requestedname"]) ?? null, h["x-wopi-lock"]), 200);
+        const name = nameHeader(h["x-wopi-requestedname"]) ?? null;
+        return c.json(await acrossLibraries(c.var.rc, [id], (rc) => renameFile(rc, caller, name, h["x-wopi-lock"])), 200);
       }
       const headers = await lockOperation(c.var.rc, caller, override as "LOCK" | "UNLOCK" | "REFRESH_LOCK" | "GET_LOCK", {
         lock: h["x-wopi-lock"],

@@ -1,6 +1,6 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { ru } from "../../../shared/i18n/ru";
-import { forgetPlacesOf, libraryShard } from "../../db/library-directory";
+import { forgetPlacesOf, libraryShard, noLibrarySwitched } from "../../db/library-directory";
 import {
   beginCrossing,
   closeCrossing,
@@ -38,6 +38,7 @@ export async function acrossLibraries<T>(
   write: (rc: RequestContext) => Promise<T>,
 ): Promise<T> {
   const env = rc.env;
+  if (noLibrarySwitched()) return write(rc);
   const libraries = await switchedLibrariesOf(env.DB, ids);
   if (libraries.length === 0) return write(rc);
   if (libraries.some((l) => l.state !== "shard"))

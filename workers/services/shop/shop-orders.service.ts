@@ -9,6 +9,7 @@ import { newId } from "../../lib/ids";
 import { toIso } from "../../lib/time";
 import { forgetCallers } from "../access";
 import type { Actor, RequestContext } from "../access";
+import { acrossLibraries } from "../library";
 import { sendEmail } from "../sharing";
 import { formatMoney, orderTotal } from "./money";
 import {
@@ -312,7 +313,7 @@ export async function approveOrder(rc: RequestContext, actor: Actor, id: string)
   const order = await requireOrderRow(rc, id);
   if (order.status !== "awaiting_approval") throw new AppError("CONFLICT", t.cannotApprove(t.statuses[order.status]));
   const items = await repo.itemsOfOrders(rc.db, [id]);
-  await runBatch(rc.db, settleStatements(rc, order, items, "approved", actor, null, Date.now()));
+  await runOrderBatch(rc, items, settleStatements(rc, order, items, "approved", actor, null, Date.now()));
   forgetCallers(rc);
   const view = await loadOrder(rc, id);
   if (view.status !== "approved") throw new AppError("CONFLICT", t.cannotApprove(t.statuses[view.status]));
@@ -335,11 +336,20 @@ export async function refundOrder(rc: RequestContext, actor: Actor, id: string):
     const res = await fetch(request.url, request.init).catch(() => null);
     if (!res?.ok) throw new AppError("SERVICE_UNAVAILABLE", t.paymentUnavailable);
   }
-  await runBatch(rc.db, refundStatements(rc, order, actor, Date.now()));
+  await runOrderBatch(rc, await repo.itemsOfOrders(rc.db, [id]), refundStatements(rc, order, actor, Date.now()));
   forgetCallers(rc);
   const view = await loadOrder(rc, id);
   await mailOrder(rc, view, "refunded");
   return view;
+}
+
+/**
+ * An order's batch that grants or revokes rights on its items: the rules live with the files and folders, so for an
+ * item in a library in its shard the batch runs across libraries (decision 046) — in the catalog, the shard held.
+ */
+export async function runOrderBatch(rc: RequestContext, items: readonly { entity_id: string }[], statements: Statement[]): Promise<void> {
+  const entities = items.map((i) => i.entity_id);
+  await acrossLibraries(rc, entities, () => runBatch(rc.db, statements));
 }
 
 /** POST /shop/order/{id}/cancel: the buyer (or an administrator) drops an order that is not paid or approved yet. */

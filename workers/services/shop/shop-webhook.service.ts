@@ -4,7 +4,7 @@ import { runBatch } from "../../db/repositories/asset.repository";
 import * as repo from "../../db/repositories/shop.repository";
 import { AppError } from "../../lib/errors";
 import type { RequestContext } from "../access";
-import { mailOrder, refundStatements, settleStatements, getOrderForMail } from "./shop-orders.service";
+import { mailOrder, refundStatements, runOrderBatch, settleStatements, getOrderForMail } from "./shop-orders.service";
 import { AnyStripeEventSchema, StripeEventSchema, verifyStripeSignature } from "./stripe";
 
 const t = ru.shop;
@@ -61,7 +61,7 @@ export async function handleStripeWebhook(rc: RequestContext, body: string, sign
     }
     const items = await repo.itemsOfOrders(rc.db, [order.id]);
     const intent = session.payment_intent ?? null;
-    await runBatch(rc.db, [
+    await runOrderBatch(rc, items, [
       record,
       ...settleStatements(
         rc,
@@ -83,7 +83,7 @@ export async function handleStripeWebhook(rc: RequestContext, body: string, sign
     await runBatch(rc.db, [record]);
     return { received: true, outcome: "ignored" };
   }
-  await runBatch(rc.db, [record, ...refundStatements(rc, order, null, now)]);
+  await runOrderBatch(rc, await repo.itemsOfOrders(rc.db, [order.id]), [record, ...refundStatements(rc, order, null, now)]);
   const view = await getOrderForMail(rc, order.id);
   if (view.status === "refunded") await mailOrder(rc, view, "refunded");
   return { received: true, outcome: "refunded" };
