@@ -11,7 +11,7 @@ import {
   switchedLibrariesOf,
   type CrossedLibrary,
 } from "../../db/repositories/library-crossing.repository";
-import { trimJournal } from "../../db/repositories/library-move.repository";
+import { anyLibraryMoving, trimJournal } from "../../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
@@ -49,11 +49,15 @@ export async function acrossLibraries<T>(
     await holdLibraries(env, crossing, libraries);
     return await write(rc);
   } catch (error) {
-    // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held.
-    if (isLibraryMoving(error)) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+    // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held —
+    // unless a library is being switched this moment, which is a matter of seconds.
+    if (isLibraryMoving(error) && !(await anyLibraryMoving(env.DB))) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
     throw error;
   } finally {
-    await finishCrossing(env, crossing);
+    // Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat.
+    await finishCrossing(env, crossing).catch((error) =>
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) })),
+    );
   }
 }
 

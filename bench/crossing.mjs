@@ -1,0 +1,86 @@
+// Changes across libraries (decision 046; `npm run bench -- crossing`, or `SKIP_BUILD=1 node bench/crossing.mjs` after
+// a build): a file moved between two libraries and back, beside a move between two folders of one library and a
+// rename, with both libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard
+// of its own (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into
+// them), each on its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
+// (BENCH_CROSSINGS). Loopback only; servers always stopped; exits 0 once it has run (a benchmark is not a test).
+import { mkdtemp } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { buildUnlessSkipped, login, ms, percentile, printTable } from "./lib/measure.mjs";
+
+const N = Number(process.env.BENCH_CROSSINGS ?? "40");
+const WARM = 5;
+const ROOT_GROUP_ID = "f".repeat(32);
+
+/** Times `request` once; throws unless its answer is `expected`. Answers the body and the milliseconds. */
+async function timed(request, expected = 200) {
+  const started = performance.now();
+  const response = await request();
+  const body = await response.text();
+  const elapsed = performance.now() - started;
+  if (response.status !== expected) throw new Error(`answered ${response.status}: ${body.slice(0, 200)}`);
+  return { body: body ? JSON.parse(body) : null, elapsed };
+}
+
+async function run(mode) {
+  const persistDir = await mkdtemp(join(tmpdir(), `bench-crossing-${mode}-`));
+  const server = await startDevServer({ port: await freePort(), persistDir, vars: { NEW_LIBRARIES: mode, RATE_LIMITS: "off" } });
+  try {
+    const { url } = server;
+    const bearer = `Bearer ${await login(url, server.adminLogin, server.adminPassword)}`;
+    const headers = { authorization: bearer, "content-type": "application/json" };
+    const send = (method, path, json) => () =>
+      fetch(`${url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+    const folder = async (name, parent = ROOT_GROUP_ID) =>
+      (await timed(send("POST", "/api/group/create", { parent, group_name: name }))).body.group_id;
+    const [a, b] = [await folder("Съёмки"), await folder("Архив")];
+    const [a1, a2] = [await folder("День 1", a), await folder("День 2", a)];
+    const file = (
+      await timed(
+        () =>
+          fetch(`${url}/api/asset/upload?${new URLSearchParams({ in_group: a1, name: "кадр.txt" })}`, {
+            method: "POST",
+            headers: { authorization: bearer, "content-type": "text/plain" },
+            body: "строка текста\n",
+          }),
+        201,
+      )
+    ).body.asset_id;
+    const times = { whoami: [], rename: [], inside: [], across: [], back: [] };
+    for (let i = 0; i < N + WARM; i++) {
+      const whoami = await timed(send("GET", "/api/auth/whoami"));
+      const rename = await timed(send("PATCH", `/api/asset/${file}`, { asset_name: `кадр-${i}.txt` }));
+      const inside = await timed(send("POST", `/api/group/move-member/${file}/${a1}/${a2}`), 204);
+      const across = await timed(send("POST", `/api/group/move-member/${file}/${a2}/${b}`), 204);
+      const back = await timed(send("POST", `/api/group/move-member/${file}/${b}/${a1}`), 204);
+      if (i < WARM) continue;
+      for (const [key, value] of Object.entries({ whoami, rename, inside, across, back })) times[key].push(value.elapsed);
+    }
+    return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
+  } finally {
+    await server.stop();
+  }
+}
+
+buildUnlessSkipped();
+console.log(`crossing: ${N} rounds in each mode, load average ${loadavg()[0].toFixed(1)}`);
+const catalog = await run("catalog");
+const shard = await run("shard");
+const labels = {
+  whoami: "floor: whoami",
+  rename: "rename the file (inside its library)",
+  inside: "move it between two folders of its library",
+  across: "move it into the other library",
+  back: "move it back",
+};
+printTable(
+  Object.entries(labels).map(([key, label]) => [
+    label,
+    `${ms(percentile(catalog[key], 50))} / ${ms(percentile(catalog[key], 95))}`,
+    `${ms(percentile(shard[key], 50))} / ${ms(percentile(shard[key], 95))}`,
+  ]),
+  ["p50 / p95", "both libraries in the catalog", "each in its own shard"],
+);
+console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
