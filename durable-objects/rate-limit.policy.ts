@@ -14,6 +14,11 @@ export const RATE_LIMITS = {
   "csp-report": { perMinute: 60 },
   /** survey answers (POST /api/pqi): a person answers once a month; this only stops scripted floods */
   pqi: { perMinute: 6 },
+  /**
+   * changes across libraries (decision 046) by people other than administrators: each holds the shards it touches for
+   * its moment, refusing others' writes there, whether or not its own checks then let it through
+   */
+  "across-libraries": { perMinute: 30 },
   /** the dry run of moving libraries into shards (GET /api/library-shards/plan): a pass over the whole catalog */
   "library-plan": { perMinute: 10 },
 } as const;

@@ -191,6 +191,43 @@ describe("changes across libraries (decision 046)", () => {
     await nothingHeld(a.shard, b.shard);
   });
 
+  it("is limited per person, administrators apart: a loop of changes across cannot keep a library's writes refused", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Лента");
+    const b = await libraryInShard(boss, "Склад");
+    const file = await upload(boss.bearer, a.top, "ролик.txt");
+    const mover = await ordinaryUser();
+    for (const top of [a.top, b.top]) {
+      const rule = await send("POST", "/api/user/acl", boss.bearer, {
+        subj: mover.id,
+        obj: top,
+        acl: ["read", "update", "create", "delete", "acl"],
+      });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    }
+    // From an address of its own: the per-address allowance is the test group's too.
+    const headers = { "cf-connecting-ip": "198.51.100.46" };
+    const [from, to] = [a.top, b.top];
+    let refused: Response | null = null;
+    for (let i = 0; i < 45 && !refused; i++) {
+      const res = await call(`/api/group/move-member/${file}/${i % 2 ? to : from}/${i % 2 ? from : to}`, {
+        method: "POST",
+        bearer: mover.bearer,
+        headers,
+      });
+      if (res.status === 429) refused = res;
+      else expect(res.status).toBe(204);
+    }
+    expect(refused, "no 429 within 45 changes across").not.toBeNull();
+    expect((await expectError(refused!, 429)).message).toMatch(/Слишком много запросов/);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Refused before anything was held; inside one library he goes on, and the administrator across.
+    await nothingHeld(a.shard, b.shard);
+    const where = (await libraryShard(env, a.shard).heldEntities([file])).length ? a.top : b.top;
+    const other = where === a.top ? b.top : a.top;
+    expect((await call(`/api/group/move-member/${file}/${where}/${other}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+  }, 60_000);
+
   it("holds the libraries it touches for that moment: their writes answer 503 with Retry-After, a second change across waits", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Занятая");

@@ -12,6 +12,7 @@ import { AppError, isLibraryMoving } from "../lib/errors";
 import type { RequestContext } from "../services/access";
 import { AcrossLibraries, acrossLibraries, entryInto, inLibraryOf, writeBackNow, type Entry } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
+import { enforceRateLimit } from "./middleware/rate-limit";
 import type { AppEnv } from "./types";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage">;
@@ -75,8 +76,11 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   const placed = async () => (o.placedBy ? await o.placedBy() : id);
   const sameLibrary = async () => (typeof o.sameLibrary === "function" ? await o.sameLibrary() : o.sameLibrary ?? []);
   const across = async (): Promise<RoutedValue<K>> =>
-    acrossLibraries(c.var.rc, [await placed(), ...(await sameLibrary()), ...(o.files ?? [])], (rc) =>
-      runRoutedWrite(rc, c.var.actor, name, args),
+    acrossLibraries(
+      c.var.rc,
+      [await placed(), ...(await sameLibrary()), ...(o.files ?? [])],
+      (rc) => runRoutedWrite(rc, c.var.actor, name, args),
+      { beforeHold: () => limitCrossings(c) },
     );
   let place = knownPlaceOfId(id);
   if (place?.place !== "shard") {
@@ -123,13 +127,22 @@ export async function runWhereItLives<T>(
   o: Entry & { streamed?: boolean } = {},
 ): Promise<T> {
   try {
-    return await inLibraryOf(c.var.rc, id, operation, { ...o, actor: o.actor ?? c.var.actor });
+    return await inLibraryOf(c.var.rc, id, operation, { ...o, actor: o.actor ?? c.var.actor, beforeCrossing: () => limitCrossings(c) });
   } catch (error) {
     if (!isLibraryMoving(error)) throw error;
     // The isolate's place was out of date (its next request asks afresh): the 503 asks the client to try again.
     await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
     throw error;
   }
+}
+
+/**
+ * A change across libraries holds the shards it touches, refusing others' writes there for its moment, before its own
+ * checks run: limited per person (administrators, who move libraries' contents about, are not), so nobody can keep a
+ * library's writes refused by sending such calls in a loop.
+ */
+async function limitCrossings(c: Context<AppEnv>): Promise<void> {
+  if (!c.var.actor?.isAdmin) await enforceRateLimit(c, "across-libraries");
 }
 
 /** The file a comment is on, which places the comment in its library (the catalog's copy keeps every comment). */

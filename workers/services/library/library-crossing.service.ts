@@ -36,11 +36,13 @@ export async function acrossLibraries<T>(
   rc: RequestContext,
   ids: readonly string[],
   write: (rc: RequestContext) => Promise<T>,
+  o: { /** before anything is held (a limit on who may hold libraries how often) */ beforeHold?: () => Promise<void> } = {},
 ): Promise<T> {
   const env = rc.env;
   if (noLibrarySwitched()) return write(rc);
   const libraries = await switchedLibrariesOf(env.DB, ids);
   if (libraries.length === 0) return write(rc);
+  await o.beforeHold?.();
   if (libraries.some((l) => l.state !== "shard"))
     throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryMoving, { "Retry-After": "5" });
   const crossing = newId();

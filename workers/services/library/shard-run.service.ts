@@ -88,28 +88,29 @@ export async function inLibraryOf<T>(
   rc: RequestContext,
   id: string,
   work: (rc: RequestContext) => Promise<T>,
-  o: Entry & { streamed?: boolean } = {},
+  o: Entry & { streamed?: boolean; beforeCrossing?: () => Promise<void> } = {},
 ): Promise<T> {
   // Already over a shard (work nested in work): the same library.
   if (rc.library) return work(rc);
   const touched = [id, ...(o.sameLibrary ?? []), ...(o.files ?? [])];
+  const across = () => acrossLibraries(rc, touched, work, { beforeHold: o.beforeCrossing });
   let place = await placeOfId(rc.db.$client, id);
   if (place.place !== "shard") {
-    if (o.streamed && !noLibrarySwitched()) return acrossLibraries(rc, touched, work);
+    if (o.streamed && !noLibrarySwitched()) return across();
     try {
       return await work(rc);
     } catch (error) {
       if (!isLibraryMoving(error) || o.streamed) throw error;
       place = await placeOfIdAfterRefusal(rc.db.$client, id);
       if (place.place === "moving") throw error;
-      if (place.place === "catalog") return acrossLibraries(rc, touched, work);
+      if (place.place === "catalog") return across();
     }
   }
   let entry;
   try {
     entry = await entryInto(rc, place.library, o);
   } catch (error) {
-    if (error instanceof AcrossLibraries) return acrossLibraries(rc, touched, work);
+    if (error instanceof AcrossLibraries) return across();
     throw error;
   }
   return runOverShard(rc, place, entry, work);
