@@ -142,7 +142,8 @@ export async function runWhereItLives<T>(
  * library's writes refused by sending such calls in a loop.
  */
 async function limitCrossings(c: Context<AppEnv>): Promise<void> {
-  if (!c.var.actor?.isAdmin) await enforceRateLimit(c, "across-libraries");
+  // Per person only: a change across needs a signed-in caller, and people behind one address each get their own.
+  if (!c.var.actor?.isAdmin) await enforceRateLimit(c, "across-libraries", { perIp: false });
 }
 
 /** The file a comment is on, which places the comment in its library (the catalog's copy keeps every comment). */

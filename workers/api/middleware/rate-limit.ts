@@ -25,11 +25,14 @@ export function rateLimit(bucket: RateLimitBucket) {
 }
 
 /** The same limit taken inside a handler, for a call that is limited only in one of its modes (heal-on-view). */
-export async function enforceRateLimit(c: Context<AppEnv>, bucket: RateLimitBucket): Promise<void> {
+export async function enforceRateLimit(c: Context<AppEnv>, bucket: RateLimitBucket, o: { perIp?: boolean } = {}): Promise<void> {
   if (getConfig(c.env).RATE_LIMITS !== "on") return;
   const ip = c.req.header("cf-connecting-ip") ?? "unknown";
   const userId = c.get("actor")?.id;
-  const waits = await Promise.all([take(c.env, bucket, "ip", ip), userId ? take(c.env, bucket, "user", userId) : 0]);
+  const waits = await Promise.all([
+    o.perIp === false ? 0 : take(c.env, bucket, "ip", ip),
+    userId ? take(c.env, bucket, "user", userId) : 0,
+  ]);
   const wait = Math.max(...waits);
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
