@@ -2,11 +2,11 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
-import { appendLibraryRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import { appendLibraryRows, importCrossedRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
 import { HOLD_SQL, holdShard, releaseShard } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
-import { entityCounts, libraryCounts, type TableRows } from "../workers/db/repositories/library-move.repository";
+import { entityCounts, libraryCounts, type Row, type TableRows } from "../workers/db/repositories/library-move.repository";
 import type { WireStatement } from "../workers/db/remote-shard-client";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
@@ -86,6 +86,12 @@ export class LibraryShardDO extends DurableObject<Env> {
   async importEntities(libraryId: string, ids: string[], tables: TableRows[], references: TableRows[]): Promise<void> {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
     importLibraryRows(this.ctx.storage, ids, tables, references);
+  }
+
+  /** A change across libraries brought in (decision 046): entities `ids` replaced, files `assets` listed anew. */
+  async importCrossed(libraryId: string, ids: string[], assets: string[], tables: TableRows[], references: TableRows[], listings: Row[]) {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
+    importCrossedRows(this.ctx.storage, ids, assets, tables, references, listings);
   }
 
   /** More rows of entities just imported: a big folder's listings of files, a page at a time. */

@@ -18,6 +18,33 @@ export function importLibraryRows(storage: DurableObjectStorage, ids: string[], 
 }
 
 /**
+ * A change across libraries brought in (decision 046): like `importLibraryRows`, but a folder keeps its listings of
+ * files — one folder may list hundreds of thousands, and a change touches a few — while the listings of the files
+ * the change touched (`assets`), wherever they are in this library, are replaced by the catalog's (`listings`). A
+ * file's listing changing journals the file too, so the listings that changed are exactly theirs.
+ */
+export function importCrossedRows(
+  storage: DurableObjectStorage,
+  ids: string[],
+  assets: string[],
+  tables: TableRows[],
+  references: TableRows[],
+  listings: Row[],
+): void {
+  withoutTriggers(storage, (sql) => {
+    const json = JSON.stringify(ids);
+    for (const table of LIBRARY_TABLES) {
+      const keep = table.name === "group_members" ? " AND el_type <> 'asset'" : "";
+      sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}${keep}`, json);
+    }
+    sql.exec("DELETE FROM group_members WHERE el_type = 'asset' AND el_id IN (SELECT value FROM json_each(?))", JSON.stringify(assets));
+    for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
+    for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
+    for (const row of listings) insert(sql, "group_members", row, "ON CONFLICT DO NOTHING");
+  });
+}
+
+/**
  * More rows of entities just imported — a folder's listings of files, page by page after the folder itself — with
  * the triggers set aside in the same way. A page applied twice changes nothing.
  */

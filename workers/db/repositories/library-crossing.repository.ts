@@ -1,5 +1,5 @@
 import { ROOT_GROUP_ID } from "../../lib/ids";
-import type { MoveState } from "./library-move.repository";
+import type { MoveState, Row } from "./library-move.repository";
 
 /**
  * The catalog's side of a change across libraries (decision 046, migration 0061): which switched libraries it
@@ -127,6 +127,25 @@ export async function redirectEntities(db: D1Database, entities: readonly Crosse
       )
       .bind(json),
   ]);
+}
+
+/** Of entities `ids`, the files, and every listing of theirs in library `libraryId` (the catalog's, as they are now). */
+export async function filesAndListingsIn(
+  db: D1Database,
+  libraryId: string,
+  ids: readonly string[],
+): Promise<{ files: string[]; listings: Row[] }> {
+  const json = JSON.stringify(ids);
+  const [files, listings] = await db.batch([
+    db.prepare("SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?))").bind(json),
+    db
+      .prepare(
+        `SELECT m.* FROM group_members m JOIN group_closure c ON c.descendant = m.group_id AND c.ancestor = ?1
+         WHERE m.el_type = 'asset' AND m.el_id IN (SELECT value FROM json_each(?2))`,
+      )
+      .bind(libraryId, json),
+  ]);
+  return { files: (files.results as { id: string }[]).map((r) => r.id), listings: listings.results as Row[] };
 }
 
 /** The crossing is over: its rows go (and with the last of them, its journal's need). */

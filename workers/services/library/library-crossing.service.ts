@@ -1,24 +1,26 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { ru } from "../../../shared/i18n/ru";
 import { forgetPlacesOf, libraryShard, noLibrarySwitched } from "../../db/library-directory";
+import { carriesAnything } from "../../db/library-writeback";
 import {
   beginCrossing,
   closeCrossing,
   endCrossing,
+  filesAndListingsIn,
   readCrossing,
   redirectEntities,
   staleCrossings,
   switchedLibrariesOf,
   type CrossedLibrary,
 } from "../../db/repositories/library-crossing.repository";
-import { anyLibraryMoving, trimJournal } from "../../db/repositories/library-move.repository";
+import { anyLibraryMoving, belonging, referencesOf, rowsOf, trimJournal } from "../../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
-import { copyEntities, MOVE_SLICE } from "./library-move.service";
+import { MOVE_SLICE } from "./library-move.service";
 import { writeBack } from "./shard-writeback.service";
 
-type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack">;
+type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed">;
 
 /** A crossing begun this long ago and not ended was left by a Worker that died: the minute cron ends it. */
 export const STALE_CROSSING_MS = 60_000;
@@ -76,7 +78,7 @@ export async function holdLibraries(env: Env, crossing: string, libraries: reado
         throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryDown(l.name), { "Retry-After": "5" });
       }
       if (!wb) throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
-      await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
+      if (carriesAnything(wb)) await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
     }),
   );
 }
@@ -90,18 +92,33 @@ export async function finishCrossing(env: Env, crossing: string): Promise<void> 
   const found = await readCrossing(env.DB, crossing);
   if (!found) return;
   const shards = new Map(found.libraries.map((l) => [l.libraryId, l.shard]));
-  const entities = (await closeCrossing(env.DB, crossing, found.journalFrom, [...shards.keys()])).filter(
-    (e) => (e.now && shards.has(e.now)) || (e.was && shards.has(e.was)),
+  const written = await closeCrossing(env.DB, crossing, found.journalFrom, [...shards.keys()]);
+  const moved = written.filter((e) => (e.now && shards.has(e.now)) || (e.was && shards.has(e.was)));
+  await redirectEntities(env.DB, moved);
+  forgetPlacesOf(moved.map((e) => e.id));
+  // Every entity written, to each shard: each takes what is its own now (a file homed elsewhere: its listings there)
+  // and lets go of what no longer is. Side by side.
+  const ids = written.map((e) => e.id);
+  await Promise.all(
+    [...shards].map(async ([libraryId, shard]) => {
+      for (let i = 0; i < ids.length; i += MOVE_SLICE) await copyCrossed(env, libraryId, shard, ids.slice(i, i + MOVE_SLICE));
+    }),
   );
-  await redirectEntities(env.DB, entities);
-  forgetPlacesOf(entities.map((e) => e.id));
-  for (const [libraryId, shard] of shards) {
-    const ids = entities.filter((e) => e.now === libraryId || e.was === libraryId).map((e) => e.id);
-    for (let i = 0; i < ids.length; i += MOVE_SLICE) await copyEntities(env, { libraryId, shard }, ids.slice(i, i + MOVE_SLICE), false);
-  }
   await Promise.all(found.libraries.map((l) => (libraryShard(env, l.shard) as unknown as CrossingShard).release(crossing)));
   await endCrossing(env.DB, crossing);
   await trimJournal(env.DB);
+}
+
+/**
+ * Entities a crossing wrote, copied into library `libraryId`'s shard as they are in the catalog now — those that left
+ * it, out — each folder with its own rows but not its listings of files, and each file with its listings in the
+ * library: a change to one file in a folder of a hundred thousand copies one listing, not the folder's all.
+ */
+async function copyCrossed(env: Env, libraryId: string, shard: number, ids: string[]): Promise<void> {
+  const [mine, { files, listings }] = await Promise.all([belonging(env.DB, libraryId, ids), filesAndListingsIn(env.DB, libraryId, ids)]);
+  const tables = await rowsOf(env.DB, mine, { listings: false });
+  const references = await referencesOf(env.DB, tables);
+  await (libraryShard(env, shard) as unknown as CrossingShard).importCrossed(libraryId, ids, files, tables, references, listings);
 }
 
 /** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */
