@@ -8,21 +8,11 @@ import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
-import { buildUnlessSkipped, login, ms, percentile, printTable } from "./lib/measure.mjs";
+import { buildUnlessSkipped, login, p50p95, printTable, timed } from "./lib/measure.mjs";
 
 const N = Number(process.env.BENCH_CROSSINGS ?? "40");
 const WARM = 5;
 const ROOT_GROUP_ID = "f".repeat(32);
-
-/** Times `request` once; throws unless its answer is `expected`. Answers the body and the milliseconds. */
-async function timed(request, expected = 200) {
-  const started = performance.now();
-  const response = await request();
-  const body = await response.text();
-  const elapsed = performance.now() - started;
-  if (response.status !== expected) throw new Error(`answered ${response.status}: ${body.slice(0, 200)}`);
-  return { body: body ? JSON.parse(body) : null, elapsed };
-}
 
 async function run(mode) {
   const persistDir = await mkdtemp(join(tmpdir(), `bench-crossing-${mode}-`));
@@ -76,11 +66,7 @@ const labels = {
   back: "move it back",
 };
 printTable(
-  Object.entries(labels).map(([key, label]) => [
-    label,
-    `${ms(percentile(catalog[key], 50))} / ${ms(percentile(catalog[key], 95))}`,
-    `${ms(percentile(shard[key], 50))} / ${ms(percentile(shard[key], 95))}`,
-  ]),
+  Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
   ["p50 / p95", "both libraries in the catalog", "each in its own shard"],
 );
 console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);

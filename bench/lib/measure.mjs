@@ -90,3 +90,16 @@ export function printTable(rows, header = ["measure", "value", "target", "result
   for (const row of rows) console.log(line(row));
   console.log("");
 }
+
+/** Times `request` once; throws unless its answer is `expected`. Answers the parsed body and the milliseconds. */
+export async function timed(request, expected = 200) {
+  const started = performance.now();
+  const response = await request();
+  const body = await response.text();
+  const elapsed = performance.now() - started;
+  if (response.status !== expected) throw new Error(`answered ${response.status}: ${body.slice(0, 200)}`);
+  return { body: body ? JSON.parse(body) : null, elapsed };
+}
+
+/** "p50 / p95" of sorted milliseconds, for a table cell. */
+export const p50p95 = (sorted) => `${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))}`;
