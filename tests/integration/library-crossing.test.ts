@@ -12,7 +12,7 @@ import { finishStaleCrossings, holdLibraries, STALE_CROSSING_MS } from "../../wo
 import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
-import { admin, createGroup, insertAsset, ordinaryUser, releaseMovedLibraries, send, uniqueName, type Caller } from "./library-factories";
+import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
 
 /**
  * Changes across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
@@ -34,19 +34,6 @@ async function libraryInShard(boss: Caller, name: string, fill?: (top: string) =
   }
   forgetLibraryPlaces();
   return { top, shard: (await readMove(env.DB, top))!.shard };
-}
-
-/** A one-request upload of a small text file into `folder` (in a shard, an id minted there); its id. */
-async function upload(bearer: string, folder: string, name: string): Promise<string> {
-  const res = await call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name })}`, {
-    method: "POST",
-    bearer,
-    body: "строка текста\n",
-    headers: { "content-type": "text/plain" },
-  });
-  const body = (await res.json()) as { asset_id: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return body.asset_id;
 }
 
 const members = async (folder: string, bearer: string) =>
@@ -72,7 +59,7 @@ describe("changes across libraries (decision 046)", () => {
     const b = await libraryInShard(boss, "Фонд Б");
     const owner = await ordinaryUser();
     const c = await createGroup(owner, uniqueName("Своя библиотека"));
-    const file = await upload(boss.bearer, a.top, "сценарий.txt");
+    const file = await uploadText(boss.bearer, a.top, "сценарий.txt");
 
     expect((await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
     expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([]);
@@ -113,7 +100,7 @@ describe("changes across libraries (decision 046)", () => {
     const c = await createGroup(owner, uniqueName("Своя библиотека"));
     const day = await createGroup(boss, "День 1", a.top);
     const take = await createGroup(boss, "Дубль 2", day);
-    const [note, clip] = [await upload(boss.bearer, day, "заметки.txt"), await upload(boss.bearer, take, "дубль.txt")];
+    const [note, clip] = [await uploadText(boss.bearer, day, "заметки.txt"), await uploadText(boss.bearer, take, "дубль.txt")];
     const all = [day, take, note, clip];
 
     expect((await call(`/api/group/move-member/${day}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
@@ -138,7 +125,7 @@ describe("changes across libraries (decision 046)", () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Исходники");
     const b = await libraryInShard(boss, "Публикации");
-    const file = await upload(boss.bearer, a.top, "кадр.txt");
+    const file = await uploadText(boss.bearer, a.top, "кадр.txt");
 
     const copied = await send<{ asset_id: string }>("POST", `/api/asset/copy/${file}/${b.top}`, boss.bearer);
     expect(copied.status, JSON.stringify(copied.body)).toBe(200);
@@ -162,7 +149,7 @@ describe("changes across libraries (decision 046)", () => {
   it("restores a library in its shard from the trash: its place in the root's listing, which only the catalog holds", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Корзина");
-    const file = await upload(boss.bearer, a.top, "черновик.txt");
+    const file = await uploadText(boss.bearer, a.top, "черновик.txt");
     expect((await call(`/api/group/delete/${a.top}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
     const restored = await send<{ group_id: string }>("POST", `/api/group/restore/${a.top}`, boss.bearer);
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
@@ -176,7 +163,7 @@ describe("changes across libraries (decision 046)", () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Открытая");
     const b = await libraryInShard(boss, "Закрытая");
-    const file = await upload(boss.bearer, a.top, "договор.txt");
+    const file = await uploadText(boss.bearer, a.top, "договор.txt");
     const reader = await ordinaryUser();
     const rule = await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: a.top, acl: ["read", "update", "delete"] });
     expect(rule.status, JSON.stringify(rule.body)).toBe(201);
@@ -195,7 +182,7 @@ describe("changes across libraries (decision 046)", () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Лента");
     const b = await libraryInShard(boss, "Склад");
-    const file = await upload(boss.bearer, a.top, "ролик.txt");
+    const file = await uploadText(boss.bearer, a.top, "ролик.txt");
     const mover = await ordinaryUser();
     for (const top of [a.top, b.top]) {
       const rule = await send("POST", "/api/user/acl", boss.bearer, {
@@ -229,7 +216,7 @@ describe("changes across libraries (decision 046)", () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Занятая");
     const b = await libraryInShard(boss, "Соседняя");
-    const file = await upload(boss.bearer, a.top, "план.txt");
+    const file = await uploadText(boss.bearer, a.top, "план.txt");
     const shard = libraryShard(env, a.shard);
     expect(await shard.hold("другой перенос", a.top)).not.toBeNull();
     try {
@@ -252,7 +239,7 @@ describe("changes across libraries (decision 046)", () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Брошенная");
     const b = await libraryInShard(boss, "Приёмная");
-    const file = await upload(boss.bearer, a.top, "монтаж.txt");
+    const file = await uploadText(boss.bearer, a.top, "монтаж.txt");
     const libraries = await switchedLibrariesOf(env.DB, [a.top, b.top]);
     expect(libraries.map((l) => l.libraryId).sort()).toEqual([a.top, b.top].sort());
 

@@ -328,3 +328,16 @@ export async function releaseMovedLibraries(ids: string[]): Promise<void> {
     env.DB.prepare("DELETE FROM library_move_journal WHERE NOT EXISTS (SELECT 1 FROM library_directory WHERE state = 'copying')"),
   ]);
 }
+
+/** A one-request upload (`POST /api/asset/upload`) of a small text file into `folder` (in a shard, an id minted there); its id. */
+export async function uploadText(bearer: string, folder: string, name: string): Promise<string> {
+  const res = await call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name })}`, {
+    method: "POST",
+    bearer,
+    body: "строка текста\n",
+    headers: { "content-type": "text/plain" },
+  });
+  const body = (await res.json()) as { asset_id: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body.asset_id;
+}

@@ -4,7 +4,7 @@ import { forgetLibraryPlaces, libraryShard } from "../../workers/db/library-dire
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
 import { getConfig } from "../../workers/lib/config";
 import { call } from "./factories";
-import { admin, createGroup, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
+import { admin, createGroup, ordinaryUser, releaseMovedLibraries, uniqueName, uploadText } from "./library-factories";
 
 /**
  * Where a new library lives (decision 045): with `NEW_LIBRARIES=shard` (vitest.library-shards.config.ts) a top-level
@@ -16,20 +16,6 @@ import { admin, createGroup, ordinaryUser, releaseMovedLibraries, uniqueName } f
 const inShards = getConfig(env).NEW_LIBRARIES === "shard";
 const made: string[] = [];
 afterAll(() => releaseMovedLibraries(made));
-
-/** A one-request upload of a small text file into `folder`; its id. */
-async function upload(bearer: string, folder: string, name: string): Promise<string> {
-  const query = new URLSearchParams({ in_group: folder, name });
-  const res = await call(`/api/asset/upload?${query}`, {
-    method: "POST",
-    bearer,
-    body: "строка текста\n",
-    headers: { "content-type": "text/plain" },
-  });
-  const body = (await res.json()) as { asset_id: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  return body.asset_id;
-}
 
 describe(`a new library (NEW_LIBRARIES=${inShards ? "shard" : "catalog"})`, () => {
   it(
@@ -46,7 +32,7 @@ describe(`a new library (NEW_LIBRARIES=${inShards ? "shard" : "catalog"})`, () =
       expect(move).toMatchObject({ state: "shard", step: "done", error: null });
       forgetLibraryPlaces();
       const sub = await createGroup(boss, "Съёмки", top);
-      const file = await upload(boss.bearer, sub, "заметки.txt");
+      const file = await uploadText(boss.bearer, sub, "заметки.txt");
       const shard = libraryShard(env, move!.shard);
       // Both made in the shard and written back: the catalog's copy and the shard agree, table by table.
       expect(await shard.heldEntities([top, sub, file])).toEqual(expect.arrayContaining([top, sub, file]));
