@@ -18,9 +18,6 @@ export const ru = {
     /** a write to a library whose shard is held by a change across libraries (decision 046): 503 with Retry-After */
     libraryHeld:
       "В библиотеке сейчас переносятся или копируются файлы из другой библиотеки: изменения в ней приостановлены на секунду-другую. Повторите чуть позже",
-    /** a write routed to a library shard for a file also listed in another library (decision 043, «Writes»): 409 */
-    listedInOtherLibrary:
-      "Файл показан и в других библиотеках, а его библиотека уже в собственном хранилище: такие файлы пока можно только просматривать",
     /** taking a file out of its last folder in a library that lives in its shard (decision 043): 409 */
     lastListingInLibrary: "Это единственная папка файла в библиотеке: переместите файл в другую папку или отправьте его в корзину",
     /** people and files added to a folder of a library in its shard in one call (decision 043): 409 */

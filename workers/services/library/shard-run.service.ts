@@ -116,10 +116,13 @@ export async function inLibraryOf<T>(
   return runOverShard(rc, place, entry, work);
 }
 
-/** Work entering a library's shard that touches another library too: a change across libraries does it (decision 046). */
+/**
+ * Work entering a library's shard that touches another library too: a change across libraries does it instead
+ * (decision 046), so this refusal is always caught on the way.
+ */
 export class AcrossLibraries extends AppError {
-  constructor(message: string) {
-    super("CONFLICT", message);
+  constructor() {
+    super("CONFLICT", ru.groups.betweenLibraries);
   }
 }
 
@@ -155,9 +158,9 @@ export async function entryInto(
     Promise.all((o.people ?? []).map((who) => readPersonCopy(rc.db, who))),
   ]);
   if (o.actor && !caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  if (others) throw new AcrossLibraries(ru.groups.betweenLibraries);
-  // Its listings in the other libraries are not in this shard: the shard's write would leave them as they were.
-  if (elsewhere) throw new AcrossLibraries(ru.groups.listedInOtherLibrary);
+  // What it touches in other libraries (its listings there too) is not in this shard: the shard's write would leave
+  // it as it was.
+  if (others || elsewhere) throw new AcrossLibraries();
   return { caller, globals, people: people.filter((p) => p !== null) };
 }
 
