@@ -3,6 +3,7 @@ import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { appendLibraryRows, importCrossedRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import { GUESTS_BACKFILL, GUESTS_SQL, listedElsewhere, listsGuests } from "../workers/db/library-guests";
 import { HOLD_SQL, holdShard, releaseShard } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
@@ -68,12 +69,18 @@ export class LibraryShardDO extends DurableObject<Env> {
     }
     // After the catalog's migrations, which may recreate the tables the log's triggers are on.
     this.ctx.storage.transactionSync(() => {
-      for (const statement of [...CHANGE_LOG_SQL, ...HOLD_SQL]) sql.exec(statement);
+      for (const statement of [...CHANGE_LOG_SQL, ...HOLD_SQL, ...GUESTS_SQL]) sql.exec(statement);
+      if (!applied.has(GUESTS_BACKFILL.name)) {
+        sql.exec(GUESTS_BACKFILL.sql);
+        sql.exec("INSERT INTO shard_migrations (name, applied_at) VALUES (?, ?)", GUESTS_BACKFILL.name, Date.now());
+      }
     });
   }
 
   async stats(): Promise<LibraryShardStats> {
-    const { n } = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM shard_migrations").one();
+    const { n } = this.ctx.storage.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM shard_migrations WHERE name NOT LIKE 'shard:%'")
+      .one();
     return { bytes: this.ctx.storage.sql.databaseSize, migrations: n };
   }
 
@@ -147,13 +154,19 @@ export class LibraryShardDO extends DurableObject<Env> {
    * A folder's page of members, listed by the product's own service against this shard: one call for the caller
    * however many statements the listing runs (the access chain, the page, the counts). The folder page's API call
    * for a library in its shard; `npm run bench -- library-shard` measures it against the same page over D1.
+   * Null for a folder that lists files of another library (their rows are not here): the catalog's copy answers.
    */
-  async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage>> {
+  async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage | null>> {
+    if (query.type !== "group" && listsGuests(this.ctx.storage.sql, groupId)) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => listMembers(rc, actor, groupId, query));
   }
 
-  /** One file as the viewer asks for it (`getAsset`), read here: one call however many statements it runs. */
-  async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView>> {
+  /**
+   * One file as the viewer asks for it (`getAsset`), read here: one call however many statements it runs. Null for a
+   * file listed in another library too (who may read it depends on folders not here): the catalog's copy answers.
+   */
+  async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView | null>> {
+    if (listedElsewhere(this.ctx.storage.sql, id)) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
   }
 

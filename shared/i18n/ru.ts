@@ -19,7 +19,6 @@ export const ru = {
     libraryHeld:
       "В библиотеке сейчас переносятся или копируются файлы из другой библиотеки: изменения в ней приостановлены на секунду-другую. Повторите чуть позже",
     /** taking a file out of its last folder in a library that lives in its shard (decision 043): 409 */
-    lastListingInLibrary: "Это единственная папка файла в библиотеке: переместите файл в другую папку или отправьте его в корзину",
     /** people and files added to a folder of a library in its shard in one call (decision 043): 409 */
     peopleAndFilesApart: "В папку библиотеки с собственным хранилищем людей и файлы добавляют отдельными запросами",
     /** a change across libraries (decision 046) that reached a switched library it did not name: 409 */

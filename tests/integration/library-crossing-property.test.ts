@@ -11,7 +11,8 @@ import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories"
 
 /**
  * One shard or many, across libraries (issue 40's model-based property, decision 046): the same random sequence of
- * folders, files, moves of files and folders inside and across libraries, copies, rules for a reader and trashing,
+ * folders, files, moves of files and folders inside and across libraries, copies, listings of files in more folders
+ * and their removal (decision 047), rules for a reader and trashing of files and folders,
  * sent through the API once with every library in the catalog and once with each library in a shard of its own,
  * answers every call with the same status and leaves the same visible state — every folder's listing and every file's
  * answer, for the administrator and for the reader. Ids differ between the two runs; both are mapped to the model's
@@ -28,7 +29,10 @@ type Op =
   | { kind: "moveFolder"; folder: number; to: number }
   | { kind: "copy"; file: number; to: number }
   | { kind: "rule"; target: number; onFile: boolean; levels: number }
-  | { kind: "trash"; file: number };
+  | { kind: "trash"; file: number }
+  | { kind: "list"; file: number; to: number }
+  | { kind: "unlist"; file: number; from: number }
+  | { kind: "trashFolder"; folder: number };
 
 const n = fc.nat({ max: 40 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -47,6 +51,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("trash" as const), file: n }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("list" as const), file: n, to: n }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("unlist" as const), file: n, from: n }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("trashFolder" as const), folder: n }) },
 );
 
 const moved: string[] = [];
@@ -149,6 +156,27 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         const targets = op.onFile && layout.files.length > 0 ? layout.files : layout.folders;
         const res = await post("/api/user/acl", { subj: readerId, obj: pick(targets, op.target), acl: LEVEL_SETS[op.levels] });
         outcomes.push(await status(res));
+        break;
+      }
+      case "list": {
+        if (layout.files.length === 0) continue;
+        const file = pick(layout.files, op.file);
+        const to = pick(layout.folders, op.to);
+        const res = await post(`/api/group/insert-members/${to}`, { members: [{ el_id: file, el_type: "asset" }] });
+        outcomes.push(await status(res));
+        break;
+      }
+      case "unlist": {
+        if (layout.files.length === 0) continue;
+        const file = pick(layout.files, op.file);
+        const from = pick(layout.folders, op.from);
+        outcomes.push(await status(await call(`/api/group/delete-members/${from}?ids=${file}`, { method: "DELETE", bearer })));
+        break;
+      }
+      case "trashFolder": {
+        const trashable = layout.folders.slice(LIBRARIES);
+        if (trashable.length === 0) continue;
+        outcomes.push(await status(await call(`/api/group/delete/${pick(trashable, op.folder)}`, { method: "DELETE", bearer })));
         break;
       }
       case "trash": {

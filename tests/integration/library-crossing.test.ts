@@ -146,6 +146,52 @@ describe("changes across libraries (decision 046)", () => {
     await nothingHeld(a.shard, b.shard);
   });
 
+  it("shows a file of another library on the page of a folder that lists it, to a reader whose rule is on that folder", async () => {
+    const boss = await admin();
+    const reader = await ordinaryUser();
+    const a = await libraryInShard(boss, "Съёмки");
+    const b = await libraryInShard(boss, "Подборки");
+    const file = await uploadText(boss.bearer, a.top, "дубль-3.txt");
+    const guests = (shard: number) => inShard(shard, (sql) => sql.exec("SELECT group_id, asset_id FROM shard_guests").toArray());
+
+    expect(
+      (await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] })).status,
+    ).toBe(204);
+    expect((await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: b.top, acl: ["read"] })).status).toBe(201);
+    // B's shard knows it lists a guest: its page is the catalog's copy's to answer (the file's rows are in A's shard).
+    expect(await guests(b.shard)).toEqual([{ group_id: b.top, asset_id: file }]);
+    expect(await members(b.top, boss.bearer)).toContain(file);
+    expect(await members(b.top, reader.bearer)).toEqual([file]);
+    // A's shard knows the file is listed elsewhere: who may read it is decided where both listings are.
+    expect((await send("GET", `/api/asset/${file}`, reader.bearer)).status).toBe(200);
+
+    // Moved into a folder of B, its rows come to B's shard: no guest any more, the page is B's shard's own again.
+    const sub = await createGroup(boss, "Отбор", b.top);
+    const home = await send("POST", `/api/group/move-member/${file}/${a.top}/${sub}`, boss.bearer);
+    expect(home.status, JSON.stringify(home.body)).toBe(204);
+    expect(await guests(b.shard)).toEqual([]);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
+    expect(await members(b.top, reader.bearer)).toContain(file);
+    expect(await members(sub, reader.bearer)).toEqual([file]);
+
+    // Taken out of its last folder, it is in no library: its shard lets it go, the catalog keeps it for its owner.
+    expect((await send("DELETE", `/api/group/delete-members/${b.top}?ids=${file}`, boss.bearer)).status).toBe(204);
+    expect((await send("DELETE", `/api/group/delete-members/${sub}?ids=${file}`, boss.bearer)).status).toBe(204);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([]);
+    forgetLibraryPlaces();
+    expect((await send("GET", `/api/asset/${file}`, boss.bearer)).status).toBe(200);
+    expect((await send("GET", `/api/asset/${file}`, reader.bearer)).status).toBe(404);
+    // Written in the catalog from then on, and listed in a folder of B again, back in B's shard.
+    expect((await send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: "дубль-3-финал.txt" })).status).toBe(200);
+    expect(
+      (await send("POST", `/api/group/insert-members/${sub}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] })).status,
+    ).toBe(204);
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
+    expect(JSON.stringify((await send("GET", `/api/asset/${file}`, reader.bearer)).body)).toContain("дубль-3-финал.txt");
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+  });
+
   it("restores a library in its shard from the trash: its place in the root's listing, which only the catalog holds", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Корзина");

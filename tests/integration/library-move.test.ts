@@ -781,10 +781,15 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM group_members WHERE el_id = ?", other.id).one().n)).toBe(1);
     expect((await send(`/api/group/delete-members/${sub}?ids=${photo.id}`, "DELETE")).status).toBe(204);
     expect((await listings()).results).toEqual([{ group_id: top }]);
-    // Its last folder: a file listed nowhere would belong to no library while its shard kept it.
-    const last = await send(`/api/group/delete-members/${top}?ids=${photo.id}`, "DELETE");
-    expect((await expectError(last, 409)).message).toBe(ru.groups.lastListingInLibrary);
-    expect((await listings()).results).toEqual([{ group_id: top }]);
+    // Its last folder: listed nowhere, it belongs to no library and leaves the shard for the catalog (decision 047);
+    // its owner still opens it, by its id minted in the shard, from any isolate.
+    expect((await send(`/api/group/delete-members/${top}?ids=${photo.id}`, "DELETE")).status).toBe(204);
+    expect((await listings()).results).toEqual([]);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", photo.id).one().n)).toBe(0);
+    forgetLibraryPlaces();
+    const orphan = await send(`/api/asset/${photo.id}`, "GET");
+    expect(orphan.status, await orphan.clone().text()).toBe(200);
+    expect(((await orphan.json()) as { name: string }).name).toBe(photo.name);
 
     // Several folders to the trash at once, one of another library among them: across (decision 046).
     expect((await send("/api/group/delete-list", "POST", { ids: [spare, elsewhere] })).status).toBe(204);

@@ -28,7 +28,8 @@ export async function readWhereItLives<T>(
   c: Context<AppEnv>,
   id: string,
   here: () => Promise<T>,
-  there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T>>,
+  /** null: this read is the catalog's copy's to answer (a folder listing files of another library, decision 047) */
+  there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T | null>>,
 ): Promise<T> {
   const known = knownPlaceOfId(id);
   if (known && known.place !== "shard") return here();
@@ -44,7 +45,8 @@ export async function readWhereItLives<T>(
   if (place.place !== "shard") return local ?? here();
   const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? readCallerCopy(c.var.rc.db, c.var.actor.id)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  return callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
+  const answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
+  return answer ?? local ?? here();
 }
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
@@ -69,8 +71,8 @@ export async function writeWhereItLives<K extends RoutedWrite>(
     placedBy?: () => Promise<string>;
     /** other folders and files it touches, perhaps in other libraries (perhaps worked out only when needed) */
     sameLibrary?: string[] | (() => Promise<string[]>);
-    /** a further refusal of the write in a shard: the message of its 409, or null */
-    refuse?: (library: string) => Promise<string | null>;
+    /** whether the write takes something out of its library though it names no other (a file's last listing) */
+    leaves?: () => Promise<boolean>;
   } = {},
 ): Promise<RoutedValue<K>> {
   const placed = async () => (o.placedBy ? await o.placedBy() : id);
@@ -97,13 +99,14 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   const entry = { actor: c.var.actor, named: o.named, files: o.files, sameLibrary: await sameLibrary(), people: o.people };
   let entered;
   try {
-    entered = await Promise.all([openLibraryShard(c.env, place), entryInto(c.var.rc, library, entry), o.refuse?.(library) ?? null]);
+    entered = await Promise.all([openLibraryShard(c.env, place), entryInto(c.var.rc, library, entry), o.leaves?.() ?? false]);
   } catch (error) {
     if (error instanceof AcrossLibraries) return across();
     throw error;
   }
-  const [shard, { caller, globals, people }, refused] = entered;
-  if (refused) throw new AppError("CONFLICT", refused);
+  const [shard, { caller, globals, people }, leaves] = entered;
+  // What leaves its library lives on in the catalog, in none: the shard would keep it.
+  if (leaves) return across();
   const routed = shard as unknown as WriteShard;
   const written = (await callShard(
     place.name,

@@ -1,3 +1,4 @@
+import { listedFiles, noteGuests } from "./library-guests";
 import { JSON_IDS, LIBRARY_TABLES } from "./library-tables";
 import type { Row, TableRows } from "./repositories/library-move.repository";
 
@@ -14,6 +15,7 @@ export function importLibraryRows(storage: DurableObjectStorage, ids: string[], 
     for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
+    noteGuests(sql, [...ids, ...listingsIn(tables)], ids);
   });
 }
 
@@ -41,6 +43,7 @@ export function importCrossedRows(
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
     for (const row of listings) insert(sql, "group_members", row, "ON CONFLICT DO NOTHING");
+    noteGuests(sql, [...ids, ...assets, ...listedFiles(listings)]);
   });
 }
 
@@ -51,7 +54,13 @@ export function importCrossedRows(
 export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRows[]): void {
   withoutTriggers(storage, (sql) => {
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
+    noteGuests(sql, listingsIn(tables));
   });
+}
+
+/** The files listed by an import's `group_members` rows. */
+function listingsIn(tables: TableRows[]): string[] {
+  return tables.flatMap(({ table, rows }) => (table === "group_members" ? listedFiles(rows) : []));
 }
 
 function withoutTriggers(storage: DurableObjectStorage, work: (sql: SqlStorage) => void): void {

@@ -352,10 +352,9 @@ export const groupRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const ids = c.req.valid("query").ids.split(",");
-      // In a library's shard only its own files' listings (people are global rows, files listed elsewhere too: 409),
-      // and never a file's last one: a file listed nowhere belongs to no library, and the shard would keep it.
-      const refuse = async () => ((await listedOnlyIn(c.env.DB, id, ids)) ? ru.groups.lastListingInLibrary : null);
-      await writeWhereItLives(c, id, "deleteMembers", [id, ids], { files: ids, sameLibrary: ids, refuse });
+      // A file's last listing taken out leaves it in no library: it leaves its shard for the catalog (decision 047).
+      const leaves = () => listedOnlyIn(c.env.DB, id, ids);
+      await writeWhereItLives(c, id, "deleteMembers", [id, ids], { files: ids, sameLibrary: ids, leaves });
       return c.body(null, 204);
     },
   )

@@ -285,7 +285,7 @@ export const internalBenchRoutes = new Hono<AppEnv>()
       const fresh = createRequestContext(c.env, (p) => c.executionCtx.waitUntil(p), `bench-${i}`);
       if (target) {
         const caller = await readCallerCopy(fresh.db, actor.id);
-        items = (await callShard(shard!, () => target.membersPage(caller!, actor, group, query))).items.length;
+        items = (await callShard(shard!, () => target.membersPage(caller!, actor, group, query)))?.items.length ?? 0;
         roundTrips = fresh.dbSession.meter.roundTrips + 1;
         return;
       }

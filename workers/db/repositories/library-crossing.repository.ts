@@ -108,7 +108,9 @@ export async function closeCrossing(
 
 /**
  * The id directory follows the entities that came into or left the crossing's libraries: each says the library it
- * is in now — one in the catalog too, so an id minted in a shard is not looked for there any more — or goes with it.
+ * is in now — one in the catalog too, so an id minted in a shard is not looked for there any more — or, for a file
+ * listed nowhere now (its last listing taken out), `IN_NO_LIBRARY`: the catalog keeps it and no library directory
+ * entry matches. What is gone goes from the directory too.
  */
 export async function redirectEntities(db: D1Database, entities: readonly CrossedEntity[]): Promise<void> {
   if (entities.length === 0) return;
@@ -117,17 +119,22 @@ export async function redirectEntities(db: D1Database, entities: readonly Crosse
     db
       .prepare(
         `INSERT INTO id_directory (id, library_id)
-         SELECT json_extract(value, '$.id'), json_extract(value, '$.now') FROM json_each(?) WHERE json_extract(value, '$.now') IS NOT NULL
+         SELECT json_extract(value, '$.id'), coalesce(json_extract(value, '$.now'), ?2) FROM json_each(?1)
+         WHERE json_extract(value, '$.now') IS NOT NULL OR EXISTS (SELECT 1 FROM assets a WHERE a.id = json_extract(value, '$.id'))
          ON CONFLICT (id) DO UPDATE SET library_id = excluded.library_id`,
       )
-      .bind(json),
+      .bind(json, IN_NO_LIBRARY),
     db
       .prepare(
-        "DELETE FROM id_directory WHERE id IN (SELECT json_extract(value, '$.id') FROM json_each(?) WHERE json_extract(value, '$.now') IS NULL)",
+        `DELETE FROM id_directory WHERE id IN (SELECT json_extract(value, '$.id') FROM json_each(?) WHERE json_extract(value, '$.now') IS NULL)
+           AND NOT EXISTS (SELECT 1 FROM assets a WHERE a.id = id_directory.id)`,
       )
       .bind(json),
   ]);
 }
+
+/** The id directory's word for a file in the catalog and in no library (the root is no library's id). */
+export const IN_NO_LIBRARY = ROOT_GROUP_ID;
 
 /** Of entities `ids`, the files, and every listing of theirs in library `libraryId` (the catalog's, as they are now). */
 export async function filesAndListingsIn(
