@@ -1,15 +1,29 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { worker } from "./worker-handlers";
 import { rollupDrift } from "../../workers/db/repositories/folder-rollup.repository";
 import { subtreeSize } from "../../workers/db/repositories/group-reads.repository";
-import { createDb } from "../../workers/db/client";
-import { newId } from "../../workers/lib/ids";
+import { createDb, type Database } from "../../workers/db/client";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import type { TaskMessageInput } from "../../workers/queue/messages";
 import { repairFolderRollups } from "../../workers/services/library/folder-rollups.service";
+import { readMove } from "../../workers/db/repositories/library-move.repository";
+import { libraryShard } from "../../workers/db/library-directory";
+import { SqlStorageClient } from "../../workers/db/sql-storage-client";
+import { createGroup as createGroupIn } from "../../workers/services/library";
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { actorOf, exec, testContext } from "./catalog-fixtures";
 import { admin, createGroup, insertAsset, send, uniqueName } from "./library-factories";
+
+/** Runs a read against a library shard's own database. */
+function inShard<T>(shard: number, read: (db: Database) => Promise<T>): Promise<T> {
+  return runInDurableObject(
+    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+    (_: LibraryShardDO, state: DurableObjectState) => read(createDb(new SqlStorageClient(state.storage))),
+  );
+}
 
 // Folder rollups (decision record 017) under random operation sequences through the real write paths: group create,
 // move, trash, restore and purge; asset insert, listing, unlisting, moving, copying, trashing, restoring; variants
@@ -106,7 +120,8 @@ describe("folder rollups under random operations", () => {
           } else if (op.kind === "moveGroup") {
             const node = pickGroup(op.node);
             if (node === top) continue;
-            const from = (await env.DB.prepare("select parent_id from groups where id = ?").bind(node).first<{ parent_id: string }>())?.parent_id;
+            const from = (await env.DB.prepare("select parent_id from groups where id = ?").bind(node).first<{ parent_id: string }>())
+              ?.parent_id;
             if (from) await send("POST", `/api/group/move-member/${node}/${from}/${pickGroup(op.target)}`, who.bearer);
           } else if (op.kind === "trashGroup") {
             if (pickGroup(op.node) !== top) await send("DELETE", `/api/group/delete/${pickGroup(op.node)}`, who.bearer);
@@ -124,7 +139,9 @@ describe("folder rollups under random operations", () => {
             const asset = pickAsset(op.asset);
             if (!asset) continue;
             if (op.kind === "list") {
-              await send("POST", `/api/group/insert-members/${pickGroup(op.group)}`, who.bearer, { members: [{ el_id: asset, el_type: "asset" }] });
+              await send("POST", `/api/group/insert-members/${pickGroup(op.group)}`, who.bearer, {
+                members: [{ el_id: asset, el_type: "asset" }],
+              });
             } else {
               await send("DELETE", `/api/group/delete-members/${pickGroup(op.group)}?ids=${asset}`, who.bearer);
             }
@@ -139,22 +156,34 @@ describe("folder rollups under random operations", () => {
             if (res.status === 200) assets.push(res.body.asset_id);
           } else if (op.kind === "trashAsset" || op.kind === "restoreAsset") {
             const asset = pickAsset(op.asset);
-            if (asset) await send(op.kind === "trashAsset" ? "DELETE" : "POST", `/api/asset/${op.kind === "trashAsset" ? "" : "restore/"}${asset}`, who.bearer);
+            if (asset)
+              await send(
+                op.kind === "trashAsset" ? "DELETE" : "POST",
+                `/api/asset/${op.kind === "trashAsset" ? "" : "restore/"}${asset}`,
+                who.bearer,
+              );
           } else if (op.kind === "variant") {
             const asset = pickAsset(op.asset);
             if (!asset) continue;
-            await env.DB.prepare(
+            await exec(
               `insert into variants (id, asset_id, version_id, variant_type, status, name, mime_type, file_name, content_size, storage_id, storage_key, user_id, ctime)
                select ?, id, null, 'proxy_lowres', 'ready', 'p', 'video/mp4', 'p.mp4', ?, '00000000000000000000000000000000', ?, owner_id, 0 from assets where id = ?`,
-            )
-              .bind(newId(), op.size, `k/${newId()}`, asset)
-              .run();
+              newId(),
+              op.size,
+              `k/${newId()}`,
+              asset,
+            );
           } else if (op.kind === "failVariant") {
             const asset = pickAsset(op.asset);
-            if (asset) await env.DB.prepare("update variants set status = 'failed' where id = (select id from variants where asset_id = ? limit 1)").bind(asset).run();
+            if (asset)
+              await exec("update variants set status = 'failed' where id = (select id from variants where asset_id = ? limit 1)", asset);
           }
         }
         expect(await rollupDrift(db)).toEqual({ assets: 0, folders: 0 });
+        // With the library in its shard (the sharded tier), the shard's own rollups are exact too (its root is a
+        // stand-in: the root's listing of libraries, and its totals, are the catalog's).
+        const place = await readMove(env.DB, top);
+        if (place) expect(await inShard(place.shard, (shard) => rollupDrift(shard, [ROOT_GROUP_ID]))).toEqual({ assets: 0, folders: 0 });
         const { results } = await env.DB.prepare(
           `select id from groups where deleted_at is null and id in (select value from json_each(?))`,
         )
@@ -162,11 +191,21 @@ describe("folder rollups under random operations", () => {
           .all<{ id: string }>();
         const ids = results.map((r) => r.id);
         if (ids.length === 0) return;
-        const res = await send<{ group_id: string; bytes: number; assets: number; groups: number }[]>("POST", "/api/group/group-size", who.bearer, { ids });
+        const res = await send<{ group_id: string; bytes: number; assets: number; groups: number }[]>(
+          "POST",
+          "/api/group/group-size",
+          who.bearer,
+          { ids },
+        );
         expect(res.status).toBe(200);
         for (const size of res.body) {
           const scan = (await subtreeSize(db, size.group_id, null))!;
-          expect(size, size.group_id).toEqual({ group_id: size.group_id, bytes: scan.bytes, assets: scan.assets, groups: Math.max(0, scan.groups) });
+          expect(size, size.group_id).toEqual({
+            group_id: size.group_id,
+            bytes: scan.bytes,
+            assets: scan.assets,
+            groups: Math.max(0, scan.groups),
+          });
         }
       }),
       { numRuns: 20 },
@@ -176,17 +215,23 @@ describe("folder rollups under random operations", () => {
   it("the repair reports drift made behind the triggers' back and puts it right", async () => {
     const who = await admin();
     const db = createDb(env.DB);
-    const top = await createGroup(who, uniqueName());
+    // Made by the service: a library in the catalog in either tier (the catalog's repair is the subject).
+    const boss = actorOf({ id: who.id, login: "admin", name: "admin", isAdmin: true });
+    const { group_id: top } = await createGroupIn(testContext(), boss, { parent: ROOT_GROUP_ID, group_name: uniqueName() });
     const inner = await createGroup(who, "внутри", top);
     await insertAsset({ ownerId: who.id, groups: [inner], size: 700 });
     expect(await rollupDrift(db)).toEqual({ assets: 0, folders: 0 });
     // A bulk fix that bypasses the triggers: rewrite the stored totals.
     await env.DB.prepare("update folder_rollups set sub_bytes = sub_bytes + 5 where group_id = ?").bind(top).run();
-    await env.DB.prepare("update asset_totals set listings = 9 where asset_id = (select el_id from group_members where group_id = ?)").bind(inner).run();
+    await env.DB.prepare("update asset_totals set listings = 9 where asset_id = (select el_id from group_members where group_id = ?)")
+      .bind(inner)
+      .run();
     const repair = await repairFolderRollups(db);
     expect(repair.before).toEqual({ assets: 1, folders: 1 });
     expect(repair.after).toEqual({ assets: 0, folders: 0 });
-    const res = await send<{ bytes: number; assets: number; groups: number }[]>("POST", "/api/group/group-size", who.bearer, { ids: [top] });
+    const res = await send<{ bytes: number; assets: number; groups: number }[]>("POST", "/api/group/group-size", who.bearer, {
+      ids: [top],
+    });
     expect(res.body[0]).toMatchObject({ bytes: 700, assets: 1, groups: 1 });
   });
 });

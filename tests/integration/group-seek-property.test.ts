@@ -1,8 +1,13 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { libraryShard } from "../../workers/db/library-directory";
+import { readMove } from "../../workers/db/repositories/library-move.repository";
+import { throughShards } from "./through-shards";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SEEK_REBUILD_SPAN, SEEK_SPACING } from "../../workers/db/repositories/member-seek.repository";
-import { newId } from "../../workers/lib/ids";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import type { GroupMember } from "../../workers/services/library/group-listing.service";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName } from "./library-factories";
@@ -21,30 +26,32 @@ async function seed(groupId: string, ownerId: string) {
   const t = Date.now();
   const tag = newId().slice(0, 20);
   const seq = (count: number) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})`;
-  await env.DB.batch([
-    env.DB.prepare(
-      `${seq(SEED_ASSETS)} INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
+  await throughShards(() =>
+    env.DB.batch([
+      env.DB.prepare(
+        `${seq(SEED_ASSETS)} INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime)
       SELECT printf('%s%012x', ?1, i), printf('n%03d', i % 300), CASE i % 4 WHEN 0 THEN 'video/mp4' WHEN 1 THEN 'image/jpeg' WHEN 2 THEN 'audio/mpeg' ELSE 'Video/Quicktime' END,
         ?2, ?2, 0, ?3, ?3, ?3 FROM n`,
-    ).bind(tag, ownerId, t),
-    env.DB.prepare(
-      `${seq(SEED_ASSETS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      ).bind(tag, ownerId, t),
+      env.DB.prepare(
+        `${seq(SEED_ASSETS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
       SELECT ?1, printf('%s%012x', ?2, i), 'asset', ?3, printf('n%03d', i % 300), ?3 + (i % 97), (i * 7919) % 50 FROM n`,
-    ).bind(groupId, tag, t),
-    env.DB.prepare(
-      `${seq(SEED_GROUPS)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime)
+      ).bind(groupId, tag, t),
+      env.DB.prepare(
+        `${seq(SEED_GROUPS)} INSERT INTO groups (id, name, parent_id, owner_id, ctime, mtime)
       SELECT printf('%s%012x', ?1, 1000000 + i), printf('папка %04d', i), ?2, ?3, ?4, ?4 FROM n`,
-    ).bind(tag, groupId, ownerId, t),
-    env.DB.prepare(
-      `${seq(SEED_GROUPS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
+      ).bind(tag, groupId, ownerId, t),
+      env.DB.prepare(
+        `${seq(SEED_GROUPS)} INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
       SELECT ?1, printf('%s%012x', ?2, 1000000 + i), 'group', ?3, printf('папка %04d', i), ?3 + (i % 13), 0 FROM n`,
-    ).bind(groupId, tag, t),
-    env.DB.prepare(
-      `INSERT INTO group_closure (ancestor, descendant, depth)
+      ).bind(groupId, tag, t),
+      env.DB.prepare(
+        `INSERT INTO group_closure (ancestor, descendant, depth)
       SELECT c.ancestor, g.id, c.depth + 1 FROM groups g JOIN group_closure c ON c.descendant = g.parent_id WHERE g.parent_id = ?1
       UNION ALL SELECT id, id, 0 FROM groups WHERE parent_id = ?1`,
-    ).bind(groupId),
-  ]);
+      ).bind(groupId),
+    ]),
+  );
 }
 
 type Query = {
@@ -87,6 +94,29 @@ async function oracle(groupId: string, q: Query): Promise<string[]> {
             .all<{ el_id: string }>()
         ).results;
   return [...groups, ...assets].map((r) => r.el_id).slice(q.skip, q.skip + q.take);
+}
+
+/**
+ * One row of a query on the database the folder's pages are read from — its library's shard once it lives in one (the
+ * sharded tier), where the seek lists are built — else the catalog.
+ */
+async function whereRead<T>(groupId: string, query: string): Promise<T | null> {
+  const library = (await env.DB.prepare(
+    "select ancestor from group_closure where descendant = ?1 and ancestor <> ?2 order by depth desc limit 1",
+  )
+    .bind(groupId, ROOT_GROUP_ID)
+    .first<{ ancestor: string }>())!;
+  const move = await readMove(env.DB, library.ancestor);
+  if (!move) return env.DB.prepare(query).bind(groupId).first<T>();
+  return runInDurableObject(
+    libraryShard(env, move.shard) as unknown as DurableObjectStub<LibraryShardDO>,
+    (_: LibraryShardDO, state: DurableObjectState) => (state.storage.sql.exec(query, groupId).toArray()[0] as T | undefined) ?? null,
+  );
+}
+
+/** How many seek lists the folder has where its pages are read. */
+async function seekLists(groupId: string): Promise<number> {
+  return (await whereRead<{ n: number }>(groupId, "select count(*) as n from member_seek_lists where group_id = ?"))!.n;
 }
 
 async function page(groupId: string, bearer: string, q: Query): Promise<string[]> {
@@ -149,7 +179,12 @@ async function nth(groupId: string, type: "asset" | "group", at: number) {
   return results.length ? results[at % results.length].el_id : null;
 }
 
-async function apply(groupId: string, ownerId: string, op: Exclude<Op, { kind: "read" }>) {
+/** A write of the property, at the storage layer: through the library's shard too when it lives in one. */
+function apply(groupId: string, ownerId: string, op: Exclude<Op, { kind: "read" }>) {
+  return throughShards(() => write(groupId, ownerId, op));
+}
+
+async function write(groupId: string, ownerId: string, op: Exclude<Op, { kind: "read" }>) {
   const t = Date.now();
   if (op.kind === "insert") {
     const statements = [];
@@ -221,8 +256,7 @@ describe("skip paging from seek checkpoints", () => {
           expect(await page(g, who.bearer, q)).toEqual(await oracle(g, q));
         }
         // Those pages came from checkpoints (the property is about the seek path, not the OFFSET fallback).
-        const lists = await env.DB.prepare("select count(*) as n from member_seek_lists where group_id = ?").bind(g).first<{ n: number }>();
-        expect(lists!.n).toBeGreaterThan(0);
+        expect(await seekLists(g)).toBeGreaterThan(0);
       }),
       { numRuns: 10 },
     );
@@ -234,34 +268,35 @@ describe("skip paging from seek checkpoints", () => {
     await seed(g, who.id);
     const q: Query = { skip: SEEK_SPACING + 10, take: 50, sort: "name", order: "asc", type: "asset" };
     expect(await page(g, who.bearer, q)).toEqual(await oracle(g, q));
-    const built = await env.DB.prepare("select built_at from member_seek_lists where group_id = ?").bind(g).first<{ built_at: number }>();
+    const built = await whereRead<{ built_at: number }>(g, "select built_at from member_seek_lists where group_id = ?");
     expect(built).not.toBeNull();
     // More inserts than the span limit, all sorting before the first checkpoint.
     const count = SEEK_REBUILD_SPAN + 50;
     const t = Date.now();
-    await env.DB.batch([
-      env.DB.prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+    await throughShards(() =>
+      env.DB.batch([
+        env.DB.prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         INSERT INTO assets (id, name, mime, owner_id, creator_id, ctime, mtime, atime)
         SELECT printf('e%031x', i + ?2), 'aaa', 'video/mp4', ?1, ?1, 0, 0, 0 FROM n`,
-      ).bind(who.id, t),
-      env.DB.prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+        ).bind(who.id, t),
+        env.DB.prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
         INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size)
         SELECT ?1, printf('e%031x', i + ?2), 'asset', 0, 'aaa', 0, 0 FROM n`,
-      ).bind(g, t),
-    ]);
+        ).bind(g, t),
+      ]),
+    );
     for (const skip of [SEEK_SPACING + 10, count - 5, count + SEEK_SPACING * 2]) {
       const deep = { ...q, skip };
       expect(await page(g, who.bearer, deep)).toEqual(await oracle(g, deep));
     }
-    const rebuilt = await env.DB.prepare("select built_at from member_seek_lists where group_id = ?").bind(g).first<{ built_at: number }>();
+    const rebuilt = await whereRead<{ built_at: number }>(g, "select built_at from member_seek_lists where group_id = ?");
     expect(rebuilt!.built_at).toBeGreaterThanOrEqual(built!.built_at);
-    const spans = await env.DB.prepare(
+    const spans = await whereRead<{ checkpoints: number }>(
+      g,
       "select count(*) as checkpoints from member_seek where list_id = (select id from member_seek_lists where group_id = ?)",
-    )
-      .bind(g)
-      .first<{ checkpoints: number }>();
+    );
     expect(spans!.checkpoints).toBeGreaterThan(count / SEEK_SPACING);
   }, 120_000);
 
@@ -271,8 +306,7 @@ describe("skip paging from seek checkpoints", () => {
     await seed(g, user.id);
     const q: Query = { skip: SEEK_SPACING + 3, take: 20, sort: "mtime", order: "asc", type: "asset" };
     expect(await page(g, user.bearer, q)).toEqual(await oracle(g, q));
-    const lists = await env.DB.prepare("select count(*) as n from member_seek_lists where group_id = ?").bind(g).first<{ n: number }>();
-    expect(lists!.n).toBe(0);
+    expect(await seekLists(g)).toBe(0);
   });
 
   it("pages a reader the group passes read down to from the same checkpoints, and by the filtered query once a member opts out", async () => {
@@ -284,8 +318,7 @@ describe("skip paging from seek checkpoints", () => {
     expect(rule.status).toBe(201);
     const q: Query = { skip: SEEK_SPACING + 3, take: 40, sort: "mtime", order: "desc", type: "asset" };
     expect(await page(g, reader.bearer, q)).toEqual(await oracle(g, q));
-    const lists = () => env.DB.prepare("select count(*) as n from member_seek_lists where group_id = ?").bind(g).first<{ n: number }>();
-    expect((await lists())!.n).toBe(1);
+    expect(await seekLists(g)).toBe(1);
 
     // An asset before the page switches inheritance off: the reader no longer sees it, so the page shifts by one.
     const everything = await oracle(g, { ...q, skip: 0, take: 10 ** 6 });

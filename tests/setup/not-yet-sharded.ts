@@ -12,11 +12,6 @@ export const NOT_YET_SHARDED: Record<string, string> = {
   "tests/integration/round-trip-budget.test.ts": "moves a catalog library",
   "tests/integration/round-trip-budget-sharded.test.ts": "moves a catalog library",
   "tests/integration/internal-bench.test.ts": "moves a catalog library",
-  // They write or backdate a library's rows with SQL of their own, in the catalog only, which refuses it for a library
-  // in its shard; through `throughShards` (tests/integration/through-shards.ts: `insertAsset` and `exec` use it) they run.
-  "tests/integration/folder-rollups-property.test.ts": "storage-layer seed",
-  "tests/integration/group-seek-property.test.ts": "storage-layer seed",
-  "tests/integration/search-property.test.ts": "storage-layer seed",
   // It counts the rows the catalog's own triggers write for a statement: a catalog test by its subject.
   "tests/integration/seek-spans.test.ts": "measures the catalog's triggers",
   // They count the runs and summaries of the catalog's own sweeps, which queue each library's run in its shard beside.

@@ -7,15 +7,20 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
  * One transaction: the entities' rows are deleted and inserted again as they are in D1, with the shard's triggers set
  * aside meanwhile — the rows the triggers maintain (rollups, totals, revisions) are copied like any other, and would
  * be counted twice if the triggers ran. The global rows they name are upserted beside them (never deleted: other
- * rows of the shard may name them too). Repeating an import changes nothing, which is what makes a move resumable.
+ * rows of the shard may name them too). Each database's own caches of a folder's order (seek lists) are dropped for the
+ * folders whose members changed, and its guests worked out again. Repeating an import changes nothing, which is what
+ * makes a move resumable.
  */
 export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
   withoutTriggers(storage, (sql) => {
+    const listed = listingsIn(tables);
+    const stale = foldersListing(sql, [...ids, ...listed]);
     const json = JSON.stringify(ids);
     for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
-    noteGuests(sql, [...ids, ...listingsIn(tables)], ids);
+    noteGuests(sql, [...ids, ...listed], ids);
+    forgetSeekLists(sql, [...stale, ...foldersListing(sql, [...ids, ...listed])]);
   });
 }
 
@@ -34,6 +39,8 @@ export function importCrossedRows(
   listings: Row[],
 ): void {
   withoutTriggers(storage, (sql) => {
+    const touched = [...ids, ...assets, ...listedFiles(listings)];
+    const stale = foldersListing(sql, touched);
     const json = JSON.stringify(ids);
     for (const table of LIBRARY_TABLES) {
       const keep = table.name === "group_members" ? " AND el_type <> 'asset'" : "";
@@ -43,7 +50,8 @@ export function importCrossedRows(
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
     for (const row of listings) insert(sql, "group_members", row, "ON CONFLICT DO NOTHING");
-    noteGuests(sql, [...ids, ...assets, ...listedFiles(listings)]);
+    noteGuests(sql, touched);
+    forgetSeekLists(sql, [...stale, ...foldersListing(sql, touched)]);
   });
 }
 
@@ -54,8 +62,32 @@ export function importCrossedRows(
 export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRows[]): void {
   withoutTriggers(storage, (sql) => {
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
-    noteGuests(sql, listingsIn(tables));
+    const listed = listingsIn(tables);
+    noteGuests(sql, listed);
+    forgetSeekLists(sql, foldersListing(sql, listed));
   });
+}
+
+/** Folders `ids` themselves and the folders that list any of them (a folder lists files and folders). */
+function foldersListing(sql: SqlStorage, ids: string[]): string[] {
+  const json = JSON.stringify(ids);
+  return sql
+    .exec<{ id: string }>(
+      "SELECT value AS id FROM json_each(?1) UNION SELECT group_id FROM group_members WHERE el_id IN (SELECT value FROM json_each(?1))",
+      json,
+    )
+    .toArray()
+    .map((r) => r.id);
+}
+
+/**
+ * The seek lists (decision 017) of folders whose members an import changed, dropped: triggers keep a list's spans
+ * exact as members come and go, and an import sets them aside. The next deep page builds the list afresh.
+ */
+function forgetSeekLists(sql: SqlStorage, folders: string[]): void {
+  const json = JSON.stringify([...new Set(folders)]);
+  sql.exec("DELETE FROM member_seek WHERE group_id IN (SELECT value FROM json_each(?))", json);
+  sql.exec("DELETE FROM member_seek_lists WHERE group_id IN (SELECT value FROM json_each(?))", json);
 }
 
 /** The files listed by an import's `group_members` rows. */

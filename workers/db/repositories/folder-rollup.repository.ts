@@ -70,8 +70,9 @@ const SWITCHED = sql.raw(IN_SWITCHED_LIBRARIES_SQL);
 /**
  * Compares the stored totals with a recomputation. The folder part recomputes direct bytes from the *expected*
  * asset totals, so a drift in asset totals is counted once (in `assets`), not again in every listing group.
+ * `outside`: folders left out (a library shard's root, a stand-in whose listing of libraries is the catalog's).
  */
-export async function rollupDrift(db: Database): Promise<RollupDrift> {
+export async function rollupDrift(db: Database, outside: readonly string[] = []): Promise<RollupDrift> {
   const row = await db.get<{ assets: number; folders: number }>(sql`
     with expected_assets as (${EXPECTED_ASSETS}),
     direct as (select g.id as group_id, g.deleted_at,
@@ -94,7 +95,7 @@ export async function rollupDrift(db: Database): Promise<RollupDrift> {
       (select count(*) from expected_folders e left join folder_rollups r on r.group_id = e.group_id
         where (r.group_id is null or r.assets <> e.assets or r.bytes <> e.bytes or r.groups <> e.groups
           or r.sub_assets <> e.sub_assets or r.sub_bytes <> e.sub_bytes or r.sub_groups <> e.sub_groups)
-          and e.group_id not in (${SWITCHED}))
+          and e.group_id not in (${SWITCHED}) and e.group_id not in (select value from json_each(${JSON.stringify(outside)})))
       + (select count(*) from folder_rollups r where not exists (select 1 from groups g where g.id = r.group_id)) as folders`);
   return { assets: row.assets, folders: row.folders };
 }
