@@ -1,8 +1,9 @@
 // Changes across libraries (decision 046; `npm run bench -- crossing`, or `SKIP_BUILD=1 node bench/crossing.mjs` after
 // a build): a file moved between two libraries and back, beside a move between two folders of one library and a
-// rename, with both libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard
-// of its own (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into
-// them), each on its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
+// rename, and the reads of a folder listing a file of the other library and of that file (decision 047), with both
+// libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard of its own
+// (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into them), each on
+// its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
 // (BENCH_CROSSINGS). Loopback only; servers always stopped; exits 0 once it has run (a benchmark is not a test).
 import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -38,15 +39,35 @@ async function run(mode) {
         201,
       )
     ).body.asset_id;
-    const times = { whoami: [], rename: [], inside: [], across: [], back: [] };
+    // A file of A listed in B too (decision 047): B's page and that file are read from the catalog's copy.
+    const upload = async (name) =>
+      (
+        await timed(
+          () =>
+            fetch(`${url}/api/asset/upload?${new URLSearchParams({ in_group: a2, name })}`, {
+              method: "POST",
+              headers: { authorization: bearer, "content-type": "text/plain" },
+              body: "строка текста\n",
+            }),
+          201,
+        )
+      ).body.asset_id;
+    const [own, guest] = [await upload("свой.txt"), await upload("общий.txt")];
+    await timed(send("POST", `/api/group/insert-members/${b}`, { members: [{ el_id: guest, el_type: "asset" }] }), 204);
+    const times = { whoami: [], rename: [], inside: [], across: [], back: [], page: [], pageGuest: [], view: [], viewTwo: [] };
     for (let i = 0; i < N + WARM; i++) {
       const whoami = await timed(send("GET", "/api/auth/whoami"));
       const rename = await timed(send("PATCH", `/api/asset/${file}`, { asset_name: `кадр-${i}.txt` }));
       const inside = await timed(send("POST", `/api/group/move-member/${file}/${a1}/${a2}`), 204);
       const across = await timed(send("POST", `/api/group/move-member/${file}/${a2}/${b}`), 204);
       const back = await timed(send("POST", `/api/group/move-member/${file}/${b}/${a1}`), 204);
+      const page = await timed(send("GET", `/api/group/members/${a2}`));
+      const pageGuest = await timed(send("GET", `/api/group/members/${b}`));
+      const view = await timed(send("GET", `/api/asset/${own}`));
+      const viewTwo = await timed(send("GET", `/api/asset/${guest}`));
       if (i < WARM) continue;
-      for (const [key, value] of Object.entries({ whoami, rename, inside, across, back })) times[key].push(value.elapsed);
+      const round = { whoami, rename, inside, across, back, page, pageGuest, view, viewTwo };
+      for (const [key, value] of Object.entries(round)) times[key].push(value.elapsed);
     }
     return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
   } finally {
@@ -64,6 +85,10 @@ const labels = {
   inside: "move it between two folders of its library",
   across: "move it into the other library",
   back: "move it back",
+  page: "folder page (files of its library)",
+  pageGuest: "folder page listing a file of the other library",
+  view: "a file (the viewer's call)",
+  viewTwo: "a file listed in both libraries",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
