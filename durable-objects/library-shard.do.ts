@@ -3,7 +3,7 @@ import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { appendLibraryRows, importCrossedRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
-import { GUESTS_BACKFILL, GUESTS_SQL, listedElsewhere, listsGuests } from "../workers/db/library-guests";
+import { SHARED_BACKFILL, SHARED_SQL, listedElsewhere, listsShared } from "../workers/db/library-shared-files";
 import { HOLD_SQL, holdShard, releaseShard } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
@@ -69,10 +69,10 @@ export class LibraryShardDO extends DurableObject<Env> {
     }
     // After the catalog's migrations, which may recreate the tables the log's triggers are on.
     this.ctx.storage.transactionSync(() => {
-      for (const statement of [...CHANGE_LOG_SQL, ...HOLD_SQL, ...GUESTS_SQL]) sql.exec(statement);
-      if (!applied.has(GUESTS_BACKFILL.name)) {
-        sql.exec(GUESTS_BACKFILL.sql);
-        sql.exec("INSERT INTO shard_migrations (name, applied_at) VALUES (?, ?)", GUESTS_BACKFILL.name, Date.now());
+      for (const statement of [...CHANGE_LOG_SQL, ...HOLD_SQL, ...SHARED_SQL]) sql.exec(statement);
+      if (!applied.has(SHARED_BACKFILL.name)) {
+        sql.exec(SHARED_BACKFILL.sql);
+        sql.exec("INSERT INTO shard_migrations (name, applied_at) VALUES (?, ?)", SHARED_BACKFILL.name, Date.now());
       }
     });
   }
@@ -157,7 +157,7 @@ export class LibraryShardDO extends DurableObject<Env> {
    * Null for a folder that lists files of another library (their rows are not here): the catalog's copy answers.
    */
   async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage | null>> {
-    if (query.type !== "group" && listsGuests(this.ctx.storage.sql, groupId)) return { ok: true, value: null };
+    if (query.type !== "group" && listsShared(this.ctx.storage.sql, groupId)) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => listMembers(rc, actor, groupId, query));
   }
 

@@ -152,24 +152,32 @@ describe("changes across libraries (decision 046)", () => {
     const a = await libraryInShard(boss, "Съёмки");
     const b = await libraryInShard(boss, "Подборки");
     const file = await uploadText(boss.bearer, a.top, "дубль-3.txt");
-    const guests = (shard: number) => inShard(shard, (sql) => sql.exec("SELECT group_id, asset_id FROM shard_guests").toArray());
+    const shared = (shard: number) => inShard(shard, (sql) => sql.exec("SELECT group_id, asset_id FROM shard_shared").toArray());
 
     expect(
       (await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] })).status,
     ).toBe(204);
     expect((await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: b.top, acl: ["read"] })).status).toBe(201);
-    // B's shard knows it lists a guest: its page is the catalog's copy's to answer (the file's rows are in A's shard).
-    expect(await guests(b.shard)).toEqual([{ group_id: b.top, asset_id: file }]);
+    // B's shard knows it lists a file of another library: its page is the catalog's copy's to answer.
+    expect(await shared(b.shard)).toEqual([{ group_id: b.top, asset_id: file }]);
     expect(await members(b.top, boss.bearer)).toContain(file);
     expect(await members(b.top, reader.bearer)).toEqual([file]);
     // A's shard knows the file is listed elsewhere: who may read it is decided where both listings are.
+    expect(await shared(a.shard)).toEqual([{ group_id: a.top, asset_id: file }]);
     expect((await send("GET", `/api/asset/${file}`, reader.bearer)).status).toBe(200);
+    // Read on A and deny on B: the file is hidden on A's page too, as with one shard (A's shard holds no rule of B's).
+    const denied = await ordinaryUser();
+    expect((await send("POST", "/api/user/acl", boss.bearer, { subj: denied.id, obj: a.top, acl: ["read"] })).status).toBe(201);
+    expect((await send("POST", "/api/user/acl", boss.bearer, { subj: denied.id, obj: b.top, acl: ["deny"] })).status).toBe(201);
+    expect(await members(a.top, denied.bearer)).not.toContain(file);
+    expect((await send("GET", `/api/asset/${file}`, denied.bearer)).status).not.toBe(200);
 
-    // Moved into a folder of B, its rows come to B's shard: no guest any more, the page is B's shard's own again.
+    // Moved into a folder of B, its rows come to B's shard: shared no more, the pages are the shards' own again.
     const sub = await createGroup(boss, "Отбор", b.top);
     const home = await send("POST", `/api/group/move-member/${file}/${a.top}/${sub}`, boss.bearer);
     expect(home.status, JSON.stringify(home.body)).toBe(204);
-    expect(await guests(b.shard)).toEqual([]);
+    expect(await shared(b.shard)).toEqual([]);
+    expect(await shared(a.shard)).toEqual([]);
     expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
     expect(await members(b.top, reader.bearer)).toContain(file);
     expect(await members(sub, reader.bearer)).toEqual([file]);

@@ -1438,7 +1438,13 @@ describe("moving a library into its shard", () => {
           if (body.rule_id) rules.push(body.rule_id);
           if (kind === "comment" && body.comment_id) comments.push(body.comment_id);
         }
-        const ids = [...folders, ...files];
+        // A file taken out of its last folder has left the library for the catalog (decision 047): not compared.
+        const { results: listed } = await env.DB.prepare(
+          "SELECT DISTINCT el_id FROM group_members WHERE el_id IN (SELECT value FROM json_each(?))",
+        )
+          .bind(JSON.stringify(files))
+          .all<{ el_id: string }>();
+        const ids = [...folders, ...listed.map((r) => r.el_id)];
         const inShardRows = await runInDurableObject(
           libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
           (instance: LibraryShardDO) => rowsOf(instance.db.$client, ids),

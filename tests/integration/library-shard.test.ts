@@ -33,7 +33,7 @@ async function schemaOf(catalog: Catalog) {
   const { results } = await catalog
     .prepare(
       `SELECT type, name, tbl_name, sql FROM sqlite_master
-       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'shard_changes%' AND name NOT LIKE 'shard_hold%' AND name NOT LIKE 'shard_guests%'
+       WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'shard_changes%' AND name NOT LIKE 'shard_hold%' AND name NOT LIKE 'shard_shared%'
          AND name NOT IN ('d1_migrations', 'shard_migrations', 'shard_libraries', 'shard_quiet')
        ORDER BY type, name`,
     )

@@ -1,4 +1,4 @@
-import { listedFiles, noteGuests } from "./library-guests";
+import { listedFiles, noteShared } from "./library-shared-files";
 import { JSON_IDS, LIBRARY_TABLES } from "./library-tables";
 import type { Row, TableRows } from "./repositories/library-move.repository";
 
@@ -8,7 +8,7 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
  * aside meanwhile — the rows the triggers maintain (rollups, totals, revisions) are copied like any other, and would
  * be counted twice if the triggers ran. The global rows they name are upserted beside them (never deleted: other
  * rows of the shard may name them too). Each database's own caches of a folder's order (seek lists) are dropped for the
- * folders whose members changed, and its guests worked out again. Repeating an import changes nothing, which is what
+ * folders whose members changed, and its shared files worked out again. Repeating an import changes nothing, which is what
  * makes a move resumable.
  */
 export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
@@ -19,7 +19,7 @@ export function importLibraryRows(storage: DurableObjectStorage, ids: string[], 
     for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
-    noteGuests(sql, [...ids, ...listed], ids);
+    noteShared(sql, [...ids, ...listed], ids);
     forgetSeekLists(sql, [...stale, ...foldersListing(sql, [...ids, ...listed])]);
   });
 }
@@ -50,7 +50,7 @@ export function importCrossedRows(
     for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
     for (const row of listings) insert(sql, "group_members", row, "ON CONFLICT DO NOTHING");
-    noteGuests(sql, touched);
+    noteShared(sql, touched);
     forgetSeekLists(sql, [...stale, ...foldersListing(sql, touched)]);
   });
 }
@@ -63,7 +63,7 @@ export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRo
   withoutTriggers(storage, (sql) => {
     for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
     const listed = listingsIn(tables);
-    noteGuests(sql, listed);
+    noteShared(sql, listed);
     forgetSeekLists(sql, foldersListing(sql, listed));
   });
 }
