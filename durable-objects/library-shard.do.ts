@@ -154,7 +154,7 @@ export class LibraryShardDO extends DurableObject<Env> {
    * A folder's page of members, listed by the product's own service against this shard: one call for the caller
    * however many statements the listing runs (the access chain, the page, the counts). The folder page's API call
    * for a library in its shard; `npm run bench -- library-shard` measures it against the same page over D1.
-   * Null for a folder that lists files of another library (their rows are not here): the catalog's copy answers.
+   * Null for a folder that lists a file shared with another library (decision 047): the catalog's copy answers.
    */
   async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage | null>> {
     if (query.type !== "group" && listsShared(this.ctx.storage.sql, groupId)) return { ok: true, value: null };

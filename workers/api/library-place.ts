@@ -29,7 +29,7 @@ export async function readWhereItLives<T>(
   c: Context<AppEnv>,
   id: string,
   here: () => Promise<T>,
-  /** null: this read is the catalog's copy's to answer (a folder listing files of another library, decision 047) */
+  /** null: this read is the catalog's copy's to answer (a file shared with another library, or its folder: decision 047) */
   there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T | null>>,
 ): Promise<T> {
   const known = knownPlaceOfId(id);

@@ -7,9 +7,9 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
  * One transaction: the entities' rows are deleted and inserted again as they are in D1, with the shard's triggers set
  * aside meanwhile — the rows the triggers maintain (rollups, totals, revisions) are copied like any other, and would
  * be counted twice if the triggers ran. The global rows they name are upserted beside them (never deleted: other
- * rows of the shard may name them too). Each database's own caches of a folder's order (seek lists) are dropped for the
- * folders whose members changed, and its shared files worked out again. Repeating an import changes nothing, which is what
- * makes a move resumable.
+ * rows of the shard may name them too). Each database's own caches of a folder's order (seek lists) are dropped for
+ * the folders whose members changed, and the shard's shared files worked out again. Repeating an import changes
+ * nothing, which is what makes a move resumable.
  */
 export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
   withoutTriggers(storage, (sql) => {
