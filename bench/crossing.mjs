@@ -1,6 +1,7 @@
 // Changes across libraries (decision 046; `npm run bench -- crossing`, or `SKIP_BUILD=1 node bench/crossing.mjs` after
 // a build): a file moved between two libraries and back, beside a move between two folders of one library and a
-// rename, and the reads of a folder listing a file of the other library and of that file (decision 047), with both
+// rename, the reads of a folder listing a file of the other library and of that file (decision 047), and a new version
+// of a file of one library and of one listed in both (its body received with the libraries let go, decision 048), with both
 // libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard of its own
 // (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into them), each on
 // its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
@@ -54,7 +55,16 @@ async function run(mode) {
       ).body.asset_id;
     const [own, guest] = [await upload("свой.txt"), await upload("общий.txt")];
     await timed(send("POST", `/api/group/insert-members/${b}`, { members: [{ el_id: guest, el_type: "asset" }] }), 204);
-    const times = { whoami: [], rename: [], inside: [], across: [], back: [], page: [], pageGuest: [], view: [], viewTwo: [] };
+    const version = (id, name) => () =>
+      fetch(`${url}/api/asset/upload?${new URLSearchParams({ asset_id: id, name })}`, {
+        method: "POST",
+        headers: { authorization: bearer, "content-type": "text/plain" },
+        body: "кадр ".repeat(200),
+      });
+    const times = {
+      ...{ whoami: [], rename: [], inside: [], across: [], back: [], page: [], pageGuest: [], view: [], viewTwo: [] },
+      ...{ versionOwn: [], versionTwo: [] },
+    };
     for (let i = 0; i < N + WARM; i++) {
       const whoami = await timed(send("GET", "/api/auth/whoami"));
       const rename = await timed(send("PATCH", `/api/asset/${file}`, { asset_name: `кадр-${i}.txt` }));
@@ -69,6 +79,16 @@ async function run(mode) {
       const round = { whoami, rename, inside, across, back, page, pageGuest, view, viewTwo };
       for (const [key, value] of Object.entries(round)) times[key].push(value.elapsed);
     }
+    // Versions in loops of their own: each queues the media pipeline, whose work for the other file would otherwise
+    // run beside the next one measured.
+    for (const [key, id, name] of [
+      ["versionOwn", own, "свой.txt"],
+      ["versionTwo", guest, "общий.txt"],
+    ])
+      for (let i = 0; i < N + WARM; i++) {
+        const made = await timed(version(id, name), 201);
+        if (i >= WARM) times[key].push(made.elapsed);
+      }
     return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
   } finally {
     await server.stop();
@@ -89,6 +109,8 @@ const labels = {
   pageGuest: "folder page listing a file of the other library",
   view: "a file (the viewer's call)",
   viewTwo: "a file listed in both libraries",
+  versionOwn: "a new version (1 KB, one request) of a file of one library",
+  versionTwo: "a new version of the file listed in both libraries",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),

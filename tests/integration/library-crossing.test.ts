@@ -266,6 +266,52 @@ describe("changes across libraries (decision 046)", () => {
     expect((await call(`/api/group/move-member/${file}/${where}/${other}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
   }, 60_000);
 
+  it("receives an upload's body with the libraries let go: a slow body never keeps their writes refused", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Запись");
+    const b = await libraryInShard(boss, "Эфир");
+    const file = await uploadText(boss.bearer, a.top, "интервью.txt");
+    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
+    expect(listed.status).toBe(204);
+
+    // A new version of a file in both libraries is a change across them; its body arrives in two halves.
+    const text = new TextEncoder().encode("вторая версия интервью, целиком\n");
+    const body = new FixedLengthStream(text.byteLength);
+    const writer = body.writable.getWriter();
+    const upload = call(`/api/asset/upload?${new URLSearchParams({ asset_id: file, name: "интервью.txt" })}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      body: body.readable,
+      headers: { "content-type": "text/plain" },
+    });
+    const half = text.byteLength >> 1;
+    await writer.write(text.slice(0, half));
+    // While the rest is awaited, both libraries take writes, in their shards: nothing is held for a body.
+    await vi.waitFor(
+      async () =>
+        expect((await send("PATCH", `/api/group/update/${b.top}`, boss.bearer, { group_name: uniqueName("Эфир") })).status).toBe(200),
+      { timeout: 10_000 },
+    );
+    expect((await send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: "интервью-1.txt" })).status).toBe(200);
+    await nothingHeld(a.shard, b.shard);
+
+    // Another change across holds B as the body ends: the upload waits its moment out rather than refuse what it stored.
+    const other = libraryShard(env, b.shard);
+    expect(await other.hold("другой перенос", b.top)).not.toBeNull();
+    const released = new Promise((resolve) => setTimeout(resolve, 300)).then(() => other.release("другой перенос"));
+    await writer.write(text.slice(half));
+    await writer.close();
+    const done = await upload;
+    await released;
+    expect(done.status, await done.clone().text()).toBe(201);
+    expect(((await done.json()) as { asset_version: number }).asset_version).toBe(2);
+    // Committed across with the writes made meanwhile kept: the shards and the catalog agree.
+    expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("интервью-1.txt");
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+  });
+
   it("holds the libraries it touches for that moment: their writes answer 503 with Retry-After, a second change across waits", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Занятая");

@@ -52,6 +52,16 @@ export interface RequestContext {
    * runs (queues, crons), whose entries then carry no address.
    */
   client?: ClientInfo;
+  /**
+   * Set by a change across libraries (decision 048): receives a request's body with the libraries it holds let go,
+   * so a body, however slow, never keeps their writes refused. `receivingBody` is how work calls it.
+   */
+  bodyOutsideHold?: <T>(receive: () => Promise<T>) => Promise<T>;
+}
+
+/** A request's body received where no library is held for it meanwhile (decision 048). */
+export function receivingBody<T>(rc: RequestContext, receive: () => Promise<T>): Promise<T> {
+  return rc.bodyOutsideHold ? rc.bodyOutsideHold(receive) : receive();
 }
 
 /** The caller's address and program as the audit log records them. */

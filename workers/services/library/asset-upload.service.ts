@@ -15,7 +15,7 @@ import {
   partSizeFor,
 } from "../storage/pure";
 import { requireAsset, requireVersionTarget } from "./asset.service";
-import type { Actor, RequestContext } from "../access";
+import { receivingBody, type Actor, type RequestContext } from "../access";
 import { resolveEntityStorage, checksumTap, type ChecksumHeaders } from "../storage";
 import { UPLOAD_LINK_TTL_SECONDS, backendFor, type SignedParams, linkActor, signedQuery } from "./asset-content.service";
 import { queueProcessing, uploadCompleteOf, commitUpload } from "./asset-commit.service";
@@ -273,10 +273,12 @@ export async function storeSingleUpload(
 
   // The version shows as uploading while the bytes stream in; a failed PUT makes it empty again (nothing was kept).
   await markSingleUploadStatement(rc.db, variant.id, Date.now()).run();
-  const sha256 = await storeStream(rc, variant, declared, upload.body, upload.checksums).catch(async (error: unknown) => {
-    await markSingleUploadStatement(rc.db, variant.id, null).run();
-    throw error;
-  });
+  const sha256 = await receivingBody(rc, () => storeStream(rc, variant, declared, upload.body, upload.checksums)).catch(
+    async (error: unknown) => {
+      await markSingleUploadStatement(rc.db, variant.id, null).run();
+      throw error;
+    },
+  );
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   await queueProcessing(rc, variant, committed.version);

@@ -47,11 +47,31 @@ export async function acrossLibraries<T>(
   await o.beforeHold?.();
   if (libraries.some((l) => l.state !== "shard"))
     throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryMoving, { "Retry-After": "5" });
-  const crossing = newId();
-  await beginCrossing(env.DB, crossing, libraries, Date.now());
-  try {
+  let crossing: string | null = null;
+  const hold = async () => {
+    crossing = newId();
+    await beginCrossing(env.DB, crossing, libraries, Date.now());
     await holdLibraries(env, crossing, libraries);
-    return await write(rc);
+  };
+  const letGo = async () => {
+    if (crossing) await finishCrossing(env, crossing);
+    crossing = null;
+  };
+  // A request's body is received with the libraries let go (decision 048): however slowly it arrives, their writes
+  // are refused only for the moments before and after it. What was written before it reaches the shards then; the
+  // libraries are held again, their writes meanwhile written back, for the rest.
+  const bodyOutsideHold = async <B>(receive: () => Promise<B>): Promise<B> => {
+    if (!crossing) return receive();
+    await letGo();
+    try {
+      return await receive();
+    } finally {
+      await holdAgain(hold, letGo);
+    }
+  };
+  try {
+    await hold();
+    return await write({ ...rc, bodyOutsideHold });
   } catch (error) {
     // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held —
     // unless a library is being switched this moment, which is a matter of seconds.
@@ -59,10 +79,30 @@ export async function acrossLibraries<T>(
     throw error;
   } finally {
     // Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat.
-    await finishCrossing(env, crossing).catch((error) =>
+    await letGo().catch((error) =>
       console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) })),
     );
   }
+}
+
+/** Pauses between tries to hold the libraries again after a body: another change across holds one for about 0.1 s. */
+const HOLD_AGAIN_PAUSES_MS = [50, 100, 200, 400, 800, 1_600];
+
+/**
+ * The libraries held again once a body has arrived, waiting out a change across that holds one of them meanwhile
+ * rather than refusing a body already stored (a refusal deletes it, and the client sends it all again).
+ */
+async function holdAgain(hold: () => Promise<void>, letGo: () => Promise<void>): Promise<void> {
+  for (const pause of HOLD_AGAIN_PAUSES_MS) {
+    try {
+      return await hold();
+    } catch (error) {
+      if (!(error instanceof LibraryHeld)) throw error;
+      await letGo();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  await hold();
 }
 
 /** Each library's shard held, and what it had not yet written back written back: the catalog's copy is current. */
@@ -77,10 +117,17 @@ export async function holdLibraries(env: Env, crossing: string, libraries: reado
         console.error(JSON.stringify({ level: "error", op: "library-crossing", library: l.name, message: String(error) }));
         throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryDown(l.name), { "Retry-After": "5" });
       }
-      if (!wb) throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+      if (!wb) throw new LibraryHeld();
       if (carriesAnything(wb)) await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
     }),
   );
+}
+
+/** A library held by another change across for its moment: 503, try again. */
+class LibraryHeld extends AppError {
+  constructor() {
+    super("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+  }
 }
 
 /**
