@@ -1,29 +1,20 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { worker } from "./worker-handlers";
 import { rollupDrift } from "../../workers/db/repositories/folder-rollup.repository";
 import { subtreeSize } from "../../workers/db/repositories/group-reads.repository";
-import { createDb, type Database } from "../../workers/db/client";
+import { createDb } from "../../workers/db/client";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import type { TaskMessageInput } from "../../workers/queue/messages";
 import { repairFolderRollups } from "../../workers/services/library/folder-rollups.service";
 import { readMove } from "../../workers/db/repositories/library-move.repository";
-import { libraryShard } from "../../workers/db/library-directory";
 import { SqlStorageClient } from "../../workers/db/sql-storage-client";
 import { createGroup as createGroupIn } from "../../workers/services/library";
-import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { actorOf, exec, testContext } from "./catalog-fixtures";
 import { admin, createGroup, insertAsset, send, uniqueName } from "./library-factories";
-
-/** Runs a read against a library shard's own database. */
-function inShard<T>(shard: number, read: (db: Database) => Promise<T>): Promise<T> {
-  return runInDurableObject(
-    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
-    (_: LibraryShardDO, state: DurableObjectState) => read(createDb(new SqlStorageClient(state.storage))),
-  );
-}
+import { inShard } from "./through-shards";
 
 // Folder rollups (decision record 017) under random operation sequences through the real write paths: group create,
 // move, trash, restore and purge; asset insert, listing, unlisting, moving, copying, trashing, restoring; variants
@@ -183,7 +174,10 @@ describe("folder rollups under random operations", () => {
         // With the library in its shard (the sharded tier), the shard's own rollups are exact too (its root is a
         // stand-in: the root's listing of libraries, and its totals, are the catalog's).
         const place = await readMove(env.DB, top);
-        if (place) expect(await inShard(place.shard, (shard) => rollupDrift(shard, [ROOT_GROUP_ID]))).toEqual({ assets: 0, folders: 0 });
+        if (place)
+          expect(
+            await inShard(place.shard, (_sql, storage) => rollupDrift(createDb(new SqlStorageClient(storage)), [ROOT_GROUP_ID])),
+          ).toEqual({ assets: 0, folders: 0 });
         const { results } = await env.DB.prepare(
           `select id from groups where deleted_at is null and id in (select value from json_each(?))`,
         )

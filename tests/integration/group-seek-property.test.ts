@@ -1,9 +1,6 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
-import { libraryShard } from "../../workers/db/library-directory";
 import { readMove } from "../../workers/db/repositories/library-move.repository";
-import { throughShards } from "./through-shards";
+import { inShard, throughShards } from "./through-shards";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SEEK_REBUILD_SPAN, SEEK_SPACING } from "../../workers/db/repositories/member-seek.repository";
@@ -108,10 +105,7 @@ async function whereRead<T>(groupId: string, query: string): Promise<T | null> {
     .first<{ ancestor: string }>())!;
   const move = await readMove(env.DB, library.ancestor);
   if (!move) return env.DB.prepare(query).bind(groupId).first<T>();
-  return runInDurableObject(
-    libraryShard(env, move.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-    (_: LibraryShardDO, state: DurableObjectState) => (state.storage.sql.exec(query, groupId).toArray()[0] as T | undefined) ?? null,
-  );
+  return inShard(move.shard, (sql) => (sql.exec(query, groupId).toArray()[0] as T | undefined) ?? null);
 }
 
 /** How many seek lists the folder has where its pages are read. */

@@ -1,6 +1,4 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import { forgetLibraryPlaces, libraryShard, placeOfId } from "../../workers/db/library-directory";
@@ -13,6 +11,7 @@ import { continueLibraryMove, startLibraryMove } from "../../workers/services/li
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
+import { inShard } from "./through-shards";
 
 /**
  * Changes across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
@@ -375,10 +374,3 @@ describe("changes across libraries (decision 046)", () => {
     expect(await finishStaleCrossings(env)).toBe(0);
   });
 });
-
-function inShard<T>(shard: number, work: (sql: SqlStorage) => T): Promise<T> {
-  return runInDurableObject(
-    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
-    (_: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql),
-  );
-}

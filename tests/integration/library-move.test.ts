@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
@@ -32,6 +31,7 @@ import { testContext } from "./catalog-fixtures";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
+import { inShard } from "./through-shards";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -104,14 +104,6 @@ const bothCopies =
       .first(),
     shard: await inShard(shard, (sql) => sql.exec(query, ...binds).toArray()[0] ?? null),
   });
-
-/** Reads or writes a shard's own SQLite directly (what no request can do: the faults and checks of these tests). */
-function inShard<T>(shard: number, work: (sql: SqlStorage) => T): Promise<T> {
-  return runInDurableObject(
-    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
-    (_: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql),
-  );
-}
 
 describe("moving a library into its shard", () => {
   it("journals and pauses exactly the tables the move copies: one trigger per table and operation", async () => {
@@ -1445,10 +1437,7 @@ describe("moving a library into its shard", () => {
           .bind(JSON.stringify(files))
           .all<{ el_id: string }>();
         const ids = [...folders, ...listed.map((r) => r.el_id)];
-        const inShardRows = await runInDurableObject(
-          libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
-          (instance: LibraryShardDO) => rowsOf(instance.db.$client, ids),
-        );
+        const inShardRows = await inShard(shard, (_sql, _storage, instance) => rowsOf(instance.db.$client, ids));
         expect(sorted(await rowsOf(env.DB, ids))).toEqual(sorted(inShardRows));
       }),
       { numRuns: 6 },

@@ -33,7 +33,8 @@ afterEach(() => {
 
 /**
  * Runs queue messages through the Worker's queue handler until nothing more is queued (continuations and the
- * purge-group messages purge-trash hands out included). Answers every message run and the log summaries.
+ * purge-group messages purge-trash hands out included, runs in libraries' shards not). Answers every message run and the log
+ * summaries.
  */
 async function runQueue(first: TaskMessageInput) {
   const summaries: string[] = [];
@@ -47,6 +48,9 @@ async function runQueue(first: TaskMessageInput) {
   for (let round = 0; queued.length > 0; round++) {
     expect(round, "the purge must finish").toBeLessThan(200);
     const body = queued.shift();
+    // The sweep queues a run in the shard of every library in one (with sharding on, other files' libraries): not
+    // followed here. This file's libraries are an ordinary user's, in the catalog; library-move.test.ts purges a shard's.
+    if ((body as { library?: string }).library) continue;
     ran.push(body as TaskMessageInput);
     const batch = createMessageBatch("edge-mam-tasks", [{ id: `m${round}`, timestamp: Date.now(), attempts: 1, body }]);
     const ctx = createExecutionContext();
@@ -313,7 +317,11 @@ describe("cron trigger", () => {
 
     const sendBatch = vi.fn<Queue["sendBatch"]>().mockResolvedValue({} as QueueSendBatchResponse);
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 * * * *" }), { ...env, TASKS: { send: vi.fn(), sendBatch } as unknown as Queue }, ctx);
+    await worker.scheduled(
+      createScheduledController({ cron: "17 * * * *" }),
+      { ...env, TASKS: { send: vi.fn(), sendBatch } as unknown as Queue },
+      ctx,
+    );
     const bodies = sendBatch.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body as TaskMessageInput));
     const purge = bodies.find((b) => b.op === "purge-trash");
     expect(purge).toEqual({ op: "purge-trash" });

@@ -1,13 +1,10 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
-import { libraryShard } from "../../workers/db/library-directory";
 import { readMove } from "../../workers/db/repositories/library-move.repository";
 import { SEEK_SPACING } from "../../workers/db/repositories/member-seek.repository";
 import { call } from "./factories";
 import { admin, createGroup, uniqueName } from "./library-factories";
-import { throughShards } from "./through-shards";
+import { inShard, throughShards } from "./through-shards";
 
 // Decision record 032: a seek checkpoint holds the span since the previous one, so listing one file at the top of a
 // large folder, or committing its new size and mtime, writes one checkpoint per seek list — not every checkpoint
@@ -56,14 +53,11 @@ async function databaseOf(library: string) {
         ).results,
     };
   }
-  const inShard = <T>(work: (sql: SqlStorage) => T) =>
-    runInDurableObject(
-      libraryShard(env, move.shard) as unknown as DurableObjectStub<LibraryShardDO>,
-      (_: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql),
-    );
   return {
-    written: (query: string, ...binds: unknown[]) => inShard((sql) => sql.exec(query, ...(binds as SqlStorageValue[])).rowsWritten),
-    all: <T>(query: string, ...binds: unknown[]) => inShard((sql) => sql.exec(query, ...(binds as SqlStorageValue[])).toArray() as T[]),
+    written: (query: string, ...binds: unknown[]) =>
+      inShard(move.shard, (sql) => sql.exec(query, ...(binds as SqlStorageValue[])).rowsWritten),
+    all: <T>(query: string, ...binds: unknown[]) =>
+      inShard(move.shard, (sql) => sql.exec(query, ...(binds as SqlStorageValue[])).toArray() as T[]),
   };
 }
 

@@ -1,4 +1,7 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { libraryShard } from "../../workers/db/library-directory";
 import { trimJournal } from "../../workers/db/repositories/library-move.repository";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { copyEntities } from "../../workers/services/library/library-move.service";
@@ -66,4 +69,18 @@ export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
     }
     await trimJournal(env.DB);
   }
+}
+
+/**
+ * Reads or writes library shard `shard`'s own SQLite directly (what no request can do: the faults and checks of
+ * tests), with the shard itself at hand for its own methods.
+ */
+export function inShard<T>(
+  shard: number,
+  work: (sql: SqlStorage, storage: DurableObjectStorage, instance: LibraryShardDO) => T | Promise<T>,
+): Promise<T> {
+  return runInDurableObject(
+    libraryShard(env, shard) as unknown as DurableObjectStub<LibraryShardDO>,
+    (instance: LibraryShardDO, state: DurableObjectState) => work(state.storage.sql, state.storage, instance),
+  );
 }

@@ -13,7 +13,4 @@ export const NOT_YET_SHARDED: Record<string, string> = {
   "tests/integration/round-trip-budget.test.ts": "moves a catalog library",
   "tests/integration/round-trip-budget-sharded.test.ts": "moves a catalog library",
   "tests/integration/internal-bench.test.ts": "moves a catalog library",
-  // Not yet: it counts the runs and summaries of the retention sweep, which also queues a run in the shard of every
-  // library of the group's other files that has trash; its own libraries (an ordinary user's) stay in the catalog.
-  "tests/integration/purge-trash.test.ts": "counts the catalog's sweeps",
 };
