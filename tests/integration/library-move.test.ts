@@ -319,6 +319,43 @@ describe("moving a library into its shard", () => {
     expect(duringCopy).toBeTruthy();
   });
 
+  it("an upload whose body is arriving as the library switches: refused once it has arrived, its bytes not kept; sent again, committed there", async () => {
+    const { boss, top, photo } = await library();
+    const started = await call(`/api/asset/create-version/${photo.id}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      json: { file_name: "фото.jpg", mime_type: "image/jpeg", size: 8 },
+    });
+    const { upload_url: uploadUrl, variant_id: variant } = (await started.json()) as { upload_url: string; variant_id: string };
+    const path = new URL(uploadUrl).pathname + new URL(uploadUrl).search;
+    const bytes = new TextEncoder().encode("кадр");
+    const body = new FixedLengthStream(bytes.byteLength);
+    const writer = body.writable.getWriter();
+    const put = call(path, { method: "PUT", body: body.readable });
+    await writer.write(bytes.slice(0, 3));
+    // The whole move happens while the rest of the body is awaited.
+    const shard = await switchLibrary(top);
+    await writer.write(bytes.slice(3));
+    await writer.close();
+    const refused = await put;
+    expect((await expectError(refused, 503)).message).toBe(ru.groups.libraryMoving);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    const status = "SELECT status, progress_at FROM variants WHERE id = ?";
+    // Not committed anywhere: the version is still waiting for its bytes, in the shard and in the catalog.
+    expect(await inShard(shard, (sql) => sql.exec(status, variant).one())).toMatchObject({ status: "pending" });
+    expect(await env.DB.prepare(status).bind(variant).first()).toMatchObject({ status: "pending" });
+    expect((await env.MEDIA.list({ prefix: `assets/${photo.id}/` })).objects.filter((o) => o.key.endsWith(variant))).toHaveLength(0);
+    await copiesAgree(top);
+
+    // Sent again, the bytes are committed in the shard and written back: one version, one object.
+    const again = await call(path, { method: "PUT", body: "кадр" });
+    expect(again.status, await again.clone().text()).toBe(201);
+    expect(await inShard(shard, (sql) => sql.exec(status, variant).one())).toMatchObject({ status: "ready" });
+    expect(await env.DB.prepare(status).bind(variant).first()).toMatchObject({ status: "ready" });
+    expect((await env.MEDIA.list({ prefix: `assets/${photo.id}/` })).objects.filter((o) => o.key.endsWith(variant))).toHaveLength(1);
+    await copiesAgree(top);
+  });
+
   it("a difference found by the check is recorded, and the library is copied again; writes resume meanwhile", async () => {
     const logged = expectConsoleError();
     const { top, clip } = await library();

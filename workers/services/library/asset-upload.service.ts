@@ -279,7 +279,17 @@ export async function storeSingleUpload(
       throw error;
     },
   );
-  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" });
+  const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" }).catch(async (error: unknown) => {
+    // Not committed (its library switched into its shard meanwhile: 503, send again): the bytes go unless another
+    // PUT of the same version committed them. The mark stays where a switched library's catalog copy refuses it; the
+    // next PUT or the housekeeping clears it.
+    if ((await findVariant(rc.db, variant.id))?.status === "pending")
+      await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
+    await markSingleUploadStatement(rc.db, variant.id, null)
+      .run()
+      .catch(() => undefined);
+    throw error;
+  });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);
   await queueProcessing(rc, variant, committed.version);
   return uploadCompleteOf(asset, variant, committed.version, sha256, declared);
