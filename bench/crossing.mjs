@@ -1,7 +1,8 @@
 // Changes across libraries (decision 046; `npm run bench -- crossing`, or `SKIP_BUILD=1 node bench/crossing.mjs` after
 // a build): a file moved between two libraries and back, beside a move between two folders of one library and a
 // rename, the reads of a folder listing a file of the other library and of that file (decision 047), and a new version
-// of a file of one library and of one listed in both (its body received with the libraries let go, decision 048), with both
+// of a file of one library and of one listed in both (its body received with the libraries let go, decision 048), and
+// an office editor's save of each (WOPI PutFile: in the library's shard, across only for the second), with both
 // libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard of its own
 // (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into them), each on
 // its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
@@ -63,7 +64,7 @@ async function run(mode) {
       });
     const times = {
       ...{ whoami: [], rename: [], inside: [], across: [], back: [], page: [], pageGuest: [], view: [], viewTwo: [] },
-      ...{ versionOwn: [], versionTwo: [] },
+      ...{ versionOwn: [], versionTwo: [], wopiOwn: [], wopiTwo: [] },
     };
     for (let i = 0; i < N + WARM; i++) {
       const whoami = await timed(send("GET", "/api/auth/whoami"));
@@ -89,6 +90,28 @@ async function run(mode) {
         const made = await timed(version(id, name), 201);
         if (i >= WARM) times[key].push(made.elapsed);
       }
+    // An office editor's saves (WOPI PutFile under its lock), as an editor sends them every few minutes.
+    for (const [key, id] of [
+      ["wopiOwn", own],
+      ["wopiTwo", guest],
+    ]) {
+      const token = (await timed(send("POST", "/api/wopi/token", { asset_id: id, action: "edit", client: "editor" }))).body.access_token;
+      const file = `${url}/api/wopi/files/${id}`;
+      const q = `access_token=${encodeURIComponent(token)}`;
+      await timed(() => fetch(`${file}?${q}`, { method: "POST", headers: { "x-wopi-override": "LOCK", "x-wopi-lock": "bench" } }), 200);
+      for (let i = 0; i < N + WARM; i++) {
+        const saved = await timed(
+          () =>
+            fetch(`${file}/contents?${q}`, {
+              method: "POST",
+              headers: { "x-wopi-override": "PUT", "x-wopi-lock": "bench" },
+              body: "кадр ".repeat(200),
+            }),
+          200,
+        );
+        if (i >= WARM) times[key].push(saved.elapsed);
+      }
+    }
     return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
   } finally {
     await server.stop();
@@ -111,6 +134,8 @@ const labels = {
   viewTwo: "a file listed in both libraries",
   versionOwn: "a new version (1 KB, one request) of a file of one library",
   versionTwo: "a new version of the file listed in both libraries",
+  wopiOwn: "an office editor's save (WOPI PutFile) of a file of one library",
+  wopiTwo: "an office editor's save of the file listed in both libraries",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),

@@ -12,6 +12,9 @@ import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
 import { inShard } from "./through-shards";
+import { createAsset, uploadVersion } from "./asset-fixtures";
+import { override, putFile, wopiToken } from "./wopi-fixtures";
+import { DOCX_MIME, makeDocx } from "../fixtures/office-docs";
 
 /**
  * Changes across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
@@ -306,6 +309,41 @@ describe("changes across libraries (decision 046)", () => {
     expect(((await done.json()) as { asset_version: number }).asset_version).toBe(2);
     // Committed across with the writes made meanwhile kept: the shards and the catalog agree.
     expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("интервью-1.txt");
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+  });
+
+  it("saves an office editor's version of a file of one library in its shard there, and of a file of two across", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Документы");
+    const b = await libraryInShard(boss, "Согласование");
+    const docx = async (name: string) => {
+      const id = await createAsset(boss.bearer, { asset_name: name, asset_mime: DOCX_MIME, in_group: a.top });
+      await uploadVersion(boss.bearer, id, makeDocx(name, ["Черновик"]), { file_name: name, mime_type: DOCX_MIME });
+      return id;
+    };
+    const save = async (id: string, text: string) => {
+      const token = (await wopiToken(boss.bearer, id)).access_token;
+      expect((await override(id, token, "LOCK", { "x-wopi-lock": "lock-1" })).status).toBe(200);
+      const res = await putFile(id, token, makeDocx("Договор", [text]), "lock-1");
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(res.headers.get("x-wopi-itemversion")).toBe("2");
+    };
+    const own = await docx("договор.docx");
+    await save(own, "Правка");
+    expect(await inShard(a.shard, (sql) => sql.exec("SELECT latest_version FROM assets WHERE id = ?", own).one())).toEqual({
+      latest_version: 2,
+    });
+    const shared = await docx("смета.docx");
+    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, {
+      members: [{ el_id: shared, el_type: "asset" }],
+    });
+    expect(listed.status).toBe(204);
+    await save(shared, "Правка сметы");
+    expect(await inShard(a.shard, (sql) => sql.exec("SELECT latest_version FROM assets WHERE id = ?", shared).one())).toEqual({
+      latest_version: 2,
+    });
     await copiesAgree(a.top, a.shard);
     await copiesAgree(b.top, b.shard);
     await nothingHeld(a.shard, b.shard);

@@ -19,6 +19,7 @@ import {
   decodeUtf7,
 } from "../../services/wopi";
 import { acrossLibraries } from "../../services/library";
+import { runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -238,8 +239,13 @@ export const wopiRoutes = createRouter()
       }
       const id = c.req.valid("param").id;
       const caller = await wopiCaller(c, id);
-      // The version's rows and the outbox in one batch, in the catalog; across libraries for a library in its shard.
-      const saved = await acrossLibraries(c.var.rc, [id], (rc) => putFile(rc, caller, h["x-wopi-lock"], upload(c)));
+      // Where the file's library lives, as every upload (decision 043, «Uploads»): an editor saves every few minutes,
+      // and a save across libraries — only for a file listed in another library too — holds them (decision 048).
+      const saved = await runWhereItLives(c, id, (rc) => putFile(rc, caller, h["x-wopi-lock"], upload(c)), {
+        actor: caller.actor,
+        files: [id],
+        streamed: true,
+      });
       c.header("X-WOPI-ItemVersion", String(saved.version));
       return c.json({ LastModifiedTime: saved.modified }, 200);
     },
