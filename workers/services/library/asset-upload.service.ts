@@ -273,21 +273,23 @@ export async function storeSingleUpload(
 
   // The version shows as uploading while the bytes stream in; a failed PUT makes it empty again (nothing was kept).
   await markSingleUploadStatement(rc.db, variant.id, Date.now()).run();
+  // A mark a library's catalog copy no longer takes (it went into its shard meanwhile) is cleared by the next PUT.
+  const unmark = () =>
+    markSingleUploadStatement(rc.db, variant.id, null)
+      .run()
+      .catch(() => undefined);
   const sha256 = await receivingBody(rc, () => storeStream(rc, variant, declared, upload.body, upload.checksums)).catch(
     async (error: unknown) => {
-      await markSingleUploadStatement(rc.db, variant.id, null).run();
+      await unmark();
       throw error;
     },
   );
   const committed = await commitUpload(rc, { variant, asset, sha256, size: declared, from: "pending" }).catch(async (error: unknown) => {
     // Not committed (its library switched into its shard meanwhile: 503, send again): the bytes go unless another
-    // PUT of the same version committed them. The mark stays where a switched library's catalog copy refuses it; the
-    // next PUT or the housekeeping clears it.
+    // PUT of the same version committed them.
     if ((await findVariant(rc.db, variant.id))?.status === "pending")
       await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
-    await markSingleUploadStatement(rc.db, variant.id, null)
-      .run()
-      .catch(() => undefined);
+    await unmark();
     throw error;
   });
   if (committed.outcome === "already") throw new AppError("CONFLICT", ru.assets.alreadyUploaded);

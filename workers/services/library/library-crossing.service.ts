@@ -62,7 +62,14 @@ export async function acrossLibraries<T>(
   // libraries are held again, their writes meanwhile written back, for the rest.
   const bodyOutsideHold = async <B>(receive: () => Promise<B>): Promise<B> => {
     if (!crossing) return receive();
-    await letGo();
+    try {
+      await letGo();
+    } catch (error) {
+      // A shard that does not take what was written so far: nothing of the body is read; the minute cron ends the
+      // crossing, and the client sends it all again.
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) }));
+      throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+    }
     try {
       return await receive();
     } finally {
