@@ -12,16 +12,20 @@ import type { Row, TableRows } from "./repositories/library-move.repository";
  * nothing, which is what makes a move resumable.
  */
 export function importLibraryRows(storage: DurableObjectStorage, ids: string[], tables: TableRows[], references: TableRows[]): void {
-  withoutTriggers(storage, (sql) => {
-    const listed = listingsIn(tables);
-    const stale = foldersListing(sql, [...ids, ...listed]);
-    const json = JSON.stringify(ids);
-    for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
-    for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
-    for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
-    noteShared(sql, [...ids, ...listed], ids);
-    forgetSeekLists(sql, [...stale, ...foldersListing(sql, [...ids, ...listed])]);
-  });
+  withoutTriggers(
+    storage,
+    (sql) => [...holdingRowsOf(sql, ids), ...namesOf(tables), ...namesOf(references)],
+    (sql) => {
+      const listed = listingsIn(tables);
+      const stale = foldersListing(sql, [...ids, ...listed]);
+      const json = JSON.stringify(ids);
+      for (const table of LIBRARY_TABLES) sql.exec(`DELETE FROM ${table.name} WHERE ${table.of(JSON_IDS)}`, json);
+      for (const { table, rows } of references) for (const row of rows) upsert(sql, table, row);
+      for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "");
+      noteShared(sql, [...ids, ...listed], ids);
+      forgetSeekLists(sql, [...stale, ...foldersListing(sql, [...ids, ...listed])]);
+    },
+  );
 }
 
 /**
@@ -38,7 +42,8 @@ export function importCrossedRows(
   references: TableRows[],
   listings: Row[],
 ): void {
-  withoutTriggers(storage, (sql) => {
+  const writes = (sql: SqlStorage) => [...holdingRowsOf(sql, ids), ...namesOf(tables), ...namesOf(references), "group_members"];
+  withoutTriggers(storage, writes, (sql) => {
     const touched = [...ids, ...assets, ...listedFiles(listings)];
     const stale = foldersListing(sql, touched);
     const json = JSON.stringify(ids);
@@ -60,12 +65,16 @@ export function importCrossedRows(
  * the triggers set aside in the same way. A page applied twice changes nothing.
  */
 export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRows[]): void {
-  withoutTriggers(storage, (sql) => {
-    for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
-    const listed = listingsIn(tables);
-    noteShared(sql, listed);
-    forgetSeekLists(sql, foldersListing(sql, listed));
-  });
+  withoutTriggers(
+    storage,
+    () => namesOf(tables),
+    (sql) => {
+      for (const { table, rows } of tables) for (const row of rows) insert(sql, table, row, "ON CONFLICT DO NOTHING");
+      const listed = listingsIn(tables);
+      noteShared(sql, listed);
+      forgetSeekLists(sql, foldersListing(sql, listed));
+    },
+  );
 }
 
 /** Folders `ids` themselves and the folders that list any of them (a folder lists files and folders). */
@@ -95,15 +104,49 @@ function listingsIn(tables: TableRows[]): string[] {
   return tables.flatMap(({ table, rows }) => (table === "group_members" ? listedFiles(rows) : []));
 }
 
-function withoutTriggers(storage: DurableObjectStorage, work: (sql: SqlStorage) => void): void {
+/**
+ * `work` run in one transaction with the triggers of the tables it writes set aside: those `writes` names (worked out
+ * before it, inside the transaction) and the shard's own tables every import keeps by hand (listings, shared files,
+ * seek lists). A trigger on another table fires on nothing, since only the tables named are written; setting aside
+ * only these — about a third of the schema's triggers for a change to a few files — is most of what an import costs.
+ */
+function withoutTriggers(
+  storage: DurableObjectStorage,
+  writes: (sql: SqlStorage) => Iterable<string>,
+  work: (sql: SqlStorage) => void,
+): void {
   const sql = storage.sql;
   storage.transactionSync(() => {
-    const triggers = sql.exec<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").toArray();
+    const tables = JSON.stringify([...new Set([...writes(sql), ...KEPT_BY_IMPORTS])]);
+    const triggers = sql
+      .exec<{ name: string; sql: string }>(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (SELECT value FROM json_each(?))",
+        tables,
+      )
+      .toArray();
     for (const trigger of triggers) sql.exec(`DROP TRIGGER "${trigger.name}"`);
     work(sql);
     for (const trigger of triggers) sql.exec(trigger.sql);
   });
 }
+
+/** Tables every import writes besides the rows it brings: listings, the shard's shared files, the seek lists. */
+const KEPT_BY_IMPORTS = ["group_members", "shard_shared", "member_seek", "member_seek_lists"];
+
+/** The library tables holding rows of entities `ids` (an import deletes them before it inserts the catalog's). */
+function holdingRowsOf(sql: SqlStorage, ids: string[]): string[] {
+  const row = sql
+    .exec<Record<string, number>>(
+      `SELECT ${LIBRARY_TABLES.map(
+        (t) => `EXISTS (SELECT 1 FROM ${t.name} WHERE ${t.of("SELECT value FROM json_each(?1)")}) AS "${t.name}"`,
+      ).join(", ")}`,
+      JSON.stringify(ids),
+    )
+    .one();
+  return LIBRARY_TABLES.map((t) => t.name).filter((name) => row[name] === 1);
+}
+
+const namesOf = (tables: TableRows[]): string[] => tables.filter((t) => t.rows.length > 0).map((t) => t.table);
 
 /** D1 hands BLOBs over as arrays of byte values; the storage API binds an ArrayBuffer. */
 function bound(value: unknown): SqlStorageValue {
