@@ -12,6 +12,7 @@ import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
 import { inShard } from "./through-shards";
+import { expectConsoleError } from "../setup/fail-on-console-error";
 import { createAsset, uploadVersion } from "./asset-fixtures";
 import { override, putFile, wopiToken } from "./wopi-fixtures";
 import { DOCX_MIME, makeDocx } from "../fixtures/office-docs";
@@ -312,6 +313,38 @@ describe("changes across libraries (decision 046)", () => {
     await copiesAgree(a.top, a.shard);
     await copiesAgree(b.top, b.shard);
     await nothingHeld(a.shard, b.shard);
+  });
+
+  it("answers 503 without reading an upload's body when the crossing cannot end before it; the cron ends it later", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Съёмка");
+    const b = await libraryInShard(boss, "Монтаж");
+    const file = await uploadText(boss.bearer, a.top, "хронометраж.txt");
+    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
+    expect(listed.status).toBe(204);
+    // B's shard stops taking imports (a table an import writes is gone): what the upload wrote first cannot reach it.
+    await inShard(b.shard, (sql) => sql.exec("ALTER TABLE shard_shared RENAME TO shard_shared_away"));
+    const logged = expectConsoleError();
+    const body = new FixedLengthStream(10);
+    const upload = await call(`/api/asset/upload?${new URLSearchParams({ asset_id: file, name: "хронометраж.txt" })}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      body: body.readable,
+      headers: { "content-type": "text/plain" },
+    });
+    // Answered with not one byte of the body sent.
+    expect((await expectError(upload, 503)).message).toBe(ru.groups.libraryHeld);
+    expect(upload.headers.get("retry-after")).toBe("5");
+    expect(logged).toHaveBeenCalled();
+    await body.writable.abort();
+
+    await inShard(b.shard, (sql) => sql.exec("ALTER TABLE shard_shared_away RENAME TO shard_shared"));
+    expect(await finishStaleCrossings(env, Date.now() + STALE_CROSSING_MS + 1_000)).toBeGreaterThanOrEqual(1);
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
+    // Nothing committed: the file is at its first version.
+    expect((await send<{ asset_latest_version: number }>("GET", `/api/asset/${file}`, boss.bearer)).body.asset_latest_version).toBe(1);
   });
 
   it("saves an office editor's version of a file of one library in its shard there, and of a file of two across", async () => {
