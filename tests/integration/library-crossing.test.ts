@@ -39,6 +39,12 @@ async function libraryInShard(boss: Caller, name: string, fill?: (top: string) =
   return { top, shard: (await readMove(env.DB, top))!.shard };
 }
 
+/** File `file` of library A listed in library B too (a change across libraries: both are in their shards). */
+async function listInOther(boss: Caller, file: string, b: { top: string }) {
+  const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
+  expect(listed.status, JSON.stringify(listed.body)).toBe(204);
+}
+
 const members = async (folder: string, bearer: string) =>
   ((await (await call(`/api/group/members/${folder}`, { bearer })).json()) as { el_id: string }[]).map((m) => m.el_id);
 
@@ -134,8 +140,7 @@ describe("changes across libraries (decision 046)", () => {
     expect(copied.status, JSON.stringify(copied.body)).toBe(200);
     expect(await libraryShard(env, b.shard).heldEntities([copied.body.asset_id])).toEqual([copied.body.asset_id]);
 
-    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
-    expect(listed.status, JSON.stringify(listed.body)).toBe(204);
+    await listInOther(boss, file, b);
     // The listing is B's (its shard holds it); the file stays homed in A, where it is read.
     const listing = "SELECT count(*) AS n FROM group_members WHERE group_id = ? AND el_id = ?";
     expect(await env.DB.prepare(listing).bind(b.top, file).first()).toEqual({ n: 1 });
@@ -157,9 +162,7 @@ describe("changes across libraries (decision 046)", () => {
     const file = await uploadText(boss.bearer, a.top, "дубль-3.txt");
     const shared = (shard: number) => inShard(shard, (sql) => sql.exec("SELECT group_id, asset_id FROM shard_shared").toArray());
 
-    expect(
-      (await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] })).status,
-    ).toBe(204);
+    await listInOther(boss, file, b);
     expect((await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: b.top, acl: ["read"] })).status).toBe(201);
     // B's shard knows it lists a file of another library: its page is the catalog's copy's to answer.
     expect(await shared(b.shard)).toEqual([{ group_id: b.top, asset_id: file }]);
@@ -274,8 +277,7 @@ describe("changes across libraries (decision 046)", () => {
     const a = await libraryInShard(boss, "Запись");
     const b = await libraryInShard(boss, "Эфир");
     const file = await uploadText(boss.bearer, a.top, "интервью.txt");
-    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
-    expect(listed.status).toBe(204);
+    await listInOther(boss, file, b);
 
     // A new version of a file in both libraries is a change across them; its body arrives in two halves.
     const text = new TextEncoder().encode("вторая версия интервью, целиком\n");
@@ -320,8 +322,7 @@ describe("changes across libraries (decision 046)", () => {
     const a = await libraryInShard(boss, "Съёмка");
     const b = await libraryInShard(boss, "Монтаж");
     const file = await uploadText(boss.bearer, a.top, "хронометраж.txt");
-    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
-    expect(listed.status).toBe(204);
+    await listInOther(boss, file, b);
     // B's shard stops taking imports (a table an import writes is gone): what the upload wrote first cannot reach it.
     await inShard(b.shard, (sql) => sql.exec("ALTER TABLE shard_shared RENAME TO shard_shared_away"));
     const logged = expectConsoleError();
@@ -369,10 +370,7 @@ describe("changes across libraries (decision 046)", () => {
       latest_version: 2,
     });
     const shared = await docx("смета.docx");
-    const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, {
-      members: [{ el_id: shared, el_type: "asset" }],
-    });
-    expect(listed.status).toBe(204);
+    await listInOther(boss, shared, b);
     await save(shared, "Правка сметы");
     expect(await inShard(a.shard, (sql) => sql.exec("SELECT latest_version FROM assets WHERE id = ?", shared).one())).toEqual({
       latest_version: 2,
