@@ -357,12 +357,20 @@ describe("changes across libraries (decision 046)", () => {
       await uploadVersion(boss.bearer, id, makeDocx(name, ["Черновик"]), { file_name: name, mime_type: DOCX_MIME });
       return id;
     };
+    const nameIn = (shard: number, id: string) => inShard(shard, (sql) => sql.exec("SELECT name FROM assets WHERE id = ?", id).one().name);
     const save = async (id: string, text: string) => {
       const token = (await wopiToken(boss.bearer, id)).access_token;
       expect((await override(id, token, "LOCK", { "x-wopi-lock": "lock-1" })).status).toBe(200);
       const res = await putFile(id, token, makeDocx("Договор", [text]), "lock-1");
       expect(res.status, await res.clone().text()).toBe(200);
       expect(res.headers.get("x-wopi-itemversion")).toBe("2");
+      // RenameFile keeps the extension.
+      const renamed = await override(id, token, "RENAME_FILE", {
+        "x-wopi-lock": "lock-1",
+        "x-wopi-requestedname": `final-${id.slice(-4)}`,
+      });
+      expect(renamed.status, await renamed.clone().text()).toBe(200);
+      expect(await nameIn(a.shard, id)).toBe(`final-${id.slice(-4)}.docx`);
     };
     const own = await docx("договор.docx");
     await save(own, "Правка");

@@ -285,7 +285,12 @@ export const wopiRoutes = createRouter()
       }
       if (override === "RENAME_FILE") {
         const name = nameHeader(h["x-wopi-requestedname"]) ?? null;
-        return c.json(await acrossLibraries(c.var.rc, [id], (rc) => renameFile(rc, caller, name, h["x-wopi-lock"])), 200);
+        // Where the file's library lives, like a rename in the app; across only for a file listed in another one too.
+        const renamed = await runWhereItLives(c, id, (rc) => renameFile(rc, caller, name, h["x-wopi-lock"]), {
+          actor: caller.actor,
+          files: [id],
+        });
+        return c.json(renamed, 200);
       }
       const headers = await lockOperation(c.var.rc, caller, override as "LOCK" | "UNLOCK" | "REFRESH_LOCK" | "GET_LOCK", {
         lock: h["x-wopi-lock"],
