@@ -288,7 +288,7 @@ export async function storeSingleUpload(
     // Not committed (its library switched into its shard meanwhile: 503, send again): the bytes go unless another
     // PUT of the same version committed them.
     if ((await findVariant(rc.db, variant.id))?.status === "pending")
-      await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]);
+      await (await backendFor(rc, variant.storageId)).delete([variant.storageKey]).catch(() => undefined);
     await unmark();
     throw error;
   });
