@@ -11,7 +11,10 @@ import { continueLibraryMove, startLibraryMove } from "../../workers/services/li
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
-import { inShard } from "./through-shards";
+import { inShard, throughShards } from "./through-shards";
+import { MIB, partBytes, startMultipart } from "./multipart-fixtures";
+import { createRequestContext } from "../../workers/services/access/context";
+import { runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
 import { expectConsoleError } from "../setup/fail-on-console-error";
 import { createAsset, uploadVersion } from "./asset-fixtures";
 import { override, putFile, wopiToken } from "./wopi-fixtures";
@@ -346,6 +349,54 @@ describe("changes across libraries (decision 046)", () => {
     await nothingHeld(a.shard, b.shard);
     // Nothing committed: the file is at its first version.
     expect((await send<{ asset_latest_version: number }>("GET", `/api/asset/${file}`, boss.bearer)).body.asset_latest_version).toBe(1);
+  });
+
+  it("hashes a large new version of a file of two libraries with them let go, and commits it in both", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Исходники видео");
+    const b = await libraryInShard(boss, "Выпуск");
+    const file = await uploadText(boss.bearer, a.top, "репортаж.txt");
+    await listInOther(boss, file, b);
+    // A multipart version whose parts are assembled: hashed in the queue (`hash-variant`), then committed.
+    const bytes = partBytes(3 * MIB + 5, 4);
+    const info = await startMultipart(boss.bearer, file, bytes.byteLength);
+    await env.MEDIA.put(info.key, bytes);
+    await throughShards(() =>
+      env.DB.prepare("UPDATE variants SET status = 'saving', upload_id = 'u1', hash_offset = 0, progress_at = ? WHERE id = ?")
+        .bind(Date.now(), info.variant_id)
+        .run(),
+    );
+    // The stored bytes are read slowly: until they are let through, both libraries take writes.
+    let letThrough = () => {};
+    const gate = new Promise<void>((resolve) => (letThrough = resolve));
+    let reading = () => {};
+    const begun = new Promise<void>((resolve) => (reading = resolve));
+    const media = new Proxy(env.MEDIA, {
+      get(target, key) {
+        if (key === "get")
+          return async (...args: Parameters<R2Bucket["get"]>) => {
+            reading();
+            await gate;
+            return target.get(...args);
+          };
+        const value = Reflect.get(target, key) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const rc = createRequestContext({ ...env, MEDIA: media }, () => undefined, `test-${crypto.randomUUID()}`);
+    const hashing = runHashVariant(rc, { op: "hash-variant", variantId: info.variant_id });
+    await begun;
+    expect((await send("PATCH", `/api/group/update/${b.top}`, boss.bearer, { group_name: uniqueName("Выпуск") })).status).toBe(200);
+    await nothingHeld(a.shard, b.shard);
+    letThrough();
+    expect(await hashing).toContain("committed as version 2");
+    // The listing in B shows the new version's size, in B's shard and in the catalog's copy.
+    const size = "SELECT el_size FROM group_members WHERE group_id = ? AND el_id = ?";
+    expect(await inShard(b.shard, (sql) => sql.exec(size, b.top, file).one())).toEqual({ el_size: bytes.byteLength });
+    expect(await env.DB.prepare(size).bind(b.top, file).first()).toEqual({ el_size: bytes.byteLength });
+    await copiesAgree(a.top, a.shard);
+    await copiesAgree(b.top, b.shard);
+    await nothingHeld(a.shard, b.shard);
   });
 
   it("saves an office editor's version of a file of one library in its shard there, and of a file of two across", async () => {

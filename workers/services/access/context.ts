@@ -53,15 +53,16 @@ export interface RequestContext {
    */
   client?: ClientInfo;
   /**
-   * Set by a change across libraries (decision 048): receives a request's body with the libraries it holds let go,
-   * so a body, however slow, never keeps their writes refused. `receivingBody` is how work calls it.
+   * Set by a change across libraries (decision 048): long work that writes nothing — a request's body received, stored
+   * bytes hashed — done with the libraries it holds let go, so it never keeps their writes refused. `outsideHold` is
+   * how work calls it.
    */
-  bodyOutsideHold?: <T>(receive: () => Promise<T>) => Promise<T>;
+  outsideHold?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-/** A request's body received where no library is held for it meanwhile (decision 048). */
-export function receivingBody<T>(rc: RequestContext, receive: () => Promise<T>): Promise<T> {
-  return rc.bodyOutsideHold ? rc.bodyOutsideHold(receive) : receive();
+/** Long work that writes nothing, done where no library is held for it meanwhile (decision 048). */
+export function outsideHold<T>(rc: RequestContext, work: () => Promise<T>): Promise<T> {
+  return rc.outsideHold ? rc.outsideHold(work) : work();
 }
 
 /** The caller's address and program as the audit log records them. */

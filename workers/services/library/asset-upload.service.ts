@@ -15,7 +15,7 @@ import {
   partSizeFor,
 } from "../storage/pure";
 import { requireAsset, requireVersionTarget } from "./asset.service";
-import { receivingBody, type Actor, type RequestContext } from "../access";
+import { outsideHold, type Actor, type RequestContext } from "../access";
 import { resolveEntityStorage, checksumTap, type ChecksumHeaders } from "../storage";
 import { UPLOAD_LINK_TTL_SECONDS, backendFor, type SignedParams, linkActor, signedQuery } from "./asset-content.service";
 import { queueProcessing, uploadCompleteOf, commitUpload } from "./asset-commit.service";
@@ -278,7 +278,7 @@ export async function storeSingleUpload(
     markSingleUploadStatement(rc.db, variant.id, null)
       .run()
       .catch(() => undefined);
-  const sha256 = await receivingBody(rc, () => storeStream(rc, variant, declared, upload.body, upload.checksums)).catch(
+  const sha256 = await outsideHold(rc, () => storeStream(rc, variant, declared, upload.body, upload.checksums)).catch(
     async (error: unknown) => {
       await unmark();
       throw error;

@@ -57,11 +57,11 @@ export async function acrossLibraries<T>(
     if (crossing) await finishCrossing(env, crossing);
     crossing = null;
   };
-  // A request's body is received with the libraries let go (decision 048): however slowly it arrives, their writes
-  // are refused only for the moments before and after it. What was written before it reaches the shards then; the
-  // libraries are held again, their writes meanwhile written back, for the rest.
-  const bodyOutsideHold = async <B>(receive: () => Promise<B>): Promise<B> => {
-    if (!crossing) return receive();
+  // A request's body is received, and stored bytes hashed, with the libraries let go (decision 048): however long that
+  // takes, their writes are refused only for the moments before and after it. What was written before it reaches the
+  // shards then; the libraries are held again, their writes meanwhile written back, for the rest.
+  const outsideHold = async <B>(work: () => Promise<B>): Promise<B> => {
+    if (!crossing) return work();
     try {
       await letGo();
     } catch (error) {
@@ -71,14 +71,14 @@ export async function acrossLibraries<T>(
       throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
     }
     try {
-      return await receive();
+      return await work();
     } finally {
       await holdAgain(hold, letGo);
     }
   };
   try {
     await hold();
-    return await write({ ...rc, bodyOutsideHold });
+    return await write({ ...rc, outsideHold });
   } catch (error) {
     // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held —
     // unless a library is being switched this moment, which is a matter of seconds.

@@ -5,7 +5,7 @@ import { healProxyStatements, replaceProxyStatements, type ProxyRow } from "../.
 import { putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { canAccess, receivingBody } from "../access";
+import { canAccess, outsideHold } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { backendFor, pendingProxyPlayLink } from "./asset-content.service";
 import { mainVariant, requireAsset } from "./asset.service";
@@ -82,7 +82,7 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
   const ext = videoProxyExtension(mime);
   const storageId = main.variant.storageId;
   const storageKey = `assets/${asset.id}/${id}`;
-  const sha256 = await receivingBody(rc, () => storeStream(rc, { storageId, storageKey, mimeType: mime }, declared, input.body));
+  const sha256 = await outsideHold(rc, () => storeStream(rc, { storageId, storageKey, mimeType: mime }, declared, input.body));
   const backend = await backendFor(rc, storageId);
   const drop = () => backend.delete([storageKey]).catch(() => undefined);
   const head = await backend.get(storageKey, { offset: 0, length: 64 });

@@ -17,7 +17,7 @@ import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { signLink, verifyLink } from "../../lib/signed-url";
 import { ownCandidateOfVersion, ownCandidatesOfLatest, putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
-import { canAccess, receivingBody, requireEntityAccess, visibility } from "../access";
+import { canAccess, outsideHold, requireEntityAccess, visibility } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { r2Backend } from "../storage";
 import { decode } from "../../lib/decoder";
@@ -144,7 +144,7 @@ export async function uploadPreview(rc: RequestContext, actor: Actor, input: Pre
     await input.body?.cancel();
     throw new AppError("PAYLOAD_TOO_LARGE", ru.catalog.previewTooLarge(PREVIEW_MAX_BYTES / 1024 / 1024));
   }
-  const bytes = await receivingBody(rc, () => readCapped(input.body, PREVIEW_MAX_BYTES));
+  const bytes = await outsideHold(rc, () => readCapped(input.body, PREVIEW_MAX_BYTES));
   if (bytes.length === 0) throw new AppError("BAD_REQUEST", ru.catalog.previewEmpty);
   // The checks parse the bytes: the media Worker runs them (decision 032), the 5 MiB cap above bounds what crosses.
   const box = input.heal || input.size === "strip" ? PREVIEW_BOUNDS[input.size] : null;

@@ -16,7 +16,7 @@ import {
   planAssetCreation,
   requireAsset,
 } from "../library";
-import { receivingBody, type Actor, type RequestContext } from "../access";
+import { outsideHold, type Actor, type RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
 import { resolveEntityStorage } from "../storage";
 import type { ChecksumHeaders } from "../storage";
@@ -109,7 +109,7 @@ export async function uploadInOneRequest(
     await runBatch(rc.db, [deletePendingVariantsStatement(rc.db, [variant.id])]).catch(() => undefined);
     throw error;
   };
-  const sha256 = await receivingBody(rc, () => storeStream(rc, variant, size, upload.body, upload.checksums)).catch(abandon);
+  const sha256 = await outsideHold(rc, () => storeStream(rc, variant, size, upload.body, upload.checksums)).catch(abandon);
   const committed = await commitUpload(rc, {
     variant: variant as VariantRow,
     asset,

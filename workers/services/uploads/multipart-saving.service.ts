@@ -19,11 +19,10 @@ import { AppError } from "../../lib/errors";
 import { toHex } from "../../lib/ids";
 import type { AbortStaleMultipartMessage, HashVariantMessage, TaskMessageInput } from "../../queue/messages";
 import { backendFor, commitUpload, deleteUnreferencedObjects, inEverySwitchedLibrary, inLibraryOf } from "../library";
-import type { RequestContext } from "../access";
+import { outsideHold, type RequestContext } from "../access";
 import { Sha256 } from "./multipart-hash";
 import { MiB, NATIVE_HASH_MAX_BYTES, HASH_SEGMENT_BYTES, STUCK_SAVING_MS, ABORTED_KEPT_MS } from "./multipart.service";
 import { abortVariantUpload } from "./multipart-complete.service";
-
 
 interface HashOptions {
   /** one native pass when the whole object is at most this size */
@@ -98,18 +97,18 @@ export async function hashAndCommit(
   asset: AssetRow | undefined,
   opts: HashOptions,
 ): Promise<HashOutcome> {
-  let sha256: string;
   const from = variant.hashOffset ?? 0;
-  if (from === 0 && variant.contentSize <= opts.nativeMaxBytes) {
-    sha256 = await nativeSha256(rc, variant);
-  } else {
-    const step = await segmentSha256(rc, variant, opts.segmentBytes);
-    if (!("sha256" in step)) {
-      await saveHashProgressStatement(rc.db, variant.id, from, step.offset, step.state, Date.now()).run();
-      return { state: "saving", hashed: step.offset };
-    }
-    sha256 = step.sha256;
+  // Seconds for gigabytes, and nothing written meanwhile: across libraries, done with them let go (decision 048).
+  const step = await outsideHold(rc, async () =>
+    from === 0 && variant.contentSize <= opts.nativeMaxBytes
+      ? { sha256: await nativeSha256(rc, variant) }
+      : segmentSha256(rc, variant, opts.segmentBytes),
+  );
+  if (!("sha256" in step)) {
+    await saveHashProgressStatement(rc.db, variant.id, from, step.offset, step.state, Date.now()).run();
+    return { state: "saving", hashed: step.offset };
   }
+  const sha256 = step.sha256;
   if (!asset || asset.deletedAt != null) return abandonSaving(rc, variant);
   let committed: { outcome: "committed" | "already"; version: number };
   try {
@@ -143,8 +142,11 @@ async function abandonSaving(rc: RequestContext, variant: VariantRow): Promise<H
  */
 export async function runHashVariant(rc: RequestContext, message: HashVariantMessage, opts: Partial<HashOptions> = {}): Promise<string> {
   const found = await findVariant(rc.db, message.variantId);
-  // Its rows where its file's library lives (decision 043, «Uploads»); the bytes are hashed here either way.
-  return found ? inLibraryOf(rc, found.assetId, (rc) => hashVariant(rc, message, opts)) : hashVariant(rc, message, opts);
+  // Its rows where its file's library lives (decision 043, «Uploads»), across libraries for a file listed in another
+  // one too, whose listings there show the new version; asked before anything is hashed, which is not repeated.
+  return found
+    ? inLibraryOf(rc, found.assetId, (rc) => hashVariant(rc, message, opts), { files: [found.assetId], streamed: true })
+    : hashVariant(rc, message, opts);
 }
 
 async function hashVariant(rc: RequestContext, message: HashVariantMessage, opts: Partial<HashOptions>): Promise<string> {

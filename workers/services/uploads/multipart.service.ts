@@ -9,7 +9,7 @@ import { ID_PATTERN } from "../../lib/ids";
 import { normalizeEtag, S3Error } from "../../lib/s3-xml";
 import { verifyLink } from "../../lib/signed-url";
 import { requireAsset, requirePendingUpload } from "../library";
-import { receivingBody, type Actor, type RequestContext } from "../access";
+import { outsideHold, type Actor, type RequestContext } from "../access";
 import { BUCKET_LABEL, MAX_PARTS, S3_OP_PURPOSE, UPLOAD_ID_PATTERN, s3SignedObject, type S3Op } from "../storage/pure";
 import { multipartStoreFor } from "./multipart-store";
 import { checksumTap, type ChecksumHeaders } from "../storage";
@@ -196,7 +196,7 @@ export async function uploadPart(
 
   let etag: string;
   try {
-    etag = await receivingBody(rc, () => store.uploadPart(variant.storageKey, uploadId!, partNumber!, tap.body, length));
+    etag = await outsideHold(rc, () => store.uploadPart(variant.storageKey, uploadId!, partNumber!, tap.body, length));
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (BODY_LENGTH_ERROR.test(String(error))) throw new S3Error("IncompleteBody", ru.s3.partIncomplete);
