@@ -4,7 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import { S3Error, XML_CONTENT_TYPE, errorXml, quoteEtag, s3CodeOf, xmlDocument, type S3ErrorCode } from "../../lib/s3-xml";
-import type { RequestContext } from "../../services/access";
+import { outsideHold, type RequestContext } from "../../services/access";
 import { s3OpOf, type S3Op } from "../../services/storage/pure";
 import {
   MAX_COMPLETE_BODY_BYTES,
@@ -129,8 +129,9 @@ export const s3Routes = createRouter()
           xmlDocument("InitiateMultipartUploadResult", { Bucket: created.bucket, Key: created.key, UploadId: created.uploadId }),
         );
       }
+      // The part list is a request body too: received with the libraries let go (decision 048).
       const done = await whereItLives(c, op, call, (rc) =>
-        completeMultipart(rc, call, () => readCapped(c.req.raw.body, MAX_COMPLETE_BODY_BYTES)),
+        completeMultipart(rc, call, () => outsideHold(rc, () => readCapped(c.req.raw.body, MAX_COMPLETE_BODY_BYTES))),
       );
       // Location: where the client reads the upload's state (a 'saving' upload becomes 'ready' once hashed).
       const location = new URL(`/api/upload/status/${done.variantId}`, c.req.url).href;
