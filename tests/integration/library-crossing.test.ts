@@ -64,6 +64,13 @@ async function nothingHeld(...shards: number[]) {
   for (const shard of shards) await libraryShard(env, shard).release("probe");
 }
 
+/** After a change across libraries A and B: each shard holds exactly the catalog's copy, and nothing is held. */
+async function settled(a: { top: string; shard: number }, b: { top: string; shard: number }) {
+  await copiesAgree(a.top, a.shard);
+  await copiesAgree(b.top, b.shard);
+  await nothingHeld(a.shard, b.shard);
+}
+
 describe("changes across libraries (decision 046)", () => {
   it("moves a file between two libraries in their shards, into one in the catalog and back: each copy follows", async () => {
     const boss = await admin();
@@ -236,9 +243,7 @@ describe("changes across libraries (decision 046)", () => {
     expect([403, 404]).toContain((await expectError(res, res.status)).statusCode);
     expect(res.status).toBeGreaterThanOrEqual(403);
     expect([await libraryCounts(env.DB, a.top), await libraryCounts(env.DB, b.top)]).toEqual(before);
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
   });
 
   it("is limited per person, administrators apart: a loop of changes across cannot keep a library's writes refused", async () => {
@@ -315,9 +320,7 @@ describe("changes across libraries (decision 046)", () => {
     expect(((await done.json()) as { asset_version: number }).asset_version).toBe(2);
     // Committed across with the writes made meanwhile kept: the shards and the catalog agree.
     expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("интервью-1.txt");
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
   });
 
   it("answers 503 without reading an upload's body when the crossing cannot end before it; the cron ends it later", async () => {
@@ -344,9 +347,7 @@ describe("changes across libraries (decision 046)", () => {
 
     await inShard(b.shard, (sql) => sql.exec("ALTER TABLE shard_shared_away RENAME TO shard_shared"));
     expect(await finishStaleCrossings(env, Date.now() + STALE_CROSSING_MS + 1_000)).toBeGreaterThanOrEqual(1);
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
     // Nothing committed: the file is at its first version.
     expect((await send<{ asset_latest_version: number }>("GET", `/api/asset/${file}`, boss.bearer)).body.asset_latest_version).toBe(1);
   });
@@ -394,9 +395,7 @@ describe("changes across libraries (decision 046)", () => {
     const size = "SELECT el_size FROM group_members WHERE group_id = ? AND el_id = ?";
     expect(await inShard(b.shard, (sql) => sql.exec(size, b.top, file).one())).toEqual({ el_size: bytes.byteLength });
     expect(await env.DB.prepare(size).bind(b.top, file).first()).toEqual({ el_size: bytes.byteLength });
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
   });
 
   it("saves an office editor's version of a file of one library in its shard there, and of a file of two across", async () => {
@@ -434,9 +433,7 @@ describe("changes across libraries (decision 046)", () => {
     expect(await inShard(a.shard, (sql) => sql.exec("SELECT latest_version FROM assets WHERE id = ?", shared).one())).toEqual({
       latest_version: 2,
     });
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
   });
 
   it("holds the libraries it touches for that moment: their writes answer 503 with Retry-After, a second change across waits", async () => {
@@ -492,9 +489,7 @@ describe("changes across libraries (decision 046)", () => {
     expect(await finishStaleCrossings(env)).toBeGreaterThanOrEqual(1);
     expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([file]);
     expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([]);
-    await copiesAgree(a.top, a.shard);
-    await copiesAgree(b.top, b.shard);
-    await nothingHeld(a.shard, b.shard);
+    await settled(a, b);
     forgetLibraryPlaces();
     expect(await members(b.top, boss.bearer)).toContain(file);
     expect((await send<{ group_name: string }>("GET", `/api/group/get/${b.top}`, boss.bearer)).body.group_name).toBe(name);
