@@ -323,6 +323,35 @@ describe("changes across libraries (decision 046)", () => {
     await settled(a, b);
   });
 
+  it("keeps a new file's upload under way in a library while a change across touches that library", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Приёмка");
+    const b = await libraryInShard(boss, "Выдача");
+    const other = await uploadText(boss.bearer, a.top, "опись.txt");
+    const text = new TextEncoder().encode("новый файл, пришедший во время переноса\n");
+    const body = new FixedLengthStream(text.byteLength);
+    const writer = body.writable.getWriter();
+    const upload = call(`/api/asset/upload?${new URLSearchParams({ in_group: a.top, name: "акт.txt" })}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      body: body.readable,
+      headers: { "content-type": "text/plain" },
+    });
+    await writer.write(text.slice(0, 8));
+    // While the body is on its way, another file leaves A for B: a change across both libraries.
+    await vi.waitFor(async () => {
+      const moved = await call(`/api/group/move-member/${other}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer });
+      expect(moved.status).toBe(204);
+    });
+    await writer.write(text.slice(8));
+    await writer.close();
+    const done = await upload;
+    expect(done.status, await done.clone().text()).toBe(201);
+    const file = ((await done.json()) as { asset_id: string }).asset_id;
+    expect(await members(a.top, boss.bearer)).toContain(file);
+    await settled(a, b);
+  });
+
   it("answers 503 without reading an upload's body when the crossing cannot end before it; the cron ends it later", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Съёмка");
