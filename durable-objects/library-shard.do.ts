@@ -4,7 +4,7 @@ import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import { appendLibraryRows, importCrossedRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
 import { SHARED_BACKFILL, SHARED_SQL, listedElsewhere, listsShared } from "../workers/db/library-shared-files";
-import { HOLD_SQL, holdShard, releaseShard } from "../workers/db/library-hold";
+import { HOLD_SQL, HoldGate } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type Row, type TableRows } from "../workers/db/repositories/library-move.repository";
@@ -39,10 +39,13 @@ export interface LibraryShardStats {
  */
 export class LibraryShardDO extends DurableObject<Env> {
   readonly db: Database;
+  /** Writes side by side, a change across alone, each in its turn (decision 049). */
+  private readonly gate: HoldGate;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = createDb(new SqlStorageClient(ctx.storage));
+    this.gate = new HoldGate(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => this.migrate());
   }
 
@@ -186,7 +189,7 @@ export class LibraryShardDO extends DurableObject<Env> {
   ): Promise<ShardAnswer<Written<RoutedValue<K>>>> {
     storeGlobals(this.ctx.storage, globals);
     for (const person of people) await storeCallerCopy(this.db, person, Date.now());
-    const answer = await this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args));
+    const answer = await this.gate.write(() => this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args)));
     if (!answer.ok) return answer;
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }
@@ -204,12 +207,15 @@ export class LibraryShardDO extends DurableObject<Env> {
   /**
    * Statements of an operation run in the Worker (`RemoteShardClient`), on this shard's database: a batch in one
    * transaction, or one statement's rows (`raw`: column names first). Only the Worker's own code reaches the object.
+   * Each in its turn with changes across: an upload's commit waits for a crossing's moment instead of failing.
    */
   async statements(list: WireStatement[], mode: "batch" | "all" | "raw"): Promise<unknown> {
     const client = this.db.$client as unknown as SqlStorageClient;
     const prepared = list.map((s) => client.prepare(s.sql).bind(...s.params));
-    if (mode === "batch") return client.batch(prepared);
-    return mode === "raw" ? prepared[0].raw({ columnNames: true }) : prepared[0].all();
+    return this.gate.write(async () => {
+      if (mode === "batch") return client.batch(prepared);
+      return mode === "raw" ? prepared[0].raw({ columnNames: true }) : prepared[0].all();
+    });
   }
 
   /**
@@ -218,17 +224,19 @@ export class LibraryShardDO extends DurableObject<Env> {
    */
   async countLinkUses(uses: { linkId: string; kind: "view" | "download"; n: number; last: number }[]): Promise<void> {
     const sql = this.ctx.storage.sql;
-    this.ctx.storage.transactionSync(() => {
-      for (const u of uses) {
-        const column = u.kind === "view" ? "views" : "downloads";
-        sql.exec(
-          `UPDATE shortlinks SET ${column} = ${column} + ?, last_opened_at = max(coalesce(last_opened_at, 0), ?) WHERE id = ?`,
-          u.n,
-          u.last,
-          u.linkId,
-        );
-      }
-    });
+    await this.gate.write(async () =>
+      this.ctx.storage.transactionSync(() => {
+        for (const u of uses) {
+          const column = u.kind === "view" ? "views" : "downloads";
+          sql.exec(
+            `UPDATE shortlinks SET ${column} = ${column} + ?, last_opened_at = max(coalesce(last_opened_at, 0), ?) WHERE id = ?`,
+            u.n,
+            u.last,
+            u.linkId,
+          );
+        }
+      }),
+    );
   }
 
   /** What the catalog has not yet written back (the minute cron, and a write whose writeback was left behind). */
@@ -237,17 +245,17 @@ export class LibraryShardDO extends DurableObject<Env> {
   }
 
   /**
-   * Held for a change across libraries (decision 046): from here its library's writes are refused until `release`;
-   * answers what the catalog has not yet written back (the change runs on the catalog's copy, which must be current),
-   * or null when another change across libraries holds it.
+   * Held for a change across libraries (decision 046): from here its library's writes wait, or are refused, until
+   * `release`; answers what the catalog has not yet written back (the change runs on the catalog's copy, which must be
+   * current), or null when another change across libraries still holds it after HOLD_WAIT_MS (decision 049).
    */
   async hold(crossing: string, library: string): Promise<Writeback | null> {
-    return holdShard(this.ctx.storage.sql, crossing, Date.now()) ? takeWriteback(this.ctx.storage.sql, library) : null;
+    return (await this.gate.hold(crossing)) ? takeWriteback(this.ctx.storage.sql, library) : null;
   }
 
-  /** The change across libraries has been copied in: writes are taken again. */
+  /** The change across libraries has been copied in: writes are taken again, those waiting first. */
   async release(crossing: string): Promise<void> {
-    releaseShard(this.ctx.storage.sql, crossing);
+    this.gate.release(crossing);
   }
 
   /** The catalog has written back up to `seq` and these outbound rows: they are forgotten here. */

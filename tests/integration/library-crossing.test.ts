@@ -465,20 +465,71 @@ describe("changes across libraries (decision 046)", () => {
     await settled(a, b);
   });
 
-  it("holds the libraries it touches for that moment: their writes answer 503 with Retry-After, a second change across waits", async () => {
+  it("holds the libraries it touches for that moment: their writes and another change across wait for it in the shard", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Занятая");
     const b = await libraryInShard(boss, "Соседняя");
     const file = await uploadText(boss.bearer, a.top, "план.txt");
+    const other = await uploadText(boss.bearer, a.top, "смета.txt");
+    const shard = libraryShard(env, a.shard);
+    expect(await shard.hold("другой перенос", a.top)).not.toBeNull();
+    let letGoAt = 0;
+    const letGo = new Promise((resolve) => setTimeout(resolve, 400)).then(async () => {
+      letGoAt = Date.now();
+      await shard.release("другой перенос");
+    });
+    const finished: number[] = [];
+    const timed = <T>(request: Promise<T>) => request.then((answer) => (finished.push(Date.now()), answer));
+    // A write inside A, a change across A and B, and an upload into A, all while A is held: each waits its moment out.
+    const [rename, across, upload] = await Promise.all([
+      timed(send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: "план-2.txt" })),
+      timed(call(`/api/group/move-member/${other}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })),
+      timed(uploadText(boss.bearer, a.top, "протокол.txt")),
+      letGo,
+    ]);
+    expect(rename.status, JSON.stringify(rename.body)).toBe(200);
+    expect(across.status, await across.clone().text()).toBe(204);
+    expect(typeof upload).toBe("string");
+    // None was answered while A was held.
+    for (const at of finished) expect(at).toBeGreaterThanOrEqual(letGoAt);
+    expect(JSON.stringify((await send("GET", `/api/asset/${file}`, boss.bearer)).body)).toContain("план-2.txt");
+    expect(await members(b.top, boss.bearer)).toContain(other);
+    await settled(a, b);
+  });
+
+  it("runs changes across the same libraries at once one after another: none is refused", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Встречная");
+    const b = await libraryInShard(boss, "Поперечная");
+    const fromA = await Promise.all(["a1.txt", "a2.txt", "a3.txt"].map((name) => uploadText(boss.bearer, a.top, name)));
+    const fromB = await Promise.all(["b1.txt", "b2.txt", "b3.txt"].map((name) => uploadText(boss.bearer, b.top, name)));
+    // Held in parallel, two of these would each take one library and be refused the other's.
+    const moves = await Promise.all([
+      ...fromA.map((f) => call(`/api/group/move-member/${f}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })),
+      ...fromB.map((f) => call(`/api/group/move-member/${f}/${b.top}/${a.top}`, { method: "POST", bearer: boss.bearer })),
+    ]);
+    for (const moved of moves) expect(moved.status, await moved.clone().text()).toBe(204);
+    expect((await members(b.top, boss.bearer)).sort()).toEqual(expect.arrayContaining(fromA));
+    expect((await members(a.top, boss.bearer)).sort()).toEqual(expect.arrayContaining(fromB));
+    await settled(a, b);
+  });
+
+  it("refuses with 503 and Retry-After what a hold keeps waiting past its moment, and lets the other library go", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Застрявшая");
+    const b = await libraryInShard(boss, "Свободная");
+    const file = await uploadText(boss.bearer, a.top, "план.txt");
     const shard = libraryShard(env, a.shard);
     expect(await shard.hold("другой перенос", a.top)).not.toBeNull();
     try {
-      const rename = await call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } });
+      const [rename, across] = await Promise.all([
+        call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } }),
+        call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer }),
+      ]);
       expect((await expectError(rename, 503)).message).toBe(ru.groups.libraryHeld);
       expect(rename.headers.get("retry-after")).toBe("5");
-      const across = await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer });
       expect((await expectError(across, 503)).message).toBe(ru.groups.libraryHeld);
-      // Refused before anything was written: B's shard was let go with the refusal.
+      // Refused with nothing written: B's shard, held first or not at all, was let go with the refusal.
       await nothingHeld(b.shard);
     } finally {
       await shard.release("другой перенос");
@@ -507,7 +558,7 @@ describe("changes across libraries (decision 046)", () => {
     ]);
     expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([]);
     // Meanwhile a write asked of the catalog is taken there (the crossing lets it in) and journaled; one sent straight
-    // to the held shard is refused for that moment.
+    // to the held shard waits for the crossing's end, and past HOLD_WAIT_MS is refused.
     const name = uniqueName("Приёмная");
     forgetLibraryPlaces();
     expect((await send("PATCH", `/api/group/update/${b.top}`, boss.bearer, { group_name: name })).status).toBe(200);

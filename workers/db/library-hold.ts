@@ -17,14 +17,111 @@ export const HOLD_SQL: readonly string[] = [
   ),
 ];
 
+/**
+ * How long a write, or another change across, waits in the shard for a hold to end (decision 049) before it is
+ * refused with 503: a change across holds a library for about a tenth of a second, a big folder's for seconds.
+ */
+export const HOLD_WAIT_MS = 3_000;
+
+/** Inside the shard: whether a change across libraries other than `crossing` (any, when null) holds it. */
+function heldByAnother(sql: SqlStorage, crossing: string | null): boolean {
+  return sql.exec("SELECT 1 FROM shard_holds WHERE crossing_id IS NOT ?", crossing).toArray().length > 0;
+}
+
 /** Inside the shard: holds it for `crossing`; false when another change across libraries holds it. */
-export function holdShard(sql: SqlStorage, crossing: string, now: number): boolean {
-  if (sql.exec("SELECT 1 FROM shard_holds WHERE crossing_id <> ?", crossing).toArray().length > 0) return false;
+function holdShard(sql: SqlStorage, crossing: string, now: number): boolean {
+  if (heldByAnother(sql, crossing)) return false;
   sql.exec("INSERT OR IGNORE INTO shard_holds (crossing_id, since) VALUES (?, ?)", crossing, now);
   return true;
 }
 
 /** Inside the shard: `crossing`'s hold let go (nothing when it holds none). */
-export function releaseShard(sql: SqlStorage, crossing: string): void {
+function releaseShard(sql: SqlStorage, crossing: string): void {
   sql.exec("DELETE FROM shard_holds WHERE crossing_id = ?", crossing);
+}
+
+/** A write, or a change across asking for the hold (`crossing`), waiting its turn. */
+interface Waiter {
+  crossing: string | null;
+  go: () => void;
+}
+
+/**
+ * Inside the shard: who goes when (decision 049). Writes to the library run side by side; a change across holds it
+ * alone — once the writes under way have ended (none fails half-way into a hold), and before the writes that arrived
+ * after it asked. Those who cannot go wait in the order they came, woken when a hold ends or a write finishes. A wait
+ * ends after HOLD_WAIT_MS whatever happens (a crossing whose Worker died is ended by the minute cron): a change across
+ * is then refused (503), a write runs into the hold's triggers (503) or, when nothing holds the library, runs.
+ */
+export class HoldGate {
+  private writing = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  /** `work`, a write to the library, run in its turn. */
+  async write<T>(work: () => Promise<T>): Promise<T> {
+    const entered = await this.enter(null);
+    try {
+      return await work();
+    } finally {
+      if (entered) {
+        this.writing--;
+        this.pump();
+      }
+    }
+  }
+
+  /** The shard held for `crossing` in its turn; false when another change across still holds it after HOLD_WAIT_MS. */
+  hold(crossing: string): Promise<boolean> {
+    return this.enter(crossing);
+  }
+
+  /** `crossing`'s hold let go: those waiting go, in their order. */
+  release(crossing: string): void {
+    releaseShard(this.sql, crossing);
+    this.pump();
+  }
+
+  private ready(crossing: string | null): boolean {
+    return !heldByAnother(this.sql, crossing) && (crossing === null || this.writing === 0);
+  }
+
+  private grant(crossing: string | null): void {
+    if (crossing === null) this.writing++;
+    else holdShard(this.sql, crossing, Date.now());
+  }
+
+  private enter(crossing: string | null): Promise<boolean> {
+    if (this.queue.length === 0 && this.ready(crossing)) {
+      this.grant(crossing);
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const waiter: Waiter = {
+        crossing,
+        go: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        // A write that waited behind a change across still asking for its turn goes when nothing holds the library.
+        const goes = crossing === null && !heldByAnother(this.sql, null);
+        if (goes) this.grant(null);
+        resolve(goes);
+        this.pump();
+      }, HOLD_WAIT_MS);
+      this.queue.push(waiter);
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.ready(this.queue[0]!.crossing)) {
+      const next = this.queue.shift()!;
+      this.grant(next.crossing);
+      next.go();
+    }
+  }
 }

@@ -28,8 +28,8 @@ export const STALE_CROSSING_MS = 60_000;
 /**
  * A change across libraries (decision 046): a file moved, copied or listed between a library in its shard and another
  * library, tags or rules over several. It runs in the catalog, which holds a current copy of every library, with the
- * product's own service and checks, while the shards of the switched libraries it touches are held (their triggers
- * refuse writes, 503 for that moment) and their last changes written back; then every entity written meanwhile is
+ * product's own service and checks, while the shards of the switched libraries it touches are held (their writes wait
+ * for that moment in the shard, decision 049) and their last changes written back; then every entity written meanwhile is
  * copied into the shard of the library it is in now and out of the one it was in, as a library's move copies it, the
  * id directory following, and the shards are let go. Recorded first: a Worker that dies half-way leaves the crossing
  * to the minute cron, which ends it the same way (every step repeatable), so nothing is lost and nothing doubled.
@@ -73,7 +73,9 @@ export async function acrossLibraries<T>(
     try {
       return await work();
     } finally {
-      await holdAgain(hold, letGo);
+      // Another change across holding one of them meanwhile is waited out in its shard rather than refusing a body
+      // already stored (a refusal deletes it, and the client sends it all again).
+      await hold();
     }
   };
   try {
@@ -92,48 +94,23 @@ export async function acrossLibraries<T>(
   }
 }
 
-/** Pauses between tries to hold the libraries again after a body: another change across holds one for about 0.1 s. */
-const HOLD_AGAIN_PAUSES_MS = [50, 100, 200, 400, 800, 1_600];
-
 /**
- * The libraries held again once a body has arrived, waiting out a change across that holds one of them meanwhile
- * rather than refusing a body already stored (a refusal deletes it, and the client sends it all again).
+ * Each library's shard held, and what it had not yet written back written back: the catalog's copy is current. One
+ * after another in the order of their shards, each waiting in the shard for another change across to end (decision
+ * 049): two changes over the same libraries then never hold one each and wait for the other's.
  */
-async function holdAgain(hold: () => Promise<void>, letGo: () => Promise<void>): Promise<void> {
-  for (const pause of HOLD_AGAIN_PAUSES_MS) {
-    try {
-      return await hold();
-    } catch (error) {
-      if (!(error instanceof LibraryHeld)) throw error;
-      await letGo();
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-  await hold();
-}
-
-/** Each library's shard held, and what it had not yet written back written back: the catalog's copy is current. */
 export async function holdLibraries(env: Env, crossing: string, libraries: readonly CrossedLibrary[]): Promise<void> {
-  await Promise.all(
-    libraries.map(async (l) => {
-      const shard = libraryShard(env, l.shard) as unknown as CrossingShard;
-      let wb;
-      try {
-        wb = await shard.hold(crossing, l.libraryId);
-      } catch (error) {
-        console.error(JSON.stringify({ level: "error", op: "library-crossing", library: l.name, message: String(error) }));
-        throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryDown(l.name), { "Retry-After": "5" });
-      }
-      if (!wb) throw new LibraryHeld();
-      if (carriesAnything(wb)) await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
-    }),
-  );
-}
-
-/** A library held by another change across for its moment: 503, try again. */
-class LibraryHeld extends AppError {
-  constructor() {
-    super("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+  for (const l of [...libraries].sort((x, y) => x.shard - y.shard)) {
+    const shard = libraryShard(env, l.shard) as unknown as CrossingShard;
+    let wb;
+    try {
+      wb = await shard.hold(crossing, l.libraryId);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", library: l.name, message: String(error) }));
+      throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryDown(l.name), { "Retry-After": "5" });
+    }
+    if (!wb) throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+    if (carriesAnything(wb)) await writeBack(env, shard, wb, { deadline: Number.POSITIVE_INFINITY });
   }
 }
 
