@@ -2,7 +2,8 @@
 // a build): a file moved between two libraries and back, beside a move between two folders of one library and a
 // rename, the reads of a folder listing a file of the other library and of that file (decision 047), and a new version
 // of a file of one library and of one listed in both (its body received with the libraries let go, decision 048), and
-// an office editor's save of each (WOPI PutFile: in the library's shard, across only for the second), with both
+// an office editor's save of each (WOPI PutFile: in the library's shard, across only for the second), and renames in
+// one library while files cross between the two (how many were refused, how long the others took), with both
 // libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard of its own
 // (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into them), each on
 // its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
@@ -112,7 +113,32 @@ async function run(mode) {
         if (i >= WARM) times[key].push(saved.elapsed);
       }
     }
-    return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
+    // Renames of a file of A, one after another, while changes across move another file between A and B (decision 049:
+    // in a shard a rename that meets a crossing's hold waits for it; before, it was refused with 503).
+    const contended = { renameDuring: [], refusedDuring: 0, renamesDuring: 0 };
+    let crossing = true;
+    const mover = (async () => {
+      for (let i = 0; i < N; i++) {
+        await timed(send("POST", `/api/group/move-member/${file}/${a1}/${b}`), 204);
+        await timed(send("POST", `/api/group/move-member/${file}/${b}/${a1}`), 204);
+      }
+      crossing = false;
+    })();
+    for (let i = 0; crossing; i++) {
+      const started = performance.now();
+      const res = await send("PATCH", `/api/asset/${own}`, { asset_name: `свой-${i}.txt` })();
+      await res.arrayBuffer();
+      contended.renamesDuring++;
+      if (res.status === 200) contended.renameDuring.push(performance.now() - started);
+      else if (res.status === 503) contended.refusedDuring++;
+      else throw new Error(`rename during crossings answered ${res.status}`);
+    }
+    await mover;
+    times.renameDuring = contended.renameDuring;
+    return {
+      ...Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)])),
+      refused: `${contended.refusedDuring} of ${contended.renamesDuring}`,
+    };
   } finally {
     await server.stop();
   }
@@ -136,9 +162,11 @@ const labels = {
   versionTwo: "a new version of the file listed in both libraries",
   wopiOwn: "an office editor's save (WOPI PutFile) of a file of one library",
   wopiTwo: "an office editor's save of the file listed in both libraries",
+  renameDuring: "rename a file of A while files cross between A and B (answered 200)",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
   ["p50 / p95", "both libraries in the catalog", "each in its own shard"],
 );
+console.log(`renames refused (503) while files crossed: ${catalog.refused} in the catalog, ${shard.refused} with shards`);
 console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
