@@ -12,7 +12,8 @@ import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories"
 /**
  * One shard or many, across libraries (issue 40's model-based property, decision 046): the same random sequence of
  * folders, files, moves of files and folders inside and across libraries, copies, listings of files in more folders
- * and their removal (decision 047), rules for a reader and trashing of files and folders,
+ * and their removal (decision 047), rules for a reader, trashing of files and folders, and new files whose upload is
+ * under way while the others run (begun with half a body, finished later or at the end: decision 049),
  * sent through the API once with every library in the catalog and once with each library in a shard of its own,
  * answers every call with the same status and leaves the same visible state — every folder's listing and every file's
  * answer, for the administrator and for the reader. Ids differ between the two runs; both are mapped to the model's
@@ -32,7 +33,9 @@ type Op =
   | { kind: "trash"; file: number }
   | { kind: "list"; file: number; to: number }
   | { kind: "unlist"; file: number; from: number }
-  | { kind: "trashFolder"; folder: number };
+  | { kind: "trashFolder"; folder: number }
+  | { kind: "beginUpload"; folder: number }
+  | { kind: "finishUpload" };
 
 const n = fc.nat({ max: 40 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -54,6 +57,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("list" as const), file: n, to: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("unlist" as const), file: n, from: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("trashFolder" as const), folder: n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("beginUpload" as const), folder: n }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("finishUpload" as const) }) },
 );
 
 const DENIED_ELSEWHERE: Op[] = [
@@ -74,6 +79,14 @@ interface Layout {
   parentOf: Map<string, string>;
   files: string[];
   folderOf: Map<string, string>;
+}
+
+/** A new file's upload begun: half its body sent, the rest to come. */
+interface InFlight {
+  folder: string;
+  rest: Uint8Array;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+  answer: Promise<Response>;
 }
 
 async function status(res: Response): Promise<number> {
@@ -101,6 +114,18 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
   forgetLibraryPlaces();
   const post = (path: string, json?: unknown) => call(path, { method: "POST", bearer, json });
   const outcomes: number[] = [];
+  const inFlight: InFlight[] = [];
+  const finishUpload = async (upload: InFlight) => {
+    await upload.writer.write(upload.rest);
+    await upload.writer.close();
+    const res = await upload.answer;
+    if (res.ok) {
+      const { asset_id } = (await res.json()) as { asset_id: string };
+      layout.files.push(asset_id);
+      layout.folderOf.set(asset_id, upload.folder);
+    }
+    outcomes.push(await status(res));
+  };
   for (const [i, op] of ops.entries()) {
     const pick = <T>(list: T[], k: number) => list[k % list.length];
     switch (op.kind) {
@@ -193,8 +218,29 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         outcomes.push(await status(await post("/api/asset/delete-list", { ids: [pick(layout.files, op.file)] })));
         break;
       }
+      case "beginUpload": {
+        const folder = pick(layout.folders, op.folder);
+        const text = new TextEncoder().encode(`строка ${i}, пришедшая не сразу\n`);
+        const body = new FixedLengthStream(text.byteLength);
+        const writer = body.writable.getWriter();
+        const answer = call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name: `поздний-${i}.txt` })}`, {
+          method: "POST",
+          bearer,
+          body: body.readable,
+          headers: { "content-type": "text/plain" },
+        });
+        await writer.write(text.slice(0, 8));
+        inFlight.push({ folder, rest: text.slice(8), writer, answer });
+        break;
+      }
+      case "finishUpload": {
+        const upload = inFlight.shift();
+        if (upload) await finishUpload(upload);
+        break;
+      }
     }
   }
+  for (const upload of inFlight.splice(0)) await finishUpload(upload);
   return { outcomes, layout };
 }
 
