@@ -12,8 +12,8 @@ import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories"
 /**
  * One shard or many, across libraries (issue 40's model-based property, decision 046): the same random sequence of
  * folders, files, moves of files and folders inside and across libraries, copies, listings of files in more folders
- * and their removal (decision 047), rules for a reader, trashing of files and folders, and new files whose upload is
- * under way while the others run (begun with half a body, finished later or at the end: decision 049),
+ * and their removal (decision 047), rules for a reader, trashing of files and folders, and new files and new versions
+ * whose upload is under way while the others run (begun with half a body, finished later or at the end: decision 049),
  * sent through the API once with every library in the catalog and once with each library in a shard of its own,
  * answers every call with the same status and leaves the same visible state — every folder's listing and every file's
  * answer, for the administrator and for the reader. Ids differ between the two runs; both are mapped to the model's
@@ -34,7 +34,7 @@ type Op =
   | { kind: "list"; file: number; to: number }
   | { kind: "unlist"; file: number; from: number }
   | { kind: "trashFolder"; folder: number }
-  | { kind: "beginUpload"; folder: number }
+  | { kind: "beginUpload"; folder: number; version: boolean }
   | { kind: "finishUpload" };
 
 const n = fc.nat({ max: 40 });
@@ -57,7 +57,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("list" as const), file: n, to: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("unlist" as const), file: n, from: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("trashFolder" as const), folder: n }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("beginUpload" as const), folder: n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("beginUpload" as const), folder: n, version: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("finishUpload" as const) }) },
 );
 
@@ -81,9 +81,9 @@ interface Layout {
   folderOf: Map<string, string>;
 }
 
-/** A new file's upload begun: half its body sent, the rest to come. */
+/** A new file's upload (or a new version's: no folder) begun: half its body sent, the rest to come. */
 interface InFlight {
-  folder: string;
+  folder: string | null;
   rest: Uint8Array;
   writer: WritableStreamDefaultWriter<Uint8Array>;
   answer: Promise<Response>;
@@ -116,10 +116,13 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
   const outcomes: number[] = [];
   const inFlight: InFlight[] = [];
   const finishUpload = async (upload: InFlight) => {
-    await upload.writer.write(upload.rest);
-    await upload.writer.close();
+    const sent = upload.writer
+      .write(upload.rest)
+      .then(() => upload.writer.close())
+      .catch(() => undefined);
+    await Promise.race([sent, upload.answer]);
     const res = await upload.answer;
-    if (res.ok) {
+    if (res.ok && upload.folder) {
       const { asset_id } = (await res.json()) as { asset_id: string };
       layout.files.push(asset_id);
       layout.folderOf.set(asset_id, upload.folder);
@@ -219,17 +222,20 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         break;
       }
       case "beginUpload": {
-        const folder = pick(layout.folders, op.folder);
+        const version = op.version && layout.files.length > 0;
+        const folder = version ? null : pick(layout.folders, op.folder);
+        const to: Record<string, string> = folder ? { in_group: folder } : { asset_id: pick(layout.files, op.folder) };
         const text = new TextEncoder().encode(`строка ${i}, пришедшая не сразу\n`);
         const body = new FixedLengthStream(text.byteLength);
         const writer = body.writable.getWriter();
-        const answer = call(`/api/asset/upload?${new URLSearchParams({ in_group: folder, name: `поздний-${i}.txt` })}`, {
+        const answer = call(`/api/asset/upload?${new URLSearchParams({ ...to, name: `поздний-${i}.txt` })}`, {
           method: "POST",
           bearer,
           body: body.readable,
           headers: { "content-type": "text/plain" },
         });
-        await writer.write(text.slice(0, 8));
+        // Refused before its body is read (a file or folder gone meanwhile), an upload answers without taking it.
+        await Promise.race([writer.write(text.slice(0, 8)).catch(() => undefined), answer]);
         inFlight.push({ folder, rest: text.slice(8), writer, answer });
         break;
       }
