@@ -98,10 +98,21 @@ export class LibraryShardDO extends DurableObject<Env> {
     importLibraryRows(this.ctx.storage, ids, tables, references);
   }
 
-  /** A change across libraries brought in (decision 046): entities `ids` replaced, files `assets` listed anew. */
-  async importCrossed(libraryId: string, ids: string[], assets: string[], tables: TableRows[], references: TableRows[], listings: Row[]) {
+  /**
+   * A change across libraries brought in (decision 046): entities `ids` replaced (of them, those the catalog holds no
+   * file or folder for, `unknown`, only if this shard holds one), files `assets` listed anew.
+   */
+  async importCrossed(
+    libraryId: string,
+    ids: string[],
+    unknown: string[],
+    assets: string[],
+    tables: TableRows[],
+    references: TableRows[],
+    listings: Row[],
+  ) {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
-    importCrossedRows(this.ctx.storage, ids, assets, tables, references, listings);
+    importCrossedRows(this.ctx.storage, ids, unknown, assets, tables, references, listings);
   }
 
   /** More rows of entities just imported: a big folder's listings of files, a page at a time. */

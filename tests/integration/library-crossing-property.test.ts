@@ -4,15 +4,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { forgetLibraryPlaces } from "../../workers/db/library-directory";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { createGroup } from "../../workers/services/library";
+import { readMove } from "../../workers/db/repositories/library-move.repository";
 import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories";
+import { inShard } from "./through-shards";
 
 /**
  * One shard or many, across libraries (issue 40's model-based property, decision 046): the same random sequence of
  * folders, files, moves of files and folders inside and across libraries, copies, listings of files in more folders
- * and their removal (decision 047), rules for a reader, trashing of files and folders, and new files and new versions
+ * and their removal (decision 047), rules for a reader, trashing and restoring of files and folders, new files and versions
  * whose upload is under way while the others run (begun with half a body, finished later or at the end: decision 049),
  * sent through the API once with every library in the catalog and once with each library in a shard of its own,
  * answers every call with the same status and leaves the same visible state — every folder's listing and every file's
@@ -34,6 +36,7 @@ type Op =
   | { kind: "list"; file: number; to: number }
   | { kind: "unlist"; file: number; from: number }
   | { kind: "trashFolder"; folder: number }
+  | { kind: "restore"; target: number; folder: boolean }
   | { kind: "beginUpload"; folder: number; version: boolean }
   | { kind: "finishUpload" };
 
@@ -57,6 +60,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("list" as const), file: n, to: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("unlist" as const), file: n, from: n }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("trashFolder" as const), folder: n }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("restore" as const), target: n, folder: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("beginUpload" as const), folder: n, version: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("finishUpload" as const) }) },
 );
@@ -89,6 +93,23 @@ interface InFlight {
   answer: Promise<Response>;
 }
 
+const PENDING_NAMED = "SELECT count(*) AS n FROM variants WHERE file_name = ? AND status = 'pending'";
+
+/**
+ * Until an upload has reached its body (its pending version is written, in the catalog or a shard) or has answered:
+ * the next operation then meets it receiving its body, in both runs alike, not still checking.
+ */
+async function untilReceiving(name: string, shards: number[], answer: Promise<Response>) {
+  let answered = false;
+  void answer.then(() => (answered = true));
+  for (let tries = 0; tries < 250 && !answered; tries++) {
+    let pending = (await env.DB.prepare(PENDING_NAMED).bind(name).first<{ n: number }>())!.n;
+    for (const shard of shards) pending += await inShard(shard, (sql) => sql.exec<{ n: number }>(PENDING_NAMED, name).one().n);
+    if (pending > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function status(res: Response): Promise<number> {
   if (!res.bodyUsed) await res.body?.cancel();
   return res.status;
@@ -98,6 +119,7 @@ async function status(res: Response): Promise<number> {
 async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerId: string, bossId: string) {
   const boss = actorOf({ id: bossId, login: "admin", name: "admin", isAdmin: true });
   const layout: Layout = { folders: [], parentOf: new Map(), files: [], folderOf: new Map() };
+  const shards: number[] = [];
   for (let l = 0; l < LIBRARIES; l++) {
     // Made by the service, not the route: with NEW_LIBRARIES=shard the route would move it into a shard at once.
     const { group_id: top } = await createGroup(testContext(), boss, {
@@ -108,6 +130,7 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
       await startLibraryMove(env, top);
       await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
       moved.push(top);
+      shards.push((await readMove(env.DB, top))!.shard);
     }
     layout.folders.push(top);
   }
@@ -221,6 +244,12 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         outcomes.push(await status(await post("/api/asset/delete-list", { ids: [pick(layout.files, op.file)] })));
         break;
       }
+      case "restore": {
+        const targets = op.folder ? layout.folders.slice(LIBRARIES) : layout.files;
+        if (targets.length === 0) continue;
+        outcomes.push(await status(await post(`/api/${op.folder ? "group" : "asset"}/restore/${pick(targets, op.target)}`)));
+        break;
+      }
       case "beginUpload": {
         const version = op.version && layout.files.length > 0;
         const folder = version ? null : pick(layout.folders, op.folder);
@@ -228,7 +257,8 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         const text = new TextEncoder().encode(`строка ${i}, пришедшая не сразу\n`);
         const body = new FixedLengthStream(text.byteLength);
         const writer = body.writable.getWriter();
-        const answer = call(`/api/asset/upload?${new URLSearchParams({ ...to, name: `поздний-${i}.txt` })}`, {
+        const name = `поздний-${i}.txt`;
+        const answer = call(`/api/asset/upload?${new URLSearchParams({ ...to, name })}`, {
           method: "POST",
           bearer,
           body: body.readable,
@@ -236,6 +266,7 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
         });
         // Refused before its body is read (a file or folder gone meanwhile), an upload answers without taking it.
         await Promise.race([writer.write(text.slice(0, 8)).catch(() => undefined), answer]);
+        await untilReceiving(name, shards, answer);
         inFlight.push({ folder, rest: text.slice(8), writer, answer });
         break;
       }

@@ -352,6 +352,51 @@ describe("changes across libraries (decision 046)", () => {
     await settled(a, b);
   });
 
+  it("commits a new version whose file moved into another library while its body arrived, where the file is now", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Черновики");
+    const b = await libraryInShard(boss, "Чистовики");
+    const c = await createGroup(boss, uniqueName("Каталожная"));
+    const receiving = async (file: string, shard: number | null) => {
+      const pending = "SELECT count(*) AS n FROM variants WHERE asset_id = ? AND status = 'pending'";
+      const n =
+        shard === null
+          ? (await env.DB.prepare(pending).bind(file).first<{ n: number }>())!.n
+          : await inShard(shard, (sql) => sql.exec<{ n: number }>(pending, file).one().n);
+      expect(n).toBe(1);
+    };
+    for (const [from, to, shard] of [
+      [a.top, b.top, a.shard],
+      [b.top, c, b.shard],
+    ] as const) {
+      const file = await uploadText(boss.bearer, from, "глава.txt");
+      const text = new TextEncoder().encode("вторая редакция главы, пришедшая не сразу\n");
+      const body = new FixedLengthStream(text.byteLength);
+      const writer = body.writable.getWriter();
+      const upload = call(`/api/asset/upload?${new URLSearchParams({ asset_id: file, name: "глава.txt" })}`, {
+        method: "POST",
+        bearer: boss.bearer,
+        body: body.readable,
+        headers: { "content-type": "text/plain" },
+      });
+      await writer.write(text.slice(0, 8));
+      await vi.waitFor(() => receiving(file, shard));
+      // While the body is on its way, the file itself moves into the other library (a shard's, then the catalog's).
+      const moved = await call(`/api/group/move-member/${file}/${from}/${to}`, { method: "POST", bearer: boss.bearer });
+      expect(moved.status, await moved.clone().text()).toBe(204);
+      await writer.write(text.slice(8));
+      await writer.close();
+      const done = await upload;
+      expect(done.status, await done.clone().text()).toBe(201);
+      expect(((await done.json()) as { asset_version: number }).asset_version).toBe(2);
+      forgetLibraryPlaces();
+      const got = await send<{ asset_latest_version: number }>("GET", `/api/asset/${file}`, boss.bearer);
+      expect(got.body.asset_latest_version).toBe(2);
+      expect(await members(to, boss.bearer)).toContain(file);
+    }
+    await settled(a, b);
+  });
+
   it("answers 503 without reading an upload's body when the crossing cannot end before it; the cron ends it later", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Съёмка");

@@ -37,12 +37,13 @@ export function importLibraryRows(storage: DurableObjectStorage, ids: string[], 
 export function importCrossedRows(
   storage: DurableObjectStorage,
   written: string[],
+  unknown: string[],
   assets: string[],
   tables: TableRows[],
   references: TableRows[],
   listings: Row[],
 ): void {
-  const ids = entitiesReplaced(storage.sql, written, tables);
+  const ids = entitiesReplaced(storage.sql, written, unknown);
   const writes = (sql: SqlStorage) => [...holdingRowsOf(sql, ids), ...namesOf(tables), ...namesOf(references), "group_members"];
   withoutTriggers(storage, writes, (sql) => {
     const touched = [...ids, ...assets, ...listedFiles(listings)];
@@ -79,25 +80,26 @@ export function appendLibraryRows(storage: DurableObjectStorage, tables: TableRo
 }
 
 /**
- * Of the entities a change across wrote, those whose rows here an import replaces: the folders and files this shard
- * holds, and those the import brings. Any other id names no entity on either side — a file whose upload is under way
- * here (its pending version is keyed by an asset id that exists nowhere until the commit; written back with the
- * crossing's hold, it reaches the journal): its rows are left alone, or its upload would answer 404 after its body.
+ * Of the entities a change across wrote, those whose rows here an import replaces: all but the ids the catalog holds
+ * no file or folder for (`unknown`) and this shard does not hold either. Such an id is a file whose upload is
+ * under way here (its pending version is keyed by an asset id that exists nowhere until the commit; written back with
+ * the crossing's hold, it reaches the journal): its rows are left alone, or its upload would answer 404 after its
+ * body. A file this shard holds that the catalog no longer does (purged meanwhile) goes; so do rows of a file the
+ * catalog holds elsewhere that an upload's last steps wrote here after the file had left.
  */
-function entitiesReplaced(sql: SqlStorage, written: string[], tables: TableRows[]): string[] {
-  const brought = new Set(
-    tables.filter((t) => t.table === "assets" || t.table === "groups").flatMap((t) => t.rows.map((r) => String(r.id))),
-  );
+function entitiesReplaced(sql: SqlStorage, written: string[], unknown: string[]): string[] {
+  if (unknown.length === 0) return written;
   const held = new Set(
     sql
       .exec<{ id: string }>(
         "SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?1)) UNION SELECT id FROM groups WHERE id IN (SELECT value FROM json_each(?1))",
-        JSON.stringify(written),
+        JSON.stringify(unknown),
       )
       .toArray()
       .map((r) => r.id),
   );
-  return written.filter((id) => brought.has(id) || held.has(id));
+  const left = new Set(unknown.filter((id) => !held.has(id)));
+  return written.filter((id) => !left.has(id));
 }
 
 /** Folders `ids` themselves and the folders that list any of them (a folder lists files and folders). */

@@ -136,15 +136,19 @@ export async function redirectEntities(db: D1Database, entities: readonly Crosse
 /** The id directory's word for a file in the catalog and in no library (the root is no library's id). */
 export const IN_NO_LIBRARY = ROOT_GROUP_ID;
 
-/** Of entities `ids`, the files, and every listing of theirs in library `libraryId` (the catalog's, as they are now). */
+/**
+ * Of entities `ids`, the files and the folders the catalog holds (in any library, or in none), and every listing of
+ * the files in library `libraryId` (the catalog's, as they are now).
+ */
 export async function filesAndListingsIn(
   db: D1Database,
   libraryId: string,
   ids: readonly string[],
-): Promise<{ files: string[]; listings: Row[] }> {
+): Promise<{ files: string[]; folders: string[]; listings: Row[] }> {
   const json = JSON.stringify(ids);
-  const [files, listings] = await db.batch([
+  const [files, folders, listings] = await db.batch([
     db.prepare("SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?))").bind(json),
+    db.prepare("SELECT id FROM groups WHERE id IN (SELECT value FROM json_each(?))").bind(json),
     db
       .prepare(
         `SELECT m.* FROM group_members m JOIN group_closure c ON c.descendant = m.group_id AND c.ancestor = ?1
@@ -152,7 +156,8 @@ export async function filesAndListingsIn(
       )
       .bind(libraryId, json),
   ]);
-  return { files: (files.results as { id: string }[]).map((r) => r.id), listings: listings.results as Row[] };
+  const idsOf = (result: D1Result) => (result.results as { id: string }[]).map((r) => r.id);
+  return { files: idsOf(files), folders: idsOf(folders), listings: listings.results as Row[] };
 }
 
 /** The crossing is over: its rows go (and with the last of them, its journal's need). */

@@ -43,55 +43,77 @@ export async function acrossLibraries<T>(
   const env = rc.env;
   if (noLibrarySwitched()) return write(rc);
   const libraries = await switchedLibrariesOf(env.DB, ids);
-  if (libraries.length === 0) return write(rc);
-  await o.beforeHold?.();
-  if (libraries.some((l) => l.state !== "shard"))
-    throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryMoving, { "Retry-After": "5" });
-  let crossing: string | null = null;
-  const hold = async () => {
-    crossing = newId();
-    await beginCrossing(env.DB, crossing, libraries, Date.now());
-    await holdLibraries(env, crossing, libraries);
-  };
-  const letGo = async () => {
-    if (crossing) await finishCrossing(env, crossing);
-    crossing = null;
-  };
+  if (libraries.length > 0) await o.beforeHold?.();
+  const held = crossingOver(env, ids);
   // A request's body is received, and stored bytes hashed, with the libraries let go (decision 048): however long that
   // takes, their writes are refused only for the moments before and after it. What was written before it reaches the
-  // shards then; the libraries are held again, their writes meanwhile written back, for the rest.
+  // shards then; the libraries it touches *now* are held again, their writes meanwhile written back, for the rest — a
+  // change across meanwhile may have taken its file into another library (decision 049).
   const outsideHold = async <B>(work: () => Promise<B>): Promise<B> => {
-    if (!crossing) return work();
     try {
-      await letGo();
+      await held.letGo();
     } catch (error) {
       // A shard that does not take what was written so far: nothing of the body is read; the minute cron ends the
       // crossing, and the client sends it all again.
-      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) }));
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) }));
       throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
     }
     try {
       return await work();
     } finally {
-      // Another change across holding one of them meanwhile is waited out in its shard rather than refusing a body
-      // already stored (a refusal deletes it, and the client sends it all again).
-      await hold();
+      await held.hold();
     }
   };
   try {
-    await hold();
+    await held.hold(libraries);
     return await write({ ...rc, outsideHold });
   } catch (error) {
     // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held —
     // unless a library is being switched this moment, which is a matter of seconds.
-    if (isLibraryMoving(error) && !(await anyLibraryMoving(env.DB))) throw new AppError("CONFLICT", ru.groups.betweenLibraries);
+    if (libraries.length > 0 && isLibraryMoving(error) && !(await anyLibraryMoving(env.DB)))
+      throw new AppError("CONFLICT", ru.groups.betweenLibraries);
     throw error;
   } finally {
     // Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat.
-    await letGo().catch((error) =>
-      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing, message: String(error) })),
-    );
+    await held
+      .letGo()
+      .catch((error) =>
+        console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) })),
+      );
   }
+}
+
+/** A change across libraries as it is held and let go (around a body, decision 048). */
+export interface Crossing {
+  /** the switched libraries `ids` are in (as given, or as the catalog says now) held; none held when there are none */
+  hold(libraries?: readonly CrossedLibrary[]): Promise<void>;
+  /** the change ended: what it wrote copied into the shards, and they are let go (nothing when nothing is held) */
+  letGo(): Promise<void>;
+  id(): string | null;
+}
+
+/**
+ * The crossing over whatever switched libraries `ids` are in when it is held: a library being switched answers 503.
+ * Another change across holding one of them is waited out in its shard (decision 049).
+ */
+export function crossingOver(env: Env, ids: readonly string[]): Crossing {
+  let crossing: string | null = null;
+  return {
+    async hold(given) {
+      const libraries = given ?? (await switchedLibrariesOf(env.DB, ids));
+      if (libraries.some((l) => l.state !== "shard"))
+        throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryMoving, { "Retry-After": "5" });
+      if (libraries.length === 0) return;
+      crossing = newId();
+      await beginCrossing(env.DB, crossing, libraries, Date.now());
+      await holdLibraries(env, crossing, libraries);
+    },
+    async letGo() {
+      if (crossing) await finishCrossing(env, crossing);
+      crossing = null;
+    },
+    id: () => crossing,
+  };
 }
 
 /**
@@ -146,10 +168,15 @@ export async function finishCrossing(env: Env, crossing: string): Promise<void> 
  * library: a change to one file in a folder of a hundred thousand copies one listing, not the folder's all.
  */
 async function copyCrossed(env: Env, libraryId: string, shard: number, ids: string[]): Promise<void> {
-  const [mine, { files, listings }] = await Promise.all([belonging(env.DB, libraryId, ids), filesAndListingsIn(env.DB, libraryId, ids)]);
+  const [mine, { files, folders, listings }] = await Promise.all([
+    belonging(env.DB, libraryId, ids),
+    filesAndListingsIn(env.DB, libraryId, ids),
+  ]);
   const tables = await rowsOf(env.DB, mine, { listings: false });
   const references = await referencesOf(env.DB, tables);
-  await (libraryShard(env, shard) as unknown as CrossingShard).importCrossed(libraryId, ids, files, tables, references, listings);
+  const known = new Set([...files, ...folders]);
+  const unknown = ids.filter((id) => !known.has(id));
+  await (libraryShard(env, shard) as unknown as CrossingShard).importCrossed(libraryId, ids, unknown, files, tables, references, listings);
 }
 
 /** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */

@@ -15,9 +15,10 @@ import { RemoteShardClient } from "../../db/remote-shard-client";
 import { metered } from "../../db/round-trips";
 import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
+import { switchedLibrariesOf } from "../../db/repositories/library-crossing.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
-import { acrossLibraries } from "./library-crossing.service";
+import { acrossLibraries, crossingOver, type Crossing } from "./library-crossing.service";
 import { writeBack } from "./shard-writeback.service";
 
 type RunShard = Pick<LibraryShardDO, "enter" | "statements" | "writeback" | "writtenBack">;
@@ -50,6 +51,8 @@ export async function runOverShard<T>(
   place: Extract<LibraryPlace, { place: "shard" }>,
   enter: { caller: CallerCopy | null; globals: TableRows[] },
   operation: (rc: RequestContext) => Promise<T>,
+  /** for work that receives a body: the folders and files it touches, looked at again once the body has arrived */
+  touched?: readonly string[],
 ): Promise<T> {
   const shard = (await openLibraryShard(rc.env, place)) as unknown as RunShard;
   const meter = rc.dbSession?.meter;
@@ -60,6 +63,7 @@ export async function runOverShard<T>(
     send: async (body: unknown, options?: QueueSendOptions) => void queued.push({ body, ...options }),
     sendBatch: async (messages: Iterable<MessageSendRequest>) => void queued.push(...messages),
   } as unknown as Queue;
+  let across: Crossing | null = null;
   const over: RequestContext = {
     ...rc,
     // Each statement or batch sent is one round trip, counted like the catalog's (decision 030).
@@ -67,11 +71,34 @@ export async function runOverShard<T>(
     env: { ...rc.env, TASKS: tasks },
     library: place.library,
   };
+  if (touched) {
+    // A change across while the body arrived may have taken what the work touches into another library (decision
+    // 049): the rest then runs on the catalog's copy as a change across the libraries it is in now and this one —
+    // which writes back what it took meanwhile (a pending version written after its file had left) and, at the end,
+    // lets go of it.
+    over.outsideHold = async (work) => {
+      const received = await work();
+      const now = await switchedLibrariesOf(rc.env.DB, touched);
+      if (now.length === 1 && now[0]!.libraryId === place.library) return received;
+      const here = { libraryId: place.library, name: place.name, shard: place.shard, state: "shard" as const };
+      across = crossingOver(rc.env, touched);
+      await across.hold([here, ...now.filter((l) => l.libraryId !== place.library)]);
+      Object.assign(over, { db: rc.db, library: undefined, outsideHold: undefined });
+      return received;
+    };
+  }
   try {
     return await operation(over);
   } finally {
-    const wb = await call(() => shard.writeback(place.library));
-    await writeBackNow(rc, shard, place.library, wb);
+    try {
+      const wb = await call(() => shard.writeback(place.library));
+      await writeBackNow(rc, shard, place.library, wb);
+    } finally {
+      // An end that fails (a shard not answering) is the minute cron's to repeat, as for any change across.
+      await (across as Crossing | null)
+        ?.letGo()
+        .catch((error) => console.error(JSON.stringify({ level: "error", op: "library-crossing", message: String(error) })));
+    }
     if (queued.length) await rc.env.TASKS.sendBatch(queued);
   }
 }
@@ -113,7 +140,7 @@ export async function inLibraryOf<T>(
     if (error instanceof AcrossLibraries) return across();
     throw error;
   }
-  return runOverShard(rc, place, entry, work);
+  return runOverShard(rc, place, entry, work, o.streamed ? touched : undefined);
 }
 
 /**
