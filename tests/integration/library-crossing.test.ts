@@ -368,6 +368,7 @@ describe("changes across libraries (decision 046)", () => {
     for (const [from, to, shard] of [
       [a.top, b.top, a.shard],
       [b.top, c, b.shard],
+      [c, a.top, null],
     ] as const) {
       const file = await uploadText(boss.bearer, from, "глава.txt");
       const text = new TextEncoder().encode("вторая редакция главы, пришедшая не сразу\n");
@@ -381,7 +382,8 @@ describe("changes across libraries (decision 046)", () => {
       });
       await writer.write(text.slice(0, 8));
       await vi.waitFor(() => receiving(file, shard));
-      // While the body is on its way, the file itself moves into the other library (a shard's, then the catalog's).
+      // While the body is on its way, the file itself moves into the other library: from a shard into another, from a
+      // shard into the catalog, from the catalog into a shard.
       const moved = await call(`/api/group/move-member/${file}/${from}/${to}`, { method: "POST", bearer: boss.bearer });
       expect(moved.status, await moved.clone().text()).toBe(204);
       await writer.write(text.slice(8));
