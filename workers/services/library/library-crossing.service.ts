@@ -45,28 +45,9 @@ export async function acrossLibraries<T>(
   const libraries = await switchedLibrariesOf(env.DB, ids);
   if (libraries.length > 0) await o.beforeHold?.();
   const held = crossingOver(env, ids);
-  // A request's body is received, and stored bytes hashed, with the libraries let go (decision 048): however long that
-  // takes, their writes are refused only for the moments before and after it. What was written before it reaches the
-  // shards then; the libraries it touches *now* are held again, their writes meanwhile written back, for the rest — a
-  // change across meanwhile may have taken its file into another library (decision 049).
-  const outsideHold = async <B>(work: () => Promise<B>): Promise<B> => {
-    try {
-      await held.letGo();
-    } catch (error) {
-      // A shard that does not take what was written so far: nothing of the body is read; the minute cron ends the
-      // crossing, and the client sends it all again.
-      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) }));
-      throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
-    }
-    try {
-      return await work();
-    } finally {
-      await held.hold();
-    }
-  };
   try {
     await held.hold(libraries);
-    return await write({ ...rc, outsideHold });
+    return await write({ ...rc, outsideHold: outsideOf(held) });
   } catch (error) {
     // Refused by the catalog for yet another switched library (a folder's file listed there): not named, not held —
     // unless a library is being switched this moment, which is a matter of seconds.
@@ -113,6 +94,30 @@ export function crossingOver(env: Env, ids: readonly string[]): Crossing {
       crossing = null;
     },
     id: () => crossing,
+  };
+}
+
+/**
+ * A crossing's `outsideHold`: a request's body is received, and stored bytes hashed, with the libraries let go
+ * (decision 048): however long that takes, their writes wait only for the moments before and after it. What was
+ * written before it reaches the shards then; the libraries its ids are in *now* are held again, their writes
+ * meanwhile written back, for the rest — a change across meanwhile may have taken its file elsewhere (decision 049).
+ */
+export function outsideOf(held: Crossing): <B>(work: () => Promise<B>) => Promise<B> {
+  return async (work) => {
+    try {
+      await held.letGo();
+    } catch (error) {
+      // A shard that does not take what was written so far: nothing of the body is read; the minute cron ends the
+      // crossing, and the client sends it all again.
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) }));
+      throw new AppError("SERVICE_UNAVAILABLE", ru.groups.libraryHeld, { "Retry-After": "5" });
+    }
+    try {
+      return await work();
+    } finally {
+      await held.hold();
+    }
   };
 }
 

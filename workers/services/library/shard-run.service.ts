@@ -18,7 +18,7 @@ import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } fr
 import { switchedLibrariesOf } from "../../db/repositories/library-crossing.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import type { Actor, RequestContext } from "../access";
-import { acrossLibraries, crossingOver, type Crossing } from "./library-crossing.service";
+import { acrossLibraries, crossingOver, outsideOf, type Crossing } from "./library-crossing.service";
 import { writeBack } from "./shard-writeback.service";
 
 type RunShard = Pick<LibraryShardDO, "enter" | "statements" | "writeback" | "writtenBack">;
@@ -83,7 +83,7 @@ export async function runOverShard<T>(
       const here = { libraryId: place.library, name: place.name, shard: place.shard, state: "shard" as const };
       across = crossingOver(rc.env, touched);
       await across.hold([here, ...now.filter((l) => l.libraryId !== place.library)]);
-      Object.assign(over, { db: rc.db, library: undefined, outsideHold: undefined });
+      Object.assign(over, { db: rc.db, library: undefined, outsideHold: outsideOf(across) });
       return received;
     };
   }
