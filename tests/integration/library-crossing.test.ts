@@ -42,6 +42,12 @@ async function libraryInShard(boss: Caller, name: string, fill?: (top: string) =
   return { top, shard: (await readMove(env.DB, top))!.shard };
 }
 
+/** The administrator and two libraries of his, each in its shard. */
+async function twoLibrariesInShards(nameA: string, nameB: string) {
+  const boss = await admin();
+  return { boss, a: await libraryInShard(boss, nameA), b: await libraryInShard(boss, nameB) };
+}
+
 /** File `file` of library A listed in library B too (a change across libraries: both are in their shards). */
 async function listInOther(boss: Caller, file: string, b: { top: string }) {
   const listed = await send("POST", `/api/group/insert-members/${b.top}`, boss.bearer, { members: [{ el_id: file, el_type: "asset" }] });
@@ -95,9 +101,7 @@ async function uploadInHalves(bearer: string, query: Record<string, string>, con
 
 describe("changes across libraries (decision 046)", () => {
   it("moves a file between two libraries in their shards, into one in the catalog and back: each copy follows", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Фонд А");
-    const b = await libraryInShard(boss, "Фонд Б");
+    const { boss, a, b } = await twoLibrariesInShards("Фонд А", "Фонд Б");
     const owner = await ordinaryUser();
     const c = await createGroup(owner, uniqueName("Своя библиотека"));
     const file = await uploadText(boss.bearer, a.top, "сценарий.txt");
@@ -134,9 +138,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("moves a folder with its subfolders and the files whose home they are into another library, and out to the catalog", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Съёмки");
-    const b = await libraryInShard(boss, "Архив");
+    const { boss, a, b } = await twoLibrariesInShards("Съёмки", "Архив");
     const owner = await ordinaryUser();
     const c = await createGroup(owner, uniqueName("Своя библиотека"));
     const day = await createGroup(boss, "День 1", a.top);
@@ -163,9 +165,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("copies a file into another library and lists it in a second one; a rename of a file in two libraries reaches both", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Исходники");
-    const b = await libraryInShard(boss, "Публикации");
+    const { boss, a, b } = await twoLibrariesInShards("Исходники", "Публикации");
     const file = await uploadText(boss.bearer, a.top, "кадр.txt");
 
     const copied = await send<{ asset_id: string }>("POST", `/api/asset/copy/${file}/${b.top}`, boss.bearer);
@@ -252,9 +252,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("refuses someone without rights on the other library, and changes nothing", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Открытая");
-    const b = await libraryInShard(boss, "Закрытая");
+    const { boss, a, b } = await twoLibrariesInShards("Открытая", "Закрытая");
     const file = await uploadText(boss.bearer, a.top, "договор.txt");
     const reader = await ordinaryUser();
     const rule = await send("POST", "/api/user/acl", boss.bearer, { subj: reader.id, obj: a.top, acl: ["read", "update", "delete"] });
@@ -269,9 +267,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("is limited per person, administrators apart: a loop of changes across cannot keep a library's writes refused", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Лента");
-    const b = await libraryInShard(boss, "Склад");
+    const { boss, a, b } = await twoLibrariesInShards("Лента", "Склад");
     const file = await uploadText(boss.bearer, a.top, "ролик.txt");
     const mover = await ordinaryUser();
     for (const top of [a.top, b.top]) {
@@ -303,9 +299,7 @@ describe("changes across libraries (decision 046)", () => {
   }, 60_000);
 
   it("receives an upload's body with the libraries let go: a slow body never keeps their writes refused", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Запись");
-    const b = await libraryInShard(boss, "Эфир");
+    const { boss, a, b } = await twoLibrariesInShards("Запись", "Эфир");
     const file = await uploadText(boss.bearer, a.top, "интервью.txt");
     await listInOther(boss, file, b);
 
@@ -334,9 +328,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("keeps a new file's upload under way in a library while a change across touches that library", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Приёмка");
-    const b = await libraryInShard(boss, "Выдача");
+    const { boss, a, b } = await twoLibrariesInShards("Приёмка", "Выдача");
     const other = await uploadText(boss.bearer, a.top, "опись.txt");
     const upload = await uploadInHalves(boss.bearer, { in_group: a.top, name: "акт.txt" }, "новый файл, пришедший во время переноса\n");
     // While the body is on its way, another file leaves A for B: a change across both libraries.
@@ -352,9 +344,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("commits a new version whose file moved into another library while its body arrived, where the file is now", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Черновики");
-    const b = await libraryInShard(boss, "Чистовики");
+    const { boss, a, b } = await twoLibrariesInShards("Черновики", "Чистовики");
     // In the catalog — unless this tier makes every library in its shard (then three shards).
     const c = await createGroup(boss, uniqueName("Каталожная"));
     moved.push(c);
@@ -394,9 +384,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("answers 503 without reading an upload's body when the crossing cannot end before it; the cron ends it later", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Съёмка");
-    const b = await libraryInShard(boss, "Монтаж");
+    const { boss, a, b } = await twoLibrariesInShards("Съёмка", "Монтаж");
     const file = await uploadText(boss.bearer, a.top, "хронометраж.txt");
     await listInOther(boss, file, b);
     // B's shard stops taking imports (a table an import writes is gone): what the upload wrote first cannot reach it.
@@ -423,9 +411,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("hashes a large new version of a file of two libraries with them let go, and commits it in both", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Исходники видео");
-    const b = await libraryInShard(boss, "Выпуск");
+    const { boss, a, b } = await twoLibrariesInShards("Исходники видео", "Выпуск");
     const file = await uploadText(boss.bearer, a.top, "репортаж.txt");
     await listInOther(boss, file, b);
     // A multipart version whose parts are assembled: hashed in the queue (`hash-variant`), then committed.
@@ -469,9 +455,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("saves an office editor's version of a file of one library in its shard there, and of a file of two across", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Документы");
-    const b = await libraryInShard(boss, "Согласование");
+    const { boss, a, b } = await twoLibrariesInShards("Документы", "Согласование");
     const docx = async (name: string) => {
       const id = await createAsset(boss.bearer, { asset_name: name, asset_mime: DOCX_MIME, in_group: a.top });
       await uploadVersion(boss.bearer, id, makeDocx(name, ["Черновик"]), { file_name: name, mime_type: DOCX_MIME });
@@ -507,9 +491,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("holds the libraries it touches for that moment: their writes and another change across wait for it in the shard", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Занятая");
-    const b = await libraryInShard(boss, "Соседняя");
+    const { boss, a, b } = await twoLibrariesInShards("Занятая", "Соседняя");
     const file = await uploadText(boss.bearer, a.top, "план.txt");
     const other = await uploadText(boss.bearer, a.top, "смета.txt");
     const shard = libraryShard(env, a.shard);
@@ -539,9 +521,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("runs changes across the same libraries at once one after another: none is refused", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Встречная");
-    const b = await libraryInShard(boss, "Поперечная");
+    const { boss, a, b } = await twoLibrariesInShards("Встречная", "Поперечная");
     const fromA = await Promise.all(["a1.txt", "a2.txt", "a3.txt"].map((name) => uploadText(boss.bearer, a.top, name)));
     const fromB = await Promise.all(["b1.txt", "b2.txt", "b3.txt"].map((name) => uploadText(boss.bearer, b.top, name)));
     // Held in parallel, two of these would each take one library and be refused the other's.
@@ -556,9 +536,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("refuses with 503 and Retry-After what a hold keeps waiting past its moment, and lets the other library go", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Застрявшая");
-    const b = await libraryInShard(boss, "Свободная");
+    const { boss, a, b } = await twoLibrariesInShards("Застрявшая", "Свободная");
     const file = await uploadText(boss.bearer, a.top, "план.txt");
     const shard = libraryShard(env, a.shard);
     expect(await shard.hold("другой перенос", a.top)).not.toBeNull();
@@ -581,9 +559,7 @@ describe("changes across libraries (decision 046)", () => {
   });
 
   it("left half-way by a Worker that died, is ended by the minute cron: the shards catch up and take writes again", async () => {
-    const boss = await admin();
-    const a = await libraryInShard(boss, "Брошенная");
-    const b = await libraryInShard(boss, "Приёмная");
+    const { boss, a, b } = await twoLibrariesInShards("Брошенная", "Приёмная");
     const file = await uploadText(boss.bearer, a.top, "монтаж.txt");
     const libraries = await switchedLibrariesOf(env.DB, [a.top, b.top]);
     expect(libraries.map((l) => l.libraryId).sort()).toEqual([a.top, b.top].sort());
