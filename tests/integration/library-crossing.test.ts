@@ -7,11 +7,11 @@ import { libraryCounts, readMove } from "../../workers/db/repositories/library-m
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { runRoutedWrite } from "../../workers/services/routed-writes";
 import { finishStaleCrossings, holdLibraries, STALE_CROSSING_MS } from "../../workers/services/library/library-crossing.service";
-import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
 import { inShard, throughShards } from "./through-shards";
+import { copiesAgree, libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
 import { MIB, partBytes, startMultipart } from "./multipart-fixtures";
 import { createRequestContext } from "../../workers/services/access/context";
 import { runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
@@ -29,23 +29,10 @@ import { DOCX_MIME, makeDocx } from "../fixtures/office-docs";
 const moved: string[] = [];
 afterAll(() => releaseMovedLibraries(moved));
 
-/** A library in its shard: made by the administrator, moved into its shard unless it was born there; its shard. */
-async function libraryInShard(boss: Caller, name: string, fill?: (top: string) => Promise<void>) {
-  const top = await createGroup(boss, uniqueName(name));
-  moved.push(top);
-  await fill?.(top);
-  if (!(await readMove(env.DB, top))) {
-    await startLibraryMove(env, top);
-    await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
-  }
-  forgetLibraryPlaces();
-  return { top, shard: (await readMove(env.DB, top))!.shard };
-}
-
 /** The administrator and two libraries of his, each in its shard. */
 async function twoLibrariesInShards(nameA: string, nameB: string) {
   const boss = await admin();
-  return { boss, a: await libraryInShard(boss, nameA), b: await libraryInShard(boss, nameB) };
+  return { boss, a: await libraryInShard(boss, nameA, moved), b: await libraryInShard(boss, nameB, moved) };
 }
 
 /** File `file` of library A listed in library B too (a change across libraries: both are in their shards). */
@@ -56,26 +43,6 @@ async function listInOther(boss: Caller, file: string, b: { top: string }) {
 
 const members = async (folder: string, bearer: string) =>
   ((await (await call(`/api/group/members/${folder}`, { bearer })).json()) as { el_id: string }[]).map((m) => m.el_id);
-
-/** The shard holds exactly the catalog's copy of the library, table by table (writebacks may still be under way). */
-async function copiesAgree(top: string, shard: number) {
-  await vi.waitFor(async () => expect(await libraryShard(env, shard).libraryCounts(top)).toEqual(await libraryCounts(env.DB, top)), {
-    timeout: 10_000,
-  });
-}
-
-async function nothingHeld(...shards: number[]) {
-  expect((await env.DB.prepare("SELECT count(*) AS n FROM library_crossing").first<{ n: number }>())!.n).toBe(0);
-  for (const shard of shards) expect(await libraryShard(env, shard).hold("probe", "")).not.toBeNull();
-  for (const shard of shards) await libraryShard(env, shard).release("probe");
-}
-
-/** After a change across libraries A and B: each shard holds exactly the catalog's copy, and nothing is held. */
-async function settled(a: { top: string; shard: number }, b: { top: string; shard: number }) {
-  await copiesAgree(a.top, a.shard);
-  await copiesAgree(b.top, b.shard);
-  await nothingHeld(a.shard, b.shard);
-}
 
 /** An upload (`POST /api/asset/upload?…`) whose body arrives in two halves: the first now, the rest by `finish`. */
 async function uploadInHalves(bearer: string, query: Record<string, string>, content: string) {
@@ -189,8 +156,8 @@ describe("changes across libraries (decision 046)", () => {
   it("shows a file of another library on the page of a folder that lists it, to a reader whose rule is on that folder", async () => {
     const boss = await admin();
     const reader = await ordinaryUser();
-    const a = await libraryInShard(boss, "Съёмки");
-    const b = await libraryInShard(boss, "Подборки");
+    const a = await libraryInShard(boss, "Съёмки", moved);
+    const b = await libraryInShard(boss, "Подборки", moved);
     const file = await uploadText(boss.bearer, a.top, "дубль-3.txt");
     const shared = (shard: number) => inShard(shard, (sql) => sql.exec("SELECT group_id, asset_id FROM shard_shared").toArray());
 
@@ -240,7 +207,7 @@ describe("changes across libraries (decision 046)", () => {
 
   it("restores a library in its shard from the trash: its place in the root's listing, which only the catalog holds", async () => {
     const boss = await admin();
-    const a = await libraryInShard(boss, "Корзина");
+    const a = await libraryInShard(boss, "Корзина", moved);
     const file = await uploadText(boss.bearer, a.top, "черновик.txt");
     expect((await call(`/api/group/delete/${a.top}`, { method: "DELETE", bearer: boss.bearer })).status).toBe(204);
     const restored = await send<{ group_id: string }>("POST", `/api/group/restore/${a.top}`, boss.bearer);

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { Reach } from "./library-crossing.repository";
 import type { Database } from "../client";
 import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema/index";
 import type { FieldEntityType } from "../schema/field-values";
@@ -89,6 +90,9 @@ export async function templateUsage(db: Database, id: string) {
   );
   return { values: Number(row?.vals ?? 0), classes: Number(row?.classes ?? 0) };
 }
+
+/** The folders and files holding values of template `id`. */
+export const templateValues = (id: string): Reach => ({ entities: "SELECT entity_id FROM field_values WHERE def_id = ?1", binds: [id] });
 
 /** The statements deleting a template with its values and removing it from every class (one batch). */
 export function deleteTemplateStatements(db: Database, id: string, now: number) {

@@ -18,16 +18,27 @@ export interface CrossedLibrary {
  * The libraries in their shards (or being switched) that folders and files `ids` are in: a folder's library, and
  * every library a file is listed in.
  */
-export async function switchedLibrariesOf(db: D1Database, ids: readonly string[]): Promise<CrossedLibrary[]> {
+export function switchedLibrariesOf(db: D1Database, ids: readonly string[]): Promise<CrossedLibrary[]> {
+  return switchedLibrariesReached(db, { entities: "SELECT value FROM json_each(?1)", binds: [JSON.stringify([...new Set(ids)])] });
+}
+
+/** Folders and files chosen by a query (`entities` yields their ids, its parameters `binds`), in any number. */
+export interface Reach {
+  entities: string;
+  binds: readonly unknown[];
+}
+
+/** The switched libraries the folders and files `reach` chooses are in, found in the catalog in one statement. */
+export async function switchedLibrariesReached(db: D1Database, reach: Reach): Promise<CrossedLibrary[]> {
   const { results } = await db
     .prepare(
-      `WITH e(id) AS (SELECT value FROM json_each(?1)),
+      `WITH e(id) AS (${reach.entities}),
          f(g) AS (SELECT id FROM e UNION SELECT m.group_id FROM group_members m JOIN e ON m.el_id = e.id)
        SELECT DISTINCT d.library_id AS libraryId, d.name, d.shard, d.state
        FROM f JOIN group_closure c ON c.descendant = f.g JOIN library_directory d ON d.library_id = c.ancestor
        WHERE d.state <> 'copying' ORDER BY d.library_id`,
     )
-    .bind(JSON.stringify([...new Set(ids)]))
+    .bind(...reach.binds)
     .all<CrossedLibrary>();
   return results;
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
+import type { Reach } from "./library-crossing.repository";
 import { assets, groups, taxa, taxonMembers } from "../schema/index";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
@@ -81,6 +82,12 @@ export async function subtreeContent(db: Database, ids: readonly string[]) {
   );
   return { members: Number(row?.members ?? 0), children: ids.length - 1 };
 }
+
+/** The folders and files classified under taxa `ids`. */
+export const taxaMembers = (ids: readonly string[]): Reach => ({
+  entities: "SELECT object_id FROM taxon_members WHERE taxon_id IN (SELECT value FROM json_each(?1))",
+  binds: [JSON.stringify(ids)],
+});
 
 export function deleteTaxaStatements(db: Database, ids: readonly string[]) {
   const list = JSON.stringify(ids);

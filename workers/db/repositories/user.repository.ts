@@ -1,5 +1,6 @@
 import { and, count, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
+import type { Reach } from "./library-crossing.repository";
 import { robotTokens, sessions, users, type UserRow } from "../schema/index";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { containsFolded, foldedSql } from "./tag.repository";
@@ -184,6 +185,13 @@ export async function ownedCounts(db: Database, tables: readonly string[], userI
 export function reassignOwnedStatements(tables: readonly string[], userId: string, newOwner: string): SQL[] {
   return tables.map((t) => sql`update ${sql.identifier(t)} set owner_id = ${newOwner} where owner_id = ${userId}`);
 }
+
+/** The folders and files a user owns or has rules on: what deleting the user changes in libraries. */
+export const userReach = (id: string): Reach => ({
+  entities: `SELECT id FROM assets WHERE owner_id = ?1 UNION SELECT id FROM groups WHERE owner_id = ?1
+             UNION SELECT obj_id FROM access_rules WHERE subj_type = 'user' AND subj_id = ?1`,
+  binds: [id],
+});
 
 /** Statements removing what only made sense with the user: their access rules, rules on them, group memberships. */
 export function forgetUserStatements(userId: string): SQL[] {

@@ -6,6 +6,7 @@ import {
   findUserById,
   findUserView,
   forgetUserStatements,
+  userReach,
   insertUserStatement,
   isUniqueViolation,
   listUsersPage,
@@ -29,6 +30,7 @@ import { visibleSql } from "../../db/repositories/access.repository";
 import { disableUnownedAutomationsStatements } from "../../db/repositories/automation.repository";
 import { visibility } from "./access.service";
 import { auditByActor } from "./audit.service";
+import { acrossLibrariesReached } from "../library/library-crossing.service";
 import type { Actor, RequestContext } from "./context";
 
 /** A user as the API shows it (SPEC §3 User, plus is_admin and times). */
@@ -244,7 +246,12 @@ export async function patchUser(rc: RequestContext, actor: Actor, id: string, pa
   const mayOwnAutomations = (u: { isAdmin: boolean; enabled: boolean }) => u.isAdmin && u.enabled;
   const automationsOff =
     mayOwnAutomations(user) && !mayOwnAutomations(after)
-      ? disableUnownedAutomationsStatements({ ownerId: id, actorId: actor.id, reason: after.enabled ? "owner_demoted" : "owner_disabled", now })
+      ? disableUnownedAutomationsStatements({
+          ownerId: id,
+          actorId: actor.id,
+          reason: after.enabled ? "owner_demoted" : "owner_disabled",
+          now,
+        })
       : [];
   // The guard runs inside the batch (a transaction): it fails the whole write if, by then, no other active
   // administrator would be left.
@@ -296,7 +303,7 @@ export async function deleteUser(
   ];
   const audit = auditByActor(rc, actor, "user.delete", { type: "user", id }, { login: user.login, new_owner: heirId, reassigned: owned });
   try {
-    await runBatch(rc.db, [...statements, audit.getSQL()]);
+    await acrossLibrariesReached(rc, userReach(id), () => runBatch(rc.db, [...statements, audit.getSQL()]));
   } catch (error) {
     if (isAssertionFailure(error)) throw new AppError("CONFLICT", ru.users.changedMeanwhile);
     throw error;

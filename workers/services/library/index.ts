@@ -91,7 +91,7 @@ export { abandonLibraryMove, continueLibraryMove, moveNewLibrary, startLibraryMo
 export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { refreshShardCopies } from "./shard-copies.service";
 export { writeBack, writeBackShards } from "./shard-writeback.service";
-export { acrossLibraries, finishStaleCrossings } from "./library-crossing.service";
+export { acrossLibraries, acrossLibrariesReached, finishStaleCrossings } from "./library-crossing.service";
 export { AcrossLibraries, entryInto, inEverySwitchedLibrary, inLibraryOf, runOverShard, writeBackNow } from "./shard-run.service";
 export type { Entry } from "./shard-run.service";
 export { getSubtreeJson } from "./subtree.service";

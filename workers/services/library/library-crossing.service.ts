@@ -11,7 +11,9 @@ import {
   redirectEntities,
   staleCrossings,
   switchedLibrariesOf,
+  switchedLibrariesReached,
   type CrossedLibrary,
+  type Reach,
 } from "../../db/repositories/library-crossing.repository";
 import { anyLibraryMoving, belonging, referencesOf, rowsOf, trimJournal } from "../../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
@@ -55,13 +57,38 @@ export async function acrossLibraries<T>(
       throw new AppError("CONFLICT", ru.groups.betweenLibraries);
     throw error;
   } finally {
-    // Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat.
-    await held
-      .letGo()
-      .catch((error) =>
-        console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) })),
-      );
+    await letGoLogged(held);
   }
+}
+
+/**
+ * A change to global rows that reaches into libraries' own (a tag, a classification or a field template deleted with
+ * its uses, a person with their rules and what they own): the catalog makes it as a change across every switched
+ * library `reach` finds rows in, and each folder or file it writes is then copied into its shard. Without it the
+ * catalog's triggers refuse such a change as a whole for as long as a library lives in its shard. A use added
+ * meanwhile in a library not held is refused by the catalog, nothing written; the libraries are looked for again, once.
+ */
+export async function acrossLibrariesReached<T>(rc: RequestContext, reach: Reach, write: (rc: RequestContext) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const held = crossingOver(rc.env, []);
+    try {
+      await held.hold(await switchedLibrariesReached(rc.env.DB, reach));
+      return await write(rc);
+    } catch (error) {
+      if (attempt > 0 || !isLibraryMoving(error) || (await anyLibraryMoving(rc.env.DB))) throw error;
+    } finally {
+      await letGoLogged(held);
+    }
+  }
+}
+
+/** Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat. */
+async function letGoLogged(held: Crossing): Promise<void> {
+  await held
+    .letGo()
+    .catch((error) =>
+      console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) })),
+    );
 }
 
 /** A change across libraries as it is held and let go (around a body, decision 048). */

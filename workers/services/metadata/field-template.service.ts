@@ -3,6 +3,7 @@ import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import {
   countValuesOfTemplate,
   deleteTemplateStatements,
+  templateValues,
   findTemplate,
   findTemplatesByIds,
   insertTemplateIfNameFree,
@@ -15,6 +16,7 @@ import type { FieldTemplateRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Actor, RequestContext } from "../access";
+import { acrossLibrariesReached } from "../library/library-crossing.service";
 import { type FieldSetup, type FieldType, parseFieldSetup } from "./field-types/setup";
 
 /** A field template as the API shows it (SPEC §3 "Field template"). */
@@ -143,7 +145,9 @@ export async function deleteTemplate(
   const usage = await templateUsage(rc.db, id);
   if (!force && (usage.values > 0 || usage.classes > 0))
     throw new AppError("CONFLICT", ru.metadata.templateInUse(usage.values, usage.classes));
-  const [removed, , deleted] = await runBatch(rc.db, deleteTemplateStatements(rc.db, id, Date.now()));
+  const [removed, , deleted] = await acrossLibrariesReached(rc, templateValues(id), () =>
+    runBatch(rc.db, deleteTemplateStatements(rc.db, id, Date.now())),
+  );
   if ((deleted as D1Result).meta.changes === 0) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
   return { field_def_id: id, values_removed: returnedRows(removed) };
 }

@@ -3,6 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import {
   attachTagsSql,
   deleteTagStatements,
+  tagUses,
   detachTagsStatement,
   findTag,
   findTaggableEntities,
@@ -18,6 +19,7 @@ import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { fileAuditStatement, requireEntityAccess, visibility } from "../access";
 import { eventStatement } from "../events";
+import { acrossLibrariesReached } from "../library/library-crossing.service";
 import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import type { Actor, RequestContext } from "../access";
 
@@ -104,10 +106,13 @@ export async function renameTag(rc: RequestContext, actor: Actor, id: string, na
   return { tag_id: row.id, tag_name: row.name };
 }
 
-/** Deletes a tag and removes it from every entity in one batch (administrators only); 404 unknown. */
+/**
+ * Deletes a tag and removes it from every entity in one batch (administrators only); 404 unknown. Its uses in
+ * libraries in their shards go there too (a change across them).
+ */
 export async function deleteTag(rc: RequestContext, actor: Actor, id: string): Promise<{ tag_id: string; detached: number }> {
   requireAdmin(actor);
-  const [detached, deleted] = await rc.db.batch(deleteTagStatements(rc.db, id));
+  const [detached, deleted] = await acrossLibrariesReached(rc, tagUses(id), () => rc.db.batch(deleteTagStatements(rc.db, id)));
   if (deleted.meta.changes === 0) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
   return { tag_id: id, detached: returnedRows(detached) };
 }
@@ -150,7 +155,13 @@ async function checkTagging(rc: RequestContext, actor: Actor, tagIds: string[], 
  * The `asset.tags` / `group.tags` audit entries of the tagging events: one per file or folder that changes, naming
  * the tags (their names now, kept as they were).
  */
-function taggingAudit(rc: RequestContext, actor: Actor, change: "added" | "removed", events: readonly { entityType: string; entityId: string; data: { tag_id: string } }[], tagNames: Map<string, string>) {
+function taggingAudit(
+  rc: RequestContext,
+  actor: Actor,
+  change: "added" | "removed",
+  events: readonly { entityType: string; entityId: string; data: { tag_id: string } }[],
+  tagNames: Map<string, string>,
+) {
   const byEntity = new Map<string, { type: "asset" | "group"; names: string[] }>();
   for (const e of events) {
     if (e.entityType !== "asset" && e.entityType !== "group") continue;

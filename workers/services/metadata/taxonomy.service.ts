@@ -4,6 +4,7 @@ import {
   addMemberStatement,
   deleteMemberStatement,
   deleteTaxaStatements,
+  taxaMembers,
   findChildByName,
   findTaxon,
   insertTaxonStatement,
@@ -19,6 +20,7 @@ import type { TaxonRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { visibility } from "../access";
+import { acrossLibrariesReached } from "../library/library-crossing.service";
 import type { Actor, RequestContext } from "../access";
 import { requireFieldEntity } from "./field-value.service";
 import { requireMetadataAdmin } from "./field-template.service";
@@ -163,7 +165,7 @@ export async function deleteTaxon(
   const content = await subtreeContent(rc.db, ids);
   if (!force && (content.members > 0 || content.children > 0))
     throw new AppError("CONFLICT", ru.metadata.taxonHasContent(content.members, content.children));
-  const [members, removed] = await runBatch(rc.db, deleteTaxaStatements(rc.db, ids));
+  const [members, removed] = await acrossLibrariesReached(rc, taxaMembers(ids), () => runBatch(rc.db, deleteTaxaStatements(rc.db, ids)));
   return { taxon_id: taxonId, taxa_removed: returnedRows(removed), members_removed: returnedRows(members) };
 }
 
