@@ -7,7 +7,8 @@
 // libraries in the catalog (`NEW_LIBRARIES=catalog`: plain catalog writes) and with each in a shard of its own
 // (`NEW_LIBRARIES=shard`: the move across runs in the catalog with both shards held, then is copied into them), each on
 // its own fresh `wrangler dev`, the whoami floor from the same run. 40 rounds each after 5 unmeasured
-// (BENCH_CROSSINGS). Loopback only; servers always stopped; exits 0 once it has run (a benchmark is not a test).
+// (BENCH_CROSSINGS); last, a tag on 500 files of A deleted (BENCH_TAGGED, decision 050). Loopback only; servers always
+// stopped; exits 0 once it has run (a benchmark is not a test).
 import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,8 @@ import { buildUnlessSkipped, login, p50p95, printTable, timed } from "./lib/meas
 
 const N = Number(process.env.BENCH_CROSSINGS ?? "40");
 const WARM = 5;
+const TAGGED = Number(process.env.BENCH_TAGGED ?? "500");
+const TAG_ROUNDS = 5;
 const ROOT_GROUP_ID = "f".repeat(32);
 
 async function run(mode) {
@@ -135,6 +138,16 @@ async function run(mode) {
     }
     await mover;
     times.renameDuring = contended.renameDuring;
+    // A tag on TAGGED files of A deleted, TAG_ROUNDS times (decision 050: in a shard, a change across the libraries it
+    // reaches, each file's rows copied into its shard afterwards).
+    const tagged = [];
+    for (let i = 0; i < TAGGED; i++) tagged.push(await upload(`метка-${i}.txt`));
+    times.tagDelete = [];
+    for (let i = 0; i < TAG_ROUNDS; i++) {
+      const tag = (await timed(send("POST", "/api/tags/create", { tag_name: `метка ${i}` }))).body.tag_id;
+      await timed(send("POST", "/api/tags/attach", { tag_ids: [tag], entities: tagged.map((id) => ({ id, type: "asset" })) }));
+      times.tagDelete.push((await timed(send("DELETE", `/api/tags/delete/${tag}`))).elapsed);
+    }
     return {
       ...Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)])),
       refused: `${contended.refusedDuring} of ${contended.renamesDuring}`,
@@ -163,6 +176,7 @@ const labels = {
   wopiOwn: "an office editor's save (WOPI PutFile) of a file of one library",
   wopiTwo: "an office editor's save of the file listed in both libraries",
   renameDuring: "rename a file of A while files cross between A and B (answered 200)",
+  tagDelete: `delete a tag on ${TAGGED} files of A (${TAG_ROUNDS} times)`,
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),

@@ -1241,6 +1241,36 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
   });
 
+  it("once switched, a folder is deleted for good over its shard: the files only it lists go, a file listed elsewhere stays", async () => {
+    const { boss, top, sub, clip, photo } = await library();
+    expect(
+      (
+        await call(`/api/group/insert-members/${sub}`, {
+          method: "POST",
+          bearer: boss.bearer,
+          json: { members: [{ el_id: photo.id, el_type: "asset" }] },
+        })
+      ).status,
+    ).toBe(204);
+    const shard = await switchLibrary(top);
+    const reader = await ordinaryUser();
+    await expectError(await call(`/api/group/purge/${sub}`, { method: "DELETE", bearer: reader.bearer }), 404);
+
+    const purged = await call(`/api/group/purge/${sub}`, { method: "DELETE", bearer: boss.bearer });
+    expect(purged.status, await purged.clone().text()).toBe(202);
+    expect(await purged.json()).toEqual({ group_id: sub, queued: true });
+    const gone = "SELECT (SELECT count(*) FROM groups WHERE id = ?1) + (SELECT count(*) FROM assets WHERE id = ?2) AS n";
+    await vi.waitFor(
+      async () => {
+        expect(await env.DB.prepare(gone).bind(sub, clip.id).first("n")).toBe(0);
+        expect(await inShard(shard, (sql) => sql.exec(gone, sub, clip.id).one().n)).toBe(0);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", photo.id).one().n)).toBe(1);
+    await copiesAgree(top);
+  });
+
   it("once switched, a file's versions are restored, deleted and dropped, and its pictures stored, over its shard", async () => {
     const { boss, top, photo } = await library();
     const shard = await switchLibrary(top);

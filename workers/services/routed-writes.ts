@@ -6,6 +6,7 @@ import {
   deleteMembers,
   insertMembers,
   moveMembers,
+  purgeGroup,
   restoreAsset,
   restoreGroup,
   setVersionComment,
@@ -61,6 +62,7 @@ export const ROUTED_WRITES = {
   createGroup: (rc: RequestContext, actor: Actor, input: CreateGroupInput) => createGroup(rc, actor, input),
   updateGroup: (rc: RequestContext, actor: Actor, id: string, input: UpdateGroupInput) => updateGroup(rc, actor, id, input),
   restoreGroup: (rc: RequestContext, actor: Actor, id: string) => restoreGroup(rc, actor, id),
+  purgeGroup: (rc: RequestContext, actor: Actor, id: string) => purgeGroup(rc, actor, id),
   trashGroups: async (rc: RequestContext, actor: Actor, ids: string[]) => {
     await trashGroups(rc, actor, ids);
     return null;

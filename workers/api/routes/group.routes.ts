@@ -16,7 +16,7 @@ import {
   listRoots,
   moveNewLibrary,
   trashedGroupsPage,
-  purgeGroup,
+  queueGroupPurge,
   searchGroups,
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
@@ -295,7 +295,11 @@ export const groupRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404),
       },
     }),
-    async (c) => c.json(await purgeGroup(c.var.rc, c.var.actor, c.req.valid("param").id), 202),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await writeWhereItLives(c, id, "purgeGroup", [id]);
+      return c.json(await queueGroupPurge(c.env, c.var.actor, id), 202);
+    },
   )
   .openapi(
     createRoute({

@@ -227,7 +227,11 @@ export async function createGroup(rc: RequestContext, actor: Actor, input: Creat
       actorId: actor.id,
       data: { name: input.group_name, parent: parent.id },
     }),
-    fileAuditStatement(rc, { actorId: actor.id, verb: "create", targets: { type: "group", id, name: input.group_name, folderId: parent.id } }),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "create",
+      targets: { type: "group", id, name: input.group_name, folderId: parent.id },
+    }),
   ]);
   return { group_id: id };
 }
@@ -281,7 +285,9 @@ export async function updateGroup(rc: RequestContext, actor: Actor, id: string, 
     ...(others.length > 0 ? [{ verb: "update" as const, details: { fields: others } }] : []),
   ];
   for (const a of audits)
-    statements.push(fileAuditStatement(rc, { actorId: actor.id, verb: a.verb, targets: { type: "group", id, folderId: parentId, details: a.details } }));
+    statements.push(
+      fileAuditStatement(rc, { actorId: actor.id, verb: a.verb, targets: { type: "group", id, folderId: parentId, details: a.details } }),
+    );
   await runGuarded(rc.db, statements);
   return getGroup(rc, actor, id);
 }
@@ -304,7 +310,11 @@ export async function trashGroups(rc: RequestContext, actor: Actor, ids: string[
   }));
   await repo.runBatch(rc.db, [
     // before the subtree is hidden, so the entries find each folder's parent
-    fileAuditStatement(rc, { actorId: actor.id, verb: "delete", targets: found.map((g) => ({ type: "group" as const, id: g.id, name: g.name })) }),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "delete",
+      targets: found.map((g) => ({ type: "group" as const, id: g.id, name: g.name })),
+    }),
     ...unique.flatMap((id) => repo.trashSubtreeStatements(id, now)),
     eventSql(rc, events),
   ]);
@@ -330,7 +340,11 @@ export async function restoreGroup(rc: RequestContext, actor: Actor, id: string)
     repo.abortIf(repo.siblingNameTakenSql(parentId, sortName, [id])),
     ...repo.restoreSubtreeStatements(id, g.deletedAt),
     eventSql(rc, { type: "group.restored", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
-    fileAuditStatement(rc, { actorId: actor.id, verb: "restore", targets: { type: "group", id, name: g.name, folderId: parentId, details: { trash: true } } }),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "restore",
+      targets: { type: "group", id, name: g.name, folderId: parentId, details: { trash: true } },
+    }),
   ]);
   return getGroup(rc, actor, id);
 }
@@ -368,20 +382,30 @@ export async function trashedGroupsPage(
 }
 
 /**
- * DELETE /purge/{id}: trashes the subtree now and detaches it from its parent (so it can no longer be
- * restored), then queues the permanent deletion (`purge-group`) for the TASKS consumer.
+ * DELETE /purge/{id}: trashes the subtree now and detaches it from its parent (so it can no longer be restored);
+ * the route then queues the permanent deletion (`queueGroupPurge`) — once the library's shard has made this change,
+ * when the library lives in one (a routed write).
  */
-export async function purgeGroup(rc: RequestContext, actor: Actor, id: string): Promise<{ group_id: string; queued: true }> {
+export async function purgeGroup(rc: RequestContext, actor: Actor, id: string): Promise<null> {
   rejectRoot(id);
   const g = await loadGroup(rc, actor, id, "delete", true);
   const now = Date.now();
   await repo.runBatch(rc.db, [
-    fileAuditStatement(rc, { actorId: actor.id, verb: "purge", targets: { type: "group", id, name: g.name, folderId: g.parentId ?? ROOT_GROUP_ID } }),
+    fileAuditStatement(rc, {
+      actorId: actor.id,
+      verb: "purge",
+      targets: { type: "group", id, name: g.name, folderId: g.parentId ?? ROOT_GROUP_ID },
+    }),
     ...repo.trashSubtreeStatements(id, now),
     repo.detachFromParentStatement(id, g.parentId ?? ROOT_GROUP_ID),
     eventSql(rc, { type: "group.purged", entityType: "group", entityId: id, ownerId: g.ownerId, actorId: actor.id }),
   ]);
-  await rc.env.TASKS.send({ op: "purge-group", groupId: id, actorId: actor.id } satisfies TaskMessageInput);
+  return null;
+}
+
+/** The permanent deletion of a subtree `purgeGroup` detached, queued for the TASKS consumer (`runPurgeGroup`). */
+export async function queueGroupPurge(env: Env, actor: Actor, id: string): Promise<{ group_id: string; queued: true }> {
+  await env.TASKS.send({ op: "purge-group", groupId: id, actorId: actor.id } satisfies TaskMessageInput);
   return { group_id: id, queued: true };
 }
 

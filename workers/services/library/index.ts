@@ -74,6 +74,7 @@ export {
   listAvailableRoot,
   listRoots,
   purgeGroup,
+  queueGroupPurge,
   restoreGroup,
   runPurgeGroup,
   trashGroups,
