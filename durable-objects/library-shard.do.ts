@@ -2,7 +2,15 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
-import { appendLibraryRows, importCrossedRows, importLibraryRows, refreshCopies, storeGlobals } from "../workers/db/library-shard-import";
+import {
+  appendLibraryRows,
+  applyGlobalStatements,
+  importCrossedRows,
+  importLibraryRows,
+  refreshCopies,
+  storeGlobals,
+  type GlobalStatement,
+} from "../workers/db/library-shard-import";
 import { SHARED_BACKFILL, SHARED_SQL, listedElsewhere, listsShared } from "../workers/db/library-shared-files";
 import { HOLD_SQL, HoldGate } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
@@ -113,6 +121,14 @@ export class LibraryShardDO extends DurableObject<Env> {
   ) {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
     importCrossedRows(this.ctx.storage, ids, unknown, assets, tables, references, listings);
+  }
+
+  /**
+   * A global change's statements (a tag, a classification, a field template or a person deleted: decision 050) run over
+   * this shard's rows while its change across holds it, as the catalog ran them over its copy.
+   */
+  async applyGlobalChange(statements: GlobalStatement[]): Promise<void> {
+    applyGlobalStatements(this.ctx.storage, statements);
   }
 
   /** More rows of entities just imported: a big folder's listings of files, a page at a time. */

@@ -11,7 +11,16 @@ import { anyLibraryMoving } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import { shardOfId } from "../lib/ids";
 import type { RequestContext } from "../services/access";
-import { AcrossLibraries, acrossLibraries, entryInto, inLibraryOf, writeBackNow, type Entry } from "../services/library";
+import type { GlobalChange } from "../db/repositories/library-crossing.repository";
+import {
+  AcrossLibraries,
+  acrossLibraries,
+  acrossLibrariesReached,
+  entryInto,
+  inLibraryOf,
+  writeBackNow,
+  type Entry,
+} from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import { enforceRateLimit } from "./middleware/rate-limit";
 import type { AppEnv } from "./types";
@@ -51,6 +60,12 @@ export async function readWhereItLives<T>(
 }
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
+
+/** A global change reaching into libraries, run as a change across those in their shards (decision 050). */
+export const globalChange =
+  (c: Context<AppEnv>): GlobalChange =>
+  (reach, statements, inShards) =>
+    acrossLibrariesReached(c.var.rc, reach, statements, inShards);
 
 /**
  * A write to one folder or file, made where its library lives (decision 043, «Writes»). It is tried in the catalog

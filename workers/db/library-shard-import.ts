@@ -227,6 +227,31 @@ export function refreshCopies(storage: DurableObjectStorage, tables: TableRows[]
   return updated;
 }
 
+/** One statement of a global change, as SQL with its bound values: the same text runs in the catalog and in a shard. */
+export interface GlobalStatement {
+  sql: string;
+  binds: readonly (string | number | null)[];
+}
+
+/**
+ * Inside a shard, while the change across that makes it holds the shard: a global change's statements run over its
+ * rows in one transaction (decision 050), its triggers running (rollups, answer caches) but its change log quiet — the
+ * catalog made the same change already — and the hold's guard set aside for them alone (nothing else runs meanwhile:
+ * the transaction is synchronous).
+ */
+export function applyGlobalStatements(storage: DurableObjectStorage, statements: readonly GlobalStatement[]): void {
+  const sql = storage.sql;
+  storage.transactionSync(() => {
+    const holds = sql.exec<{ crossing_id: string; since: number }>("SELECT crossing_id, since FROM shard_holds").toArray();
+    sql.exec("DELETE FROM shard_holds");
+    sql.exec("INSERT OR IGNORE INTO shard_quiet (id) VALUES (1)");
+    // Each stepped to its end: a statement with RETURNING left half-read keeps the transaction from committing.
+    for (const s of statements) for (const _ of sql.exec(s.sql, ...s.binds));
+    sql.exec("DELETE FROM shard_quiet");
+    for (const h of holds) sql.exec("INSERT INTO shard_holds (crossing_id, since) VALUES (?, ?)", h.crossing_id, h.since);
+  });
+}
+
 const ownFolder = (sql: SqlStorage, id: string) =>
   sql.exec("SELECT 1 FROM group_closure c JOIN shard_libraries l ON l.library_id = c.ancestor WHERE c.descendant = ?", id).toArray()
     .length > 0;

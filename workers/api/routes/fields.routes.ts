@@ -12,7 +12,7 @@ import {
 } from "../../services/metadata";
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { timingDetailAllowed } from "../../lib/server-timing";
-import { writeWhereItLives } from "../library-place";
+import { globalChange, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -92,13 +92,9 @@ const VersionRefSchema = z
   .openapi({ description: "a version of the asset: its number (1, 2 …) or its id; null or absent for the entity as a whole" });
 
 /** `asset_version`: the version by number (SPEC §3 Entity field value); must name the same version as asset_version_id. */
-const VersionNumberSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(1_000_000_000)
-  .nullish()
-  .openapi({ description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent" });
+const VersionNumberSchema = z.number().int().min(1).max(1_000_000_000).nullish().openapi({
+  description: "a version of the asset by number (SPEC §3 Version); must name the same version as asset_version_id when both are sent",
+});
 
 /**
  * `asset_version_id` of a new value: SPEC §7 lists it among the required fields, so it must be sent — a version
@@ -123,7 +119,9 @@ export const FieldValueChangeSchema = z
   .object({
     data: z.unknown().optional(),
     pts: PtsSchema.optional(),
-    asset_version_id: VersionRefSchema.openapi({ description: "moves the value to this version (number or id); null: to the entity as a whole" }),
+    asset_version_id: VersionRefSchema.openapi({
+      description: "moves the value to this version (number or id); null: to the entity as a whole",
+    }),
     asset_version: VersionNumberSchema,
   })
   .refine(
@@ -281,7 +279,11 @@ export const fieldsRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => c.json(await deleteTemplate(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").force === "true"), 200),
+    async (c) =>
+      c.json(
+        await deleteTemplate(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").force === "true", globalChange(c)),
+        200,
+      ),
   )
   .openapi(
     createRoute({

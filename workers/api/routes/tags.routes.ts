@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag, tagsForEntity } from "../../services/metadata";
-import { writeWhereItLives } from "../library-place";
+import { globalChange, writeWhereItLives } from "../library-place";
 import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -158,7 +158,7 @@ export const tagsRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404),
       },
     }),
-    async (c) => c.json(await deleteTag(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await deleteTag(c.var.rc, c.var.actor, c.req.valid("param").id, globalChange(c)), 200),
   )
   .openapi(
     createRoute({

@@ -10,7 +10,7 @@ import {
   treeList,
   type TaxonNode,
 } from "../../services/metadata";
-import { writeWhereItLives } from "../library-place";
+import { globalChange, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -26,7 +26,10 @@ export const TaxonCreateSchema = z
   .openapi("TaxonCreate");
 
 export const TaxonChangeSchema = z
-  .object({ name: z.string().trim().min(1).max(100).check(visibleName).openapi({ pattern: TRIMMED_TEXT_PATTERN }).optional(), parent_id: IdSchema.optional() })
+  .object({
+    name: z.string().trim().min(1).max(100).check(visibleName).openapi({ pattern: TRIMMED_TEXT_PATTERN }).optional(),
+    parent_id: IdSchema.optional(),
+  })
   .refine((v) => v.name !== undefined || v.parent_id !== undefined, ru.catalog.nothingToChange)
   .openapi("TaxonChange", { minProperties: 1 });
 
@@ -77,7 +80,7 @@ export const taxonomyRoutes = createRouter()
       tags: ["Taxonomy"],
       summary: "Create the taxa of a path (administrators)",
       description:
-        "Existing segments are reused (like mkdir -p). SPEC has no call that creates a taxonomy (a tree), so this one does: with treeId of 32 'f' characters (`ffffffffffffffffffffffffffffffff`, like the virtual root group) it starts a new taxonomy named by the first segment of `path` (the answer's `tree_id` is its id; an existing taxonomy of that name is reused), and the remaining segments become its first taxa. Example: `POST /api/taxonomy/create/ffffffffffffffffffffffffffffffff` with `{ \"path\": \"Спорт/Футбол\" }` creates the taxonomy «Спорт» with the taxon «Футбол».",
+        'Existing segments are reused (like mkdir -p). SPEC has no call that creates a taxonomy (a tree), so this one does: with treeId of 32 \'f\' characters (`ffffffffffffffffffffffffffffffff`, like the virtual root group) it starts a new taxonomy named by the first segment of `path` (the answer\'s `tree_id` is its id; an existing taxonomy of that name is reused), and the remaining segments become its first taxa. Example: `POST /api/taxonomy/create/ffffffffffffffffffffffffffffffff` with `{ "path": "Спорт/Футбол" }` creates the taxonomy «Спорт» with the taxon «Футбол».',
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: z.object({ treeId: param("treeId") }), body: body(TaxonCreateSchema) },
@@ -131,7 +134,7 @@ export const taxonomyRoutes = createRouter()
     }),
     async (c) => {
       const { treeId, taxonId, force } = c.req.valid("param");
-      return c.json(await deleteTaxon(c.var.rc, c.var.actor, treeId, taxonId, force === "true"), 200);
+      return c.json(await deleteTaxon(c.var.rc, c.var.actor, treeId, taxonId, force === "true", globalChange(c)), 200);
     },
   )
   .openapi(

@@ -15,6 +15,7 @@ import {
   patchUser,
   searchUserGroup,
 } from "../../services/access";
+import { globalChange } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -356,7 +357,8 @@ export const userRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 409),
       },
     }),
-    async (c) => c.json(await deleteUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").new_owner), 200),
+    async (c) =>
+      c.json(await deleteUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").new_owner, globalChange(c)), 200),
   )
   .openapi(
     createRoute({

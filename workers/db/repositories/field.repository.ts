@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Reach } from "./library-crossing.repository";
+import type { GlobalStatement } from "../library-shard-import";
+import { catalogStatement, type Reach } from "./library-crossing.repository";
 import type { Database } from "../client";
 import { assetClasses, assets, assetVersions, fieldTemplates, fieldValues, groups, lists, users, variants } from "../schema/index";
 import type { FieldEntityType } from "../schema/field-values";
@@ -94,10 +95,16 @@ export async function templateUsage(db: Database, id: string) {
 /** The folders and files holding values of template `id`. */
 export const templateValues = (id: string): Reach => ({ entities: "SELECT entity_id FROM field_values WHERE def_id = ?1", binds: [id] });
 
+/** Every value of template `id` deleted: in the catalog, and in each library's shard (decision 050). */
+export const templateValuesDeleted = (id: string): GlobalStatement => ({
+  sql: "DELETE FROM field_values WHERE def_id = ?1 RETURNING id",
+  binds: [id],
+});
+
 /** The statements deleting a template with its values and removing it from every class (one batch). */
 export function deleteTemplateStatements(db: Database, id: string, now: number) {
   return [
-    db.delete(fieldValues).where(eq(fieldValues.defId, id)).returning({ id: fieldValues.id }),
+    catalogStatement(templateValuesDeleted(id)),
     sql`update ${assetClasses} set def_fields = (select coalesce(json_group_array(value), '[]') from json_each(${assetClasses.defFields}) where value <> ${id}), mtime = ${now}
         where exists (select 1 from json_each(${assetClasses.defFields}) where value = ${id})`,
     db.delete(fieldTemplates).where(eq(fieldTemplates.id, id)),

@@ -1,4 +1,6 @@
 import { ROOT_GROUP_ID } from "../../lib/ids";
+import type { GlobalStatement } from "../library-shard-import";
+import type { Statement } from "./asset.repository";
 import type { MoveState, Row } from "./library-move.repository";
 
 /**
@@ -21,6 +23,17 @@ export interface CrossedLibrary {
 export function switchedLibrariesOf(db: D1Database, ids: readonly string[]): Promise<CrossedLibrary[]> {
   return switchedLibrariesReached(db, { entities: "SELECT value FROM json_each(?1)", binds: [JSON.stringify([...new Set(ids)])] });
 }
+
+/** A global change's statement, for a catalog batch (`runBatch`): the same text a shard runs (decision 050). */
+export const catalogStatement = (s: GlobalStatement) => ({ toSQL: () => ({ sql: s.sql, params: [...s.binds] }) });
+
+/**
+ * How a global change that reaches into libraries runs (decision 050): `statements` as one catalog batch (their
+ * results), the libraries `reach` finds held meanwhile and `inShards` run in their shards. The API passes the library
+ * domain's `acrossLibrariesReached`: the services making such changes (tags, classifications, field templates,
+ * people) sit below that domain and cannot call it themselves.
+ */
+export type GlobalChange = (reach: Reach, statements: Statement[], inShards: GlobalStatement[]) => Promise<D1Result[]>;
 
 /** Folders and files chosen by a query (`entities` yields their ids, its parameters `binds`), in any number. */
 export interface Reach {
@@ -73,6 +86,12 @@ export async function readCrossing(
   return { libraries: results.map(({ libraryId, shard }) => ({ libraryId, shard })), journalFrom: results[0].journalFrom };
 }
 
+/** Journal entries `after` < seq ≤ `upTo`: a global change's, which the shards made themselves (decision 050). */
+export interface JournalRange {
+  after: number;
+  upTo: number;
+}
+
 /** An entity written during a crossing: the library it is in now (null: gone) and the one the id directory had. */
 export interface CrossedEntity {
   id: string;
@@ -89,19 +108,22 @@ const LIBRARY_OF = (id: string) => `(SELECT c.ancestor FROM group_closure c JOIN
  * The crossing stops letting writes in (the catalog refuses its libraries' writes again; its journal stays on until
  * the rows go), and in the same batch the entities journaled since it began, with the library each is in now and the
  * one the id directory had — and the files of every folder that came into or left one of `held` (a folder moved
- * between libraries takes the files whose home it is along, though nothing of theirs was written).
+ * between libraries takes the files whose home it is along, though nothing of theirs was written). Entities journaled
+ * only in `applied` are left out: the shards made that change themselves.
  */
 export async function closeCrossing(
   db: D1Database,
   crossing: string,
   journalFrom: number,
   held: readonly string[],
+  applied: JournalRange = { after: 0, upTo: 0 },
 ): Promise<CrossedEntity[]> {
   const [, journaled] = await db.batch<CrossedEntity>([
     db.prepare("UPDATE library_crossing SET ending = 1 WHERE crossing_id = ?").bind(crossing),
     db
       .prepare(
-        `WITH w AS (SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id <> ?2),
+        `WITH w AS (SELECT DISTINCT entity_id AS id FROM library_move_journal WHERE seq > ?1 AND entity_id <> ?2
+                      AND NOT (seq > ?4 AND seq <= ?5)),
            placed AS (SELECT w.id, ${LIBRARY_OF("w.id")} AS now, (SELECT library_id FROM id_directory WHERE id = w.id) AS was FROM w),
            carried AS (
              SELECT DISTINCT m.el_id AS id FROM placed p JOIN group_members m ON m.group_id = p.id AND m.el_type = 'asset'
@@ -112,7 +134,7 @@ export async function closeCrossing(
            "carried.id",
          )}, (SELECT library_id FROM id_directory WHERE id = carried.id) FROM carried`,
       )
-      .bind(journalFrom, ROOT_GROUP_ID, JSON.stringify(held)),
+      .bind(journalFrom, ROOT_GROUP_ID, JSON.stringify(held), applied.after, applied.upTo),
   ]);
   return journaled.results;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../client";
-import type { Reach } from "./library-crossing.repository";
+import type { GlobalStatement } from "../library-shard-import";
+import { catalogStatement, type Reach } from "./library-crossing.repository";
 import { visibleSql, type Visibility } from "./access.repository";
 import { assets, entityTags, groups, tags } from "../schema/index";
 
@@ -141,12 +142,15 @@ export async function renameTagIfNameFree(db: Database, id: string, name: string
 /** The folders and files a tag is on. */
 export const tagUses = (id: string): Reach => ({ entities: "SELECT entity_id FROM entity_tags WHERE tag_id = ?1", binds: [id] });
 
+/** Every use of a tag deleted: in the catalog, and in each library's shard (decision 050). */
+export const tagUsesDeleted = (id: string): GlobalStatement => ({
+  sql: "DELETE FROM entity_tags WHERE tag_id = ?1 RETURNING entity_id",
+  binds: [id],
+});
+
 /** The statements deleting a tag and every use of it (run them in one batch). */
 export function deleteTagStatements(db: Database, id: string) {
-  return [
-    db.delete(entityTags).where(eq(entityTags.tagId, id)).returning({ id: entityTags.entityId }),
-    db.delete(tags).where(eq(tags.id, id)),
-  ] as const;
+  return [catalogStatement(tagUsesDeleted(id)), db.delete(tags).where(eq(tags.id, id))];
 }
 
 export interface TaggableEntity {

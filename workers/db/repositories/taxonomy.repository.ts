@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import type { Reach } from "./library-crossing.repository";
+import type { GlobalStatement } from "../library-shard-import";
+import { catalogStatement, type Reach } from "./library-crossing.repository";
 import { assets, groups, taxa, taxonMembers } from "../schema/index";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName } from "./tag.repository";
@@ -89,11 +90,16 @@ export const taxaMembers = (ids: readonly string[]): Reach => ({
   binds: [JSON.stringify(ids)],
 });
 
+/** Every member of taxa `ids` taken out: in the catalog, and in each library's shard (decision 050). */
+export const taxaMembersDeleted = (ids: readonly string[]): GlobalStatement => ({
+  sql: "DELETE FROM taxon_members WHERE taxon_id IN (SELECT value FROM json_each(?1)) RETURNING 1",
+  binds: [JSON.stringify(ids)],
+});
+
 export function deleteTaxaStatements(db: Database, ids: readonly string[]) {
-  const list = JSON.stringify(ids);
   return [
-    sql`delete from ${taxonMembers} where taxon_id in (select value from json_each(${list})) returning 1`,
-    sql`delete from ${taxa} where id in (select value from json_each(${list})) returning 1`,
+    catalogStatement(taxaMembersDeleted(ids)),
+    sql`delete from ${taxa} where id in (select value from json_each(${JSON.stringify(ids)})) returning 1`,
   ];
 }
 

@@ -1,6 +1,8 @@
 import { and, count, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
-import type { Reach } from "./library-crossing.repository";
+import type { GlobalStatement } from "../library-shard-import";
+import type { Statement } from "./asset.repository";
+import { catalogStatement, type Reach } from "./library-crossing.repository";
 import { robotTokens, sessions, users, type UserRow } from "../schema/index";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { containsFolded, foldedSql } from "./tag.repository";
@@ -193,10 +195,27 @@ export const userReach = (id: string): Reach => ({
   binds: [id],
 });
 
+/** A user's rules and the rules on them deleted. */
+const userRulesDeleted = (id: string): GlobalStatement => ({
+  sql: "DELETE FROM access_rules WHERE (subj_type = 'user' AND subj_id = ?1) OR (obj_type = 'user' AND obj_id = ?1)",
+  binds: [id],
+});
+
+/**
+ * What deleting a user changes in a library's shard, as in the catalog (decision 050): the folders and files they own
+ * go to `heir`, their rules go.
+ */
+export function userInLibraryStatements(id: string, heir: string | null): GlobalStatement[] {
+  const owned = heir
+    ? ["assets", "groups"].map((t) => ({ sql: `UPDATE ${t} SET owner_id = ?2 WHERE owner_id = ?1`, binds: [id, heir] }))
+    : [];
+  return [...owned, userRulesDeleted(id)];
+}
+
 /** Statements removing what only made sense with the user: their access rules, rules on them, group memberships. */
-export function forgetUserStatements(userId: string): SQL[] {
+export function forgetUserStatements(userId: string): Statement[] {
   return [
-    sql`delete from access_rules where (subj_type = 'user' and subj_id = ${userId}) or (obj_type = 'user' and obj_id = ${userId})`,
+    catalogStatement(userRulesDeleted(userId)),
     sql`delete from user_group_members where user_id = ${userId}`,
     sql`delete from users where id = ${userId}`,
   ];

@@ -1,12 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { abortIf, isAssertionFailure, runBatch, storageExists } from "../../db/repositories/group.repository";
+import type { Statement } from "../../db/repositories/asset.repository";
 import {
   countUsersMatching,
   findUserById,
   findUserView,
   forgetUserStatements,
   userReach,
+  userInLibraryStatements,
   insertUserStatement,
   isUniqueViolation,
   listUsersPage,
@@ -30,7 +32,7 @@ import { visibleSql } from "../../db/repositories/access.repository";
 import { disableUnownedAutomationsStatements } from "../../db/repositories/automation.repository";
 import { visibility } from "./access.service";
 import { auditByActor } from "./audit.service";
-import { acrossLibrariesReached } from "../library/library-crossing.service";
+import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
 import type { Actor, RequestContext } from "./context";
 
 /** A user as the API shows it (SPEC §3 User, plus is_admin and times). */
@@ -277,6 +279,7 @@ export async function deleteUser(
   actor: Actor,
   id: string,
   newOwner: string | undefined,
+  across: GlobalChange,
 ): Promise<{ user_id: string; new_owner: string | null; reassigned: Record<string, number> }> {
   requireAdmin(actor);
   const user = await findUserById(rc.db, id);
@@ -294,7 +297,7 @@ export async function deleteUser(
     throw new AppError("CONFLICT", ru.users.newOwnerRequired(total));
   }
   const heirId = newOwner ?? null;
-  const statements: SQL[] = [
+  const statements: Statement[] = [
     // Re-checked inside the transaction: the user may have been enabled again since it was read.
     abortIf(sql`exists (select 1 from users where id = ${id} and enabled = 1)`),
     ...(heirId ? [abortIf(sql`not exists (select 1 from users where id = ${heirId} and enabled = 1)`)] : []),
@@ -303,7 +306,7 @@ export async function deleteUser(
   ];
   const audit = auditByActor(rc, actor, "user.delete", { type: "user", id }, { login: user.login, new_owner: heirId, reassigned: owned });
   try {
-    await acrossLibrariesReached(rc, userReach(id), () => runBatch(rc.db, [...statements, audit.getSQL()]));
+    await across(userReach(id), [...statements, audit.getSQL()], userInLibraryStatements(id, heirId));
   } catch (error) {
     if (isAssertionFailure(error)) throw new AppError("CONFLICT", ru.users.changedMeanwhile);
     throw error;

@@ -13,9 +13,13 @@ import {
   switchedLibrariesOf,
   switchedLibrariesReached,
   type CrossedLibrary,
+  type JournalRange,
   type Reach,
 } from "../../db/repositories/library-crossing.repository";
 import { anyLibraryMoving, belonging, referencesOf, rowsOf, trimJournal } from "../../db/repositories/library-move.repository";
+import { sql } from "drizzle-orm";
+import type { GlobalStatement } from "../../db/library-shard-import";
+import { runBatch, type Statement } from "../../db/repositories/asset.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
@@ -63,29 +67,64 @@ export async function acrossLibraries<T>(
 
 /**
  * A change to global rows that reaches into libraries' own (a tag, a classification or a field template deleted with
- * its uses, a person with their rules and what they own): the catalog makes it as a change across every switched
- * library `reach` finds rows in, and each folder or file it writes is then copied into its shard. Without it the
- * catalog's triggers refuse such a change as a whole for as long as a library lives in its shard. A use added
- * meanwhile in a library not held is refused by the catalog, nothing written; the libraries are looked for again, once.
+ * its uses, a person with their rules and what they own: decision 050), as a change across every switched library
+ * `reach` finds rows in. The catalog runs `statements` (one batch: their results are the answer) while those libraries
+ * are held; each of their shards then runs `inShards`, the same change over its own rows — a tag on a hundred
+ * thousand files is one statement there, not a hundred thousand files copied while the library waits. What else the
+ * catalog journaled meanwhile is copied as by any change across; were a shard not to take the statements, everything
+ * is (the same rows, the long way). Without this the catalog's triggers refuse such a change as a whole for as long as
+ * a library lives in its shard. A use added meanwhile in a library not held is refused by the catalog, nothing
+ * written; the libraries are looked for again, once.
  */
-export async function acrossLibrariesReached<T>(rc: RequestContext, reach: Reach, write: (rc: RequestContext) => Promise<T>): Promise<T> {
+export async function acrossLibrariesReached(
+  rc: RequestContext,
+  reach: Reach,
+  statements: Statement[],
+  inShards: GlobalStatement[],
+): Promise<D1Result[]> {
+  const env = rc.env;
   for (let attempt = 0; ; attempt++) {
-    const held = crossingOver(rc.env, []);
+    const held = crossingOver(env, []);
+    let applied: JournalRange | undefined;
     try {
-      await held.hold(await switchedLibrariesReached(rc.env.DB, reach));
-      return await write(rc);
+      const libraries = await switchedLibrariesReached(env.DB, reach);
+      await held.hold(libraries);
+      const results = await runBatch(rc.db, [JOURNAL_END, ...statements, JOURNAL_END]);
+      applied = await appliedInShards(env, libraries, inShards, { after: journalEnd(results[0]), upTo: journalEnd(results.at(-1)) });
+      return results.slice(1, -1);
     } catch (error) {
-      if (attempt > 0 || !isLibraryMoving(error) || (await anyLibraryMoving(rc.env.DB))) throw error;
+      if (attempt > 0 || !isLibraryMoving(error) || (await anyLibraryMoving(env.DB))) throw error;
     } finally {
-      await letGoLogged(held);
+      await letGoLogged(held, applied);
     }
   }
 }
 
+/** The journal's last entry, read in a batch before and after a change's statements: what the change journaled. */
+const JOURNAL_END = sql`select coalesce(max(seq), 0) as seq from library_move_journal`;
+const journalEnd = (result: D1Result | undefined) => Number((result?.results[0] as { seq: number } | undefined)?.seq ?? 0);
+
+/** A global change's statements run in each held library's shard; the journal range they stand for (none: a shard failed). */
+async function appliedInShards(
+  env: Env,
+  libraries: readonly CrossedLibrary[],
+  statements: GlobalStatement[],
+  range: JournalRange,
+): Promise<JournalRange | undefined> {
+  if (libraries.length === 0) return undefined;
+  try {
+    await Promise.all(libraries.map((l) => libraryShard(env, l.shard).applyGlobalChange(statements)));
+    return range;
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", op: "library-crossing", global: true, message: String(error) }));
+    return undefined;
+  }
+}
+
 /** Made or not, the answer stands: an end that fails (a shard not answering) is the minute cron's to repeat. */
-async function letGoLogged(held: Crossing): Promise<void> {
+async function letGoLogged(held: Crossing, applied?: JournalRange): Promise<void> {
   await held
-    .letGo()
+    .letGo(applied)
     .catch((error) =>
       console.error(JSON.stringify({ level: "error", op: "library-crossing", crossing: held.id(), message: String(error) })),
     );
@@ -95,8 +134,11 @@ async function letGoLogged(held: Crossing): Promise<void> {
 export interface Crossing {
   /** the switched libraries `ids` are in (as given, or as the catalog says now) held; none held when there are none */
   hold(libraries?: readonly CrossedLibrary[]): Promise<void>;
-  /** the change ended: what it wrote copied into the shards, and they are let go (nothing when nothing is held) */
-  letGo(): Promise<void>;
+  /**
+   * the change ended: what it wrote copied into the shards, and they are let go (nothing when nothing is held);
+   * `applied`: what the catalog journaled there, the shards made themselves (not copied)
+   */
+  letGo(applied?: JournalRange): Promise<void>;
   id(): string | null;
 }
 
@@ -116,8 +158,8 @@ export function crossingOver(env: Env, ids: readonly string[]): Crossing {
       await beginCrossing(env.DB, crossing, libraries, Date.now());
       await holdLibraries(env, crossing, libraries);
     },
-    async letGo() {
-      if (crossing) await finishCrossing(env, crossing);
+    async letGo(applied) {
+      if (crossing) await finishCrossing(env, crossing, applied);
       crossing = null;
     },
     id: () => crossing,
@@ -173,11 +215,11 @@ export async function holdLibraries(env: Env, crossing: string, libraries: reado
  * libraries' writes, the entities written since it began are copied where they are now, the shards are let go, and
  * the crossing's rows and journal entries go.
  */
-export async function finishCrossing(env: Env, crossing: string): Promise<void> {
+export async function finishCrossing(env: Env, crossing: string, applied?: JournalRange): Promise<void> {
   const found = await readCrossing(env.DB, crossing);
   if (!found) return;
   const shards = new Map(found.libraries.map((l) => [l.libraryId, l.shard]));
-  const written = await closeCrossing(env.DB, crossing, found.journalFrom, [...shards.keys()]);
+  const written = await closeCrossing(env.DB, crossing, found.journalFrom, [...shards.keys()], applied);
   const moved = written.filter((e) => (e.now && shards.has(e.now)) || (e.was && shards.has(e.was)));
   await redirectEntities(env.DB, moved);
   forgetPlacesOf(moved.map((e) => e.id));

@@ -1,9 +1,10 @@
 import { ru } from "../../../shared/i18n/ru";
-import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import { returnedRows } from "../../db/repositories/asset.repository";
 import {
   countValuesOfTemplate,
   deleteTemplateStatements,
   templateValues,
+  templateValuesDeleted,
   findTemplate,
   findTemplatesByIds,
   insertTemplateIfNameFree,
@@ -15,8 +16,8 @@ import {
 import type { FieldTemplateRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
 import type { Actor, RequestContext } from "../access";
-import { acrossLibrariesReached } from "../library/library-crossing.service";
 import { type FieldSetup, type FieldType, parseFieldSetup } from "./field-types/setup";
 
 /** A field template as the API shows it (SPEC §3 "Field template"). */
@@ -139,15 +140,16 @@ export async function deleteTemplate(
   actor: Actor,
   id: string,
   force: boolean,
+  across: GlobalChange,
 ): Promise<{ field_def_id: string; values_removed: number }> {
   requireMetadataAdmin(actor);
   if (!(await findTemplate(rc.db, id))) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
   const usage = await templateUsage(rc.db, id);
   if (!force && (usage.values > 0 || usage.classes > 0))
     throw new AppError("CONFLICT", ru.metadata.templateInUse(usage.values, usage.classes));
-  const [removed, , deleted] = await acrossLibrariesReached(rc, templateValues(id), () =>
-    runBatch(rc.db, deleteTemplateStatements(rc.db, id, Date.now())),
-  );
+  const [removed, , deleted] = await across(templateValues(id), deleteTemplateStatements(rc.db, id, Date.now()), [
+    templateValuesDeleted(id),
+  ]);
   if ((deleted as D1Result).meta.changes === 0) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
   return { field_def_id: id, values_removed: returnedRows(removed) };
 }

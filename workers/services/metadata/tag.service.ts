@@ -4,6 +4,7 @@ import {
   attachTagsSql,
   deleteTagStatements,
   tagUses,
+  tagUsesDeleted,
   detachTagsStatement,
   findTag,
   findTaggableEntities,
@@ -19,8 +20,8 @@ import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { fileAuditStatement, requireEntityAccess, visibility } from "../access";
 import { eventStatement } from "../events";
-import { acrossLibrariesReached } from "../library/library-crossing.service";
 import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
+import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
 import type { Actor, RequestContext } from "../access";
 
 /** A tag (SPEC §3). */
@@ -110,9 +111,14 @@ export async function renameTag(rc: RequestContext, actor: Actor, id: string, na
  * Deletes a tag and removes it from every entity in one batch (administrators only); 404 unknown. Its uses in
  * libraries in their shards go there too (a change across them).
  */
-export async function deleteTag(rc: RequestContext, actor: Actor, id: string): Promise<{ tag_id: string; detached: number }> {
+export async function deleteTag(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  across: GlobalChange,
+): Promise<{ tag_id: string; detached: number }> {
   requireAdmin(actor);
-  const [detached, deleted] = await acrossLibrariesReached(rc, tagUses(id), () => rc.db.batch(deleteTagStatements(rc.db, id)));
+  const [detached, deleted] = await across(tagUses(id), deleteTagStatements(rc.db, id), [tagUsesDeleted(id)]);
   if (deleted.meta.changes === 0) throw new AppError("NOT_FOUND", ru.catalog.tagNotFound);
   return { tag_id: id, detached: returnedRows(detached) };
 }

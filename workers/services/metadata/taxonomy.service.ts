@@ -5,6 +5,7 @@ import {
   deleteMemberStatement,
   deleteTaxaStatements,
   taxaMembers,
+  taxaMembersDeleted,
   findChildByName,
   findTaxon,
   insertTaxonStatement,
@@ -20,7 +21,7 @@ import type { TaxonRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { visibility } from "../access";
-import { acrossLibrariesReached } from "../library/library-crossing.service";
+import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
 import type { Actor, RequestContext } from "../access";
 import { requireFieldEntity } from "./field-value.service";
 import { requireMetadataAdmin } from "./field-template.service";
@@ -158,6 +159,7 @@ export async function deleteTaxon(
   treeId: string,
   taxonId: string,
   force: boolean,
+  across: GlobalChange,
 ): Promise<{ taxon_id: string; taxa_removed: number; members_removed: number }> {
   requireMetadataAdmin(actor);
   await requireTaxonOfTree(rc, treeId, taxonId);
@@ -165,7 +167,7 @@ export async function deleteTaxon(
   const content = await subtreeContent(rc.db, ids);
   if (!force && (content.members > 0 || content.children > 0))
     throw new AppError("CONFLICT", ru.metadata.taxonHasContent(content.members, content.children));
-  const [members, removed] = await acrossLibrariesReached(rc, taxaMembers(ids), () => runBatch(rc.db, deleteTaxaStatements(rc.db, ids)));
+  const [members, removed] = await across(taxaMembers(ids), deleteTaxaStatements(rc.db, ids), [taxaMembersDeleted(ids)]);
   return { taxon_id: taxonId, taxa_removed: returnedRows(removed), members_removed: returnedRows(members) };
 }
 
