@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
 import { ru } from "../../shared/i18n/ru";
-import { knownPlaceOfId, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
+import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
@@ -18,6 +18,7 @@ import {
   acrossLibrariesReached,
   entryInto,
   inLibraryOf,
+  refreshShardCopies,
   writeBackNow,
   type Entry,
 } from "../services/library";
@@ -60,6 +61,20 @@ export async function readWhereItLives<T>(
 }
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
+
+/**
+ * After a change to a global row the shards keep copies of (a person, a tag, a classification, a class or a field
+ * template renamed): the shards' copies made current right after the answer (decision 050), so a file read from its
+ * shard shows the new name at once; the minute cron (decision 043) stays the fallback.
+ */
+export function refreshCopiesSoon(c: Context<AppEnv>): void {
+  if (noLibrarySwitched()) return;
+  c.var.rc.waitUntil(
+    refreshShardCopies(c.env).catch((error) =>
+      console.error(JSON.stringify({ level: "error", op: "shard-copies", message: String(error) })),
+    ),
+  );
+}
 
 /** A global change reaching into libraries, run as a change across those in their shards (decision 050). */
 export const globalChange =

@@ -25,7 +25,7 @@ import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
-import { runWhereItLives } from "../library-place";
+import { refreshCopiesSoon, runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -217,7 +217,11 @@ export const assetCatalogRoutes = createRouter()
       request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: ClassChangeSchema } } } },
       responses: { 200: json(AssetClassSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await changeClass(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const changed = await changeClass(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      refreshCopiesSoon(c);
+      return c.json(changed, 200);
+    },
   )
   .openapi(
     createRoute({

@@ -12,7 +12,7 @@ import {
 } from "../../services/metadata";
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { timingDetailAllowed } from "../../lib/server-timing";
-import { globalChange, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -262,7 +262,11 @@ export const fieldsRoutes = createRouter()
       request: { params: IdParamsSchema, body: body(FieldTemplateChangeSchema) },
       responses: { 200: json(FieldTemplateSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await changeTemplate(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) => {
+      const changed = await changeTemplate(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      refreshCopiesSoon(c);
+      return c.json(changed, 200);
+    },
   )
   .openapi(
     createRoute({

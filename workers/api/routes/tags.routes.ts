@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag, tagsForEntity } from "../../services/metadata";
-import { globalChange, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
 import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -142,7 +142,11 @@ export const tagsRoutes = createRouter()
       request: { params: IdParamsSchema, body: { required: true, content: { "application/json": { schema: TagCreateSchema } } } },
       responses: { 200: json(TagSchema, "Renamed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(await renameTag(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").tag_name), 200),
+    async (c) => {
+      const renamed = await renameTag(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").tag_name);
+      refreshCopiesSoon(c);
+      return c.json(renamed, 200);
+    },
   )
   .openapi(
     createRoute({

@@ -10,7 +10,7 @@ import {
   treeList,
   type TaxonNode,
 } from "../../services/metadata";
-import { globalChange, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -108,7 +108,9 @@ export const taxonomyRoutes = createRouter()
     }),
     async (c) => {
       const { treeId, taxonId } = c.req.valid("param");
-      return c.json(await changeTaxon(c.var.rc, c.var.actor, treeId, taxonId, c.req.valid("json")), 200);
+      const changed = await changeTaxon(c.var.rc, c.var.actor, treeId, taxonId, c.req.valid("json"));
+      refreshCopiesSoon(c);
+      return c.json(changed, 200);
     },
   )
   .openapi(

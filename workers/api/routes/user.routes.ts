@@ -15,7 +15,7 @@ import {
   patchUser,
   searchUserGroup,
 } from "../../services/access";
-import { globalChange } from "../library-place";
+import { globalChange, refreshCopiesSoon } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -332,7 +332,11 @@ export const userRoutes = createRouter()
       request: { params: IdParamsSchema, ...body(UserPatchSchema) },
       responses: { 200: json(UserSchema, "Changed"), ...errorResponses(400, 401, 403, 404, 409, 415) },
     }),
-    async (c) => c.json(withUserEnabled(await patchUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"))), 200),
+    async (c) => {
+      const changed = await patchUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"));
+      refreshCopiesSoon(c);
+      return c.json(withUserEnabled(changed), 200);
+    },
   )
   .openapi(
     createRoute({

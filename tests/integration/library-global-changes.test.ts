@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { call, expectError } from "./factories";
 import { admin, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText } from "./library-factories";
@@ -7,7 +7,7 @@ import { libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
 import { inShard } from "./through-shards";
 
 /**
- * Global rows deleted with what they reach into libraries (a tag with its uses, a classification with its members, a
+ * Global rows renamed or deleted with what they reach into libraries (a tag with its uses, a classification with its members, a
  * field template with its values, a person with their rules and what they own): once a library lives in its shard the
  * catalog's triggers refused each of these as a whole — 503 «Библиотека переезжает…» for as long as it lived there. Now
  * each runs as a change across the libraries it reaches, and their shards follow. Runs in both tiers.
@@ -115,5 +115,31 @@ describe("global deletions that reach libraries in their shards", () => {
     expect((await env.DB.prepare("SELECT owner_id FROM assets WHERE id = ?").bind(theirs).first<{ owner_id: string }>())!.owner_id).toBe(
       boss.id,
     );
+  });
+});
+
+describe("global renames reach libraries in their shards at once", () => {
+  it("a tag and a person renamed show renamed on a file read from its shard, without waiting for the minute's cron", async () => {
+    const { boss, a, files } = await twoLibrariesWithFiles();
+    const owner = await ordinaryUser("Прежнее имя");
+    expect((await send("POST", "/api/user/acl", boss.bearer, { subj: owner.id, obj: a.top, acl: ["read", "create"] })).status).toBe(201);
+    const file = await uploadText(owner.bearer, a.top, "его.txt");
+    const tag = await send<{ tag_id: string }>("POST", "/api/tags/create", boss.bearer, { tag_name: uniqueName("тег") });
+    const entities = [file, files[0]].map((id) => ({ id, type: "asset" }));
+    expect((await send("POST", "/api/tags/attach", boss.bearer, { tag_ids: [tag.body.tag_id], entities })).status).toBe(200);
+    const seen = async () =>
+      (await (await call(`/api/asset/${file}?tags=true`, { bearer: boss.bearer })).json()) as {
+        owner_name: string;
+        tags: { tag_name: string }[];
+      };
+    expect(await seen()).toMatchObject({ owner_name: "Прежнее имя", tags: [{ tag_name: expect.stringMatching(/^тег/) }] });
+
+    const tagName = uniqueName("метка");
+    expect((await send("PATCH", `/api/tags/change/${tag.body.tag_id}`, boss.bearer, { tag_name: tagName })).status).toBe(200);
+    expect((await send("PATCH", `/api/user/${owner.id}`, boss.bearer, { user_name: "Новое имя" })).status).toBe(200);
+    await vi.waitFor(async () => expect(await seen()).toMatchObject({ owner_name: "Новое имя", tags: [{ tag_name: tagName }] }), {
+      timeout: 5_000,
+      interval: 50,
+    });
   });
 });
