@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { call, expectError } from "./factories";
-import { admin, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText } from "./library-factories";
+import { admin, getJson, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText } from "./library-factories";
 import { libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
 import { inShard } from "./through-shards";
 
@@ -141,5 +141,25 @@ describe("global renames reach libraries in their shards at once", () => {
       timeout: 5_000,
       interval: 50,
     });
+  });
+
+  it("a person renaming himself twenty times at once: the refreshes run one after another, and the shard ends with the last name", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Имена", moved);
+    const person = await ordinaryUser("Имя 0");
+    expect((await send("POST", "/api/user/acl", boss.bearer, { subj: person.id, obj: a.top, acl: ["read", "create"] })).status).toBe(201);
+    const file = await uploadText(person.bearer, a.top, "своё.txt");
+    const renames = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send("PATCH", `/api/user/${person.id}`, person.bearer, { user_name: `Имя ${i + 1}` })),
+    );
+    expect(renames.map((r) => r.status)).toEqual(renames.map(() => 200));
+    const last = (await getJson<{ user_name: string }>(`/api/user/${person.id}`, person.bearer)).user_name;
+    await vi.waitFor(
+      async () =>
+        expect(((await (await call(`/api/asset/${file}`, { bearer: boss.bearer })).json()) as { owner_name: string }).owner_name).toBe(
+          last,
+        ),
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });

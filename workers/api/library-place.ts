@@ -65,16 +65,34 @@ type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBac
 /**
  * After a change to a global row the shards keep copies of (a person, a tag, a classification, a class or a field
  * template renamed): the shards' copies made current right after the answer (decision 050), so a file read from its
- * shard shows the new name at once; the minute cron (decision 043) stays the fallback.
+ * shard shows the new name at once; the minute cron (decision 043) stays the fallback. One refresh at a time per
+ * isolate, run again while changes came meanwhile (for 20 s at most, within waitUntil's time): anyone may rename
+ * himself in a loop, and each refresh calls every shard — back to back, never side by side.
  */
 export function refreshCopiesSoon(c: Context<AppEnv>): void {
   if (noLibrarySwitched()) return;
-  c.var.rc.waitUntil(
+  // A refresh the runtime cut short (past waitUntil's limit) never settles: after a while it no longer counts.
+  if (copiesRefresh && Date.now() - copiesRefresh.since < 30_000) {
+    copiesRefresh.again = true;
+    return;
+  }
+  const refresh = { since: Date.now(), again: false };
+  copiesRefresh = refresh;
+  const once = () =>
     refreshShardCopies(c.env).catch((error) =>
       console.error(JSON.stringify({ level: "error", op: "shard-copies", message: String(error) })),
-    ),
+    );
+  c.var.rc.waitUntil(
+    (async () => {
+      do {
+        refresh.again = false;
+        await once();
+      } while (refresh.again && Date.now() - refresh.since < 20_000);
+      if (copiesRefresh === refresh) copiesRefresh = null;
+    })(),
   );
 }
+let copiesRefresh: { since: number; again: boolean } | null = null;
 
 /** A global change reaching into libraries, run as a change across those in their shards (decision 050). */
 export const globalChange =
