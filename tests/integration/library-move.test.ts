@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
-import { forgetLibraryPlaces, libraryShard, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
+import { forgetLibraryPlaces, libraryShard, noLibrarySwitched, openLibraryShard, placeOfId } from "../../workers/db/library-directory";
 import { LIBRARY_TABLES } from "../../workers/db/library-tables";
 import { applyWriteback } from "../../workers/db/library-writeback";
 import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
@@ -351,6 +351,26 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
     // Sent again: the version has its bytes.
     expect((await expectError(await call(path, { method: "PUT", body: "кадр" }), 409)).statusCode).toBe(409);
+  });
+
+  it("an isolate that found no library in a shard a moment before the first move still commits an upload there: no 503 after the body", async () => {
+    const { boss, top, sub } = await library();
+    const shard = await switchLibrary(top);
+    // What an isolate keeps for a minute after it asked the directory while no library was in a shard yet.
+    const noneYet = { prepare: () => ({ bind: () => ({ first: async () => ({ switched: 0 }) }) }) };
+    await placeOfId(noneYet as unknown as D1Database, sub);
+    expect(noLibrarySwitched()).toBe(true);
+    const sent = await call(`/api/asset/upload?in_group=${sub}&name=${encodeURIComponent("смета.txt")}`, {
+      method: "POST",
+      bearer: boss.bearer,
+      headers: { "content-type": "text/plain" },
+      body: "Смета: 3 съёмочных дня",
+    });
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    const { asset_id: file } = (await sent.json()) as { asset_id: string };
+    expect(await inShard(shard, (sql) => sql.exec("SELECT name FROM assets WHERE id = ?", file).one())).toEqual({ name: "смета.txt" });
+    expect(noLibrarySwitched()).toBe(false);
+    await copiesAgree(top);
   });
 
   it("a difference found by the check is recorded, and the library is copied again; writes resume meanwhile", async () => {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
 import { ru } from "../../shared/i18n/ru";
-import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfterRefusal } from "../db/library-directory";
+import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfresh } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
@@ -142,7 +142,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       return await runRoutedWrite(c.var.rc, c.var.actor, name, args);
     } catch (error) {
       if (!isLibraryMoving(error)) throw error;
-      place = await placeOfIdAfterRefusal(c.var.rc.db.$client, await placed());
+      place = await placeOfIdAfresh(c.var.rc.db.$client, await placed());
       if (place.place === "catalog" && !(await anyLibraryMoving(c.env.DB))) return across();
       if (place.place !== "shard") throw error;
     }
@@ -186,7 +186,7 @@ export async function runWhereItLives<T>(
   } catch (error) {
     if (!isLibraryMoving(error)) throw error;
     // The isolate's place was out of date (its next request asks afresh): the 503 asks the client to try again.
-    await placeOfIdAfterRefusal(c.var.rc.db.$client, id);
+    await placeOfIdAfresh(c.var.rc.db.$client, id);
     throw error;
   }
 }

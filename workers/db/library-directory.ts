@@ -77,10 +77,11 @@ export async function placeOfId(db: Pick<D1Database, "prepare">, id: string, now
 const CATALOG: LibraryPlace = { place: "catalog" };
 
 /**
- * The place asked afresh: the catalog refused a write to the entity's library (LIBRARY_MOVING), so whatever this
- * isolate remembered — that no library is in a shard, or this entity in the catalog — is out of date.
+ * The place asked afresh, whatever this isolate remembered — that no library is in a shard, or this entity in the
+ * catalog: after the catalog refused a write to the entity's library (LIBRARY_MOVING: that memory is out of date), and
+ * before work that cannot be tried again once refused (it reads a request's body).
  */
-export function placeOfIdAfterRefusal(db: Pick<D1Database, "prepare">, id: string): Promise<LibraryPlace> {
+export function placeOfIdAfresh(db: Pick<D1Database, "prepare">, id: string): Promise<LibraryPlace> {
   noneSwitchedUntil = 0;
   cache.delete(id);
   return placeOfId(db, id);

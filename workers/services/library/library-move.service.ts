@@ -22,7 +22,7 @@ import {
   type LibraryMove,
   type MoveState,
 } from "../../db/repositories/library-move.repository";
-import { libraryShard, placeOfIdAfterRefusal } from "../../db/library-directory";
+import { libraryShard, placeOfIdAfresh } from "../../db/library-directory";
 import { getConfig } from "../../lib/config";
 import type { Actor } from "../access";
 import { AppError } from "../../lib/errors";
@@ -107,7 +107,7 @@ export async function moveNewLibrary(env: Env, actor: Pick<Actor, "isAdmin">, li
     const move = await continueLibraryMove(env, libraryId, { deadline: Date.now() + NEW_LIBRARY_MS });
     if (move.step !== "done") throw new Error(`the move stopped at step ${move.step}`);
     // Asked afresh here: this isolate's first write into the new library goes straight to its shard.
-    await placeOfIdAfterRefusal(env.DB, libraryId);
+    await placeOfIdAfresh(env.DB, libraryId);
   } catch (error) {
     console.error(JSON.stringify({ level: "error", op: "new-library", library: libraryId, message: String(error) }));
   }

@@ -5,7 +5,7 @@ import {
   noLibrarySwitched,
   openLibraryShard,
   placeOfId,
-  placeOfIdAfterRefusal,
+  placeOfIdAfresh,
   switchedLibraries,
   type LibraryPlace,
 } from "../../db/library-directory";
@@ -109,7 +109,8 @@ export async function runOverShard<T>(
  * or a task's owner enters with the global rows the work names. Work that also touches another library, one of them
  * in its shard, runs as a change across libraries (decision 046) — found before it runs when the first library is in
  * a shard, or by the catalog's refusal (nothing written) when it is not, and then run again; work that cannot run
- * twice (`streamed`: it reads a request's body) asks first whenever any library is in a shard.
+ * twice (`streamed`: it reads a request's body) asks its place afresh and, when any library is in a shard, where its
+ * file is once the body has arrived.
  */
 export async function inLibraryOf<T>(
   rc: RequestContext,
@@ -121,14 +122,16 @@ export async function inLibraryOf<T>(
   if (rc.library) return work(rc);
   const touched = [id, ...(o.sameLibrary ?? []), ...(o.files ?? [])];
   const across = () => acrossLibraries(rc, touched, work, { beforeHold: o.beforeCrossing });
-  let place = await placeOfId(rc.db.$client, id);
+  // Work that reads a body would answer 503 after it, were the catalog to refuse it: an isolate's belief that no
+  // library is in a shard (a minute old at most, and wrong only after the install's first move) is not trusted there.
+  let place = await (o.streamed && noLibrarySwitched() ? placeOfIdAfresh : placeOfId)(rc.db.$client, id);
   if (place.place !== "shard") {
     if (o.streamed && !noLibrarySwitched()) return across();
     try {
       return await work(rc);
     } catch (error) {
       if (!isLibraryMoving(error) || o.streamed) throw error;
-      place = await placeOfIdAfterRefusal(rc.db.$client, id);
+      place = await placeOfIdAfresh(rc.db.$client, id);
       if (place.place === "moving") throw error;
       if (place.place === "catalog") return across();
     }

@@ -1,5 +1,5 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
-import { knownPlaceOfId, openLibraryShard, placeOfIdAfterRefusal, type LibraryPlace } from "../../db/library-directory";
+import { knownPlaceOfId, openLibraryShard, placeOfIdAfresh, type LibraryPlace } from "../../db/library-directory";
 import { metered } from "../../db/round-trips";
 import { countUseStatement, countViewsStatement } from "../../db/repositories/shortlink.repository";
 import { isLibraryMoving } from "../../lib/errors";
@@ -46,9 +46,7 @@ export async function countLinkUses(rc: RequestContext, uses: readonly LinkUse[]
   }
   await Promise.all([
     audits.length > 0 ? runBatch(rc.db, [...audits]) : null,
-    ...uses.map(async (use) =>
-      countInShard(rc, use, (settled && placeOf(use)) || (await placeOfIdAfterRefusal(rc.db.$client, use.entityId))),
-    ),
+    ...uses.map(async (use) => countInShard(rc, use, (settled && placeOf(use)) || (await placeOfIdAfresh(rc.db.$client, use.entityId)))),
   ]);
 }
 
