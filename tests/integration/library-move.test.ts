@@ -321,7 +321,7 @@ describe("moving a library into its shard", () => {
 
   it("an upload whose body is arriving as the library switches is committed there once it has arrived, one version, one object", async () => {
     // Another library already in its shard: the isolate knows libraries are switched, so a body is received with a
-    // look afterwards at where its file is (decision 049). An isolate that knows of none answers 503 after the body.
+    // look afterwards at where its file is (decision 049); one that knows of none asks afresh first (the next test).
     await switchLibrary((await library()).top);
     const { boss, top, photo } = await library();
     const started = await call(`/api/asset/create-version/${photo.id}`, {
