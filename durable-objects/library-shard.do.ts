@@ -121,6 +121,7 @@ export class LibraryShardDO extends DurableObject<Env> {
   ) {
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO shard_libraries (library_id, since) VALUES (?, ?)", libraryId, Date.now());
     importCrossedRows(this.ctx.storage, ids, unknown, assets, tables, references, listings);
+    this.gate.working();
   }
 
   /**
@@ -129,11 +130,13 @@ export class LibraryShardDO extends DurableObject<Env> {
    */
   async applyGlobalChange(statements: GlobalStatement[]): Promise<void> {
     applyGlobalStatements(this.ctx.storage, statements);
+    this.gate.working();
   }
 
   /** More rows of entities just imported: a big folder's listings of files, a page at a time. */
   async appendRows(tables: TableRows[]): Promise<void> {
     appendLibraryRows(this.ctx.storage, tables);
+    this.gate.working();
   }
 
   /** Of `ids`, the folders and files this shard holds (a journaled entity may have left the library since). */

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import { forgetLibraryPlaces, libraryShard, placeOfId } from "../../workers/db/library-directory";
+import { HOLD_WAIT_MS } from "../../workers/db/library-hold";
 import { beginCrossing, switchedLibrariesOf } from "../../workers/db/repositories/library-crossing.repository";
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
@@ -522,6 +523,32 @@ describe("changes across libraries (decision 046)", () => {
     }
     const rename = await call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } });
     expect(rename.status).toBe(200);
+    await copiesAgree(a.top, a.shard);
+  });
+
+  it("keeps a write waiting past that moment while the change across holding its library is still bringing rows in", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Большой перенос", moved);
+    const file = await uploadText(boss.bearer, a.top, "план.txt");
+    const shard = libraryShard(env, a.shard);
+    expect(await shard.hold("большая папка", a.top)).not.toBeNull();
+    const started = Date.now();
+    let letGoAt = 0;
+    // A big folder's crossing: a slice of its rows every half second, for twice as long as a silent one is waited for.
+    const crossing = (async () => {
+      while (Date.now() - started < 2 * HOLD_WAIT_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await shard.appendRows([]);
+      }
+      letGoAt = Date.now();
+      await shard.release("большая папка");
+    })();
+    const rename = await call(`/api/asset/${file}`, { method: "PATCH", bearer: boss.bearer, json: { asset_name: "план-2.txt" } });
+    const answeredAt = Date.now();
+    await crossing;
+    expect(rename.status, await rename.clone().text()).toBe(200);
+    expect(answeredAt).toBeGreaterThanOrEqual(letGoAt);
+    expect(letGoAt - started).toBeGreaterThanOrEqual(2 * HOLD_WAIT_MS);
     await copiesAgree(a.top, a.shard);
   });
 
