@@ -10,7 +10,17 @@ import { runRoutedWrite } from "../../workers/services/routed-writes";
 import { finishStaleCrossings, holdLibraries, STALE_CROSSING_MS } from "../../workers/services/library/library-crossing.service";
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
-import { admin, createGroup, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText, type Caller } from "./library-factories";
+import {
+  admin,
+  createGroup,
+  insertAsset,
+  ordinaryUser,
+  releaseMovedLibraries,
+  send,
+  uniqueName,
+  uploadText,
+  type Caller,
+} from "./library-factories";
 import { inShard, throughShards } from "./through-shards";
 import { copiesAgree, libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
 import { MIB, partBytes, startMultipart } from "./multipart-fixtures";
@@ -130,6 +140,26 @@ describe("changes across libraries (decision 046)", () => {
     expect(await placeOfId(env.DB, note)).toEqual({ place: "catalog" });
     expect(await members(day, boss.bearer)).toEqual(expect.arrayContaining([take, note]));
     await nothingHeld(a.shard, b.shard);
+  });
+
+  it("moves a folder of books into another library: their texts weigh more together than one call into a shard may carry", async () => {
+    const { boss, a, b } = await twoLibrariesInShards("Библиотека", "Читальный зал");
+    const shelf = await createGroup(boss, "Полка", a.top);
+    // 100 files of 363 KB of extracted text each: 36 MB in one slice of the crossing's copy, past the RPC's 32 MiB.
+    const text = "слово ".repeat(33_000);
+    const books: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const { id } = await insertAsset({ ownerId: boss.id, groups: [shelf], size: 100, mime: "application/pdf" });
+      const insert = env.DB.prepare("INSERT INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)").bind(id, text);
+      await throughShards(() => insert.run());
+      books.push(id);
+    }
+    expect((await call(`/api/group/move-member/${shelf}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    const texts =
+      "SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?))";
+    expect(await inShard(b.shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 100, chars: 100 * text.length });
+    expect(await inShard(a.shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 0, chars: 0 });
+    await settled(a, b);
   });
 
   it("copies a file into another library and lists it in a second one; a rename of a file in two libraries reaches both", async () => {

@@ -373,6 +373,26 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
   });
 
+  it("moves a library of books: files whose extracted texts weigh more together than one call may carry", async () => {
+    const boss = await admin();
+    const top = await createGroup(boss, uniqueName("Книги"));
+    moved.push(top);
+    // 100 files of 363 KB of text each (the index keeps up to MAX_INDEX_CHARS of a file): 36 MB, one slice of the
+    // copy, past the 32 MiB the platform lets one call carry.
+    const text = "слово ".repeat(33_000);
+    const books: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const { id } = await insertAsset({ ownerId: boss.id, groups: [top], size: 100, mime: "application/pdf" });
+      await env.DB.prepare("INSERT INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)").bind(id, text).run();
+      books.push(id);
+    }
+    const shard = await switchLibrary(top);
+    expect((await readMove(env.DB, top))?.state).toBe("shard");
+    const texts = "SELECT count(*) AS n, sum(length(text)) AS chars FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?))";
+    expect(await inShard(shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 100, chars: 100 * text.length });
+    await copiesAgree(top);
+  });
+
   it("a difference found by the check is recorded, and the library is copied again; writes resume meanwhile", async () => {
     const logged = expectConsoleError();
     const { top, clip } = await library();

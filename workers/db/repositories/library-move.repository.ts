@@ -1,4 +1,4 @@
-import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES } from "../library-tables";
+import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES, type LibraryTable } from "../library-tables";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /**
@@ -138,13 +138,45 @@ export async function belonging(db: Catalog, libraryId: string, ids: string[]): 
 /**
  * Every library table's rows of the entities, in one round trip. Without `listings`, the folders' listings of files
  * are left out: one folder may list hundreds of thousands, which the move reads page by page (`listingsAfter`).
+ * Without `texts`, the files' extracted texts are: one may weigh 400 KB (`MAX_INDEX_CHARS`), so a slice of files can
+ * pass what one call may carry (`textPages`).
  */
-export async function rowsOf(db: Catalog, ids: string[], { listings = true } = {}): Promise<TableRows[]> {
+export async function rowsOf(db: Catalog, ids: string[], { listings = true, texts = true } = {}): Promise<TableRows[]> {
   const json = JSON.stringify(ids);
-  const where = (t: (typeof LIBRARY_TABLES)[number]) =>
-    `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
-  const results = await db.batch(LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${where(t)}`).bind(json)));
-  return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+  const tables = LIBRARY_TABLES.filter((t) => texts || t.name !== "search_content");
+  const where = (t: LibraryTable) => `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
+  const results = await db.batch(tables.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${where(t)}`).bind(json)));
+  return tables.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+}
+
+/**
+ * The files of `ids` with an extracted text, in pages of at most `bytes` of text each (a page holds at least one
+ * file): their sizes are read first, so no read or call carries more than a page.
+ */
+export async function textPages(db: Catalog, ids: string[], bytes: number): Promise<string[][]> {
+  const { results } = await db
+    .prepare(
+      `SELECT asset_id AS id, length(CAST(text AS BLOB)) AS size FROM search_content WHERE asset_id IN (${JSON_IDS}) ORDER BY asset_id`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<{ id: string; size: number | null }>();
+  const pages: string[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  for (const row of results) {
+    if (size + (row.size ?? 0) > bytes) {
+      pages.push([]);
+      size = 0;
+    }
+    pages.at(-1)!.push(row.id);
+    size += row.size ?? 0;
+  }
+  return pages;
+}
+
+/** The extracted texts of files `ids` (one page of `textPages`). */
+export async function textsOf(db: Catalog, ids: string[]): Promise<TableRows> {
+  const { results } = await db.prepare(`SELECT * FROM search_content WHERE asset_id IN (${JSON_IDS})`).bind(JSON.stringify(ids)).all<Row>();
+  return { table: "search_content", rows: results };
 }
 
 /** The next `n` listings of files in folders `ids` after `cursor` ("folder:asset", the listings' primary key). */

@@ -23,10 +23,10 @@ import { runBatch, type Statement } from "../../db/repositories/asset.repository
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
-import { MOVE_SLICE } from "./library-move.service";
+import { copyTexts, MOVE_SLICE } from "./library-move.service";
 import { writeBack } from "./shard-writeback.service";
 
-type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed">;
+type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed" | "appendRows">;
 
 /** A crossing begun this long ago and not ended was left by a Worker that died: the minute cron ends it. */
 export const STALE_CROSSING_MS = 60_000;
@@ -246,11 +246,13 @@ async function copyCrossed(env: Env, libraryId: string, shard: number, ids: stri
     belonging(env.DB, libraryId, ids),
     filesAndListingsIn(env.DB, libraryId, ids),
   ]);
-  const tables = await rowsOf(env.DB, mine, { listings: false });
+  const tables = await rowsOf(env.DB, mine, { listings: false, texts: false });
   const references = await referencesOf(env.DB, tables);
   const known = new Set([...files, ...folders]);
   const unknown = ids.filter((id) => !known.has(id));
-  await (libraryShard(env, shard) as unknown as CrossingShard).importCrossed(libraryId, ids, unknown, files, tables, references, listings);
+  const target = libraryShard(env, shard) as unknown as CrossingShard;
+  await target.importCrossed(libraryId, ids, unknown, files, tables, references, listings);
+  await copyTexts(env.DB, target, mine);
 }
 
 /** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */

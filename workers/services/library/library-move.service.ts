@@ -1,3 +1,4 @@
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { ru } from "../../../shared/i18n/ru";
 import {
   abandonMove,
@@ -18,6 +19,8 @@ import {
   rowsOf,
   saveProgress,
   switchToShard,
+  textPages,
+  textsOf,
   trimJournal,
   type LibraryMove,
   type MoveState,
@@ -32,6 +35,8 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 export const MOVE_SLICE = 200;
 /** Listings of files per page of a folder's copy (about 1 MB). */
 export const LISTINGS_PAGE = 5_000;
+/** Bytes of files' extracted texts per call into a shard: far within the 32 MiB one RPC may carry. */
+export const TEXTS_PAGE_BYTES = 8 * 1024 * 1024;
 /** Journal entries per slice of the catch-up. */
 export const JOURNAL_SLICE = 1_000;
 /** The check runs once fewer journal entries than this are left to apply (seconds of work at most). */
@@ -122,7 +127,7 @@ export async function moveNewLibrary(env: Env, actor: Pick<Actor, "isAdmin">, li
 export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId" | "shard">, ids: string[], known: boolean): Promise<void> {
   if (ids.length === 0) return;
   const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
-  const tables = await rowsOf(env.DB, mine, { listings: false });
+  const tables = await rowsOf(env.DB, mine, { listings: false, texts: false });
   const references = await referencesOf(env.DB, tables);
   const shard = libraryShard(env, move.shard);
   await shard.importEntities(move.libraryId, ids, tables, references);
@@ -132,6 +137,15 @@ export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId"
     await shard.appendRows([{ table: "group_members", rows: page.rows }]);
     cursor = page.last;
   }
+  await copyTexts(env.DB, shard, mine);
+}
+
+/**
+ * The extracted texts of entities just imported, after their other rows, a page of TEXTS_PAGE_BYTES at a time: 200
+ * files of 400 KB of text each (books, long PDFs) were 79 MB in one call, which the platform refuses past 32 MiB.
+ */
+export async function copyTexts(db: D1Database, shard: Pick<LibraryShardDO, "appendRows">, ids: string[]): Promise<void> {
+  for (const page of await textPages(db, ids, TEXTS_PAGE_BYTES)) await shard.appendRows([await textsOf(db, page)]);
 }
 
 /** Where a check stands: the walk's phase and place, and the folders and files it has counted. */
