@@ -1459,6 +1459,27 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
   });
+  it("writes back a shard's texts of many books in parts, none past what one call may carry", async () => {
+    const { top } = await library();
+    const shard = await switchLibrary(top);
+    const books: string[] = [];
+    for (let i = 0; i < 100; i++) books.push((await insertAsset({ ownerId: (await admin()).id, groups: [top], size: 100 })).id);
+    await writeBackShards(env);
+    // Extracted in the shard (a re-index of a library of books) while the catalog took no writeback: 36 MB waiting.
+    const text = "слово ".repeat(33_000);
+    await inShard(shard, (sql) => {
+      for (const id of books)
+        sql.exec("INSERT OR REPLACE INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)", id, text);
+    });
+    const first = await (libraryShard(env, shard) as unknown as Pick<LibraryShardDO, "writeback">).writeback(top);
+    expect(first.more).toBe(true);
+    await writeBackShards(env);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
+    const texts = "SELECT count(*) AS n FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?)) AND length(text) = ?";
+    expect(await env.DB.prepare(texts).bind(JSON.stringify(books), text.length).first("n")).toBe(100);
+    await copiesAgree(top);
+  });
+
   it("any sequence of routed writes and refusals leaves the catalog's copy equal to the shard, row for row (property)", async () => {
     const { boss, top, sub, clip, photo } = await library();
     const { shard } = await (async () => {

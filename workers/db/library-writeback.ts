@@ -74,6 +74,11 @@ export const eventsOf = (wb: Writeback) => wb.outbound.find((t) => t.table === "
 export const carriesAnything = (wb: Writeback) => wb.seq > 0 || wb.outbound.some((t) => t.rows.length > 0);
 /** Change log entries a writeback carries at most (the rest follow in the next one). */
 const WRITEBACK_ENTRIES = 500;
+/**
+ * Bytes of files' extracted texts a writeback carries at most (the rest follow): one text may weigh 400 KB, and 500
+ * entries of them would pass the 32 MiB one call may carry — a writeback refused for that is refused for ever.
+ */
+const WRITEBACK_TEXT_BYTES = 8 * 1024 * 1024;
 
 export interface Writeback {
   library: string;
@@ -118,8 +123,8 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
   const entries = sql
     .exec<{ seq: number; tbl: string; k: string }>("SELECT seq, tbl, k FROM shard_changes ORDER BY seq LIMIT ?", limit + 1)
     .toArray();
-  const more = entries.length > limit;
-  const taken = entries.slice(0, limit);
+  const taken = withinTextBytes(sql, entries.slice(0, limit));
+  const more = entries.length > taken.length;
   const rows: TableRows[] = [];
   const gone: Writeback["gone"] = [];
   for (const t of LIBRARY_TABLES) {
@@ -144,6 +149,29 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
     })),
     more,
   };
+}
+
+/** The first of `entries` whose extracted texts (as they are now) weigh WRITEBACK_TEXT_BYTES at most; one at least. */
+function withinTextBytes<E extends { tbl: string; k: string }>(sql: SqlStorage, entries: E[]): E[] {
+  const texts = LIBRARY_TABLES.find((t) => t.name === "search_content")!;
+  const keys = [...new Set(entries.filter((e) => e.tbl === texts.name).map((e) => e.k))];
+  if (keys.length === 0) return entries;
+  const size = new Map(
+    sql
+      .exec<{ k: string; n: number }>(
+        `SELECT ${keyJson(texts, texts.name)} AS k, length(CAST(text AS BLOB)) AS n FROM ${texts.name} WHERE ${byKey(texts)}`,
+        JSON.stringify(keys),
+      )
+      .toArray()
+      .map((r) => [r.k, r.n ?? 0]),
+  );
+  let bytes = 0;
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i]!.tbl !== texts.name) continue;
+    bytes += size.get(entries[i]!.k) ?? 0;
+    if (bytes > WRITEBACK_TEXT_BYTES && i > 0) return entries.slice(0, i);
+  }
+  return entries;
 }
 
 /** Inside the shard: what the catalog has written back is forgotten (the shard's own search marks with it). */
