@@ -17,8 +17,7 @@ import {
   releaseMovedLibraries,
   uniqueName,
 } from "./library-factories";
-import { forgetLibraryPlaces } from "../../workers/db/library-directory";
-import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { switchLibrary } from "./library-shard-fixtures";
 import { throughShards } from "./through-shards";
 
 /**
@@ -1408,10 +1407,8 @@ async function intoShardsWhenSharded(f: Fixture) {
   if (env.NEW_LIBRARIES !== ("shard" as string)) return;
   for (const id of [f.top, f.dest]) {
     moved.push(id);
-    await startLibraryMove(env, id);
-    await continueLibraryMove(env, id, { deadline: Date.now() + 60_000 });
+    await switchLibrary(id);
   }
-  forgetLibraryPlaces();
 }
 
 async function grantAll(subj: string, type: "user" | "group", f: Fixture, byTarget: Map<Target, number>) {

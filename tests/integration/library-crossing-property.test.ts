@@ -4,8 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { forgetLibraryPlaces } from "../../workers/db/library-directory";
 import { ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { createGroup } from "../../workers/services/library";
-import { readMove } from "../../workers/db/repositories/library-move.repository";
-import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { switchLibrary } from "./library-shard-fixtures";
 import { actorOf, testContext } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, ordinaryUser, releaseMovedLibraries } from "./library-factories";
@@ -127,10 +126,8 @@ async function run(ops: readonly Op[], sharded: boolean, bearer: string, readerI
       group_name: `Библиотека ${l} ${crypto.randomUUID()}`,
     });
     if (sharded) {
-      await startLibraryMove(env, top);
-      await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
       moved.push(top);
-      shards.push((await readMove(env.DB, top))!.shard);
+      shards.push(await switchLibrary(top));
     }
     layout.folders.push(top);
   }

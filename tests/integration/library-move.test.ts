@@ -32,6 +32,7 @@ import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
 import { inShard } from "./through-shards";
+import { switchLibrary } from "./library-shard-fixtures";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -68,14 +69,6 @@ async function shardCounts(top: string) {
 }
 
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
-
-/** Moves `library` into its shard to the end and makes this isolate forget it was in the catalog: its shard. */
-async function switchLibrary(library: string): Promise<number> {
-  await startLibraryMove(env, library);
-  const { shard } = await continueLibraryMove(env, library, forever());
-  forgetLibraryPlaces();
-  return shard;
-}
 
 /** Waits for the writebacks still under way (after answers, after background work) until both copies count alike. */
 async function copiesAgree(library: string) {

@@ -13,12 +13,17 @@ export async function libraryInShard(boss: Caller, name: string, moved: string[]
   const top = await createGroup(boss, uniqueName(name));
   moved.push(top);
   await fill?.(top);
-  if (!(await readMove(env.DB, top))) {
-    await startLibraryMove(env, top);
-    await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
-  }
+  if (!(await readMove(env.DB, top))) await switchLibrary(top);
   forgetLibraryPlaces();
   return { top, shard: (await readMove(env.DB, top))!.shard };
+}
+
+/** Moves library `top` into its shard to the end, and makes this isolate forget where anything was: its shard. */
+export async function switchLibrary(top: string): Promise<number> {
+  await startLibraryMove(env, top);
+  const { shard } = await continueLibraryMove(env, top, { deadline: Date.now() + 60_000 });
+  forgetLibraryPlaces();
+  return shard;
 }
 
 /** The shard holds exactly the catalog's copy of the library, table by table (writebacks may still be under way). */

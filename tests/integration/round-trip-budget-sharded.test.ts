@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { forgetLibraryPlaces } from "../../workers/db/library-directory";
 import { readMove } from "../../workers/db/repositories/library-move.repository";
-import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
 import { releaseMovedLibraries } from "./library-factories";
+import { switchLibrary } from "./library-shard-fixtures";
 import { budgetTests, buildWorld } from "./round-trip-fixtures";
 
 // Decision 030 for the sharded layout (decision 043, issue 40): the same world, its library moved into its shard
@@ -14,11 +14,9 @@ let library = "";
 
 beforeAll(async () => {
   library = (await buildWorld()).top;
-  await startLibraryMove(env, library);
-  await continueLibraryMove(env, library, { deadline: Date.now() + 60_000 });
+  // Forgotten after it, as by a fresh isolate: the place of each id is looked up, not remembered from before the move.
+  await switchLibrary(library);
   expect((await readMove(env.DB, library))?.state).toBe("shard");
-  // A fresh isolate's view: the place of each id is looked up, not remembered from before the move.
-  forgetLibraryPlaces();
 }, 120_000);
 
 afterAll(async () => {
