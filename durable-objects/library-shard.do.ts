@@ -19,6 +19,7 @@ import { entityCounts, libraryCounts, type Row, type TableRows } from "../worker
 import type { WireStatement } from "../workers/db/remote-shard-client";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
+import { mintingIn } from "../workers/lib/id-minting";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
@@ -215,11 +216,15 @@ export class LibraryShardDO extends DurableObject<Env> {
     library: string,
     name: K,
     args: RoutedArgs<K>,
-    people: CallerCopy[] = [],
+    people: CallerCopy[],
+    /** this shard's number, which the ids the write mints carry */
+    shard: number,
   ): Promise<ShardAnswer<Written<RoutedValue<K>>>> {
     storeGlobals(this.ctx.storage, globals);
     for (const person of people) await storeCallerCopy(this.db, person, Date.now());
-    const answer = await this.gate.write(() => this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args)));
+    const answer = await this.gate.write(() =>
+      mintingIn(shard, () => this.run(caller, actor, (rc) => runRoutedWrite(rc, actor, name, args))),
+    );
     if (!answer.ok) return answer;
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(this.ctx.storage.sql, library) } };
   }

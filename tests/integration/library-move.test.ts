@@ -32,7 +32,7 @@ import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
 import { inShard } from "./through-shards";
-import { switchLibrary } from "./library-shard-fixtures";
+import { BOOK_TEXT, insertBooks, switchLibrary } from "./library-shard-fixtures";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -366,23 +366,16 @@ describe("moving a library into its shard", () => {
     await copiesAgree(top);
   });
 
-  it("moves a library of books: files whose extracted texts weigh more together than one call may carry", async () => {
+  it("moves a library of books: files whose extracted texts weigh more together than one call may carry", { timeout: 60_000 }, async () => {
     const boss = await admin();
     const top = await createGroup(boss, uniqueName("Книги"));
     moved.push(top);
-    // 100 files of 363 KB of text each (the index keeps up to MAX_INDEX_CHARS of a file): 36 MB, one slice of the
-    // copy, past the 32 MiB the platform lets one call carry.
-    const text = "слово ".repeat(33_000);
-    const books: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      const { id } = await insertAsset({ ownerId: boss.id, groups: [top], size: 100, mime: "application/pdf" });
-      await env.DB.prepare("INSERT INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)").bind(id, text).run();
-      books.push(id);
-    }
+    // 36 MB of text in one slice of the copy, past the 32 MiB the platform lets one call carry.
+    const books = await insertBooks(boss.id, top, 100);
     const shard = await switchLibrary(top);
     expect((await readMove(env.DB, top))?.state).toBe("shard");
     const texts = "SELECT count(*) AS n, sum(length(text)) AS chars FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?))";
-    expect(await inShard(shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 100, chars: 100 * text.length });
+    expect(await inShard(shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 100, chars: 100 * BOOK_TEXT.length });
     await copiesAgree(top);
   });
 
@@ -1452,24 +1445,21 @@ describe("moving a library into its shard", () => {
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
     expect(await libraryCounts(env.DB, top)).toEqual(await shardCounts(top));
   });
-  it("writes back a shard's texts of many books in parts, none past what one call may carry", async () => {
+  it("writes back a shard's texts of many books in parts, none past what one call may carry", { timeout: 60_000 }, async () => {
     const { top } = await library();
     const shard = await switchLibrary(top);
-    const books: string[] = [];
-    for (let i = 0; i < 100; i++) books.push((await insertAsset({ ownerId: (await admin()).id, groups: [top], size: 100 })).id);
+    const books = await insertBooks((await admin()).id, top, 100, { texts: false });
     await writeBackShards(env);
     // Extracted in the shard (a re-index of a library of books) while the catalog took no writeback: 36 MB waiting.
-    const text = "слово ".repeat(33_000);
     await inShard(shard, (sql) => {
-      for (const id of books)
-        sql.exec("INSERT OR REPLACE INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)", id, text);
+      for (const id of books) sql.exec("INSERT INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)", id, BOOK_TEXT);
     });
     const first = await (libraryShard(env, shard) as unknown as Pick<LibraryShardDO, "writeback">).writeback(top);
     expect(first.more).toBe(true);
     await writeBackShards(env);
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM shard_changes").one().n)).toBe(0);
     const texts = "SELECT count(*) AS n FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?)) AND length(text) = ?";
-    expect(await env.DB.prepare(texts).bind(JSON.stringify(books), text.length).first("n")).toBe(100);
+    expect(await env.DB.prepare(texts).bind(JSON.stringify(books), BOOK_TEXT.length).first("n")).toBe(100);
     await copiesAgree(top);
   });
 

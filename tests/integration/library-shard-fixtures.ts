@@ -3,7 +3,10 @@ import { expect, vi } from "vitest";
 import { forgetLibraryPlaces, libraryShard } from "../../workers/db/library-directory";
 import { libraryCounts, readMove } from "../../workers/db/repositories/library-move.repository";
 import { continueLibraryMove, startLibraryMove } from "../../workers/services/library/library-move.service";
+import { newId } from "../../workers/lib/ids";
+import { sortKeyOf } from "../../workers/services/library/group-tree";
 import { createGroup, uniqueName, type Caller } from "./library-factories";
+import { throughShards } from "./through-shards";
 
 /**
  * A library in its shard: made by `boss`, moved into its shard unless it was born there (the sharded tier); its id is
@@ -44,4 +47,33 @@ export async function nothingHeld(...shards: number[]) {
 export async function settled(...libraries: { top: string; shard: number }[]) {
   for (const l of libraries) await copiesAgree(l.top, l.shard);
   await nothingHeld(...libraries.map((l) => l.shard));
+}
+
+/** 363 KB of extracted text (the index keeps up to MAX_INDEX_CHARS of a file): a book's. */
+export const BOOK_TEXT = "слово ".repeat(33_000);
+
+/**
+ * `n` files with a book's extracted text each (unless not `texts`) listed in `folder`, written at once at the storage
+ * layer (through the shards when their library is in one): 100 of them are 36 MB of text, past the 32 MiB one call
+ * into a shard may carry.
+ */
+export async function insertBooks(owner: string, folder: string, n: number, { texts = true } = {}): Promise<string[]> {
+  const now = Date.now();
+  const books = Array.from({ length: n }, (_, i) => ({ id: newId(), name: `книга-${i}.pdf` }));
+  await throughShards(() =>
+    env.DB.batch(
+      books.flatMap(({ id, name }) => [
+        env.DB.prepare(
+          "INSERT INTO assets (id, name, mime, owner_id, creator_id, latest_version, ctime, mtime, atime) VALUES (?, ?, 'application/pdf', ?, ?, 0, ?, ?, ?)",
+        ).bind(id, name, owner, owner, now, now, now),
+        env.DB.prepare(
+          "INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES (?, ?, 'asset', ?, ?, ?, 0)",
+        ).bind(folder, id, now, sortKeyOf(name), now),
+        ...(texts
+          ? [env.DB.prepare("INSERT INTO search_content (asset_id, version, text, mtime) VALUES (?, 1, ?, 0)").bind(id, BOOK_TEXT)]
+          : []),
+      ]),
+    ),
+  );
+  return books.map((b) => b.id);
 }

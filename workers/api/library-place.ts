@@ -162,7 +162,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   const routed = shard as unknown as WriteShard;
   const written = (await callShard(
     place.name,
-    () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people),
+    () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people ?? [], place.shard),
     c.var.rc.dbSession.meter,
   )) as Written<RoutedValue<K>>;
   await writeBackNow(c.var.rc, routed, library, written.writeback);

@@ -231,7 +231,8 @@ export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boo
   }
   // Cached search answers show names, trash and comment counts: those made before this write are not served again.
   if (wb.rows.length > 0 || wb.gone.length > 0) statements.push(at(`UPDATE search_epoch SET n = n + 1 WHERE id = 1 AND ${newer}`));
-  // Folders and files made in the shard are found there from now on (an id from before sharding, decision 043).
+  // Folders and files made in the shard are in the directory too, though their ids name the shard (decision 043): the
+  // catalog's sweeps and checks find a switched library's entities through it.
   const made = wb.rows.filter((r) => r.table === "groups" || r.table === "assets").flatMap((r) => r.rows.map((row) => row.id));
   if (made.length > 0)
     statements.push(

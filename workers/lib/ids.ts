@@ -5,10 +5,27 @@ export const ROOT_GROUP_ID = "f".repeat(32);
 export const ID_PATTERN = /^[0-9a-f]{32}$/;
 
 /**
- * A time-ordered 32-character lowercase hex id (UUIDv7 layout without dashes), so primary keys sort by creation.
+ * The library shard the work under way runs over (decision 043), whose number the ids it mints carry: told by the
+ * Worker (`mintingIn`, workers/lib/id-minting.ts, which keeps it per request); none in the browser.
+ */
+let mintingShard: () => number | undefined = () => undefined;
+
+/** Where `newId` learns the shard the work under way runs over (the Worker's id-minting module, once). */
+export function mintShardsFrom(source: () => number | undefined): void {
+  mintingShard = source;
+}
+
+/**
+ * A time-ordered 32-character lowercase hex id (UUIDv7 layout without dashes), so primary keys sort by creation —
+ * inside work over a library's shard, one that carries the shard (`newShardedId`).
  * @example newId() // "01936f0c8a4b7c3d9e2f0a1b2c3d4e5f"
  */
 export function newId(now = Date.now()): string {
+  const shard = mintingShard();
+  return shard === undefined ? toHex(uuid7(now)) : newShardedId(shard, now);
+}
+
+function uuid7(now: number): Uint8Array {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let ms = now;
   for (let i = 5; i >= 0; i--) {
@@ -17,7 +34,7 @@ export function newId(now = Date.now()): string {
   }
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  return toHex(bytes);
+  return bytes;
 }
 
 /** The largest shard number an id can carry (24 bits, decision 043). */
@@ -31,7 +48,7 @@ export const MAX_SHARD = 0xffffff;
  */
 export function newShardedId(shard: number, now = Date.now()): string {
   if (!Number.isInteger(shard) || shard < 0 || shard > MAX_SHARD) throw new RangeError(`shard ${shard} is not a 24-bit number`);
-  const bytes = hexToBytes(newId(now));
+  const bytes = uuid7(now);
   bytes[6] = 0x80 | (shard >>> 20);
   bytes[7] = (shard >>> 12) & 0xff;
   bytes[8] = 0x80 | ((shard >>> 6) & 0x3f);

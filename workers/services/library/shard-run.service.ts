@@ -17,6 +17,7 @@ import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/reposi
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
 import { switchedLibrariesOf } from "../../db/repositories/library-crossing.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
+import { mintingIn } from "../../lib/id-minting";
 import type { Actor, RequestContext } from "../access";
 import { acrossLibraries, crossingOver, outsideOf, type Crossing } from "./library-crossing.service";
 import { writeBack } from "./shard-writeback.service";
@@ -88,7 +89,7 @@ export async function runOverShard<T>(
     };
   }
   try {
-    return await operation(over);
+    return await mintingIn(place.shard, () => operation(over));
   } finally {
     try {
       const wb = await call(() => shard.writeback(place.library));
