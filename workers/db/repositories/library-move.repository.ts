@@ -138,15 +138,41 @@ export async function belonging(db: Catalog, libraryId: string, ids: string[]): 
 /**
  * Every library table's rows of the entities, in one round trip. Without `listings`, the folders' listings of files
  * are left out: one folder may list hundreds of thousands, which the move reads page by page (`listingsAfter`).
- * Without `texts`, the files' extracted texts are: one may weigh 400 KB (`MAX_INDEX_CHARS`), so a slice of files can
- * pass what one call may carry (`textPages`).
  */
-export async function rowsOf(db: Catalog, ids: string[], { listings = true, texts = true } = {}): Promise<TableRows[]> {
+export async function rowsOf(db: Catalog, ids: string[], { listings = true } = {}): Promise<TableRows[]> {
   const json = JSON.stringify(ids);
-  const tables = LIBRARY_TABLES.filter((t) => texts || t.name !== "search_content");
-  const where = (t: LibraryTable) => `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
-  const results = await db.batch(tables.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${where(t)}`).bind(json)));
-  return tables.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+  const results = await db.batch(
+    LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${rowsWhere(t, listings)}`).bind(json)),
+  );
+  return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
+}
+
+const rowsWhere = (t: LibraryTable, listings: boolean) =>
+  `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
+
+/**
+ * The rows a copy into a shard brings in one call — `rowsOf` without the listings of files — with the files' extracted
+ * texts only as far as `textBytes` of them, in the same round trip: one text may weigh 400 KB (`MAX_INDEX_CHARS`), and
+ * a slice of 200 books was 80 MB, past the 32 MiB one call may carry. `textsLeft`: the files whose texts follow
+ * (`textPages`); none but for text-heavy slices.
+ */
+export async function rowsToCopy(db: Catalog, ids: string[], textBytes: number): Promise<{ tables: TableRows[]; textsLeft: string[] }> {
+  const json = JSON.stringify(ids);
+  const others = LIBRARY_TABLES.filter((t) => t.name !== "search_content");
+  const running = `SELECT asset_id, sum(length(CAST(text AS BLOB))) OVER (ORDER BY asset_id) AS run FROM search_content
+    WHERE asset_id IN (SELECT value FROM json_each(?1))`;
+  const results = await db.batch([
+    ...others.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${rowsWhere(t, false)}`).bind(json)),
+    db.prepare(`SELECT * FROM search_content WHERE asset_id IN (SELECT asset_id FROM (${running}) WHERE run <= ?2)`).bind(json, textBytes),
+    db.prepare(`SELECT asset_id AS id FROM (${running}) WHERE run > ?2`).bind(json, textBytes),
+  ]);
+  return {
+    tables: [
+      ...others.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] })),
+      { table: "search_content", rows: results[others.length].results as Row[] },
+    ],
+    textsLeft: (results[others.length + 1].results as { id: string }[]).map((r) => r.id),
+  };
 }
 
 /**

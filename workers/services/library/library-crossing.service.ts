@@ -16,14 +16,14 @@ import {
   type JournalRange,
   type Reach,
 } from "../../db/repositories/library-crossing.repository";
-import { anyLibraryMoving, belonging, referencesOf, rowsOf, trimJournal } from "../../db/repositories/library-move.repository";
+import { anyLibraryMoving, belonging, referencesOf, rowsToCopy, trimJournal } from "../../db/repositories/library-move.repository";
 import { sql } from "drizzle-orm";
 import type { GlobalStatement } from "../../db/library-shard-import";
 import { runBatch, type Statement } from "../../db/repositories/asset.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
-import { copyTexts, MOVE_SLICE } from "./library-move.service";
+import { copyTexts, MOVE_SLICE, TEXTS_PAGE_BYTES } from "./library-move.service";
 import { writeBack } from "./shard-writeback.service";
 
 type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed" | "appendRows">;
@@ -246,13 +246,13 @@ async function copyCrossed(env: Env, libraryId: string, shard: number, ids: stri
     belonging(env.DB, libraryId, ids),
     filesAndListingsIn(env.DB, libraryId, ids),
   ]);
-  const tables = await rowsOf(env.DB, mine, { listings: false, texts: false });
+  const { tables, textsLeft } = await rowsToCopy(env.DB, mine, TEXTS_PAGE_BYTES);
   const references = await referencesOf(env.DB, tables);
   const known = new Set([...files, ...folders]);
   const unknown = ids.filter((id) => !known.has(id));
   const target = libraryShard(env, shard) as unknown as CrossingShard;
   await target.importCrossed(libraryId, ids, unknown, files, tables, references, listings);
-  await copyTexts(env.DB, target, mine);
+  await copyTexts(env.DB, target, textsLeft);
 }
 
 /** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */

@@ -16,7 +16,7 @@ import {
   pauseLibrary,
   readMove,
   referencesOf,
-  rowsOf,
+  rowsToCopy,
   saveProgress,
   switchToShard,
   textPages,
@@ -127,7 +127,7 @@ export async function moveNewLibrary(env: Env, actor: Pick<Actor, "isAdmin">, li
 export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId" | "shard">, ids: string[], known: boolean): Promise<void> {
   if (ids.length === 0) return;
   const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
-  const tables = await rowsOf(env.DB, mine, { listings: false, texts: false });
+  const { tables, textsLeft } = await rowsToCopy(env.DB, mine, TEXTS_PAGE_BYTES);
   const references = await referencesOf(env.DB, tables);
   const shard = libraryShard(env, move.shard);
   await shard.importEntities(move.libraryId, ids, tables, references);
@@ -137,14 +137,16 @@ export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId"
     await shard.appendRows([{ table: "group_members", rows: page.rows }]);
     cursor = page.last;
   }
-  await copyTexts(env.DB, shard, mine);
+  await copyTexts(env.DB, shard, textsLeft);
 }
 
 /**
- * The extracted texts of entities just imported, after their other rows, a page of TEXTS_PAGE_BYTES at a time: 200
- * files of 400 KB of text each (books, long PDFs) were 79 MB in one call, which the platform refuses past 32 MiB.
+ * The extracted texts an import left out (`rowsToCopy`), after the entities' other rows, a page of TEXTS_PAGE_BYTES
+ * at a time: 200 files of 400 KB of text each (books, long PDFs) were 79 MB in one call, which the platform refuses
+ * past 32 MiB. Nothing to do, and no round trip, for a slice whose texts came with its rows.
  */
 export async function copyTexts(db: D1Database, shard: Pick<LibraryShardDO, "appendRows">, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
   for (const page of await textPages(db, ids, TEXTS_PAGE_BYTES)) await shard.appendRows([await textsOf(db, page)]);
 }
 
