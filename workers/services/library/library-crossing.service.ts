@@ -23,10 +23,17 @@ import { runBatch, type Statement } from "../../db/repositories/asset.repository
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
-import { copyTexts, MOVE_SLICE, TEXTS_PAGE_BYTES } from "./library-move.service";
+import { copyTexts, TEXTS_PAGE_BYTES } from "./library-move.service";
 import { writeBack } from "./shard-writeback.service";
 
 type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed" | "appendRows">;
+
+/**
+ * Entities a crossing copies into a shard per call, while it holds the libraries: each call sets the shard's triggers
+ * aside and back, so fewer, larger calls hold them for less (a folder of 6,000 files moved across: 2.2 s with 200 a
+ * call, 1.2 s with 1,000, in the integration pool). Texts travel within 8 MB a call whatever the slice (`rowsToCopy`).
+ */
+const CROSSING_SLICE = 1_000;
 
 /** A crossing begun this long ago and not ended was left by a Worker that died: the minute cron ends it. */
 export const STALE_CROSSING_MS = 60_000;
@@ -228,7 +235,7 @@ export async function finishCrossing(env: Env, crossing: string, applied?: Journ
   const ids = written.map((e) => e.id);
   await Promise.all(
     [...shards].map(async ([libraryId, shard]) => {
-      for (let i = 0; i < ids.length; i += MOVE_SLICE) await copyCrossed(env, libraryId, shard, ids.slice(i, i + MOVE_SLICE));
+      for (let i = 0; i < ids.length; i += CROSSING_SLICE) await copyCrossed(env, libraryId, shard, ids.slice(i, i + CROSSING_SLICE));
     }),
   );
   await Promise.all(found.libraries.map((l) => (libraryShard(env, l.shard) as unknown as CrossingShard).release(crossing)));
