@@ -1,4 +1,4 @@
-import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES, type LibraryTable } from "../library-tables";
+import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES } from "../library-tables";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /**
@@ -135,20 +135,12 @@ export async function belonging(db: Catalog, libraryId: string, ids: string[]): 
   return results.map((r) => r.id);
 }
 
-/**
- * Every library table's rows of the entities, in one round trip. Without `listings`, the folders' listings of files
- * are left out: one folder may list hundreds of thousands, which the move reads page by page (`listingsAfter`).
- */
-export async function rowsOf(db: Catalog, ids: string[], { listings = true } = {}): Promise<TableRows[]> {
+/** Every library table's rows of the entities, in one round trip (the move's property test compares two copies so). */
+export async function rowsOf(db: Catalog, ids: string[]): Promise<TableRows[]> {
   const json = JSON.stringify(ids);
-  const results = await db.batch(
-    LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${rowsWhere(t, listings)}`).bind(json)),
-  );
+  const results = await db.batch(LIBRARY_TABLES.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${t.of(JSON_IDS)}`).bind(json)));
   return LIBRARY_TABLES.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] }));
 }
-
-const rowsWhere = (t: LibraryTable, listings: boolean) =>
-  `${t.of(JSON_IDS)}${t.name === "group_members" && !listings ? " AND el_type <> 'asset'" : ""}`;
 
 /**
  * The rows a copy into a shard brings in one call — `rowsOf` without the listings of files — with the files' extracted
@@ -162,7 +154,12 @@ export async function rowsToCopy(db: Catalog, ids: string[], textBytes: number):
   const running = `SELECT asset_id, sum(length(CAST(text AS BLOB))) OVER (ORDER BY asset_id) AS run FROM search_content
     WHERE asset_id IN (SELECT value FROM json_each(?1))`;
   const results = await db.batch([
-    ...others.map((t) => db.prepare(`SELECT * FROM ${t.name} WHERE ${rowsWhere(t, false)}`).bind(json)),
+    // Not the folders' listings of files: one folder may list hundreds of thousands, read a page at a time (`listingsAfter`).
+    ...others.map((t) =>
+      db
+        .prepare(`SELECT * FROM ${t.name} WHERE ${t.of(JSON_IDS)}${t.name === "group_members" ? " AND el_type <> 'asset'" : ""}`)
+        .bind(json),
+    ),
     db.prepare(`SELECT * FROM search_content WHERE asset_id IN (SELECT asset_id FROM (${running}) WHERE run <= ?2)`).bind(json, textBytes),
     db.prepare(`SELECT asset_id AS id FROM (${running}) WHERE run > ?2`).bind(json, textBytes),
   ]);
@@ -200,7 +197,7 @@ export async function textPages(db: Catalog, ids: string[], bytes: number): Prom
 }
 
 /** The extracted texts of files `ids` (one page of `textPages`). */
-export async function textsOf(db: Catalog, ids: string[]): Promise<TableRows> {
+export async function textRows(db: Catalog, ids: string[]): Promise<TableRows> {
   const { results } = await db.prepare(`SELECT * FROM search_content WHERE asset_id IN (${JSON_IDS})`).bind(JSON.stringify(ids)).all<Row>();
   return { table: "search_content", rows: results };
 }

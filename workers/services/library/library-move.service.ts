@@ -20,7 +20,7 @@ import {
   saveProgress,
   switchToShard,
   textPages,
-  textsOf,
+  textRows,
   trimJournal,
   type LibraryMove,
   type MoveState,
@@ -147,7 +147,7 @@ export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId"
  */
 export async function copyTexts(db: D1Database, shard: Pick<LibraryShardDO, "appendRows">, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const page of await textPages(db, ids, TEXTS_PAGE_BYTES)) await shard.appendRows([await textsOf(db, page)]);
+  for (const page of await textPages(db, ids, TEXTS_PAGE_BYTES)) await shard.appendRows([await textRows(db, page)]);
 }
 
 /** Where a check stands: the walk's phase and place, and the folders and files it has counted. */
