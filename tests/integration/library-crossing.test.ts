@@ -146,6 +146,42 @@ describe("changes across libraries (decision 046)", () => {
     await copiesAgree(a.top, a.shard);
   });
 
+  it("writes and reads a file where it is now, though this isolate remembers it in the shard another isolate moved it out of", async () => {
+    const { boss, a, b } = await twoLibrariesInShards("Прежнее место", "Новое место");
+    const file = await uploadText(boss.bearer, a.top, "кадр.txt");
+    const rename = (name: string) => send("PATCH", `/api/asset/${file}`, boss.bearer, { asset_name: name });
+    expect((await rename("кадр 1.txt")).status).toBe(200);
+    expect(await placeOfId(env.DB, file)).toMatchObject({ place: "shard", library: a.top });
+    // Another isolate moves it into B: this one's memory of A stays (ten minutes for a place in a shard).
+    await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(b.top, file).run());
+    expect(await libraryShard(env, a.shard).heldEntities([file])).toEqual([]);
+    const read = await send<{ name: string }>("GET", `/api/asset/${file}`, boss.bearer);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.name).toBe("кадр 1.txt");
+    await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(a.top, file).run());
+    await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(b.top, file).run());
+    const renamed = await rename("кадр 2.txt");
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await send<{ name: string }>("GET", `/api/asset/${file}`, boss.bearer)).body.name).toBe("кадр 2.txt");
+    await copiesAgree(b.top, b.shard);
+    // Back into A the same way: a new version goes there.
+    await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(a.top, file).run());
+    expect((await uploadVersion(boss.bearer, file, new TextEncoder().encode("вторая версия\n"), { file_name: "кадр.txt", mime_type: "text/plain" })).asset_version).toBe(2);
+    await copiesAgree(a.top, a.shard);
+    // Remembered in A, moved to B: what names no listing of it (the versions never sent) runs there too.
+    forgetLibraryPlaces();
+    expect(await placeOfId(env.DB, file)).toMatchObject({ place: "shard", library: a.top });
+    await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(b.top, file).run());
+    const dropped = await send("POST", `/api/asset/drop-empty-version/${file}`, boss.bearer);
+    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
+
+    // And out of every library (its last listing removed elsewhere): it lives on in the catalog.
+    await throughShards(() => env.DB.prepare("DELETE FROM group_members WHERE el_id = ?").bind(file).run());
+    expect((await rename("кадр 3.txt")).status).toBe(200);
+    expect((await send<{ name: string }>("GET", `/api/asset/${file}`, boss.bearer)).body.name).toBe("кадр 3.txt");
+    await nothingHeld(a.shard, b.shard);
+  });
+
   it("moves a folder with its subfolders and the files whose home they are into another library, and out to the catalog", async () => {
     const { boss, a, b } = await twoLibrariesInShards("Съёмки", "Архив");
     const owner = await ordinaryUser();

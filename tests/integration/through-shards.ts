@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
 import { libraryShard } from "../../workers/db/library-directory";
+import { redirectEntities } from "../../workers/db/repositories/library-crossing.repository";
 import { trimJournal } from "../../workers/db/repositories/library-move.repository";
 import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { copyEntities } from "../../workers/services/library/library-move.service";
@@ -56,14 +57,7 @@ export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
     for (const r of results)
       for (const library of new Set([r.now, r.was]))
         if (library && shards.has(library)) touched.set(library, [...(touched.get(library) ?? []), r.id]);
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM id_directory WHERE id IN (SELECT value FROM json_each(?))").bind(
-        JSON.stringify(results.map((r) => r.id)),
-      ),
-      ...results
-        .filter((r) => r.now)
-        .map((r) => env.DB.prepare("INSERT INTO id_directory (id, library_id) VALUES (?, ?)").bind(r.id, r.now)),
-    ]);
+    await redirectEntities(env.DB, results);
     for (const [libraryId, ids] of touched) {
       await copyEntities(env, { libraryId, shard: shards.get(libraryId)! }, ids, false);
     }

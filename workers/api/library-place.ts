@@ -1,7 +1,15 @@
 import type { Context } from "hono";
 import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
 import { ru } from "../../shared/i18n/ru";
-import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfresh } from "../db/library-directory";
+import {
+  forgetPlacesOf,
+  knownPlaceOfId,
+  noLibrarySwitched,
+  openLibraryShard,
+  placeOfId,
+  placeOfIdAfresh,
+  type LibraryPlace,
+} from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
@@ -56,9 +64,29 @@ export async function readWhereItLives<T>(
   if (place.place !== "shard") return local ?? here();
   const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? readCallerCopy(c.var.rc.db, c.var.actor.id)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  const answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
+  let answer;
+  try {
+    answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
+  } catch (error) {
+    if (!known || !(await movedSince(c, place, id, error))) throw error;
+    return readWhereItLives(c, id, here, there);
+  }
   return answer ?? local ?? here();
 }
+
+/**
+ * Whether a shard's 404 for an entity this isolate remembered there means that another isolate's write took it out
+ * since (its last listing removed, a move to another library): its place is then asked afresh, and the call goes
+ * where it lives now. A place just asked is not asked again: a 404 from it is the answer.
+ */
+async function movedSince(c: Context<AppEnv>, place: ShardPlace, id: string, error: unknown, placedAs = id): Promise<boolean> {
+  if (!(error instanceof AppError) || error.code !== "NOT_FOUND") return false;
+  forgetPlacesOf([id]);
+  const now = await placeOfIdAfresh(c.var.rc.db.$client, placedAs);
+  return !(now.place === "shard" && now.library === place.library);
+}
+
+type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
 
@@ -134,6 +162,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       { beforeHold: () => limitCrossings(c) },
     );
   let place = knownPlaceOfId(id);
+  const remembered = place?.place === "shard";
   // An id minted in a shard (decision 043) lives in one almost always: its place is asked first, one read, instead of a
   // write the catalog would refuse and then the same read.
   if (!place && !o.placedBy && shardOfId(id) !== null) place = await placeOfId(c.var.rc.db.$client, id);
@@ -147,26 +176,35 @@ export async function writeWhereItLives<K extends RoutedWrite>(
       if (place.place !== "shard") throw error;
     }
   }
-  const library = place.library;
-  const entry = { actor: c.var.actor, named: o.named, files: o.files, sameLibrary: await sameLibrary(), people: o.people };
-  let entered;
   try {
-    entered = await Promise.all([openLibraryShard(c.env, place), entryInto(c.var.rc, library, entry), o.leaves?.() ?? false]);
+    return await writeInShard(place);
   } catch (error) {
-    if (error instanceof AcrossLibraries) return across();
-    throw error;
+    if (!remembered || !(await movedSince(c, place, id, error, await placed()))) throw error;
+    return writeWhereItLives(c, id, name, args, o);
   }
-  const [shard, { caller, globals, people }, leaves] = entered;
-  // What leaves its library lives on in the catalog, in none: the shard would keep it.
-  if (leaves) return across();
-  const routed = shard as unknown as WriteShard;
-  const written = (await callShard(
-    place.name,
-    () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people ?? [], place.shard),
-    c.var.rc.dbSession.meter,
-  )) as Written<RoutedValue<K>>;
-  await writeBackNow(c.var.rc, routed, library, written.writeback);
-  return written.value;
+
+  async function writeInShard(place: ShardPlace): Promise<RoutedValue<K>> {
+    const library = place.library;
+    const entry = { actor: c.var.actor, named: o.named, files: o.files, sameLibrary: await sameLibrary(), people: o.people };
+    let entered;
+    try {
+      entered = await Promise.all([openLibraryShard(c.env, place), entryInto(c.var.rc, library, entry), o.leaves?.() ?? false]);
+    } catch (error) {
+      if (error instanceof AcrossLibraries) return across();
+      throw error;
+    }
+    const [shard, { caller, globals, people }, leaves] = entered;
+    // What leaves its library lives on in the catalog, in none: the shard would keep it.
+    if (leaves) return across();
+    const routed = shard as unknown as WriteShard;
+    const written = (await callShard(
+      place.name,
+      () => routed.routedWrite(caller!, c.var.actor, globals, library, name, args, people ?? [], place.shard),
+      c.var.rc.dbSession.meter,
+    )) as Written<RoutedValue<K>>;
+    await writeBackNow(c.var.rc, routed, library, written.writeback);
+    return written.value;
+  }
 }
 
 /**
@@ -181,9 +219,13 @@ export async function runWhereItLives<T>(
   operation: (rc: RequestContext) => Promise<T>,
   o: Entry & { streamed?: boolean } = {},
 ): Promise<T> {
+  const remembered = knownPlaceOfId(id);
   try {
     return await inLibraryOf(c.var.rc, id, operation, { ...o, actor: o.actor ?? c.var.actor, beforeCrossing: () => limitCrossings(c) });
   } catch (error) {
+    // Refused before a body was read, the operation can run again where the entity lives now.
+    const again = remembered?.place === "shard" && !(o.streamed && c.req.raw.bodyUsed);
+    if (again && (await movedSince(c, remembered, id, error))) return runWhereItLives(c, id, operation, o);
     if (!isLibraryMoving(error)) throw error;
     // The isolate's place was out of date (its next request asks afresh): the 503 asks the client to try again.
     await placeOfIdAfresh(c.var.rc.db.$client, id);
