@@ -2117,7 +2117,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The comments of a file, oldest first (replies carry parent_id) */
+        /**
+         * The comments of a file, oldest first (replies carry parent_id)
+         * @description A page holds `take` comments, or fewer once their texts reach 2 MB (one at least): while `skip` plus the items answered is below `total`, the next page begins there.
+         */
         get: operations["getAssetComments"];
         put?: never;
         /**
@@ -15851,6 +15854,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteComments: {
@@ -16000,6 +16012,15 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

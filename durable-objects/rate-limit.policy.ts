@@ -19,6 +19,11 @@ export const RATE_LIMITS = {
    * its moment, refusing others' writes there, whether or not its own checks then let it through
    */
   "across-libraries": { perMinute: 30 },
+  /**
+   * comments written and edited, per person: a flood would stay on a file for everyone who reads it, notify whom it
+   * mentions, and weigh on every copy of the file into a library's shard (10,000 characters each)
+   */
+  comments: { perMinute: 60 },
   /** the dry run of moving libraries into shards (GET /api/library-shards/plan): a pass over the whole catalog */
   "library-plan": { perMinute: 10 },
 } as const;

@@ -51,12 +51,23 @@ export interface NotificationItem {
   read: boolean;
 }
 
-export const listComments = (assetId: string) => apiRequest<CommentList>(`/api/asset/${assetId}/comments`, { toast: false });
+/** Every comment of a file: a page ends at 2,000 comments or 2 MB of their text, and the next begins after it. */
+export async function listComments(assetId: string): Promise<CommentList> {
+  const first = await apiRequest<CommentList>(`/api/asset/${assetId}/comments`, { toast: false });
+  const items = [...first.items];
+  while (items.length < first.total) {
+    const next = await apiRequest<CommentList>(`/api/asset/${assetId}/comments?skip=${items.length}`, { toast: false });
+    if (next.items.length === 0) break;
+    items.push(...next.items);
+  }
+  return { ...first, items };
+}
 
 export const postComment = (assetId: string, body: { text: string; anchor?: Anchor; parent_id?: string; version?: number }) =>
   apiRequest<CommentItem>(`/api/asset/${assetId}/comments`, { method: "POST", body });
 
-export const resolveComment = (id: string, resolved: boolean) => apiRequest<CommentItem>(`/api/comments/${id}/resolve`, { method: "POST", body: { resolved } });
+export const resolveComment = (id: string, resolved: boolean) =>
+  apiRequest<CommentItem>(`/api/comments/${id}/resolve`, { method: "POST", body: { resolved } });
 
 export const deleteComment = (id: string) => apiRequest(`/api/comments/${id}`, { method: "DELETE" });
 
@@ -64,11 +75,16 @@ export const setFollow = (assetId: string, on: boolean) => apiRequest(`/api/asse
 
 export const inbox = (q: { unread?: boolean; skip?: number; take?: number } = {}) =>
   apiRequest<{ unread: number; items: NotificationItem[] }>(
-    `/api/notifications?${new URLSearchParams({ ...(q.unread ? { unread: "1" } : {}), skip: String(q.skip ?? 0), take: String(q.take ?? 50) })}`,
+    `/api/notifications?${new URLSearchParams({
+      ...(q.unread ? { unread: "1" } : {}),
+      skip: String(q.skip ?? 0),
+      take: String(q.take ?? 50),
+    })}`,
     { toast: false },
   );
 
-export const markRead = (body: { ids: string[] } | { all: true }) => apiRequest<{ unread: number }>("/api/notifications/read", { method: "POST", body });
+export const markRead = (body: { ids: string[] } | { all: true }) =>
+  apiRequest<{ unread: number }>("/api/notifications/read", { method: "POST", body });
 
 export const getSettings = () => apiRequest<{ email: string | null; digest: boolean }>("/api/notifications/settings", { toast: false });
 

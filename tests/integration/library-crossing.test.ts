@@ -24,7 +24,16 @@ import {
   type Caller,
 } from "./library-factories";
 import { inShard, throughShards } from "./through-shards";
-import { BOOK_TEXT, copiesAgree, insertBooks, libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
+import {
+  BOOK_TEXT,
+  copiesAgree,
+  insertBooks,
+  insertLongComments,
+  libraryInShard,
+  LONG_COMMENT_CHARS,
+  nothingHeld,
+  settled,
+} from "./library-shard-fixtures";
 import { MIB, partBytes, startMultipart } from "./multipart-fixtures";
 import { createRequestContext } from "../../workers/services/access/context";
 import { runHashVariant } from "../../workers/services/uploads/multipart-saving.service";
@@ -166,7 +175,14 @@ describe("changes across libraries (decision 046)", () => {
     await copiesAgree(b.top, b.shard);
     // Back into A the same way: a new version goes there.
     await throughShards(() => env.DB.prepare("UPDATE group_members SET group_id = ? WHERE el_id = ?").bind(a.top, file).run());
-    expect((await uploadVersion(boss.bearer, file, new TextEncoder().encode("вторая версия\n"), { file_name: "кадр.txt", mime_type: "text/plain" })).asset_version).toBe(2);
+    expect(
+      (
+        await uploadVersion(boss.bearer, file, new TextEncoder().encode("вторая версия\n"), {
+          file_name: "кадр.txt",
+          mime_type: "text/plain",
+        })
+      ).asset_version,
+    ).toBe(2);
     await copiesAgree(a.top, a.shard);
     // Remembered in A, moved to B: what names no listing of it (the versions never sent) runs there too.
     forgetLibraryPlaces();
@@ -228,6 +244,17 @@ describe("changes across libraries (decision 046)", () => {
       await settled(a, b);
     },
   );
+
+  it("moves a file whose comments weigh more than one call into a shard may carry into another library", { timeout: 60_000 }, async () => {
+    const { boss, a, b } = await twoLibrariesInShards("Споры", "Решения");
+    const [file] = await insertBooks(boss.id, a.top, 1, { texts: false });
+    await insertLongComments(file!, boss.id, 1_700);
+    expect((await call(`/api/group/move-member/${file}/${a.top}/${b.top}`, { method: "POST", bearer: boss.bearer })).status).toBe(204);
+    const held = "SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM comments WHERE asset_id = ?";
+    expect(await inShard(b.shard, (sql) => sql.exec(held, file).one())).toEqual({ n: 1_700, chars: 1_700 * LONG_COMMENT_CHARS });
+    expect(await inShard(a.shard, (sql) => sql.exec(held, file).one())).toEqual({ n: 0, chars: 0 });
+    await settled(a, b);
+  });
 
   it("copies a file into another library and lists it in a second one; a rename of a file in two libraries reaches both", async () => {
     const { boss, a, b } = await twoLibrariesInShards("Исходники", "Публикации");

@@ -32,7 +32,7 @@ import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { admin, createGroup, insertAsset, insertTag, ordinaryUser, releaseMovedLibraries, uniqueName } from "./library-factories";
 import { inShard } from "./through-shards";
-import { BOOK_TEXT, insertBooks, switchLibrary } from "./library-shard-fixtures";
+import { BOOK_TEXT, insertBooks, insertLongComments, LONG_COMMENT_CHARS, switchLibrary } from "./library-shard-fixtures";
 
 /**
  * Moving a live library into its shard (decision 043, issue 40 item 4): the copy is exact, writes made meanwhile
@@ -376,6 +376,19 @@ describe("moving a library into its shard", () => {
     expect((await readMove(env.DB, top))?.state).toBe("shard");
     const texts = "SELECT count(*) AS n, sum(length(text)) AS chars FROM search_content WHERE asset_id IN (SELECT value FROM json_each(?))";
     expect(await inShard(shard, (sql) => sql.exec(texts, JSON.stringify(books)).one())).toEqual({ n: 100, chars: 100 * BOOK_TEXT.length });
+    await copiesAgree(top);
+  });
+
+  it("moves a library whose file carries more comments than one call may carry", { timeout: 60_000 }, async () => {
+    const boss = await admin();
+    const top = await createGroup(boss, uniqueName("Обсуждаемое"));
+    moved.push(top);
+    const [file] = await insertBooks(boss.id, top, 1, { texts: false });
+    await insertLongComments(file!, boss.id, 1_700);
+    const shard = await switchLibrary(top);
+    expect((await readMove(env.DB, top))?.state).toBe("shard");
+    const held = "SELECT count(*) AS n, sum(length(text)) AS chars FROM comments WHERE asset_id = ?";
+    expect(await inShard(shard, (sql) => sql.exec(held, file).one())).toEqual({ n: 1_700, chars: 1_700 * LONG_COMMENT_CHARS });
     await copiesAgree(top);
   });
 

@@ -77,3 +77,23 @@ export async function insertBooks(owner: string, folder: string, n: number, { te
   );
   return books.map((b) => b.id);
 }
+
+/** The length of a long comment (the most one may hold): 10,000 Cyrillic letters, 20 KB. */
+export const LONG_COMMENT_CHARS = 10_000;
+
+/**
+ * `n` comments of LONG_COMMENT_CHARS each by `author` on file `file`, written in one statement at the storage layer
+ * (through the shards when its library is in one): 1,700 of them are 34 MB, past the 32 MiB one call into a shard may
+ * carry — what a few people can write on one file in a day.
+ */
+export async function insertLongComments(file: string, author: string, n: number): Promise<void> {
+  await throughShards(() =>
+    env.DB.prepare(
+      `WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < ?3)
+       INSERT INTO comments (id, asset_id, version, author_id, text, ctime, mtime)
+       SELECT lower(hex(randomblob(16))), ?1, 1, ?2, replace(hex(zeroblob(?4)), '00', 'ж'), ?5 + n, ?5 + n FROM i`,
+    )
+      .bind(file, author, n, LONG_COMMENT_CHARS, Date.now())
+      .run(),
+  );
+}

@@ -53,6 +53,21 @@ export const LIBRARY_TABLES: readonly LibraryTable[] = [
   { name: "shortlinks", of: by("entity_id"), key: ["id"] },
 ];
 
+/**
+ * Library tables whose rows may weigh a lot, copied by weight rather than by count (a call into a shard carries 32 MiB
+ * at most): a file's extracted text (up to 200,000 characters, `MAX_INDEX_CHARS`) and its comments (10,000 characters
+ * each, as many as people write). Both belong to a file by `asset_id`; `key` orders a file's rows for paging, and
+ * `weight` is an SQL expression of a row's bytes.
+ */
+export const HEAVY_TABLES: readonly { name: string; key: string; weight: string }[] = [
+  { name: "search_content", key: "asset_id", weight: "coalesce(length(CAST(text AS BLOB)), 0)" },
+  {
+    name: "comments",
+    key: "id",
+    weight: "length(CAST(text AS BLOB)) + length(CAST(mentions AS BLOB)) + coalesce(length(CAST(anchor AS BLOB)), 0)",
+  },
+];
+
 /** The entities of a JSON array bound as one parameter (any count: D1 binds at most 100 parameters). */
 export const JSON_IDS = "SELECT value FROM json_each(?)";
 

@@ -1,5 +1,5 @@
 import { ROOT_GROUP_ID } from "../lib/ids";
-import { LIBRARY_TABLES, type LibraryTable } from "./library-tables";
+import { HEAVY_TABLES, LIBRARY_TABLES, type LibraryTable } from "./library-tables";
 import type { Row, TableRows } from "./repositories/library-move.repository";
 
 /**
@@ -75,10 +75,11 @@ export const carriesAnything = (wb: Writeback) => wb.seq > 0 || wb.outbound.some
 /** Change log entries a writeback carries at most (the rest follow in the next one). */
 const WRITEBACK_ENTRIES = 500;
 /**
- * Bytes of files' extracted texts a writeback carries at most (the rest follow): one text may weigh 400 KB, and 500
- * entries of them would pass the 32 MiB one call may carry — a writeback refused for that is refused for ever.
+ * Bytes of heavy rows (extracted texts, comments) a writeback carries at most (the rest follow): one text may weigh
+ * 400 KB, and 500 entries of them would pass the 32 MiB one call may carry — a writeback refused for that is refused
+ * for ever.
  */
-const WRITEBACK_TEXT_BYTES = 8 * 1024 * 1024;
+const WRITEBACK_HEAVY_BYTES = 8 * 1024 * 1024;
 
 export interface Writeback {
   library: string;
@@ -123,7 +124,7 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
   const entries = sql
     .exec<{ seq: number; tbl: string; k: string }>("SELECT seq, tbl, k FROM shard_changes ORDER BY seq LIMIT ?", limit + 1)
     .toArray();
-  const taken = withinTextBytes(sql, entries.slice(0, limit));
+  const taken = withinHeavyBytes(sql, entries.slice(0, limit));
   const more = entries.length > taken.length;
   const rows: TableRows[] = [];
   const gone: Writeback["gone"] = [];
@@ -151,25 +152,26 @@ export function takeWriteback(sql: SqlStorage, library: string, limit = WRITEBAC
   };
 }
 
-/** The first of `entries` whose extracted texts (as they are now) weigh WRITEBACK_TEXT_BYTES at most; one at least. */
-function withinTextBytes<E extends { tbl: string; k: string }>(sql: SqlStorage, entries: E[]): E[] {
-  const texts = LIBRARY_TABLES.find((t) => t.name === "search_content")!;
-  const keys = [...new Set(entries.filter((e) => e.tbl === texts.name).map((e) => e.k))];
-  if (keys.length === 0) return entries;
-  const size = new Map(
-    sql
+/** The first of `entries` whose heavy rows (texts, comments, as they are now) weigh WRITEBACK_HEAVY_BYTES at most; one at least. */
+function withinHeavyBytes<E extends { tbl: string; k: string }>(sql: SqlStorage, entries: E[]): E[] {
+  const size = new Map<string, number>();
+  for (const h of HEAVY_TABLES) {
+    const t = LIBRARY_TABLES.find((l) => l.name === h.name)!;
+    const keys = [...new Set(entries.filter((e) => e.tbl === t.name).map((e) => e.k))];
+    if (keys.length === 0) continue;
+    for (const r of sql
       .exec<{ k: string; n: number }>(
-        `SELECT ${keyJson(texts, texts.name)} AS k, length(CAST(text AS BLOB)) AS n FROM ${texts.name} WHERE ${byKey(texts)}`,
+        `SELECT ${keyJson(t, t.name)} AS k, ${h.weight} AS n FROM ${t.name} WHERE ${byKey(t)}`,
         JSON.stringify(keys),
       )
-      .toArray()
-      .map((r) => [r.k, r.n ?? 0]),
-  );
+      .toArray())
+      size.set(`${t.name} ${r.k}`, r.n);
+  }
+  if (size.size === 0) return entries;
   let bytes = 0;
   for (let i = 0; i < entries.length; i++) {
-    if (entries[i]!.tbl !== texts.name) continue;
-    bytes += size.get(entries[i]!.k) ?? 0;
-    if (bytes > WRITEBACK_TEXT_BYTES && i > 0) return entries.slice(0, i);
+    bytes += size.get(`${entries[i]!.tbl} ${entries[i]!.k}`) ?? 0;
+    if (bytes > WRITEBACK_HEAVY_BYTES && i > 0) return entries.slice(0, i);
   }
   return entries;
 }

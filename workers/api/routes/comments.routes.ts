@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import {
   AnchorSchema,
@@ -14,13 +15,17 @@ import {
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse } from "../../lib/json-body-cache";
 import { fileOfComment, writeWhereItLives } from "../library-place";
+import { enforceRateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema } from "../schemas";
+import type { AppEnv } from "../types";
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 /** A JSON body with the example the document shows (and the contract suite checks against the schema). */
-const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({ body: { required: true, content: { "application/json": { schema, example } } } });
+const body = <T extends z.ZodType>(schema: T, example: z.input<T>) => ({
+  body: { required: true, content: { "application/json": { schema, example } } },
+});
 
 /** Most notifications marked read by id in one call. */
 const MAX_READ_IDS = 500;
@@ -105,6 +110,12 @@ const SettingsSchema = z
 
 const FollowSchema = z.object({ asset_id: z.string(), following: z.boolean() }).openapi("Follow");
 
+/**
+ * Texts written on files, per person (people behind one address each get their own): a comment stays for everyone who
+ * reads the file, notifies whom it mentions and travels with the file into its library's shard.
+ */
+const limitWriting = (c: Context<AppEnv>) => enforceRateLimit(c, "comments", { perIp: false });
+
 /** Comments on files, «Следить», and the inbox (decision 035). */
 export const commentRoutes = createRouter()
   .openapi(
@@ -116,12 +127,16 @@ export const commentRoutes = createRouter()
       description: "Read on the file is enough. 404 for a file the caller may not read, exactly as for none.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }) },
-      responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 409, 415) },
+      request: {
+        params: IdParamsSchema,
+        ...body(CommentCreateSchema, { text: "Логотип обрезан справа", anchor: { region: { x: 0.7, y: 0.1, w: 0.2, h: 0.15 } } }),
+      },
+      responses: { 201: json(CommentSchema, "Created"), ...errorResponses(400, 401, 404, 409, 415, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const input = c.req.valid("json");
+      await limitWriting(c);
       // People it mentions ride along to a library shard, which checks their logins (decision 043, «Writes»).
       const logins = mentionTokens(input.text).flatMap(loginCandidates);
       return c.json(await writeWhereItLives(c, id, "createComment", [id, input], { named: { logins } }), 201);
@@ -133,6 +148,8 @@ export const commentRoutes = createRouter()
       path: "/asset/{id}/comments",
       tags: ["Comments"],
       summary: "The comments of a file, oldest first (replies carry parent_id)",
+      description:
+        "A page holds `take` comments, or fewer once their texts reach 2 MB (one at least): while `skip` plus the items answered is below `total`, the next page begins there.",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema, query: CommentListQuerySchema },
@@ -159,12 +176,16 @@ export const commentRoutes = createRouter()
       summary: "Edit a comment's text (its author only)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }) },
-      responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 409, 415) },
+      request: {
+        params: IdParamsSchema,
+        ...body(z.object({ text: CommentTextSchema }).strict().openapi("CommentEdit"), { text: "Логотип обрезан справа и снизу" }),
+      },
+      responses: { 200: json(CommentSchema, "Edited"), ...errorResponses(400, 401, 403, 404, 409, 415, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const { text } = c.req.valid("json");
+      await limitWriting(c);
       const logins = mentionTokens(text).flatMap(loginCandidates);
       return c.json(await writeWhereItLives(c, id, "editComment", [id, text], { named: { logins }, placedBy: fileOfComment(c, id) }), 200);
     },
@@ -178,7 +199,10 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParamsSchema },
-      responses: { 200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"), ...errorResponses(400, 401, 403, 404, 409) },
+      responses: {
+        200: json(z.object({ comment_id: z.string(), deleted: z.literal(true) }), "Deleted"),
+        ...errorResponses(400, 401, 403, 404, 409),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -193,7 +217,10 @@ export const commentRoutes = createRouter()
       summary: "Resolve or reopen a comment (read on the file)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParamsSchema, ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }) },
+      request: {
+        params: IdParamsSchema,
+        ...body(z.object({ resolved: z.boolean() }).strict().openapi("CommentResolve"), { resolved: true }),
+      },
       responses: { 200: json(CommentSchema, "Resolved or reopened"), ...errorResponses(400, 401, 404, 409, 415) },
     }),
     async (c) => {
@@ -244,11 +271,17 @@ export const commentRoutes = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { query: NotificationQuerySchema },
-      responses: { 200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"), ...errorResponses(400, 401) },
+      responses: {
+        200: json(z.object({ unread: z.number().int(), items: z.array(NotificationSchema) }), "Inbox"),
+        ...errorResponses(400, 401),
+      },
     }),
     async (c) => {
       const q = c.req.valid("query");
-      return c.json(await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }), 200);
+      return c.json(
+        await listNotifications(c.var.rc, c.var.actor, { unread: q.unread === "1" || q.unread === "true", skip: q.skip, take: q.take }),
+        200,
+      );
     },
   )
   .openapi(

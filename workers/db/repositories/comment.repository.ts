@@ -38,12 +38,24 @@ export interface CommentListQuery {
   take: number;
 }
 
-const listedWhere = (q: CommentListQuery) => sql`c.asset_id = ${q.assetId}${q.version === undefined ? sql`` : sql` and c.version = ${q.version}`}`;
+const listedWhere = (q: CommentListQuery) =>
+  sql`c.asset_id = ${q.assetId}${q.version === undefined ? sql`` : sql` and c.version = ${q.version}`}`;
 
-/** A page of a file's comments, oldest first (`comments_asset_idx` serves the order). */
+/**
+ * Bytes of comment text one page carries at most (one comment at least): 2,000 comments of 10,000 Cyrillic characters
+ * would be a 40 MB answer, built in a Worker's 128 MB.
+ */
+export const COMMENT_PAGE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A page of a file's comments, oldest first (`comments_asset_idx` serves the order): `take` of them, or fewer once
+ * their texts reach COMMENT_PAGE_BYTES — the next page begins at `skip` plus the items answered.
+ */
 export function commentPageSql(q: CommentListQuery): SQL {
-  return sql`select ${COLUMNS} from comments c left join users u on u.id = c.author_id
-    where ${listedWhere(q)} order by c.ctime, c.id limit ${q.take} offset ${q.skip}`;
+  return sql`select * from (select p.*, sum(p.bytes_) over (order by p.ctime, p.id) as run_ from (
+      select ${COLUMNS}, length(cast(c.text as blob)) as bytes_ from comments c left join users u on u.id = c.author_id
+      where ${listedWhere(q)} order by c.ctime, c.id limit ${q.take} offset ${q.skip}) p)
+    where run_ - bytes_ < ${COMMENT_PAGE_BYTES} order by ctime, id`;
 }
 
 /** How many comments the list has over all pages (`comments_asset_idx` alone). */
@@ -85,7 +97,9 @@ export function insertCommentSql(r: {
   now: number;
 }): SQL {
   return sql`insert into comments (id, asset_id, version, author_id, text, anchor, parent_id, resolved, mentions, ctime, mtime)
-    values (${r.id}, ${r.assetId}, ${r.version}, ${r.authorId}, ${r.text}, ${r.anchor}, ${r.parentId}, 0, ${JSON.stringify(r.mentions)}, ${r.now}, ${r.now})`;
+    values (${r.id}, ${r.assetId}, ${r.version}, ${r.authorId}, ${r.text}, ${r.anchor}, ${r.parentId}, 0, ${JSON.stringify(r.mentions)}, ${
+    r.now
+  }, ${r.now})`;
 }
 
 export function updateCommentTextSql(id: string, text: string, mentions: string[], now: number): SQL {
@@ -130,7 +144,11 @@ export function usersByLogin(db: Database, logins: readonly string[]) {
 }
 
 /** What the media is known to measure at one version: the largest duration and page count any ready variant reports. */
-export async function mediaLimits(db: Database, assetId: string, version: number): Promise<{ duration: number | null; pages: number | null }> {
+export async function mediaLimits(
+  db: Database,
+  assetId: string,
+  version: number,
+): Promise<{ duration: number | null; pages: number | null }> {
   const rows = await db.all<{ duration: number | null; pages: number | null }>(
     sql`select max(cast(json_extract(v.tech_props, '$.duration') as real)) as duration,
                max(cast(json_extract(v.tech_props, '$.page_count') as integer)) as pages
@@ -138,7 +156,10 @@ export async function mediaLimits(db: Database, assetId: string, version: number
         where av.asset_id = ${assetId} and av.version = ${version} and v.status = 'ready' and v.tech_props is not null`,
   );
   const r = rows[0];
-  return { duration: typeof r?.duration === "number" && r.duration > 0 ? r.duration : null, pages: typeof r?.pages === "number" && r.pages > 0 ? r.pages : null };
+  return {
+    duration: typeof r?.duration === "number" && r.duration > 0 ? r.duration : null,
+    pages: typeof r?.pages === "number" && r.pages > 0 ? r.pages : null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { ENTITY_COUNTS, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES } from "../library-tables";
+import { ENTITY_COUNTS, HEAVY_TABLES, HOMED_IN_LIBRARY, JSON_IDS, LIBRARY_COUNTS, LIBRARY_TABLES } from "../library-tables";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 
 /**
@@ -143,16 +143,19 @@ export async function rowsOf(db: Catalog, ids: string[]): Promise<TableRows[]> {
 }
 
 /**
- * The rows a copy into a shard brings in one call — `rowsOf` without the listings of files — with the files' extracted
- * texts only as far as `textBytes` of them, in the same round trip: one text may weigh 400 KB (`MAX_INDEX_CHARS`), and
- * a slice of 200 books was 80 MB, past the 32 MiB one call may carry. `textsLeft`: the files whose texts follow
- * (`textPages`); none but for text-heavy slices.
+ * The rows a copy into a shard brings in one call — `rowsOf` without the listings of files — with the rows of each
+ * heavy table (`HEAVY_TABLES`: extracted texts, comments) only as far as `bytes` of them, in the same round trip: one
+ * text may weigh 400 KB and one file may carry thousands of comments, and a slice of 200 books was 80 MB, past the
+ * 32 MiB one call may carry. `heavyLeft`: the heavy tables whose rows follow (`heavyPage`, after the last key sent);
+ * none but for heavy slices.
  */
-export async function rowsToCopy(db: Catalog, ids: string[], textBytes: number): Promise<{ tables: TableRows[]; textsLeft: string[] }> {
+export async function rowsToCopy(
+  db: Catalog,
+  ids: string[],
+  bytes: number,
+): Promise<{ tables: TableRows[]; heavyLeft: { table: string; after: string }[] }> {
   const json = JSON.stringify(ids);
-  const others = LIBRARY_TABLES.filter((t) => t.name !== "search_content");
-  const running = `SELECT asset_id, sum(length(CAST(text AS BLOB))) OVER (ORDER BY asset_id) AS run FROM search_content
-    WHERE asset_id IN (SELECT value FROM json_each(?1))`;
+  const others = LIBRARY_TABLES.filter((t) => !HEAVY_TABLES.some((h) => h.name === t.name));
   const results = await db.batch([
     // Not the folders' listings of files: one folder may list hundreds of thousands, read a page at a time (`listingsAfter`).
     ...others.map((t) =>
@@ -160,46 +163,54 @@ export async function rowsToCopy(db: Catalog, ids: string[], textBytes: number):
         .prepare(`SELECT * FROM ${t.name} WHERE ${t.of(JSON_IDS)}${t.name === "group_members" ? " AND el_type <> 'asset'" : ""}`)
         .bind(json),
     ),
-    db.prepare(`SELECT * FROM search_content WHERE asset_id IN (SELECT asset_id FROM (${running}) WHERE run <= ?2)`).bind(json, textBytes),
-    db.prepare(`SELECT asset_id AS id FROM (${running}) WHERE run > ?2`).bind(json, textBytes),
+    ...HEAVY_TABLES.flatMap((h) => heavyStatements(db, h, json, "", bytes)),
   ]);
+  const heavy = HEAVY_TABLES.map((h, i) =>
+    heavyAnswer(h, results[others.length + 2 * i].results, results[others.length + 2 * i + 1].results),
+  );
   return {
-    tables: [
-      ...others.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] })),
-      { table: "search_content", rows: results[others.length].results as Row[] },
-    ],
-    textsLeft: (results[others.length + 1].results as { id: string }[]).map((r) => r.id),
+    tables: [...others.map((t, i) => ({ table: t.name, rows: results[i].results as Row[] })), ...heavy.map((h) => h.rows)],
+    heavyLeft: heavy.filter((h) => h.more).map((h) => ({ table: h.rows.table, after: h.last })),
   };
 }
 
-/**
- * The files of `ids` with an extracted text, in pages of at most `bytes` of text each (a page holds at least one
- * file): their sizes are read first, so no read or call carries more than a page.
- */
-export async function textPages(db: Catalog, ids: string[], bytes: number): Promise<string[][]> {
-  const { results } = await db
-    .prepare(
-      `SELECT asset_id AS id, length(CAST(text AS BLOB)) AS size FROM search_content WHERE asset_id IN (${JSON_IDS}) ORDER BY asset_id`,
-    )
-    .bind(JSON.stringify(ids))
-    .all<{ id: string; size: number | null }>();
-  const pages: string[][] = [];
-  let size = Number.POSITIVE_INFINITY;
-  for (const row of results) {
-    if (size + (row.size ?? 0) > bytes) {
-      pages.push([]);
-      size = 0;
-    }
-    pages.at(-1)!.push(row.id);
-    size += row.size ?? 0;
-  }
-  return pages;
+/** The next rows of heavy table `table` of files `ids` after key `after`, as far as `bytes` of them (one at least). */
+export async function heavyPage(
+  db: Catalog,
+  table: string,
+  ids: string[],
+  after: string,
+  bytes: number,
+): Promise<{ rows: TableRows; last: string; more: boolean }> {
+  const h = HEAVY_TABLES.find((t) => t.name === table)!;
+  const [rows, more] = await db.batch(heavyStatements(db, h, JSON.stringify(ids), after, bytes));
+  return heavyAnswer(h, rows.results, more.results);
 }
 
-/** The extracted texts of files `ids` (one page of `textPages`). */
-export async function textRows(db: Catalog, ids: string[]): Promise<TableRows> {
-  const { results } = await db.prepare(`SELECT * FROM search_content WHERE asset_id IN (${JSON_IDS})`).bind(JSON.stringify(ids)).all<Row>();
-  return { table: "search_content", rows: results };
+type Heavy = (typeof HEAVY_TABLES)[number];
+
+/**
+ * A page of a heavy table's rows in key order: those that begin within `bytes` (a window over their weights, so the
+ * page passes `bytes` by one row at most and holds one at least), and whether any row is left after it.
+ */
+function heavyStatements(db: Catalog, h: Heavy, json: string, after: string, bytes: number) {
+  const window = `SELECT ${h.key} AS k, ${h.weight} AS size, sum(${h.weight}) OVER (ORDER BY ${h.key}) AS run FROM ${h.name}
+    WHERE asset_id IN (SELECT value FROM json_each(?1)) AND ${h.key} > ?2`;
+  return [
+    db
+      .prepare(`SELECT * FROM ${h.name} WHERE ${h.key} IN (SELECT k FROM (${window}) WHERE run - size < ?3) ORDER BY ${h.key}`)
+      .bind(json, after, bytes),
+    db.prepare(`SELECT EXISTS (SELECT 1 FROM (${window}) WHERE run - size >= ?3) AS more`).bind(json, after, bytes),
+  ];
+}
+
+function heavyAnswer(h: Heavy, rows: unknown[], more: unknown[]): { rows: TableRows; last: string; more: boolean } {
+  const found = rows as Row[];
+  return {
+    rows: { table: h.name, rows: found },
+    last: String(found.at(-1)?.[h.key] ?? ""),
+    more: (more[0] as { more: number }).more === 1,
+  };
 }
 
 /** The next `n` listings of files in folders `ids` after `cursor` ("folder:asset", the listings' primary key). */

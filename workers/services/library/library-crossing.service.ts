@@ -23,7 +23,7 @@ import { runBatch, type Statement } from "../../db/repositories/asset.repository
 import { AppError, isLibraryMoving } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../access";
-import { copyTexts, TEXTS_PAGE_BYTES } from "./library-move.service";
+import { copyHeavyRest, HEAVY_PAGE_BYTES } from "./library-move.service";
 import { writeBack } from "./shard-writeback.service";
 
 type CrossingShard = Pick<LibraryShardDO, "hold" | "release" | "writeback" | "writtenBack" | "importCrossed" | "appendRows">;
@@ -253,13 +253,13 @@ async function copyCrossed(env: Env, libraryId: string, shard: number, ids: stri
     belonging(env.DB, libraryId, ids),
     filesAndListingsIn(env.DB, libraryId, ids),
   ]);
-  const { tables, textsLeft } = await rowsToCopy(env.DB, mine, TEXTS_PAGE_BYTES);
+  const { tables, heavyLeft } = await rowsToCopy(env.DB, mine, HEAVY_PAGE_BYTES);
   const references = await referencesOf(env.DB, tables);
   const known = new Set([...files, ...folders]);
   const unknown = ids.filter((id) => !known.has(id));
   const target = libraryShard(env, shard) as unknown as CrossingShard;
   await target.importCrossed(libraryId, ids, unknown, files, tables, references, listings);
-  await copyTexts(env.DB, target, textsLeft);
+  await copyHeavyRest(env.DB, target, mine, heavyLeft);
 }
 
 /** The minute cron: crossings whose Worker died, ended (one shard not answering leaves its crossing for next minute). */

@@ -16,11 +16,10 @@ import {
   pauseLibrary,
   readMove,
   referencesOf,
+  heavyPage,
   rowsToCopy,
   saveProgress,
   switchToShard,
-  textPages,
-  textRows,
   trimJournal,
   type LibraryMove,
   type MoveState,
@@ -35,8 +34,11 @@ import { ROOT_GROUP_ID } from "../../lib/ids";
 export const MOVE_SLICE = 200;
 /** Listings of files per page of a folder's copy (about 1 MB). */
 export const LISTINGS_PAGE = 5_000;
-/** Bytes of files' extracted texts per call into a shard: far within the 32 MiB one RPC may carry. */
-export const TEXTS_PAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * Bytes of each heavy table's rows (extracted texts, comments) per call into a shard: both together and a slice's
+ * other rows stay far within the 32 MiB one RPC may carry.
+ */
+export const HEAVY_PAGE_BYTES = 8 * 1024 * 1024;
 /** Journal entries per slice of the catch-up. */
 export const JOURNAL_SLICE = 1_000;
 /** The check runs once fewer journal entries than this are left to apply (seconds of work at most). */
@@ -127,7 +129,7 @@ export async function moveNewLibrary(env: Env, actor: Pick<Actor, "isAdmin">, li
 export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId" | "shard">, ids: string[], known: boolean): Promise<void> {
   if (ids.length === 0) return;
   const mine = known ? ids : await belonging(env.DB, move.libraryId, ids);
-  const { tables, textsLeft } = await rowsToCopy(env.DB, mine, TEXTS_PAGE_BYTES);
+  const { tables, heavyLeft } = await rowsToCopy(env.DB, mine, HEAVY_PAGE_BYTES);
   const references = await referencesOf(env.DB, tables);
   const shard = libraryShard(env, move.shard);
   await shard.importEntities(move.libraryId, ids, tables, references);
@@ -137,17 +139,28 @@ export async function copyEntities(env: Env, move: Pick<LibraryMove, "libraryId"
     await shard.appendRows([{ table: "group_members", rows: page.rows }]);
     cursor = page.last;
   }
-  await copyTexts(env.DB, shard, textsLeft);
+  await copyHeavyRest(env.DB, shard, mine, heavyLeft);
 }
 
 /**
- * The extracted texts an import left out (`rowsToCopy`), after the entities' other rows, a page of TEXTS_PAGE_BYTES
- * at a time: 200 files of 400 KB of text each (books, long PDFs) were 79 MB in one call, which the platform refuses
- * past 32 MiB. Nothing to do, and no round trip, for a slice whose texts came with its rows.
+ * The heavy rows an import left out (`rowsToCopy`: extracted texts, comments), after the entities' other rows, a page
+ * of HEAVY_PAGE_BYTES at a time: 200 files of 400 KB of text each (books, long PDFs) were 79 MB in one call, and one
+ * file's 1,700 long comments 34 MB, which the platform refuses past 32 MiB. Nothing to do, and no round trip, for a
+ * slice whose heavy rows came with its other rows.
  */
-export async function copyTexts(db: D1Database, shard: Pick<LibraryShardDO, "appendRows">, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  for (const page of await textPages(db, ids, TEXTS_PAGE_BYTES)) await shard.appendRows([await textRows(db, page)]);
+export async function copyHeavyRest(
+  db: D1Database,
+  shard: Pick<LibraryShardDO, "appendRows">,
+  ids: string[],
+  left: { table: string; after: string }[],
+): Promise<void> {
+  for (const { table, after } of left) {
+    for (let page = { last: after, more: true }; page.more; ) {
+      const next = await heavyPage(db, table, ids, page.last, HEAVY_PAGE_BYTES);
+      await shard.appendRows([next.rows]);
+      page = next;
+    }
+  }
 }
 
 /** Where a check stands: the walk's phase and place, and the folders and files it has counted. */
