@@ -23,6 +23,7 @@ import { mintingIn } from "../workers/lib/id-minting";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
+import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../workers/services/routed-reads";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
 export interface Written<T> {
@@ -202,6 +203,21 @@ export class LibraryShardDO extends DurableObject<Env> {
   async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView | null>> {
     if (listedElsewhere(this.ctx.storage.sql, id)) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
+  }
+
+  /**
+   * A read of one folder or file routed here (`ROUTED_READS`, decision 051): one call however many statements it runs.
+   * Null for a file listed in another library too, or a folder listing one: the catalog's copy answers (decision 047).
+   */
+  async routedRead<K extends RoutedRead>(
+    caller: CallerCopy,
+    actor: Actor,
+    name: K,
+    args: RoutedReadArgs<K>,
+  ): Promise<ShardAnswer<RoutedReadValue<K> | null>> {
+    const id = args[0] as string;
+    if (listedElsewhere(this.ctx.storage.sql, id) || listsShared(this.ctx.storage.sql, id)) return { ok: true, value: null };
+    return this.run(caller, actor, (rc) => runRoutedRead(rc, actor, name, args));
   }
 
   /**

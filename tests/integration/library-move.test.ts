@@ -554,6 +554,51 @@ describe("moving a library into its shard", () => {
     forgetLibraryPlaces();
   });
 
+  it("reads a file's versions, variants, size, folders, tags, fields, classifications, review and inheritance from its shard", async () => {
+    const { top, photo, tag } = await library();
+    const reader = await ordinaryUser();
+    const stranger = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
+      .run();
+    const reads = [
+      `/api/asset/versions/${photo.id}`,
+      `/api/asset/variants/${photo.id}/1`,
+      `/api/asset/content-size/${photo.id}`,
+      `/api/asset/member-of/${photo.id}`,
+      `/api/tags/for-entity/${photo.id}`,
+      `/api/fields/for-entity/${photo.id}`,
+      `/api/taxonomy/for-entity/${photo.id}`,
+      `/api/asset/${photo.id}/review`,
+      `/api/auth/access-inheritance/${photo.id}`,
+    ];
+    const answers = async (bearer: string) =>
+      Promise.all(
+        reads.map(async (path) => {
+          const res = await call(path, { bearer });
+          return { path, status: res.status, body: await res.text() };
+        }),
+      );
+    const before = await answers(reader.bearer);
+    for (const a of before) expect(a.status, `${a.path}: ${a.body}`).toBe(200);
+
+    const shard = await switchLibrary(top);
+    // The same answers from the shard (`ROUTED_READS`); a stranger is refused there as in the catalog.
+    expect(await answers(reader.bearer)).toEqual(before);
+    for (const a of await answers(stranger.bearer)) expect(a.status, a.path).toBe(404);
+    // Served by the shard: what it holds is what the reader gets (the catalog's copy still says otherwise).
+    await inShard(shard, (sql) => {
+      sql.exec("DELETE FROM entity_tags WHERE entity_id = ?", photo.id);
+      sql.exec("UPDATE variants SET content_size = content_size + 1000 WHERE asset_id = ?", photo.id);
+    });
+    expect(await (await call(`/api/tags/for-entity/${photo.id}`, { bearer: reader.bearer })).json()).toEqual([]);
+    expect(before.find((a) => a.path.includes("tags"))!.body).toContain(tag);
+    const size = (await (await call(`/api/asset/content-size/${photo.id}`, { bearer: reader.bearer })).json()) as { size: number };
+    expect(size.size).toBe(JSON.parse(before[2]!.body).size + 1000);
+  });
+
   it("keeps the shard's copies of people and tags current: a rename shows in the shard's answers after the minute's refresh", async () => {
     const { boss, top, sub, tag } = await library();
     const owner = await ordinaryUser("Ольга Старая");

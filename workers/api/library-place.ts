@@ -30,11 +30,12 @@ import {
   writeBackNow,
   type Entry,
 } from "../services/library";
+import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
 import { enforceRateLimit } from "./middleware/rate-limit";
 import type { AppEnv } from "./types";
 
-type Shard = Pick<LibraryShardDO, "asset" | "membersPage">;
+type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
 /**
  * A read of one folder or file, answered where its library lives (decision 043): in the Worker over the catalog, or —
@@ -87,6 +88,16 @@ async function movedSince(c: Context<AppEnv>, place: ShardPlace, id: string, err
 }
 
 type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
+
+/** A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`). */
+export function readRouted<K extends RoutedRead>(c: Context<AppEnv>, name: K, args: RoutedReadArgs<K>): Promise<RoutedReadValue<K>> {
+  return readWhereItLives(
+    c,
+    args[0] as string,
+    () => runRoutedRead(c.var.rc, c.var.actor, name, args),
+    (shard, caller) => shard.routedRead(caller, c.var.actor, name, args),
+  );
+}
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
 

@@ -3,7 +3,6 @@ import {
   aclAccess,
   callerAccess,
   changeRules,
-  getInheritance,
   getRule,
   rulesOfGroup,
   rulesOfUser,
@@ -15,7 +14,7 @@ import {
   memberOf,
   removeUsersFromGroup,
 } from "../../services/access";
-import { objectsOfRules, writeWhereItLives } from "../library-place";
+import { objectsOfRules, readRouted, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
@@ -286,7 +285,13 @@ export const accessRoutes = createRouter()
       path: "/auth/entity-user-access",
       summary: "Effective levels for a list of entity and user pairs (acl on every entity, except for the caller's own)",
       request: {
-        body: jsonBody(z.array(UserAccessPairSchema).min(1).max(MAX_CHANGES).openapi({ example: [{ entity: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f" }] })),
+        body: jsonBody(
+          z
+            .array(UserAccessPairSchema)
+            .min(1)
+            .max(MAX_CHANGES)
+            .openapi({ example: [{ entity: "0195f1c2a4b37c0d9e8f1a2b3c4d5e6f" }] }),
+        ),
       },
       responses: { 200: json(z.array(UserAccessSchema), "Levels per pair"), ...errorResponses(400, 401, 403, 404) },
     }),
@@ -315,7 +320,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(InheritanceSchema, "Switch"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getInheritance(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "getInheritance", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({

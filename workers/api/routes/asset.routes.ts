@@ -2,23 +2,18 @@ import { createRoute, z } from "@hono/zod-openapi";
 import {
   MAX_LIST_ITEMS,
   aclAssets,
-  contentSize,
   copyAsset,
   createAsset,
   createAssets,
   getAsset,
   getVersion,
   trashedAssetsPage,
-  listVariants,
-  listVersions,
-  memberOf,
-  techFields,
   variantTechFields,
   variantTechProps,
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
-import { readWhereItLives, runWhereItLives, writeWhereItLives } from "../library-place";
+import { readRouted, readWhereItLives, runWhereItLives, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -193,7 +188,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.array(VersionEntrySchema), "Versions"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await listVersions(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "listVersions", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -213,7 +208,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await listVariants(c.var.rc, c.var.actor, id, version), 200);
+      return c.json(await readRouted(c, "listVariants", [id, version]), 200);
     },
   )
   .openapi(
@@ -227,7 +222,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.object({ size: z.number().int() }), "Size in bytes"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await contentSize(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "contentSize", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -240,7 +235,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.array(GroupRefSchema), "Groups"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await memberOf(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "memberOf", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -255,7 +250,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id, variantId } = c.req.valid("param");
-      return c.json(await techFields(c.var.rc, c.var.actor, id, variantId), 200);
+      return c.json(await readRouted(c, "techFields", [id, variantId]), 200);
     },
   )
   .openapi(

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES } from "../../../shared/review-status";
-import { writeWhereItLives } from "../library-place";
+import { readRouted, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
-import { MAX_REVIEW_NOTE, getReview } from "../../services/reviews";
+import { MAX_REVIEW_NOTE } from "../../services/reviews";
 
 /**
  * Review decisions on a file's versions and requests that someone review one (decision record 036). Mounted on
@@ -17,7 +17,13 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content:
 const Params = z.object({ id: IdSchema.openapi({ param: { name: "id", in: "path" } }) });
 
 const StatusSchema = z.enum(REVIEW_STATUSES, { error: ru.reviews.unknownStatus }).openapi({ description: "the new review status" });
-const VersionSchema = z.number().int().min(1).max(999_999_999).optional().openapi({ description: "the version decided on; the latest when absent" });
+const VersionSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(999_999_999)
+  .optional()
+  .openapi({ description: "the version decided on; the latest when absent" });
 const NoteSchema = z.string().max(MAX_REVIEW_NOTE, ru.reviews.noteTooLong(MAX_REVIEW_NOTE)).nullable().optional();
 
 /** Furthest a due date may lie ahead (ten years): a later one is a typing slip. */
@@ -99,7 +105,7 @@ export const reviewRoutes = createRouter()
       request: { params: Params },
       responses: { 200: json(ReviewStateSchema, "The review state"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getReview(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "getReview", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({

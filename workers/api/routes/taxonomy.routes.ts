@@ -1,16 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
-import {
-  changeTaxon,
-  createTaxon,
-  deleteTaxon,
-  listTaxonMembers,
-  taxaOfEntity,
-  taxonomyTree,
-  treeList,
-  type TaxonNode,
-} from "../../services/metadata";
-import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { changeTaxon, createTaxon, deleteTaxon, listTaxonMembers, taxonomyTree, treeList, type TaxonNode } from "../../services/metadata";
+import { globalChange, readRouted, refreshCopiesSoon, writeWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -218,5 +209,5 @@ export const taxonomyRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await taxaOfEntity(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "taxaOfEntity", [c.req.valid("param").id]), 200),
   );

@@ -1,0 +1,45 @@
+import { getInheritance, type Actor, type RequestContext } from "./access";
+import { contentSize, listVariants, listVersions, memberOf, techFields } from "./library";
+import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
+import { getReview } from "./reviews";
+
+/**
+ * The reads of one folder or file answered where its library lives (decision 051, step 1): in the Worker over the
+ * catalog, or inside the library's shard with its own database — the same service either way, by name, as the routed
+ * writes are. Each reads rows of that one library and the global rows a shard keeps copies of (people, tags,
+ * classifications, field templates); what the caller may see is decided there by the same access check. A file
+ * listed in another library too, and a folder listing one, are answered from the catalog's copy (decision 047).
+ */
+export const ROUTED_READS = {
+  listVersions: (rc: RequestContext, actor: Actor, id: string) => listVersions(rc, actor, id),
+  listVariants: (rc: RequestContext, actor: Actor, id: string, version: number) => listVariants(rc, actor, id, version),
+  contentSize: (rc: RequestContext, actor: Actor, id: string) => contentSize(rc, actor, id),
+  memberOf: (rc: RequestContext, actor: Actor, id: string) => memberOf(rc, actor, id),
+  techFields: (rc: RequestContext, actor: Actor, id: string, variantId: string) => techFields(rc, actor, id, variantId),
+  getInheritance: (rc: RequestContext, actor: Actor, id: string) => getInheritance(rc, actor, id),
+  getReview: (rc: RequestContext, actor: Actor, id: string) => getReview(rc, actor, id),
+  valuesForEntity: (rc: RequestContext, actor: Actor, id: string, filter: Parameters<typeof valuesForEntity>[3]) =>
+    valuesForEntity(rc, actor, id, filter),
+  tagsForEntity: (rc: RequestContext, actor: Actor, id: string) => tagsForEntity(rc, actor, id),
+  taxaOfEntity: (rc: RequestContext, actor: Actor, id: string) => taxaOfEntity(rc, actor, id),
+};
+
+export type RoutedRead = keyof typeof ROUTED_READS;
+type Read<K extends RoutedRead> = (typeof ROUTED_READS)[K];
+/** A routed read's arguments after the request context and the actor (the entity's id first). */
+export type RoutedReadArgs<K extends RoutedRead> = Read<K> extends (rc: RequestContext, actor: Actor, ...args: infer A) => unknown
+  ? A
+  : never;
+export type RoutedReadValue<K extends RoutedRead> = Awaited<ReturnType<Read<K>>>;
+
+/** Runs the routed read `name` against `rc`'s database. */
+export function runRoutedRead<K extends RoutedRead>(
+  rc: RequestContext,
+  actor: Actor,
+  name: K,
+  args: RoutedReadArgs<K>,
+): Promise<RoutedReadValue<K>> {
+  if (!Object.hasOwn(ROUTED_READS, name)) throw new Error(`not a routed read: ${String(name)}`);
+  const read = ROUTED_READS[name] as (rc: RequestContext, actor: Actor, ...args: unknown[]) => Promise<RoutedReadValue<K>>;
+  return read(rc, actor, ...(args as unknown[]));
+}
