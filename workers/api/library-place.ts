@@ -18,7 +18,7 @@ import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.
 import { anyLibraryMoving } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import { shardOfId } from "../lib/ids";
-import type { RequestContext } from "../services/access";
+import { prefetchAccess, type RequestContext } from "../services/access";
 import type { GlobalChange } from "../db/repositories/library-crossing.repository";
 import {
   AcrossLibraries,
@@ -89,12 +89,24 @@ async function movedSince(c: Context<AppEnv>, place: ShardPlace, id: string, err
 
 type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
 
-/** A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`). */
-export function readRouted<K extends RoutedRead>(c: Context<AppEnv>, name: K, args: RoutedReadArgs<K>): Promise<RoutedReadValue<K>> {
+/**
+ * A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`).
+ * `prefetch`: over the catalog, the entity's access rows load beside its own rows (decision 030).
+ */
+export function readRouted<K extends RoutedRead>(
+  c: Context<AppEnv>,
+  name: K,
+  args: RoutedReadArgs<K>,
+  prefetch?: "asset" | "group",
+): Promise<RoutedReadValue<K>> {
+  const id = args[0] as string;
   return readWhereItLives(
     c,
-    args[0] as string,
-    () => runRoutedRead(c.var.rc, c.var.actor, name, args),
+    id,
+    () => {
+      if (prefetch) prefetchAccess(c.var.rc, c.var.actor, { id, type: prefetch });
+      return runRoutedRead(c.var.rc, c.var.actor, name, args);
+    },
     (shard, caller) => shard.routedRead(caller, c.var.actor, name, args),
   );
 }

@@ -1,14 +1,18 @@
-import { getInheritance, type Actor, type RequestContext } from "./access";
-import { contentSize, listVariants, listVersions, memberOf, techFields } from "./library";
+import { aclAccess, callerAccess, getInheritance, rulesOnEntity, type Actor, type RequestContext } from "./access";
+import { contentSize, getGroup, groupStorage, listDirectory, listVariants, listVersions, memberOf, techFields } from "./library";
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
+import { linksForEntity } from "./sharing";
+import { storageForEntity } from "./storage";
 
 /**
  * The reads of one folder or file answered where its library lives (decision 051, step 1): in the Worker over the
  * catalog, or inside the library's shard with its own database — the same service either way, by name, as the routed
  * writes are. Each reads rows of that one library and the global rows a shard keeps copies of (people, tags,
  * classifications, field templates); what the caller may see is decided there by the same access check. A file
- * listed in another library too, and a folder listing one, are answered from the catalog's copy (decision 047).
+ * listed in another library too, and a folder listing one, are answered from the catalog's copy (decision 047). Each
+ * names its folder or file first, which places it: never a variant or a version alone (a variant minted in a shard
+ * keeps that shard's number when its file moves to another library, and would not say whether its file is shared).
  */
 export const ROUTED_READS = {
   listVersions: (rc: RequestContext, actor: Actor, id: string) => listVersions(rc, actor, id),
@@ -22,6 +26,15 @@ export const ROUTED_READS = {
     valuesForEntity(rc, actor, id, filter),
   tagsForEntity: (rc: RequestContext, actor: Actor, id: string) => tagsForEntity(rc, actor, id),
   taxaOfEntity: (rc: RequestContext, actor: Actor, id: string) => taxaOfEntity(rc, actor, id),
+  getGroup: (rc: RequestContext, actor: Actor, id: string) => getGroup(rc, actor, id),
+  groupStorage: (rc: RequestContext, actor: Actor, id: string) => groupStorage(rc, actor, id),
+  listDirectory: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listDirectory>[3]) =>
+    listDirectory(rc, actor, id, paging),
+  storageForEntity: (rc: RequestContext, actor: Actor, id: string) => storageForEntity(rc, actor, id),
+  linksForEntity: (rc: RequestContext, actor: Actor, id: string, origin: string) => linksForEntity(rc, actor, id, origin),
+  rulesOnEntity: (rc: RequestContext, actor: Actor, id: string) => rulesOnEntity(rc, actor, id),
+  callerAccess: (rc: RequestContext, actor: Actor, id: string) => callerAccess(rc, actor, id),
+  aclAccess: (rc: RequestContext, actor: Actor, id: string) => aclAccess(rc, actor, id),
 };
 
 export type RoutedRead = keyof typeof ROUTED_READS;

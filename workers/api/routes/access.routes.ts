@@ -1,12 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
-  aclAccess,
-  callerAccess,
   changeRules,
   getRule,
   rulesOfGroup,
   rulesOfUser,
-  rulesOnEntity,
   userAccess,
   ACCESS_LEVELS,
   addUsersToGroup,
@@ -234,7 +231,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(EntityRulesSchema, "Rules on the entity"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await rulesOnEntity(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "rulesOnEntity", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -259,7 +256,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(EntityAccessSchema, "Levels"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await callerAccess(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "callerAccess", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -309,7 +306,7 @@ export const accessRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await aclAccess(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "aclAccess", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({

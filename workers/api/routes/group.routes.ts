@@ -3,13 +3,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import {
   entityByPath,
-  getGroup,
   getSubtreeJson,
   groupSizes,
-  groupStorage,
   insertMembers,
   listAclRoots,
-  listDirectory,
   listGroupsWithUsers,
   listMembers,
   listPreviews,
@@ -21,7 +18,7 @@ import {
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { prefetchAccess } from "../../services/access";
-import { readWhereItLives, writeWhereItLives } from "../library-place";
+import { readRouted, readWhereItLives, writeWhereItLives } from "../library-place";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -186,9 +183,7 @@ export const groupRoutes = createRouter()
       responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
-      const { id } = c.req.valid("param");
-      prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
-      return c.json(await getGroup(c.var.rc, c.var.actor, id), 200);
+      return c.json(await readRouted(c, "getGroup", [c.req.valid("param").id], "group"), 200);
     },
   )
   .openapi(
@@ -341,7 +336,7 @@ export const groupRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       await insertMembersWhereItLives(c, id, c.req.valid("json").members);
-      return c.json(await getGroup(c.var.rc, c.var.actor, id), 200);
+      return c.json(await readRouted(c, "getGroup", [id]), 200);
     },
   )
   .openapi(
@@ -445,7 +440,7 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema, query: PagingQuerySchema },
       responses: { 200: json(z.array(DirectoryEntrySchema), "Entries"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await listDirectory(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) => c.json(await readRouted(c, "listDirectory", [c.req.valid("param").id, c.req.valid("query")]), 200),
   )
   .openapi(
     createRoute({
@@ -490,5 +485,5 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(StorageSchema, "Storage"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await groupStorage(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await readRouted(c, "groupStorage", [c.req.valid("param").id]), 200),
   );

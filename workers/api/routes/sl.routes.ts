@@ -9,7 +9,6 @@ import {
   cachedShortlinkMedia,
   closedError,
   isClosed,
-  linksForEntity,
   listActiveLinks,
   MAX_PASSWORD_LENGTH,
   MAX_RECIPIENTS,
@@ -20,7 +19,7 @@ import {
   unlockShortlink,
   type MediaKind,
 } from "../../services/sharing";
-import { itemOfLink, writeWhereItLives } from "../library-place";
+import { itemOfLink, readRouted, writeWhereItLives } from "../library-place";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
@@ -199,7 +198,7 @@ export const slRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(z.array(ShortlinkSchema), "Links"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await linksForEntity(c.var.rc, c.var.actor, c.req.valid("param").id, origin(c)), 200),
+    async (c) => c.json(await readRouted(c, "linksForEntity", [c.req.valid("param").id, origin(c)]), 200),
   )
   .openapi(
     createRoute({
