@@ -63,6 +63,17 @@ async function library() {
   return { boss, top, sub, clip, photo, tag };
 }
 
+/** A reader of library `top` (a read rule on it) and a stranger to it. */
+async function readerAndStranger(top: string) {
+  const [reader, stranger] = [await ordinaryUser(), await ordinaryUser()];
+  await env.DB.prepare(
+    "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+  )
+    .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
+    .run();
+  return { reader, stranger };
+}
+
 async function shardCounts(top: string) {
   const move = (await readMove(env.DB, top))!;
   return libraryShard(env, move.shard).libraryCounts(top);
@@ -501,13 +512,7 @@ describe("moving a library into its shard", () => {
 
   it("once switched, the library's folder page and file are read from its shard, with its access rules; a lost shard is a 503", async () => {
     const { boss, top, sub, clip } = await library();
-    const reader = await ordinaryUser();
-    const stranger = await ordinaryUser();
-    await env.DB.prepare(
-      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
-    )
-      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
-      .run();
+    const { reader, stranger } = await readerAndStranger(top);
     const get = async (path: string, bearer: string) => {
       const res = await call(path, { bearer });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> & { asset_name?: string } };
@@ -556,13 +561,7 @@ describe("moving a library into its shard", () => {
 
   it("reads a file's and a folder's details, tags, fields, links, rules and access from its shard (ROUTED_READS)", async () => {
     const { boss, top, sub, clip, photo, tag } = await library();
-    const reader = await ordinaryUser();
-    const stranger = await ordinaryUser();
-    await env.DB.prepare(
-      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
-    )
-      .bind(newId(), reader.id, top, maskOf(["read"]), Date.now())
-      .run();
+    const { reader, stranger } = await readerAndStranger(top);
     const reads = [
       `/api/asset/versions/${photo.id}`,
       `/api/asset/variants/${photo.id}/1`,
