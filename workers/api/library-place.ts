@@ -80,10 +80,17 @@ export async function readWhereItLives<T>(
  * since (its last listing removed, a move to another library): its place is then asked afresh, and the call goes
  * where it lives now. A place just asked is not asked again: a 404 from it is the answer.
  */
-async function movedSince(c: Context<AppEnv>, place: ShardPlace, id: string, error: unknown, placedAs = id): Promise<boolean> {
+async function movedSince(
+  c: Context<AppEnv>,
+  place: ShardPlace,
+  id: string,
+  error: unknown,
+  /** what places it (a comment's file, a link's item), asked only after a 404 */
+  placedAs: () => Promise<string> = async () => id,
+): Promise<boolean> {
   if (!(error instanceof AppError) || error.code !== "NOT_FOUND") return false;
   forgetPlacesOf([id]);
-  const now = await placeOfIdAfresh(c.var.rc.db.$client, placedAs);
+  const now = await placeOfIdAfresh(c.var.rc.db.$client, await placedAs());
   return !(now.place === "shard" && now.library === place.library);
 }
 
@@ -202,7 +209,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   try {
     return await writeInShard(place);
   } catch (error) {
-    if (!remembered || !(await movedSince(c, place, id, error, await placed()))) throw error;
+    if (!remembered || !(await movedSince(c, place, id, error, placed))) throw error;
     return writeWhereItLives(c, id, name, args, o);
   }
 
