@@ -13,6 +13,11 @@ import { metered, type RoundTripMeter } from "./round-trips";
 
 export type ShardAnswer<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; headers: Record<string, string> };
 
+/** A shard's answer with its value made into another; a refusal as it is. */
+export function mapAnswer<T, U>(answer: ShardAnswer<T>, f: (value: T) => U): ShardAnswer<U> {
+  return answer.ok ? { ok: true, value: f(answer.value) } : answer;
+}
+
 /** Inside the shard: runs the operation; a refusal (`AppError`) is answered, anything else thrown. */
 export async function answerFromShard<T>(operation: () => Promise<T>): Promise<ShardAnswer<T>> {
   try {

@@ -137,6 +137,12 @@ export class JsonBodyCache<M> {
   }
 }
 
+/** An answer nobody keeps: JSON text, gzipped when asked. */
+export function jsonTextBody(text: string): JsonBody {
+  const bytes = () => encoder.encode(text) as Uint8Array<ArrayBuffer>;
+  return { bytes, gzipped: () => gzip(bytes()) };
+}
+
 /**
  * The response for an answer: gzipped bytes as they are (`encodeBody: "manual"`, so the runtime compresses nothing
  * again) when the client accepts gzip, the plain bytes otherwise; `Vary` tells caches the two apart.

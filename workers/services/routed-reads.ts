@@ -1,5 +1,21 @@
 import { aclAccess, callerAccess, getInheritance, rulesOnEntity, type Actor, type RequestContext } from "./access";
-import { contentSize, getGroup, groupStorage, listDirectory, listVariants, listVersions, memberOf, techFields } from "./library";
+import { commentListText } from "./comments";
+import {
+  contentSize,
+  getGroup,
+  groupStorage,
+  healState,
+  listDirectory,
+  listVariants,
+  listVersions,
+  memberOf,
+  playAsset,
+  proxyDoc,
+  resolveDownload,
+  techFields,
+  textRendition,
+} from "./library";
+import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { linksForEntity } from "./sharing";
@@ -35,6 +51,19 @@ export const ROUTED_READS = {
   rulesOnEntity: (rc: RequestContext, actor: Actor, id: string) => rulesOnEntity(rc, actor, id),
   callerAccess: (rc: RequestContext, actor: Actor, id: string) => callerAccess(rc, actor, id),
   aclAccess: (rc: RequestContext, actor: Actor, id: string) => aclAccess(rc, actor, id),
+  // Reads whose answer is bytes: what to serve is decided here, the bytes are read from storage by the Worker.
+  resolveDownload: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof resolveDownload>[3], selector: string) =>
+    resolveDownload(rc, actor, id, version, selector),
+  findPreview: (rc: RequestContext, actor: Actor, id: string, version: number, size: PreviewKindName, variantId: string | null) =>
+    findPreview(rc, actor, { assetId: id, version, size, variantId }),
+  playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
+  proxyDoc: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof proxyDoc>[3]) => proxyDoc(rc, actor, id, version),
+  textRendition: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof textRendition>[3]) =>
+    textRendition(rc, actor, id, version),
+  readWaveform: (rc: RequestContext, actor: Actor, id: string, version: number) => readWaveform(rc, actor, id, version),
+  healState: (rc: RequestContext, actor: Actor, id: string, version: number) => healState(rc, actor, id, version),
+  commentListText: (rc: RequestContext, actor: Actor, id: string, query: Parameters<typeof commentListText>[3]) =>
+    commentListText(rc, actor, id, query),
 };
 
 export type RoutedRead = keyof typeof ROUTED_READS;

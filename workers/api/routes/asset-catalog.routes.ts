@@ -12,20 +12,18 @@ import {
   PREVIEW_SIZES,
   type PreviewKindName,
   actorFromPlayLink,
-  findPreview,
   previewsByAssets,
   previewsByVariants,
   readPreview,
   uploadPreview,
   acceptWaveform,
-  readWaveform,
 } from "../../services/media";
-import { acceptHeal, healState, uploadVideoProxy } from "../../services/library";
+import { acceptHeal, uploadVideoProxy } from "../../services/library";
 import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
-import { refreshCopiesSoon, runWhereItLives } from "../library-place";
+import { readRouted, refreshCopiesSoon, runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -425,7 +423,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await healState(c.var.rc, c.var.actor, id, version), 200, { "Cache-Control": "private, no-store" });
+      return c.json(await readRouted(c, "healState", [id, version]), 200, { "Cache-Control": "private, no-store" });
     },
   )
   .openapi(
@@ -467,7 +465,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await readWaveform(c.var.rc, c.var.actor, id, version), 200, { "Cache-Control": "private, max-age=60" });
+      return c.json(await readRouted(c, "readWaveform", [id, version]), 200, { "Cache-Control": "private, max-age=60" });
     },
   )
   .openapi(
@@ -489,7 +487,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
-      const preview = await findPreview(c.var.rc, c.var.actor, { assetId: id, version, size: variant.size, variantId: variant.variantId });
+      const preview = await readRouted(c, "findPreview", [id, version, variant.size, variant.variantId ?? null]);
       // Signed links carry the preview id, so their URL changes when the preview does (content-addressed): the
       // browser keeps them without revalidating until the link expires. Private: each was signed for one user.
       const headers = {

@@ -7,14 +7,13 @@ import { AppError } from "../../lib/errors";
 import { ID_PATTERN } from "../../lib/ids";
 import {
   createVersionUpload,
-  downloadAssetContent,
   dropEmptyVersions,
   linkActor,
-  playAsset,
+  linkDownload,
   playLink,
-  proxyDoc,
-  proxyDocText,
   receiveUpload,
+  serveDownload,
+  textRenditionResponse,
   variantContent,
   type ContentCredential,
   type ContentRequest,
@@ -22,7 +21,7 @@ import {
 } from "../../services/library";
 import type { Actor } from "../../services/access";
 import { findVariant } from "../../db/repositories/asset-versions.repository";
-import { runWhereItLives } from "../library-place";
+import { readRouted, runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -214,7 +213,10 @@ export const assetContentRoutes = createRouter()
     }),
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
-      return downloadAssetContent(c.var.rc, credentialOf(c, c.req.valid("query"), "download"), id, version, variant, contentRequest(c));
+      const credential = credentialOf(c, c.req.valid("query"), "download");
+      if ("link" in credential) return linkDownload(c.var.rc, credential.link, id, version, variant, contentRequest(c));
+      const download = await readRouted(c, "resolveDownload", [id, version, variant]);
+      return serveDownload(c.var.rc, credential.actor.id, download, contentRequest(c));
     },
   )
   .openapi(
@@ -277,7 +279,10 @@ export const assetContentRoutes = createRouter()
       request: { params: IdParams, body: { required: false, content: { "application/json": { schema: PlaySchema } } } },
       responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
-    async (c) => c.json(absolute(c, await playAsset(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json"))), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(absolute(c, await readRouted(c, "playAsset", [id, c.req.valid("json")], "asset")), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -343,7 +348,7 @@ export const assetContentRoutes = createRouter()
     async (c) => {
       const { id, version } = c.req.valid("param");
       // The text rendition is a plain-text body, outside the JSON answer's typing.
-      if (c.req.valid("query").as === "text") return (await proxyDocText(c.var.rc, c.var.actor, id, version)) as never;
-      return c.json(absolute(c, await proxyDoc(c.var.rc, c.var.actor, id, version)), 200);
+      if (c.req.valid("query").as === "text") return textRenditionResponse(await readRouted(c, "textRendition", [id, version])) as never;
+      return c.json(absolute(c, await readRouted(c, "proxyDoc", [id, version], "asset")), 200);
     },
   );

@@ -13,8 +13,9 @@ import {
   readNotifications,
 } from "../../services/comments";
 import { acceptsGzip } from "../../lib/accept-encoding";
-import { jsonBodyResponse } from "../../lib/json-body-cache";
-import { fileOfComment, writeWhereItLives } from "../library-place";
+import { mapAnswer } from "../../db/library-shard-call";
+import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
+import { fileOfComment, readWhereItLives, writeWhereItLives } from "../library-place";
 import { enforceRateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -164,7 +165,18 @@ export const commentRoutes = createRouter()
     async (c) => {
       // The service answers the list already serialised (kept per comment revision, gzipped once); the body is the
       // schema's JSON, which the route's typed answer cannot express as bytes (hence the cast).
-      const body = await listAssetComments(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"));
+      const { id } = c.req.valid("param");
+      const query = c.req.valid("query");
+      // In a library's shard the list is read afresh there (no isolate keeps another object's rows).
+      const body = await readWhereItLives(
+        c,
+        id,
+        () => listAssetComments(c.var.rc, c.var.actor, id, query),
+        async (shard, caller) =>
+          mapAnswer(await shard.routedRead(caller, c.var.actor, "commentListText", [id, query]), (text) =>
+            text === null ? null : jsonTextBody(text),
+          ),
+      );
       return (await jsonBodyResponse(body, acceptsGzip(c.req.header("accept-encoding")))) as never;
     },
   )

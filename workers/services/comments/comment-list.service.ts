@@ -77,3 +77,19 @@ export async function listAssetComments(
   }
   return kept.body(`{"total":${kept.meta.total},"following":${following},"latest_version":${asset.latestVersion},"items":`, "}");
 }
+
+/**
+ * The same answer read afresh, as JSON text: in a library's shard (a routed read), where a read is a call into its own
+ * SQLite rather than a round trip, and where a kept list would be an isolate's memory of another object's rows.
+ */
+export async function commentListText(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  query: { version?: number; skip: number; take: number },
+): Promise<string> {
+  const q: CommentListQuery = { assetId, ...query };
+  const asset = await readableAsset(rc, actor, assetId);
+  const { state, total, rows } = await readSnapshot(rc, q, actor.id);
+  return JSON.stringify({ total, following: state.following === 1, latest_version: asset.latestVersion, items: rows.map(view) });
+}

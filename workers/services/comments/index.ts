@@ -7,7 +7,7 @@
 export { AnchorSchema, excerptOf, loginCandidates, mentionTokens } from "./anchor";
 export type { Anchor } from "./anchor";
 export { MAX_MENTIONS, createComment, deleteComment, editComment, resolveComment, setFollow } from "./comment.service";
-export { listAssetComments } from "./comment-list.service";
+export { commentListText, listAssetComments } from "./comment-list.service";
 export type { CommentView } from "./comment.service";
 export { deliverNotifications } from "./notification-dispatch.service";
 export type { DispatchStep, NotificationKind, NotificationReport } from "./notification-dispatch.service";

@@ -1,7 +1,19 @@
 import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
-import { returnedRows, findAsset, purgeAssetsStatements, runBatch, selectAssetObjects, unreferencedKeys } from "../../db/repositories/asset.repository";
-import { findReadyVariant, findReadyVariantOfType, selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
+import {
+  returnedRows,
+  findAsset,
+  purgeAssetsStatements,
+  runBatch,
+  selectAssetObjects,
+  unreferencedKeys,
+} from "../../db/repositories/asset.repository";
+import {
+  findReadyVariant,
+  findReadyVariantOfType,
+  selectReadyVariants,
+  type ReadyVariant,
+} from "../../db/repositories/asset-versions.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import { contentsOf } from "../../db/repositories/search.repository";
 import { findCandidateById, ownCandidateOfVersion, type CandidateSqlRow } from "../../db/repositories/heal-candidate.repository";
@@ -171,15 +183,12 @@ async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId:
 }
 
 /** Checks a link credential for a resolved variant: valid signature for its id, enabled user, the variant's level. */
-async function requireLinkAccess(
-  rc: RequestContext,
-  link: SignedParams,
-  purpose: SignedPurpose,
-  row: ReadyVariant,
-  asset: AssetRow,
-) {
+async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, row: ReadyVariant, asset: AssetRow) {
   const actor = await linkActor(rc, purpose, row.variant.id, link);
-  const allowed = (await mayDownload(rc, actor, asset)) || (variantLevel(row.variant.variantType) === "read" && (await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read")));
+  const allowed =
+    (await mayDownload(rc, actor, asset)) ||
+    (variantLevel(row.variant.variantType) === "read" &&
+      (await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read")));
   if (!allowed) {
     throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   }
@@ -192,10 +201,17 @@ async function requireLinkAccess(
  * halfway is still counted and an answer that failed is not. One write per download; views and players (inline)
  * write nothing.
  */
-async function serveCounted(rc: RequestContext, actorId: string, asset: AssetRow, row: ReadyVariant, req: ContentRequest): Promise<Response> {
+async function serveCounted(
+  rc: RequestContext,
+  actorId: string,
+  asset: Pick<AssetRow, "id" | "name">,
+  row: ReadyVariant,
+  req: ContentRequest,
+): Promise<Response> {
   const response = await serveVariant(rc, row, req);
   // 206 from byte 0 opens a download (a download manager's first range); a later range continues one
-  const firstBytes = response.status === 200 || (response.status === 206 && response.headers.get("Content-Range")?.startsWith("bytes 0-") === true);
+  const firstBytes =
+    response.status === 200 || (response.status === 206 && response.headers.get("Content-Range")?.startsWith("bytes 0-") === true);
   if (req.disposition === "attachment" && firstBytes) {
     await rc.db.run(
       fileAuditStatement(rc, {
@@ -213,45 +229,62 @@ function isVariantType(value: string): value is VariantType {
   return (VARIANT_TYPES as readonly string[]).includes(value);
 }
 
+/** The ready variant a download path names in a file's version: a variant type (its newest ready one) or a variant id. */
+async function downloadVariant(rc: RequestContext, asset: AssetRow, version: VersionSelector, selector: string) {
+  const number = version === "latest" ? asset.latestVersion : version;
+  if (number <= 0) return undefined;
+  if (isVariantType(selector)) return findReadyVariantOfType(rc.db, asset.id, number, selector);
+  const row = await findReadyVariant(rc.db, selector);
+  return row && row.variant.assetId === asset.id && row.version === number ? row : undefined;
+}
+
+/** What a download resolves to: the file (for its audit entry) and the ready variant whose bytes are served. */
+export interface Download {
+  asset: Pick<AssetRow, "id" | "name">;
+  row: ReadyVariant;
+}
+
 /**
- * `GET /content/download/{id}/{version}/{variant}`: `variant` is a variant type (the newest ready variant of that
- * type in the version) or a variant id. Bearer callers need download on the asset (404 when they cannot read it);
- * a signed download link must be for the resolved variant (403 otherwise).
+ * A bearer's `GET /content/download/{id}/{version}/{variant}` resolved where the file's library lives (a routed read):
+ * download on the file, or `read` for a screen rendition (404 when the caller cannot read it, 403 for an original he
+ * may only read). The bytes are served in the Worker (`serveDownload`).
  */
-export async function downloadAssetContent(
+export async function resolveDownload(
   rc: RequestContext,
-  credential: ContentCredential,
+  actor: Actor,
+  assetId: string,
+  version: VersionSelector,
+  selector: string,
+): Promise<Download> {
+  const asset = await requireSeenAsset(rc, actor, assetId);
+  const row = await downloadVariant(rc, asset, version, selector);
+  if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
+  await requireVariantLevel(rc, actor, asset, row.variant.variantType);
+  return { asset: { id: asset.id, name: asset.name }, row };
+}
+
+/** Serves a resolved download as an attachment (unless asked otherwise), counted as `asset.download` for `actorId`. */
+export function serveDownload(rc: RequestContext, actorId: string, download: Download, req: ContentRequest): Promise<Response> {
+  return serveCounted(rc, actorId, download.asset, download.row, { ...req, disposition: req.disposition ?? "attachment" });
+}
+
+/**
+ * `GET /content/download/{id}/{version}/{variant}` through a signed download link: the link must be for the resolved
+ * variant (403 otherwise, whatever is missing). A bearer's download is `resolveDownload` and `serveDownload`.
+ */
+export async function linkDownload(
+  rc: RequestContext,
+  link: SignedParams,
   assetId: string,
   version: VersionSelector,
   selector: string,
   req: ContentRequest,
 ): Promise<Response> {
-  let asset: AssetRow | undefined;
-  if ("actor" in credential) asset = await requireSeenAsset(rc, credential.actor, assetId);
-  else {
-    asset = await findAsset(rc.db, assetId);
-    if (asset?.deletedAt != null) asset = undefined;
-  }
-  const number = version === "latest" ? asset?.latestVersion ?? 0 : version;
-  let row: ReadyVariant | undefined;
-  if (asset && number > 0) {
-    if (isVariantType(selector)) row = await findReadyVariantOfType(rc.db, assetId, number, selector);
-    else {
-      row = await findReadyVariant(rc.db, selector);
-      if (row && (row.variant.assetId !== assetId || row.version !== number)) row = undefined;
-    }
-  }
-  let by: Actor | undefined;
-  if ("link" in credential) {
-    if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-    by = await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
-  }
-  if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
-  if ("actor" in credential) {
-    await requireVariantLevel(rc, credential.actor, asset!, row.variant.variantType);
-    by = credential.actor;
-  }
-  return serveCounted(rc, by!.id, asset!, row, { ...req, disposition: req.disposition ?? "attachment" });
+  const asset = await findAsset(rc.db, assetId);
+  const row = asset && asset.deletedAt == null ? await downloadVariant(rc, asset, version, selector) : undefined;
+  if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  const by = await requireLinkAccess(rc, link, "download", row, asset);
+  return serveDownload(rc, by.id, { asset, row }, req);
 }
 
 /**
@@ -509,21 +542,31 @@ export async function purgeAssets(
 
 /**
  * `GET /asset-proxy-doc/{id}/{version}?as=text`: a document's text rendition — the text the extractor read from that
- * version (the one kept for search), as UTF-8 plain text named after the file. A screen rendition: `read` suffices
- * (decision 007). 404 when the version is unknown or its text was not extracted (or belongs to another version).
+ * version (the one kept for search), named after the file. A screen rendition: `read` suffices (decision 007). 404 when
+ * the version is unknown or its text was not extracted (or belongs to another version). Read where the file's library
+ * lives (a routed read); `textRenditionResponse` makes it the answer.
  */
-export async function proxyDocText(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<Response> {
+export async function textRendition(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  version: VersionSelector,
+): Promise<{ name: string; text: string }> {
   const asset = await requireSeenAsset(rc, actor, assetId);
   const number = version === "latest" ? asset.latestVersion : version;
   if (number < 1 || number > asset.latestVersion) throw new AppError("NOT_FOUND", ru.assets.versionNotFound);
   const [row] = await contentsOf(rc.db, [assetId]);
   if (!row || row.version !== number) throw new AppError("NOT_FOUND", ru.assets.noTextRendition);
-  const name = `${asset.name.replace(/\.[^./]{1,16}$/, "") || asset.name}.txt`;
-  return new Response(row.text, {
+  return { name: `${asset.name.replace(/\.[^./]{1,16}$/, "") || asset.name}.txt`, text: row.text };
+}
+
+/** A text rendition as UTF-8 plain text, shown inline. */
+export function textRenditionResponse(rendition: { name: string; text: string }): Response {
+  return new Response(rendition.text, {
     status: 200,
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      "Content-Disposition": contentDisposition(name, "inline"),
+      "Content-Disposition": contentDisposition(rendition.name, "inline"),
       "X-Content-Type-Options": "nosniff",
       "Cache-Control": "private, no-cache",
     },

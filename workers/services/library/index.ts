@@ -10,14 +10,17 @@ export {
   VIEWABLE_ORDER,
   backendFor,
   deleteUnreferencedObjects,
-  downloadAssetContent,
   linkActor,
+  linkDownload,
   playAsset,
   playLink,
   proxyDoc,
-  proxyDocText,
   purgeAssets,
+  resolveDownload,
+  serveDownload,
   serveVariant,
+  textRendition,
+  textRenditionResponse,
   variantContent,
 } from "./asset-content.service";
 export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
@@ -33,7 +36,7 @@ export {
   storeSingleUpload,
   storeStream,
 } from "./asset-upload.service";
-export type { ContentCredential, ContentRequest, SignedParams } from "./asset-content.service";
+export type { ContentCredential, ContentRequest, Download, SignedParams } from "./asset-content.service";
 export type { MultipartUploadInfo, UploadComplete, UploadInfo } from "./asset-upload.service";
 export {
   MAIN_VARIANT_TYPES,
