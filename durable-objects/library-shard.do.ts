@@ -11,7 +11,7 @@ import {
   storeGlobals,
   type GlobalStatement,
 } from "../workers/db/library-shard-import";
-import { SHARED_BACKFILL, SHARED_SQL, listedElsewhere, listsShared } from "../workers/db/library-shared-files";
+import { SHARED_BACKFILL, SHARED_SQL, listedElsewhere, listsShared, subtreeListsShared } from "../workers/db/library-shared-files";
 import { HOLD_SQL, HoldGate } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
@@ -23,7 +23,7 @@ import { mintingIn } from "../workers/lib/id-minting";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
-import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../workers/services/routed-reads";
+import { SUBTREE_READS, runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../workers/services/routed-reads";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
 export interface Written<T> {
@@ -189,25 +189,28 @@ export class LibraryShardDO extends DurableObject<Env> {
    * A folder's page of members, listed by the product's own service against this shard: one call for the caller
    * however many statements the listing runs (the access chain, the page, the counts). The folder page's API call
    * for a library in its shard; `npm run bench -- library-shard` measures it against the same page over D1.
-   * Null for a folder that lists a file shared with another library (decision 047): the catalog's copy answers.
+   * Null for a folder that lists a file shared with another library (decision 047), and while a change across holds
+   * the library (its rows may be arriving): the catalog's copy answers.
    */
   async membersPage(caller: CallerCopy, actor: Actor, groupId: string, query: MembersQuery): Promise<ShardAnswer<MembersPage | null>> {
-    if (query.type !== "group" && listsShared(this.ctx.storage.sql, groupId)) return { ok: true, value: null };
+    if (this.gate.held() || (query.type !== "group" && listsShared(this.ctx.storage.sql, groupId))) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => listMembers(rc, actor, groupId, query));
   }
 
   /**
    * One file as the viewer asks for it (`getAsset`), read here: one call however many statements it runs. Null for a
-   * file listed in another library too (who may read it depends on folders not here): the catalog's copy answers.
+   * file listed in another library too (who may read it depends on folders not here), and while a change across
+   * holds the library: the catalog's copy answers.
    */
   async asset(caller: CallerCopy, actor: Actor, id: string, options: AssetOptions): Promise<ShardAnswer<AssetView | null>> {
-    if (listedElsewhere(this.ctx.storage.sql, id)) return { ok: true, value: null };
+    if (this.gate.held() || listedElsewhere(this.ctx.storage.sql, id)) return { ok: true, value: null };
     return this.run(caller, actor, (rc) => getAsset(rc, actor, id, options));
   }
 
   /**
    * A read of one folder or file routed here (`ROUTED_READS`, decision 051): one call however many statements it runs.
-   * Null for a file listed in another library too, or a folder listing one: the catalog's copy answers (decision 047).
+   * Null for a file listed in another library too, or a folder listing one (for a subtree's reads, a folder anywhere
+   * below), and while a change across holds the library: the catalog's copy answers (decision 047).
    */
   async routedRead<K extends RoutedRead>(
     caller: CallerCopy,
@@ -216,7 +219,9 @@ export class LibraryShardDO extends DurableObject<Env> {
     args: RoutedReadArgs<K>,
   ): Promise<ShardAnswer<RoutedReadValue<K> | null>> {
     const id = args[0] as string;
-    if (listedElsewhere(this.ctx.storage.sql, id) || listsShared(this.ctx.storage.sql, id)) return { ok: true, value: null };
+    const sql = this.ctx.storage.sql;
+    if (this.gate.held() || listedElsewhere(sql, id) || (SUBTREE_READS.has(name) ? subtreeListsShared(sql, id) : listsShared(sql, id)))
+      return { ok: true, value: null };
     return this.run(caller, actor, (rc) => runRoutedRead(rc, actor, name, args));
   }
 

@@ -330,6 +330,21 @@ describe("changes across libraries (decision 046)", () => {
     await nothingHeld(a.shard, b.shard);
   });
 
+  it("answers the tree of a folder from the catalog's copy when a folder below it lists a file of another library", async () => {
+    const boss = await admin();
+    const a = await libraryInShard(boss, "Съёмки", moved);
+    const b = await libraryInShard(boss, "Подборки", moved);
+    const file = await uploadText(boss.bearer, a.top, "кадр-7.txt");
+    const outer = await createGroup(boss, "Лучшее", b.top);
+    const inner = await createGroup(boss, "Отобранное", outer);
+    await listInOther(boss, file, { top: inner });
+    const tree = async (folder: string) => JSON.stringify((await send("GET", `/api/group/subtree/${folder}`, boss.bearer)).body);
+    // B's shard holds the listing, not the file: only the catalog's copy can show it in the trees above it.
+    expect(await libraryShard(env, b.shard).heldEntities([file])).toEqual([]);
+    for (const folder of [inner, outer, b.top]) expect(await tree(folder)).toContain("кадр-7.txt");
+    await nothingHeld(a.shard, b.shard);
+  });
+
   it("restores a library in its shard from the trash: its place in the root's listing, which only the catalog holds", async () => {
     const boss = await admin();
     const a = await libraryInShard(boss, "Корзина", moved);

@@ -625,6 +625,9 @@ describe("moving a library into its shard", () => {
       `/api/asset/asset-proxy-doc/${doc.id}/latest`,
       `/api/asset/asset-proxy-doc/${doc.id}/latest?as=text`,
       `POST /api/asset/content/play/${doc.id}`,
+      `/api/group/subtree/${top}`,
+      `/api/group/subtree/${sub}?assets=false`,
+      `/api/group/preview-list/${sub}`,
     ];
     const answers = async (bearer: string) =>
       Promise.all(

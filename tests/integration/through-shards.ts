@@ -59,7 +59,14 @@ export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
         if (library && shards.has(library)) touched.set(library, [...(touched.get(library) ?? []), r.id]);
     await redirectEntities(env.DB, results);
     for (const [libraryId, ids] of touched) {
-      await copyEntities(env, { libraryId, shard: shards.get(libraryId)! }, ids, false);
+      // Held while its rows arrive, as a change across holds it: reads meanwhile are the catalog's copy's.
+      const shard = libraryShard(env, shards.get(libraryId)!);
+      await shard.hold(journalOn, libraryId);
+      try {
+        await copyEntities(env, { libraryId, shard: shards.get(libraryId)! }, ids, false);
+      } finally {
+        await shard.release(journalOn);
+      }
     }
     await trimJournal(env.DB);
   }

@@ -14,7 +14,7 @@ import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
 import { findShortlink } from "../db/repositories/shortlink.repository";
-import { readCallerCopy, type CallerCopy } from "../db/repositories/caller-copy.repository";
+import { callerCopyOf, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { anyLibraryMoving } from "../db/repositories/library-move.repository";
 import { AppError, isLibraryMoving } from "../lib/errors";
 import { shardOfId } from "../lib/ids";
@@ -59,11 +59,11 @@ export async function readWhereItLives<T>(
   local?.catch(() => undefined);
   // Beside the lookup, the caller's copy a shard's answer needs next: a lookup happens only once some library lives in
   // a shard, and the copy then costs no round trip of its own (decision 030).
-  const copy = known ? null : readCallerCopy(c.var.rc.db, c.var.actor.id);
+  const copy = known ? null : callerCopyOf(c.var.rc, c.var.rc.db, c.var.actor.id);
   copy?.catch(() => undefined);
   const place = known ?? (await placeOfId(c.var.rc.db.$client, id));
   if (place.place !== "shard") return local ?? here();
-  const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? readCallerCopy(c.var.rc.db, c.var.actor.id)]);
+  const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? callerCopyOf(c.var.rc, c.var.rc.db, c.var.actor.id)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   let answer;
   try {

@@ -88,6 +88,14 @@ export class HoldGate {
     return this.enter(crossing);
   }
 
+  /**
+   * Whether a change across holds the shard now: its rows may be arriving in several calls, so a read here could see
+   * a file without its listings; the catalog's copy, which the change wrote first and whole, answers reads meanwhile.
+   */
+  held(): boolean {
+    return heldByAnother(this.sql, null);
+  }
+
   /** The change across holding the shard is still at work here (its rows arriving): those waiting keep waiting. */
   working(): void {
     this.workedAt = Date.now();

@@ -49,6 +49,15 @@ export function noteShared(sql: SqlStorage, assetIds: Iterable<string>, goneFold
   );
 }
 
+/** Whether folder `groupId` or a folder anywhere below it lists a shared file (its tree is read from the catalog's copy). */
+export function subtreeListsShared(sql: SqlStorage, groupId: string): boolean {
+  return (
+    sql
+      .exec("SELECT 1 FROM group_closure c JOIN shard_shared s ON s.group_id = c.descendant WHERE c.ancestor = ? LIMIT 1", groupId)
+      .toArray().length > 0
+  );
+}
+
 /** Whether folder `groupId` lists a shared file (its page must be read from the catalog's copy). */
 export function listsShared(sql: SqlStorage, groupId: string): boolean {
   return sql.exec("SELECT 1 FROM shard_shared WHERE group_id = ? LIMIT 1", groupId).toArray().length > 0;

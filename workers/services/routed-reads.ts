@@ -6,12 +6,14 @@ import {
   groupStorage,
   healState,
   listDirectory,
+  listPreviews,
   listVariants,
   listVersions,
   memberOf,
   playAsset,
   proxyDoc,
   resolveDownload,
+  subtreeText,
   techFields,
   textRendition,
 } from "./library";
@@ -64,7 +66,13 @@ export const ROUTED_READS = {
   healState: (rc: RequestContext, actor: Actor, id: string, version: number) => healState(rc, actor, id, version),
   commentListText: (rc: RequestContext, actor: Actor, id: string, query: Parameters<typeof commentListText>[3]) =>
     commentListText(rc, actor, id, query),
+  listPreviews: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listPreviews>[3], origin: string) =>
+    listPreviews(rc, actor, id, paging, origin),
+  subtreeText: (rc: RequestContext, actor: Actor, id: string, withAssets: boolean) => subtreeText(rc, actor, id, withAssets),
 };
+
+/** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */
+export const SUBTREE_READS: ReadonlySet<RoutedRead> = new Set<RoutedRead>(["subtreeText"]);
 
 export type RoutedRead = keyof typeof ROUTED_READS;
 type Read<K extends RoutedRead> = (typeof ROUTED_READS)[K];

@@ -9,7 +9,6 @@ import {
   listAclRoots,
   listGroupsWithUsers,
   listMembers,
-  listPreviews,
   listRoots,
   moveNewLibrary,
   trashedGroupsPage,
@@ -17,6 +16,7 @@ import {
   searchGroups,
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
+import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
 import { readRouted, readWhereItLives, writeWhereItLives } from "../library-place";
 import { rateLimit } from "../middleware/rate-limit";
@@ -164,13 +164,18 @@ export const groupRoutes = createRouter()
     async (c) => {
       // The service answers the tree already serialised (cached per tree version), so it goes out as it is; the
       // body is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the casts).
-      const answer = await getSubtreeJson(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").assets ?? true);
-      if (typeof answer === "string") return c.body(answer, 200, { "content-type": "application/json" }) as never;
-      const headers = { "content-type": "application/json", vary: "accept-encoding" };
-      if (!acceptsGzip(c.req.header("accept-encoding"))) return c.body(answer.bytes, 200, headers) as never;
-      // A remembered tree is compressed once, not per answer: the bytes go out as they are (`encodeBody: manual`).
-      const gzipped = await answer.gzipped();
-      return new Response(gzipped, { status: 200, headers: { ...headers, "content-encoding": "gzip" }, encodeBody: "manual" }) as never;
+      const { id } = c.req.valid("param");
+      const withAssets = c.req.valid("query").assets ?? true;
+      // In a library's shard the tree is read afresh there (no isolate keeps another object's rows).
+      const answer = await readWhereItLives(
+        c,
+        id,
+        () => getSubtreeJson(c.var.rc, c.var.actor, id, withAssets),
+        (shard, caller) => shard.routedRead(caller, c.var.actor, "subtreeText", [id, withAssets]),
+      );
+      // A remembered tree is compressed once, not per answer.
+      const body = typeof answer === "string" ? jsonTextBody(answer) : { bytes: () => answer.bytes, gzipped: () => answer.gzipped() };
+      return (await jsonBodyResponse(body, acceptsGzip(c.req.header("accept-encoding")))) as never;
     },
   )
   .openapi(
@@ -367,7 +372,7 @@ export const groupRoutes = createRouter()
       responses: { 200: json(PreviewListSchema, "Preview list"), ...errorResponses(400, 401, 404) },
     }),
     async (c) =>
-      c.json(await listPreviews(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"), new URL(c.req.url).origin), 200),
+      c.json(await readRouted(c, "listPreviews", [c.req.valid("param").id, c.req.valid("query"), new URL(c.req.url).origin]), 200),
   )
   .openapi(
     createRoute({

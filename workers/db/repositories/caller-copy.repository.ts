@@ -50,6 +50,25 @@ export async function readCallerCopy(db: Database, userId: string): Promise<Call
   return user ? { user, groups: memberships.map((m) => m.groupId) } : null;
 }
 
+/** Copies read ahead, per request (keyed by its context), of the user who signed in. */
+const ahead = new WeakMap<object, { userId: string; copy: Promise<CallerCopy | null> }>();
+
+/**
+ * Starts reading `userId`'s copy for request `key` beside sign-in (its round trip), so that a call into a library's
+ * shard, which carries it, waits for no read of its own. Only while some library may live in a shard.
+ */
+export function readCallerCopyAhead(key: object, db: Database, userId: string): void {
+  const copy = readCallerCopy(db, userId);
+  copy.catch(() => undefined);
+  ahead.set(key, { userId, copy });
+}
+
+/** `userId`'s copy: the one read ahead for request `key`, else read now. */
+export function callerCopyOf(key: object, db: Database, userId: string): Promise<CallerCopy | null> {
+  const found = ahead.get(key);
+  return found?.userId === userId ? found.copy : readCallerCopy(db, userId);
+}
+
 /** The copy of someone a request names by id or login (a reviewer asked for), or null when nobody is. */
 export async function readPersonCopy(db: Database, who: string): Promise<CallerCopy | null> {
   if (ID_PATTERN.test(who)) return readCallerCopy(db, who);

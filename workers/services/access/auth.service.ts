@@ -2,6 +2,8 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { oneTimeTokens, tradedTokens, users, type UserRow } from "../../db/schema/index";
 import { findUserById, findUserByLogin } from "../../db/repositories/user.repository";
+import { readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
+import { noLibrarySwitched } from "../../db/library-directory";
 import {
   findFamilySource,
   findLiveFamilyUser,
@@ -225,7 +227,9 @@ export async function logout(
 export async function authenticateBearer(rc: RequestContext, token: string): Promise<Actor> {
   const claims = await verifyAccessToken(rc.config, token);
   if (!claims) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  // the caller's access row is read beside the user (same round trip), so the request's first check needs no extra one
+  // the caller's access row is read beside the user (same round trip), so the request's first check needs no extra one;
+  // and, while a library may live in a shard, the copy of him a call into it carries (decision 043)
+  if (!noLibrarySwitched()) readCallerCopyAhead(rc, rc.db, claims.sub);
   const [user] = await Promise.all([findLiveFamilyUser(rc.db, claims.sub, claims.sid, Date.now()), preloadCaller(rc, claims.sub)]);
   if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   return toActor(user, claims.sid);

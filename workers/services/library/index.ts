@@ -98,7 +98,7 @@ export { writeBack, writeBackShards } from "./shard-writeback.service";
 export { acrossLibraries, acrossLibrariesReached, finishStaleCrossings } from "./library-crossing.service";
 export { AcrossLibraries, entryInto, inEverySwitchedLibrary, inLibraryOf, runOverShard, writeBackNow } from "./shard-run.service";
 export type { Entry } from "./shard-run.service";
-export { getSubtreeJson } from "./subtree.service";
+export { getSubtreeJson, subtreeText } from "./subtree.service";
 export type { CreateGroupInput, Group, UpdateGroupInput } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
 export {

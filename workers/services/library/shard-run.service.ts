@@ -13,7 +13,7 @@ import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
 import { RemoteShardClient } from "../../db/remote-shard-client";
 import { metered } from "../../db/round-trips";
-import { readCallerCopy, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
+import { callerCopyOf, readPersonCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { globalsNamed, listedOutsideLibrary, outsideLibrary, type TableRows } from "../../db/repositories/library-move.repository";
 import { switchedLibrariesOf } from "../../db/repositories/library-crossing.repository";
 import { AppError, isLibraryMoving } from "../../lib/errors";
@@ -182,7 +182,7 @@ export async function entryInto(
 ): Promise<{ caller: CallerCopy | null; globals: TableRows[]; people: CallerCopy[] }> {
   const named = o.named ?? {};
   const [caller, globals, elsewhere, others, people] = await Promise.all([
-    o.actor ? readCallerCopy(rc.db, o.actor.id) : null,
+    o.actor ? callerCopyOf(rc, rc.db, o.actor.id) : null,
     Object.values(named).some((ids) => ids && ids.length > 0) ? globalsNamed(rc.env.DB, named) : [],
     o.files?.length ? listedOutsideLibrary(rc.env.DB, library, o.files) : false,
     o.sameLibrary?.length ? outsideLibrary(rc.env.DB, library, o.sameLibrary) : false,

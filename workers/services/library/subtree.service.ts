@@ -68,6 +68,15 @@ export async function getSubtreeJson(rc: RequestContext, actor: Actor, id: strin
 }
 
 /**
+ * The same tree read afresh, as JSON text: in a library's shard (a routed read), where a read is a call into its own
+ * SQLite rather than a round trip, and where a kept tree would be an isolate's memory of another object's rows.
+ */
+export async function subtreeText(rc: RequestContext, actor: Actor, id: string, withAssets: boolean): Promise<string> {
+  await loadGroup(rc, actor, id, "read");
+  return JSON.stringify((await readSubtree(rc, id, await visibility(rc, actor), withAssets)).tree);
+}
+
+/**
  * The tree form of `id` as one snapshot: the folders and the versions in one read transaction, then the files in
  * batches that re-read the versions. The versions grow in the same statement as any change the tree form shows
  * (folders, names, trash, listed files), so equal versions mean nothing changed between the reads; otherwise the
