@@ -683,6 +683,22 @@ describe("moving a library into its shard", () => {
     for (const [i, a] of before.reader.entries()) if (a.status === 200) expect(refused[i]!.status, a.path).toBeGreaterThanOrEqual(403);
   });
 
+  it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {
+    const { boss, top, sub, clip } = await library();
+    const shard = await switchLibrary(top);
+    await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'из хранилища.mp4' WHERE id = ?", clip.id));
+    const name = async () => ((await (await call(`/api/asset/${clip.id}`, { bearer: boss.bearer })).json()) as { name: string }).name;
+    const tree = async () => (await call(`/api/group/subtree/${sub}`, { bearer: boss.bearer })).text();
+    expect(await name()).toBe("из хранилища.mp4");
+    expect(await tree()).toContain("из хранилища.mp4");
+    const crossing = newId();
+    expect(await libraryShard(env, shard).hold(crossing, top)).not.toBeNull();
+    expect(await name()).toBe(clip.name);
+    expect(await tree()).not.toContain("из хранилища.mp4");
+    await libraryShard(env, shard).release(crossing);
+    expect(await name()).toBe("из хранилища.mp4");
+  });
+
   it("keeps the shard's copies of people and tags current: a rename shows in the shard's answers after the minute's refresh", async () => {
     const { boss, top, sub, tag } = await library();
     const owner = await ordinaryUser("Ольга Старая");
