@@ -1,0 +1,100 @@
+// Reads of one file or folder where its library lives (decision 051, step 2.1; `npm run bench -- routed-reads`, or
+// `SKIP_BUILD=1 node bench/routed-reads.mjs` after a build): a library with a subfolder, 40 small files and a file
+// with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
+// best viewable rendition with a play link, the folder's tree and previews — with the library in the catalog
+// (`NEW_LIBRARIES=catalog`) and in a shard of its own (`NEW_LIBRARIES=shard`: each read one call into the shard,
+// the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the whoami floor from the same run.
+// BENCH_READS rounds (default 100) after 10 unmeasured. Locally the Worker, D1 and the shard share one thread, so the
+// figures compare work, not distance. Loopback only; servers always stopped; exits 0 once it has run.
+import { mkdtemp } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startDevServer } from "../scripts/dev-server.mjs";
+import { buildUnlessSkipped, login, p50p95, printTable, timed } from "./lib/measure.mjs";
+
+const N = Number(process.env.BENCH_READS ?? "100");
+const WARM = 10;
+const FILES = 40;
+const ROOT_GROUP_ID = "f".repeat(32);
+
+/** One GET timed to its last byte; anything but 200 stops the benchmark. */
+async function read(url, headers) {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.arrayBuffer();
+  const elapsed = performance.now() - started;
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${new TextDecoder().decode(body).slice(0, 200)}`);
+  return elapsed;
+}
+
+async function run(mode) {
+  const persistDir = await mkdtemp(join(tmpdir(), `bench-routed-reads-${mode}-`));
+  const server = await startDevServer({ port: await freePort(), persistDir, vars: { NEW_LIBRARIES: mode, RATE_LIMITS: "off" } });
+  try {
+    const { url } = server;
+    const bearer = `Bearer ${await login(url, server.adminLogin, server.adminPassword)}`;
+    const headers = { authorization: bearer, "content-type": "application/json" };
+    const send = (method, path, json) => () =>
+      fetch(`${url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+    const folder = async (name, parent = ROOT_GROUP_ID) =>
+      (await timed(send("POST", "/api/group/create", { parent, group_name: name }))).body.group_id;
+    const top = await folder("Съёмки");
+    const sub = await folder("День 1", top);
+    const upload = async (name) =>
+      (
+        await timed(
+          () =>
+            fetch(`${url}/api/asset/upload?${new URLSearchParams({ in_group: sub, name })}`, {
+              method: "POST",
+              headers: { authorization: bearer, "content-type": "text/plain" },
+              body: `${name}: `.padEnd(4000, "кадр "),
+            }),
+          201,
+        )
+      ).body.asset_id;
+    const file = await upload("сценарий.txt");
+    for (let i = 0; i < FILES - 1; i++) await upload(`заметка-${i}.txt`);
+    for (let i = 0; i < 20; i++) await timed(send("POST", `/api/asset/${file}/comments`, { text: `Замечание ${i}: свет слева` }), 201);
+    const [variant] = (await timed(send("GET", `/api/asset/variants/${file}/1`))).body;
+    const reads = {
+      whoami: "/api/auth/whoami",
+      asset: `/api/asset/${file}`,
+      versions: `/api/asset/versions/${file}`,
+      comments: `/api/asset/${file}/comments`,
+      download: `/api/asset/content/download/${file}/latest/${variant.variant_id ?? variant.id}`,
+      proxyDoc: `/api/asset/asset-proxy-doc/${file}/latest`,
+      tree: `/api/group/subtree/${top}`,
+      previews: `/api/group/preview-list/${sub}`,
+    };
+    const times = Object.fromEntries(Object.keys(reads).map((key) => [key, []]));
+    for (let i = 0; i < N + WARM; i++) {
+      for (const [key, path] of Object.entries(reads)) {
+        const elapsed = await read(`${url}${path}`, { authorization: bearer });
+        if (i >= WARM) times[key].push(elapsed);
+      }
+    }
+    return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
+  } finally {
+    await server.stop();
+  }
+}
+
+buildUnlessSkipped();
+console.log(`routed reads: ${N} rounds in each mode, load average ${loadavg()[0].toFixed(1)}`);
+const catalog = await run("catalog");
+const shard = await run("shard");
+const labels = {
+  whoami: "floor: whoami",
+  asset: "a file (the viewer's call)",
+  versions: "its versions",
+  comments: "its 20 comments",
+  download: "a download of its bytes (4 KB)",
+  proxyDoc: "its best viewable rendition, with a play link",
+  tree: `the library's tree (${FILES} files)`,
+  previews: "a folder's previews",
+};
+printTable(
+  Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
+  ["p50 / p95", "library in the catalog", "library in its shard"],
+);
+console.log(`load average at the end ${loadavg()[0].toFixed(1)}`);
