@@ -683,6 +683,56 @@ describe("moving a library into its shard", () => {
     for (const [i, a] of before.reader.entries()) if (a.status === 200) expect(refused[i]!.status, a.path).toBeGreaterThanOrEqual(403);
   });
 
+  it("answers an office editor's calls on a file from its shard: its properties, its bytes; the token's user checked there", async () => {
+    const { boss, top, sub } = await library();
+    const editor = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), editor.id, top, maskOf(["read", "download", "update"]), Date.now())
+      .run();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "text/plain", name: "Смета.txt", putBytes: true });
+    const token = async (bearer: string) =>
+      (
+        (await (await call("/api/wopi/token", { method: "POST", bearer, json: { asset_id: doc.id, action: "edit" } })).json()) as {
+          access_token: string;
+        }
+      ).access_token;
+    const [forEditor, forBoss] = [await token(editor.bearer), await token(boss.bearer)];
+    const wopi = async (path: string, accessToken: string) => {
+      const res = await call(`/api/wopi/files/${doc.id}${path}?access_token=${encodeURIComponent(accessToken)}`);
+      return { status: res.status, body: await res.text() };
+    };
+    const reads = async (accessToken: string) => [
+      await wopi("", accessToken),
+      await wopi("/contents", accessToken),
+      await wopi("/text", accessToken),
+    ];
+    const before = await reads(forEditor);
+    expect(before.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(JSON.parse(before[0]!.body)).toMatchObject({ BaseFileName: "Смета.txt", UserCanWrite: true });
+
+    const shard = await switchLibrary(top);
+    expect(await reads(forEditor)).toEqual(before);
+    // Served by the shard: its name for the file, and its rules for the token's user (the catalog's copy keeps his).
+    await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'Смета из хранилища.txt' WHERE id = ?", doc.id));
+    expect(JSON.parse((await wopi("", forEditor)).body)).toMatchObject({ BaseFileName: "Смета из хранилища.txt" });
+    const lock = async (accessToken: string) =>
+      (
+        await call(`/api/wopi/files/${doc.id}?access_token=${encodeURIComponent(accessToken)}`, {
+          method: "POST",
+          headers: { "x-wopi-override": "LOCK", "x-wopi-lock": "edit-1" },
+        })
+      ).status;
+    expect(await lock(forEditor)).toBe(200);
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", editor.id));
+    expect((await reads(forEditor)).map((r) => r.status)).toEqual([404, 404, 404]);
+    // A lock, a save or a rename checks the file there too.
+    expect(await lock(forEditor)).toBe(404);
+    expect((await wopi("/contents", forBoss)).body).toBe("bytes");
+    expect((await wopi("", "forged")).status).toBe(401);
+  });
+
   it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {
     const { boss, top, sub, clip } = await library();
     const shard = await switchLibrary(top);

@@ -18,6 +18,7 @@ import {
   textRendition,
 } from "./library";
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
+import { callerOnFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { linksForEntity } from "./sharing";
@@ -69,6 +70,11 @@ export const ROUTED_READS = {
   listPreviews: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listPreviews>[3], origin: string) =>
     listPreviews(rc, actor, id, paging, origin),
   subtreeText: (rc: RequestContext, actor: Actor, id: string, withAssets: boolean) => subtreeText(rc, actor, id, withAssets),
+  // An office editor's reads (WOPI): the token's credential was checked in the Worker; its actor is `actor`.
+  wopiFileInfo: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential, origin: string) =>
+    fileInfoOf(rc, credential, id, origin),
+  wopiFile: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential) => fileToServe(rc, credential, id),
+  wopiCaller: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential) => callerOnFile(rc, credential, id),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

@@ -4,8 +4,10 @@ import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import {
   appUrl,
+  callerOnFile,
   checkFileInfo,
   editorSession,
+  fileOf,
   getFile,
   lockInfo,
   lockOperation,
@@ -15,11 +17,17 @@ import {
   requireProof,
   resolveCaller,
   textData,
+  wopiCredential,
   type WopiCaller,
+  type WopiCredential,
   decodeUtf7,
 } from "../../services/wopi";
 import { acrossLibraries } from "../../services/library";
-import { runWhereItLives } from "../library-place";
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import { knownPlaceOfId } from "../../db/library-directory";
+import type { ShardAnswer } from "../../db/library-shard-call";
+import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
+import { readWhereItLives, runWhereItLives } from "../library-place";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -106,17 +114,66 @@ function originOf(c: Context<AppEnv>): string {
   return new URL(c.req.url).origin;
 }
 
-/** The WOPI token of a request (query first, as editors send it; else the Authorization header), checked and proved. */
-async function wopiCaller(c: Context<AppEnv>, assetId: string, options: { variants?: boolean } = {}): Promise<WopiCaller> {
+/** The WOPI token of a request: query first, as editors send it; else the Authorization header. */
+function tokenOf(c: Context<AppEnv>): string | undefined {
   const bearer = /^Bearer ([^\s]+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-  const token = c.req.query("access_token") || bearer;
-  const caller = await resolveCaller(c.var.rc, token, assetId, options);
-  await requireProof(c.var.rc, caller, c.req.url, {
+  return c.req.query("access_token") || bearer;
+}
+
+/** An editor's request proved, when the editor signs its requests. */
+function prove(c: Context<AppEnv>, credential: WopiCredential): Promise<void> {
+  return requireProof(c.var.rc, credential, c.req.url, {
     proof: c.req.header("x-wopi-proof"),
     proofOld: c.req.header("x-wopi-proofold"),
     timestamp: c.req.header("x-wopi-timestamp"),
   });
+}
+
+/** The WOPI token of a request checked and proved, with the file over the catalog. */
+async function wopiCaller(c: Context<AppEnv>, assetId: string, options: { variants?: boolean } = {}): Promise<WopiCaller> {
+  const caller = await resolveCaller(c.var.rc, tokenOf(c), assetId, options);
+  await prove(c, caller);
   return caller;
+}
+
+/**
+ * An editor's read of the file where its library lives (decision 051). A file this isolate knows to be in the
+ * catalog: as ever, the token's credential and the file's rows in one round trip (`wopiCaller`). Otherwise the
+ * credential is checked here (global rows, the caller's copy read beside them), then the read runs over the catalog
+ * or in one call to the library's shard, which checks the file. The token's user becomes the request's actor.
+ */
+async function wopiRead<T>(
+  c: Context<AppEnv>,
+  assetId: string,
+  here: (caller: WopiCaller) => Promise<T>,
+  there: (shard: Pick<LibraryShardDO, "routedRead">, copy: CallerCopy, credential: WopiCredential) => Promise<ShardAnswer<T | null>>,
+  options: { variants?: boolean } = {},
+): Promise<T> {
+  const known = knownPlaceOfId(assetId);
+  if (known && known.place !== "shard") {
+    const caller = await wopiCaller(c, assetId, options);
+    c.set("actor", caller.actor);
+    return here(caller);
+  }
+  const credential = await wopiCredential(c.var.rc, tokenOf(c), assetId);
+  await prove(c, credential);
+  c.set("actor", credential.actor);
+  return readWhereItLives(
+    c,
+    assetId,
+    async () => here(await callerOnFile(c.var.rc, credential, assetId)),
+    (shard, copy) => there(shard, copy, credential),
+  );
+}
+
+/** The token checked and proved, and the file checked where its library lives: before a lock, a save or a rename. */
+function checkedCaller(c: Context<AppEnv>, assetId: string): Promise<WopiCaller> {
+  return wopiRead(
+    c,
+    assetId,
+    async (caller) => caller,
+    (shard, copy, credential) => shard.routedRead(copy, credential.actor, "wopiCaller", [assetId, credential]),
+  );
 }
 
 function upload(c: Context<AppEnv>) {
@@ -192,8 +249,15 @@ export const wopiRoutes = createRouter()
       responses: { 200: json(z.record(z.string(), z.unknown()), "File properties"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
-      const caller = await wopiCaller(c, c.req.valid("param").id);
-      return c.json(await checkFileInfo(c.var.rc, caller, originOf(c)), 200);
+      const id = c.req.valid("param").id;
+      const origin = originOf(c);
+      const info = await wopiRead(
+        c,
+        id,
+        (caller) => checkFileInfo(c.var.rc, caller, origin),
+        (shard, copy, credential) => shard.routedRead(copy, credential.actor, "wopiFileInfo", [id, credential, origin]),
+      );
+      return c.json(info, 200);
     },
   )
   .openapi(
@@ -211,8 +275,15 @@ export const wopiRoutes = createRouter()
       },
     }),
     async (c) => {
-      const caller = await wopiCaller(c, c.req.valid("param").id, { variants: true });
-      return getFile(c.var.rc, caller, c.req.header("x-wopi-maxexpectedsize"));
+      const id = c.req.valid("param").id;
+      const file = await wopiRead(
+        c,
+        id,
+        (caller) => fileOf(c.var.rc, caller),
+        (shard, copy, credential) => shard.routedRead(copy, credential.actor, "wopiFile", [id, credential]),
+        { variants: true },
+      );
+      return getFile(c.var.rc, c.var.actor.id, file, c.req.header("x-wopi-maxexpectedsize"));
     },
   )
   .openapi(
@@ -238,7 +309,7 @@ export const wopiRoutes = createRouter()
         return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"]), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
       }
       const id = c.req.valid("param").id;
-      const caller = await wopiCaller(c, id);
+      const caller = await checkedCaller(c, id);
       // Where the file's library lives, as every upload (decision 043, «Uploads»): an editor saves every few minutes,
       // and a save across libraries — only for a file listed in another library too — holds them (decision 048).
       const saved = await runWhereItLives(c, id, (rc) => putFile(rc, caller, h["x-wopi-lock"], upload(c)), {
@@ -273,7 +344,7 @@ export const wopiRoutes = createRouter()
         return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"] ?? ""), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
       }
       const id = c.req.valid("param").id;
-      const caller = await wopiCaller(c, id);
+      const caller = await checkedCaller(c, id);
       if (override === "PUT_RELATIVE") {
         const target = {
           suggested: nameHeader(h["x-wopi-suggestedtarget"]),
@@ -312,7 +383,13 @@ export const wopiRoutes = createRouter()
       responses: { 200: json(TextAnswer, "The text"), 413: plainError("Too large"), ...errorResponses(400, 401, 404, 415, 503) },
     }),
     async (c) => {
-      const caller = await wopiCaller(c, c.req.valid("param").id);
-      return c.json(await textData(c.var.rc, caller), 200);
+      const id = c.req.valid("param").id;
+      const file = await wopiRead(
+        c,
+        id,
+        (caller) => fileOf(c.var.rc, caller),
+        (shard, copy, credential) => shard.routedRead(copy, credential.actor, "wopiFile", [id, credential]),
+      );
+      return c.json(await textData(c.var.rc, file), 200);
     },
   );

@@ -6,14 +6,19 @@
 export { decodeUtf7 } from "./utf7";
 export {
   appUrl,
+  callerOnFile,
   checkFileInfo,
   editorSession,
+  fileInfoOf,
+  fileOf,
+  fileToServe,
   getFile,
   lockInfo,
   lockOperation,
   requireProof,
   resolveCaller,
   textData,
+  wopiCredential,
 } from "./wopi.service";
 export { putFile, putRelative, renameFile } from "./wopi-write.service";
-export type { WopiCaller } from "./wopi.service";
+export type { WopiCaller, WopiCredential, WopiFile } from "./wopi.service";

@@ -7,6 +7,7 @@ import type { AssetRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { signWopiToken, verifyWopiToken, type WopiClient, type WopiRight, type WopiTokenClaims, type WopiVia } from "../../lib/wopi-token";
 import { WOPI_LOCK_MAX_LENGTH, type WopiLockResult, type WopiLockState } from "../../../durable-objects/wopi-lock.do";
+import { readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
 import { actorOfRobotToken, actorOfSession, auditDownloadStatement, canAccess } from "../access";
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
@@ -195,10 +196,53 @@ export async function lockInfo(rc: RequestContext, actor: Actor, assetId: string
   return { lock: lockView(await currentLock(rc, assetId)) };
 }
 
+/** A WOPI token's claims and the actor of the credential it was minted under: global rows only. */
+export type WopiCredential = Pick<WopiCaller, "token" | "claims" | "actor">;
+
+/** The token's claims, checked for the file in the path: forged, expired or missing → 401, another file's → 401. */
+async function wopiClaims(rc: RequestContext, token: string | undefined, assetId: string): Promise<WopiTokenClaims> {
+  if (!token) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
+  const claims = await verifyWopiToken(rc.config.JWT_SECRET, token);
+  if (!claims) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
+  if (claims.assetId !== assetId) throw new AppError("UNAUTHORIZED", ru.wopi.tokenOtherFile);
+  return claims;
+}
+
 /**
- * Checks a WOPI request's token for the file in the path: forged, expired or missing → 401, a token for another file
- * → 401, a session or robot token ended since (logout, new password, disabled user, revocation) → 401; the asset
- * must be live and still readable and downloadable by the user (404).
+ * The actor rebuilt from the credential the token was minted under, which must still be live: the session (logout, a
+ * new password, a disabled account and reuse detection end it) or the robot token (revocation, expiry), with the
+ * same administrator flag and robot scope the minting request had; 401 otherwise.
+ */
+function credentialActor(rc: RequestContext, claims: WopiTokenClaims): Promise<Actor> {
+  const actor = claims.via === "session" ? actorOfSession(rc, claims.userId, claims.sid) : actorOfRobotToken(rc, claims.userId, claims.sid);
+  return actor.catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 401) throw new AppError("UNAUTHORIZED", ru.wopi.sessionEnded);
+    throw error;
+  });
+}
+
+/** The file, live and still readable and downloadable by the token's user (404 otherwise), and whether he may write it. */
+async function fileAccess(
+  rc: RequestContext,
+  credential: WopiCredential,
+  asset: AssetRow | undefined,
+): Promise<Pick<WopiCaller, "asset" | "canWrite">> {
+  if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  const entity = { id: asset.id, type: "asset" as const, ownerId: asset.ownerId };
+  const { actor, claims } = credential;
+  const [read, download, update] = await Promise.all([
+    canAccess(rc, actor, entity, "read"),
+    canAccess(rc, actor, entity, "download"),
+    claims.right === "edit" ? canAccess(rc, actor, entity, "update") : false,
+  ]);
+  if (!read || !download) throw new AppError("NOT_FOUND", ru.assets.notFound);
+  return { asset, canWrite: update };
+}
+
+/**
+ * Checks a WOPI request's token for the file in the path (`wopiClaims`, `credentialActor`, `fileAccess`) over the
+ * catalog: the credential and the file's rows in one round trip, the variants too when asked (GetFile); nothing of
+ * them is answered before the checks pass.
  */
 export async function resolveCaller(
   rc: RequestContext,
@@ -206,38 +250,53 @@ export async function resolveCaller(
   assetId: string,
   options: { variants?: boolean } = {},
 ): Promise<WopiCaller> {
-  if (!token) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
-  const claims = await verifyWopiToken(rc.config.JWT_SECRET, token);
-  if (!claims) throw new AppError("UNAUTHORIZED", ru.wopi.tokenInvalid);
-  if (claims.assetId !== assetId) throw new AppError("UNAUTHORIZED", ru.wopi.tokenOtherFile);
-  // The actor is rebuilt from the credential the token was minted under, which must still be live: the session
-  // (logout, a new password, a disabled account and reuse detection end it) or the robot token (revocation, expiry),
-  // with the same administrator flag and robot scope the minting request had.
-  // The variants (GetFile) are read in the same round trip; nothing of them is answered before the checks pass.
+  const claims = await wopiClaims(rc, token, assetId);
   const [actor, asset, variants] = await Promise.all([
-    claims.via === "session" ? actorOfSession(rc, claims.userId, claims.sid) : actorOfRobotToken(rc, claims.userId, claims.sid),
+    credentialActor(rc, claims),
     findAsset(rc.db, assetId),
     options.variants ? selectReadyVariants(rc.db, assetId, "latest") : undefined,
-  ]).catch((error: unknown) => {
-    if (error instanceof AppError && error.status === 401) throw new AppError("UNAUTHORIZED", ru.wopi.sessionEnded);
-    throw error;
-  });
-  if (!asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  const entity = { id: asset.id, type: "asset" as const, ownerId: asset.ownerId };
-  const [read, download, update] = await Promise.all([
-    canAccess(rc, actor, entity, "read"),
-    canAccess(rc, actor, entity, "download"),
-    claims.right === "edit" ? canAccess(rc, actor, entity, "update") : false,
   ]);
-  if (!read || !download) throw new AppError("NOT_FOUND", ru.assets.notFound);
-  return { token, claims, actor, asset, canWrite: update, ...(variants ? { variants } : {}) };
+  const credential = { token: token!, claims, actor };
+  return { ...credential, ...(await fileAccess(rc, credential, asset)), ...(variants ? { variants } : {}) };
+}
+
+/**
+ * The token's credential alone, for a file whose library lives in a shard, which then checks the file
+ * (`fileInfoOf`, `fileToServe`); the caller's copy the call carries is read beside the credential.
+ */
+export async function wopiCredential(rc: RequestContext, token: string | undefined, assetId: string): Promise<WopiCredential> {
+  const claims = await wopiClaims(rc, token, assetId);
+  readCallerCopyAhead(rc, rc.db, claims.userId);
+  return { token: token!, claims, actor: await credentialActor(rc, claims) };
+}
+
+/** The caller completed with the file, where its library lives. */
+export async function callerOnFile(rc: RequestContext, credential: WopiCredential, assetId: string): Promise<WopiCaller> {
+  return { ...credential, ...(await fileAccess(rc, credential, await findAsset(rc.db, assetId))) };
+}
+
+/** CheckFileInfo where the file's library lives (a routed read). */
+export async function fileInfoOf(rc: RequestContext, credential: WopiCredential, assetId: string, origin: string) {
+  return checkFileInfo(rc, await callerOnFile(rc, credential, assetId), origin);
+}
+
+/** The file and its current variant, what GetFile and the text call read, for a caller who may (a routed read). */
+export async function fileToServe(rc: RequestContext, credential: WopiCredential, assetId: string): Promise<WopiFile> {
+  const { asset } = await callerOnFile(rc, credential, assetId);
+  return { asset, variant: await currentVariant(rc, asset) };
+}
+
+/** A checked caller's file and its current version's main variant (none before the first version). */
+export interface WopiFile {
+  asset: AssetRow;
+  variant: ReadyVariant | undefined;
 }
 
 /**
  * Proof-key check of a request from the office editor, when the configured editor publishes proof keys. Browser
  * tokens (the built-in viewer and text editor) are never sent to an editor, so their requests carry no proof.
  */
-export async function requireProof(rc: RequestContext, caller: WopiCaller, url: string, headers: ProofHeaders): Promise<void> {
+export async function requireProof(rc: RequestContext, caller: WopiCredential, url: string, headers: ProofHeaders): Promise<void> {
   if (caller.claims.client !== "editor") return;
   const discovery = await loadDiscovery(rc.config.WOPI_DISCOVERY_URL);
   if (!discovery?.proofKeys.current) return;
@@ -313,14 +372,19 @@ export async function checkFileInfo(rc: RequestContext, caller: WopiCaller, orig
   };
 }
 
+/** The file a caller checked over the catalog may be served (the variants read beside the check when asked). */
+export async function fileOf(rc: RequestContext, caller: WopiCaller): Promise<WopiFile> {
+  return { asset: caller.asset, variant: await currentVariant(rc, caller.asset, caller.variants) };
+}
+
 /**
- * `GET /files/{id}/contents`: the current version's bytes, streamed from storage. `maxExpected` (X-WOPI-MaxExpectedSize)
- * answers 412 when the file is larger.
+ * `GET /files/{id}/contents`: the current version's bytes, streamed from storage, for `actorId`. `maxExpected`
+ * (X-WOPI-MaxExpectedSize) answers 412 when the file is larger.
  */
-export async function getFile(rc: RequestContext, caller: WopiCaller, maxExpected: string | undefined): Promise<Response> {
-  const variant = await currentVariant(rc, caller.asset, caller.variants);
+export async function getFile(rc: RequestContext, actorId: string, file: WopiFile, maxExpected: string | undefined): Promise<Response> {
+  const { asset, variant } = file;
   const headers = new Headers({
-    "X-WOPI-ItemVersion": String(caller.asset.latestVersion),
+    "X-WOPI-ItemVersion": String(asset.latestVersion),
     "Cache-Control": "private, no-cache",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "sandbox",
@@ -339,10 +403,10 @@ export async function getFile(rc: RequestContext, caller: WopiCaller, maxExpecte
   // An editor opening the file takes its bytes: a download by the token's user, through WOPI. Written once the
   // answer is on its way (a timer turn after it), so the editor, which opens files often, waits for no write.
   const audit = auditDownloadStatement(rc, {
-    actorId: caller.actor.id,
+    actorId,
     channel: "wopi",
-    files: [{ id: caller.asset.id, name: caller.asset.name }],
-    details: { version: caller.asset.latestVersion },
+    files: [{ id: asset.id, name: asset.name }],
+    details: { version: asset.latestVersion },
   });
   rc.waitUntil(
     scheduler
@@ -417,14 +481,14 @@ export interface TextData extends ExtractedText {
 }
 
 /** `GET /files/{id}/text`: the plain text of the current version (documents up to 20 MiB), for search, RAG and viewing. */
-export async function textData(rc: RequestContext, caller: WopiCaller): Promise<TextData> {
-  const variant = await currentVariant(rc, caller.asset);
-  const file_name = fileNameOf(caller.asset, variant);
+export async function textData(rc: RequestContext, file: WopiFile): Promise<TextData> {
+  const { asset, variant } = file;
+  const file_name = fileNameOf(asset, variant);
   const base = {
-    asset_id: caller.asset.id,
-    version: caller.asset.latestVersion,
+    asset_id: asset.id,
+    version: asset.latestVersion,
     file_name,
-    mime_type: variant?.variant.mimeType ?? caller.asset.mime,
+    mime_type: variant?.variant.mimeType ?? asset.mime,
   };
   if (!variant) return { ...base, kind: null, text: "", blocks: [], truncated: false };
   if (variant.variant.contentSize > TEXT_MAX_BYTES)
