@@ -13962,6 +13962,8 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
+                /** @description the file the variant is of: links made by the API carry it */
+                a?: string;
             };
             header?: never;
             path: {
@@ -14058,6 +14060,8 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
+                /** @description the file the variant is of: links made by the API carry it */
+                a?: string;
                 disposition?: "attachment" | "inline";
             };
             header?: never;
@@ -14146,6 +14150,8 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
+                /** @description the file the variant is of: links made by the API carry it */
+                a?: string;
                 disposition?: "attachment" | "inline";
             };
             header?: never;

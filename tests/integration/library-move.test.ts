@@ -733,6 +733,39 @@ describe("moving a library into its shard", () => {
     expect((await wopi("", "forged")).status).toBe(401);
   });
 
+  it("serves a play or download link to a file of its library from its shard, which the link names", async () => {
+    const { top, sub, boss } = await library();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "План.pdf", putBytes: true });
+    const other = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, name: "Другой.mp4" });
+    const play = (await (await call(`/api/asset/content/play/${doc.id}`, { method: "POST", bearer: boss.bearer, json: {} })).json()) as {
+      link: string;
+    };
+    const download = (await (
+      await call(`/api/asset/content/play-variant/${doc.variantId}?disposition=attachment`, { bearer: boss.bearer })
+    ).json()) as { link: string };
+    const link = new URL(play.link);
+    // Links name the file they are of, so they are read in its library.
+    expect(link.searchParams.get("a")).toBe(doc.id);
+    const open = async (url: string) => {
+      const res = await call(url.replace(/^https?:\/\/[^/]+/, ""));
+      return { status: res.status, body: await res.text() };
+    };
+    const before = [await open(play.link), await open(download.link)];
+    expect(before.map((r) => r.body)).toEqual(["bytes", "bytes"]);
+
+    const shard = await switchLibrary(top);
+    expect([await open(play.link), await open(download.link)]).toEqual(before);
+    // Another file's id in the link is refused; a link from before (no file named) is read over the catalog's copy.
+    link.searchParams.set("a", other.id);
+    expect((await open(link.href)).status).toBe(403);
+    link.searchParams.delete("a");
+    expect((await open(link.href)).body).toBe("bytes");
+    // Served by the shard: its variant is no longer ready there (the catalog's copy keeps it as it was).
+    await inShard(shard, (sql) => sql.exec("UPDATE variants SET status = 'processing' WHERE asset_id = ?", doc.id));
+    expect((await open(play.link)).status).toBe(403);
+    expect((await open(link.href)).status).toBe(200);
+  });
+
   it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {
     const { boss, top, sub, clip } = await library();
     const shard = await switchLibrary(top);

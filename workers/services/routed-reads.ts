@@ -9,6 +9,7 @@ import {
   listPreviews,
   listVariants,
   listVersions,
+  linkedVariant,
   memberOf,
   playAsset,
   proxyDoc,
@@ -59,6 +60,8 @@ export const ROUTED_READS = {
     resolveDownload(rc, actor, id, version, selector),
   findPreview: (rc: RequestContext, actor: Actor, id: string, version: number, size: PreviewKindName, variantId: string | null) =>
     findPreview(rc, actor, { assetId: id, version, size, variantId }),
+  linkedVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, purpose: "download" | "play") =>
+    linkedVariant(rc, actor, variantId, purpose, id),
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
   proxyDoc: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof proxyDoc>[3]) => proxyDoc(rc, actor, id, version),
   textRendition: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof textRendition>[3]) =>

@@ -13,6 +13,7 @@ import {
   playLink,
   receiveUpload,
   serveDownload,
+  serveLinked,
   textRenditionResponse,
   variantContent,
   type ContentCredential,
@@ -33,6 +34,7 @@ import {
   VariantTypeSchema,
   DispositionSchema,
   SignedQuerySchema,
+  VariantLinkQuerySchema,
   IsoDate,
   CreateVersionSchema,
   PlaySchema,
@@ -72,6 +74,25 @@ function credentialOf(c: Context<AppEnv>, link: SignedParams, purpose: "download
 
 function contentRequest(c: Context<AppEnv>, disposition?: "attachment" | "inline"): ContentRequest {
   return { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range"), disposition };
+}
+
+/**
+ * A variant's bytes for a bearer or through a signed link. A link that names its file (`a`: those the API makes) is
+ * read where the file's library lives: the signature and its user checked here (global rows), the variant and his
+ * rights on the file there. A bearer, and a link without it, read the catalog's copy.
+ */
+async function linkedContent(
+  c: Context<AppEnv>,
+  credential: ContentCredential,
+  variantId: string,
+  assetId: string | undefined,
+  req: ContentRequest,
+): Promise<Response> {
+  if ("actor" in credential || assetId === undefined) return variantContent(c.var.rc, credential, variantId, req);
+  const by = await linkActor(c.var.rc, credential.purpose, variantId, credential.link);
+  c.set("actor", by);
+  const linked = await readRouted(c, "linkedVariant", [assetId, variantId, credential.purpose]);
+  return serveLinked(c.var.rc, by.id, linked, credential.purpose, req);
 }
 
 /** Service links are root-relative (Remix pages use them as is); API answers give absolute URLs. */
@@ -228,11 +249,13 @@ export const assetContentRoutes = createRouter()
       description: "Authorised by a bearer token or by a signed download link (`u`, `exp`, `sig`).",
       security: [...bearerSecurity, {}],
       middleware: [bearerIfSent] as const,
-      request: { params: z.object({ variantId: pathId("variantId") }), query: SignedQuerySchema },
+      request: { params: z.object({ variantId: pathId("variantId") }), query: VariantLinkQuerySchema },
       responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 404, 409) },
     }),
-    async (c) =>
-      variantContent(c.var.rc, credentialOf(c, c.req.valid("query"), "download"), c.req.valid("param").variantId, contentRequest(c)),
+    async (c) => {
+      const { a, ...link } = c.req.valid("query");
+      return linkedContent(c, credentialOf(c, link, "download"), c.req.valid("param").variantId, a, contentRequest(c));
+    },
   )
   .openapi(
     createRoute({
@@ -242,13 +265,13 @@ export const assetContentRoutes = createRouter()
       summary: "Serve a variant through a signed play link (inline; Range for seeking)",
       request: {
         params: z.object({ variantId: pathId("variantId") }),
-        query: SignedQuerySchema.extend({ disposition: DispositionSchema.optional() }),
+        query: VariantLinkQuerySchema.extend({ disposition: DispositionSchema.optional() }),
       },
       responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 409) },
     }),
     async (c) => {
-      const { disposition, ...link } = c.req.valid("query");
-      return variantContent(c.var.rc, credentialOf(c, link, "play"), c.req.valid("param").variantId, contentRequest(c, disposition));
+      const { disposition, a, ...link } = c.req.valid("query");
+      return linkedContent(c, credentialOf(c, link, "play"), c.req.valid("param").variantId, a, contentRequest(c, disposition));
     },
   )
   .openapi(
@@ -259,13 +282,13 @@ export const assetContentRoutes = createRouter()
       summary: "The same as /content/stream/{variantId}; the file name is only for the browser (a PDF viewer's title)",
       request: {
         params: z.object({ variantId: pathId("variantId"), fileName: z.string().min(1).max(512) }),
-        query: SignedQuerySchema.extend({ disposition: DispositionSchema.optional() }),
+        query: VariantLinkQuerySchema.extend({ disposition: DispositionSchema.optional() }),
       },
       responses: { ...contentAnswers, ...errorResponses(400, 401, 403, 409) },
     }),
     async (c) => {
-      const { disposition, ...link } = c.req.valid("query");
-      return variantContent(c.var.rc, credentialOf(c, link, "play"), c.req.valid("param").variantId, contentRequest(c, disposition));
+      const { disposition, a, ...link } = c.req.valid("query");
+      return linkedContent(c, credentialOf(c, link, "play"), c.req.valid("param").variantId, a, contentRequest(c, disposition));
     },
   )
   .openapi(

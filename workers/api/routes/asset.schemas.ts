@@ -49,6 +49,11 @@ export const SignedQuerySchema = z.object({
   sig: z.string().max(128).optional(),
 });
 
+/** A signed link to a variant's bytes: the signature, and the file the variant is of (unsigned; the link is read in its library). */
+export const VariantLinkQuerySchema = SignedQuerySchema.extend({
+  a: IdSchema.optional().openapi({ description: "the file the variant is of: links made by the API carry it" }),
+});
+
 export const IsoDate = z.string().openapi({ format: "date-time", example: "2026-11-22T10:15:00.000Z" });
 
 export const CreateAssetSchema = z

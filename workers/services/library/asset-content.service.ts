@@ -185,14 +185,17 @@ async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId:
 /** Checks a link credential for a resolved variant: valid signature for its id, enabled user, the variant's level. */
 async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, row: ReadyVariant, asset: AssetRow) {
   const actor = await linkActor(rc, purpose, row.variant.id, link);
+  await requireLinkLevel(rc, actor, row, asset);
+  return actor;
+}
+
+/** The level a link's variant needs, for the user it was signed for: download, or read for a screen rendition. */
+async function requireLinkLevel(rc: RequestContext, actor: Actor, row: ReadyVariant, asset: AssetRow): Promise<void> {
   const allowed =
     (await mayDownload(rc, actor, asset)) ||
     (variantLevel(row.variant.variantType) === "read" &&
       (await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read")));
-  if (!allowed) {
-    throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  }
-  return actor;
+  if (!allowed) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
 }
 
 /**
@@ -301,16 +304,49 @@ export async function variantContent(
     const { row, asset } = await requireVariantAccess(rc, credential.actor, variantId);
     return serveCounted(rc, credential.actor.id, asset, row, { ...req, disposition: req.disposition ?? "attachment" });
   }
+  const by = await linkActor(rc, credential.purpose, variantId, credential.link);
+  return serveLinked(rc, by.id, await linkedVariant(rc, by, variantId, credential.purpose), credential.purpose, req);
+}
+
+/** What a signed link's variant resolves to: a ready variant of a file, or its maker's own pending proxy. */
+export type LinkedVariant = { kind: "ready"; download: Download } | { kind: "pending"; row: ReadyVariant };
+
+/**
+ * The variant a link signed for `by` names, checked now (any failure is the same 403): a ready variant of a live file
+ * `by` may still fetch, or — for a play link — his own pending proxy while he may read the file. `assetId`: the file
+ * the link says it is of (which routes it to the file's library); a variant of another file is refused. Read where the
+ * file's library lives (a routed read); `serveLinked` serves it.
+ */
+export async function linkedVariant(
+  rc: RequestContext,
+  by: Actor,
+  variantId: string,
+  purpose: "download" | "play",
+  assetId?: string,
+): Promise<LinkedVariant> {
   const row = await findReadyVariant(rc.db, variantId);
-  const fallback = credential.purpose === "play" ? "inline" : "attachment";
-  if (!row && credential.purpose === "play") {
-    const pending = await pendingProxyForLink(rc, credential.link, variantId);
-    if (pending) return serveVariant(rc, pending, { ...req, disposition: req.disposition ?? fallback });
+  if (!row && purpose === "play") {
+    const pending = await pendingProxyOf(rc, by, variantId);
+    if (pending && (assetId === undefined || pending.variant.assetId === assetId)) return { kind: "pending", row: pending };
   }
-  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  const mine = row && (assetId === undefined || row.variant.assetId === assetId);
+  const asset = mine ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  const by = await requireLinkAccess(rc, credential.link, credential.purpose, row, asset);
-  return serveCounted(rc, by.id, asset, row, { ...req, disposition: req.disposition ?? fallback });
+  await requireLinkLevel(rc, by, row, asset);
+  return { kind: "ready", download: { asset: { id: asset.id, name: asset.name }, row } };
+}
+
+/** Serves what a link resolved to, inline for a play link unless asked otherwise; a download is counted. */
+export function serveLinked(
+  rc: RequestContext,
+  byId: string,
+  linked: LinkedVariant,
+  purpose: "download" | "play",
+  req: ContentRequest,
+): Promise<Response> {
+  const disposition = req.disposition ?? (purpose === "play" ? "inline" : "attachment");
+  if (linked.kind === "pending") return serveVariant(rc, linked.row, { ...req, disposition });
+  return serveCounted(rc, byId, linked.download.asset, linked.download.row, { ...req, disposition });
 }
 
 /**
@@ -359,10 +395,9 @@ function candidateAsVariant(c: CandidateSqlRow & { version: number }, asset: Ass
 }
 
 /** A play link's pending proxy: only for the user the link was signed for, its maker, while he may still read the file. */
-async function pendingProxyForLink(rc: RequestContext, link: SignedParams, candidateId: string): Promise<ReadyVariant | null> {
+async function pendingProxyOf(rc: RequestContext, actor: Actor, candidateId: string): Promise<ReadyVariant | null> {
   const candidate = await findCandidateById(rc.db, candidateId);
   if (!candidate || candidate.kind !== "proxy") return null;
-  const actor = await linkActor(rc, "play", candidateId, link);
   const asset = await findAsset(rc.db, candidate.asset_id);
   if (!asset || asset.deletedAt != null || actor.id !== candidate.made_by) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   if (!(await canAccess(rc, actor, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read"))) {
@@ -372,8 +407,8 @@ async function pendingProxyForLink(rc: RequestContext, link: SignedParams, candi
 }
 
 /** A play link to the maker's own pending proxy (answered by `upload-proxy?heal=true` to a caller without update). */
-export async function pendingProxyPlayLink(rc: RequestContext, actor: Actor, candidateId: string): Promise<PlayResult> {
-  return signPlay(rc, actor, candidateId);
+export async function pendingProxyPlayLink(rc: RequestContext, actor: Actor, assetId: string, candidateId: string): Promise<PlayResult> {
+  return signPlay(rc, actor, assetId, candidateId);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -387,8 +422,19 @@ export interface PlayResult {
   range: true;
 }
 
-async function signPlay(rc: RequestContext, actor: Actor, variantId: string, disposition?: "attachment" | "inline"): Promise<PlayResult> {
+/**
+ * A play link to a variant of file `assetId`. The file's id rides along unsigned (`a`): it says which library the link
+ * is read in, and a link naming another file than its variant's is refused.
+ */
+async function signPlay(
+  rc: RequestContext,
+  actor: Actor,
+  assetId: string,
+  variantId: string,
+  disposition?: "attachment" | "inline",
+): Promise<PlayResult> {
   const { params, expire } = await signedQuery(rc, "play", variantId, actor.id, PLAY_LINK_TTL_SECONDS);
+  params.set("a", assetId);
   if (disposition === "attachment") params.set("disposition", "attachment");
   return { link: `/api/asset/content/stream/${variantId}?${params}`, expire, range: true };
 }
@@ -404,14 +450,15 @@ export async function playLink(
   variantId: string,
   disposition?: "attachment" | "inline",
 ): Promise<PlayResult> {
-  await requireVariantAccess(rc, actor, variantId);
-  return signPlay(rc, actor, variantId, disposition);
+  const { asset } = await requireVariantAccess(rc, actor, variantId);
+  return signPlay(rc, actor, asset.id, variantId, disposition);
 }
 
 /** A signed download link (1 hour) to `GET /content/download-variant/{variantId}`. Needs download on the asset. */
 export async function downloadLink(rc: RequestContext, actor: Actor, variantId: string): Promise<{ link: string; expire: string }> {
-  await requireVariantAccess(rc, actor, variantId);
+  const { asset } = await requireVariantAccess(rc, actor, variantId);
   const { params, expire } = await signedQuery(rc, "download", variantId, actor.id, DOWNLOAD_LINK_TTL_SECONDS);
+  params.set("a", asset.id);
   return { link: `/api/asset/content/download-variant/${variantId}?${params}`, expire };
 }
 
@@ -458,7 +505,7 @@ export async function playAsset(
 ): Promise<PlayResult> {
   const asset = await requireSeenAsset(rc, actor, assetId);
   const pick = await pickVariant(rc, actor, asset, opts.version, opts.variant_type);
-  return signPlay(rc, actor, pick.variant.id, opts.disposition);
+  return signPlay(rc, actor, asset.id, pick.variant.id, opts.disposition);
 }
 
 export interface ProxyDoc {
@@ -473,7 +520,7 @@ export interface ProxyDoc {
 export async function proxyDoc(rc: RequestContext, actor: Actor, assetId: string, version: VersionSelector): Promise<ProxyDoc> {
   const asset = await requireSeenAsset(rc, actor, assetId);
   const pick = await pickVariant(rc, actor, asset, version, undefined);
-  const { link, expire } = await signPlay(rc, actor, pick.variant.id);
+  const { link, expire } = await signPlay(rc, actor, asset.id, pick.variant.id);
   return { variant_id: pick.variant.id, mime_type: pick.variant.mimeType, variant_type: pick.variant.variantType, link, expire };
 }
 

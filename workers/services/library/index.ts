@@ -18,6 +18,8 @@ export {
   purgeAssets,
   resolveDownload,
   serveDownload,
+  serveLinked,
+  linkedVariant,
   serveVariant,
   textRendition,
   textRenditionResponse,

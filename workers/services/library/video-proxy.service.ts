@@ -161,6 +161,6 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     content_size: declared,
     replaced: !pending && replaced.length > 0,
     pending,
-    ...(pending ? { link: (await pendingProxyPlayLink(rc, actor, id)).link } : {}),
+    ...(pending ? { link: (await pendingProxyPlayLink(rc, actor, asset.id, id)).link } : {}),
   };
 }
