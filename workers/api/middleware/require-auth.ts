@@ -5,6 +5,8 @@ import { authenticateBearer, ROBOT_TOKEN_PREFIX, authenticateRobotToken } from "
 import type { AppEnv } from "../types";
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** A path naming a folder or a file by its id: a read it makes may be answered by the library's shard. */
+const NAMES_ENTITY = /\/[0-9a-f]{32}(?:\/|$)/;
 
 /**
  * Reads `Authorization: Bearer <credential>` into `c.var.actor`: a session's access token (JWT) or a robot's API
@@ -17,7 +19,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (!match || match[1].length > 4096) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   const credential = match[1];
   if (credential.startsWith(ROBOT_TOKEN_PREFIX)) c.set("actor", await authenticateRobotToken(c.var.rc, credential));
-  else if (JWT_SHAPE.test(credential)) c.set("actor", await authenticateBearer(c.var.rc, credential));
+  else if (JWT_SHAPE.test(credential)) c.set("actor", await authenticateBearer(c.var.rc, credential, NAMES_ENTITY.test(c.req.path)));
   else throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   await next();
 });

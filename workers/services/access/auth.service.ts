@@ -223,13 +223,17 @@ export async function logout(
   await rc.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }
 
-/** Resolves an `Authorization: Bearer` access token; throws 401 when the token or its session is not valid. */
-export async function authenticateBearer(rc: RequestContext, token: string): Promise<Actor> {
+/**
+ * Resolves an `Authorization: Bearer` access token; throws 401 when the token or its session is not valid.
+ * `namesEntity`: the request names a folder or file, whose library's shard may answer it.
+ */
+export async function authenticateBearer(rc: RequestContext, token: string, namesEntity = false): Promise<Actor> {
   const claims = await verifyAccessToken(rc.config, token);
   if (!claims) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   // the caller's access row is read beside the user (same round trip), so the request's first check needs no extra one;
-  // and, while a library may live in a shard, the copy of him a call into it carries (decision 043)
-  if (!noLibrarySwitched()) readCallerCopyAhead(rc, rc.db, claims.sub);
+  // and, for a request naming a folder or file while a library may live in a shard, the copy of him a call into that
+  // shard carries (decision 051)
+  if (namesEntity && !noLibrarySwitched()) readCallerCopyAhead(rc, rc.db, claims.sub);
   const [user] = await Promise.all([findLiveFamilyUser(rc.db, claims.sub, claims.sid, Date.now()), preloadCaller(rc, claims.sub)]);
   if (!user || !user.enabled) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
   return toActor(user, claims.sid);
