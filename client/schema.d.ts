@@ -13962,7 +13962,7 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
-                /** @description the file the variant is of: links made by the API carry it */
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
                 a?: string;
             };
             header?: never;
@@ -14060,7 +14060,7 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
-                /** @description the file the variant is of: links made by the API carry it */
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
                 a?: string;
                 disposition?: "attachment" | "inline";
             };
@@ -14150,7 +14150,7 @@ export interface operations {
                 u?: string;
                 exp?: string;
                 sig?: string;
-                /** @description the file the variant is of: links made by the API carry it */
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
                 a?: string;
                 disposition?: "attachment" | "inline";
             };
@@ -14315,6 +14315,8 @@ export interface operations {
     getAssetContentPlayVariant: {
         parameters: {
             query?: {
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
+                a?: string;
                 disposition?: "attachment" | "inline";
             };
             header?: never;
@@ -14374,7 +14376,10 @@ export interface operations {
     };
     postAssetContentPlayVariant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
+                a?: string;
+            };
             header?: never;
             path: {
                 variant: string;
@@ -15345,7 +15350,10 @@ export interface operations {
     };
     getAssetVariantTechFields: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
+                a?: string;
+            };
             header?: never;
             path: {
                 variantId: string;
@@ -15396,7 +15404,10 @@ export interface operations {
     };
     getAssetVariantTechProps: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
+                a?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -208,7 +208,8 @@ export class LibraryShardDO extends DurableObject<Env> {
   }
 
   /**
-   * A read of one folder or file routed here (`ROUTED_READS`, decision 051): one call however many statements it runs.
+   * A read of one folder or file — or of several of this library's — routed here (`ROUTED_READS`, decision 051): one
+   * call however many statements it runs.
    * Null for a file listed in another library too, or a folder listing one (for a subtree's reads, a folder anywhere
    * below), and while a change across holds the library: the catalog's copy answers (decision 047).
    */
@@ -217,12 +218,18 @@ export class LibraryShardDO extends DurableObject<Env> {
     actor: Actor,
     name: K,
     args: RoutedReadArgs<K>,
+    /** the copies of other people whose levels it answers (`userAccess`) */
+    people: CallerCopy[] = [],
   ): Promise<ShardAnswer<RoutedReadValue<K> | null>> {
-    const id = args[0] as string;
+    const ids: string[] = Array.isArray(args[0]) ? args[0] : [args[0] as string];
     const sql = this.ctx.storage.sql;
-    if (this.gate.held() || listedElsewhere(sql, id) || (SUBTREE_READS.has(name) ? subtreeListsShared(sql, id) : listsShared(sql, id)))
-      return { ok: true, value: null };
-    return this.run(caller, actor, (rc) => runRoutedRead(rc, actor, name, args));
+    const shared = (id: string) =>
+      listedElsewhere(sql, id) || (SUBTREE_READS.has(name) ? subtreeListsShared(sql, id) : listsShared(sql, id));
+    if (this.gate.held() || ids.some(shared)) return { ok: true, value: null };
+    return this.run(caller, actor, async (rc): Promise<RoutedReadValue<K>> => {
+      for (const person of people) await storeCallerCopy(this.db, person, Date.now());
+      return runRoutedRead(rc, actor, name, args);
+    });
   }
 
   /**

@@ -172,7 +172,7 @@ export function AssetViewer({
               className="btn btn-primary"
               data-overflow="never"
               reason={why("download")}
-              onClick={() => void lib.downloadVariant(asset.var!).catch(() => undefined)}
+              onClick={() => void lib.downloadVariant(asset.asset_id, asset.var!).catch(() => undefined)}
             >
               <Icon name="download" size={16} />
               {ru.library.download}

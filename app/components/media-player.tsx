@@ -124,7 +124,7 @@ export function MediaPlayer({
         alive = false;
       };
     }
-    playLink(screenVariant ?? variantId)
+    playLink(screenVariant ?? variantId, screenAsset ?? asset?.id)
       .then(async ({ link }) => {
         if (!alive) return;
         setLink(link);
@@ -139,7 +139,7 @@ export function MediaPlayer({
     return () => {
       alive = false;
     };
-  }, [variantId, kind, refused, screenAsset, screenVariant, fromPreview]);
+  }, [variantId, kind, refused, screenAsset, screenVariant, fromPreview, asset?.id]);
 
   if (!variantId) return <div className="player player-empty">{ru.library.noBytes}</div>;
   // A document's card needs only `read`, so it is shown before any refusal of the original's bytes.

@@ -32,7 +32,7 @@ export function VideoProxyStage({
     if (storedId && storedMime) {
       let alive = true;
       setState({ phase: "converting", percent: null });
-      playLink(storedId)
+      playLink(storedId, assetId)
         .then(({ link }) => alive && setState({ phase: "ready", link, variantId: storedId, mime: storedMime }))
         .catch(() => alive && setState({ phase: "failed", reason: ru.library.unreadableFormat }));
       return () => {

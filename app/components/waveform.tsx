@@ -25,6 +25,7 @@ function usePeaks(asset: { id: string; version: number; variantId: string; mime:
       if (asset.bytes && asset.bytes > MAX_DECODE_BYTES) return setState({ peaks: null, why: ru.library.waveformTooLarge });
       const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${asset.variantId}`, {
         method: "POST",
+        query: { a: asset.id },
         body: {},
         toast: false,
       });

@@ -109,10 +109,11 @@ async function pdfPreviews(bytes: ArrayBuffer): Promise<PreviewBlobs | null> {
   return canvas ? sizesOf(canvas, canvas.width, canvas.height) : null;
 }
 
-async function playUrl(variantId: string): Promise<string | null> {
+async function playUrl(target: HealTarget): Promise<string | null> {
   try {
-    const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${variantId}`, {
+    const { link } = await apiRequest<{ link: string }>(`/api/asset/content/play-variant/${target.variantId}`, {
       method: "POST",
+      query: { a: target.assetId },
       body: {},
       toast: false,
     });
@@ -126,7 +127,7 @@ async function make(target: HealTarget, missing: Missing): Promise<PreviewBlobs 
   const kind = healable(target.mime);
   if (!kind) return "unreadable";
   if (kind !== "video" && target.bytes && target.bytes > MAX_HEAL_BYTES) return "refused";
-  const link = target.sourceLink ?? (await playUrl(target.variantId));
+  const link = target.sourceLink ?? (await playUrl(target));
   if (!link) return "refused";
   if (kind === "video") {
     try {

@@ -60,10 +60,14 @@ export const attachTags = (tag_ids: string[], entities: { id: string; type: "ass
 export const detachTags = (tag_ids: string[], entities: { id: string; type: "asset" | "group" }[]) =>
   apiRequest("/api/tags/detach", { method: "POST", body: { tag_ids, entities } });
 
-/** A signed, expiring link to a variant's bytes (inline for players, attachment for downloads). */
-export const playLink = (variantId: string, disposition?: "attachment") =>
+/**
+ * A signed, expiring link to a variant's bytes (inline for players, attachment for downloads). Its file, when known,
+ * is named: the link is then made where the file's library lives.
+ */
+export const playLink = (variantId: string, fileId: string | undefined, disposition?: "attachment") =>
   apiRequest<{ link: string; expire: string }>(`/api/asset/content/play-variant/${variantId}`, {
     method: "POST",
+    query: { a: fileId },
     body: disposition ? { disposition } : {},
   });
 
@@ -104,8 +108,8 @@ export const assetVersions = (id: string) => apiRequest<VersionRow[]>(`/api/asse
 export const assetGroups = (id: string) => apiRequest<GroupRef[]>(`/api/asset/member-of/${id}`);
 
 /** Starts a browser download of a variant through a signed attachment link. */
-export async function downloadVariant(variantId: string) {
-  const { link } = await playLink(variantId, "attachment");
+export async function downloadVariant(fileId: string, variantId: string) {
+  const { link } = await playLink(variantId, fileId, "attachment");
   const a = document.createElement("a");
   a.href = link;
   a.rel = "noopener";

@@ -99,7 +99,7 @@ async function run(target: ProxyTarget, set: (state: ProxyState) => void): Promi
     else console.warn("video proxy not stored", error);
   }
   if (variantId) {
-    const { link } = await playLink(variantId);
+    const { link } = await playLink(variantId, target.assetId);
     return set({ phase: "ready", link, variantId, mime: made.mime });
   }
   set({ phase: "ready", link: URL.createObjectURL(made.blob), variantId: null, mime: made.mime });

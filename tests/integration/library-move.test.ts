@@ -27,7 +27,8 @@ import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { previewTask, uploadFile, waitForTask } from "./task-fixtures";
-import { testContext } from "./catalog-fixtures";
+import { actorOf, testContext } from "./catalog-fixtures";
+import { levelsOfEach, levelsOrNone } from "../../app/lib/levels.server";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import {
@@ -370,7 +371,7 @@ describe("moving a library into its shard", () => {
     const { boss, top, sub } = await library();
     const shard = await switchLibrary(top);
     // What an isolate keeps for a minute after it asked the directory while no library was in a shard yet.
-    const noneYet = { prepare: () => ({ bind: () => ({ first: async () => ({ switched: 0 }) }) }) };
+    const noneYet = { prepare: () => ({ bind: () => ({ all: async () => ({ results: [{ switched: 0 }] }) }) }) };
     await placeOfId(noneYet as unknown as D1Database, sub);
     expect(noLibrarySwitched()).toBe(true);
     const sent = await call(`/api/asset/upload?in_group=${sub}&name=${encodeURIComponent("смета.txt")}`, {
@@ -571,6 +572,7 @@ describe("moving a library into its shard", () => {
   it("reads a file's and a folder's details, tags, fields, links, rules, access, comments and bytes from its shard (ROUTED_READS)", async () => {
     const { boss, top, sub, clip, photo, tag } = await library();
     const { reader, stranger } = await readerAndStranger(top);
+    const readerRule = (await env.DB.prepare("SELECT id FROM access_rules WHERE subj_id = ?").bind(reader.id).first<{ id: string }>())!.id;
     // A file with its bytes in storage, a screen rendition and a text rendition: what downloads and viewers serve.
     const doc = await insertAsset({
       ownerId: boss.id,
@@ -628,12 +630,26 @@ describe("moving a library into its shard", () => {
       `/api/group/subtree/${top}`,
       `/api/group/subtree/${sub}?assets=false`,
       `/api/group/preview-list/${sub}`,
+      // A variant read with its file named (`a`), as the app asks; the reader's own rule by its id; levels and sizes.
+      `/api/asset/variant-tech-fields/${photo.variantId}?a=${photo.id}`,
+      `/api/asset/variant-tech-props/${photo.variantId}?a=${photo.id}`,
+      `/api/asset/content/play-variant/${photo.variantId}?a=${photo.id}`,
+      `POST /api/asset/content/play-variant/${doc.variantId}?a=${doc.id}`,
+      `/api/asset/content/download-variant/${doc.variantId}?a=${doc.id}`,
+      `/api/user/acl/${readerRule}`,
+      `/api/auth/entity-user-access/${photo.id}`,
+      `POST /api/auth/entity-user-access`,
+      `POST /api/group/group-size`,
     ];
+    const bodies: Record<string, unknown> = {
+      "POST /api/auth/entity-user-access": [{ entity: photo.id }, { entity: sub }],
+      "POST /api/group/group-size": { ids: [sub, top] },
+    };
     const answers = async (bearer: string) =>
       Promise.all(
         reads.map(async (read) => {
           const [method, path] = read.startsWith("POST ") ? ["POST", read.slice(5)] : ["GET", read];
-          const res = await call(path, { method, bearer, ...(method === "POST" ? { json: {} } : {}) });
+          const res = await call(path, { method, bearer, ...(method === "POST" ? { json: bodies[read] ?? {} } : {}) });
           const body = (await res.text())
             // An error's request id differs from call to call, and so do a signed link's expiry and signature.
             .replace(/"requestId":"\w+"/, "")
@@ -681,6 +697,58 @@ describe("moving a library into its shard", () => {
     await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
     const refused = await answers(reader.bearer);
     for (const [i, a] of before.reader.entries()) if (a.status === 200) expect(refused[i]!.status, a.path).toBeGreaterThanOrEqual(403);
+  });
+
+  it("answers the levels and sizes of several libraries' folders and files each from its own, and pages' levels from the shard", async () => {
+    const [a, b] = [await library(), await library()];
+    const { reader } = await readerAndStranger(a.top);
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, b.top, maskOf(["read"]), Date.now())
+      .run();
+    const mixed = [{ entity: a.photo.id }, { entity: b.top }, { entity: a.sub }, { entity: b.photo.id }];
+    const levels = async (pairs: { entity: string }[]) => {
+      const res = await call("/api/auth/entity-user-access", { method: "POST", bearer: reader.bearer, json: pairs });
+      return { status: res.status, body: (await res.json()) as { entity: string; acl: string[] }[] };
+    };
+    const sizes = async (bearer: string, ids: string[]) => {
+      const res = await call("/api/group/group-size", { method: "POST", bearer, json: { ids } });
+      return { status: res.status, body: (await res.json()) as { group_id: string }[] };
+    };
+    // What the pages' loaders decide from: the viewer's and a folder's levels, and the root page's of each library.
+    const pages = async () => ({
+      viewer: await levelsOrNone(testContext(), actorOf(reader), a.photo.id, "asset"),
+      folder: await levelsOrNone(testContext(), actorOf(reader), a.sub, "group"),
+      root: await levelsOfEach(testContext(), actorOf(reader), [a.top, b.top]),
+    });
+    const read = async () => ({
+      levels: await levels(mixed),
+      sizes: await sizes(a.boss.bearer, [a.top, b.top, a.sub]),
+      readerSizes: await sizes(reader.bearer, [b.top, a.top]),
+      pages: await pages(),
+    });
+    const before = await read();
+    expect(before.levels.body.map((l) => l.entity)).toEqual(mixed.map((p) => p.entity));
+    expect(before.levels.body.every((l) => l.acl.includes("read"))).toBe(true);
+    expect(before.sizes.body.map((s) => s.group_id)).toEqual([a.top, b.top, a.sub]);
+    expect(before.readerSizes.body.map((s) => s.group_id)).toEqual([b.top, a.top]);
+    expect(before.pages.viewer).toContain("read");
+    expect(before.pages.root[a.top]).toContain("read");
+
+    const shard = await switchLibrary(a.top);
+    expect(await read()).toEqual(before);
+    // Decided by the shard's rules for library a (the catalog's copy keeps the reader's rule), by the catalog's for b.
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
+    expect((await levels(mixed)).status).toBe(404);
+    expect((await levels([{ entity: b.photo.id }, { entity: b.top }])).body.map((l) => l.acl.includes("read"))).toEqual([true, true]);
+    expect((await sizes(reader.bearer, [b.top, a.top])).status).toBe(404);
+    expect((await sizes(reader.bearer, [b.top])).status).toBe(200);
+    const after = await pages();
+    expect(after.viewer).toEqual([]);
+    expect(after.folder).toEqual([]);
+    expect(after.root[a.top]).toEqual([]);
+    expect(after.root[b.top]).toContain("read");
   });
 
   it("answers an office editor's calls on a file from its shard: its properties, its bytes; the token's user checked there", async () => {
@@ -760,6 +828,15 @@ describe("moving a library into its shard", () => {
     expect((await open(link.href)).status).toBe(403);
     link.searchParams.delete("a");
     expect((await open(link.href)).body).toBe("bytes");
+    // A bearer's read of a variant named with another file is not found.
+    for (const path of [
+      `/api/asset/content/play-variant/${doc.variantId}?a=${other.id}`,
+      `/api/asset/content/download-variant/${doc.variantId}?a=${other.id}`,
+      `/api/asset/variant-tech-fields/${doc.variantId}?a=${other.id}`,
+      `/api/asset/variant-tech-props/${doc.variantId}?a=${other.id}`,
+    ]) {
+      expect((await call(path, { bearer: boss.bearer })).status, path).toBe(404);
+    }
     // Served by the shard: its variant is no longer ready there (the catalog's copy keeps it as it was).
     await inShard(shard, (sql) => sql.exec("UPDATE variants SET status = 'processing' WHERE asset_id = ?", doc.id));
     expect((await open(play.link)).status).toBe(403);

@@ -1,24 +1,14 @@
 import type { Context } from "hono";
 import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
-import { ru } from "../../shared/i18n/ru";
-import {
-  forgetPlacesOf,
-  knownPlaceOfId,
-  noLibrarySwitched,
-  openLibraryShard,
-  placeOfId,
-  placeOfIdAfresh,
-  type LibraryPlace,
-} from "../db/library-directory";
-import { callShard, type ShardAnswer } from "../db/library-shard-call";
+import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfresh } from "../db/library-directory";
+import { callShard } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
 import { findShortlink } from "../db/repositories/shortlink.repository";
-import { callerCopyOf, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { anyLibraryMoving } from "../db/repositories/library-move.repository";
-import { AppError, isLibraryMoving } from "../lib/errors";
+import { isLibraryMoving } from "../lib/errors";
 import { shardOfId } from "../lib/ids";
-import { prefetchAccess, type RequestContext } from "../services/access";
+import type { RequestContext } from "../services/access";
 import type { GlobalChange } from "../db/repositories/library-crossing.repository";
 import {
   AcrossLibraries,
@@ -30,93 +20,10 @@ import {
   writeBackNow,
   type Entry,
 } from "../services/library";
-import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
+import { movedSince, type ShardPlace } from "./library-reads";
 import { enforceRateLimit } from "./middleware/rate-limit";
 import type { AppEnv } from "./types";
-
-type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
-
-/**
- * A read of one folder or file, answered where its library lives (decision 043): in the Worker over the catalog, or —
- * once its library is in a shard — by one call to that shard, which runs the same service against its own database
- * with the caller's row and groups riding along. What the caller may see is decided inside the shard by the same
- * access rules. The catalog's copy of a switched library stays until routing covers writes too, so both answer alike;
- * the shard's answer is the one that will stay.
- */
-export async function readWhereItLives<T>(
-  c: Context<AppEnv>,
-  id: string,
-  here: () => Promise<T>,
-  /** null: this read is the catalog's copy's to answer (a file shared with another library, or its folder: decision 047) */
-  there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T | null>>,
-): Promise<T> {
-  const known = knownPlaceOfId(id);
-  if (known && known.place !== "shard") return here();
-  // Not known to this isolate: the catalog's read starts with the directory's lookup, so a library still in the
-  // catalog (every one, until the first move) pays no extra round trip; the directory's answer picks which stands.
-  const local = known ? null : here();
-  local?.catch(() => undefined);
-  // Beside the lookup, the caller's copy a shard's answer needs next: a lookup happens only once some library lives in
-  // a shard, and the copy then costs no round trip of its own (decision 030).
-  const copy = known ? null : callerCopyOf(c.var.rc, c.var.rc.db, c.var.actor.id);
-  copy?.catch(() => undefined);
-  const place = known ?? (await placeOfId(c.var.rc.db.$client, id));
-  if (place.place !== "shard") return local ?? here();
-  const [shard, caller] = await Promise.all([openLibraryShard(c.env, place), copy ?? callerCopyOf(c.var.rc, c.var.rc.db, c.var.actor.id)]);
-  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  let answer;
-  try {
-    answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), c.var.rc.dbSession.meter);
-  } catch (error) {
-    if (!known || !(await movedSince(c, place, id, error))) throw error;
-    return readWhereItLives(c, id, here, there);
-  }
-  return answer ?? local ?? here();
-}
-
-/**
- * Whether a shard's 404 for an entity this isolate remembered there means that another isolate's write took it out
- * since (its last listing removed, a move to another library): its place is then asked afresh, and the call goes
- * where it lives now. A place just asked is not asked again: a 404 from it is the answer.
- */
-async function movedSince(
-  c: Context<AppEnv>,
-  place: ShardPlace,
-  id: string,
-  error: unknown,
-  /** what places it (a comment's file, a link's item), asked only after a 404 */
-  placedAs: () => Promise<string> = async () => id,
-): Promise<boolean> {
-  if (!(error instanceof AppError) || error.code !== "NOT_FOUND") return false;
-  forgetPlacesOf([id]);
-  const now = await placeOfIdAfresh(c.var.rc.db.$client, await placedAs());
-  return !(now.place === "shard" && now.library === place.library);
-}
-
-type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
-
-/**
- * A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`).
- * `prefetch`: over the catalog, the entity's access rows load beside its own rows (decision 030).
- */
-export function readRouted<K extends RoutedRead>(
-  c: Context<AppEnv>,
-  name: K,
-  args: RoutedReadArgs<K>,
-  prefetch?: "asset" | "group",
-): Promise<RoutedReadValue<K>> {
-  const id = args[0] as string;
-  return readWhereItLives(
-    c,
-    id,
-    () => {
-      if (prefetch) prefetchAccess(c.var.rc, c.var.actor, { id, type: prefetch });
-      return runRoutedRead(c.var.rc, c.var.actor, name, args);
-    },
-    (shard, caller) => shard.routedRead(caller, c.var.actor, name, args),
-  );
-}
 
 type WriteShard = Pick<LibraryShardDO, "routedWrite" | "writeback" | "writtenBack">;
 
@@ -209,7 +116,7 @@ export async function writeWhereItLives<K extends RoutedWrite>(
   try {
     return await writeInShard(place);
   } catch (error) {
-    if (!remembered || !(await movedSince(c, place, id, error, placed))) throw error;
+    if (!remembered || !(await movedSince(c.var.rc, place, id, error, placed))) throw error;
     return writeWhereItLives(c, id, name, args, o);
   }
 
@@ -255,7 +162,7 @@ export async function runWhereItLives<T>(
   } catch (error) {
     // Refused before a body was read, the operation can run again where the entity lives now.
     const again = remembered?.place === "shard" && !(o.streamed && c.req.raw.bodyUsed);
-    if (again && (await movedSince(c, remembered, id, error))) return runWhereItLives(c, id, operation, o);
+    if (again && (await movedSince(c.var.rc, remembered, id, error))) return runWhereItLives(c, id, operation, o);
     if (!isLibraryMoving(error)) throw error;
     // The isolate's place was out of date (its next request asks afresh): the 503 asks the client to try again.
     await placeOfIdAfresh(c.var.rc.db.$client, id);

@@ -44,34 +44,54 @@ interface DirectoryRow {
  * lately — which also tells whether any library is in a shard.
  */
 export async function placeOfId(db: Pick<D1Database, "prepare">, id: string, now = Date.now()): Promise<LibraryPlace> {
-  const known = knownPlaceOfId(id, now);
-  if (known) return known;
-  const shard = shardOfId(id);
-  const row = await db
-    .prepare(
-      `SELECT (SELECT count(*) FROM library_directory WHERE state <> 'copying') AS switched, d.library_id AS library, d.name,
-         d.shard, d.state
-       FROM (SELECT 1) LEFT JOIN library_directory d ON ${
-         shard === null
-           ? "d.library_id = (SELECT library_id FROM id_directory WHERE id = ?1)"
-           : // Moved to another library since (decision 046), the id directory says where — in the catalog too.
-             "d.library_id = coalesce((SELECT library_id FROM id_directory WHERE id = ?1), (SELECT library_id FROM library_directory WHERE shard = ?2))"
-       }`,
-    )
-    .bind(...(shard === null ? [id] : [id, shard]))
-    .first<DirectoryRow>();
-  if (!row?.switched) {
-    noneSwitchedUntil = now + NONE_MS;
-    return CATALOG;
+  return (await placesOfIds(db, [id], now)).get(id)!;
+}
+
+/**
+ * Where each of entities `ids` lives, as `placeOfId` answers it: those this isolate has not seen lately asked in one
+ * statement.
+ */
+export async function placesOfIds(
+  db: Pick<D1Database, "prepare">,
+  ids: readonly string[],
+  now = Date.now(),
+): Promise<Map<string, LibraryPlace>> {
+  const places = new Map<string, LibraryPlace>();
+  const unknown: { id: string; shard: number | null }[] = [];
+  for (const id of new Set(ids)) {
+    const known = knownPlaceOfId(id, now);
+    if (known) places.set(id, known);
+    else unknown.push({ id, shard: shardOfId(id) });
   }
-  const place: LibraryPlace =
-    !row.library || row.state === "copying"
-      ? CATALOG
-      : row.state === "moving"
-      ? { place: "moving", library: row.library, name: row.name! }
-      : { place: "shard", library: row.library, name: row.name!, shard: row.shard! };
-  cache.set(id, { place, until: now + (place.place === "shard" ? SETTLED_MS : SOON_MS) });
-  return place;
+  if (unknown.length === 0) return places;
+  // An id minted into a shard names it; moved to another library since (decision 046), the id directory says where —
+  // in the catalog too.
+  const { results } = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM library_directory WHERE state <> 'copying') AS switched, a.id, d.library_id AS library,
+         d.name, d.shard, d.state
+       FROM (SELECT json_extract(j.value, '$.id') AS id, json_extract(j.value, '$.shard') AS shard FROM json_each(?1) j) a
+       LEFT JOIN library_directory d ON d.library_id = coalesce((SELECT library_id FROM id_directory WHERE id = a.id),
+         (SELECT library_id FROM library_directory WHERE a.shard IS NOT NULL AND shard = a.shard))`,
+    )
+    .bind(JSON.stringify(unknown))
+    .all<DirectoryRow & { id: string }>();
+  if (!results[0]?.switched) {
+    noneSwitchedUntil = now + NONE_MS;
+    for (const { id } of unknown) places.set(id, CATALOG);
+    return places;
+  }
+  for (const row of results) {
+    const place: LibraryPlace =
+      !row.library || row.state === "copying"
+        ? CATALOG
+        : row.state === "moving"
+        ? { place: "moving", library: row.library, name: row.name! }
+        : { place: "shard", library: row.library, name: row.name!, shard: row.shard! };
+    cache.set(row.id, { place, until: now + (place.place === "shard" ? SETTLED_MS : SOON_MS) });
+    places.set(row.id, place);
+  }
+  return places;
 }
 
 const CATALOG: LibraryPlace = { place: "catalog" };

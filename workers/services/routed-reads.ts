@@ -1,8 +1,9 @@
-import { aclAccess, callerAccess, getInheritance, rulesOnEntity, type Actor, type RequestContext } from "./access";
+import { aclAccess, callerAccess, getInheritance, getRule, rulesOnEntity, userAccess, type Actor, type RequestContext } from "./access";
 import { commentListText } from "./comments";
 import {
   contentSize,
   getGroup,
+  groupSizes,
   groupStorage,
   healState,
   listDirectory,
@@ -12,11 +13,15 @@ import {
   linkedVariant,
   memberOf,
   playAsset,
+  playLink,
   proxyDoc,
   resolveDownload,
   subtreeText,
   techFields,
   textRendition,
+  variantDownload,
+  variantTechFields,
+  variantTechProps,
 } from "./library";
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import { callerOnFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
@@ -55,6 +60,15 @@ export const ROUTED_READS = {
   rulesOnEntity: (rc: RequestContext, actor: Actor, id: string) => rulesOnEntity(rc, actor, id),
   callerAccess: (rc: RequestContext, actor: Actor, id: string) => callerAccess(rc, actor, id),
   aclAccess: (rc: RequestContext, actor: Actor, id: string) => aclAccess(rc, actor, id),
+  /** a rule by its id, named by the folder or file it is on */
+  getRule: (rc: RequestContext, actor: Actor, _on: string, id: string) => getRule(rc, actor, id),
+  // Reads of several folders or files of one library (`readEachRouted`), their ids first; one answer per item, in order.
+  userAccess: (rc: RequestContext, actor: Actor, _ids: string[], pairs: { entity: string; user?: string }[]) =>
+    userAccess(rc, actor, pairs),
+  groupSizes: async (rc: RequestContext, actor: Actor, ids: string[]) => {
+    const sizes = new Map((await groupSizes(rc, actor, ids)).map((size) => [size.group_id, size]));
+    return ids.map((id) => sizes.get(id)!);
+  },
   // Reads whose answer is bytes: what to serve is decided here, the bytes are read from storage by the Worker.
   resolveDownload: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof resolveDownload>[3], selector: string) =>
     resolveDownload(rc, actor, id, version, selector),
@@ -63,6 +77,12 @@ export const ROUTED_READS = {
   linkedVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, purpose: "download" | "play") =>
     linkedVariant(rc, actor, variantId, purpose, id),
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
+  // Reads of a variant named with its file (`a`), which places them; a variant of another file is not found.
+  playVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, disposition?: "attachment" | "inline") =>
+    playLink(rc, actor, variantId, disposition, id),
+  variantDownload: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantDownload(rc, actor, id, variantId),
+  variantTechFields: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantTechFields(rc, actor, variantId, id),
+  variantTechProps: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantTechProps(rc, actor, variantId, id),
   proxyDoc: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof proxyDoc>[3]) => proxyDoc(rc, actor, id, version),
   textRendition: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof textRendition>[3]) =>
     textRendition(rc, actor, id, version),

@@ -7,19 +7,19 @@ import { Modal } from "../modal";
 import type { VersionGroup } from "./version-list";
 
 /** The viewable link of a version's main variant (null while it is being signed). */
-function useMainLink(group: VersionGroup): string | null {
+function useMainLink(fileId: string, group: VersionGroup): string | null {
   const main = group.rows[0];
   const [link, setLink] = useState<string | null>(null);
   useEffect(() => {
     let alive = true;
-    playLink(main.variant_id).then(
+    playLink(main.variant_id, fileId).then(
       ({ link }) => alive && setLink(link),
       () => undefined,
     );
     return () => {
       alive = false;
     };
-  }, [main.variant_id]);
+  }, [fileId, main.variant_id]);
   return link;
 }
 
@@ -80,10 +80,20 @@ function Curtain({ older, newer, links, name }: { older: VersionGroup; newer: Ve
 }
 
 /** Two image versions compared (older first): side by side, or in one frame with a curtain between them. */
-export function VersionCompare({ name, pair, onClose }: { name: string; pair: [VersionGroup, VersionGroup]; onClose: () => void }) {
+export function VersionCompare({
+  fileId,
+  name,
+  pair,
+  onClose,
+}: {
+  fileId: string;
+  name: string;
+  pair: [VersionGroup, VersionGroup];
+  onClose: () => void;
+}) {
   const [older, newer] = pair[0].version < pair[1].version ? pair : [pair[1], pair[0]];
   const [mode, setMode] = useState<"side" | "curtain">("side");
-  const links: [string | null, string | null] = [useMainLink(older), useMainLink(newer)];
+  const links: [string | null, string | null] = [useMainLink(fileId, older), useMainLink(fileId, newer)];
   return (
     <Modal title={ru.fileVersions.compareTitle(older.version, newer.version)} onClose={onClose} wide>
       <div className="segmented compare-modes" role="group" aria-label={ru.fileVersions.compareMode}>

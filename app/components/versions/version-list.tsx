@@ -218,7 +218,7 @@ export function VersionList({
               <GuardedButton
                 className="btn btn-ghost"
                 reason={variantLevel(row.variant_type) === "download" ? denial(levels, "download", "asset") : null}
-                onClick={() => void lib.downloadVariant(row.variant_id).catch(() => undefined)}
+                onClick={() => void lib.downloadVariant(asset.asset_id, row.variant_id).catch(() => undefined)}
               >
                 <Icon name="download" size={16} />
                 {ru.library.download}
@@ -253,6 +253,7 @@ export function VersionList({
       )}
       {dialog?.kind === "compare" && (
         <VersionCompare
+          fileId={asset.asset_id}
           name={asset.name}
           pair={dialog.pair}
           onClose={() => {

@@ -1,17 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   changeRules,
-  getRule,
   rulesOfGroup,
   rulesOfUser,
-  userAccess,
   ACCESS_LEVELS,
   addUsersToGroup,
   listGroupUsers,
   memberOf,
   removeUsersFromGroup,
 } from "../../services/access";
-import { objectsOfRules, readRouted, writeWhereItLives } from "../library-place";
+import { objectsOfRules, writeWhereItLives } from "../library-place";
+import { levelsWhereTheyLive, readRouted } from "../library-reads";
+import { noLibrarySwitched } from "../../db/library-directory";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, PagingQuerySchema } from "../schemas";
@@ -165,7 +165,12 @@ export const accessRoutes = createRouter()
       request: { params: RuleIdParams },
       responses: { 200: json(RuleSchema, "Rule"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await getRule(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      // read where the folder or file it is on lives (no lookup while every library is in the catalog)
+      const on = noLibrarySwitched() ? id : (await objectsOfRules(c, [id]))[0];
+      return c.json(await readRouted(c.var, "getRule", [on, id]), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -231,7 +236,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(EntityRulesSchema, "Rules on the entity"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "rulesOnEntity", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "rulesOnEntity", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -256,7 +261,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(EntityAccessSchema, "Levels"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "callerAccess", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "callerAccess", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -271,7 +276,7 @@ export const accessRoutes = createRouter()
       responses: { 200: json(UserAccessSchema, "Levels"), ...errorResponses(400, 401, 403, 404) },
     }),
     async (c) => {
-      const [answer] = await userAccess(c.var.rc, c.var.actor, [{ entity: c.req.valid("param").id, user: c.req.valid("query").user }]);
+      const [answer] = await levelsWhereTheyLive(c.var, [{ entity: c.req.valid("param").id, user: c.req.valid("query").user }]);
       return c.json(answer, 200);
     },
   )
@@ -292,7 +297,7 @@ export const accessRoutes = createRouter()
       },
       responses: { 200: json(z.array(UserAccessSchema), "Levels per pair"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await userAccess(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => c.json(await levelsWhereTheyLive(c.var, c.req.valid("json")), 200),
   )
   .openapi(
     createRoute({
@@ -306,7 +311,7 @@ export const accessRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await readRouted(c, "aclAccess", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "aclAccess", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -317,7 +322,7 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(InheritanceSchema, "Switch"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "getInheritance", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "getInheritance", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({

@@ -23,7 +23,8 @@ import { HEAL_KINDS } from "../../db/schema/index";
 import { VIDEO_PROXY_MAX_BYTES, VIDEO_PROXY_MIME_TYPES } from "../../services/library/pure";
 import { WAVEFORM_MAX_BUCKETS } from "../../../shared/waveform";
 import { enforceRateLimit, rateLimit } from "../middleware/rate-limit";
-import { readRouted, refreshCopiesSoon, runWhereItLives } from "../library-place";
+import { refreshCopiesSoon, runWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -423,7 +424,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await readRouted(c, "healState", [id, version]), 200, { "Cache-Control": "private, no-store" });
+      return c.json(await readRouted(c.var, "healState", [id, version]), 200, { "Cache-Control": "private, no-store" });
     },
   )
   .openapi(
@@ -465,7 +466,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await readRouted(c, "readWaveform", [id, version]), 200, { "Cache-Control": "private, max-age=60" });
+      return c.json(await readRouted(c.var, "readWaveform", [id, version]), 200, { "Cache-Control": "private, max-age=60" });
     },
   )
   .openapi(
@@ -487,7 +488,7 @@ export const assetCatalogRoutes = createRouter()
     }),
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
-      const preview = await readRouted(c, "findPreview", [id, version, variant.size, variant.variantId ?? null]);
+      const preview = await readRouted(c.var, "findPreview", [id, version, variant.size, variant.variantId ?? null]);
       // Signed links carry the preview id, so their URL changes when the preview does (content-addressed): the
       // browser keeps them without revalidating until the link expires. Private: each was signed for one user.
       const headers = {

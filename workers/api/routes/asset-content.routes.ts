@@ -22,7 +22,8 @@ import {
 } from "../../services/library";
 import type { Actor } from "../../services/access";
 import { findVariant } from "../../db/repositories/asset-versions.repository";
-import { readRouted, runWhereItLives } from "../library-place";
+import { runWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -34,6 +35,7 @@ import {
   VariantTypeSchema,
   DispositionSchema,
   SignedQuerySchema,
+  FileOfVariantQuerySchema,
   VariantLinkQuerySchema,
   IsoDate,
   CreateVersionSchema,
@@ -77,9 +79,9 @@ function contentRequest(c: Context<AppEnv>, disposition?: "attachment" | "inline
 }
 
 /**
- * A variant's bytes for a bearer or through a signed link. A link that names its file (`a`: those the API makes) is
- * read where the file's library lives: the signature and its user checked here (global rows), the variant and his
- * rights on the file there. A bearer, and a link without it, read the catalog's copy.
+ * A variant's bytes for a bearer or through a signed link. Named with its file (`a`: the links the API makes, the
+ * app's calls), it is read where the file's library lives: a link's signature and its user checked here (global
+ * rows), the variant and the rights on the file there. Without it, the catalog's copy answers.
  */
 async function linkedContent(
   c: Context<AppEnv>,
@@ -88,11 +90,20 @@ async function linkedContent(
   assetId: string | undefined,
   req: ContentRequest,
 ): Promise<Response> {
-  if ("actor" in credential || assetId === undefined) return variantContent(c.var.rc, credential, variantId, req);
+  if (assetId === undefined) return variantContent(c.var.rc, credential, variantId, req);
+  if ("actor" in credential) {
+    return serveDownload(c.var.rc, credential.actor.id, await readRouted(c.var, "variantDownload", [assetId, variantId]), req);
+  }
   const by = await linkActor(c.var.rc, credential.purpose, variantId, credential.link);
   c.set("actor", by);
-  const linked = await readRouted(c, "linkedVariant", [assetId, variantId, credential.purpose]);
+  const linked = await readRouted(c.var, "linkedVariant", [assetId, variantId, credential.purpose]);
   return serveLinked(c.var.rc, by.id, linked, credential.purpose, req);
+}
+
+/** A play link to a variant, read where its file's library lives when the caller names the file (`a`). */
+function variantPlayLink(c: Context<AppEnv>, variantId: string, assetId: string | undefined, disposition?: "attachment" | "inline") {
+  if (assetId === undefined) return playLink(c.var.rc, c.var.actor, variantId, disposition);
+  return readRouted(c.var, "playVariant", [assetId, variantId, disposition]);
 }
 
 /** Service links are root-relative (Remix pages use them as is); API answers give absolute URLs. */
@@ -236,7 +247,7 @@ export const assetContentRoutes = createRouter()
       const { id, version, variant } = c.req.valid("param");
       const credential = credentialOf(c, c.req.valid("query"), "download");
       if ("link" in credential) return linkDownload(c.var.rc, credential.link, id, version, variant, contentRequest(c));
-      const download = await readRouted(c, "resolveDownload", [id, version, variant]);
+      const download = await readRouted(c.var, "resolveDownload", [id, version, variant]);
       return serveDownload(c.var.rc, credential.actor.id, download, contentRequest(c));
     },
   )
@@ -304,7 +315,7 @@ export const assetContentRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(absolute(c, await readRouted(c, "playAsset", [id, c.req.valid("json")], "asset")), 200);
+      return c.json(absolute(c, await readRouted(c.var, "playAsset", [id, c.req.valid("json")], "asset")), 200);
     },
   )
   .openapi(
@@ -317,12 +328,13 @@ export const assetContentRoutes = createRouter()
       middleware: [requireAuth] as const,
       request: {
         params: z.object({ variant: pathId("variant") }),
+        query: FileOfVariantQuerySchema,
         body: { required: false, content: { "application/json": { schema: z.object({ disposition: DispositionSchema.optional() }) } } },
       },
       responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) =>
-      c.json(absolute(c, await playLink(c.var.rc, c.var.actor, c.req.valid("param").variant, c.req.valid("json").disposition)), 200),
+      c.json(absolute(c, await variantPlayLink(c, c.req.valid("param").variant, c.req.valid("query").a, c.req.valid("json").disposition)), 200),
   )
   .openapi(
     createRoute({
@@ -332,11 +344,16 @@ export const assetContentRoutes = createRouter()
       summary: "A play link to a variant (query `disposition=attachment` for download buttons)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: z.object({ variant: pathId("variant") }), query: z.object({ disposition: DispositionSchema.optional() }) },
+      request: {
+        params: z.object({ variant: pathId("variant") }),
+        query: FileOfVariantQuerySchema.extend({ disposition: DispositionSchema.optional() }),
+      },
       responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) =>
-      c.json(absolute(c, await playLink(c.var.rc, c.var.actor, c.req.valid("param").variant, c.req.valid("query").disposition)), 200),
+    async (c) => {
+      const { a, disposition } = c.req.valid("query");
+      return c.json(absolute(c, await variantPlayLink(c, c.req.valid("param").variant, a, disposition)), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -371,7 +388,7 @@ export const assetContentRoutes = createRouter()
     async (c) => {
       const { id, version } = c.req.valid("param");
       // The text rendition is a plain-text body, outside the JSON answer's typing.
-      if (c.req.valid("query").as === "text") return textRenditionResponse(await readRouted(c, "textRendition", [id, version])) as never;
-      return c.json(absolute(c, await readRouted(c, "proxyDoc", [id, version], "asset")), 200);
+      if (c.req.valid("query").as === "text") return textRenditionResponse(await readRouted(c.var, "textRendition", [id, version])) as never;
+      return c.json(absolute(c, await readRouted(c.var, "proxyDoc", [id, version], "asset")), 200);
     },
   );

@@ -13,7 +13,8 @@ import {
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
-import { readRouted, readWhereItLives, runWhereItLives, writeWhereItLives } from "../library-place";
+import { runWhereItLives, writeWhereItLives } from "../library-place";
+import { readRouted, readWhereItLives } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -33,6 +34,7 @@ import {
   TrashedAssetSchema,
   AssetListItemSchema,
   JsonObjectSchema,
+  FileOfVariantQuerySchema,
   json,
   jsonBody,
 } from "./asset.schemas";
@@ -188,7 +190,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.array(VersionEntrySchema), "Versions"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "listVersions", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "listVersions", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -208,7 +210,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id, version } = c.req.valid("param");
-      return c.json(await readRouted(c, "listVariants", [id, version]), 200);
+      return c.json(await readRouted(c.var, "listVariants", [id, version]), 200);
     },
   )
   .openapi(
@@ -222,7 +224,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.object({ size: z.number().int() }), "Size in bytes"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "contentSize", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "contentSize", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -235,7 +237,7 @@ export const assetRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.array(GroupRefSchema), "Groups"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "memberOf", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "memberOf", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({
@@ -250,7 +252,7 @@ export const assetRoutes = createRouter()
     }),
     async (c) => {
       const { id, variantId } = c.req.valid("param");
-      return c.json(await readRouted(c, "techFields", [id, variantId]), 200);
+      return c.json(await readRouted(c.var, "techFields", [id, variantId]), 200);
     },
   )
   .openapi(
@@ -261,10 +263,17 @@ export const assetRoutes = createRouter()
       summary: "Technical fields of a variant",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: z.object({ variantId: pathId("variantId") }) },
+      request: { params: z.object({ variantId: pathId("variantId") }), query: FileOfVariantQuerySchema },
       responses: { 200: json(JsonObjectSchema, "Technical fields"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await variantTechFields(c.var.rc, c.var.actor, c.req.valid("param").variantId), 200),
+    async (c) => {
+      const { variantId } = c.req.valid("param");
+      const { a } = c.req.valid("query");
+      return c.json(
+        a ? await readRouted(c.var, "variantTechFields", [a, variantId]) : await variantTechFields(c.var.rc, c.var.actor, variantId),
+        200,
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -274,10 +283,14 @@ export const assetRoutes = createRouter()
       summary: "Technical properties of a variant (or of an asset's main variant)",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: IdParams },
+      request: { params: IdParams, query: FileOfVariantQuerySchema },
       responses: { 200: json(JsonObjectSchema, "Technical properties"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await variantTechProps(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { a } = c.req.valid("query");
+      return c.json(a ? await readRouted(c.var, "variantTechProps", [a, id]) : await variantTechProps(c.var.rc, c.var.actor, id), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -315,7 +328,7 @@ export const assetRoutes = createRouter()
       const { id } = c.req.valid("param");
       const options = c.req.valid("query");
       const asset = await readWhereItLives(
-        c,
+        c.var,
         id,
         () => {
           // a read of one asset: its access rows load beside the asset's own rows (decision 030)

@@ -50,9 +50,12 @@ export const SignedQuerySchema = z.object({
 });
 
 /** A signed link to a variant's bytes: the signature, and the file the variant is of (unsigned; the link is read in its library). */
-export const VariantLinkQuerySchema = SignedQuerySchema.extend({
-  a: IdSchema.optional().openapi({ description: "the file the variant is of: links made by the API carry it" }),
+/** The file a variant is of: it places the read where the file's library lives; without it the catalog's copy answers. */
+const FileOfVariant = IdSchema.optional().openapi({
+  description: "the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found)",
 });
+export const FileOfVariantQuerySchema = z.object({ a: FileOfVariant });
+export const VariantLinkQuerySchema = SignedQuerySchema.extend({ a: FileOfVariant });
 
 export const IsoDate = z.string().openapi({ format: "date-time", example: "2026-11-22T10:15:00.000Z" });
 

@@ -15,7 +15,8 @@ import {
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { mapAnswer } from "../../db/library-shard-call";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
-import { fileOfComment, readWhereItLives, writeWhereItLives } from "../library-place";
+import { fileOfComment, writeWhereItLives } from "../library-place";
+import { readWhereItLives } from "../library-reads";
 import { enforceRateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -169,7 +170,7 @@ export const commentRoutes = createRouter()
       const query = c.req.valid("query");
       // In a library's shard the list is read afresh there (no isolate keeps another object's rows).
       const body = await readWhereItLives(
-        c,
+        c.var,
         id,
         () => listAssetComments(c.var.rc, c.var.actor, id, query),
         async (shard, caller) =>

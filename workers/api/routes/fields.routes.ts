@@ -11,7 +11,8 @@ import {
 } from "../../services/metadata";
 import { FIELD_TYPES } from "../../services/metadata/pure";
 import { timingDetailAllowed } from "../../lib/server-timing";
-import { globalChange, readRouted, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -299,7 +300,7 @@ export const fieldsRoutes = createRouter()
       request: { params: IdParamsSchema, query: ForEntityQuerySchema },
       responses: { 200: json(z.array(FieldValueSchema), "Values"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "valuesForEntity", [c.req.valid("param").id, c.req.valid("query")]), 200),
+    async (c) => c.json(await readRouted(c.var, "valuesForEntity", [c.req.valid("param").id, c.req.valid("query")]), 200),
   )
   .openapi(
     createRoute({

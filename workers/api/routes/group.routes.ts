@@ -4,7 +4,6 @@ import type { Context } from "hono";
 import {
   entityByPath,
   getSubtreeJson,
-  groupSizes,
   insertMembers,
   listAclRoots,
   listGroupsWithUsers,
@@ -18,7 +17,8 @@ import {
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
-import { readRouted, readWhereItLives, writeWhereItLives } from "../library-place";
+import { writeWhereItLives } from "../library-place";
+import { readEachRouted, readRouted, readWhereItLives } from "../library-reads";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -128,7 +128,7 @@ export const groupRoutes = createRouter()
       const { id } = c.req.valid("param");
       const query = c.req.valid("query");
       const page = await readWhereItLives(
-        c,
+        c.var,
         id,
         () => {
           // a read-only call on a group: its access rows load beside the group itself (decision 030)
@@ -168,7 +168,7 @@ export const groupRoutes = createRouter()
       const withAssets = c.req.valid("query").assets ?? true;
       // In a library's shard the tree is read afresh there (no isolate keeps another object's rows).
       const answer = await readWhereItLives(
-        c,
+        c.var,
         id,
         () => getSubtreeJson(c.var.rc, c.var.actor, id, withAssets),
         (shard, caller) => shard.routedRead(caller, c.var.actor, "subtreeText", [id, withAssets]),
@@ -188,7 +188,7 @@ export const groupRoutes = createRouter()
       responses: { 200: json(GroupSchema, "Group"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
-      return c.json(await readRouted(c, "getGroup", [c.req.valid("param").id], "group"), 200);
+      return c.json(await readRouted(c.var, "getGroup", [c.req.valid("param").id], "group"), 200);
     },
   )
   .openapi(
@@ -341,7 +341,7 @@ export const groupRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       await insertMembersWhereItLives(c, id, c.req.valid("json").members);
-      return c.json(await readRouted(c, "getGroup", [id]), 200);
+      return c.json(await readRouted(c.var, "getGroup", [id]), 200);
     },
   )
   .openapi(
@@ -372,7 +372,7 @@ export const groupRoutes = createRouter()
       responses: { 200: json(PreviewListSchema, "Preview list"), ...errorResponses(400, 401, 404) },
     }),
     async (c) =>
-      c.json(await readRouted(c, "listPreviews", [c.req.valid("param").id, c.req.valid("query"), new URL(c.req.url).origin]), 200),
+      c.json(await readRouted(c.var, "listPreviews", [c.req.valid("param").id, c.req.valid("query"), new URL(c.req.url).origin]), 200),
   )
   .openapi(
     createRoute({
@@ -445,7 +445,7 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema, query: PagingQuerySchema },
       responses: { 200: json(z.array(DirectoryEntrySchema), "Entries"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "listDirectory", [c.req.valid("param").id, c.req.valid("query")]), 200),
+    async (c) => c.json(await readRouted(c.var, "listDirectory", [c.req.valid("param").id, c.req.valid("query")]), 200),
   )
   .openapi(
     createRoute({
@@ -465,7 +465,19 @@ export const groupRoutes = createRouter()
         ...errorResponses(400, 401, 404, 415),
       },
     }),
-    async (c) => c.json(await groupSizes(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+    async (c) => {
+      const ids = [...new Set(c.req.valid("json").ids)];
+      return c.json(
+        await readEachRouted(
+          c.var,
+          "groupSizes",
+          ids,
+          (id) => id,
+          (share) => [share] as const,
+        ),
+        200,
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -490,5 +502,5 @@ export const groupRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(StorageSchema, "Storage"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "groupStorage", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "groupStorage", [c.req.valid("param").id]), 200),
   );

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { REVIEW_STATUSES } from "../../../shared/review-status";
-import { readRouted, writeWhereItLives } from "../library-place";
+import { writeWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -105,7 +106,7 @@ export const reviewRoutes = createRouter()
       request: { params: Params },
       responses: { 200: json(ReviewStateSchema, "The review state"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "getReview", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "getReview", [c.req.valid("param").id]), 200),
   )
   .openapi(
     createRoute({

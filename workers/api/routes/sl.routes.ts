@@ -19,7 +19,8 @@ import {
   unlockShortlink,
   type MediaKind,
 } from "../../services/sharing";
-import { itemOfLink, readRouted, writeWhereItLives } from "../library-place";
+import { itemOfLink, writeWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
@@ -198,7 +199,7 @@ export const slRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(z.array(ShortlinkSchema), "Links"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "linksForEntity", [c.req.valid("param").id, origin(c)]), 200),
+    async (c) => c.json(await readRouted(c.var, "linksForEntity", [c.req.valid("param").id, origin(c)]), 200),
   )
   .openapi(
     createRoute({

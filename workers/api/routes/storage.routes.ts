@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { createStorage, getStorageUsage, listStorageInfos, updateStorage } from "../../services/storage";
-import { readRouted } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { outboundUrlProblem, PUBLIC_HTTP_URL_PATTERN } from "../../lib/outbound-url";
@@ -211,5 +211,5 @@ export const storageRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await readRouted(c, "storageForEntity", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "storageForEntity", [c.req.valid("param").id]), 200),
   );

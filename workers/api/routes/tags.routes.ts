@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag } from "../../services/metadata";
-import { globalChange, readRouted, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -202,5 +203,5 @@ export const tagsRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(z.array(TagSchema), "Tags"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await readRouted(c, "tagsForEntity", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "tagsForEntity", [c.req.valid("param").id]), 200),
   );

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { changeTaxon, createTaxon, deleteTaxon, listTaxonMembers, taxonomyTree, treeList, type TaxonNode } from "../../services/metadata";
-import { globalChange, readRouted, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
+import { readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -209,5 +210,5 @@ export const taxonomyRoutes = createRouter()
         ...errorResponses(400, 401, 404),
       },
     }),
-    async (c) => c.json(await readRouted(c, "taxaOfEntity", [c.req.valid("param").id]), 200),
+    async (c) => c.json(await readRouted(c.var, "taxaOfEntity", [c.req.valid("param").id]), 200),
   );

@@ -27,7 +27,8 @@ import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { knownPlaceOfId } from "../../db/library-directory";
 import type { ShardAnswer } from "../../db/library-shard-call";
 import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
-import { readWhereItLives, runWhereItLives } from "../library-place";
+import { runWhereItLives } from "../library-place";
+import { readWhereItLives } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -159,7 +160,7 @@ async function wopiRead<T>(
   await prove(c, credential);
   c.set("actor", credential.actor);
   return readWhereItLives(
-    c,
+    c.var,
     assetId,
     async () => here(await callerOnFile(c.var.rc, credential, assetId)),
     (shard, copy) => there(shard, copy, credential),

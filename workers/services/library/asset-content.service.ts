@@ -174,9 +174,9 @@ async function requireSeenAsset(rc: RequestContext, actor: Actor, assetId: strin
 }
 
 /** A ready variant the actor may fetch (`requireVariantLevel`); a variant they cannot see is missing (404). */
-async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId: string) {
+async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId: string, assetId?: string) {
   const row = await findReadyVariant(rc.db, variantId);
-  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  const asset = row && (assetId === undefined || row.variant.assetId === assetId) ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
   await requireVariantLevel(rc, actor, asset, row.variant.variantType, ru.assets.variantNotFound);
   return { row, asset };
@@ -267,6 +267,15 @@ export async function resolveDownload(
 }
 
 /** Serves a resolved download as an attachment (unless asked otherwise), counted as `asset.download` for `actorId`. */
+/**
+ * A bearer's `GET /content/download-variant/{variantId}?a=…` resolved where file `assetId`'s library lives (a routed
+ * read): the variant of that file and the caller's level for it; `serveDownload` serves it.
+ */
+export async function variantDownload(rc: RequestContext, actor: Actor, assetId: string, variantId: string): Promise<Download> {
+  const { row, asset } = await requireVariantAccess(rc, actor, variantId, assetId);
+  return { asset: { id: asset.id, name: asset.name }, row };
+}
+
 export function serveDownload(rc: RequestContext, actorId: string, download: Download, req: ContentRequest): Promise<Response> {
   return serveCounted(rc, actorId, download.asset, download.row, { ...req, disposition: req.disposition ?? "attachment" });
 }
@@ -449,8 +458,10 @@ export async function playLink(
   actor: Actor,
   variantId: string,
   disposition?: "attachment" | "inline",
+  /** the file the caller says it is of (which placed the read): a variant of another file is not found */
+  assetId?: string,
 ): Promise<PlayResult> {
-  const { asset } = await requireVariantAccess(rc, actor, variantId);
+  const { asset } = await requireVariantAccess(rc, actor, variantId, assetId);
   return signPlay(rc, actor, asset.id, variantId, disposition);
 }
 

@@ -189,16 +189,28 @@ export async function techFields(rc: RequestContext, actor: Actor, assetId: stri
 }
 
 /** Technical fields of a variant. */
-export async function variantTechFields(rc: RequestContext, actor: Actor, variantId: string): Promise<Record<string, unknown>> {
-  return (await requireReadyVariant(rc, actor, variantId, "read")).row.variant.techFields ?? {};
+export async function variantTechFields(
+  rc: RequestContext,
+  actor: Actor,
+  variantId: string,
+  assetId?: string,
+): Promise<Record<string, unknown>> {
+  return (await requireReadyVariant(rc, actor, variantId, "read", assetId)).row.variant.techFields ?? {};
 }
 
 /**
  * Technical properties of a variant. The id may also be an asset's: then those of its main variant of the latest
  * version (an empty object while it has none).
  */
-export async function variantTechProps(rc: RequestContext, actor: Actor, id: string): Promise<Record<string, unknown>> {
-  if (await findReadyVariant(rc.db, id)) return (await requireReadyVariant(rc, actor, id, "read")).row.variant.techProps ?? {};
+export async function variantTechProps(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  /** the file the caller says the variant is of */
+  assetId?: string,
+): Promise<Record<string, unknown>> {
+  if (await findReadyVariant(rc.db, id)) return (await requireReadyVariant(rc, actor, id, "read", assetId)).row.variant.techProps ?? {};
+  if (assetId !== undefined && assetId !== id) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
   await requireAsset(rc, actor, id, "read");
   const main = mainVariant(await selectReadyVariants(rc.db, id, "latest"));
   return main?.variant.techProps ?? {};

@@ -127,9 +127,11 @@ export async function requireReadyVariant(
   actor: Actor,
   variantId: string,
   level: AccessLevel,
+  /** the file the caller says it is of (which placed the read): a variant of another file is not found */
+  assetId?: string,
 ): Promise<{ row: ReadyVariant; asset: AssetRow }> {
   const row = await findReadyVariant(rc.db, variantId);
-  const asset = row ? await findAsset(rc.db, row.variant.assetId) : undefined;
+  const asset = row && (assetId === undefined || row.variant.assetId === assetId) ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
   await requireOnAsset(rc, actor, asset, level, ru.assets.variantNotFound);
   return { row, asset };

@@ -24,6 +24,7 @@ export {
   textRendition,
   textRenditionResponse,
   variantContent,
+  variantDownload,
 } from "./asset-content.service";
 export { commitUpload, dropEmptyVersions, queueProcessing, uploadCompleteOf } from "./asset-commit.service";
 // Browser-made video proxies (decision 029, «The proxy maker»).

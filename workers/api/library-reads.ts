@@ -1,0 +1,200 @@
+import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
+import { ru } from "../../shared/i18n/ru";
+import {
+  forgetPlacesOf,
+  knownPlaceOfId,
+  noLibrarySwitched,
+  openLibraryShard,
+  placeOfId,
+  placeOfIdAfresh,
+  placesOfIds,
+  type LibraryPlace,
+} from "../db/library-directory";
+import { callShard, type ShardAnswer } from "../db/library-shard-call";
+import { callerCopyOf, type CallerCopy } from "../db/repositories/caller-copy.repository";
+import { AppError } from "../lib/errors";
+import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
+import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
+
+type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
+
+/** Who reads: a route's `c.var`, or a page loader's request context and signed-in actor. */
+export interface Reader {
+  rc: RequestContext;
+  actor: Actor;
+}
+
+/**
+ * A read of one folder or file, answered where its library lives (decision 043): in the Worker over the catalog, or —
+ * once its library is in a shard — by one call to that shard, which runs the same service against its own database
+ * with the caller's row and groups riding along. What the caller may see is decided inside the shard by the same
+ * access rules. The catalog's copy of a switched library stays until routing covers writes too, so both answer alike;
+ * the shard's answer is the one that will stay.
+ */
+export async function readWhereItLives<T>(
+  at: Reader,
+  id: string,
+  here: () => Promise<T>,
+  /** null: this read is the catalog's copy's to answer (a file shared with another library, or its folder: decision 047) */
+  there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T | null>>,
+): Promise<T> {
+  const known = knownPlaceOfId(id);
+  if (known && known.place !== "shard") return here();
+  // Not known to this isolate: the catalog's read starts with the directory's lookup, so a library still in the
+  // catalog (every one, until the first move) pays no extra round trip; the directory's answer picks which stands.
+  const local = known ? null : here();
+  local?.catch(() => undefined);
+  // Beside the lookup, the caller's copy a shard's answer needs next: a lookup happens only once some library lives in
+  // a shard, and the copy then costs no round trip of its own (decision 030).
+  const copy = known ? null : callerCopyOf(at.rc, at.rc.db, at.actor.id);
+  copy?.catch(() => undefined);
+  const place = known ?? (await placeOfId(at.rc.db.$client, id));
+  if (place.place !== "shard") return local ?? here();
+  const [shard, caller] = await Promise.all([openLibraryShard(at.rc.env, place), copy ?? callerCopyOf(at.rc, at.rc.db, at.actor.id)]);
+  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  let answer;
+  try {
+    answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), at.rc.dbSession.meter);
+  } catch (error) {
+    if (!known || !(await movedSince(at.rc, place, id, error))) throw error;
+    return readWhereItLives(at, id, here, there);
+  }
+  return answer ?? local ?? here();
+}
+
+/**
+ * Whether a shard's 404 for an entity this isolate remembered there means that another isolate's write took it out
+ * since (its last listing removed, a move to another library): its place is then asked afresh, and the call goes
+ * where it lives now. A place just asked is not asked again: a 404 from it is the answer.
+ */
+export async function movedSince(
+  rc: RequestContext,
+  place: ShardPlace,
+  id: string,
+  error: unknown,
+  /** what places it (a comment's file, a link's item), asked only after a 404 */
+  placedAs: () => Promise<string> = async () => id,
+): Promise<boolean> {
+  if (!(error instanceof AppError) || error.code !== "NOT_FOUND") return false;
+  forgetPlacesOf([id]);
+  const now = await placeOfIdAfresh(rc.db.$client, await placedAs());
+  return !(now.place === "shard" && now.library === place.library);
+}
+
+export type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
+
+/**
+ * A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`).
+ * `prefetch`: over the catalog, the entity's access rows load beside its own rows (decision 030).
+ */
+export function readRouted<K extends RoutedRead>(
+  at: Reader,
+  name: K,
+  args: RoutedReadArgs<K>,
+  prefetch?: "asset" | "group",
+): Promise<RoutedReadValue<K>> {
+  const id = args[0] as string;
+  return readWhereItLives(
+    at,
+    id,
+    () => {
+      if (prefetch) prefetchAccess(at.rc, at.actor, { id, type: prefetch });
+      return runRoutedRead(at.rc, at.actor, name, args);
+    },
+    (shard, caller) => shard.routedRead(caller, at.actor, name, args),
+  );
+}
+
+/**
+ * A read over several folders or files, each answered where its library lives (decision 051): their places asked
+ * together, the catalog answering for those still in it and one call into each shard for its own, side by side, the
+ * answers put back in the order asked. A shard that leaves its share to the catalog's copy (a file shared with another
+ * library among them, or a change across holding it) has it read there. `argsOf` makes the read's arguments for some
+ * of the items, their distinct ids first; the read answers one value per item. `people`: others whose levels it
+ * answers, whose copies ride along into a shard.
+ */
+export async function readEachRouted<K extends RoutedRead, I>(
+  at: Reader,
+  name: K,
+  items: readonly I[],
+  idOf: (item: I) => string,
+  argsOf: (ids: string[], items: I[]) => RoutedReadArgs<K>,
+  people: readonly string[] = [],
+  again = true,
+): Promise<RoutedReadValue<K>> {
+  const ids = items.map(idOf);
+  const switched = !noLibrarySwitched();
+  // Beside the places, the caller's copy a shard's answer needs (decision 030: no round trip of its own).
+  const copy = switched ? callerCopyOf(at.rc, at.rc.db, at.actor.id) : null;
+  copy?.catch(() => undefined);
+  const remembered = new Set(ids.filter((id) => knownPlaceOfId(id)?.place === "shard"));
+  const places = await placesOfIds(at.rc.db.$client, ids);
+  const shares = new Map<string, { place: LibraryPlace; indexes: number[] }>();
+  ids.forEach((id, index) => {
+    const place = places.get(id)!;
+    const key = place.place === "shard" ? place.library : "";
+    const share = shares.get(key) ?? { place, indexes: [] };
+    share.indexes.push(index);
+    shares.set(key, share);
+  });
+  const others = [...new Set(people)].filter((id) => id !== at.actor.id);
+  const copies = shares.size > (shares.has("") ? 1 : 0) ? readCopies(at, copy, others) : null;
+  const answers: unknown[] = new Array(items.length);
+  try {
+    await Promise.all(
+      [...shares.values()].map(async ({ place, indexes }) => {
+        const share = indexes.map((index) => items[index]);
+        const args = argsOf([...new Set(share.map(idOf))], share);
+        const answer =
+          (place.place === "shard" && (await readShare(at, place, name, args, copies!))) ||
+          ((await runRoutedRead(at.rc, at.actor, name, args)) as unknown[]);
+        answer.forEach((value, j) => (answers[indexes[j]] = value));
+      }),
+    );
+  } catch (error) {
+    // A place this isolate remembered may be out of date (moved since): asked afresh, once.
+    if (!again || !(error instanceof AppError) || error.code !== "NOT_FOUND" || remembered.size === 0) throw error;
+    forgetPlacesOf([...remembered]);
+    return readEachRouted(at, name, items, idOf, argsOf, people, false);
+  }
+  return answers as RoutedReadValue<K>;
+}
+
+/** The levels of the caller (or of others, for a holder of `acl`) on folders and files, read where each lives. */
+export function levelsWhereTheyLive(at: Reader, pairs: { entity: string; user?: string }[]) {
+  const people = pairs.flatMap((pair) => (pair.user ? [pair.user] : []));
+  return readEachRouted(
+    at,
+    "userAccess",
+    pairs,
+    (pair) => pair.entity,
+    (ids, share) => [ids, share] as const,
+    people,
+  );
+}
+
+async function readCopies(at: Reader, copy: Promise<CallerCopy | null> | null, others: string[]) {
+  const [caller, ...people] = await Promise.all([
+    copy ?? callerCopyOf(at.rc, at.rc.db, at.actor.id),
+    ...others.map((id) => callerCopyOf(at.rc, at.rc.db, id)),
+  ]);
+  if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
+  return { caller, people: people.filter((p): p is CallerCopy => p !== null) };
+}
+
+/** One shard's share of a read over several items: null when the catalog's copy is to answer it. */
+async function readShare<K extends RoutedRead>(
+  at: Reader,
+  place: ShardPlace,
+  name: K,
+  args: RoutedReadArgs<K>,
+  copies: ReturnType<typeof readCopies>,
+): Promise<unknown[] | null> {
+  const [shard, { caller, people }] = await Promise.all([openLibraryShard(at.rc.env, place), copies]);
+  const answer = await callShard(
+    place.name,
+    () => (shard as unknown as Shard).routedRead(caller, at.actor, name, args, people),
+    at.rc.dbSession.meter,
+  );
+  return answer as unknown[] | null;
+}
