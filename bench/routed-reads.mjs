@@ -1,9 +1,11 @@
 // Reads of one file or folder where its library lives (decision 051, step 2.1; `npm run bench -- routed-reads`, or
 // `SKIP_BUILD=1 node bench/routed-reads.mjs` after a build): a library with a subfolder, 40 small files and a file
 // with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
-// best viewable rendition with a play link, the folder's tree and previews — with the library in the catalog
-// (`NEW_LIBRARIES=catalog`) and in a shard of its own (`NEW_LIBRARIES=shard`: each read one call into the shard,
-// the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the whoami floor from the same run.
+// best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
+// link to it (the file named), the caller's levels and the sizes of folders of this library and another — with the
+// libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
+// read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
+// whoami floor from the same run.
 // BENCH_READS rounds (default 100) after 10 unmeasured. Locally the Worker, D1 and the shard share one thread, so the
 // figures compare work, not distance. Loopback only; servers always stopped; exits 0 once it has run.
 import { mkdtemp } from "node:fs/promises";
@@ -17,13 +19,21 @@ const WARM = 10;
 const FILES = 40;
 const ROOT_GROUP_ID = "f".repeat(32);
 
-/** One GET timed to its last byte; anything but 200 stops the benchmark. */
-async function read(url, headers) {
+/** One read (a GET, or a POST of `json`) timed to its last byte; anything but 200 stops the benchmark. */
+async function read(url, headers, json) {
   const started = performance.now();
-  const response = await fetch(url, { headers });
+  const response = await fetch(
+    url,
+    json === undefined
+      ? { headers }
+      : { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(json) },
+  );
   const body = await response.arrayBuffer();
   const elapsed = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${new TextDecoder().decode(body).slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(
+      `${json === undefined ? "GET" : "POST"} ${url} answered ${response.status}: ${new TextDecoder().decode(body).slice(0, 200)}`,
+    );
   return elapsed;
 }
 
@@ -56,20 +66,28 @@ async function run(mode) {
     for (let i = 0; i < FILES - 1; i++) await upload(`заметка-${i}.txt`);
     for (let i = 0; i < 20; i++) await timed(send("POST", `/api/asset/${file}/comments`, { text: `Замечание ${i}: свет слева` }), 201);
     const [variant] = (await timed(send("GET", `/api/asset/variants/${file}/1`))).body;
+    const variantId = variant.variant_id ?? variant.id;
+    const other = await folder("Архив");
     const reads = {
       whoami: "/api/auth/whoami",
       asset: `/api/asset/${file}`,
       versions: `/api/asset/versions/${file}`,
       comments: `/api/asset/${file}/comments`,
-      download: `/api/asset/content/download/${file}/latest/${variant.variant_id ?? variant.id}`,
+      download: `/api/asset/content/download/${file}/latest/${variantId}`,
       proxyDoc: `/api/asset/asset-proxy-doc/${file}/latest`,
       tree: `/api/group/subtree/${top}`,
       previews: `/api/group/preview-list/${sub}`,
+      techFields: `/api/asset/variant-tech-fields/${variantId}?a=${file}`,
+      playVariant: `/api/asset/content/play-variant/${variantId}?a=${file}`,
+      // Several items of two libraries (in shard mode each in its own shard): one call into each, side by side.
+      levels: ["/api/auth/entity-user-access", [{ entity: file }, { entity: sub }, { entity: other }]],
+      sizes: ["/api/group/group-size", { ids: [top, sub, other] }],
     };
     const times = Object.fromEntries(Object.keys(reads).map((key) => [key, []]));
     for (let i = 0; i < N + WARM; i++) {
-      for (const [key, path] of Object.entries(reads)) {
-        const elapsed = await read(`${url}${path}`, { authorization: bearer });
+      for (const [key, what] of Object.entries(reads)) {
+        const [path, json] = typeof what === "string" ? [what] : what;
+        const elapsed = await read(`${url}${path}`, { authorization: bearer }, json);
         if (i >= WARM) times[key].push(elapsed);
       }
     }
@@ -92,6 +110,10 @@ const labels = {
   proxyDoc: "its best viewable rendition, with a play link",
   tree: `the library's tree (${FILES} files)`,
   previews: "a folder's previews",
+  techFields: "a variant's technical fields (its file named)",
+  playVariant: "a play link to a variant (its file named)",
+  levels: "the caller's levels on 3 items of 2 libraries",
+  sizes: "the sizes of 3 folders of 2 libraries",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
