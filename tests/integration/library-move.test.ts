@@ -31,6 +31,7 @@ import { actorOf, testContext } from "./catalog-fixtures";
 import { levelsOfEach, levelsOrNone } from "../../app/lib/levels.server";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
+import { signed } from "./asset-fixtures";
 import {
   DEFAULT_STORAGE,
   admin,
@@ -818,11 +819,16 @@ describe("moving a library into its shard", () => {
       const res = await call(url.replace(/^https?:\/\/[^/]+/, ""));
       return { status: res.status, body: await res.text() };
     };
-    const before = [await open(play.link), await open(download.link)];
-    expect(before.map((r) => r.body)).toEqual(["bytes", "bytes"]);
+    // A signed link to a version's variant by type: its signature names the variant only the file's library resolves.
+    const byType = `/api/asset/content/download/${doc.id}/latest/master?${await signed("download", doc.variantId!, boss.id)}`;
+    const before = [await open(play.link), await open(download.link), await open(byType)];
+    expect(before.map((r) => r.body)).toEqual(["bytes", "bytes", "bytes"]);
 
     const shard = await switchLibrary(top);
-    expect([await open(play.link), await open(download.link)]).toEqual(before);
+    expect([await open(play.link), await open(download.link), await open(byType)]).toEqual(before);
+    // Signed for its user only: the same signature naming another user is refused.
+    const stranger = await ordinaryUser();
+    expect((await open(byType.replace(`u=${boss.id}`, `u=${stranger.id}`))).status).toBe(403);
     // Another file's id in the link is refused; a link from before (no file named) is read over the catalog's copy.
     link.searchParams.set("a", other.id);
     expect((await open(link.href)).status).toBe(403);
@@ -840,6 +846,7 @@ describe("moving a library into its shard", () => {
     // Served by the shard: its variant is no longer ready there (the catalog's copy keeps it as it was).
     await inShard(shard, (sql) => sql.exec("UPDATE variants SET status = 'processing' WHERE asset_id = ?", doc.id));
     expect((await open(play.link)).status).toBe(403);
+    expect((await open(byType)).status).toBe(403);
     expect((await open(link.href)).status).toBe(200);
   });
 

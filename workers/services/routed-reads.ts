@@ -10,6 +10,7 @@ import {
   listPreviews,
   listVariants,
   listVersions,
+  linkedDownload,
   linkedVariant,
   memberOf,
   playAsset,
@@ -74,6 +75,14 @@ export const ROUTED_READS = {
     resolveDownload(rc, actor, id, version, selector),
   findPreview: (rc: RequestContext, actor: Actor, id: string, version: number, size: PreviewKindName, variantId: string | null) =>
     findPreview(rc, actor, { assetId: id, version, size, variantId }),
+  linkedDownload: (
+    rc: RequestContext,
+    actor: Actor,
+    id: string,
+    version: Parameters<typeof linkedDownload>[3],
+    selector: string,
+    link: Parameters<typeof linkedDownload>[5],
+  ) => linkedDownload(rc, actor, id, version, selector, link),
   linkedVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, purpose: "download" | "play") =>
     linkedVariant(rc, actor, variantId, purpose, id),
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),

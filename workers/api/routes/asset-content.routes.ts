@@ -9,7 +9,7 @@ import {
   createVersionUpload,
   dropEmptyVersions,
   linkActor,
-  linkDownload,
+  linkUser,
   playLink,
   receiveUpload,
   serveDownload,
@@ -246,7 +246,13 @@ export const assetContentRoutes = createRouter()
     async (c) => {
       const { id, version, variant } = c.req.valid("param");
       const credential = credentialOf(c, c.req.valid("query"), "download");
-      if ("link" in credential) return linkDownload(c.var.rc, credential.link, id, version, variant, contentRequest(c));
+      if ("link" in credential) {
+        // The user the link names is found here; its signature is checked where the variant is resolved.
+        const by = await linkUser(c.var.rc, credential.link.u);
+        c.set("actor", by);
+        const download = await readRouted(c.var, "linkedDownload", [id, version, variant, credential.link]);
+        return serveDownload(c.var.rc, by.id, download, contentRequest(c));
+      }
       const download = await readRouted(c.var, "resolveDownload", [id, version, variant]);
       return serveDownload(c.var.rc, credential.actor.id, download, contentRequest(c));
     },

@@ -72,7 +72,11 @@ export interface SignedParams {
  * and unexpired, and the user must still exist and be enabled. Any failure is the same 403.
  */
 export async function linkActor(rc: RequestContext, purpose: SignedPurpose, id: string, params: SignedParams): Promise<Actor> {
-  const userId = await verifyLink(rc.config.JWT_SECRET, purpose, id, params);
+  return linkUser(rc, await verifyLink(rc.config.JWT_SECRET, purpose, id, params));
+}
+
+/** The enabled user a link is for, as its actor (any failure is the same 403). */
+export async function linkUser(rc: RequestContext, userId: string | null | undefined): Promise<Actor> {
   const user = userId ? await findUserById(rc.db, userId) : undefined;
   if (!user || !user.enabled) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
@@ -182,13 +186,6 @@ async function requireVariantAccess(rc: RequestContext, actor: Actor, variantId:
   return { row, asset };
 }
 
-/** Checks a link credential for a resolved variant: valid signature for its id, enabled user, the variant's level. */
-async function requireLinkAccess(rc: RequestContext, link: SignedParams, purpose: SignedPurpose, row: ReadyVariant, asset: AssetRow) {
-  const actor = await linkActor(rc, purpose, row.variant.id, link);
-  await requireLinkLevel(rc, actor, row, asset);
-  return actor;
-}
-
 /** The level a link's variant needs, for the user it was signed for: download, or read for a screen rendition. */
 async function requireLinkLevel(rc: RequestContext, actor: Actor, row: ReadyVariant, asset: AssetRow): Promise<void> {
   const allowed =
@@ -281,22 +278,26 @@ export function serveDownload(rc: RequestContext, actorId: string, download: Dow
 }
 
 /**
- * `GET /content/download/{id}/{version}/{variant}` through a signed download link: the link must be for the resolved
- * variant (403 otherwise, whatever is missing). A bearer's download is `resolveDownload` and `serveDownload`.
+ * `GET /content/download/{id}/{version}/{variant}` through a signed download link, resolved where the file's library
+ * lives (a routed read): the link must be signed for the resolved variant and for `by`, the user it names (found in
+ * the Worker: a global row), who must still hold its level (403 otherwise, whatever is missing). The Worker serves
+ * the bytes (`serveDownload`), as for a bearer's `resolveDownload`.
  */
-export async function linkDownload(
+export async function linkedDownload(
   rc: RequestContext,
-  link: SignedParams,
+  by: Actor,
   assetId: string,
   version: VersionSelector,
   selector: string,
-  req: ContentRequest,
-): Promise<Response> {
+  link: SignedParams,
+): Promise<Download> {
   const asset = await findAsset(rc.db, assetId);
   const row = asset && asset.deletedAt == null ? await downloadVariant(rc, asset, version, selector) : undefined;
-  if (!row || !asset) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
-  const by = await requireLinkAccess(rc, link, "download", row, asset);
-  return serveDownload(rc, by.id, { asset, row }, req);
+  if (!row || !asset || (await verifyLink(rc.config.JWT_SECRET, "download", row.variant.id, link)) !== by.id) {
+    throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
+  }
+  await requireLinkLevel(rc, by, row, asset);
+  return { asset: { id: asset.id, name: asset.name }, row };
 }
 
 /**
