@@ -723,7 +723,17 @@ describe("moving a library into its shard", () => {
       folder: await levelsOrNone(testContext(), actorOf(reader), a.sub, "group"),
       root: await levelsOfEach(testContext(), actorOf(reader), [a.top, b.top]),
     });
+    // An administrator asking the reader's levels: the reader's copy rides into the shard with the call.
+    const his = async () => {
+      const res = await call("/api/auth/entity-user-access", {
+        method: "POST",
+        bearer: a.boss.bearer,
+        json: [a.photo.id, b.top, a.sub].map((entity) => ({ entity, user: reader.id })),
+      });
+      return ((await res.json()) as { acl: string[] }[]).map((l) => l.acl.includes("read"));
+    };
     const read = async () => ({
+      his: await his(),
       levels: await levels(mixed),
       sizes: await sizes(a.boss.bearer, [a.top, b.top, a.sub]),
       readerSizes: await sizes(reader.bearer, [b.top, a.top]),
@@ -734,6 +744,7 @@ describe("moving a library into its shard", () => {
     expect(before.levels.body.every((l) => l.acl.includes("read"))).toBe(true);
     expect(before.sizes.body.map((s) => s.group_id)).toEqual([a.top, b.top, a.sub]);
     expect(before.readerSizes.body.map((s) => s.group_id)).toEqual([b.top, a.top]);
+    expect(before.his).toEqual([true, true, true]);
     expect(before.pages.viewer).toContain("read");
     expect(before.pages.root[a.top]).toContain("read");
 
@@ -742,6 +753,15 @@ describe("moving a library into its shard", () => {
     // Decided by the shard's rules for library a (the catalog's copy keeps the reader's rule), by the catalog's for b.
     await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
     expect((await levels(mixed)).status).toBe(404);
+    expect(await his()).toEqual([false, true, false]);
+    // Someone the shard has never seen: his copy arrives with the call (none levels, not «no such user»).
+    const newcomer = await ordinaryUser();
+    const asked = await call("/api/auth/entity-user-access", {
+      method: "POST",
+      bearer: a.boss.bearer,
+      json: [{ entity: a.photo.id, user: newcomer.id }],
+    });
+    expect(await asked.json()).toEqual([{ entity: a.photo.id, user: newcomer.id, acl: [] }]);
     expect((await levels([{ entity: b.photo.id }, { entity: b.top }])).body.map((l) => l.acl.includes("read"))).toEqual([true, true]);
     expect((await sizes(reader.bearer, [b.top, a.top])).status).toBe(404);
     expect((await sizes(reader.bearer, [b.top])).status).toBe(200);

@@ -11,7 +11,7 @@ import {
   type LibraryPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
-import { callerCopyOf, type CallerCopy } from "../db/repositories/caller-copy.repository";
+import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
 import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
@@ -174,12 +174,9 @@ export function levelsWhereTheyLive(at: Reader, pairs: { entity: string; user?: 
 }
 
 async function readCopies(at: Reader, copy: Promise<CallerCopy | null> | null, others: string[]) {
-  const [caller, ...people] = await Promise.all([
-    copy ?? callerCopyOf(at.rc, at.rc.db, at.actor.id),
-    ...others.map((id) => callerCopyOf(at.rc, at.rc.db, id)),
-  ]);
+  const [caller, people] = await Promise.all([copy ?? callerCopyOf(at.rc, at.rc.db, at.actor.id), readCallerCopies(at.rc.db, others)]);
   if (!caller) throw new AppError("UNAUTHORIZED", ru.errors.invalidToken);
-  return { caller, people: people.filter((p): p is CallerCopy => p !== null) };
+  return { caller, people };
 }
 
 /** One shard's share of a read over several items: null when the catalog's copy is to answer it. */
