@@ -814,8 +814,22 @@ describe("moving a library into its shard", () => {
         })
       ).status;
     expect(await lock(forEditor)).toBe(200);
+    // The editor screen's calls with the app's bearer: a token and the file, its lock, the editor's URL.
+    const screen = async (bearer: string) => [
+      await call("/api/wopi/token", { method: "POST", bearer, json: { asset_id: doc.id, action: "edit" } }),
+      await call(`/api/wopi/lock/${doc.id}`, { bearer }),
+      await call(`/api/wopi/app-url/${doc.id}`, { bearer }),
+    ];
+    const [session, lockNow, noEditor] = await screen(editor.bearer);
+    expect(await session!.json()).toMatchObject({ file: { name: "Смета из хранилища.txt" }, office_editor: "none" });
+    expect(await lockNow!.json()).toMatchObject({ lock: { holder_id: editor.id } });
+    expect((await noEditor!.json()) as { message: string }).toMatchObject({ message: ru.wopi.notConfigured });
     await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", editor.id));
     expect((await reads(forEditor)).map((r) => r.status)).toEqual([404, 404, 404]);
+    // Refused by the shard's rules: no token, no lock holder, and the file is not found before the editor is asked.
+    const refused = await screen(editor.bearer);
+    expect(refused.map((r) => r.status)).toEqual([404, 404, 404]);
+    expect(((await refused[2]!.json()) as { message: string }).message).not.toBe(ru.wopi.notConfigured);
     // A lock, a save or a rename checks the file there too.
     expect(await lock(forEditor)).toBe(404);
     expect((await wopi("/contents", forBoss)).body).toBe("bytes");

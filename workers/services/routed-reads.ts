@@ -16,6 +16,7 @@ import {
   playAsset,
   playLink,
   proxyDoc,
+  requireAsset,
   resolveDownload,
   subtreeText,
   techFields,
@@ -25,7 +26,8 @@ import {
   variantTechProps,
 } from "./library";
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
-import { callerOnFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
+import type { WopiClient, WopiRight } from "../lib/wopi-token";
+import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { linksForEntity } from "./sharing";
@@ -102,6 +104,10 @@ export const ROUTED_READS = {
   listPreviews: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listPreviews>[3], origin: string) =>
     listPreviews(rc, actor, id, paging, origin),
   subtreeText: (rc: RequestContext, actor: Actor, id: string, withAssets: boolean) => subtreeText(rc, actor, id, withAssets),
+  /** whether the caller may read file `id` (404 otherwise): what the Worker then answers is global (a lock) */
+  fileReadable: async (rc: RequestContext, actor: Actor, id: string) => Boolean(await requireAsset(rc, actor, id, "read")),
+  editorFile: (rc: RequestContext, actor: Actor, id: string, wanted: WopiRight, client: WopiClient) =>
+    editorFile(rc, actor, id, wanted, client),
   // An office editor's reads (WOPI): the token's credential was checked in the Worker; its actor is `actor`.
   wopiFileInfo: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential, origin: string) =>
     fileInfoOf(rc, credential, id, origin),

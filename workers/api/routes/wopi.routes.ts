@@ -9,6 +9,7 @@ import {
   editorSession,
   fileOf,
   getFile,
+  loadDiscovery,
   lockInfo,
   lockOperation,
   putFile,
@@ -28,7 +29,7 @@ import { knownPlaceOfId } from "../../db/library-directory";
 import type { ShardAnswer } from "../../db/library-shard-call";
 import type { CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { runWhereItLives } from "../library-place";
-import { readWhereItLives } from "../library-reads";
+import { readRouted, readWhereItLives } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { ErrorSchema, bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -207,7 +208,9 @@ export const wopiRoutes = createRouter()
     }),
     async (c) => {
       const b = c.req.valid("json");
-      return c.json(await editorSession(c.var.rc, c.var.actor, b.asset_id, b.action, b.client, originOf(c)), 200);
+      // The file where its library lives; then its lock (a global object), only for a caller the file let in.
+      const file = await readRouted(c.var, "editorFile", [b.asset_id, b.action, b.client]);
+      return c.json(await editorSession(c.var.rc, file, originOf(c)), 200);
     },
   )
   .openapi(
@@ -221,7 +224,11 @@ export const wopiRoutes = createRouter()
       request: { params: IdParams },
       responses: { 200: json(z.object({ lock: LockSchema }), "The lock, or null"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await lockInfo(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await readRouted(c.var, "fileReadable", [id]);
+      return c.json(await lockInfo(c.var.rc, id), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -236,7 +243,14 @@ export const wopiRoutes = createRouter()
       request: { params: IdParams, query: z.object({ action: RightSchema.default("edit") }) },
       responses: { 200: json(AppUrlAnswer, "The editor URL and token"), ...errorResponses(400, 401, 403, 404, 503) },
     }),
-    async (c) => c.json(await appUrl(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query").action, originOf(c)), 200),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const [discovery, file] = await Promise.all([
+        loadDiscovery(c.var.rc.config.WOPI_DISCOVERY_URL),
+        readRouted(c.var, "editorFile", [id, c.req.valid("query").action, "editor"]),
+      ]);
+      return c.json(appUrl(discovery, file, originOf(c)), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -267,7 +281,8 @@ export const wopiRoutes = createRouter()
       path: "/files/{id}/contents",
       tags: ["WOPI"],
       summary: "GetFile",
-      description: "The current version's bytes, streamed from storage, with X-WOPI-ItemVersion. 412 when larger than X-WOPI-MaxExpectedSize.",
+      description:
+        "The current version's bytes, streamed from storage, with X-WOPI-ItemVersion. 412 when larger than X-WOPI-MaxExpectedSize.",
       request: { params: IdParams, query: TokenQuery },
       responses: {
         200: { description: "The bytes", content: { "application/octet-stream": { schema: binary } } },
@@ -295,7 +310,12 @@ export const wopiRoutes = createRouter()
       summary: "PutFile",
       description:
         "Saves the body as a new version (streamed to storage with SHA-256, committed in one batch; processing queued). The lock must match X-WOPI-Lock: 409 with X-WOPI-Lock (the current lock, empty when the file is unlocked and not empty) otherwise. 413 over the limit, 411 without Content-Length, 401 for a view token. Answers X-WOPI-ItemVersion.",
-      request: { params: IdParams, query: TokenQuery, headers: WopiHeaders, body: { required: true, content: { "*/*": { schema: binary } } } },
+      request: {
+        params: IdParams,
+        query: TokenQuery,
+        headers: WopiHeaders,
+        body: { required: true, content: { "*/*": { schema: binary } } },
+      },
       responses: {
         200: json(z.object({ LastModifiedTime: z.string() }), "Saved"),
         411: plainError("Content-Length missing"),
@@ -307,7 +327,15 @@ export const wopiRoutes = createRouter()
     async (c) => {
       const h = c.req.valid("header");
       if (h["x-wopi-override"] !== undefined && h["x-wopi-override"].toUpperCase() !== "PUT") {
-        return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"]), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
+        return c.json(
+          {
+            statusCode: NOT_IMPLEMENTED,
+            message: ru.wopi.unknownOverride(h["x-wopi-override"]),
+            error: "Not Implemented",
+            requestId: c.var.requestId,
+          },
+          NOT_IMPLEMENTED,
+        );
       }
       const id = c.req.valid("param").id;
       const caller = await checkedCaller(c, id);
@@ -342,7 +370,15 @@ export const wopiRoutes = createRouter()
       const override = (h["x-wopi-override"] ?? "").toUpperCase();
       const known = ["LOCK", "UNLOCK", "REFRESH_LOCK", "GET_LOCK", "PUT_RELATIVE", "RENAME_FILE"];
       if (!known.includes(override)) {
-        return c.json({ statusCode: NOT_IMPLEMENTED, message: ru.wopi.unknownOverride(h["x-wopi-override"] ?? ""), error: "Not Implemented", requestId: c.var.requestId }, NOT_IMPLEMENTED);
+        return c.json(
+          {
+            statusCode: NOT_IMPLEMENTED,
+            message: ru.wopi.unknownOverride(h["x-wopi-override"] ?? ""),
+            error: "Not Implemented",
+            requestId: c.var.requestId,
+          },
+          NOT_IMPLEMENTED,
+        );
       }
       const id = c.req.valid("param").id;
       const caller = await checkedCaller(c, id);

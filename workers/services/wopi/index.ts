@@ -8,6 +8,7 @@ export {
   appUrl,
   callerOnFile,
   checkFileInfo,
+  editorFile,
   editorSession,
   fileInfoOf,
   fileOf,
@@ -21,4 +22,5 @@ export {
   wopiCredential,
 } from "./wopi.service";
 export { putFile, putRelative, renameFile } from "./wopi-write.service";
-export type { WopiCaller, WopiCredential, WopiFile } from "./wopi.service";
+export type { EditorFile, WopiCaller, WopiCredential, WopiFile } from "./wopi.service";
+export { loadDiscovery } from "./discovery";

@@ -14,7 +14,7 @@ import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
 import type { ExtractedText } from "../media";
 import { decode } from "../../lib/decoder";
-import { actionUrl, findAction, loadDiscovery } from "./discovery";
+import { actionUrl, findAction, loadDiscovery, type Discovery } from "./discovery";
 import { verifyProof, type ProofHeaders } from "./proof";
 
 /**
@@ -160,39 +160,52 @@ function lockView(lock: WopiLockState | null): EditorSession["lock"] {
   return lock ? { holder_id: lock.holder.userId, holder_name: lock.holder.name, expires_at: new Date(lock.expiresAt).toISOString() } : null;
 }
 
-/** `POST /api/wopi/token`: a token plus what the editor screen shows (file, version, folder, lock holder). */
-export async function editorSession(
+/** The file as the editor screen and the editor's URL need it, with a token for the caller (`editorFile`). */
+export interface EditorFile {
+  token: IssuedToken;
+  file: EditorSession["file"];
+  /** the file's own type, which picks the editor's action */
+  assetMime: string;
+}
+
+/**
+ * A token for the caller on file `assetId` and what the editor shows of the file (name, type, size, version, folder):
+ * read where the file's library lives (a routed read). The lock and the editor's discovery are global: the Worker
+ * adds them (`editorSession`, `appUrl`).
+ */
+export async function editorFile(
   rc: RequestContext,
   actor: Actor,
   assetId: string,
   wanted: WopiRight,
   client: WopiClient,
-  origin: string,
-): Promise<EditorSession> {
+): Promise<EditorFile> {
   const { asset, ...token } = await issueToken(rc, actor, assetId, wanted, client);
-  const [variant, group, lock] = await Promise.all([currentVariant(rc, asset), homeGroup(rc, asset.id), currentLock(rc, asset.id)]);
+  const [variant, group] = await Promise.all([currentVariant(rc, asset), homeGroup(rc, asset.id)]);
   const name = fileNameOf(asset, variant);
-  const mime = variant?.variant.mimeType ?? asset.mime;
   return {
-    ...token,
-    office_editor: await officeEditorFor(rc, extOf(name), mime),
-    wopi_src: `${origin}/api/wopi/files/${asset.id}`,
+    token,
+    assetMime: asset.mime,
     file: {
       asset_id: asset.id,
       name,
-      mime_type: mime,
+      mime_type: variant?.variant.mimeType ?? asset.mime,
       size: variant?.variant.contentSize ?? 0,
       version: asset.latestVersion,
       group_id: group?.id ?? null,
       extension: extOf(name),
     },
-    lock: lockView(lock),
   };
 }
 
-/** `GET /api/wopi/lock/{id}`: who holds the file's lock (needs read). */
-export async function lockInfo(rc: RequestContext, actor: Actor, assetId: string): Promise<{ lock: EditorSession["lock"] }> {
-  await requireAsset(rc, actor, assetId, "read");
+/** `POST /api/wopi/token`: the token plus what the editor screen shows (the file, its version and folder, the lock). */
+export async function editorSession(rc: RequestContext, { token, file }: EditorFile, origin: string): Promise<EditorSession> {
+  const [office_editor, lock] = await Promise.all([officeEditorFor(rc, file.extension, file.mime_type), currentLock(rc, file.asset_id)]);
+  return { ...token, office_editor, wopi_src: `${origin}/api/wopi/files/${file.asset_id}`, file, lock: lockView(lock) };
+}
+
+/** `GET /api/wopi/lock/{id}`: who holds the file's lock, once the caller was found to read the file. */
+export async function lockInfo(rc: RequestContext, assetId: string): Promise<{ lock: EditorSession["lock"] }> {
   return { lock: lockView(await currentLock(rc, assetId)) };
 }
 
@@ -412,7 +425,9 @@ export async function getFile(rc: RequestContext, actorId: string, file: WopiFil
     scheduler
       .wait(0)
       .then(() => rc.db.run(audit))
-      .catch((error) => console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "GetFile audit lost", error: String(error) }))),
+      .catch((error) =>
+        console.warn(JSON.stringify({ level: "warn", requestId: rc.requestId, message: "GetFile audit lost", error: String(error) })),
+      ),
   );
   headers.set("Content-Length", String(size));
   return new Response(object.body, { status: 200, headers });
@@ -521,18 +536,15 @@ export interface AppUrl extends IssuedToken {
  * for users without update), with WOPISrc filled in, and a fresh editor token. 404 when no editor is configured or
  * it does not open this type.
  */
-export async function appUrl(rc: RequestContext, actor: Actor, assetId: string, wanted: WopiRight, origin: string): Promise<AppUrl> {
-  const discovery = await loadDiscovery(rc.config.WOPI_DISCOVERY_URL);
+export function appUrl(discovery: Discovery | null, { token, file, assetMime }: EditorFile, origin: string): AppUrl {
   if (!discovery) throw new AppError("NOT_FOUND", ru.wopi.notConfigured);
-  const { asset, ...token } = await issueToken(rc, actor, assetId, wanted, "editor");
-  const name = fileNameOf(asset, await currentVariant(rc, asset));
-  const ext = extOf(name);
+  const ext = file.extension;
   const action =
-    findAction(discovery, ext, asset.mime, token.right) ?? (token.right === "edit" ? findAction(discovery, ext, asset.mime, "view") : null);
+    findAction(discovery, ext, assetMime, token.right) ?? (token.right === "edit" ? findAction(discovery, ext, assetMime, "view") : null);
   if (!action) throw new AppError("NOT_FOUND", ru.wopi.noAction(ext || "?"));
   return {
     ...token,
-    url: actionUrl(action.urlsrc, `${origin}/api/wopi/files/${asset.id}`),
+    url: actionUrl(action.urlsrc, `${origin}/api/wopi/files/${file.asset_id}`),
     action: action.name,
     app: action.app,
     favicon: action.favIconUrl,
