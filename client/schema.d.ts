@@ -17444,7 +17444,10 @@ export interface operations {
     };
     getUploadStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the file the variant is of: links made by the API and the app's calls carry it (a variant of another file is not found) */
+                a?: string;
+            };
             header?: never;
             path: {
                 variantId: string;

@@ -173,12 +173,20 @@ export function startVersionUpload(
  */
 export async function waitUntilReady(
   variantId: string,
-  options: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal; request?: ApiRequestFn } = {},
+  options: {
+    intervalMs?: number;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    request?: ApiRequestFn;
+    /** the file it is a version of: the status is then read where the file's library lives */
+    assetId?: string;
+  } = {},
 ): Promise<UploadStatus> {
   const request = options.request ?? apiRequest;
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  const query = options.assetId ? { a: options.assetId } : undefined;
   for (;;) {
-    const status = await request<UploadStatus>(`/api/upload/status/${variantId}`, { signal: options.signal, toast: false });
+    const status = await request<UploadStatus>(`/api/upload/status/${variantId}`, { signal: options.signal, toast: false, query });
     if (status.state === "ready" || status.state === "aborted" || Date.now() >= deadline) return status;
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1000));
     options.signal?.throwIfAborted();

@@ -638,6 +638,8 @@ describe("moving a library into its shard", () => {
       `POST /api/asset/content/play-variant/${doc.variantId}?a=${doc.id}`,
       `/api/asset/content/download-variant/${doc.variantId}?a=${doc.id}`,
       `/api/user/acl/${readerRule}`,
+      `/api/group/locations/${sub}`,
+      `/api/upload/status/${photo.variantId}?a=${photo.id}`,
       `/api/auth/entity-user-access/${photo.id}`,
       `POST /api/auth/entity-user-access`,
       `POST /api/group/group-size`,
@@ -874,6 +876,7 @@ describe("moving a library into its shard", () => {
       `/api/asset/content/download-variant/${doc.variantId}?a=${other.id}`,
       `/api/asset/variant-tech-fields/${doc.variantId}?a=${other.id}`,
       `/api/asset/variant-tech-props/${doc.variantId}?a=${other.id}`,
+      `/api/upload/status/${doc.variantId}?a=${other.id}`,
     ]) {
       expect((await call(path, { bearer: boss.bearer })).status, path).toBe(404);
     }

@@ -3,6 +3,7 @@ import { commentListText } from "./comments";
 import {
   contentSize,
   getGroup,
+  groupLocations,
   groupSizes,
   groupStorage,
   healState,
@@ -30,6 +31,7 @@ import type { WopiClient, WopiRight } from "../lib/wopi-token";
 import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
+import { uploadStatus } from "./uploads";
 import { linksForEntity } from "./sharing";
 import { storageForEntity } from "./storage";
 
@@ -56,6 +58,8 @@ export const ROUTED_READS = {
   taxaOfEntity: (rc: RequestContext, actor: Actor, id: string) => taxaOfEntity(rc, actor, id),
   getGroup: (rc: RequestContext, actor: Actor, id: string) => getGroup(rc, actor, id),
   groupStorage: (rc: RequestContext, actor: Actor, id: string) => groupStorage(rc, actor, id),
+  groupLocations: (rc: RequestContext, actor: Actor, id: string, o: Parameters<typeof groupLocations>[3]) =>
+    groupLocations(rc, actor, id, o),
   listDirectory: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listDirectory>[3]) =>
     listDirectory(rc, actor, id, paging),
   storageForEntity: (rc: RequestContext, actor: Actor, id: string) => storageForEntity(rc, actor, id),
@@ -88,6 +92,7 @@ export const ROUTED_READS = {
   linkedVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, purpose: "download" | "play") =>
     linkedVariant(rc, actor, variantId, purpose, id),
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
+  uploadStatus: (rc: RequestContext, actor: Actor, id: string, variantId: string) => uploadStatus(rc, actor, variantId, id),
   // Reads of a variant named with its file (`a`), which places them; a variant of another file is not found.
   playVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, disposition?: "attachment" | "inline") =>
     playLink(rc, actor, variantId, disposition, id),

@@ -271,7 +271,7 @@ class Job {
   async #prepareUpload(assetId: string, file: File): Promise<S3Target | null> {
     const t = this.target;
     if (t.variantId && t.uploadId) {
-      const state = await this.#variantState(t.variantId);
+      const state = await this.#variantState(assetId, t.variantId);
       this.#check();
       if (state === "pending") {
         this.#resuming = true;
@@ -340,8 +340,9 @@ class Job {
     this.#emit({ type: "updateProgress", id: this.id, loaded, total, progress: percentOf(loaded, total), speed: this.meter.speed() });
   }
 
-  async #variantState(variantId: string): Promise<VariantState> {
-    const { state } = await this.engine.api<{ state: VariantState }>(`/api/upload/status/${variantId}`, { toast: false });
+  /** The upload's state, read where its file's library lives. */
+  async #variantState(assetId: string, variantId: string): Promise<VariantState> {
+    const { state } = await this.engine.api<{ state: VariantState }>(`/api/upload/status/${variantId}`, { query: { a: assetId }, toast: false });
     return state;
   }
 
@@ -353,7 +354,7 @@ class Job {
     let saving = this.target.status === "saving";
     for (;;) {
       this.#check();
-      const state = await this.#variantState(variantId);
+      const state = await this.#variantState(assetId, variantId);
       this.lastActivity = Date.now();
       if (state === "aborted") throw new Error("aborted");
       if (!saving && (state === "saving" || state === "ready")) {
@@ -398,7 +399,13 @@ export class UploadEngine {
     }
     const form = new FormData();
     for (const file of files) form.append("file", file);
-    return this.api<BatchDone[]>("/api/asset/upload-batch", { method: "POST", query: { in_group: groupId }, body: form, signal, toast: false });
+    return this.api<BatchDone[]>("/api/asset/upload-batch", {
+      method: "POST",
+      query: { in_group: groupId },
+      body: form,
+      signal,
+      toast: false,
+    });
   }
 
   emit(event: EngineEvent): void {

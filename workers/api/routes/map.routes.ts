@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
-import { MAX_MAP_POINTS, groupLocations } from "../../services/library";
+import { MAX_MAP_POINTS } from "../../services/library";
+import { readRouted } from "../library-reads";
 import { BboxSchema } from "./search.routes";
 
 /**
@@ -14,7 +15,13 @@ import { BboxSchema } from "./search.routes";
 export const LocationsQuery = z
   .object({
     bbox: BboxSchema.optional(),
-    take: z.coerce.number().int().min(1).max(MAX_MAP_POINTS).optional().openapi({ description: `at most ${MAX_MAP_POINTS}` }),
+    take: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_MAP_POINTS)
+      .optional()
+      .openapi({ description: `at most ${MAX_MAP_POINTS}` }),
   })
   .strict();
 
@@ -50,6 +57,6 @@ export const mapRoutes = createRouter().openapi(
   }),
   async (c) => {
     const q = c.req.valid("query");
-    return c.json(await groupLocations(c.var.rc, c.var.actor, c.req.valid("param").id, { bbox: q.bbox, take: q.take }), 200);
+    return c.json(await readRouted(c.var, "groupLocations", [c.req.valid("param").id, { bbox: q.bbox, take: q.take }], "group"), 200);
   },
 );

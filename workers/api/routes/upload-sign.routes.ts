@@ -4,6 +4,8 @@ import { signS3Request, uploadStatus, type SignInput, type SignedRequest, type U
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
+import { readRouted } from "../library-reads";
+import { FileOfVariantQuerySchema } from "./asset.schemas";
 
 /**
  * Signing for the browser's S3 client (/api/upload): `POST /sign` answers a short-lived signed URL for one call of
@@ -76,8 +78,19 @@ export const uploadSignRoutes = createRouter()
       summary: "Where an upload is: pending, saving (hashing), ready (committed) or aborted",
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { params: z.object({ variantId: IdSchema.openapi({ param: { name: "variantId", in: "path" } }) }) },
+      request: {
+        params: z.object({ variantId: IdSchema.openapi({ param: { name: "variantId", in: "path" } }) }),
+        query: FileOfVariantQuerySchema,
+      },
       responses: { 200: json(UploadStatusSchema, "The upload's state"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await uploadStatus(c.var.rc, c.var.actor, c.req.valid("param").variantId), 200),
+    async (c) => {
+      const { variantId } = c.req.valid("param");
+      const { a } = c.req.valid("query");
+      // Named with its file, read where the file's library lives.
+      return c.json(
+        a ? await readRouted(c.var, "uploadStatus", [a, variantId]) : await uploadStatus(c.var.rc, c.var.actor, variantId),
+        200,
+      );
+    },
   );

@@ -135,9 +135,15 @@ export interface UploadStatus {
 }
 
 /** The state of an upload, for the user who started it (or anyone who may read the asset). 404 otherwise. */
-export async function uploadStatus(rc: RequestContext, actor: Actor, variantId: string): Promise<UploadStatus> {
+export async function uploadStatus(
+  rc: RequestContext,
+  actor: Actor,
+  variantId: string,
+  /** the file the caller says it is a version of (which placed the read): another file's upload is not found */
+  assetId?: string,
+): Promise<UploadStatus> {
   const variant = await findVariant(rc.db, variantId);
-  if (!variant) throw new AppError("NOT_FOUND", ru.s3.uploadNotFound);
+  if (!variant || (assetId !== undefined && variant.assetId !== assetId)) throw new AppError("NOT_FOUND", ru.s3.uploadNotFound);
   if (variant.userId !== actor.id)
     await requireAsset(rc, actor, variant.assetId, "read").catch(() => {
       throw new AppError("NOT_FOUND", ru.s3.uploadNotFound);
