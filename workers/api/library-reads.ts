@@ -106,6 +106,18 @@ export function readRouted<K extends RoutedRead>(
 }
 
 /**
+ * A read of a variant, where its file's library lives when the caller names the file (`a`, the id first); without it
+ * (an older client), over the catalog's copy.
+ */
+export function readOfVariant<K extends "playVariant" | "variantTechFields" | "variantTechProps" | "uploadStatus">(
+  at: Reader,
+  name: K,
+  args: RoutedReadArgs<K>,
+): Promise<RoutedReadValue<K>> {
+  return args[0] === undefined ? runRoutedRead(at.rc, at.actor, name, args) : readRouted(at, name, args);
+}
+
+/**
  * A read over several folders or files, each answered where its library lives (decision 051): their places asked
  * together, the catalog answering for those still in it and one call into each shard for its own, side by side, the
  * answers put back in the order asked. A shard that leaves its share to the catalog's copy (a file shared with another

@@ -92,13 +92,17 @@ export const ROUTED_READS = {
   linkedVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, purpose: "download" | "play") =>
     linkedVariant(rc, actor, variantId, purpose, id),
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
-  uploadStatus: (rc: RequestContext, actor: Actor, id: string, variantId: string) => uploadStatus(rc, actor, variantId, id),
-  // Reads of a variant named with its file (`a`), which places them; a variant of another file is not found.
-  playVariant: (rc: RequestContext, actor: Actor, id: string, variantId: string, disposition?: "attachment" | "inline") =>
-    playLink(rc, actor, variantId, disposition, id),
+
+  // Reads of a variant named with its file (`a`), which places them; a variant of another file is not found. Without
+  // the file (an older client), over the catalog's copy (`readOfVariant`).
   variantDownload: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantDownload(rc, actor, id, variantId),
-  variantTechFields: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantTechFields(rc, actor, variantId, id),
-  variantTechProps: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantTechProps(rc, actor, variantId, id),
+  playVariant: (rc: RequestContext, actor: Actor, id: string | undefined, variantId: string, disposition?: "attachment" | "inline") =>
+    playLink(rc, actor, variantId, disposition, id),
+  variantTechFields: (rc: RequestContext, actor: Actor, id: string | undefined, variantId: string) =>
+    variantTechFields(rc, actor, variantId, id),
+  variantTechProps: (rc: RequestContext, actor: Actor, id: string | undefined, variantId: string) =>
+    variantTechProps(rc, actor, variantId, id),
+  uploadStatus: (rc: RequestContext, actor: Actor, id: string | undefined, variantId: string) => uploadStatus(rc, actor, variantId, id),
   proxyDoc: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof proxyDoc>[3]) => proxyDoc(rc, actor, id, version),
   textRendition: (rc: RequestContext, actor: Actor, id: string, version: Parameters<typeof textRendition>[3]) =>
     textRendition(rc, actor, id, version),

@@ -10,7 +10,6 @@ import {
   dropEmptyVersions,
   linkActor,
   linkUser,
-  playLink,
   receiveUpload,
   serveDownload,
   serveLinked,
@@ -23,7 +22,7 @@ import {
 import type { Actor } from "../../services/access";
 import { findVariant } from "../../db/repositories/asset-versions.repository";
 import { runWhereItLives } from "../library-place";
-import { readRouted } from "../library-reads";
+import { readOfVariant, readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -98,12 +97,6 @@ async function linkedContent(
   c.set("actor", by);
   const linked = await readRouted(c.var, "linkedVariant", [assetId, variantId, credential.purpose]);
   return serveLinked(c.var.rc, by.id, linked, credential.purpose, req);
-}
-
-/** A play link to a variant, read where its file's library lives when the caller names the file (`a`). */
-function variantPlayLink(c: Context<AppEnv>, variantId: string, assetId: string | undefined, disposition?: "attachment" | "inline") {
-  if (assetId === undefined) return playLink(c.var.rc, c.var.actor, variantId, disposition);
-  return readRouted(c.var, "playVariant", [assetId, variantId, disposition]);
 }
 
 /** Service links are root-relative (Remix pages use them as is); API answers give absolute URLs. */
@@ -340,7 +333,10 @@ export const assetContentRoutes = createRouter()
       responses: { 200: json(PlayResultSchema, "Play link"), ...errorResponses(400, 401, 403, 404, 415) },
     }),
     async (c) =>
-      c.json(absolute(c, await variantPlayLink(c, c.req.valid("param").variant, c.req.valid("query").a, c.req.valid("json").disposition)), 200),
+      c.json(
+        absolute(c, await readOfVariant(c.var, "playVariant", [c.req.valid("query").a, c.req.valid("param").variant, c.req.valid("json").disposition])),
+        200,
+      ),
   )
   .openapi(
     createRoute({
@@ -358,7 +354,7 @@ export const assetContentRoutes = createRouter()
     }),
     async (c) => {
       const { a, disposition } = c.req.valid("query");
-      return c.json(absolute(c, await variantPlayLink(c, c.req.valid("param").variant, a, disposition)), 200);
+      return c.json(absolute(c, await readOfVariant(c.var, "playVariant", [a, c.req.valid("param").variant, disposition])), 200);
     },
   )
   .openapi(

@@ -8,13 +8,11 @@ import {
   getAsset,
   getVersion,
   trashedAssetsPage,
-  variantTechFields,
-  variantTechProps,
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
 import { runWhereItLives, writeWhereItLives } from "../library-place";
-import { readRouted, readWhereItLives } from "../library-reads";
+import { readOfVariant, readRouted, readWhereItLives } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -269,10 +267,7 @@ export const assetRoutes = createRouter()
     async (c) => {
       const { variantId } = c.req.valid("param");
       const { a } = c.req.valid("query");
-      return c.json(
-        a ? await readRouted(c.var, "variantTechFields", [a, variantId]) : await variantTechFields(c.var.rc, c.var.actor, variantId),
-        200,
-      );
+      return c.json(await readOfVariant(c.var, "variantTechFields", [a, variantId]), 200);
     },
   )
   .openapi(
@@ -289,7 +284,7 @@ export const assetRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const { a } = c.req.valid("query");
-      return c.json(a ? await readRouted(c.var, "variantTechProps", [a, id]) : await variantTechProps(c.var.rc, c.var.actor, id), 200);
+      return c.json(await readOfVariant(c.var, "variantTechProps", [a, id]), 200);
     },
   )
   .openapi(

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { MAX_PARTS, S3_OPS } from "../../services/storage/pure";
-import { signS3Request, uploadStatus, type SignInput, type SignedRequest, type UploadStatus } from "../../services/uploads";
+import { signS3Request, type SignInput, type SignedRequest, type UploadStatus } from "../../services/uploads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
-import { readRouted } from "../library-reads";
+import { readOfVariant } from "../library-reads";
 import { FileOfVariantQuerySchema } from "./asset.schemas";
 
 /**
@@ -84,13 +84,5 @@ export const uploadSignRoutes = createRouter()
       },
       responses: { 200: json(UploadStatusSchema, "The upload's state"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => {
-      const { variantId } = c.req.valid("param");
-      const { a } = c.req.valid("query");
-      // Named with its file, read where the file's library lives.
-      return c.json(
-        a ? await readRouted(c.var, "uploadStatus", [a, variantId]) : await uploadStatus(c.var.rc, c.var.actor, variantId),
-        200,
-      );
-    },
+    async (c) => c.json(await readOfVariant(c.var, "uploadStatus", [c.req.valid("query").a, c.req.valid("param").variantId]), 200),
   );
