@@ -1,7 +1,6 @@
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
 import { actorFromRefreshCookie, refreshCookieName } from "../../workers/services/access";
 import type { Actor } from "../../workers/services/access";
-import { noLibrarySwitched, placesOfIds } from "../../workers/db/library-directory";
 import { guardRedirect, loginRedirect } from "./guard";
 
 function readCookie(request: Request, name: string): string | undefined {
@@ -24,14 +23,7 @@ const actorOfRequest = new WeakMap<object, Promise<Actor | null>>();
 export function getActor(request: Request, context: AppLoadContext): Promise<Actor | null> {
   const known = actorOfRequest.get(context.rc);
   if (known) return known;
-  // A page naming folders or files by id: its loader may read them in their library's shard (decision 051), so while
-  // a library may live in one, their places and the signed-in user's copy are read beside the session.
-  const ids = pageUrl(request).pathname.match(/(?<=\/)[0-9a-f]{32}(?=\/|$)/g) ?? [];
-  const places = ids.length > 0 && !noLibrarySwitched() ? placesOfIds(context.rc.db.$client, ids).catch(() => undefined) : null;
-  const actor = Promise.all([
-    actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url)), ids.length > 0),
-    places,
-  ]).then(([found]) => {
+  const actor = actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url))).then((found) => {
     // the page's Server-Timing carries the database detail for administrators only
     context.rc.viewerIsAdmin = found?.isAdmin === true;
     return found;

@@ -73,39 +73,6 @@ export function readCallerCopyAhead(key: object, db: Database, userId: string): 
   ahead.set(key, { userId, copy });
 }
 
-/**
- * For a page's sign-in (the session cookie: its user is known only once the session is read): the memberships of the
- * session's user read beside the session, then `copyAhead` makes the copy from the user row the session read brought.
- */
-export function groupsOfSession(db: Database, tokenHash: string): Promise<string[]> {
-  const read = db
-    .select({ groupId: userGroupMembers.groupId })
-    .from(userGroupMembers)
-    .where(sql`${userGroupMembers.userId} = (SELECT user_id FROM sessions WHERE token_hash = ${tokenHash})`)
-    .then((rows) => rows.map((r) => r.groupId));
-  read.catch(() => undefined);
-  return read;
-}
-
-/** The caller's copy for request `key`, made of the user row sign-in read and his memberships read beside it. */
-export function copyAhead(key: object, user: CallerCopy["user"], groups: Promise<string[]>): void {
-  const copy = groups.then((ids) => ({ user: pick(user), groups: ids }));
-  copy.catch(() => undefined);
-  ahead.set(key, { userId: user.id, copy });
-}
-
-const pick = ({ id, login, name, isAdmin, isRobot, enabled, chrootGroups, ctime, mtime }: CallerCopy["user"]): CallerCopy["user"] => ({
-  id,
-  login,
-  name,
-  isAdmin,
-  isRobot,
-  enabled,
-  chrootGroups,
-  ctime,
-  mtime,
-});
-
 /** `userId`'s copy: the one read ahead for request `key`, else read now. */
 export function callerCopyOf(key: object, db: Database, userId: string): Promise<CallerCopy | null> {
   const found = ahead.get(key);

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { oneTimeTokens, tradedTokens, users, type UserRow } from "../../db/schema/index";
 import { findUserById, findUserByLogin } from "../../db/repositories/user.repository";
-import { copyAhead, groupsOfSession, readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
+import { readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
 import { noLibrarySwitched } from "../../db/library-directory";
 import {
   findFamilySource,
@@ -254,21 +254,16 @@ export async function actorOfSession(rc: RequestContext, userId: string, familyI
  * Resolves the signed-in user from the refresh cookie without rotating it: how Remix loaders know who renders.
  * Returns null when there is no live session.
  */
-export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: string | undefined, namesEntity = false): Promise<Actor | null> {
+export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: string | undefined): Promise<Actor | null> {
   if (!refreshToken) return null;
-  // the session and its user in one statement: a page pays one round trip to know who renders; for a page naming a
-  // folder or file while a library may live in a shard, his memberships beside it (the copy a shard call carries)
+  // the session and its user in one statement: a page pays one round trip to know who renders
   const now = Date.now();
-  const hash = await sha256Hex(refreshToken);
-  const groups = namesEntity && !noLibrarySwitched() ? groupsOfSession(rc.db, hash) : null;
-  const found = await findSessionWithUser(rc.db, hash, now);
+  const found = await findSessionWithUser(rc.db, await sha256Hex(refreshToken), now);
   const session = found?.session;
   // A page request may still carry the token another tab rotated a moment ago: honour it briefly.
   const recentlyRotated = session?.usedAt != null && now - session.usedAt < ROTATION_GRACE_MS;
   if (!session || session.revokedAt != null || session.expiresAt <= now || (session.usedAt != null && !recentlyRotated)) return null;
-  if (!found.user.enabled || !found.sourceLive) return null;
-  if (groups) copyAhead(rc, found.user, groups);
-  return toActor(found.user, session.familyId);
+  return found.user.enabled && found.sourceLive ? toActor(found.user, session.familyId) : null;
 }
 
 /**
