@@ -27,8 +27,7 @@ import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { previewTask, uploadFile, waitForTask } from "./task-fixtures";
-import { actorOf, testContext } from "./catalog-fixtures";
-import { levelsOfEach, levelsOrNone } from "../../app/lib/levels.server";
+import { testContext } from "./catalog-fixtures";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { signed } from "./asset-fixtures";
@@ -702,7 +701,7 @@ describe("moving a library into its shard", () => {
     for (const [i, a] of before.reader.entries()) if (a.status === 200) expect(refused[i]!.status, a.path).toBeGreaterThanOrEqual(403);
   });
 
-  it("answers the levels and sizes of several libraries' folders and files each from its own, and pages' levels from the shard", async () => {
+  it("answers the levels and sizes of several libraries' folders and files each from its own", async () => {
     const [a, b] = [await library(), await library()];
     const { reader } = await readerAndStranger(a.top);
     await env.DB.prepare(
@@ -719,12 +718,6 @@ describe("moving a library into its shard", () => {
       const res = await call("/api/group/group-size", { method: "POST", bearer, json: { ids } });
       return { status: res.status, body: (await res.json()) as { group_id: string }[] };
     };
-    // What the pages' loaders decide from: the viewer's and a folder's levels, and the root page's of each library.
-    const pages = async () => ({
-      viewer: await levelsOrNone(testContext(), actorOf(reader), a.photo.id, "asset"),
-      folder: await levelsOrNone(testContext(), actorOf(reader), a.sub, "group"),
-      root: await levelsOfEach(testContext(), actorOf(reader), [a.top, b.top]),
-    });
     // An administrator asking the reader's levels: the reader's copy rides into the shard with the call.
     const his = async () => {
       const res = await call("/api/auth/entity-user-access", {
@@ -739,7 +732,6 @@ describe("moving a library into its shard", () => {
       levels: await levels(mixed),
       sizes: await sizes(a.boss.bearer, [a.top, b.top, a.sub]),
       readerSizes: await sizes(reader.bearer, [b.top, a.top]),
-      pages: await pages(),
     });
     const before = await read();
     expect(before.levels.body.map((l) => l.entity)).toEqual(mixed.map((p) => p.entity));
@@ -747,8 +739,6 @@ describe("moving a library into its shard", () => {
     expect(before.sizes.body.map((s) => s.group_id)).toEqual([a.top, b.top, a.sub]);
     expect(before.readerSizes.body.map((s) => s.group_id)).toEqual([b.top, a.top]);
     expect(before.his).toEqual([true, true, true]);
-    expect(before.pages.viewer).toContain("read");
-    expect(before.pages.root[a.top]).toContain("read");
 
     const shard = await switchLibrary(a.top);
     expect(await read()).toEqual(before);
@@ -767,11 +757,6 @@ describe("moving a library into its shard", () => {
     expect((await levels([{ entity: b.photo.id }, { entity: b.top }])).body.map((l) => l.acl.includes("read"))).toEqual([true, true]);
     expect((await sizes(reader.bearer, [b.top, a.top])).status).toBe(404);
     expect((await sizes(reader.bearer, [b.top])).status).toBe(200);
-    const after = await pages();
-    expect(after.viewer).toEqual([]);
-    expect(after.folder).toEqual([]);
-    expect(after.root[a.top]).toEqual([]);
-    expect(after.root[b.top]).toContain("read");
   });
 
   it("answers an office editor's calls on a file from its shard: its properties, its bytes; the token's user checked there", async () => {
