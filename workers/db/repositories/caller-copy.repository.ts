@@ -29,8 +29,26 @@ export interface CallerCopy {
 
 /** In the global database: the caller's row and memberships, in one round trip. */
 export async function readCallerCopy(db: Database, userId: string): Promise<CallerCopy | null> {
-  return (await readCallerCopies(db, [userId]))[0] ?? null;
+  // On every call into a shard: the plain keyed reads, not the list form below.
+  const [rows, memberships] = await db.batch([
+    db.select(copyColumns).from(users).where(eq(users.id, userId)),
+    db.select({ groupId: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId)),
+  ]);
+  const user = rows[0];
+  return user ? { user, groups: memberships.map((m) => m.groupId) } : null;
 }
+
+const copyColumns = {
+  id: users.id,
+  login: users.login,
+  name: users.name,
+  isAdmin: users.isAdmin,
+  isRobot: users.isRobot,
+  enabled: users.enabled,
+  chrootGroups: users.chrootGroups,
+  ctime: users.ctime,
+  mtime: users.mtime,
+};
 
 /** In the global database: the copies of those of `userIds` who exist, in one round trip however many they are. */
 export async function readCallerCopies(db: Database, userIds: readonly string[]): Promise<CallerCopy[]> {
@@ -39,17 +57,7 @@ export async function readCallerCopies(db: Database, userIds: readonly string[])
   const ids = JSON.stringify([...new Set(userIds)]);
   const [rows, memberships] = await db.batch([
     db
-      .select({
-        id: users.id,
-        login: users.login,
-        name: users.name,
-        isAdmin: users.isAdmin,
-        isRobot: users.isRobot,
-        enabled: users.enabled,
-        chrootGroups: users.chrootGroups,
-        ctime: users.ctime,
-        mtime: users.mtime,
-      })
+      .select(copyColumns)
       .from(users)
       .where(sql`${users.id} IN (SELECT value FROM json_each(${ids}))`),
     db
