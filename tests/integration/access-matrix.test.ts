@@ -1478,7 +1478,7 @@ function probeRow(key: string): Row | undefined {
 }
 
 const moved: string[] = [];
-afterAll(() => releaseMovedLibraries(moved));
+afterAll(() => releaseMovedLibraries(moved), 120_000);
 
 describe("permission matrix", () => {
   it("covers every endpoint of the OpenAPI document, and every row is a documented endpoint", async () => {

@@ -686,6 +686,7 @@ describe("moving a library into its shard", () => {
       sql.exec("UPDATE comments SET text = 'Свет из хранилища' WHERE asset_id = ?", clip.id);
       sql.exec("UPDATE search_content SET text = 'Текст из хранилища' WHERE asset_id = ?", doc.id);
       sql.exec("UPDATE variants SET file_name = 'из хранилища.pdf' WHERE asset_id = ?", doc.id);
+      sql.exec("UPDATE group_members SET group_id = ? WHERE el_id = ?", top, doc.id);
     });
     expect(await (await call(`/api/asset/${clip.id}/comments`, { bearer: reader.bearer })).text()).toContain("Свет из хранилища");
     expect(await (await call(`/api/asset/asset-proxy-doc/${doc.id}/1?as=text`, { bearer: reader.bearer })).text()).toBe(
@@ -694,6 +695,11 @@ describe("moving a library into its shard", () => {
     const download = await call(`/api/asset/content/download/${doc.id}/latest/master`, { bearer: boss.bearer });
     expect(await download.text()).toBe("bytes");
     expect(decodeURIComponent(download.headers.get("content-disposition")!)).toContain("из хранилища.pdf");
+    // Its audit entry is filed under the folder the shard lists it in (the catalog's copy still says `sub`).
+    const entry = await env.DB.prepare("SELECT folder_id FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC")
+      .bind(doc.id)
+      .first<{ folder_id: string }>();
+    expect(entry?.folder_id).toBe(top);
     // Every read is decided by the shard's rules: the reader's rule taken away there (the catalog's copy keeps it)
     // refuses him each read he was answered.
     await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));

@@ -320,6 +320,12 @@ export function selectAssetGroups(db: Database, assetId: string, vis: Visibility
     );
 }
 
+/** The folder a file's audit entries are filed under: the first it is listed in, as the audit statement's own lookup. */
+export async function firstFolderOf(db: Database, assetId: string): Promise<string | undefined> {
+  const row = await db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.elId, assetId)).limit(1).get();
+  return row?.id;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Copy and purge
 

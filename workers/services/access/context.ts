@@ -79,6 +79,9 @@ export interface SessionStartOptions {
   constraint: D1SessionConstraint;
 }
 
+/** Whether `rc.db` is a library's shard (read in its object, or over it from the Worker) rather than the catalog's session. */
+export const onShard = (rc: Pick<RequestContext, "db" | "dbSession">): boolean => rc.db !== rc.dbSession.db;
+
 /**
  * The one place a D1 session is opened (decision 030): API requests, pages, queue consumers, workflows and crons all
  * come through here, so every query runs in `env.DB.withSession(…)` and is counted. Background work has no bookmark

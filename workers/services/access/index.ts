@@ -57,7 +57,7 @@ export {
 } from "./auth.service";
 export type { IssuedSession } from "./auth.service";
 export { ensureAdministrator } from "./bootstrap.service";
-export { createRequestContext, outsideHold } from "./context";
+export { createRequestContext, onShard, outsideHold } from "./context";
 export type { Actor, ClientInfo, RequestContext } from "./context";
 export { ownedByUser } from "./owned.service";
 export { ROBOT_TOKEN_PREFIX, actorOfRobotToken, authenticateRobotToken, createRobotToken, listTokens, revokeRobotToken } from "./robot-token.service";

@@ -3,6 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import {
   returnedRows,
   findAsset,
+  firstFolderOf,
   purgeAssetsStatements,
   runBatch,
   selectAssetObjects,
@@ -23,7 +24,7 @@ import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { contentRange, ifNoneMatch, ifRangeAllows, parseRange, unsatisfiedRange } from "../../lib/http-range";
 import { signLink, verifyLink, type SignedPurpose } from "../../lib/signed-url";
-import { canAccess, fileAuditStatement } from "../access";
+import { canAccess, fileAuditStatement, onShard } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
 import { requireOnAsset } from "./asset.service";
 import { SCREEN_VARIANT_TYPES, variantLevel } from "./variant-level";
@@ -204,7 +205,7 @@ async function requireLinkLevel(rc: RequestContext, actor: Actor, row: ReadyVari
 async function serveCounted(
   rc: RequestContext,
   actorId: string,
-  asset: Pick<AssetRow, "id" | "name">,
+  asset: DownloadedFile,
   row: ReadyVariant,
   req: ContentRequest,
 ): Promise<Response> {
@@ -217,7 +218,7 @@ async function serveCounted(
       fileAuditStatement(rc, {
         actorId,
         verb: "download",
-        targets: { type: "asset", id: asset.id, name: asset.name },
+        targets: { type: "asset", id: asset.id, name: asset.name, folderId: asset.folderId },
         details: { version: row.version, variant: row.variant.variantType },
       }),
     );
@@ -240,8 +241,18 @@ async function downloadVariant(rc: RequestContext, asset: AssetRow, version: Ver
 
 /** What a download resolves to: the file (for its audit entry) and the ready variant whose bytes are served. */
 export interface Download {
-  asset: Pick<AssetRow, "id" | "name">;
+  asset: DownloadedFile;
   row: ReadyVariant;
+}
+
+type DownloadedFile = Pick<AssetRow, "id" | "name"> & { folderId?: string };
+
+/**
+ * The file as its download's audit entry names it. Read in a library's shard, with its folder: the entry is written
+ * in the catalog, whose own lookup of the folder reads its copy of the library (decision 051 deletes it).
+ */
+async function downloadedFile(rc: RequestContext, asset: AssetRow): Promise<DownloadedFile> {
+  return { id: asset.id, name: asset.name, folderId: onShard(rc) ? await firstFolderOf(rc.db, asset.id) : undefined };
 }
 
 /**
@@ -260,7 +271,7 @@ export async function resolveDownload(
   const row = await downloadVariant(rc, asset, version, selector);
   if (!row) throw new AppError("NOT_FOUND", ru.assets.variantNotFound);
   await requireVariantLevel(rc, actor, asset, row.variant.variantType);
-  return { asset: { id: asset.id, name: asset.name }, row };
+  return { asset: await downloadedFile(rc, asset), row };
 }
 
 /** Serves a resolved download as an attachment (unless asked otherwise), counted as `asset.download` for `actorId`. */
@@ -270,7 +281,7 @@ export async function resolveDownload(
  */
 export async function variantDownload(rc: RequestContext, actor: Actor, assetId: string, variantId: string): Promise<Download> {
   const { row, asset } = await requireVariantAccess(rc, actor, variantId, assetId);
-  return { asset: { id: asset.id, name: asset.name }, row };
+  return { asset: await downloadedFile(rc, asset), row };
 }
 
 export function serveDownload(rc: RequestContext, actorId: string, download: Download, req: ContentRequest): Promise<Response> {
@@ -297,7 +308,7 @@ export async function linkedDownload(
     throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   }
   await requireLinkLevel(rc, by, row, asset);
-  return { asset: { id: asset.id, name: asset.name }, row };
+  return { asset: await downloadedFile(rc, asset), row };
 }
 
 /**
@@ -343,7 +354,7 @@ export async function linkedVariant(
   const asset = mine ? await findAsset(rc.db, row.variant.assetId) : undefined;
   if (!row || !asset || asset.deletedAt != null) throw new AppError("FORBIDDEN", ru.assets.linkInvalid);
   await requireLinkLevel(rc, by, row, asset);
-  return { kind: "ready", download: { asset: { id: asset.id, name: asset.name }, row } };
+  return { kind: "ready", download: { asset: await downloadedFile(rc, asset), row } };
 }
 
 /** Serves what a link resolved to, inline for a play link unless asked otherwise; a download is counted. */
