@@ -797,8 +797,21 @@ describe("moving a library into its shard", () => {
     const shard = await switchLibrary(top);
     expect(await reads(forEditor)).toEqual(before);
     // Served by the shard: its name for the file, and its rules for the token's user (the catalog's copy keeps his).
-    await inShard(shard, (sql) => sql.exec("UPDATE assets SET name = 'Смета из хранилища.txt' WHERE id = ?", doc.id));
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Смета из хранилища.txt' WHERE id = ?", doc.id);
+      sql.exec("UPDATE group_members SET group_id = ? WHERE el_id = ?", top, doc.id);
+    });
     expect(JSON.parse((await wopi("", forEditor)).body)).toMatchObject({ BaseFileName: "Смета из хранилища.txt" });
+    // The editor's download is filed under the folder the shard lists the file in (the catalog's copy says `sub`).
+    await wopi("/contents", forEditor);
+    await vi.waitFor(async () => {
+      const entry = await env.DB.prepare(
+        "SELECT folder_id, json_extract(details, '$.name') AS name FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC",
+      )
+        .bind(doc.id)
+        .first<{ folder_id: string; name: string }>();
+      expect(entry).toEqual({ folder_id: top, name: "Смета из хранилища.txt" });
+    });
     const lock = async (accessToken: string) =>
       (
         await call(`/api/wopi/files/${doc.id}?access_token=${encodeURIComponent(accessToken)}`, {

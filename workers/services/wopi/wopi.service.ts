@@ -1,14 +1,14 @@
 // Over 400 lines on purpose: tokens, file info, locks and the editor URL share one token-and-lock flow; writes: wopi-write.service.ts.
 import { sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
-import { findAsset } from "../../db/repositories/asset.repository";
+import { findAsset, firstFolderOf } from "../../db/repositories/asset.repository";
 import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
 import type { AssetRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { signWopiToken, verifyWopiToken, type WopiClient, type WopiRight, type WopiTokenClaims, type WopiVia } from "../../lib/wopi-token";
 import { WOPI_LOCK_MAX_LENGTH, type WopiLockResult, type WopiLockState } from "../../../durable-objects/wopi-lock.do";
 import { readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
-import { actorOfRobotToken, actorOfSession, auditDownloadStatement, canAccess } from "../access";
+import { actorOfRobotToken, actorOfSession, auditDownloadStatement, canAccess, onShard } from "../access";
 import { backendFor, maxUploadBytes, mainVariant, requireAsset } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../storage/pure";
@@ -296,13 +296,17 @@ export async function fileInfoOf(rc: RequestContext, credential: WopiCredential,
 /** The file and its current variant, what GetFile and the text call read, for a caller who may (a routed read). */
 export async function fileToServe(rc: RequestContext, credential: WopiCredential, assetId: string): Promise<WopiFile> {
   const { asset } = await callerOnFile(rc, credential, assetId);
-  return { asset, variant: await currentVariant(rc, asset) };
+  // Read in a shard, with the folder its download's audit entry names (the catalog's lookup reads its copy).
+  const [variant, folderId] = await Promise.all([currentVariant(rc, asset), onShard(rc) ? firstFolderOf(rc.db, asset.id) : undefined]);
+  return { asset, variant, folderId };
 }
 
 /** A checked caller's file and its current version's main variant (none before the first version). */
 export interface WopiFile {
   asset: AssetRow;
   variant: ReadyVariant | undefined;
+  /** the folder its audit entries are filed under, when read in a shard */
+  folderId?: string;
 }
 
 /**
@@ -418,7 +422,7 @@ export async function getFile(rc: RequestContext, actorId: string, file: WopiFil
   const audit = auditDownloadStatement(rc, {
     actorId,
     channel: "wopi",
-    files: [{ id: asset.id, name: asset.name }],
+    files: [{ id: asset.id, name: asset.name, folderId: file.folderId }],
     details: { version: asset.latestVersion },
   });
   rc.waitUntil(
