@@ -639,6 +639,11 @@ describe("moving a library into its shard", () => {
       `/api/user/acl/${readerRule}`,
       `/api/group/locations/${sub}`,
       `/api/upload/status/${photo.variantId}?a=${photo.id}`,
+      // The same without the file (an older client): placed by the variant's catalog row.
+      `/api/asset/variant-tech-fields/${photo.variantId}`,
+      `/api/asset/content/play-variant/${photo.variantId}`,
+      `/api/asset/content/download-variant/${doc.variantId}`,
+      `/api/upload/status/${photo.variantId}`,
       `/api/auth/entity-user-access/${photo.id}`,
       `POST /api/auth/entity-user-access`,
       `POST /api/group/group-size`,

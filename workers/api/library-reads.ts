@@ -11,6 +11,7 @@ import {
   type LibraryPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
+import { findVariant } from "../db/repositories/asset-versions.repository";
 import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
@@ -106,15 +107,29 @@ export function readRouted<K extends RoutedRead>(
 }
 
 /**
- * A read of a variant, where its file's library lives when the caller names the file (`a`, the id first); without it
- * (an older client), over the catalog's copy.
+ * A read of a variant, where its file's library lives: the file the caller names (`a`, the id first), or for an older
+ * client naming the variant alone, the file its catalog row names (`fileOfVariant`).
  */
-export function readOfVariant<K extends "playVariant" | "variantTechFields" | "variantTechProps" | "uploadStatus">(
+export async function readOfVariant<K extends "playVariant" | "variantTechFields" | "variantTechProps" | "uploadStatus">(
   at: Reader,
   name: K,
   args: RoutedReadArgs<K>,
 ): Promise<RoutedReadValue<K>> {
-  return args[0] === undefined ? runRoutedRead(at.rc, at.actor, name, args) : readRouted(at, name, args);
+  const [named, variantId, ...rest] = args;
+  const file = named ?? (await fileOfVariant(at.rc, variantId as string));
+  if (file === undefined) return runRoutedRead(at.rc, at.actor, name, args);
+  return readRouted(at, name, [file, variantId, ...rest] as unknown as RoutedReadArgs<K>);
+}
+
+/**
+ * The file of a variant named without it (an older client, a link signed before `a` existed), by the variant's
+ * catalog row, as a comment, a link or a rule is placed (decision 051, «routing itself»). Undefined while this
+ * isolate knows no library is in a shard (nothing to place: no round trip), and for a variant the catalog does not
+ * know, whose read there answers.
+ */
+export async function fileOfVariant(rc: RequestContext, variantId: string): Promise<string | undefined> {
+  if (noLibrarySwitched()) return undefined;
+  return (await findVariant(rc.db, variantId))?.assetId;
 }
 
 /**

@@ -94,7 +94,7 @@ export const ROUTED_READS = {
   playAsset: (rc: RequestContext, actor: Actor, id: string, opts: Parameters<typeof playAsset>[3]) => playAsset(rc, actor, id, opts),
 
   // Reads of a variant named with its file (`a`), which places them; a variant of another file is not found. Without
-  // the file (an older client), over the catalog's copy (`readOfVariant`).
+  // the file (an older client), the variant's catalog row names it (`readOfVariant`).
   variantDownload: (rc: RequestContext, actor: Actor, id: string, variantId: string) => variantDownload(rc, actor, id, variantId),
   playVariant: (rc: RequestContext, actor: Actor, id: string | undefined, variantId: string, disposition?: "attachment" | "inline") =>
     playLink(rc, actor, variantId, disposition, id),

@@ -22,7 +22,7 @@ import {
 import type { Actor } from "../../services/access";
 import { findVariant } from "../../db/repositories/asset-versions.repository";
 import { runWhereItLives } from "../library-place";
-import { readOfVariant, readRouted } from "../library-reads";
+import { fileOfVariant, readOfVariant, readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdSchema } from "../schemas";
@@ -80,7 +80,8 @@ function contentRequest(c: Context<AppEnv>, disposition?: "attachment" | "inline
 /**
  * A variant's bytes for a bearer or through a signed link. Named with its file (`a`: the links the API makes, the
  * app's calls), it is read where the file's library lives: a link's signature and its user checked here (global
- * rows), the variant and the rights on the file there. Without it, the catalog's copy answers.
+ * rows), the variant and the rights on the file there. Without it (an older client or link), its file is the one its
+ * catalog row names (`fileOfVariant`); a variant the catalog does not know is the catalog's to answer.
  */
 async function linkedContent(
   c: Context<AppEnv>,
@@ -89,13 +90,14 @@ async function linkedContent(
   assetId: string | undefined,
   req: ContentRequest,
 ): Promise<Response> {
-  if (assetId === undefined) return variantContent(c.var.rc, credential, variantId, req);
+  const file = assetId ?? (await fileOfVariant(c.var.rc, variantId));
+  if (file === undefined) return variantContent(c.var.rc, credential, variantId, req);
   if ("actor" in credential) {
-    return serveDownload(c.var.rc, credential.actor.id, await readRouted(c.var, "variantDownload", [assetId, variantId]), req);
+    return serveDownload(c.var.rc, credential.actor.id, await readRouted(c.var, "variantDownload", [file, variantId]), req);
   }
   const by = await linkActor(c.var.rc, credential.purpose, variantId, credential.link);
   c.set("actor", by);
-  const linked = await readRouted(c.var, "linkedVariant", [assetId, variantId, credential.purpose]);
+  const linked = await readRouted(c.var, "linkedVariant", [file, variantId, credential.purpose]);
   return serveLinked(c.var.rc, by.id, linked, credential.purpose, req);
 }
 
