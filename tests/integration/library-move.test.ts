@@ -874,7 +874,7 @@ describe("moving a library into its shard", () => {
     // Signed for its user only: the same signature naming another user is refused.
     const stranger = await ordinaryUser();
     expect((await open(byType.replace(`u=${boss.id}`, `u=${stranger.id}`))).status).toBe(403);
-    // Another file's id in the link is refused; a link from before (no file named) is read over the catalog's copy.
+    // Another file's id in the link is refused; a link from before (no file named) is placed by its variant's row.
     link.searchParams.set("a", other.id);
     expect((await open(link.href)).status).toBe(403);
     link.searchParams.delete("a");
@@ -893,7 +893,48 @@ describe("moving a library into its shard", () => {
     await inShard(shard, (sql) => sql.exec("UPDATE variants SET status = 'processing' WHERE asset_id = ?", doc.id));
     expect((await open(play.link)).status).toBe(403);
     expect((await open(byType)).status).toBe(403);
-    expect((await open(link.href)).status).toBe(200);
+    expect((await open(link.href)).status).toBe(403);
+  });
+
+  it("serves a shared link's media from its file's shard: the link, its maker's rights and the file are read there", async () => {
+    const { top, sub, boss } = await library();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
+    // A link to the library's folder; the file is in the folder below it.
+    const made = await call(`/api/sl/create/${top}`, { method: "POST", bearer: boss.bearer, json: { acl: ["read", "download"] } });
+    const linkId = /\/sl\/([A-Za-z0-9_-]{22})/.exec(await made.text())![1]!;
+    const info = (await (await call(`/api/sl/info/${linkId}?folder=${sub}`)).json()) as {
+      group: { items: { asset_id: string; media_url: string; download_url: string | null }[] };
+    };
+    const item = info.group.items.find((i) => i.asset_id === doc.id)!;
+    const media = async (url: string) => {
+      const res = await call(url);
+      return { status: res.status, body: await res.text(), disposition: res.headers.get("content-disposition") };
+    };
+    const before = [await media(item.media_url), await media(item.download_url!)];
+    expect(before.map((r) => [r.status, r.body])).toEqual([
+      [200, "bytes"],
+      [200, "bytes"],
+    ]);
+
+    const shard = await switchLibrary(top);
+    expect([await media(item.media_url), await media(item.download_url!)]).toEqual(before);
+    // Read in the shard: its name for the file's bytes, counted there, the audit entry filed under its folder.
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE variants SET file_name = 'из хранилища.pdf' WHERE asset_id = ?", doc.id);
+      sql.exec("UPDATE group_members SET group_id = ? WHERE el_id = ?", top, doc.id);
+    });
+    expect(decodeURIComponent((await media(item.download_url!)).disposition!)).toContain("из хранилища.pdf");
+    const downloads = () =>
+      inShard(shard, (sql) => sql.exec<{ n: number }>("SELECT downloads AS n FROM shortlinks WHERE id = ?", linkId).one().n);
+    expect(await downloads()).toBe(3);
+    const entry = await env.DB.prepare("SELECT folder_id FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC")
+      .bind(doc.id)
+      .first<{ folder_id: string }>();
+    expect(entry?.folder_id).toBe(top);
+    // The link revoked in the shard only (the catalog's copy keeps it open): its media are refused.
+    await inShard(shard, (sql) => sql.exec("UPDATE shortlinks SET revoked_at = ? WHERE id = ?", Date.now(), linkId));
+    expect((await media(item.media_url)).status).toBe(410);
+    expect((await media(item.download_url!)).status).toBe(410);
   });
 
   it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {

@@ -32,7 +32,7 @@ import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential 
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
-import { linksForEntity } from "./sharing";
+import { linksForEntity, sharedMediaTarget, type MediaKind } from "./sharing";
 import { storageForEntity } from "./storage";
 
 /**
@@ -122,6 +122,10 @@ export const ROUTED_READS = {
     fileInfoOf(rc, credential, id, origin),
   wopiFile: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential) => fileToServe(rc, credential, id),
   wopiCaller: (rc: RequestContext, _actor: Actor, id: string, credential: WopiCredential) => callerOnFile(rc, credential, id),
+  // What a shared link's media URL serves, placed by its file; the actor is the link's maker, whose copy rides along
+  // (his rights are read there again, with the link's row).
+  sharedMedia: (rc: RequestContext, _creator: Actor, id: string, linkId: string, kind: MediaKind, cookie: string | undefined) =>
+    sharedMediaTarget(rc, linkId, id, kind, cookie),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

@@ -9,16 +9,20 @@ import {
   cachedShortlinkMedia,
   closedError,
   isClosed,
+  linkCreator,
   listActiveLinks,
   MAX_PASSWORD_LENGTH,
   MAX_RECIPIENTS,
   openShortlink,
+  sharedMediaTarget,
   shortlinkZip,
   storeSharedInfo,
   unlockCookieName,
   unlockShortlink,
   type MediaKind,
+  type MediaTargetRead,
 } from "../../services/sharing";
+import { noLibrarySwitched } from "../../db/library-directory";
 import { itemOfLink, writeWhereItLives } from "../library-place";
 import { readRouted } from "../library-reads";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
@@ -157,6 +161,19 @@ function visitor(c: Context<AppEnv>) {
 
 function origin(c: Context<AppEnv>): string {
   return new URL(c.req.url).origin;
+}
+
+/**
+ * What a media URL serves, read where its file's library lives (decision 051): the link's maker, whose rights it
+ * carries, found by the link's catalog row (as the link's writes are placed), then the file's place beside his copy.
+ * Over the catalog at once while this isolate knows no library is in a shard, or for no such link.
+ */
+function mediaWhereItLives(c: Context<AppEnv>): MediaTargetRead {
+  return async (linkId, assetId, kind, cookie) => {
+    const creator = noLibrarySwitched() ? undefined : await linkCreator(c.var.rc, linkId);
+    if (!creator) return sharedMediaTarget(c.var.rc, linkId, assetId, kind, cookie);
+    return readRouted({ rc: c.var.rc, actor: creator }, "sharedMedia", [assetId, linkId, kind, cookie]);
+  };
 }
 
 /** Open-link answers are per visitor (cookie, counts): never cached by anyone. */
@@ -343,7 +360,7 @@ export const slRoutes = createRouter()
         c.req.valid("query"),
         getCookie(c, unlockCookieName(link)),
         { range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match"), ifRange: c.req.header("if-range") },
-        visitor(c),
+        mediaWhereItLives(c),
       );
     },
   )

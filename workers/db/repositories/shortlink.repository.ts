@@ -12,6 +12,16 @@ export function findShortlink(db: Database, id: string) {
   return db.select().from(shortlinks).where(eq(shortlinks.id, id)).get();
 }
 
+/** The user who made link `id` (whose rights it carries) and what it shares, in one read: undefined for no such link. */
+export function findLinkCreator(db: Database, id: string) {
+  return db
+    .select({ user: users, entityType: shortlinks.entityType })
+    .from(shortlinks)
+    .innerJoin(users, eq(users.id, shortlinks.creatorId))
+    .where(eq(shortlinks.id, id))
+    .get();
+}
+
 /**
  * What the edge cache needs to know about a link before it may look anything up (one indexed read): whether it is
  * open by its own rules (revoked, window), whether it has a password, and the current `shared` cache revision.

@@ -10,13 +10,15 @@ export {
   MAX_RECIPIENTS,
   createShortlink,
   formatMoment,
+  linkCreator,
   linksForEntity,
   listActiveLinks,
   revokeShortlink,
   unlockCookieName,
   updateShortlink,
 } from "./shortlink.service";
-export { closedError, isClosed, openShortlink, shortlinkMedia, unlockShortlink } from "./shortlink-open.service";
+export { closedError, isClosed, openShortlink, unlockShortlink } from "./shortlink-open.service";
+export { sharedMediaTarget, shortlinkMedia, type MediaTarget, type MediaTargetRead } from "./shortlink-media.service";
 export { CACHE_STATUS_HEADER, cachedSharedInfo, cachedSharedPage, cachedShortlinkMedia, storeSharedInfo, type CacheStatus } from "./shortlink-cache.service";
 export { shortlinkZip } from "./shortlink-zip.service";
 export type { MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";

@@ -20,7 +20,8 @@ import { auditStatement, refreshCookieName, type RequestContext } from "../acces
 import { AppError } from "../../lib/errors";
 import type { ContentRequest } from "../library";
 import { countLinkUses, type LinkUse } from "./link-use";
-import { shortlinkMedia, type MediaKind } from "./shortlink-open.service";
+import { shortlinkMedia, type MediaTargetRead } from "./shortlink-media.service";
+import type { MediaKind } from "./shortlink-open.service";
 import { LINK_ID_PATTERN, type Visitor } from "./shortlink.service";
 
 /** Answers through the cache say `hit`, `miss` (computed and stored) or `bypass` (not eligible: computed only). */
@@ -313,10 +314,11 @@ export async function cachedShortlinkMedia(
   params: { u?: string; exp?: string; sig?: string },
   cookie: string | undefined,
   req: ContentRequest,
-  visitor: Visitor,
+  /** what the URL serves, found where the file's library lives (the route's routed read) */
+  target?: MediaTargetRead,
 ): Promise<Response> {
   const preview = kind === "thumb" || kind === "medium";
-  if (!preview) return shortlinkMedia(rc, linkId, assetId, kind, params, cookie, req, visitor);
+  if (!preview) return shortlinkMedia(rc, linkId, assetId, kind, params, cookie, req, target);
   if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
     throw new AppError("FORBIDDEN", ru.sharing.mediaDenied);
   const slot = await sharedCacheSlot(rc, origin, "media", linkId, { asset: assetId, kind });
@@ -332,7 +334,7 @@ export async function cachedShortlinkMedia(
     }
     return new Response(hit.body, { status: 200, headers });
   }
-  const response = await shortlinkMedia(rc, linkId, assetId, kind, params, cookie, req, visitor);
+  const response = await shortlinkMedia(rc, linkId, assetId, kind, params, cookie, req, target);
   if (!slot || response.status !== 200 || !response.body) {
     const answer = new Response(response.body, response);
     answer.headers.set(CACHE_STATUS_HEADER, slot ? "miss" : "bypass");

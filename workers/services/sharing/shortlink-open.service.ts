@@ -2,24 +2,21 @@
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import { placeOfId, type LibraryPlace } from "../../db/library-directory";
-import { findAsset } from "../../db/repositories/asset.repository";
-import { selectReadyVariants, type ReadyVariant } from "../../db/repositories/asset-versions.repository";
-import { assetInSubtree, findShortlink } from "../../db/repositories/shortlink.repository";
+import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
+import { findShortlink } from "../../db/repositories/shortlink.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import { ancestorsOf, findGroup, isInSubtree } from "../../db/repositories/group.repository";
 import { previewsOfAssets } from "../../db/repositories/preview.repository";
 import type { ShortlinkRow } from "../../db/schema/index";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { ifNoneMatch } from "../../lib/http-range";
 import { verifyPassword } from "../../lib/password";
-import { signLink, verifyLink } from "../../lib/signed-url";
-import { auditDownloadStatement, canAccess, auditStatement, recordAudit } from "../access";
-import { collectionHoldsReadable, listItems } from "../collections";
+import { signLink } from "../../lib/signed-url";
+import { canAccess, auditStatement, onShard } from "../access";
+import { listItems } from "../collections";
 import { holds } from "../access/pure";
-import { serveVariant, VIEWABLE_ORDER, type ContentRequest, mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
+import { mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
 import type { Actor, RequestContext } from "../access";
-import { findPreview, readPreview } from "../media";
 import { countLinkUses } from "./link-use";
 import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
 import { sharedZipUrl } from "./shortlink-zip.service";
@@ -57,7 +54,8 @@ export interface OpenLink {
   /** the link's rights cut down to what the creator holds now */
   mask: number;
   /** where the shared file or folder's library lives (decision 043): its opens are counted there */
-  place: LibraryPlace;
+  /** where the item's library lives (asked in the Worker: a shard is that place itself) */
+  place?: LibraryPlace;
 }
 
 /** The error an API call answers for a closed state. */
@@ -92,7 +90,7 @@ export async function resolveLink(rc: RequestContext, linkId: string, now = Date
   const [user, entity, place] = await Promise.all([
     findUserById(rc.db, link.creatorId),
     findEntity(rc, link.entityId, link.entityType),
-    placeOfId(rc.db.$client, link.entityId),
+    onShard(rc) ? undefined : placeOfId(rc.db.$client, link.entityId),
   ]);
   if (!user || !user.enabled || !entity) return { state: "not_found" };
   const creator = actorOf(user);
@@ -393,88 +391,4 @@ const LINK_FOLDER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Password state of an open link for `GET /api/sl/info/{id}`: only that a password is needed. */
 export function isClosed(value: SharedInfo | ClosedState): value is ClosedState {
   return "state" in value;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Media through a link
-
-function pickVariant(rows: readonly ReadyVariant[], kind: "view" | "original" | "proxy"): ReadyVariant | undefined {
-  if (kind === "original") return mainVariant(rows) ?? rows[0];
-  const order = kind === "view" ? VIEWABLE_ORDER : (["proxy_highres", "proxy_lowres"] as const);
-  for (const type of order) {
-    const found = rows.find((r) => r.variant.variantType === type);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * `GET /api/sl/media/{link}/{asset}/{kind}`: bytes through a link. The signed URL must be for this link, asset and
- * kind and unexpired; then every rule of the link is checked again (revoked, window, creator, item, password
- * cookie), the asset must be the shared one, inside the shared group or an item of the shared collection, and
- * readable by the creator, and downloads
- * need the link's download right and the creator's download right now. Views stream inline with Range; downloads
- * are attachments, counted and audited (a ranged continuation is not counted again).
- */
-export async function shortlinkMedia(
-  rc: RequestContext,
-  linkId: string,
-  assetId: string,
-  kind: MediaKind,
-  params: { u?: string; exp?: string; sig?: string },
-  cookie: string | undefined,
-  req: ContentRequest,
-  visitor: Visitor,
-): Promise<Response> {
-  const denied = () => new AppError("FORBIDDEN", ru.sharing.mediaDenied);
-  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
-    throw denied();
-  const open = await resolveLink(rc, linkId);
-  if ("state" in open) throw closedError(open);
-  if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
-  const asset = open.entity.type === "asset" ? open.entity.asset : await findAsset(rc.db, assetId);
-  if (!asset || asset.id !== assetId || asset.deletedAt != null) throw denied();
-  if (open.entity.type === "collection" && !(await collectionHoldsReadable(rc, open.creator, open.entity.id, assetId))) throw denied();
-  if (open.entity.type === "group") {
-    const inside = await assetInSubtree(rc.db, open.entity.id, assetId);
-    if (!inside || !(await canAccess(rc, open.creator, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "read"))) throw denied();
-  }
-  if (kind === "thumb" || kind === "medium") {
-    const preview = await findPreview(rc, open.creator, { assetId, version: asset.latestVersion, size: kind });
-    if (ifNoneMatch(req.ifNoneMatch, preview.etag)) return new Response(null, { status: 304, headers: { ETag: preview.etag } });
-    const object = await readPreview(rc, preview.storageKey);
-    return new Response(object.body, {
-      headers: {
-        "Content-Type": preview.mimeType,
-        ETag: preview.etag,
-        "Cache-Control": "private, max-age=3600",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  }
-  const download = kind !== "view";
-  if (download) {
-    const allowed =
-      kind === "original" ? allows(open.mask, "download") : allows(open.mask, "download") || allows(open.mask, "download_proxy");
-    if (!allowed || !(await canAccess(rc, open.creator, { id: asset.id, type: "asset", ownerId: asset.ownerId }, "download")))
-      throw denied();
-  }
-  const rows = asset.latestVersion > 0 ? await selectReadyVariants(rc.db, asset.id, asset.latestVersion) : [];
-  const row = pickVariant(rows, kind);
-  if (!row) throw new AppError("NOT_FOUND", ru.sharing.noContent);
-  const response = await serveVariant(rc, row, { ...req, disposition: download ? "attachment" : "inline" });
-  const firstBytes = !req.range || /^bytes=0-/.test(req.range.trim());
-  if (download && firstBytes && response.status < 300) {
-    const use = { linkId: open.link.id, entityId: open.entity.id, kind: "download" as const, n: 1, last: Date.now(), place: open.place };
-    await countLinkUses(rc, [use], [
-      // the file's download, by an anonymous visitor through the link (its id names the link)
-      auditDownloadStatement(rc, {
-        actorId: null,
-        channel: "link",
-        files: [{ id: asset.id, name: asset.name }],
-        details: { shortlink: open.link.id, variant: row.variant.variantType, kind },
-      }),
-    ]);
-  }
-  return response;
 }

@@ -4,6 +4,7 @@ import { findAsset } from "../../db/repositories/asset.repository";
 import {
   activeLinks,
   findGroupNamed,
+  findLinkCreator,
   findShortlink,
   insertShortlinkStatement,
   linksOfEntity,
@@ -117,6 +118,16 @@ function toView(origin: string, r: ShortlinkListRow): ShortlinkView {
     downloads: l.downloads,
     last_opened: iso(l.lastOpenedAt),
   };
+}
+
+/**
+ * The maker of link `id` as the actor its media are read for, by the link's catalog row, for a read placed where its
+ * file or folder lives (decision 051), as the link's writes are placed. Undefined for no such link and for a
+ * collection's (its items span libraries: read over the catalog).
+ */
+export async function linkCreator(rc: RequestContext, id: string): Promise<Actor | undefined> {
+  const found = LINK_ID_PATTERN.test(id) ? await findLinkCreator(rc.db, id) : undefined;
+  return found && found.entityType !== "collection" ? actorOf(found.user) : undefined;
 }
 
 export function actorOf(user: UserRow): Actor {
