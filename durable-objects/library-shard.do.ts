@@ -23,6 +23,7 @@ import { mintingIn } from "../workers/lib/id-minting";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
+import { openShortlink, type ClosedState, type LinkView, type SharedInfo } from "../workers/services/sharing";
 import { SUBTREE_READS, runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../workers/services/routed-reads";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
@@ -230,6 +231,29 @@ export class LibraryShardDO extends DurableObject<Env> {
       for (const person of people) await storeCallerCopy(this.db, person, Date.now());
       return runRoutedRead(rc, actor, name, args);
     });
+  }
+
+  /**
+   * A shared link to this library's file or folder opened here (decision 051, `openShortlink`): its row, its maker's
+   * rights and the page's rows read, the open counted and audited, in one call; with what the catalog must be written
+   * back. Null for a file listed in another library too or a folder listing one, and while a change across holds the
+   * library: the catalog's copy answers.
+   */
+  async openLink(
+    caller: CallerCopy,
+    actor: Actor,
+    library: string,
+    linkId: string,
+    itemId: string,
+    view: LinkView,
+  ): Promise<ShardAnswer<Written<SharedInfo | ClosedState> | null>> {
+    const sql = this.ctx.storage.sql;
+    if (this.gate.held() || listedElsewhere(sql, itemId) || listsShared(sql, view.folder ?? itemId)) return { ok: true, value: null };
+    const answer = await this.gate.write(() =>
+      this.run(caller, actor, (rc) => openShortlink(rc, linkId, view.cookie, view.visitor, view.page, view.folder)),
+    );
+    if (!answer.ok) return answer;
+    return { ok: true, value: { value: answer.value, writeback: takeWriteback(sql, library) } };
   }
 
   /**

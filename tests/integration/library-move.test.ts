@@ -937,6 +937,61 @@ describe("moving a library into its shard", () => {
     expect((await media(item.download_url!)).status).toBe(410);
   });
 
+  it("opens a shared link's page in its item's shard: the link, its maker's rights and the folder read, the open counted there", async () => {
+    const { top, sub, boss, clip } = await library();
+    // A password link: its answers are never kept at the edge, so each open below is computed.
+    const made = await call(`/api/sl/create/${top}`, { method: "POST", bearer: boss.bearer, json: { password: "секрет-42" } });
+    const linkId = /\/sl\/([A-Za-z0-9_-]{22})/.exec(await made.text())![1]!;
+    const unlocked = await call(`/api/sl/info/${linkId}`, { method: "POST", json: { password: "секрет-42" } });
+    expect(unlocked.status).toBe(200);
+    const cookie = unlocked.headers.get("set-cookie")!.split(";")[0]!;
+    const open = async (path: string) => {
+      const res = await call(path, { headers: { cookie } });
+      // A signed media URL's expiry and signature differ from answer to answer.
+      return { status: res.status, body: (await res.text()).replace(/exp=\d+&(amp;)?sig=[\w-]+/g, "exp&sig") };
+    };
+    const info = `/api/sl/info/${linkId}?folder=${sub}`;
+    const before = await open(info);
+    expect(before.status).toBe(200);
+    expect(JSON.parse(before.body)).toMatchObject({ group: { folder_id: sub, items: [{ asset_id: clip.id }] } });
+
+    const shard = await switchLibrary(top);
+    expect(await open(info)).toEqual(before);
+    const views = () => inShard(shard, (sql) => sql.exec<{ n: number }>("SELECT views AS n FROM shortlinks WHERE id = ?", linkId).one().n);
+    const seen = await views();
+    // Read there: the shard's name for the folder, on the API's answer and on the page; each open counted there.
+    await inShard(shard, (sql) => sql.exec("UPDATE groups SET name = 'Из хранилища' WHERE id = ?", sub));
+    expect((await open(info)).body).toContain("Из хранилища");
+    expect((await open(`/sl/${linkId}?folder=${sub}`)).body).toContain("Из хранилища");
+    expect(await views()).toBe(seen + 2);
+    // The opens' audit rows reach the catalog with the writeback after each answer.
+    const opens = (n: number) =>
+      vi.waitFor(async () => {
+        const row = await env.DB.prepare(
+          "SELECT count(*) AS n FROM audit_log WHERE action = 'shortlink.open' AND json_extract(details, '$.shortlink') = ?",
+        )
+          .bind(linkId)
+          .first<{ n: number }>();
+        expect(row!.n).toBe(n);
+      });
+    await opens(5);
+    // Its counts written back leave what is kept at the edge for shared links as it is (migration 0062).
+    const revision = () => env.DB.prepare("SELECT revision AS n FROM cache_revisions WHERE scope = 'shared'").first<{ n: number }>();
+    const kept = await revision();
+    await open(info);
+    await opens(6);
+    expect(await revision()).toEqual(kept);
+    // A wrong cookie is asked for the password there; the link revoked in the shard only (the catalog's copy keeps it
+    // open) is refused.
+    expect(JSON.parse(await (await call(info, { headers: { cookie: `${cookie}x` } })).text())).toEqual({
+      id: linkId,
+      password_required: true,
+    });
+    await inShard(shard, (sql) => sql.exec("UPDATE shortlinks SET revoked_at = ? WHERE id = ?", Date.now(), linkId));
+    expect((await open(info)).status).toBe(410);
+    expect((await open(`/sl/${linkId}`)).status).toBe(410);
+  });
+
   it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {
     const { boss, top, sub, clip } = await library();
     const shard = await switchLibrary(top);

@@ -48,6 +48,7 @@ import m0058 from "../../migrations/0058_library_directory.sql";
 import m0059 from "../../migrations/0059_shard_copies.sql";
 import m0060 from "../../migrations/0060_library_writeback.sql";
 import m0061 from "../../migrations/0061_library_crossing.sql";
+import m0062 from "../../migrations/0062_link_counts_keep_shared_revision.sql";
 
 export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0000_init.sql", sql: m0000 },
@@ -95,4 +96,5 @@ export const CATALOG_MIGRATIONS: readonly { name: string; sql: string }[] = [
   { name: "0059_shard_copies.sql", sql: m0059 },
   { name: "0060_library_writeback.sql", sql: m0060 },
   { name: "0061_library_crossing.sql", sql: m0061 },
+  { name: "0062_link_counts_keep_shared_revision.sql", sql: m0062 },
 ];

@@ -231,8 +231,10 @@ export async function applyWriteback(db: D1Database, wb: Writeback): Promise<boo
       ),
     );
   }
-  // Cached search answers show names, trash and comment counts: those made before this write are not served again.
-  if (wb.rows.length > 0 || wb.gone.length > 0) statements.push(at(`UPDATE search_epoch SET n = n + 1 WHERE id = 1 AND ${newer}`));
+  // Cached search answers show names, trash and comment counts: those made before this write are not served again. A
+  // link's rows are not in them: the counts of its opens, written back after each, leave them be.
+  const shown = (t: { table: string }) => t.table !== "shortlinks";
+  if (wb.rows.some(shown) || wb.gone.some(shown)) statements.push(at(`UPDATE search_epoch SET n = n + 1 WHERE id = 1 AND ${newer}`));
   // Folders and files made in the shard are in the directory too, though their ids name the shard (decision 043): the
   // catalog's sweeps and checks find a switched library's entities through it.
   const made = wb.rows.filter((r) => r.table === "groups" || r.table === "assets").flatMap((r) => r.rows.map((row) => row.id));

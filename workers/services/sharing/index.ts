@@ -21,5 +21,5 @@ export { closedError, isClosed, openShortlink, unlockShortlink } from "./shortli
 export { sharedMediaTarget, shortlinkMedia, type MediaTarget, type MediaTargetRead } from "./shortlink-media.service";
 export { CACHE_STATUS_HEADER, cachedSharedInfo, cachedSharedPage, cachedShortlinkMedia, storeSharedInfo, type CacheStatus } from "./shortlink-cache.service";
 export { shortlinkZip } from "./shortlink-zip.service";
-export type { MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";
+export type { ClosedState, LinkView, MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";
 export type { ShortlinkView } from "./shortlink.service";

@@ -4,7 +4,7 @@ import { metered } from "../../db/round-trips";
 import { countUseStatement, countViewsStatement } from "../../db/repositories/shortlink.repository";
 import { isLibraryMoving } from "../../lib/errors";
 import { runBatch, type Statement } from "../../db/repositories/asset.repository";
-import type { RequestContext } from "../access";
+import { onShard, type RequestContext } from "../access";
 
 /** Uses of one link to count: opens of its page, or downloads through it. */
 export interface LinkUse {
@@ -30,7 +30,9 @@ type CountingShard = Pick<LibraryShardDO, "countLinkUses">;
  */
 export async function countLinkUses(rc: RequestContext, uses: readonly LinkUse[], audits: readonly Statement[]): Promise<void> {
   const placeOf = (u: LinkUse) => u.place ?? knownPlaceOfId(u.entityId);
-  const settled = uses.length > 0 && uses.every((u) => placeOf(u)?.place === "shard");
+  // In a shard (a link opened there), its own database is where both go.
+  const inShard = onShard(rc);
+  const settled = !inShard && uses.length > 0 && uses.every((u) => placeOf(u)?.place === "shard");
   if (!settled) {
     const counts = uses.map((u) =>
       u.kind === "view" && u.n !== 1
@@ -41,7 +43,7 @@ export async function countLinkUses(rc: RequestContext, uses: readonly LinkUse[]
       await runBatch(rc.db, [...counts, ...audits]);
       return;
     } catch (error) {
-      if (!isLibraryMoving(error)) throw error;
+      if (inShard || !isLibraryMoving(error)) throw error;
     }
   }
   await Promise.all([

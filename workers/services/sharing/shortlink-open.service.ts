@@ -1,13 +1,16 @@
 /** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
-import { placeOfId, type LibraryPlace } from "../../db/library-directory";
+import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import { noLibrarySwitched, openLibraryShard, placeOfId, type LibraryPlace } from "../../db/library-directory";
+import { callShard } from "../../db/library-shard-call";
+import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { findShortlink } from "../../db/repositories/shortlink.repository";
 import { findUserById } from "../../db/repositories/user.repository";
 import { ancestorsOf, findGroup, isInSubtree } from "../../db/repositories/group.repository";
 import { previewsOfAssets } from "../../db/repositories/preview.repository";
-import type { ShortlinkRow } from "../../db/schema/index";
+import type { ShortlinkRow, UserRow } from "../../db/schema/index";
 import { timingSafeEqual } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { verifyPassword } from "../../lib/password";
@@ -15,7 +18,7 @@ import { signLink } from "../../lib/signed-url";
 import { canAccess, auditStatement, onShard } from "../access";
 import { listItems } from "../collections";
 import { holds } from "../access/pure";
-import { mainVariant, GROUP_PAGE_SIZE, listMembers } from "../library";
+import { mainVariant, GROUP_PAGE_SIZE, listMembers, writeBackNow } from "../library";
 import type { Actor, RequestContext } from "../access";
 import { countLinkUses } from "./link-use";
 import { aclNames, allows, viewOnly, type ShareAcl } from "./shortlink-acl";
@@ -80,18 +83,40 @@ export function closedError(closed: ClosedState): AppError {
  * creator lost download). The password is checked separately (`unlocked`).
  */
 export async function resolveLink(rc: RequestContext, linkId: string, now = Date.now()): Promise<OpenLink | ClosedState> {
+  const found = await linkAndItem(rc, linkId, now, false);
+  return "state" in found ? found : openOf(rc, found);
+}
+
+/** A link's row, its maker and item as this database has them, and where the item's library lives. */
+interface FoundLink {
+  link: ShortlinkRow;
+  user: UserRow | undefined;
+  entity: SharedEntity | undefined;
+  place: LibraryPlace | undefined;
+  /** the maker's copy, for a read in the item's shard: asked beside the rows once a library may live in one */
+  makerCopy: CallerCopy | null;
+}
+
+async function linkAndItem(rc: RequestContext, linkId: string, now: number, withMakerCopy: boolean): Promise<FoundLink | ClosedState> {
   const link = LINK_ID_PATTERN.test(linkId) ? await findShortlink(rc.db, linkId) : undefined;
   if (!link) return { state: "not_found" };
   if (link.revokedAt != null) return { state: "revoked" };
   if (link.notBefore != null && now < link.notBefore) return { state: "not_yet", at: link.notBefore };
   if (link.notAfter != null && now >= link.notAfter) return { state: "expired", at: link.notAfter };
   // The place is asked beside the rows (no query at all while no library lives in a shard): counting an open then
-  // goes straight where the library lives, without a refused write first (decision 030).
-  const [user, entity, place] = await Promise.all([
+  // goes straight where the library lives, without a refused write first (decision 030). In a shard, it is the place.
+  const here = onShard(rc);
+  const [user, entity, place, makerCopy] = await Promise.all([
     findUserById(rc.db, link.creatorId),
     findEntity(rc, link.entityId, link.entityType),
-    onShard(rc) ? undefined : placeOfId(rc.db.$client, link.entityId),
+    here ? undefined : placeOfId(rc.db.$client, link.entityId),
+    withMakerCopy && !here && !noLibrarySwitched() && link.entityType !== "collection" ? readCallerCopy(rc.db, link.creatorId) : null,
   ]);
+  return { link, user, entity, place, makerCopy };
+}
+
+/** The rest of a link's rules on what `linkAndItem` found: its maker enabled, its item live, his rights on it now. */
+async function openOf(rc: RequestContext, { link, user, entity, place }: FoundLink): Promise<OpenLink | ClosedState> {
   if (!user || !user.enabled || !entity) return { state: "not_found" };
   const creator = actorOf(user);
   const held = await heldMask(rc, creator, entity);
@@ -271,7 +296,13 @@ export async function openShortlink(
   folder?: string,
 ): Promise<SharedInfo | ClosedState> {
   const now = Date.now();
-  const open = await resolveLink(rc, linkId, now);
+  const found = await linkAndItem(rc, linkId, now, true);
+  if ("state" in found) return found;
+  if (found.place?.place === "shard" && found.makerCopy) {
+    const there = await openInShard(rc, found.place, found.makerCopy, found.link, { cookie, visitor, page, folder });
+    if (there) return there;
+  }
+  const open = await openOf(rc, found);
   if ("state" in open) return open;
   if (!(await unlocked(rc, open.link, cookie, now))) return { state: "password" };
   const { link, entity, place } = open;
@@ -368,6 +399,40 @@ export async function openShortlink(
     };
   }
   return info;
+}
+
+/** What a visitor asks of an open link: his unlock cookie and address, the page, and a folder below the shared one. */
+export interface LinkView {
+  cookie: string | undefined;
+  visitor: Visitor;
+  page: number;
+  folder?: string;
+}
+
+type OpeningShard = Pick<LibraryShardDO, "openLink" | "writeback" | "writtenBack">;
+
+/**
+ * A link to a file or folder of a library that lives in its shard, opened there (decision 051): the link's row, its
+ * maker's rights, the unlock cookie and the page's rows read, the open counted and audited, in one call carrying the
+ * maker's copy. What it wrote reaches the catalog by the writeback after the answer. Null: the catalog's copy answers
+ * (a file listed in another library too, a change across holding the library).
+ */
+async function openInShard(
+  rc: RequestContext,
+  place: Extract<LibraryPlace, { place: "shard" }>,
+  maker: CallerCopy,
+  link: ShortlinkRow,
+  view: LinkView,
+): Promise<SharedInfo | ClosedState | null> {
+  const shard = (await openLibraryShard(rc.env, place)) as unknown as OpeningShard;
+  const opened = await callShard(
+    place.name,
+    () => shard.openLink(maker, actorOf(maker.user), place.library, link.id, link.entityId, view),
+    rc.dbSession.meter,
+  );
+  if (!opened) return null;
+  rc.waitUntil(writeBackNow(rc, shard, place.library, opened.writeback));
+  return opened.value;
 }
 
 /** Whether `folder` is a live folder inside the shared one (or the shared one) that the creator may read. */

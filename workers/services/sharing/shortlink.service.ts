@@ -130,7 +130,7 @@ export async function linkCreator(rc: RequestContext, id: string): Promise<Actor
   return found && found.entityType !== "collection" ? actorOf(found.user) : undefined;
 }
 
-export function actorOf(user: UserRow): Actor {
+export function actorOf(user: Pick<UserRow, "id" | "name" | "login" | "isAdmin" | "isRobot">): Actor {
   return { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
 }
 
