@@ -1,4 +1,4 @@
-/** Using a short link anonymously: opening it (password, limits, expiry), what it shows, and its media. */
+/** Using a short link anonymously: opening it (password, limits, expiry) and what it shows (its media: shortlink-media.service.ts). */
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
@@ -56,8 +56,7 @@ export interface OpenLink {
   entity: SharedEntity;
   /** the link's rights cut down to what the creator holds now */
   mask: number;
-  /** where the shared file or folder's library lives (decision 043): its opens are counted there */
-  /** where the item's library lives (asked in the Worker: a shard is that place itself) */
+  /** where the shared file or folder's library lives (decision 043): its opens are counted there. Unasked in a shard */
   place?: LibraryPlace;
 }
 
