@@ -12,15 +12,12 @@
  * - only a 200 without Set-Cookie is stored, pages only for requests without a session (the page's root data names
  *   the signed-in user), and entries live at most five minutes and never past the link's end.
  */
-import { ru } from "../../../shared/i18n/ru";
 import { probeShortlink, type ShortlinkProbe } from "../../db/repositories/shortlink.repository";
 import { ifNoneMatch } from "../../lib/http-range";
-import { verifyLink } from "../../lib/signed-url";
 import { auditStatement, refreshCookieName, type RequestContext } from "../access";
-import { AppError } from "../../lib/errors";
 import type { ContentRequest } from "../library";
 import { countLinkUses, type LinkUse } from "./link-use";
-import { shortlinkMedia, type MediaTargetRead } from "./shortlink-media.service";
+import { requireMediaSignature, shortlinkMedia, type MediaTargetRead } from "./shortlink-media.service";
 import type { MediaKind } from "./shortlink-open.service";
 import { LINK_ID_PATTERN, type Visitor } from "./shortlink.service";
 
@@ -319,8 +316,7 @@ export async function cachedShortlinkMedia(
 ): Promise<Response> {
   const preview = kind === "thumb" || kind === "medium";
   if (!preview) return shortlinkMedia(rc, linkId, assetId, kind, params, cookie, req, target);
-  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
-    throw new AppError("FORBIDDEN", ru.sharing.mediaDenied);
+  await requireMediaSignature(rc, linkId, assetId, kind, params);
   const slot = await sharedCacheSlot(rc, origin, "media", linkId, { asset: assetId, kind });
   const hit = slot && (await read(slot));
   if (hit) {

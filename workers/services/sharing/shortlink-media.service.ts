@@ -104,6 +104,18 @@ export async function sharedMediaTarget(
   };
 }
 
+/** A media URL signed for this link, file and kind, unexpired (checked before any lookup); else 403. */
+export async function requireMediaSignature(
+  rc: RequestContext,
+  linkId: string,
+  assetId: string,
+  kind: MediaKind,
+  params: { u?: string; exp?: string; sig?: string },
+): Promise<void> {
+  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
+    throw new AppError("FORBIDDEN", ru.sharing.mediaDenied);
+}
+
 /**
  * `GET /api/sl/media/{link}/{asset}/{kind}`: bytes through a link. The signed URL must be for this link, file and
  * kind and unexpired (checked before any lookup); `target` then finds what it serves (`sharedMediaTarget`). Views
@@ -120,8 +132,7 @@ export async function shortlinkMedia(
   req: ContentRequest,
   target: MediaTargetRead = (...args) => sharedMediaTarget(rc, ...args),
 ): Promise<Response> {
-  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", `${linkId}:${assetId}:${kind}`, params)))
-    throw new AppError("FORBIDDEN", ru.sharing.mediaDenied);
+  await requireMediaSignature(rc, linkId, assetId, kind, params);
   const found = await target(linkId, assetId, kind, cookie);
   if (found.kind === "preview") {
     if (ifNoneMatch(req.ifNoneMatch, found.etag)) return new Response(null, { status: 304, headers: { ETag: found.etag } });
