@@ -2,7 +2,8 @@
 // `SKIP_BUILD=1 node bench/routed-reads.mjs` after a build): a library with a subfolder, 40 small files and a file
 // with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
 // best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
-// link to it (the file named), the caller's levels and the sizes of folders of this library and another — with the
+// link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
+// link's answer and a download through it, anonymous — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -68,6 +69,12 @@ async function run(mode) {
     const [variant] = (await timed(send("GET", `/api/asset/variants/${file}/1`))).body;
     const variantId = variant.variant_id ?? variant.id;
     const other = await folder("Архив");
+    // A link to the library, opened anonymously: its answer (a new page each round, so never the edge's kept copy)
+    // and a download of the file through it.
+    const made = await (await send("POST", `/api/sl/create/${top}`, { acl: ["read", "download"] })()).text();
+    const link = /\/sl\/([A-Za-z0-9_-]{22})/.exec(made)[1];
+    const shared = (await timed(() => fetch(`${url}/api/sl/info/${link}?folder=${sub}`))).body;
+    const linkDownload = shared.group.items.find((item) => item.asset_id === file).download_url;
     const reads = {
       whoami: "/api/auth/whoami",
       asset: `/api/asset/${file}`,
@@ -82,12 +89,16 @@ async function run(mode) {
       // Several items of two libraries (in shard mode each in its own shard): one call into each, side by side.
       levels: ["/api/auth/entity-user-access", [{ entity: file }, { entity: sub }, { entity: other }]],
       sizes: ["/api/group/group-size", { ids: [top, sub, other] }],
+      linkInfo: (i) => [`/api/sl/info/${link}?folder=${sub}&page=${i}`, undefined, {}],
+      linkDownload: [linkDownload, undefined, {}],
     };
     const times = Object.fromEntries(Object.keys(reads).map((key) => [key, []]));
     for (let i = 0; i < N + WARM; i++) {
       for (const [key, what] of Object.entries(reads)) {
-        const [path, json] = typeof what === "string" ? [what] : what;
-        const elapsed = await read(`${url}${path}`, { authorization: bearer }, json);
+        // a path; [path, JSON body]; [path, body, headers] (anonymous: none); or one of those made for round i
+        const [path, json, as = { authorization: bearer }] =
+          typeof what === "string" ? [what] : typeof what === "function" ? what(i) : what;
+        const elapsed = await read(`${url}${path}`, as, json);
         if (i >= WARM) times[key].push(elapsed);
       }
     }
@@ -114,6 +125,8 @@ const labels = {
   playVariant: "a play link to a variant (its file named)",
   levels: "the caller's levels on 3 items of 2 libraries",
   sizes: "the sizes of 3 folders of 2 libraries",
+  linkInfo: "a shared link's answer, anonymous (computed)",
+  linkDownload: "a download through the link (4 KB), anonymous",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),
