@@ -3,7 +3,7 @@
 // with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
 // best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
-// link's answer and a download through it, anonymous — with the
+// link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -75,6 +75,9 @@ async function run(mode) {
     const link = /\/sl\/([A-Za-z0-9_-]{22})/.exec(made)[1];
     const shared = (await timed(() => fetch(`${url}/api/sl/info/${link}?folder=${sub}`))).body;
     const linkDownload = shared.group.items.find((item) => item.asset_id === file).download_url;
+    // A password link to the same library: each round's unlock checks the password (PBKDF2) and opens a page.
+    const locked = await (await send("POST", `/api/sl/create/${top}`, { password: "пароль-бенча" })()).text();
+    const lockedLink = /\/sl\/([A-Za-z0-9_-]{22})/.exec(locked)[1];
     const reads = {
       whoami: "/api/auth/whoami",
       asset: `/api/asset/${file}`,
@@ -91,6 +94,8 @@ async function run(mode) {
       sizes: ["/api/group/group-size", { ids: [top, sub, other] }],
       linkInfo: (i) => [`/api/sl/info/${link}?folder=${sub}&page=${i}`, undefined, {}],
       linkDownload: [linkDownload, undefined, {}],
+      linkZip: [shared.group.zip_url, undefined, {}],
+      linkUnlock: (i) => [`/api/sl/info/${lockedLink}?folder=${sub}&page=${i}`, { password: "пароль-бенча" }, {}],
     };
     const times = Object.fromEntries(Object.keys(reads).map((key) => [key, []]));
     for (let i = 0; i < N + WARM; i++) {
@@ -127,6 +132,8 @@ const labels = {
   sizes: "the sizes of 3 folders of 2 libraries",
   linkInfo: "a shared link's answer, anonymous (computed)",
   linkDownload: "a download through the link (4 KB), anonymous",
+  linkZip: `the folder's ZIP through the link (${FILES} files of 4 KB), anonymous`,
+  linkUnlock: "a password link unlocked and its page answered, anonymous",
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),

@@ -23,7 +23,16 @@ import { mintingIn } from "../workers/lib/id-minting";
 import { createRequestContext, type Actor, type RequestContext } from "../workers/services/access";
 import { getAsset, listMembers, type AssetOptions, type AssetView, type MembersPage, type MembersQuery } from "../workers/services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../workers/services/routed-writes";
-import { openShortlink, type ClosedState, type LinkView, type SharedInfo } from "../workers/services/sharing";
+import {
+  openShortlink,
+  unlockAndOpen,
+  type ClosedState,
+  type LinkView,
+  type SharedInfo,
+  type Unlocked,
+  type UnlockedPage,
+  type Visitor,
+} from "../workers/services/sharing";
 import { SUBTREE_READS, runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../workers/services/routed-reads";
 
 /** A routed write's answer: its value and what the catalog must write back (decision 043, «Writes»). */
@@ -254,6 +263,27 @@ export class LibraryShardDO extends DurableObject<Env> {
     );
     if (!answer.ok) return answer;
     return { ok: true, value: { value: answer.value, writeback: takeWriteback(sql, library) } };
+  }
+
+  /**
+   * A password link to this library's file or folder unlocked here (`unlockAndOpen`): the password checked against
+   * this shard's row, then the page opened as `openLink` does. A refusal (a wrong password, too many attempts, a
+   * closed link) is part of the answer, so that the failed attempt's audit rows travel back with the writeback.
+   */
+  async unlockLink(
+    caller: CallerCopy,
+    actor: Actor,
+    library: string,
+    linkId: string,
+    itemId: string,
+    password: string,
+    visitor: Visitor,
+    page: UnlockedPage,
+  ): Promise<ShardAnswer<Written<ShardAnswer<Unlocked>> | null>> {
+    const sql = this.ctx.storage.sql;
+    if (this.gate.held() || listedElsewhere(sql, itemId) || listsShared(sql, page?.folder ?? itemId)) return { ok: true, value: null };
+    const answer = await this.gate.write(() => this.run(caller, actor, (rc) => unlockAndOpen(rc, linkId, password, visitor, page)));
+    return { ok: true, value: { value: answer, writeback: takeWriteback(sql, library) } };
   }
 
   /**

@@ -5,7 +5,7 @@ import {
   isClosed,
   openShortlink,
   unlockCookieName,
-  unlockShortlink,
+  unlockLink,
   type SharedInfo,
 } from "../../workers/services/sharing";
 
@@ -70,7 +70,7 @@ export async function unlockSharedView(request: Request, context: AppLoadContext
   const form = await request.formData();
   const password = String(form.get("password") ?? "").slice(0, 1024);
   try {
-    const { cookie, maxAge } = await unlockShortlink(context.rc, id, password, visitorOf(request));
+    const { cookie, maxAge } = await unlockLink(context.rc, id, password, visitorOf(request), undefined);
     const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
     const headers = cookie ? { "Set-Cookie": `${unlockCookieName(id)}=${cookie}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}` } : undefined;
     return redirect(`/sl/${id}`, { headers });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
+import { unzipSync } from "fflate";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
@@ -9,6 +10,7 @@ import { applyWriteback } from "../../workers/db/library-writeback";
 import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
 import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
+import { hashPassword } from "../../workers/lib/password";
 import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
@@ -937,6 +939,51 @@ describe("moving a library into its shard", () => {
     expect((await media(item.download_url!)).status).toBe(410);
   });
 
+  it("plans a shared folder's ZIP in its shard: the files, where their bytes are and their folders read there, the download counted there", async () => {
+    const { top, sub, boss } = await library();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
+    const made = await call(`/api/sl/create/${top}`, { method: "POST", bearer: boss.bearer, json: { acl: ["read", "download"] } });
+    const linkId = /\/sl\/([A-Za-z0-9_-]{22})/.exec(await made.text())![1]!;
+    const page = (await (await call(`/api/sl/info/${linkId}?folder=${sub}`)).json()) as { group: { zip_url: string | null } };
+    const zip = async () => {
+      const res = await call(page.group.zip_url!);
+      if (res.status !== 200) return { status: res.status, files: {} };
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      return {
+        status: res.status,
+        files: Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)])),
+      };
+    };
+    const before = await zip();
+    expect(before.files["Исходники/Смета.pdf"]).toBe("bytes");
+
+    const shard = await switchLibrary(top);
+    expect(await zip()).toEqual(before);
+    // Read there: the shard's name for the file, and where its bytes are.
+    const key = `test/zip-in-shard-${newId()}`;
+    await env.MEDIA.put(key, "из шарда");
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Из хранилища.pdf' WHERE id = ?", doc.id);
+      sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", key, doc.id);
+    });
+    const after = await zip();
+    expect(after.files["Исходники/Из хранилища.pdf"]).toBe("из шарда");
+    expect(after.files["Исходники/Смета.pdf"]).toBeUndefined();
+    // The archive's download counted there; the file's entry names it as the shard does, under the folder zipped.
+    const downloads = () =>
+      inShard(shard, (sql) => sql.exec<{ n: number }>("SELECT downloads AS n FROM shortlinks WHERE id = ?", linkId).one().n);
+    expect(await downloads()).toBe(3);
+    const entry = await env.DB.prepare(
+      "SELECT folder_id, json_extract(details, '$.name') AS name FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC",
+    )
+      .bind(doc.id)
+      .first<{ folder_id: string; name: string }>();
+    expect(entry).toEqual({ folder_id: sub, name: "Из хранилища.pdf" });
+    // The link revoked in the shard only (the catalog's copy keeps it open): its ZIP is refused.
+    await inShard(shard, (sql) => sql.exec("UPDATE shortlinks SET revoked_at = ? WHERE id = ?", Date.now(), linkId));
+    expect((await zip()).status).toBe(410);
+  });
+
   it("opens a shared link's page in its item's shard: the link, its maker's rights and the folder read, the open counted there", async () => {
     const { top, sub, boss, clip } = await library();
     // A password link: its answers are never kept at the edge, so each open below is computed.
@@ -990,6 +1037,52 @@ describe("moving a library into its shard", () => {
     await inShard(shard, (sql) => sql.exec("UPDATE shortlinks SET revoked_at = ? WHERE id = ?", Date.now(), linkId));
     expect((await open(info)).status).toBe(410);
     expect((await open(`/sl/${linkId}`)).status).toBe(410);
+  });
+
+  it("checks a shared link's password in its item's shard: the shard's hash, a wrong one audited from there, the page opened in the same call", async () => {
+    const { top, sub, boss } = await library();
+    const made = await call(`/api/sl/create/${top}`, { method: "POST", bearer: boss.bearer, json: { password: "секрет-42" } });
+    const linkId = /\/sl\/([A-Za-z0-9_-]{22})/.exec(await made.text())![1]!;
+    const shard = await switchLibrary(top);
+    // The password changed in the shard only: the catalog's copy still holds the first one.
+    const hash = await hashPassword("новый-17");
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE shortlinks SET password_hash = ? WHERE id = ?", hash, linkId);
+      sql.exec("UPDATE groups SET name = 'Из хранилища' WHERE id = ?", sub);
+    });
+    const info = `/api/sl/info/${linkId}?folder=${sub}`;
+    const unlock = (password: string) => call(info, { method: "POST", json: { password } });
+    // The first one is wrong there (over the catalog it would pass, and the shard then ask for a password again).
+    const wrong = await unlock("секрет-42");
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { message: string }).message).toBe(ru.sharing.wrongPassword);
+    const opened = await unlock("новый-17");
+    const body = await opened.text();
+    expect(opened.status, body).toBe(200);
+    expect(JSON.parse(body)).toMatchObject({
+      group: { folder_id: sub, path: [{ group_id: top }, { group_id: sub, name: "Из хранилища" }] },
+    });
+    // The cookie is bound to the shard's hash: it opens the link's page and answer there.
+    const cookie = opened.headers.get("set-cookie")!.split(";")[0]!;
+    expect(await (await call(info, { headers: { cookie } })).json()).toMatchObject({ group: { folder_id: sub } });
+    // The page's form is answered there too: the shard's password sets the cookie and reloads the page.
+    const form = await call(`/sl/${linkId}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://mam.test", host: "mam.test" },
+      body: new URLSearchParams({ password: "новый-17" }).toString(),
+    });
+    expect(form.status).toBe(302);
+    expect(form.headers.get("set-cookie")).toMatch(new RegExp(`^sl_${linkId}=`));
+    await form.body?.cancel();
+    // The wrong attempt was audited in the shard; its row reaches the catalog with the writeback.
+    await vi.waitFor(async () => {
+      const row = await env.DB.prepare(
+        "SELECT count(*) AS n FROM audit_log WHERE action = 'shortlink.password_failed' AND json_extract(details, '$.shortlink') = ?",
+      )
+        .bind(linkId)
+        .first<{ n: number }>();
+      expect(row!.n).toBe(1);
+    });
   });
 
   it("answers reads from the catalog's copy while a change across holds the library, whose rows may be arriving", async () => {

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { LibraryShardDO, Written } from "../../durable-objects/library-shard.do";
-import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfresh } from "../db/library-directory";
+import { knownPlaceOfId, noLibrarySwitched, openLibraryShard, placeOfId, placeOfIdAfresh, type ShardPlace } from "../db/library-directory";
 import { callShard } from "../db/library-shard-call";
 import { rulesByIds } from "../db/repositories/access.repository";
 import { findComment } from "../db/repositories/comment.repository";
@@ -21,7 +21,7 @@ import {
   type Entry,
 } from "../services/library";
 import { runRoutedWrite, type RoutedArgs, type RoutedValue, type RoutedWrite } from "../services/routed-writes";
-import { movedSince, type ShardPlace } from "./library-reads";
+import { movedSince } from "./library-reads";
 import { enforceRateLimit } from "./middleware/rate-limit";
 import type { AppEnv } from "./types";
 

@@ -9,6 +9,7 @@ import {
   placeOfIdAfresh,
   placesOfIds,
   type LibraryPlace,
+  type ShardPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
 import { findVariant } from "../db/repositories/asset-versions.repository";
@@ -81,8 +82,6 @@ export async function movedSince(
   const now = await placeOfIdAfresh(rc.db.$client, await placedAs());
   return !(now.place === "shard" && now.library === place.library);
 }
-
-export type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
 
 /**
  * A read of one folder or file named in `ROUTED_READS`, answered where its library lives (`readWhereItLives`).

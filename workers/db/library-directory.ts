@@ -15,6 +15,9 @@ export type LibraryPlace =
   | { place: "moving"; library: string; name: string }
   | { place: "shard"; library: string; name: string; shard: number };
 
+/** A library that lives in its shard. */
+export type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
+
 /** The object that holds library shard `n` (shard numbers are the directory's; ids minted there carry them). */
 export function libraryShard(env: Env, shard: number) {
   return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(`library-${shard}`));

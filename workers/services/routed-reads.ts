@@ -32,7 +32,7 @@ import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential 
 import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
-import { linksForEntity, sharedMediaTarget, type MediaKind } from "./sharing";
+import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
 import { storageForEntity } from "./storage";
 
 /**
@@ -126,10 +126,13 @@ export const ROUTED_READS = {
   // (his rights are read there again, with the link's row).
   sharedMedia: (rc: RequestContext, _creator: Actor, id: string, linkId: string, kind: MediaKind, cookie: string | undefined) =>
     sharedMediaTarget(rc, linkId, id, kind, cookie),
+  // What a shared link's ZIP of a folder holds, placed by the folder, planned as the link's maker (as its media).
+  sharedZip: (rc: RequestContext, _creator: Actor, id: string, linkId: string, cookie: string | undefined) =>
+    sharedZipPlan(rc, linkId, id, cookie),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */
-export const SUBTREE_READS: ReadonlySet<RoutedRead> = new Set<RoutedRead>(["subtreeText"]);
+export const SUBTREE_READS: ReadonlySet<RoutedRead> = new Set<RoutedRead>(["subtreeText", "sharedZip"]);
 
 export type RoutedRead = keyof typeof ROUTED_READS;
 type Read<K extends RoutedRead> = (typeof ROUTED_READS)[K];

@@ -15,13 +15,16 @@ import {
   MAX_RECIPIENTS,
   openShortlink,
   sharedMediaTarget,
+  sharedZipPlan,
   shortlinkZip,
   storeSharedInfo,
   unlockCookieName,
-  unlockShortlink,
+  unlockLink,
   type MediaKind,
   type MediaTargetRead,
+  type SharedZipRead,
 } from "../../services/sharing";
+import type { RoutedReadArgs, RoutedReadValue } from "../../services/routed-reads";
 import { noLibrarySwitched } from "../../db/library-directory";
 import { itemOfLink, writeWhereItLives } from "../library-place";
 import { readRouted } from "../library-reads";
@@ -169,11 +172,28 @@ function origin(c: Context<AppEnv>): string {
  * Over the catalog at once while this isolate knows no library is in a shard, or for no such link.
  */
 function mediaWhereItLives(c: Context<AppEnv>): MediaTargetRead {
-  return async (linkId, assetId, kind, cookie) => {
-    const creator = noLibrarySwitched() ? undefined : await linkCreator(c.var.rc, linkId);
-    if (!creator) return sharedMediaTarget(c.var.rc, linkId, assetId, kind, cookie);
-    return readRouted({ rc: c.var.rc, actor: creator }, "sharedMedia", [assetId, linkId, kind, cookie]);
-  };
+  return (linkId, assetId, kind, cookie) =>
+    asLinkMaker(c, linkId, "sharedMedia", [assetId, linkId, kind, cookie], () => sharedMediaTarget(c.var.rc, linkId, assetId, kind, cookie));
+}
+
+function zipWhereItLives(c: Context<AppEnv>): SharedZipRead {
+  return (linkId, folderId, cookie) =>
+    asLinkMaker(c, linkId, "sharedZip", [folderId, linkId, cookie], () => sharedZipPlan(c.var.rc, linkId, folderId, cookie));
+}
+
+/**
+ * What a link serves, read where its file or folder lives as the link's maker (whose rights it carries); a
+ * collection's link, or while no library lives in a shard, over the catalog (`here`).
+ */
+async function asLinkMaker<K extends "sharedMedia" | "sharedZip">(
+  c: Context<AppEnv>,
+  linkId: string,
+  name: K,
+  args: RoutedReadArgs<K>,
+  here: () => Promise<RoutedReadValue<K>>,
+): Promise<RoutedReadValue<K>> {
+  const creator = noLibrarySwitched() ? undefined : await linkCreator(c.var.rc, linkId);
+  return creator ? readRouted({ rc: c.var.rc, actor: creator }, name, args) : here();
 }
 
 /** Open-link answers are per visitor (cookie, counts): never cached by anyone. */
@@ -276,7 +296,8 @@ export const slRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const { cookie, maxAge } = await unlockShortlink(c.var.rc, id, c.req.valid("json").password, visitor(c));
+      const { page, folder } = c.req.valid("query");
+      const { cookie, maxAge, info } = await unlockLink(c.var.rc, id, c.req.valid("json").password, visitor(c), { page, folder });
       if (cookie) {
         setCookie(c, unlockCookieName(id), cookie, {
           httpOnly: true,
@@ -286,10 +307,8 @@ export const slRoutes = createRouter()
           maxAge,
         });
       }
-      const { page, folder } = c.req.valid("query");
-      const info = await openShortlink(c.var.rc, id, cookie || undefined, visitor(c), page, folder);
       noStore(c);
-      if (isClosed(info)) throw closedError(info);
+      if (!info || isClosed(info)) throw closedError(info ?? { state: "not_found" });
       return c.json(info, 200);
     },
   )
@@ -384,6 +403,6 @@ export const slRoutes = createRouter()
     }),
     async (c) => {
       const { link, folder } = c.req.valid("param");
-      return shortlinkZip(c.var.rc, link, folder, c.req.valid("query"), getCookie(c, unlockCookieName(link)), visitor(c));
+      return shortlinkZip(c.var.rc, link, folder, c.req.valid("query"), getCookie(c, unlockCookieName(link)), visitor(c), zipWhereItLives(c));
     },
   );

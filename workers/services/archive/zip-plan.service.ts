@@ -9,6 +9,7 @@ import {
   selectZipFolders,
   selectZipMembers,
   type ZipMemberRow,
+  type ZipVariantRow,
 } from "../../db/repositories/zip-selection.repository";
 import { safeSegment, uniqueEntryPath } from "../../lib/zip-stream";
 import { accessibleIds, type Actor, type RequestContext } from "../access";
@@ -36,6 +37,9 @@ export interface PlannedFile {
   path: string;
   mtime: number;
   size: number;
+  /** its name and the folder it is taken from (none for a file chosen alone), for its download's audit entry */
+  name: string;
+  folderId: string | null;
 }
 
 export interface ZipPlan {
@@ -47,6 +51,11 @@ export interface ZipPlan {
   overflow: boolean;
   /** the archive's name without ".zip": the folder's when one folder is chosen */
   name: string;
+  /**
+   * the files' ready variants, read with the plan where its library lives (decision 051); absent: looked up a slice
+   * at a time as the archive streams
+   */
+  variants?: ZipVariantRow[];
 }
 
 function slices<T>(items: readonly T[]): T[][] {
@@ -78,7 +87,8 @@ export async function planZip(
   const taken = new Set<string>();
   const plan: ZipPlan = { files: [], skipped: [], bytes: 0, overflow: false, name: ru.zip.defaultName };
   const add = (row: ZipMemberRow, dir: string) => {
-    plan.files.push({ assetId: row.id, path: uniqueEntryPath(dir, row.name, taken), mtime: row.mtime, size: row.size });
+    const path = uniqueEntryPath(dir, row.name, taken);
+    plan.files.push({ assetId: row.id, path, mtime: row.mtime, size: row.size, name: row.name, folderId: row.group_id });
     plan.bytes += row.size;
   };
 

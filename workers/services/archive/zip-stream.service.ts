@@ -45,6 +45,12 @@ function mainOf(rows: readonly ZipVariantRow[]): Map<string, ZipVariantRow> {
   return out;
 }
 
+function byAsset(rows: readonly ZipVariantRow[]): Map<string, ZipVariantRow[]> {
+  const out = new Map<string, ZipVariantRow[]>();
+  for (const r of rows) out.set(r.asset_id, [...(out.get(r.asset_id) ?? []), r]);
+  return out;
+}
+
 /** Progress of an archive being written: files done so far. */
 export type ZipProgress = (files: number) => void;
 
@@ -56,11 +62,13 @@ export function planStream(
   onProgress?: ZipProgress,
 ): ReadableStream<Uint8Array> {
   const skipped = [...plan.skipped];
+  const known = plan.variants ? byAsset(plan.variants) : null;
   let done = 0;
   async function* sources(): AsyncGenerator<ZipSource> {
     for (let i = 0; i < plan.files.length; i += LOOKUP_SLICE) {
       const slice = plan.files.slice(i, i + LOOKUP_SLICE);
-      const main = mainOf(await selectZipVariants(rc.db, [...new Set(slice.map((f) => f.assetId))]));
+      const ids = [...new Set(slice.map((f) => f.assetId))];
+      const main = mainOf(known ? ids.flatMap((id) => known.get(id) ?? []) : await selectZipVariants(rc.db, ids));
       // Each file that goes out is a download of it (the file's history counts it): one entry per file, written a
       // slice at a time as the archive reaches it (the writer asks for the next file while the current one streams, so
       // a slice is recorded as its first file's object is opened), so an archive stopped half-way records what it
@@ -71,7 +79,7 @@ export function planStream(
           auditDownloadStatement(rc, {
             actorId: downloader.userId,
             channel: "zip",
-            files: going.map((f) => ({ id: f.assetId })),
+            files: going.map((f) => ({ id: f.assetId, name: f.name, folderId: f.folderId })),
             details: { via: downloader.via, ...(downloader.shortlinkId ? { shortlink: downloader.shortlinkId } : {}) },
           }),
         );

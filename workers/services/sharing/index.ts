@@ -17,9 +17,9 @@ export {
   unlockCookieName,
   updateShortlink,
 } from "./shortlink.service";
-export { closedError, isClosed, openShortlink, unlockShortlink } from "./shortlink-open.service";
+export { closedError, isClosed, openShortlink, unlockAndOpen, unlockLink } from "./shortlink-open.service";
 export { sharedMediaTarget, shortlinkMedia, type MediaTarget, type MediaTargetRead } from "./shortlink-media.service";
 export { CACHE_STATUS_HEADER, cachedSharedInfo, cachedSharedPage, cachedShortlinkMedia, storeSharedInfo, type CacheStatus } from "./shortlink-cache.service";
-export { shortlinkZip } from "./shortlink-zip.service";
-export type { ClosedState, LinkView, MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo } from "./shortlink-open.service";
-export type { ShortlinkView } from "./shortlink.service";
+export { sharedZipPlan, shortlinkZip, type SharedZipRead } from "./shortlink-zip.service";
+export type { ClosedState, LinkView, MediaKind, SharedAsset, SharedFolder, SharedFolderPage, SharedInfo, Unlocked, UnlockedPage } from "./shortlink-open.service";
+export type { ShortlinkView, Visitor } from "./shortlink.service";

@@ -2,8 +2,9 @@
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
-import { noLibrarySwitched, openLibraryShard, placeOfId, type LibraryPlace } from "../../db/library-directory";
-import { callShard } from "../../db/library-shard-call";
+import { noLibrarySwitched, openLibraryShard, placeOfId, type LibraryPlace, type ShardPlace } from "../../db/library-directory";
+import { callShard, type ShardAnswer } from "../../db/library-shard-call";
+import type { Written } from "../../../durable-objects/library-shard.do";
 import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { findShortlink } from "../../db/repositories/shortlink.repository";
@@ -157,7 +158,7 @@ function throttle(rc: RequestContext, key: string) {
  * with the login throttle's Durable Object under keys of their own; every wrong one is audited, and so is the
  * failure that starts a lock (`shortlink.password_locked`).
  */
-export async function unlockShortlink(
+async function unlockShortlink(
   rc: RequestContext,
   linkId: string,
   password: string,
@@ -408,7 +409,7 @@ export interface LinkView {
   folder?: string;
 }
 
-type OpeningShard = Pick<LibraryShardDO, "openLink" | "writeback" | "writtenBack">;
+type OpeningShard = Pick<LibraryShardDO, "openLink" | "unlockLink" | "writeback" | "writtenBack">;
 
 /**
  * A link to a file or folder of a library that lives in its shard, opened there (decision 051): the link's row, its
@@ -416,22 +417,66 @@ type OpeningShard = Pick<LibraryShardDO, "openLink" | "writeback" | "writtenBack
  * maker's copy. What it wrote reaches the catalog by the writeback after the answer. Null: the catalog's copy answers
  * (a file listed in another library too, a change across holding the library).
  */
-async function openInShard(
+function openInShard(
   rc: RequestContext,
-  place: Extract<LibraryPlace, { place: "shard" }>,
+  place: ShardPlace,
   maker: CallerCopy,
   link: ShortlinkRow,
   view: LinkView,
 ): Promise<SharedInfo | ClosedState | null> {
+  return inLinkShard(rc, place, maker, (shard, actor) => shard.openLink(maker, actor, place.library, link.id, link.entityId, view));
+}
+
+/** One call to the shard of a link's item as its maker; what the call wrote is written back after the answer. */
+async function inLinkShard<T>(
+  rc: RequestContext,
+  place: ShardPlace,
+  maker: CallerCopy,
+  call: (shard: OpeningShard, actor: Actor) => Promise<ShardAnswer<Written<T> | null>>,
+): Promise<T | null> {
   const shard = (await openLibraryShard(rc.env, place)) as unknown as OpeningShard;
-  const opened = await callShard(
-    place.name,
-    () => shard.openLink(maker, actorOf(maker.user), place.library, link.id, link.entityId, view),
-    rc.dbSession.meter,
-  );
-  if (!opened) return null;
-  rc.waitUntil(writeBackNow(rc, shard, place.library, opened.writeback));
-  return opened.value;
+  const done = await callShard(place.name, () => call(shard, actorOf(maker.user)), rc.dbSession.meter);
+  if (!done) return null;
+  rc.waitUntil(writeBackNow(rc, shard, place.library, done.writeback));
+  return done.value;
+}
+
+/** A password accepted: the unlock cookie (empty for a link without one), its lifetime, and the page when asked. */
+export interface Unlocked {
+  cookie: string;
+  maxAge: number;
+  info?: SharedInfo | ClosedState;
+}
+
+/** Which page of a link an unlock opens with its cookie (the API's answer; the page's form reloads instead). */
+export type UnlockedPage = { page: number; folder?: string } | undefined;
+
+/** The password checked (`unlockShortlink`), then, when asked, the page opened with the cookie it answers. */
+export async function unlockAndOpen(rc: RequestContext, linkId: string, password: string, visitor: Visitor, page: UnlockedPage): Promise<Unlocked> {
+  const { cookie, maxAge } = await unlockShortlink(rc, linkId, password, visitor);
+  if (!page) return { cookie, maxAge };
+  return { cookie, maxAge, info: await openShortlink(rc, linkId, cookie || undefined, visitor, page.page, page.folder) };
+}
+
+/**
+ * `POST /api/sl/info/{id}` and the page's password form: a link to a library that lives in its shard is unlocked
+ * there (decision 051) — the password checked against the shard's row, a wrong one audited there (its rows written
+ * back like an open's), and the page opened in the same call; anything else over the catalog.
+ */
+export async function unlockLink(rc: RequestContext, linkId: string, password: string, visitor: Visitor, page: UnlockedPage): Promise<Unlocked> {
+  // Until a library lives in a shard, no read ahead of the catalog's own.
+  const found = noLibrarySwitched() ? null : await linkAndItem(rc, linkId, Date.now(), true);
+  if (found && !("state" in found) && found.place?.place === "shard" && found.makerCopy) {
+    const { place, link, makerCopy } = found;
+    const there = await inLinkShard(rc, place, makerCopy, (shard, actor) =>
+      shard.unlockLink(makerCopy, actor, place.library, link.id, link.entityId, password, visitor, page),
+    );
+    if (there) {
+      if (!there.ok) throw new AppError(there.code, there.message, there.headers);
+      return there.value;
+    }
+  }
+  return unlockAndOpen(rc, linkId, password, visitor, page);
 }
 
 /** Whether `folder` is a live folder inside the shared one (or the shared one) that the creator may read. */

@@ -8,13 +8,15 @@ import { countLinkUses } from "./link-use";
 import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { signLink, verifyLink } from "../../lib/signed-url";
-import { auditStatement } from "../access";
+import { knownPlaceOfId, type LibraryPlace } from "../../db/library-directory";
+import { selectZipVariants, type ZipVariantRow } from "../../db/repositories/zip-selection.repository";
+import { auditStatement, onShard } from "../access";
 import type { RequestContext } from "../access";
-import { planStream, planZip, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES } from "../archive";
+import { planStream, planZip, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, type PlannedFile, type ZipPlan } from "../archive";
 import { readableCollectionItems } from "../collections";
 import { allows } from "./shortlink-acl";
 import { closedError, folderInside, resolveLink, unlocked, type OpenLink } from "./shortlink-open.service";
-import { LINK_ID_PATTERN, MEDIA_TTL_SECONDS, type Visitor } from "./shortlink.service";
+import { LINK_ID_PATTERN, MEDIA_TTL_SECONDS, type SharedType, type Visitor } from "./shortlink.service";
 
 const zipId = (linkId: string, folderId: string) => `${linkId}:zip:${folderId}`;
 
@@ -28,22 +30,29 @@ export async function sharedZipUrl(rc: RequestContext, open: OpenLink, folderId:
   return `/api/sl/zip/${open.link.id}/${folderId}?${params}`;
 }
 
+/** What a link's ZIP holds once every rule of the link is checked, and what counts and names its download. */
+export interface SharedZip {
+  plan: ZipPlan;
+  linkId: string;
+  entityId: string;
+  entityType: SharedType;
+  /** the shared item's name: the archive's */
+  name: string;
+  /** where the item lives, when the read asked */
+  place?: LibraryPlace;
+}
+
+/** Plans a link's ZIP: over the catalog (`sharedZipPlan`), or where the folder's library lives (the route). */
+export type SharedZipRead = (linkId: string, folderId: string, cookie: string | undefined) => Promise<SharedZip>;
+
 /**
- * `GET /api/sl/zip/{link}/{folder}`: the signed URL must be for this link and folder; every rule of the link is
- * checked again (as for its media), the folder must lie inside the shared one, and the link must allow originals.
- * The download is counted and audited once.
+ * What the ZIP of `folderId` through link `linkId` holds: every rule of the link checked again (as for its media), the
+ * folder inside the shared one (or the shared collection itself), originals allowed, and the files the creator may
+ * download now. Read in the catalog or in the folder's library's shard (`sharedZip`, a routed read placed by the
+ * folder), where the files' variants are read with the plan: the catalog's lookup while streaming would read its copy.
  */
-export async function shortlinkZip(
-  rc: RequestContext,
-  linkId: string,
-  folderId: string,
-  params: { u?: string; exp?: string; sig?: string },
-  cookie: string | undefined,
-  visitor: Visitor,
-): Promise<Response> {
+export async function sharedZipPlan(rc: RequestContext, linkId: string, folderId: string, cookie: string | undefined): Promise<SharedZip> {
   const denied = () => new AppError("FORBIDDEN", ru.sharing.mediaDenied);
-  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", zipId(linkId, folderId), params)))
-    throw denied();
   const open = await resolveLink(rc, linkId);
   if ("state" in open) throw closedError(open);
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
@@ -59,21 +68,56 @@ export async function shortlinkZip(
   } else throw denied();
   const plan = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
   if (plan.overflow || plan.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
-  await countLinkUses(rc, [{ linkId: open.link.id, entityId: open.entity.id, kind: "download", n: 1, last: Date.now() }], [
+  if (onShard(rc)) plan.variants = await zipVariantsOf(rc, plan.files);
+  const { link, entity, place } = open;
+  return { plan, linkId: link.id, entityId: entity.id, entityType: entity.type, name: entity.name, place };
+}
+
+async function zipVariantsOf(rc: RequestContext, files: readonly PlannedFile[]): Promise<ZipVariantRow[]> {
+  const ids = [...new Set(files.map((f) => f.assetId))];
+  const out: ZipVariantRow[] = [];
+  for (let i = 0; i < ids.length; i += VARIANT_SLICE) out.push(...(await selectZipVariants(rc.db, ids.slice(i, i + VARIANT_SLICE))));
+  return out;
+}
+
+/** Files whose variants one query reads (one bound JSON parameter). */
+const VARIANT_SLICE = 500;
+
+/**
+ * `GET /api/sl/zip/{link}/{folder}`: the signed URL must be for this link and folder (checked before any lookup);
+ * `read` then plans the archive (`sharedZipPlan`). The download is counted and audited once; each file's download
+ * is audited as the archive reaches it.
+ */
+export async function shortlinkZip(
+  rc: RequestContext,
+  linkId: string,
+  folderId: string,
+  params: { u?: string; exp?: string; sig?: string },
+  cookie: string | undefined,
+  visitor: Visitor,
+  read: SharedZipRead = (...args) => sharedZipPlan(rc, ...args),
+): Promise<Response> {
+  if (!LINK_ID_PATTERN.test(linkId) || !(await verifyLink(rc.config.JWT_SECRET, "sl-media", zipId(linkId, folderId), params)))
+    throw new AppError("FORBIDDEN", ru.sharing.mediaDenied);
+  const zip = await read(linkId, folderId, cookie);
+  const { plan } = zip;
+  // Read in a shard, the link is counted there: the folder's place, which the routed read asked, is its item's too.
+  const place = zip.place ?? (zip.entityType === "collection" ? undefined : knownPlaceOfId(folderId));
+  await countLinkUses(rc, [{ linkId: zip.linkId, entityId: zip.entityId, kind: "download", n: 1, last: Date.now(), place }], [
     auditStatement(rc, {
       action: "shortlink.download",
       actorId: null,
-      objectType: open.entity.type,
+      objectType: zip.entityType,
       objectId: folderId,
-      details: { shortlink: open.link.id, zip: true, files: plan.files.length },
+      details: { shortlink: zip.linkId, zip: true, files: plan.files.length },
       ip: visitor.ip,
     }),
   ]);
-  const body = planStream(rc, { userId: null, via: "link", shortlinkId: open.link.id, ip: visitor.ip }, plan);
+  const body = planStream(rc, { userId: null, via: "link", shortlinkId: zip.linkId, ip: visitor.ip }, plan);
   return new Response(body, {
     headers: {
       "Content-Type": "application/zip",
-      "Content-Disposition": contentDisposition(`${open.entity.name}.zip`),
+      "Content-Disposition": contentDisposition(`${zip.name}.zip`),
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
