@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
 import { ROOT_GROUP_ID } from "./lib/library-seed.mjs";
-import { buildUnlessSkipped, login, ms } from "./lib/measure.mjs";
+import { buildUnlessSkipped, login, ms, signIn } from "./lib/measure.mjs";
 
 const PRIMARY_MS = Number(process.env.EDGE_PRIMARY_MS ?? "80");
 const REPLICA_MS = Number(process.env.EDGE_REPLICA_MS ?? "5");
@@ -95,18 +95,6 @@ async function seed(url, adminBearer) {
   await api(url, "/api/user/acl", { bearer: adminBearer, method: "POST", json: { subj: user.user_id, obj: top, acl: ["read", "download"] } });
   const link = /\/sl\/([A-Za-z0-9_-]{22})$/.exec(await api(url, `/api/sl/create/${asset}`, { bearer: adminBearer, method: "POST", json: {} }))[1];
   return { leaf, asset, link, reader: { login: login_, password } };
-}
-
-/** Signs in through the API; answers the bearer and the refresh cookie a browser would carry. */
-async function signIn(url, user, passwd) {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user, passwd }),
-  });
-  if (res.status !== 200) throw new Error(`login answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().find((c) => /mam_refresh=/.test(c)).split(";")[0];
-  return { bearer: (await res.json()).bearer, cookie };
 }
 
 function routes(world) {

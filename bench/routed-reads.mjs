@@ -3,7 +3,8 @@
 // with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
 // best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
-// link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous — with the
+// link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, and the
+// viewer's page data (its loader) — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -13,7 +14,7 @@ import { mkdtemp } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startDevServer } from "../scripts/dev-server.mjs";
-import { buildUnlessSkipped, login, p50p95, printTable, timed } from "./lib/measure.mjs";
+import { buildUnlessSkipped, p50p95, printTable, signIn, timed } from "./lib/measure.mjs";
 
 const N = Number(process.env.BENCH_READS ?? "100");
 const WARM = 10;
@@ -43,7 +44,8 @@ async function run(mode) {
   const server = await startDevServer({ port: await freePort(), persistDir, vars: { NEW_LIBRARIES: mode, RATE_LIMITS: "off" } });
   try {
     const { url } = server;
-    const bearer = `Bearer ${await login(url, server.adminLogin, server.adminPassword)}`;
+    const session = await signIn(url, server.adminLogin, server.adminPassword);
+    const bearer = `Bearer ${session.bearer}`;
     const headers = { authorization: bearer, "content-type": "application/json" };
     const send = (method, path, json) => () =>
       fetch(`${url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
@@ -95,6 +97,12 @@ async function run(mode) {
       linkInfo: (i) => [`/api/sl/info/${link}?folder=${sub}&page=${i}`, undefined, {}],
       linkDownload: [linkDownload, undefined, {}],
       linkZip: [shared.group.zip_url, undefined, {}],
+      // The viewer's page as a browser navigates to it (its loader's data): sign-in by cookie, the caller's levels.
+      viewerPage: [
+        `/mam/${sub}/asset/${file}.data?_routes=${encodeURIComponent("routes/_app.mam.$idGroup.asset.$id")}`,
+        undefined,
+        { cookie: session.cookie },
+      ],
       linkUnlock: (i) => [`/api/sl/info/${lockedLink}?folder=${sub}&page=${i}`, { password: "пароль-бенча" }, {}],
     };
     const times = Object.fromEntries(Object.keys(reads).map((key) => [key, []]));
@@ -133,6 +141,7 @@ const labels = {
   linkInfo: "a shared link's answer, anonymous (computed)",
   linkDownload: "a download through the link (4 KB), anonymous",
   linkZip: `the folder's ZIP through the link (${FILES} files of 4 KB), anonymous`,
+  viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
 };
 printTable(

@@ -1,5 +1,6 @@
 import { AppError } from "../../workers/lib/errors";
-import { callerAccess, prefetchAccess, userAccess } from "../../workers/services/access";
+import { readRouted } from "../../workers/api/library-reads";
+import { userAccess } from "../../workers/services/access";
 import type { Actor, RequestContext } from "../../workers/services/access";
 
 /**
@@ -8,9 +9,9 @@ import type { Actor, RequestContext } from "../../workers/services/access";
  * knows what the id is (`type`: a folder page, a viewer) lets the check's rows load beside the entity (decision 030).
  */
 export async function levelsOrNone(rc: RequestContext, actor: Actor, id: string, type?: "asset" | "group"): Promise<string[]> {
-  if (type) prefetchAccess(rc, actor, { id, type });
   try {
-    return (await callerAccess(rc, actor, id)).acl;
+    // Where its library lives (decision 051); the page's sign-in placed it and read the caller's copy ahead.
+    return (await readRouted({ rc, actor }, "callerAccess", [id], type)).acl;
   } catch (error) {
     if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "FORBIDDEN")) return [];
     throw error;

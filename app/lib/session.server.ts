@@ -23,7 +23,11 @@ const actorOfRequest = new WeakMap<object, Promise<Actor | null>>();
 export function getActor(request: Request, context: AppLoadContext): Promise<Actor | null> {
   const known = actorOfRequest.get(context.rc);
   if (known) return known;
-  const actor = actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url))).then((found) => {
+  const named =
+    ENTITY_PAGE.exec(pageUrl(request).pathname)
+      ?.slice(1)
+      .filter((id) => id !== undefined) ?? [];
+  const actor = actorFromRefreshCookie(context.rc, readCookie(request, refreshCookieName(request.url)), named).then((found) => {
     // the page's Server-Timing carries the database detail for administrators only
     context.rc.viewerIsAdmin = found?.isAdmin === true;
     return found;
@@ -31,6 +35,9 @@ export function getActor(request: Request, context: AppLoadContext): Promise<Act
   actorOfRequest.set(context.rc, actor);
   return actor;
 }
+
+/** A folder's page or a file's viewer: the ids it names, which its loader reads where their library lives. */
+const ENTITY_PAGE = /^\/mam\/([0-9a-f]{32})(?:\/asset\/([0-9a-f]{32}))?\/?$/;
 
 /** The page URL a loader serves (single-fetch data requests arrive as `/path.data?_routes=…`). */
 function pageUrl(request: Request): URL {

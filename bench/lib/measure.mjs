@@ -65,6 +65,22 @@ export async function login(url, user, passwd) {
   return (await response.json()).bearer;
 }
 
+/** Signs in through the API; answers the bearer and the refresh cookie a browser would carry to pages. */
+export async function signIn(url, user, passwd) {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user, passwd }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => /mam_refresh=/.test(c))
+    .split(";")[0];
+  return { bearer: (await res.json()).bearer, cookie };
+}
+
 /** Sequential warm-up so the first measured requests do not pay for module loading or Durable Object creation. */
 export async function warmUp(count, request) {
   for (let i = 0; i < count; i += 1) await request();

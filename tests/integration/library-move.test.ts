@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { unzipSync } from "fflate";
+import { decode } from "turbo-stream";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ru } from "../../shared/i18n/ru";
 import type { LibraryShardDO } from "../../durable-objects/library-shard.do";
@@ -569,6 +570,36 @@ describe("moving a library into its shard", () => {
     expect((await call(`/api/asset/${elsewhere.id}`, { bearer: boss.bearer })).status).toBe(200);
     await env.DB.prepare("UPDATE library_directory SET shard = ? WHERE library_id = ?").bind(shard, top).run();
     forgetLibraryPlaces();
+  });
+
+  it("decides a folder page's and a viewer's levels in its shard, with the caller's copy read beside the page's sign-in", async () => {
+    const { top, sub, clip } = await library();
+    const { reader } = await readerAndStranger(top);
+    // What the page's loader answers (a single-fetch data request, as the browser makes on navigation).
+    const levels = async (path: string, route: string) => {
+      const res = await call(`${path}.data?_routes=${encodeURIComponent(route)}`, { refresh: reader.refresh });
+      expect(res.status).toBe(200);
+      const { value } = await decode(res.body!);
+      await value; // the stream's end
+      return (value as Record<string, { data: { levels: string[] } }>)[route]!.data.levels;
+    };
+    const viewer = () => levels(`/mam/${sub}/asset/${clip.id}`, "routes/_app.mam.$idGroup.asset.$id");
+    const folder = () => levels(`/mam/${sub}`, "routes/_app.mam.$idGroup._index");
+    expect([await viewer(), await folder()]).toEqual([["read"], ["read"]]);
+
+    const shard = await switchLibrary(top);
+    expect([await viewer(), await folder()]).toEqual([["read"], ["read"]]);
+    // Download granted in the shard only (the catalog's copy still says read): the pages offer it.
+    await inShard(shard, (sql) =>
+      sql.exec("UPDATE access_rules SET acl = ? WHERE subj_id = ? AND obj_id = ?", maskOf(["read", "download"]), reader.id, top),
+    );
+    expect([await viewer(), await folder()]).toEqual([
+      ["read", "download"],
+      ["read", "download"],
+    ]);
+    // His rule taken away there: nothing to offer, as to a stranger.
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ? AND obj_id = ?", reader.id, top));
+    expect([await viewer(), await folder()]).toEqual([[], []]);
   });
 
   it("reads a file's and a folder's details, tags, fields, links, rules, access, comments and bytes from its shard (ROUTED_READS)", async () => {

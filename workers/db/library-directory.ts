@@ -27,11 +27,26 @@ const SOON_MS = 10_000;
 const SETTLED_MS = 600_000;
 /** How long an isolate trusts that no library lives in a shard (then an id needs no lookup at all). */
 const NONE_MS = 60_000;
-const cache = new Map<string, { place: LibraryPlace; until: number }>();
-/** Until when this isolate knows no library is in a shard: every id is in the catalog without asking. */
-let noneSwitchedUntil = 0;
-/** Shards this isolate has seen holding their library: the check costs a call, once. */
-const holding = new Set<string>();
+
+/** What this isolate remembers of places. */
+interface Remembered {
+  places: Map<string, { place: LibraryPlace; until: number }>;
+  /** until when this isolate knows no library is in a shard: every id is in the catalog without asking */
+  noneSwitchedUntil: number;
+  /** shards this isolate has seen holding their library: the check costs a call, once */
+  holding: Set<string>;
+}
+
+// The pages' bundle (app/, built apart by Remix) carries a copy of this module: the memory lives on the isolate's
+// global object, so a page and an API call in one isolate know the same places, and forgetting them forgets both.
+const REMEMBERED = Symbol.for("mam.library-places");
+const memory = ((globalThis as Record<symbol, unknown>)[REMEMBERED] ??= {
+  places: new Map(),
+  noneSwitchedUntil: 0,
+  holding: new Set(),
+} satisfies Remembered) as Remembered;
+const cache = memory.places;
+const holding = memory.holding;
 
 interface DirectoryRow {
   switched: number;
@@ -80,7 +95,7 @@ export async function placesOfIds(
     .bind(JSON.stringify(unknown))
     .all<DirectoryRow & { id: string }>();
   if (!results[0]?.switched) {
-    noneSwitchedUntil = now + NONE_MS;
+    memory.noneSwitchedUntil = now + NONE_MS;
     for (const { id } of unknown) places.set(id, CATALOG);
     return places;
   }
@@ -105,19 +120,19 @@ const CATALOG: LibraryPlace = { place: "catalog" };
  * before work that cannot be tried again once refused (it reads a request's body).
  */
 export function placeOfIdAfresh(db: Pick<D1Database, "prepare">, id: string): Promise<LibraryPlace> {
-  noneSwitchedUntil = 0;
+  memory.noneSwitchedUntil = 0;
   cache.delete(id);
   return placeOfId(db, id);
 }
 
 /** Whether this isolate knows, without asking, that no library lives in a shard. */
 export function noLibrarySwitched(now = Date.now()): boolean {
-  return now < noneSwitchedUntil;
+  return now < memory.noneSwitchedUntil;
 }
 
 /** What this isolate already knows of the entity's place, without asking: undefined when it must ask. */
 export function knownPlaceOfId(id: string, now = Date.now()): LibraryPlace | undefined {
-  if (now < noneSwitchedUntil) return CATALOG;
+  if (now < memory.noneSwitchedUntil) return CATALOG;
   const hit = cache.get(id);
   return hit && hit.until > now ? hit.place : undefined;
 }
@@ -163,7 +178,7 @@ export function forgetPlacesOf(ids: readonly string[]): void {
 export function forgetLibraryPlaces(): void {
   cache.clear();
   holding.clear();
-  noneSwitchedUntil = 0;
+  memory.noneSwitchedUntil = 0;
 }
 
 /**

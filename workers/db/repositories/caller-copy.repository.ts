@@ -1,6 +1,6 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { userGroupMembers, users } from "../schema/index";
+import { sessions, userGroupMembers, users } from "../schema/index";
 import { ID_PATTERN } from "../../lib/ids";
 import { runBatch } from "./asset.repository";
 
@@ -68,8 +68,8 @@ export async function readCallerCopies(db: Database, userIds: readonly string[])
   return rows.map((user) => ({ user, groups: memberships.filter((m) => m.userId === user.id).map((m) => m.groupId) }));
 }
 
-/** Copies read ahead, per request (keyed by its context), of the user who signed in. */
-const ahead = new WeakMap<object, { userId: string; copy: Promise<CallerCopy | null> }>();
+/** Copies read ahead, per request (keyed by its context), of the user who signed in (null: by the page's session). */
+const ahead = new WeakMap<object, { userId: string | null; copy: Promise<CallerCopy | null> }>();
 
 /**
  * Starts reading `userId`'s copy for request `key` beside sign-in (its round trip), so that a call into a library's
@@ -81,10 +81,28 @@ export function readCallerCopyAhead(key: object, db: Database, userId: string): 
   ahead.set(key, { userId, copy });
 }
 
-/** `userId`'s copy: the one read ahead for request `key`, else read now. */
-export function callerCopyOf(key: object, db: Database, userId: string): Promise<CallerCopy | null> {
+/**
+ * For a page, whose cookie names its session, not its user: the copy of the session's user read beside the
+ * session's own lookup (`callerCopyOf` answers it once that lookup has shown whose session it is).
+ */
+export function readCallerCopyAheadOfSession(key: object, db: Database, tokenHash: string): void {
+  const user = sql`(SELECT ${sessions.userId} FROM ${sessions} WHERE ${sessions.tokenHash} = ${tokenHash})`;
+  const copy = db
+    .batch([
+      db.select(copyColumns).from(users).where(eq(users.id, user)),
+      db.select({ groupId: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, user)),
+    ])
+    .then(([rows, memberships]) => (rows[0] ? { user: rows[0], groups: memberships.map((m) => m.groupId) } : null));
+  copy.catch(() => undefined);
+  ahead.set(key, { userId: null, copy });
+}
+
+/** `userId`'s copy: the one read ahead for request `key` when it is his, else read now. */
+export async function callerCopyOf(key: object, db: Database, userId: string): Promise<CallerCopy | null> {
   const found = ahead.get(key);
-  return found?.userId === userId ? found.copy : readCallerCopy(db, userId);
+  if (found?.userId === userId) return found.copy;
+  const bySession = found?.userId === null ? await found.copy.catch(() => null) : null;
+  return bySession?.user.id === userId ? bySession : readCallerCopy(db, userId);
 }
 
 /** The copy of someone a request names by id or login (a reviewer asked for), or null when nobody is. */

@@ -2,8 +2,8 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { oneTimeTokens, tradedTokens, users, type UserRow } from "../../db/schema/index";
 import { findUserById, findUserByLogin } from "../../db/repositories/user.repository";
-import { readCallerCopyAhead } from "../../db/repositories/caller-copy.repository";
-import { noLibrarySwitched } from "../../db/library-directory";
+import { readCallerCopyAhead, readCallerCopyAheadOfSession } from "../../db/repositories/caller-copy.repository";
+import { noLibrarySwitched, placesOfIds } from "../../db/library-directory";
 import {
   findFamilySource,
   findLiveFamilyUser,
@@ -254,11 +254,24 @@ export async function actorOfSession(rc: RequestContext, userId: string, familyI
  * Resolves the signed-in user from the refresh cookie without rotating it: how Remix loaders know who renders.
  * Returns null when there is no live session.
  */
-export async function actorFromRefreshCookie(rc: RequestContext, refreshToken: string | undefined): Promise<Actor | null> {
+export async function actorFromRefreshCookie(
+  rc: RequestContext,
+  refreshToken: string | undefined,
+  /** the folder and file the page names: while a library may live in a shard, the page's routed reads need them placed */
+  named: readonly string[] = [],
+): Promise<Actor | null> {
   if (!refreshToken) return null;
   // the session and its user in one statement: a page pays one round trip to know who renders
   const now = Date.now();
-  const found = await findSessionWithUser(rc.db, await sha256Hex(refreshToken), now);
+  const hash = await sha256Hex(refreshToken);
+  // Beside it, for a page naming a folder or file while a library may live in a shard, the places of those and the
+  // copy of the session's user (decision 051): its loader's call into the shard is then its second round trip.
+  const ahead = named.length > 0 && !noLibrarySwitched();
+  if (ahead) readCallerCopyAheadOfSession(rc, rc.db, hash);
+  const [found] = await Promise.all([
+    findSessionWithUser(rc.db, hash, now),
+    ahead ? placesOfIds(rc.db.$client, named).catch(() => undefined) : undefined,
+  ]);
   const session = found?.session;
   // A page request may still carry the token another tab rotated a moment ago: honour it briefly.
   const recentlyRotated = session?.usedAt != null && now - session.usedAt < ROTATION_GRACE_MS;
