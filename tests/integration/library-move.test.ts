@@ -1015,6 +1015,50 @@ describe("moving a library into its shard", () => {
     expect((await zip()).status).toBe(410);
   });
 
+  it("plans a selection's ZIP in its library's shard, streamed or through its signed link; a selection of two libraries over the catalog", async () => {
+    const { top, sub, boss, photo } = await library();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
+    const other = await library();
+    const unzip = async (res: Response) => {
+      expect(res.status).toBe(200);
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      return Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
+    };
+    const zip = (json: Record<string, unknown>) => call("/api/zip", { method: "POST", bearer: boss.bearer, json });
+    const viaLink = async (json: Record<string, unknown>) => {
+      const { url } = (await (await zip({ ...json, as: "url" })).json()) as { url: string };
+      return unzip(await call(url));
+    };
+    const mine = { group_ids: [sub], asset_ids: [photo.id] };
+    const before = await unzip(await zip(mine));
+    expect(before["Исходники/Смета.pdf"]).toBe("bytes");
+
+    const shard = await switchLibrary(top);
+    expect(await unzip(await zip(mine))).toEqual(before);
+    // Planned there: the shard's name for the file, and where its bytes are.
+    const key = `test/zip-selection-in-shard-${newId()}`;
+    await env.MEDIA.put(key, "из шарда");
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Из хранилища.pdf' WHERE id = ?", doc.id);
+      sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", key, doc.id);
+    });
+    for (const files of [await unzip(await zip(mine)), await viaLink(mine)]) {
+      expect(files["Исходники/Из хранилища.pdf"]).toBe("из шарда");
+      expect(files["Исходники/Смета.pdf"]).toBeUndefined();
+    }
+    const entry = await env.DB.prepare(
+      "SELECT folder_id, json_extract(details, '$.name') AS name FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC",
+    )
+      .bind(doc.id)
+      .first<{ folder_id: string; name: string }>();
+    expect(entry).toEqual({ folder_id: sub, name: "Из хранилища.pdf" });
+    // With a folder of another library (still in the catalog) chosen too, the catalog's copy plans both: that
+    // library's file (its bytes never stored) is named in the list of what was left out.
+    const mixed = await unzip(await zip({ ...mine, group_ids: [sub, other.sub] }));
+    expect(mixed[ru.zip.skippedEntry]).toContain(other.clip.name);
+    expect(Object.keys(mixed).filter((path) => path.endsWith(".pdf"))).toHaveLength(1);
+  });
+
   it("opens a shared link's page in its item's shard: the link, its maker's rights and the folder read, the open counted there", async () => {
     const { top, sub, boss, clip } = await library();
     // A password link: its answers are never kept at the edge, so each open below is computed.

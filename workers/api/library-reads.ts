@@ -17,6 +17,7 @@ import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositor
 import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
 import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
+import type { ZipPlan, ZipSelection } from "../services/archive";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -103,6 +104,22 @@ export function readRouted<K extends RoutedRead>(
     },
     (shard, caller) => shard.routedRead(caller, at.actor, name, args),
   );
+}
+
+/**
+ * A selection's archive planned where its library lives (decision 051): every chosen file and folder in one library
+ * that lives in its shard is planned there in one call, with its files' variants (`zipPlan`); a selection of several
+ * libraries, or of one still in the catalog, over the catalog's copy.
+ */
+export async function planZipWhereItLives(at: Reader, selection: ZipSelection): Promise<ZipPlan> {
+  const ids = [...selection.assetIds, ...selection.groupIds];
+  const here = () => runRoutedRead(at.rc, at.actor, "zipPlan", [ids, selection]);
+  if (noLibrarySwitched() || ids.length === 0) return here();
+  const places = [...(await placesOfIds(at.rc.db.$client, ids)).values()];
+  const [first] = places;
+  const one = first?.place === "shard" && places.every((p) => p.place === "shard" && p.library === first.library);
+  if (!one) return here();
+  return readWhereItLives(at, ids[0]!, here, (shard, caller) => shard.routedRead(caller, at.actor, "zipPlan", [ids, selection]));
 }
 
 /**

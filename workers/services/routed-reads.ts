@@ -1,4 +1,14 @@
-import { aclAccess, callerAccess, getInheritance, getRule, rulesOnEntity, userAccess, type Actor, type RequestContext } from "./access";
+import {
+  aclAccess,
+  callerAccess,
+  getInheritance,
+  getRule,
+  onShard,
+  rulesOnEntity,
+  userAccess,
+  type Actor,
+  type RequestContext,
+} from "./access";
 import { commentListText } from "./comments";
 import {
   contentSize,
@@ -33,6 +43,7 @@ import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
+import { planZip, withVariants, ZIP_REQUEST_MAX_FILES, type ZipSelection } from "./archive";
 import { storageForEntity } from "./storage";
 
 /**
@@ -129,10 +140,16 @@ export const ROUTED_READS = {
   // What a shared link's ZIP of a folder holds, placed by the folder, planned as the link's maker (as its media).
   sharedZip: (rc: RequestContext, _creator: Actor, id: string, linkId: string, cookie: string | undefined) =>
     sharedZipPlan(rc, linkId, id, cookie),
+  // A selection's archive in the app, every chosen file and folder of this one library (the route checked), planned
+  // with its files' variants in a shard.
+  zipPlan: async (rc: RequestContext, actor: Actor, _ids: string[], selection: ZipSelection) => {
+    const plan = await planZip(rc, actor, selection, ZIP_REQUEST_MAX_FILES);
+    return onShard(rc) ? withVariants(rc, plan) : plan;
+  },
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */
-export const SUBTREE_READS: ReadonlySet<RoutedRead> = new Set<RoutedRead>(["subtreeText", "sharedZip"]);
+export const SUBTREE_READS: ReadonlySet<RoutedRead> = new Set<RoutedRead>(["subtreeText", "sharedZip", "zipPlan"]);
 
 export type RoutedRead = keyof typeof ROUTED_READS;
 type Read<K extends RoutedRead> = (typeof ROUTED_READS)[K];

@@ -4,6 +4,7 @@ import { ru } from "../../../shared/i18n/ru";
 import { AppError } from "../../lib/errors";
 import type { Actor, RequestContext } from "../../services/access";
 import { openZipLink, requestZip, ZIP_MAX_IDS, type StartZipTask, type ZipSelection } from "../../services/archive";
+import { planZipWhereItLives } from "../library-reads";
 import { readableCollectionItems } from "../../services/collections";
 import { createTask } from "../../services/tasks";
 import { requireAuth } from "../middleware/require-auth";
@@ -91,6 +92,7 @@ export const zipRoutes = createRouter()
         body.as,
         startZipTask(c.var.rc),
         ip(c.req.header("cf-connecting-ip")),
+        (actor, chosen) => planZipWhereItLives({ rc: c.var.rc, actor }, chosen),
       );
       if (answer.kind === "stream") return answer.response;
       if (answer.kind === "task") return c.json({ job_id: answer.job_id }, 202);
@@ -112,5 +114,8 @@ export const zipRoutes = createRouter()
         ...errorResponses(400, 404, 409),
       },
     }),
-    async (c) => openZipLink(c.var.rc, c.req.valid("param").id, c.req.valid("query"), ip(c.req.header("cf-connecting-ip"))),
+    async (c) =>
+      openZipLink(c.var.rc, c.req.valid("param").id, c.req.valid("query"), ip(c.req.header("cf-connecting-ip")), (actor, chosen) =>
+        planZipWhereItLives({ rc: c.var.rc, actor }, chosen),
+      ),
   );

@@ -4,9 +4,9 @@
  *
  * The domain's public face (decision record 025): code outside workers/services/archive/ imports only this file.
  */
-export { planZip, ZIP_MAX_IDS, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, ZIP_TASK_MAX_FILES } from "./zip-plan.service";
+export { planZip, withVariants, ZIP_MAX_IDS, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, ZIP_TASK_MAX_FILES } from "./zip-plan.service";
 export type { PlannedFile, ZipPlan, ZipSelection } from "./zip-plan.service";
 export { openZipEntry, planStream } from "./zip-stream.service";
 export type { ZipDownloader, ZipProgress } from "./zip-stream.service";
 export { openZipLink, requestZip, ZIP_LINK_SECONDS } from "./zip-request.service";
-export type { StartZipTask, ZipAnswer } from "./zip-request.service";
+export type { StartZipTask, ZipAnswer, ZipPlanner } from "./zip-request.service";

@@ -8,6 +8,7 @@ import {
   selectZipAssets,
   selectZipFolders,
   selectZipMembers,
+  selectZipVariants,
   type ZipMemberRow,
   type ZipVariantRow,
 } from "../../db/repositories/zip-selection.repository";
@@ -139,4 +140,15 @@ export async function planZip(
     }
   }
   return plan;
+}
+
+/**
+ * The plan with its files' ready variants read now: for a plan made where its library lives (decision 051), whose
+ * files' rows the catalog's lookup while streaming would read from its copy.
+ */
+export async function withVariants(rc: RequestContext, plan: ZipPlan): Promise<ZipPlan> {
+  const ids = [...new Set(plan.files.map((f) => f.assetId))];
+  const variants: ZipVariantRow[] = [];
+  for (const part of slices(ids)) variants.push(...(await selectZipVariants(rc.db, part)));
+  return { ...plan, variants };
 }

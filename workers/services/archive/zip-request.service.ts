@@ -23,6 +23,9 @@ const SavedSelection = z.object({ asset_ids: z.array(z.string().max(64)).max(100
 /** Starts an export task of the selection as `actor` (the tasks domain's, passed in so this domain stays below it). */
 export type StartZipTask = (actor: Actor, selection: ZipSelection, name: string) => Promise<{ job_id: string }>;
 
+/** Plans a selection's archive as `actor`: over the catalog (`planZip`), or where its library lives (the route). */
+export type ZipPlanner = (actor: Actor, selection: ZipSelection) => Promise<ZipPlan>;
+
 export type ZipAnswer =
   | { kind: "stream"; response: Response }
   | { kind: "url"; url: string; expires_at: string }
@@ -52,13 +55,14 @@ export async function requestZip(
   as: "stream" | "url",
   startTask: StartZipTask,
   ip: string | null,
+  plan: ZipPlanner = (who, chosen) => planZip(rc, who, chosen, ZIP_REQUEST_MAX_FILES),
 ): Promise<ZipAnswer> {
   if (selection.assetIds.length + selection.groupIds.length === 0) throw new AppError("BAD_REQUEST", ru.zip.empty);
-  const plan = await planZip(rc, actor, selection, ZIP_REQUEST_MAX_FILES);
+  const planned = await plan(actor, selection);
   // Beyond one request: the export task plans the selection again as it runs (and refuses more than
   // ZIP_TASK_MAX_FILES with the reason in its log); counting that far here would hold the rows in the request.
-  if (needsTask(plan)) return { kind: "task", ...(await startTask(actor, selection, plan.name)) };
-  if (as === "stream") return { kind: "stream", response: zipResponse(rc, { userId: actor.id, via: "app", ip }, plan) };
+  if (needsTask(planned)) return { kind: "task", ...(await startTask(actor, selection, planned.name)) };
+  if (as === "stream") return { kind: "stream", response: zipResponse(rc, { userId: actor.id, via: "app", ip }, planned) };
   const id = newId();
   const exp = Math.floor(Date.now() / 1000) + ZIP_LINK_SECONDS;
   await rc.env.MEDIA.put(selectionKey(id), JSON.stringify({ asset_ids: selection.assetIds, group_ids: selection.groupIds }), {
@@ -77,6 +81,7 @@ export async function openZipLink(
   id: string,
   params: { u?: string; exp?: string; sig?: string },
   ip: string | null,
+  plan: ZipPlanner = (who, chosen) => planZip(rc, who, chosen, ZIP_REQUEST_MAX_FILES),
 ): Promise<Response> {
   const gone = () => new AppError("NOT_FOUND", ru.zip.linkInvalid);
   const userId = await verifyLink(rc.config.JWT_SECRET, "zip", id, params);
@@ -87,7 +92,7 @@ export async function openZipLink(
   if (!parsed?.success) throw gone();
   const actor: Actor = { id: user.id, name: user.name, login: user.login, isAdmin: user.isAdmin, isRobot: user.isRobot, sessionFamily: null };
   const selection = { assetIds: parsed.data.asset_ids, groupIds: parsed.data.group_ids };
-  const plan = await planZip(rc, actor, selection, ZIP_REQUEST_MAX_FILES);
-  if (needsTask(plan)) throw new AppError("CONFLICT", ru.zip.tooLarge(ZIP_REQUEST_MAX_FILES));
-  return zipResponse(rc, { userId: actor.id, via: "app", ip }, plan);
+  const planned = await plan(actor, selection);
+  if (needsTask(planned)) throw new AppError("CONFLICT", ru.zip.tooLarge(ZIP_REQUEST_MAX_FILES));
+  return zipResponse(rc, { userId: actor.id, via: "app", ip }, planned);
 }

@@ -1,10 +1,9 @@
 /** Using a short link anonymously: opening it (password, limits, expiry) and what it shows (its media: shortlink-media.service.ts). */
 import { ru } from "../../../shared/i18n/ru";
 import { ipThrottleKey, shortlinkThrottleKey, type ThrottleKind } from "../../../durable-objects/login-throttle.policy";
-import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
+import type { LibraryShardDO, Written } from "../../../durable-objects/library-shard.do";
 import { noLibrarySwitched, openLibraryShard, placeOfId, type LibraryPlace, type ShardPlace } from "../../db/library-directory";
 import { callShard, type ShardAnswer } from "../../db/library-shard-call";
-import type { Written } from "../../../durable-objects/library-shard.do";
 import { readCallerCopy, type CallerCopy } from "../../db/repositories/caller-copy.repository";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
 import { findShortlink } from "../../db/repositories/shortlink.repository";

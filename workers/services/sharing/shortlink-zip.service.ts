@@ -9,10 +9,9 @@ import { contentDisposition } from "../../lib/content-disposition";
 import { AppError } from "../../lib/errors";
 import { signLink, verifyLink } from "../../lib/signed-url";
 import { knownPlaceOfId, type LibraryPlace } from "../../db/library-directory";
-import { selectZipVariants, type ZipVariantRow } from "../../db/repositories/zip-selection.repository";
 import { auditStatement, onShard } from "../access";
 import type { RequestContext } from "../access";
-import { planStream, planZip, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, type PlannedFile, type ZipPlan } from "../archive";
+import { planStream, planZip, withVariants, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, type ZipPlan } from "../archive";
 import { readableCollectionItems } from "../collections";
 import { allows } from "./shortlink-acl";
 import { closedError, folderInside, resolveLink, unlocked, type OpenLink } from "./shortlink-open.service";
@@ -66,22 +65,12 @@ export async function sharedZipPlan(rc: RequestContext, linkId: string, folderId
   } else if (open.entity.type === "group" && (await folderInside(rc, open, folderId))) {
     selection = { assetIds: [], groupIds: [folderId] };
   } else throw denied();
-  const plan = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
-  if (plan.overflow || plan.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
-  if (onShard(rc)) plan.variants = await zipVariantsOf(rc, plan.files);
+  const planned = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
+  if (planned.overflow || planned.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
+  const plan = onShard(rc) ? await withVariants(rc, planned) : planned;
   const { link, entity, place } = open;
   return { plan, linkId: link.id, entityId: entity.id, entityType: entity.type, name: entity.name, place };
 }
-
-async function zipVariantsOf(rc: RequestContext, files: readonly PlannedFile[]): Promise<ZipVariantRow[]> {
-  const ids = [...new Set(files.map((f) => f.assetId))];
-  const out: ZipVariantRow[] = [];
-  for (let i = 0; i < ids.length; i += VARIANT_SLICE) out.push(...(await selectZipVariants(rc.db, ids.slice(i, i + VARIANT_SLICE))));
-  return out;
-}
-
-/** Files whose variants one query reads (one bound JSON parameter). */
-const VARIANT_SLICE = 500;
 
 /**
  * `GET /api/sl/zip/{link}/{folder}`: the signed URL must be for this link and folder (checked before any lookup);
