@@ -25,48 +25,9 @@ function uploadWorker(): Plugin {
   };
 }
 
-/**
- * The integration tests' pool loads each module of the server build as one WebSocket message, limited to 1 MiB by
- * workerd; a module past it ends the run of every test file that loads it («Worker exited unexpectedly»), and the
- * message is larger than the file (an 821 kB module was refused, a 765 kB one was not).
- */
-const SERVER_MODULE_MAX_BYTES = 700_000;
-
-/** Fails the server build when one of its modules outgrows `SERVER_MODULE_MAX_BYTES`, naming it. */
-function serverModulesWithinLimit(): Plugin {
-  return {
-    name: "mam-server-modules-within-limit",
-    apply: "build",
-    generateBundle(_options, bundle) {
-      for (const file of Object.values(bundle)) {
-        if (file.type !== "chunk") continue;
-        const bytes = Buffer.byteLength(file.code);
-        if (bytes <= SERVER_MODULE_MAX_BYTES) continue;
-        const largest = Object.entries(file.modules)
-          .sort(([, a], [, b]) => b.renderedLength - a.renderedLength)
-          .slice(0, 5)
-          .map(([id, m]) => `${id.replace(/^.*\/node_modules\//, "")} (${m.renderedLength})`);
-        this.error(
-          `server module ${file.fileName} is ${bytes} bytes, over ${SERVER_MODULE_MAX_BYTES}: the test pool could not load it. ` +
-            `Split it in serverChunk (vite.config.ts); its largest parts: ${largest.join(", ")}`,
-        );
-      }
-    },
-  };
-}
-
-/** Which module of the server build a source file goes into (see `manualChunks` below). */
-function serverChunk(id: string): string | undefined {
-  // libraries that import no other: apart from the rest without a cycle between the two modules
-  if (/\/node_modules\/(zod|saxes|xmlchars|drizzle-orm)\//.test(id)) return "vendor-leaves";
-  if (id.includes("/node_modules/")) return "vendor";
-  if (id.includes("/workers/services/")) return "services";
-  return undefined;
-}
-
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
-    ...(isSsrBuild ? [serverModulesWithinLimit()] : [uploadWorker()]),
+    ...(isSsrBuild ? [] : [uploadWorker()]),
     remix({
       future: {
         v3_fetcherPersist: true,
@@ -104,9 +65,11 @@ export default defineConfig(({ isSsrBuild }) => ({
         if (warning.code === "INVALID_ANNOTATION" || warning.code === "EMPTY_BUNDLE") return;
         warn(warning);
       },
-      // The server build in several modules, each within SERVER_MODULE_MAX_BYTES: libraries that import no other, the
-      // other libraries, the Worker's services, and the rest of our code (the pages, and what they read of the Worker).
-      ...(isSsrBuild ? { output: { inlineDynamicImports: false, manualChunks: serverChunk } } : {}),
+      // The server build in two modules, the libraries apart from our code: the integration tests load it through
+      // the test pool's WebSocket, whose messages are limited to 1 MiB (workerd), and one file had outgrown that.
+      ...(isSsrBuild
+        ? { output: { inlineDynamicImports: false, manualChunks: (id: string) => (id.includes("/node_modules/") ? "vendor" : undefined) } }
+        : {}),
     },
   },
 }));

@@ -2,7 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { heavyModulesOnDemand } from "./tests/setup/heavy-modules-on-demand";
 import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 // Wrangler tries to fetch `Request.cf` data from the network; the tests run offline.
@@ -53,7 +53,7 @@ export const workersPoolOptions = async () => ({
  * tests/setup/apply-migrations.ts. `npm test` runs the same files in groups (vitest.grouped.config.ts).
  */
 export default defineConfig({
-  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub(), mediabunnyOnDemand(), sqlTextModules()],
+  plugins: [cloudflareTest(workersPoolOptions), mediabunnyNodeStub(), heavyModulesOnDemand(), sqlTextModules()],
   // wrangler.toml's [alias] is for wrangler's bundler; the test runner resolves modules through Vite.
   resolve: {
     alias: { "remix-server-build": new URL("./build/server/index.js", import.meta.url).pathname },
@@ -64,7 +64,7 @@ export default defineConfig({
     // These need the Cloudflare Images binding: vitest.images.config.ts runs them with it.
     exclude: [...configDefaults.exclude, "tests/integration/images-binding*.test.ts"],
     globalSetup: ["./tests/setup/check-build.ts"],
-    setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts", "./tests/setup/load-mediabunny.ts"],
+    setupFiles: ["./tests/setup/apply-migrations.ts", "./tests/setup/fail-on-console-error.ts", "./tests/setup/load-heavy-modules.ts"],
     deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare"] } } },
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -2,7 +2,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import integration, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { heavyModulesOnDemand } from "./tests/setup/heavy-modules-on-demand";
 import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 /**
@@ -18,7 +18,7 @@ export default defineConfig({
       return { ...options, miniflare: { ...options.miniflare, images: { binding: "IMAGES" } } };
     }),
     mediabunnyNodeStub(),
-    mediabunnyOnDemand(),
+    heavyModulesOnDemand(),
     sqlTextModules(),
   ],
   test: { ...integration.test, include: ["tests/integration/images-binding*.test.ts"], exclude: undefined },

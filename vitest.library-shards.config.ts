@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 import grouped from "./vitest.grouped.config";
 import { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { heavyModulesOnDemand } from "./tests/setup/heavy-modules-on-demand";
 import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 /**
@@ -20,7 +20,7 @@ export default defineConfig({
       return { ...options, miniflare: { ...options.miniflare, bindings: { ...options.miniflare.bindings, NEW_LIBRARIES: "shard" } } };
     }),
     mediabunnyNodeStub(),
-    mediabunnyOnDemand(),
+    heavyModulesOnDemand(),
     sqlTextModules(),
   ],
 });

@@ -2,7 +2,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import base, { workersPoolOptions } from "./vitest.config";
 import { mediabunnyNodeStub } from "./tests/setup/mediabunny-node-stub";
-import { mediabunnyOnDemand } from "./tests/setup/mediabunny-on-demand";
+import { heavyModulesOnDemand } from "./tests/setup/heavy-modules-on-demand";
 import { sqlTextModules } from "./tests/setup/sql-text-modules";
 
 /**
@@ -29,7 +29,7 @@ export default defineConfig({
       return { ...options, miniflare: { ...options.miniflare, d1Databases: SHARDED_DATABASES } };
     }),
     mediabunnyNodeStub(),
-    mediabunnyOnDemand(),
+    heavyModulesOnDemand(),
     sqlTextModules(),
   ],
   test: {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ru } from "../../app/i18n/ru";
 import { ROOT_GROUP_ID, newId } from "../../workers/lib/ids";
-import { call, expectError, signIn } from "./factories";
+import { call, expectError, signIn, tamperedSig } from "./factories";
 import {
   bytesOf,
   createAsset,
@@ -276,7 +276,7 @@ describe("PUT /api/asset/content/upload/{variantId}: commit-after-upload", () =>
     const q = await uploadQuery(info);
     const base = `/api/asset/content/upload/${info.variant_id}`;
     const tampered = new URLSearchParams(q);
-    tampered.set("sig", `${q.get("sig")!.slice(0, -2)}AA`);
+    tampered.set("sig", tamperedSig(q.get("sig")!));
     const otherExp = new URLSearchParams(q);
     otherExp.set("exp", String(Number(q.get("exp")) + 3600));
     const cases = [

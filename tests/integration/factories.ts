@@ -153,3 +153,11 @@ export async function signIn(overrides: Parameters<typeof createUser>[0] = {}): 
 export async function signInAdmin(): Promise<Session> {
   return login(env.ADMIN_LOGIN, env.ADMIN_PASSWORD);
 }
+
+/**
+ * A signature made wrong for sure: its first character changed (which carries six bits of the MAC). Changing its
+ * tail to "AA" left it valid whenever it already ended so — a test that failed once in a few thousand runs.
+ */
+export function tamperedSig(sig: string): string {
+  return `${sig.startsWith("A") ? "B" : "A"}${sig.slice(1)}`;
+}
