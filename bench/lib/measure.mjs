@@ -55,14 +55,7 @@ export const unexpected = (run, expected = 200) => run.count - (run.statuses[exp
 
 /** POST /api/auth/login; answers the bearer token. */
 export async function login(url, user, passwd) {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user, passwd }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
-  return (await response.json()).bearer;
+  return (await signIn(url, user, passwd)).bearer;
 }
 
 /** Signs in through the API; answers the bearer and the refresh cookie a browser would carry to pages. */
@@ -77,7 +70,7 @@ export async function signIn(url, user, passwd) {
   const cookie = res.headers
     .getSetCookie()
     .find((c) => /mam_refresh=/.test(c))
-    .split(";")[0];
+    ?.split(";")[0];
   return { bearer: (await res.json()).bearer, cookie };
 }
 
