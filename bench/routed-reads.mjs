@@ -3,8 +3,8 @@
 // with comments, read by its administrator — the file's details, versions and comments, a download of its bytes, its
 // best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
-// link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, and the
-// viewer's page data (its loader) — with the
+// link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
+// page data (its loader), a selection's ZIP of one library and of two, and a shared collection's ZIP of two — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -53,11 +53,11 @@ async function run(mode) {
       (await timed(send("POST", "/api/group/create", { parent, group_name: name }))).body.group_id;
     const top = await folder("Съёмки");
     const sub = await folder("День 1", top);
-    const upload = async (name) =>
+    const upload = async (name, group = sub) =>
       (
         await timed(
           () =>
-            fetch(`${url}/api/asset/upload?${new URLSearchParams({ in_group: sub, name })}`, {
+            fetch(`${url}/api/asset/upload?${new URLSearchParams({ in_group: group, name })}`, {
               method: "POST",
               headers: { authorization: bearer, "content-type": "text/plain" },
               body: `${name}: `.padEnd(4000, "кадр "),
@@ -71,6 +71,14 @@ async function run(mode) {
     const [variant] = (await timed(send("GET", `/api/asset/variants/${file}/1`))).body;
     const variantId = variant.variant_id ?? variant.id;
     const other = await folder("Архив");
+    const otherFiles = [];
+    for (let i = 0; i < 4; i++) otherFiles.push(await upload(`архив-${i}.txt`, other));
+    // A collection of files of both libraries, shared with downloads allowed: its ZIP is planned in each library.
+    const collection = (await timed(send("POST", "/api/collections", { name: "Подборка" }), 201)).body.collection_id;
+    await timed(send("POST", `/api/collections/${collection}/items`, { asset_ids: [file, ...otherFiles] }));
+    const collectionMade = await (await send("POST", `/api/sl/create/${collection}`, { acl: ["read", "download"] })()).text();
+    const collectionLink = /\/sl\/([A-Za-z0-9_-]{22})/.exec(collectionMade)[1];
+    const collectionZip = (await timed(() => fetch(`${url}/api/sl/info/${collectionLink}`))).body.group.zip_url;
     // A link to the library, opened anonymously: its answer (a new page each round, so never the edge's kept copy)
     // and a download of the file through it.
     const made = await (await send("POST", `/api/sl/create/${top}`, { acl: ["read", "download"] })()).text();
@@ -97,6 +105,11 @@ async function run(mode) {
       linkInfo: (i) => [`/api/sl/info/${link}?folder=${sub}&page=${i}`, undefined, {}],
       linkDownload: [linkDownload, undefined, {}],
       linkZip: [shared.group.zip_url, undefined, {}],
+      // A selection's ZIP in the app: a folder of one library, then with a folder of another (in shard mode planned
+      // in both shards, side by side, and merged); a shared collection's ZIP over both libraries.
+      zipOne: ["/api/zip", { group_ids: [sub], asset_ids: [] }],
+      zipTwo: ["/api/zip", { group_ids: [sub, other], asset_ids: [] }],
+      collectionZip: [collectionZip, undefined, {}],
       // The viewer's page as a browser navigates to it (its loader's data): sign-in by cookie, the caller's levels.
       viewerPage: [
         `/mam/${sub}/asset/${file}.data?_routes=${encodeURIComponent("routes/_app.mam.$idGroup.asset.$id")}`,
@@ -141,6 +154,9 @@ const labels = {
   linkInfo: "a shared link's answer, anonymous (computed)",
   linkDownload: "a download through the link (4 KB), anonymous",
   linkZip: `the folder's ZIP through the link (${FILES} files of 4 KB), anonymous`,
+  zipOne: `a selection's ZIP: one folder (${FILES} files)`,
+  zipTwo: `a selection's ZIP: folders of 2 libraries (${FILES} + 4 files)`,
+  collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
   viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
 };

@@ -16,6 +16,7 @@ import { HOLD_SQL, HoldGate } from "../workers/db/library-hold";
 import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from "../workers/db/library-writeback";
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type Row, type TableRows } from "../workers/db/repositories/library-move.repository";
+import { unreferencedKeys } from "../workers/db/repositories/asset.repository";
 import type { WireStatement } from "../workers/db/remote-shard-client";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
@@ -188,6 +189,15 @@ export class LibraryShardDO extends DurableObject<Env> {
       folders: sql.exec<{ n: number }>("SELECT count(*) AS n FROM group_closure WHERE ancestor = ?", libraryId).one().n,
       assets: sql.exec<{ n: number }>("SELECT count(*) AS n FROM assets").one().n,
     };
+  }
+
+  /**
+   * Which of these keys of a storage a file here references (`exceptAssets` left out): stored bytes are deleted only
+   * when no library's file does (copies share them).
+   */
+  async referencedKeys(storageId: string, keys: string[], exceptAssets: string[]): Promise<string[]> {
+    const unreferenced = new Set(await unreferencedKeys(this.db, storageId, keys, exceptAssets));
+    return keys.filter((key) => !unreferenced.has(key));
   }
 
   /** Per library table, the rows of the library here: the move compares them with the global database's. */

@@ -574,7 +574,7 @@ describe("moving a library into its shard", () => {
 
   it("decides a folder page's and a viewer's levels in its shard, with the caller's copy read beside the page's sign-in", async () => {
     const { top, sub, clip } = await library();
-    const { reader } = await readerAndStranger(top);
+    const reader = await ordinaryUser();
     // What the page's loader answers (a single-fetch data request, as the browser makes on navigation).
     const levels = async (path: string, route: string) => {
       const res = await call(`${path}.data?_routes=${encodeURIComponent(route)}`, { refresh: reader.refresh });
@@ -1015,7 +1015,7 @@ describe("moving a library into its shard", () => {
     expect((await zip()).status).toBe(410);
   });
 
-  it("plans a selection's ZIP in its library's shard, streamed or through its signed link; a selection of two libraries over the catalog", async () => {
+  it("plans a selection's ZIP in its library's shard, streamed or through its signed link; a selection of two libraries in each", async () => {
     const { top, sub, boss, photo } = await library();
     const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
     const other = await library();
@@ -1052,11 +1052,74 @@ describe("moving a library into its shard", () => {
       .bind(doc.id)
       .first<{ folder_id: string; name: string }>();
     expect(entry).toEqual({ folder_id: sub, name: "Из хранилища.pdf" });
-    // With a folder of another library (still in the catalog) chosen too, the catalog's copy plans both: that
-    // library's file (its bytes never stored) is named in the list of what was left out.
-    const mixed = await unzip(await zip({ ...mine, group_ids: [sub, other.sub] }));
-    expect(mixed[ru.zip.skippedEntry]).toContain(other.clip.name);
-    expect(Object.keys(mixed).filter((path) => path.endsWith(".pdf"))).toHaveLength(1);
+    // With a folder of another library (still in the catalog) chosen too, each library's share is planned where it
+    // lives and the plans merged: this library's file is still the shard's, the other «Исходники» comes second,
+    // renamed, and its file (its bytes never stored) is named in the list of what was left out under that name.
+    const mixed = { ...mine, group_ids: [sub, other.sub] };
+    const merged = await unzip(await zip(mixed));
+    expect(merged["Исходники/Из хранилища.pdf"]).toBe("из шарда");
+    expect(merged[ru.zip.skippedEntry]).toContain(`Исходники (2)/${other.clip.name}`);
+    // Both libraries in shards of their own: each plans its share, with where its bytes are.
+    const otherShard = await switchLibrary(other.top);
+    const otherKey = `test/zip-selection-in-other-shard-${newId()}`;
+    await env.MEDIA.put(otherKey, "из другого шарда");
+    await inShard(otherShard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Из другого хранилища.mp4' WHERE id = ?", other.clip.id);
+      sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", otherKey, other.clip.id);
+    });
+    for (const files of [await unzip(await zip(mixed)), await viaLink(mixed)]) {
+      expect(files["Исходники/Из хранилища.pdf"]).toBe("из шарда");
+      expect(files["Исходники (2)/Из другого хранилища.mp4"]).toBe("из другого шарда");
+      expect(files[ru.zip.skippedEntry]).not.toContain("Исходники (2)");
+    }
+    // A reader of this library only, asking for both folders: each share is planned as him, so the other library's
+    // folder is named by its id alone, as not found, and nothing of it is in the archive.
+    const reader = await ordinaryUser();
+    const grant = { subj: reader.id, obj: top, acl: ["read", "download"] };
+    expect((await call("/api/user/acl", { method: "POST", bearer: boss.bearer, json: grant })).status).toBe(201);
+    const res = await call("/api/zip", { method: "POST", bearer: reader.bearer, json: mixed });
+    const bytes = new Uint8Array(await res.clone().arrayBuffer());
+    const files = await unzip(res);
+    expect(files["Исходники/Из хранилища.pdf"]).toBe("из шарда");
+    expect(files[ru.zip.skippedEntry]).toContain(`${other.sub} — ${ru.zip.notFound}`);
+    const everything = new TextDecoder().decode(bytes);
+    for (const hidden of ["Из другого хранилища", "из другого шарда", other.clip.name]) expect(everything).not.toContain(hidden);
+  });
+
+  it("plans a collection's ZIP, through its link and in the app, in the shard of each item's library", async () => {
+    const [first, second] = [await library(), await library()];
+    const boss = first.boss;
+    const made = await call("/api/collections", { method: "POST", bearer: boss.bearer, json: { name: "Для клиента" } });
+    const { collection_id: id } = (await made.json()) as { collection_id: string };
+    const items = [first.photo.id, second.photo.id];
+    expect((await call(`/api/collections/${id}/items`, { method: "POST", bearer: boss.bearer, json: { asset_ids: items } })).status).toBe(
+      200,
+    );
+    const link = await call(`/api/sl/create/${id}`, { method: "POST", bearer: boss.bearer, json: { acl: ["read", "download"] } });
+    const linkId = /\/sl\/([A-Za-z0-9_-]{22})/.exec(await link.text())![1]!;
+    const page = (await (await call(`/api/sl/info/${linkId}`)).json()) as { group: { zip_url: string | null } };
+    const unzip = async (res: Response) => {
+      expect(res.status).toBe(200);
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      return Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
+    };
+    // Each library in its shard, where the file is named alike and its bytes are somewhere else than the catalog says.
+    for (const [lib, text] of [
+      [first, "первый шард"],
+      [second, "второй шард"],
+    ] as const) {
+      const shard = await switchLibrary(lib.top);
+      const key = `test/collection-zip-${newId()}`;
+      await env.MEDIA.put(key, text);
+      await inShard(shard, (sql) => {
+        sql.exec("UPDATE assets SET name = 'Кадр.jpg' WHERE id = ?", lib.photo.id);
+        sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", key, lib.photo.id);
+      });
+    }
+    const expected = { "Кадр.jpg": "первый шард", "Кадр (2).jpg": "второй шард" };
+    expect(await unzip(await call(page.group.zip_url!))).toEqual(expected);
+    const inApp = await call("/api/zip", { method: "POST", bearer: boss.bearer, json: { collection_id: id } });
+    expect(await unzip(inApp)).toEqual(expected);
   });
 
   it("opens a shared link's page in its item's shard: the link, its maker's rights and the folder read, the open counted there", async () => {
@@ -1930,6 +1993,59 @@ describe("moving a library into its shard", () => {
     );
     expect(await inShard(shard, (sql) => sql.exec("SELECT count(*) AS n FROM assets WHERE id = ?", photo.id).one().n)).toBe(1);
     await copiesAgree(top);
+  });
+
+  it("keeps bytes a file of another library's shard still uses when a folder is purged, whatever the catalog's copy says", async () => {
+    const [first, second] = [await library(), await library()];
+    const doc = await insertAsset({ ownerId: first.boss.id, groups: [first.sub], size: 5, putBytes: true });
+    const keyOf = (id: string) => env.DB.prepare("SELECT storage_key AS k FROM variants WHERE asset_id = ?").bind(id).first<string>("k");
+    const [shared, alone] = [(await keyOf(first.clip.id))!, (await keyOf(doc.id))!];
+    await env.MEDIA.put(shared, "общие байты");
+    await switchLibrary(first.top);
+    const otherShard = await switchLibrary(second.top);
+    // A file of the other library shares the clip's bytes (as a copy does) in its shard only: the catalog's copy of
+    // its rows still names its own, as it will once the catalog keeps no copy (decision 051, step 2.5).
+    await inShard(otherShard, (sql) => sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", shared, second.clip.id));
+    const purged = await call(`/api/group/purge/${first.sub}`, { method: "DELETE", bearer: first.boss.bearer });
+    expect(purged.status, await purged.clone().text()).toBe(202);
+    await vi.waitFor(async () => expect(await env.MEDIA.head(alone)).toBeNull(), { timeout: 20_000, interval: 100 });
+    expect(await (await env.MEDIA.get(shared))?.text()).toBe("общие байты");
+    const served = await call(`/api/asset/content/download/${second.clip.id}/latest/master`, { bearer: second.boss.bearer });
+    expect(await served.text()).toBe("общие байты");
+  });
+
+  it("keeps a replaced proxy's bytes over a shard while a file of another library uses them", async () => {
+    const [first, second] = [await library(), await library()];
+    const video = await insertAsset({
+      ownerId: first.boss.id,
+      groups: [first.sub],
+      name: "Съёмка.mts",
+      mime: "video/mp2t",
+      putBytes: true,
+    });
+    const mp4 = (bytes: number) => {
+      const out = new Uint8Array(bytes).fill(3);
+      out.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom"), 0, 0, 2, 0]);
+      return out;
+    };
+    const proxy = (bytes: number) =>
+      call(`/api/asset/upload-proxy/${video.id}?version=1`, {
+        method: "POST",
+        bearer: first.boss.bearer,
+        body: mp4(bytes),
+        headers: { "content-type": "video/mp4" },
+      });
+    expect((await proxy(400)).status).toBe(201);
+    const key = (await env.DB.prepare("SELECT storage_key AS k FROM variants WHERE asset_id = ? AND variant_type = 'proxy_lowres'")
+      .bind(video.id)
+      .first<string>("k"))!;
+    // A file of the other library (still in the catalog) uses the same bytes, as a copy does.
+    await env.DB.prepare("UPDATE variants SET storage_key = ? WHERE asset_id = ?").bind(key, second.clip.id).run();
+    await switchLibrary(first.top);
+    const replaced = await proxy(800);
+    expect(replaced.status, await replaced.clone().text()).toBe(201);
+    expect(await replaced.json()).toMatchObject({ replaced: true });
+    expect((await env.MEDIA.head(key))?.size).toBe(400);
   });
 
   it("once switched, a file's versions are restored, deleted and dropped, and its pictures stored, over its shard", async () => {

@@ -17,7 +17,7 @@ import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositor
 import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
 import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
-import type { ZipPlan, ZipSelection } from "../services/archive";
+import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -107,19 +107,43 @@ export function readRouted<K extends RoutedRead>(
 }
 
 /**
- * A selection's archive planned where its library lives (decision 051): every chosen file and folder in one library
- * that lives in its shard is planned there in one call, with its files' variants (`zipPlan`); a selection of several
- * libraries, or of one still in the catalog, over the catalog's copy.
+ * A selection's archive planned where its libraries live (decision 051): the chosen files and folders are placed in
+ * one statement, each library's share is planned where it lives — one call into each shard, side by side, as the
+ * caller, with its files' variants (`zipPlan`) — and the plans are merged, names made unique across them
+ * (`mergeZipPlans`). A share a shard leaves to the catalog's copy (a file listed in another library too), and the
+ * share of libraries still in the catalog, are planned over the catalog.
  */
 export async function planZipWhereItLives(at: Reader, selection: ZipSelection): Promise<ZipPlan> {
   const ids = [...selection.assetIds, ...selection.groupIds];
-  const here = () => runRoutedRead(at.rc, at.actor, "zipPlan", [ids, selection]);
-  if (noLibrarySwitched() || ids.length === 0) return here();
-  const places = [...(await placesOfIds(at.rc.db.$client, ids)).values()];
-  const [first] = places;
-  const one = first?.place === "shard" && places.every((p) => p.place === "shard" && p.library === first.library);
-  if (!one) return here();
-  return readWhereItLives(at, ids[0]!, here, (shard, caller) => shard.routedRead(caller, at.actor, "zipPlan", [ids, selection]));
+  if (noLibrarySwitched() || ids.length === 0) return runRoutedRead(at.rc, at.actor, "zipPlan", [ids, selection]);
+  const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
+  copy.catch(() => undefined);
+  const places = await placesOfIds(at.rc.db.$client, ids);
+  const shares = new Map<string, { place: LibraryPlace; ids: Set<string> }>();
+  for (const id of ids) {
+    const place = places.get(id)!;
+    const key = place.place === "shard" ? place.library : "";
+    const share = shares.get(key) ?? { place, ids: new Set<string>() };
+    share.ids.add(id);
+    shares.set(key, share);
+  }
+  const several = shares.size > 1;
+  const copies = shares.size > (shares.has("") ? 1 : 0) ? readCopies(at, copy, []) : null;
+  const plans = await Promise.all(
+    [...shares.values()].map(async ({ place, ids: mine }) => {
+      const part: ZipSelection = {
+        assetIds: selection.assetIds.filter((id) => mine.has(id)),
+        groupIds: selection.groupIds.filter((id) => mine.has(id)),
+      };
+      const args: RoutedReadArgs<"zipPlan"> = [[...mine], part];
+      const there = place.place === "shard" ? ((await readShare(at, place, "zipPlan", args, copies!)) as ZipPlan | null) : null;
+      if (there) return there;
+      const here = await runRoutedRead(at.rc, at.actor, "zipPlan", args);
+      // Merged with plans that carry their variants, this one carries its own (the archive then looks none up).
+      return several ? withVariants(at.rc, here) : here;
+    }),
+  );
+  return mergeZipPlans(plans, ZIP_REQUEST_MAX_FILES);
 }
 
 /**

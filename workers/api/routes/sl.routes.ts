@@ -27,7 +27,7 @@ import {
 import type { RoutedReadArgs, RoutedReadValue } from "../../services/routed-reads";
 import { noLibrarySwitched } from "../../db/library-directory";
 import { itemOfLink, writeWhereItLives } from "../library-place";
-import { readRouted } from "../library-reads";
+import { planZipWhereItLives, readRouted } from "../library-reads";
 import { rejectCrossSite, requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema } from "../schemas";
@@ -176,9 +176,13 @@ function mediaWhereItLives(c: Context<AppEnv>): MediaTargetRead {
     asLinkMaker(c, linkId, "sharedMedia", [assetId, linkId, kind, cookie], () => sharedMediaTarget(c.var.rc, linkId, assetId, kind, cookie));
 }
 
+/** A folder's ZIP is planned where it lives; a collection's (placed in the catalog), its items where each lives. */
 function zipWhereItLives(c: Context<AppEnv>): SharedZipRead {
+  const rc = c.var.rc;
   return (linkId, folderId, cookie) =>
-    asLinkMaker(c, linkId, "sharedZip", [folderId, linkId, cookie], () => sharedZipPlan(c.var.rc, linkId, folderId, cookie));
+    asLinkMaker(c, linkId, "sharedZip", [folderId, linkId, cookie], () =>
+      sharedZipPlan(rc, linkId, folderId, cookie, (creator, items) => planZipWhereItLives({ rc, actor: creator }, items)),
+    );
 }
 
 /**

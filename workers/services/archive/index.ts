@@ -4,7 +4,15 @@
  *
  * The domain's public face (decision record 025): code outside workers/services/archive/ imports only this file.
  */
-export { planZip, withVariants, ZIP_MAX_IDS, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, ZIP_TASK_MAX_FILES } from "./zip-plan.service";
+export {
+  mergeZipPlans,
+  planZip,
+  withVariants,
+  ZIP_MAX_IDS,
+  ZIP_REQUEST_MAX_BYTES,
+  ZIP_REQUEST_MAX_FILES,
+  ZIP_TASK_MAX_FILES,
+} from "./zip-plan.service";
 export type { PlannedFile, ZipPlan, ZipSelection } from "./zip-plan.service";
 export { openZipEntry, planStream } from "./zip-stream.service";
 export type { ZipDownloader, ZipProgress } from "./zip-stream.service";

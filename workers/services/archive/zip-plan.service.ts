@@ -152,3 +152,31 @@ export async function withVariants(rc: RequestContext, plan: ZipPlan): Promise<Z
   for (const part of slices(ids)) variants.push(...(await selectZipVariants(rc.db, part)));
   return { ...plan, variants };
 }
+
+/**
+ * One archive of plans each made where its library lives (decision 051: a selection over several libraries is planned
+ * per library, side by side): paths are made unique across them as one plan makes them — a top-level entry an earlier
+ * plan took is renamed, with everything below it. The files' variants are carried when every plan carries them.
+ */
+export function mergeZipPlans(plans: readonly ZipPlan[], maxFiles: number): ZipPlan {
+  if (plans.length === 1) return plans[0]!;
+  const taken = new Set<string>();
+  const merged: ZipPlan = { files: [], skipped: [], bytes: 0, overflow: false, name: ru.zip.defaultName };
+  for (const plan of plans) {
+    // Within one plan paths are unique already, so only a top-level entry can meet another plan's.
+    const tops = new Map<string, string>();
+    for (const file of plan.files) {
+      const slash = file.path.indexOf("/");
+      const top = slash < 0 ? file.path : file.path.slice(0, slash);
+      let renamed = tops.get(top.toLowerCase());
+      if (renamed === undefined) tops.set(top.toLowerCase(), (renamed = uniqueEntryPath("", top, taken)));
+      merged.files.push({ ...file, path: slash < 0 ? renamed : `${renamed}${file.path.slice(slash)}` });
+    }
+    merged.skipped.push(...plan.skipped);
+    merged.bytes += plan.bytes;
+    merged.overflow ||= plan.overflow;
+  }
+  merged.overflow ||= merged.files.length > maxFiles;
+  if (plans.every((plan) => plan.variants)) merged.variants = plans.flatMap((plan) => plan.variants!);
+  return merged;
+}

@@ -16,6 +16,8 @@ import {
   type ReadyVariant,
 } from "../../db/repositories/asset-versions.repository";
 import { findUserById } from "../../db/repositories/user.repository";
+import { noLibrarySwitched, openLibraryShard, switchedLibraries } from "../../db/library-directory";
+import { callShard } from "../../db/library-shard-call";
 import { contentsOf } from "../../db/repositories/search.repository";
 import { findCandidateById, ownCandidateOfVersion, type CandidateSqlRow } from "../../db/repositories/heal-candidate.repository";
 import type { AssetRow, VariantType } from "../../db/schema/index";
@@ -565,15 +567,36 @@ export async function deleteUnreferencedObjects(
   for (const o of objects) byStorage.set(o.storageId, [...(byStorage.get(o.storageId) ?? []), o.storageKey]);
   let deleted = 0;
   for (const [storageId, keys] of byStorage) {
-    let orphans = await unreferencedKeys(rc.db, storageId, [...new Set(keys)], exceptAssets);
-    // Over a library's shard: a file of another library (a copy) may share the bytes; the catalog holds those.
-    if (rc.library && orphans.length > 0)
-      orphans = await unreferencedKeys(rc.dbSession.db, storageId, orphans, exceptAssets, { outside: rc.library });
+    const orphans = await unreferencedAnywhere(rc, storageId, [...new Set(keys)], exceptAssets);
     if (orphans.length === 0) continue;
     await (await backendFor(rc, storageId)).delete(orphans);
     deleted += orphans.length;
   }
   return deleted;
+}
+
+/**
+ * Which of these keys of a storage no file in any library references, leaving out `exceptAssets`: the rows where the
+ * work runs first, then — over a library's shard — the catalog's for other libraries' files, then every other library
+ * that lives in its shard, asked side by side: a copy made into any library shares the bytes (copy-on-write), and its
+ * own rows are in its shard, whatever the catalog's copy of them says (decision 051, step 2.4). A shard that does not
+ * answer throws: the bytes and the rows stay for a later try.
+ */
+async function unreferencedAnywhere(rc: RequestContext, storageId: string, keys: string[], exceptAssets: readonly string[]) {
+  let orphans = await unreferencedKeys(rc.db, storageId, keys, exceptAssets);
+  if (rc.library && orphans.length > 0)
+    orphans = await unreferencedKeys(rc.dbSession.db, storageId, orphans, exceptAssets, { outside: rc.library });
+  if (orphans.length === 0 || (!rc.library && noLibrarySwitched())) return orphans;
+  const others = (await switchedLibraries(rc.env.DB)).filter((place) => place.library !== rc.library);
+  const referenced = await Promise.all(
+    others.map(async (place) => {
+      const shard = await openLibraryShard(rc.env, place);
+      const value = () => shard.referencedKeys(storageId, orphans, [...exceptAssets]);
+      return callShard(place.name, async () => ({ ok: true as const, value: await value() }), rc.dbSession?.meter);
+    }),
+  );
+  const still = new Set(referenced.flat());
+  return orphans.filter((key) => !still.has(key));
 }
 
 /** Assets purged per D1 batch. */

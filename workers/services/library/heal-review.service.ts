@@ -1,5 +1,5 @@
 import { ru } from "../../../shared/i18n/ru";
-import { findAsset, runBatch, unreferencedKeys } from "../../db/repositories/asset.repository";
+import { findAsset, runBatch } from "../../db/repositories/asset.repository";
 import {
   candidatesOfVersion,
   deleteCandidatesOfSlotStatement,
@@ -15,7 +15,7 @@ import { auditStatement, canAccess, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { waveformStorageKey } from "../media";
 import { r2Backend } from "../storage";
-import { backendFor } from "./asset-content.service";
+import { deleteUnreferencedObjects } from "./asset-content.service";
 
 /**
  * Heal review (decision 029, «Who sees a heal»): what a browser of someone without `update` made for a version is
@@ -94,11 +94,11 @@ export async function acceptHeal(
   else dropped = await acceptPicture(rc, actor, candidate);
   // The accepted bytes stay (they are the shared copy now, except a waveform's, which was copied); the rest go.
   const keep = candidate.kind === "waveform" ? "" : candidate.storage_key;
-  for (const storage of new Set(dropped.map((r) => r.storage_id))) {
-    const keys = dropped.filter((r) => r.storage_id === storage && r.storage_key !== keep).map((r) => r.storage_key);
-    const orphans = keys.length > 0 ? await unreferencedKeys(rc.db, storage, keys) : [];
-    if (orphans.length > 0) await (await backendFor(rc, storage)).delete(orphans);
-  }
+  const gone = dropped.filter((r) => r.storage_key !== keep);
+  await deleteUnreferencedObjects(
+    rc,
+    gone.map((r) => ({ storageId: r.storage_id, storageKey: r.storage_key })),
+  );
   return { kind: candidate.kind, made_by: candidate.made_by, accepted_by: actor.id };
 }
 

@@ -1,13 +1,13 @@
 import { ru } from "../../../shared/i18n/ru";
 import { selectReadyVariants } from "../../db/repositories/asset-versions.repository";
-import { returnedRows, runBatch, unreferencedKeys } from "../../db/repositories/asset.repository";
+import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import { healProxyStatements, replaceProxyStatements, type ProxyRow } from "../../db/repositories/video-proxy.repository";
 import { putCandidateStatements } from "../../db/repositories/heal-candidate.repository";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { canAccess, outsideHold } from "../access";
 import type { Actor, RequestContext } from "../access";
-import { backendFor, pendingProxyPlayLink } from "./asset-content.service";
+import { backendFor, deleteUnreferencedObjects, pendingProxyPlayLink } from "./asset-content.service";
 import { mainVariant, requireAsset } from "./asset.service";
 import { storeStream } from "./asset-upload.service";
 import { VIDEO_PROXY_MAX_BYTES, sniffVideoProxy, videoProxyExtension, videoProxyMime } from "./video-proxy-limits";
@@ -148,11 +148,10 @@ export async function uploadVideoProxy(rc: RequestContext, actor: Actor, input: 
     throw error;
   }
   // Replaced objects go only when no other variant (a copy of this file) still references them.
-  for (const storage of new Set(replaced.map((r) => r.storage_id))) {
-    const keys = replaced.filter((r) => r.storage_id === storage).map((r) => r.storage_key);
-    const orphans = await unreferencedKeys(rc.db, storage, keys);
-    if (orphans.length > 0) await (await backendFor(rc, storage)).delete(orphans);
-  }
+  await deleteUnreferencedObjects(
+    rc,
+    replaced.map((r) => ({ storageId: r.storage_id, storageKey: r.storage_key })),
+  );
   return {
     variant_id: id,
     version: main.version,

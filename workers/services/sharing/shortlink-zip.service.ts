@@ -11,7 +11,7 @@ import { signLink, verifyLink } from "../../lib/signed-url";
 import { knownPlaceOfId, type LibraryPlace } from "../../db/library-directory";
 import { auditStatement, onShard } from "../access";
 import type { RequestContext } from "../access";
-import { planStream, planZip, withVariants, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, type ZipPlan } from "../archive";
+import { planStream, planZip, withVariants, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipPlanner } from "../archive";
 import { readableCollectionItems } from "../collections";
 import { allows } from "./shortlink-acl";
 import { closedError, folderInside, resolveLink, unlocked, type OpenLink } from "./shortlink-open.service";
@@ -50,22 +50,28 @@ export type SharedZipRead = (linkId: string, folderId: string, cookie: string | 
  * download now. Read in the catalog or in the folder's library's shard (`sharedZip`, a routed read placed by the
  * folder), where the files' variants are read with the plan: the catalog's lookup while streaming would read its copy.
  */
-export async function sharedZipPlan(rc: RequestContext, linkId: string, folderId: string, cookie: string | undefined): Promise<SharedZip> {
+export async function sharedZipPlan(
+  rc: RequestContext,
+  linkId: string,
+  folderId: string,
+  cookie: string | undefined,
+  /** how a collection's items, which span libraries, are planned: where each lives (the route) or here */
+  planItems: ZipPlanner = (creator, selection) => planZip(rc, creator, selection, ZIP_REQUEST_MAX_FILES),
+): Promise<SharedZip> {
   const denied = () => new AppError("FORBIDDEN", ru.sharing.mediaDenied);
   const open = await resolveLink(rc, linkId);
   if ("state" in open) throw closedError(open);
   if (!(await unlocked(rc, open.link, cookie))) throw closedError({ state: "password" });
   if (!allows(open.mask, "download")) throw denied();
-  let selection: { assetIds: string[]; groupIds: string[] };
+  let planned: ZipPlan;
   if (open.entity.type === "collection") {
     if (folderId !== open.entity.id) throw denied();
     // The items the creator may read now, in collection order; the planner then keeps those he may download.
     const { ids } = await readableCollectionItems(rc, open.creator, folderId, ZIP_REQUEST_MAX_FILES + 1);
-    selection = { assetIds: ids, groupIds: [] };
+    planned = await planItems(open.creator, { assetIds: ids, groupIds: [] });
   } else if (open.entity.type === "group" && (await folderInside(rc, open, folderId))) {
-    selection = { assetIds: [], groupIds: [folderId] };
+    planned = await planZip(rc, open.creator, { assetIds: [], groupIds: [folderId] }, ZIP_REQUEST_MAX_FILES);
   } else throw denied();
-  const planned = await planZip(rc, open.creator, selection, ZIP_REQUEST_MAX_FILES);
   if (planned.overflow || planned.bytes > ZIP_REQUEST_MAX_BYTES) throw new AppError("CONFLICT", ru.sharing.zipTooLarge);
   const plan = onShard(rc) ? await withVariants(rc, planned) : planned;
   const { link, entity, place } = open;
