@@ -17,6 +17,7 @@ import { CHANGE_LOG_SQL, forgetWrittenBack, takeWriteback, type Writeback } from
 import { storeCallerCopy, type CallerCopy } from "../workers/db/repositories/caller-copy.repository";
 import { entityCounts, libraryCounts, type Row, type TableRows } from "../workers/db/repositories/library-move.repository";
 import { unreferencedKeys } from "../workers/db/repositories/asset.repository";
+import type { Reach } from "../workers/db/repositories/library-crossing.repository";
 import type { WireStatement } from "../workers/db/remote-shard-client";
 import { SqlStorageClient } from "../workers/db/sql-storage-client";
 import { ROOT_GROUP_ID } from "../workers/lib/ids";
@@ -198,6 +199,12 @@ export class LibraryShardDO extends DurableObject<Env> {
   async referencedKeys(storageId: string, keys: string[], exceptAssets: string[]): Promise<string[]> {
     const unreferenced = new Set(await unreferencedKeys(this.db, storageId, keys, exceptAssets));
     return keys.filter((key) => !unreferenced.has(key));
+  }
+
+  /** How many rows `reach` chooses here: a global row's uses in this library (`countReached`). */
+  async reachCount(reach: Reach): Promise<number> {
+    const sql = `WITH e(id) AS (${reach.entities}) SELECT count(*) AS n FROM e`;
+    return this.ctx.storage.sql.exec<{ n: number }>(sql, ...reach.binds).one().n;
   }
 
   /** Per library table, the rows of the library here: the move compares them with the global database's. */

@@ -574,7 +574,7 @@ describe("moving a library into its shard", () => {
 
   it("decides a folder page's and a viewer's levels in its shard, with the caller's copy read beside the page's sign-in", async () => {
     const { top, sub, clip } = await library();
-    const reader = await ordinaryUser();
+    const { reader } = await readerAndStranger(top);
     // What the page's loader answers (a single-fetch data request, as the browser makes on navigation).
     const levels = async (path: string, route: string) => {
       const res = await call(`${path}.data?_routes=${encodeURIComponent(route)}`, { refresh: reader.refresh });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { ROOT_GROUP_ID } from "../../workers/lib/ids";
+import { ru } from "../../shared/i18n/ru";
+import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import { call, expectError } from "./factories";
 import { admin, getJson, ordinaryUser, releaseMovedLibraries, send, uniqueName, uploadText } from "./library-factories";
 import { libraryInShard, nothingHeld, settled } from "./library-shard-fixtures";
@@ -115,6 +116,87 @@ describe("global deletions that reach libraries in their shards", () => {
     expect((await env.DB.prepare("SELECT owner_id FROM assets WHERE id = ?").bind(theirs).first<{ owner_id: string }>())!.owner_id).toBe(
       boss.id,
     );
+  });
+});
+
+describe("a global row used in a library's shard is not deleted as unused (decision 051, step 2.4)", () => {
+  /** The refusal a deletion answers: its status and message. */
+  const refusal = async (method: string, path: string) => {
+    const res = await send<{ message: string }>(method, path, (await admin()).bearer);
+    return { status: res.status, message: res.body.message };
+  };
+
+  it("counts the uses only a shard holds, and a use both copies hold once", async () => {
+    const { boss, a, b, files } = await twoLibrariesWithFiles();
+    const [inA, inB] = files as [string, string];
+    // Each use below is written into the shard's own rows only: the catalog's copy does not know it, as it will not
+    // once the catalog keeps no copy (step 2.5). Each refusal is asked before any other write into that shard.
+    const cls = (await send<{ id: string }>("POST", "/api/asset/class/create", boss.bearer, { name: uniqueName("Класс") })).body.id;
+    await inShard(a.shard, (sql) => sql.exec("UPDATE assets SET class_id = ? WHERE id = ?", cls, inA));
+    expect(await refusal("DELETE", `/api/asset/class/delete/${cls}`)).toEqual({ status: 409, message: ru.catalog.classInUse(1, 0) });
+
+    const template = (
+      await send<{ field_def_id: string }>("POST", "/api/fields/template", boss.bearer, {
+        field_def_name: uniqueName("Заказчик"),
+        field_type: "text",
+      })
+    ).body.field_def_id;
+    const value = (def: string, text: string) =>
+      inShard(b.shard, (sql) =>
+        sql.exec(
+          "INSERT INTO field_values (id, entity_id, entity_type, def_id, data, value_text, ctime, mtime) VALUES (?, ?, 'asset', ?, ?, ?, 1, 1)",
+          newId(),
+          inB,
+          def,
+          JSON.stringify(text),
+          text,
+        ),
+      );
+    await value(template, "студия");
+    expect(await refusal("DELETE", `/api/fields/template/${template}`)).toEqual({ status: 409, message: ru.metadata.templateInUse(1, 0) });
+
+    const list = (await send<{ list_id: string }>("POST", "/api/lists/create", boss.bearer, { name: uniqueName("Языки") })).body.list_id;
+    expect((await send("PUT", `/api/lists/record/${list}`, boss.bearer, { rec_id: "ru", rec_data: { label: "Русский" } })).status).toBe(
+      200,
+    );
+    const fromList = (
+      await send<{ field_def_id: string }>("POST", "/api/fields/template", boss.bearer, {
+        field_def_name: uniqueName("Язык"),
+        field_type: "text",
+        field_setup: { list_id: list },
+      })
+    ).body.field_def_id;
+    await value(fromList, "ru");
+    expect(await refusal("DELETE", `/api/lists/record/${list}/ru`)).toEqual({ status: 409, message: ru.metadata.recordInUse(1) });
+
+    const tree = (
+      await send<{ tree_id: string }>("POST", `/api/taxonomy/create/${ROOT_GROUP_ID}`, boss.bearer, { path: uniqueName("Темы") })
+    ).body.tree_id;
+    const leaf = (await send<{ taxon_id: string }>("POST", `/api/taxonomy/create/${tree}`, boss.bearer, { path: "Горы" })).body.taxon_id;
+    await inShard(b.shard, (sql) =>
+      sql.exec(
+        "INSERT INTO taxon_members (taxon_id, object_id, object_type, tree_id, ctime) VALUES (?, ?, 'asset', ?, 1)",
+        leaf,
+        inB,
+        tree,
+      ),
+    );
+    const dropLeaf = `/api/taxonomy/delete/${tree}/${leaf}/false`;
+    expect(await refusal("DELETE", dropLeaf)).toEqual({ status: 409, message: ru.metadata.taxonHasContent(1, 0) });
+    // A member added through the API is in its shard and in the catalog's copy: counted once.
+    expect((await send("POST", `/api/taxonomy/add-member/${leaf}`, boss.bearer, { objectId: inA })).status).toBe(200);
+    expect(await refusal("DELETE", dropLeaf)).toEqual({ status: 409, message: ru.metadata.taxonHasContent(2, 0) });
+
+    const leaving = await ordinaryUser("Уходящий");
+    expect((await send("PATCH", `/api/user/${leaving.id}`, boss.bearer, { enabled: false })).status).toBe(200);
+    await inShard(b.shard, (sql) => sql.exec("UPDATE assets SET owner_id = ? WHERE id = ?", leaving.id, inB));
+    expect(await refusal("DELETE", `/api/user/${leaving.id}`)).toEqual({ status: 409, message: ru.users.newOwnerRequired(1) });
+
+    // Unused everywhere again (and the catalog's copy told, by the writeback of the next write there), the class goes.
+    await inShard(a.shard, (sql) => sql.exec("UPDATE assets SET class_id = NULL WHERE id = ?", inA));
+    expect((await send("DELETE", `/api/taxonomy/del-member/${leaf}/${inA}`, boss.bearer)).status).toBe(200);
+    expect(await refusal("DELETE", `/api/asset/class/delete/${cls}`)).toEqual({ status: 200, message: undefined });
+    await settled(a, b);
   });
 });
 

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
 import { assetClasses, assets, groups } from "../schema/index";
+import type { Reach } from "./library-crossing.repository";
 import { foldName, foldedSql, inIds } from "./tag.repository";
 
 const columns = { id: assetClasses.id, name: assetClasses.name, defFields: assetClasses.defFields };
@@ -71,11 +72,8 @@ export async function deleteAssetClassIfUnused(db: Database, id: string): Promis
   return result.meta.changes > 0;
 }
 
-/** How many assets (trash included) and groups use a class, in one query. */
-export async function assetClassUsage(db: Database, id: string) {
-  const row = await db.get<{ assets: number; groups: number }>(
-    sql`select (select count(*) from ${assets} where ${assets.classId} = ${id}) as assets,
-               (select count(*) from ${groups} where ${groups.defaultClass} = ${id}) as groups`,
-  );
-  return { assets: Number(row?.assets ?? 0), groups: Number(row?.groups ?? 0) };
-}
+/** The files of class `id`, trash included: its uses in libraries, counted in each (`countReached`). */
+export const classFiles = (id: string): Reach => ({ entities: "SELECT id FROM assets WHERE class_id = ?1", binds: [id] });
+
+/** The folders whose new files take class `id`. */
+export const classFolders = (id: string): Reach => ({ entities: "SELECT id FROM groups WHERE default_class = ?1", binds: [id] });

@@ -83,13 +83,12 @@ export async function updateTemplateIfNameFree(
   return result.meta.changes > 0;
 }
 
-/** How many values a template has and how many classes list it, in one query. */
-export async function templateUsage(db: Database, id: string) {
-  const row = await db.get<{ vals: number; classes: number }>(
-    sql`select (select count(*) from ${fieldValues} where ${fieldValues.defId} = ${id}) as vals,
-               (select count(*) from ${assetClasses} where exists (select 1 from json_each(${assetClasses.defFields}) where value = ${id})) as classes`,
+/** How many classes list a template among their fields. */
+export async function classesListingTemplate(db: Database, id: string): Promise<number> {
+  const row = await db.get<{ n: number }>(
+    sql`select count(*) as n from ${assetClasses} where exists (select 1 from json_each(${assetClasses.defFields}) where value = ${id})`,
   );
-  return { values: Number(row?.vals ?? 0), classes: Number(row?.classes ?? 0) };
+  return Number(row?.n ?? 0);
 }
 
 /** The folders and files holding values of template `id`. */

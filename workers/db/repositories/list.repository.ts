@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../client";
-import { fieldTemplates, fieldValues, listRecords, lists } from "../schema/index";
+import { fieldTemplates, listRecords, lists } from "../schema/index";
+import type { Reach } from "./library-crossing.repository";
 import { foldedSql, foldName } from "./tag.repository";
 
 const recordCount = sql<number>`(select count(*) from ${listRecords} where ${listRecords.listId} = ${lists.id})`.mapWith(Number);
@@ -40,14 +41,19 @@ export async function templatesUsingList(db: Database, listId: string): Promise<
   return Number(row?.n ?? 0);
 }
 
-/** Values that hold a record's key in a field whose source is the list. */
-export async function valuesUsingRecord(db: Database, listId: string, recId: string): Promise<number> {
-  const row = await db.get<{ n: number }>(
-    sql`select count(*) as n from ${fieldValues} fv join ${fieldTemplates} ft on ft.id = fv.def_id
-        where json_extract(ft.setup, '$.list_id') = ${listId} and fv.value_text = ${recId.toLowerCase()}`,
+/** The templates whose setup names the list as their source. */
+export async function templateIdsOfList(db: Database, listId: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    sql`select id from ${fieldTemplates} where json_extract(${fieldTemplates.setup}, '$.list_id') = ${listId}`,
   );
-  return Number(row?.n ?? 0);
+  return rows.map((r) => r.id);
 }
+
+/** The values that hold a record's key in fields `templateIds` (its list's): its uses, counted in each library. */
+export const recordValues = (templateIds: readonly string[], recId: string): Reach => ({
+  entities: "SELECT entity_id FROM field_values WHERE def_id IN (SELECT value FROM json_each(?1)) AND value_text = ?2",
+  binds: [JSON.stringify(templateIds), recId.toLowerCase()],
+});
 
 export function deleteListStatements(db: Database, id: string) {
   return [db.delete(listRecords).where(eq(listRecords.listId, id)), db.delete(lists).where(eq(lists.id, id))];

@@ -77,13 +77,6 @@ export async function subtreeIds(db: Database, id: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-export async function subtreeContent(db: Database, ids: readonly string[]) {
-  const row = await db.get<{ members: number }>(
-    sql`select count(*) as members from ${taxonMembers} where taxon_id in (select value from json_each(${JSON.stringify(ids)}))`,
-  );
-  return { members: Number(row?.members ?? 0), children: ids.length - 1 };
-}
-
 /** The folders and files classified under taxa `ids`. */
 export const taxaMembers = (ids: readonly string[]): Reach => ({
   entities: "SELECT object_id FROM taxon_members WHERE taxon_id IN (SELECT value FROM json_each(?1))",

@@ -188,6 +188,12 @@ export function reassignOwnedStatements(tables: readonly string[], userId: strin
   return tables.map((t) => sql`update ${sql.identifier(t)} set owner_id = ${newOwner} where owner_id = ${userId}`);
 }
 
+/** The rows of library tables a user owns, by table: counted in each library (`countReached`), not in the catalog alone. */
+export const ownedInLibraries = (id: string): Record<string, Reach> => ({
+  assets: { entities: "SELECT id FROM assets WHERE owner_id = ?1", binds: [id] },
+  groups: { entities: "SELECT id FROM groups WHERE owner_id = ?1", binds: [id] },
+});
+
 /** The folders and files a user owns or has rules on: what deleting the user changes in libraries. */
 export const userReach = (id: string): Reach => ({
   entities: `SELECT id FROM assets WHERE owner_id = ?1 UNION SELECT id FROM groups WHERE owner_id = ?1

@@ -16,6 +16,7 @@ import {
   loginTakenBy,
   otherActiveAdminExistsSql,
   ownedCounts,
+  ownedInLibraries,
   ownerTables,
   reassignOwnedStatements,
   revokeUserSessionsStatement,
@@ -32,6 +33,7 @@ import { visibleSql } from "../../db/repositories/access.repository";
 import { disableUnownedAutomationsStatements } from "../../db/repositories/automation.repository";
 import { visibility } from "./access.service";
 import { auditByActor } from "./audit.service";
+import { countReached } from "../../db/reach-count";
 import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
 import type { Actor, RequestContext } from "./context";
 
@@ -286,7 +288,16 @@ export async function deleteUser(
   if (!user) throw new AppError("NOT_FOUND", ru.users.notFound);
   if (user.enabled) throw new AppError("CONFLICT", ru.users.disableFirst);
   const tables = await ownerTables(rc.db);
-  const owned = await ownedCounts(rc.db, tables, id);
+  // Files and folders counted in every library, each shard asked (decision 051, step 2.4); the other tables are global.
+  const inLibraries = ownedInLibraries(id);
+  const global = ownedCounts(
+    rc.db,
+    tables.filter((t) => !inLibraries[t]),
+    id,
+  );
+  const owned = Object.fromEntries(
+    await Promise.all(tables.map(async (t) => [t, inLibraries[t] ? await countReached(rc, inLibraries[t]) : (await global)[t]!] as const)),
+  );
   const total = Object.values(owned).reduce((a, b) => a + b, 0);
   if (newOwner !== undefined) {
     if (newOwner === id) throw new AppError("BAD_REQUEST", ru.users.newOwnerSame);

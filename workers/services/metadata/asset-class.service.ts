@@ -1,6 +1,7 @@
 import { ru } from "../../../shared/i18n/ru";
 import {
-  assetClassUsage,
+  classFiles,
+  classFolders,
   deleteAssetClassIfUnused,
   findAssetClass,
   findAssetClassesByIds,
@@ -9,6 +10,7 @@ import {
   updateAssetClassIfNameFree,
 } from "../../db/repositories/asset-class.repository";
 import { findTemplatesByIds } from "../../db/repositories/field.repository";
+import { countReached } from "../../db/reach-count";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Actor, RequestContext } from "../access";
@@ -80,12 +82,18 @@ export async function changeClass(
 
 /**
  * Deletes a class (administrators only). Refused with 409, naming how many assets and groups use it, while any
- * does; 404 when unknown.
+ * does — in any library, its shard asked (decision 051, step 2.4); 404 when unknown.
  */
 export async function deleteClass(rc: RequestContext, actor: Actor, id: string): Promise<{ id: string }> {
   requireAdmin(actor);
-  if (await deleteAssetClassIfUnused(rc.db, id)) return { id };
   if (!(await findAssetClass(rc.db, id))) throw new AppError("NOT_FOUND", ru.catalog.classNotFound);
-  const usage = await assetClassUsage(rc.db, id);
-  throw new AppError("CONFLICT", ru.catalog.classInUse(usage.assets, usage.groups));
+  const uses = async () => Promise.all([countReached(rc, classFiles(id)), countReached(rc, classFolders(id))]);
+  let [files, folders] = await uses();
+  if (files + folders === 0) {
+    // Deleted only if still unused in the catalog at that moment (one statement); a use added meanwhile is named.
+    if (await deleteAssetClassIfUnused(rc.db, id)) return { id };
+    if (!(await findAssetClass(rc.db, id))) throw new AppError("NOT_FOUND", ru.catalog.classNotFound);
+    [files, folders] = await uses();
+  }
+  throw new AppError("CONFLICT", ru.catalog.classInUse(files, folders));
 }

@@ -10,13 +10,14 @@ import {
   insertTemplateIfNameFree,
   listExists,
   listTemplateRows,
-  templateUsage,
+  classesListingTemplate,
   updateTemplateIfNameFree,
 } from "../../db/repositories/field.repository";
 import type { FieldTemplateRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
+import { countReached } from "../../db/reach-count";
 import type { Actor, RequestContext } from "../access";
 import { type FieldSetup, type FieldType, parseFieldSetup } from "./field-types/setup";
 
@@ -144,9 +145,11 @@ export async function deleteTemplate(
 ): Promise<{ field_def_id: string; values_removed: number }> {
   requireMetadataAdmin(actor);
   if (!(await findTemplate(rc.db, id))) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
-  const usage = await templateUsage(rc.db, id);
-  if (!force && (usage.values > 0 || usage.classes > 0))
-    throw new AppError("CONFLICT", ru.metadata.templateInUse(usage.values, usage.classes));
+  if (!force) {
+    // Its values counted in every library, each shard asked (decision 051, step 2.4); the classes are global.
+    const [values, classes] = await Promise.all([countReached(rc, templateValues(id)), classesListingTemplate(rc.db, id)]);
+    if (values > 0 || classes > 0) throw new AppError("CONFLICT", ru.metadata.templateInUse(values, classes));
+  }
   const [removed, , deleted] = await across(templateValues(id), deleteTemplateStatements(rc.db, id, Date.now()), [
     templateValuesDeleted(id),
   ]);

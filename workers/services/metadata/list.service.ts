@@ -12,8 +12,10 @@ import {
   templatesUsingList,
   touchListStatement,
   upsertRecordStatement,
-  valuesUsingRecord,
+  recordValues,
+  templateIdsOfList,
 } from "../../db/repositories/list.repository";
+import { countReached } from "../../db/reach-count";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Actor, RequestContext } from "../access";
@@ -118,7 +120,8 @@ export async function deleteRecord(
 ): Promise<{ list_id: string; rec_id: string }> {
   requireMetadataAdmin(actor);
   if (!(await findList(rc.db, listId))) throw new AppError("NOT_FOUND", ru.metadata.listNotFound);
-  const used = await valuesUsingRecord(rc.db, listId, recId);
+  // Its values counted in every library, each shard asked (decision 051, step 2.4).
+  const used = await countReached(rc, recordValues(await templateIdsOfList(rc.db, listId), recId));
   if (used > 0) throw new AppError("CONFLICT", ru.metadata.recordInUse(used));
   const [deleted] = await runBatch(rc.db, [deleteRecordStatement(rc.db, listId, recId), touchListStatement(rc.db, listId, Date.now())]);
   if (deleted.meta.changes === 0) throw new AppError("NOT_FOUND", ru.metadata.recordNotFound);

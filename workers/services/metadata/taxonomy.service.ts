@@ -11,12 +11,12 @@ import {
   insertTaxonStatement,
   listTrees,
   membersOf,
-  subtreeContent,
   subtreeIds,
   taxaOfObject,
   taxaOfTree,
   updateTaxonStatement,
 } from "../../db/repositories/taxonomy.repository";
+import { countReached } from "../../db/reach-count";
 import type { TaxonRow } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
@@ -164,9 +164,11 @@ export async function deleteTaxon(
   requireMetadataAdmin(actor);
   await requireTaxonOfTree(rc, treeId, taxonId);
   const ids = await subtreeIds(rc.db, taxonId);
-  const content = await subtreeContent(rc.db, ids);
-  if (!force && (content.members > 0 || content.children > 0))
-    throw new AppError("CONFLICT", ru.metadata.taxonHasContent(content.members, content.children));
+  if (!force) {
+    // Its members counted in every library, each shard asked (decision 051, step 2.4).
+    const [members, children] = [await countReached(rc, taxaMembers(ids)), ids.length - 1];
+    if (members > 0 || children > 0) throw new AppError("CONFLICT", ru.metadata.taxonHasContent(members, children));
+  }
   const [members, removed] = await across(taxaMembers(ids), deleteTaxaStatements(rc.db, ids), [taxaMembersDeleted(ids)]);
   return { taxon_id: taxonId, taxa_removed: returnedRows(removed), members_removed: returnedRows(members) };
 }
