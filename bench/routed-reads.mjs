@@ -4,7 +4,8 @@
 // best viewable rendition with a play link, the folder's tree and previews, a variant's technical fields and a play
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
 // link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
-// page data (its loader), a selection's ZIP of one library and of two, and a shared collection's ZIP of two — with the
+// page data (its loader), a selection's ZIP of one library and of two, a shared collection's ZIP of two, and the
+// trash's files and folders of both libraries — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -79,6 +80,14 @@ async function run(mode) {
     const collectionMade = await (await send("POST", `/api/sl/create/${collection}`, { acl: ["read", "download"] })()).text();
     const collectionLink = /\/sl\/([A-Za-z0-9_-]{22})/.exec(collectionMade)[1];
     const collectionZip = (await timed(() => fetch(`${url}/api/sl/info/${collectionLink}`))).body.group.zip_url;
+    // The trash of both libraries: files and a folder of each deleted (in shard mode listed by each shard, merged).
+    for (const [group, prefix] of [
+      [sub, "черновик"],
+      [other, "старое"],
+    ]) {
+      for (let i = 0; i < 5; i++) await timed(send("DELETE", `/api/asset/${await upload(`${prefix}-${i}.txt`, group)}`), 204);
+      await timed(send("DELETE", `/api/group/delete/${await folder(`${prefix} (папка)`, group)}`), 204);
+    }
     // A link to the library, opened anonymously: its answer (a new page each round, so never the edge's kept copy)
     // and a download of the file through it.
     const made = await (await send("POST", `/api/sl/create/${top}`, { acl: ["read", "download"] })()).text();
@@ -110,6 +119,8 @@ async function run(mode) {
       zipOne: ["/api/zip", { group_ids: [sub], asset_ids: [] }],
       zipTwo: ["/api/zip", { group_ids: [sub, other], asset_ids: [] }],
       collectionZip: [collectionZip, undefined, {}],
+      trashFiles: "/api/asset/trash?take=50",
+      trashFolders: "/api/group/trash?take=50",
       // The viewer's page as a browser navigates to it (its loader's data): sign-in by cookie, the caller's levels.
       viewerPage: [
         `/mam/${sub}/asset/${file}.data?_routes=${encodeURIComponent("routes/_app.mam.$idGroup.asset.$id")}`,
@@ -157,6 +168,8 @@ const labels = {
   zipOne: `a selection's ZIP: one folder (${FILES} files)`,
   zipTwo: `a selection's ZIP: folders of 2 libraries (${FILES} + 4 files)`,
   collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
+  trashFiles: "the trash's files: 10 of 2 libraries",
+  trashFolders: "the trash's folders: 2 of 2 libraries",
   viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
 };

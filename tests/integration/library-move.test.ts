@@ -11,6 +11,7 @@ import { applyWriteback } from "../../workers/db/library-writeback";
 import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
 import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
+import { TRASH_MERGE_DEPTH } from "../../workers/api/library-reads";
 import { hashPassword } from "../../workers/lib/password";
 import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
@@ -1084,6 +1085,41 @@ describe("moving a library into its shard", () => {
     expect(files[ru.zip.skippedEntry]).toContain(`${other.sub} — ${ru.zip.notFound}`);
     const everything = new TextDecoder().decode(bytes);
     for (const hidden of ["Из другого хранилища", "из другого шарда", other.clip.name]) expect(everything).not.toContain(hidden);
+  });
+
+  it("lists the trash across libraries: each library's trashed files and folders read where it lives, merged newest first, once each", async () => {
+    const [first, second] = [await library(), await library()];
+    const trash = async (kind: "asset" | "group", bearer: string, skip = 0) => {
+      const res = await call(`/api/${kind}/trash?skip=${skip}&take=500`, { bearer });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { asset_id?: string; group_id?: string; name?: string; group_name?: string }[]).map(
+        (row) => row.asset_id ?? row.group_id,
+      );
+    };
+    const mine = (ids: (string | undefined)[], of: string[]) => ids.filter((id) => of.includes(id!));
+    const files = [first.clip.id, first.photo.id, second.photo.id];
+    // Trashed through the API, a moment apart: the other library's file (it stays in the catalog), then this one's
+    // once its library is in its shard (both copies know it).
+    expect((await call(`/api/asset/${second.photo.id}`, { method: "DELETE", bearer: second.boss.bearer })).status).toBe(204);
+    const shard = await switchLibrary(first.top);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await call(`/api/asset/${first.photo.id}`, { method: "DELETE", bearer: first.boss.bearer })).status).toBe(204);
+    // A file and a folder trashed in the shard only, the newest: the catalog's copy does not know.
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET deleted_at = ? WHERE id = ?", Date.now() + 60_000, first.clip.id);
+      sql.exec("UPDATE groups SET deleted_at = ? WHERE id = ?", Date.now() + 60_000, first.sub);
+    });
+    expect(mine(await trash("asset", first.boss.bearer), files)).toEqual(files);
+    expect(mine(await trash("group", first.boss.bearer), [first.sub])).toEqual([first.sub]);
+    // Restored in the shard only: the catalog's copy, which still has it trashed, does not answer for that library.
+    await inShard(shard, (sql) => sql.exec("UPDATE assets SET deleted_at = NULL WHERE id = ?", first.photo.id));
+    expect(mine(await trash("asset", first.boss.bearer), files)).toEqual([first.clip.id, second.photo.id]);
+    // Decided where each lives, as the caller: someone without delete rights sees none of them.
+    const reader = await ordinaryUser();
+    expect(mine(await trash("asset", reader.bearer), files)).toEqual([]);
+    expect(mine(await trash("group", reader.bearer), [first.sub])).toEqual([]);
+    // A page deeper than the libraries merge is the catalog's copy's, as before sharding.
+    expect(await trash("asset", first.boss.bearer, TRASH_MERGE_DEPTH)).toBeInstanceOf(Array);
   });
 
   it("plans a collection's ZIP, through its link and in the app, in the shard of each item's library", async () => {

@@ -3,6 +3,7 @@ import { ru } from "../../shared/i18n/ru";
 import {
   forgetPlacesOf,
   knownPlaceOfId,
+  librariesInShards,
   noLibrarySwitched,
   openLibraryShard,
   placeOfId,
@@ -12,6 +13,7 @@ import {
   type ShardPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
+import type { LibraryScope } from "../db/repositories/library-scope";
 import { findVariant } from "../db/repositories/asset-versions.repository";
 import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
@@ -145,6 +147,53 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
   );
   return mergeZipPlans(plans, ZIP_REQUEST_MAX_FILES);
 }
+
+/**
+ * A page of the trash across libraries (decision 051, step 2.3): the catalog lists its own libraries' trashed files
+ * or folders (its copy of the others left out) and each library in its shard its own, side by side — each the first
+ * `skip + take` in the trash's order, newest first — and the merged list is cut to the page. A shard a change across
+ * holds leaves its share to the catalog's copy of that library.
+ */
+export async function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(
+  at: Reader,
+  name: K,
+  paging: { skip: number; take: number },
+): Promise<RoutedReadValue<K>> {
+  const own = (window: { skip: number; take: number }, scope: LibraryScope = "own") =>
+    runRoutedRead(at.rc, at.actor, name, [[], window, scope] as RoutedReadArgs<K>);
+  if (noLibrarySwitched()) return own(paging);
+  // Each library lists the page's whole depth: past a bound, the catalog's copy answers alone, as before sharding (a
+  // merge by key, each library resuming after the last entry shown, is what step 2.5 needs there).
+  if (paging.skip + paging.take > TRASH_MERGE_DEPTH) return own(paging, "all");
+  // Beside the directory, the caller's copy the shards' answers need (decision 030: no round trip of its own).
+  const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
+  copy.catch(() => undefined);
+  const libraries = await librariesInShards(at.rc.db.$client);
+  if (libraries.length === 0) return own(paging);
+  const window = { skip: 0, take: paging.skip + paging.take };
+  const copies = readCopies(at, copy, []);
+  const shares = await Promise.all([
+    own(window),
+    ...libraries.map(
+      async (place) =>
+        ((await readShare(at, place, name, [[], window, "own"] as RoutedReadArgs<K>, copies)) as RoutedReadValue<K> | null) ??
+        own(window, { library: place.library }),
+    ),
+  ]);
+  const rows: TrashRow[] = shares.flat();
+  const idOf = (row: TrashRow) => ("asset_id" in row ? row.asset_id : row.group_id);
+  // The order each list has on its own: newest first, then by id (files descending, folders ascending).
+  const byId = name === "trashedAssets" ? -1 : 1;
+  rows.sort((a, b) => b.deleted_at.localeCompare(a.deleted_at) || byId * idOf(a).localeCompare(idOf(b)));
+  // A file listed in two libraries is in both lists: once in the page.
+  const once = [...new Map(rows.map((row) => [idOf(row), row] as const)).values()];
+  return once.slice(paging.skip, paging.skip + paging.take) as RoutedReadValue<K>;
+}
+
+/** Entries of the trash every library lists for one page, at most (`trashWhereItLives`). */
+export const TRASH_MERGE_DEPTH = 2_000;
+
+type TrashRow = RoutedReadValue<"trashedAssets">[number] | RoutedReadValue<"trashedGroups">[number];
 
 /**
  * A read of a variant, where its file's library lives: the file the caller names (`a`, the id first), or for an older

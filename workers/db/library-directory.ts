@@ -212,6 +212,18 @@ export async function switchedHomes(db: D1Database, ids: readonly string[]): Pro
   return new Map(results.map((r) => [r.id, r.library]));
 }
 
+/**
+ * The libraries that live in their shards, for a read across libraries: when none does, or is switching into one,
+ * this isolate remembers it as `placesOfIds` does, so such reads ask nothing for a minute.
+ */
+export async function librariesInShards(db: Pick<D1Database, "prepare">, now = Date.now()): Promise<ShardPlace[]> {
+  const { results } = await db
+    .prepare("SELECT library_id AS library, name, shard, state FROM library_directory WHERE state <> 'copying' ORDER BY library_id")
+    .all<{ library: string; name: string; shard: number; state: string }>();
+  if (results.length === 0) memory.noneSwitchedUntil = now + NONE_MS;
+  return results.filter((l) => l.state === "shard").map(({ library, name, shard }) => ({ place: "shard", library, name, shard }));
+}
+
 /** Every library that lives in its shard, as the place its work runs over. */
 export async function switchedLibraries(db: D1Database): Promise<Extract<LibraryPlace, { place: "shard" }>[]> {
   const { results } = await db

@@ -32,6 +32,8 @@ import {
   subtreeText,
   techFields,
   textRendition,
+  trashedAssetsPage,
+  trashedGroupsPage,
   variantDownload,
   variantTechFields,
   variantTechProps,
@@ -45,6 +47,7 @@ import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
 import { planZip, withVariants, ZIP_REQUEST_MAX_FILES, type ZipSelection } from "./archive";
 import { storageForEntity } from "./storage";
+import type { LibraryScope } from "../db/repositories/library-scope";
 
 /**
  * The reads of one folder or file answered where its library lives (decision 051, step 1): in the Worker over the
@@ -146,6 +149,11 @@ export const ROUTED_READS = {
     const plan = await planZip(rc, actor, selection, ZIP_REQUEST_MAX_FILES);
     return onShard(rc) ? withVariants(rc, plan) : plan;
   },
+  // A page of the trash's files or folders across libraries (`trashWhereItLives`): each library's own, named by no id.
+  trashedAssets: (rc: RequestContext, actor: Actor, _ids: string[], paging: { skip: number; take: number }, scope: LibraryScope) =>
+    trashedAssetsPage(rc, actor, paging, scope),
+  trashedGroups: (rc: RequestContext, actor: Actor, _ids: string[], paging: { skip: number; take: number }, scope: LibraryScope) =>
+    trashedGroupsPage(rc, actor, paging, scope),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

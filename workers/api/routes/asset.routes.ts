@@ -7,12 +7,11 @@ import {
   createAssets,
   getAsset,
   getVersion,
-  trashedAssetsPage,
   versionsByIds,
 } from "../../services/library";
 import { prefetchAccess } from "../../services/access";
 import { runWhereItLives, writeWhereItLives } from "../library-place";
-import { readOfVariant, readRouted, readWhereItLives } from "../library-reads";
+import { readOfVariant, readRouted, readWhereItLives, trashWhereItLives } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { PagingQuerySchema } from "../schemas";
@@ -117,7 +116,7 @@ export const assetRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(TrashedAssetSchema), "Trashed assets"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await trashedAssetsPage(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await trashWhereItLives(c.var, "trashedAssets", c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({

@@ -10,7 +10,6 @@ import {
   listMembers,
   listRoots,
   moveNewLibrary,
-  trashedGroupsPage,
   queueGroupPurge,
   searchGroups,
 } from "../../services/library";
@@ -18,7 +17,7 @@ import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
 import { writeWhereItLives } from "../library-place";
-import { readEachRouted, readRouted, readWhereItLives } from "../library-reads";
+import { readEachRouted, readRouted, readWhereItLives, trashWhereItLives } from "../library-reads";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -281,7 +280,7 @@ export const groupRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(TrashedGroupSchema), "Trashed groups"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await trashedGroupsPage(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await trashWhereItLives(c.var, "trashedGroups", c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({

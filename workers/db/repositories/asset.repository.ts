@@ -2,6 +2,7 @@ import { SQL, and, desc, eq, gt, is, isNotNull, isNull, lt, sql } from "drizzle-
 import { SQLiteAsyncDialect, alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "../client";
 import { SWITCHED_IDS_SQL } from "../library-directory";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 import { visibleSql, type Visibility } from "./access.repository";
 import {
   assetClasses,
@@ -230,7 +231,10 @@ export function restoreAssetStatements(db: Database, id: string, deletedAt: numb
 }
 
 /** Trashed assets still restorable (deleted after `since`) that the caller may delete (restore), newest first. */
-export function listTrashedAssets(db: Database, opts: { vis: Visibility | null; since: number; skip: number; take: number }) {
+export function listTrashedAssets(
+  db: Database,
+  opts: { vis: Visibility | null; since: number; skip: number; take: number; scope: LibraryScope },
+) {
   return db
     .select()
     .from(assets)
@@ -239,6 +243,7 @@ export function listTrashedAssets(db: Database, opts: { vis: Visibility | null; 
         isNotNull(assets.deletedAt),
         gt(assets.deletedAt, opts.since),
         visibleSql(opts.vis, "asset", sql`${assets.id}`, sql`${assets.ownerId}`, "delete"),
+        inLibraryScope(opts.scope, sql`${assets.id}`),
       ),
     )
     .orderBy(desc(assets.deletedAt), desc(assets.id))

@@ -2,6 +2,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
 import { SWITCHED_IDS_SQL } from "../library-directory";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 import { visibleSql, type Visibility } from "./access.repository";
 
 /** A row of `subtreeGroupsSql`; `files` (with counts) is the group's live file listings, unfiltered (its rollup). */
@@ -93,13 +94,13 @@ export function chrootRootGroups(db: Database, o: { vis: Visibility; roots: read
  * Trashed groups that are the top of their deletion (the parent is live, or was trashed at another instant) and
  * can still be restored (their membership in the parent exists: a purge removes it).
  */
-export function trashedTops(db: Database, o: { vis: Visibility | null; skip: number; take: number }) {
+export function trashedTops(db: Database, o: { vis: Visibility | null; skip: number; take: number; scope: LibraryScope }) {
   return db.all<{ id: string; name: string; parent_id: string; owner_id: string | null; deleted_at: number }>(sql`
     select g.id, g.name, g.parent_id, g.owner_id, g.deleted_at
     from groups g join groups p on p.id = g.parent_id
     join group_members m on m.group_id = g.parent_id and m.el_id = g.id
     where g.deleted_at is not null and (p.deleted_at is null or p.deleted_at <> g.deleted_at)
-      and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, "delete")}
+      and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`, "delete")} and ${inLibraryScope(o.scope, sql`g.id`)}
     order by g.deleted_at desc, g.id limit ${o.take} offset ${o.skip}`);
 }
 

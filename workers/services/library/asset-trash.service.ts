@@ -11,6 +11,7 @@ import {
   runBatch,
   trashAssetsStatements,
 } from "../../db/repositories/asset.repository";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { TRASH_RETENTION_MS } from "../../lib/trash";
 import { fileAuditStatement, visibility } from "../access";
@@ -96,9 +97,13 @@ export async function restoreAsset(rc: RequestContext, actor: Actor, id: string)
   return getAsset(rc, actor, id);
 }
 
-/** Trashed assets that can still be restored, newest first: the caller's own (an administrator sees everyone's). */
-export async function trashedAssetsPage(rc: RequestContext, actor: Actor, paging: Paging): Promise<TrashedAsset[]> {
-  const rows = await listTrashedAssets(rc.db, { vis: await visibility(rc, actor), since: Date.now() - TRASH_RETENTION_MS, ...paging });
+/**
+ * Trashed assets that can still be restored, newest first: the caller's own (an administrator sees everyone's), of the
+ * libraries `scope` names (across libraries, `trashWhereItLives` asks each where it lives).
+ */
+export async function trashedAssetsPage(rc: RequestContext, actor: Actor, paging: Paging, scope: LibraryScope = "own"): Promise<TrashedAsset[]> {
+  const since = Date.now() - TRASH_RETENTION_MS;
+  const rows = await listTrashedAssets(rc.db, { vis: await visibility(rc, actor), since, ...paging, scope });
   const locations = await assetTrashLocations(
     rc,
     actor,

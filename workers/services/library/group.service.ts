@@ -10,6 +10,7 @@ import * as repo from "../../db/repositories/group.repository";
 import * as readsRepo from "../../db/repositories/group-reads.repository";
 import * as purgeRepo from "../../db/repositories/group-purge.repository";
 import { findGroup, listChildGroups } from "../../db/repositories/group.repository";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { toIso } from "../../lib/time";
@@ -359,13 +360,17 @@ export interface TrashedGroup {
   location: TrashLocation | null;
 }
 
-/** GET /trash: the actor's trashed groups (the top of each deletion), newest first. */
+/**
+ * GET /trash: the actor's trashed groups (the top of each deletion), newest first, of the libraries `scope` names
+ * (across libraries, `trashWhereItLives` asks each where it lives).
+ */
 export async function trashedGroupsPage(
   rc: RequestContext,
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
+  scope: LibraryScope = "own",
 ): Promise<TrashedGroup[]> {
-  const rows = await readsRepo.trashedTops(rc.db, { vis: await visibility(rc, actor), skip, take });
+  const rows = await readsRepo.trashedTops(rc.db, { vis: await visibility(rc, actor), skip, take, scope });
   const locations = await groupTrashLocations(
     rc,
     actor,
