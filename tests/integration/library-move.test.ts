@@ -1114,6 +1114,14 @@ describe("moving a library into its shard", () => {
     // Restored in the shard only: the catalog's copy, which still has it trashed, does not answer for that library.
     await inShard(shard, (sql) => sql.exec("UPDATE assets SET deleted_at = NULL WHERE id = ?", first.photo.id));
     expect(mine(await trash("asset", first.boss.bearer), files)).toEqual([first.clip.id, second.photo.id]);
+    // While a change across holds the shard, the catalog's copy answers for that library (as for any read there).
+    const holder = libraryShard(env, shard);
+    expect(await holder.hold("проба", first.top)).not.toBeNull();
+    try {
+      expect(mine(await trash("asset", first.boss.bearer), files)).toEqual([first.photo.id, second.photo.id]);
+    } finally {
+      await holder.release("проба");
+    }
     // Decided where each lives, as the caller: someone without delete rights sees none of them.
     const reader = await ordinaryUser();
     expect(mine(await trash("asset", reader.bearer), files)).toEqual([]);
