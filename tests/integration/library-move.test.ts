@@ -40,9 +40,11 @@ import {
   admin,
   createGroup,
   insertAsset,
+  getJson,
   insertTag,
   ordinaryUser,
   releaseMovedLibraries,
+  send,
   uniqueName,
 } from "./library-factories";
 import { inShard } from "./through-shards";
@@ -1128,6 +1130,70 @@ describe("moving a library into its shard", () => {
     expect(mine(await trash("group", reader.bearer), [first.sub])).toEqual([]);
     // A page deeper than the libraries merge is the catalog's copy's, as before sharding.
     expect(await trash("asset", first.boss.bearer, TRASH_MERGE_DEPTH)).toBeInstanceOf(Array);
+  });
+
+  it("counts a tag's uses and a taxon's members in every library where it lives, a file of two libraries once, as the caller", async () => {
+    const [first, second] = [await library(), await library()];
+    const boss = first.boss;
+    // A file of the first library listed in the second's top folder too, later: shared (decision 047).
+    const shared = await insertAsset({ ownerId: boss.id, groups: [first.top], size: 10 });
+    const tree = (
+      await send<{ tree_id: string }>("POST", `/api/taxonomy/create/${ROOT_GROUP_ID}`, boss.bearer, { path: uniqueName("Темы") })
+    ).body.tree_id;
+    const leaf = (await send<{ taxon_id: string }>("POST", `/api/taxonomy/create/${tree}`, boss.bearer, { path: "Море" })).body.taxon_id;
+    const tag = await insertTag();
+    const tagged = (id: string) =>
+      env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(tag, id);
+    const member = (id: string) =>
+      env.DB.prepare("INSERT INTO taxon_members (taxon_id, object_id, object_type, tree_id, ctime) VALUES (?, ?, 'asset', ?, 1)").bind(
+        leaf,
+        id,
+        tree,
+      );
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES (?, ?, 'asset', ?, ?, ?, 10)",
+      ).bind(second.top, shared.id, Date.now() + 1_000, shared.name, Date.now()),
+      ...[first.photo.id, second.photo.id, shared.id].flatMap((id) => [tagged(id), member(id)]),
+    ]);
+    const shard = await switchLibrary(first.top);
+    // Tagged and classified in the shard only: the catalog's copy does not know.
+    await inShard(shard, (sql) => {
+      sql.exec("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')", tag, first.clip.id);
+      sql.exec(
+        "INSERT INTO taxon_members (taxon_id, object_id, object_type, tree_id, ctime) VALUES (?, ?, 'asset', ?, 1)",
+        leaf,
+        first.clip.id,
+        tree,
+      );
+    });
+    const counts = async (bearer: string) => {
+      const [byId] = (await send<{ tag_name: string; count: number }[]>("POST", "/api/tags/list-by-ids", bearer, { ids: [tag] })).body;
+      const listed = await getJson<{ tag_id: string; count: number }[]>(`/api/tags/list?q=${encodeURIComponent(byId!.tag_name)}`, bearer);
+      const filtered = (await send<{ tag_id: string; count: number }[]>("POST", "/api/tags/list-by-filter", bearer, { q: byId!.tag_name }))
+        .body;
+      const root = await getJson<{ children: { taxon_id: string; members: number }[] }>(`/api/taxonomy/tree/${tree}`, bearer);
+      return {
+        tag: [byId!.count, listed.find((t) => t.tag_id === tag)?.count, filtered.find((t) => t.tag_id === tag)?.count],
+        leaf: root.children.find((t) => t.taxon_id === leaf)?.members,
+      };
+    };
+    // The first library's photo and clip in its shard, the second's photo in the catalog, the shared file once.
+    expect(await counts(boss.bearer)).toEqual({ tag: [4, 4, 4], leaf: 4 });
+    // A reader of the second library alone: its photo and the shared file it lists there, which only the catalog's
+    // copy can decide for him (the first library's shard holds neither the second's folder nor its rules).
+    const reader = await ordinaryUser();
+    const grant = { subj: reader.id, obj: second.top, acl: ["read"] };
+    expect((await call("/api/user/acl", { method: "POST", bearer: boss.bearer, json: grant })).status).toBe(201);
+    expect(await counts(reader.bearer)).toEqual({ tag: [2, 2, 2], leaf: 2 });
+    // While a change across holds the shard, the catalog's copy of that library counts for it (it has not seen the clip).
+    const holder = libraryShard(env, shard);
+    expect(await holder.hold("проба", first.top)).not.toBeNull();
+    try {
+      expect(await counts(boss.bearer)).toEqual({ tag: [3, 3, 3], leaf: 3 });
+    } finally {
+      await holder.release("проба");
+    }
   });
 
   it("plans a collection's ZIP, through its link and in the app, in the shard of each item's library", async () => {

@@ -154,6 +154,9 @@ describe("a global row used in a library's shard is not deleted as unused (decis
       );
     await value(template, "студия");
     expect(await refusal("DELETE", `/api/fields/template/${template}`)).toEqual({ status: 409, message: ru.metadata.templateInUse(1, 0) });
+    // Its type is locked by the same values: a number field would leave the text "студия" invalid.
+    const retype = () => send<{ message: string }>("PATCH", `/api/fields/template/${template}`, boss.bearer, { field_type: "number" });
+    expect((await retype()).body.message).toBe(ru.metadata.templateTypeLocked);
 
     const list = (await send<{ list_id: string }>("POST", "/api/lists/create", boss.bearer, { name: uniqueName("Языки") })).body.list_id;
     expect((await send("PUT", `/api/lists/record/${list}`, boss.bearer, { rec_id: "ru", rec_data: { label: "Русский" } })).status).toBe(

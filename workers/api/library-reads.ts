@@ -13,7 +13,7 @@ import {
   type ShardPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
-import type { LibraryScope } from "../db/repositories/library-scope";
+import type { CountsElsewhere, LibraryScope } from "../db/repositories/library-scope";
 import { findVariant } from "../db/repositories/asset-versions.repository";
 import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
@@ -150,9 +150,10 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
 
 /**
  * A page of the trash across libraries (decision 051, step 2.3): the catalog lists its own libraries' trashed files
- * or folders (its copy of the others left out) and each library in its shard its own, side by side — each the first
- * `skip + take` in the trash's order, newest first — and the merged list is cut to the page. A shard a change across
- * holds leaves its share to the catalog's copy of that library.
+ * or folders and every shared file (its copy of the rest left out), each library in its shard the rest of its own,
+ * side by side (`LibraryScope`: each entry listed by one) — each the first `skip + take` in the trash's order, newest
+ * first — and the merged list is cut to the page. A shard a change across holds leaves its share to the catalog's copy
+ * of that library.
  */
 export async function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(
   at: Reader,
@@ -176,7 +177,7 @@ export async function trashWhereItLives<K extends "trashedAssets" | "trashedGrou
     own(window),
     ...libraries.map(
       async (place) =>
-        ((await readShare(at, place, name, [[], window, "own"] as RoutedReadArgs<K>, copies)) as RoutedReadValue<K> | null) ??
+        ((await readShare(at, place, name, [[], window, "shard"] as RoutedReadArgs<K>, copies)) as RoutedReadValue<K> | null) ??
         own(window, { library: place.library }),
     ),
   ]);
@@ -185,9 +186,37 @@ export async function trashWhereItLives<K extends "trashedAssets" | "trashedGrou
   // The order each list has on its own: newest first, then by id (files descending, folders ascending).
   const byId = name === "trashedAssets" ? -1 : 1;
   rows.sort((a, b) => b.deleted_at.localeCompare(a.deleted_at) || byId * idOf(a).localeCompare(idOf(b)));
-  // A file listed in two libraries is in both lists: once in the page.
-  const once = [...new Map(rows.map((row) => [idOf(row), row] as const)).values()];
-  return once.slice(paging.skip, paging.skip + paging.take) as RoutedReadValue<K>;
+  return rows.slice(paging.skip, paging.skip + paging.take) as RoutedReadValue<K>;
+}
+
+/**
+ * Counts a list of global rows carries in libraries that live in their shards (decision 051, step 2.3): tags' uses or
+ * taxa's members, each library's counted in its shard as the caller, side by side (a held shard's in the catalog's
+ * copy of that library), and summed per row; the list adds them to the catalog's own (`countedEverywhere`). Undefined
+ * while this isolate knows no library is in a shard. The caller's copy and the libraries are asked at once, beside the
+ * list's own query.
+ */
+export function countsInShards(at: Reader, name: "tagCounts" | "taxonCounts"): CountsElsewhere | undefined {
+  if (noLibrarySwitched()) return undefined;
+  const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
+  const libraries = librariesInShards(at.rc.db.$client);
+  copy.catch(() => undefined);
+  libraries.catch(() => undefined);
+  return async (ids) => {
+    const sums = new Map<string, number>();
+    const places = await libraries;
+    if (places.length === 0) return sums;
+    const copies = readCopies(at, copy, []);
+    const shares = await Promise.all(
+      places.map(
+        async (place) =>
+          ((await readShare(at, place, name, [[], ids, "shard"], copies)) as [string, number][] | null) ??
+          runRoutedRead(at.rc, at.actor, name, [[], ids, { library: place.library }]),
+      ),
+    );
+    for (const [id, n] of shares.flat()) sums.set(id, (sums.get(id) ?? 0) + n);
+    return sums;
+  };
 }
 
 /** Entries of the trash every library lists for one page, at most (`trashWhereItLives`). */

@@ -41,7 +41,7 @@ import {
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import type { WopiClient, WopiRight } from "../lib/wopi-token";
 import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
-import { taxaOfEntity, tagsForEntity, valuesForEntity } from "./metadata";
+import { tagCounts, taxaOfEntity, taxonCounts, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
@@ -154,6 +154,11 @@ export const ROUTED_READS = {
     trashedAssetsPage(rc, actor, paging, scope),
   trashedGroups: (rc: RequestContext, actor: Actor, _ids: string[], paging: { skip: number; take: number }, scope: LibraryScope) =>
     trashedGroupsPage(rc, actor, paging, scope),
+  // A list's counts across libraries (`countsInShards`): how many files and folders of each library carry each tag,
+  // or are direct members of each taxon, that the caller may read.
+  tagCounts: (rc: RequestContext, actor: Actor, _ids: string[], tags: string[], scope: LibraryScope) => tagCounts(rc, actor, tags, scope),
+  taxonCounts: (rc: RequestContext, actor: Actor, _ids: string[], taxa: string[], scope: LibraryScope) =>
+    taxonCounts(rc, actor, taxa, scope),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

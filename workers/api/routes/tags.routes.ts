@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag } from "../../services/metadata";
 import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
-import { readRouted } from "../library-reads";
+import { countsInShards, readRouted } from "../library-reads";
 import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -89,7 +89,7 @@ export const tagsRoutes = createRouter()
       request: { query: TagListQuerySchema },
       responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listTags(c.var.rc, c.var.actor, c.req.valid("query")), 200),
+    async (c) => c.json(await listTags(c.var.rc, c.var.actor, c.req.valid("query"), countsInShards(c.var, "tagCounts")), 200),
   )
   .openapi(
     createRoute({
@@ -102,7 +102,7 @@ export const tagsRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: TagIdsSchema } } } },
       responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401, 415) },
     }),
-    async (c) => c.json(await listTagsByIds(c.var.rc, c.var.actor, c.req.valid("json").ids), 200),
+    async (c) => c.json(await listTagsByIds(c.var.rc, c.var.actor, c.req.valid("json").ids, countsInShards(c.var, "tagCounts")), 200),
   )
   .openapi(
     createRoute({
@@ -116,7 +116,7 @@ export const tagsRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: TagFilterSchema } } } },
       responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401, 415) },
     }),
-    async (c) => c.json(await listTagsByFilter(c.var.rc, c.var.actor, c.req.valid("json")), 200),
+    async (c) => c.json(await listTagsByFilter(c.var.rc, c.var.actor, c.req.valid("json"), countsInShards(c.var, "tagCounts")), 200),
   )
   .openapi(
     createRoute({

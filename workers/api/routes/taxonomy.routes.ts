@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
 import { changeTaxon, createTaxon, deleteTaxon, listTaxonMembers, taxonomyTree, treeList, type TaxonNode } from "../../services/metadata";
 import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
-import { readRouted } from "../library-reads";
+import { countsInShards, readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -50,7 +50,7 @@ export const taxonomyRoutes = createRouter()
         ...errorResponses(401),
       },
     }),
-    async (c) => c.json(await treeList(c.var.rc, c.var.actor), 200),
+    async (c) => c.json(await treeList(c.var.rc, c.var.actor, countsInShards(c.var, "taxonCounts")), 200),
   )
   .openapi(
     createRoute({
@@ -63,7 +63,7 @@ export const taxonomyRoutes = createRouter()
       request: { params: IdParamsSchema },
       responses: { 200: json(TaxonNodeSchema, "Tree"), ...errorResponses(400, 401, 404) },
     }),
-    async (c) => c.json(await taxonomyTree(c.var.rc, c.var.actor, c.req.valid("param").id), 200),
+    async (c) => c.json(await taxonomyTree(c.var.rc, c.var.actor, c.req.valid("param").id, countsInShards(c.var, "taxonCounts")), 200),
   )
   .openapi(
     createRoute({

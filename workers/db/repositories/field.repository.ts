@@ -296,12 +296,6 @@ export function findClassDefs(db: Database, classId: string) {
     .get();
 }
 
-/** Every value of a template, for the change of a template's type check. */
-export async function countValuesOfTemplate(db: Database, defId: string) {
-  const row = await db.get<{ n: number }>(sql`select count(*) as n from ${fieldValues} where ${fieldValues.defId} = ${defId}`);
-  return Number(row?.n ?? 0);
-}
-
 export type ValueCondition =
   | { op: "eq"; column: "text" | "num"; value: string | number }
   | { op: "range"; min?: number; max?: number }

@@ -3,6 +3,7 @@ import type { Database } from "../client";
 import type { GlobalStatement } from "../library-shard-import";
 import { catalogStatement, type Reach } from "./library-crossing.repository";
 import { visibleSql, type Visibility } from "./access.repository";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 import { assets, entityTags, groups, tags } from "../schema/index";
 
 /**
@@ -44,17 +45,34 @@ export function containsFolded(column: SQLWrapper, q: string): SQL {
 
 /**
  * How many entities carry the tag, counting only those the caller may read: a count is something people learn, so
- * it obeys the same visibility as the lists (`visibleTaggedEntity`). Administrators (null) count every row.
+ * it obeys the same visibility as the lists (`visibleTaggedEntity`). Administrators (null) count every row. Only the
+ * entities of the libraries `scope` names count (each library in its shard counts its own, `countTagged`).
  */
-function taggedCount(vis: Visibility | null) {
+function taggedCount(vis: Visibility | null, scope: LibraryScope) {
+  return sql<number>`(select count(*) from ${entityTags} where ${entityTags.tagId} = ${tags.id}${taggedIn(vis, scope)})`.mapWith(Number);
+}
+
+/** The condition on an `entity_tags` row that it counts: visible to the caller, of the libraries `scope` names. */
+function taggedIn(vis: Visibility | null, scope: LibraryScope): SQL {
   const visible = vis === null ? sql`` : sql` and ${visibleTaggedEntity(vis)}`;
-  return sql<number>`(select count(*) from ${entityTags} where ${entityTags.tagId} = ${tags.id}${visible})`.mapWith(Number);
+  return scope === "all" ? visible : sql`${visible} and ${inLibraryScope(scope, sql`${entityTags.entityId}`)}`;
+}
+
+/** How many entities the caller may read carry each of tags `ids`, in the libraries `scope` names (tags carried by none left out). */
+export async function countTagged(db: Database, ids: readonly string[], vis: Visibility | null, scope: LibraryScope) {
+  return db.all<{ id: string; count: number }>(
+    sql`select ${entityTags.tagId} as id, count(*) as count from ${entityTags}
+        where ${inIds(entityTags.tagId, ids)}${taggedIn(vis, scope)} group by ${entityTags.tagId}`,
+  );
 }
 
 /** One page of tags with the number of entities carrying each, optionally filtered by a name fragment. */
-export function listTagsWithCounts(db: Database, opts: { q?: string; vis: Visibility | null; skip: number; take: number }) {
+export function listTagsWithCounts(
+  db: Database,
+  opts: { q?: string; vis: Visibility | null; skip: number; take: number; scope: LibraryScope },
+) {
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis) })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis, opts.scope) })
     .from(tags)
     .where(opts.q ? containsFolded(tags.name, opts.q) : undefined)
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id))
@@ -63,9 +81,9 @@ export function listTagsWithCounts(db: Database, opts: { q?: string; vis: Visibi
 }
 
 /** The tags among `ids`; `vis` decides what their counts include (null: every entity, for administrators and checks). */
-export function findTagsByIds(db: Database, ids: readonly string[], vis: Visibility | null = null) {
+export function findTagsByIds(db: Database, ids: readonly string[], vis: Visibility | null = null, scope: LibraryScope = "all") {
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount(vis) })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(vis, scope) })
     .from(tags)
     .where(inIds(tags.id, ids))
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id));
@@ -92,7 +110,15 @@ function visibleTaggedEntity(vis: Visibility | null): SQL {
  */
 export function listTagsByFilter(
   db: Database,
-  opts: { q?: string; entityType?: "asset" | "group"; entityIds?: readonly string[]; vis: Visibility | null; skip: number; take: number },
+  opts: {
+    q?: string;
+    entityType?: "asset" | "group";
+    entityIds?: readonly string[];
+    vis: Visibility | null;
+    skip: number;
+    take: number;
+    scope: LibraryScope;
+  },
 ) {
   const byEntity =
     opts.entityIds !== undefined || opts.entityType !== undefined
@@ -101,7 +127,7 @@ export function listTagsByFilter(
         }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.vis)})`
       : undefined;
   return db
-    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis) })
+    .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis, opts.scope) })
     .from(tags)
     .where(and(opts.q ? containsFolded(tags.name, opts.q) : undefined, byEntity))
     .orderBy(asc(foldedSql(tags.name)), asc(tags.id))

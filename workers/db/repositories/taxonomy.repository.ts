@@ -4,13 +4,29 @@ import type { GlobalStatement } from "../library-shard-import";
 import { catalogStatement, type Reach } from "./library-crossing.repository";
 import { assets, groups, taxa, taxonMembers } from "../schema/index";
 import { visibleSql, type Visibility } from "./access.repository";
-import { foldedSql, foldName } from "./tag.repository";
+import { foldedSql, foldName, inIds } from "./tag.repository";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 
 /**
- * The taxon's direct members the caller may read (null visibility, administrators: every member). A count is
- * something people learn, so it is filtered exactly like `membersOf` lists them.
+ * The taxon's direct members the caller may read (null visibility, administrators: every member), of the libraries
+ * `scope` names (each library in its shard counts its own, `countMembers`). A count is something people learn, so it
+ * is filtered exactly like `membersOf` lists them.
  */
-function memberCount(vis: Visibility | null) {
+function memberCount(vis: Visibility | null, scope: LibraryScope) {
+  return sql<number>`(select count(*) from ${taxonMembers} mc where mc.taxon_id = ${taxa.id}${memberIn(vis, scope)})`.mapWith(Number);
+}
+
+/** How many members the caller may read each of taxa `ids` has directly, in the libraries `scope` names (none: left out). */
+export function countMembers(db: Database, ids: readonly string[], vis: Visibility | null, scope: LibraryScope) {
+  return db.all<{ id: string; count: number }>(
+    sql`select mc.taxon_id as id, count(*) as count from ${taxonMembers} mc
+        where ${inIds(sql`mc.taxon_id`, ids)}${memberIn(vis, scope)} group by mc.taxon_id`,
+  );
+}
+
+/** The condition on a member row `mc` that it counts: visible to the caller, of the libraries `scope` names. */
+function memberIn(vis: Visibility | null, scope: LibraryScope) {
+  const inScope = scope === "all" ? sql`` : sql` and ${inLibraryScope(scope, sql`mc.object_id`)}`;
   const visible =
     vis === null
       ? sql``
@@ -25,22 +41,22 @@ function memberCount(vis: Visibility | null) {
           sql`cg.id`,
           sql`cg.owner_id`,
         )})))`;
-  return sql<number>`(select count(*) from ${taxonMembers} mc where mc.taxon_id = ${taxa.id}${visible})`.mapWith(Number);
+  return sql`${visible}${inScope}`;
 }
 
 /** Trees: the taxa without a parent, by name, each with its root's members the caller may read. */
-export function listTrees(db: Database, vis: Visibility | null) {
+export function listTrees(db: Database, vis: Visibility | null, scope: LibraryScope = "all") {
   return db
-    .select({ id: taxa.id, name: taxa.name, ctime: taxa.ctime, members: memberCount(vis) })
+    .select({ id: taxa.id, name: taxa.name, ctime: taxa.ctime, count: memberCount(vis, scope) })
     .from(taxa)
     .where(isNull(taxa.parentId))
     .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));
 }
 
 /** Every taxon of a tree with its direct member count (of what the caller may read), by name (the service nests them). */
-export function taxaOfTree(db: Database, treeId: string, vis: Visibility | null) {
+export function taxaOfTree(db: Database, treeId: string, vis: Visibility | null, scope: LibraryScope = "all") {
   return db
-    .select({ id: taxa.id, parentId: taxa.parentId, name: taxa.name, members: memberCount(vis) })
+    .select({ id: taxa.id, parentId: taxa.parentId, name: taxa.name, count: memberCount(vis, scope) })
     .from(taxa)
     .where(eq(taxa.treeId, treeId))
     .orderBy(asc(foldedSql(taxa.name)), asc(taxa.id));

@@ -1,7 +1,6 @@
 import { ru } from "../../../shared/i18n/ru";
 import { returnedRows } from "../../db/repositories/asset.repository";
 import {
-  countValuesOfTemplate,
   deleteTemplateStatements,
   templateValues,
   templateValuesDeleted,
@@ -115,7 +114,7 @@ export async function changeTemplate(
   const row = await findTemplate(rc.db, id);
   if (!row) throw new AppError("NOT_FOUND", ru.metadata.templateNotFound);
   const type = change.field_type ?? row.fieldType;
-  if (type !== row.fieldType && (await countValuesOfTemplate(rc.db, id)) > 0)
+  if (type !== row.fieldType && (await countReached(rc, templateValues(id))) > 0)
     throw new AppError("CONFLICT", ru.metadata.templateTypeLocked);
   const setup =
     change.field_setup !== undefined || type !== row.fieldType ? await checkedSetup(rc, type, change.field_setup ?? {}) : undefined;

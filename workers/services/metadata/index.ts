@@ -23,6 +23,7 @@ export {
   listTagsByFilter,
   listTagsByIds,
   renameTag,
+  tagCounts,
   tagsForEntity,
 } from "./tag.service";
 export {
@@ -33,6 +34,7 @@ export {
   deleteTaxon,
   listTaxonMembers,
   taxaOfEntity,
+  taxonCounts,
   taxonomyTree,
   treeList,
 } from "./taxonomy.service";

@@ -13,6 +13,7 @@ import {
   listTagsByFilter as queryTagsByFilter,
   listTagsOfEntity,
   listTagsWithCounts,
+  countTagged,
   renameTagIfNameFree,
   type TaggableEntity,
 } from "../../db/repositories/tag.repository";
@@ -22,6 +23,7 @@ import { fileAuditStatement, requireEntityAccess, visibility } from "../access";
 import { eventStatement } from "../events";
 import { returnedRows, runBatch } from "../../db/repositories/asset.repository";
 import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
+import { countedEverywhere, type CountsElsewhere, type LibraryScope } from "../../db/repositories/library-scope";
 import type { Actor, RequestContext } from "../access";
 
 /** A tag (SPEC §3). */
@@ -48,20 +50,36 @@ function notFoundMessage(type: TaggableEntity["type"]): string {
 /**
  * Tags by name (optionally those whose name contains `q`, case-insensitively, Cyrillic included), one page, each
  * with the number of entities carrying it that the caller may read. Tag names are a shared vocabulary every
- * signed-in user sees; how many files carry one is not.
+ * signed-in user sees; how many files carry one is not. `elsewhere` counts the uses in libraries in their shards.
  */
 export async function listTags(
   rc: RequestContext,
   actor: Actor,
   opts: { q?: string; skip: number; take: number },
+  elsewhere?: CountsElsewhere,
 ): Promise<TagWithCount[]> {
-  return (await listTagsWithCounts(rc.db, { ...opts, vis: await visibility(rc, actor) })).map(toInfo);
+  const vis = await visibility(rc, actor);
+  return (await countedEverywhere((scope) => listTagsWithCounts(rc.db, { ...opts, vis, scope }), elsewhere)).map(toInfo);
 }
 
 /** The known tags among `ids` (unknown ids are left out), counted over what the caller may read. */
-export async function listTagsByIds(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<TagWithCount[]> {
+export async function listTagsByIds(
+  rc: RequestContext,
+  actor: Actor,
+  ids: readonly string[],
+  elsewhere?: CountsElsewhere,
+): Promise<TagWithCount[]> {
   if (ids.length === 0) return [];
-  return (await findTagsByIds(rc.db, [...new Set(ids)], await visibility(rc, actor))).map(toInfo);
+  const vis = await visibility(rc, actor);
+  return (await countedEverywhere((scope) => findTagsByIds(rc.db, [...new Set(ids)], vis, scope), elsewhere)).map(toInfo);
+}
+
+/**
+ * How many entities the caller may read carry each of tags `ids`, in the libraries `scope` names: one library's share
+ * of a list's counts, asked of its shard (`CountsElsewhere`).
+ */
+export async function tagCounts(rc: RequestContext, actor: Actor, ids: string[], scope: LibraryScope): Promise<[string, number][]> {
+  return (await countTagged(rc.db, ids, await visibility(rc, actor), scope)).map((row) => [row.id, Number(row.count)]);
 }
 
 /**
@@ -72,16 +90,20 @@ export async function listTagsByFilter(
   rc: RequestContext,
   actor: Actor,
   filter: { q?: string; entity_type?: "asset" | "group"; entity_ids?: string[]; skip: number; take: number },
+  elsewhere?: CountsElsewhere,
 ): Promise<TagWithCount[]> {
-  const rows = await queryTagsByFilter(rc.db, {
-    q: filter.q,
-    entityType: filter.entity_type,
-    entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
-    vis: await visibility(rc, actor),
-    skip: filter.skip,
-    take: filter.take,
-  });
-  return rows.map(toInfo);
+  const vis = await visibility(rc, actor);
+  const query = (scope: LibraryScope) =>
+    queryTagsByFilter(rc.db, {
+      q: filter.q,
+      entityType: filter.entity_type,
+      entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
+      vis,
+      skip: filter.skip,
+      take: filter.take,
+      scope,
+    });
+  return (await countedEverywhere(query, elsewhere)).map(toInfo);
 }
 
 /** Adds a tag to the vocabulary (any signed-in user); 409 when the name exists case-insensitively. */

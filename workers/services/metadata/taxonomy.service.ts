@@ -14,6 +14,7 @@ import {
   subtreeIds,
   taxaOfObject,
   taxaOfTree,
+  countMembers,
   updateTaxonStatement,
 } from "../../db/repositories/taxonomy.repository";
 import { countReached } from "../../db/reach-count";
@@ -22,6 +23,7 @@ import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { visibility } from "../access";
 import type { GlobalChange } from "../../db/repositories/library-crossing.repository";
+import { countedEverywhere, type CountsElsewhere, type LibraryScope } from "../../db/repositories/library-scope";
 import type { Actor, RequestContext } from "../access";
 import { requireFieldEntity } from "./field-value.service";
 import { requireMetadataAdmin } from "./field-template.service";
@@ -58,9 +60,22 @@ export function parseTaxonPath(path: string): string[] {
   return segments;
 }
 
-/** The taxonomies, each with the members of its root the caller may read. Any signed-in user. */
-export async function treeList(rc: RequestContext, actor: Actor): Promise<TreeInfo[]> {
-  return (await listTrees(rc.db, await visibility(rc, actor))).map((t) => ({ tree_id: t.id, name: t.name, members: t.members }));
+/**
+ * The taxonomies, each with the members of its root the caller may read. Any signed-in user. `elsewhere` counts the
+ * members in libraries in their shards.
+ */
+export async function treeList(rc: RequestContext, actor: Actor, elsewhere?: CountsElsewhere): Promise<TreeInfo[]> {
+  const vis = await visibility(rc, actor);
+  const trees = await countedEverywhere((scope) => listTrees(rc.db, vis, scope), elsewhere);
+  return trees.map((t) => ({ tree_id: t.id, name: t.name, members: t.count }));
+}
+
+/**
+ * How many members the caller may read each of taxa `ids` has directly, in the libraries `scope` names: one library's
+ * share of a list's counts, asked of its shard (`CountsElsewhere`).
+ */
+export async function taxonCounts(rc: RequestContext, actor: Actor, ids: string[], scope: LibraryScope): Promise<[string, number][]> {
+  return (await countMembers(rc.db, ids, await visibility(rc, actor), scope)).map((row) => [row.id, Number(row.count)]);
 }
 
 async function requireTree(rc: RequestContext, treeId: string): Promise<TaxonRow> {
@@ -75,11 +90,14 @@ async function requireTaxonOfTree(rc: RequestContext, treeId: string, taxonId: s
   return taxon;
 }
 
-/** One taxonomy as a nested tree (children by name), built from one query; counts cover what the caller may read. */
-export async function taxonomyTree(rc: RequestContext, actor: Actor, treeId: string): Promise<TaxonNode> {
+/**
+ * One taxonomy as a nested tree (children by name), built from one query; counts cover what the caller may read
+ * (`elsewhere`: in libraries in their shards too).
+ */
+export async function taxonomyTree(rc: RequestContext, actor: Actor, treeId: string, elsewhere?: CountsElsewhere): Promise<TaxonNode> {
   const [, vis] = await Promise.all([requireTree(rc, treeId), visibility(rc, actor)]);
-  const rows = await taxaOfTree(rc.db, treeId, vis);
-  const nodes = new Map(rows.map((r) => [r.id, { taxon_id: r.id, name: r.name, members: r.members, children: [] as TaxonNode[] }]));
+  const rows = await countedEverywhere((scope) => taxaOfTree(rc.db, treeId, vis, scope), elsewhere);
+  const nodes = new Map(rows.map((r) => [r.id, { taxon_id: r.id, name: r.name, members: r.count, children: [] as TaxonNode[] }]));
   for (const r of rows) if (r.parentId) nodes.get(r.parentId)?.children.push(nodes.get(r.id)!);
   return nodes.get(treeId)!;
 }
