@@ -11,7 +11,7 @@ import { applyWriteback } from "../../workers/db/library-writeback";
 import { libraryCounts, readMove, rowsOf } from "../../workers/db/repositories/library-move.repository";
 import { AppError } from "../../workers/lib/errors";
 import { ROOT_GROUP_ID, newId, newShardedId } from "../../workers/lib/ids";
-import { TRASH_MERGE_DEPTH } from "../../workers/api/library-reads";
+import { PAGE_MERGE_DEPTH } from "../../workers/api/library-reads";
 import { hashPassword } from "../../workers/lib/password";
 import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
@@ -1129,10 +1129,10 @@ describe("moving a library into its shard", () => {
     expect(mine(await trash("asset", reader.bearer), files)).toEqual([]);
     expect(mine(await trash("group", reader.bearer), [first.sub])).toEqual([]);
     // A page deeper than the libraries merge is the catalog's copy's, as before sharding.
-    expect(await trash("asset", first.boss.bearer, TRASH_MERGE_DEPTH)).toBeInstanceOf(Array);
+    expect(await trash("asset", first.boss.bearer, PAGE_MERGE_DEPTH)).toBeInstanceOf(Array);
   });
 
-  it("counts a tag's uses and a taxon's members in every library where it lives, a file of two libraries once, as the caller", async () => {
+  it("counts and lists a tag's uses and a taxon's members in every library where it lives, a file of two libraries once, as the caller", async () => {
     const [first, second] = [await library(), await library()];
     const boss = first.boss;
     // A file of the first library listed in the second's top folder too, later: shared (decision 047).
@@ -1173,24 +1173,33 @@ describe("moving a library into its shard", () => {
       const filtered = (await send<{ tag_id: string; count: number }[]>("POST", "/api/tags/list-by-filter", bearer, { q: byId!.tag_name }))
         .body;
       const root = await getJson<{ children: { taxon_id: string; members: number }[] }>(`/api/taxonomy/tree/${tree}`, bearer);
+      // The members listed, each library's where it lives, in one order by name, then id; a page of them the same.
+      const members = async (query: string) =>
+        (await getJson<{ object_id: string }[]>(`/api/taxonomy/list-members/${query}`, bearer)).map((m) => m.object_id);
+      const listedMembers = await members(`${leaf}/${tree}`);
+      expect(await members(`${tree}/${tree}?deep=true`)).toEqual(listedMembers);
+      expect(await members(`${leaf}/${tree}?skip=1&take=2`)).toEqual(listedMembers.slice(1, 3));
       return {
         tag: [byId!.count, listed.find((t) => t.tag_id === tag)?.count, filtered.find((t) => t.tag_id === tag)?.count],
         leaf: root.children.find((t) => t.taxon_id === leaf)?.members,
+        members: listedMembers,
       };
     };
+    const inOrder = (...files: { id: string; name: string }[]) =>
+      files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1)).map((f) => f.id);
     // The first library's photo and clip in its shard, the second's photo in the catalog, the shared file once.
-    expect(await counts(boss.bearer)).toEqual({ tag: [4, 4, 4], leaf: 4 });
+    expect(await counts(boss.bearer)).toEqual({ tag: [4, 4, 4], leaf: 4, members: inOrder(first.photo, first.clip, second.photo, shared) });
     // A reader of the second library alone: its photo and the shared file it lists there, which only the catalog's
     // copy can decide for him (the first library's shard holds neither the second's folder nor its rules).
     const reader = await ordinaryUser();
     const grant = { subj: reader.id, obj: second.top, acl: ["read"] };
     expect((await call("/api/user/acl", { method: "POST", bearer: boss.bearer, json: grant })).status).toBe(201);
-    expect(await counts(reader.bearer)).toEqual({ tag: [2, 2, 2], leaf: 2 });
+    expect(await counts(reader.bearer)).toEqual({ tag: [2, 2, 2], leaf: 2, members: inOrder(second.photo, shared) });
     // While a change across holds the shard, the catalog's copy of that library counts for it (it has not seen the clip).
     const holder = libraryShard(env, shard);
     expect(await holder.hold("проба", first.top)).not.toBeNull();
     try {
-      expect(await counts(boss.bearer)).toEqual({ tag: [3, 3, 3], leaf: 3 });
+      expect(await counts(boss.bearer)).toEqual({ tag: [3, 3, 3], leaf: 3, members: inOrder(first.photo, second.photo, shared) });
     } finally {
       await holder.release("проба");
     }

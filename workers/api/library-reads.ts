@@ -148,24 +148,29 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
   return mergeZipPlans(plans, ZIP_REQUEST_MAX_FILES);
 }
 
+/** The lists read across libraries a page at a time (`pageWhereItLives`): their rows in one order in every library. */
+type PagedRead = "trashedAssets" | "trashedGroups" | "taxonMembers";
+type Paging = { skip: number; take: number };
+
 /**
- * A page of the trash across libraries (decision 051, step 2.3): the catalog lists its own libraries' trashed files
- * or folders and every shared file (its copy of the rest left out), each library in its shard the rest of its own,
- * side by side (`LibraryScope`: each entry listed by one) — each the first `skip + take` in the trash's order, newest
- * first — and the merged list is cut to the page. A shard a change across holds leaves its share to the catalog's copy
- * of that library.
+ * A page of a list across libraries (decision 051, step 2.3): the catalog lists its own libraries' entries and every
+ * shared file's (its copy of the rest left out), each library in its shard the rest of its own, side by side
+ * (`LibraryScope`: each entry listed by one) — each the first `skip + take` in the list's `order` — and the merged list
+ * is cut to the page. A shard a change across holds leaves its share to the catalog's copy of that library. `argsOf`
+ * makes the read's arguments for a window and a scope.
  */
-export async function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(
+export async function pageWhereItLives<K extends PagedRead>(
   at: Reader,
   name: K,
-  paging: { skip: number; take: number },
+  argsOf: (window: Paging, scope: LibraryScope) => RoutedReadArgs<K>,
+  paging: Paging,
+  order: (a: RoutedReadValue<K>[number], b: RoutedReadValue<K>[number]) => number,
 ): Promise<RoutedReadValue<K>> {
-  const own = (window: { skip: number; take: number }, scope: LibraryScope = "own") =>
-    runRoutedRead(at.rc, at.actor, name, [[], window, scope] as RoutedReadArgs<K>);
+  const own = (window: Paging, scope: LibraryScope = "own") => runRoutedRead(at.rc, at.actor, name, argsOf(window, scope));
   if (noLibrarySwitched()) return own(paging);
   // Each library lists the page's whole depth: past a bound, the catalog's copy answers alone, as before sharding (a
   // merge by key, each library resuming after the last entry shown, is what step 2.5 needs there).
-  if (paging.skip + paging.take > TRASH_MERGE_DEPTH) return own(paging, "all");
+  if (paging.skip + paging.take > PAGE_MERGE_DEPTH) return own(paging, "all");
   // Beside the directory, the caller's copy the shards' answers need (decision 030: no round trip of its own).
   const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
   copy.catch(() => undefined);
@@ -177,16 +182,37 @@ export async function trashWhereItLives<K extends "trashedAssets" | "trashedGrou
     own(window),
     ...libraries.map(
       async (place) =>
-        ((await readShare(at, place, name, [[], window, "shard"] as RoutedReadArgs<K>, copies)) as RoutedReadValue<K> | null) ??
+        ((await readShare(at, place, name, argsOf(window, "shard"), copies)) as RoutedReadValue<K> | null) ??
         own(window, { library: place.library }),
     ),
   ]);
-  const rows: TrashRow[] = shares.flat();
-  const idOf = (row: TrashRow) => ("asset_id" in row ? row.asset_id : row.group_id);
-  // The order each list has on its own: newest first, then by id (files descending, folders ascending).
-  const byId = name === "trashedAssets" ? -1 : 1;
-  rows.sort((a, b) => b.deleted_at.localeCompare(a.deleted_at) || byId * idOf(a).localeCompare(idOf(b)));
+  const rows = (shares as RoutedReadValue<K>[number][][]).flat().sort(order);
   return rows.slice(paging.skip, paging.skip + paging.take) as RoutedReadValue<K>;
+}
+
+/** Entries of a list every library lists for one page, at most (`pageWhereItLives`). */
+export const PAGE_MERGE_DEPTH = 2_000;
+
+/** A page of the trash's files or folders across libraries, newest first, then by id (files descending, folders ascending). */
+export function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(at: Reader, name: K, paging: Paging) {
+  type Row = RoutedReadValue<"trashedAssets">[number] | RoutedReadValue<"trashedGroups">[number];
+  const idOf = (row: Row) => ("asset_id" in row ? row.asset_id : row.group_id);
+  const byId = name === "trashedAssets" ? -1 : 1;
+  return pageWhereItLives(
+    at,
+    name,
+    (window, scope) => [[], window, scope] as RoutedReadArgs<K>,
+    paging,
+    (a: Row, b: Row) => binaryOrder(b.deleted_at, a.deleted_at) || byId * binaryOrder(idOf(a), idOf(b)),
+  );
+}
+
+/**
+ * Two texts in SQLite's own order (BINARY: by UTF-8 bytes), which a list's `ORDER BY` follows. Code units order the
+ * same except astral characters against U+E000–U+FFFF, which no name sorts by here.
+ */
+export function binaryOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -218,11 +244,6 @@ export function countsInShards(at: Reader, name: "tagCounts" | "taxonCounts"): C
     return sums;
   };
 }
-
-/** Entries of the trash every library lists for one page, at most (`trashWhereItLives`). */
-export const TRASH_MERGE_DEPTH = 2_000;
-
-type TrashRow = RoutedReadValue<"trashedAssets">[number] | RoutedReadValue<"trashedGroups">[number];
 
 /**
  * A read of a variant, where its file's library lives: the file the caller names (`a`, the id first), or for an older

@@ -41,7 +41,7 @@ import {
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import type { WopiClient, WopiRight } from "../lib/wopi-token";
 import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
-import { tagCounts, taxaOfEntity, taxonCounts, tagsForEntity, valuesForEntity } from "./metadata";
+import { tagCounts, taxaOfEntity, taxonCounts, taxonMembersPage, tagsForEntity, valuesForEntity } from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
@@ -159,6 +159,15 @@ export const ROUTED_READS = {
   tagCounts: (rc: RequestContext, actor: Actor, _ids: string[], tags: string[], scope: LibraryScope) => tagCounts(rc, actor, tags, scope),
   taxonCounts: (rc: RequestContext, actor: Actor, _ids: string[], taxa: string[], scope: LibraryScope) =>
     taxonCounts(rc, actor, taxa, scope),
+  // A page of taxa's members across libraries (`pageWhereItLives`), by name.
+  taxonMembers: (
+    rc: RequestContext,
+    actor: Actor,
+    _ids: string[],
+    taxa: string[],
+    page: { skip: number; take: number },
+    scope: LibraryScope,
+  ) => taxonMembersPage(rc, actor, taxa, page, scope),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

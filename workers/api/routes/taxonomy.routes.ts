@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ru } from "../../../shared/i18n/ru";
-import { changeTaxon, createTaxon, deleteTaxon, listTaxonMembers, taxonomyTree, treeList, type TaxonNode } from "../../services/metadata";
+import { changeTaxon, createTaxon, deleteTaxon, listedTaxa, taxonomyTree, treeList, type TaxonNode } from "../../services/metadata";
 import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
-import { countsInShards, readRouted } from "../library-reads";
+import { binaryOrder, countsInShards, pageWhereItLives, readRouted } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -190,10 +190,16 @@ export const taxonomyRoutes = createRouter()
     async (c) => {
       const { taxon, treeId } = c.req.valid("param");
       const q = c.req.valid("query");
-      return c.json(
-        await listTaxonMembers(c.var.rc, c.var.actor, taxon, treeId, { deep: q.deep === "true", skip: q.skip, take: q.take }),
-        200,
+      const taxa = await listedTaxa(c.var.rc, taxon, treeId, q.deep === "true");
+      // Each library's members where it lives, merged in the list's order: by name, then by id.
+      const page = await pageWhereItLives<"taxonMembers">(
+        c.var,
+        "taxonMembers",
+        (window, scope) => [[], taxa, window, scope],
+        q,
+        (a, b) => binaryOrder(a.name, b.name) || binaryOrder(a.object_id, b.object_id),
       );
+      return c.json(page, 200);
     },
   )
   .openapi(

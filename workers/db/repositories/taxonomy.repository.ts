@@ -132,7 +132,14 @@ export function deleteMemberStatement(db: Database, taxonId: string, objectId: s
  * Members of the given taxa that exist, are not in the trash and are readable (null visibility: all), with their
  * names, paged. One statement.
  */
-export function membersOf(db: Database, taxonIds: readonly string[], vis: Visibility | null, page: { skip: number; take: number }) {
+export function membersOf(
+  db: Database,
+  taxonIds: readonly string[],
+  vis: Visibility | null,
+  page: { skip: number; take: number },
+  scope: LibraryScope = "all",
+) {
+  const inScope = scope === "all" ? sql`` : sql` and ${inLibraryScope(scope, sql`m.object_id`)}`;
   return db.all<{ taxon_id: string; object_id: string; object_type: "asset" | "group"; name: string }>(
     sql`select m.taxon_id, m.object_id, m.object_type, coalesce(a.name, g.name) as name
         from ${taxonMembers} m
@@ -148,7 +155,7 @@ export function membersOf(db: Database, taxonIds: readonly string[], vis: Visibi
       sql`g.id`,
       sql`g.owner_id`,
     )}
-        where m.taxon_id in (select value from json_each(${JSON.stringify(taxonIds)})) and (a.id is not null or g.id is not null)
+        where m.taxon_id in (select value from json_each(${JSON.stringify(taxonIds)})) and (a.id is not null or g.id is not null)${inScope}
         order by name, m.object_id
         limit ${page.take} offset ${page.skip}`,
   );

@@ -32,9 +32,10 @@ export {
   createTaxon,
   delTaxonMember,
   deleteTaxon,
-  listTaxonMembers,
+  listedTaxa,
   taxaOfEntity,
   taxonCounts,
+  taxonMembersPage,
   taxonomyTree,
   treeList,
 } from "./taxonomy.service";

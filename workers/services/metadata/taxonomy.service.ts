@@ -210,17 +210,24 @@ export async function delTaxonMember(rc: RequestContext, actor: Actor, taxonId: 
   return { removed: true };
 }
 
-/** Members of a taxon (with `deep`, of its whole subtree) that the actor may see, by name, paged. */
-export async function listTaxonMembers(
+/** The taxa whose members a taxon's list shows: itself, with `deep` its whole subtree (404 for a taxon not of the tree). */
+export async function listedTaxa(rc: RequestContext, taxonId: string, treeId: string, deep: boolean): Promise<string[]> {
+  await requireTaxonOfTree(rc, treeId, taxonId);
+  return deep ? subtreeIds(rc.db, taxonId) : [taxonId];
+}
+
+/**
+ * A page of the members of taxa `ids` the caller may see, by name, of the libraries `scope` names (across libraries,
+ * `pageWhereItLives` asks each where it lives).
+ */
+export async function taxonMembersPage(
   rc: RequestContext,
   actor: Actor,
-  taxonId: string,
-  treeId: string,
-  opts: { deep: boolean; skip: number; take: number },
+  ids: string[],
+  page: { skip: number; take: number },
+  scope: LibraryScope,
 ) {
-  await requireTaxonOfTree(rc, treeId, taxonId);
-  const ids = opts.deep ? await subtreeIds(rc.db, taxonId) : [taxonId];
-  return membersOf(rc.db, ids, await visibility(rc, actor), opts);
+  return membersOf(rc.db, ids, await visibility(rc, actor), page, scope);
 }
 
 /** The taxa an asset or group is classified under (read on the object). */
