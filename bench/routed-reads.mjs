@@ -5,7 +5,7 @@
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
 // link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
 // page data (its loader), a selection's ZIP of one library and of two, a shared collection's ZIP of two, and the
-// trash's files and folders of both libraries — with the
+// trash's files and folders of both libraries, a tag's count, a classification's tree and members over both — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -88,6 +88,14 @@ async function run(mode) {
       for (let i = 0; i < 5; i++) await timed(send("DELETE", `/api/asset/${await upload(`${prefix}-${i}.txt`, group)}`), 204);
       await timed(send("DELETE", `/api/group/delete/${await folder(`${prefix} (папка)`, group)}`), 204);
     }
+    // A tag and a classification on files of both libraries: their counts (in shard mode each library's counted in its
+    // shard, summed) and the classification's members (listed in each library, merged by name).
+    const tag = (await timed(send("POST", "/api/tags/create", { tag_name: "Съёмка" }))).body.tag_id;
+    const entities = [file, ...otherFiles].map((id) => ({ id, type: "asset" }));
+    await timed(send("POST", "/api/tags/attach", { tag_ids: [tag], entities }));
+    const tree = (await timed(send("POST", `/api/taxonomy/create/${ROOT_GROUP_ID}`, { path: "Темы" }))).body.tree_id;
+    const leaf = (await timed(send("POST", `/api/taxonomy/create/${tree}`, { path: "Натура" }))).body.taxon_id;
+    for (const { id } of entities) await timed(send("POST", `/api/taxonomy/add-member/${leaf}`, { objectId: id }));
     // A link to the library, opened anonymously: its answer (a new page each round, so never the edge's kept copy)
     // and a download of the file through it.
     const made = await (await send("POST", `/api/sl/create/${top}`, { acl: ["read", "download"] })()).text();
@@ -121,6 +129,9 @@ async function run(mode) {
       collectionZip: [collectionZip, undefined, {}],
       trashFiles: "/api/asset/trash?take=50",
       trashFolders: "/api/group/trash?take=50",
+      tagCount: ["/api/tags/list-by-ids", { ids: [tag] }],
+      taxonomyTree: `/api/taxonomy/tree/${tree}`,
+      taxonMembers: `/api/taxonomy/list-members/${leaf}/${tree}`,
       // The viewer's page as a browser navigates to it (its loader's data): sign-in by cookie, the caller's levels.
       viewerPage: [
         `/mam/${sub}/asset/${file}.data?_routes=${encodeURIComponent("routes/_app.mam.$idGroup.asset.$id")}`,
@@ -170,6 +181,9 @@ const labels = {
   collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
   trashFiles: "the trash's files: 10 of 2 libraries",
   trashFolders: "the trash's folders: 2 of 2 libraries",
+  tagCount: "a tag's count: 5 files of 2 libraries",
+  taxonomyTree: "a classification's tree with its counts: 5 files of 2 libraries",
+  taxonMembers: "a classification's members: 5 files of 2 libraries",
   viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
 };

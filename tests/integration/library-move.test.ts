@@ -1132,7 +1132,7 @@ describe("moving a library into its shard", () => {
     expect(await trash("asset", first.boss.bearer, PAGE_MERGE_DEPTH)).toBeInstanceOf(Array);
   });
 
-  it("counts and lists a tag's uses and a taxon's members in every library where it lives, a file of two libraries once, as the caller", async () => {
+  it("counts and lists a tag's uses, a taxon's members and a field's values in every library where it lives, a file of two libraries once, as the caller", async () => {
     const [first, second] = [await library(), await library()];
     const boss = first.boss;
     // A file of the first library listed in the second's top folder too, later: shared (decision 047).
@@ -1142,6 +1142,13 @@ describe("moving a library into its shard", () => {
     ).body.tree_id;
     const leaf = (await send<{ taxon_id: string }>("POST", `/api/taxonomy/create/${tree}`, boss.bearer, { path: "Море" })).body.taxon_id;
     const tag = await insertTag();
+    const template = (
+      await send<{ field_def_id: string }>("POST", "/api/fields/template", boss.bearer, {
+        field_def_name: uniqueName("Локация"),
+        field_type: "text",
+      })
+    ).body.field_def_id;
+    const valued = `INSERT INTO field_values (id, entity_id, entity_type, def_id, data, value_text, ctime, mtime) VALUES (?, ?, 'asset', ?, '"Студия"', 'студия', 1, 1)`;
     const tagged = (id: string) =>
       env.DB.prepare("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')").bind(tag, id);
     const member = (id: string) =>
@@ -1154,10 +1161,14 @@ describe("moving a library into its shard", () => {
       env.DB.prepare(
         "INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES (?, ?, 'asset', ?, ?, ?, 10)",
       ).bind(second.top, shared.id, Date.now() + 1_000, shared.name, Date.now()),
-      ...[first.photo.id, second.photo.id, shared.id].flatMap((id) => [tagged(id), member(id)]),
+      ...[first.photo.id, second.photo.id, shared.id].flatMap((id) => [
+        tagged(id),
+        member(id),
+        env.DB.prepare(valued).bind(newId(), id, template),
+      ]),
     ]);
     const shard = await switchLibrary(first.top);
-    // Tagged and classified in the shard only: the catalog's copy does not know.
+    // Tagged, classified and given the value in the shard only: the catalog's copy does not know.
     await inShard(shard, (sql) => {
       sql.exec("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'asset')", tag, first.clip.id);
       sql.exec(
@@ -1166,6 +1177,7 @@ describe("moving a library into its shard", () => {
         first.clip.id,
         tree,
       );
+      sql.exec(valued, newId(), first.clip.id, template);
     });
     const counts = async (bearer: string) => {
       const [byId] = (await send<{ tag_name: string; count: number }[]>("POST", "/api/tags/list-by-ids", bearer, { ids: [tag] })).body;
@@ -1179,6 +1191,12 @@ describe("moving a library into its shard", () => {
       const listedMembers = await members(`${leaf}/${tree}`);
       expect(await members(`${tree}/${tree}?deep=true`)).toEqual(listedMembers);
       expect(await members(`${leaf}/${tree}?skip=1&take=2`)).toEqual(listedMembers.slice(1, 3));
+      // The files with the value, each library's where it lives, merged by id.
+      const byValue = { def_id: template, condition: { op: "eq", value: "Студия" } };
+      const valuedFiles = (await send<{ entity_id: string }[]>("POST", "/api/fields/entities-by-field", bearer, byValue)).body.map(
+        (e) => e.entity_id,
+      );
+      expect(valuedFiles).toEqual(listedMembers.toSorted());
       return {
         tag: [byId!.count, listed.find((t) => t.tag_id === tag)?.count, filtered.find((t) => t.tag_id === tag)?.count],
         leaf: root.children.find((t) => t.taxon_id === leaf)?.members,

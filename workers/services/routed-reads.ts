@@ -41,7 +41,16 @@ import {
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import type { WopiClient, WopiRight } from "../lib/wopi-token";
 import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential } from "./wopi";
-import { tagCounts, taxaOfEntity, taxonCounts, taxonMembersPage, tagsForEntity, valuesForEntity } from "./metadata";
+import {
+  entitiesByFieldPage,
+  tagCounts,
+  taxaOfEntity,
+  taxonCounts,
+  taxonMembersPage,
+  tagsForEntity,
+  valuesForEntity,
+  type FieldQuery,
+} from "./metadata";
 import { getReview } from "./reviews";
 import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
@@ -168,6 +177,17 @@ export const ROUTED_READS = {
     page: { skip: number; take: number },
     scope: LibraryScope,
   ) => taxonMembersPage(rc, actor, taxa, page, scope),
+  // A page of the files and folders whose value matches a field query (`pageWhereItLives`), by id; `timing` gets the
+  // catalog's own query time (a shard's copy of it is dropped).
+  entitiesByField: (
+    rc: RequestContext,
+    actor: Actor,
+    _ids: string[],
+    query: FieldQuery,
+    page: { skip: number; take: number },
+    scope: LibraryScope,
+    timing?: { ms: number },
+  ) => entitiesByFieldPage(rc, actor, query, page, scope, timing),
 };
 
 /** Reads of a folder's whole subtree: answered from the catalog's copy when a folder anywhere below lists a shared file. */

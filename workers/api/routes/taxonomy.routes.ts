@@ -196,7 +196,7 @@ export const taxonomyRoutes = createRouter()
         c.var,
         "taxonMembers",
         (window, scope) => [[], taxa, window, scope],
-        q,
+        { skip: q.skip, take: q.take },
         (a, b) => binaryOrder(a.name, b.name) || binaryOrder(a.object_id, b.object_id),
       );
       return c.json(page, 200);

@@ -8,6 +8,7 @@ import type { FieldEntityType } from "../schema/field-values";
 import type { Statement } from "./asset.repository";
 import { visibleSql, type Visibility } from "./access.repository";
 import { foldedSql, foldName, inIds } from "./tag.repository";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 
 const dialect = new SQLiteAsyncDialect();
 
@@ -308,7 +309,15 @@ export type ValueCondition =
  */
 export async function entitiesByCondition(
   db: Database,
-  opts: { defId: string; condition: ValueCondition; entityType?: FieldEntityType; vis: Visibility | null; skip: number; take: number },
+  opts: {
+    defId: string;
+    condition: ValueCondition;
+    entityType?: FieldEntityType;
+    vis: Visibility | null;
+    skip: number;
+    take: number;
+    scope: LibraryScope;
+  },
 ) {
   const c = opts.condition;
   const match =
@@ -330,7 +339,7 @@ export async function entitiesByCondition(
         from ${fieldValues} fv
         where fv.def_id = ${opts.defId} and ${match}${
       opts.entityType ? sql` and fv.entity_type = ${opts.entityType}` : sql``
-    } and ${visible}
+    } and ${visible}${opts.scope === "all" ? sql`` : sql` and ${inLibraryScope(opts.scope, sql`fv.entity_id`)}`}
         group by fv.entity_id
         order by fv.entity_id
         limit ${opts.take} offset ${opts.skip}`,

@@ -21,6 +21,7 @@ import {
   type ValueCondition,
 } from "../../db/repositories/field.repository";
 import { assets, type FieldTemplateRow } from "../../db/schema/index";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { accessibleIds, canAccess, visibility } from "../access";
@@ -244,31 +245,44 @@ function indexedCondition(template: FieldTemplateRow, cond: EntityCondition): Va
   }
 }
 
+/** An entities-by-field query, checked: its template known (404), its condition of the template's type (400). */
+export interface FieldQuery {
+  defId: string;
+  condition: ValueCondition;
+  entityType?: "asset" | "group";
+}
+
+/** The query of `POST /api/fields/entities-by-field`, checked against its template (global: read in the catalog). */
+export async function fieldQuery(
+  rc: RequestContext,
+  input: { def_id: string; condition: EntityCondition; entity_type?: "asset" | "group" },
+): Promise<FieldQuery> {
+  const template = await requireTemplate(rc, input.def_id);
+  return { defId: template.id, condition: indexedCondition(template, input.condition), entityType: input.entity_type };
+}
+
 /**
- * Assets and groups (those the actor may see) having a value of `def_id` that matches the condition: equality for
- * every indexed type, a range for numbers, dates and times, a prefix for text. One indexed query, paged; `sqlMs` is
- * the time D1 spent executing it.
+ * Assets and groups (those the actor may see) of the libraries `scope` names having a value that matches the query:
+ * equality for every indexed type, a range for numbers, dates and times, a prefix for text; by id, one indexed query,
+ * paged (across libraries, `pageWhereItLives` asks each where it lives). `timing.ms`, when given, gets the time D1
+ * spent executing it.
  */
-export async function entitiesByField(
+export async function entitiesByFieldPage(
   rc: RequestContext,
   actor: Actor,
-  input: { def_id: string; condition: EntityCondition; entity_type?: "asset" | "group"; skip: number; take: number },
+  query: FieldQuery,
+  page: { skip: number; take: number },
+  scope: LibraryScope,
+  timing?: { ms: number },
 ) {
-  const [template, vis] = await Promise.all([requireTemplate(rc, input.def_id), visibility(rc, actor)]);
-  const { rows, sqlMs } = await entitiesByCondition(rc.db, {
-    defId: template.id,
-    condition: indexedCondition(template, input.condition),
-    entityType: input.entity_type,
-    vis,
-    skip: input.skip,
-    take: input.take,
-  });
-  const entities = rows.map((r) => ({
+  const vis = await visibility(rc, actor);
+  const { rows, sqlMs } = await entitiesByCondition(rc.db, { ...query, vis, skip: page.skip, take: page.take, scope });
+  if (timing) timing.ms += sqlMs;
+  return rows.map((r) => ({
     entity_id: r.entity_id,
     entity_type: r.entity_type,
     field_id: r.field_id,
     field_data: JSON.parse(r.data) as unknown,
     pts: r.pts_start === null || r.pts_end === null ? null : ([r.pts_start, r.pts_end] as [number, number]),
   }));
-  return { entities, sqlMs };
 }
