@@ -5,7 +5,8 @@
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
 // link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
 // page data (its loader), a selection's ZIP of one library and of two, a shared collection's ZIP of two, and the
-// trash's files and folders of both libraries, a tag's count, a classification's tree and members over both — with the
+// trash's files and folders of both libraries, a tag's count, a classification's tree and members and the files with a
+// field's value over both — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -95,7 +96,12 @@ async function run(mode) {
     await timed(send("POST", "/api/tags/attach", { tag_ids: [tag], entities }));
     const tree = (await timed(send("POST", `/api/taxonomy/create/${ROOT_GROUP_ID}`, { path: "Темы" }))).body.tree_id;
     const leaf = (await timed(send("POST", `/api/taxonomy/create/${tree}`, { path: "Натура" }))).body.taxon_id;
-    for (const { id } of entities) await timed(send("POST", `/api/taxonomy/add-member/${leaf}`, { objectId: id }));
+    const template = (await timed(send("POST", "/api/fields/template", { field_def_name: "Локация", field_type: "text" }))).body
+      .field_def_id;
+    for (const { id } of entities) {
+      await timed(send("POST", `/api/taxonomy/add-member/${leaf}`, { objectId: id }));
+      await timed(send("POST", `/api/fields/create/${id}`, { def_id: template, asset_version_id: 1, data: "Студия" }));
+    }
     // A link to the library, opened anonymously: its answer (a new page each round, so never the edge's kept copy)
     // and a download of the file through it.
     const made = await (await send("POST", `/api/sl/create/${top}`, { acl: ["read", "download"] })()).text();
@@ -132,6 +138,7 @@ async function run(mode) {
       tagCount: ["/api/tags/list-by-ids", { ids: [tag] }],
       taxonomyTree: `/api/taxonomy/tree/${tree}`,
       taxonMembers: `/api/taxonomy/list-members/${leaf}/${tree}`,
+      byValue: ["/api/fields/entities-by-field", { def_id: template, condition: { op: "eq", value: "Студия" } }],
       // The viewer's page as a browser navigates to it (its loader's data): sign-in by cookie, the caller's levels.
       viewerPage: [
         `/mam/${sub}/asset/${file}.data?_routes=${encodeURIComponent("routes/_app.mam.$idGroup.asset.$id")}`,
@@ -184,6 +191,7 @@ const labels = {
   tagCount: "a tag's count: 5 files of 2 libraries",
   taxonomyTree: "a classification's tree with its counts: 5 files of 2 libraries",
   taxonMembers: "a classification's members: 5 files of 2 libraries",
+  byValue: "the files with a field's value: 5 of 2 libraries",
   viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
 };
