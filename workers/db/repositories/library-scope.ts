@@ -32,15 +32,17 @@ export type CountsElsewhere = (ids: string[]) => Promise<Map<string, number>>;
 
 /**
  * A list whose rows count uses in libraries (decision 051, step 2.3): without `elsewhere` (no library lives in a shard)
- * counted over the catalog alone; with it, over the catalog's own libraries, then each row's count in the shards added.
+ * counted over the catalog alone; with it, over the catalog's own libraries, then each row's count in the shards added
+ * — asked beside the list when its rows are known beforehand (`ids`), after it otherwise.
  */
 export async function countedEverywhere<T extends { id: string; count: number }>(
   list: (scope: LibraryScope) => Promise<T[]>,
   elsewhere: CountsElsewhere | undefined,
+  ids?: string[],
 ): Promise<T[]> {
   if (!elsewhere) return list("all");
-  const rows = await list("own");
+  const [rows, known] = await Promise.all([list("own"), ids && elsewhere(ids)]);
   if (rows.length === 0) return rows;
-  const more = await elsewhere(rows.map((row) => row.id));
+  const more = known ?? (await elsewhere(rows.map((row) => row.id)));
   return rows.map((row) => ({ ...row, count: row.count + (more.get(row.id) ?? 0) }));
 }

@@ -71,7 +71,8 @@ export async function listTagsByIds(
 ): Promise<TagWithCount[]> {
   if (ids.length === 0) return [];
   const vis = await visibility(rc, actor);
-  return (await countedEverywhere((scope) => findTagsByIds(rc.db, [...new Set(ids)], vis, scope), elsewhere)).map(toInfo);
+  const unique = [...new Set(ids)];
+  return (await countedEverywhere((scope) => findTagsByIds(rc.db, unique, vis, scope), elsewhere, unique)).map(toInfo);
 }
 
 /**
