@@ -97,6 +97,13 @@ async function shardCounts(top: string) {
 
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
 
+/** An MP4 of `bytes` bytes (an `ftyp` box, then filler `fill`): what a proxy upload accepts. */
+function mp4(bytes: number, fill = 3): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(bytes).fill(fill);
+  out.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom"), 0, 0, 2, 0]);
+  return out;
+}
+
 /** Waits for the writebacks still under way (after answers, after background work) until both copies count alike. */
 async function copiesAgree(library: string) {
   await vi.waitFor(async () => expect(await libraryCounts(env.DB, library)).toEqual(await shardCounts(library)), { timeout: 10_000 });
@@ -2160,11 +2167,6 @@ describe("moving a library into its shard", () => {
       mime: "video/mp2t",
       putBytes: true,
     });
-    const mp4 = (bytes: number) => {
-      const out = new Uint8Array(bytes).fill(3);
-      out.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom"), 0, 0, 2, 0]);
-      return out;
-    };
     const proxy = (bytes: number) =>
       call(`/api/asset/upload-proxy/${video.id}?version=1`, {
         method: "POST",
@@ -2183,6 +2185,54 @@ describe("moving a library into its shard", () => {
     expect(replaced.status, await replaced.clone().text()).toBe(201);
     expect(await replaced.json()).toMatchObject({ replaced: true });
     expect((await env.MEDIA.head(key))?.size).toBe(400);
+  });
+
+  it("accepts a heal over a shard keeping a dropped heal's bytes that another library's shard still uses", async () => {
+    const [first, second] = [await library(), await library()];
+    const video = await insertAsset({
+      ownerId: first.boss.id,
+      groups: [first.sub],
+      name: "Съёмка.mts",
+      mime: "video/mp2t",
+      putBytes: true,
+    });
+    const [maker, rival] = [await ordinaryUser(), await ordinaryUser()];
+    for (const reader of [maker, rival]) {
+      const grant = { subj: reader.id, obj: video.id, acl: ["read", "download"] };
+      expect((await call("/api/user/acl", { method: "POST", bearer: first.boss.bearer, json: grant })).status).toBe(201);
+    }
+    const [shard, otherShard] = [await switchLibrary(first.top), await switchLibrary(second.top)];
+    // Two readers heal the missing proxy; each is pending, his alone, in the first library's shard.
+    const heal = (bearer: string, fill: number) =>
+      call(`/api/asset/upload-proxy/${video.id}?heal=true`, {
+        method: "POST",
+        bearer,
+        body: mp4(600, fill),
+        headers: { "content-type": "video/mp4" },
+      });
+    for (const [reader, fill] of [
+      [maker, 5],
+      [rival, 6],
+    ] as const) {
+      const healed = await heal(reader.bearer, fill);
+      expect(healed.status, await healed.clone().text()).toBe(201);
+    }
+    const keyOf = (user: string) =>
+      inShard(shard, (sql) => sql.exec<{ k: string }>("SELECT storage_key AS k FROM heal_candidates WHERE made_by = ?", user).one().k);
+    const [kept, dropped] = [await keyOf(maker.id), await keyOf(rival.id)];
+    // A file of the other library names the rival's bytes in its own shard only (as a copy would): the catalog's copy
+    // does not know, as it will not once the catalog keeps no copy.
+    await inShard(otherShard, (sql) => sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", dropped, second.clip.id));
+    const accepted = await call(`/api/asset/heal/${video.id}/1/accept`, {
+      method: "POST",
+      bearer: first.boss.bearer,
+      json: { kind: "proxy", maker: maker.id },
+    });
+    expect(accepted.status, await accepted.clone().text()).toBe(200);
+    // The accepted heal is everyone's proxy now; the rival's is gone as a heal, its bytes kept for the other library.
+    expect((await env.MEDIA.head(kept))?.size).toBe(600);
+    expect((await env.MEDIA.head(dropped))?.size).toBe(600);
+    expect(await inShard(shard, (sql) => sql.exec("SELECT 1 FROM heal_candidates WHERE made_by = ?", rival.id).toArray())).toEqual([]);
   });
 
   it("once switched, a file's versions are restored, deleted and dropped, and its pictures stored, over its shard", async () => {
