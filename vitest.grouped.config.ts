@@ -1,6 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import base from "./vitest.config";
-import { HeaviestGroupsFirst } from "./tests/setup/heaviest-groups-first";
 
 /**
  * The integration tier as `npm test` runs it: the same pool and bindings as vitest.config.ts, but the files in eight
@@ -13,10 +12,5 @@ import { HeaviestGroupsFirst } from "./tests/setup/heaviest-groups-first";
 export default defineConfig({
   ...base,
   cacheDir: "node_modules/.vite-grouped",
-  test: {
-    ...base.test,
-    include: ["tests/groups/*.test.ts"],
-    exclude: configDefaults.exclude,
-    sequence: { ...base.test?.sequence, sequencer: HeaviestGroupsFirst },
-  },
+  test: { ...base.test, include: ["tests/groups/*.test.ts"], exclude: configDefaults.exclude },
 });
