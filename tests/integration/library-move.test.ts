@@ -97,6 +97,13 @@ async function shardCounts(top: string) {
 
 const forever = (): MoveOptions => ({ deadline: Date.now() + 60_000 });
 
+/** Two libraries, and a video (stored bytes) in the first's subfolder: for the proxy's and heal's stored-bytes tests. */
+async function videoBesideAnotherLibrary() {
+  const [first, second] = [await library(), await library()];
+  const video = await insertAsset({ ownerId: first.boss.id, groups: [first.sub], name: "Съёмка.mts", mime: "video/mp2t", putBytes: true });
+  return { first, second, video };
+}
+
 /** An MP4 of `bytes` bytes (an `ftyp` box, then filler `fill`): what a proxy upload accepts. */
 function mp4(bytes: number, fill = 3): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(bytes).fill(fill);
@@ -2159,14 +2166,7 @@ describe("moving a library into its shard", () => {
   });
 
   it("keeps a replaced proxy's bytes over a shard while a file of another library uses them", async () => {
-    const [first, second] = [await library(), await library()];
-    const video = await insertAsset({
-      ownerId: first.boss.id,
-      groups: [first.sub],
-      name: "Съёмка.mts",
-      mime: "video/mp2t",
-      putBytes: true,
-    });
+    const { first, second, video } = await videoBesideAnotherLibrary();
     const proxy = (bytes: number) =>
       call(`/api/asset/upload-proxy/${video.id}?version=1`, {
         method: "POST",
@@ -2188,14 +2188,7 @@ describe("moving a library into its shard", () => {
   });
 
   it("accepts a heal over a shard keeping a dropped heal's bytes that another library's shard still uses", async () => {
-    const [first, second] = [await library(), await library()];
-    const video = await insertAsset({
-      ownerId: first.boss.id,
-      groups: [first.sub],
-      name: "Съёмка.mts",
-      mime: "video/mp2t",
-      putBytes: true,
-    });
+    const { first, second, video } = await videoBesideAnotherLibrary();
     const [maker, rival] = [await ordinaryUser(), await ordinaryUser()];
     for (const reader of [maker, rival]) {
       const grant = { subj: reader.id, obj: video.id, acl: ["read", "download"] };
