@@ -13,7 +13,9 @@ import { copyEntities } from "../../workers/services/library/library-move.servic
  * libraries through (as it lets a writeback through) and journals every entity written (as during a move: a move row
  * of its own turns the journal on); then each journaled entity is copied into the shard of the library it belongs to
  * now, and out of the one it belonged to, as a move copies it, with the id directory following. With no library in a
- * shard it is just `write()`.
+ * shard it is just `write()`. Unlike a change across, it holds no shard before the write and writes none back, so
+ * every switched library is not asked on each of a test's statements: a test with work under way in a shard while it
+ * writes (a body arriving) moves things with `crossingOver` instead.
  */
 export async function throughShards<T>(write: () => Promise<T>): Promise<T> {
   const { results: libraries } = await env.DB.prepare(
