@@ -1388,7 +1388,7 @@ async function runEntityRow(key: string, row: Extract<Row, { kind: "entity" }>, 
   for (const p of plan) {
     const f = p.expected >= 400 ? (shared ??= await prepared()) : await prepared();
     await p.grant?.(f);
-    if (p.name === "admin" && p.expected < 400) await intoShardsWhenSharded(f, row.req(f));
+    if (p.name === "admin" && p.expected < 400) await intoShardsWhenSharded(f, row, row.req(f));
     const before = p.expected >= 400 ? await snapshot(f) : null;
     await expectStatus(p.name, await send(row.req(f), p.who?.bearer), p.expected, problems, key);
     if (before) {
@@ -1400,14 +1400,23 @@ async function runEntityRow(key: string, row: Extract<Row, { kind: "entity" }>, 
 
 /**
  * With sharding on (the sharded tier), the administrator's fixture has its library moved into its shard before his
- * call, and the second library too when the call names it: a route that writes a library's rows in the catalog instead of where the library lives answers 503
- * there (the purge of a folder did, decision 050). Its rows and rules are made first, in the catalog, as elsewhere.
+ * call, and the second library too when the call names it: a route that writes a library's rows in the catalog
+ * instead of where the library lives answers 503 there (the purge of a folder did, decision 050). Its rows and rules
+ * are made first, in the catalog, as elsewhere. A move costs a third of a second, so a library is moved only for a
+ * call that may reach it: one naming something of it, with a body that does not show what it names, or whose row
+ * prepared something in it (a trashed folder, a link, an order) — not a version, a list of one's own, a sign-in.
  */
-async function intoShardsWhenSharded(f: Fixture, req: Req) {
+async function intoShardsWhenSharded(f: Fixture, row: Row, req: Req) {
   if (env.NEW_LIBRARIES !== ("shard" as string)) return;
-  // The second library only for a call that names it (a move or copy into it): a move costs a third of a second.
-  const named = JSON.stringify(req).includes(f.dest);
-  for (const id of named ? [f.top, f.dest] : [f.top]) {
+  const text = JSON.stringify(req);
+  const opaque = req.body !== undefined && typeof req.body !== "string";
+  const reaches = (ids: string[]) => opaque || ids.some((id) => text.includes(id));
+  const prepared = "prepare" in row && row.prepare !== undefined;
+  const libraries = [
+    ...(prepared || reaches([f.top, f.sub, f.asset, f.version, f.variant, commentOf(f)]) ? [f.top] : []),
+    ...(reaches([f.dest]) ? [f.dest] : []),
+  ];
+  for (const id of libraries) {
     moved.push(id);
     await switchLibrary(id);
   }
@@ -1445,7 +1454,7 @@ async function runRow(key: string, row: Row, problems: string[]) {
     else if (row.kind === "probe") expected = row.signedIn;
     else expected = name === "admin" ? row.ok : 403;
     const f = expected >= 400 ? (shared ??= await prepared()) : await prepared();
-    if (name === "admin" && expected < 400) await intoShardsWhenSharded(f, row.req(f));
+    if (name === "admin" && expected < 400) await intoShardsWhenSharded(f, row, row.req(f));
     const before = expected >= 400 ? await snapshot(f) : null;
     // Calls authenticated by their own credential are made without a bearer.
     await expectStatus(name, await send(row.req(f), row.kind === "credential" ? undefined : who?.bearer), expected, problems, key);
