@@ -1146,7 +1146,7 @@ describe("moving a library into its shard", () => {
     expect(await trash("asset", first.boss.bearer, PAGE_MERGE_DEPTH)).toBeInstanceOf(Array);
   });
 
-  it("counts and lists a tag's uses, a taxon's members and a field's values in every library where it lives, a file of two libraries once, as the caller", async () => {
+  it("counts and lists a tag's uses and the files carrying it, a taxon's members and a field's values in every library where it lives, a file of two libraries once, as the caller", async () => {
     const [first, second] = [await library(), await library()];
     const boss = first.boss;
     // A file of the first library listed in the second's top folder too, later: shared (decision 047).
@@ -1196,8 +1196,15 @@ describe("moving a library into its shard", () => {
     const counts = async (bearer: string) => {
       const [byId] = (await send<{ tag_name: string; count: number }[]>("POST", "/api/tags/list-by-ids", bearer, { ids: [tag] })).body;
       const listed = await getJson<{ tag_id: string; count: number }[]>(`/api/tags/list?q=${encodeURIComponent(byId!.tag_name)}`, bearer);
-      const filtered = (await send<{ tag_id: string; count: number }[]>("POST", "/api/tags/list-by-filter", bearer, { q: byId!.tag_name }))
-        .body;
+      const byFilter = async (filter: object) =>
+        (await send<{ tag_id: string; count: number }[]>("POST", "/api/tags/list-by-filter", bearer, { q: byId!.tag_name, ...filter }))
+          .body;
+      const filtered = await byFilter({});
+      // The tag found by the files carrying it, each looked for where its library lives (decision 051, step 2.3).
+      const onAssets = await byFilter({ entity_type: "asset" });
+      const carriedBy = await Promise.all(
+        [first.clip, shared, second.photo].map(async (f) => (await byFilter({ entity_ids: [f.id] })).some((t) => t.tag_id === tag)),
+      );
       const root = await getJson<{ children: { taxon_id: string; members: number }[] }>(`/api/taxonomy/tree/${tree}`, bearer);
       // The members listed, each library's where it lives, in one order by name, then id; a page of them the same.
       const members = async (query: string) =>
@@ -1212,7 +1219,8 @@ describe("moving a library into its shard", () => {
       );
       expect(valuedFiles).toEqual(listedMembers.toSorted());
       return {
-        tag: [byId!.count, listed.find((t) => t.tag_id === tag)?.count, filtered.find((t) => t.tag_id === tag)?.count],
+        tag: [byId!.count, ...[listed, filtered, onAssets].map((list) => list.find((t) => t.tag_id === tag)?.count)],
+        carriedBy,
         leaf: root.children.find((t) => t.taxon_id === leaf)?.members,
         members: listedMembers,
       };
@@ -1220,18 +1228,33 @@ describe("moving a library into its shard", () => {
     const inOrder = (...files: { id: string; name: string }[]) =>
       files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1)).map((f) => f.id);
     // The first library's photo and clip in its shard, the second's photo in the catalog, the shared file once.
-    expect(await counts(boss.bearer)).toEqual({ tag: [4, 4, 4], leaf: 4, members: inOrder(first.photo, first.clip, second.photo, shared) });
+    expect(await counts(boss.bearer)).toEqual({
+      tag: [4, 4, 4, 4],
+      carriedBy: [true, true, true],
+      leaf: 4,
+      members: inOrder(first.photo, first.clip, second.photo, shared),
+    });
     // A reader of the second library alone: its photo and the shared file it lists there, which only the catalog's
     // copy can decide for him (the first library's shard holds neither the second's folder nor its rules).
     const reader = await ordinaryUser();
     const grant = { subj: reader.id, obj: second.top, acl: ["read"] };
     expect((await call("/api/user/acl", { method: "POST", bearer: boss.bearer, json: grant })).status).toBe(201);
-    expect(await counts(reader.bearer)).toEqual({ tag: [2, 2, 2], leaf: 2, members: inOrder(second.photo, shared) });
+    expect(await counts(reader.bearer)).toEqual({
+      tag: [2, 2, 2, 2],
+      carriedBy: [false, true, true],
+      leaf: 2,
+      members: inOrder(second.photo, shared),
+    });
     // While a change across holds the shard, the catalog's copy of that library counts for it (it has not seen the clip).
     const holder = libraryShard(env, shard);
     expect(await holder.hold("проба", first.top)).not.toBeNull();
     try {
-      expect(await counts(boss.bearer)).toEqual({ tag: [3, 3, 3], leaf: 3, members: inOrder(first.photo, second.photo, shared) });
+      expect(await counts(boss.bearer)).toEqual({
+        tag: [3, 3, 3, 3],
+        carriedBy: [false, true, true],
+        leaf: 3,
+        members: inOrder(first.photo, second.photo, shared),
+      });
     } finally {
       await holder.release("проба");
     }

@@ -20,6 +20,7 @@ import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
 import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
+import { CARRIED_ELSEWHERE_MAX, type CarriedElsewhere } from "../services/metadata";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -216,32 +217,71 @@ export function binaryOrder(a: string, b: string): number {
 }
 
 /**
- * Counts a list of global rows carries in libraries that live in their shards (decision 051, step 2.3): tags' uses or
- * taxa's members, each library's counted in its shard as the caller, side by side (a held shard's in the catalog's
- * copy of that library), and summed per row; the list adds them to the catalog's own (`countedEverywhere`). Undefined
- * while this isolate knows no library is in a shard. The caller's copy and the libraries are asked at once, beside the
- * list's own query.
+ * One read asked of every library that lives in its shard, as the caller, side by side (a held shard's answered by the
+ * catalog's copy of that library): each library's share of a list across libraries (decision 051, step 2.3).
+ * Undefined while this isolate knows no library is in a shard. The caller's copy and the libraries are asked at once,
+ * beside the list's own query; the shares when the list has its arguments.
  */
-export function countsInShards(at: Reader, name: "tagCounts" | "taxonCounts"): CountsElsewhere | undefined {
+function inEveryShard<K extends RoutedRead>(
+  at: Reader,
+  name: K,
+): ((argsOf: (scope: LibraryScope) => RoutedReadArgs<K>) => Promise<RoutedReadValue<K>[]>) | undefined {
   if (noLibrarySwitched()) return undefined;
-  const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
-  const libraries = librariesInShards(at.rc.db.$client);
-  copy.catch(() => undefined);
-  libraries.catch(() => undefined);
-  return async (ids) => {
-    const sums = new Map<string, number>();
+  const { copy, libraries } = shardsAhead(at);
+  return async (argsOf) => {
     const places = await libraries;
-    if (places.length === 0) return sums;
+    if (places.length === 0) return [];
     const copies = readCopies(at, copy, []);
-    const shares = await Promise.all(
+    return Promise.all(
       places.map(
         async (place) =>
-          ((await readShare(at, place, name, [[], ids, "shard"], copies)) as [string, number][] | null) ??
-          runRoutedRead(at.rc, at.actor, name, [[], ids, { library: place.library }]),
+          ((await readShare(at, place, name, argsOf("shard"), copies)) as RoutedReadValue<K> | null) ??
+          runRoutedRead(at.rc, at.actor, name, argsOf({ library: place.library })),
       ),
     );
+  };
+}
+
+/** The caller's copy and the libraries in their shards, read once per request however many lists ask every shard. */
+function shardsAhead(at: Reader): { copy: Promise<CallerCopy | null>; libraries: Promise<ShardPlace[]> } {
+  let ahead = everyShardAhead.get(at.rc);
+  if (!ahead) {
+    ahead = { copy: callerCopyOf(at.rc, at.rc.db, at.actor.id), libraries: librariesInShards(at.rc.db.$client) };
+    ahead.copy.catch(() => undefined);
+    ahead.libraries.catch(() => undefined);
+    everyShardAhead.set(at.rc, ahead);
+  }
+  return ahead;
+}
+const everyShardAhead = new WeakMap<object, ReturnType<typeof shardsAhead>>();
+
+/**
+ * Counts a list of global rows carries in libraries that live in their shards: tags' uses or taxa's members, each
+ * library's counted in its shard (`inEveryShard`) and summed per row; the list adds them to the catalog's own
+ * (`countedEverywhere`).
+ */
+export function countsInShards(at: Reader, name: "tagCounts" | "taxonCounts"): CountsElsewhere | undefined {
+  const ask = inEveryShard(at, name);
+  if (!ask) return undefined;
+  return async (ids) => {
+    const sums = new Map<string, number>();
+    const shares = (await ask((scope) => [[], ids, scope])) as [string, number][][];
     for (const [id, n] of shares.flat()) sums.set(id, (sums.get(id) ?? 0) + n);
     return sums;
+  };
+}
+
+/**
+ * The tags a tag list's entity filter finds in libraries that live in their shards (`inEveryShard`), or null when one
+ * of them carries more than a call brings back (`CARRIED_ELSEWHERE_MAX`): the catalog's copy then answers alone.
+ */
+export function carriedInShards(at: Reader): CarriedElsewhere | undefined {
+  const ask = inEveryShard(at, "tagsCarried");
+  if (!ask) return undefined;
+  return async (filter) => {
+    const shares = await ask((scope) => [[], filter, scope, CARRIED_ELSEWHERE_MAX + 1]);
+    if (shares.some((share) => share.length > CARRIED_ELSEWHERE_MAX)) return null;
+    return [...new Set(shares.flat())];
   };
 }
 

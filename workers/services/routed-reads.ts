@@ -44,6 +44,7 @@ import { callerOnFile, editorFile, fileInfoOf, fileToServe, type WopiCredential 
 import {
   entitiesByFieldPage,
   tagCounts,
+  tagsCarriedBy,
   taxaOfEntity,
   taxonCounts,
   taxonMembersPage,
@@ -57,6 +58,7 @@ import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from
 import { planZip, withVariants, ZIP_REQUEST_MAX_FILES, type ZipSelection } from "./archive";
 import { storageForEntity } from "./storage";
 import type { LibraryScope } from "../db/repositories/library-scope";
+import type { EntityFilter } from "../db/repositories/tag.repository";
 
 /**
  * The reads of one folder or file answered where its library lives (decision 051, step 1): in the Worker over the
@@ -168,6 +170,9 @@ export const ROUTED_READS = {
   tagCounts: (rc: RequestContext, actor: Actor, _ids: string[], tags: string[], scope: LibraryScope) => tagCounts(rc, actor, tags, scope),
   taxonCounts: (rc: RequestContext, actor: Actor, _ids: string[], taxa: string[], scope: LibraryScope) =>
     taxonCounts(rc, actor, taxa, scope),
+  // The tags a tag list's entity filter finds in each library (`carriedInShards`), `limit` at most.
+  tagsCarried: (rc: RequestContext, actor: Actor, _ids: string[], filter: EntityFilter, scope: LibraryScope, limit: number) =>
+    tagsCarriedBy(rc, actor, filter, scope, limit),
   // A page of taxa's members across libraries (`pageWhereItLives`), by name.
   taxonMembers: (
     rc: RequestContext,

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { ru } from "../../../shared/i18n/ru";
 import { createTag, deleteTag, listTags, listTagsByFilter, listTagsByIds, renameTag } from "../../services/metadata";
 import { globalChange, refreshCopiesSoon, writeWhereItLives } from "../library-place";
-import { countsInShards, readRouted } from "../library-reads";
+import { carriedInShards, countsInShards, readRouted } from "../library-reads";
 import type { AppEnv } from "../types";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -116,7 +116,14 @@ export const tagsRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: TagFilterSchema } } } },
       responses: { 200: json(z.array(TagWithCountSchema), "Tags"), ...errorResponses(400, 401, 415) },
     }),
-    async (c) => c.json(await listTagsByFilter(c.var.rc, c.var.actor, c.req.valid("json"), countsInShards(c.var, "tagCounts")), 200),
+    async (c) =>
+      c.json(
+        await listTagsByFilter(c.var.rc, c.var.actor, c.req.valid("json"), {
+          counts: countsInShards(c.var, "tagCounts"),
+          carried: carriedInShards(c.var),
+        }),
+        200,
+      ),
   )
   .openapi(
     createRoute({

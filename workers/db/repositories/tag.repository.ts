@@ -104,28 +104,53 @@ function visibleTaggedEntity(vis: Visibility | null): SQL {
   return sql`(${assetVisible} or ${groupVisible})`;
 }
 
+/** Which entities a tag list is filtered by: the given ones, and/or any of a type. */
+export interface EntityFilter {
+  entityType?: "asset" | "group";
+  entityIds?: readonly string[];
+}
+
+/** The condition on an `entity_tags` row that it is one of the filter's, visible to the caller, of `scope`'s libraries. */
+function carriedBy(filter: EntityFilter, vis: Visibility | null, scope: LibraryScope): SQL {
+  return sql`${filter.entityIds !== undefined ? sql`${inIds(entityTags.entityId, filter.entityIds)} and ` : sql``}${
+    filter.entityType ? sql`${entityTags.entityType} = ${filter.entityType} and ` : sql``
+  }${visibleTaggedEntity(vis)} and ${inLibraryScope(scope, sql`${entityTags.entityId}`)}`;
+}
+
 /**
- * Tags whose name contains `q` and/or that are carried by the given entities (or by any entity of `entityType`).
- * Only entities the caller may read count (null visibility: all), so the filter never reveals another user's tagging.
+ * The tags the filter's entities the caller may read carry, in the libraries `scope` names, `limit` at most: one
+ * library's share of a filtered list (`listTagsByFilter`'s `carried`).
+ */
+export async function tagsCarried(db: Database, filter: EntityFilter, vis: Visibility | null, scope: LibraryScope, limit: number) {
+  const rows = await db.all<{ id: string }>(
+    sql`select distinct ${entityTags.tagId} as id from ${entityTags} where ${carriedBy(filter, vis, scope)} limit ${limit}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Tags whose name contains `q` and/or that are carried by the filter's entities. Only entities the caller may read
+ * count (null visibility: all), so the filter never reveals another user's tagging. `carried`: the tags the filter's
+ * entities carry, found beforehand where their libraries live (`tagsCarried`); otherwise looked for here.
  */
 export function listTagsByFilter(
   db: Database,
-  opts: {
+  opts: EntityFilter & {
     q?: string;
-    entityType?: "asset" | "group";
-    entityIds?: readonly string[];
     vis: Visibility | null;
     skip: number;
     take: number;
     scope: LibraryScope;
+    carried?: readonly string[];
   },
 ) {
-  const byEntity =
-    opts.entityIds !== undefined || opts.entityType !== undefined
-      ? sql`exists (select 1 from ${entityTags} where ${entityTags.tagId} = ${tags.id}${
-          opts.entityIds !== undefined ? sql` and ${inIds(entityTags.entityId, opts.entityIds)}` : sql``
-        }${opts.entityType ? sql` and ${entityTags.entityType} = ${opts.entityType}` : sql``} and ${visibleTaggedEntity(opts.vis)})`
-      : undefined;
+  const filtered = opts.entityIds !== undefined || opts.entityType !== undefined;
+  // One condition or the other, never both in one: D1's parser refuses the visibility's nesting one level deeper.
+  const byEntity = opts.carried
+    ? inIds(tags.id, opts.carried)
+    : filtered
+    ? sql`exists (select 1 from ${entityTags} where ${entityTags.tagId} = ${tags.id} and ${carriedBy(opts, opts.vis, "all")})`
+    : undefined;
   return db
     .select({ id: tags.id, name: tags.name, count: taggedCount(opts.vis, opts.scope) })
     .from(tags)

@@ -25,8 +25,11 @@ export {
   listTagsByIds,
   renameTag,
   tagCounts,
+  tagsCarriedBy,
   tagsForEntity,
+  CARRIED_ELSEWHERE_MAX,
 } from "./tag.service";
+export type { CarriedElsewhere } from "./tag.service";
 export {
   addTaxonMember,
   changeTaxon,

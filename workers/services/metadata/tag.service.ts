@@ -15,6 +15,8 @@ import {
   listTagsWithCounts,
   countTagged,
   renameTagIfNameFree,
+  tagsCarried,
+  type EntityFilter,
   type TaggableEntity,
 } from "../../db/repositories/tag.repository";
 import { AppError } from "../../lib/errors";
@@ -84,27 +86,52 @@ export async function tagCounts(rc: RequestContext, actor: Actor, ids: string[],
 }
 
 /**
+ * The tags the filter's entities the caller may read carry, in the libraries `scope` names, `limit` at most: one
+ * library's share of a filtered list (`CarriedElsewhere`).
+ */
+export async function tagsCarriedBy(rc: RequestContext, actor: Actor, filter: EntityFilter, scope: LibraryScope, limit: number) {
+  return tagsCarried(rc.db, filter, await visibility(rc, actor), scope, limit);
+}
+
+/**
+ * For a list filtered by entities, the tags those of the libraries in their shards carry (each asked in its shard),
+ * or null when one of them carries more than a call brings back (`CARRIED_ELSEWHERE_MAX`).
+ */
+export type CarriedElsewhere = (filter: EntityFilter) => Promise<string[] | null>;
+
+/** The tags one library may name to a filtered list, at most: past it, the catalog's copy answers alone. */
+export const CARRIED_ELSEWHERE_MAX = 5_000;
+
+/**
  * Tags matching a name fragment and/or carried by the given entities (or by any entity of `entity_type`). Only
- * entities the caller may see are considered, so the answer never reveals how others' assets are tagged.
+ * entities the caller may see are considered, so the answer never reveals how others' assets are tagged. With
+ * libraries in their shards (decision 051, step 2.3) the entities are looked for where each library lives — the
+ * catalog's own, and each shard's (`carried`, asked beside the caller's visibility) — and the list is of the tags
+ * found; its counts are summed the same way (`counts`).
  */
 export async function listTagsByFilter(
   rc: RequestContext,
   actor: Actor,
   filter: { q?: string; entity_type?: "asset" | "group"; entity_ids?: string[]; skip: number; take: number },
-  elsewhere?: CountsElsewhere,
+  elsewhere: { counts?: CountsElsewhere; carried?: CarriedElsewhere } = {},
 ): Promise<TagWithCount[]> {
+  const entities: EntityFilter = {
+    entityType: filter.entity_type,
+    entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
+  };
+  const byEntity = entities.entityType !== undefined || entities.entityIds !== undefined;
+  const there = byEntity ? elsewhere.carried?.(entities) : undefined;
   const vis = await visibility(rc, actor);
+  let carried: string[] | null | undefined;
+  if (there) {
+    const [here, shards] = await Promise.all([tagsCarried(rc.db, entities, vis, "own", CARRIED_ELSEWHERE_MAX + 1), there]);
+    carried = shards && here.length <= CARRIED_ELSEWHERE_MAX ? [...new Set([...here, ...shards])] : null;
+  }
   const query = (scope: LibraryScope) =>
-    queryTagsByFilter(rc.db, {
-      q: filter.q,
-      entityType: filter.entity_type,
-      entityIds: filter.entity_ids ? [...new Set(filter.entity_ids)] : undefined,
-      vis,
-      skip: filter.skip,
-      take: filter.take,
-      scope,
-    });
-  return (await countedEverywhere(query, elsewhere)).map(toInfo);
+    queryTagsByFilter(rc.db, { ...entities, q: filter.q, vis, skip: filter.skip, take: filter.take, scope, carried: carried ?? undefined });
+  // A library carrying more tags than a call brings back: the catalog's copy answers alone, as before sharding.
+  if (carried === null) return (await query("all")).map(toInfo);
+  return (await countedEverywhere(query, elsewhere.counts)).map(toInfo);
 }
 
 /** Adds a tag to the vocabulary (any signed-in user); 409 when the name exists case-insensitively. */
