@@ -605,9 +605,18 @@ describe("the access invariant covers what people learn", () => {
               throw new Error(`${learner} learned of «${names}» (cannot read) from ${answer.path}${story}`);
             }
           }
-          const counted = (JSON.parse(answers[4].text.slice(answers[4].text.indexOf("\n["))) as { count: number }[])[0]?.count;
+          const tagsIn = (answer: { text: string }) =>
+            JSON.parse(answer.text.slice(answer.text.indexOf("\n["))) as { tag_id: string; count: number }[];
+          const counted = tagsIn(answers[4])[0]?.count;
           const readable = w.ents.filter((e) => snap.live.has(e.id) && reads(e)).length;
           if (counted !== readable) throw new Error(`${learner}: tag count ${counted}, may read ${readable} of them${story}`);
+          // The tags of one entity: the tag is found by it exactly when he may read it, alive (what a tag picker tells).
+          for (const e of w.ents) {
+            const of = await received("/api/tags/list-by-filter", bearer, { method: "POST", json: { entity_ids: [e.id] } });
+            const expected = snap.live.has(e.id) && reads(e);
+            if (tagsIn(of).some((t) => t.tag_id === tag) !== expected)
+              throw new Error(`${learner}: the tags of «${e.name}» ${expected ? "left out" : "named"} the tag${story}`);
+          }
         }
       }),
       { numRuns: 8 },

@@ -121,6 +121,7 @@ export async function listTagsByFilter(
   };
   const byEntity = entities.entityType !== undefined || entities.entityIds !== undefined;
   const there = byEntity ? elsewhere.carried?.(entities) : undefined;
+  there?.catch(() => undefined);
   const vis = await visibility(rc, actor);
   let carried: string[] | null | undefined;
   if (there) {
@@ -131,7 +132,10 @@ export async function listTagsByFilter(
     queryTagsByFilter(rc.db, { ...entities, q: filter.q, vis, skip: filter.skip, take: filter.take, scope, carried: carried ?? undefined });
   // A library carrying more tags than a call brings back: the catalog's copy answers alone, as before sharding.
   if (carried === null) return (await query("all")).map(toInfo);
-  return (await countedEverywhere(query, elsewhere.counts)).map(toInfo);
+  if (carried?.length === 0) return [];
+  // The list is of the tags found: when they are no more than a page, their counts are asked beside it.
+  const countedBeside = carried && carried.length <= filter.take ? carried : undefined;
+  return (await countedEverywhere(query, elsewhere.counts, countedBeside)).map(toInfo);
 }
 
 /** Adds a tag to the vocabulary (any signed-in user); 409 when the name exists case-insensitively. */
