@@ -119,11 +119,17 @@ function carriedBy(filter: EntityFilter, vis: Visibility | null, scope: LibraryS
 
 /**
  * The tags the filter's entities the caller may read carry, in the libraries `scope` names, `limit` at most: one
- * library's share of a filtered list (`listTagsByFilter`'s `carried`).
+ * library's share of a filtered list (`listTagsByFilter`'s `carried`). Named entities are looked up by id; a type
+ * alone is asked tag by tag (each tag in use, until one visible entity of the type carries it), never by visiting
+ * every tagged entity of a library and deciding its visibility.
  */
 export async function tagsCarried(db: Database, filter: EntityFilter, vis: Visibility | null, scope: LibraryScope, limit: number) {
   const rows = await db.all<{ id: string }>(
-    sql`select distinct ${entityTags.tagId} as id from ${entityTags} where ${carriedBy(filter, vis, scope)} limit ${limit}`,
+    filter.entityIds !== undefined
+      ? sql`select distinct ${entityTags.tagId} as id from ${entityTags} where ${carriedBy(filter, vis, scope)} limit ${limit}`
+      : sql`select d.tag_id as id from (select distinct tag_id from ${entityTags}) d
+            where exists (select 1 from ${entityTags} where ${entityTags.tagId} = d.tag_id and ${carriedBy(filter, vis, scope)})
+            limit ${limit}`,
   );
   return rows.map((row) => row.id);
 }
