@@ -18,7 +18,7 @@ import { findVariant } from "../db/repositories/asset-versions.repository";
 import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
-import { runRoutedRead, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
+import { runRoutedRead, SUBTREE_READS, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
 import { CARRIED_ELSEWHERE_MAX, type CarriedElsewhere } from "../services/metadata";
 
@@ -43,12 +43,15 @@ export async function readWhereItLives<T>(
   here: () => Promise<T>,
   /** null: this read is the catalog's copy's to answer (a file shared with another library, or its folder: decision 047) */
   there: (shard: Shard, caller: CallerCopy) => Promise<ShardAnswer<T | null>>,
+  /** whether the catalog's read may start before the place is known: not for a whole folder's ZIP plan */
+  o: { guess?: boolean } = {},
 ): Promise<T> {
   const known = knownPlaceOfId(id);
   if (known && known.place !== "shard") return here();
   // Not known to this isolate: the catalog's read starts with the directory's lookup, so a library still in the
-  // catalog (every one, until the first move) pays no extra round trip; the directory's answer picks which stands.
-  const local = known ? null : here();
+  // catalog (every one, until the first move) pays no extra round trip; the directory's answer picks which stands. A
+  // folder's ZIP plan waits for the answer instead: a plan of the whole folder, in a shard, would be thrown away.
+  const local = known || o.guess === false ? null : here();
   local?.catch(() => undefined);
   // Beside the lookup, the caller's copy a shard's answer needs next: a lookup happens only once some library lives in
   // a shard, and the copy then costs no round trip of its own (decision 030).
@@ -63,7 +66,7 @@ export async function readWhereItLives<T>(
     answer = await callShard(place.name, () => there(shard as unknown as Shard, caller), at.rc.dbSession.meter);
   } catch (error) {
     if (!known || !(await movedSince(at.rc, place, id, error))) throw error;
-    return readWhereItLives(at, id, here, there);
+    return readWhereItLives(at, id, here, there, o);
   }
   return answer ?? local ?? here();
 }
@@ -106,6 +109,7 @@ export function readRouted<K extends RoutedRead>(
       return runRoutedRead(at.rc, at.actor, name, args);
     },
     (shard, caller) => shard.routedRead(caller, at.actor, name, args),
+    { guess: !SUBTREE_READS.has(name) },
   );
 }
 
