@@ -18,6 +18,7 @@ import { createRequestContext } from "../../workers/services/access";
 import { maskOf } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
+import { variantsWhereTheyLive } from "../../workers/services/archive";
 import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
@@ -1112,6 +1113,89 @@ describe("moving a library into its shard", () => {
     expect(files[ru.zip.skippedEntry]).toContain(`${other.sub} — ${ru.zip.notFound}`);
     const everything = new TextDecoder().decode(bytes);
     for (const hidden of ["Из другого хранилища", "из другого шарда", other.clip.name]) expect(everything).not.toContain(hidden);
+  });
+
+  it("plans an export task's archive over each library's shard, as the owner there, and finds each file's bytes where it lives", async () => {
+    const { top, sub, boss } = await library();
+    const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
+    const other = await library();
+    // A reader who may run tasks on the library (execute), not download from it.
+    const reader = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, top, maskOf(["read", "execute"]), Date.now())
+      .run();
+    const [topName, otherName] = await Promise.all(
+      [top, other.top].map(
+        async (id) => (await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(id).first<{ name: string }>())!.name,
+      ),
+    );
+    const exported = async (bearer: string, groups: string[]) => {
+      const entities = groups.map((id) => ({ id, type: "group" }));
+      const asked = await call("/api/tasklist/enqueue-task/export", {
+        method: "POST",
+        bearer,
+        json: { entities, options: { recursive: true } },
+      });
+      expect(asked.status).toBe(200);
+      const { job_id } = (await asked.json()) as { job_id: string };
+      await runTaskNow(testContext(), job_id);
+      expect((await waitForTask(job_id, ["done", "error"], 20_000)).status).toBe("done");
+      const result = await call(`/api/tasklist/task-result/${job_id}`, { bearer });
+      const archive = await call(((await result.json()) as { download_url: string }).download_url);
+      const files = unzipSync(new Uint8Array(await archive.arrayBuffer()));
+      return Object.fromEntries(Object.entries(files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)]));
+    };
+    // A file of a third library (in the catalog) listed in the other's top folder too (decision 047): the other's
+    // share is planned over the catalog's copy.
+    const third = await createGroup(boss, uniqueName("Третья"));
+    const shared = await insertAsset({ ownerId: boss.id, groups: [third], name: "Общий.txt", size: 5, putBytes: true });
+    await env.DB.prepare(
+      "INSERT INTO group_members (group_id, el_id, el_type, ctime, sort_name, el_mtime, el_size) VALUES (?, ?, 'asset', ?, ?, ?, 5)",
+    )
+      .bind(other.top, shared.id, Date.now() + 1_000, shared.name, Date.now())
+      .run();
+    const [shard, otherShard] = [await switchLibrary(top), await switchLibrary(other.top)];
+    // What only the shards know: the file's name and where its bytes are, and (below) the reader's right to download.
+    const [key, otherKey] = [`test/export-in-shard-${newId()}`, `test/export-in-other-shard-${newId()}`];
+    await env.MEDIA.put(key, "из шарда");
+    await env.MEDIA.put(otherKey, "из другого шарда");
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Из хранилища.pdf' WHERE id = ?", doc.id);
+      sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", key, doc.id);
+    });
+    await inShard(otherShard, (sql) => sql.exec("UPDATE variants SET storage_key = ? WHERE asset_id = ?", otherKey, other.clip.id));
+    // Where the bytes are, as the archive streams, is asked where each file lives: the catalog's copy names the old.
+    const where = await variantsWhereTheyLive(testContext())([doc.id, other.clip.id]);
+    expect(new Set(where.map((variant) => variant.storage_key))).toEqual(new Set([key, otherKey]));
+    const both = await exported(boss.bearer, [top, other.top]);
+    expect(both[`${topName}/Исходники/Из хранилища.pdf`]).toBe("из шарда");
+    expect(both[`${otherName}/Исходники/${other.clip.name}`]).toBe("из другого шарда");
+    expect(Object.keys(both).some((path) => path.includes("Смета"))).toBe(false);
+    expect(both[`${otherName}/Общий.txt`]).toBe("bytes");
+    const entry = await env.DB.prepare(
+      "SELECT json_extract(details, '$.name') AS name FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC",
+    )
+      .bind(doc.id)
+      .first<{ name: string }>();
+    expect(entry?.name).toBe("Из хранилища.pdf");
+    // Downloading its «Исходники» is granted to the reader in the shard only.
+    const skippedFor = async () => (await exported(reader.bearer, [top]))[ru.zip.skippedEntry] ?? "";
+    expect(await skippedFor()).toContain(`Исходники/Из хранилища.pdf — ${ru.zip.noDownloadRight}`);
+    await inShard(shard, (sql) =>
+      sql.exec(
+        "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+        newId(),
+        reader.id,
+        sub,
+        maskOf(["read", "download"]),
+        Date.now(),
+      ),
+    );
+    const granted = await exported(reader.bearer, [top]);
+    expect(granted[`${topName}/Исходники/Из хранилища.pdf`]).toBe("из шарда");
+    expect(granted[ru.zip.skippedEntry] ?? "").not.toContain("Из хранилища.pdf");
   });
 
   it("lists the trash across libraries: each library's trashed files and folders read where it lives, merged newest first, once each", async () => {

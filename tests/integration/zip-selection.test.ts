@@ -6,9 +6,9 @@ import { crc32 } from "node:zlib";
 import { newId } from "../../workers/lib/ids";
 import { readInChunks } from "../../workers/lib/read-in-chunks";
 import { CHUNK_BYTES } from "../../workers/lib/zip-stream";
-import { ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES } from "../../workers/services/archive";
+import { planZip, ZIP_REQUEST_MAX_BYTES, ZIP_REQUEST_MAX_FILES } from "../../workers/services/archive";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
-import { testContext } from "./catalog-fixtures";
+import { actorOf, testContext } from "./catalog-fixtures";
 import { call, expectError } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, send, throughShards, uniqueName, type Caller } from "./library-factories";
 import { getJson, waitForTask } from "./task-fixtures";
@@ -172,6 +172,33 @@ describe("POST /api/zip", () => {
     const result = await getJson<{ download_url: string }>(`/api/tasklist/task-result/${res.body.job_id}`, boss.bearer);
     const files = unzipSync(new Uint8Array(await (await call(result.download_url)).arrayBuffer()));
     expect(text(files[ru.zip.skippedEntry])).toContain(`rushes.mov — ${ru.zip.noBytes}`);
+  });
+
+  it("lists a folder's files a page at a time: the same plan whatever the page, and a plan too large is known before it is read whole", async () => {
+    const boss = await admin();
+    const top = await createGroup(boss, uniqueName("Листы"));
+    const sub = await createGroup(boss, "Эскизы", top);
+    // Names that sort alike in several pages, and two files of one name in a folder (made unique in the plan).
+    for (const [name, folder] of [
+      ["б.png", top],
+      ["а.png", top],
+      ["а.png", top],
+      ["в.png", top],
+      ["г.png", sub],
+      ["а.png", sub],
+      ["д.png", top],
+    ] as const)
+      await insertAsset({ ownerId: boss.id, groups: [folder], name, mime: "image/png" });
+    const actor = actorOf({ id: boss.id, login: "admin", name: "admin", isAdmin: true });
+    const rc = testContext();
+    const whole = await planZip(rc, actor, { assetIds: [], groupIds: [top] }, 100);
+    expect(whole.files).toHaveLength(7);
+    expect(whole.files.map((f) => f.path).filter((path) => path.endsWith("а (2).png"))).toHaveLength(1);
+    for (const membersPage of [1, 2, 3, 5]) {
+      expect(await planZip(rc, actor, { assetIds: [], groupIds: [top] }, 100, { membersPage })).toEqual(whole);
+      const tooMany = await planZip(rc, actor, { assetIds: [], groupIds: [top] }, 4, { membersPage });
+      expect(tooMany.overflow).toBe(true);
+    }
   });
 
   it("turns more files than one request holds into a task, not a request", async () => {

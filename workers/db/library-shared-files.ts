@@ -1,3 +1,6 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "./client";
+
 /**
  * A shard's shared files: files listed here whose listings are not all here — homed in another library (their rows
  * are in its shard, or the catalog), or homed here and listed in another library too. Who may see such a file depends
@@ -71,4 +74,16 @@ export function listedElsewhere(sql: SqlStorage, assetId: string): boolean {
 /** The files among `rows` of `group_members` (an import's listings). */
 export function listedFiles(rows: readonly Record<string, unknown>[]): string[] {
   return rows.filter((r) => r.el_type === "asset").map((r) => String(r.el_id));
+}
+
+/**
+ * Whether a selection over a shard, read from the Worker, names a shared file or a folder whose subtree lists one
+ * (`subtreeListsShared` for several): its plan is then made over the catalog's copy.
+ */
+export async function selectionListsShared(db: Database, groupIds: readonly string[], assetIds: readonly string[]): Promise<boolean> {
+  const row = await db.get<{ shared: number }>(sql`
+    select exists (select 1 from json_each(${JSON.stringify(groupIds)}) j
+        join group_closure c on c.ancestor = j.value join shard_shared s on s.group_id = c.descendant)
+      or exists (select 1 from json_each(${JSON.stringify(assetIds)}) j join shard_shared s on s.asset_id = j.value) as shared`);
+  return Boolean(row?.shared);
 }

@@ -35,16 +35,27 @@ export function selectZipFolders(db: Database, rootId: string) {
     order by c.depth, g.name`);
 }
 
+/** A live, committed asset of a selected folder, with where the next page of the listing starts after it. */
+export interface ZipListedRow extends ZipMemberRow {
+  group_id: string;
+  sort_name: string;
+}
+
+/** Where a page of `selectZipMembers` ends: the last row's place in the listing's order. */
+export type ZipMembersCursor = Pick<ZipListedRow, "group_id" | "sort_name" | "id">;
+
 /**
  * The live, committed assets of the given folders, at most `limit` (one more than a request may hold tells the caller
- * the selection is a task's work).
+ * the selection is a task's work), after `after` in the listing's order: a large folder is read a page at a time, each
+ * page's rows one answer (a statement sent to a shard brings back what one call carries).
  */
-export function selectZipMembers(db: Database, folderIds: readonly string[], limit: number) {
-  return db.all<ZipMemberRow>(sql`
-    select m.group_id, a.id, a.name, a.mtime, m.el_size as size
+export function selectZipMembers(db: Database, folderIds: readonly string[], limit: number, after: ZipMembersCursor | null = null) {
+  return db.all<ZipListedRow>(sql`
+    select m.group_id, a.id, a.name, a.mtime, m.el_size as size, m.sort_name
     from json_each(${JSON.stringify(folderIds)}) j
     join group_members m on m.group_id = j.value and m.el_type = 'asset' and m.trashed_at is null
     join assets a on a.id = m.el_id and a.deleted_at is null and a.latest_version > 0
+    ${after ? sql`where (m.group_id, m.sort_name, a.id) > (${after.group_id}, ${after.sort_name}, ${after.id})` : sql``}
     order by m.group_id, m.sort_name, a.id
     limit ${limit}`);
 }

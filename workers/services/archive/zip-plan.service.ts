@@ -10,6 +10,7 @@ import {
   selectZipMembers,
   selectZipVariants,
   type ZipMemberRow,
+  type ZipMembersCursor,
   type ZipVariantRow,
 } from "../../db/repositories/zip-selection.repository";
 import { safeSegment, uniqueEntryPath } from "../../lib/zip-stream";
@@ -26,6 +27,11 @@ export const ZIP_TASK_MAX_FILES = 200_000;
 
 /** ids are checked in slices: each slice is one bound JSON parameter of a D1 query. */
 const SLICE = 500;
+/**
+ * Files of a folder listed per query: an answer of that many rows (some 200 bytes each) stays well within what one
+ * call into a shard carries (32 MiB), which an export's 200,000 files would not.
+ */
+export const ZIP_MEMBERS_PAGE = 5_000;
 
 export interface ZipSelection {
   assetIds: readonly string[];
@@ -73,16 +79,18 @@ async function accessible(rc: RequestContext, actor: Actor, type: "asset" | "gro
 
 /**
  * The plan of a selection's archive, checked as `actor`. `recursive: false` takes a folder's own files only (the
- * export task's historical option); the selection call is always recursive.
+ * export task's historical option); the selection call is always recursive. A folder's files are listed
+ * `membersPage` at a time.
  */
 export async function planZip(
   rc: RequestContext,
   actor: Actor,
   selection: ZipSelection,
   maxFiles: number,
-  options: { recursive?: boolean } = {},
+  options: { recursive?: boolean; membersPage?: number } = {},
 ): Promise<ZipPlan> {
   const recursive = options.recursive ?? true;
+  const membersPage = options.membersPage ?? ZIP_MEMBERS_PAGE;
   const assetIds = [...new Set(selection.assetIds)];
   const groupIds = [...new Set(selection.groupIds)];
   const taken = new Set<string>();
@@ -127,8 +135,14 @@ export async function planZip(
     }
     const members: ZipMemberRow[] = [];
     for (const part of slices([...paths.keys()])) {
-      members.push(...(await selectZipMembers(rc.db, part, maxFiles + 1 - plan.files.length - members.length)));
-      if (plan.files.length + members.length > maxFiles) return { ...plan, overflow: true };
+      for (let after: ZipMembersCursor | null = null; ; ) {
+        const wanted = Math.min(membersPage, maxFiles + 1 - plan.files.length - members.length);
+        const page = await selectZipMembers(rc.db, part, wanted, after);
+        members.push(...page);
+        if (plan.files.length + members.length > maxFiles) return { ...plan, overflow: true };
+        if (page.length < wanted) break;
+        after = page[page.length - 1]!;
+      }
     }
     const memberIds = [...new Set(members.map((m) => m.id))];
     const seen = await accessible(rc, actor, "asset", memberIds, "read");

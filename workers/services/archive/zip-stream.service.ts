@@ -60,6 +60,8 @@ export function planStream(
   downloader: ZipDownloader,
   plan: ZipPlan,
   onProgress?: ZipProgress,
+  /** where files' bytes are, for a plan that does not carry them: the catalog's rows unless told */
+  lookup: (ids: string[]) => Promise<ZipVariantRow[]> = (ids) => selectZipVariants(rc.db, ids),
 ): ReadableStream<Uint8Array> {
   const skipped = [...plan.skipped];
   const known = plan.variants ? byAsset(plan.variants) : null;
@@ -68,7 +70,7 @@ export function planStream(
     for (let i = 0; i < plan.files.length; i += LOOKUP_SLICE) {
       const slice = plan.files.slice(i, i + LOOKUP_SLICE);
       const ids = [...new Set(slice.map((f) => f.assetId))];
-      const main = mainOf(known ? ids.flatMap((id) => known.get(id) ?? []) : await selectZipVariants(rc.db, ids));
+      const main = mainOf(known ? ids.flatMap((id) => known.get(id) ?? []) : await lookup(ids));
       // Each file that goes out is a download of it (the file's history counts it): one entry per file, written a
       // slice at a time as the archive reaches it (the writer asks for the next file while the current one streams, so
       // a slice is recorded as its first file's object is opened), so an archive stopped half-way records what it

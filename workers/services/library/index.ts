@@ -100,7 +100,15 @@ export type { MoveCheckpoint, MoveOptions } from "./library-move.service";
 export { refreshShardCopies } from "./shard-copies.service";
 export { writeBack, writeBackShards } from "./shard-writeback.service";
 export { acrossLibraries, acrossLibrariesReached, finishStaleCrossings } from "./library-crossing.service";
-export { AcrossLibraries, entryInto, inEverySwitchedLibrary, inLibraryOf, runOverShard, writeBackNow } from "./shard-run.service";
+export {
+  AcrossLibraries,
+  entryInto,
+  inEverySwitchedLibrary,
+  inLibraryOf,
+  runOverShard,
+  shardReader,
+  writeBackNow,
+} from "./shard-run.service";
 export type { Entry } from "./shard-run.service";
 export { getSubtreeJson, subtreeText } from "./subtree.service";
 export type { CreateGroupInput, Group, UpdateGroupInput } from "./group.service";

@@ -1,6 +1,6 @@
 import type { LibraryShardDO } from "../../../durable-objects/library-shard.do";
 import { ru } from "../../../shared/i18n/ru";
-import { createDb } from "../../db/client";
+import { createDb, type Database } from "../../db/client";
 import {
   noLibrarySwitched,
   openLibraryShard,
@@ -8,6 +8,7 @@ import {
   placeOfIdAfresh,
   switchedLibraries,
   type LibraryPlace,
+  type ShardPlace,
 } from "../../db/library-directory";
 import { callShard } from "../../db/library-shard-call";
 import { applyWriteback, type Writeback } from "../../db/library-writeback";
@@ -49,7 +50,7 @@ export async function writeBackNow(rc: RequestContext, shard: Pick<RunShard, "wr
  */
 export async function runOverShard<T>(
   rc: RequestContext,
-  place: Extract<LibraryPlace, { place: "shard" }>,
+  place: ShardPlace,
   enter: { caller: CallerCopy | null; globals: TableRows[] },
   operation: (rc: RequestContext) => Promise<T>,
   /** for work that receives a body: the folders and files it touches, looked at again once the body has arrived */
@@ -102,6 +103,16 @@ export async function runOverShard<T>(
     }
     if (queued.length) await rc.env.TASKS.sendBatch(queued);
   }
+}
+
+/**
+ * Statements to a library's shard from the Worker without entering it: for reads that decide no access (no caller)
+ * and write nothing (no writeback) — where a planned archive's bytes are, as it streams. Each statement is one call.
+ */
+export async function shardReader(rc: RequestContext, place: ShardPlace): Promise<Database> {
+  const shard = (await openLibraryShard(rc.env, place)) as unknown as RunShard;
+  const meter = rc.dbSession?.meter;
+  return createDb(new RemoteShardClient({ statements: (list, mode) => metered(meter, list.length, () => shard.statements(list, mode)) }));
 }
 
 /**

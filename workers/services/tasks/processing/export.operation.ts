@@ -3,7 +3,7 @@ import { ru } from "../../../../shared/i18n/ru";
 import { findGroup } from "../../../db/repositories/group.repository";
 import { saveRunningProgress } from "../../../db/repositories/task.repository";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
-import { planStream, planZip, ZIP_TASK_MAX_FILES } from "../../archive";
+import { planExport, planStream, variantsWhereTheyLive, ZIP_TASK_MAX_FILES } from "../../archive";
 import { taskStub } from "../task-live";
 import { PermanentTaskError, percent, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
@@ -73,7 +73,8 @@ class PartBuffer {
  * in memory. Checked as the task's owner while it runs: files the owner may no longer download are listed in
  * «ПРОПУЩЕНО.txt». The archive is written in one step (a stream cannot be resumed halfway), so a retried run starts
  * the archive over. The result names the archive; GET /api/tasklist/export/{id} (a signed link from task-result)
- * downloads it. Large selections of POST /api/zip arrive here too.
+ * downloads it. Large selections of POST /api/zip arrive here too. Each library's share is planned, and its files'
+ * bytes found, where it lives (`planExport`).
  */
 export const exportOperation: TaskOperation<ExportOptions, ExportState> = {
   name: "export",
@@ -95,7 +96,7 @@ export const exportOperation: TaskOperation<ExportOptions, ExportState> = {
       groupIds: task.affected.filter((e) => e.type === "group").map((e) => e.id),
       assetIds: task.affected.filter((e) => e.type === "asset").map((e) => e.id),
     };
-    const plan = await planZip(rc, owner, selection, ZIP_TASK_MAX_FILES, { recursive: ctx.options.recursive });
+    const plan = await planExport(rc, owner, selection, ZIP_TASK_MAX_FILES, { recursive: ctx.options.recursive });
     if (plan.overflow) throw new PermanentTaskError(ru.tasks.log.exportTooLarge(ZIP_TASK_MAX_FILES));
     const total = plan.files.length;
     const upload = await rc.env.MEDIA.createMultipartUpload(exportKey(task.id), {
@@ -106,7 +107,8 @@ export const exportOperation: TaskOperation<ExportOptions, ExportState> = {
     let size = 0;
     let files = 0;
     try {
-      const reader = planStream(rc, { userId: owner.id, via: "task" }, plan, (n) => (files = n)).getReader();
+      const downloader = { userId: owner.id, via: "task" as const };
+      const reader = planStream(rc, downloader, plan, (n) => (files = n), variantsWhereTheyLive(rc)).getReader();
       let checkedIn = Date.now();
       for (;;) {
         const { done, value } = await reader.read();
