@@ -6,7 +6,7 @@
 // link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
 // page data (its loader), a selection's ZIP of one library and of two, a shared collection's ZIP of two, and the
 // trash's files and folders of both libraries, a tag's count, a classification's tree and members and the files with a
-// field's value over both — with the
+// field's value over both, and an export task of both (its run, BENCH_EXPORTS rounds, default 20) — with the
 // libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
@@ -20,6 +20,7 @@ import { buildUnlessSkipped, p50p95, printTable, signIn, timed } from "./lib/mea
 
 const N = Number(process.env.BENCH_READS ?? "100");
 const WARM = 10;
+const EXPORTS = Number(process.env.BENCH_EXPORTS ?? "20");
 const FILES = 40;
 const ROOT_GROUP_ID = "f".repeat(32);
 
@@ -158,6 +159,22 @@ async function run(mode) {
         if (i >= WARM) times[key].push(elapsed);
       }
     }
+    // An export task of both libraries (in shard mode each share planned over its shard, a statement per call, and
+    // each file's bytes found where it lives): its run, from the runner's start to its stop, without the queue's wait.
+    times.exportRun = [];
+    for (let i = 0; i < EXPORTS; i++) {
+      const entities = [top, other].map((id) => ({ id, type: "group" }));
+      const { job_id } = (await timed(send("POST", "/api/tasklist/enqueue-task/export", { entities, options: { recursive: true } }))).body;
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const task = (await timed(send("GET", `/api/tasklist/task/${job_id}`))).body;
+        if (task.status === "done") {
+          times.exportRun.push(Date.parse(task.stop_time) - Date.parse(task.start_time));
+          break;
+        }
+        if (task.status === "error" || Date.now() > deadline) throw new Error(`export ${job_id}: ${task.status} ${task.error ?? ""}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
     return Object.fromEntries(Object.entries(times).map(([key, list]) => [key, list.sort((x, y) => x - y)]));
   } finally {
     await server.stop();
@@ -196,6 +213,7 @@ const labels = {
   byValue: "the files with a field's value: 5 of 2 libraries",
   viewerPage: "the viewer's page data (sign-in by cookie, the caller's levels)",
   linkUnlock: "a password link unlocked and its page answered, anonymous",
+  exportRun: `an export task's run: both libraries (${FILES} + 4 files; BENCH_EXPORTS rounds)`,
 };
 printTable(
   Object.entries(labels).map(([key, label]) => [label, p50p95(catalog[key]), p50p95(shard[key])]),

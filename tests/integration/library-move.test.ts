@@ -15,7 +15,7 @@ import { PAGE_MERGE_DEPTH } from "../../workers/api/library-reads";
 import { TIMING_KEY_HEADER } from "../../workers/lib/server-timing";
 import { hashPassword } from "../../workers/lib/password";
 import { createRequestContext } from "../../workers/services/access";
-import { maskOf } from "../../workers/services/access/access-policy";
+import { maskOf, type AccessLevel } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
 import { variantsWhereTheyLive } from "../../workers/services/archive";
@@ -1115,29 +1115,36 @@ describe("moving a library into its shard", () => {
     for (const hidden of ["Из другого хранилища", "из другого шарда", other.clip.name]) expect(everything).not.toContain(hidden);
   });
 
-  it("plans an export task's archive over each library's shard, as the owner there, and finds each file's bytes where it lives", async () => {
+  it("checks an export task where its libraries live, plans its archive over each library's shard as the owner there, and finds each file's bytes where it lives", async () => {
     const { top, sub, boss } = await library();
     const doc = await insertAsset({ ownerId: boss.id, groups: [sub], size: 5, mime: "application/pdf", name: "Смета.pdf", putBytes: true });
     const other = await library();
-    // A reader who may run tasks on the library (execute), not download from it.
-    const reader = await ordinaryUser();
-    await env.DB.prepare(
-      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
-    )
-      .bind(newId(), reader.id, top, maskOf(["read", "execute"]), Date.now())
-      .run();
+    // A reader of the library: running tasks on it and downloading from it are granted to him in the shard only.
+    const { reader } = await readerAndStranger(top);
+    const grantInShard = (shard: number, on: string, acl: AccessLevel[]) =>
+      inShard(shard, (sql) =>
+        sql.exec(
+          "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+          newId(),
+          reader.id,
+          on,
+          maskOf(acl),
+          Date.now(),
+        ),
+      );
+    const enqueue = (bearer: string, groups: string[]) =>
+      call("/api/tasklist/enqueue-task/export", {
+        method: "POST",
+        bearer,
+        json: { entities: groups.map((id) => ({ id, type: "group" })), options: { recursive: true } },
+      });
     const [topName, otherName] = await Promise.all(
       [top, other.top].map(
         async (id) => (await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(id).first<{ name: string }>())!.name,
       ),
     );
     const exported = async (bearer: string, groups: string[]) => {
-      const entities = groups.map((id) => ({ id, type: "group" }));
-      const asked = await call("/api/tasklist/enqueue-task/export", {
-        method: "POST",
-        bearer,
-        json: { entities, options: { recursive: true } },
-      });
+      const asked = await enqueue(bearer, groups);
       expect(asked.status).toBe(200);
       const { job_id } = (await asked.json()) as { job_id: string };
       await runTaskNow(testContext(), job_id);
@@ -1180,19 +1187,14 @@ describe("moving a library into its shard", () => {
       .bind(doc.id)
       .first<{ name: string }>();
     expect(entry?.name).toBe("Из хранилища.pdf");
-    // Downloading its «Исходники» is granted to the reader in the shard only.
+    // The reader's task is asked for where the library lives: refused (he reads it), then allowed by the shard's rule;
+    // the stranger is told nothing of it.
+    await expectError(await enqueue(reader.bearer, [top]), 403);
+    await expectError(await enqueue((await ordinaryUser()).bearer, [top]), 404);
+    await grantInShard(shard, top, ["read", "execute"]);
     const skippedFor = async () => (await exported(reader.bearer, [top]))[ru.zip.skippedEntry] ?? "";
     expect(await skippedFor()).toContain(`Исходники/Из хранилища.pdf — ${ru.zip.noDownloadRight}`);
-    await inShard(shard, (sql) =>
-      sql.exec(
-        "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
-        newId(),
-        reader.id,
-        sub,
-        maskOf(["read", "download"]),
-        Date.now(),
-      ),
-    );
+    await grantInShard(shard, sub, ["read", "download"]);
     const granted = await exported(reader.bearer, [top]);
     expect(granted[`${topName}/Исходники/Из хранилища.pdf`]).toBe("из шарда");
     expect(granted[ru.zip.skippedEntry] ?? "").not.toContain("Из хранилища.pdf");

@@ -57,6 +57,8 @@ import { uploadStatus } from "./uploads";
 import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from "./sharing";
 import { planZip, withVariants, ZIP_REQUEST_MAX_FILES, type ZipSelection } from "./archive";
 import { storageForEntity } from "./storage";
+import { taskEntityChecks } from "./tasks";
+import type { TaskEntityRef } from "../db/schema/index";
 import type { LibraryScope } from "../db/repositories/library-scope";
 import type { EntityFilter } from "../db/repositories/tag.repository";
 
@@ -138,6 +140,8 @@ export const ROUTED_READS = {
   listPreviews: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listPreviews>[3], origin: string) =>
     listPreviews(rc, actor, id, paging, origin),
   subtreeText: (rc: RequestContext, actor: Actor, id: string, withAssets: boolean) => subtreeText(rc, actor, id, withAssets),
+  // The folders and files a task is asked for, as the caller finds them (`enqueueTask`'s check), one answer each.
+  taskEntities: (rc: RequestContext, actor: Actor, _ids: string[], entities: TaskEntityRef[]) => taskEntityChecks(rc, actor, entities),
   /** whether the caller may read file `id` (404 otherwise): what the Worker then answers is global (a lock) */
   fileReadable: async (rc: RequestContext, actor: Actor, id: string) => Boolean(await requireAsset(rc, actor, id, "read")),
   editorFile: (rc: RequestContext, actor: Actor, id: string, wanted: WopiRight, client: WopiClient) =>

@@ -21,7 +21,9 @@ import {
   taskResult,
   taskStatuses,
   taskTemplates,
+  type TaskEntityReader,
 } from "../../services/tasks";
+import { readEachRouted } from "../library-reads";
 import { TASK_COMMANDS } from "../../services/tasks/pure";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
@@ -380,7 +382,18 @@ export const tasksRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 409, 415),
       },
     }),
-    async (c) => c.json(await enqueueTask(c.var.rc, c.var.actor, c.req.valid("param").x, c.req.valid("json")), 200),
+    async (c) => {
+      // Each folder and file checked where its library lives (decision 051), one call into each shard.
+      const read: TaskEntityReader = (entities) =>
+        readEachRouted(
+          c.var,
+          "taskEntities",
+          entities,
+          (e) => e.id,
+          (ids, share) => [ids, share] as const,
+        );
+      return c.json(await enqueueTask(c.var.rc, c.var.actor, c.req.valid("param").x, c.req.valid("json"), read), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -28,6 +28,7 @@ export {
   taskStatuses,
   taskTemplates,
 } from "./task.service";
-export { createTask, enqueueTask, reportExternalTask, uploadDecode } from "./task-create.service";
+export { createTask, enqueueTask, reportExternalTask, taskEntityChecks, uploadDecode } from "./task-create.service";
+export type { TaskEntityCheck, TaskEntityReader } from "./task-create.service";
 export type { TaskView } from "./task.service";
 export { startMetadataCsvImport } from "./processing/metadata-csv.operation";

@@ -9,7 +9,7 @@ import type { TaskEntityRef, TaskStatus } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TaskMessageInput } from "../../queue/messages";
-import { requireEntityAccess } from "../access";
+import { entityLevels, requireEntityAccess } from "../access";
 import type { Actor, RequestContext } from "../access";
 import { uploadCompleteOf, type UploadComplete } from "../library";
 import { loadAssetSource } from "./processing/asset-source";
@@ -83,30 +83,49 @@ export async function wakeUp(env: Env, taskId: string | undefined, delayMs = 0):
 }
 
 /** Looks up the entities of a new task: each must exist (404) and the actor must hold `execute` on it (403/404). */
-async function checkEntities(rc: RequestContext, actor: Actor, entities: TaskEntityRef[], allowed: readonly TaskEntityRef["type"][]) {
-  const names = new Map<string, string>();
+/** A folder or file a task is asked for, as the caller finds it: its name and owner, and what he may do with it. */
+export interface TaskEntityCheck {
+  name: string;
+  ownerId: string | null;
+  /** `execute`: he may run tasks on it; `read`: he sees it (refused with 403); null: he does not (404) */
+  may: "execute" | "read" | null;
+}
+
+/** How a task's entities are read: over the catalog (`taskEntityChecks`), or where each lives (the API's). */
+export type TaskEntityReader = (entities: TaskEntityRef[]) => Promise<(TaskEntityCheck | null)[]>;
+
+/** The folders and files a task is asked for, as `actor` finds them, in order: null for one that does not exist. */
+export async function taskEntityChecks(rc: RequestContext, actor: Actor, entities: TaskEntityRef[]): Promise<(TaskEntityCheck | null)[]> {
+  const ids = JSON.stringify(entities.map((e) => e.id));
+  const rows = await rc.db.all<{ id: string; type: string; owner_id: string | null; name: string }>(sql`
+    select id, 'asset' as type, owner_id, name from assets where id in (select value from json_each(${ids}))
+    union all
+    select id, 'group' as type, owner_id, name from groups where id in (select value from json_each(${ids}))`);
+  const found = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
+  return Promise.all(
+    entities.map(async (e) => {
+      const row = found.get(`${e.type}:${e.id}`);
+      if (!row) return null;
+      const levels = await entityLevels(rc, actor, { id: e.id, type: e.type as "asset" | "group", ownerId: row.owner_id });
+      const may = levels.includes("execute") ? "execute" : levels.includes("read") ? "read" : null;
+      return { name: row.name, ownerId: row.owner_id, may };
+    }),
+  );
+}
+
+async function checkEntities(entities: TaskEntityRef[], allowed: readonly TaskEntityRef["type"][], read: TaskEntityReader) {
   for (const e of entities) {
     if (!allowed.includes(e.type))
       throw new AppError("BAD_REQUEST", ru.tasks.wrongEntityType(operationNameOf(allowed), allowed.join(", ")));
   }
-  const ids = entities.map((e) => e.id);
-  const rows = await rc.db.all<{ id: string; type: string; owner_id: string | null; name: string }>(sql`
-    select id, 'asset' as type, owner_id, name from assets where id in (select value from json_each(${JSON.stringify(ids)}))
-    union all
-    select id, 'group' as type, owner_id, name from groups where id in (select value from json_each(${JSON.stringify(ids)}))`);
-  const found = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
-  for (const e of entities) {
-    const row = found.get(`${e.type}:${e.id}`);
-    if (!row) throw new AppError("NOT_FOUND", ru.tasks.entityNotFound);
-    await requireEntityAccess(
-      rc,
-      actor,
-      { id: e.id, type: e.type as "asset" | "group", ownerId: row.owner_id },
-      "execute",
-      ru.tasks.entityNotFound,
-    );
-    names.set(e.id, row.name);
-  }
+  const checks = await read(entities);
+  const names = new Map<string, string>();
+  entities.forEach((e, i) => {
+    const check = checks[i];
+    if (check?.may === "read") throw new AppError("FORBIDDEN", ru.errors.forbidden);
+    if (check?.may !== "execute") throw new AppError("NOT_FOUND", ru.tasks.entityNotFound);
+    names.set(e.id, check.name);
+  });
   return names;
 }
 
@@ -123,9 +142,16 @@ export interface EnqueueInput {
 /**
  * POST /enqueue-task/{x}: starts a task of template `x` (or of operation class `x` with its defaults). The
  * template's setup and the caller's options are merged and validated by the operation (400 with the field); every
- * entity must exist and allow `execute` to the caller; the operation may check more (e.g. the copy target).
+ * entity must exist and allow `execute` to the caller — read over the catalog unless `read` says where they live —;
+ * the operation may check more (e.g. the copy target).
  */
-export async function enqueueTask(rc: RequestContext, actor: Actor, x: string, input: EnqueueInput) {
+export async function enqueueTask(
+  rc: RequestContext,
+  actor: Actor,
+  x: string,
+  input: EnqueueInput,
+  read: TaskEntityReader = (entities) => taskEntityChecks(rc, actor, entities),
+) {
   const { operationClass, template } = await classOf(rc, x);
   if (template?.disabled) throw new AppError("CONFLICT", ru.tasks.templateDisabled);
   if (template && template.ownerId !== null && template.ownerId !== actor.id && !actor.isAdmin) {
@@ -139,7 +165,7 @@ export async function enqueueTask(rc: RequestContext, actor: Actor, x: string, i
     const issue = parsed.error.issues[0];
     throw new AppError("BAD_REQUEST", ru.tasks.badOptions(`${issue.path.join(".") || "options"}: ${issue.message}`));
   }
-  const names = await checkEntities(rc, actor, unique, op.entityTypes);
+  const names = await checkEntities(unique, op.entityTypes, read);
   await op.authorize?.(rc, actor, parsed.data, unique);
   const created = await createTask(rc, {
     operationClass,
