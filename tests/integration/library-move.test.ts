@@ -19,6 +19,7 @@ import { maskOf, type AccessLevel } from "../../workers/services/access/access-p
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
 import { variantsWhereTheyLive } from "../../workers/services/archive";
+import { CARRIED_ELSEWHERE_MAX } from "../../workers/services/metadata";
 import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
@@ -1198,6 +1199,42 @@ describe("moving a library into its shard", () => {
     const granted = await exported(reader.bearer, [top]);
     expect(granted[`${topName}/Исходники/Из хранилища.pdf`]).toBe("из шарда");
     expect(granted[ru.zip.skippedEntry] ?? "").not.toContain("Из хранилища.pdf");
+  });
+
+  it("answers a tag list filtered by files from the catalog's copy alone once a library's shard carries more tags than one call brings back", async () => {
+    const { top, boss, clip, photo, tag } = await library();
+    const shard = await switchLibrary(top);
+    const prefix = uniqueName("Метка");
+    const base = newId().slice(0, 24);
+    const many = CARRIED_ELSEWHERE_MAX + 1;
+    const upTo = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)`;
+    await env.DB.prepare(`${upTo} INSERT INTO tags (id, name, ctime) SELECT printf('%s%08x', ?, i), printf('%s-%05d', ?, i), ? FROM n`)
+      .bind(many, base, prefix, Date.now())
+      .run();
+    // The clip carries tags in its shard only: first three, then the whole vocabulary.
+    const tagClip = (count: number) =>
+      inShard(shard, (sql) =>
+        sql.exec(
+          `${upTo} INSERT OR IGNORE INTO entity_tags (tag_id, entity_id, entity_type) SELECT printf('%s%08x', ?, i), ?, 'asset' FROM n`,
+          count,
+          base,
+          clip.id,
+        ),
+      );
+    const listed = async (filter: object) => {
+      const res = await send<{ tag_id: string }[]>("POST", "/api/tags/list-by-filter", boss.bearer, { take: 500, ...filter });
+      expect(res.status).toBe(200);
+      return res.body.map((t) => t.tag_id);
+    };
+    await tagClip(3);
+    expect(await listed({ entity_type: "asset", q: prefix })).toHaveLength(3);
+    expect(await listed({ entity_ids: [clip.id] })).toHaveLength(3);
+    await tagClip(many);
+    // More than a call brings back: the catalog's copy answers alone, as before sharding — it knows none of them, and
+    // still the photo's tag, which it holds.
+    expect(await listed({ entity_type: "asset", q: prefix })).toEqual([]);
+    expect(await listed({ entity_ids: [clip.id] })).toEqual([]);
+    expect(await listed({ entity_ids: [clip.id, photo.id] })).toEqual([tag]);
   });
 
   it("lists the trash across libraries: each library's trashed files and folders read where it lives, merged newest first, once each", async () => {
