@@ -5,9 +5,9 @@
 // link to it (the file named), the caller's levels and the sizes of folders of this library and another, a shared
 // link's answer, a download and the folder's ZIP through it, and a password link's unlock, anonymous, the viewer's
 // page data (its loader), a selection's ZIP of one library and of two, a shared collection's ZIP of two, and the
-// trash's files and folders of both libraries, a tag's count, a classification's tree and members and the files with a
-// field's value over both, and an export task of both (its run, BENCH_EXPORTS rounds, default 20) — with the
-// libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
+// trash's files and folders of both libraries, folders found by name in both, a tag's count, a classification's tree
+// and members and the files with a field's value over both, and an export task of both (its run, BENCH_EXPORTS
+// rounds, default 20) — with the libraries in the catalog (`NEW_LIBRARIES=catalog`) and each in a shard of its own (`NEW_LIBRARIES=shard`: each
 // read one call into the shard, the caller's copy read beside sign-in), each on its own fresh `wrangler dev`, the
 // whoami floor from the same run.
 // BENCH_READS rounds (default 100) after 10 unmeasured. Locally the Worker, D1 and the shard share one thread, so the
@@ -74,6 +74,8 @@ async function run(mode) {
     const [variant] = (await timed(send("GET", `/api/asset/variants/${file}/1`))).body;
     const variantId = variant.variant_id ?? variant.id;
     const other = await folder("Архив");
+    // A folder of each library named alike: a search by name finds both (in shard mode each library searched in its shard).
+    await folder("День 2", other);
     const otherFiles = [];
     for (let i = 0; i < 4; i++) otherFiles.push(await upload(`архив-${i}.txt`, other));
     // A collection of files of both libraries, shared with downloads allowed: its ZIP is planned in each library.
@@ -134,6 +136,7 @@ async function run(mode) {
       zipOne: ["/api/zip", { group_ids: [sub], asset_ids: [] }],
       zipTwo: ["/api/zip", { group_ids: [sub, other], asset_ids: [] }],
       collectionZip: [collectionZip, undefined, {}],
+      folderSearch: `/api/group/search?q=${encodeURIComponent("день")}`,
       trashFiles: "/api/asset/trash?take=50",
       trashFolders: "/api/group/trash?take=50",
       tagCount: ["/api/tags/list-by-ids", { ids: [tag] }],
@@ -204,6 +207,7 @@ const labels = {
   zipOne: `a selection's ZIP: one folder (${FILES} files)`,
   zipTwo: `a selection's ZIP: folders of 2 libraries (${FILES} + 4 files)`,
   collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
+  folderSearch: "folders found by name: 2 of 2 libraries, with their paths",
   trashFiles: "the trash's files: 10 of 2 libraries",
   trashFolders: "the trash's folders: 2 of 2 libraries",
   tagCount: "a tag's count: 5 files of 2 libraries",

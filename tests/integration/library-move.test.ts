@@ -20,6 +20,7 @@ import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
 import { variantsWhereTheyLive } from "../../workers/services/archive";
 import { CARRIED_ELSEWHERE_MAX } from "../../workers/services/metadata";
+import { sortKeyOf } from "../../workers/services/library/group-tree";
 import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
@@ -765,6 +766,90 @@ describe("moving a library into its shard", () => {
     for (const [i, a] of before.reader.entries()) if (a.status === 200) expect(refused[i]!.status, a.path).toBeGreaterThanOrEqual(403);
   });
 
+  it("finds folders by name in every library where it lives, merged by name, with their paths, as the caller", async () => {
+    const { top, sub, boss } = await library();
+    const other = await library();
+    const { reader } = await readerAndStranger(top);
+    const word = uniqueName("Рушес");
+    const [first, second, third] = [
+      await createGroup(boss, `${word} 1`, sub),
+      await createGroup(boss, `${word} 2`, other.sub),
+      await createGroup(boss, `${word} 3`, top),
+    ];
+    const found = async (bearer: string, paging = "") => {
+      const res = await call(`/api/group/search?q=${encodeURIComponent(word)}${paging}`, { bearer });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { group_id: string; group_name: string; path: { group_id: string }[] }[]).map((g) => ({
+        id: g.group_id,
+        name: g.group_name,
+        path: g.path.map((p) => p.group_id),
+      }));
+    };
+    const before = await found(boss.bearer);
+    expect(before.map((g) => g.id)).toEqual([first, second, third]);
+    expect(before[0]!.path).toContain(sub);
+    const shard = await switchLibrary(top);
+    expect(await found(boss.bearer)).toEqual(before);
+    // Renamed in the shard only: found by its new name, first now.
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE groups SET name = ? WHERE id = ?", `${word} 0`, third);
+      sql.exec("UPDATE group_members SET sort_name = ? WHERE el_id = ?", sortKeyOf(`${word} 0`), third);
+    });
+    const after = await found(boss.bearer);
+    expect(after).toEqual([{ ...before[2]!, name: `${word} 0` }, before[0], before[1]]);
+    expect(await found(boss.bearer, "&skip=1&take=1")).toEqual([before[0]]);
+    // The reader reads the first library only; his rule taken away in the shard only, he finds none of it.
+    expect((await found(reader.bearer)).map((g) => g.id)).toEqual([third, first]);
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
+    expect(await found(reader.bearer)).toEqual([]);
+  });
+
+  it("names favourites where each folder and file lives: renamed, trashed or hidden in its shard only", async () => {
+    const { top, sub, boss, clip, photo } = await library();
+    const other = await library();
+    const { reader } = await readerAndStranger(top);
+    const marks = { [sub]: "group", [photo.id]: "asset", [clip.id]: "asset", [other.photo.id]: "asset", view: "grid" };
+    const favourites = async (bearer: string, method: "GET" | "PATCH" = "GET") => {
+      const json =
+        method === "PATCH"
+          ? Object.fromEntries(Object.entries(marks).map(([id, type]) => [id, id === "view" ? type : { type, at: 1 }]))
+          : undefined;
+      const res = await call("/api/user/bookmarks", { method, bearer, json });
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as Record<string, { name?: string } | string>;
+      return Object.fromEntries(Object.entries(doc).map(([key, value]) => [key, typeof value === "string" ? value : value.name]));
+    };
+    expect(await favourites(boss.bearer, "PATCH")).toEqual({
+      [sub]: "Исходники",
+      [photo.id]: photo.name,
+      [clip.id]: clip.name,
+      [other.photo.id]: other.photo.name,
+      view: "grid",
+    });
+    // The reader reads the first library only: the other's file is not named to him.
+    expect(await favourites(reader.bearer, "PATCH")).toEqual({
+      [sub]: "Исходники",
+      [photo.id]: photo.name,
+      [clip.id]: clip.name,
+      view: "grid",
+    });
+    const shard = await switchLibrary(top);
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET name = 'Из шарда.jpg' WHERE id = ?", photo.id);
+      sql.exec("UPDATE assets SET deleted_at = ? WHERE id = ?", Date.now(), clip.id);
+    });
+    for (const method of ["GET", "PATCH"] as const)
+      expect(await favourites(boss.bearer, method)).toEqual({
+        [sub]: "Исходники",
+        [photo.id]: "Из шарда.jpg",
+        [other.photo.id]: other.photo.name,
+        view: "grid",
+      });
+    // His rule on the library taken away in the shard only: none of its folders and files is named to him.
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
+    expect(await favourites(reader.bearer)).toEqual({ view: "grid" });
+  });
+
   it("answers the levels and sizes of several libraries' folders and files each from its own", async () => {
     const [a, b] = [await library(), await library()];
     const { reader } = await readerAndStranger(a.top);
@@ -1232,9 +1317,14 @@ describe("moving a library into its shard", () => {
     await tagClip(many);
     // More than a call brings back: the catalog's copy answers alone, as before sharding — it knows none of them, and
     // still the photo's tag, which it holds.
-    expect(await listed({ entity_type: "asset", q: prefix })).toEqual([]);
-    expect(await listed({ entity_ids: [clip.id] })).toEqual([]);
-    expect(await listed({ entity_ids: [clip.id, photo.id] })).toEqual([tag]);
+    try {
+      expect(await listed({ entity_type: "asset", q: prefix })).toEqual([]);
+      expect(await listed({ entity_ids: [clip.id] })).toEqual([]);
+      expect(await listed({ entity_ids: [clip.id, photo.id] })).toEqual([tag]);
+    } finally {
+      // Every later list filtered by a type alone would be the catalog's copy's too: the file's other tests share it.
+      await inShard(shard, (sql) => sql.exec("DELETE FROM entity_tags WHERE entity_id = ? AND tag_id LIKE ?", clip.id, `${base}%`));
+    }
   });
 
   it("lists the trash across libraries: each library's trashed files and folders read where it lives, merged newest first, once each", async () => {

@@ -1,5 +1,6 @@
 import {
   aclAccess,
+  bookmarkNames,
   callerAccess,
   getInheritance,
   getRule,
@@ -7,6 +8,7 @@ import {
   rulesOnEntity,
   userAccess,
   type Actor,
+  type BookmarkItem,
   type RequestContext,
 } from "./access";
 import { commentListText } from "./comments";
@@ -29,6 +31,7 @@ import {
   proxyDoc,
   requireAsset,
   resolveDownload,
+  searchGroupsPage,
   subtreeText,
   techFields,
   textRendition,
@@ -140,6 +143,8 @@ export const ROUTED_READS = {
   listPreviews: (rc: RequestContext, actor: Actor, id: string, paging: Parameters<typeof listPreviews>[3], origin: string) =>
     listPreviews(rc, actor, id, paging, origin),
   subtreeText: (rc: RequestContext, actor: Actor, id: string, withAssets: boolean) => subtreeText(rc, actor, id, withAssets),
+  // The current names of the caller's favourites he may still read (null for the others), one answer each.
+  bookmarkNames: (rc: RequestContext, actor: Actor, _ids: string[], items: BookmarkItem[]) => bookmarkNames(rc, actor, items),
   // The folders and files a task is asked for, as the caller finds them (`enqueueTask`'s check), one answer each.
   taskEntities: (rc: RequestContext, actor: Actor, _ids: string[], entities: TaskEntityRef[]) => taskEntityChecks(rc, actor, entities),
   /** whether the caller may read file `id` (404 otherwise): what the Worker then answers is global (a lock) */
@@ -186,6 +191,9 @@ export const ROUTED_READS = {
     page: { skip: number; take: number },
     scope: LibraryScope,
   ) => taxonMembersPage(rc, actor, taxa, page, scope),
+  // A page of the folders whose name contains a text across libraries (`pageWhereItLives`), by name.
+  foundGroups: (rc: RequestContext, actor: Actor, _ids: string[], q: string, page: { skip: number; take: number }, scope: LibraryScope) =>
+    searchGroupsPage(rc, actor, q, page, scope),
   // A page of the files and folders whose value matches a field query (`pageWhereItLives`), by id; `timing` gets the
   // catalog's own query time (a shard's copy of it is dropped).
   entitiesByField: (

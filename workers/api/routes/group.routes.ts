@@ -11,13 +11,12 @@ import {
   listRoots,
   moveNewLibrary,
   queueGroupPurge,
-  searchGroups,
 } from "../../services/library";
 import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
 import { writeWhereItLives } from "../library-place";
-import { readEachRouted, readRouted, readWhereItLives, trashWhereItLives } from "../library-reads";
+import { binaryOrder, pageWhereItLives, readEachRouted, readRouted, readWhereItLives, trashWhereItLives } from "../library-reads";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -384,7 +383,18 @@ export const groupRoutes = createRouter()
     }),
     async (c) => {
       const { q, ...paging } = c.req.valid("query");
-      return c.json(await searchGroups(c.var.rc, c.var.actor, q, paging), 200);
+      // Each library searched where it lives, the pages merged by name, then id (decision 051, step 2.3).
+      const page = await pageWhereItLives<"foundGroups">(
+        c.var,
+        "foundGroups",
+        (window, scope) => [[], q, window, scope],
+        paging,
+        (a, b) => binaryOrder(a.sort, b.sort) || binaryOrder(a.group.group_id, b.group.group_id),
+      );
+      return c.json(
+        page.map((row) => row.group),
+        200,
+      );
     },
   )
   .openapi(

@@ -7,6 +7,7 @@ import {
   getSettings,
   patchSettings,
   SETTINGS_MAX_BYTES,
+  type BookmarkNames,
   type SettingsKind,
   createUser,
   deleteUser,
@@ -16,6 +17,7 @@ import {
   searchUserGroup,
 } from "../../services/access";
 import { globalChange, refreshCopiesSoon } from "../library-place";
+import { readEachRouted, type Reader } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
 import { IdParamsSchema, IdSchema, NON_BLANK_PATTERN, TRIMMED_TEXT_PATTERN, visibleName } from "../schemas";
@@ -245,12 +247,26 @@ function settingsRoutes(kind: SettingsKind, title: string, schema: z.ZodType<Rec
 const [getUi, patchUi] = settingsRoutes("ui_settings", "UI settings", UiSettingsSchema);
 const [getBookmarks, patchBookmarks] = settingsRoutes("bookmarks", "bookmarks");
 
+/** Favourites' names read where each folder or file lives (decision 051): one call into each shard, side by side. */
+const namesWhereTheyLive =
+  (at: Reader): BookmarkNames =>
+  (items) =>
+    readEachRouted(
+      at,
+      "bookmarkNames",
+      items,
+      (item) => item.id,
+      (ids, share) => [ids, share] as const,
+    );
+
 /** Users, robots and their tokens, settings and bookmarks (SPEC §7 Users). Fixed paths come before `/{id}`. */
 export const userRoutes = createRouter()
   .openapi(getUi, async (c) => c.json(await getSettings(c.var.rc, c.var.actor, "ui_settings"), 200))
   .openapi(patchUi, async (c) => c.json(await patchSettings(c.var.rc, c.var.actor, "ui_settings", c.req.valid("json")), 200))
-  .openapi(getBookmarks, async (c) => c.json(await getSettings(c.var.rc, c.var.actor, "bookmarks"), 200))
-  .openapi(patchBookmarks, async (c) => c.json(await patchSettings(c.var.rc, c.var.actor, "bookmarks", c.req.valid("json")), 200))
+  .openapi(getBookmarks, async (c) => c.json(await getSettings(c.var.rc, c.var.actor, "bookmarks", namesWhereTheyLive(c.var)), 200))
+  .openapi(patchBookmarks, async (c) =>
+    c.json(await patchSettings(c.var.rc, c.var.actor, "bookmarks", c.req.valid("json"), namesWhereTheyLive(c.var)), 200),
+  )
   .openapi(
     createRoute({
       method: "get",

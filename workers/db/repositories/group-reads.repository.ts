@@ -53,20 +53,26 @@ export function treeAssetsSql(folderIds: readonly string[], perFolder: number, v
     order by j.key, m.sort_name, m.el_id`;
 }
 
-/** Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. */
-export function searchGroups(db: Database, o: { q: string; vis: Visibility | null; skip: number; take: number }) {
+/**
+ * Live groups whose name contains `q` (lower-cased), by name; the name key is the parent's membership sort_name. Of
+ * the libraries `scope` names by the folder each is listed in: a library's top folder, listed in the root, is the
+ * catalog's to find (decision 051, step 2.3).
+ */
+export function searchGroups(db: Database, o: { q: string; vis: Visibility | null; skip: number; take: number; scope: LibraryScope }) {
   return db.all<{
     id: string;
     name: string;
+    sort_name: string;
     parent_id: string | null;
     owner_id: string | null;
     owner_name: string | null;
     ctime: number;
     mtime: number;
   }>(sql`
-    select g.id, g.name, g.parent_id, g.owner_id, u.name as owner_name, g.ctime, g.mtime
+    select g.id, g.name, m.sort_name, g.parent_id, g.owner_id, u.name as owner_name, g.ctime, g.mtime
     from group_members m cross join groups g on g.id = m.el_id left join users u on u.id = g.owner_id
     where m.el_type = 'group' and m.trashed_at is null and g.deleted_at is null and instr(m.sort_name, ${o.q}) > 0
+      and ${inLibraryScope(o.scope, sql`m.group_id`)}
       and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
     order by m.sort_name, g.id limit ${o.take} offset ${o.skip}`);
 }

@@ -24,30 +24,51 @@ async function liveNames(rc: RequestContext, type: "group" | "asset", ids: strin
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/**
- * The bookmarks document as the caller may see it: favourites (keys that are ids with a `type`) of folders and files
- * that were deleted, trashed or are no longer readable by the caller are left out silently, never shown; the rest
- * carry the thing's current name. Other keys pass as stored.
- * @example await visibleBookmarks(rc, actor, { "01…": { type: "group", at: 1 } }) // { "01…": { type: "group", at: 1, name: "Съёмки" } }
- */
-export async function visibleBookmarks(rc: RequestContext, actor: Actor, doc: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** A folder or file a favourite names. */
+export interface BookmarkItem {
+  id: string;
+  type: "group" | "asset";
+}
+
+/** How favourites' names are read: over the catalog (`bookmarkNames`), or where each lives (the API's). */
+export type BookmarkNames = (items: BookmarkItem[]) => Promise<(string | null)[]>;
+
+/** The current name of each folder or file, in order: null for one deleted, trashed or not readable by the caller. */
+export async function bookmarkNames(rc: RequestContext, actor: Actor, items: BookmarkItem[]): Promise<(string | null)[]> {
   const ids = { group: [] as string[], asset: [] as string[] };
-  for (const [key, value] of Object.entries(doc)) if (isBookmark(key, value)) ids[value.type].push(key);
+  for (const item of items) ids[item.type].push(item.id);
   const [groupNames, assetNames, readableGroups, readableAssets] = await Promise.all([
     liveNames(rc, "group", ids.group),
     liveNames(rc, "asset", ids.asset),
     accessibleIds(rc, actor, "group", ids.group),
     accessibleIds(rc, actor, "asset", ids.asset),
   ]);
+  return items.map(({ id, type }) => {
+    const readable = (type === "group" ? readableGroups : readableAssets).has(id);
+    return readable ? (type === "group" ? groupNames : assetNames).get(id) ?? null : null;
+  });
+}
+
+/**
+ * The bookmarks document as the caller may see it: favourites (keys that are ids with a `type`) of folders and files
+ * that were deleted, trashed or are no longer readable by the caller are left out silently, never shown; the rest
+ * carry the thing's current name, read by `names` (over the catalog unless told where they live). Other keys pass as
+ * stored.
+ * @example await visibleBookmarks(rc, actor, { "01…": { type: "group", at: 1 } }) // { "01…": { type: "group", at: 1, name: "Съёмки" } }
+ */
+export async function visibleBookmarks(
+  rc: RequestContext,
+  actor: Actor,
+  doc: Record<string, unknown>,
+  names: BookmarkNames = (items) => bookmarkNames(rc, actor, items),
+): Promise<Record<string, unknown>> {
+  const items: BookmarkItem[] = [];
+  for (const [key, value] of Object.entries(doc)) if (isBookmark(key, value)) items.push({ id: key, type: value.type });
+  const named = new Map((items.length > 0 ? await names(items) : []).map((name, i) => [items[i]!.id, name]));
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) {
-    if (!isBookmark(key, value)) {
-      out[key] = value;
-      continue;
-    }
-    const name = (value.type === "group" ? groupNames : assetNames).get(key);
-    const readable = (value.type === "group" ? readableGroups : readableAssets).has(key);
-    if (name !== undefined && readable) out[key] = { ...value, name };
+    if (!isBookmark(key, value)) out[key] = value;
+    else if (named.get(key) != null) out[key] = { ...value, name: named.get(key) };
   }
   return out;
 }

@@ -72,4 +72,6 @@ export {
 } from "./user-groups.service";
 export { SETTINGS_MAX_BYTES, getSettings, patchSettings } from "./user-settings.service";
 export type { SettingsKind } from "./user-settings.service";
+export { bookmarkNames } from "./bookmarks.service";
+export type { BookmarkItem, BookmarkNames } from "./bookmarks.service";
 export { createUser, deleteUser, getUser, listUsers, patchUser, requireAdmin, searchUserGroup } from "./user.service";

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import { userSettings } from "../../db/schema/index";
 import { AppError } from "../../lib/errors";
-import { visibleBookmarks } from "./bookmarks.service";
+import { visibleBookmarks, type BookmarkNames } from "./bookmarks.service";
 import type { Actor, RequestContext } from "./context";
 
 /** The two per-user documents (SPEC §7 Users: ui_settings, bookmarks). */
@@ -25,11 +25,16 @@ async function read(rc: RequestContext, userId: string): Promise<Record<Settings
     .get();
 }
 
-/** The caller's document; `{}` until something was saved. */
-export async function getSettings(rc: RequestContext, actor: Actor, kind: SettingsKind): Promise<Record<string, unknown>> {
+/** The caller's document; `{}` until something was saved. `names`: where favourites' names are read. */
+export async function getSettings(
+  rc: RequestContext,
+  actor: Actor,
+  kind: SettingsKind,
+  names?: BookmarkNames,
+): Promise<Record<string, unknown>> {
   const stored = (await read(rc, actor.id))?.[kind];
   const doc = stored ? (JSON.parse(stored) as Record<string, unknown>) : {};
-  return kind === "bookmarks" ? visibleBookmarks(rc, actor, doc) : doc;
+  return kind === "bookmarks" ? visibleBookmarks(rc, actor, doc, names) : doc;
 }
 
 /**
@@ -43,6 +48,7 @@ export async function patchSettings(
   actor: Actor,
   kind: SettingsKind,
   patch: Record<string, unknown>,
+  names?: BookmarkNames,
 ): Promise<Record<string, unknown>> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await read(rc, actor.id);
@@ -69,7 +75,7 @@ export async function patchSettings(
         })
         .onConflictDoNothing()
         .run();
-      if (inserted.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next) : next;
+      if (inserted.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next, names) : next;
       continue;
     }
     const updated = await rc.db
@@ -77,7 +83,7 @@ export async function patchSettings(
       .set({ [kind === "ui_settings" ? "uiSettings" : "bookmarks"]: next, mtime: now })
       .where(and(eq(userSettings.userId, actor.id), sql`${column[kind]} = ${before}`))
       .run();
-    if (updated.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next) : next;
+    if (updated.meta.changes > 0) return kind === "bookmarks" ? visibleBookmarks(rc, actor, next, names) : next;
   }
   throw new AppError("CONFLICT", ru.users.settingsBusy);
 }

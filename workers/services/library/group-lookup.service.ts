@@ -3,6 +3,7 @@ import { ru } from "../../../shared/i18n/ru";
 import * as repo from "../../db/repositories/group.repository";
 import * as readsRepo from "../../db/repositories/group-reads.repository";
 import { DEFAULT_STORAGE_ID } from "../../db/repositories/group.repository";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { toIso } from "../../lib/time";
@@ -25,14 +26,20 @@ export interface FoundGroup {
   mtime: string | null;
 }
 
-/** GET /search: live groups whose name contains `q` (case-insensitive) that the actor sees, with their paths. */
-export async function searchGroups(
+/**
+ * GET /search: live groups whose name contains `q` (case-insensitive) that the actor sees, with their paths — a page
+ * over the libraries `scope` names, each group with its name key: the list's order across libraries (decision 051,
+ * step 2.3: each library searched where it lives, the pages merged by name, then id). A group's path is of its own
+ * library's folders, which its library holds.
+ */
+export async function searchGroupsPage(
   rc: RequestContext,
   actor: Actor,
   q: string,
-  { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
-): Promise<FoundGroup[]> {
-  const rows = await readsRepo.searchGroups(rc.db, { q: sortKeyOf(q), vis: await visibility(rc, actor), skip, take });
+  { skip = 0, take = GROUP_PAGE_SIZE }: Paging,
+  scope: LibraryScope,
+): Promise<{ sort: string; group: FoundGroup }[]> {
+  const rows = await readsRepo.searchGroups(rc.db, { q: sortKeyOf(q), vis: await visibility(rc, actor), skip, take, scope });
   if (rows.length === 0) return [];
   const ancestors = await repo.ancestorsOfMany(
     rc.db,
@@ -49,14 +56,17 @@ export async function searchGroups(
     );
   }
   return rows.map((r) => ({
-    group_id: r.id,
-    group_name: r.name,
-    group_owner: r.owner_id,
-    owner_name: r.owner_name,
-    parent: r.parent_id,
-    path: paths.get(r.id) ?? [],
-    ctime: toIso(r.ctime),
-    mtime: toIso(r.mtime),
+    sort: r.sort_name,
+    group: {
+      group_id: r.id,
+      group_name: r.name,
+      group_owner: r.owner_id,
+      owner_name: r.owner_name,
+      parent: r.parent_id,
+      path: paths.get(r.id) ?? [],
+      ctime: toIso(r.ctime),
+      mtime: toIso(r.mtime),
+    },
   }));
 }
 

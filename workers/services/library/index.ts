@@ -89,7 +89,7 @@ export {
   updateGroup,
 } from "./group.service";
 export { deleteMembers, insertMembers, moveMembers } from "./group-members.service";
-export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroups } from "./group-lookup.service";
+export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroupsPage } from "./group-lookup.service";
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
 export type { MembersPage, MembersQuery } from "./group-listing.service";
 export { libraryShardPlan } from "./library-shard-plan.service";
