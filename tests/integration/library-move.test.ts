@@ -804,6 +804,43 @@ describe("moving a library into its shard", () => {
     expect(await found(reader.bearer)).toEqual([]);
   });
 
+  it("lists a person's rules in every library where they live, newest first, with their objects' names there", async () => {
+    const { top, sub, boss } = await library();
+    const other = await library();
+    const { reader } = await readerAndStranger(top);
+    const grant = { subj: reader.id, obj: other.top, acl: ["read"] };
+    expect((await call("/api/user/acl", { method: "POST", bearer: boss.bearer, json: grant })).status).toBe(201);
+    type Listed = { rule_id: string; obj_id: string; obj_name: string; subj_name: string };
+    const rules = async (bearer: string, paging = "") => {
+      const res = await call(`/api/user/user-acl/${reader.id}${paging}`, { bearer });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as Listed[]).map((r) => ({ id: r.rule_id, obj: r.obj_id, name: r.obj_name, subject: r.subj_name }));
+    };
+    const before = await rules(boss.bearer);
+    expect(before.map((r) => r.obj)).toEqual([other.top, top]);
+    const shard = await switchLibrary(top);
+    expect(await rules(boss.bearer)).toEqual(before);
+    // A rule on the library's subfolder, written in its shard only, and the folder renamed there: the newest.
+    const ruleId = newId();
+    await inShard(shard, (sql) => {
+      sql.exec(
+        "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+        ruleId,
+        reader.id,
+        sub,
+        maskOf(["read", "download"]),
+        Date.now() + 1_000,
+      );
+      sql.exec("UPDATE groups SET name = 'Исходники из шарда' WHERE id = ?", sub);
+    });
+    const expected = [{ id: ruleId, obj: sub, name: "Исходники из шарда", subject: before[0]!.subject }, ...before];
+    expect(await rules(boss.bearer)).toEqual(expected);
+    expect(await rules(reader.bearer)).toEqual(expected);
+    expect(await rules(boss.bearer, "?skip=1&take=1")).toEqual([before[0]]);
+    // Another person's rules are still not his to read.
+    await expectError(await call(`/api/user/user-acl/${boss.id}`, { bearer: reader.bearer }), 403);
+  });
+
   it("names favourites where each folder and file lives: renamed, trashed or hidden in its shard only", async () => {
     const { top, sub, boss, clip, photo } = await library();
     const other = await library();

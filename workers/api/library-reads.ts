@@ -154,7 +154,7 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
 }
 
 /** The lists read across libraries a page at a time (`pageWhereItLives`): their rows in one order in every library. */
-type PagedRead = "trashedAssets" | "trashedGroups" | "taxonMembers" | "entitiesByField" | "foundGroups";
+type PagedRead = "trashedAssets" | "trashedGroups" | "taxonMembers" | "entitiesByField" | "foundGroups" | "rulesOfSubjects";
 type Paging = { skip: number; take: number };
 
 /**

@@ -5,6 +5,7 @@ import {
   getInheritance,
   getRule,
   onShard,
+  rulesOfSubjectsPage,
   rulesOnEntity,
   userAccess,
   type Actor,
@@ -64,6 +65,7 @@ import { taskEntityChecks } from "./tasks";
 import type { TaskEntityRef } from "../db/schema/index";
 import type { LibraryScope } from "../db/repositories/library-scope";
 import type { EntityFilter } from "../db/repositories/tag.repository";
+import type { NamedSubject } from "../db/repositories/access.repository";
 
 /**
  * The reads of one folder or file answered where its library lives (decision 051, step 1): in the Worker over the
@@ -191,6 +193,16 @@ export const ROUTED_READS = {
     page: { skip: number; take: number },
     scope: LibraryScope,
   ) => taxonMembersPage(rc, actor, taxa, page, scope),
+  // A page of the rules naming some subjects across libraries (`pageWhereItLives`), newest first; the route checked
+  // the caller and named the subjects.
+  rulesOfSubjects: (
+    rc: RequestContext,
+    _actor: Actor,
+    _ids: string[],
+    subjects: NamedSubject[],
+    page: { skip: number; take: number },
+    scope: LibraryScope,
+  ) => rulesOfSubjectsPage(rc, subjects, page, scope),
   // A page of the folders whose name contains a text across libraries (`pageWhereItLives`), by name.
   foundGroups: (rc: RequestContext, actor: Actor, _ids: string[], q: string, page: { skip: number; take: number }, scope: LibraryScope) =>
     searchGroupsPage(rc, actor, q, page, scope),

@@ -8,9 +8,10 @@ import {
   listGroupUsers,
   memberOf,
   removeUsersFromGroup,
+  type RulesPage,
 } from "../../services/access";
 import { objectsOfRules, writeWhereItLives } from "../library-place";
-import { levelsWhereTheyLive, readRouted } from "../library-reads";
+import { binaryOrder, levelsWhereTheyLive, pageWhereItLives, readRouted, type Reader } from "../library-reads";
 import { noLibrarySwitched } from "../../db/library-directory";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -57,6 +58,18 @@ export const RuleSchema = z
     created_by: z.string().nullable(),
   })
   .openapi("AccessRule");
+
+/** The rules naming some subjects, each library's read where it lives, merged newest first (decision 051, step 2.3). */
+const rulesWhereTheyLive =
+  (at: Reader): RulesPage =>
+  (subjects, paging) =>
+    pageWhereItLives<"rulesOfSubjects">(
+      at,
+      "rulesOfSubjects",
+      (window, scope) => [[], subjects, window, scope],
+      paging,
+      (a, b) => b.ctime - a.ctime || binaryOrder(a.rule_id, b.rule_id),
+    );
 
 const RuleIdParams = z.object({ id: IdSchema.openapi({ param: { name: "id", in: "path" }, description: "rule id" }) });
 const PatchRuleSchema = z.object({ acl: AclSchema }).openapi("AccessRulePatch");
@@ -214,7 +227,8 @@ export const accessRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404),
       },
     }),
-    async (c) => c.json(await rulesOfUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) =>
+      c.json(await rulesOfUser(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"), rulesWhereTheyLive(c.var)), 200),
   )
   .openapi(
     createRoute({
@@ -225,7 +239,8 @@ export const accessRoutes = createRouter()
       request: { params: IdParamsSchema, query: PagingQuerySchema },
       responses: { 200: json(z.array(RuleSchema), "Rules"), ...errorResponses(400, 401, 403, 404) },
     }),
-    async (c) => c.json(await rulesOfGroup(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+    async (c) =>
+      c.json(await rulesOfGroup(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("query"), rulesWhereTheyLive(c.var)), 200),
   )
   .openapi(
     createRoute({

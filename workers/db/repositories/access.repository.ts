@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../client";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 import { DENY_BIT, grantingBits, type AccessLevel, type ChainRow } from "../../services/access/pure";
 
 /**
@@ -286,10 +287,36 @@ export function ruleFor(db: Database, subjId: string, objId: string) {
 }
 
 /** Rules whose subject is one of `subjects` (a user, and with `viaGroups` the groups they belong to), newest first. */
-export function rulesOfSubject(db: Database, subjId: string, o: { viaGroups: boolean; skip: number; take: number }) {
-  const subjects = o.viaGroups ? subjectsOf(subjId) : sql`(select ${subjId})`;
-  return db.all<RuleRow>(sql`select ${RULE_COLUMNS} from access_rules r ${RULE_NAMES}
-    where r.subj_id in ${subjects} order by r.ctime desc, r.id limit ${o.take} offset ${o.skip}`);
+/** A rule's subject with its name, named by the catalog for every library's list of its rules. */
+export interface NamedSubject {
+  id: string;
+  name: string | null;
+}
+
+/** Subject `subjId` (a user or a group) and, `viaGroups`, the groups the user is in, with their names. */
+export function subjectsNamed(db: Database, subjId: string, viaGroups: boolean) {
+  const subjects = viaGroups
+    ? sql`select ${subjId} as id union all select group_id from user_group_members where user_id = ${subjId}`
+    : sql`select ${subjId} as id`;
+  return db.all<NamedSubject>(sql`select s.id, coalesce(u.name, g.name) as name
+    from (${subjects}) s left join users u on u.id = s.id left join groups g on g.id = s.id`);
+}
+
+/**
+ * The rules naming `subjects` (their names given), newest first, of the libraries `scope` names by each rule's
+ * object (decision 051, step 2.3): a rule on a library's folder or file is that library's to list.
+ */
+export function rulesOfSubjects(db: Database, subjects: readonly NamedSubject[], o: { skip: number; take: number; scope: LibraryScope }) {
+  return db.all<RuleRow>(sql`with s(id, name) as (select json_extract(value, '$.id'), json_extract(value, '$.name') from json_each(${JSON.stringify(
+    subjects,
+  )}))
+    select r.id as rule_id, r.subj_id, r.subj_type, r.obj_id, r.obj_type, r.acl, r.ctime, r.created_by, s.name as subj_name,
+      coalesce(oa.name, og.name) as obj_name
+    from s join access_rules r on r.subj_id = s.id
+      left join assets oa on r.obj_type = 'asset' and oa.id = r.obj_id
+      left join groups og on r.obj_type = 'group' and og.id = r.obj_id
+    where ${inLibraryScope(o.scope, sql`r.obj_id`)}
+    order by r.ctime desc, r.id limit ${o.take} offset ${o.skip}`);
 }
 
 export function insertRuleSql(r: {

@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { ru } from "../../../shared/i18n/ru";
 import * as repo from "../../db/repositories/access.repository";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
@@ -269,20 +270,45 @@ export async function changeRules(rc: RequestContext, actor: Actor, changes: Rul
 }
 
 /** GET /user/user-acl/{id}: the rules of a user, direct and through their groups (`via_group`); self or administrators. */
-export async function rulesOfUser(rc: RequestContext, actor: Actor, userId: string, paging: { skip: number; take: number }) {
+export async function rulesOfUser(
+  rc: RequestContext,
+  actor: Actor,
+  userId: string,
+  paging: Paging,
+  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, subjects, window, "all"),
+) {
   if (!actor.isAdmin && actor.id !== userId) throw new AppError("FORBIDDEN", ru.access.notYourRules);
   const user = await repo.findSubject(rc.db, userId, "user");
   if (!user) throw new AppError("NOT_FOUND", ru.access.userNotFound);
-  const rows = await repo.rulesOfSubject(rc.db, userId, { viaGroups: true, ...paging });
+  const rows = await page(await repo.subjectsNamed(rc.db, userId, true), paging);
   return rows.map((r) => ({ ...toRule(r), via_group: r.subj_type === "group" ? r.subj_id : null }));
 }
 
 /** GET /user/group-acl/{id}: the rules whose subject is a group; administrators and `group` holders on it. */
-export async function rulesOfGroup(rc: RequestContext, actor: Actor, groupId: string, paging: { skip: number; take: number }) {
+export async function rulesOfGroup(
+  rc: RequestContext,
+  actor: Actor,
+  groupId: string,
+  paging: Paging,
+  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, subjects, window, "all"),
+) {
   const group = await repo.findEntity(rc.db, groupId);
   if (!group || group.type !== "group") throw new AppError("NOT_FOUND", ru.access.groupNotFound);
   await requireEntityAccess(rc, actor, { id: group.id, type: "group", ownerId: group.owner_id }, "group", ru.access.groupNotFound);
-  return (await repo.rulesOfSubject(rc.db, groupId, { viaGroups: false, ...paging })).map(toRule);
+  return (await page(await repo.subjectsNamed(rc.db, groupId, false), paging)).map(toRule);
+}
+
+type Paging = { skip: number; take: number };
+
+/**
+ * How a page of the rules naming some subjects is read: over the catalog (`rulesOfSubjectsPage`), or in every
+ * library where it lives (the API's, decision 051, step 2.3), newest first.
+ */
+export type RulesPage = (subjects: repo.NamedSubject[], paging: Paging) => Promise<repo.RuleRow[]>;
+
+/** A page of the rules naming `subjects`, of the libraries `scope` names: the caller was checked before. */
+export function rulesOfSubjectsPage(rc: RequestContext, subjects: repo.NamedSubject[], paging: Paging, scope: LibraryScope) {
+  return repo.rulesOfSubjects(rc.db, subjects, { ...paging, scope });
 }
 
 /**

@@ -14,12 +14,14 @@ export {
   getInheritance,
   getRule,
   rulesOfGroup,
+  rulesOfSubjectsPage,
   rulesOfUser,
   rulesOnEntity,
   setInheritance,
   updateRule,
   userAccess,
 } from "./access-rules.service";
+export type { RulesPage } from "./access-rules.service";
 export {
   ACCESS_LEVELS,
   ACCESS_LEVEL_TITLES,
