@@ -194,15 +194,15 @@ export const ROUTED_READS = {
     scope: LibraryScope,
   ) => taxonMembersPage(rc, actor, taxa, page, scope),
   // A page of the rules naming some subjects across libraries (`pageWhereItLives`), newest first; the route checked
-  // the caller and named the subjects.
+  // the caller and named the subjects, each object is named if he may read it.
   rulesOfSubjects: (
     rc: RequestContext,
-    _actor: Actor,
+    actor: Actor,
     _ids: string[],
     subjects: NamedSubject[],
     page: { skip: number; take: number },
     scope: LibraryScope,
-  ) => rulesOfSubjectsPage(rc, subjects, page, scope),
+  ) => rulesOfSubjectsPage(rc, actor, subjects, page, scope),
   // A page of the folders whose name contains a text across libraries (`pageWhereItLives`), by name.
   foundGroups: (rc: RequestContext, actor: Actor, _ids: string[], q: string, page: { skip: number; take: number }, scope: LibraryScope) =>
     searchGroupsPage(rc, actor, q, page, scope),

@@ -6,7 +6,7 @@ import { runBatch } from "../../db/repositories/group.repository";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
 import { toIso } from "../../lib/time";
-import { ACCESS_LEVEL_TITLES, entityMask, forgetCallers, requireEntityAccess } from "./access.service";
+import { ACCESS_LEVEL_TITLES, accessibleIds, entityMask, forgetCallers, requireEntityAccess } from "./access.service";
 import { ALL_GRANTS, DENY_BIT, holds, levelsOf, maskOf, SELF_PATH, type AccessLevel } from "./access-policy";
 import { auditStatement } from "./audit.service";
 import { fileAuditStatement } from "./file-audit.service";
@@ -275,7 +275,7 @@ export async function rulesOfUser(
   actor: Actor,
   userId: string,
   paging: Paging,
-  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, subjects, window, "all"),
+  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, actor, subjects, window, "all"),
 ) {
   if (!actor.isAdmin && actor.id !== userId) throw new AppError("FORBIDDEN", ru.access.notYourRules);
   const user = await repo.findSubject(rc.db, userId, "user");
@@ -290,7 +290,7 @@ export async function rulesOfGroup(
   actor: Actor,
   groupId: string,
   paging: Paging,
-  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, subjects, window, "all"),
+  page: RulesPage = (subjects, window) => rulesOfSubjectsPage(rc, actor, subjects, window, "all"),
 ) {
   const group = await repo.findEntity(rc.db, groupId);
   if (!group || group.type !== "group") throw new AppError("NOT_FOUND", ru.access.groupNotFound);
@@ -306,9 +306,26 @@ type Paging = { skip: number; take: number };
  */
 export type RulesPage = (subjects: repo.NamedSubject[], paging: Paging) => Promise<repo.RuleRow[]>;
 
-/** A page of the rules naming `subjects`, of the libraries `scope` names: the caller was checked before. */
-export function rulesOfSubjectsPage(rc: RequestContext, subjects: repo.NamedSubject[], paging: Paging, scope: LibraryScope) {
-  return repo.rulesOfSubjects(rc.db, subjects, { ...paging, scope });
+/**
+ * A page of the rules naming `subjects`, of the libraries `scope` names: the caller was checked before. A rule's
+ * object is named only to an administrator or to a caller who may read it — a deny rule tells its subject that he may
+ * not, not what he may not read.
+ */
+export async function rulesOfSubjectsPage(
+  rc: RequestContext,
+  actor: Actor,
+  subjects: repo.NamedSubject[],
+  paging: Paging,
+  scope: LibraryScope,
+): Promise<repo.RuleRow[]> {
+  const rows = await repo.rulesOfSubjects(rc.db, subjects, { ...paging, scope });
+  if (actor.isAdmin || rows.length === 0) return rows;
+  const of = (type: "asset" | "group") => [...new Set(rows.filter((r) => r.obj_type === type).map((r) => r.obj_id))];
+  const [groups, assets] = await Promise.all([
+    accessibleIds(rc, actor, "group", of("group")),
+    accessibleIds(rc, actor, "asset", of("asset")),
+  ]);
+  return rows.map((r) => ((r.obj_type === "group" ? groups : assets).has(r.obj_id) ? r : { ...r, obj_name: null }));
 }
 
 /**
