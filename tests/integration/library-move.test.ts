@@ -18,7 +18,7 @@ import { createRequestContext } from "../../workers/services/access";
 import { maskOf, type AccessLevel } from "../../workers/services/access/access-policy";
 import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
-import { variantsWhereTheyLive } from "../../workers/services/archive";
+import { planExport, variantsWhereTheyLive } from "../../workers/services/archive";
 import { CARRIED_ELSEWHERE_MAX } from "../../workers/services/metadata";
 import { sortKeyOf } from "../../workers/services/library/group-tree";
 import { performAction } from "../../workers/services/automations";
@@ -35,7 +35,7 @@ import { expectConsoleError } from "../setup/fail-on-console-error";
 import { call, expectError } from "./factories";
 import { fixture } from "./processing-fixtures";
 import { previewTask, uploadFile, waitForTask } from "./task-fixtures";
-import { testContext } from "./catalog-fixtures";
+import { actorOf, testContext } from "./catalog-fixtures";
 import { runTaskNow } from "../../workers/services/tasks/task-runner";
 import { MIB, complete, createUpload, partBytes, putPart, startMultipart } from "./multipart-fixtures";
 import { signed } from "./asset-fixtures";
@@ -1304,6 +1304,15 @@ describe("moving a library into its shard", () => {
     expect(both[`${otherName}/Исходники/${other.clip.name}`]).toBe("из другого шарда");
     expect(Object.keys(both).some((path) => path.includes("Смета"))).toBe(false);
     expect(both[`${otherName}/Общий.txt`]).toBe("bytes");
+    // A selection past the bound stops there: the first library's files fill it, the second's share is not planned.
+    const owner = actorOf({ id: boss.id, login: "admin", name: "admin", isAdmin: true });
+    const plan = (groupIds: string[], bound: number) =>
+      planExport(testContext(), owner, { groupIds, assetIds: [] }, bound, { recursive: true });
+    const filled = (await plan([top], 1_000)).files.length;
+    expect((await plan([other.top], 1_000)).files.length).toBeLessThanOrEqual(filled);
+    const over = await plan([top, other.top], filled);
+    expect(over.overflow).toBe(true);
+    expect(over.files.map((f) => f.assetId)).not.toContain(other.clip.id);
     const entry = await env.DB.prepare(
       "SELECT json_extract(details, '$.name') AS name FROM audit_log WHERE object_id = ? AND action = 'asset.download' ORDER BY id DESC",
     )

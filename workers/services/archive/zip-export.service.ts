@@ -33,9 +33,11 @@ function sharesOf(selection: ZipSelection, places: Map<string, LibraryPlace>) {
 }
 
 /**
- * The plan of an export's archive, checked as `owner`: each library's share planned where it lives, side by side, and
- * the plans merged as a request's are (`mergeZipPlans`). A share naming a file listed in another library too, or a
- * folder whose subtree lists one, is planned over the catalog's copy (decision 047), as are libraries still there.
+ * The plan of an export's archive, checked as `owner`: each library's share planned where it lives, one after the
+ * other with what is left of `maxFiles` (the plans are held in memory: a selection over many large libraries stops at
+ * the bound, not at each library's), and the plans merged as a request's are (`mergeZipPlans`). A share naming a file
+ * listed in another library too, or a folder whose subtree lists one, is planned over the catalog's copy (decision
+ * 047), as are libraries still there.
  */
 export async function planExport(
   rc: RequestContext,
@@ -46,13 +48,15 @@ export async function planExport(
 ): Promise<ZipPlan> {
   const ids = [...selection.assetIds, ...selection.groupIds];
   if (noLibrarySwitched() || ids.length === 0) return planZip(rc, owner, selection, maxFiles, options);
-  const shares = sharesOf(selection, await placesOfIds(rc.db.$client, ids));
-  const plans = await Promise.all(
-    shares.map(async ({ place, part }) => {
-      const there = place.place === "shard" ? await planOverShard(rc, owner, place, part, maxFiles, options) : null;
-      return there ?? planZip(rc, owner, part, maxFiles, options);
-    }),
-  );
+  const plans: ZipPlan[] = [];
+  let left = maxFiles;
+  for (const { place, part } of sharesOf(selection, await placesOfIds(rc.db.$client, ids))) {
+    const there = place.place === "shard" ? await planOverShard(rc, owner, place, part, left, options) : null;
+    const plan = there ?? (await planZip(rc, owner, part, left, options));
+    plans.push(plan);
+    if (plan.overflow) break;
+    left -= plan.files.length;
+  }
   return mergeZipPlans(plans, maxFiles);
 }
 

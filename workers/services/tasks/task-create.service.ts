@@ -82,11 +82,9 @@ export async function wakeUp(env: Env, taskId: string | undefined, delayMs = 0):
   await env.TASKS.send({ op: "task-wakeup", taskId } satisfies TaskMessageInput, delaySeconds > 0 ? { delaySeconds } : undefined);
 }
 
-/** Looks up the entities of a new task: each must exist (404) and the actor must hold `execute` on it (403/404). */
-/** A folder or file a task is asked for, as the caller finds it: its name and owner, and what he may do with it. */
+/** A folder or file a task is asked for, as the caller finds it: its name and what he may do with it. */
 export interface TaskEntityCheck {
   name: string;
-  ownerId: string | null;
   /** `execute`: he may run tasks on it; `read`: he sees it (refused with 403); null: he does not (404) */
   may: "execute" | "read" | null;
 }
@@ -108,11 +106,12 @@ export async function taskEntityChecks(rc: RequestContext, actor: Actor, entitie
       if (!row) return null;
       const levels = await entityLevels(rc, actor, { id: e.id, type: e.type as "asset" | "group", ownerId: row.owner_id });
       const may = levels.includes("execute") ? "execute" : levels.includes("read") ? "read" : null;
-      return { name: row.name, ownerId: row.owner_id, may };
+      return { name: row.name, may };
     }),
   );
 }
 
+/** Checks the entities of a new task: each must exist (404) and the actor must hold `execute` on it (403/404). */
 async function checkEntities(entities: TaskEntityRef[], allowed: readonly TaskEntityRef["type"][], read: TaskEntityReader) {
   for (const e of entities) {
     if (!allowed.includes(e.type))
