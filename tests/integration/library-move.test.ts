@@ -887,6 +887,39 @@ describe("moving a library into its shard", () => {
     expect(await favourites(reader.bearer)).toEqual({ view: "grid" });
   });
 
+  it("adds files to a collection only when each is readable where it lives: trashed or hidden in its shard only", async () => {
+    const [a, b] = [await library(), await library()];
+    const { reader, stranger } = await readerAndStranger(a.top);
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), reader.id, b.top, maskOf(["read"]), Date.now())
+      .run();
+    const add = async (bearer: string, ids: string[]) => {
+      const made = await call("/api/collections", { method: "POST", bearer, json: { name: uniqueName("Подборка") } });
+      expect(made.status).toBe(201);
+      const { collection_id } = (await made.json()) as { collection_id: string };
+      const res = await call(`/api/collections/${collection_id}/items`, { method: "POST", bearer, json: { asset_ids: ids } });
+      return res.status === 200 ? ((await res.json()) as { added: number }).added : ((await res.json()) as { message: string }).message;
+    };
+    const refused = (id: string) => ru.collections.assetNotFound(id);
+    expect(await add(reader.bearer, [a.photo.id, b.photo.id])).toBe(2);
+    expect(await add(stranger.bearer, [a.photo.id])).toBe(refused(a.photo.id));
+
+    const shard = await switchLibrary(a.top);
+    expect(await add(reader.bearer, [b.photo.id, a.photo.id])).toBe(2);
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE assets SET deleted_at = ? WHERE id = ?", Date.now(), a.clip.id);
+      sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id);
+    });
+    // The catalog's copy still has the clip live and the reader's rule on library a: the shard decides.
+    expect(await add(a.boss.bearer, [a.photo.id, a.clip.id])).toBe(refused(a.clip.id));
+    expect(await add(a.boss.bearer, [b.photo.id, a.photo.id])).toBe(2);
+    expect(await add(reader.bearer, [b.photo.id, a.photo.id])).toBe(refused(a.photo.id));
+    expect(await add(reader.bearer, [b.photo.id])).toBe(1);
+    expect(await add(stranger.bearer, [a.photo.id])).toBe(refused(a.photo.id));
+  });
+
   it("answers the levels and sizes of several libraries' folders and files each from its own", async () => {
     const [a, b] = [await library(), await library()];
     const { reader } = await readerAndStranger(a.top);
@@ -1330,6 +1363,20 @@ describe("moving a library into its shard", () => {
     const granted = await exported(reader.bearer, [top]);
     expect(granted[`${topName}/Исходники/Из хранилища.pdf`]).toBe("из шарда");
     expect(granted[ru.zip.skippedEntry] ?? "").not.toContain("Из хранилища.pdf");
+    // A folder put in the trash after the task was asked for, in its shard only: the run does not start.
+    const asked = await enqueue(boss.bearer, [sub, other.top]);
+    expect(asked.status).toBe(200);
+    const { job_id } = (await asked.json()) as { job_id: string };
+    await inShard(shard, (sql) => sql.exec("UPDATE groups SET deleted_at = ? WHERE id = ?", Date.now(), sub));
+    try {
+      await runTaskNow(testContext(), job_id);
+      const task = await waitForTask(job_id, ["done", "error"], 20_000);
+      expect(task.status).toBe("error");
+      const res = await call(`/api/tasklist/log/${job_id}`, { bearer: boss.bearer });
+      expect(JSON.stringify(await res.json())).toContain(ru.tasks.groupNotFound);
+    } finally {
+      await inShard(shard, (sql) => sql.exec("UPDATE groups SET deleted_at = NULL WHERE id = ?", sub));
+    }
   });
 
   it("answers a tag list filtered by files from the catalog's copy alone once a library's shard carries more tags than one call brings back", async () => {

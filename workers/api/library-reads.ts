@@ -9,7 +9,7 @@ import {
   placeOfId,
   placeOfIdAfresh,
   placesOfIds,
-  type LibraryPlace,
+  sharesByPlace,
   type ShardPlace,
 } from "../db/library-directory";
 import { callShard, type ShardAnswer } from "../db/library-shard-call";
@@ -126,18 +126,12 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
   const copy = callerCopyOf(at.rc, at.rc.db, at.actor.id);
   copy.catch(() => undefined);
   const places = await placesOfIds(at.rc.db.$client, ids);
-  const shares = new Map<string, { place: LibraryPlace; ids: Set<string> }>();
-  for (const id of ids) {
-    const place = places.get(id)!;
-    const key = place.place === "shard" ? place.library : "";
-    const share = shares.get(key) ?? { place, ids: new Set<string>() };
-    share.ids.add(id);
-    shares.set(key, share);
-  }
-  const several = shares.size > 1;
-  const copies = shares.size > (shares.has("") ? 1 : 0) ? readCopies(at, copy, []) : null;
+  const shares = sharesByPlace(new Set(ids), (id) => places.get(id)!);
+  const several = shares.length > 1;
+  const copies = shares.some(({ place }) => place.place === "shard") ? readCopies(at, copy, []) : null;
   const plans = await Promise.all(
-    [...shares.values()].map(async ({ place, ids: mine }) => {
+    shares.map(async ({ place, items }) => {
+      const mine = new Set(items);
       const part: ZipSelection = {
         assetIds: selection.assetIds.filter((id) => mine.has(id)),
         groupIds: selection.groupIds.filter((id) => mine.has(id)),
@@ -339,20 +333,13 @@ export async function readEachRouted<K extends RoutedRead, I>(
   copy?.catch(() => undefined);
   const remembered = new Set(ids.filter((id) => knownPlaceOfId(id)?.place === "shard"));
   const places = await placesOfIds(at.rc.db.$client, ids);
-  const shares = new Map<string, { place: LibraryPlace; indexes: number[] }>();
-  ids.forEach((id, index) => {
-    const place = places.get(id)!;
-    const key = place.place === "shard" ? place.library : "";
-    const share = shares.get(key) ?? { place, indexes: [] };
-    share.indexes.push(index);
-    shares.set(key, share);
-  });
+  const shares = sharesByPlace(ids.keys(), (index) => places.get(ids[index])!);
   const others = [...new Set(people)].filter((id) => id !== at.actor.id);
-  const copies = shares.size > (shares.has("") ? 1 : 0) ? readCopies(at, copy, others) : null;
+  const copies = shares.some(({ place }) => place.place === "shard") ? readCopies(at, copy, others) : null;
   const answers: unknown[] = new Array(items.length);
   try {
     await Promise.all(
-      [...shares.values()].map(async ({ place, indexes }) => {
+      shares.map(async ({ place, items: indexes }) => {
         const share = indexes.map((index) => items[index]);
         const args = argsOf([...new Set(share.map(idOf))], share);
         const answer =

@@ -18,6 +18,22 @@ export type LibraryPlace =
 /** A library that lives in its shard. */
 export type ShardPlace = Extract<LibraryPlace, { place: "shard" }>;
 
+/**
+ * Items grouped by where their libraries live, in the order first met: one share for each library in its shard, one
+ * for the rest (the catalog's, a library being moved among them), with the place of its first item.
+ */
+export function sharesByPlace<T>(items: Iterable<T>, placeOf: (item: T) => LibraryPlace): { place: LibraryPlace; items: T[] }[] {
+  const shares = new Map<string, { place: LibraryPlace; items: T[] }>();
+  for (const item of items) {
+    const place = placeOf(item);
+    const key = place.place === "shard" ? place.library : "";
+    const share = shares.get(key) ?? { place, items: [] };
+    share.items.push(item);
+    shares.set(key, share);
+  }
+  return [...shares.values()];
+}
+
 /** The object that holds library shard `n` (shard numbers are the directory's; ids minted there carry them). */
 export function libraryShard(env: Env, shard: number) {
   return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(`library-${shard}`));

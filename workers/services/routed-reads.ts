@@ -62,6 +62,7 @@ import { linksForEntity, sharedMediaTarget, sharedZipPlan, type MediaKind } from
 import { planZip, withVariants, ZIP_REQUEST_MAX_FILES, type ZipSelection } from "./archive";
 import { storageForEntity } from "./storage";
 import { taskEntityChecks } from "./tasks";
+import { readableFiles } from "./collections";
 import type { TaskEntityRef } from "../db/schema/index";
 import type { LibraryScope } from "../db/repositories/library-scope";
 import type { EntityFilter } from "../db/repositories/tag.repository";
@@ -149,6 +150,8 @@ export const ROUTED_READS = {
   bookmarkNames: (rc: RequestContext, actor: Actor, _ids: string[], items: BookmarkItem[]) => bookmarkNames(rc, actor, items),
   // The folders and files a task is asked for, as the caller finds them (`enqueueTask`'s check), one answer each.
   taskEntities: (rc: RequestContext, actor: Actor, _ids: string[], entities: TaskEntityRef[]) => taskEntityChecks(rc, actor, entities),
+  // Whether each file is live and readable by the caller (a collection's add), one answer each.
+  readableFiles: (rc: RequestContext, actor: Actor, _ids: string[], files: string[]) => readableFiles(rc, actor, files),
   /** whether the caller may read file `id` (404 otherwise): what the Worker then answers is global (a lock) */
   fileReadable: async (rc: RequestContext, actor: Actor, id: string) => Boolean(await requireAsset(rc, actor, id, "read")),
   editorFile: (rc: RequestContext, actor: Actor, id: string, wanted: WopiRight, client: WopiClient) =>

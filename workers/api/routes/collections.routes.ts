@@ -17,7 +17,9 @@ import {
   removeItems,
   reorderItems,
   updateCollection,
+  type ReadableFiles,
 } from "../../services/collections";
+import { readEachRouted, type Reader } from "../library-reads";
 import { requireAuth } from "../middleware/require-auth";
 import { LocatedSchema, LocationsQuery } from "./map.routes";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -121,6 +123,18 @@ const MemberParamsSchema = z.object({
   id: IdSchema.openapi({ param: { name: "id", in: "path" } }),
   subj: IdSchema.openapi({ param: { name: "subj", in: "path" } }),
 });
+
+/** Whether files are readable, asked where each lives (decision 051): a rule only a library's shard holds decides. */
+const readableWhereTheyLive =
+  (at: Reader): ReadableFiles =>
+  (ids) =>
+    readEachRouted(
+      at,
+      "readableFiles",
+      ids,
+      (id) => id,
+      (ids, share) => [ids, share] as const,
+    );
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 /** A JSON body with the example the document shows (and the contract suite checks against the schema). */
@@ -244,7 +258,8 @@ export const collectionsRoutes = createRouter()
         ...errorResponses(400, 401, 403, 404, 415),
       },
     }),
-    async (c) => c.json(await addItems(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").asset_ids), 200),
+    async (c) =>
+      c.json(await addItems(c.var.rc, c.var.actor, c.req.valid("param").id, c.req.valid("json").asset_ids, readableWhereTheyLive(c.var)), 200),
   )
   .openapi(
     createRoute({

@@ -15,7 +15,7 @@ export {
 } from "./zip-plan.service";
 export type { PlannedFile, ZipPlan, ZipSelection } from "./zip-plan.service";
 export { openZipEntry, planStream } from "./zip-stream.service";
-export { planExport, variantsWhereTheyLive } from "./zip-export.service";
+export { liveFoldersWhereTheyLive, planExport, variantsWhereTheyLive } from "./zip-export.service";
 export type { ZipDownloader, ZipProgress } from "./zip-stream.service";
 export { openZipLink, requestZip, ZIP_LINK_SECONDS } from "./zip-request.service";
 export type { StartZipTask, ZipAnswer, ZipPlanner } from "./zip-request.service";

@@ -7,9 +7,10 @@
  * the file lives, a slice at a time.
  */
 import { selectionListsShared } from "../../db/library-shared-files";
-import { noLibrarySwitched, placesOfIds, type LibraryPlace, type ShardPlace } from "../../db/library-directory";
+import { noLibrarySwitched, placesOfIds, sharesByPlace, type LibraryPlace, type ShardPlace } from "../../db/library-directory";
 import type { Database } from "../../db/client";
 import { callerCopyOf } from "../../db/repositories/caller-copy.repository";
+import { findGroups } from "../../db/repositories/group.repository";
 import { selectZipVariants, type ZipVariantRow } from "../../db/repositories/zip-selection.repository";
 import { AppError } from "../../lib/errors";
 import { ru } from "../../../shared/i18n/ru";
@@ -19,17 +20,11 @@ import { mergeZipPlans, planZip, type ZipPlan, type ZipSelection } from "./zip-p
 
 /** The chosen files and folders grouped by where their libraries live, in the order chosen. */
 function sharesOf(selection: ZipSelection, places: Map<string, LibraryPlace>) {
-  const shares = new Map<string, { place: LibraryPlace; part: { assetIds: string[]; groupIds: string[] } }>();
-  const add = (id: string, kind: "assetIds" | "groupIds") => {
-    const place = places.get(id)!;
-    const key = place.place === "shard" ? place.library : "";
-    const share = shares.get(key) ?? { place, part: { assetIds: [], groupIds: [] } };
-    share.part[kind].push(id);
-    shares.set(key, share);
-  };
-  for (const id of selection.assetIds) add(id, "assetIds");
-  for (const id of selection.groupIds) add(id, "groupIds");
-  return [...shares.values()];
+  const chosen = [...selection.assetIds.map((id) => ({ id, file: true })), ...selection.groupIds.map((id) => ({ id, file: false }))];
+  return sharesByPlace(chosen, ({ id }) => places.get(id)!).map(({ place, items }) => ({
+    place,
+    part: { assetIds: items.filter((i) => i.file).map((i) => i.id), groupIds: items.filter((i) => !i.file).map((i) => i.id) },
+  }));
 }
 
 /**
@@ -81,23 +76,37 @@ async function planOverShard(
  */
 export function variantsWhereTheyLive(rc: RequestContext): (ids: string[]) => Promise<ZipVariantRow[]> {
   const readers = new Map<string, Promise<Database>>();
-  return async (ids) => {
-    if (noLibrarySwitched()) return selectZipVariants(rc.db, ids);
-    const places = await placesOfIds(rc.db.$client, ids);
-    const here: string[] = [];
-    const there = new Map<string, { place: ShardPlace; ids: string[] }>();
-    for (const id of ids) {
-      const place = places.get(id)!;
-      if (place.place !== "shard") here.push(id);
-      else there.set(place.library, { place, ids: [...(there.get(place.library)?.ids ?? []), id] });
-    }
-    const rows = await Promise.all([
-      here.length > 0 ? selectZipVariants(rc.db, here) : [],
-      ...[...there.values()].map(async ({ place, ids: theirs }) => {
-        if (!readers.has(place.library)) readers.set(place.library, shardReader(rc, place));
-        return selectZipVariants(await readers.get(place.library)!, theirs);
-      }),
-    ]);
-    return rows.flat();
-  };
+  return (ids) => rowsWhereTheyLive(rc, ids, readers, selectZipVariants);
+}
+
+/**
+ * Which of an export's folders are still there (not deleted, not in the trash) when its run starts, each asked where
+ * its library lives.
+ */
+export async function liveFoldersWhereTheyLive(rc: RequestContext, ids: string[]): Promise<Set<string>> {
+  const rows = await rowsWhereTheyLive(rc, ids, new Map(), findGroups);
+  return new Set(rows.filter((g) => g.deleted_at == null).map((g) => g.id));
+}
+
+/**
+ * Rows of folders or files `ids` read by `read` where each one's library lives: over the catalog for libraries still
+ * there, over a reader of each shard (`shardReader`: no caller, nothing written; one kept per shard in `readers`) for
+ * the rest, side by side.
+ */
+async function rowsWhereTheyLive<T>(
+  rc: RequestContext,
+  ids: string[],
+  readers: Map<string, Promise<Database>>,
+  read: (db: Database, ids: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  if (noLibrarySwitched()) return read(rc.db, ids);
+  const places = await placesOfIds(rc.db.$client, ids);
+  const rows = await Promise.all(
+    sharesByPlace(ids, (id) => places.get(id)!).map(async ({ place, items }) => {
+      if (place.place !== "shard") return read(rc.db, items);
+      if (!readers.has(place.library)) readers.set(place.library, shardReader(rc, place));
+      return read(await readers.get(place.library)!, items);
+    }),
+  );
+  return rows.flat();
 }

@@ -104,15 +104,31 @@ function pageOf(rows: readonly SeekRow[], counts: { total: number; live: number 
   };
 }
 
+/** Whether each of files `ids` is live and readable by the caller: over the catalog, or where each lives (the route's). */
+export type ReadableFiles = (ids: string[]) => Promise<boolean[]>;
+
+/** Whether each of files `ids` is live and readable by the caller, in order (a routed read where the files live). */
+export async function readableFiles(rc: RequestContext, actor: Actor, ids: readonly string[]): Promise<boolean[]> {
+  const readable = await repo.readableAssets(rc.db, ids, await visibility(rc, actor));
+  return ids.map((id) => readable.has(id));
+}
+
 /**
  * `POST /api/collections/{id}/items`: appends files (`edit`). Every id must be a live file the caller may read, or
- * nothing is added: the 404 names the first that is not, the same whether it is missing or unreadable.
+ * nothing is added: the 404 names the first that is not, the same whether it is missing or unreadable. Whether a file
+ * is readable is asked by `readable` (where each file lives, from the route).
  */
-export async function addItems(rc: RequestContext, actor: Actor, id: string, assetIds: readonly string[]) {
+export async function addItems(
+  rc: RequestContext,
+  actor: Actor,
+  id: string,
+  assetIds: readonly string[],
+  readable: ReadableFiles = (ids) => readableFiles(rc, actor, ids),
+) {
   await requireCollection(rc, actor, id, "edit");
   const ids = unique(assetIds);
-  const readable = await repo.readableAssets(rc.db, ids, await visibility(rc, actor));
-  const refused = ids.find((a) => !readable.has(a));
+  const answers = await readable(ids);
+  const refused = ids.find((_, i) => !answers[i]);
   if (refused) throw new AppError("NOT_FOUND", ru.collections.assetNotFound(refused));
   const counts = await repo.itemCounts(rc.db, id, null);
   if ((counts?.live ?? 0) + ids.length > MAX_COLLECTION_ITEMS) throw new AppError("BAD_REQUEST", ru.collections.tooManyItems(MAX_COLLECTION_ITEMS));

@@ -6,8 +6,8 @@
  */
 export { MAX_LISTED_COLLECTIONS, createCollection, deleteCollection, getCollection, listCollections, updateCollection } from "./collection.service";
 export type { CollectionInfo, ListedCollection } from "./collection.service";
-export { MAX_COLLECTION_IDS, MAX_COLLECTION_ITEMS, addItems, listItems, removeItems, reorderItems } from "./collection-items.service";
-export type { CollectionItem, ItemsPage } from "./collection-items.service";
+export { MAX_COLLECTION_IDS, MAX_COLLECTION_ITEMS, addItems, listItems, readableFiles, removeItems, reorderItems } from "./collection-items.service";
+export type { CollectionItem, ItemsPage, ReadableFiles } from "./collection-items.service";
 export { MAX_COLLECTION_MEMBERS, deleteMember, listMembers, putMember } from "./collection-members.service";
 export { requireCollection } from "./collection-role";
 export type { CollectionRole } from "./collection-role";

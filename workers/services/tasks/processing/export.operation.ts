@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { ru } from "../../../../shared/i18n/ru";
-import { findGroup } from "../../../db/repositories/group.repository";
 import { saveRunningProgress } from "../../../db/repositories/task.repository";
 import { ROOT_GROUP_ID } from "../../../lib/ids";
-import { planExport, planStream, variantsWhereTheyLive, ZIP_TASK_MAX_FILES } from "../../archive";
+import { liveFoldersWhereTheyLive, planExport, planStream, variantsWhereTheyLive, ZIP_TASK_MAX_FILES } from "../../archive";
 import { taskStub } from "../task-live";
 import { PermanentTaskError, percent, type TaskOperation } from "./operation";
 import { titleOf } from "./title";
@@ -82,11 +81,10 @@ export const exportOperation: TaskOperation<ExportOptions, ExportState> = {
   options: ExportOptionsSchema,
   title: (entities, names) => `${ru.tasks.operations.export}: ${titleOf(entities, names)}`,
   async start(ctx) {
-    for (const e of ctx.task.affected) {
-      if (e.type !== "group") continue;
-      const group = await findGroup(ctx.rc.db, e.id);
-      if (!group || group.deletedAt != null || e.id === ROOT_GROUP_ID) throw new PermanentTaskError(ru.tasks.groupNotFound);
-    }
+    const folders = ctx.task.affected.filter((e) => e.type === "group").map((e) => e.id);
+    if (folders.includes(ROOT_GROUP_ID)) throw new PermanentTaskError(ru.tasks.groupNotFound);
+    const live = folders.length > 0 ? await liveFoldersWhereTheyLive(ctx.rc, folders) : new Set<string>();
+    if (folders.some((id) => !live.has(id))) throw new PermanentTaskError(ru.tasks.groupNotFound);
     return { total: 0 };
   },
   async step(ctx) {
