@@ -1,6 +1,5 @@
 import { AppError } from "../../workers/lib/errors";
-import { readRouted } from "../../workers/api/library-reads";
-import { userAccess } from "../../workers/services/access";
+import { levelsWhereTheyLive, readRouted } from "../../workers/api/library-reads";
 import type { Actor, RequestContext } from "../../workers/services/access";
 
 /**
@@ -26,7 +25,8 @@ export async function levelsOfEach(rc: RequestContext, actor: Actor, ids: readon
   const out: Record<string, string[]> = {};
   if (ids.length === 0) return out;
   try {
-    for (const row of await userAccess(rc, actor, ids.map((entity) => ({ entity })))) out[row.entity] = row.acl;
+    // Each decided where its library lives (decision 051).
+    for (const row of await levelsWhereTheyLive({ rc, actor }, ids.map((entity) => ({ entity })))) out[row.entity] = row.acl;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // One unreadable id refuses the whole batch: ask one by one so the others keep their answers.

@@ -920,6 +920,75 @@ describe("moving a library into its shard", () => {
     expect(await add(stranger.bearer, [a.photo.id])).toBe(refused(a.photo.id));
   });
 
+  it("lists «Доступные Файлы» of a reader of deep folders and files where each library lives: renamed, tagged or hidden in its shard only", async () => {
+    const [a, b] = [await library(), await library()];
+    const reader = await ordinaryUser();
+    const grant = (obj: string, type: "group" | "asset") =>
+      env.DB.prepare("INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, ?, ?, ?)")
+        .bind(newId(), reader.id, obj, type, maskOf(["read"]), Date.now())
+        .run();
+    // Library a: its subfolder and a file of its top folder (which he does not read); library b: its top folder.
+    await Promise.all([grant(a.sub, "group"), grant(a.photo.id, "asset"), grant(b.top, "group")]);
+    const bName = (await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(b.top).first<{ name: string }>())!.name;
+    const members = async () => {
+      const res = await call(`/api/group/members/${ROOT_GROUP_ID}`, { bearer: reader.bearer });
+      expect(res.status).toBe(200);
+      const list = (await res.json()) as { el_id: string; el_type: string; el_info: { name: string; tags: { tag_id: string }[] } }[];
+      return list.map((m) => ({ id: m.el_id, name: m.el_info.name, tags: m.el_info.tags.map((t) => t.tag_id) }));
+    };
+    const roots = async () => {
+      const res = await call("/api/group/roots", { bearer: reader.bearer });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { group_id: string; group_name: string }[]).map((g) => g.group_name);
+    };
+    const page = async () => {
+      const route = "routes/_app.mam._index";
+      const res = await call(`/mam.data?_routes=${encodeURIComponent(route)}`, { refresh: reader.refresh });
+      expect(res.status).toBe(200);
+      const { value } = await decode(res.body!);
+      await value;
+      type Data = { root: { groups: { group_name: string }[] }; files: { name: string }[]; levels: Record<string, string[]> };
+      const data = (value as Record<string, { data: Data }>)[route]!.data;
+      return { groups: data.root.groups.map((g) => g.group_name), files: data.files.map((f) => f.name), levels: data.levels[a.sub] };
+    };
+    const read = async () => ({ members: await members(), roots: await roots(), page: await page() });
+    const before = await read();
+    // Folders first (by name: "Архив…" of b before "Исходники" of a), then the file.
+    expect(before.members.map((m) => m.id)).toEqual([b.top, a.sub, a.photo.id]);
+    expect(before.members[2]!.tags).toEqual([a.tag]);
+    expect(before.roots).toEqual([bName, "Исходники"]);
+    expect(before.page).toEqual({ groups: [bName, "Исходники"], files: [a.photo.name], levels: ["read"] });
+
+    const shard = await switchLibrary(a.top);
+    expect(await read()).toEqual(before);
+    // What only the shard knows: the subfolder renamed and tagged (with a tag the shard's copy of the vocabulary holds),
+    // his rule on the file taken away, downloading from the subfolder granted.
+    const tag = a.tag;
+    await inShard(shard, (sql) => {
+      sql.exec(
+        "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+        newId(),
+        reader.id,
+        a.sub,
+        maskOf(["read", "download"]),
+        Date.now(),
+      );
+      sql.exec("UPDATE groups SET name = 'Выборка из шарда' WHERE id = ?", a.sub);
+      sql.exec("UPDATE group_members SET sort_name = 'выборка из шарда' WHERE el_id = ?", a.sub);
+      sql.exec("INSERT INTO entity_tags (tag_id, entity_id, entity_type) VALUES (?, ?, 'group')", tag, a.sub);
+      sql.exec("DELETE FROM access_rules WHERE subj_id = ? AND obj_id = ?", reader.id, a.photo.id);
+    });
+    expect(await members()).toEqual([
+      { id: b.top, name: bName, tags: [] },
+      { id: a.sub, name: "Выборка из шарда", tags: [tag] },
+    ]);
+    expect(await roots()).toEqual([bName, "Выборка из шарда"]);
+    expect(await page()).toEqual({ groups: [bName, "Выборка из шарда"], files: [], levels: ["read", "download"] });
+    // A page of one: the merge cuts the same list.
+    const second = await call(`/api/group/members/${ROOT_GROUP_ID}?skip=1&take=1`, { bearer: reader.bearer });
+    expect(((await second.json()) as { el_id: string }[]).map((m) => m.el_id)).toEqual([a.sub]);
+  });
+
   it("answers the levels and sizes of several libraries' folders and files each from its own", async () => {
     const [a, b] = [await library(), await library()];
     const { reader } = await readerAndStranger(a.top);

@@ -21,6 +21,7 @@ import { prefetchAccess, type Actor, type RequestContext } from "../services/acc
 import { runRoutedRead, SUBTREE_READS, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
 import { CARRIED_ELSEWHERE_MAX, type CarriedElsewhere } from "../services/metadata";
+import type { TopEntriesRead } from "../services/library";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -148,7 +149,7 @@ export async function planZipWhereItLives(at: Reader, selection: ZipSelection): 
 }
 
 /** The lists read across libraries a page at a time (`pageWhereItLives`): their rows in one order in every library. */
-type PagedRead = "trashedAssets" | "trashedGroups" | "taxonMembers" | "entitiesByField" | "foundGroups" | "rulesOfSubjects";
+type PagedRead = "trashedAssets" | "trashedGroups" | "taxonMembers" | "entitiesByField" | "foundGroups" | "rulesOfSubjects" | "topEntries";
 type Paging = { skip: number; take: number };
 
 /**
@@ -204,6 +205,21 @@ export function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(a
     paging,
     (a: Row, b: Row) => binaryOrder(b.deleted_at, a.deleted_at) || byId * binaryOrder(idOf(a), idOf(b)),
   );
+}
+
+/**
+ * «Доступные Файлы» of a caller listing the top-most folders and files he reads, each library's read where it lives and
+ * merged in the listing's order: folders first, then files, each by name key, then id.
+ */
+export function topWhereTheyLive(at: Reader): TopEntriesRead {
+  return (query, paging) =>
+    pageWhereItLives<"topEntries">(
+      at,
+      "topEntries",
+      (window, scope) => [[], query, window, scope],
+      paging,
+      (a, b) => Number(!a.group) - Number(!b.group) || binaryOrder(a.sort, b.sort) || binaryOrder(a.id, b.id),
+    );
 }
 
 /**

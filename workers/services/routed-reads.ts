@@ -34,6 +34,7 @@ import {
   resolveDownload,
   searchGroupsPage,
   subtreeText,
+  topEntries,
   techFields,
   textRendition,
   trashedAssetsPage,
@@ -41,6 +42,7 @@ import {
   variantDownload,
   variantTechFields,
   variantTechProps,
+  type TopQuery,
 } from "./library";
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
 import type { WopiClient, WopiRight } from "../lib/wopi-token";
@@ -209,6 +211,15 @@ export const ROUTED_READS = {
   // A page of the folders whose name contains a text across libraries (`pageWhereItLives`), by name.
   foundGroups: (rc: RequestContext, actor: Actor, _ids: string[], q: string, page: { skip: number; take: number }, scope: LibraryScope) =>
     searchGroupsPage(rc, actor, q, page, scope),
+  // A page of «Доступные Файлы» of a caller listing the top-most folders and files he reads (`pageWhereItLives`).
+  topEntries: (
+    rc: RequestContext,
+    actor: Actor,
+    _ids: string[],
+    query: TopQuery,
+    page: { skip: number; take: number },
+    scope: LibraryScope,
+  ) => topEntries(rc, actor, query, page, scope),
   // A page of the files and folders whose value matches a field query (`pageWhereItLives`), by id; `timing` gets the
   // catalog's own query time (a shard's copy of it is dropped).
   entitiesByField: (

@@ -11,6 +11,7 @@ import type { Database } from "../client";
 import { visibleSql, type Visibility } from "./access.repository";
 import { MAIN_VARIANT } from "./group.repository";
 import type { AssetMemberRow, GroupMemberRow } from "./group-pages.repository";
+import { inLibraryScope, type LibraryScope } from "./library-scope";
 
 /** The user and every group of users they belong to (the subjects their rules name). */
 function subjects(userId: string): SQL {
@@ -28,6 +29,8 @@ export interface RootPageOptions {
   review?: ReviewStatus | "none";
   skip: number;
   take: number;
+  /** which libraries' folders and files (decision 051): all of them unless told */
+  scope?: LibraryScope;
 }
 
 /** A root folder row is a folder page's group row plus its member count. */
@@ -36,7 +39,8 @@ export interface RootGroupRow extends GroupMemberRow {
 }
 
 /**
- * Groups the caller reads whose parent they cannot read (or is the virtual root). A readable group is always
+ * Groups the caller reads whose parent they cannot read (or is the virtual root). A folder is of the library of the
+ * folder listing it (a library's top folder, listed in the root, is the catalog's). A readable group is always
  * below (or at) a group they own or a rule of theirs names, so those are the candidates; a rule on the virtual root
  * itself makes its children candidates. The page is cut first, then its rows get owner names and counts.
  */
@@ -54,7 +58,7 @@ function rootGroupsFrom(o: RootPageOptions): SQL {
     from candidates k cross join groups g on g.id = k.id
     cross join group_members pm on pm.group_id = g.parent_id and pm.el_id = g.id and pm.el_type = 'group'
     left join groups p on p.id = g.parent_id
-    where g.deleted_at is null and pm.trashed_at is null${q}
+    where g.deleted_at is null and pm.trashed_at is null${q} and ${inLibraryScope(o.scope ?? "all", sql`pm.group_id`)}
       and ${visibleSql(o.vis, "group", sql`g.id`, sql`g.owner_id`)}
       and (g.parent_id = ${o.rootId} or not ${visibleSql(o.vis, "group", sql`p.id`, sql`p.owner_id`)})`;
 }
@@ -98,7 +102,7 @@ export function rootAssetsPage(db: Database, o: RootPageOptions) {
     ),
     page as (
       select a.id from candidates k cross join assets a on a.id = k.id
-      where a.deleted_at is null${extra}
+      where a.deleted_at is null${extra} and ${inLibraryScope(o.scope ?? "all", sql`a.id`)}
         and ${visibleSql(o.vis, "asset", sql`a.id`, sql`a.owner_id`)}
         and not exists (select 1 from group_members am cross join groups ag on ag.id = am.group_id
           where am.el_id = a.id and am.el_type = 'asset' and am.trashed_at is null and ag.id <> ${o.rootId}

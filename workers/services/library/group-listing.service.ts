@@ -25,7 +25,7 @@ import {
 import { GROUP_PAGE_SIZE, type Paging } from "./group.service";
 import { loadGroup } from "./group-guard";
 import { ROOT_GROUP_ID } from "../../lib/ids";
-import { listsTopMost, topMembers } from "./root-listing.service";
+import { listsTopMost, topEntries, type TopEntriesRead } from "./root-listing.service";
 
 /** A tag as listings show it. */
 export interface MemberTag {
@@ -149,7 +149,13 @@ function groupMember(r: pagesRepo.GroupMemberRow): GroupMember {
  * virtual root (its top-level groups). Only what the actor may read is listed.
  * @example const { items, nextCursor } = await listMembers(rc, actor, groupId, { sort: "name", take: 50 })
  */
-export async function listMembers(rc: RequestContext, actor: Actor, groupId: string, query: MembersQuery = {}): Promise<MembersPage> {
+export async function listMembers(
+  rc: RequestContext,
+  actor: Actor,
+  groupId: string,
+  query: MembersQuery = {},
+  top: TopEntriesRead = (q, page) => topEntries(rc, actor, q, page, "all"),
+): Promise<MembersPage> {
   const sort = query.sort ?? "name";
   const order = query.order ?? "asc";
   const take = query.take ?? GROUP_PAGE_SIZE;
@@ -169,16 +175,20 @@ export async function listMembers(rc: RequestContext, actor: Actor, groupId: str
     const start = cursor ? Number(cursor.k) : skip;
     if (cursor && (cursor.i !== ROOT_CURSOR || !Number.isSafeInteger(start) || start < 0))
       throw new AppError("BAD_REQUEST", ru.groups.badCursor);
-    const found = await topMembers(rc, vis, {
-      types,
-      q: query.q ? sortKeyOf(query.q) : undefined,
-      mime: query.mime ? query.mime.toLowerCase() : undefined,
-      review: query.review,
-      skip: start,
-      take,
+    const found = await top(
+      {
+        types,
+        q: query.q ? sortKeyOf(query.q) : undefined,
+        mime: query.mime ? query.mime.toLowerCase() : undefined,
+        review: query.review,
+      },
+      { skip: start, take },
+    );
+    const items = found.map(({ group, asset, tags }) => {
+      const member = group ? groupMember(group) : assetMember(asset!);
+      member.el_info.tags.push(...tags.sort((a, b) => TAG_ORDER.compare(a.tag_name, b.tag_name)));
+      return member;
     });
-    const items = [...found.groups.map(groupMember), ...found.assets.map(assetMember)];
-    await attachTags(rc, items);
     const last = items.at(-1);
     const nextCursor =
       items.length === take && last

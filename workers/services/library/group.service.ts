@@ -23,7 +23,7 @@ import { eventSql } from "../events";
 import { groupTrashLocations, type TrashLocation } from "./trash-location.service";
 import { MAX_GROUP_DEPTH, sortKeyOf, visiblePath } from "./group-tree";
 import { requireGroup, loadGroup, loadGroups, rejectRoot, runGuarded } from "./group-guard";
-import { listsTopMost, topGroups } from "./root-listing.service";
+import { listsTopMost, topEntries, type TopEntriesRead } from "./root-listing.service";
 
 /** Page size of group listings (SPEC §9). */
 export const GROUP_PAGE_SIZE = 50;
@@ -47,23 +47,28 @@ export interface Paging {
  * The virtual root 'Доступные Файлы': the top-level groups the actor may read (a chrooted actor: their chroot
  * groups). Visibility is part of the SQL, so paging stays correct.
  */
-export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}) {
-  const [groups, root] = await Promise.all([listRoots(rc, actor, { skip, take }), findGroup(rc.db, ROOT_GROUP_ID)]);
+export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}, top?: TopEntriesRead) {
+  const [groups, root] = await Promise.all([listRoots(rc, actor, { skip, take }, top), findGroup(rc.db, ROOT_GROUP_ID)]);
   return { group_id: ROOT_GROUP_ID, group_name: root?.name ?? ru.app.rootGroupName, groups, complete: groups.length < take };
 }
 
 /**
  * GET /roots (and /acl-roots): what the actor finds on «Доступные Файлы», by name. Administrators: the top-level
  * groups; a confined caller: their chroot (or token scope) groups; anyone else: the top-most groups they read,
- * wherever they are (their parents hidden from them), so a folder shared deep in someone's tree is found here.
+ * wherever they are (their parents hidden from them), so a folder shared deep in someone's tree is found here —
+ * read by `top` (where each library lives, from the API and the root page).
  */
 export async function listRoots(
   rc: RequestContext,
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
+  top: TopEntriesRead = (query, page) => topEntries(rc, actor, query, page, "all"),
 ): Promise<GroupSummary[]> {
   const vis = await visibility(rc, actor);
-  if (vis && listsTopMost(vis)) return (await topGroups(rc, vis, { skip, take })).map((r) => summaryOf({ ...r, id: r.el_id }));
+  if (vis && listsTopMost(vis))
+    return (await top({ types: ["group"] }, { skip, take })).flatMap(({ group }) =>
+      group ? [summaryOf({ ...group, id: group.el_id })] : [],
+    );
   const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : vis.scope ?? []) : [];
   if (vis && roots.length > 0) return (await readsRepo.chrootRootGroups(rc.db, { vis, roots, skip, take })).map(summaryOf);
   const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { vis, skip, take });
@@ -82,8 +87,8 @@ export async function listRoots(
  * GET /acl-roots: the highest groups the actor reads (as owner or through rules) whose parent it cannot read or is
  * the virtual root — the same list as GET /roots since the root shows exactly those.
  */
-export async function listAclRoots(rc: RequestContext, actor: Actor, paging: Paging = {}): Promise<GroupSummary[]> {
-  return listRoots(rc, actor, paging);
+export async function listAclRoots(rc: RequestContext, actor: Actor, paging: Paging = {}, top?: TopEntriesRead): Promise<GroupSummary[]> {
+  return listRoots(rc, actor, paging, top);
 }
 
 function summaryOf(r: {

@@ -92,6 +92,8 @@ export { deleteMembers, insertMembers, moveMembers } from "./group-members.servi
 export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroupsPage } from "./group-lookup.service";
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
 export type { MembersPage, MembersQuery } from "./group-listing.service";
+export { topEntries } from "./root-listing.service";
+export type { TopEntriesRead, TopEntry, TopQuery } from "./root-listing.service";
 export { libraryShardPlan } from "./library-shard-plan.service";
 export type { LibraryShardPlan, LibraryShardPlanEntry } from "./library-shard-plan.service";
 // Moving a library into its shard (decision 043, issue 40 item 4).
