@@ -114,6 +114,13 @@ async function run(mode) {
     // A password link to the same library: each round's unlock checks the password (PBKDF2) and opens a page.
     const locked = await (await send("POST", `/api/sl/create/${top}`, { password: "пароль-бенча" })()).text();
     const lockedLink = /\/sl\/([A-Za-z0-9_-]{22})/.exec(locked)[1];
+    // A reader of the first library's subfolder and of one file of the other (their folders hidden from him): his
+    // «Доступные Файлы» lists both (in shard mode each library lists its own, merged by name).
+    const readerLogin = { user_name: "Читатель", user_login: "bench-reader", user_passwd: "пароль-читателя-1", enabled: true };
+    const readerId = (await timed(send("POST", "/api/user", readerLogin))).body.user_id;
+    await timed(send("POST", "/api/user/acl", { subj: readerId, obj: sub, acl: ["read"] }), 201);
+    await timed(send("POST", "/api/user/acl", { subj: readerId, obj: otherFiles[0], acl: ["read"] }), 201);
+    const reader = { authorization: `Bearer ${(await signIn(url, readerLogin.user_login, readerLogin.user_passwd)).bearer}` };
     const reads = {
       whoami: "/api/auth/whoami",
       asset: `/api/asset/${file}`,
@@ -137,6 +144,7 @@ async function run(mode) {
       zipTwo: ["/api/zip", { group_ids: [sub, other], asset_ids: [] }],
       collectionZip: [collectionZip, undefined, {}],
       folderSearch: `/api/group/search?q=${encodeURIComponent("день")}`,
+      readerRoot: [`/api/group/members/${ROOT_GROUP_ID}`, undefined, reader],
       trashFiles: "/api/asset/trash?take=50",
       trashFolders: "/api/group/trash?take=50",
       tagCount: ["/api/tags/list-by-ids", { ids: [tag] }],
@@ -208,6 +216,7 @@ const labels = {
   zipTwo: `a selection's ZIP: folders of 2 libraries (${FILES} + 4 files)`,
   collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
   folderSearch: "folders found by name: 2 of 2 libraries, with their paths",
+  readerRoot: "a reader's «Доступные Файлы»: a folder and a file of 2 libraries",
   trashFiles: "the trash's files: 10 of 2 libraries",
   trashFolders: "the trash's folders: 2 of 2 libraries",
   tagCount: "a tag's count: 5 files of 2 libraries",
