@@ -22,7 +22,7 @@ import { requireActor } from "../lib/session.server";
 import { LocalTime } from "../components/local-time";
 import { userAbilities } from "../../workers/services/access";
 import { GROUP_PAGE_SIZE, getGroup, listAvailableRoot, listMembers } from "../../workers/services/library";
-import { topWhereTheyLive } from "../../workers/api/library-reads";
+import { rootsWhereTheyLive } from "../../workers/api/library-reads";
 import { mediaKind } from "../lib/media-kind";
 
 export const meta: MetaFunction = () => [{ title: `${ru.mam.title} — ${ru.app.name}` }];
@@ -36,8 +36,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const pages = Math.min(Math.max(Number(params.get("pages")) || 1, 1), 40);
   // Each library's share of the listing read where it lives (decision 051).
-  const top = topWhereTheyLive({ rc: context.rc, actor });
-  const root = await listAvailableRoot(context.rc, actor, { skip: 0, take: pages * GROUP_PAGE_SIZE }, top);
+  const reads = rootsWhereTheyLive({ rc: context.rc, actor });
+  const root = await listAvailableRoot(context.rc, actor, { skip: 0, take: pages * GROUP_PAGE_SIZE }, reads);
   // `?created=`: a folder just made here that sorts past the pages shown is listed first, so it never seems missing.
   const created = params.get("created");
   if (created && /^[0-9a-f]{32}$/.test(created) && !root.complete && !root.groups.some((g) => g.group_id === created)) {
@@ -55,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   // Files shared with the user whose folders they cannot see come after the folders (GET /members of the root).
   const files = root.complete
-    ? (await listMembers(context.rc, actor, ROOT_GROUP_ID, { type: "asset", take: pages * GROUP_PAGE_SIZE }, top)).items.flatMap((m) =>
+    ? (await listMembers(context.rc, actor, ROOT_GROUP_ID, { type: "asset", take: pages * GROUP_PAGE_SIZE }, reads.top)).items.flatMap((m) =>
         m.el_type === "asset" ? [{ asset_id: m.el_id, name: m.el_info.name, mimetype: m.el_info.mimetype, owner_name: m.el_info.owner_name, mtime: m.el_info.mtime }] : [],
       )
     : [];

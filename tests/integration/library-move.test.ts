@@ -989,6 +989,40 @@ describe("moving a library into its shard", () => {
     expect(((await second.json()) as { el_id: string }[]).map((m) => m.el_id)).toEqual([a.sub]);
   });
 
+  it("lists a confined reader's roots where each lives: renamed, or hidden from him, in its shard only", async () => {
+    const [a, b] = [await library(), await library()];
+    const reader = await ordinaryUser();
+    await env.DB.batch([
+      ...[a.sub, b.top].map((obj) =>
+        env.DB.prepare(
+          "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+        ).bind(newId(), reader.id, obj, maskOf(["read"]), Date.now()),
+      ),
+      env.DB.prepare("UPDATE users SET chroot_groups = ? WHERE id = ?").bind(JSON.stringify([a.sub, b.top]), reader.id),
+    ]);
+    const bName = (await env.DB.prepare("SELECT name FROM groups WHERE id = ?").bind(b.top).first<{ name: string }>())!.name;
+    const roots = async (query = "") => {
+      const res = await call(`/api/group/roots${query}`, { bearer: reader.bearer });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { group_name: string; members: number }[]).map((g) => `${g.group_name}: ${g.members}`);
+    };
+    const before = await roots();
+    expect(before).toEqual([`${bName}: 2`, "Исходники: 1"]);
+    const shard = await switchLibrary(a.top);
+    expect(await roots()).toEqual(before);
+    // Renamed in the shard only, its file put in the trash there: the subfolder now sorts first, with its new count.
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE groups SET name = 'Альбом из шарда' WHERE id = ?", a.sub);
+      sql.exec("UPDATE group_members SET sort_name = 'альбом из шарда' WHERE el_id = ?", a.sub);
+      sql.exec("UPDATE group_members SET trashed_at = ? WHERE el_id = ?", Date.now(), a.clip.id);
+    });
+    expect(await roots()).toEqual(["Альбом из шарда: 0", `${bName}: 2`]);
+    expect(await roots("?skip=1&take=1")).toEqual([`${bName}: 2`]);
+    // His rule on it taken away in the shard only: only the other library's root is his.
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
+    expect(await roots()).toEqual([`${bName}: 2`]);
+  });
+
   it("answers the levels and sizes of several libraries' folders and files each from its own", async () => {
     const [a, b] = [await library(), await library()];
     const { reader } = await readerAndStranger(a.top);

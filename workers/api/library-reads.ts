@@ -17,11 +17,12 @@ import type { CountsElsewhere, LibraryScope } from "../db/repositories/library-s
 import { findVariant } from "../db/repositories/asset-versions.repository";
 import { callerCopyOf, readCallerCopies, type CallerCopy } from "../db/repositories/caller-copy.repository";
 import { AppError } from "../lib/errors";
+import { binaryOrder } from "../lib/binary-order";
 import { prefetchAccess, type Actor, type RequestContext } from "../services/access";
 import { runRoutedRead, SUBTREE_READS, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
 import { CARRIED_ELSEWHERE_MAX, type CarriedElsewhere } from "../services/metadata";
-import type { TopEntriesRead } from "../services/library";
+import type { RootReads } from "../services/library";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -208,26 +209,29 @@ export function trashWhereItLives<K extends "trashedAssets" | "trashedGroups">(a
 }
 
 /**
- * «Доступные Файлы» of a caller listing the top-most folders and files he reads, each library's read where it lives and
- * merged in the listing's order: folders first, then files, each by name key, then id.
+ * The roots of a caller whose root is not the top-level groups, read where each library lives: «Доступные Файлы» of
+ * one listing the top-most folders and files he reads, each library's merged in the listing's order (folders first,
+ * then files, each by name key, then id); a confined caller's roots, each asked of its library.
  */
-export function topWhereTheyLive(at: Reader): TopEntriesRead {
-  return (query, paging) =>
-    pageWhereItLives<"topEntries">(
-      at,
-      "topEntries",
-      (window, scope) => [[], query, window, scope],
-      paging,
-      (a, b) => Number(!a.group) - Number(!b.group) || binaryOrder(a.sort, b.sort) || binaryOrder(a.id, b.id),
-    );
-}
-
-/**
- * Two texts in SQLite's own order (BINARY: by UTF-8 bytes), which a list's `ORDER BY` follows. Code units order the
- * same except astral characters against U+E000–U+FFFF, which no name sorts by here.
- */
-export function binaryOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+export function rootsWhereTheyLive(at: Reader): RootReads {
+  return {
+    top: (query, paging) =>
+      pageWhereItLives<"topEntries">(
+        at,
+        "topEntries",
+        (window, scope) => [[], query, window, scope],
+        paging,
+        (a, b) => Number(!a.group) - Number(!b.group) || binaryOrder(a.sort, b.sort) || binaryOrder(a.id, b.id),
+      ),
+    confined: (roots) =>
+      readEachRouted(
+        at,
+        "confinedRoots",
+        roots,
+        (id) => id,
+        (ids, share) => [ids, share] as const,
+      ),
+  };
 }
 
 /**

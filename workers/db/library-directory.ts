@@ -39,6 +39,11 @@ export function libraryShard(env: Env, shard: number) {
   return env.LIBRARY_SHARDS.get(env.LIBRARY_SHARDS.idFromName(`library-${shard}`));
 }
 
+/**
+ * Places an isolate remembers at most: every id it places is remembered (an export's files, a list's rows), a
+ * long-lived isolate meets millions, and it has 128 MB; past this the oldest are forgotten (asked again when next met).
+ */
+const REMEMBERED_MAX = 20_000;
 const SOON_MS = 10_000;
 const SETTLED_MS = 600_000;
 /** How long an isolate trusts that no library lives in a shard (then an id needs no lookup at all). */
@@ -124,6 +129,10 @@ export async function placesOfIds(
         : { place: "shard", library: row.library, name: row.name!, shard: row.shard! };
     cache.set(row.id, { place, until: now + (place.place === "shard" ? SETTLED_MS : SOON_MS) });
     places.set(row.id, place);
+  }
+  for (const id of cache.keys()) {
+    if (cache.size <= REMEMBERED_MAX) break;
+    cache.delete(id);
   }
   return places;
 }

@@ -42,6 +42,7 @@ import {
   variantDownload,
   variantTechFields,
   variantTechProps,
+  confinedRoots,
   type TopQuery,
 } from "./library";
 import { findPreview, readWaveform, type PreviewKindName } from "./media";
@@ -220,6 +221,8 @@ export const ROUTED_READS = {
     page: { skip: number; take: number },
     scope: LibraryScope,
   ) => topEntries(rc, actor, query, page, scope),
+  // A confined caller's roots (his chroot or token scope groups), one answer each.
+  confinedRoots: (rc: RequestContext, actor: Actor, _ids: string[], roots: string[]) => confinedRoots(rc, actor, roots),
   // A page of the files and folders whose value matches a field query (`pageWhereItLives`), by id; `timing` gets the
   // catalog's own query time (a shard's copy of it is dropped).
   entitiesByField: (

@@ -11,7 +11,8 @@ import {
   type RulesPage,
 } from "../../services/access";
 import { objectsOfRules, writeWhereItLives } from "../library-place";
-import { binaryOrder, levelsWhereTheyLive, pageWhereItLives, readRouted, type Reader } from "../library-reads";
+import { levelsWhereTheyLive, pageWhereItLives, readRouted, type Reader } from "../library-reads";
+import { binaryOrder } from "../../lib/binary-order";
 import { noLibrarySwitched } from "../../db/library-directory";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";

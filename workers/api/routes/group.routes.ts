@@ -16,15 +16,8 @@ import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
 import { writeWhereItLives } from "../library-place";
-import {
-  binaryOrder,
-  pageWhereItLives,
-  readEachRouted,
-  readRouted,
-  readWhereItLives,
-  topWhereTheyLive,
-  trashWhereItLives,
-} from "../library-reads";
+import { pageWhereItLives, readEachRouted, readRouted, readWhereItLives, rootsWhereTheyLive, trashWhereItLives } from "../library-reads";
+import { binaryOrder } from "../../lib/binary-order";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
 import { bearerSecurity, createRouter, errorResponses } from "../router";
@@ -98,7 +91,7 @@ export const groupRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(GroupSummarySchema), "Groups by name"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listRoots(c.var.rc, c.var.actor, c.req.valid("query"), topWhereTheyLive(c.var)), 200),
+    async (c) => c.json(await listRoots(c.var.rc, c.var.actor, c.req.valid("query"), rootsWhereTheyLive(c.var)), 200),
   )
   .openapi(
     createRoute({
@@ -109,7 +102,7 @@ export const groupRoutes = createRouter()
       request: { query: PagingQuerySchema },
       responses: { 200: json(z.array(GroupSummarySchema), "Groups by name"), ...errorResponses(400, 401) },
     }),
-    async (c) => c.json(await listAclRoots(c.var.rc, c.var.actor, c.req.valid("query"), topWhereTheyLive(c.var)), 200),
+    async (c) => c.json(await listAclRoots(c.var.rc, c.var.actor, c.req.valid("query"), rootsWhereTheyLive(c.var)), 200),
   )
   .openapi(
     createRoute({
@@ -139,7 +132,7 @@ export const groupRoutes = createRouter()
         () => {
           // a read-only call on a group: its access rows load beside the group itself (decision 030)
           prefetchAccess(c.var.rc, c.var.actor, { id, type: "group" });
-          return listMembers(c.var.rc, c.var.actor, id, query, topWhereTheyLive(c.var));
+          return listMembers(c.var.rc, c.var.actor, id, query, rootsWhereTheyLive(c.var).top);
         },
         (shard, caller) => shard.membersPage(caller, c.var.actor, id, query),
       );

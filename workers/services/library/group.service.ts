@@ -13,6 +13,7 @@ import { findGroup, listChildGroups } from "../../db/repositories/group.reposito
 import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { newId, ROOT_GROUP_ID } from "../../lib/ids";
+import { binaryOrder } from "../../lib/binary-order";
 import { toIso } from "../../lib/time";
 import { TRASH_RETENTION_MS } from "../../lib/trash";
 import type { PurgeGroupMessage, TaskMessageInput } from "../../queue/messages";
@@ -47,30 +48,56 @@ export interface Paging {
  * The virtual root 'Доступные Файлы': the top-level groups the actor may read (a chrooted actor: their chroot
  * groups). Visibility is part of the SQL, so paging stays correct.
  */
-export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}, top?: TopEntriesRead) {
-  const [groups, root] = await Promise.all([listRoots(rc, actor, { skip, take }, top), findGroup(rc.db, ROOT_GROUP_ID)]);
+export async function listAvailableRoot(rc: RequestContext, actor: Actor, { skip = 0, take = GROUP_PAGE_SIZE } = {}, reads?: RootReads) {
+  const [groups, root] = await Promise.all([listRoots(rc, actor, { skip, take }, reads), findGroup(rc.db, ROOT_GROUP_ID)]);
   return { group_id: ROOT_GROUP_ID, group_name: root?.name ?? ru.app.rootGroupName, groups, complete: groups.length < take };
+}
+
+/**
+ * How the roots of a caller whose root is not the top-level groups are read: over the catalog (the default), or where
+ * each library lives (the API's and the root page's, decision 051) — the top-most folders and files he reads, and a
+ * confined caller's roots (`confinedRoots`: one answer each, null for one gone or hidden).
+ */
+export interface RootReads {
+  top: TopEntriesRead;
+  confined: (roots: string[]) => Promise<(GroupSummary | null)[]>;
+}
+
+/** Each of a confined caller's roots (his chroot or token scope groups), in order: null for one gone or hidden from him. */
+export async function confinedRoots(rc: RequestContext, actor: Actor, roots: string[]): Promise<(GroupSummary | null)[]> {
+  const vis = await visibility(rc, actor);
+  const rows = vis ? await readsRepo.chrootRootGroups(rc.db, { vis, roots, skip: 0, take: roots.length }) : [];
+  const found = new Map(rows.map((row) => [row.id, summaryOf(row)]));
+  return roots.map((id) => found.get(id) ?? null);
 }
 
 /**
  * GET /roots (and /acl-roots): what the actor finds on «Доступные Файлы», by name. Administrators: the top-level
  * groups; a confined caller: their chroot (or token scope) groups; anyone else: the top-most groups they read,
- * wherever they are (their parents hidden from them), so a folder shared deep in someone's tree is found here —
- * read by `top` (where each library lives, from the API and the root page).
+ * wherever they are (their parents hidden from them), so a folder shared deep in someone's tree is found here. The
+ * last two are read by `reads` (where each library lives, from the API and the root page).
  */
 export async function listRoots(
   rc: RequestContext,
   actor: Actor,
   { skip = 0, take = GROUP_PAGE_SIZE }: Paging = {},
-  top: TopEntriesRead = (query, page) => topEntries(rc, actor, query, page, "all"),
+  reads: RootReads = {
+    top: (query, page) => topEntries(rc, actor, query, page, "all"),
+    confined: (roots) => confinedRoots(rc, actor, roots),
+  },
 ): Promise<GroupSummary[]> {
   const vis = await visibility(rc, actor);
   if (vis && listsTopMost(vis))
-    return (await top({ types: ["group"] }, { skip, take })).flatMap(({ group }) =>
+    return (await reads.top({ types: ["group"] }, { skip, take })).flatMap(({ group }) =>
       group ? [summaryOf({ ...group, id: group.el_id })] : [],
     );
   const roots = vis ? (vis.chroot.length > 0 ? vis.chroot : vis.scope ?? []) : [];
-  if (vis && roots.length > 0) return (await readsRepo.chrootRootGroups(rc.db, { vis, roots, skip, take })).map(summaryOf);
+  if (vis && roots.length > 0) {
+    // By name key (the listing's sort name is the lower-cased name), then id, as the catalog's one statement ordered them.
+    const keyed = (await reads.confined([...new Set(roots)])).flatMap((g) => (g ? [{ key: sortKeyOf(g.group_name), g }] : []));
+    keyed.sort((a, b) => binaryOrder(a.key, b.key) || binaryOrder(a.g.group_id, b.g.group_id));
+    return keyed.slice(skip, skip + take).map(({ g }) => g);
+  }
   const rows = await listChildGroups(rc.db, ROOT_GROUP_ID, { vis, skip, take });
   return rows.map((r) => ({
     group_id: r.id,
@@ -87,8 +114,8 @@ export async function listRoots(
  * GET /acl-roots: the highest groups the actor reads (as owner or through rules) whose parent it cannot read or is
  * the virtual root — the same list as GET /roots since the root shows exactly those.
  */
-export async function listAclRoots(rc: RequestContext, actor: Actor, paging: Paging = {}, top?: TopEntriesRead): Promise<GroupSummary[]> {
-  return listRoots(rc, actor, paging, top);
+export async function listAclRoots(rc: RequestContext, actor: Actor, paging: Paging = {}, reads?: RootReads): Promise<GroupSummary[]> {
+  return listRoots(rc, actor, paging, reads);
 }
 
 function summaryOf(r: {

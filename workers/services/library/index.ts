@@ -75,6 +75,7 @@ export { MAX_MAP_POINTS, groupLocations } from "./group-locations.service";
 export type { LocatedAsset } from "./group-locations.service";
 export {
   GROUP_PAGE_SIZE,
+  confinedRoots,
   createGroup,
   getGroup,
   listAclRoots,
@@ -88,6 +89,7 @@ export {
   trashedGroupsPage,
   updateGroup,
 } from "./group.service";
+export type { RootReads } from "./group.service";
 export { deleteMembers, insertMembers, moveMembers } from "./group-members.service";
 export { entityByPath, groupSizes, groupStorage, listGroupsWithUsers, searchGroupsPage } from "./group-lookup.service";
 export { listDirectory, listMembers, listPreviews } from "./group-listing.service";
