@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb, type Database } from "../workers/db/client";
 import { CATALOG_MIGRATIONS } from "../workers/db/catalog-migrations";
+import { applyCatalogSchema, CATALOG_SCHEMA_SNAPSHOT } from "../workers/db/catalog-schema";
 import { answerFromShard, type ShardAnswer } from "../workers/db/library-shard-call";
 import {
   appendLibraryRows,
@@ -54,8 +55,9 @@ export interface LibraryShardStats {
 /**
  * One library shard (decision 043): a SQLite-backed Durable Object holding the catalog's schema, applied from the
  * same `migrations/` files as `DB`, so every repository runs against it unchanged through `SqlStorageClient`.
- * Responsibilities: bring its schema up to date before it answers anything (each migration in one transaction, each
- * recorded, so a shard that stopped half-way resumes at the migration that did not finish), and run the product's
+ * Responsibilities: bring its schema up to date before it answers anything (a new shard takes the catalog's schema in
+ * one step, decision 052; then each migration newer than that in one transaction, each recorded, so a shard that
+ * stopped half-way resumes at the migration that did not finish), and run the product's
  * services against its database for a caller whose identity rides along with the call. Queries inside the object run
  * in-process: a caller pays one round trip for a call, however many statements it runs.
  */
@@ -82,6 +84,11 @@ export class LibraryShardDO extends DurableObject<Env> {
         .toArray()
         .map((row) => row.name),
     );
+    if (applied.size === 0) {
+      // A new shard: the schema in one step, then only the migrations newer than it (decision 052).
+      this.ctx.storage.transactionSync(() => applyCatalogSchema(sql, Date.now()));
+      for (const name of CATALOG_SCHEMA_SNAPSHOT.migrations) applied.add(name);
+    }
     for (const migration of CATALOG_MIGRATIONS) {
       if (applied.has(migration.name)) continue;
       this.ctx.storage.transactionSync(() => {

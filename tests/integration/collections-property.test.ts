@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COLLECTION_SEEK_SPACING } from "../../workers/db/repositories/collection-seek.repository";
 import { admin, createGroup, insertAsset, ordinaryUser, send, uniqueName } from "./library-factories";
+import { propertyRuns } from "./property-runs";
 
 /**
  * Collections are never wider than the files' own rights (decision record 034), as a property: random sequences of
@@ -264,7 +265,7 @@ describe("collections never show an item its reader cannot read", () => {
           await expectPages(step);
         }
       }),
-      { numRuns: 15 },
+      { numRuns: propertyRuns(15) },
     );
     expect(checks, `hidden pages ${hiddenSeen}`).toBeGreaterThan(80);
     expect(hiddenSeen, `hidden pages among ${checks}`).toBeGreaterThan(10);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dispatch, grant, mediaAsset, revoke } from "./comments-fixtures";
 import { call, signIn, type Session, type TestUser } from "./factories";
+import { propertyRuns } from "./property-runs";
 
 /**
  * Comments and notifications under random sequences (decision 035): three people, two files of the first one's, and
@@ -120,7 +121,7 @@ describe("comments and notifications never reach someone who cannot read the fil
         await dispatch();
         await checkInboxes();
       }),
-      { numRuns: 12 },
+      { numRuns: propertyRuns(12) },
     );
   }, 600_000);
 });

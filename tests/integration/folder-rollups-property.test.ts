@@ -15,6 +15,7 @@ import { createGroup as createGroupIn } from "../../workers/services/library";
 import { actorOf, exec, testContext } from "./catalog-fixtures";
 import { admin, createGroup, insertAsset, send, uniqueName } from "./library-factories";
 import { inShard } from "./through-shards";
+import { propertyRuns } from "./property-runs";
 
 // Folder rollups (decision record 017) under random operation sequences through the real write paths: group create,
 // move, trash, restore and purge; asset insert, listing, unlisting, moving, copying, trashing, restoring; variants
@@ -210,7 +211,7 @@ describe("folder rollups under random operations", () => {
           });
         }
       }),
-      { numRuns: 20 },
+      { numRuns: propertyRuns(20) },
     );
   }, 180_000);
 

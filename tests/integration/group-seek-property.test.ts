@@ -8,6 +8,7 @@ import { newId, ROOT_GROUP_ID } from "../../workers/lib/ids";
 import type { GroupMember } from "../../workers/services/library/group-listing.service";
 import { call } from "./factories";
 import { admin, createGroup, ordinaryUser, uniqueName } from "./library-factories";
+import { propertyRuns } from "./property-runs";
 
 // `skip` from seek checkpoints (decision record 017) must answer exactly what the naive OFFSET query answers, for
 // every sort, order, type and MIME filter, while inserts, deletions, trashing, renames and moves interleave with the
@@ -252,7 +253,7 @@ describe("skip paging from seek checkpoints", () => {
         // Those pages came from checkpoints (the property is about the seek path, not the OFFSET fallback).
         expect(await seekLists(g)).toBeGreaterThan(0);
       }),
-      { numRuns: 10 },
+      { numRuns: propertyRuns(10) },
     );
   }, 300_000);
 

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canAccess } from "../../workers/services/access";
@@ -7,10 +6,10 @@ import { words } from "../../workers/services/search/tokenize";
 import { actorOf, exec, indexed, insertTag, rows, searchRows, tagEntity, testContext } from "./catalog-fixtures";
 import { call } from "./factories";
 import { AppError } from "../../workers/lib/errors";
-import { getConfig } from "../../workers/lib/config";
 import type { Actor } from "../../workers/services/access";
 import { searchQuery, type SearchFilters } from "../../workers/services/search";
 import { admin, createGroup, insertAsset, ordinaryUser, uniqueName } from "./library-factories";
+import { propertyRuns } from "./property-runs";
 
 // `GET /api/search/query` against a simple independent model (decision 031), while writes interleave with the reads:
 // recent answers are cached per access class under the search epoch, so every answer — the first, a repeated one
@@ -97,12 +96,8 @@ function nonce(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(7)), (b) => LETTERS[b % LETTERS.length]).join("");
 }
 
-/**
- * Runs of the property; each builds its own folders, files, tags and rules. With every new library moved into a shard
- * as it is made (the sharded tier) a run costs seven times as much — its two libraries are moved — for the same search
- * code over the same catalog rows, which the other two tiers run 40 times: 15 there keep that lane under a minute.
- */
-const RUNS = getConfig(env).NEW_LIBRARIES === "shard" ? 15 : 40;
+/** Runs of the property; each builds its own folders, files, tags and rules (two libraries). */
+const RUNS = propertyRuns(40);
 
 /** The service as the route calls it, in a request context of its own (the route adds rate limits and zod only). */
 async function ask(actor: Actor, text: string, filters: SearchFilters, o: { skip: number; take: number; facets: boolean }) {

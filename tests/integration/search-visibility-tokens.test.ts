@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exec, indexRowsOf, indexed } from "./catalog-fixtures";
 import { call } from "./factories";
 import { admin, createGroup, insertAsset, ordinaryUser, ROOT_GROUP_ID, uniqueName } from "./library-factories";
+import { propertyRuns } from "./property-runs";
 
 // The index's visibility column (decision 039, migration 0055) against a small independent model: after any sequence
 // of the writes that move it — new folders, folder moves, listings added, removed and trashed, inheritance switches on
@@ -159,7 +160,7 @@ describe("the search index's visibility tokens", () => {
         const got = new Map(stored.map((r) => [r.id, [...new Set(r.acl.split(" "))].sort()]));
         for (const [id, tokens] of expected) expect(got.get(id), `${id} after ${JSON.stringify(ops)}`).toEqual([...new Set(tokens)].sort());
       }),
-      { numRuns: 25 },
+      { numRuns: propertyRuns(25) },
     );
   });
 });
