@@ -594,6 +594,7 @@ describe("the access invariant covers what people learn", () => {
             await received("/api/tasklist/current", bearer),
             await received("/api/tasklist/names", bearer),
             await received("/api/tags/list-by-ids", bearer, { method: "POST", json: { ids: [tag] } }),
+            await received(`/api/group/subtree/${ROOT_GROUP_ID}`, bearer),
           ];
           for (const e of w.ents) {
             answers.push(await received(e.type === "group" ? `/api/group/members/${e.id}` : `/api/asset/${e.id}`, bearer));

@@ -20,7 +20,7 @@ import { runAbortStaleMultipart } from "../../workers/services/uploads";
 import { runPurgeTrash } from "../../workers/queue/operations";
 import { planExport, variantsWhereTheyLive } from "../../workers/services/archive";
 import { CARRIED_ELSEWHERE_MAX } from "../../workers/services/metadata";
-import { sortKeyOf } from "../../workers/services/library/group-tree";
+import { sortKeyOf, type GroupTreeNode } from "../../workers/services/library/group-tree";
 import { performAction } from "../../workers/services/automations";
 import { refreshShardCopies } from "../../workers/services/library/shard-copies.service";
 import { writeBackShards } from "../../workers/services/library/shard-writeback.service";
@@ -802,6 +802,65 @@ describe("moving a library into its shard", () => {
     expect((await found(reader.bearer)).map((g) => g.id)).toEqual([third, first]);
     await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id = ?", reader.id));
     expect(await found(reader.bearer)).toEqual([]);
+  });
+
+  it("reads the root's tree where each library lives: renamed, trashed or hidden in its shard only", async () => {
+    const { top, sub, boss, photo } = await library();
+    const other = await library();
+    const { reader } = await readerAndStranger(top);
+    // A reader of the subfolder alone: it hangs on the root of his tree.
+    const deep = await ordinaryUser();
+    await env.DB.prepare(
+      "INSERT INTO access_rules (id, subj_id, subj_type, obj_id, obj_type, acl, ctime) VALUES (?, ?, 'user', ?, 'group', ?, ?)",
+    )
+      .bind(newId(), deep.id, sub, maskOf(["read"]), Date.now())
+      .run();
+    const tree = async (bearer: string, assets = true) => {
+      const res = await call(`/api/group/subtree/${ROOT_GROUP_ID}?assets=${assets}`, { bearer });
+      expect(res.status).toBe(200);
+      return (await res.json()) as GroupTreeNode;
+    };
+    // The administrator's tree holds every library this file made: these two are compared.
+    const ours = (root: GroupTreeNode) => ({ ...root, subGroups: root.subGroups.filter((g) => [top, other.top].includes(g.element_id)) });
+    const before = {
+      boss: ours(await tree(boss.bearer)),
+      folders: ours(await tree(boss.bearer, false)),
+      reader: await tree(reader.bearer),
+      deep: await tree(deep.bearer),
+    };
+    expect(before.boss.subGroups.map((g) => g.element_id).sort()).toEqual([top, other.top].sort());
+    expect(before.reader.subGroups.map((g) => g.element_id)).toEqual([top]);
+    expect(before.deep.subGroups.map((g) => [g.element_id, g.group_id])).toEqual([[sub, ROOT_GROUP_ID]]);
+    const shard = await switchLibrary(top);
+    expect(ours(await tree(boss.bearer))).toEqual(before.boss);
+    expect(ours(await tree(boss.bearer, false))).toEqual(before.folders);
+    expect(await tree(reader.bearer)).toEqual(before.reader);
+    expect(await tree(deep.bearer)).toEqual(before.deep);
+    // Renamed, and the photo put in the trash, in the shard only: every tree shows the shard's (the administrator's
+    // folders only: freed room would move the files of the whole install's tree).
+    await inShard(shard, (sql) => {
+      sql.exec("UPDATE groups SET name = 'Исходники из шарда' WHERE id = ?", sub);
+      sql.exec("UPDATE group_members SET trashed_at = ? WHERE el_id = ?", Date.now(), photo.id);
+    });
+    const renamed = (node: GroupTreeNode): GroupTreeNode => ({
+      ...node,
+      group_name: node.element_id === sub ? "Исходники из шарда" : node.group_name,
+      assets: node.assets?.filter((a) => a.asset_id !== photo.id),
+      subGroups: node.subGroups.map(renamed),
+    });
+    const withoutFiles = (node: GroupTreeNode): GroupTreeNode => ({
+      ...node,
+      group_name: renamed(node).group_name,
+      subGroups: node.subGroups.map(withoutFiles),
+    });
+    expect(ours(await tree(boss.bearer, false))).toEqual(withoutFiles(before.folders));
+    expect(await tree(reader.bearer)).toEqual(renamed(before.reader));
+    expect(await tree(deep.bearer)).toEqual(renamed(before.deep));
+    expect(JSON.stringify(before.reader)).toContain(photo.id);
+    // Their rules taken away in the shard only: the root alone.
+    await inShard(shard, (sql) => sql.exec("DELETE FROM access_rules WHERE subj_id IN (?, ?)", reader.id, deep.id));
+    expect((await tree(reader.bearer)).subGroups).toEqual([]);
+    expect((await tree(deep.bearer)).subGroups).toEqual([]);
   });
 
   it("lists a person's rules in every library where they live, newest first, with their objects' names there", async () => {

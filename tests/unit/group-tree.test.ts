@@ -6,6 +6,7 @@ import {
   decodeCursor,
   encodeCursor,
   MAX_GROUP_DEPTH,
+  mergeRootTrees,
   previewRef,
   sortKeyOf,
   splitEntityPath,
@@ -189,5 +190,79 @@ describe("closureOf", () => {
         ]),
       ),
     ).toThrow(/cycle/);
+  });
+});
+
+describe("mergeRootTrees", () => {
+  const ROOT = id(0xffff);
+  const CAPS = { per_folder: 3, total: 10 };
+  type Folder = { id: string; name: string; parent: string; files: number };
+
+  /** What the tree form lists for a tree read whole: each folder's first files, breadth first, within the caps. */
+  function capped(folders: Folder[], root: string, adopt: boolean): GroupTreeNode {
+    const tree = buildTree(
+      [{ id: ROOT, name: "Доступные Файлы", parentId: null }, ...folders.map((f) => ({ id: f.id, name: f.name, parentId: f.parent }))],
+      root,
+      adopt,
+    )!;
+    const files = new Map(folders.map((f) => [f.id, f.files]));
+    let listed = 0;
+    for (let i = 0, queue = [tree]; i < queue.length; i++) {
+      const node = queue[i];
+      queue.push(...node.subGroups);
+      const has = files.get(node.element_id) ?? 0;
+      const room = Math.min(CAPS.per_folder, CAPS.total - listed);
+      const shown = Math.max(0, Math.min(has, room));
+      node.assets = Array.from({ length: shown }, (_, k) => ({
+        asset_id: `${node.element_id}:${k}`,
+        name: `${k}`,
+        mimetype: "image/jpeg",
+        ver: 1,
+      }));
+      node.assets_more = room <= 0 || has > room;
+      listed += shown;
+    }
+    tree.assets_cap = CAPS;
+    return tree;
+  }
+
+  // Libraries of folders with files; each library's part capped on its own, then merged, equals the whole capped.
+  const forest = fc.array(
+    fc.array(fc.record({ parent: fc.nat(), name: fc.constantFrom("а", "Б", "в", "A"), files: fc.nat(5) }), { minLength: 1, maxLength: 6 }),
+    {
+      minLength: 1,
+      maxLength: 4,
+    },
+  );
+
+  it("gives each folder the files the whole tree read at once would, whatever the libraries' parts held", () => {
+    fc.assert(
+      fc.property(forest, (libraries) => {
+        let n = 0;
+        const parts = libraries.map((specs) => {
+          const folders: Folder[] = [];
+          for (const spec of specs) {
+            const parent = folders.length === 0 ? ROOT : folders[spec.parent % folders.length].id;
+            folders.push({ id: id(++n), name: spec.name, parent, files: spec.files });
+          }
+          return folders;
+        });
+        const merged = mergeRootTrees(
+          parts.map((folders) => capped(folders, ROOT, false)),
+          CAPS,
+        );
+        expect(merged).toEqual(capped(parts.flat(), ROOT, false));
+      }),
+    );
+  });
+
+  it("without caps, merges the libraries' top folders by name key, then id", () => {
+    const part = (folders: Folder[]) => capped(folders, ROOT, false);
+    const a = part([{ id: id(2), name: "Видео", parent: ROOT, files: 0 }]);
+    const b = part([
+      { id: id(1), name: "видео", parent: ROOT, files: 0 },
+      { id: id(3), name: "Архив", parent: ROOT, files: 0 },
+    ]);
+    expect(mergeRootTrees([a, b]).subGroups.map((g) => g.element_id)).toEqual([id(3), id(1), id(2)]);
   });
 });

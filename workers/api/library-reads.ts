@@ -22,7 +22,8 @@ import { prefetchAccess, type Actor, type RequestContext } from "../services/acc
 import { runRoutedRead, SUBTREE_READS, type RoutedRead, type RoutedReadArgs, type RoutedReadValue } from "../services/routed-reads";
 import { mergeZipPlans, withVariants, ZIP_REQUEST_MAX_FILES, type ZipPlan, type ZipSelection } from "../services/archive";
 import { CARRIED_ELSEWHERE_MAX, type CarriedElsewhere } from "../services/metadata";
-import type { RootReads } from "../services/library";
+import { mergeRootTrees, rootTreePart, TREE_ASSETS_CAPS, type GroupTreeNode, type RootReads, type SubtreeBody } from "../services/library";
+import { ROOT_GROUP_ID } from "../lib/ids";
 
 type Shard = Pick<LibraryShardDO, "asset" | "membersPage" | "routedRead">;
 
@@ -232,6 +233,35 @@ export function rootsWhereTheyLive(at: Reader): RootReads {
         (ids, share) => [ids, share] as const,
       ),
   };
+}
+
+/**
+ * The root's tree form (`GET /api/group/subtree/{root}`: the move dialog's folders, every tree an API client asks of
+ * the root) read where each library lives (decision 051, step 2.3): the catalog's own libraries from the catalog, and
+ * each library in its shard from there, side by side — the root's `subtreeText` there is the root with the shard's own
+ * library below it, a reader's top-most folders hung on the root — merged (`mergeRootTrees`). A shard that leaves its
+ * part to the catalog's copy (held by a change across, or listing a file shared with another library) has that
+ * library's part read from the copy.
+ */
+export async function rootTreeWhereTheyLive(
+  at: Reader,
+  withAssets: boolean,
+  fromCatalog: () => Promise<string | SubtreeBody>,
+): Promise<string | SubtreeBody> {
+  if (noLibrarySwitched()) return fromCatalog();
+  const { copy, libraries } = shardsAhead(at);
+  const own = rootTreePart(at.rc, at.actor, withAssets, "own");
+  own.catch(() => undefined);
+  const places = await libraries;
+  if (places.length === 0) return fromCatalog();
+  const copies = readCopies(at, copy, []);
+  const parts = await Promise.all(
+    places.map(async (place) => {
+      const text = (await readShare(at, place, "subtreeText", [ROOT_GROUP_ID, withAssets], copies)) as string | null;
+      return text === null ? rootTreePart(at.rc, at.actor, withAssets, { library: place.library }) : (JSON.parse(text) as GroupTreeNode);
+    }),
+  );
+  return JSON.stringify(mergeRootTrees([await own, ...parts], withAssets ? TREE_ASSETS_CAPS : undefined));
 }
 
 /**

@@ -16,7 +16,15 @@ import { acceptsGzip } from "../../lib/accept-encoding";
 import { jsonBodyResponse, jsonTextBody } from "../../lib/json-body-cache";
 import { prefetchAccess } from "../../services/access";
 import { writeWhereItLives } from "../library-place";
-import { pageWhereItLives, readEachRouted, readRouted, readWhereItLives, rootsWhereTheyLive, trashWhereItLives } from "../library-reads";
+import {
+  pageWhereItLives,
+  readEachRouted,
+  readRouted,
+  readWhereItLives,
+  rootTreeWhereTheyLive,
+  rootsWhereTheyLive,
+  trashWhereItLives,
+} from "../library-reads";
 import { binaryOrder } from "../../lib/binary-order";
 import { rateLimit } from "../middleware/rate-limit";
 import { requireAuth } from "../middleware/require-auth";
@@ -165,13 +173,15 @@ export const groupRoutes = createRouter()
       // body is TreeNodeSchema's JSON (the route's typed answer cannot express pre-serialised JSON, hence the casts).
       const { id } = c.req.valid("param");
       const withAssets = c.req.valid("query").assets ?? true;
-      // In a library's shard the tree is read afresh there (no isolate keeps another object's rows).
-      const answer = await readWhereItLives(
-        c.var,
-        id,
-        () => getSubtreeJson(c.var.rc, c.var.actor, id, withAssets),
-        (shard, caller) => shard.routedRead(caller, c.var.actor, "subtreeText", [id, withAssets]),
-      );
+      // In a library's shard the tree is read afresh there (no isolate keeps another object's rows); the root's, where
+      // each library lives.
+      const fromCatalog = () => getSubtreeJson(c.var.rc, c.var.actor, id, withAssets);
+      const answer =
+        id === ROOT_GROUP_ID
+          ? await rootTreeWhereTheyLive(c.var, withAssets, fromCatalog)
+          : await readWhereItLives(c.var, id, fromCatalog, (shard, caller) =>
+              shard.routedRead(caller, c.var.actor, "subtreeText", [id, withAssets]),
+            );
       // A remembered tree is compressed once, not per answer.
       const body = typeof answer === "string" ? jsonTextBody(answer) : { bytes: () => answer.bytes, gzipped: () => answer.gzipped() };
       return (await jsonBodyResponse(body, acceptsGzip(c.req.header("accept-encoding")))) as never;

@@ -14,15 +14,15 @@ export interface SubtreeGroupRow {
 }
 
 /**
- * Every live group of a subtree (self included) the caller sees, from one closure query. With `withCounts`, each row also carries the group's direct
+ * Every live group of a subtree (self included) the caller sees, below it of the libraries `scope` names, from one closure query. With `withCounts`, each row also carries the group's direct
  * count of live file listings from its rollup row: a folder counting none can list no file to anybody, so the tree
  * form asks only about the others.
  */
-export function subtreeGroupsSql(id: string, vis: Visibility | null, withCounts: boolean): SQL {
+export function subtreeGroupsSql(id: string, vis: Visibility | null, withCounts: boolean, scope: LibraryScope = "all"): SQL {
   return sql`
     select g.id, g.name, g.parent_id${withCounts ? sql`, coalesce(r.assets, 0) as files` : sql``}
     from group_closure c join groups g on g.id = c.descendant${withCounts ? sql` left join folder_rollups r on r.group_id = g.id` : sql``}
-    where c.ancestor = ${id} and g.deleted_at is null ${
+    where c.ancestor = ${id} and g.deleted_at is null and (g.id = ${id} or ${inLibraryScope(scope, sql`g.id`)}) ${
     vis ? sql`and (g.id = ${id} or ${visibleSql(vis, "group", sql`g.id`, sql`g.owner_id`)})` : sql``
   }`;
 }

@@ -166,12 +166,8 @@ export function buildTree(rows: FlatGroup[], rootId: string, adoptOrphans = fals
       root.subGroups.push(node);
     }
   }
-  const byName = (a: GroupTreeNode, b: GroupTreeNode) => {
-    const ka = keys.get(a.element_id)!;
-    const kb = keys.get(b.element_id)!;
-    if (ka !== kb) return ka < kb ? -1 : 1;
-    return a.element_id < b.element_id ? -1 : a.element_id > b.element_id ? 1 : 0;
-  };
+  const byName = (a: GroupTreeNode, b: GroupTreeNode) =>
+    treeOrder(keys.get(a.element_id)!, a.element_id, keys.get(b.element_id)!, b.element_id);
   // Iteratively, so a deep tree cannot overflow the stack; nodes not reachable from the root are dropped.
   const stack = [root];
   while (stack.length > 0) {
@@ -179,6 +175,42 @@ export function buildTree(rows: FlatGroup[], rootId: string, adoptOrphans = fals
     node.subGroups.sort(byName);
     stack.push(...node.subGroups);
   }
+  return root;
+}
+
+/** A tree's siblings in order: by name key, then id. */
+function treeOrder(keyA: string, idA: string, keyB: string, idB: string): number {
+  if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+  return idA < idB ? -1 : idA > idB ? 1 : 0;
+}
+
+/**
+ * The root's tree form from the parts each library answers (`rootTreeWhereTheyLive`; the catalog's part, with the
+ * root itself, first): the root's children merged in the tree's order (name key, then id), then, with `caps`, the
+ * files' caps applied to the whole, breadth first. Each part applied the caps to itself in an order the whole keeps —
+ * a part's folders come breadth first in the whole as in the part — so no folder has more room in the whole than its
+ * part left it, and cutting each folder's files to what the whole leaves is exact.
+ */
+export function mergeRootTrees(parts: readonly GroupTreeNode[], caps?: { per_folder: number; total: number }): GroupTreeNode {
+  const children = parts.flatMap((part) => part.subGroups).map((node) => ({ node, key: sortKeyOf(node.group_name) }));
+  children.sort((a, b) => treeOrder(a.key, a.node.element_id, b.key, b.node.element_id));
+  const root: GroupTreeNode = { ...parts[0], subGroups: children.map((c) => c.node) };
+  if (!caps) return root;
+  let listed = 0;
+  for (let i = 0, queue = [root]; i < queue.length; i++) {
+    const node = queue[i];
+    queue.push(...node.subGroups);
+    const room = Math.min(caps.per_folder, caps.total - listed);
+    if (room <= 0) {
+      node.assets = [];
+      node.assets_more = true;
+    } else if ((node.assets ?? []).length > room) {
+      node.assets = node.assets!.slice(0, room);
+      node.assets_more = true;
+    }
+    listed += node.assets?.length ?? 0;
+  }
+  root.assets_cap = caps;
   return root;
 }
 

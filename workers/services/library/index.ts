@@ -114,7 +114,9 @@ export {
   writeBackNow,
 } from "./shard-run.service";
 export type { Entry } from "./shard-run.service";
-export { getSubtreeJson, subtreeText } from "./subtree.service";
+export { getSubtreeJson, rootTreePart, subtreeText, TREE_ASSETS_CAPS } from "./subtree.service";
+export { mergeRootTrees, type GroupTreeNode } from "./group-tree";
+export type { SubtreeBody } from "./subtree-cache";
 export type { CreateGroupInput, Group, UpdateGroupInput } from "./group.service";
 export type { GroupMember } from "./group-listing.service";
 export {

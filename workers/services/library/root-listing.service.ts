@@ -43,7 +43,7 @@ export interface RootPage {
  * costs one count of them (the second statement); a page that starts among the groups and ends among the files
  * takes the files from the start. `scope` names the libraries listed (decision 051): all of them unless told.
  */
-export async function topMembers(rc: RequestContext, vis: Visibility, o: TopQuery & Paging & { scope?: LibraryScope }): Promise<RootPage> {
+async function topMembers(rc: RequestContext, vis: Visibility, o: TopQuery & Paging & { scope?: LibraryScope }): Promise<RootPage> {
   const base = { vis, rootId: ROOT_GROUP_ID, q: o.q, scope: o.scope };
   const page: RootPage = { groups: [], assets: [] };
   let skip = o.skip;

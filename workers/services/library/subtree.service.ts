@@ -8,6 +8,7 @@ import type { SQL } from "drizzle-orm";
 import { treeVersionsSql } from "../../db/repositories/folder-rollup.repository";
 import { subtreeGroupsSql, treeAssetsSql, type SubtreeGroupRow, type TreeAssetRow } from "../../db/repositories/group-reads.repository";
 import { readBatch } from "../../db/repositories/member-seek.repository";
+import type { LibraryScope } from "../../db/repositories/library-scope";
 import { AppError } from "../../lib/errors";
 import { ROOT_GROUP_ID } from "../../lib/ids";
 import { visibility } from "../access";
@@ -23,6 +24,8 @@ export const TREE_ASSETS_PER_FOLDER = GROUP_PAGE_SIZE;
 export const TREE_ASSETS_TOTAL = 2000;
 /** Folders asked about per statement (one JSON parameter). */
 const TREE_FOLDERS_PER_QUERY = 200;
+/** The caps a tree form with files states on its root (`assets_cap`). */
+export const TREE_ASSETS_CAPS = { per_folder: TREE_ASSETS_PER_FOLDER, total: TREE_ASSETS_TOTAL } as const;
 /** Reads of a tree that keep changing under it: after this many the caller is asked to try again (409). */
 const SNAPSHOT_ATTEMPTS = 3;
 
@@ -77,16 +80,33 @@ export async function subtreeText(rc: RequestContext, actor: Actor, id: string, 
 }
 
 /**
+ * A part of the root's tree form over the catalog once some library lives in its shard (`rootTreeWhereTheyLive`,
+ * decision 051): the root with the folders the caller sees of the libraries `scope` names — the catalog's own, or the
+ * copy of one a shard leaves to it — and their files; each other library answers its part in its shard (`subtreeText`
+ * of the root).
+ */
+export async function rootTreePart(rc: RequestContext, actor: Actor, withAssets: boolean, scope: LibraryScope): Promise<GroupTreeNode> {
+  await loadGroup(rc, actor, ROOT_GROUP_ID, "read");
+  return (await readSubtree(rc, ROOT_GROUP_ID, await visibility(rc, actor), withAssets, scope)).tree;
+}
+
+/**
  * The tree form of `id` as one snapshot: the folders and the versions in one read transaction, then the files in
  * batches that re-read the versions. The versions grow in the same statement as any change the tree form shows
  * (folders, names, trash, listed files), so equal versions mean nothing changed between the reads; otherwise the
  * whole tree is read again. (Access rules are not versioned: a filtered caller's tree is as consistent as today's.)
  */
-async function readSubtree(rc: RequestContext, id: string, vis: Vis, withAssets: boolean): Promise<TreeSnapshot> {
+async function readSubtree(
+  rc: RequestContext,
+  id: string,
+  vis: Vis,
+  withAssets: boolean,
+  scope: LibraryScope = "all",
+): Promise<TreeSnapshot> {
   for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
     const [versionRows, rows] = await readBatch<[TreeVersions, SubtreeGroupRow]>(rc.db, [
       treeVersionsSql(id),
-      subtreeGroupsSql(id, vis, withAssets),
+      subtreeGroupsSql(id, vis, withAssets, scope),
     ]);
     const versions = versionRows[0];
     // The root's tree shows a folder whose parents are hidden at the top, as «Доступные Файлы» lists it.
@@ -170,6 +190,6 @@ async function addTreeAssets(
     node.assets_more = found.length > room;
     listed += node.assets.length;
   }
-  root.assets_cap = { per_folder: TREE_ASSETS_PER_FOLDER, total: TREE_ASSETS_TOTAL };
+  root.assets_cap = { ...TREE_ASSETS_CAPS };
   return true;
 }
