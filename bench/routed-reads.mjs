@@ -145,6 +145,9 @@ async function run(mode) {
       collectionZip: [collectionZip, undefined, {}],
       folderSearch: `/api/group/search?q=${encodeURIComponent("день")}`,
       readerRoot: [`/api/group/members/${ROOT_GROUP_ID}`, undefined, reader],
+      // The root's tree as the move dialog asks it: the catalog's part and each shard's, merged.
+      rootTree: `/api/group/subtree/${ROOT_GROUP_ID}?assets=false`,
+      readerRootTree: [`/api/group/subtree/${ROOT_GROUP_ID}?assets=false`, undefined, reader],
       trashFiles: "/api/asset/trash?take=50",
       trashFolders: "/api/group/trash?take=50",
       tagCount: ["/api/tags/list-by-ids", { ids: [tag] }],
@@ -217,6 +220,8 @@ const labels = {
   collectionZip: "a shared collection's ZIP: 5 files of 2 libraries, anonymous",
   folderSearch: "folders found by name: 2 of 2 libraries, with their paths",
   readerRoot: "a reader's «Доступные Файлы»: a folder and a file of 2 libraries",
+  rootTree: "the root's folder tree (the move dialog): 2 libraries",
+  readerRootTree: "a reader's root folder tree: a folder of 2 libraries",
   trashFiles: "the trash's files: 10 of 2 libraries",
   trashFolders: "the trash's folders: 2 of 2 libraries",
   tagCount: "a tag's count: 5 files of 2 libraries",
